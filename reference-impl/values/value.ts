@@ -1,0 +1,109 @@
+/**
+ * The reference server's in-memory value model, shared by every layer.
+ *
+ * Integers and decimals are distinct types on the wire (`1` vs `1.0`) and in index order, so integers are
+ * `bigint` (64-bit longs) and decimals are `number`. Objects are plain records; every other special value is
+ * a class instance so that a plain object can never be mistaken for one.
+ */
+export type Value =
+  | null
+  | boolean
+  | string
+  | bigint
+  | number
+  | Value[]
+  | ObjectValue
+  | Ref
+  | SetRef
+  | Time
+  | DateValue
+  | Bytes
+  | QueryValue;
+
+export interface ObjectValue {
+  [field: string]: Value;
+}
+
+/** Names of the native (system) collections; a ref whose `collection` is absent is one of these or a schema ref's parent. */
+export const NATIVE_COLLECTIONS = [
+  'collections',
+  'indexes',
+  'databases',
+  'keys',
+  'tokens',
+  'credentials',
+  'roles',
+  'functions',
+  'access_providers',
+] as const;
+export type NativeCollectionName = (typeof NATIVE_COLLECTIONS)[number];
+
+/**
+ * A reference. A document ref is `Ref(id, Ref(collectionName, Ref('collections')))`; a native collection is
+ * `Ref('collections')` (no parent). `database` scopes the ref to a child database of the current one.
+ */
+export class Ref {
+  constructor(
+    readonly id: string,
+    readonly collection?: Ref,
+    readonly database?: Ref,
+  ) {}
+
+  equals(other: Ref): boolean {
+    if (this.id !== other.id) return false;
+    if (!sameOptionalRef(this.collection, other.collection)) return false;
+    return sameOptionalRef(this.database, other.database);
+  }
+
+  /** The path form used by the short `@ref` string, e.g. `collections/users/123`. */
+  toPath(): string {
+    return this.collection ? `${this.collection.toPath()}/${this.id}` : this.id;
+  }
+}
+
+function sameOptionalRef(a: Ref | undefined, b: Ref | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.equals(b);
+}
+
+/** A set reference: its structure (for example `{match: Ref, terms: …}`) is its identity. */
+export class SetRef {
+  constructor(readonly structure: ObjectValue) {}
+}
+
+/** A timestamp with nanosecond precision, counted from the Unix epoch. */
+export class Time {
+  constructor(readonly epochNanos: bigint) {}
+
+  static fromMicros(micros: bigint): Time {
+    return new Time(micros * 1000n);
+  }
+
+  get micros(): bigint {
+    return this.epochNanos / 1000n;
+  }
+}
+
+/** A calendar date, counted in days from 1970-01-01. */
+export class DateValue {
+  constructor(readonly epochDays: number) {}
+}
+
+export class Bytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** A stored lambda (`@query`): the lambda's parameter(s) and body, kept in wire form. */
+export class QueryValue {
+  constructor(
+    readonly lambda: string | string[],
+    readonly expr: unknown,
+    readonly apiVersion?: string,
+  ) {}
+}
+
+export function isObjectValue(v: Value | undefined): v is ObjectValue {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
