@@ -1,0 +1,318 @@
+/**
+ * One TCP port that speaks HTTP/1.1 and cleartext HTTP/2 with prior knowledge (h2c). Both official drivers
+ * default to h2c, while curl, undici and fetch use HTTP/1.1, so the first bytes of each connection are
+ * sniffed for the HTTP/2 preface and the socket is handed to the matching `node:http` or `node:http2` server.
+ */
+import http from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import { Duplex } from 'node:stream';
+import type { Exchange, ExchangeHandler, IncomingRequest, ResponseStream } from './exchange.js';
+
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+
+/** A complete response the transport sends on its own, without calling the handler. */
+export interface CannedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface DualProtocolServerOptions {
+  /** Bodies larger than this are refused with `tooLarge` (default 8 MiB). */
+  maxBodyBytes?: number;
+  tooLarge: CannedResponse;
+  /** Sent when the handler throws or rejects without having responded. */
+  internalError: CannedResponse;
+  /** Reports faults the transport swallowed so that it never crashes. */
+  onFault?: (error: unknown) => void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+type CompatRequest = http.IncomingMessage | http2.Http2ServerRequest;
+type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
+
+export class DualProtocolServer {
+  private readonly tcp: net.Server;
+  private readonly h1: http.Server;
+  private readonly h2: http2.Http2Server;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private readonly streams = new Set<StreamResponse>();
+  private readonly maxBodyBytes: number;
+
+  constructor(
+    private readonly handler: ExchangeHandler,
+    private readonly options: DualProtocolServerOptions,
+  ) {
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const onRequest = (req: CompatRequest, res: CompatResponse) => this.serve(req, res);
+    this.h1 = http.createServer({ keepAliveTimeout: 5000 }, onRequest);
+    this.h1.on('clientError', (err, socket) => {
+      this.fault(err);
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroy();
+    });
+    this.h2 = http2.createServer({}, onRequest);
+    this.h2.on('session', (session) => {
+      this.sessions.add(session);
+      session.on('close', () => this.sessions.delete(session));
+      session.on('error', (err) => this.fault(err));
+    });
+    this.h2.on('sessionError', (err) => this.fault(err));
+    this.tcp = net.createServer((socket) => this.sniff(socket));
+    this.tcp.on('error', (err) => this.fault(err));
+  }
+
+  listen(port: number, host: string): Promise<{ port: number; host: string }> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.tcp.once('error', onError);
+      this.tcp.listen(port, host, () => {
+        this.tcp.off('error', onError);
+        const address = this.tcp.address() as net.AddressInfo;
+        resolve({ port: address.port, host });
+      });
+    });
+  }
+
+  /** Stops accepting, ends open streams, and closes every connection. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.tcp.close(() => resolve()));
+    for (const stream of [...this.streams]) stream.shutdown();
+    for (const session of this.sessions) session.close();
+    this.h1.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  private fault(error: unknown): void {
+    this.options.onFault?.(error);
+  }
+
+  private sniff(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', (err) => this.fault(err));
+    let seen = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk]);
+      const compared = Math.min(seen.length, H2_PREFACE.length);
+      const isPrefacePrefix = seen.subarray(0, compared).equals(H2_PREFACE.subarray(0, compared));
+      if (isPrefacePrefix && seen.length < H2_PREFACE.length) return;
+      socket.off('data', onData);
+      socket.pause();
+      if (isPrefacePrefix) {
+        // node:http2 reads from the socket handle directly and would miss unshifted bytes, so it gets a
+        // stream that replays the sniffed bytes before the rest of the socket.
+        this.h2.emit('connection', new ReplayingSocket(socket, seen));
+        return;
+      }
+      socket.unshift(seen);
+      this.h1.emit('connection', socket);
+      socket.resume();
+    };
+    socket.on('data', onData);
+  }
+
+  private serve(req: CompatRequest, res: CompatResponse): void {
+    res.on('error', (err: Error) => this.fault(err));
+    req.on('error', (err: Error) => this.fault(err));
+    const protocol = req.httpVersionMajor === 2 ? 'h2c' : 'http/1.1';
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+      this.refuseTooLarge(req, res, protocol);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > this.maxBodyBytes) {
+        refused = true;
+        this.refuseTooLarge(req, res, protocol);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      const exchange = this.exchange(req, res, Buffer.concat(chunks), protocol);
+      this.handler(exchange).then(
+        () => {
+          if (!exchange.responded) this.sendCanned(res, this.options.internalError, protocol);
+        },
+        (err: unknown) => {
+          this.fault(err);
+          if (!exchange.responded) this.sendCanned(res, this.options.internalError, protocol);
+          else if (!res.writableEnded) res.end();
+        },
+      );
+    });
+  }
+
+  private refuseTooLarge(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol']): void {
+    const canned = this.options.tooLarge;
+    // On HTTP/1.1 the rest of the body would still arrive on this connection, so it is closed after the answer.
+    const headers = protocol === 'http/1.1' ? { ...canned.headers, connection: 'close' } : canned.headers;
+    this.sendCanned(res, { ...canned, headers }, protocol);
+    req.resume();
+  }
+
+  private sendCanned(res: CompatResponse, canned: CannedResponse, _protocol: IncomingRequest['protocol']): void {
+    if (res.headersSent || res.writableEnded) return;
+    writeComplete(res, canned.status, canned.headers, canned.body);
+  }
+
+  private exchange(req: CompatRequest, res: CompatResponse, body: Buffer, protocol: IncomingRequest['protocol']): Exchange {
+    const url = new URL(req.url ?? '/', 'http://server');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (name.startsWith(':') || value === undefined) continue;
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const request: IncomingRequest = {
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      body,
+      protocol,
+    };
+    let responded = false;
+    const streams = this.streams;
+    return {
+      request,
+      get responded() {
+        return responded;
+      },
+      respond(status, responseHeaders, text) {
+        if (responded) throw new Error('response already sent');
+        responded = true;
+        writeComplete(res, status, responseHeaders, text);
+      },
+      openStream(status, responseHeaders) {
+        if (responded) throw new Error('response already sent');
+        responded = true;
+        const stream = new StreamResponse(res, () => streams.delete(stream));
+        streams.add(stream);
+        res.writeHead(status, responseHeaders);
+        // Flush the headers at once so the client sees the stream open before the first event.
+        if ('flushHeaders' in res) res.flushHeaders();
+        return stream;
+      },
+    };
+  }
+}
+
+function writeComplete(res: CompatResponse, status: number, headers: Record<string, string>, body: string): void {
+  const payload = Buffer.from(body, 'utf8');
+  res.writeHead(status, { ...headers, 'content-length': String(payload.length) });
+  res.end(payload);
+}
+
+class StreamResponse implements ResponseStream {
+  private isClosed = false;
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(
+    private readonly res: CompatResponse,
+    private readonly forget: () => void,
+  ) {
+    res.on('close', () => this.markClosed(true));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  write(text: string): void {
+    if (this.isClosed) return;
+    (this.res as http.ServerResponse).write(text);
+  }
+
+  end(): void {
+    if (this.isClosed) return;
+    this.markClosed(false);
+    this.res.end();
+  }
+
+  onClose(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Server shutdown: notify the producer, then end the response. */
+  shutdown(): void {
+    if (this.isClosed) return;
+    this.markClosed(true);
+    this.res.end();
+  }
+
+  private markClosed(notify: boolean): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.forget();
+    if (!notify) return;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** A duplex over a socket whose first bytes were already read: it yields `prefix`, then the socket's data. */
+class ReplayingSocket extends Duplex {
+  constructor(
+    private readonly socket: net.Socket,
+    prefix: Buffer,
+  ) {
+    super();
+    this.push(prefix);
+    socket.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) socket.pause();
+    });
+    socket.on('end', () => this.push(null));
+    socket.on('close', () => this.destroy());
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.socket.remoteAddress;
+  }
+
+  get remotePort(): number | undefined {
+    return this.socket.remotePort;
+  }
+
+  override _read(): void {
+    this.socket.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.socket.write(chunk, callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.socket.end();
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.socket.destroy();
+    callback(error);
+  }
+
+  setTimeout(ms: number, callback?: () => void): this {
+    this.socket.setTimeout(ms, callback);
+    return this;
+  }
+
+  setNoDelay(noDelay?: boolean): this {
+    this.socket.setNoDelay(noDelay);
+    return this;
+  }
+
+  setKeepAlive(enable?: boolean, delay?: number): this {
+    this.socket.setKeepAlive(enable, delay);
+    return this;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The protocol-neutral request/response abstraction. Endpoints see an `Exchange` and never know whether
+ * the request came over HTTP/1.1 or HTTP/2.
+ */
+export type HeaderMap = Readonly<Record<string, string | undefined>>;
+
+export interface IncomingRequest {
+  readonly method: string;
+  /** Path without the query string, percent-decoding left to the route. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** Lower-case header names; repeated headers joined with `, `. */
+  readonly headers: HeaderMap;
+  readonly body: Buffer;
+  readonly protocol: 'http/1.1' | 'h2c';
+}
+
+/** A long-lived response: each `write` is sent at once (a chunk on HTTP/1.1, a DATA frame on HTTP/2). */
+export interface ResponseStream {
+  write(text: string): void;
+  end(): void;
+  /** True once the client went away or `end` was called. */
+  readonly closed: boolean;
+  /** Called once when the client disconnects or the server shuts down (not after `end`). */
+  onClose(listener: () => void): void;
+}
+
+export interface Exchange {
+  readonly request: IncomingRequest;
+  /** Sends a complete response; the body is sent as-is with `content-length`. */
+  respond(status: number, headers: Record<string, string>, body: string): void;
+  /** Sends the status and headers now and keeps the response open. */
+  openStream(status: number, headers: Record<string, string>): ResponseStream;
+  readonly responded: boolean;
+}
+
+export type ExchangeHandler = (exchange: Exchange) => Promise<void>;

@@ -1,0 +1,119 @@
+import http2 from 'node:http2';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { DualProtocolServer } from '../../../reference-impl/transport/dual-protocol-server.js';
+import type { ResponseStream } from '../../../reference-impl/transport/exchange.js';
+
+const canned = (status: number, code: string) => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ errors: [{ code, description: code }] }),
+});
+
+function h2Request(url: string, path: string, body?: string): Promise<{ status: number; protocol: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(url);
+    session.on('error', reject);
+    const req = session.request({ ':method': body === undefined ? 'GET' : 'POST', ':path': path });
+    req.setTimeout(5000, () => reject(new Error('h2 request timed out')));
+    let status = 0;
+    let text = '';
+    req.on('response', (headers) => (status = Number(headers[':status'])));
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      session.close();
+      resolve({ status, protocol: 'h2', text });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('DualProtocolServer', () => {
+  let server: DualProtocolServer;
+  let url = '';
+  let lastStream: ResponseStream | undefined;
+  let streamClosedByClient = false;
+
+  beforeAll(async () => {
+    server = new DualProtocolServer(
+      async (exchange) => {
+        const { request: req } = exchange;
+        if (req.path === '/boom') throw new Error('handler fault');
+        if (req.path === '/stream') {
+          const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+          lastStream = stream;
+          stream.onClose(() => (streamClosedByClient = true));
+          stream.write('{"n":1}\r\n');
+          return;
+        }
+        exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ protocol: req.protocol, method: req.method, body: req.body.toString('utf8'), q: req.query.get('q') }));
+      },
+      { maxBodyBytes: 1024, tooLarge: canned(413, 'request too large'), internalError: canned(500, 'internal server error') },
+    );
+    const address = await server.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(() => server.close());
+
+  it('serves HTTP/1.1 and h2c on the same port', async () => {
+    const h1 = await request(`${url}/x?q=1`, { method: 'POST', body: 'hello', headersTimeout: 5000, bodyTimeout: 5000 });
+    expect(h1.statusCode).toBe(200);
+    expect(await h1.body.json()).toEqual({ protocol: 'http/1.1', method: 'POST', body: 'hello', q: '1' });
+    const h2 = await h2Request(url, '/y?q=2', 'world');
+    expect(h2.status).toBe(200);
+    expect(JSON.parse(h2.text)).toEqual({ protocol: 'h2c', method: 'POST', body: 'world', q: '2' });
+  });
+
+  it('refuses a body over the limit with 413 on both protocols', async () => {
+    const big = 'x'.repeat(4096);
+    const h1 = await request(url, { method: 'POST', body: big, headersTimeout: 5000, bodyTimeout: 5000 });
+    expect(h1.statusCode).toBe(413);
+    expect(await h1.body.json()).toEqual({ errors: [{ code: 'request too large', description: 'request too large' }] });
+    const h2 = await h2Request(url, '/', big);
+    expect(h2.status).toBe(413);
+  });
+
+  it('turns a throwing handler into the canned 500 and keeps serving', async () => {
+    const res = await request(`${url}/boom`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    expect(res.statusCode).toBe(500);
+    await res.body.dump();
+    const again = await request(`${url}/ok`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    expect(again.statusCode).toBe(200);
+    await again.body.dump();
+  });
+
+  it('answers garbage bytes with 400 and keeps serving', async () => {
+    const port = Number(new URL(url).port);
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        let got = '';
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          got += chunk;
+          if (got.includes('\r\n\r\n') && text.startsWith('GET')) socket.end();
+        });
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+        socket.setTimeout(4000, () => socket.destroy());
+      });
+    expect(await raw('\x00\x01garbage\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw('GET /ok HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('streams chunks and reports when the client goes away', async () => {
+    streamClosedByClient = false;
+    const res = await request(`${url}/stream`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    expect(res.statusCode).toBe(200);
+    const first = await new Promise<string>((resolve) => res.body.once('data', (c: Buffer) => resolve(c.toString('utf8'))));
+    expect(first).toBe('{"n":1}\r\n');
+    res.body.destroy();
+    const deadline = Date.now() + 5000;
+    while (!streamClosedByClient && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expect(streamClosedByClient).toBe(true);
+    expect(lastStream?.closed).toBe(true);
+  });
+});
