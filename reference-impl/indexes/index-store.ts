@@ -1,0 +1,180 @@
+/**
+ * The contents of one index: per term tuple, a B+ tree of index tuples `[...coveredValues, ref]` ordered by
+ * `compareTuples` (per-column reverse, the ref as ascending tie-breaker). Paginate seeks to the cursor in
+ * O(log n) and then walks `size + 1` keys, so a page never costs a scan.
+ *
+ * Reads see the current state only. A `ts`-aware read can be added without changing the callers: after each
+ * commit, keep `tree.clone()` (O(1), copy-on-write in sorted-btree) under the commit's timestamp and let a read
+ * at `ts` use the newest clone at or before `ts`, dropping clones that fall out of history retention.
+ */
+import sortedBtree from 'sorted-btree';
+import { IndexError } from './index-error.js';
+import { compareTuples, compareValues } from './value-order.js';
+import type { IndexEntry } from './entries.js';
+import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type Value } from '../values/value.js';
+
+// sorted-btree is CommonJS: under Node's ESM loader its class is the `default` property of module.exports.
+const BTree = sortedBtree.default;
+type BTree<K, V> = sortedBtree.default<K, V>;
+
+/** An index tuple and also a cursor: covered values then the ref. A cursor may be shorter (a lower bound). */
+export type IndexTuple = Value[];
+
+export interface PageOptions {
+  size: number;
+  /** Inclusive: the page starts at the first tuple ≥ `after`. */
+  after?: IndexTuple;
+  /** Exclusive: the page ends at the last tuple < `before`. */
+  before?: IndexTuple;
+}
+
+export interface IndexPage {
+  /** The page's tuples in ascending index order. */
+  data: IndexTuple[];
+  after?: IndexTuple;
+  before?: IndexTuple;
+}
+
+/** Canonical text of a value such that two values share a key exactly when `compareValues` says equal. */
+export function valueKey(v: Value | undefined): string {
+  if (v === undefined || v === null) return 'n';
+  switch (typeof v) {
+    case 'bigint':
+      return `i${v}`;
+    case 'number':
+      return Number.isNaN(v) ? 'dNaN' : Object.is(v, -0) ? 'd-0' : `d${v}`;
+    case 'string':
+      return `s${JSON.stringify(v)}`;
+    case 'boolean':
+      return v ? 'T' : 'F';
+  }
+  if (Array.isArray(v)) return `[${v.map(valueKey).join(',')}]`;
+  if (v instanceof Ref) return `r(${v.collection ? valueKey(v.collection) : ''};${JSON.stringify(v.id)};${v.database ? valueKey(v.database) : ''})`;
+  if (v instanceof Time) return `t${v.epochNanos}`;
+  if (v instanceof DateValue) return `D${v.epochDays}`;
+  if (v instanceof Bytes) return `b${Buffer.from(v.bytes).toString('hex')}`;
+  if (v instanceof SetRef) return `S${valueKey(v.structure)}`;
+  if (v instanceof QueryValue) return `q${JSON.stringify([v.lambda, v.apiVersion ?? null, v.expr], (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${valueKey(v[k])}`).join(',')}}`;
+}
+
+export function termsKey(terms: readonly Value[]): string {
+  return terms.map(valueKey).join('|');
+}
+
+export class IndexStore {
+  private readonly sets = new Map<string, BTree<IndexTuple, undefined>>();
+  private readonly compare: (a: IndexTuple, b: IndexTuple) => number;
+
+  /** `reverse[i]` is the reverse flag of covered value i. */
+  constructor(readonly reverse: readonly boolean[]) {
+    this.compare = (a, b) => compareTuples(a, b, reverse);
+  }
+
+  static tupleOf(entry: IndexEntry): IndexTuple {
+    return [...entry.values, entry.ref];
+  }
+
+  private set(terms: readonly Value[], create: true): BTree<IndexTuple, undefined>;
+  private set(terms: readonly Value[], create: false): BTree<IndexTuple, undefined> | undefined;
+  private set(terms: readonly Value[], create: boolean): BTree<IndexTuple, undefined> | undefined {
+    const key = termsKey(terms);
+    let tree = this.sets.get(key);
+    if (!tree && create) {
+      tree = new BTree<IndexTuple, undefined>(undefined, this.compare);
+      this.sets.set(key, tree);
+    }
+    return tree;
+  }
+
+  /** Applies one document change: its entries before the write are removed, its entries after are added. */
+  apply(before: readonly IndexEntry[], after: readonly IndexEntry[]): void {
+    for (const e of before) {
+      const tree = this.set(e.terms, false);
+      if (!tree) continue;
+      tree.delete(IndexStore.tupleOf(e));
+      if (tree.size === 0) this.sets.delete(termsKey(e.terms));
+    }
+    for (const e of after) this.set(e.terms, true).set(IndexStore.tupleOf(e), undefined);
+  }
+
+  /**
+   * For a unique index: the ref of another document that already holds an entry with the same terms and
+   * covered values as one of `entries`, or undefined. Costs O(log n) per entry plus the equal run.
+   */
+  findConflict(entries: readonly IndexEntry[]): Ref | undefined {
+    for (const e of entries) {
+      const tree = this.set(e.terms, false);
+      if (!tree) continue;
+      for (const [tuple] of tree.entries(e.values)) {
+        const ref = tuple[tuple.length - 1];
+        if (tuple.length !== e.values.length + 1 || !e.values.every((v, i) => compareValues(v, tuple[i]) === 0)) break;
+        if (ref instanceof Ref && !ref.equals(e.ref)) return ref;
+      }
+    }
+    return undefined;
+  }
+
+  /** Number of tuples in the set of `terms`. */
+  count(terms: readonly Value[]): number {
+    return this.set(terms, false)?.size ?? 0;
+  }
+
+  /** Tuples of the set of `terms` in ascending order, starting at the first tuple ≥ `from`. */
+  *ascending(terms: readonly Value[], from?: IndexTuple): IterableIterator<IndexTuple> {
+    const tree = this.set(terms, false);
+    if (!tree) return;
+    for (const [tuple] of tree.entries(from)) yield tuple;
+  }
+
+  /** Tuples of the set of `terms` in descending order, starting at the last tuple < `before`. */
+  *descending(terms: readonly Value[], before?: IndexTuple): IterableIterator<IndexTuple> {
+    const tree = this.set(terms, false);
+    if (!tree) return;
+    // entriesReversed yields keys ≤ `before`; skipHighest drops `before` itself when it is a stored tuple.
+    for (const [tuple] of tree.entriesReversed(before, undefined, before !== undefined)) yield tuple;
+  }
+
+  /**
+   * One page of the set of `terms`, as the real service builds it: walking forward from `after` the page's
+   * `before` is the given `after` and its `after` is the first tuple of the next page; walking back from
+   * `before` the page's `after` is the given `before` and its `before` is the page's first tuple when more
+   * tuples precede it. Size 0 echoes the given cursor.
+   */
+  paginate(terms: readonly Value[], options: PageOptions): IndexPage {
+    const { size, after, before } = options;
+    if (!Number.isSafeInteger(size) || size < 0) throw new IndexError('invalid argument', 'Page size must be a non-negative integer.');
+    if (after !== undefined && before !== undefined) throw new IndexError('invalid argument', 'Only one of after and before may be given.');
+    if (before !== undefined) {
+      const taken = take(this.descending(terms, before), size + 1);
+      const page: IndexPage = { data: taken.slice(0, size).reverse(), after: before };
+      const next = size === 0 ? before : taken.length > size ? taken[size - 1] : undefined;
+      if (next !== undefined) page.before = next;
+      return page;
+    }
+    const taken = take(this.ascending(terms, after), size + 1);
+    const page: IndexPage = { data: taken.slice(0, size) };
+    if (after !== undefined) page.before = after;
+    const next = size === 0 ? after : taken[size];
+    if (next !== undefined) page.after = next;
+    return page;
+  }
+}
+
+function take<T>(it: Iterator<T>, n: number): T[] {
+  const out: T[] = [];
+  while (out.length < n) {
+    const r = it.next();
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
+}
+
+/** A page element as Paginate returns it: the ref with no covered values, the value with one, else the array. */
+export function pageElement(tuple: IndexTuple, valueCount: number): Value {
+  if (valueCount === 0) return tuple[tuple.length - 1] ?? null;
+  if (valueCount === 1) return tuple[0] ?? null;
+  return tuple.slice(0, valueCount);
+}

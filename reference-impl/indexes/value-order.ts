@@ -1,0 +1,227 @@
+/**
+ * The total order of index values (SD "Ordering of index values").
+ *
+ * Type order, as the SD lists it: integers, strings, arrays, objects, refs, times, dates, booleans, decimals,
+ * nulls. Values of types the SD does not list (bytes, set refs, stored lambdas) sort after decimals and
+ * before nulls, so that null stays last. A missing value (`undefined`) sorts exactly as null.
+ *
+ * Within a type:
+ * - integers numerically (bigint, so 64-bit values compare exactly);
+ * - strings by Unicode collation (ICU root/`en`, the default Intl.Collator), with ties between distinct strings
+ *   broken by code point order. Fauna's own storage compares strings with an ICU collator and falls back to
+ *   UTF-8 byte order (which equals code point order) when the collator finds them equal; "naturally" in the
+ *   SD means this human order, not UTF-16 code units;
+ * - arrays element by element, then the shorter first;
+ * - objects as the sequence key1, value1, key2, value2, … with keys in string order, then the smaller object
+ *   first;
+ * - refs by collection (recursively, a ref with no collection first), then id (all-digit ids numerically and
+ *   before other ids, which compare as strings), then scope database (unscoped first);
+ * - times and dates chronologically; false before true;
+ * - decimals numerically with -0.0 before 0.0 and NaN after +Infinity (Java's Double.compare, which is what
+ *   the real service's storage uses), so the order is total.
+ */
+import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
+
+/** Position of each type in the SD's type order. */
+export const TYPE_RANK = {
+  integer: 0,
+  string: 1,
+  array: 2,
+  object: 3,
+  ref: 4,
+  time: 5,
+  date: 6,
+  boolean: 7,
+  decimal: 8,
+  bytes: 9,
+  set: 10,
+  query: 11,
+  null: 12,
+} as const;
+
+export type OrderedType = keyof typeof TYPE_RANK;
+
+export function orderedTypeOf(v: Value | undefined): OrderedType {
+  if (v === undefined || v === null) return 'null';
+  switch (typeof v) {
+    case 'bigint':
+      return 'integer';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return 'decimal';
+  }
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Ref) return 'ref';
+  if (v instanceof Time) return 'time';
+  if (v instanceof DateValue) return 'date';
+  if (v instanceof Bytes) return 'bytes';
+  if (v instanceof SetRef) return 'set';
+  if (v instanceof QueryValue) return 'query';
+  return 'object';
+}
+
+const collator = new Intl.Collator('en', { usage: 'sort', sensitivity: 'variant', numeric: false });
+
+function sign(n: number): number {
+  return n < 0 ? -1 : n > 0 ? 1 : 0;
+}
+
+/** Code point order; UTF-16 code unit order differs from it only around surrogate pairs. */
+export function compareCodePoints(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done) return y.done ? 0 : -1;
+    if (y.done) return 1;
+    if (x.value !== y.value) return (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0) < 0 ? -1 : 1;
+  }
+}
+
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  return sign(collator.compare(a, b)) || compareCodePoints(a, b);
+}
+
+export function compareDecimals(a: number, b: number): number {
+  const aNaN = Number.isNaN(a);
+  const bNaN = Number.isNaN(b);
+  if (aNaN || bNaN) return aNaN === bNaN ? 0 : aNaN ? 1 : -1;
+  if (a !== b) return a < b ? -1 : 1;
+  if (a === 0) {
+    const aNeg = Object.is(a, -0);
+    const bNeg = Object.is(b, -0);
+    return aNeg === bNeg ? 0 : aNeg ? -1 : 1;
+  }
+  return 0;
+}
+
+function compareBigints(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const ALL_DIGITS = /^[0-9]+$/;
+
+function compareIds(a: string, b: string): number {
+  const aNum = ALL_DIGITS.test(a);
+  const bNum = ALL_DIGITS.test(b);
+  if (aNum && bNum) return compareBigints(BigInt(a), BigInt(b)) || compareCodePoints(a, b);
+  if (aNum !== bNum) return aNum ? -1 : 1;
+  return compareStrings(a, b);
+}
+
+function compareOptionalRefs(a: Ref | undefined, b: Ref | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return compareRefs(a, b);
+}
+
+export function compareRefs(a: Ref, b: Ref): number {
+  if (a === b) return 0;
+  return compareOptionalRefs(a.collection, b.collection) || compareIds(a.id, b.id) || compareOptionalRefs(a.database, b.database);
+}
+
+function compareArrays(a: readonly Value[], b: readonly Value[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return sign(a.length - b.length);
+}
+
+function sortedEntries(o: ObjectValue): [string, Value][] {
+  return Object.entries(o).sort(([x], [y]) => compareStrings(x, y));
+}
+
+function compareObjects(a: ObjectValue, b: ObjectValue): number {
+  const ea = sortedEntries(a);
+  const eb = sortedEntries(b);
+  const n = Math.min(ea.length, eb.length);
+  for (let i = 0; i < n; i++) {
+    const [ka, va] = ea[i]!;
+    const [kb, vb] = eb[i]!;
+    const c = compareStrings(ka, kb) || compareValues(va, vb);
+    if (c !== 0) return c;
+  }
+  return sign(ea.length - eb.length);
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return sign(a.length - b.length);
+}
+
+/** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
+export function compareValues(a: Value | undefined, b: Value | undefined): number {
+  const ta = orderedTypeOf(a);
+  const tb = orderedTypeOf(b);
+  if (ta !== tb) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
+  switch (ta) {
+    case 'null':
+      return 0;
+    case 'integer':
+      return compareBigints(a as bigint, b as bigint);
+    case 'string':
+      return compareStrings(a as string, b as string);
+    case 'boolean':
+      return a === b ? 0 : a === false ? -1 : 1;
+    case 'decimal':
+      return compareDecimals(a as number, b as number);
+    case 'array':
+      return compareArrays(a as Value[], b as Value[]);
+    case 'object':
+      return compareObjects(a as ObjectValue, b as ObjectValue);
+    case 'ref':
+      return compareRefs(a as Ref, b as Ref);
+    case 'time':
+      return compareBigints((a as Time).epochNanos, (b as Time).epochNanos);
+    case 'date':
+      return sign((a as DateValue).epochDays - (b as DateValue).epochDays);
+    case 'bytes':
+      return compareBytes((a as Bytes).bytes, (b as Bytes).bytes);
+    case 'set':
+      return compareObjects((a as SetRef).structure, (b as SetRef).structure);
+    case 'query':
+      return compareQueries(a as QueryValue, b as QueryValue);
+  }
+}
+
+function compareQueries(a: QueryValue, b: QueryValue): number {
+  return compareStrings(JSON.stringify([a.lambda, a.apiVersion ?? null]), JSON.stringify([b.lambda, b.apiVersion ?? null])) || compareStrings(stableText(a.expr), stableText(b.expr));
+}
+
+function stableText(expr: unknown): string {
+  return JSON.stringify(expr, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '';
+}
+
+/** One value column's order: ascending, or flipped when the column is `reverse`. */
+export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
+  const c = compareValues(a, b);
+  return reverse ? -c : c;
+}
+
+/**
+ * Lexicographic order of index tuples `[...coveredValues, ref]`. Column i is reversed when `reverse[i]` is
+ * true; columns past `reverse` (the ref tie-breaker) are ascending. A tuple that is a proper prefix of another
+ * sorts first, which makes a partial cursor a lower bound of every entry it prefixes.
+ */
+export function compareTuples(a: readonly Value[], b: readonly Value[], reverse: readonly boolean[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareColumn(a[i], b[i], reverse[i] ?? false);
+    if (c !== 0) return c;
+  }
+  return sign(a.length - b.length);
+}
+
+/** Equality under the index order (e.g. 1 and 1.0 differ, -0.0 and 0.0 differ, NaN equals NaN). */
+export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
+  return compareValues(a, b) === 0;
+}
