@@ -1,0 +1,54 @@
+// `check(ids, title, fn)`: a conformance test that names the requirements it checks.
+import { test, type TestContext } from 'vitest';
+import { requirementIdProblems } from './requirement-ids.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Requirement IDs the test checks (set by `check`). */
+    requirements?: string[];
+    /** Redacted HTTP exchanges of a failing test (set by the conformance setup file). */
+    exchanges?: unknown[];
+  }
+}
+
+export interface CheckOptions {
+  /** Test timeout in ms; default: the conformance project's timeout, derived from the request timeout. */
+  timeout?: number;
+}
+
+export type CheckBody = (context: TestContext) => unknown | Promise<unknown>;
+
+/**
+ * Registers a conformance test for the given requirement IDs. An empty list or an ID that is unknown or withdrawn in
+ * spec/requirements.json makes the test fail with a message saying so, without running its body.
+ */
+export function check(ids: readonly string[], title: string, fn: CheckBody, opts: CheckOptions = {}): void {
+  const requirements = [...ids];
+  const problems = requirementIdProblems(requirements);
+  const body: CheckBody = problems.length === 0
+    ? fn
+    : () => {
+        throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
+      };
+  test(title, { meta: { requirements }, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, body);
+}
+
+/**
+ * One check per case: `check.each(cases)(ids, title, fn)`, where `title` may use `%s`-style or `$field`
+ * placeholders like vitest's `test.each`, and `ids`/`fn` receive the case.
+ */
+check.each = <T>(cases: readonly T[]) =>
+  (ids: readonly string[] | ((c: T) => readonly string[]), title: string, fn: (c: T, context: TestContext) => unknown, opts: CheckOptions = {}): void => {
+    cases.forEach((c, i) => {
+      const caseIds = typeof ids === 'function' ? ids(c) : ids;
+      check(caseIds, formatTitle(title, c, i), (context) => fn(c, context), opts);
+    });
+  };
+
+function formatTitle(title: string, c: unknown, index: number): string {
+  let out = title.replace(/\$(\w+)/g, (m, key: string) =>
+    c && typeof c === 'object' && key in c ? String((c as Record<string, unknown>)[key]) : m,
+  );
+  out = out.replace(/%#/g, String(index));
+  return out.replace(/%[sdj]/, () => (typeof c === 'object' ? JSON.stringify(c) : String(c)));
+}

@@ -1,0 +1,239 @@
+// The suite's HTTP client (undici). Every call has a deadline, every exchange is recorded for the transcript, and
+// every response is validated against the schema of its endpoint unless the caller opts out.
+import { Agent, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { Response } from './response.js';
+import { responseSchemaFor } from './response-schemas.js';
+import { registerSecret } from './redaction.js';
+import { registerSecretsIn } from './secret-discovery.js';
+import { StreamReader } from './stream-reader.js';
+import { bodyForTranscript, recordExchange, type Exchange } from './transcript.js';
+import { parseWireJson, stringifyWireJson } from './wire-json.js';
+
+export type AuthScheme = 'bearer' | 'basic' | 'none';
+
+export interface ClientTarget {
+  url: string;
+  requestTimeoutMs: number;
+  streamTimeoutMs: number;
+}
+
+export interface RequestOptions {
+  /** Extra headers; a header set to null is removed from the defaults. */
+  headers?: Record<string, string | null>;
+  /** A JS value (sent as lossless JSON) … */
+  body?: unknown;
+  /** … or the exact bytes to send, e.g. malformed JSON. */
+  rawBody?: string | Buffer;
+  /** Overrides the client's secret for this request. */
+  secret?: string;
+  auth?: AuthScheme;
+  timeoutMs?: number;
+  /** Validate the response against its endpoint's schema (default true). */
+  validate?: boolean;
+}
+
+export interface QueryOptions extends Omit<RequestOptions, 'body' | 'rawBody'> {
+  /** Value of `X-FaunaDB-API-Version`; null omits the header. Default "4". */
+  apiVersion?: string | null;
+}
+
+export interface FqlOptions extends Omit<RequestOptions, 'body' | 'rawBody'> {
+  /** Value of `x-format`; default "tagged", as the official driver sends. */
+  format?: 'tagged' | 'simple' | null;
+}
+
+export class HttpFailure extends Error {
+  override name = 'HttpFailure';
+}
+
+const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 4_000 });
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof undiciErrors.HeadersTimeoutError) return `no response headers within ${timeoutMs} ms`;
+  if (err instanceof undiciErrors.BodyTimeoutError) return `response body stalled for ${timeoutMs} ms`;
+  if (err instanceof undiciErrors.ConnectTimeoutError) return 'connection timed out';
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return `no complete response within ${timeoutMs} ms`;
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed by the server before a complete response';
+  return err instanceof Error ? err.message : String(err);
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function tryParse(text: string): { body: unknown; json: unknown } {
+  if (text.trim() === '') return { body: undefined, json: undefined };
+  try {
+    return { body: parseWireJson(text), json: JSON.parse(text) };
+  } catch {
+    return { body: undefined, json: undefined };
+  }
+}
+
+/** A client bound to one target and (optionally) one secret. Cheap to create. */
+export class Client {
+  constructor(
+    readonly target: ClientTarget,
+    readonly secret?: string,
+  ) {
+    registerSecret(secret);
+  }
+
+  /** The same target with another secret. */
+  as(secret: string): Client {
+    return new Client(this.target, secret);
+  }
+
+  private prepare(method: string, path: string, opts: RequestOptions, defaults: Record<string, string>) {
+    const headers: Record<string, string> = { ...defaults };
+    const secret = opts.secret ?? this.secret;
+    if (opts.secret) registerSecret(opts.secret);
+    const auth = opts.auth ?? 'bearer';
+    if (auth !== 'none' && secret !== undefined) {
+      headers.authorization = auth === 'basic' ? `Basic ${Buffer.from(`${secret}:`).toString('base64')}` : `Bearer ${secret}`;
+    }
+    let payload: string | Buffer | undefined;
+    if (opts.rawBody !== undefined) payload = opts.rawBody;
+    else if (opts.body !== undefined) {
+      payload = stringifyWireJson(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    for (const [k, v] of Object.entries(opts.headers ?? {})) {
+      if (v === null) delete headers[k.toLowerCase()];
+      else headers[k.toLowerCase()] = v;
+    }
+    const exchange = recordExchange({
+      method,
+      url: new URL(path, this.target.url + '/').href,
+      path,
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      request: { headers: { ...headers }, ...(payload === undefined ? {} : { body: bodyForTranscript(payload.toString()) }) },
+    });
+    return { headers, payload, exchange };
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    defaults: Record<string, string>,
+    stream: boolean,
+  ): Promise<{ res: Dispatcher.ResponseData; exchange: Exchange; started: number; timeoutMs: number }> {
+    const { headers, payload, exchange } = this.prepare(method, path, opts, defaults);
+    const timeoutMs = opts.timeoutMs ?? this.target.requestTimeoutMs;
+    const started = performance.now();
+    try {
+      const res = await undiciRequest(this.target.url + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        dispatcher: agent,
+        headersTimeout: timeoutMs,
+        // A stream's body may legitimately be idle; StreamReader puts a deadline on every read instead.
+        bodyTimeout: stream ? 0 : timeoutMs,
+        ...(stream ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+      });
+      return { res, exchange, started, timeoutMs };
+    } catch (err) {
+      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.error = describeFailure(err, timeoutMs);
+      throw new HttpFailure(`${method} ${this.target.url}${path}: ${exchange.error}`);
+    }
+  }
+
+  /** Any request, as raw as wanted. Still validated against its endpoint's schema unless `validate: false`. */
+  async request(method: string, path: string, opts: RequestOptions = {}, defaults: Record<string, string> = {}): Promise<Response> {
+    const { res, exchange, started, timeoutMs } = await this.send(method, path, opts, defaults, false);
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.error = describeFailure(err, timeoutMs);
+      throw new HttpFailure(`${method} ${this.target.url}${path}: status ${res.statusCode}, then ${exchange.error}`);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const headers = flattenHeaders(res.headers);
+    exchange.durationMs = durationMs;
+    exchange.response = { status: res.statusCode, headers, ...(text === '' ? {} : { body: bodyForTranscript(text) }) };
+    const { body, json } = tryParse(text);
+    registerSecretsIn(json);
+    const response = new Response(method, path, res.statusCode, headers, text, body, json, durationMs);
+    if (opts.validate !== false) response.expectSchema(responseSchemaFor(path, res.statusCode));
+    return response;
+  }
+
+  /** `POST /` with a v4 expression; `X-FaunaDB-API-Version: 4` unless overridden. */
+  query(expr: unknown, opts: QueryOptions = {}): Promise<Response> {
+    const apiVersion = opts.apiVersion === undefined ? '4' : opts.apiVersion;
+    return this.request('POST', '/', { ...opts, body: expr }, apiVersion === null ? {} : { 'x-faunadb-api-version': apiVersion });
+  }
+
+  /** `GET /ping`, optionally with a scope. */
+  ping(scope?: string, opts: RequestOptions = {}): Promise<Response> {
+    return this.request('GET', scope ? `/ping?scope=${encodeURIComponent(scope)}` : '/ping', opts);
+  }
+
+  /** `POST /query/1` with `{query, arguments}`; the query is an FQL string or a `{fql: [...]}` template. */
+  fql(query: string | { fql: unknown[] }, args?: Record<string, unknown>, opts: FqlOptions = {}): Promise<Response> {
+    const format = opts.format === undefined ? 'tagged' : opts.format;
+    const body = args === undefined ? { query } : { query, arguments: args };
+    return this.request('POST', '/query/1', { ...opts, body }, format === null ? {} : { 'x-format': format });
+  }
+
+  /** `POST /feed/1` with `{token, start_ts?, cursor?, page_size?}`. */
+  feed(body: unknown, opts: RequestOptions = {}): Promise<Response> {
+    return this.request('POST', '/feed/1', { ...opts, body });
+  }
+
+  /**
+   * `POST /stream/1`. Resolves once the response headers arrive. A non-200 answer is read completely and thrown as
+   * an error carrying the Response (see `StreamRejectedError`), so tests of rejected streams can inspect it.
+   */
+  async stream(body: unknown, opts: RequestOptions = {}): Promise<StreamReader> {
+    const { res, exchange, started } = await this.send('POST', '/stream/1', { ...opts, body }, {}, true);
+    const headers = flattenHeaders(res.headers);
+    exchange.durationMs = Math.round(performance.now() - started);
+    exchange.response = { status: res.statusCode, headers };
+    if (res.statusCode !== 200) {
+      const text = await readWithDeadline(res.body, opts.timeoutMs ?? this.target.requestTimeoutMs);
+      exchange.response.body = bodyForTranscript(text);
+      const { body: parsed, json } = tryParse(text);
+      const response = new Response('POST', '/stream/1', res.statusCode, headers, text, parsed, json, exchange.durationMs);
+      if (opts.validate !== false) response.expectSchema(responseSchemaFor('/stream/1', res.statusCode));
+      throw new StreamRejectedError(response);
+    }
+    return new StreamReader(res.statusCode, headers, res.body as Readable, exchange, this.target.streamTimeoutMs, opts.validate !== false);
+  }
+}
+
+/** A stream request the server answered with something other than 200; `response` holds the full answer. */
+export class StreamRejectedError extends Error {
+  override name = 'StreamRejectedError';
+  constructor(readonly response: Response) {
+    super(response.explain('did not open a stream'));
+  }
+}
+
+async function readWithDeadline(body: Dispatcher.ResponseData['body'], timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      body.text(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          body.destroy();
+          reject(new HttpFailure(`POST /stream/1: error body not complete within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

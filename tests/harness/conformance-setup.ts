@@ -1,0 +1,35 @@
+// Setup file of the conformance project: per test, it starts a transcript, publishes the requirement IDs (JUnit
+// properties through annotations, Allure labels), fails tests registered without `check`, and attaches the
+// redacted HTTP exchanges of a failing test to its result.
+import * as allure from 'allure-js-commons';
+import { afterEach, beforeEach } from 'vitest';
+import { beginTestTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
+
+export const REQUIREMENT_ANNOTATION = 'requirement';
+
+beforeEach(async (context) => {
+  const transcript = beginTestTranscript();
+  const ids = context.task.meta.requirements;
+  if (!ids || ids.length === 0) {
+    throw new Error(`"${context.task.name}" declares no requirement IDs: register conformance tests with check([...ids], title, fn)`);
+  }
+  for (const id of ids) {
+    await context.annotate(id, REQUIREMENT_ANNOTATION);
+    await allure.label('requirement', id);
+  }
+  const area = context.task.file.filepath.match(/tests\/conformance\/([^/]+)\//)?.[1];
+  if (area) await allure.feature(area);
+  context.onTestFailed(async () => {
+    const exchanges = redactExchanges(transcript);
+    context.task.meta.exchanges = exchanges;
+    if (exchanges.length > 0) {
+      await allure.attachment('HTTP exchanges', formatExchanges(exchanges), { contentType: 'text/plain' });
+      await allure.attachment('HTTP exchanges (JSON)', JSON.stringify(exchanges, null, 2), { contentType: 'application/json' });
+    }
+  });
+});
+
+// onTestFailed handlers run after afterEach, so the transcript list stays reachable through the closure above.
+afterEach(() => {
+  endTestTranscript();
+});

@@ -1,0 +1,31 @@
+// Runs once per conformance run in the main process: resolves the target (starting the embedded reference server
+// when no URL is given) and hands it to the test workers.
+import type { TestProject } from 'vitest/node';
+import { settingsFromEnv, type Target } from './config.js';
+import { assertReachable } from './reachability.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conformanceTarget: Target;
+  }
+}
+
+const REACHABILITY_TIMEOUT_MS = 3_000;
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const settings = settingsFromEnv();
+  let close = async () => {};
+  let target: Target;
+  if (settings.url) {
+    await assertReachable(settings.url, REACHABILITY_TIMEOUT_MS);
+    target = { ...settings, url: settings.url, secret: settings.secret!, embedded: false };
+  } else {
+    const { startReferenceServer } = await import('../../reference-impl/server.js');
+    const rootSecret = settings.secret ?? `fc-root-${settings.runId}-${Math.random().toString(36).slice(2, 10)}`;
+    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret });
+    close = () => server.close();
+    target = { ...settings, url: server.url, secret: server.rootSecret, embedded: true };
+  }
+  project.provide('conformanceTarget', target);
+  return close;
+}

@@ -1,0 +1,102 @@
+// The HTTP exchanges of the running test, kept so a failing test can show exactly what went over the wire.
+// Tests in one file run one after another in one worker, so "the current test" is a module-level slot.
+import { redactHeaders, redactString, redactValue } from './redaction.js';
+
+export interface RecordedMessage {
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, else the text; absent when there was no body. */
+  body?: unknown;
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  path: string;
+  startedAt: string;
+  durationMs: number;
+  request: RecordedMessage;
+  response?: RecordedMessage & { status: number };
+  /** Events read from a stream, in order. */
+  events?: unknown[];
+  /** Why no (complete) response arrived: timeout, connection refused, … */
+  error?: string;
+}
+
+const MAX_TEXT = 64 * 1024;
+
+let current: Exchange[] | undefined;
+/** Exchanges made outside a test (beforeAll/afterAll hooks), kept for the file's failing hooks. */
+let outsideTest: Exchange[] = [];
+
+/** Starts recording for a test; the returned list keeps filling until `endTestTranscript`. */
+export function beginTestTranscript(): Exchange[] {
+  current = [];
+  return current;
+}
+
+export function endTestTranscript(): void {
+  current = undefined;
+}
+
+export function hookTranscript(): Exchange[] {
+  const done = outsideTest;
+  outsideTest = [];
+  return done;
+}
+
+/** Records an exchange as it starts; the caller fills in the response, events or error later. */
+export function recordExchange(exchange: Exchange): Exchange {
+  (current ?? outsideTest).push(exchange);
+  return exchange;
+}
+
+export function bodyForTranscript(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  const clipped = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text;
+  if (clipped !== text) return clipped;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A copy safe to publish: Authorization headers, `secret`/`password` fields and known secrets removed. */
+export function redactExchanges(exchanges: readonly Exchange[]): Exchange[] {
+  return exchanges.map((e) => ({
+    ...e,
+    url: redactString(e.url),
+    path: redactString(e.path),
+    request: { headers: redactHeaders(e.request.headers), ...(e.request.body === undefined ? {} : { body: redactValue(e.request.body) }) },
+    ...(e.response
+      ? {
+          response: {
+            status: e.response.status,
+            headers: redactHeaders(e.response.headers),
+            ...(e.response.body === undefined ? {} : { body: redactValue(e.response.body) }),
+          },
+        }
+      : {}),
+    ...(e.events ? { events: e.events.map((ev) => redactValue(ev)) } : {}),
+    ...(e.error === undefined ? {} : { error: redactString(e.error) }),
+  }));
+}
+
+/** A short human-readable form for failure messages and attachments. */
+export function formatExchanges(exchanges: readonly Exchange[]): string {
+  return exchanges
+    .map((e) => {
+      const lines = [`${e.method} ${e.path}  (${e.durationMs} ms)`];
+      for (const [k, v] of Object.entries(e.request.headers)) lines.push(`> ${k}: ${v}`);
+      if (e.request.body !== undefined) lines.push(`> ${JSON.stringify(e.request.body)}`);
+      if (e.response) {
+        lines.push(`< ${e.response.status}`);
+        for (const [k, v] of Object.entries(e.response.headers)) lines.push(`< ${k}: ${v}`);
+        if (e.response.body !== undefined) lines.push(`< ${JSON.stringify(e.response.body)}`);
+      }
+      for (const ev of e.events ?? []) lines.push(`<< ${JSON.stringify(ev)}`);
+      if (e.error) lines.push(`!! ${e.error}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}

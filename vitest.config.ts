@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
+import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
+
+const requestTimeout = Number(process.env[ENV.requestTimeout]) || DEFAULT_REQUEST_TIMEOUT_MS;
+const streamTimeout = Number(process.env[ENV.streamTimeout]) || DEFAULT_STREAM_TIMEOUT_MS;
+const conformanceTimeout = testTimeoutFor(requestTimeout, streamTimeout);
+
+export default defineConfig({
+  test: {
+    // The conformance reporter writes nothing here; it fails `vitest run` on tests without valid requirement IDs
+    // and lists untested MUST requirements. `npm start` adds the report files.
+    reporters: ['default', new ConformanceReporter()],
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      { test: { name: 'schemas', include: ['tests/schemas/**/*.test.ts'] } },
+      { test: { name: 'spec', include: ['tests/spec/**/*.test.ts'] } },
+      { test: { name: 'cli', include: ['tests/cli/**/*.test.ts'], testTimeout: 60_000 } },
+      {
+        test: {
+          name: 'conformance',
+          include: ['tests/conformance/**/*.test.ts'],
+          globalSetup: ['tests/harness/global-setup.ts'],
+          setupFiles: ['allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
+          testTimeout: conformanceTimeout,
+          hookTimeout: conformanceTimeout,
+        },
+      },
+      { test: { name: 'drivers', include: ['tests/drivers/**/*.test.ts'], testTimeout: 30_000 } },
+    ],
+  },
+});
