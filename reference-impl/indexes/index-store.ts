@@ -7,15 +7,16 @@
  * commit, keep `tree.clone()` (O(1), copy-on-write in sorted-btree) under the commit's timestamp and let a read
  * at `ts` use the newest clone at or before `ts`, dropping clones that fall out of history retention.
  */
-import sortedBtree from 'sorted-btree';
+import { createRequire } from 'node:module';
 import { IndexError } from './index-error.js';
 import { compareTuples, compareValues } from './value-order.js';
 import type { IndexEntry } from './entries.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type Value } from '../values/value.js';
 
-// sorted-btree is CommonJS: under Node's ESM loader its class is the `default` property of module.exports.
-const BTree = sortedBtree.default;
-type BTree<K, V> = sortedBtree.default<K, V>;
+// sorted-btree is CommonJS and its default-import interop differs between Node and vitest; require() is the
+// same everywhere: the class is module.exports.default.
+const BTree = (createRequire(import.meta.url)('sorted-btree') as typeof import('sorted-btree')).default;
+type BTree<K, V> = import('sorted-btree').default<K, V>;
 
 /** An index tuple and also a cursor: covered values then the ref. A cursor may be shorter (a lower bound). */
 export type IndexTuple = Value[];
