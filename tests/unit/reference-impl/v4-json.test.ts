@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError, QueryError } from '../../../reference-impl/errors/query-error.js';
+import { decodeWireValue, parseApiVersion, parseExpression, parseJsonText, renderValue } from '../../../reference-impl/codec/v4-json.js';
+import { QueryValue, Ref, SetRef, Time } from '../../../reference-impl/values/value.js';
+
+const v4 = { apiVersion: '4' as const };
+const v21 = { apiVersion: '2.1' as const };
+
+describe('v4 JSON codec', () => {
+  it('keeps integers and decimals apart both ways', () => {
+    expect(parseJsonText('[1, 1.0, 1e3, -7, 9223372036854775807]')).toEqual([1n, 1, 1000, -7n, 9223372036854775807n]);
+    expect(renderValue([1n, 1, 2.5, 1000], v4)).toBe('[1,1.0,2.5,1000.0]');
+  });
+
+  it('decodes the short and the long @ref forms to the same ref', () => {
+    const short = decodeWireValue({ '@ref': 'collections/c/1' }, []);
+    const legacy = decodeWireValue({ '@ref': 'classes/c/1' }, []);
+    const long = decodeWireValue(parseJsonText('{"@ref":{"id":"1","class":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}'), []);
+    const expected = new Ref('1', new Ref('c', new Ref('collections')));
+    for (const ref of [short, legacy, long]) expect((ref as Ref).equals(expected)).toBe(true);
+  });
+
+  it('renders refs with collection from API 2.7 and class before', () => {
+    const ref = new Ref('1', new Ref('c', new Ref('collections')));
+    expect(renderValue(ref, v4)).toBe('{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}');
+    expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"collections"}}}}}}');
+    expect(renderValue(ref, { apiVersion: '2.0' })).toBe('{"@ref":"classes/c/1"}');
+  });
+
+  it('round-trips @ts, @set, @query and escapes objects with @ keys', () => {
+    const time = decodeWireValue({ '@ts': '1970-01-01T00:00:00.123456789Z' }, []) as Time;
+    expect(time.epochNanos).toBe(123456789n);
+    expect(renderValue(time, v4)).toBe('{"@ts":"1970-01-01T00:00:00.123456789Z"}');
+    expect(renderValue(new Time(1_000_000n), v4)).toBe('{"@ts":"1970-01-01T00:00:00.001Z"}');
+    const set = decodeWireValue({ '@set': { match: { '@ref': 'indexes/i' }, terms: 'a' } }, []);
+    expect(set).toBeInstanceOf(SetRef);
+    expect(renderValue(set, v4)).toBe('{"@set":{"match":{"@ref":{"id":"i","collection":{"@ref":{"id":"indexes"}}}},"terms":"a"}}');
+    const query = new QueryValue('x', parseJsonText('{"add":[{"var":"x"},1,1.0]}'), '4');
+    expect(renderValue(query, v4)).toBe('{"@query":{"api_version":"4","lambda":"x","expr":{"add":[{"var":"x"},1,1.0]}}}');
+    expect(renderValue({ '@a': 1n, b: 2n }, v4)).toBe('{"@obj":{"@a":1,"b":2}}');
+    expect(decodeWireValue({ '@obj': { '@ref': 'x' } }, [])).toEqual({ '@ref': 'x' });
+  });
+
+  it('builds expression nodes with JSON paths as positions', () => {
+    const expr = parseExpression('{"create":{"collection":"c"},"params":{"object":{"data":[1,{"var":"x"}]}}}');
+    expect(expr.kind).toBe('object');
+    if (expr.kind !== 'object') return;
+    const params = expr.fields.get('params')!;
+    if (params.kind !== 'object') throw new Error('params');
+    const data = (params.fields.get('object') as Extract<typeof params, { kind: 'object' }>).fields.get('data')!;
+    if (data.kind !== 'array') throw new Error('data');
+    expect(data.items[1]!.position).toEqual(['params', 'object', 'data', 1]);
+  });
+
+  it('reports malformed JSON, unknown tags and bad ref paths as documented errors', () => {
+    const codeOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof QueryError ? [e.code, e.position] : String(e);
+      }
+      return 'no error';
+    };
+    expect(codeOf(() => parseExpression('{"a":'))).toEqual(['invalid expression', []]);
+    expect(codeOf(() => parseExpression(''))).toEqual(['invalid expression', []]);
+    expect(codeOf(() => parseExpression('{"do":[{"@nope":1}]}'))).toEqual(['invalid expression', ['do', 0]]);
+    expect(codeOf(() => parseExpression('{"get":{"@ref":"nowhere/1"}}'))).toEqual(['invalid ref', ['get']]);
+    expect(codeOf(() => parseExpression('['.repeat(2000) + ']'.repeat(2000)))).toEqual(['invalid expression', expect.any(Array)]);
+  });
+
+  it('accepts known API versions, defaults to 2.1 and rejects others with 400 bad request', () => {
+    expect(parseApiVersion(undefined)).toBe('2.1');
+    expect(parseApiVersion('4')).toBe('4');
+    expect(parseApiVersion('2.7')).toBe('2.7');
+    expect(() => parseApiVersion('banana')).toThrow(ProtocolError);
+  });
+});
