@@ -1,0 +1,125 @@
+// A vitest reporter for the conformance project: checks every test's requirement tags, builds conformance.json and
+// summary.md (when given a report directory) and keeps the report for the runner's exit code.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
+import { validate } from '../../../schemas/index.js';
+import { loadRequirementsIndex } from '../../../spec/build-index.js';
+import type { Exchange } from '../../harness/transcript.js';
+import { buildReport, type ConformanceReport, type RunInfo, type TestOutcome } from './report-model.js';
+import { renderSummary } from './summary-markdown.js';
+
+export const CONFORMANCE_PROJECT = 'conformance';
+export const REPORT_SCHEMA = 'conformance-report';
+
+export interface ConformanceReporterOptions {
+  /** Where conformance.json and summary.md go; without it nothing is written (the `npm test` mode). */
+  reportDir?: string;
+  info?: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'>;
+}
+
+const PACKAGE_ROOT = join(import.meta.dirname, '..', '..', '..');
+
+export function suiteVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function errorText(errors: readonly { message?: string; stack?: string }[] | undefined): string | undefined {
+  if (!errors || errors.length === 0) return undefined;
+  return errors.map((e) => e.message ?? String(e)).join('\n');
+}
+
+/** The first error of the closest failing suite (a failed beforeAll), which vitest reports on the suite. */
+function hookError(test: TestCase): string | undefined {
+  let node: TestSuite | TestModule = test.parent;
+  for (;;) {
+    const own = errorText(node.errors());
+    if (own) return own;
+    if (node.type === 'module') return undefined;
+    node = node.parent;
+  }
+}
+
+export function outcomeOf(test: TestCase, root: string): TestOutcome {
+  const file = relative(root, test.module.moduleId).split('\\').join('/');
+  const area = file.match(/^tests\/conformance\/([^/]+)\//)?.[1] ?? 'other';
+  const result = test.result();
+  const meta = test.meta();
+  let status: TestOutcome['status'];
+  let error: string | undefined;
+  if (result.state === 'passed') status = 'passed';
+  else if (result.state === 'failed') {
+    status = 'failed';
+    error = errorText(result.errors);
+  } else {
+    const hook = hookError(test);
+    status = hook || result.state === 'pending' ? 'failed' : 'skipped';
+    error = hook ?? (result.state === 'pending' ? 'the test did not finish' : undefined);
+  }
+  return {
+    id: `${file} > ${test.fullName}`,
+    file,
+    name: test.fullName,
+    area,
+    requirements: Array.isArray(meta.requirements) ? meta.requirements : undefined,
+    status,
+    durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+    ...(error === undefined ? {} : { error }),
+    ...(Array.isArray(meta.exchanges) ? { exchanges: meta.exchanges as Exchange[] } : {}),
+  };
+}
+
+export class ConformanceReporter implements Reporter {
+  private vitest: Vitest | undefined;
+  private startedAt = new Date();
+  /** The last run's report; undefined until a run with conformance tests ended. */
+  report: ConformanceReport | undefined;
+
+  constructor(private readonly options: ConformanceReporterOptions = {}) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+    this.startedAt = new Date();
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    const modules = testModules.filter((m) => m.project.name === CONFORMANCE_PROJECT);
+    if (modules.length === 0) return;
+    const root = this.vitest?.config.root ?? PACKAGE_ROOT;
+    const outcomes = modules.flatMap((m) => [...m.children.allTests()].map((t) => outcomeOf(t, root)));
+    const runErrors = [
+      ...modules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`)),
+      ...unhandledErrors.map((e) => `unhandled error: ${e.message}`),
+    ];
+    const info: RunInfo = {
+      target: { url: 'http://unknown', embedded: true },
+      seed: 0,
+      runId: 'unknown',
+      areas: undefined,
+      allAreas: [],
+      failOnUntestedMust: false,
+      ...this.options.info,
+      suiteVersion: suiteVersion(),
+      startedAt: this.startedAt,
+      finishedAt: new Date(),
+    };
+    let report = buildReport(info, loadRequirementsIndex(), outcomes, runErrors);
+    const check = validate(REPORT_SCHEMA, JSON.parse(JSON.stringify(report)));
+    if (!check.valid) {
+      report = { ...report, outcome: 'failed', runErrors: [...report.runErrors, `conformance.json does not match ${REPORT_SCHEMA}: ${check.errors.join('; ')}`] };
+    }
+    this.report = report;
+    for (const p of report.tagProblems) process.stderr.write(`requirement tags: ${p.test}: ${p.problem}\n`);
+    if (report.wholeSuite && report.untestedMust.length > 0) {
+      process.stderr.write(`requirements: ${report.untestedMust.length} active MUST requirement(s) have no passing test (${report.policy.untestedMust === 'fail' ? 'failing the run' : 'listed, not failing'})\n`);
+    }
+    if (this.options.reportDir) {
+      mkdirSync(this.options.reportDir, { recursive: true });
+      writeFileSync(join(this.options.reportDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(join(this.options.reportDir, 'summary.md'), renderSummary(report));
+    }
+    // Under plain `vitest run` the reporter is the only place that sees untagged tests as a whole; make them fail it.
+    if (report.tagProblems.length > 0 || report.runErrors.length > 0) process.exitCode = 1;
+  }
+}
