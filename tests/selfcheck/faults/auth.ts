@@ -1,0 +1,107 @@
+// Faults of the `auth` area: credentials, and keys acting beyond their role.
+import type { Fault } from '../fault.js';
+import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
+import { KeyLedger, requestSecret, withSecret } from './key-ledger.js';
+import { records, rewriteJson, rewriteResponse, v4Expression, withStatus, withJsonBody, nativeCollectionOf } from './rewrites.js';
+
+/** Passwords found in `credentials: {password}` objects of a v4 expression (plain or `{"object": …}` wrapped). */
+function passwordsIn(expression: unknown): string[] {
+  const found: string[] = [];
+  forEachObject(expression, (object) => {
+    const credentials = isJsonObject(object.credentials) && isJsonObject(object.credentials.object) ? object.credentials.object : object.credentials;
+    if (isJsonObject(credentials) && typeof credentials.password === 'string') found.push(credentials.password);
+  });
+  return found;
+}
+
+function isUserDocument(record: JsonObject): boolean {
+  return nativeCollectionOf(record) === undefined && 'data' in record;
+}
+
+export const AUTH_FAULTS: readonly Fault[] = [
+  {
+    id: 'CRED-RETURNED',
+    title: 'Documents carry their credentials',
+    breaks: ['DOC-CRED-001', 'DOC-CRED-002'],
+    area: 'auth',
+    description: 'Remembers every password a query set and adds `credentials: {password}` to each document record answered afterwards in the same request.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
+        (body, ctx) => {
+          const password = passwordsIn(v4Expression(ctx.original))[0]!;
+          return records(body).reduce((n, record) => {
+            if (!isUserDocument(record)) return n;
+            record.credentials = { password };
+            return n + 1;
+          }, 0);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'CRED-PASSWORD-IN-LATER-ANSWERS',
+    title: 'A password set earlier reappears in later answers',
+    breaks: ['DOC-CRED-002'],
+    area: 'auth',
+    description: 'Remembers the latest password a query set and puts it into `data.password_hint` of every later user document answered.',
+    apply: () => {
+      let latest: string | undefined;
+      return {
+        json: rewriteJson(
+          () => true,
+          (body, ctx) => {
+            const set = passwordsIn(v4Expression(ctx.original));
+            if (set.length > 0) {
+              latest = set[set.length - 1];
+              return 0;
+            }
+            if (latest === undefined) return 0;
+            const password = latest;
+            return records(body).reduce((n, record) => {
+              if (!isUserDocument(record) || !isJsonObject(record.data)) return n;
+              record.data.password_hint = password;
+              return n + 1;
+            }, 0);
+          },
+        ),
+      };
+    },
+  },
+  {
+    id: 'CRED-REJECTED',
+    title: 'Credentials are refused on write',
+    breaks: ['DOC-CRED-003'],
+    area: 'auth',
+    description: 'A query that sets `credentials.password` answers 400 `validation failed`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'KEY-CLIENT-ACTS-AS-SERVER',
+    title: 'Client keys get server rights',
+    breaks: ['KEY-ROLE-006', 'KEY-ROLE-007'],
+    area: 'auth',
+    description: 'Learns the keys the run creates; a request made with a client key is forwarded with a server key of the same database.',
+    apply: () => {
+      const ledger = new KeyLedger();
+      return {
+        request: (req) => {
+          const secret = requestSecret(req);
+          const key = secret === undefined ? undefined : ledger.bySecret(secret);
+          if (key === undefined || key.role !== 'client') return undefined;
+          const server = ledger.sibling(key, 'server');
+          return server === undefined ? undefined : withSecret(req, server.secret);
+        },
+        json: (body) => {
+          ledger.learnFrom(body);
+          return undefined;
+        },
+      };
+    },
+  },
+];

@@ -1,0 +1,14 @@
+// The whole fault catalogue, in one list, in area order.
+import type { Area, Fault } from '../fault.js';
+import { AUTH_FAULTS } from './auth.js';
+import { CORE_FAULTS } from './core.js';
+
+export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS];
+
+export function faultsOfArea(area: Area): Fault[] {
+  return FAULTS.filter((fault) => fault.area === area);
+}
+
+export function findFault(id: string): Fault | undefined {
+  return FAULTS.find((fault) => fault.id === id);
+}

@@ -1,0 +1,155 @@
+// Small reusable pieces the fault catalogue is written with: what a request is, and common rewrites of
+// v4 answers. Each fault stays a few lines of data plus one of these.
+import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest } from '../fault.js';
+import { forEachObject, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+
+export function pathname(request: ProxiedRequest): string {
+  return request.path.split('?')[0] ?? '/';
+}
+
+/** A v4 query: `POST /` (or `GET /?q=`). */
+export function isV4Query(request: ProxiedRequest): boolean {
+  return pathname(request) === '/' && (request.method === 'POST' || request.method === 'GET');
+}
+
+/** The v4 expression the suite sent, or undefined when the body is not JSON. */
+export function v4Expression(request: ProxiedRequest): unknown {
+  if (!isV4Query(request) || request.body.length === 0) return undefined;
+  const parsed = tryParseJson(request.body);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** True when the expression the suite sent contains an object with `key` (at any depth). */
+export function expressionUses(request: ProxiedRequest, key: string): boolean {
+  let found = false;
+  forEachObject(v4Expression(request), (object) => {
+    if (key in object) found = true;
+  });
+  return found;
+}
+
+/** The function name of the top-level expression, e.g. `create` for `{"create": …, "params": …}`. */
+export function topLevelForm(request: ProxiedRequest): string | undefined {
+  const expression = v4Expression(request);
+  if (!isJsonObject(expression)) return undefined;
+  return Object.keys(expression)[0];
+}
+
+export function apiVersion(request: ProxiedRequest): string | undefined {
+  return request.headers['x-faunadb-api-version'];
+}
+
+export function v4Resource(body: unknown): JsonObject | undefined {
+  return isJsonObject(body) && isJsonObject(body.resource) ? body.resource : undefined;
+}
+
+/** The error objects of a v4 error body `{"errors":[…]}`. */
+export function v4Errors(body: unknown): JsonObject[] {
+  if (!isJsonObject(body) || !Array.isArray(body.errors)) return [];
+  return body.errors.filter(isJsonObject);
+}
+
+export function hasErrorCode(body: unknown, code: string): boolean {
+  return v4Errors(body).some((error) => error.code === code);
+}
+
+/** Renames `from` to `to` in every object of the tree that has `from`, when `where(object)` holds. */
+export function renameKeys(value: unknown, from: string, to: string, where: (object: JsonObject) => boolean = () => true): number {
+  let renamed = 0;
+  forEachObject(value, (object) => {
+    if (!(from in object) || !where(object)) return;
+    const entries = Object.entries(object).map(([key, child]) => [key === from ? to : key, child] as const);
+    for (const key of Object.keys(object)) delete object[key];
+    for (const [key, child] of entries) object[key] = child;
+    renamed += 1;
+  });
+  return renamed;
+}
+
+/** Deletes `key` from every object of the tree where `where(object)` holds. */
+export function deleteKeys(value: unknown, key: string, where: (object: JsonObject) => boolean = () => true): number {
+  let deleted = 0;
+  forEachObject(value, (object) => {
+    if (key in object && where(object)) {
+      delete object[key];
+      deleted += 1;
+    }
+  });
+  return deleted;
+}
+
+/** A JSON body hook that applies `rewrite` to matching exchanges and counts it only when it changed something. */
+export function rewriteJson(
+  applies: (body: unknown, context: JsonResponseContext) => boolean,
+  rewrite: (body: unknown, context: JsonResponseContext) => number | boolean | void,
+): FaultHooks['json'] {
+  return (body, context) => {
+    if (!applies(body, context)) return undefined;
+    const changed = rewrite(body, context);
+    return changed === false || changed === 0 ? undefined : body;
+  };
+}
+
+/** A response hook that rewrites matching buffered responses. */
+export function rewriteResponse(
+  applies: (response: BufferedResponse, context: ExchangeContext) => boolean,
+  rewrite: (response: BufferedResponse, context: ExchangeContext) => BufferedResponse,
+): FaultHooks['response'] {
+  return (response, context) => (applies(response, context) ? rewrite(response, context) : undefined);
+}
+
+export function withStatus(response: BufferedResponse, status: number): BufferedResponse {
+  return { ...response, status };
+}
+
+export function withoutHeader(response: BufferedResponse, name: string): BufferedResponse {
+  const headers = { ...response.headers };
+  delete headers[name];
+  return { ...response, headers };
+}
+
+export function withHeader(response: BufferedResponse, name: string, value: string): BufferedResponse {
+  return { ...response, headers: { ...response.headers, [name]: value } };
+}
+
+export function withJsonBody(response: BufferedResponse, body: unknown): BufferedResponse {
+  return { ...response, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(stringifyJson(body)) };
+}
+
+export function bodyJson(response: BufferedResponse): unknown {
+  const parsed = tryParseJson(response.body);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** True for a `{"@ref": …}` object. */
+export function isRefObject(object: JsonObject): boolean {
+  return '@ref' in object;
+}
+
+/** The long-form `@ref` payloads (`{"id":…,"collection":…}`) anywhere in a tree. */
+export function refPayloads(value: unknown): JsonObject[] {
+  const payloads: JsonObject[] = [];
+  forEachObject(value, (object) => {
+    if (isJsonObject(object['@ref'])) payloads.push(object['@ref']);
+  });
+  return payloads;
+}
+
+/** The native collection (`databases`, `keys`, `collections`, …) a record's `ref` lives in, if any. */
+export function nativeCollectionOf(record: JsonObject): string | undefined {
+  const ref = isJsonObject(record.ref) ? record.ref['@ref'] : undefined;
+  if (!isJsonObject(ref)) return undefined;
+  const parent = ref.collection ?? ref.class;
+  if (!isJsonObject(parent) || !isJsonObject(parent['@ref'])) return undefined;
+  const parentRef = parent['@ref'];
+  return 'collection' in parentRef || 'class' in parentRef ? undefined : (parentRef.id as string | undefined);
+}
+
+/** Every record (an object with a `ref` and a `ts`) anywhere in a tree. */
+export function records(value: unknown): JsonObject[] {
+  const found: JsonObject[] = [];
+  forEachObject(value, (object) => {
+    if ('ref' in object && 'ts' in object) found.push(object);
+  });
+  return found;
+}
