@@ -204,7 +204,7 @@ function stableText(expr: unknown): string {
 /** One value column's order: ascending, or flipped when the column is `reverse`. */
 export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
   const c = compareValues(a, b);
-  return reverse ? -c : c;
+  return reverse && c !== 0 ? -c : c;
 }
 
 /**

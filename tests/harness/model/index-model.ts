@@ -1,0 +1,165 @@
+/**
+ * An executable model of one index set, the oracle for the paging and ordering properties. It works on wire
+ * values (see wire-order.ts) and states the SD rules directly:
+ * - a term or value column reads a field path of the document (`["ref"]`, `["data", …]`); an array there gives
+ *   one candidate per element (nested arrays flattened, repeats dropped), a missing field gives null, and an
+ *   object at a term path is null (terms are scalars);
+ * - entries are every combination of candidates; a combination whose terms are all null, or whose covered
+ *   values are all null, is not indexed;
+ * - a set holds the entries whose terms equal the matched terms, sorted by covered values (per-column
+ *   reverse) with the ref as the final ascending tie-breaker;
+ * - cursors are `[...values, ref]`; `after` is inclusive, `before` exclusive.
+ */
+import { compareWire, compareWireTuples, type WireValue } from './wire-order.js';
+
+export interface ModelDocument {
+  ref: WireValue;
+  data?: { [key: string]: WireValue };
+  [field: string]: WireValue | undefined;
+}
+
+export interface ModelColumn {
+  field: readonly (string | number)[];
+  reverse?: boolean;
+}
+
+export interface ModelIndex {
+  terms?: readonly ModelColumn[];
+  values?: readonly ModelColumn[];
+}
+
+export interface ModelEntry {
+  terms: WireValue[];
+  values: WireValue[];
+  ref: WireValue;
+  /** The cursor naming this entry: `[...values, ref]`. */
+  cursor: WireValue[];
+  /** The entry as a page element: the ref with no values, the value with one, else the value array. */
+  element: WireValue;
+}
+
+export interface ModelPage {
+  data: WireValue[];
+  before?: WireValue[];
+  after?: WireValue[];
+}
+
+function read(doc: ModelDocument, path: readonly (string | number)[]): WireValue | undefined {
+  let at: WireValue | undefined = doc as unknown as WireValue;
+  for (const step of path) {
+    if (at === undefined || at === null || typeof at !== 'object') return undefined;
+    if (Array.isArray(at)) {
+      if (typeof step !== 'number') return undefined;
+      at = at[step];
+    } else {
+      if (typeof step !== 'string' || !Object.hasOwn(at, step)) return undefined;
+      at = at[step];
+    }
+  }
+  return at;
+}
+
+function isPlainObject(v: WireValue): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  return !(keys.length === 1 && ['@ref', '@ts', '@date', '@bytes', '@set', '@query'].includes(keys[0]!));
+}
+
+function candidatesOf(v: WireValue | undefined, termColumn: boolean): WireValue[] {
+  const flat: WireValue[] = [];
+  const walk = (x: WireValue): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else flat.push(termColumn && isPlainObject(x) ? null : x);
+  };
+  if (v !== undefined) walk(v);
+  const unique: WireValue[] = [];
+  for (const x of flat) if (!unique.some((u) => compareWire(u, x) === 0)) unique.push(x);
+  return unique.length === 0 ? [null] : unique;
+}
+
+function combinations(columns: WireValue[][]): WireValue[][] {
+  return columns.reduce<WireValue[][]>((rows, column) => rows.flatMap((row) => column.map((v) => [...row, v])), [[]]);
+}
+
+const allNull = (row: WireValue[]): boolean => row.length > 0 && row.every((v) => v === null);
+
+export class IndexModel {
+  private readonly reverse: boolean[];
+  private readonly all: ModelEntry[];
+
+  constructor(
+    readonly index: ModelIndex,
+    documents: readonly ModelDocument[],
+  ) {
+    const terms = index.terms ?? [];
+    const values = index.values ?? [];
+    this.reverse = values.map((v) => v.reverse === true);
+    this.all = documents.flatMap((doc) => {
+      const termRows = combinations(terms.map((t) => candidatesOf(read(doc, t.field), true))).filter((r) => !allNull(r));
+      const valueRows = combinations(values.map((v) => candidatesOf(read(doc, v.field), false))).filter((r) => !allNull(r));
+      return termRows.flatMap((t) =>
+        valueRows.map((v) => ({
+          terms: t,
+          values: v,
+          ref: doc.ref,
+          cursor: [...v, doc.ref],
+          element: v.length === 0 ? doc.ref : v.length === 1 ? v[0]! : v,
+        })),
+      );
+    });
+  }
+
+  /** The set for `terms` in index order. */
+  entries(terms: readonly WireValue[]): ModelEntry[] {
+    return this.all
+      .filter((e) => e.terms.length === terms.length && e.terms.every((t, i) => compareWire(t, terms[i]) === 0))
+      .sort((a, b) => compareWireTuples(a.cursor, b.cursor, this.reverse));
+  }
+
+  /** One page: forward from `after` (inclusive), or backward from `before` (exclusive; `'end'` is past the last entry). */
+  page(terms: readonly WireValue[], request: { size: number; after?: WireValue[]; before?: WireValue[] | 'end' }): ModelPage {
+    const set = this.entries(terms);
+    const { size, after, before } = request;
+    if (before !== undefined) {
+      const below = before === 'end' ? set : set.filter((e) => compareWireTuples(e.cursor, before, this.reverse) < 0);
+      const start = Math.max(0, below.length - size);
+      const page: ModelPage = { data: below.slice(start).map((e) => e.element) };
+      if (before !== 'end') page.after = before;
+      if (size === 0 && before !== 'end') page.before = before;
+      else if (start > 0) page.before = below[start]!.cursor;
+      return page;
+    }
+    const from = after === undefined ? set : set.filter((e) => compareWireTuples(e.cursor, after, this.reverse) >= 0);
+    const page: ModelPage = { data: from.slice(0, size).map((e) => e.element) };
+    if (after !== undefined) page.before = after;
+    if (size === 0 && after !== undefined) page.after = after;
+    else if (from.length > size) page.after = from[size]!.cursor;
+    return page;
+  }
+
+  /** The pages a client sees walking the whole set forward by `after` from the start. */
+  paginateForward(terms: readonly WireValue[], size: number): ModelPage[] {
+    if (size < 1) throw new RangeError('a walk needs a page size of at least 1');
+    const pages: ModelPage[] = [];
+    let after: WireValue[] | undefined;
+    do {
+      const page = this.page(terms, after === undefined ? { size } : { size, after });
+      pages.push(page);
+      after = page.after;
+    } while (after !== undefined);
+    return pages;
+  }
+
+  /** The pages a client sees walking the whole set backward by `before` from the end, last page first. */
+  paginateBackward(terms: readonly WireValue[], size: number): ModelPage[] {
+    if (size < 1) throw new RangeError('a walk needs a page size of at least 1');
+    const pages: ModelPage[] = [];
+    let before: WireValue[] | 'end' | undefined = 'end';
+    while (before !== undefined) {
+      const page = this.page(terms, { size, before });
+      pages.push(page);
+      before = page.before;
+    }
+    return pages;
+  }
+}
