@@ -1,0 +1,27 @@
+/**
+ * Where something sits in FQL query text. Offsets and columns count UTF-16 code units (JavaScript string
+ * indexes); lines and columns start at 1, offsets at 0. For a fragment query (`{"fql": [...]}`) the text is
+ * the concatenation of the fragment's text pieces; interpolated values occupy no text.
+ */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+/** A half-open range `[start, end)` of query text. */
+export interface SourceSpan {
+  readonly start: SourcePosition;
+  readonly end: SourcePosition;
+}
+
+export const START_OF_QUERY: SourcePosition = { line: 1, column: 1, offset: 0 };
+
+/** `line:column`, the form error messages use, e.g. `1:14`. */
+export function formatPosition(position: SourcePosition): string {
+  return `${position.line}:${position.column}`;
+}
+
+export function spanBetween(first: SourceSpan, last: SourceSpan): SourceSpan {
+  return { start: first.start, end: last.end };
+}
