@@ -1,0 +1,81 @@
+// The selfcheck's result as data (reports/selfcheck.json) and as a page people read (reports/selfcheck.md).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface FaultResult {
+  id: string;
+  title: string;
+  area: string;
+  breaks: readonly string[];
+  areasRun: readonly string[];
+  caught: boolean;
+  /** Tests that failed with the fault in place and passed without it. */
+  caughtBy: { test: string; requirements: string[]; error?: string }[];
+  /** Requirement IDs of the tests that caught it. */
+  caughtByRequirements: string[];
+  /** How many messages or events the fault changed; 0 means the suite never exercised what it breaks. */
+  applied: number;
+  exitCode: number | null;
+  durationMs: number;
+  problem?: string;
+}
+
+export interface HostileResult {
+  id: string;
+  title: string;
+  area: string;
+  survived: boolean;
+  exitCode: number | null;
+  hung: boolean;
+  durationMs: number;
+  boundMs: number;
+  failedTests: number;
+  unclearFailures: string[];
+  sampleReason?: string;
+  problem?: string;
+}
+
+export interface SelfcheckReport {
+  mode: 'fast' | 'full';
+  startedAt: string;
+  durationMs: number;
+  baselineFailures: Record<string, string[]>;
+  faults: FaultResult[];
+  hostile: HostileResult[];
+  totals: { faults: number; caught: number; hostile: number; survived: number };
+  outcome: 'passed' | 'failed';
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 160);
+}
+
+export function selfcheckMarkdown(report: SelfcheckReport): string {
+  const lines = [
+    `# Self-check (${report.mode})`,
+    '',
+    `Faults caught: **${report.totals.caught}/${report.totals.faults}** · hostile servers survived: **${report.totals.survived}/${report.totals.hostile}** · outcome: **${report.outcome}** · ${Math.round(report.durationMs / 1000)} s`,
+  ];
+  const baseline = Object.entries(report.baselineFailures).filter(([, tests]) => tests.length > 0);
+  if (baseline.length > 0) {
+    lines.push('', '## Baseline failures (against the unmodified reference server; they catch nothing)', '');
+    for (const [area, tests] of baseline) lines.push(`- ${area}: ${tests.map(cell).join(', ')}`);
+  }
+  lines.push('', '## Faults', '', '| Fault | Area | Breaks | Caught | Caught by | Applied |', '|---|---|---|---|---|---|');
+  for (const fault of report.faults) {
+    const by = fault.caughtBy.length === 0 ? cell(fault.problem ?? '—') : cell(fault.caughtBy.slice(0, 3).map((c) => c.test).join('; ') + (fault.caughtBy.length > 3 ? ` (+${fault.caughtBy.length - 3})` : ''));
+    lines.push(`| \`${fault.id}\` ${cell(fault.title)} | ${fault.area} | ${fault.breaks.join(', ')} | ${fault.caught ? 'yes' : '**no**'} | ${by} | ${fault.applied} |`);
+  }
+  lines.push('', '## Hostile servers', '', '| Server | Area | Survived | Exit | Time / bound | Failed tests | Note |', '|---|---|---|---|---|---|---|');
+  for (const hostile of report.hostile) {
+    const note = hostile.problem ?? hostile.sampleReason ?? '';
+    lines.push(`| \`${hostile.id}\` ${cell(hostile.title)} | ${hostile.area} | ${hostile.survived ? 'yes' : '**no**'} | ${hostile.exitCode ?? 'killed'} | ${Math.round(hostile.durationMs / 1000)} s / ${Math.round(hostile.boundMs / 1000)} s | ${hostile.failedTests} | ${cell(note)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeSelfcheckReport(dir: string, report: SelfcheckReport): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'selfcheck.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(dir, 'selfcheck.md'), selfcheckMarkdown(report));
+}
