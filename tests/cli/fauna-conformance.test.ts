@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../schemas/index.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'fauna-conformance.js');
+
+function run(args: string[], timeoutMs = 45_000): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    // From a foreign working directory, with the target only from flags.
+    const env = { ...process.env };
+    delete env.FAUNA_CONFORMANCE_URL;
+    delete env.FAUNA_CONFORMANCE_SECRET;
+    delete env.VITEST;
+    execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, timeout: timeoutMs }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('fauna-conformance usage errors', () => {
+  it('exits 2 within seconds, with a one-line reason, when nothing listens on the target port', async () => {
+    const port = await freePort();
+    const r = await run(['--url', `http://127.0.0.1:${port}`, '--secret', 'some-admin-secret']);
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(r.stderr.trim()).toMatch(/^fauna-conformance: target http:\/\/127\.0\.0\.1:\d+ is unreachable: connection refused/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 on an unknown option, an unknown area, or a URL without a secret', async () => {
+    const cases = [['--bogus'], ['--area', 'nope'], ['--url', 'http://127.0.0.1:1'], ['--timeout', 'soon']];
+    const results = await Promise.all(cases.map((args) => run(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]!.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^fauna-conformance: /);
+    });
+  });
+});
+
+describe('fauna-conformance against a server that accepts connections and never answers', () => {
+  let hostile: net.Server;
+  const sockets = new Set<net.Socket>();
+  let url: string;
+
+  beforeAll(async () => {
+    hostile = net.createServer((sock) => {
+      sockets.add(sock);
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => hostile.close(r));
+  });
+
+  it('fails the tests by timeout (exit 1) and writes valid reports with the redacted exchange', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fc-report-'));
+    const secret = 'hostile-run-admin-secret';
+    const r = await run(['--url', url, '--secret', secret, '--timeout', '300', '--area', 'core', '--report-dir', dir]);
+    expect(r.code, r.stderr).toBe(1);
+
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(validate('conformance-report', report).errors).toEqual([]);
+    expect(report.outcome).toBe('failed');
+    expect(report.target).toEqual({ url, embedded: false });
+    expect(report.totals.tests).toBeGreaterThan(0);
+    expect(report.totals.passed).toBe(0);
+    const ping = report.tests.find((t: { file: string }) => t.file === 'tests/conformance/core/ping.test.ts');
+    expect(ping).toMatchObject({ status: 'failed', requirements: ['PROTO-ENDPOINT-002'] });
+    expect(ping.error).toMatch(/within 300 ms/);
+    expect(ping.exchanges[0]).toMatchObject({ method: 'GET', path: '/ping', request: { headers: { authorization: '<redacted>' } } });
+
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="requirement" value="PROTO-ENDPOINT-002">');
+    expect(junit).toMatch(/<failure /);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^# fauna-conformance: FAILED/);
+
+    for (const file of ['conformance.json', 'junit.xml', 'summary.md']) {
+      expect(readFileSync(join(dir, file), 'utf8'), file).not.toContain(secret);
+    }
+  });
+});

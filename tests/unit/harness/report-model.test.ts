@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../../schemas/index.js';
+import { loadRequirementsIndex } from '../../../spec/build-index.js';
+import { buildReport, type RunInfo, type TestOutcome } from '../../runner/reporters/report-model.js';
+import { renderSummary } from '../../runner/reporters/summary-markdown.js';
+
+const spec = loadRequirementsIndex();
+const must = spec.requirements.filter((r) => r.level === 'MUST' && r.status === 'active');
+const [first, second] = must;
+
+const info = (over: Partial<RunInfo> = {}): RunInfo => ({
+  suiteVersion: '0.1.0',
+  target: { url: 'http://127.0.0.1:8443', embedded: true },
+  seed: 7,
+  runId: 'abc123',
+  startedAt: new Date('2025-01-01T00:00:00Z'),
+  finishedAt: new Date('2025-01-01T00:00:02Z'),
+  areas: undefined,
+  allAreas: ['core', 'auth'],
+  failOnUntestedMust: false,
+  ...over,
+});
+
+const outcome = (over: Partial<TestOutcome>): TestOutcome => ({
+  id: 'tests/conformance/core/x.test.ts > t',
+  file: 'tests/conformance/core/x.test.ts',
+  name: 't',
+  area: 'core',
+  requirements: [first!.id],
+  status: 'passed',
+  durationMs: 3,
+  ...over,
+});
+
+describe('conformance report', () => {
+  it('matches its schema and scores requirements', () => {
+    const report = buildReport(info(), spec, [
+      outcome({}),
+      outcome({ id: 'b', requirements: [second!.id], status: 'failed', error: 'boom' }),
+    ], []);
+    const check = validate('conformance-report', JSON.parse(JSON.stringify(report)));
+    expect(check.errors).toEqual([]);
+    expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('passed');
+    expect(report.requirements.find((r) => r.id === second!.id)).toMatchObject({ status: 'failed', tests: ['b'] });
+    expect(report.untestedMust).not.toContain(first!.id);
+    expect(report.untestedMust).toContain(second!.id);
+    expect(report.outcome).toBe('failed');
+    expect(renderSummary(report)).toContain('| b |');
+  });
+
+  it('flags a test without IDs and one with an unknown ID, and fails the run', () => {
+    const report = buildReport(info(), spec, [outcome({ id: 'bare', requirements: undefined }), outcome({ id: 'typo', requirements: ['NOPE-NOPE-999'] })], []);
+    expect(report.tagProblems).toEqual([
+      { test: 'bare', problem: 'the test declares no requirement IDs' },
+      { test: 'typo', problem: 'unknown requirement ID NOPE-NOPE-999 (not in spec/requirements.json)' },
+    ]);
+    expect(report.outcome).toBe('failed');
+  });
+
+  it('lists untested MUSTs without failing by default, fails on them when strict, ignores them with --area', () => {
+    const passing = [outcome({})];
+    expect(buildReport(info(), spec, passing, []).outcome).toBe('passed');
+    expect(buildReport(info(), spec, passing, []).untestedMust.length).toBe(must.length - 1);
+    expect(buildReport(info({ failOnUntestedMust: true }), spec, passing, []).outcome).toBe('failed');
+    const filtered = buildReport(info({ failOnUntestedMust: true, areas: ['core'] }), spec, passing, []);
+    expect(filtered).toMatchObject({ outcome: 'passed', untestedMust: [], wholeSuite: false });
+  });
+
+  it('never passes a run with no tests or with errors outside tests', () => {
+    expect(buildReport(info(), spec, [], []).outcome).toBe('failed');
+    expect(buildReport(info(), spec, [outcome({})], ['x.test.ts: failed to load']).outcome).toBe('failed');
+  });
+});
