@@ -225,20 +225,25 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-export function buildIndex(): RequirementsIndex {
-  const decisionsFile = repoPath(DECISIONS_FILE);
-  const decisions = parseDecisions(readFileSync(DECISIONS_FILE, 'utf8'), decisionsFile);
+/** A Markdown source of the spec: its repository path and its text. */
+export interface SpecSource {
+  file: string;
+  text: string;
+}
+
+/** Builds the index from given sources; `buildIndex()` feeds it the files on disk. */
+export function buildIndexFrom(areas: SpecSource[], decisionsSource: SpecSource, specVersion: string): RequirementsIndex {
+  const decisions = parseDecisions(decisionsSource.text, decisionsSource.file);
   const decisionIds = new Set<string>();
   for (const d of decisions) {
-    if (decisionIds.has(d.id)) throw new SpecFormatError(decisionsFile, 0, `duplicate decision ${d.id}`);
+    if (decisionIds.has(d.id)) throw new SpecFormatError(d.file, 0, `duplicate decision ${d.id}`);
     decisionIds.add(d.id);
   }
 
   const requirements: Requirement[] = [];
   const seen = new Map<string, string>();
-  for (const path of requirementFiles()) {
-    const file = repoPath(path);
-    for (const r of parseRequirements(readFileSync(path, 'utf8'), file)) {
+  for (const { file, text } of areas) {
+    for (const r of parseRequirements(text, file)) {
       const previous = seen.get(r.id);
       if (previous !== undefined) throw new SpecFormatError(file, 0, `duplicate requirement ${r.id} (also in ${previous})`);
       seen.set(r.id, file);
@@ -250,11 +255,12 @@ export function buildIndex(): RequirementsIndex {
   }
 
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  return {
-    specVersion: packageVersion(),
-    requirements: requirements.sort(byId),
-    decisions: decisions.sort(byId),
-  };
+  return { specVersion, requirements: requirements.sort(byId), decisions: decisions.sort(byId) };
+}
+
+export function buildIndex(): RequirementsIndex {
+  const read = (path: string): SpecSource => ({ file: repoPath(path), text: readFileSync(path, 'utf8') });
+  return buildIndexFrom(requirementFiles().map(read), read(DECISIONS_FILE), packageVersion());
 }
 
 export function serializeIndex(index: RequirementsIndex): string {
