@@ -6,7 +6,6 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
 import { AREAS, type Area } from './areas.js';
-import { runSuite } from './run-suite.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
@@ -96,6 +95,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw err;
   }
 
+  // Loaded only now: vitest is heavy, and usage errors should answer at once.
+  const { runSuite } = await import('./run-suite.js');
   const report = await runSuite({ settings, reportDir: resolve(opts.reportDir), areas: opts.area, failOnUntestedMust: !opts.allowUntested });
   return report?.outcome === 'passed' ? EXIT.passed : EXIT.failed;
 }
