@@ -102,7 +102,7 @@ const invalidJson: HostileServer = {
   title: 'Answers invalid JSON',
   description: 'Every request gets 200 with `content-type: application/json` and a truncated JSON body.',
   area: 'core',
-  reason: /json|parse|unexpected|token/i,
+  reason: /json|parse|unexpected|token|schema/i,
   needsUpstream: false,
   start: () =>
     startHttp((request, response) => {
