@@ -88,7 +88,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     };
     let forwarded = original;
     if (hooks.request) {
-      const rewritten = await hooks.request(structuredClone(original));
+      const rewritten = await hooks.request({ ...original, headers: { ...original.headers }, body: Buffer.from(original.body) });
       if (rewritten !== undefined) {
         applied += 1;
         forwarded = rewritten;
