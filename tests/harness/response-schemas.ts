@@ -8,7 +8,7 @@ export function responseSchemaFor(path: string, status: number): string {
   const ok = status >= 200 && status < 300;
   switch (route) {
     case '/query/1':
-      return ok ? 'v10-success' : 'v10-error';
+      return ok ? 'v10-query-response' : 'v10-error';
     case '/feed/1':
       return ok ? 'feed-response' : 'v10-error';
     case '/stream/1':
