@@ -1,0 +1,27 @@
+/**
+ * The access-control seam. The evaluator asks the policy before every read and write; the policy decides
+ * from the identity (key role, or a token's ABAC roles). Role predicates are lambdas, so the policy gets
+ * the evaluation context to apply them with.
+ */
+import type { CollectionKey, DatabaseId, DocumentVersion } from '../store/store.js';
+import type { ObjectValue, Ref } from '../values/value.js';
+import type { EvalContext } from './context.js';
+
+export type AccessAction = 'read' | 'create' | 'write' | 'delete' | 'history_read';
+
+export interface AccessRequest {
+  readonly action: AccessAction;
+  readonly database: DatabaseId;
+  readonly collection: CollectionKey;
+  /** The document's ref (absent when creating without an id). */
+  readonly ref?: Ref;
+  /** Current version (read, write, delete). */
+  readonly before?: DocumentVersion;
+  /** The fields being written (create, write). */
+  readonly after?: ObjectValue;
+}
+
+export interface AccessPolicy {
+  /** True when the identity may perform the action; the evaluator turns false into `permission denied`. */
+  allows(ctx: EvalContext, request: AccessRequest): Promise<boolean>;
+}

@@ -1,0 +1,81 @@
+/** The state one evaluation carries: transaction, acting database and identity, variables, services. */
+import type { Expr } from '../codec/v4-ast.js';
+import type { ApiVersion } from '../codec/v4-json.js';
+import type { DatabaseId } from '../store/store.js';
+import type { Transaction } from '../txn/transaction.js';
+import type { Value } from '../values/value.js';
+import type { AccessPolicy } from './access.js';
+import type { FormRegistry } from './form-registry.js';
+import type { Identity } from './identity.js';
+import type { NativeCollectionHandlers } from './native-collections.js';
+
+/** Lexical variable scope (immutable; `extend` makes a child). */
+export class Scope {
+  static readonly EMPTY = new Scope(new Map(), undefined);
+
+  private constructor(
+    private readonly vars: ReadonlyMap<string, Value>,
+    private readonly parent: Scope | undefined,
+  ) {}
+
+  lookup(name: string): Value | undefined {
+    for (let scope: Scope | undefined = this; scope; scope = scope.parent) {
+      if (scope.vars.has(name)) return scope.vars.get(name);
+    }
+    return undefined;
+  }
+
+  extend(vars: ReadonlyMap<string, Value>): Scope {
+    return new Scope(vars, this);
+  }
+}
+
+/** A freshly issued key or token secret: the secret itself is shown once, the rest is stored. */
+export interface IssuedSecret {
+  secret: string;
+  /** SHA-256 (hex), kept hidden, compared at authentication. */
+  digest: string;
+  /** BCrypt hash, rendered as `hashed_secret`. */
+  hashedSecret: string;
+}
+
+/** Services lower layers cannot build themselves; the server wires them in. */
+export interface EvalServices {
+  readonly forms: FormRegistry;
+  readonly access: AccessPolicy;
+  /** Create handlers of the native collections (collections, databases, keys, and those other areas add). */
+  readonly natives: NativeCollectionHandlers;
+  /** BCrypt hash of a password (credentials). */
+  hashPassword(password: string): Promise<string>;
+  /** A new secret for the key or token record `id` in `database`. */
+  issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string): Promise<IssuedSecret>;
+}
+
+export type Evaluate = (ctx: EvalContext, expr: Expr) => Promise<Value>;
+
+export class EvalContext {
+  constructor(
+    readonly txn: Transaction,
+    /** The database refs are relative to. */
+    readonly database: DatabaseId,
+    readonly identity: Identity,
+    readonly apiVersion: ApiVersion,
+    readonly services: EvalServices,
+    readonly scope: Scope,
+    private readonly evaluate: Evaluate,
+    /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
+    readonly created: WeakSet<object> = new WeakSet(),
+  ) {}
+
+  eval(expr: Expr): Promise<Value> {
+    return this.evaluate(this, expr);
+  }
+
+  withScope(scope: Scope): EvalContext {
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluate, this.created);
+  }
+
+  withBindings(vars: ReadonlyMap<string, Value>): EvalContext {
+    return this.withScope(this.scope.extend(vars));
+  }
+}

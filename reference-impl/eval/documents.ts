@@ -1,0 +1,115 @@
+/**
+ * Ref resolution and access-checked document reads/writes, shared by every form that touches documents
+ * (user documents and schema records alike).
+ */
+import { errors, type Position } from '../errors/query-error.js';
+import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion, type HiddenFields, type WriteAction } from '../store/store.js';
+import { NATIVE_COLLECTIONS, Ref, type ObjectValue } from '../values/value.js';
+import type { AccessAction } from './access.js';
+import type { EvalContext } from './context.js';
+
+export interface DocumentLocation {
+  readonly database: DatabaseId;
+  readonly collection: CollectionKey;
+  readonly id: string;
+  /** The ref as the caller wrote it (rendered back unchanged). */
+  readonly ref: Ref;
+}
+
+export const COLLECTIONS_REF = new Ref('collections');
+export const DATABASES_REF = new Ref('databases');
+export const KEYS_REF = new Ref('keys');
+
+export function isNativeCollection(ref: Ref): boolean {
+  return ref.collection === undefined && (NATIVE_COLLECTIONS as readonly string[]).includes(ref.id);
+}
+
+/**
+ * The database a `database` ref designates, relative to the context's database. Reaching into a child
+ * database needs an admin (or root) identity.
+ */
+export function resolveDatabaseScope(ctx: EvalContext, dbRef: Ref | undefined, position: Position): DatabaseId {
+  if (dbRef === undefined) return ctx.database;
+  if (dbRef.collection === undefined || dbRef.collection.collection !== undefined || dbRef.collection.id !== 'databases') {
+    throw errors.invalidRef('Database scope must be a database ref.', position);
+  }
+  const parent = resolveDatabaseScope(ctx, dbRef.database ?? dbRef.collection.database, position);
+  const record = ctx.txn.get(parent, 'databases', dbRef.id);
+  if (!record || record.hidden.databaseId === undefined) throw errors.invalidRef(`Database '${dbRef.id}' does not exist.`, position);
+  if (ctx.identity.role !== 'admin') throw errors.permissionDenied(position);
+  return record.hidden.databaseId;
+}
+
+/** The collection key of a collection ref (user or native); `invalid ref` when it does not exist. */
+export function resolveCollection(ctx: EvalContext, collection: Ref, position: Position): { database: DatabaseId; collection: CollectionKey } {
+  if (isNativeCollection(collection)) {
+    return { database: resolveDatabaseScope(ctx, collection.database, position), collection: collection.id };
+  }
+  if (collection.collection === undefined || !collection.collection.equals(new Ref('collections', undefined, collection.collection.database)) || collection.collection.collection) {
+    throw errors.invalidRef(`Ref '${collection.toPath()}' is not a collection ref.`, position);
+  }
+  const database = resolveDatabaseScope(ctx, collection.database ?? collection.collection.database, position);
+  if (!ctx.txn.get(database, 'collections', collection.id)) {
+    throw errors.invalidRef(`Ref refers to undefined collection '${collection.id}'`, position);
+  }
+  return { database, collection: userCollectionKey(collection.id) };
+}
+
+/** Where the document `ref` lives. `tokens/self` resolves to the calling token. */
+export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation {
+  const parent = ref.collection;
+  if (parent === undefined) throw errors.invalidRef(`Ref '${ref.id}' designates a native collection, not a document.`, position);
+  if (isNativeCollection(parent) && parent.id === 'tokens' && ref.id === 'self') {
+    const record = ctx.identity.kind === 'token' ? ctx.identity.record : undefined;
+    if (!record) throw errors.notFound(position);
+    return { database: record.database, collection: 'tokens', id: record.ref.id, ref: record.ref };
+  }
+  const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
+  const { database, collection } = resolveCollection(ctx, scope, position);
+  return { database, collection, id: ref.id, ref };
+}
+
+export async function requireAccess(ctx: EvalContext, action: AccessAction, location: Omit<DocumentLocation, 'ref'> & { ref?: Ref }, position: Position, before?: DocumentVersion, after?: ObjectValue): Promise<void> {
+  const allowed = await ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, before, after });
+  if (!allowed) throw errors.permissionDenied(position);
+}
+
+/** The live document (access-checked), or undefined. */
+export async function readDocument(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): Promise<DocumentVersion | undefined> {
+  const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+  if (!version) return undefined;
+  await requireAccess(ctx, 'read', location, position, version);
+  return version;
+}
+
+/** The live document, or `instance not found`. */
+export async function readExisting(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): Promise<DocumentVersion> {
+  const version = await readDocument(ctx, location, position, atTs);
+  if (!version) throw errors.notFound(position);
+  return version;
+}
+
+const ACCESS_FOR_WRITE: Record<WriteAction, AccessAction> = { create: 'create', update: 'write', delete: 'delete' };
+
+export async function writeDocument(
+  ctx: EvalContext,
+  location: DocumentLocation,
+  action: WriteAction,
+  fields: ObjectValue,
+  hidden: HiddenFields,
+  position: Position,
+): Promise<DocumentVersion> {
+  const before = ctx.txn.get(location.database, location.collection, location.id);
+  await requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
+  return ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
+}
+
+/** A document as the API returns it: `ref`, `ts`, then its fields. */
+export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue {
+  return { ref, ts: version.ts, ...version.fields };
+}
+
+export function ensureNotFound(ctx: EvalContext, location: DocumentLocation, position: Position): void {
+  if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position);
+}
+

@@ -1,0 +1,73 @@
+/**
+ * The form registry: a v4 form is a JSON object recognised by its key set. Each area declares its forms in
+ * a file under `eval/forms/` and registers them here; the evaluator looks forms up by the keys of an object.
+ */
+import type { Expr, ObjectExpr } from '../codec/v4-ast.js';
+import type { Position } from '../errors/query-error.js';
+import type { Value } from '../values/value.js';
+import type { EvalContext } from './context.js';
+
+/** The arguments of a matched form, unevaluated (forms such as `lambda`, `if` and `and` choose what to evaluate). */
+export class FormArgs {
+  constructor(readonly node: ObjectExpr) {}
+
+  has(key: string): boolean {
+    return this.node.fields.has(key);
+  }
+
+  expr(key: string): Expr {
+    const expr = this.node.fields.get(key);
+    if (!expr) throw new Error(`form argument ${key} is absent`);
+    return expr;
+  }
+
+  /** Where an argument sits in the request (its JSON path). */
+  position(key: string): Position {
+    return this.node.fields.get(key)?.position ?? this.node.position;
+  }
+
+  /** Evaluates an argument. */
+  value(ctx: EvalContext, key: string): Promise<Value> {
+    return ctx.eval(this.expr(key));
+  }
+
+  /** Evaluates an optional argument; undefined when absent. */
+  async optional(ctx: EvalContext, key: string): Promise<Value | undefined> {
+    return this.has(key) ? ctx.eval(this.expr(key)) : undefined;
+  }
+}
+
+export interface FormDefinition {
+  /** Keys that must all be present; the first one names the form in messages. */
+  readonly required: readonly [string, ...string[]];
+  /** Keys that may be present as well. */
+  readonly optional?: readonly string[];
+  /** Evaluates the form; `position` of errors defaults to the form's position. */
+  evaluate(ctx: EvalContext, args: FormArgs): Promise<Value>;
+}
+
+export class FormRegistry {
+  private readonly byFirstKey = new Map<string, FormDefinition[]>();
+
+  register(...forms: readonly FormDefinition[]): this {
+    for (const form of forms) {
+      const list = this.byFirstKey.get(form.required[0]) ?? [];
+      list.push(form);
+      this.byFirstKey.set(form.required[0], list);
+    }
+    return this;
+  }
+
+  /** The form whose required keys are all present and whose allowed keys cover every present key. */
+  match(keys: readonly string[]): FormDefinition | undefined {
+    const present = new Set(keys);
+    for (const key of keys) {
+      for (const form of this.byFirstKey.get(key) ?? []) {
+        if (!form.required.every((k) => present.has(k))) continue;
+        const allowed = new Set([...form.required, ...(form.optional ?? [])]);
+        if (keys.every((k) => allowed.has(k))) return form;
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,223 @@
+/** Core forms: objects, variables, control flow, select, logic, abort, lambdas, time and ids. */
+import type { Expr } from '../../codec/v4-ast.js';
+import { parseIsoTime } from '../../codec/iso-time.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { expectBoolean, expectString, typeName } from '../arguments.js';
+import type { EvalContext } from '../context.js';
+import type { FormDefinition } from '../form-registry.js';
+import { LambdaValue } from '../lambda.js';
+import { valuesEqual } from '../value-equality.js';
+
+/** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
+async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Value; position: Position }>> {
+  if (expr.kind === 'array') {
+    const out: Array<{ value: Value; position: Position }> = [];
+    for (const item of expr.items) out.push({ value: await ctx.eval(item), position: item.position });
+    return out;
+  }
+  return [{ value: await ctx.eval(expr), position: expr.position }];
+}
+
+const object: FormDefinition = {
+  required: ['object'],
+  async evaluate(ctx, args) {
+    const arg = args.expr('object');
+    if (arg.kind === 'literal' && isObjectValue(arg.value)) return arg.value;
+    if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
+    const out: ObjectValue = {};
+    for (const [key, field] of arg.fields) out[key] = await ctx.eval(field);
+    return out;
+  },
+};
+
+const variable: FormDefinition = {
+  required: ['var'],
+  async evaluate(ctx, args) {
+    const name = expectString(await args.value(ctx, 'var'), args.position('var'));
+    const value = ctx.scope.lookup(name);
+    if (value === undefined) throw errors.invalidExpression(`Variable '${name}' is not defined.`, args.node.position);
+    return value;
+  },
+};
+
+const letForm: FormDefinition = {
+  required: ['let', 'in'],
+  async evaluate(ctx, args) {
+    const bindings = args.expr('let');
+    let scope = ctx;
+    const bind = async (name: string, expr: Expr) => {
+      scope = scope.withBindings(new Map([[name, await scope.eval(expr)]]));
+    };
+    if (bindings.kind === 'object') {
+      for (const [name, expr] of bindings.fields) await bind(name, expr);
+    } else if (bindings.kind === 'array') {
+      for (const item of bindings.items) {
+        if (item.kind !== 'object') throw errors.invalidExpression('Let bindings must be objects.', item.position);
+        for (const [name, expr] of item.fields) await bind(name, expr);
+      }
+    } else {
+      throw errors.invalidExpression('Let bindings must be an object or an array of objects.', bindings.position);
+    }
+    return scope.eval(args.expr('in'));
+  },
+};
+
+const doForm: FormDefinition = {
+  required: ['do'],
+  async evaluate(ctx, args) {
+    const body = args.expr('do');
+    if (body.kind !== 'array') return ctx.eval(body);
+    if (body.items.length === 0) throw errors.invalidExpression('Do requires at least one expression.', body.position);
+    let last: Value = null;
+    for (const item of body.items) last = await ctx.eval(item);
+    return last;
+  },
+};
+
+const ifForm: FormDefinition = {
+  required: ['if', 'then', 'else'],
+  async evaluate(ctx, args) {
+    const condition = expectBoolean(await args.value(ctx, 'if'), args.position('if'));
+    return args.value(ctx, condition ? 'then' : 'else');
+  },
+};
+
+const lambda: FormDefinition = {
+  required: ['lambda', 'expr'],
+  async evaluate(ctx, args) {
+    const params = args.expr('lambda');
+    const raw = params.raw;
+    const valid = typeof raw === 'string' || (Array.isArray(raw) && raw.every((p) => typeof p === 'string'));
+    if (!valid) throw errors.invalidExpression('Lambda parameters must be a string or an array of strings.', params.position);
+    return new LambdaValue(raw as string | string[], args.expr('expr').raw, args.expr('expr'), ctx.scope, ctx.apiVersion);
+  },
+};
+
+const query: FormDefinition = {
+  required: ['query'],
+  async evaluate(ctx, args) {
+    const value = await args.value(ctx, 'query');
+    if (!(value instanceof QueryValue)) throw errors.invalidArgument(`Lambda expected, ${typeName(value)} provided.`, args.position('query'));
+    return new QueryValue(value.lambda, value.expr, value.apiVersion ?? ctx.apiVersion);
+  },
+};
+
+function pathElements(path: Value, position: Position): Array<string | bigint> {
+  const elements = Array.isArray(path) ? path : [path];
+  return elements.map((element) => {
+    if (typeof element === 'string' || typeof element === 'bigint') return element;
+    throw errors.invalidArgument(`Path elements must be strings or integers, ${typeName(element)} provided.`, position);
+  });
+}
+
+function step(from: Value, element: string | bigint): Value | undefined {
+  if (typeof element === 'bigint') {
+    if (!Array.isArray(from)) return undefined;
+    const i = Number(element);
+    return i >= 0 && i < from.length ? from[i] : undefined;
+  }
+  if (isObjectValue(from)) return Object.hasOwn(from, element) ? from[element] : undefined;
+  if (from instanceof Ref) {
+    if (element === 'id') return from.id;
+    if (element === 'collection' || element === 'class') return from.collection;
+    if (element === 'database') return from.database;
+  }
+  return undefined;
+}
+
+/** All values at `path`, descending into every element of arrays met on the way (`all: true`). */
+function selectAll(from: Value, path: ReadonlyArray<string | bigint>): Value[] {
+  if (path.length === 0) return [from];
+  const [head, ...rest] = path;
+  if (Array.isArray(from) && typeof head === 'string') return from.flatMap((item) => selectAll(item, path));
+  const next = step(from, head!);
+  return next === undefined ? [] : selectAll(next, rest);
+}
+
+const select: FormDefinition = {
+  required: ['select', 'from'],
+  optional: ['default', 'all'],
+  async evaluate(ctx, args) {
+    const path = pathElements(await args.value(ctx, 'select'), args.position('select'));
+    const from = await args.value(ctx, 'from');
+    const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
+    if (all) return selectAll(from, path);
+    let current: Value | undefined = from;
+    for (const element of path) {
+      current = current === undefined ? undefined : step(current, element);
+      if (current === undefined) break;
+    }
+    if (current !== undefined) return current;
+    if (args.has('default')) return args.value(ctx, 'default');
+    throw errors.valueNotFound(path.map((p) => (typeof p === 'bigint' ? Number(p) : p)), args.node.position);
+  },
+};
+
+const equals: FormDefinition = {
+  required: ['equals'],
+  async evaluate(ctx, args) {
+    const values = await varargs(ctx, args.expr('equals'));
+    if (values.length === 0) throw errors.invalidArgument('Equals requires at least one argument.', args.position('equals'));
+    return values.every((v) => valuesEqual(v.value, values[0]!.value));
+  },
+};
+
+function logic(name: 'and' | 'or'): FormDefinition {
+  return {
+    required: [name],
+    async evaluate(ctx, args) {
+      const expr = args.expr(name);
+      const items = expr.kind === 'array' ? expr.items : [expr];
+      if (items.length === 0) throw errors.invalidArgument(`${name === 'and' ? 'And' : 'Or'} requires at least one argument.`, expr.position);
+      for (const item of items) {
+        const value = expectBoolean(await ctx.eval(item), item.position);
+        if (name === 'and' && !value) return false;
+        if (name === 'or' && value) return true;
+      }
+      return name === 'and';
+    },
+  };
+}
+
+const not: FormDefinition = {
+  required: ['not'],
+  async evaluate(ctx, args) {
+    return !expectBoolean(await args.value(ctx, 'not'), args.position('not'));
+  },
+};
+
+const abort: FormDefinition = {
+  required: ['abort'],
+  async evaluate(ctx, args) {
+    const message = expectString(await args.value(ctx, 'abort'), args.position('abort'));
+    throw new QueryError('transaction aborted', message, args.node.position);
+  },
+};
+
+const now: FormDefinition = {
+  required: ['now'],
+  async evaluate(ctx) {
+    return Time.fromMicros(ctx.txn.ts);
+  },
+};
+
+const time: FormDefinition = {
+  required: ['time'],
+  async evaluate(ctx, args) {
+    const text = expectString(await args.value(ctx, 'time'), args.position('time'));
+    if (text === 'now') return Time.fromMicros(ctx.txn.ts);
+    const nanos = parseIsoTime(text);
+    if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, args.position('time'));
+    return new Time(nanos);
+  },
+};
+
+const newId: FormDefinition = {
+  required: ['new_id'],
+  async evaluate(ctx) {
+    return ctx.txn.newDocumentId();
+  },
+};
+
+export const coreForms: readonly FormDefinition[] = [object, variable, letForm, doForm, ifForm, lambda, query, select, equals, logic('and'), logic('or'), not, abort, now, time, newId];

@@ -1,0 +1,134 @@
+/** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
+import { errors, type Position } from '../../errors/query-error.js';
+import { SCHEMA_COLLECTIONS, userCollectionName } from '../../store/store.js';
+import { Ref, type ObjectValue, type Value } from '../../values/value.js';
+import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
+import type { EvalContext } from '../context.js';
+import { isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import type { FormArgs, FormDefinition } from '../form-registry.js';
+import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
+
+async function optionalParams(ctx: EvalContext, args: FormArgs): Promise<ObjectValue> {
+  if (!args.has('params')) return {};
+  const params = await args.value(ctx, 'params');
+  return params === null ? {} : expectObject(params, args.position('params'));
+}
+
+async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
+  return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
+}
+
+const create: FormDefinition = {
+  required: ['create'],
+  optional: ['params'],
+  async evaluate(ctx, args) {
+    const target = expectRef(await args.value(ctx, 'create'), args.position('create'));
+    const params = await optionalParams(ctx, args);
+    const position = args.node.position;
+    if (isNativeCollection(target)) {
+      const handler = ctx.services.natives.get(target.id);
+      if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
+      return handler.create(ctx, params, position, target.database);
+    }
+    let location: DocumentLocation;
+    if (target.collection === undefined || isNativeCollection(target.collection)) {
+      // A collection ref: the document gets a new id.
+      const { database, collection } = resolveCollection(ctx, target, args.position('create'));
+      if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
+      const id = ctx.txn.newDocumentId();
+      location = { database, collection, id, ref: new Ref(id, target) };
+    } else {
+      location = locateDocument(ctx, target, args.position('create'));
+      if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position);
+    }
+    const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
+    const version = await writeDocument(ctx, location, 'create', fields, hidden, position);
+    const result = renderDocument(location.ref, version);
+    ctx.created.add(result);
+    return result;
+  },
+};
+
+const get: FormDefinition = {
+  required: ['get'],
+  optional: ['ts'],
+  async evaluate(ctx, args) {
+    const ref = expectRef(await args.value(ctx, 'get'), args.position('get'));
+    const location = locateDocument(ctx, ref, args.position('get'));
+    const version = await readExisting(ctx, location, args.node.position, await atTs(ctx, args));
+    return renderDocument(location.ref, version);
+  },
+};
+
+const exists: FormDefinition = {
+  required: ['exists'],
+  optional: ['ts'],
+  async evaluate(ctx, args) {
+    const ref = expectRef(await args.value(ctx, 'exists'), args.position('exists'));
+    const location = locateDocument(ctx, ref, args.position('exists'));
+    return (await readDocument(ctx, location, args.node.position, await atTs(ctx, args))) !== undefined;
+  },
+};
+
+/** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
+const RENAMABLE = new Set(['databases', 'indexes', 'roles', 'functions', 'access_providers']);
+
+async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
+  const ref = expectRef(await args.value(ctx, key), args.position(key));
+  const params = await optionalParams(ctx, args);
+  const position = args.node.position;
+  const location = locateDocument(ctx, ref, args.position(key));
+  const existing = await readExisting(ctx, location, position);
+  if (!SCHEMA_COLLECTIONS.has(location.collection)) {
+    const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
+    return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
+  }
+  const fields = schemaRecordFields(params, key, existing);
+  if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
+  const newName = fields['name'];
+  const renamed = typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
+  if (!renamed) return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, existing.hidden, position));
+  if (!RENAMABLE.has(location.collection)) {
+    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }], position);
+  }
+  const moved: DocumentLocation = { ...location, id: newName, ref: new Ref(newName, location.ref.collection, location.ref.database) };
+  if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position);
+  await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
+  return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
+}
+
+const update: FormDefinition = {
+  required: ['update'],
+  optional: ['params'],
+  evaluate: (ctx, args) => modify(ctx, args, 'update'),
+};
+
+const replace: FormDefinition = {
+  required: ['replace'],
+  optional: ['params'],
+  evaluate: (ctx, args) => modify(ctx, args, 'replace'),
+};
+
+/** Deleting a collection deletes its documents in the same transaction, so a later namesake starts empty. */
+async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLocation, position: Position): Promise<void> {
+  const documents = `collections/${location.id}`;
+  for (const [id, version] of ctx.txn.scan(location.database, documents)) {
+    const ref = new Ref(id, location.ref);
+    await writeDocument(ctx, { database: location.database, collection: documents, id, ref }, 'delete', {}, version.hidden, position);
+  }
+}
+
+const del: FormDefinition = {
+  required: ['delete'],
+  async evaluate(ctx, args) {
+    const ref = expectRef(await args.value(ctx, 'delete'), args.position('delete'));
+    const position = args.node.position;
+    const location = locateDocument(ctx, ref, args.position('delete'));
+    const existing = await readExisting(ctx, location, position);
+    if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);
+    await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
+    return renderDocument(location.ref, existing);
+  },
+};
+
+export const documentForms: readonly FormDefinition[] = [create, get, exists, update, replace, del];

@@ -1,0 +1,103 @@
+/** Field validation and merging for document and schema-record writes. */
+import { errors, type Position, type ValidationFailure } from '../errors/query-error.js';
+import type { DocumentVersion, HiddenFields } from '../store/store.js';
+import { Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { typeName } from './arguments.js';
+import type { EvalContext } from './context.js';
+
+/** Names the service reserves for its own paths. */
+export const RESERVED_NAMES = new Set(['events', 'sets', 'self', 'documents', 'instances', '_']);
+const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export function typeFailure(field: string, expected: string, value: Value): ValidationFailure {
+  return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
+}
+
+/** `name` of a schema record: required, a plain identifier, not reserved. */
+export function nameFailures(params: ObjectValue): ValidationFailure[] {
+  const name = params['name'];
+  if (name === undefined || name === null) return [{ field: ['name'], code: 'value required', description: 'Value required.' }];
+  if (typeof name !== 'string') return [typeFailure('name', 'String', name)];
+  if (!NAME_PATTERN.test(name) || RESERVED_NAMES.has(name)) return [{ field: ['name'], code: 'invalid name', description: `Invalid name '${name}'.` }];
+  return [];
+}
+
+export function throwIfFailures(failures: ValidationFailure[], position: Position): void {
+  if (failures.length > 0) throw errors.validationFailed(failures, position);
+}
+
+/** Deep merge as Update does it: objects merge recursively, `null` removes a field, anything else replaces. */
+export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue {
+  const out: ObjectValue = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isObjectValue(value) && isObjectValue(out[key])) out[key] = mergeObjects(out[key] as ObjectValue, value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Drops null fields (a Create/Replace with `x: null` stores no `x`). */
+export function withoutNulls(object: ObjectValue): ObjectValue {
+  const out: ObjectValue = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (value === null) continue;
+    out[key] = isObjectValue(value) ? withoutNulls(value) : value;
+  }
+  return out;
+}
+
+export type WriteMode = 'create' | 'update' | 'replace';
+
+/**
+ * The stored fields of a user document from Create/Update/Replace params: `data` (object), `ttl` (time),
+ * and `credentials.password`, which goes only to the hidden BCrypt hash. Other keys are ignored.
+ */
+export async function userDocumentFields(
+  ctx: EvalContext,
+  params: ObjectValue,
+  mode: WriteMode,
+  existing: DocumentVersion | undefined,
+  position: Position,
+): Promise<{ fields: ObjectValue; hidden: HiddenFields }> {
+  const failures: ValidationFailure[] = [];
+  const data = params['data'];
+  const ttl = params['ttl'];
+  const credentials = params['credentials'];
+  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
+  if (ttl !== undefined && ttl !== null && !(ttl instanceof Time)) failures.push(typeFailure('ttl', 'Time', ttl));
+  let password: string | null | undefined;
+  if (credentials !== undefined && credentials !== null) {
+    if (!isObjectValue(credentials)) failures.push(typeFailure('credentials', 'Object', credentials));
+    else {
+      const pw = credentials['password'];
+      if (pw !== undefined && pw !== null && typeof pw !== 'string') {
+        failures.push({ field: ['credentials', 'password'], code: 'invalid type', description: `Invalid type ${typeName(pw)}, expected type String.` });
+      } else password = pw;
+    }
+  } else if (credentials === null) password = null;
+  throwIfFailures(failures, position);
+
+  const previous = existing?.fields ?? {};
+  const fields: ObjectValue = mode === 'update' ? { ...previous } : {};
+  if (mode === 'update') {
+    if (isObjectValue(data)) fields['data'] = mergeObjects(isObjectValue(previous['data']) ? (previous['data'] as ObjectValue) : {}, data);
+    else if (data === null) delete fields['data'];
+    if (ttl instanceof Time) fields['ttl'] = ttl;
+    else if (ttl === null) delete fields['ttl'];
+  } else {
+    fields['data'] = isObjectValue(data) ? withoutNulls(data) : {};
+    if (ttl instanceof Time) fields['ttl'] = ttl;
+  }
+  let credentialsHash = existing?.hidden.credentialsHash;
+  if (typeof password === 'string') credentialsHash = await ctx.services.hashPassword(password);
+  else if (password === null) credentialsHash = undefined;
+  const hidden: HiddenFields = { ...(existing?.hidden ?? {}), credentialsHash };
+  if (credentialsHash === undefined) delete (hidden as { credentialsHash?: string }).credentialsHash;
+  return { fields, hidden };
+}
+
+/** Stored fields of a schema record after Update (merge) or Replace (the new params, nulls dropped). */
+export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion): ObjectValue {
+  return mode === 'update' ? mergeObjects(existing.fields, params) : withoutNulls(params);
+}

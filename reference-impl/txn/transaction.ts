@@ -1,0 +1,128 @@
+/**
+ * One request = one transaction: it reads a snapshot at its timestamp plus its own pending writes, and its
+ * writes reach the store together at commit, all stamped with the transaction's single timestamp.
+ */
+import type { ObjectValue } from '../values/value.js';
+import {
+  compareIds,
+  ROOT_DATABASE,
+  type CollectionKey,
+  type CommitRecord,
+  type DatabaseId,
+  type DocumentVersion,
+  type DocumentWrite,
+  type HiddenFields,
+  type Store,
+  type WriteAction,
+} from '../store/store.js';
+
+interface PendingWrite {
+  before: DocumentVersion | undefined;
+  after: DocumentVersion;
+  /** The first action in this transaction (a create followed by an update stays a create). */
+  firstAction: WriteAction;
+}
+
+export class Transaction {
+  private readonly pending = new Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>>();
+
+  constructor(
+    readonly store: Store,
+    /** Snapshot time for reads and, for write transactions, the commit timestamp (microseconds). */
+    readonly ts: bigint,
+    readonly readOnly: boolean,
+  ) {}
+
+  /** The live document as this transaction sees it, or undefined. */
+  get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
+    const own = this.pending.get(database)?.get(collection)?.get(id);
+    if (own) return own.after.action === 'delete' ? undefined : own.after;
+    return this.store.getDocument(database, collection, id, this.ts);
+  }
+
+  /** The document as of an earlier time (own writes are visible only at the transaction's own ts). */
+  getAt(database: DatabaseId, collection: CollectionKey, id: string, atTs: bigint): DocumentVersion | undefined {
+    if (atTs >= this.ts) return this.get(database, collection, id);
+    return this.store.getDocument(database, collection, id, atTs);
+  }
+
+  /** Live documents of a collection, own writes included, in id order. */
+  scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
+    const result = new Map<string, DocumentVersion>();
+    for (const [id, version] of this.store.scanCollection(database, collection, this.ts)) result.set(id, version);
+    for (const [id, write] of this.pending.get(database)?.get(collection) ?? []) {
+      if (write.after.action === 'delete') result.delete(id);
+      else result.set(id, write.after);
+    }
+    return [...result.entries()].sort(([a], [b]) => compareIds(a, b));
+  }
+
+  /**
+   * Records a write. `fields` are the document's complete top-level fields after the write (the caller
+   * merges for updates); deletes pass `{}`.
+   */
+  write(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
+    if (this.readOnly) throw new ReadOnlyTransactionError();
+    let byCollection = this.pending.get(database);
+    if (!byCollection) this.pending.set(database, (byCollection = new Map()));
+    let docs = byCollection.get(collection);
+    if (!docs) byCollection.set(collection, (docs = new Map()));
+    const existing = docs.get(id);
+    const firstAction = existing?.firstAction ?? action;
+    const effective: WriteAction = action === 'delete' ? 'delete' : firstAction === 'create' || action === 'create' ? 'create' : 'update';
+    const after: DocumentVersion = { ts: this.ts, action: effective, fields, hidden };
+    docs.set(id, { before: existing ? existing.before : this.store.getDocument(database, collection, id, this.ts), after, firstAction });
+    return after;
+  }
+
+  /** A database id for a database created by this transaction. */
+  allocateDatabase(parent: DatabaseId): DatabaseId {
+    return this.store.allocateDatabase(parent);
+  }
+
+  newDocumentId(): string {
+    return this.store.newDocumentId();
+  }
+
+  get hasWrites(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * True when `database` and all its ancestors are alive as this transaction sees them: a deleted database
+   * takes everything in it (children, keys, documents) out of reach.
+   */
+  isDatabaseLive(database: DatabaseId): boolean {
+    let current: DatabaseId = database;
+    while (current !== ROOT_DATABASE) {
+      const state = this.store.database(current);
+      if (!state || state.parent === undefined) return false;
+      const alive = this.scan(state.parent, 'databases').some(([, v]) => v.hidden.databaseId === current);
+      if (!alive) return false;
+      current = state.parent;
+    }
+    return true;
+  }
+
+  /** The commit records of this transaction, one per database written. A create+delete pair leaves nothing. */
+  commitRecords(): CommitRecord[] {
+    const records: CommitRecord[] = [];
+    for (const [database, byCollection] of this.pending) {
+      const writes: DocumentWrite[] = [];
+      for (const [collection, docs] of byCollection) {
+        for (const [id, write] of docs) {
+          if (write.before === undefined && write.after.action === 'delete') continue;
+          writes.push({ collection, id, action: write.after.action, before: write.before, after: write.after });
+        }
+      }
+      if (writes.length > 0) records.push({ ts: this.ts, database, writes });
+    }
+    return records;
+  }
+}
+
+export class ReadOnlyTransactionError extends Error {
+  constructor() {
+    super('write in a read-only transaction');
+  }
+}
