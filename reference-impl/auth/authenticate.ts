@@ -1,0 +1,71 @@
+/**
+ * Secret → Identity. Accepts the root secret, key secrets, token secrets, and scoped secrets
+ * `<admin or root secret>:<database path>:<role>` that act inside a descendant database.
+ */
+import type { Identity, KeyRole } from '../eval/identity.js';
+import { ROOT_DATABASE, type DatabaseId, type Store } from '../store/store.js';
+import { Transaction } from '../txn/transaction.js';
+import { Ref } from '../values/value.js';
+import { addressOf, digestsEqual, sha256Hex } from './secrets.js';
+
+export class Authenticator {
+  private readonly rootDigest: string;
+
+  constructor(
+    private readonly store: Store,
+    rootSecret: string,
+  ) {
+    this.rootDigest = sha256Hex(rootSecret);
+  }
+
+  /** The identity of a secret, or undefined when it is unknown, revoked, or its database is gone. */
+  authenticate(secret: string): Identity | undefined {
+    const view = new Transaction(this.store, this.store.lastCommitTs, true);
+    const [base, dbPath, role, ...extra] = secret.split(':');
+    if (base === undefined || extra.length > 0) return undefined;
+    const identity = this.baseIdentity(view, base);
+    if (!identity || dbPath === undefined) return identity;
+    if (identity.role !== 'admin') return undefined;
+    return scoped(view, identity, dbPath, role ?? 'admin');
+  }
+
+  private baseIdentity(view: Transaction, secret: string): Identity | undefined {
+    if (digestsEqual(sha256Hex(secret), this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
+    const address = addressOf(secret);
+    if (!address || !view.isDatabaseLive(address.database)) return undefined;
+    const collection = address.kind === 'key' ? 'keys' : 'tokens';
+    const record = view.get(address.database, collection, address.id);
+    if (!record || record.hidden.secretDigest === undefined || !digestsEqual(sha256Hex(secret), record.hidden.secretDigest)) return undefined;
+    const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
+    if (address.kind === 'token') {
+      const instance = record.fields['instance'];
+      return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance instanceof Ref ? instance : undefined };
+    }
+    let database: DatabaseId = address.database;
+    const target = record.fields['database'];
+    if (target instanceof Ref) {
+      const child = view.get(address.database, 'databases', target.id)?.hidden.databaseId;
+      if (child === undefined) return undefined;
+      database = child;
+    }
+    const role = record.fields['role'];
+    if (typeof role === 'string') return { kind: 'key', database, role: role as KeyRole, record: recordInfo };
+    const roleRefs = (Array.isArray(role) ? role : [role]).filter((r): r is Ref => r instanceof Ref);
+    return { kind: 'key', database, role: 'client', roleRefs, record: recordInfo };
+  }
+}
+
+function scoped(view: Transaction, identity: Identity, dbPath: string, role: string): Identity | undefined {
+  let database = identity.database;
+  for (const name of dbPath.split('/')) {
+    if (name === '') return undefined;
+    const child = view.get(database, 'databases', name)?.hidden.databaseId;
+    if (child === undefined) return undefined;
+    database = child;
+  }
+  if (role === 'admin' || role === 'server' || role === 'client') return { ...identity, kind: identity.kind, database, role };
+  if (role.startsWith('@role/') && role.length > '@role/'.length) {
+    return { ...identity, database, role: 'client', roleRefs: [new Ref(role.slice('@role/'.length), new Ref('roles'))] };
+  }
+  return undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * Key and token secrets. A secret names the record it belongs to, so authentication finds the record
+ * directly and then compares SHA-256 digests in constant time; only the digest and a BCrypt hash (the
+ * rendered `hashed_secret`) are stored, never the secret.
+ *
+ * Format: `fn<K|T>_<database id>_<record id>_<32 hex random>`.
+ */
+import bcrypt from 'bcryptjs';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IssuedSecret } from '../eval/context.js';
+import type { DatabaseId } from '../store/store.js';
+
+/** BCrypt cost used when the server is started without one: low, so test runs stay fast. */
+export const DEFAULT_BCRYPT_COST = 4;
+
+export interface SecretAddress {
+  kind: 'key' | 'token';
+  database: DatabaseId;
+  id: string;
+}
+
+const SECRET_PATTERN = /^fn([KT])_(\d+)_(\d+)_[0-9a-f]{32}$/;
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ba.length === bb.length && ba.length > 0 && timingSafeEqual(ba, bb);
+}
+
+export async function issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string, bcryptCost: number): Promise<IssuedSecret> {
+  const secret = `fn${kind === 'key' ? 'K' : 'T'}_${database}_${id}_${randomBytes(16).toString('hex')}`;
+  return { secret, digest: sha256Hex(secret), hashedSecret: await bcrypt.hash(secret, bcryptCost) };
+}
+
+/** Where the record of a secret lives, or undefined when the text is not one of our secrets. */
+export function addressOf(secret: string): SecretAddress | undefined {
+  const m = SECRET_PATTERN.exec(secret);
+  if (!m) return undefined;
+  return { kind: m[1] === 'K' ? 'key' : 'token', database: m[2]!, id: m[3]! };
+}
+
+export function hashPassword(password: string, bcryptCost: number): Promise<string> {
+  return bcrypt.hash(password, bcryptCost);
+}

@@ -1,0 +1,67 @@
+/**
+ * Assembles the reference server from its parts. Each area adds its forms, native-collection handlers,
+ * endpoints and store subscriptions here — one line per registration.
+ */
+import { Authenticator } from './auth/authenticate.js';
+import { keyRolePolicy } from './auth/key-role-policy.js';
+import { hashPassword, issueSecret } from './auth/secrets.js';
+import { legacyRestEndpoint } from './endpoints/legacy-rest.js';
+import { pingEndpoint } from './endpoints/ping.js';
+import { RouteTable, type ServerServices } from './endpoints/route-table.js';
+import { v4QueryEndpoint } from './endpoints/v4-query.js';
+import type { AccessPolicy } from './eval/access.js';
+import type { EvalServices } from './eval/context.js';
+import { FormRegistry } from './eval/form-registry.js';
+import { coreForms } from './eval/forms/core.js';
+import { documentForms } from './eval/forms/documents.js';
+import { refForms } from './eval/forms/refs.js';
+import { registerCoreNativeCollections, schemaForms } from './eval/forms/schema.js';
+import { NativeCollectionHandlers } from './eval/native-collections.js';
+import { Store } from './store/store.js';
+import { TransactionManager } from './txn/transaction-manager.js';
+
+export interface CompositionOptions {
+  rootSecret: string;
+  bcryptCost: number;
+}
+
+export interface ReferenceServerParts {
+  readonly store: Store;
+  readonly transactions: TransactionManager;
+  readonly forms: FormRegistry;
+  readonly natives: NativeCollectionHandlers;
+  readonly routes: RouteTable;
+  readonly services: ServerServices;
+}
+
+export function composeReferenceServer(options: CompositionOptions): ReferenceServerParts {
+  const store = new Store();
+  const transactions = new TransactionManager(store);
+
+  const forms = new FormRegistry();
+  forms.register(...coreForms);
+  forms.register(...refForms);
+  forms.register(...schemaForms);
+  forms.register(...documentForms);
+
+  const natives = new NativeCollectionHandlers();
+  registerCoreNativeCollections(natives);
+
+  const access: AccessPolicy = keyRolePolicy;
+
+  const evalServices: EvalServices = {
+    forms,
+    access,
+    natives,
+    hashPassword: (password) => hashPassword(password, options.bcryptCost),
+    issueSecret: (kind, database, id) => issueSecret(kind, database, id, options.bcryptCost),
+  };
+  const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };
+
+  const routes = new RouteTable();
+  routes.add(v4QueryEndpoint);
+  routes.add(pingEndpoint);
+  routes.fallback(legacyRestEndpoint);
+
+  return { store, transactions, forms, natives, routes, services };
+}

@@ -1,0 +1,56 @@
+/** Per request: route, authenticate, check the method, run the handler, and turn failures into documented errors. */
+import { secretFromAuthorization } from '../auth/credentials-header.js';
+import { ProtocolError } from '../errors/query-error.js';
+import type { Exchange } from '../transport/exchange.js';
+import { protocolErrorBody, sendProtocolError } from './responses.js';
+import type { Endpoint, RequestContext, RouteTable, ServerServices } from './route-table.js';
+
+const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
+
+export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
+  return async (exchange: Exchange): Promise<void> => {
+    const endpoint = routes.resolve(exchange.request.path);
+    const bare: RequestContext = { exchange, identity: undefined, services };
+    if (!endpoint) {
+      sendProtocolError(bare, 'v4', 404, 'not found', 'Not Found');
+      return;
+    }
+    try {
+      await handle(endpoint, bare);
+    } catch (error) {
+      if (exchange.responded) throw error;
+      if (error instanceof ProtocolError) {
+        sendProtocolError(bare, endpoint.errors, error.status, error.code, error.description, error.headers);
+        return;
+      }
+      onFault(error);
+      sendProtocolError(bare, endpoint.errors, 500, 'internal server error', 'Internal server error.');
+    }
+  };
+}
+
+async function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> {
+  const { exchange, services } = bare;
+  let ctx = bare;
+  if (endpoint.auth === 'required') {
+    const secret = secretFromAuthorization(exchange.request.headers['authorization']);
+    const identity = secret === undefined ? undefined : services.authenticator.authenticate(secret);
+    if (!identity) {
+      const v4 = endpoint.errors === 'v4';
+      exchange.respond(
+        401,
+        { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': String(services.transactions.lastTs), 'www-authenticate': v4 ? 'Basic realm="Unauthorized"' : 'Bearer' },
+        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : V10_UNAUTHORIZED),
+      );
+      return;
+    }
+    ctx = { ...bare, identity };
+  }
+  const handler = endpoint.methods[exchange.request.method];
+  if (!handler) {
+    const allow = Object.keys(endpoint.methods).join(', ');
+    sendProtocolError(ctx, endpoint.errors, 405, 'method not allowed', 'Method not allowed.', { allow });
+    return;
+  }
+  await handler(ctx);
+}

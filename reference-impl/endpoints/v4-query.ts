@@ -1,0 +1,71 @@
+/** `POST /` (a write-capable v4 query) and `GET /?q=<json>` (read-only), plus the runner legacy REST reuses. */
+import type { Expr } from '../codec/v4-ast.js';
+import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, type ApiVersion } from '../codec/v4-json.js';
+import { QueryError } from '../errors/query-error.js';
+import { EvalContext, Scope } from '../eval/context.js';
+import { evaluate } from '../eval/evaluator.js';
+import { ReadOnlyTransactionError } from '../txn/transaction.js';
+import type { Value } from '../values/value.js';
+import { baseHeaders } from './responses.js';
+import type { Endpoint, RequestContext } from './route-table.js';
+
+export type V4Outcome = { ok: true; value: Value; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint };
+
+/** Evaluates an expression as one transaction; a failure commits nothing. */
+export async function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean): Promise<V4Outcome> {
+  const identity = ctx.identity;
+  if (!identity) throw new Error('v4 evaluation needs an authenticated identity');
+  const { transactions, evalServices } = ctx.services;
+  let failedAt = transactions.lastTs;
+  try {
+    const outcome = await transactions.run(
+      async (txn) => {
+        failedAt = txn.ts;
+        const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, evaluate);
+        const value = await evalCtx.eval(expr);
+        return { value, created: typeof value === 'object' && value !== null && evalCtx.created.has(value) };
+      },
+      { readOnly },
+    );
+    return { ok: true, value: outcome.result.value, created: outcome.result.created, ts: outcome.ts };
+  } catch (error) {
+    return { ok: false, error: asQueryError(error), ts: failedAt };
+  }
+}
+
+/** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
+function asQueryError(error: unknown): QueryError {
+  if (error instanceof QueryError) return error;
+  if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', 'Writes are not allowed in a read-only request.', []);
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return new QueryError('stack overflow', 'Stack overflow.', []);
+  throw error;
+}
+
+export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
+  const headers = baseHeaders(ctx, outcome.ts);
+  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, renderResource(outcome.value, { apiVersion }));
+  else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
+}
+
+async function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> {
+  const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
+  let expr: Expr;
+  try {
+    expr = parseExpression(text);
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error;
+    sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs }, apiVersion);
+    return;
+  }
+  sendV4Outcome(ctx, await runV4(ctx, expr, apiVersion, readOnly), apiVersion);
+}
+
+export const v4QueryEndpoint: Endpoint = {
+  path: '/',
+  auth: 'required',
+  errors: 'v4',
+  methods: {
+    POST: (ctx) => query(ctx, ctx.exchange.request.body.toString('utf8'), false),
+    GET: (ctx) => query(ctx, ctx.exchange.request.query.get('q') ?? '', true),
+  },
+};

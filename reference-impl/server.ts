@@ -1,0 +1,54 @@
+/** Starts the reference server: the composed parts behind the one-port HTTP/1.1 + h2c transport. */
+import { randomBytes } from 'node:crypto';
+import { renderProtocolError } from './codec/v4-json.js';
+import { composeReferenceServer, type ReferenceServerParts } from './composition.js';
+import { createDispatcher } from './endpoints/dispatcher.js';
+import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
+import { DEFAULT_MAX_BODY_BYTES, DualProtocolServer } from './transport/dual-protocol-server.js';
+
+export interface ReferenceServerOptions {
+  port?: number;
+  host?: string;
+  rootSecret?: string;
+  bcryptCost?: number;
+}
+
+export interface RunningReferenceServer {
+  url: string;
+  port: number;
+  host: string;
+  rootSecret: string;
+  close(): Promise<void>;
+}
+
+/** The running server plus its internals, for in-process tests and extensions. */
+export interface RunningReferenceServerWithParts extends RunningReferenceServer {
+  readonly parts: ReferenceServerParts;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' };
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
+  const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
+  const host = options.host ?? '127.0.0.1';
+  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST });
+  const onFault = (error: unknown) => {
+    if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
+  };
+  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onFault), {
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    tooLarge: { status: 413, headers: JSON_HEADERS, body: renderProtocolError('request too large', 'Request body exceeds the 8 MiB limit.') },
+    internalError: { status: 500, headers: JSON_HEADERS, body: renderProtocolError('internal server error', 'Internal server error.') },
+    onFault,
+  });
+  const address = await transport.listen(options.port ?? 8443, host);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    host,
+    rootSecret,
+    parts,
+    close: () => transport.close(),
+  };
+}
