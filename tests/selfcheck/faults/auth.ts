@@ -1,8 +1,21 @@
 // Faults of the `auth` area: credentials, and keys acting beyond their role.
 import type { Fault } from '../fault.js';
-import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { KeyLedger, requestSecret, withSecret } from './key-ledger.js';
-import { records, rewriteJson, rewriteResponse, v4Expression, withStatus, withJsonBody, nativeCollectionOf } from './rewrites.js';
+import {
+  deleteKeys,
+  hasErrorCode,
+  nativeCollectionOf,
+  pathname,
+  records,
+  rewriteJson,
+  rewriteResponse,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+} from './rewrites.js';
 
 /** Passwords found in `credentials: {password}` objects of a v4 expression (plain or `{"object": …}` wrapped). */
 function passwordsIn(expression: unknown): string[] {
@@ -79,6 +92,90 @@ export const AUTH_FAULTS: readonly Fault[] = [
         (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
         (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
       ),
+    }),
+  },
+  {
+    id: 'AUTH-SELF-RETURNS-SECRET',
+    title: '`secret` returned by tokens/self',
+    breaks: ['AUTH-SELF-002', 'AUTH-TOKEN-002'],
+    area: 'auth',
+    description: 'A 200 answer of `GET /tokens/self` gets the calling secret as `resource.secret`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && v4Resource(body) !== undefined && requestSecret(ctx.original) !== undefined,
+        (body, ctx) => {
+          v4Resource(body)!.secret = requestSecret(ctx.original)!;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-LOGOUT-ALL-AS-ONE',
+    title: '`Logout(true)` acts as `Logout(false)`',
+    breaks: ['AUTH-LOGOUT-004'],
+    area: 'auth',
+    description: 'Every `{"logout": true}` is sent upstream as `{"logout": false}`.',
+    apply: () => ({
+      request: (req) => {
+        const expression = v4Expression(req);
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (object.logout === true) {
+            object.logout = false;
+            changed += 1;
+          }
+        });
+        return changed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
+      },
+    }),
+  },
+  {
+    id: 'AUTH-IDENTIFY-CREATES-TOKEN',
+    title: 'Identify creates a token',
+    breaks: ['AUTH-IDENTIFY-003'],
+    area: 'auth',
+    description: 'A top-level `identify` is sent upstream as a Login with the same password followed by `true`.',
+    apply: () => ({
+      request: (req) => {
+        const expression = v4Expression(req);
+        if (!isJsonObject(expression) || !('identify' in expression) || !('password' in expression)) return undefined;
+        const login = { login: expression.identify, params: { object: { password: expression.password } } };
+        return { ...req, body: Buffer.from(stringifyJson({ do: [login, true] })) };
+      },
+    }),
+  },
+  {
+    id: 'AUTH-LOGIN-FAILURE-CODE-RENAMED',
+    title: 'A failed Login answers `invalid password`',
+    breaks: ['AUTH-LOGIN-004', 'AUTH-LOGIN-005'],
+    area: 'auth',
+    description: 'The error code `authentication failed` becomes `invalid password`.',
+    apply: () => ({
+      json: rewriteJson((body) => hasErrorCode(body, 'authentication failed'), (body) => v4Errors(body).forEach((error) => {
+        if (error.code === 'authentication failed') error.code = 'invalid password';
+      })),
+    }),
+  },
+  {
+    id: 'AUTH-TOKEN-DATA-DROPPED',
+    title: 'Login `data` is not kept on the token',
+    breaks: ['AUTH-LOGIN-008', 'AUTH-SELF-004'],
+    area: 'auth',
+    description: '`data` is removed from every token record.',
+    apply: () => ({
+      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'tokens' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
+    }),
+  },
+  {
+    id: 'AUTH-MISSING-IDENTITY-CODE',
+    title: 'Identity with a key answers `permission denied`',
+    breaks: ['AUTH-IDENTITY-003'],
+    area: 'auth',
+    description: 'The error code `missing identity` becomes `permission denied`.',
+    apply: () => ({
+      json: rewriteJson((body) => hasErrorCode(body, 'missing identity'), (body) => v4Errors(body).forEach((error) => {
+        if (error.code === 'missing identity') error.code = 'permission denied';
+      })),
     }),
   },
   {
