@@ -205,13 +205,18 @@ type ChainLink =
   | { readonly kind: 'call'; readonly name: string; readonly nameSpan: SourceSpan; readonly args: readonly Expr[]; readonly span: SourceSpan }
   | { readonly kind: 'project'; readonly fields: readonly ProjectionField[]; readonly span: SourceSpan };
 
-/** `A.b(…).c(…) { … }` as its root `A` and the method calls / projections applied to it, innermost first. */
+/**
+ * `A.b(…).c(…) { … }` as its root `A` and the method calls / projections applied to it, innermost first. A
+ * call's span runs from the method name to the closing parenthesis, so errors point at the method.
+ */
 function flattenChain(expr: Expr): { root: Expr; links: ChainLink[] } {
   const links: ChainLink[] = [];
   let current = expr;
   for (;;) {
     if (current.kind === 'call' && current.callee.kind === 'member' && !current.callee.optional) {
-      links.unshift({ kind: 'call', name: current.callee.name, nameSpan: current.callee.nameSpan, args: current.args, span: current.span });
+      const nameSpan = current.callee.nameSpan;
+      const span = { start: nameSpan.start, end: current.span.end };
+      links.unshift({ kind: 'call', name: current.callee.name, nameSpan, args: current.args, span });
       current = current.callee.target;
     } else if (current.kind === 'projection') {
       links.unshift({ kind: 'project', fields: current.fields, span: current.span });
@@ -310,7 +315,7 @@ function planSetRoot(root: Expr, links: readonly ChainLink[], resolver: EventSou
     return planSingle(first, resolver, variables);
   }
   const collection = checkCollection(root.name, root.span, resolver);
-  if (first?.kind !== 'call') throw fqlErrorAt('invalid_query', root.span, `\`${root.name}\` is a collection, not a set; ${SUPPORTED_SETS}`);
+  if (first?.kind !== 'call' || first.name in EVENT_SOURCE_METHODS) throw fqlErrorAt('invalid_query', root.span, `\`${root.name}\` is a collection, not a set; ${SUPPORTED_SETS}`);
   if (first.name === 'all') {
     if (first.args.length !== 0) throw fqlErrorAt('invalid_argument', first.span, '`all()` takes no arguments');
     return { collection, kind: 'all', steps: [], consumed: 1 };
