@@ -16,6 +16,8 @@ export async function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
     }
     case 'object': {
       const keys = [...expr.fields.keys()];
+      // `{}` names no form; the service reads it as the empty object.
+      if (keys.length === 0) return {};
       const form = ctx.services.forms.match(keys);
       if (!form) {
         throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
