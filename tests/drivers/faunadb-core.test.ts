@@ -1,0 +1,57 @@
+// The official v4 driver (default h2c transport) against the reference server.
+import faunadb from 'faunadb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+
+const q = faunadb.query;
+let server: RunningReferenceServer;
+let client: faunadb.Client;
+
+function clientFor(secret: string): faunadb.Client {
+  const port = Number(new URL(server.url).port);
+  return new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  client = clientFor(server.rootSecret);
+});
+afterAll(async () => {
+  client.close?.();
+  await server.close();
+});
+
+describe('faunadb 4.x driver against the reference server', () => {
+  it('creates a database, a key, a collection and a document, then reads, updates and deletes it', async () => {
+    const db = await client.query<{ name: string }>(q.CreateDatabase({ name: 'driverdb' }));
+    expect(db.name).toBe('driverdb');
+    const key = await client.query<{ secret: string; role: string }>(q.CreateKey({ database: q.Database('driverdb'), role: 'server' }));
+    expect(key.role).toBe('server');
+    const inner = clientFor(key.secret);
+    try {
+      const coll = await inner.query<{ name: string; history_days: number }>(q.CreateCollection({ name: 'widgets' }));
+      expect(coll.name).toBe('widgets');
+      const doc = await inner.query<{ ref: faunadb.values.Ref; ts: number; data: { n: number } }>(q.Create(q.Collection('widgets'), { data: { n: 1 } }));
+      expect(doc.data).toEqual({ n: 1 });
+      expect(doc.ref.collection?.id).toBe('widgets');
+      const got = await inner.query<{ data: { n: number } }>(q.Get(doc.ref));
+      expect(got.data.n).toBe(1);
+      const updated = await inner.query<{ data: { n: number; m: string } }>(q.Update(doc.ref, { data: { m: 'x' } }));
+      expect(updated.data).toEqual({ n: 1, m: 'x' });
+      await inner.query(q.Delete(doc.ref));
+      expect(await inner.query(q.Exists(doc.ref))).toBe(false);
+      await expect(inner.query(q.Get(doc.ref))).rejects.toBeInstanceOf(faunadb.errors.NotFound);
+    } finally {
+      inner.close?.();
+    }
+  });
+
+  it('surfaces a bad secret as the driver Unauthorized error', async () => {
+    const bad = clientFor('not-a-secret');
+    try {
+      await expect(bad.query(q.Now())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+    } finally {
+      bad.close?.();
+    }
+  });
+});
