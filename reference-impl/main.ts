@@ -20,8 +20,6 @@ const rootSecret = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];
 
 try {
   const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret });
-  const secretNote = rootSecret === undefined ? ` (root secret: ${server.rootSecret})` : '';
-  console.log(`fauna-reference-server listening on ${server.url}${secretNote}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -33,6 +31,9 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A generated root secret is printed once, because nothing else could ever use the server.
+  const secretNote = rootSecret === undefined ? ` (root secret: ${server.rootSecret})` : '';
+  console.log(`fauna-reference-server listening on ${server.url}${secretNote}`);
 } catch (error) {
   console.error(`fauna-reference-server: cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
