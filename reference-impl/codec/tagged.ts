@@ -24,11 +24,6 @@ import {
 /** A document as events and query results show it: `fields` holds `id`, `coll`, `ts` and the data fields. */
 export class TaggedDocument {
   constructor(readonly fields: ObjectValue) {}
-
-  get id(): string {
-    const id = this.fields['id'];
-    return typeof id === 'string' ? id : '';
-  }
 }
 
 /** An event source, rendered `{"@stream": "<token>"}`. */

@@ -15,8 +15,6 @@ export interface SourceSpan {
   readonly end: SourcePosition;
 }
 
-export const START_OF_QUERY: SourcePosition = { line: 1, column: 1, offset: 0 };
-
 /** `line:column`, the form error messages use, e.g. `1:14`. */
 export function formatPosition(position: SourcePosition): string {
   return `${position.line}:${position.column}`;
