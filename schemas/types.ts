@@ -268,6 +268,7 @@ export type V4Error = V4QueryError | V4ProtocolError;
  */
 export interface WireSchemas {
   collection: Collection;
+  config: FaunaConformanceConfig;
   'conformance-report': ConformanceReport;
   cursor: Cursor;
   database: Database;
@@ -278,6 +279,7 @@ export interface WireSchemas {
   'event-remove': EventRemove;
   'event-status': EventStatus;
   'event-update': EventUpdate;
+  expectations: ConformanceExpectations;
   expression: Expression;
   'feed-event': FeedEvent;
   'feed-request': FeedRequest;
@@ -1250,6 +1252,69 @@ export interface ObjTag {
   };
 }
 /**
+ * fauna-conformance.config.json: what a CI run of the suite targets and claims. It never holds a secret, only the NAME of the environment variable that holds it. Relative paths are resolved against the file's folder; command-line flags override every field.
+ */
+export interface FaunaConformanceConfig {
+  /**
+   * Optional pointer to this schema for editors.
+   */
+  $schema?: string;
+  target?: {
+    /**
+     * The server under test; without it (and without --url) the embedded reference server is started.
+     */
+    url?: string;
+    /**
+     * Name of the environment variable holding an admin secret of the target (default FAUNA_CONFORMANCE_SECRET).
+     */
+    secretEnv?: string;
+  };
+  /**
+   * Capability profiles the server implements. Tests of other profiles run and are reported as not-claimed. Default: every profile.
+   *
+   * @minItems 1
+   */
+  claims?: [
+    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams',
+    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[]
+  ];
+  /**
+   * Path of an expectations file (schemas/expectations.schema.json) listing the server's known failures.
+   */
+  expectations?: string;
+  /**
+   * Suite areas to run (default: all).
+   *
+   * @minItems 1
+   */
+  areas?: [
+    'core' | 'auth' | 'indexes' | 'ordering' | 'paging' | 'events',
+    ...('core' | 'auth' | 'indexes' | 'ordering' | 'paging' | 'events')[]
+  ];
+  timeouts?: {
+    /**
+     * Per-request deadline (default 10000).
+     */
+    requestMs?: number;
+    /**
+     * Deadline for each stream event (default 5000).
+     */
+    streamMs?: number;
+  };
+  /**
+   * Seed for every random choice (fast-check, generated names, test order).
+   */
+  seed?: number;
+  /**
+   * Where reports are written (default reports).
+   */
+  reportDir?: string;
+  /**
+   * Fail when an active MUST requirement of a claimed profile has no passing test (whole suite only).
+   */
+  failOnUntestedMust?: boolean;
+}
+/**
  * conformance.json, written by a run of fauna-conformance. Never contains a secret: the target is only its URL, and HTTP exchanges are redacted.
  */
 export interface ConformanceReport {
@@ -1279,6 +1344,30 @@ export interface ConformanceReport {
    * True when no --area filter was given; only then are untested MUST requirements judged.
    */
   wholeSuite: boolean;
+  /**
+   * The shards (i/n) this report covers; empty for an unsharded run.
+   */
+  shards: string[];
+  /**
+   * --requirement and --test filters of the run.
+   */
+  filters: {
+    requirement?: string;
+    testPattern?: string;
+  };
+  /**
+   * Capability profiles the server claims (default: all).
+   */
+  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
+  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
+  /**
+   * The expectations file used, if any.
+   */
+  expectationsFile: string | null;
+  /**
+   * Expectation entries naming tests this run could have run but did not find (renamed or deleted tests).
+   */
+  unmatchedExpectations: string[];
   policy: {
     /**
      * report: untested MUST requirements are listed but do not fail the run (--allow-untested); fail: they fail the run.
@@ -1293,6 +1382,8 @@ export interface ConformanceReport {
     passed: number;
     failed: number;
     untested: number;
+    'not-claimed': number;
+    'expected-failure': number;
   };
   areas: (Counts & {
     area: string;
@@ -1303,11 +1394,15 @@ export interface ConformanceReport {
     level: 'MUST' | 'SHOULD' | 'MAY';
     profile: string;
     specStatus: 'active' | 'tentative';
-    status: 'passed' | 'failed' | 'untested';
+    status: 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure';
     /**
      * IDs of the tests that claim this requirement.
      */
     tests: string[];
+    /**
+     * Whether the requirement's profile is claimed.
+     */
+    claimed: boolean;
   }[];
   tests: {
     /**
@@ -1321,9 +1416,33 @@ export interface ConformanceReport {
     name: string;
     area: string;
     requirements: string[];
-    status: 'passed' | 'failed' | 'skipped';
+    /**
+     * Profiles of the test's requirements; the test counts only when all are claimed.
+     */
+    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
+    /**
+     * What the test did.
+     */
+    result: 'passed' | 'failed' | 'skipped';
+    /**
+     * The gate's verdict: the result adjusted for capability claims and the expectations file. failed and unexpected-pass fail the gate.
+     */
+    status: 'passed' | 'failed' | 'skipped' | 'not-claimed' | 'expected-failure' | 'unexpected-pass';
     durationMs: number;
+    /**
+     * Why the status differs from the result, or what to do about it.
+     */
+    note?: string;
     error?: string;
+    signature?: Signature;
+    expectation?: {
+      reason: string;
+      issue?: string;
+    };
+    /**
+     * A one-line command that replays this test with the same seed.
+     */
+    replay?: string;
     exchanges?: Exchange[];
   }[];
   tagProblems: {
@@ -1344,7 +1463,18 @@ export interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  notClaimed: number;
+  expectedFailure: number;
+  unexpectedPass: number;
   [k: string]: unknown | undefined;
+}
+/**
+ * Last HTTP status and error code the failing test saw, first line of its failure message.
+ */
+export interface Signature {
+  status?: number;
+  errorCode?: string;
+  assertion?: string;
 }
 export interface Exchange {
   method: string;
@@ -1567,6 +1697,46 @@ export interface EventErrorDetail {
   code: string;
   message: string;
   abort?: V10Value;
+}
+/**
+ * An expectations file: a server's known failures, each by stable test ID with the signature it is expected to fail with. A listed test failing with that signature is an expected failure; failing differently or passing fails the gate.
+ */
+export interface ConformanceExpectations {
+  /**
+   * Optional pointer to this schema for editors.
+   */
+  $schema?: string;
+  expectations: {
+    /**
+     * Stable test ID as in conformance.json: <file> > <suite> > <test>.
+     */
+    test: string;
+    /**
+     * How the test is expected to fail; every given field must match, an empty object matches any failure.
+     */
+    signature: {
+      /**
+       * HTTP status of the last response the test received.
+       */
+      status?: number;
+      /**
+       * Error code of that response (v4 errors[0].code or v10 error.code).
+       */
+      errorCode?: string;
+      /**
+       * A part of the first line of the failure message.
+       */
+      assertion?: string;
+    };
+    /**
+     * Why the server fails this test.
+     */
+    reason: string;
+    /**
+     * Where the fix is tracked (URL or ticket).
+     */
+    issue?: string;
+  }[];
 }
 /**
  * The body of POST /feed/1. Source: SD endpoint 3 (`token` required; `start_ts` integer microseconds, `cursor` string, `page_size` integer; with neither start_ts nor cursor the start is the event source query's timestamp) and wire-facts §4.1 (`start_ts` and `cursor` together are a 400 `invalid_request`; `page_size` 1..16000, default 16).
