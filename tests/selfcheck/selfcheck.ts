@@ -86,7 +86,7 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
   let problem: string | undefined;
   if (run.hung) problem = `the run did not finish within ${boundMs} ms and was killed`;
   else if (run.exitCode !== 1) problem = `exit ${run.exitCode} (expected 1): ${run.stderrTail}`;
-  else if (run.tests === undefined) problem = 'no conformance.json was written';
+  else if (run.tests === undefined) problem = `no conformance.json was written: ${run.stderrTail}`;
   else if (failed.length === 0) problem = 'no test failed';
   else if (unclear.length > 0) problem = `${unclear.length} failed test(s) without a reason`;
   else if (matching === undefined) problem = `no failure reason matches ${server.reason}`;
