@@ -1,5 +1,6 @@
 // `check(ids, title, fn)`: a conformance test that names the requirements it checks.
 import { test, type TestContext } from 'vitest';
+import { ENV } from './config.js';
 import { requirementIdProblems } from './requirement-ids.js';
 
 declare module 'vitest' {
@@ -8,6 +9,8 @@ declare module 'vitest' {
     requirements?: string[];
     /** Redacted HTTP exchanges of a failing test (set by the conformance setup file). */
     exchanges?: unknown[];
+    /** True when the runner's --requirement filter left this test out; reporters drop it. */
+    deselected?: boolean;
   }
 }
 
@@ -30,6 +33,13 @@ export function check(ids: readonly string[], title: string, fn: CheckBody, opts
     : () => {
         throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
       };
+  // --requirement: a test not tagged with the selected ID is registered skipped (so a file's hooks do not run when
+  // none of its tests is selected) and marked so that reports leave it out.
+  const only = process.env[ENV.requirement];
+  if (only && !requirements.includes(only)) {
+    test.skip(title, { meta: { requirements, deselected: true } }, body);
+    return;
+  }
   test(title, { meta: { requirements }, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, body);
 }
 

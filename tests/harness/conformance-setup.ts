@@ -2,10 +2,15 @@
 // properties through annotations, Allure labels), fails tests registered without `check`, and attaches the
 // redacted HTTP exchanges of a failing test to its result.
 import * as allure from 'allure-js-commons';
+import fc from 'fast-check';
 import { afterEach, beforeEach } from 'vitest';
+import { target } from './target.js';
 import { beginTestTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
 
 export const REQUIREMENT_ANNOTATION = 'requirement';
+
+// --seed fixes every property-based run; a failing one is replayed by the same seed.
+fc.configureGlobal({ seed: target().seed });
 
 beforeEach(async (context) => {
   const transcript = beginTestTranscript();

@@ -1,5 +1,6 @@
 // Every conformance file gets its own child database and keys, made through the API with the admin secret and
 // deleted afterwards, so files run in parallel and on shared servers without seeing each other.
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { Client } from './client.js';
@@ -29,8 +30,10 @@ export function fileSlug(filePath: string): string {
   return basename(filePath).replace(/\.test\.[cm]?[jt]s$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'file';
 }
 
-export function tenantName(runId: string, filePath: string): string {
-  return `fc_${runId}_${fileSlug(filePath)}_${Math.random().toString(36).slice(2, 8)}`;
+/** The suffix comes from the run's seed and the file, so a replay with the same seed makes the same names. */
+export function tenantName(runId: string, filePath: string, seed: number): string {
+  const suffix = createHash('sha256').update(`${seed}:${basename(filePath)}`).digest('hex').slice(0, 6);
+  return `fc_${runId}_${fileSlug(filePath)}_${suffix}`;
 }
 
 /** `{"create_key": …}` as the v4 driver sends it. */
@@ -59,7 +62,7 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
 
   beforeAll(async (_context, suite) => {
     const root = rootClient();
-    const name = tenantName(target().runId, suite.file.filepath);
+    const name = tenantName(target().runId, suite.file.filepath, target().seed);
     try {
       await root.query(createDatabaseExpr(name)).then((r) => r.expectStatus(200, 201));
       state = { name, clients: {}, secrets: {} };

@@ -1,14 +1,25 @@
 // fauna-conformance: runs the conformance suite against a server URL (or the embedded reference server) and writes
-// the reports. Exit 0: every applicable test passed; 1: a test (or the requirement check) failed; 2: bad usage or
-// an unreachable target, with a one-line reason.
+// the reports; `fauna-conformance merge` combines the reports of shards. Exit 0: the gate passed; 1: a test of a
+// claimed profile failed, an expected failure passed, or the requirement check failed; 2: bad usage, a bad config or
+// expectations file, or an unreachable target, with a one-line reason.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { PROFILES } from '../../spec/build-index.js';
 import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
 import { AREAS, type Area } from './areas.js';
+import { ConfigFileError, loadConfig, type LoadedConfig } from './config-file.js';
+import { ExpectationsError, readExpectations, type Expectation } from './expectations.js';
+import { DEFAULT_TESTS_DIR } from './reporters/report-model.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
 
 function intArg(name: string, min: number) {
   return (raw: string): number => {
@@ -19,76 +30,204 @@ function intArg(name: string, min: number) {
   };
 }
 
-function areasArg(raw: string): Area[] {
-  const areas = raw.split(',').map((a) => a.trim()).filter(Boolean);
-  const unknown = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
-  if (areas.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`unknown area ${unknown.join(', ') || '(none)'}; areas are ${AREAS.join(', ')}`);
-  }
-  return [...new Set(areas)] as Area[];
+function listArg<T extends string>(what: string, allowed: readonly T[]) {
+  return (raw: string): T[] => {
+    const items = raw.split(',').map((a) => a.trim()).filter(Boolean);
+    const unknown = items.filter((a) => !(allowed as readonly string[]).includes(a));
+    if (items.length === 0 || unknown.length > 0) {
+      throw new InvalidArgumentError(`unknown ${what} ${unknown.join(', ') || '(none)'}; ${what}s are ${allowed.join(', ')}`);
+    }
+    return [...new Set(items)] as T[];
+  };
 }
 
-interface CliOptions {
+function shardArg(raw: string): string {
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) {
+    throw new InvalidArgumentError('--shard must be i/n with 1 ≤ i ≤ n, e.g. 2/3');
+  }
+  return raw;
+}
+
+function requirementArg(raw: string): string {
+  if (!REQUIREMENT_ID.test(raw)) throw new InvalidArgumentError(`--requirement must be an ID such as CORE-DOC-001, got "${raw}"`);
+  return raw;
+}
+
+function patternArg(raw: string): string {
+  try {
+    new RegExp(raw);
+  } catch (err) {
+    throw new InvalidArgumentError(`--test must be a regular expression: ${(err as Error).message}`);
+  }
+  return raw;
+}
+
+interface RunOptions {
+  config?: string;
   url?: string;
   secret?: string;
   reportDir: string;
   area?: Area[];
+  claims?: string[];
+  expectations?: string;
+  updateExpectations?: boolean;
   timeout?: number;
   streamTimeout?: number;
   seed?: number;
+  shard?: string;
+  bail?: number | true;
+  requirement?: string;
+  test?: string;
+  testsDir?: string;
   allowUntested: boolean;
 }
 
-function program(): Command {
-  return new Command('fauna-conformance')
+type Chosen = { kind: 'run' } | { kind: 'merge'; dirs: string[]; reportDir: string } | undefined;
+
+function program(): { cmd: Command; chosen: () => Chosen } {
+  let chosen: Chosen;
+  const cmd = new Command('fauna-conformance')
     .description('Run the Fauna-compatible API conformance suite against a server (default: the embedded reference server).')
+    .option('--config <path>', 'config file (default: ./fauna-conformance.config.json when present); flags override it')
     .addOption(new Option('--url <url>', 'target server URL; without it the embedded reference server is started').env(ENV.url))
-    .addOption(new Option('--secret <secret>', 'admin secret of the target (needed with --url)').env(ENV.secret))
+    .addOption(new Option('--secret <secret>', 'admin secret of the target (needed with --url); prefer the environment variable').env(ENV.secret))
     .option('--report-dir <dir>', 'where reports are written', 'reports')
-    .option('--area <areas>', `comma-separated areas to run (${AREAS.join(', ')})`, areasArg)
+    .option('--area <areas>', `comma-separated areas to run (${AREAS.join(', ')})`, listArg('area', AREAS))
+    .option('--claims <profiles>', `comma-separated capability profiles the server claims (${PROFILES.join(', ')}; default all)`, listArg('profile', PROFILES))
+    .option('--expectations <file>', 'expectations file listing known failures')
+    .option('--update-expectations', 'write the expectations file from this run (failing tests of claimed profiles)')
     .option('--timeout <ms>', 'per-request timeout in ms (default 10000)', intArg('--timeout', 1))
     .option('--stream-timeout <ms>', 'per-event stream read timeout in ms (default 5000)', intArg('--stream-timeout', 1))
-    .option('--seed <n>', 'seed for every random choice', intArg('--seed', 0))
+    .option('--seed <n>', 'seed for every random choice: fast-check, generated names, test order', intArg('--seed', 0))
+    .option('--shard <i/n>', 'run only shard i of n (combine the reports with `fauna-conformance merge`)', shardArg)
+    .option('--bail [n]', 'stop after n failing tests (default 1)', intArg('--bail', 1))
+    .option('--requirement <id>', 'run only the tests tagged with this requirement ID', requirementArg)
+    .option('--test <pattern>', 'run only tests whose "<suite> <test>" name matches this regular expression', patternArg)
+    .addOption(new Option('--tests-dir <dir>', 'folder of conformance tests relative to the package (for the suite\'s own tests)').hideHelp())
     .option('--allow-untested', 'list active MUST requirements without a passing test but do not fail on them (default for now)', true)
-    .option('--no-allow-untested', 'fail the run when an active MUST requirement has no passing test (whole suite only)')
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} })
-    .showHelpAfterError(false);
+    .option('--no-allow-untested', 'fail the run when an active MUST requirement of a claimed profile has no passing test (whole suite only)');
+  cmd
+    .command('merge')
+    .description('combine the conformance.json of several shard runs into one report')
+    .argument('<dirs...>', 'report directories (or conformance.json files) of the shards')
+    .requiredOption('--report-dir <dir>', 'where the merged reports are written')
+    .action((dirs: string[], o: { reportDir: string }) => {
+      chosen = { kind: 'merge', dirs, reportDir: o.reportDir };
+    });
+  cmd.action(() => {
+    chosen = { kind: 'run' };
+  });
+  for (const c of [cmd, ...cmd.commands]) c.exitOverride().configureOutput({ writeErr: () => {} }).showHelpAfterError(false);
+  return { cmd, chosen: () => chosen };
 }
 
-/** Parses argv, checks the target, runs the suite; resolves to the process exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const cmd = program();
-  let opts: CliOptions;
+/** Flag > config file > environment variable > default, for the options a config file can set. */
+function fromConfig<T>(cmd: Command, name: string, configValue: T | undefined): T | undefined {
+  const source = cmd.getOptionValueSource(name);
+  const flag = cmd.getOptionValue(name) as T | undefined;
+  if (source === 'cli') return flag;
+  return configValue ?? flag;
+}
+
+interface ResolvedRun {
+  env: Record<string, string>;
+  reportDir: string;
+  areas: Area[] | undefined;
+  claimed: string[] | undefined;
+  expectationsPath: string | undefined;
+  expectations: Expectation[] | undefined;
+  failOnUntestedMust: boolean;
+}
+
+function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undefined): ResolvedRun {
+  const config = loaded?.config ?? {};
+  const env: Record<string, string> = {};
+  const url = fromConfig(cmd, 'url', config.target?.url);
+  let secret = cmd.getOptionValueSource('secret') === 'cli' ? opts.secret : undefined;
+  if (secret === undefined && config.target?.secretEnv) {
+    secret = process.env[config.target.secretEnv] || undefined;
+    if (url && secret === undefined) throw new UsageError(`the config file names ${config.target.secretEnv} as the secret's environment variable, but it is not set`);
+  }
+  secret ??= opts.secret;
+  if (url) env[ENV.url] = normalizeUrl(url);
+  if (secret) env[ENV.secret] = secret;
+  const timeout = fromConfig(cmd, 'timeout', config.timeouts?.requestMs);
+  const streamTimeout = fromConfig(cmd, 'streamTimeout', config.timeouts?.streamMs);
+  const seed = fromConfig(cmd, 'seed', config.seed);
+  if (timeout !== undefined) env[ENV.requestTimeout] = String(timeout);
+  if (streamTimeout !== undefined) env[ENV.streamTimeout] = String(streamTimeout);
+  if (seed !== undefined) env[ENV.seed] = String(seed);
+
+  const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
+  const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;
+  if (opts.updateExpectations && !expectationsPath) throw new UsageError('--update-expectations needs an expectations file (--expectations FILE or "expectations" in the config file)');
+  let expectations: Expectation[] | undefined;
+  if (expectationsPath && (existsSync(expectationsPath) || !opts.updateExpectations)) expectations = readExpectations(expectationsPath);
+  else if (expectationsPath) expectations = [];
+
+  const failOnUntestedMust = cmd.getOptionValueSource('allowUntested') === 'cli' ? !opts.allowUntested : (config.failOnUntestedMust ?? !opts.allowUntested);
+  return {
+    env,
+    reportDir,
+    areas: fromConfig(cmd, 'area', config.areas as Area[] | undefined),
+    claimed: fromConfig(cmd, 'claims', config.claims),
+    expectationsPath,
+    expectations,
+    failOnUntestedMust,
+  };
+}
+
+function parse(cmd: Command, argv: readonly string[]): number | undefined {
   try {
     cmd.parse([...argv], { from: 'user' });
-    opts = cmd.opts<CliOptions>();
+    return undefined;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.passed;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.passed;
       process.stderr.write(`fauna-conformance: ${err.message.replace(/^error: /, '')}\n`);
       return EXIT.usage;
     }
     throw err;
   }
+}
+
+async function mergeCommand(dirs: string[], reportDir: string): Promise<number> {
+  const { mergeReportDirs, MergeError } = await import('./merge.js');
+  try {
+    const report = mergeReportDirs(dirs.map((d) => resolve(d)), resolve(reportDir));
+    process.stdout.write(`fauna-conformance merge: ${report.tests.length} tests from ${dirs.length} report(s), ${report.outcome}; reports in ${resolve(reportDir)}\n`);
+    return report.outcome === 'passed' ? EXIT.passed : EXIT.failed;
+  } catch (err) {
+    if (err instanceof MergeError) {
+      process.stderr.write(`fauna-conformance merge: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}
+
+/** Parses argv, checks the target, runs the suite (or merges reports); resolves to the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const { cmd, chosen } = program();
+  const early = parse(cmd, argv);
+  if (early !== undefined) return early;
+  const what = chosen();
+  if (what?.kind === 'merge') return mergeCommand(what.dirs, what.reportDir);
   if (cmd.args.length > 0) {
     process.stderr.write(`fauna-conformance: unexpected argument ${cmd.args[0]} (see --help)\n`);
     return EXIT.usage;
   }
+  const opts = cmd.opts<RunOptions>();
 
-  const env: Record<string, string> = {};
-  if (opts.url) env[ENV.url] = opts.url;
-  if (opts.secret) env[ENV.secret] = opts.secret;
-  if (opts.timeout !== undefined) env[ENV.requestTimeout] = String(opts.timeout);
-  if (opts.streamTimeout !== undefined) env[ENV.streamTimeout] = String(opts.streamTimeout);
-  if (opts.seed !== undefined) env[ENV.seed] = String(opts.seed);
+  let run: ResolvedRun;
   let settings;
   try {
-    if (opts.url) normalizeUrl(opts.url);
-    settings = settingsFromEnv({ ...process.env, ...env });
+    run = resolveRun(cmd, opts, loadConfig(opts.config));
+    settings = settingsFromEnv({ ...process.env, ...run.env });
     if (settings.url) await assertReachable(settings.url, REACHABILITY_TIMEOUT_MS);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UnreachableError) {
+    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError) {
       process.stderr.write(`fauna-conformance: ${err.message}\n`);
       return EXIT.usage;
     }
@@ -97,6 +236,19 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   // Loaded only now: vitest is heavy, and usage errors should answer at once.
   const { runSuite } = await import('./run-suite.js');
-  const report = await runSuite({ settings, reportDir: resolve(opts.reportDir), areas: opts.area, failOnUntestedMust: !opts.allowUntested });
+  const report = await runSuite({
+    settings,
+    reportDir: run.reportDir,
+    areas: run.areas,
+    failOnUntestedMust: run.failOnUntestedMust,
+    claimed: run.claimed,
+    expectations: run.expectationsPath && run.expectations ? { file: run.expectationsPath, entries: run.expectations } : undefined,
+    updateExpectations: opts.updateExpectations === true,
+    shard: opts.shard,
+    bail: opts.bail === true ? 1 : opts.bail,
+    requirement: opts.requirement,
+    testPattern: opts.test,
+    testsDir: opts.testsDir ?? DEFAULT_TESTS_DIR,
+  });
   return report?.outcome === 'passed' ? EXIT.passed : EXIT.failed;
 }

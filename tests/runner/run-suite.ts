@@ -1,10 +1,15 @@
-// Starts vitest on the conformance project only, with the report writers, and hands back the conformance report.
+// Starts vitest on the conformance tests only (configured here, not from vitest.config.ts, so that seed, shuffle,
+// shard, bail and filters apply), with the report writers, and hands back the conformance report.
 import { join } from 'node:path';
 import { startVitest } from 'vitest/node';
-import { ENV, type SuiteSettings } from '../harness/config.js';
+import { ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
+import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
-import type { ConformanceReport } from './reporters/report-model.js';
+import { ProgressReporter } from './reporters/progress-reporter.js';
+import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
+import { writeReportFiles } from './reporters/report-files.js';
+import { loadRequirementsIndex } from '../../spec/build-index.js';
 
 const PACKAGE_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -13,11 +18,37 @@ export interface RunSuiteOptions {
   reportDir: string;
   areas: Area[] | undefined;
   failOnUntestedMust: boolean;
+  claimed?: string[];
+  expectations?: { file: string; entries: Expectation[] };
+  updateExpectations?: boolean;
+  shard?: string;
+  bail?: number;
+  requirement?: string;
+  testPattern?: string;
+  /** Relative to the package root; default tests/conformance. */
+  testsDir?: string;
+}
+
+/** The judged tests back as outcomes, to judge them again against an updated expectations file. */
+function outcomesOf(report: ConformanceReport): TestOutcome[] {
+  return report.tests.map((t) => ({
+    id: t.id,
+    file: t.file,
+    name: t.name,
+    area: t.area,
+    requirements: t.requirements,
+    status: t.result,
+    durationMs: t.durationMs,
+    ...(t.error === undefined ? {} : { error: t.error }),
+    ...(t.signature === undefined ? {} : { signature: t.signature }),
+    ...(t.exchanges === undefined ? {} : { exchanges: t.exchanges }),
+  }));
 }
 
 export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport | undefined> {
   const { settings } = opts;
-  // The global setup and vitest.config.ts run in this process and read the target from the environment.
+  const testsDir = opts.testsDir ?? DEFAULT_TESTS_DIR;
+  // The global setup and the workers read the target and the filters from the environment.
   process.env[ENV.requestTimeout] = String(settings.requestTimeoutMs);
   process.env[ENV.streamTimeout] = String(settings.streamTimeoutMs);
   process.env[ENV.seed] = String(settings.seed);
@@ -28,36 +59,68 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
   } else {
     delete process.env[ENV.url];
   }
+  if (opts.requirement) process.env[ENV.requirement] = opts.requirement;
+  else delete process.env[ENV.requirement];
 
-  const reporter = new ConformanceReporter({
-    reportDir: opts.reportDir,
-    info: {
-      target: { url: settings.url ?? 'http://127.0.0.1', embedded: !settings.url },
-      seed: settings.seed,
-      runId: settings.runId,
-      areas: opts.areas,
-      allAreas: [...AREAS],
-      failOnUntestedMust: opts.failOnUntestedMust,
-    },
-  });
-  const filters = (opts.areas ?? []).map((a) => `tests/conformance/${a}/`);
+  const info: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'> = {
+    target: { url: settings.url ?? 'http://127.0.0.1', embedded: !settings.url },
+    seed: settings.seed,
+    runId: settings.runId,
+    areas: opts.areas,
+    allAreas: [...AREAS],
+    failOnUntestedMust: opts.failOnUntestedMust,
+    testsDir,
+    ...(opts.claimed ? { claimed: opts.claimed } : {}),
+    ...(opts.expectations ? { expectations: opts.expectations } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.requirement ? { requirement: opts.requirement } : {}),
+    ...(opts.testPattern ? { testPattern: opts.testPattern } : {}),
+  };
+  const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info });
+  const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir });
+  const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
+  const filters = (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
   const vitest = await startVitest(
     'test',
     filters,
     {
       root: PACKAGE_ROOT,
-      config: join(PACKAGE_ROOT, 'vitest.config.ts'),
-      project: [CONFORMANCE_PROJECT],
+      config: false,
+      name: CONFORMANCE_PROJECT,
+      include: [`${testsDir}/**/*.test.ts`],
+      globalSetup: [join(PACKAGE_ROOT, 'tests/harness/global-setup.ts')],
+      setupFiles: ['allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
+      testTimeout: timeout,
+      hookTimeout: timeout,
+      // The seed fixes the order of files and of tests within them, so a replay sees the same order.
+      sequence: { shuffle: true, seed: settings.seed },
       watch: false,
       passWithNoTests: true,
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      ...(opts.bail ? { bail: opts.bail } : {}),
+      ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
       reporters: [
-        'default',
         ['junit', { outputFile: join(opts.reportDir, 'junit.xml') }],
         ['allure-vitest/reporter', { resultsDir: join(opts.reportDir, 'allure-results') }],
-        reporter,
+        conformance,
+        progress,
       ],
     },
   );
   await vitest.close();
-  return reporter.report;
+  let report = conformance.report;
+  if (report && opts.updateExpectations && opts.expectations) {
+    const entries = updatedExpectations(opts.expectations.entries, report.tests);
+    writeExpectations(opts.expectations.file, entries);
+    process.stdout.write(`wrote ${entries.length} expectation(s) to ${opts.expectations.file}\n`);
+    // Judge the same results against the new file, so the reports and the exit code agree with it.
+    report = buildReport(
+      { ...info, expectations: { file: opts.expectations.file, entries }, suiteVersion: report.suiteVersion, startedAt: new Date(report.startedAt), finishedAt: new Date(report.finishedAt) },
+      loadRequirementsIndex(),
+      outcomesOf(report),
+      report.runErrors,
+    );
+    writeReportFiles(report, opts.reportDir);
+  }
+  return report;
 }

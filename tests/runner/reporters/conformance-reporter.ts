@@ -1,20 +1,21 @@
 // A vitest reporter for the conformance project: checks every test's requirement tags, builds conformance.json and
 // summary.md (when given a report directory) and keeps the report for the runner's exit code.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
 import { validate } from '../../../schemas/index.js';
 import { loadRequirementsIndex } from '../../../spec/build-index.js';
 import type { Exchange } from '../../harness/transcript.js';
-import { buildReport, type ConformanceReport, type RunInfo, type TestOutcome } from './report-model.js';
-import { renderSummary } from './summary-markdown.js';
+import { failureSignature } from '../failure-signature.js';
+import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './report-model.js';
+import { writeReportFiles } from './report-files.js';
 
 export const CONFORMANCE_PROJECT = 'conformance';
 export const REPORT_SCHEMA = 'conformance-report';
 
 export interface ConformanceReporterOptions {
-  /** Where conformance.json and summary.md go; without it nothing is written (the `npm test` mode). */
+  /** Where conformance.json, summary.md, the badges and report.html go; without it nothing is written (the `npm test` mode). */
   reportDir?: string;
   info?: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'>;
 }
@@ -41,9 +42,14 @@ function hookError(test: TestCase): string | undefined {
   }
 }
 
-export function outcomeOf(test: TestCase, root: string): TestOutcome {
+/** The area of a test file: the folder under the tests directory, `other` for a file outside it. */
+export function areaOf(file: string, testsDir: string = DEFAULT_TESTS_DIR): string {
+  const prefix = `${testsDir}/`;
+  return file.startsWith(prefix) ? (file.slice(prefix.length).split('/').length > 1 ? file.slice(prefix.length).split('/')[0]! : 'other') : 'other';
+}
+
+export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAULT_TESTS_DIR): TestOutcome {
   const file = relative(root, test.module.moduleId).split('\\').join('/');
-  const area = file.match(/^tests\/conformance\/([^/]+)\//)?.[1] ?? 'other';
   const result = test.result();
   const meta = test.meta();
   let status: TestOutcome['status'];
@@ -57,16 +63,18 @@ export function outcomeOf(test: TestCase, root: string): TestOutcome {
     status = hook || result.state === 'pending' ? 'failed' : 'skipped';
     error = hook ?? (result.state === 'pending' ? 'the test did not finish' : undefined);
   }
+  const exchanges = Array.isArray(meta.exchanges) ? (meta.exchanges as Exchange[]) : undefined;
   return {
     id: `${file} > ${test.fullName}`,
     file,
     name: test.fullName,
-    area,
+    area: areaOf(file, testsDir),
     requirements: Array.isArray(meta.requirements) ? meta.requirements : undefined,
     status,
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     ...(error === undefined ? {} : { error }),
-    ...(Array.isArray(meta.exchanges) ? { exchanges: meta.exchanges as Exchange[] } : {}),
+    ...(status === 'failed' ? { signature: failureSignature(error, exchanges) } : {}),
+    ...(exchanges ? { exchanges } : {}),
   };
 }
 
@@ -78,6 +86,14 @@ export class ConformanceReporter implements Reporter {
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {}
 
+  /** Tests left out by --requirement or --test are not part of the run (vitest reports them as skipped). */
+  private selected(test: TestCase): boolean {
+    if (test.meta().deselected) return false;
+    const pattern = this.options.info?.testPattern;
+    if (pattern === undefined || test.result().state !== 'skipped') return true;
+    return new RegExp(pattern).test(test.fullName.split(' > ').join(' '));
+  }
+
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
     this.startedAt = new Date();
@@ -87,7 +103,8 @@ export class ConformanceReporter implements Reporter {
     const modules = testModules.filter((m) => m.project.name === CONFORMANCE_PROJECT);
     if (modules.length === 0) return;
     const root = this.vitest?.config.root ?? PACKAGE_ROOT;
-    const outcomes = modules.flatMap((m) => [...m.children.allTests()].map((t) => outcomeOf(t, root)));
+    const testsDir = this.options.info?.testsDir ?? DEFAULT_TESTS_DIR;
+    const outcomes = modules.flatMap((m) => [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir)));
     const runErrors = [
       ...modules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`)),
       ...unhandledErrors.map((e) => `unhandled error: ${e.message}`),
@@ -114,11 +131,7 @@ export class ConformanceReporter implements Reporter {
     if (report.wholeSuite && report.untestedMust.length > 0) {
       process.stderr.write(`requirements: ${report.untestedMust.length} active MUST requirement(s) have no passing test (${report.policy.untestedMust === 'fail' ? 'failing the run' : 'listed, not failing'})\n`);
     }
-    if (this.options.reportDir) {
-      mkdirSync(this.options.reportDir, { recursive: true });
-      writeFileSync(join(this.options.reportDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(join(this.options.reportDir, 'summary.md'), renderSummary(report));
-    }
+    if (this.options.reportDir) writeReportFiles(report, this.options.reportDir);
     // Under plain `vitest run` the reporter is the only place that sees untagged tests as a whole; make them fail it.
     if (report.tagProblems.length > 0 || report.runErrors.length > 0) process.exitCode = 1;
   }

@@ -1,7 +1,26 @@
 // Builds conformance.json from plain test outcomes. Kept free of vitest types so it can be tested with data.
+// Two steps: `judgeTests` gives every test its gate status (claims, expectations), `aggregateReport` scores areas and
+// requirements and decides the outcome. `merge` reuses the second step on judged tests of several shards.
 import type { Requirement, RequirementsIndex } from '../../../spec/build-index.js';
 import { requirementIdProblems } from '../../harness/requirement-ids.js';
 import type { Exchange } from '../../harness/transcript.js';
+import { judgeAgainstExpectations, type Expectation } from '../expectations.js';
+import { replayCommand } from '../replay.js';
+
+/** What vitest said about a test. */
+export type TestResult = 'passed' | 'failed' | 'skipped';
+/** What the gate says: the result, adjusted for capability claims and expectation files. */
+export type TestStatus = TestResult | 'not-claimed' | 'expected-failure' | 'unexpected-pass';
+export const TEST_STATUSES: readonly TestStatus[] = ['passed', 'failed', 'skipped', 'not-claimed', 'expected-failure', 'unexpected-pass'];
+/** Statuses that fail the gate. */
+export const FAILING_STATUSES: readonly TestStatus[] = ['failed', 'unexpected-pass'];
+
+/** How a test failed: the last HTTP status and error code it saw, and the first line of its assertion message. */
+export interface FailureSignature {
+  status?: number;
+  errorCode?: string;
+  assertion?: string;
+}
 
 export interface TestOutcome {
   id: string;
@@ -10,9 +29,10 @@ export interface TestOutcome {
   area: string;
   /** undefined when the test carries no `requirements` meta (registered without check). */
   requirements: string[] | undefined;
-  status: 'passed' | 'failed' | 'skipped';
+  status: TestResult;
   durationMs: number;
   error?: string;
+  signature?: FailureSignature;
   exchanges?: Exchange[];
 }
 
@@ -27,9 +47,51 @@ export interface RunInfo {
   areas: string[] | undefined;
   allAreas: string[];
   failOnUntestedMust: boolean;
+  /** Profiles the server claims; undefined = every profile. */
+  claimed?: string[];
+  expectations?: { file: string; entries: Expectation[] };
+  /** `i/n` when this run is one shard. */
+  shard?: string;
+  /** --requirement / --test filters; like --area they make the run partial. */
+  requirement?: string;
+  testPattern?: string;
+  /** Folder of the conformance tests relative to the package root; default tests/conformance. */
+  testsDir?: string;
 }
 
-type Counts = { tests: number; passed: number; failed: number; skipped: number };
+export const DEFAULT_TESTS_DIR = 'tests/conformance';
+
+export type Counts = { tests: number } & Record<CountKey, number>;
+type CountKey = 'passed' | 'failed' | 'skipped' | 'notClaimed' | 'expectedFailure' | 'unexpectedPass';
+const COUNT_KEY: Record<TestStatus, CountKey> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  'not-claimed': 'notClaimed',
+  'expected-failure': 'expectedFailure',
+  'unexpected-pass': 'unexpectedPass',
+};
+
+export type RequirementVerdict = 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure';
+
+export interface JudgedTest {
+  id: string;
+  file: string;
+  name: string;
+  area: string;
+  requirements: string[];
+  profiles: string[];
+  result: TestResult;
+  status: TestStatus;
+  durationMs: number;
+  /** Why the status differs from the result, or what the gate wants done. */
+  note?: string;
+  error?: string;
+  signature?: FailureSignature;
+  expectation?: { reason: string; issue?: string };
+  replay?: string;
+  exchanges?: Exchange[];
+}
 
 export interface ConformanceReport {
   reportVersion: 1;
@@ -43,57 +105,126 @@ export interface ConformanceReport {
   durationMs: number;
   areasRun: string[];
   wholeSuite: boolean;
+  shards: string[];
+  filters: { requirement?: string; testPattern?: string };
+  claimedProfiles: string[];
+  allProfiles: string[];
+  expectationsFile: string | null;
+  unmatchedExpectations: string[];
   policy: { untestedMust: 'report' | 'fail'; note: string };
   outcome: 'passed' | 'failed';
   totals: Counts;
-  requirementTotals: { total: number; passed: number; failed: number; untested: number };
+  requirementTotals: { total: number } & Record<RequirementVerdict, number>;
   areas: (Counts & { area: string })[];
-  requirements: { id: string; level: Requirement['level']; profile: string; specStatus: 'active' | 'tentative'; status: 'passed' | 'failed' | 'untested'; tests: string[] }[];
-  tests: (Omit<TestOutcome, 'requirements' | 'exchanges'> & { requirements: string[]; exchanges?: Exchange[] })[];
+  requirements: { id: string; level: Requirement['level']; profile: string; specStatus: 'active' | 'tentative'; claimed: boolean; status: RequirementVerdict; tests: string[] }[];
+  tests: JudgedTest[];
   tagProblems: { test: string; problem: string }[];
   untestedMust: string[];
   runErrors: string[];
 }
 
-function count(tests: readonly TestOutcome[]): Counts {
-  return {
-    tests: tests.length,
-    passed: tests.filter((t) => t.status === 'passed').length,
-    failed: tests.filter((t) => t.status === 'failed').length,
-    skipped: tests.filter((t) => t.status === 'skipped').length,
-  };
+export function countStatuses(tests: readonly { status: TestStatus }[]): Counts {
+  const counts: Counts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, notClaimed: 0, expectedFailure: 0, unexpectedPass: 0 };
+  for (const t of tests) counts[COUNT_KEY[t.status]] += 1;
+  return counts;
 }
 
-export function buildReport(info: RunInfo, spec: RequirementsIndex, outcomes: readonly TestOutcome[], runErrors: readonly string[]): ConformanceReport {
-  const tagProblems = outcomes.flatMap((t) =>
-    requirementIdProblems(t.requirements ?? []).map((problem) => ({ test: t.id, problem })),
+function profilesOf(ids: readonly string[], spec: RequirementsIndex): string[] {
+  const byId = new Map(spec.requirements.map((r) => [r.id, r.profile]));
+  return [...new Set(ids.map((id) => byId.get(id)).filter((p): p is Requirement['profile'] => p !== undefined))].sort();
+}
+
+/** Gives each outcome its gate status: unclaimed profiles first, then the expectation file. */
+export function judgeTests(info: RunInfo, spec: RequirementsIndex, outcomes: readonly TestOutcome[]): JudgedTest[] {
+  const claimed = new Set(info.claimed ?? spec.requirements.map((r) => r.profile));
+  const entries = info.expectations?.entries ?? [];
+  return outcomes.map((t) => {
+    const requirements = t.requirements ?? [];
+    const profiles = profilesOf(requirements, spec);
+    const unclaimed = profiles.filter((p) => !claimed.has(p));
+    let status: TestStatus = t.status;
+    let note: string | undefined;
+    let expectation: JudgedTest['expectation'];
+    if (unclaimed.length > 0) {
+      status = 'not-claimed';
+      note = `profile ${unclaimed.join(', ')} not claimed; the result (${t.status}) does not count`;
+    } else {
+      const entry = entries.find((e) => e.test === t.id);
+      if (entry) {
+        const judged = judgeAgainstExpectations(entry, t.status, t.signature);
+        status = judged.status;
+        note = judged.note;
+        expectation = { reason: entry.reason, ...(entry.issue === undefined ? {} : { issue: entry.issue }) };
+      }
+    }
+    const replay = status === 'failed' || status === 'unexpected-pass' ? replayCommand(info, t) : undefined;
+    return {
+      id: t.id,
+      file: t.file,
+      name: t.name,
+      area: t.area,
+      requirements,
+      profiles,
+      result: t.status,
+      status,
+      durationMs: t.durationMs,
+      ...(note === undefined ? {} : { note }),
+      ...(t.error === undefined ? {} : { error: t.error }),
+      ...(t.signature === undefined ? {} : { signature: t.signature }),
+      ...(expectation === undefined ? {} : { expectation }),
+      ...(replay === undefined ? {} : { replay }),
+      ...(t.exchanges && t.exchanges.length > 0 ? { exchanges: t.exchanges } : {}),
+    };
+  });
+}
+
+export interface AggregateInput {
+  info: Omit<RunInfo, 'expectations'> & { expectationsFile: string | null };
+  spec: RequirementsIndex;
+  tests: JudgedTest[];
+  runErrors: readonly string[];
+  unmatchedExpectations: string[];
+  shards: string[];
+}
+
+function requirementVerdict(claimed: boolean, tests: readonly JudgedTest[]): RequirementVerdict {
+  if (!claimed) return 'not-claimed';
+  if (tests.some((t) => FAILING_STATUSES.includes(t.status))) return 'failed';
+  if (tests.some((t) => t.status === 'expected-failure')) return 'expected-failure';
+  return tests.some((t) => t.status === 'passed') ? 'passed' : 'untested';
+}
+
+export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpectations, shards }: AggregateInput): ConformanceReport {
+  const tagProblems = tests.flatMap((t) =>
+    requirementIdProblems(t.requirements).map((problem) => ({ test: t.id, problem })),
   );
+  const allProfiles = [...new Set(spec.requirements.map((r) => r.profile))].sort();
+  const claimedProfiles = info.claimed ? [...info.claimed].sort() : allProfiles;
+  const claimedSet = new Set(claimedProfiles);
 
   const live = spec.requirements.filter((r) => r.status !== 'withdrawn');
   const requirements = live.map((r) => {
-    const tests = outcomes.filter((t) => t.requirements?.includes(r.id));
-    const status: 'passed' | 'failed' | 'untested' = tests.some((t) => t.status === 'failed')
-      ? 'failed'
-      : tests.some((t) => t.status === 'passed')
-        ? 'passed'
-        : 'untested';
-    return { id: r.id, level: r.level, profile: r.profile, specStatus: r.status as 'active' | 'tentative', status, tests: tests.map((t) => t.id) };
+    const mine = tests.filter((t) => t.requirements.includes(r.id));
+    const claimed = claimedSet.has(r.profile);
+    return { id: r.id, level: r.level, profile: r.profile, specStatus: r.status as 'active' | 'tentative', claimed, status: requirementVerdict(claimed, mine), tests: mine.map((t) => t.id) };
   });
 
-  const wholeSuite = info.areas === undefined;
+  // Untested MUSTs are only judged when every test of every area could have run.
+  const wholeSuite = info.areas === undefined && info.requirement === undefined && info.testPattern === undefined;
   const untestedMust = wholeSuite
-    ? requirements.filter((r) => r.level === 'MUST' && r.specStatus === 'active' && r.status !== 'passed').map((r) => r.id)
+    ? requirements.filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && r.status !== 'passed' && r.status !== 'expected-failure').map((r) => r.id)
     : [];
 
   const areasRun = info.areas ?? info.allAreas;
-  const areaNames = [...new Set([...areasRun, ...outcomes.map((t) => t.area)])].sort();
-  const totals = count(outcomes);
+  const areaNames = [...new Set([...areasRun, ...tests.map((t) => t.area)])].sort();
+  const totals = countStatuses(tests);
   const failed =
-    totals.failed > 0 ||
+    tests.some((t) => FAILING_STATUSES.includes(t.status)) ||
     totals.tests === 0 ||
     tagProblems.length > 0 ||
     runErrors.length > 0 ||
     (info.failOnUntestedMust && untestedMust.length > 0);
+  const verdictCount = (v: RequirementVerdict) => requirements.filter((r) => r.status === v).length;
 
   return {
     reportVersion: 1,
@@ -107,27 +238,47 @@ export function buildReport(info: RunInfo, spec: RequirementsIndex, outcomes: re
     durationMs: Math.max(0, info.finishedAt.getTime() - info.startedAt.getTime()),
     areasRun,
     wholeSuite,
+    shards,
+    filters: {
+      ...(info.requirement === undefined ? {} : { requirement: info.requirement }),
+      ...(info.testPattern === undefined ? {} : { testPattern: info.testPattern }),
+    },
+    claimedProfiles,
+    allProfiles,
+    expectationsFile: info.expectationsFile,
+    unmatchedExpectations,
     policy: info.failOnUntestedMust
-      ? { untestedMust: 'fail', note: 'The run fails on a failing test, a test without requirement IDs or with an unknown ID, and (whole suite only) on an active MUST requirement without a passing test.' }
-      : { untestedMust: 'report', note: 'The run fails on a failing test and on a test without requirement IDs or with an unknown ID. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested; areas are still being written).' },
+      ? { untestedMust: 'fail', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test.' }
+      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, and a test without requirement IDs or with an unknown ID. Tests of unclaimed profiles and expected failures never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested; areas are still being written).' },
     outcome: failed ? 'failed' : 'passed',
     totals,
     requirementTotals: {
       total: requirements.length,
-      passed: requirements.filter((r) => r.status === 'passed').length,
-      failed: requirements.filter((r) => r.status === 'failed').length,
-      untested: requirements.filter((r) => r.status === 'untested').length,
+      passed: verdictCount('passed'),
+      failed: verdictCount('failed'),
+      untested: verdictCount('untested'),
+      'not-claimed': verdictCount('not-claimed'),
+      'expected-failure': verdictCount('expected-failure'),
     },
-    areas: areaNames.map((area) => ({ area, ...count(outcomes.filter((t) => t.area === area)) })),
+    areas: areaNames.map((area) => ({ area, ...countStatuses(tests.filter((t) => t.area === area)) })),
     requirements,
-    tests: outcomes.map(({ requirements: ids, exchanges, error, ...rest }) => ({
-      ...rest,
-      requirements: ids ?? [],
-      ...(error === undefined ? {} : { error }),
-      ...(exchanges && exchanges.length > 0 ? { exchanges } : {}),
-    })),
+    tests,
     tagProblems,
     untestedMust,
     runErrors: [...runErrors],
   };
+}
+
+export function buildReport(info: RunInfo, spec: RequirementsIndex, outcomes: readonly TestOutcome[], runErrors: readonly string[]): ConformanceReport {
+  const tests = judgeTests(info, spec, outcomes);
+  const seen = new Set(outcomes.map((t) => t.id));
+  // An entry naming a test this run could have run but did not see is stale (renamed or deleted test). In a shard
+  // it may just live in another shard: `merge` keeps only the entries no shard saw.
+  const areasRun = info.areas ?? info.allAreas;
+  const testsDir = `${info.testsDir ?? DEFAULT_TESTS_DIR}/`;
+  const areaOfId = (id: string) => (id.startsWith(testsDir) ? id.slice(testsDir.length).split('/')[0] ?? '' : '');
+  const couldRun = (id: string) => info.requirement === undefined && info.testPattern === undefined && areasRun.includes(areaOfId(id));
+  const unmatchedExpectations = (info.expectations?.entries ?? []).map((e) => e.test).filter((id) => !seen.has(id) && couldRun(id));
+  const { expectations, ...rest } = info;
+  return aggregateReport({ info: { ...rest, expectationsFile: expectations?.file ?? null }, spec, tests, runErrors, unmatchedExpectations, shards: info.shard ? [info.shard] : [] });
 }

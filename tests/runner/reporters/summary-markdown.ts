@@ -1,45 +1,68 @@
-// summary.md: the run at a glance, fit for a CI job summary.
-import type { ConformanceReport } from './report-model.js';
+// summary.md: the run at a glance, fit for a CI job summary ($GITHUB_STEP_SUMMARY).
+import { scoreOf } from './badge.js';
+import type { ConformanceReport, JudgedTest } from './report-model.js';
 
 const MAX_LISTED = 50;
 
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
 function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').replace(/\|/g, '\\|').slice(0, 200);
+  return cell((text.split('\n')[0] ?? '').slice(0, 200));
+}
+
+function listTests(lines: string[], title: string, tests: readonly JudgedTest[], withReplay: boolean): void {
+  if (tests.length === 0) return;
+  lines.push('', `## ${title} (${tests.length})`, '');
+  for (const t of tests.slice(0, MAX_LISTED)) {
+    // A failing test shows its assertion; the others show the gate's note (why it is expected, what to remove).
+    const reason = t.status === 'failed' ? (t.error ?? t.note ?? '') : (t.note ?? '');
+    lines.push(`- **${cell(t.id)}** (${t.requirements.join(', ')}): ${firstLine(reason)}`);
+    if (t.status === 'failed' && t.note) lines.push(`  - ${cell(t.note)}`);
+    if (withReplay && t.replay) lines.push(`  - replay: \`${t.replay}\``);
+  }
+  if (tests.length > MAX_LISTED) lines.push('', `…and ${tests.length - MAX_LISTED} more (see conformance.json or report.html).`);
 }
 
 export function renderSummary(report: ConformanceReport): string {
   const t = report.totals;
   const r = report.requirementTotals;
+  const score = scoreOf(report);
   const lines = [
-    `# fauna-conformance: ${report.outcome === 'passed' ? 'PASSED' : 'FAILED'}`,
+    `# fauna-conformance: ${report.outcome === 'passed' ? 'PASSED' : 'FAILED'} (${score.passed}/${score.counted})`,
     '',
-    `Target ${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${report.suiteVersion} · spec ${report.specVersion} · seed ${report.seed} · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `Target ${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${report.suiteVersion} · spec ${report.specVersion} · seed ${report.seed} · ${(report.durationMs / 1000).toFixed(1)} s${report.shards.length > 0 ? ` · shards ${report.shards.join(', ')}` : ''}`,
     '',
-    `**Tests:** ${t.passed}/${t.tests} passed, ${t.failed} failed, ${t.skipped} skipped. **Requirements:** ${r.passed}/${r.total} passed, ${r.failed} failed, ${r.untested} untested.`,
+    `Claimed profiles: ${report.claimedProfiles.join(', ')}${report.expectationsFile ? ` · expectations: ${report.expectationsFile}` : ''}`,
     '',
-    '| Area | Tests | Passed | Failed | Skipped |',
-    '|---|---:|---:|---:|---:|',
-    ...report.areas.map((a) => `| ${a.area} | ${a.tests} | ${a.passed} | ${a.failed} | ${a.skipped} |`),
+    `**Tests:** ${t.passed}/${t.tests} passed, ${t.failed} failed, ${t.unexpectedPass} unexpected passes, ${t.expectedFailure} expected failures, ${t.notClaimed} not claimed, ${t.skipped} skipped.`,
+    `**Requirements:** ${r.passed}/${r.total} passed, ${r.failed} failed, ${r['expected-failure']} expected failures, ${r.untested} untested, ${r['not-claimed']} not claimed.`,
+    '',
+    '| Area | Tests | Passed | Failed | Unexpected pass | Expected failure | Not claimed | Skipped |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.areas.map((a) => `| ${a.area} | ${a.tests} | ${a.passed} | ${a.failed} | ${a.unexpectedPass} | ${a.expectedFailure} | ${a.notClaimed} | ${a.skipped} |`),
   ];
-  const failures = report.tests.filter((x) => x.status === 'failed');
-  if (failures.length > 0) {
-    lines.push('', '## Failing tests', '', '| Test | Requirements | Reason |', '|---|---|---|');
-    for (const f of failures.slice(0, MAX_LISTED)) lines.push(`| ${f.id.replace(/\|/g, '\\|')} | ${f.requirements.join(', ')} | ${firstLine(f.error ?? '')} |`);
-    if (failures.length > MAX_LISTED) lines.push('', `…and ${failures.length - MAX_LISTED} more (see conformance.json).`);
+  listTests(lines, 'Failing tests', report.tests.filter((x) => x.status === 'failed'), true);
+  listTests(lines, 'Unexpected passes', report.tests.filter((x) => x.status === 'unexpected-pass'), false);
+  listTests(lines, 'Expected failures', report.tests.filter((x) => x.status === 'expected-failure'), false);
+  if (report.unmatchedExpectations.length > 0) {
+    lines.push('', '## Expectation entries matching no test', '');
+    for (const id of report.unmatchedExpectations) lines.push(`- ${cell(id)}`);
   }
   if (report.tagProblems.length > 0) {
     lines.push('', '## Requirement tag problems', '');
-    for (const p of report.tagProblems) lines.push(`- ${p.test}: ${p.problem}`);
+    for (const p of report.tagProblems) lines.push(`- ${cell(p.test)}: ${cell(p.problem)}`);
   }
   if (report.runErrors.length > 0) {
     lines.push('', '## Errors outside tests', '');
     for (const e of report.runErrors) lines.push(`- ${firstLine(e)}`);
   }
   lines.push('', '## Untested MUST requirements', '');
-  if (!report.wholeSuite) lines.push('Not judged: the run was limited with --area.');
-  else if (report.untestedMust.length === 0) lines.push('None: every active MUST requirement has a passing test.');
+  if (!report.wholeSuite) lines.push('Not judged: the run was limited with --area, --requirement or --test.');
+  else if (report.untestedMust.length === 0) lines.push('None: every active MUST requirement of a claimed profile has a passing test.');
   else {
-    lines.push(`${report.untestedMust.length} active MUST requirement(s) have no passing test (${report.policy.untestedMust === 'fail' ? 'this fails the run' : 'listed only, see the policy below'}):`, '');
+    lines.push(`${report.untestedMust.length} active MUST requirement(s) of claimed profiles have no passing test (${report.policy.untestedMust === 'fail' ? 'this fails the run' : 'listed only, see the policy below'}):`, '');
     lines.push('<details><summary>List</summary>', '', report.untestedMust.join(', '), '', '</details>');
   }
   lines.push('', `Policy: ${report.policy.note}`, '');

@@ -45,7 +45,7 @@ describe('conformance report', () => {
     expect(report.untestedMust).not.toContain(first!.id);
     expect(report.untestedMust).toContain(second!.id);
     expect(report.outcome).toBe('failed');
-    expect(renderSummary(report)).toContain('| b |');
+    expect(renderSummary(report)).toContain('- **b** (');
   });
 
   it('flags a test without IDs and one with an unknown ID, and fails the run', () => {

@@ -1,0 +1,44 @@
+// fauna-conformance.config.json: target, the NAME of the env var holding the secret, claimed profiles, expectations
+// file, areas, timeouts, seed, report dir. Validated by schemas/config.schema.json; relative paths in it are resolved
+// against the file's folder.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { validate } from '../../schemas/index.js';
+import type { FaunaConformanceConfig } from '../../schemas/types.js';
+
+export const CONFIG_FILE_NAME = 'fauna-conformance.config.json';
+export const CONFIG_SCHEMA = 'config';
+
+export class ConfigFileError extends Error {
+  override name = 'ConfigFileError';
+}
+
+export interface LoadedConfig {
+  path: string;
+  config: FaunaConformanceConfig;
+  /** Absolute paths, resolved against the config file's folder. */
+  expectations?: string;
+  reportDir?: string;
+}
+
+/** Reads the given file, or `fauna-conformance.config.json` in `cwd` when present; undefined when there is none. */
+export function loadConfig(explicitPath: string | undefined, cwd: string = process.cwd()): LoadedConfig | undefined {
+  const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE_NAME);
+  if (!explicitPath && !existsSync(path)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigFileError(`cannot read the config file ${path}: ${(err as Error).message}`);
+  }
+  const check = validate(CONFIG_SCHEMA, data);
+  if (!check.valid) throw new ConfigFileError(`config file ${path} is invalid: ${check.errors.join('; ')}`);
+  const config = data as FaunaConformanceConfig;
+  const base = dirname(path);
+  return {
+    path,
+    config,
+    ...(config.expectations === undefined ? {} : { expectations: resolve(base, config.expectations) }),
+    ...(config.reportDir === undefined ? {} : { reportDir: resolve(base, config.reportDir) }),
+  };
+}

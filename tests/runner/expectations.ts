@@ -1,0 +1,96 @@
+// Expectation files: a server's known failures, each with the signature it is expected to fail with. A listed test
+// failing the same way is an expected failure (the gate passes), failing differently fails, passing fails too: the
+// entry is stale and must go.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { assertValid, validate } from '../../schemas/index.js';
+import type { FailureSignature, JudgedTest, TestResult, TestStatus } from './reporters/report-model.js';
+
+export const EXPECTATIONS_SCHEMA = 'expectations';
+
+export interface Expectation {
+  /** Stable test ID: `<file> > <suite> > <test>`, as in conformance.json. */
+  test: string;
+  signature: FailureSignature;
+  reason: string;
+  issue?: string;
+}
+
+export interface ExpectationsFile {
+  expectations: Expectation[];
+}
+
+export class ExpectationsError extends Error {
+  override name = 'ExpectationsError';
+}
+
+export function readExpectations(path: string): Expectation[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ExpectationsError(`cannot read the expectations file ${path}: ${(err as Error).message}`);
+  }
+  const check = validate(EXPECTATIONS_SCHEMA, data);
+  if (!check.valid) throw new ExpectationsError(`expectations file ${path} is invalid: ${check.errors.join('; ')}`);
+  const entries = (data as ExpectationsFile).expectations;
+  const dupes = entries.map((e) => e.test).filter((id, i, all) => all.indexOf(id) !== i);
+  if (dupes.length > 0) throw new ExpectationsError(`expectations file ${path} lists ${dupes[0]} twice`);
+  return entries;
+}
+
+export function signatureMatches(expected: FailureSignature, actual: FailureSignature | undefined): boolean {
+  const got = actual ?? {};
+  if (expected.status !== undefined && expected.status !== got.status) return false;
+  if (expected.errorCode !== undefined && expected.errorCode !== got.errorCode) return false;
+  if (expected.assertion !== undefined && !(got.assertion ?? '').includes(expected.assertion)) return false;
+  return true;
+}
+
+function describeSignature(s: FailureSignature | undefined): string {
+  const parts = [
+    s?.status === undefined ? undefined : `status ${s.status}`,
+    s?.errorCode === undefined ? undefined : `error code ${s.errorCode}`,
+    s?.assertion === undefined ? undefined : `assertion "${s.assertion}"`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'any failure';
+}
+
+export const UNEXPECTED_PASS_NOTE = 'unexpected pass: remove it from the expectations';
+
+export function judgeAgainstExpectations(entry: Expectation, result: TestResult, actual: FailureSignature | undefined): { status: TestStatus; note: string } {
+  if (result === 'passed') return { status: 'unexpected-pass', note: UNEXPECTED_PASS_NOTE };
+  if (result === 'skipped') return { status: 'skipped', note: 'listed in the expectations but skipped' };
+  if (signatureMatches(entry.signature, actual)) return { status: 'expected-failure', note: `expected failure: ${entry.reason}` };
+  return { status: 'failed', note: `failed differently than expected: expected ${describeSignature(entry.signature)}, got ${describeSignature(actual)}` };
+}
+
+const RECORDED_REASON = 'recorded by --update-expectations; replace with why this server fails it';
+
+/**
+ * The expectation entries after a run: every failing test of a claimed profile with its current signature (keeping an
+ * existing entry's reason and issue), entries of tests that passed removed, entries of tests the run did not include
+ * kept as they were.
+ */
+export function updatedExpectations(existing: readonly Expectation[], tests: readonly JudgedTest[]): Expectation[] {
+  const byTest = new Map(existing.map((e) => [e.test, e]));
+  const ran = new Set(tests.map((t) => t.id));
+  const kept = existing.filter((e) => !ran.has(e.test));
+  const recorded = tests
+    .filter((t) => t.result === 'failed' && t.status !== 'not-claimed')
+    .map((t): Expectation => {
+      const old = byTest.get(t.id);
+      return {
+        test: t.id,
+        signature: t.signature ?? {},
+        reason: old?.reason ?? RECORDED_REASON,
+        ...(old?.issue === undefined ? {} : { issue: old.issue }),
+      };
+    });
+  return [...kept, ...recorded].sort((a, b) => a.test.localeCompare(b.test));
+}
+
+export function writeExpectations(path: string, entries: readonly Expectation[]): void {
+  const file: ExpectationsFile = { expectations: [...entries] };
+  assertValid(EXPECTATIONS_SCHEMA, file);
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+}

@@ -1,0 +1,87 @@
+// `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs. The
+// tests keep the gate status their shard gave them; areas, requirements, totals and the outcome are recomputed.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { validate } from '../../schemas/index.js';
+import { loadRequirementsIndex } from '../../spec/build-index.js';
+import { aggregateReport, type ConformanceReport, type JudgedTest } from './reporters/report-model.js';
+import { writeReportFiles } from './reporters/report-files.js';
+
+export class MergeError extends Error {
+  override name = 'MergeError';
+}
+
+function readReport(path: string): ConformanceReport {
+  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new MergeError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const check = validate('conformance-report', data);
+  if (!check.valid) throw new MergeError(`${file} is not a conformance report: ${check.errors.slice(0, 3).join('; ')}`);
+  return data as ConformanceReport;
+}
+
+function same<K extends keyof ConformanceReport>(reports: readonly ConformanceReport[], key: K, what: string): void {
+  const first = JSON.stringify(reports[0]![key]);
+  const other = reports.find((r) => JSON.stringify(r[key]) !== first);
+  if (other) throw new MergeError(`the reports differ in ${what} (${first} vs ${JSON.stringify(other[key])}); merge only shards of one run`);
+}
+
+export function mergeReports(reports: readonly ConformanceReport[]): ConformanceReport {
+  if (reports.length === 0) throw new MergeError('nothing to merge');
+  same(reports, 'suiteVersion', 'suite version');
+  same(reports, 'specVersion', 'spec version');
+  same(reports, 'target', 'target');
+  same(reports, 'seed', 'seed');
+  same(reports, 'claimedProfiles', 'claimed profiles');
+  same(reports, 'expectationsFile', 'expectations file');
+  same(reports, 'areasRun', 'areas');
+  same(reports, 'filters', 'filters');
+  const spec = loadRequirementsIndex();
+  const first = reports[0]!;
+  if (spec.specVersion !== first.specVersion) throw new MergeError(`the reports are of spec ${first.specVersion}, this suite has spec ${spec.specVersion}`);
+
+  const tests = new Map<string, JudgedTest>();
+  for (const r of reports) {
+    for (const t of r.tests) {
+      if (tests.has(t.id)) throw new MergeError(`test ${t.id} is in more than one report; merge only distinct shards`);
+      tests.set(t.id, t);
+    }
+  }
+  // An expectation entry is stale only if no shard saw its test.
+  const unmatched = first.unmatchedExpectations.filter((id) => reports.every((r) => r.unmatchedExpectations.includes(id)) && !tests.has(id));
+  const startedAt = new Date(Math.min(...reports.map((r) => Date.parse(r.startedAt))));
+  const finishedAt = new Date(Math.max(...reports.map((r) => Date.parse(r.finishedAt))));
+  const shards = [...new Set(reports.flatMap((r) => r.shards))].sort();
+
+  return aggregateReport({
+    info: {
+      suiteVersion: first.suiteVersion,
+      target: first.target,
+      seed: first.seed,
+      runId: first.runId,
+      startedAt,
+      finishedAt,
+      areas: first.wholeSuite ? undefined : first.areasRun,
+      allAreas: first.areasRun,
+      failOnUntestedMust: first.policy.untestedMust === 'fail',
+      claimed: first.claimedProfiles,
+      expectationsFile: first.expectationsFile,
+      ...first.filters,
+    },
+    spec,
+    tests: [...tests.values()].sort((a, b) => a.id.localeCompare(b.id)),
+    runErrors: reports.flatMap((r) => r.runErrors),
+    unmatchedExpectations: unmatched,
+    shards,
+  });
+}
+
+export function mergeReportDirs(paths: readonly string[], outDir: string): ConformanceReport {
+  const report = mergeReports(paths.map(readReport));
+  writeReportFiles(report, outDir);
+  return report;
+}
