@@ -60,7 +60,8 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
   let state: { name: string; clients: Partial<Record<KeyRole, Client>>; secrets: Partial<Record<KeyRole, string>> } | undefined;
   let setupError: Error | undefined;
 
-  beforeAll(async (_context, suite) => {
+  // vitest 4 reads fixtures from the first parameter, which must be a destructuring pattern.
+  beforeAll(async ({}, suite) => {
     const root = rootClient();
     const name = tenantName(target().runId, suite.file.filepath, target().seed);
     try {

@@ -1,6 +1,6 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
 import { errors, type Position } from '../../errors/query-error.js';
-import { SCHEMA_COLLECTIONS, userCollectionName } from '../../store/store.js';
+import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -94,7 +94,27 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const moved: DocumentLocation = { ...location, id: newName, ref: new Ref(newName, location.ref.collection, location.ref.database) };
   if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position);
   await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
+  if (location.collection === 'databases') {
+    for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) {
+      await writeDocument(ctx, keyLocation(location.database, id), 'update', { ...key.fields, database: new Ref(newName, new Ref('databases')) }, key.hidden, position);
+    }
+  }
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
+}
+
+/**
+ * Keys of `parent` that give access to its child database `name`. They follow the database: a rename points
+ * them at the new name, a deletion deletes them (so a later namesake is not reachable with them).
+ */
+function keysOfChildDatabase(ctx: EvalContext, parent: DatabaseId, name: string): Array<[string, DocumentVersion]> {
+  return ctx.txn.scan(parent, 'keys').filter(([, version]) => {
+    const target = version.fields['database'];
+    return target instanceof Ref && target.id === name;
+  });
+}
+
+function keyLocation(database: DatabaseId, id: string): DocumentLocation {
+  return { database, collection: 'keys', id, ref: new Ref(id, new Ref('keys')) };
 }
 
 const update: FormDefinition = {
@@ -126,6 +146,9 @@ const del: FormDefinition = {
     const location = locateDocument(ctx, ref, args.position('delete'));
     const existing = await readExisting(ctx, location, position);
     if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);
+    if (location.collection === 'databases') {
+      for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
+    }
     await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
     return renderDocument(location.ref, existing);
   },

@@ -1,0 +1,157 @@
+import { describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import {
+  NOT_FOUND,
+  collection,
+  createCollection,
+  createDatabase,
+  createDocument,
+  createKey,
+  database,
+  documentRef,
+  expectQueryError,
+  expectRecord,
+  expectedDatabaseRef,
+  refPayload,
+  txnTime,
+} from './v4-records.js';
+
+// One tenant per file: the harness names it after the file.
+const t = useTenant({ roles: ['admin'] });
+
+describe('Database records', () => {
+  check(['DB-CREATE-001', 'DB-CREATE-002', 'DB-CREATE-005', 'DB-CREATE-007'], 'CreateDatabase with an admin key answers 201 with ref (databases/<name>), ts = x-txn-time and the data given', async () => {
+    const res = (await t.admin.query(createDatabase('created', { data: { team: 'core', size: 3n } }))).expectStatus(201);
+    const record = res.resource;
+    expectRecord('database', record);
+    expect(record.ref).toEqual(expectedDatabaseRef('created'));
+    expect(record.name).toBe('created');
+    expect(typeof record.ts, 'ts is an integer').toBe('bigint');
+    expect(record.ts).toBe(txnTime(res));
+    expect(record.data).toEqual({ team: 'core', size: 3n });
+  });
+
+  check(['DB-CREATE-003'], 'CreateDatabase without name answers 400 validation failed', async () => {
+    (await t.admin.query({ create_database: { object: { data: { object: { a: 1n } } } } })).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['DB-CREATE-004'], 'CreateDatabase with a name already used in the same parent answers 400 instance already exists', async () => {
+    (await t.admin.query(createDatabase('twice'))).expectStatus(201);
+    (await t.admin.query(createDatabase('twice'))).expectStatus(400).expectErrorCode('instance already exists');
+  });
+
+  check(['DB-GET-001'], 'Get of a database with an admin key of the parent answers the record CreateDatabase answered', async () => {
+    const created = (await t.admin.query(createDatabase('fetched', { data: { n: 1n } }))).expectStatus(201).resource;
+    const got = (await t.admin.query({ get: database('fetched') })).expectStatus(200).resource;
+    expectRecord('database', got);
+    expect(got.ref).toEqual(created.ref);
+    expect(got.ts).toBe(created.ts);
+    expect(got.name).toBe('fetched');
+  });
+
+  check(['DB-GET-002'], 'Get of a database name that does not exist answers 404 instance not found or 400 invalid ref', async () => {
+    expectQueryError(await t.admin.query({ get: database('never_created') }), NOT_FOUND);
+  });
+
+  check(['DB-LIFE-001', 'DB-LIFE-006'], 'Delete of a database answers the deleted record; Exists is true before and false after', async () => {
+    const created = (await t.admin.query(createDatabase('doomed'))).expectStatus(201).resource;
+    expect((await t.admin.query({ exists: database('doomed') })).expectStatus(200).resource).toBe(true);
+    const deleted = (await t.admin.query({ delete: database('doomed') })).expectStatus(200).resource;
+    expectRecord('database', deleted);
+    expect(deleted.ref).toEqual(created.ref);
+    expect(deleted.name).toBe('doomed');
+    expect(deleted.ts).toBe(created.ts);
+    expect((await t.admin.query({ exists: database('doomed') })).expectStatus(200).resource).toBe(false);
+    expectQueryError(await t.admin.query({ get: database('doomed') }), NOT_FOUND);
+  });
+
+  check(['DB-LIFE-002', 'DB-LIFE-004'], 'After a database is deleted, its keys and the keys of its child databases answer 401 unauthorized', async () => {
+    (await t.admin.query(createDatabase('cut'))).expectStatus(201);
+    const own = (await t.admin.query(createKey('cut', 'admin'))).expectStatus(201).resource.secret as string;
+    const ownServer = (await t.admin.query(createKey('cut', 'server'))).expectStatus(201).resource.secret as string;
+    (await t.as(own).query(createDatabase('inner'))).expectStatus(201);
+    const inner = (await t.as(own).query(createKey('inner', 'server'))).expectStatus(201).resource.secret as string;
+    // Every key works before the deletion, so a 401 afterwards can only come from the deletion.
+    (await t.as(own).query(createCollection('alive'))).expectStatus(201);
+    (await t.as(inner).query(createCollection('alive'))).expectStatus(201);
+    expect((await t.as(ownServer).query({ exists: collection('alive') })).expectStatus(200).resource).toBe(true);
+
+    (await t.admin.query({ delete: database('cut') })).expectStatus(200);
+    for (const secret of [own, ownServer, inner]) {
+      (await t.as(secret).query({ get: collection('alive') })).expectStatus(401).expectErrorCode('unauthorized');
+    }
+  });
+
+  check(['DB-LIFE-005', 'DB-LIFE-002'], 'A database created again with the name of a deleted one holds none of its collections, and the old keys stay dead', async () => {
+    (await t.admin.query(createDatabase('reborn'))).expectStatus(201);
+    const first = (await t.admin.query(createKey('reborn', 'server'))).expectStatus(201).resource.secret as string;
+    (await t.as(first).query(createCollection('old'))).expectStatus(201);
+    (await t.as(first).query(createDocument(documentRef('old', '1'), { v: 1n }))).expectStatus(201);
+    (await t.admin.query({ delete: database('reborn') })).expectStatus(200);
+
+    (await t.admin.query(createDatabase('reborn'))).expectStatus(201);
+    const second = (await t.admin.query(createKey('reborn', 'server'))).expectStatus(201).resource.secret as string;
+    expect((await t.as(second).query({ exists: collection('old') })).expectStatus(200).resource).toBe(false);
+    // A key of the deleted database does not open its namesake either.
+    (await t.as(first).query({ exists: collection('old') })).expectStatus(401).expectErrorCode('unauthorized');
+    expectQueryError(await t.as(second).query({ get: documentRef('old', '1') }), NOT_FOUND);
+    // The name is free again in the new database.
+    (await t.as(second).query(createCollection('old'))).expectStatus(201);
+  });
+
+  check(['DB-LIFE-007'], 'Renaming a database keeps its content reachable through its existing keys', async () => {
+    (await t.admin.query(createDatabase('before_rename'))).expectStatus(201);
+    const secret = (await t.admin.query(createKey('before_rename', 'server'))).expectStatus(201).resource.secret as string;
+    (await t.as(secret).query(createCollection('kept'))).expectStatus(201);
+    (await t.as(secret).query(createDocument(documentRef('kept', '7'), { v: 'still here' }))).expectStatus(201);
+
+    const renamed = (await t.admin.query({ update: database('before_rename'), params: { object: { name: 'after_rename' } } })).expectStatus(200).resource;
+    expect(renamed.name).toBe('after_rename');
+    expect((await t.admin.query({ exists: database('after_rename') })).expectStatus(200).resource).toBe(true);
+    const doc = (await t.as(secret).query({ get: documentRef('kept', '7') })).expectStatus(200).resource;
+    expect(doc.data).toEqual({ v: 'still here' });
+  });
+});
+
+describe('Child databases', () => {
+  check(['DB-CHILD-001', 'KEY-SCOPE-002'], 'A key of a child database reaches the child and its content only, never its parent', async () => {
+    (await t.admin.query(createCollection('parent_only'))).expectStatus(201);
+    (await t.admin.query(createDatabase('kid'))).expectStatus(201);
+    const kid = t.as((await t.admin.query(createKey('kid', 'admin'))).expectStatus(201).resource.secret);
+
+    (await kid.query(createCollection('kid_only'))).expectStatus(201);
+    expect((await kid.query({ exists: collection('kid_only') })).expectStatus(200).resource).toBe(true);
+    // The collection lives in the child: the parent's own key does not see it.
+    expect((await t.admin.query({ exists: collection('kid_only') })).expectStatus(200).resource).toBe(false);
+
+    expectQueryError(await kid.query({ get: collection('parent_only') }), NOT_FOUND);
+    expectQueryError(await kid.query({ get: database(t.name) }), NOT_FOUND);
+    expectQueryError(await kid.query({ get: database('kid') }), NOT_FOUND);
+  });
+
+  check(['DB-CHILD-002'], 'Databases created in a child database are invisible to a key of a sibling database', async () => {
+    for (const name of ['left', 'right']) (await t.admin.query(createDatabase(name))).expectStatus(201);
+    const left = t.as((await t.admin.query(createKey('left', 'admin'))).expectStatus(201).resource.secret);
+    const right = t.as((await t.admin.query(createKey('right', 'admin'))).expectStatus(201).resource.secret);
+    (await left.query(createDatabase('grandchild'))).expectStatus(201);
+
+    expect((await left.query({ exists: database('grandchild') })).expectStatus(200).resource).toBe(true);
+    expect((await right.query({ exists: database('grandchild') })).expectStatus(200).resource).toBe(false);
+    expectQueryError(await right.query({ get: database('grandchild') }), NOT_FOUND);
+    expectQueryError(await right.query({ get: database('left') }), NOT_FOUND);
+  });
+
+  check(['DB-CHILD-003', 'KEY-SCOPE-001'], 'Same-named collections in sibling databases are independent: a document of one is not found with a key of the other', async () => {
+    for (const name of ['east', 'west']) (await t.admin.query(createDatabase(name))).expectStatus(201);
+    const east = t.as((await t.admin.query(createKey('east', 'server'))).expectStatus(201).resource.secret);
+    const west = t.as((await t.admin.query(createKey('west', 'server'))).expectStatus(201).resource.secret);
+    for (const c of [east, west]) (await c.query(createCollection('shared_name'))).expectStatus(201);
+
+    const doc = (await east.query(createDocument(collection('shared_name'), { side: 'east' }))).expectStatus(201).resource;
+    const id = refPayload(doc.ref).id;
+    expect((await east.query({ get: documentRef('shared_name', id) })).expectStatus(200).resource.data).toEqual({ side: 'east' });
+    expectQueryError(await west.query({ get: documentRef('shared_name', id) }), NOT_FOUND);
+    expectQueryError(await west.query({ get: doc.ref }), NOT_FOUND);
+    expect((await west.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
+  });
+});
