@@ -4,7 +4,8 @@
  */
 import { Authenticator } from './auth/authenticate.js';
 import { keyRolePolicy } from './auth/key-role-policy.js';
-import { hashPassword, issueSecret } from './auth/secrets.js';
+import { hashPassword, issueSecret, verifyPassword } from './auth/secrets.js';
+import { abacPolicy } from './abac/abac-policy.js';
 import { legacyRestEndpoint } from './endpoints/legacy-rest.js';
 import { pingEndpoint } from './endpoints/ping.js';
 import { RouteTable, type ServerServices } from './endpoints/route-table.js';
@@ -12,9 +13,11 @@ import { v4QueryEndpoint } from './endpoints/v4-query.js';
 import type { AccessPolicy } from './eval/access.js';
 import type { EvalServices } from './eval/context.js';
 import { FormRegistry } from './eval/form-registry.js';
+import { authForms, registerTokenNativeCollection } from './eval/forms/auth.js';
 import { coreForms } from './eval/forms/core.js';
 import { documentForms } from './eval/forms/documents.js';
 import { refForms } from './eval/forms/refs.js';
+import { registerRoleNativeCollection, roleForms, runRolePredicate } from './eval/forms/roles.js';
 import { registerCoreNativeCollections, schemaForms } from './eval/forms/schema.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { Store } from './store/store.js';
@@ -43,17 +46,22 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...refForms);
   forms.register(...schemaForms);
   forms.register(...documentForms);
+  forms.register(...authForms);
+  forms.register(...roleForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);
+  registerTokenNativeCollection(natives);
+  registerRoleNativeCollection(natives);
 
-  const access: AccessPolicy = keyRolePolicy;
+  const access: AccessPolicy = abacPolicy(keyRolePolicy, runRolePredicate);
 
   const evalServices: EvalServices = {
     forms,
     access,
     natives,
     hashPassword: (password) => hashPassword(password, options.bcryptCost),
+    verifyPassword,
     issueSecret: (kind, database, id) => issueSecret(kind, database, id, options.bcryptCost),
   };
   const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };

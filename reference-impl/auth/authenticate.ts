@@ -3,9 +3,9 @@
  * `<admin or root secret>:<database path>:<role>` that act inside a descendant database.
  */
 import type { Identity, KeyRole } from '../eval/identity.js';
-import { ROOT_DATABASE, type DatabaseId, type Store } from '../store/store.js';
+import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
-import { Ref } from '../values/value.js';
+import { Ref, Time } from '../values/value.js';
 import { addressOf, digestsEqual, sha256Hex } from './secrets.js';
 
 export class Authenticator {
@@ -38,8 +38,12 @@ export class Authenticator {
     if (!record || record.hidden.secretDigest === undefined || !digestsEqual(sha256Hex(secret), record.hidden.secretDigest)) return undefined;
     const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
     if (address.kind === 'token') {
+      // A token ends with its `ttl` and with its identity document (DEC-010).
+      const ttl = record.fields['ttl'];
+      if (ttl instanceof Time && ttl.micros <= BigInt(Date.now()) * 1000n) return undefined;
       const instance = record.fields['instance'];
-      return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance instanceof Ref ? instance : undefined };
+      if (!(instance instanceof Ref) || !identityDocumentLive(view, address.database, instance)) return undefined;
+      return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;
     const target = record.fields['database'];
@@ -53,6 +57,12 @@ export class Authenticator {
     const roleRefs = (Array.isArray(role) ? role : [role]).filter((r): r is Ref => r instanceof Ref);
     return { kind: 'key', database, role: 'client', roleRefs, record: recordInfo };
   }
+}
+
+function identityDocumentLive(view: Transaction, database: DatabaseId, instance: Ref): boolean {
+  const collection = instance.collection;
+  if (collection === undefined || collection.collection?.id !== 'collections') return false;
+  return view.get(database, userCollectionKey(collection.id), instance.id) !== undefined;
 }
 
 function scoped(view: Transaction, identity: Identity, dbPath: string, role: string): Identity | undefined {

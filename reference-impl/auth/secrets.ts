@@ -47,3 +47,7 @@ export function addressOf(secret: string): SecretAddress | undefined {
 export function hashPassword(password: string, bcryptCost: number): Promise<string> {
   return bcrypt.hash(password, bcryptCost);
 }
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}

@@ -47,6 +47,8 @@ export interface EvalServices {
   readonly natives: NativeCollectionHandlers;
   /** BCrypt hash of a password (credentials). */
   hashPassword(password: string): Promise<string>;
+  /** True when `password` matches the BCrypt `hash`. */
+  verifyPassword(password: string, hash: string): Promise<boolean>;
   /** A new secret for the key or token record `id` in `database`. */
   issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string): Promise<IssuedSecret>;
 }
@@ -73,6 +75,11 @@ export class EvalContext {
 
   withScope(scope: Scope): EvalContext {
     return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluate, this.created);
+  }
+
+  /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
+  withIdentity(identity: Identity): EvalContext {
+    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluate, this.created);
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

@@ -1,0 +1,112 @@
+/**
+ * Attribute-based access control around the key-role policy. Whatever the key role allows stays allowed;
+ * beyond that:
+ * - anyone may read an index whose `permissions.read` is `"public"` (how client keys find users for Login);
+ * - a token may read its own token record (`tokens/self`);
+ * - a token acts with the union of the roles its identity document is a member of, and a key created with
+ *   role refs (or a `@role/<name>` scoped secret) with those roles; nothing else.
+ *
+ * Role predicates are v4 lambdas; the evaluator that runs them is passed in (`PredicateRunner`), so this
+ * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
+ */
+import type { AccessPolicy, AccessRequest } from '../eval/access.js';
+import type { EvalContext } from '../eval/context.js';
+import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { membershipEntries, privilegeEntries, type RoleRecord } from './role-record.js';
+
+/** Applies a stored predicate lambda to arguments with read rights of its own; errors propagate. */
+export type PredicateRunner = (ctx: EvalContext, predicate: QueryValue, args: readonly Value[]) => Promise<Value>;
+
+export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): AccessPolicy {
+  const holds = async (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]): Promise<boolean> => {
+    if (predicate === true) return true;
+    if (!(predicate instanceof QueryValue)) return false;
+    try {
+      return (await runPredicate(ctx, predicate, args())) === true;
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    async allows(ctx, request) {
+      if (await base.allows(ctx, request)) return true;
+      if (isPublicIndexRead(ctx, request) || isOwnTokenRead(ctx, request)) return true;
+      if (request.database !== ctx.identity.database) return false;
+      for (const role of await rolesOf(ctx, holds)) {
+        for (const privilege of privilegeEntries(role)) {
+          if (!resourceMatches(privilege.resource, request)) continue;
+          const action = privilege.actions[request.action];
+          if (await holds(ctx, action, () => predicateArguments(request, action))) return true;
+        }
+      }
+      return false;
+    },
+  };
+}
+
+type Holds = (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]) => Promise<boolean>;
+
+/** The roles the caller acts with: membership for tokens, the named roles for keys with role refs. */
+async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
+  const { identity, txn } = ctx;
+  const roles: RoleRecord[] = [];
+  if (identity.kind === 'token' && identity.identityDocument !== undefined) {
+    const member = identity.identityDocument;
+    for (const [, version] of txn.scan(identity.database, 'roles')) {
+      for (const membership of membershipEntries(version.fields)) {
+        if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource)) continue;
+        if (membership.predicate === undefined || (await holds(ctx, membership.predicate, () => [member]))) {
+          roles.push(version.fields);
+          break;
+        }
+      }
+    }
+  }
+  for (const ref of identity.roleRefs ?? []) {
+    const version = txn.get(identity.database, 'roles', ref.id);
+    if (version) roles.push(version.fields);
+  }
+  return roles;
+}
+
+function resourceMatches(resource: Value | undefined, request: AccessRequest): boolean {
+  if (!(resource instanceof Ref)) return false;
+  const parent = resource.collection;
+  if (parent === undefined) return resource.database === undefined && resource.id === request.collection;
+  if (parent.collection !== undefined || resource.database !== undefined) return false;
+  if (parent.id === 'collections') return request.collection === `collections/${resource.id}`;
+  return request.collection === parent.id && request.ref?.id === resource.id;
+}
+
+/**
+ * Arguments of an action predicate (DEC-041): `read`/`delete`/history get the ref, `create` the new values,
+ * `write` the old values, the new values and the ref (as many as the lambda takes).
+ */
+function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
+  const ref: Value = request.ref ?? null;
+  const after: ObjectValue = request.after ?? {};
+  switch (request.action) {
+    case 'create':
+      return [after];
+    case 'write': {
+      const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
+      const all: Value[] = [old, after, ref];
+      const params = predicate instanceof QueryValue ? predicate.lambda : [];
+      return typeof params === 'string' ? [old] : all.slice(0, params.length);
+    }
+    default:
+      return [ref];
+  }
+}
+
+function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
+  if (request.action !== 'read' || request.collection !== 'indexes' || request.ref === undefined) return false;
+  const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields['permissions'];
+  return isObjectValue(permissions) && permissions['read'] === 'public';
+}
+
+function isOwnTokenRead(ctx: EvalContext, request: AccessRequest): boolean {
+  const record = ctx.identity.kind === 'token' ? ctx.identity.record : undefined;
+  return request.action === 'read' && request.collection === 'tokens' && record !== undefined && request.database === record.database && request.ref?.id === record.ref.id;
+}

@@ -1,0 +1,106 @@
+/**
+ * The stored shape of a role (DEC-041): `membership` — `{resource: <collection ref>, predicate?: <lambda>}`
+ * entries — and `privileges` — `{resource: <ref>, actions: {<action>: <boolean | lambda>}}` entries.
+ * `roleFieldFailures` validates CreateRole params; the readers tolerate any stored shape.
+ */
+import type { ValidationFailure } from '../errors/query-error.js';
+import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+
+export type RoleRecord = ObjectValue;
+
+export const ROLE_ACTIONS: ReadonlySet<string> = new Set([
+  'read',
+  'write',
+  'create',
+  'create_with_id',
+  'delete',
+  'history_read',
+  'history_write',
+  'unrestricted_read',
+  'call',
+]);
+
+export interface MembershipEntry {
+  readonly resource: Value | undefined;
+  readonly predicate: QueryValue | undefined;
+}
+
+export interface PrivilegeEntry {
+  readonly resource: Value | undefined;
+  readonly actions: Readonly<Record<string, Value>>;
+}
+
+function entries(value: Value | undefined): ObjectValue[] {
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return list.filter(isObjectValue);
+}
+
+export function membershipEntries(role: RoleRecord): MembershipEntry[] {
+  return entries(role['membership']).map((m) => ({ resource: m['resource'], predicate: m['predicate'] instanceof QueryValue ? m['predicate'] : undefined }));
+}
+
+export function privilegeEntries(role: RoleRecord): PrivilegeEntry[] {
+  return entries(role['privileges']).map((p) => ({ resource: p['resource'], actions: isObjectValue(p['actions']) ? p['actions'] : {} }));
+}
+
+/** A lambda stored on a role renders as `@query`, whichever way it was written. */
+function storedLambda(value: QueryValue): QueryValue {
+  return new QueryValue(value.lambda, value.expr, value.apiVersion);
+}
+
+function failure(field: Array<string | number>, code: string, description: string): ValidationFailure {
+  return { field, code, description };
+}
+
+/**
+ * Validates and normalises `membership` and `privileges` (single objects become one-element arrays,
+ * lambdas become stored `@query` values). Failures name the offending field.
+ */
+export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue; failures: ValidationFailure[] } {
+  const failures: ValidationFailure[] = [];
+  const fields: ObjectValue = {};
+  const membership = params['membership'];
+  if (membership !== undefined && membership !== null) {
+    const list = Array.isArray(membership) ? membership : [membership];
+    fields['membership'] = list.map((entry, i): Value => {
+      if (!isObjectValue(entry)) {
+        failures.push(failure(['membership', i], 'invalid type', 'Membership entries must be objects.'));
+        return entry;
+      }
+      const out: ObjectValue = { resource: entry['resource'] ?? null };
+      if (!(entry['resource'] instanceof Ref)) failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
+      const predicate = entry['predicate'];
+      if (predicate instanceof QueryValue) out['predicate'] = storedLambda(predicate);
+      else if (predicate !== undefined && predicate !== null) failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
+      return out;
+    });
+  }
+  const privileges = params['privileges'];
+  if (privileges === undefined || privileges === null) failures.push(failure(['privileges'], 'value required', 'Value required.'));
+  else {
+    const list = Array.isArray(privileges) ? privileges : [privileges];
+    fields['privileges'] = list.map((entry, i): Value => {
+      if (!isObjectValue(entry)) {
+        failures.push(failure(['privileges', i], 'invalid type', 'Privilege entries must be objects.'));
+        return entry;
+      }
+      if (!(entry['resource'] instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
+      const actions = entry['actions'];
+      const out: ObjectValue = { resource: entry['resource'] ?? null, actions: {} };
+      if (!isObjectValue(actions)) {
+        failures.push(failure(['privileges', i, 'actions'], 'invalid type', 'An object of actions is expected.'));
+        return out;
+      }
+      const stored: ObjectValue = {};
+      for (const [action, value] of Object.entries(actions)) {
+        if (!ROLE_ACTIONS.has(action)) failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
+        else if (typeof value === 'boolean') stored[action] = value;
+        else if (value instanceof QueryValue) stored[action] = storedLambda(value);
+        else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));
+      }
+      out['actions'] = stored;
+      return out;
+    });
+  }
+  return { fields, failures };
+}

@@ -1,0 +1,223 @@
+/**
+ * Built-in identity: Login, Logout, Identify, Identity/CurrentIdentity, HasIdentity/HasCurrentIdentity,
+ * CurrentToken/HasCurrentToken, and Create on the `tokens` native collection.
+ *
+ * A token record stores `instance` (the identity document), optional `data` and `ttl`, and `hashed_secret`;
+ * the secret itself is rendered once, in the answer that created the token, and kept only as a digest.
+ */
+import type { Expr } from '../../codec/v4-ast.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { userCollectionName, type DatabaseId } from '../../store/store.js';
+import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { expectBoolean, expectObject, expectRef, typeName } from '../arguments.js';
+import type { EvalContext } from '../context.js';
+import { locateDocument, renderDocument, resolveDatabaseScope, writeDocument, type DocumentLocation } from '../documents.js';
+import type { FormDefinition } from '../form-registry.js';
+import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
+import { throwIfFailures, typeFailure } from '../record-fields.js';
+
+const TOKENS_REF = new Ref('tokens');
+
+export function authenticationFailed(position: Position): QueryError {
+  return new QueryError('authentication failed', 'The document was not found or provided password was incorrect.', position);
+}
+
+export function missingIdentity(position: Position): QueryError {
+  return new QueryError('missing identity', 'Authentication does not contain an identity', position);
+}
+
+/** The identity document's ref as seen from its own database (a scoped ref loses its database part). */
+function identityRef(location: DocumentLocation): Ref {
+  const name = userCollectionName(location.collection)!;
+  return new Ref(location.id, new Ref(name, new Ref('collections')));
+}
+
+/** The user document a Login/Identify target designates, or undefined when there is none. */
+async function userLocation(ctx: EvalContext, target: Value, position: Position): Promise<DocumentLocation | undefined> {
+  let ref: Ref | undefined;
+  if (target instanceof Ref) ref = target;
+  else if (target instanceof SetRef) ref = await firstRefOf(ctx, target, position);
+  else throw errors.invalidArgument(`Ref or Set expected, ${typeName(target)} provided.`, position);
+  if (ref === undefined || ref.collection === undefined) return undefined;
+  let location: DocumentLocation;
+  try {
+    location = locateDocument(ctx, ref, position);
+  } catch (error) {
+    // A ref into a collection that does not exist finds no document, like any other miss.
+    if (error instanceof QueryError && error.code === 'invalid ref') return undefined;
+    throw error;
+  }
+  if (userCollectionName(location.collection) === undefined) return undefined;
+  return ctx.txn.get(location.database, location.collection, location.id) ? location : undefined;
+}
+
+/**
+ * The first document of a set, read through Paginate so the caller's rights on the index apply (a client
+ * key may use an index with public read permission).
+ */
+async function firstRefOf(ctx: EvalContext, set: SetRef, position: Position): Promise<Ref | undefined> {
+  const literal: Expr = { kind: 'literal', value: set, position, raw: null };
+  const size: Expr = { kind: 'literal', value: 1n, position, raw: 1 };
+  const page = await ctx.eval({ kind: 'object', fields: new Map([['paginate', literal], ['size', size]]), position, raw: null });
+  const first = isObjectValue(page) && Array.isArray(page['data']) ? page['data'][0] : undefined;
+  if (first instanceof Ref) return first;
+  return Array.isArray(first) ? first.find((v): v is Ref => v instanceof Ref) : undefined;
+}
+
+/** BCrypt hash compared against when there is no document, so a miss costs what a wrong password costs. */
+let missHash: Promise<string> | undefined;
+
+async function passwordMatches(ctx: EvalContext, location: DocumentLocation | undefined, password: string): Promise<boolean> {
+  const hash = location === undefined ? undefined : ctx.txn.get(location.database, location.collection, location.id)?.hidden.credentialsHash;
+  if (hash === undefined) {
+    missHash ??= ctx.services.hashPassword('\u0000no document\u0000');
+    await ctx.services.verifyPassword(password, await missHash);
+    return false;
+  }
+  return ctx.services.verifyPassword(password, hash);
+}
+
+interface TokenFields {
+  data?: ObjectValue;
+  ttl?: Time;
+}
+
+function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failures: ReturnType<typeof typeFailure>[] } {
+  const failures: ReturnType<typeof typeFailure>[] = [];
+  const fields: TokenFields = {};
+  const data = params['data'];
+  const ttl = params['ttl'];
+  if (data !== undefined && data !== null) {
+    if (isObjectValue(data)) fields.data = data;
+    else failures.push(typeFailure('data', 'Object', data));
+  }
+  if (ttl !== undefined && ttl !== null) {
+    if (ttl instanceof Time) fields.ttl = ttl;
+    else failures.push(typeFailure('ttl', 'Time', ttl));
+  }
+  return { fields, failures };
+}
+
+/** Writes a new token record for `instance` in `database` and renders it with its secret (the only time). */
+async function issueToken(ctx: EvalContext, database: DatabaseId, instance: Ref, extra: TokenFields, position: Position, checkAccess: boolean): Promise<ObjectValue> {
+  const id = ctx.txn.newDocumentId();
+  const issued = await ctx.services.issueSecret('token', database, id);
+  const fields: ObjectValue = { instance, ...extra, hashed_secret: issued.hashedSecret };
+  const location: DocumentLocation = { database, collection: 'tokens', id, ref: new Ref(id, TOKENS_REF) };
+  const version = checkAccess
+    ? await writeDocument(ctx, location, 'create', fields, { secretDigest: issued.digest }, position)
+    : ctx.txn.write(database, 'tokens', id, 'create', fields, { secretDigest: issued.digest });
+  const { hashed_secret: _hashed, ...shown } = renderDocument(location.ref, version);
+  const record: ObjectValue = { ...shown, secret: issued.secret };
+  ctx.created.add(record);
+  return record;
+}
+
+const login: FormDefinition = {
+  required: ['login'],
+  optional: ['params'],
+  async evaluate(ctx, args) {
+    const position = args.node.position;
+    const target = await args.value(ctx, 'login');
+    const params = expectObject(args.has('params') ? await args.value(ctx, 'params') : {}, args.position('params'));
+    const password = params['password'];
+    const { fields, failures } = tokenFieldFailures(params);
+    if (password === undefined || password === null) failures.unshift({ field: ['password'], code: 'value required', description: 'Value required.' });
+    else if (typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
+    throwIfFailures(failures, position);
+    const location = await userLocation(ctx, target, args.position('login'));
+    if (!(await passwordMatches(ctx, location, password as string)) || location === undefined) throw authenticationFailed(position);
+    // Login needs no privilege on the user document: knowing the password is the authorisation.
+    return issueToken(ctx, location.database, identityRef(location), fields, position, false);
+  },
+};
+
+const identify: FormDefinition = {
+  required: ['identify', 'password'],
+  async evaluate(ctx, args) {
+    const target = expectRef(await args.value(ctx, 'identify'), args.position('identify'));
+    const password = await args.value(ctx, 'password');
+    if (typeof password !== 'string') throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
+    return passwordMatches(ctx, await userLocation(ctx, target, args.position('identify')), password);
+  },
+};
+
+const logout: FormDefinition = {
+  required: ['logout'],
+  async evaluate(ctx, args) {
+    const all = expectBoolean(await args.value(ctx, 'logout'), args.position('logout'));
+    const { identity } = ctx;
+    if (identity.kind !== 'token' || identity.record === undefined) throw missingIdentity(args.node.position);
+    const { database, ref } = identity.record;
+    const instance = identity.identityDocument;
+    // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
+    for (const [id, version] of ctx.txn.scan(database, 'tokens')) {
+      const mine = id === ref.id;
+      const sameIdentity = all && instance !== undefined && version.fields['instance'] instanceof Ref && version.fields['instance'].equals(instance);
+      if (mine || sameIdentity) ctx.txn.write(database, 'tokens', id, 'delete', {}, version.hidden);
+    }
+    return true;
+  },
+};
+
+function currentIdentity(ctx: EvalContext, position: Position): Ref {
+  const document = ctx.identity.kind === 'token' ? ctx.identity.identityDocument : undefined;
+  if (document === undefined) throw missingIdentity(position);
+  return document;
+}
+
+function identityForm(key: string): FormDefinition {
+  return { required: [key], evaluate: async (ctx, args) => currentIdentity(ctx, args.node.position) };
+}
+
+function hasIdentityForm(key: string): FormDefinition {
+  return { required: [key], evaluate: async (ctx) => ctx.identity.kind === 'token' && ctx.identity.identityDocument !== undefined };
+}
+
+/** The calling token's ref (or the calling key's); the root secret has no record. */
+const currentToken: FormDefinition = {
+  required: ['current_token'],
+  async evaluate(ctx, args) {
+    const record = ctx.identity.record;
+    if (record === undefined) throw missingIdentity(args.node.position);
+    return record.ref;
+  },
+};
+
+const hasCurrentToken: FormDefinition = {
+  required: ['has_current_token'],
+  evaluate: async (ctx) => ctx.identity.record !== undefined,
+};
+
+/** `Create(Tokens(), {instance, data?, ttl?})`: a token without a password, for callers allowed to create tokens. */
+export const tokenHandler: NativeCollectionHandler = {
+  async create(ctx, params, position, scope) {
+    const { fields, failures } = tokenFieldFailures(params);
+    const instance = params['instance'];
+    if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Value required.' });
+    else if (!(instance instanceof Ref)) failures.unshift(typeFailure('instance', 'Ref', instance));
+    throwIfFailures(failures, position);
+    const database = resolveDatabaseScope(ctx, scope, position);
+    const location = await userLocation(ctx, instance as Ref, position);
+    if (location === undefined || location.database !== database) {
+      throwIfFailures([{ field: ['instance'], code: 'invalid reference', description: 'The identity document does not exist.' }], position);
+    }
+    return issueToken(ctx, database, identityRef(location!), fields, position, true);
+  },
+};
+
+export function registerTokenNativeCollection(natives: NativeCollectionHandlers): void {
+  natives.register('tokens', tokenHandler);
+}
+
+export const authForms: readonly FormDefinition[] = [
+  login,
+  identify,
+  logout,
+  identityForm('identity'),
+  identityForm('current_identity'),
+  hasIdentityForm('has_identity'),
+  hasIdentityForm('has_current_identity'),
+  currentToken,
+  hasCurrentToken,
+];
