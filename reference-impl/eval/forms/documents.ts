@@ -86,7 +86,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const fields = schemaRecordFields(params, key, existing);
   if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
   const newName = fields['name'];
-  const renamed = typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
+  // Keys and tokens have numeric ids: their `name` is a label, never their identity.
+  const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';
+  const renamed = nameIsId && typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
   if (!renamed) return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, existing.hidden, position));
   if (!RENAMABLE.has(location.collection)) {
     throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }], position);

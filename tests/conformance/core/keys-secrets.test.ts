@@ -1,0 +1,150 @@
+import { describe, expect } from 'vitest';
+import type { Client, Response } from '../../harness/index.js';
+import { check, useTenant } from '../../harness/index.js';
+import { collection, createCollection, createDatabase, createDocument, createKey, documentRef, expectRecord, refPayload } from './v4-records.js';
+
+const t = useTenant({ roles: ['admin', 'server'] });
+
+const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+
+/** Every secret this file created, and every answer it got that is not the CreateKey answer of that secret. */
+const created = new Map<string, Response>();
+const answers: Response[] = [];
+
+async function ask(client: Client, expr: unknown): Promise<Response> {
+  const res = await client.query(expr);
+  answers.push(res);
+  return res;
+}
+
+async function newKey(client: Client, db: string | undefined, role: string, extra: Record<string, unknown> = {}): Promise<{ ref: unknown; secret: string; record: any }> {
+  const res = (await client.query(createKey(db, role, extra))).expectStatus(201);
+  const record = res.resource;
+  expect(typeof record.secret, 'CreateKey answers the secret').toBe('string');
+  created.set(record.secret, res);
+  return { ref: record.ref, secret: record.secret, record };
+}
+
+function expectNoSecretIn(responses: readonly Response[]): void {
+  for (const res of responses) {
+    for (const [secret, origin] of created) {
+      if (res !== origin && res.text.includes(secret)) throw new Error(`${res.method} ${res.path} (status ${res.status}) repeats a key secret that only its CreateKey answer may carry`);
+    }
+  }
+}
+
+// Created in the first test and used again in the last one, after everything else in the file.
+let longLived: { secret: string } | undefined;
+
+describe('Key secrets', () => {
+  check(['KEY-SECRET-001'], 'The secret of a new key authenticates requests with its role in its database', async () => {
+    (await t.admin.query(createDatabase('served'))).expectStatus(201);
+    const key = await newKey(t.admin, 'served', 'server');
+    longLived = key;
+    const client = t.as(key.secret);
+    (await ask(client, createCollection('in_served'))).expectStatus(201);
+    // Server role: documents yes, databases no.
+    (await ask(client, createDocument(collection('in_served'), { x: 1n }))).expectStatus(201);
+    (await ask(client, createDatabase('nope'))).expectStatus(403).expectErrorCode('permission denied');
+    // The collection landed in `served`, not in the tenant's own database.
+    expect((await ask(t.server, { exists: collection('in_served') })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['KEY-SECRET-002', 'KEY-SECRET-005'], 'Get of a key record carries hashed_secret but never secret', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'read_back' });
+    const res = (await ask(t.admin, { get: key.ref })).expectStatus(200);
+    const record = res.resource;
+    expectRecord('key', record);
+    expect(record).not.toHaveProperty('secret');
+    expect(record.hashed_secret).toBe(key.record.hashed_secret);
+    expect(record.name).toBe('read_back');
+    expect(record.ref).toEqual(key.ref);
+    expectNoSecretIn([res]);
+  });
+
+  check(['KEY-SECRET-003', 'KEY-SECRET-005'], 'Paginating {"keys": null} answers key refs, and Map with Get over them yields records without secret', async () => {
+    const key = await newKey(t.admin, undefined, 'client', { name: 'listed' });
+    const page = (await ask(t.admin, { paginate: { keys: null }, size: 1000n })).expectStatus(200).resource;
+    expect(page.data).toContainEqual(key.ref);
+    for (const ref of page.data) expect(refPayload(ref).collection).toEqual({ '@ref': { id: 'keys' } });
+
+    const mapped = (await ask(t.admin, { map: { lambda: 'k', expr: { get: { var: 'k' } } }, collection: { paginate: { keys: null }, size: 1000n } })).expectStatus(200).resource;
+    expect(mapped.data.length).toBe(page.data.length);
+    for (const record of mapped.data) {
+      expectRecord('key', record);
+      expect(record).not.toHaveProperty('secret');
+    }
+    expect(mapped.data.map((r: { ref: unknown }) => r.ref)).toContainEqual(key.ref);
+  });
+
+  check(['KEY-SECRET-004'], 'hashed_secret is a BCrypt hash ($2a$/$2b$/$2y$, 60 characters) and differs from the secret', async () => {
+    const key = await newKey(t.admin, undefined, 'server');
+    expect(key.record.hashed_secret).toHaveLength(60);
+    expect(key.record.hashed_secret).toMatch(BCRYPT);
+    expect(key.record.hashed_secret).not.toBe(key.secret);
+    expect(key.record.hashed_secret.includes(key.secret)).toBe(false);
+  });
+
+  check(['KEY-SECRET-006'], 'Two keys created in one request get different secrets', async () => {
+    // An array result is not itself a created document, so 200 is as right as 201 here.
+    const res = (await t.admin.query([createKey(undefined, 'server'), createKey(undefined, 'server')])).expectStatus(200, 201);
+    const [first, second] = res.resource as Array<{ secret: string; ref: unknown }>;
+    for (const key of [first!, second!]) created.set(key.secret, res);
+    expect(first!.secret).not.toBe(second!.secret);
+    expect(first!.ref).not.toEqual(second!.ref);
+    // Both work on their own.
+    for (const key of [first!, second!]) (await ask(t.as(key.secret), { exists: collection('anything') })).expectStatus(200);
+  });
+
+  check(['KEY-SECRET-007'], 'A key secret is at least 20 characters of ASCII without whitespace or ":"', async () => {
+    const key = await newKey(t.admin, undefined, 'client');
+    expect(key.secret.length).toBeGreaterThanOrEqual(20);
+    expect(key.secret).toMatch(/^[\x21-\x39\x3b-\x7e]+$/);
+  });
+
+  check(['KEY-SECRET-005'], 'A key secret appears in no answer after its CreateKey answer, errors included', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'quiet' });
+    const probe = t.as(key.secret);
+    // Errors right after the creation, from the key itself and from others about it.
+    (await ask(probe, { get: documentRef('missing_collection', '1') })).expectStatus(400);
+    (await ask(probe, { no_such_function: 1n })).expectStatus(400);
+    (await ask(probe, createKey(undefined, 'server'))).expectStatus(403);
+    (await ask(t.admin, createKey(undefined, 'bogus'))).expectStatus(400);
+    (await ask(t.admin, { get: key.ref })).expectStatus(200);
+    (await ask(t.admin, { update: key.ref, params: { object: { data: { object: { note: 'x' } } } } })).expectStatus(200);
+    (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', name: 'quiet_again' } } })).expectStatus(200);
+    (await ask(probe, { exists: collection('anything') })).expectStatus(200);
+    expectNoSecretIn(answers);
+  });
+});
+
+describe('Key lifecycle', () => {
+  check(['KEY-LIFE-001', 'KEY-LIFE-002'], 'After Delete of a key its secret answers 401 unauthorized; other keys of the database keep working', async () => {
+    const doomed = await newKey(t.admin, undefined, 'server');
+    const kept = await newKey(t.admin, undefined, 'server');
+    (await ask(t.as(doomed.secret), { exists: collection('anything') })).expectStatus(200);
+    const deleted = (await ask(t.admin, { delete: doomed.ref })).expectStatus(200).resource;
+    expect(deleted.ref).toEqual(doomed.ref);
+    expect(deleted).not.toHaveProperty('secret');
+    (await ask(t.as(doomed.secret), { exists: collection('anything') })).expectStatus(401).expectErrorCode('unauthorized');
+    (await ask(t.as(kept.secret), { exists: collection('anything') })).expectStatus(200);
+    (await ask(t.server, { exists: collection('anything') })).expectStatus(200);
+  });
+
+  check(['KEY-LIFE-003', 'KEY-SECRET-005'], "Updating a key's name or data keeps its secret working and does not return secret", async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'before' });
+    const updated = (await ask(t.admin, { update: key.ref, params: { object: { name: 'after', data: { object: { team: 'core' } } } } })).expectStatus(200).resource;
+    expectRecord('key', updated);
+    expect(updated).not.toHaveProperty('secret');
+    expect(updated.name).toBe('after');
+    expect(updated.data).toEqual({ team: 'core' });
+    (await ask(t.as(key.secret), createCollection('after_update'))).expectStatus(201);
+    expectNoSecretIn(answers);
+  });
+
+  check(['KEY-LIFE-004', 'KEY-SECRET-005'], 'A key has no expiry: the first key of this file still works after everything else', async () => {
+    expect(longLived, 'the first test created the key').toBeDefined();
+    (await ask(t.as(longLived!.secret), { exists: collection('in_served') })).expectStatus(200);
+    expectNoSecretIn(answers);
+  });
+});
