@@ -1,0 +1,129 @@
+import { describe, expect } from 'vitest';
+import { check, decimal, useTenant } from '../../harness/index.js';
+import {
+  NOT_FOUND,
+  collection,
+  createCollection,
+  createDocument,
+  documentRef,
+  expectQueryError,
+  expectRecord,
+  expectedCollectionRef,
+  refPayload,
+  txnTime,
+} from './v4-records.js';
+
+const t = useTenant({ roles: ['admin', 'server'] });
+
+describe('CreateCollection', () => {
+  check(['COLL-CREATE-001', 'COLL-CREATE-002', 'COLL-CREATE-006'], 'CreateCollection with a server key answers 201 with ref (collections/<name>), ts, name and an integer history_days', async () => {
+    const res = (await t.server.query(createCollection('users'))).expectStatus(201);
+    const record = res.resource;
+    expectRecord('collection', record);
+    expect(record.ref).toEqual(expectedCollectionRef('users'));
+    expect(record.name).toBe('users');
+    expect(record.ts).toBe(txnTime(res));
+    expect(typeof record.history_days, 'history_days is an integer when not given').toBe('bigint');
+    expect(record.history_days >= 0n).toBe(true);
+  });
+
+  check(['COLL-CREATE-003'], 'CreateCollection without name answers 400 validation failed', async () => {
+    (await t.server.query({ create_collection: { object: { history_days: 1n } } })).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['COLL-CREATE-004'], 'CreateCollection with a name already used in the database answers 400 instance already exists', async () => {
+    (await t.server.query(createCollection('dup'))).expectStatus(201);
+    (await t.server.query(createCollection('dup'))).expectStatus(400).expectErrorCode('instance already exists');
+    (await t.server.query({ create_class: { object: { name: 'dup' } } })).expectStatus(400).expectErrorCode('instance already exists');
+  });
+
+  check.each([0n, 7n, 365n])(['COLL-CREATE-005'], 'history_days %s given to CreateCollection is returned unchanged', async (days) => {
+    const record = (await t.server.query(createCollection(`kept_${days}`, { history_days: days }))).expectStatus(201).resource;
+    expect(record.history_days).toBe(days);
+  });
+
+  check(['COLL-CREATE-007'], 'create_class creates a collection just as create_collection does', async () => {
+    const res = (await t.server.query({ create_class: { object: { name: 'legacy' } } })).expectStatus(201);
+    expectRecord('collection', res.resource);
+    expect(res.resource.ref).toEqual(expectedCollectionRef('legacy'));
+    const got = (await t.server.query({ get: collection('legacy') })).expectStatus(200).resource;
+    expect(got.ref).toEqual(expectedCollectionRef('legacy'));
+    (await t.server.query(createDocument(collection('legacy'), { ok: true }))).expectStatus(201);
+  });
+
+  check.each([
+    { label: '-1', value: -1n },
+    { label: '1.5', value: decimal('1.5') },
+    { label: '"3"', value: '3' },
+  ])(['COLL-CREATE-008'], 'history_days $label answers 400 validation failed', async ({ label, value }) => {
+    (await t.server.query(createCollection(`bad_history_${label.replace(/\W/g, '')}`, { history_days: value }))).expectStatus(400).expectErrorCode('validation failed');
+  });
+});
+
+describe('Collection reads and lifecycle', () => {
+  check(['COLL-GET-001'], 'Get of a collection answers the record with the same ref, name and history_days', async () => {
+    const created = (await t.server.query(createCollection('read_me', { history_days: 3n }))).expectStatus(201).resource;
+    const got = (await t.server.query({ get: collection('read_me') })).expectStatus(200).resource;
+    expectRecord('collection', got);
+    expect(got.ref).toEqual(created.ref);
+    expect(got.name).toBe('read_me');
+    expect(got.history_days).toBe(3n);
+    expect(got.ts).toBe(created.ts);
+  });
+
+  check(['COLL-GET-002'], 'Paginating {"collections": null} lists the refs of the database\'s collections', async () => {
+    const names = ['listed_a', 'listed_b', 'listed_c'];
+    (await t.server.query(names.map((n) => createCollection(n)))).expectStatus(200, 201);
+    const page = (await t.server.query({ paginate: { collections: null }, size: 1000n })).expectStatus(200).resource;
+    for (const n of names) expect(page.data).toContainEqual(expectedCollectionRef(n));
+    for (const ref of page.data) expect(refPayload(ref).collection).toEqual({ '@ref': { id: 'collections' } });
+  });
+
+  check(['COLL-LIFE-001', 'COLL-LIFE-002', 'COLL-LIFE-003'], 'Delete of a collection answers its record; afterwards its documents are not found and Create in it answers 400 invalid ref', async () => {
+    const created = (await t.server.query(createCollection('gone', { history_days: 2n }))).expectStatus(201).resource;
+    (await t.server.query(createDocument(documentRef('gone', '11'), { v: 1n }))).expectStatus(201);
+    const deleted = (await t.server.query({ delete: collection('gone') })).expectStatus(200).resource;
+    expectRecord('collection', deleted);
+    expect(deleted.ref).toEqual(created.ref);
+    expect(deleted.name).toBe('gone');
+    expect(deleted.history_days).toBe(2n);
+
+    expectQueryError(await t.server.query({ get: documentRef('gone', '11') }), NOT_FOUND);
+    (await t.server.query(createDocument(collection('gone'), { v: 2n }))).expectStatus(400).expectErrorCode('invalid ref');
+    expect((await t.server.query({ exists: collection('gone') })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['COLL-LIFE-004'], 'Create in a collection that never existed answers 400 invalid ref', async () => {
+    (await t.server.query(createDocument(collection('never_was'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query(createDocument(documentRef('never_was', '5'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+  });
+
+  check(['COLL-LIFE-005'], "Update of a collection's history_days is returned by a later Get", async () => {
+    (await t.server.query(createCollection('retuned', { history_days: 1n }))).expectStatus(201);
+    const updated = (await t.server.query({ update: collection('retuned'), params: { object: { history_days: 9n } } })).expectStatus(200).resource;
+    expect(updated.history_days).toBe(9n);
+    expect((await t.server.query({ get: collection('retuned') })).expectStatus(200).resource.history_days).toBe(9n);
+  });
+});
+
+describe('Collection wording by API version', () => {
+  check(['PROTO-VERSION-002', 'COLL-CREATE-007'], 'Without an API version header a collection record names its native collection under class', async () => {
+    const res = (await t.server.query(createCollection('old_words'), { apiVersion: null })).expectStatus(201);
+    expect(res.resource.ref).toEqual({ '@ref': { id: 'old_words', class: { '@ref': { id: 'classes' } } } });
+    const doc = (await t.server.query(createDocument(collection('old_words'), { a: 1n }), { apiVersion: null })).expectStatus(201).resource;
+    expect(refPayload(doc.ref).class).toEqual({ '@ref': { id: 'old_words', class: { '@ref': { id: 'classes' } } } });
+    expect(refPayload(doc.ref)).not.toHaveProperty('collection');
+  });
+
+  check(['PROTO-VERSION-003'], 'With API version 2.1 a collection record names its native collection under class', async () => {
+    (await t.server.query(createCollection('v21_words'))).expectStatus(201);
+    const got = (await t.server.query({ get: collection('v21_words') }, { apiVersion: '2.1' })).expectStatus(200).resource;
+    expect(got.ref).toEqual({ '@ref': { id: 'v21_words', class: { '@ref': { id: 'classes' } } } });
+  });
+
+  check(['PROTO-VERSION-001', 'PROTO-VERSION-007'], 'With API version 4 the same records name collection and collections', async () => {
+    (await t.server.query(createCollection('new_words'), { apiVersion: null })).expectStatus(201);
+    const got = (await t.server.query({ get: collection('new_words') }, { apiVersion: '4' })).expectStatus(200).resource;
+    expect(got.ref).toEqual(expectedCollectionRef('new_words'));
+  });
+});
