@@ -19,6 +19,10 @@ import { documentForms } from './eval/forms/documents.js';
 import { refForms } from './eval/forms/refs.js';
 import { registerRoleNativeCollection, roleForms, runRolePredicate } from './eval/forms/roles.js';
 import { registerCoreNativeCollections, schemaForms } from './eval/forms/schema.js';
+import { collectionFunctionForms } from './eval/forms/collections-functions.js';
+import { pagingForms, setReaderFor } from './eval/forms/paging.js';
+import { indexNativeHandler, setForms } from './eval/forms/sets.js';
+import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { Store } from './store/store.js';
 import { TransactionManager } from './txn/transaction-manager.js';
@@ -35,6 +39,8 @@ export interface ReferenceServerParts {
   readonly natives: NativeCollectionHandlers;
   readonly routes: RouteTable;
   readonly services: ServerServices;
+  /** Index entries and states (`indexes/index-manager.ts`); event sources read index definitions here. */
+  readonly indexes: IndexManager;
 }
 
 export function composeReferenceServer(options: CompositionOptions): ReferenceServerParts {
@@ -46,11 +52,14 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...refForms);
   forms.register(...schemaForms);
   forms.register(...documentForms);
+  const indexes = new IndexManager(store, transactions);
+  forms.register(...setForms(), ...pagingForms(setReaderFor(indexes)), ...collectionFunctionForms);
   forms.register(...authForms);
   forms.register(...roleForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);
+  natives.register('indexes', indexNativeHandler());
   registerTokenNativeCollection(natives);
   registerRoleNativeCollection(natives);
 
@@ -71,5 +80,5 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   routes.add(pingEndpoint);
   routes.fallback(legacyRestEndpoint);
 
-  return { store, transactions, forms, natives, routes, services };
+  return { store, transactions, forms, natives, routes, services, indexes };
 }

@@ -37,6 +37,8 @@ export interface HiddenFields {
   readonly secretDigest?: string;
   /** For records of the `databases` collection: the database they name. */
   readonly databaseId?: DatabaseId;
+  /** For records of the `indexes` collection: the index's internal id, kept across renames. */
+  readonly indexId?: string;
 }
 
 export interface DocumentVersion {

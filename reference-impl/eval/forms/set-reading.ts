@@ -1,0 +1,192 @@
+/**
+ * Turns a set value (`@set` structure, or a native collection ref) into an ordered set Paginate can walk.
+ * Index sets read the index's B+ tree with the request's own pending writes laid over it; composite sets are
+ * materialised from their operands (SD "Set": Match, Union, Intersection, Difference, Distinct, Join,
+ * Documents).
+ */
+import { toExpr } from '../../codec/v4-json.js';
+import { errors, type Position } from '../../errors/query-error.js';
+import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
+import { collectionRefOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
+import { entriesFor } from '../../indexes/entries.js';
+import { IndexStore, valueKey, type IndexTuple } from '../../indexes/index-store.js';
+import { compareTuples } from '../../indexes/value-order.js';
+import { type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { typeName } from '../arguments.js';
+import { Scope, type EvalContext } from '../context.js';
+import { isNativeCollection, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
+import { LambdaValue, applyLambda } from '../lambda.js';
+
+export const INDEXES_REF = new Ref('indexes');
+
+/** True for `Ref(name, Ref(indexes))`. */
+export function isIndexRef(v: Value | undefined): v is Ref {
+  return v instanceof Ref && v.collection !== undefined && v.collection.id === 'indexes' && v.collection.collection === undefined;
+}
+
+/** The index record a ref names, as this request sees it; `invalid ref` when there is none. */
+export function indexRecord(ctx: EvalContext, ref: Value, position: Position): { database: DatabaseId; ref: Ref; version: DocumentVersion } {
+  if (!isIndexRef(ref)) throw errors.invalidArgument(`Index ref expected, ${typeName(ref)} provided.`, position);
+  const database = resolveDatabaseScope(ctx, ref.database ?? ref.collection!.database, position);
+  const version = ctx.txn.get(database, 'indexes', ref.id);
+  if (!version) throw errors.invalidRef(`Ref refers to undefined index '${ref.id}'.`, position);
+  return { database, ref, version };
+}
+
+/** The committed index behind a ref, access-checked for reading. */
+export async function readableIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): Promise<LiveIndex> {
+  const record = indexRecord(ctx, ref, position);
+  const id = record.version.hidden.indexId;
+  const index = id === undefined ? undefined : indexes.byIndexId(record.database, id);
+  if (!index) throw errors.invalidArgument(`Index '${record.ref.id}' was created in this transaction and cannot be read in it.`, position);
+  await requireAccess(ctx, 'read', { database: record.database, collection: 'indexes', id: record.ref.id, ref: record.ref }, position, record.version);
+  return index;
+}
+
+/** The term tuple a Match names: a bare scalar stands for a one-element array (SD "Set"). */
+export function termTuple(termCount: number, terms: Value | undefined): Value[] | undefined {
+  const given = terms === undefined ? [] : Array.isArray(terms) && (termCount !== 1 || terms.length === 1) ? terms : [terms];
+  if (given.length !== termCount) return undefined;
+  return given.map((t) => (isObjectValue(t) ? null : t));
+}
+
+const EMPTY = new ArraySet([], []);
+
+function indexTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex, terms: Value[]): OrderedSet {
+  const valueCount = index.definition.values.length;
+  const removed = new Set<string>();
+  const added: IndexTuple[] = [];
+  const sameTerms = (t: Value[]): boolean => valueKey(t) === valueKey(terms);
+  for (const record of ctx.txn.commitRecords()) {
+    if (record.database !== index.database) continue;
+    for (const w of record.writes) {
+      if (!indexes.covers(index, w.collection)) continue;
+      for (const e of indexes.entriesOf(index, w.collection, w.id, w.before)) if (sameTerms(e.terms)) removed.add(valueKey(IndexStore.tupleOf(e)));
+      for (const e of indexes.entriesOf(index, w.collection, w.id, w.after)) if (sameTerms(e.terms)) added.push(IndexStore.tupleOf(e));
+    }
+  }
+  return new IndexTermSet(index.entries, terms, valueCount, removed, added);
+}
+
+/** An index term set as it was at `atTs`, rebuilt from the documents of that time. */
+function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex, terms: Value[], atTs: bigint): OrderedSet {
+  const valueCount = index.definition.values.length;
+  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+  const state = ctx.txn.store.database(index.database);
+  for (const key of state?.collections.keys() ?? []) {
+    if (!indexes.covers(index, key)) continue;
+    for (const [id, version] of ctx.txn.store.scanCollection(index.database, key, atTs)) {
+      for (const e of entriesFor(index.definition, indexedDocument(key, id, version))) {
+        if (valueKey(e.terms) !== valueKey(terms)) continue;
+        const tuple = IndexStore.tupleOf(e);
+        out.push({ tuple, element: valueCount === 0 ? e.ref : valueCount === 1 ? e.values[0]! : e.values });
+      }
+    }
+  }
+  return new ArraySet(out, index.entries.reverse);
+}
+
+function all(set: OrderedSet): Array<{ tuple: IndexTuple; element: Value }> {
+  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+  const it = set.ascending();
+  for (let r = it.next(); !r.done; r = it.next()) out.push({ tuple: r.value, element: set.element(r.value) });
+  return out;
+}
+
+function byElement(entries: ReadonlyArray<{ tuple: IndexTuple; element: Value }>): Set<string> {
+  return new Set(entries.map((e) => valueKey(e.element)));
+}
+
+/** Entries in order with repeated elements dropped (the first in order stays). */
+function distinctEntries(entries: Array<{ tuple: IndexTuple; element: Value }>, reverse: readonly boolean[]): Array<{ tuple: IndexTuple; element: Value }> {
+  const sorted = [...entries].sort((a, b) => compareTuples(a.tuple, b.tuple, reverse));
+  const seen = new Set<string>();
+  return sorted.filter((e) => {
+    const k = valueKey(e.element);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function operandList(v: Value | undefined): Value[] {
+  return Array.isArray(v) ? v : v === undefined ? [] : [v];
+}
+
+async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKey, collectionRef: Ref, atTs?: bigint): Promise<OrderedSet> {
+  const docs: Iterable<[string, DocumentVersion]> = atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs);
+  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+  for (const [id, version] of docs) {
+    const ref = new Ref(id, collectionRef);
+    const allowed = await ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+    if (allowed) out.push({ tuple: [ref], element: ref });
+  }
+  return new ArraySet(out, []);
+}
+
+/** The lambda of a Join or Map: an evaluated lambda, or a stored `@query` given back to the server. */
+export function asLambda(v: Value, position: Position): LambdaValue {
+  if (v instanceof LambdaValue) return v;
+  if (v instanceof QueryValue) return new LambdaValue(v.lambda, v.expr, toExpr(v.expr, position), Scope.EMPTY, v.apiVersion);
+  throw errors.invalidArgument(`Lambda expected, ${typeName(v)} provided.`, position);
+}
+
+export class SetReader {
+  constructor(private readonly indexes: IndexManager) {}
+
+  /** The ordered set a set value designates, optionally as of `atTs`. */
+  async read(ctx: EvalContext, set: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+    if (set instanceof Ref && isNativeCollection(set)) {
+      const database = resolveDatabaseScope(ctx, set.database, position);
+      return listing(ctx, database, set.id, new Ref(set.id), atTs);
+    }
+    if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);
+    const s: ObjectValue = set.structure;
+    if ('match' in s) return this.match(ctx, s['match']!, s['terms'], position, atTs);
+    if ('documents' in s) {
+      const collection = s['documents'];
+      if (!(collection instanceof Ref)) throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
+      const { database, collection: key } = resolveCollection(ctx, collection, position);
+      return listing(ctx, database, key, collectionRefOf(key), atTs);
+    }
+    if ('union' in s || 'intersection' in s || 'difference' in s) {
+      const kind = 'union' in s ? 'union' : 'intersection' in s ? 'intersection' : 'difference';
+      const operands: OrderedSet[] = [];
+      for (const operand of operandList(s[kind])) operands.push(await this.read(ctx, operand, position, atTs));
+      if (operands.length === 0) return EMPTY;
+      const reverse = operands[0]!.reverse;
+      const lists = operands.map(all);
+      if (kind === 'union') return new ArraySet(distinctEntries(lists.flat(), reverse), reverse);
+      const others = lists.slice(1).map(byElement);
+      const keep = (e: { element: Value }): boolean => (kind === 'intersection' ? others.every((o) => o.has(valueKey(e.element))) : others.every((o) => !o.has(valueKey(e.element))));
+      return new ArraySet(distinctEntries(lists[0]!.filter(keep), reverse), reverse);
+    }
+    if ('distinct' in s) {
+      const inner = await this.read(ctx, s['distinct']!, position, atTs);
+      return new ArraySet(distinctEntries(all(inner), inner.reverse), inner.reverse);
+    }
+    if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs);
+    throw errors.invalidArgument('Set expected.', position);
+  }
+
+  private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
+    const index = await readableIndex(ctx, this.indexes, indexRef, position);
+    const tuple = termTuple(index.definition.terms.length, terms);
+    if (tuple === undefined) return new ArraySet([], index.entries.reverse);
+    if (atTs !== undefined && atTs < ctx.txn.ts) return historicTermSet(ctx, this.indexes, index, tuple, atTs);
+    return indexTermSet(ctx, this.indexes, index, tuple);
+  }
+
+  private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+    const entries = all(await this.read(ctx, source, position, atTs));
+    const parts: OrderedSet[] = [];
+    for (const { element } of entries) {
+      if (isIndexRef(target)) parts.push(await this.match(ctx, target, element, position, atTs));
+      else parts.push(await this.read(ctx, await applyLambda(ctx, asLambda(target, position), [element], position), position, atTs));
+    }
+    if (parts.length === 0) return EMPTY;
+    const reverse = parts[0]!.reverse;
+    return new ArraySet(distinctEntries(parts.flatMap(all), reverse), reverse);
+  }
+}

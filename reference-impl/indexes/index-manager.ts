@@ -1,0 +1,274 @@
+/**
+ * Keeps every index's entries in step with the store (SD "Index", "States and transitions").
+ *
+ * - Index records are documents of the native `indexes` collection; each carries a hidden `indexId`, so a
+ *   rename (which moves the record to its new name) keeps the same entries and nothing rebuilds.
+ * - After each commit the entries of every written document are replaced in the indexes covering it.
+ * - An index created without `active: true` is built in the background in batches (yielding to the event
+ *   loop between them) from the documents as of its creation; documents written later are kept by the commit
+ *   listener, so the builder skips them. When done, the record is updated to `active: true`.
+ * - An index created with `active: true` never indexes documents that existed before it.
+ * - Uniqueness is checked by a commit validator under the commit lock, so it holds under concurrent writes.
+ * - `terms`, `values`, `partitions` and `source` cannot change after creation (a commit validator refuses it).
+ */
+import { QueryError, type ValidationFailure } from '../errors/query-error.js';
+import { userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import type { Transaction } from '../txn/transaction.js';
+import type { TransactionManager } from '../txn/transaction-manager.js';
+import { Ref, type ObjectValue, type Value } from '../values/value.js';
+import { compileBinding } from './binding-compiler.js';
+import { entriesFor, type IndexEntry } from './entries.js';
+import { parseIndexDefinition, type IndexDefinition, type IndexedDocument } from './index-definition.js';
+import { IndexStore, termsKey, valueKey, type IndexTuple } from './index-store.js';
+import { compareTuples, compareValues } from './value-order.js';
+
+/** Documents indexed per background build step before yielding to the event loop. */
+export const BUILD_BATCH_SIZE = 256;
+
+/** Record fields that can never change after an index is created. */
+export const IMMUTABLE_INDEX_FIELDS = ['source', 'terms', 'values', 'partitions'] as const;
+
+export interface LiveIndex {
+  readonly id: string;
+  readonly database: DatabaseId;
+  /** The current name (the id of its record). */
+  name: string;
+  readonly definition: IndexDefinition;
+  /** The record's fields as last committed (unique and permissions may change). */
+  fields: ObjectValue;
+  readonly entries: IndexStore;
+  /** False while a background build is running. */
+  built: boolean;
+  /** Commit timestamp of the index's creation. */
+  readonly createdTs: bigint;
+}
+
+/** The collection ref a collection key designates: `Ref(name, Ref(collections))` or a native collection `Ref(name)`. */
+export function collectionRefOf(key: CollectionKey): Ref {
+  const name = userCollectionName(key);
+  return name === undefined ? new Ref(key) : new Ref(name, new Ref('collections'));
+}
+
+/** The collection key of a source ref (user or native collection). */
+export function collectionKeyOf(ref: Ref): CollectionKey {
+  return ref.collection === undefined ? ref.id : `collections/${ref.id}`;
+}
+
+/** A stored document as the index layer sees it: `{ref, ts, …fields}`. */
+export function indexedDocument(key: CollectionKey, id: string, version: DocumentVersion): IndexedDocument {
+  return { ref: new Ref(id, collectionRefOf(key)), ts: version.ts, ...version.fields };
+}
+
+/** The definition an index record describes (records are validated at creation, so this does not fail). */
+export function definitionOf(fields: ObjectValue): IndexDefinition {
+  return parseIndexDefinition(fields, { compileBinding });
+}
+
+function keyOf(database: DatabaseId, name: string): string {
+  return `${database}\u0000${name}`;
+}
+
+function entryKey(e: IndexEntry): string {
+  return `${termsKey(e.terms)}#${valueKey([...e.values, e.ref])}`;
+}
+
+export class IndexManager {
+  private readonly byId = new Map<string, LiveIndex>();
+  private readonly byName = new Map<string, LiveIndex>();
+  private readonly builds = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly transactions: TransactionManager,
+  ) {
+    store.onCommit((record) => this.applyCommit(record));
+    transactions.addCommitValidator((txn, records) => this.validate(txn, records));
+  }
+
+  /** The committed index called `name` in `database`, or undefined. */
+  lookup(database: DatabaseId, name: string): LiveIndex | undefined {
+    return this.byName.get(keyOf(database, name));
+  }
+
+  /** The committed index with this internal id, or undefined. */
+  byIndexId(database: DatabaseId, id: string): LiveIndex | undefined {
+    const index = this.byId.get(keyOf(database, id));
+    return index;
+  }
+
+  /** Every committed index of `database`. */
+  indexesOf(database: DatabaseId): LiveIndex[] {
+    return [...this.byId.values()].filter((i) => i.database === database);
+  }
+
+  /** Resolves when every background build started so far has finished. */
+  async whenBuilt(): Promise<void> {
+    while (this.builds.size > 0) await Promise.all([...this.builds]);
+  }
+
+  /** Whether `index` covers documents of the collection `key`. */
+  covers(index: LiveIndex, key: CollectionKey): boolean {
+    const isUser = userCollectionName(key) !== undefined;
+    const ref = collectionRefOf(key);
+    return index.definition.sources.some((s) => (s.collections === '_' ? isUser : s.collections.some((c) => c.equals(ref))));
+  }
+
+  /** The entries a version of a document contributes to `index` (none for a missing or deleted version). */
+  entriesOf(index: LiveIndex, key: CollectionKey, id: string, version: DocumentVersion | undefined): IndexEntry[] {
+    if (!version || version.action === 'delete' || !this.covers(index, key)) return [];
+    return entriesFor(index.definition, indexedDocument(key, id, version));
+  }
+
+  // ---- commits ------------------------------------------------------------------------------------------
+
+  private applyCommit(record: CommitRecord): void {
+    const indexWrites = record.writes.filter((w) => w.collection === 'indexes');
+    const fresh = new Set<string>();
+    if (indexWrites.length > 0) this.applyIndexRecords(record, indexWrites, fresh);
+    const documentWrites = record.writes.filter((w) => w.collection !== 'indexes');
+    if (documentWrites.length === 0) return;
+    for (const index of this.indexesOf(record.database)) {
+      if (fresh.has(index.id)) continue;
+      for (const w of documentWrites) {
+        if (!this.covers(index, w.collection)) continue;
+        index.entries.apply(this.entriesOf(index, w.collection, w.id, w.before), this.entriesOf(index, w.collection, w.id, w.after));
+      }
+    }
+  }
+
+  private applyIndexRecords(record: CommitRecord, writes: readonly DocumentWrite[], fresh: Set<string>): void {
+    const created = new Map<string, DocumentWrite>();
+    for (const w of writes) if (w.action !== 'delete' && w.after.hidden.indexId !== undefined) created.set(w.after.hidden.indexId, w);
+    for (const w of writes) {
+      if (w.action !== 'delete') continue;
+      const id = w.before?.hidden.indexId;
+      const index = id === undefined ? undefined : this.byIndexId(record.database, id);
+      if (!index) continue;
+      this.byName.delete(keyOf(record.database, index.name));
+      if (!created.has(index.id)) this.byId.delete(keyOf(record.database, index.id));
+    }
+    for (const [id, w] of created) {
+      const existing = this.byIndexId(record.database, id);
+      if (existing) {
+        this.byName.delete(keyOf(record.database, existing.name));
+        existing.name = w.id;
+        existing.fields = w.after.fields;
+        this.byName.set(keyOf(record.database, w.id), existing);
+        continue;
+      }
+      const definition = definitionOf(w.after.fields);
+      const index: LiveIndex = {
+        id,
+        database: record.database,
+        name: w.id,
+        definition,
+        fields: w.after.fields,
+        entries: new IndexStore(definition.values.map((v) => v.reverse)),
+        built: definition.active,
+        createdTs: record.ts,
+      };
+      this.byId.set(keyOf(record.database, id), index);
+      this.byName.set(keyOf(record.database, w.id), index);
+      fresh.add(id);
+      if (!definition.active) this.startBuild(index);
+    }
+  }
+
+  // ---- background build ---------------------------------------------------------------------------------
+
+  private sourceKeys(index: LiveIndex): CollectionKey[] {
+    const state = this.store.database(index.database);
+    const keys = new Set<CollectionKey>();
+    for (const s of index.definition.sources) {
+      if (s.collections === '_') {
+        for (const key of state?.collections.keys() ?? []) if (userCollectionName(key) !== undefined) keys.add(key);
+      } else {
+        for (const c of s.collections) keys.add(collectionKeyOf(c));
+      }
+    }
+    return [...keys].filter((key) => this.covers(index, key));
+  }
+
+  private startBuild(index: LiveIndex): void {
+    const build = this.build(index).finally(() => this.builds.delete(build));
+    this.builds.add(build);
+  }
+
+  private async build(index: LiveIndex): Promise<void> {
+    const work: Array<[CollectionKey, string]> = this.sourceKeys(index).flatMap((key) => this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]));
+    for (let i = 0; i < work.length; i += BUILD_BATCH_SIZE) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!this.isCurrent(index)) return;
+      for (const [key, id] of work.slice(i, i + BUILD_BATCH_SIZE)) {
+        // A document written after the index's creation is already kept up to date by the commit listener.
+        if (this.store.versionsAfter(index.database, key, id, index.createdTs).length > 0) continue;
+        index.entries.apply([], this.entriesOf(index, key, id, this.store.getDocument(index.database, key, id, index.createdTs)));
+      }
+    }
+    if (!this.isCurrent(index)) return;
+    index.built = true;
+    await this.transactions.run(async (txn) => {
+      const current = txn.get(index.database, 'indexes', index.name);
+      if (!current || current.hidden.indexId !== index.id || current.fields['active'] === true) return;
+      txn.write(index.database, 'indexes', index.name, 'update', { ...current.fields, active: true }, current.hidden);
+    });
+  }
+
+  private isCurrent(index: LiveIndex): boolean {
+    return this.byIndexId(index.database, index.id) === index;
+  }
+
+  // ---- commit validation --------------------------------------------------------------------------------
+
+  private validate(_txn: Transaction, records: readonly CommitRecord[]): void {
+    for (const record of records) {
+      for (const w of record.writes) if (w.collection === 'indexes') this.checkImmutable(record.database, w);
+      for (const index of this.indexesOf(record.database)) {
+        if (index.fields['unique'] === true) this.checkUnique(index, record);
+      }
+    }
+  }
+
+  private checkImmutable(database: DatabaseId, w: DocumentWrite): void {
+    const id = w.after.hidden.indexId;
+    const index = id === undefined || w.action === 'delete' ? undefined : this.byIndexId(database, id);
+    if (!index) return;
+    const failures: ValidationFailure[] = [];
+    for (const field of IMMUTABLE_INDEX_FIELDS) {
+      const before = index.fields[field];
+      const after = w.after.fields[field];
+      if (compareValues(before ?? null, after ?? null) !== 0) {
+        failures.push({ field: [field], code: 'invalid value', description: `The ${field} of an index cannot be changed.` });
+      }
+    }
+    if (failures.length > 0) throw new QueryError('validation failed', 'Index data is not valid.', [], { failures });
+  }
+
+  private checkUnique(index: LiveIndex, record: CommitRecord): void {
+    const removed = new Set<string>();
+    const added: IndexEntry[] = [];
+    for (const w of record.writes) {
+      if (!this.covers(index, w.collection)) continue;
+      for (const e of this.entriesOf(index, w.collection, w.id, w.before)) removed.add(entryKey(e));
+      added.push(...this.entriesOf(index, w.collection, w.id, w.after));
+    }
+    const seen = new Map<string, Ref>();
+    for (const e of added) {
+      const k = `${termsKey(e.terms)}#${valueKey(e.values)}`;
+      const other = seen.get(k);
+      if (other && !other.equals(e.ref)) throw notUnique(index);
+      seen.set(k, e.ref);
+      const bound: IndexTuple = [...e.values];
+      for (const tuple of index.entries.ascending(e.terms, bound)) {
+        if (compareTuples(tuple.slice(0, bound.length), bound, index.definition.values.map((v) => v.reverse)) !== 0) break;
+        const ref = tuple[tuple.length - 1] as Value;
+        if (!(ref instanceof Ref) || ref.equals(e.ref)) continue;
+        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref }))) throw notUnique(index);
+      }
+    }
+  }
+}
+
+function notUnique(index: LiveIndex): QueryError {
+  return new QueryError('instance not unique', `Document is not unique in index '${index.name}'.`, []);
+}
