@@ -1,0 +1,98 @@
+/**
+ * What `/feed/1` and `/stream/1` share: the request body (`token`, `start_ts`, `cursor`, `page_size`), the
+ * role filter (the AccessPolicy, asked as the consuming identity at the event's time), and the checks that end
+ * a stream when the consumer's secret is revoked or its privileges change.
+ */
+import { evaluate } from '../eval/evaluator.js';
+import { EvalContext, Scope } from '../eval/context.js';
+import type { Identity } from '../eval/identity.js';
+import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
+import { secretFromAuthorization } from '../auth/credentials-header.js';
+import type { HistoryTransaction } from '../events/event-history.js';
+import type { ReadCheck } from '../events/source-consumer.js';
+import type { StreamGuards } from '../events/stream-session.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
+import { userCollectionKey, type DatabaseId } from '../store/store.js';
+import { Transaction } from '../txn/transaction.js';
+import { Ref } from '../values/value.js';
+import type { RequestContext, ServerServices } from './route-table.js';
+
+export interface EventRequest {
+  readonly token: string;
+  readonly startTs?: bigint;
+  readonly cursor?: string;
+  readonly pageSize: number;
+}
+
+export class EventRequestBodyError extends Error {}
+
+function invalid(message: string): EventRequestBodyError {
+  return new EventRequestBodyError(`Invalid request body: ${message}`);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `Unexpected string value '${value}'.` : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
+}
+
+/** Reads the body fields; throws EventRequestBodyError with the service's wording. */
+export function parseEventRequest(body: Record<string, unknown>, withPageSize: boolean): EventRequest {
+  const token = body['token'];
+  if (token === undefined || token === null) throw invalid('Value for key token not found.');
+  if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
+  const startTs = body['start_ts'];
+  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n)) throw invalid(`start_ts: ${describe(startTs)}`);
+  const cursor = body['cursor'];
+  if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
+  if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');
+  let pageSize = DEFAULT_PAGE_SIZE;
+  const rawSize = body['page_size'];
+  if (withPageSize && rawSize !== undefined) {
+    if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
+    if (rawSize <= 0n) throw invalid('page size must be greater than zero.');
+    if (rawSize > BigInt(MAX_PAGE_SIZE)) throw invalid(`page size can not be greater than ${MAX_PAGE_SIZE}.`);
+    pageSize = Number(rawSize);
+  }
+  return {
+    token,
+    pageSize,
+    ...(typeof startTs === 'bigint' ? { startTs } : {}),
+    ...(typeof cursor === 'string' ? { cursor } : {}),
+  };
+}
+
+/** The AccessPolicy's read decision for the consumer, at the time of the version shown. */
+export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
+  return (collection, id, version, ts) => {
+    const txn = new Transaction(services.store, ts, true);
+    const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, evaluate);
+    const ref = new Ref(id, new Ref(collection, new Ref('collections')));
+    return services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version });
+  };
+}
+
+/** Records whose change can revoke a secret or change what it may do. */
+const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
+
+function sameRoleRefs(a: readonly Ref[] | undefined, b: readonly Ref[] | undefined): boolean {
+  const left = a ?? [];
+  const right = b ?? [];
+  return left.length === right.length && left.every((ref, i) => ref.equals(right[i] as Ref));
+}
+
+export function streamGuardsFor(ctx: RequestContext, identity: Identity, database: DatabaseId): StreamGuards {
+  const secret = secretFromAuthorization(ctx.exchange.request.headers['authorization']);
+  const { services } = ctx;
+  const usesRoles = identity.role === 'token' || (identity.roleRefs?.length ?? 0) > 0;
+  return {
+    authorizationLost(transaction: HistoryTransaction): boolean {
+      const touched = transaction.record.writes.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
+      if (touched.length === 0) return false;
+      const now = secret === undefined ? undefined : services.authenticator.authenticate(secret);
+      if (!now || now.role !== identity.role || now.database !== identity.database || !sameRoleRefs(now.roleRefs, identity.roleRefs)) return true;
+      return usesRoles && transaction.database === identity.database && touched.some((w) => w.collection === 'roles');
+    },
+    databaseLive(atTs: bigint): boolean {
+      return new Transaction(services.store, atTs, true).isDatabaseLive(database);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * `POST /feed/1` (SD "Endpoints 3", wire-facts §4.1): one page of a source's events. Body `{token, start_ts?,
+ * cursor?, page_size?}`; answer `{events, cursor, has_next, stats}`. Request problems are 400
+ * `invalid_request`; an error while consuming (retention, overflow, a failing filter) is an error event that
+ * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028).
+ */
+import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
+import { stringifyEvent } from '../events/stream-session.js';
+import { JSON_CONTENT_TYPE } from './responses.js';
+import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
+import type { Endpoint, RequestContext } from './route-table.js';
+import { readJsonBody, sendV10Error } from './v10-responses.js';
+
+export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pro'): Endpoint {
+  async function post(ctx: RequestContext): Promise<void> {
+    const identity = ctx.identity;
+    if (!identity) throw new Error('/feed/1 needs an authenticated identity');
+    if (plan === 'free') return sendV10Error(ctx, 403, 'forbidden', 'Event feeds require a Pro or Enterprise plan.');
+    const body = readJsonBody(ctx);
+    if (!body) return;
+    try {
+      const request = parseEventRequest(body, true);
+      const source = events.open(request.token, identity.database);
+      const start = events.resolveStart(source, request);
+      const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, identity));
+      const answer = { events: page.events, cursor: page.cursor, has_next: page.hasNext, stats: page.stats };
+      ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, stringifyEvent(answer));
+    } catch (error) {
+      if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
+      throw error;
+    }
+  }
+  return { path: '/feed/1', auth: 'required', errors: 'v10', methods: { POST: post } };
+}

@@ -1,0 +1,34 @@
+/**
+ * `POST /stream/1` (SD "Endpoints 4", wire-facts §4.2): 200 with `x-fauna-stream-id`, then newline-delimited
+ * JSON events (`\r\n` after each) until the client leaves, an error event ends it, or the server closes.
+ * Request problems are 400 `invalid_request` before any event.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventRequestError, type EventService } from '../events/event-service.js';
+import { StreamSession } from '../events/stream-session.js';
+import { JSON_CONTENT_TYPE } from './responses.js';
+import { EventRequestBodyError, parseEventRequest, readCheckFor, streamGuardsFor } from './event-request.js';
+import type { Endpoint, RequestContext } from './route-table.js';
+import { readJsonBody, sendV10Error } from './v10-responses.js';
+
+export function createStreamEndpoint(events: EventService): Endpoint {
+  async function post(ctx: RequestContext): Promise<void> {
+    const identity = ctx.identity;
+    if (!identity) throw new Error('/stream/1 needs an authenticated identity');
+    const body = readJsonBody(ctx);
+    if (!body) return;
+    let session: StreamSession;
+    try {
+      const request = parseEventRequest(body, false);
+      const source = events.open(request.token, identity.database);
+      const start = events.resolveStart(source, request);
+      const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
+      session = new StreamSession(events, source, start, readCheckFor(ctx.services, identity), sink, streamGuardsFor(ctx, identity, source.database));
+    } catch (error) {
+      if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
+      throw error;
+    }
+    await session.run();
+  }
+  return { path: '/stream/1', auth: 'required', errors: 'v10', methods: { POST: post } };
+}

@@ -1,0 +1,44 @@
+/** Bodies of the v10 endpoints (`/query/1`, `/feed/1`, `/stream/1`): `{"error": {code, message}}` and query stats. */
+import { parse as parseLossless } from 'lossless-json';
+import { JSON_CONTENT_TYPE } from './responses.js';
+import type { RequestContext } from './route-table.js';
+
+export function v10QueryStats(queryTimeMs: number): Record<string, unknown> {
+  return {
+    compute_ops: 1,
+    read_ops: 0,
+    write_ops: 0,
+    query_time_ms: Math.max(0, Math.round(queryTimeMs)),
+    contention_retries: 0,
+    storage_bytes_read: 0,
+    storage_bytes_write: 0,
+    rate_limits_hit: [],
+  };
+}
+
+/** A protocol-level error: `{"error": {code, message}}` only. */
+export function sendV10Error(ctx: RequestContext, status: number, code: string, message: string): void {
+  ctx.exchange.respond(status, { 'content-type': JSON_CONTENT_TYPE }, JSON.stringify({ error: { code, message } }));
+}
+
+/** The JSON body of a request, or undefined after answering 400 `invalid_request`. */
+export function readJsonBody(ctx: RequestContext): Record<string, unknown> | undefined {
+  const text = ctx.exchange.request.body.toString('utf8');
+  if (text.trim() === '') {
+    sendV10Error(ctx, 400, 'invalid_request', 'No request body provided');
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    // Integers keep every digit (`start_ts` is microseconds; query arguments may be 64-bit).
+    parsed = parseLossless(text, null, (digits: string) => (/[.eE]/.test(digits) ? Number(digits) : BigInt(digits)));
+  } catch (error) {
+    sendV10Error(ctx, 400, 'invalid_request', `Invalid request body: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: expected a JSON object.');
+    return undefined;
+  }
+  return parsed as Record<string, unknown>;
+}

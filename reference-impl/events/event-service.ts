@@ -1,0 +1,178 @@
+/**
+ * Event sources over the history: issuing tokens, opening a token for a consumer, resolving where it starts,
+ * and reading feed pages. Streams are in stream-session.ts. Errors a client caused before any event are
+ * `EventRequestError`s (400 `invalid_request` on the wire).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  compareEventPositions,
+  decodeEventCursor,
+  InvalidEventCursorError,
+  positionAfterTransaction,
+  type CursorBinding,
+  type EventPosition,
+} from '../event-source/cursor.js';
+import { planEventSource } from '../event-source/plan.js';
+import { InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../event-source/token.js';
+import { decodeTagged, toValue } from '../codec/tagged.js';
+import { FqlError } from '../fql/fql-error.js';
+import { parseQuery } from '../fql/parser.js';
+import { parseCanonicalQueryText } from '../fql/query-input.js';
+import type { DatabaseId, Store } from '../store/store.js';
+import type { Value } from '../values/value.js';
+import { EventHistory } from './event-history.js';
+import { renderStats, zeroCost, addCost } from './event-stats.js';
+import { retentionMessage, startBeyondRetention } from './retention.js';
+import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
+import { storeResolver } from './source-resolver.js';
+
+/** More events than this processed or replayed at once end the source (SD "Limits"). */
+export const EVENTS_PER_RUN_LIMIT = 128;
+export const DEFAULT_STATUS_INTERVAL_MS = 300_000;
+export const DEFAULT_PAGE_SIZE = 16;
+export const MAX_PAGE_SIZE = 16_000;
+
+export type AccountPlan = 'free' | 'pro' | 'enterprise';
+export const ACCOUNT_PLANS: readonly AccountPlan[] = ['free', 'pro', 'enterprise'];
+
+export interface EventServerOptions {
+  /** Idle time after which a stream gets a `status` event (DEC-011); default 5 minutes. */
+  readonly statusIntervalMs?: number;
+  /** Operations one stream may consume before it is closed with `limit_exceeded` (DEC-016); unlimited if unset. */
+  readonly opsLimit?: number;
+  /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
+  readonly plan?: AccountPlan;
+}
+
+export class EventRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventRequestError';
+  }
+}
+
+/** Where consumption starts, or the retention error to send instead. */
+export type StartResolution = { readonly ok: true; readonly position: EventPosition } | { readonly ok: false; readonly startTs: bigint };
+
+export interface StartRequest {
+  readonly startTs?: bigint;
+  readonly cursor?: string;
+}
+
+export interface FeedPage {
+  readonly events: Record<string, unknown>[];
+  readonly cursor: string;
+  readonly hasNext: boolean;
+  readonly stats: Record<string, unknown>;
+}
+
+export class EventService {
+  readonly history: EventHistory;
+  private readonly key = randomBytes(32);
+  readonly statusIntervalMs: number;
+  readonly opsLimit: number | undefined;
+
+  constructor(
+    readonly store: Store,
+    options: EventServerOptions = {},
+  ) {
+    this.history = new EventHistory(store);
+    this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
+    this.opsLimit = options.opsLimit;
+  }
+
+  binding(database: DatabaseId): CursorBinding {
+    return { database, key: this.key };
+  }
+
+  issueToken(database: DatabaseId, canonicalQuery: string, createdAt: bigint): string {
+    return issueEventSourceToken({ database, query: canonicalQuery, createdAtMicros: createdAt }, this.key);
+  }
+
+  /** Reads a token for a consumer acting in `database`; the source is planned against the current schema. */
+  open(token: string, database: DatabaseId): OpenedSource {
+    let decoded;
+    try {
+      decoded = readEventSourceToken(token, this.key);
+    } catch (error) {
+      if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
+      throw error;
+    }
+    if (decoded.database !== database) {
+      throw new EventRequestError('Error evaluating provided event source: the event source belongs to another database.');
+    }
+    try {
+      const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
+      const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
+      const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
+      return { database, plan, createdAt: decoded.createdAtMicros };
+    } catch (error) {
+      if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** DEC-029: retention first (an error event), then a `start_ts` before the source's creation (400). */
+  resolveStart(source: OpenedSource, request: StartRequest): StartResolution {
+    if (request.startTs !== undefined && request.cursor !== undefined) {
+      throw new EventRequestError('Invalid request body: can not provide both `start_ts` and `cursor`.');
+    }
+    let position: EventPosition;
+    if (request.cursor !== undefined) {
+      try {
+        position = decodeEventCursor(request.cursor, this.binding(source.database));
+      } catch (error) {
+        if (error instanceof InvalidEventCursorError) throw new EventRequestError(`Invalid request body: ${error.message}`);
+        throw error;
+      }
+    } else {
+      position = positionAfterTransaction(request.startTs ?? source.createdAt);
+    }
+    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs)) return { ok: false, startTs: position.txnTs };
+    if (request.startTs !== undefined && request.startTs < source.createdAt) {
+      throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
+    }
+    return { ok: true, position };
+  }
+
+  consumer(source: OpenedSource, mayRead: ReadCheck): SourceConsumer {
+    return new SourceConsumer(source, mayRead, this.binding(source.database));
+  }
+
+  retentionErrorEvent(startTs: bigint): Record<string, unknown> {
+    return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), { readOps: 0, storageBytesRead: 0, computeOps: 1, processingTimeMs: 0 });
+  }
+
+  /** One page of a feed: at most `pageSize` events after `start`; an error event ends the page. */
+  async feedPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck): Promise<FeedPage> {
+    const consumer = this.consumer(source, mayRead);
+    if (!start.ok) {
+      const event = this.retentionErrorEvent(start.startTs);
+      return { events: [event], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Record<string, unknown> };
+    }
+    const snapshot = this.store.lastCommitTs;
+    const events: Record<string, unknown>[] = [];
+    const cost = zeroCost();
+    let cursor = start.position;
+    for (const transaction of this.history.transactionsAfter(source.database, start.position, snapshot)) {
+      const processed = await consumer.process(transaction, start.position);
+      addCost(cost, processed.cost);
+      const dataItems = processed.items.filter((item) => item.kind === 'event');
+      if (dataItems.length > EVENTS_PER_RUN_LIMIT) {
+        events.push(errorEventJson('stream_overflow', 'Too many events to process.', consumer.takePending()));
+        // Resuming with this cursor skips the oversized transaction.
+        return { events, cursor: consumer.cursorOf(positionAfterTransaction(transaction.ts)), hasNext: false, stats: renderStats(cost) };
+      }
+      for (const item of processed.items) {
+        if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
+        events.push(item.json);
+        cursor = item.position;
+        if (item.kind === 'error') return { events, cursor: consumer.cursorOf(item.position), hasNext: false, stats: renderStats(cost) };
+      }
+    }
+    // Everything up to the snapshot was read: the cursor rolls up to it, past discarded writes.
+    const end = positionAfterTransaction(snapshot);
+    const rolled = compareEventPositions(end, cursor) > 0 ? end : cursor;
+    return { events, cursor: consumer.cursorOf(rolled), hasNext: false, stats: renderStats(cost) };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Turns history into a source's events: for each write after a position, the trigger table of the plan
+ * (`relevant`), then the role filter, then the event with its data. Every write to the source collection is
+ * processed and costs operations, also when a filter or the role discards it (EVT-ACCESS-002); the cost of
+ * discarded writes is carried into the next event's stats.
+ */
+import { encodeTagged } from '../codec/tagged.js';
+import { encodeEventCursor, type CursorBinding, type EventPosition } from '../event-source/cursor.js';
+import type { EventSourcePlan } from '../event-source/plan.js';
+import { FqlError } from '../fql/fql-error.js';
+import type { DatabaseId, DocumentVersion } from '../store/store.js';
+import { eventDocument } from './event-document.js';
+import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
+import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
+
+/** Whether the consuming identity may read this version of a document (the AccessPolicy, passed down). */
+export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
+
+export interface OpenedSource {
+  readonly database: DatabaseId;
+  readonly plan: EventSourcePlan;
+  /** Snapshot time of the creating query: the default start. */
+  readonly createdAt: bigint;
+}
+
+export type SourceItem =
+  | { readonly kind: 'event'; readonly position: EventPosition; readonly json: Record<string, unknown> }
+  | { readonly kind: 'error'; readonly position: EventPosition; readonly code: string; readonly message: string; readonly json: Record<string, unknown> };
+
+export interface ProcessedTransaction {
+  readonly items: SourceItem[];
+  /** Everything this transaction cost (discards included). */
+  readonly cost: EventCost;
+}
+
+const documentSizes = new WeakMap<DocumentVersion, number>();
+
+function storedSize(version: DocumentVersion): number {
+  let size = documentSizes.get(version);
+  if (size === undefined) {
+    size = Buffer.byteLength(JSON.stringify(version.fields, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+    documentSizes.set(version, size);
+  }
+  return size;
+}
+
+export function errorEventJson(code: string, message: string, cost: EventCost): Record<string, unknown> {
+  return { type: 'error', error: { code, message }, stats: renderStats(cost) };
+}
+
+export class SourceConsumer {
+  /** Cost of processed writes not yet reported in an event's stats. */
+  private pending = zeroCost();
+
+  constructor(
+    readonly source: OpenedSource,
+    private readonly mayRead: ReadCheck,
+    private readonly binding: CursorBinding,
+  ) {}
+
+  cursorOf(position: EventPosition): string {
+    return encodeEventCursor(position, this.binding);
+  }
+
+  /** Takes the cost carried so far (for a status event or page stats that report it). */
+  takePending(): EventCost {
+    const cost = this.pending;
+    this.pending = zeroCost();
+    return cost;
+  }
+
+  /** The events one transaction yields after `after`; an error item ends the list. */
+  async process(transaction: HistoryTransaction, after: EventPosition): Promise<ProcessedTransaction> {
+    const items: SourceItem[] = [];
+    const total = zeroCost();
+    const { plan } = this.source;
+    for (const write of writesAfter(transaction, after)) {
+      if (write.collection !== plan.collection) continue;
+      const started = performance.now();
+      const cost: EventCost = { readOps: 1, storageBytesRead: storedSize(write.after.action === 'delete' ? write.before ?? write.after : write.after), computeOps: 1, processingTimeMs: 0 };
+      const position = { txnTs: transaction.ts, ordinal: write.ordinal };
+      let item: SourceItem | undefined;
+      try {
+        item = await this.eventFor(write, transaction.ts, position);
+      } catch (error) {
+        const code = error instanceof FqlError ? error.code : 'internal_error';
+        const message = error instanceof FqlError ? error.message : 'An internal error occurred while processing the event source.';
+        item = { kind: 'error', position, code, message, json: {} };
+      }
+      cost.processingTimeMs = performance.now() - started;
+      addCost(total, cost);
+      addCost(this.pending, cost);
+      if (item === undefined) continue;
+      const stats = renderStats(this.takePending());
+      if (item.kind === 'error') {
+        items.push({ ...item, json: { type: 'error', error: { code: item.code, message: item.message }, stats } });
+        break;
+      }
+      items.push({ ...item, json: { ...item.json, cursor: this.cursorOf(position), stats } });
+    }
+    return { items, cost: total };
+  }
+
+  private async eventFor(write: HistoryWrite, ts: bigint, position: EventPosition): Promise<SourceItem | undefined> {
+    const { plan } = this.source;
+    const beforeDoc = write.before ? eventDocument(write.collection, write.id, write.before) : null;
+    const afterDoc = write.after.action === 'delete' ? null : eventDocument(write.collection, write.id, write.after);
+    const change = plan.relevant(beforeDoc, afterDoc);
+    if (change === 'none') return undefined;
+    // A remove shows the document as it was just before it left the set (DEC-013).
+    const shown = change === 'remove' ? beforeDoc : afterDoc;
+    const version = change === 'remove' ? write.before : write.after;
+    if (shown === null || version === undefined) return undefined;
+    if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
+    const data = plan.eventData(shown);
+    const json = { type: change, data: encodeTagged(data), txn_ts: ts };
+    return { kind: 'event', position, json };
+  }
+}

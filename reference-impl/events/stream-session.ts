@@ -1,0 +1,178 @@
+/**
+ * One open event stream: a `status` event first, then the events between the start and the moment the stream
+ * opened (at most 128, else `stream_replay_volume_exceeded`), then live events as transactions commit. Idle
+ * streams get a `status` event every `statusIntervalMs`. An error event ends the response; a deleted source
+ * collection or database only silences it (DEC-039).
+ */
+import { positionAfterTransaction, type EventPosition } from '../event-source/cursor.js';
+import type { ResponseStream } from '../transport/exchange.js';
+import type { HistoryTransaction } from './event-history.js';
+import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
+import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
+import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
+
+/** Checks the endpoint layer answers for the stream, at each committed transaction. */
+export interface StreamGuards {
+  /** True when the consumer's secret was revoked or its privileges changed (→ `permission_loss`). */
+  authorizationLost(transaction: HistoryTransaction): boolean;
+  /** False once the source's database (or an ancestor) is deleted. */
+  databaseLive(atTs: bigint): boolean;
+}
+
+export const EVENT_SEPARATOR = '\r\n';
+
+export function stringifyEvent(event: Record<string, unknown>): string {
+  return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
+}
+
+export class StreamSession {
+  private readonly consumer: SourceConsumer;
+  private readonly queue: HistoryTransaction[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private live = false;
+  private draining = false;
+  private stopped = false;
+  /** The source collection or database was deleted: no more events, the response stays open. */
+  private silenced = false;
+  private operations = 0;
+
+  constructor(
+    private readonly service: EventService,
+    private readonly source: OpenedSource,
+    private readonly start: StartResolution,
+    mayRead: ReadCheck,
+    private readonly sink: ResponseStream,
+    private readonly guards: StreamGuards,
+  ) {
+    this.consumer = service.consumer(source, mayRead);
+  }
+
+  /** Sends the first events; live events follow as transactions commit. Resolves once the replay is written. */
+  async run(): Promise<void> {
+    this.sink.onClose(() => this.stop());
+    if (!this.start.ok) {
+      this.sendStatus(positionAfterTransaction(this.start.startTs));
+      this.fail(this.service.retentionErrorEvent(this.start.startTs));
+      return;
+    }
+    const snapshot = this.service.store.lastCommitTs;
+    // Subscribing in the same tick as taking the snapshot: every later commit lands in the queue.
+    this.unsubscribe = this.service.history.subscribe((transaction) => {
+      if (transaction.ts <= snapshot) return;
+      this.queue.push(transaction);
+      void this.drain();
+    });
+    this.sendStatus(this.start.position);
+    const replay: SourceItem[] = [];
+    for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
+      const processed = await this.consumer.process(transaction, this.start.position);
+      this.operations += operationsOf(processed.cost);
+      replay.push(...processed.items);
+      if (replay.some((item) => item.kind === 'error') || replay.length > EVENTS_PER_RUN_LIMIT) break;
+    }
+    if (this.stopped) return;
+    if (replay.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
+      this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Restart the stream from a later point.', this.consumer.takePending()));
+      return;
+    }
+    for (const item of replay) {
+      if (item.kind === 'error') return this.fail(item.json);
+      this.send(item.json);
+    }
+    if (this.overLimit()) return;
+    this.live = true;
+    this.armTimer();
+    await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (!this.live || this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.stopped && this.queue.length > 0) await this.handle(this.queue.shift() as HistoryTransaction);
+    } catch {
+      this.fail(errorEventJson('internal_error', 'An internal error occurred while processing the event source.', { ...zeroCost(), computeOps: 1 }));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async handle(transaction: HistoryTransaction): Promise<void> {
+    if (this.silenced) return;
+    const deletesDatabase = transaction.record.writes.some((w) => w.collection === 'databases' && w.action === 'delete');
+    if ((deletesDatabase && !this.guards.databaseLive(transaction.ts)) || this.deletesSourceCollection(transaction)) {
+      this.silenced = true;
+      return;
+    }
+    if (this.guards.authorizationLost(transaction)) {
+      this.fail(errorEventJson('permission_loss', 'Stream authentication is no longer valid.', { ...zeroCost(), computeOps: 1 }));
+      return;
+    }
+    if (transaction.database !== this.source.database) return;
+    const processed = await this.consumer.process(transaction, positionAfterTransaction(transaction.ts - 1n));
+    this.operations += operationsOf(processed.cost);
+    if (this.stopped) return;
+    if (processed.items.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
+      this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
+      return;
+    }
+    for (const item of processed.items) {
+      if (item.kind === 'error') return this.fail(item.json);
+      this.send(item.json);
+    }
+    this.overLimit();
+  }
+
+  private deletesSourceCollection(transaction: HistoryTransaction): boolean {
+    return transaction.database === this.source.database &&
+      transaction.record.writes.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
+  }
+
+  /** DEC-016: past the operations limit the stream ends with `limit_exceeded`. */
+  private overLimit(): boolean {
+    const limit = this.service.opsLimit;
+    if (limit === undefined || this.operations <= limit) return false;
+    this.fail(errorEventJson('limit_exceeded', `Account operations limit exceeded (${limit} operations).`, { ...zeroCost(), computeOps: 1 }));
+    return true;
+  }
+
+  private sendStatus(position: EventPosition): void {
+    const cost = addCost({ ...zeroCost(), computeOps: 1 }, this.consumer.takePending());
+    this.send({ type: 'status', txn_ts: position.txnTs, cursor: this.consumer.cursorOf(position), stats: renderStats(cost) });
+  }
+
+  private send(event: Record<string, unknown>): void {
+    if (this.stopped || this.sink.closed) return;
+    this.sink.write(stringifyEvent(event) + EVENT_SEPARATOR);
+    this.armTimer();
+  }
+
+  private fail(event: Record<string, unknown>): void {
+    this.send(event);
+    this.stop();
+    this.sink.end();
+  }
+
+  private armTimer(): void {
+    if (this.stopped || !this.live) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.periodicStatus(), this.service.statusIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Only when every committed transaction is handled, so the cursor skips nothing. */
+  private periodicStatus(): void {
+    if (this.stopped) return;
+    if (this.draining || this.queue.length > 0) return this.armTimer();
+    this.sendStatus(positionAfterTransaction(this.service.store.lastCommitTs));
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.queue.length = 0;
+  }
+}
