@@ -6,9 +6,12 @@ import { Authenticator } from './auth/authenticate.js';
 import { keyRolePolicy } from './auth/key-role-policy.js';
 import { hashPassword, issueSecret, verifyPassword } from './auth/secrets.js';
 import { abacPolicy } from './abac/abac-policy.js';
+import { createFeedEndpoint } from './endpoints/feed.js';
 import { legacyRestEndpoint } from './endpoints/legacy-rest.js';
 import { pingEndpoint } from './endpoints/ping.js';
+import { createV10QueryEndpoint } from './endpoints/query-v10.js';
 import { RouteTable, type ServerServices } from './endpoints/route-table.js';
+import { createStreamEndpoint } from './endpoints/stream.js';
 import { v4QueryEndpoint } from './endpoints/v4-query.js';
 import type { AccessPolicy } from './eval/access.js';
 import type { EvalServices } from './eval/context.js';
@@ -24,12 +27,15 @@ import { pagingForms, setReaderFor } from './eval/forms/paging.js';
 import { indexNativeHandler, setForms } from './eval/forms/sets.js';
 import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
+import { EventService, type EventServerOptions } from './events/event-service.js';
 import { Store } from './store/store.js';
 import { TransactionManager } from './txn/transaction-manager.js';
 
 export interface CompositionOptions {
   rootSecret: string;
   bcryptCost: number;
+  /** Event feeds and streams: status interval, operations limit, account plan. */
+  events?: EventServerOptions;
 }
 
 export interface ReferenceServerParts {
@@ -41,6 +47,8 @@ export interface ReferenceServerParts {
   readonly services: ServerServices;
   /** Index entries and states (`indexes/index-manager.ts`); event sources read index definitions here. */
   readonly indexes: IndexManager;
+  /** Event history, feeds and streams (`events/`). */
+  readonly events: EventService;
 }
 
 export function composeReferenceServer(options: CompositionOptions): ReferenceServerParts {
@@ -78,7 +86,11 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   const routes = new RouteTable();
   routes.add(v4QueryEndpoint);
   routes.add(pingEndpoint);
+  const events = new EventService(store, options.events);
+  routes.add(createV10QueryEndpoint(events));
+  routes.add(createFeedEndpoint(events, options.events?.plan));
+  routes.add(createStreamEndpoint(events));
   routes.fallback(legacyRestEndpoint);
 
-  return { store, transactions, forms, natives, routes, services, indexes };
+  return { store, transactions, forms, natives, routes, services, indexes, events };
 }

@@ -4,6 +4,7 @@ import { renderProtocolError } from './codec/v4-json.js';
 import { composeReferenceServer, type ReferenceServerParts } from './composition.js';
 import { createDispatcher } from './endpoints/dispatcher.js';
 import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
+import type { EventServerOptions } from './events/event-service.js';
 import { DEFAULT_MAX_BODY_BYTES, DualProtocolServer } from './transport/dual-protocol-server.js';
 
 export interface ReferenceServerOptions {
@@ -11,6 +12,8 @@ export interface ReferenceServerOptions {
   host?: string;
   rootSecret?: string;
   bcryptCost?: number;
+  /** Event feeds and streams: `statusIntervalMs`, `opsLimit`, `plan` (see events/event-service.ts). */
+  events?: EventServerOptions;
 }
 
 export interface RunningReferenceServer {
@@ -31,7 +34,7 @@ const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' };
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
   const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
   const host = options.host ?? '127.0.0.1';
-  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST });
+  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, ...(options.events ? { events: options.events } : {}) });
   const onFault = (error: unknown) => {
     if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
   };
