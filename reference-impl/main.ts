@@ -1,5 +1,6 @@
 /** The `fauna-reference-server` command. */
 import { Command, InvalidArgumentError } from 'commander';
+import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
 import { startReferenceServer } from './server.js';
 
 function parsePort(text: string): number {
@@ -8,18 +9,33 @@ function parsePort(text: string): number {
   return port;
 }
 
+function parsePositiveInt(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer.');
+  return n;
+}
+
+function parsePlan(text: string): AccountPlan {
+  if (!(ACCOUNT_PLANS as readonly string[]).includes(text)) throw new InvalidArgumentError(`must be one of ${ACCOUNT_PLANS.join(', ')}.`);
+  return text as AccountPlan;
+}
+
 const program = new Command('fauna-reference-server')
   .description('The fauna-conformance reference server (HTTP/1.1 and h2c on one port).')
   .option('--port <port>', 'port to listen on (0 picks a free port)', parsePort, 8443)
   .option('--host <host>', 'address to bind', '127.0.0.1')
   .option('--root-secret <secret>', 'admin secret of the root database (default: $FAUNA_ROOT_SECRET or a random one)')
+  .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
+  .option('--ops-limit <n>', 'operations one event stream may consume before it ends with limit_exceeded', parsePositiveInt)
+  .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string }>();
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan }>();
+const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 const rootSecret = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];
 
 try {
-  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret });
+  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret, events });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
