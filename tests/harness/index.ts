@@ -14,5 +14,5 @@ export { responseSchemaFor, SchemaMismatchError } from './response-schemas.js';
 export { StreamEndedError, StreamReader, StreamTimeoutError } from './stream-reader.js';
 export { rootClient, target } from './target.js';
 export { createDatabaseExpr, createKeyExpr, deleteDatabaseExpr, useTenant, type KeyRole, type Tenant, type TenantOptions } from './tenant.js';
-export { formatExchanges, redactExchanges, type Exchange } from './transcript.js';
+export { formatExchanges, observeExchanges, redactExchanges, type Exchange } from './transcript.js';
 export { decimal, parseWireJson, stringifyWireJson } from './wire-json.js';

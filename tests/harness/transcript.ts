@@ -44,9 +44,21 @@ export function hookTranscript(): Exchange[] {
   return done;
 }
 
+const observers = new Set<(exchange: Exchange) => void>();
+
+/**
+ * Calls `listener` with every exchange recorded from now on in this test file (hooks included), as it starts;
+ * its response is filled in later. For checks over a whole file's traffic. Returns the unsubscribe function.
+ */
+export function observeExchanges(listener: (exchange: Exchange) => void): () => void {
+  observers.add(listener);
+  return () => observers.delete(listener);
+}
+
 /** Records an exchange as it starts; the caller fills in the response, events or error later. */
 export function recordExchange(exchange: Exchange): Exchange {
   (current ?? outsideTest).push(exchange);
+  for (const observer of observers) observer(exchange);
   return exchange;
 }
 

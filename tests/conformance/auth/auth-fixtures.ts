@@ -1,0 +1,65 @@
+// Expressions (in the v4 driver's wire form) and steps the auth tests share: users with passwords, Login,
+// token counts, and refs compared by value.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Client, Response } from '../../harness/index.js';
+
+/** A password no response could contain by chance. */
+export function newPassword(): string {
+  return `pw-${randomUUID()}`;
+}
+
+/** Wraps a plain JS object the way the driver sends object literals. */
+export function obj(fields: Record<string, unknown>): unknown {
+  return { object: fields };
+}
+
+/** A ref as a comparable string (wire JSON of the `@ref`). */
+export function refKey(ref: unknown): string {
+  return JSON.stringify(ref);
+}
+
+export async function createCollections(server: Client, ...names: string[]): Promise<void> {
+  const res = await server.query(names.map((name) => ({ create_collection: obj({ name }) })));
+  res.expectStatus(200, 201);
+}
+
+export interface User {
+  ref: unknown;
+  password: string;
+}
+
+/** Creates a document with `credentials.password` (and `data`) in `collection`. */
+export async function createUser(server: Client, collection: string, data: Record<string, unknown> = {}, password = newPassword()): Promise<User> {
+  const res = (await server.query({ create: { collection }, params: obj({ data: obj(data), credentials: obj({ password }) }) })).expectStatus(201);
+  return { ref: res.resource.ref, password };
+}
+
+export function loginExpr(target: unknown, password: unknown, data?: Record<string, unknown>): unknown {
+  return { login: target, params: obj({ password, ...(data === undefined ? {} : { data: obj(data) }) }) };
+}
+
+/** Logs in and returns the token secret; fails the test when Login does not answer 201 with a `secret`. */
+export async function login(caller: Client, user: User, data?: Record<string, unknown>): Promise<{ secret: string; response: Response }> {
+  const response = (await caller.query(loginExpr(user.ref, user.password, data))).expectStatus(201);
+  const secret = response.resource.secret;
+  expect(typeof secret, response.explain('has no string "secret"')).toBe('string');
+  return { secret, response };
+}
+
+/** How many token records name `user` as their instance (read with a server key over `{"tokens": null}`). */
+export async function tokenCount(server: Client, user: User): Promise<number> {
+  const res = (
+    await server.query({
+      map: { lambda: 't', expr: { select: ['instance'], from: { get: { var: 't' } } } },
+      collection: { paginate: { tokens: null }, size: 100000 },
+    })
+  ).expectStatus(200);
+  const instances: unknown[] = res.resource.data;
+  return instances.filter((instance) => refKey(instance) === refKey(user.ref)).length;
+}
+
+/** The status of a request made with `secret`: 200 while it authenticates, 401 once it no longer does. */
+export async function identityStatus(caller: Client): Promise<number> {
+  return (await caller.query({ has_current_identity: null })).status;
+}
