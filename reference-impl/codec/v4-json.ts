@@ -284,9 +284,12 @@ function writeRef(ref: Ref, options: RenderOptions, out: string[]): void {
     out.push(`{"@ref":${JSON.stringify(legacyRefPath(ref))}}`);
     return;
   }
-  out.push(`{"@ref":{"id":${JSON.stringify(ref.id)}`);
+  const { collectionKey } = wording(options.apiVersion);
+  // The class wording names the native collection of collections `classes` as well.
+  const id = collectionKey === 'class' && ref.collection === undefined && ref.id === 'collections' ? 'classes' : ref.id;
+  out.push(`{"@ref":{"id":${JSON.stringify(id)}`);
   if (ref.collection) {
-    out.push(`,"${wording(options.apiVersion).collectionKey}":`);
+    out.push(`,"${collectionKey}":`);
     writeRef(ref.collection, options, out);
   }
   if (ref.database) {

@@ -60,12 +60,30 @@ async function query(ctx: RequestContext, text: string, readOnly: boolean): Prom
   sendV4Outcome(ctx, await runV4(ctx, expr, apiVersion, readOnly), apiVersion);
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are refused rather than silently replaced (DEC-023). */
+function bodyText(ctx: RequestContext): string | QueryError {
+  try {
+    return strictUtf8.decode(ctx.exchange.request.body);
+  } catch {
+    return new QueryError('invalid expression', 'Request body is not valid UTF-8.', []);
+  }
+}
+
+async function postQuery(ctx: RequestContext): Promise<void> {
+  const text = bodyText(ctx);
+  if (typeof text === 'string') return query(ctx, text, false);
+  const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
+  sendV4Outcome(ctx, { ok: false, error: text, ts: ctx.services.transactions.lastTs }, apiVersion);
+}
+
 export const v4QueryEndpoint: Endpoint = {
   path: '/',
   auth: 'required',
   errors: 'v4',
   methods: {
-    POST: (ctx) => query(ctx, ctx.exchange.request.body.toString('utf8'), false),
+    POST: postQuery,
     GET: (ctx) => query(ctx, ctx.exchange.request.query.get('q') ?? '', true),
   },
 };

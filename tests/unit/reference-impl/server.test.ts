@@ -85,7 +85,7 @@ describe('reference server over HTTP', () => {
 
   it('renders class wording without the API-version header and rejects an invalid one', async () => {
     const old = await call('POST', '/', { body: '{"collection":"things"}', apiVersion: '2.1' });
-    expect(old.text).toBe('{"resource":{"@ref":{"id":"things","class":{"@ref":{"id":"collections"}}}}}');
+    expect(old.text).toBe('{"resource":{"@ref":{"id":"things","class":{"@ref":{"id":"classes"}}}}}');
     const bad = await call('POST', '/', { body: '{"collection":"things"}', apiVersion: 'nine' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].code).toBe('bad request');

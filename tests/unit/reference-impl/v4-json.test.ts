@@ -23,7 +23,7 @@ describe('v4 JSON codec', () => {
   it('renders refs with collection from API 2.7 and class before', () => {
     const ref = new Ref('1', new Ref('c', new Ref('collections')));
     expect(renderValue(ref, v4)).toBe('{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}');
-    expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"collections"}}}}}}');
+    expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"classes"}}}}}}');
     expect(renderValue(ref, { apiVersion: '2.0' })).toBe('{"@ref":"classes/c/1"}');
   });
 
