@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import { createCollection, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
+
+describe('Bad request bodies', () => {
+  const t = useTenant();
+
+  check.each([
+    { name: 'an unterminated object', body: '{"now":' },
+    { name: 'a bare word', body: 'undefined' },
+    { name: 'single-quoted keys', body: "{'now':null}" },
+    { name: 'a trailing comma', body: '{"equals":[1,1],}' },
+    { name: 'two documents', body: '{"now":null}{"now":null}' },
+  ])(['PROTO-BODY-001'], 'a body that is not valid JSON ($name) answers 400 invalid expression', async ({ body }) => {
+    expectQueryError(await postRaw(t.server, body), 400, 'invalid expression');
+  });
+
+  check(['PROTO-BODY-002'], 'POST / with an empty body answers 400 invalid expression', async () => {
+    expectQueryError(await postRaw(t.server, ''), 400, 'invalid expression');
+  });
+
+  check.each([
+    { name: 'at the top level', expr: { frobnicate: 1 } },
+    { name: 'inside do', expr: { do: [1, { frobnicate: 1 }] } },
+    { name: 'with a known name and an unknown key', expr: { select: ['a'], from: lit({ a: 1 }), bogus_option: true } },
+  ])(['PROTO-BODY-003'], 'a JSON object naming an unknown function ($name) answers 400 invalid expression', async ({ expr }) => {
+    expectQueryError(await t.server.query(expr), 400, 'invalid expression');
+  });
+
+  check.each([
+    { name: 'if with a string condition', expr: { if: 'yes', then: 1, else: 2 } },
+    { name: 'abort with a number', expr: { abort: 7 } },
+    { name: 'select with an object as path', expr: { select: lit({ a: 1 }), from: lit({ a: 1 }) } },
+    { name: 'not with a number', expr: { not: 1 } },
+    { name: 'get with a string', expr: { get: 'not a ref' } },
+    { name: 'time with a number', expr: { time: 5 } },
+  ])(['PROTO-BODY-004'], 'a known function with an argument of the wrong type ($name) answers 400 with a v4 query error', async ({ expr }) => {
+    expectQueryError(await t.server.query(expr), 400, 'invalid argument', 'invalid expression');
+  });
+
+  check.each([
+    { name: 'a lone 0xFF byte in a string', bytes: Buffer.concat([Buffer.from('{"abort":"'), Buffer.from([0xff]), Buffer.from('"}')]) },
+    { name: 'an overlong encoding of "/"', bytes: Buffer.concat([Buffer.from('{"equals":["'), Buffer.from([0xc0, 0xaf]), Buffer.from('","/"]}')]) },
+    { name: 'a truncated sequence', bytes: Buffer.concat([Buffer.from('{"object":{"a":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}}')]) },
+  ])(['PROTO-BODY-005'], 'a body that is not valid UTF-8 ($name) answers 400, never 5xx', async ({ bytes }) => {
+    (await postRaw(t.server, bytes)).expectStatus(400).expectSchema('v4-error');
+  });
+
+  check(['PROTO-STATUS-004'], 'no random JSON value sent as a query makes the server answer 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.json({ maxDepth: 4 }), async (text) => {
+        const res = await postRaw(t.server, text);
+        expect(res.status, res.explain('answered a server error')).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  check(['PROTO-STATUS-004'], 'no random byte string sent as a query body makes the server answer 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (bytes) => {
+        const res = await postRaw(t.server, Buffer.from(bytes));
+        expect(res.status, res.explain('answered a server error')).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  check(['PROTO-VALUE-012'], 'an unbound {"var": name} answers 400 with a v4 query error', async () => {
+    expectQueryError(await t.server.query({ var: 'never_bound' }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
+    expectQueryError(await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
+  });
+});
+
+describe('Error bodies', () => {
+  const t = useTenant();
+
+  beforeAll(async () => {
+    (await t.server.query(createCollection('things'))).expectStatus(201);
+  });
+
+  check(['PROTO-ERROR-001'], 'a v4 query error answers {"errors":[…]} whose objects carry position, code and description', async () => {
+    const res = await t.server.query({ do: [1, { abort: 'stop here' }] });
+    const error = expectQueryError(res, 400, 'transaction aborted');
+    expect(error.position).toEqual(['do', 1n]);
+    for (const e of res.body.errors as Array<Record<string, unknown>>) {
+      expect((e.position as unknown[]).every((p) => typeof p === 'string' || typeof p === 'bigint')).toBe(true);
+    }
+  });
+
+  check(['PROTO-ERROR-002'], 'position of an error raised by the top-level expression is the empty array', async () => {
+    expect(expectQueryError(await t.server.query({ abort: 'top' }), 400, 'transaction aborted').position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ select: ['missing'], from: lit({}) }), 404, 'value not found').position).toEqual([]);
+  });
+
+  check.each([
+    { name: 'an abort inside if inside let', expr: { let: [{ a: true }], in: { if: { var: 'a' }, then: { abort: 'x' }, else: 1 } }, position: ['in', 'then'] },
+    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: lit({}) }]] }, position: ['do', 1n, 1n] },
+    { name: 'a wrong-typed argument of if', expr: { do: [{ if: 'no', then: 1, else: 2 }] }, position: ['do', 0n, 'if'] },
+    { name: 'an object member', expr: { object: { a: { abort: 'in a member' } } }, position: ['object', 'a'] },
+  ])(['PROTO-ERROR-003'], 'position of an error inside an argument ($name) is the path of keys and indexes to it', async ({ expr, position }) => {
+    const res = await t.server.query(expr);
+    res.expectStatus(400, 404).expectSchema('v4-query-error');
+    expect(res.body.errors[0].position).toEqual(position);
+  });
+
+  check(['PROTO-ERROR-005'], 'a validation failed error carries failures naming each invalid field', async () => {
+    const res = await t.admin.query({ create_key: { object: { role: 'emperor' } } });
+    expectQueryError(res, 400, 'validation failed');
+    const failures = res.body.errors[0].failures as Array<Record<string, unknown>>;
+    expect(Array.isArray(failures) && failures.length > 0, res.explain('has no failures')).toBe(true);
+    for (const failure of failures) {
+      expect(Array.isArray(failure.field)).toBe(true);
+      expect(typeof failure.code).toBe('string');
+      expect(typeof failure.description).toBe('string');
+    }
+    expect(failures.map((f) => f.field)).toContainEqual(['role']);
+  });
+
+  check(['PROTO-ERROR-006'], 'an abort expression answers 400 transaction aborted with the message as description', async () => {
+    const error = expectQueryError(await t.server.query({ abort: 'the message, exactly' }), 400, 'transaction aborted');
+    expect(error.description).toBe('the message, exactly');
+  });
+
+  check(['PROTO-ERROR-007'], 'Get of a missing document answers 404 instance not found', async () => {
+    expectQueryError(await t.server.query(getDoc(docRef('things', '404404404'))), 404, 'instance not found');
+  });
+
+  check(['PROTO-ERROR-008'], 'select of a missing path without default answers 404 value not found', async () => {
+    expectQueryError(await t.server.query({ select: ['a', 'b'], from: lit({ a: { c: 1 } }) }), 404, 'value not found');
+    expectQueryError(await t.server.query({ select: [3], from: [1, 2] }), 404, 'value not found');
+  });
+});
