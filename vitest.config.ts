@@ -27,6 +27,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'drivers', include: ['tests/drivers/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'robustness', include: ['tests/durability/**/*.test.ts', 'tests/fuzz/**/*.test.ts'], testTimeout: 60_000 } },
     ],
   },
 });

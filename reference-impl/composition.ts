@@ -34,6 +34,8 @@ import { TransactionManager } from './txn/transaction-manager.js';
 export interface CompositionOptions {
   rootSecret: string;
   bcryptCost: number;
+  /** Secret key for signing tokens and cursors the server hands out; persistent with `--data-dir`. */
+  serverKey: Uint8Array;
   /** Event feeds and streams: status interval, operations limit, account plan. */
   events?: EventServerOptions;
 }

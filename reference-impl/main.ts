@@ -1,5 +1,6 @@
 /** The `fauna-reference-server` command. */
 import { Command, InvalidArgumentError } from 'commander';
+import { generatedRootSecret } from './durability/root-secret.js';
 import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
 import { startReferenceServer } from './server.js';
 
@@ -24,18 +25,25 @@ const program = new Command('fauna-reference-server')
   .description('The fauna-conformance reference server (HTTP/1.1 and h2c on one port).')
   .option('--port <port>', 'port to listen on (0 picks a free port)', parsePort, 8443)
   .option('--host <host>', 'address to bind', '127.0.0.1')
-  .option('--root-secret <secret>', 'admin secret of the root database (default: $FAUNA_ROOT_SECRET or a random one)')
+  .option('--root-secret <secret>', 'admin secret of the root database (default: $FAUNA_ROOT_SECRET, else generated into a file)')
+  .option('--data-dir <dir>', 'keep data in this directory (commit log, fsync before each response) and recover it on start; default: in memory')
   .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
   .option('--ops-limit <n>', 'operations one event stream may consume before it ends with limit_exceeded', parsePositiveInt)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan }>();
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan }>();
 const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
-const rootSecret = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];
 
 try {
-  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret, events });
+  const given = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];
+  // A generated secret is written to a private file whose path is printed: logs never carry secrets.
+  const generated = given === undefined ? await generatedRootSecret(opts.dataDir) : undefined;
+  const onStorageFailure = (error: unknown) => {
+    console.error(`fauna-reference-server: cannot write the commit log, stopping: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(3);
+  };
+  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret: given ?? generated!.secret, dataDir: opts.dataDir, onStorageFailure, events });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -47,9 +55,9 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // A generated root secret is printed once, because nothing else could ever use the server.
-  const secretNote = rootSecret === undefined ? ` (root secret: ${server.rootSecret})` : '';
-  console.log(`fauna-reference-server listening on ${server.url}${secretNote}`);
+  const secretNote = generated ? ` (root secret in ${generated.file})` : '';
+  const storageNote = opts.dataDir === undefined ? '' : ` (data in ${opts.dataDir})`;
+  console.log(`fauna-reference-server listening on ${server.url}${secretNote}${storageNote}`);
 } catch (error) {
   console.error(`fauna-reference-server: cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);

@@ -5,6 +5,7 @@ import { composeReferenceServer, type ReferenceServerParts } from './composition
 import { createDispatcher } from './endpoints/dispatcher.js';
 import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import type { EventServerOptions } from './events/event-service.js';
+import { openDataDirectory, type DataDirectory } from './durability/data-dir.js';
 import { DEFAULT_MAX_BODY_BYTES, DualProtocolServer } from './transport/dual-protocol-server.js';
 
 export interface ReferenceServerOptions {
@@ -12,6 +13,10 @@ export interface ReferenceServerOptions {
   host?: string;
   rootSecret?: string;
   bcryptCost?: number;
+  /** Keep every commit in this directory and recover from it on start (default: in memory only). */
+  dataDir?: string;
+  /** Called when the commit log cannot be written: commits can no longer be acknowledged (the CLI exits). */
+  onStorageFailure?: (error: unknown) => void;
   /** Event feeds and streams: `statusIntervalMs`, `opsLimit`, `plan` (see events/event-service.ts). */
   events?: EventServerOptions;
 }
@@ -34,17 +39,35 @@ const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' };
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
   const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
   const host = options.host ?? '127.0.0.1';
-  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, ...(options.events ? { events: options.events } : {}) });
   const onFault = (error: unknown) => {
     if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
   };
+  let dataDir: DataDirectory | undefined;
+  if (options.dataDir !== undefined) dataDir = await openDataDirectory(options.dataDir, options.onStorageFailure ?? onFault);
+  const serverKey = dataDir?.serverKey ?? randomBytes(32);
+  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}) });
+  if (dataDir) {
+    try {
+      const recovered = dataDir.recover(parts.store, parts.transactions);
+      if (recovered.droppedBytes > 0) console.error(`fauna-reference-server: dropped a torn final commit-log record (${recovered.droppedBytes} bytes)`);
+    } catch (error) {
+      await dataDir.close();
+      throw error;
+    }
+  }
   const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onFault), {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     tooLarge: { status: 413, headers: JSON_HEADERS, body: renderProtocolError('request too large', 'Request body exceeds the 8 MiB limit.') },
     internalError: { status: 500, headers: JSON_HEADERS, body: renderProtocolError('internal server error', 'Internal server error.') },
     onFault,
   });
-  const address = await transport.listen(options.port ?? 8443, host);
+  let address: { port: number };
+  try {
+    address = await transport.listen(options.port ?? 8443, host);
+  } catch (error) {
+    await dataDir?.close();
+    throw error;
+  }
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${address.port}`,
@@ -52,6 +75,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     host,
     rootSecret,
     parts,
-    close: () => transport.close(),
+    close: async () => {
+      await transport.close();
+      await dataDir?.close();
+    },
   };
 }

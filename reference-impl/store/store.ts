@@ -166,6 +166,21 @@ export class Store {
     return id;
   }
 
+  /**
+   * Recovery from a commit log (`durability/recovery.ts`): makes `id` a known database under `parent`, and
+   * keeps ids allocated later above it.
+   */
+  restoreDatabase(id: DatabaseId, parent: DatabaseId): void {
+    if (!this.databases.has(id)) this.databases.set(id, { id, parent, collections: new Map() });
+    const number = Number(id);
+    if (Number.isSafeInteger(number) && number >= this.nextDatabaseNumber) this.nextDatabaseNumber = number + 1;
+  }
+
+  /** Recovery: keeps document ids allocated later above a recovered numeric `id`. */
+  restoreDocumentId(id: string): void {
+    if (/^\d+$/.test(id) && BigInt(id) > this.lastId) this.lastId = BigInt(id);
+  }
+
   /** A new document id: numeric, unique, increasing (like the service's 18-digit ids). */
   newDocumentId(): string {
     const candidate = BigInt(Date.now()) * 1_000_000n;

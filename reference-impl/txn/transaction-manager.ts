@@ -12,6 +12,17 @@ import { Transaction } from './transaction.js';
  */
 export type CommitValidator = (txn: Transaction, records: readonly CommitRecord[]) => void;
 
+/**
+ * Where committed transactions are made durable (`reference-impl/durability/`, with `--data-dir`): `append`
+ * runs under the commit lock in commit order and may throw to abort; `durable()` resolves once everything
+ * appended so far is on disk. Every transaction awaits it before its outcome is returned, so no response
+ * reports (or reads) state that a crash could lose.
+ */
+export interface CommitLog {
+  append(records: readonly CommitRecord[]): void;
+  durable(): Promise<void>;
+}
+
 export interface TransactionOutcome<T> {
   result: T;
   /** The transaction's timestamp (sent as `x-txn-time`). */
@@ -23,6 +34,7 @@ export class TransactionManager {
   private readonly lock = new Mutex();
   private readonly validators = new Set<CommitValidator>();
   private lastIssued = 0n;
+  private commitLog: CommitLog | undefined;
 
   constructor(
     readonly store: Store,
@@ -35,25 +47,39 @@ export class TransactionManager {
     return () => this.validators.delete(validator);
   }
 
-  /** The latest timestamp issued (never decreases). */
+  /** Makes commits durable through `log` (set once, before serving). */
+  setCommitLog(log: CommitLog): void {
+    this.commitLog = log;
+  }
+
+  /** The latest timestamp issued (never decreases; after recovery at least the last recovered commit). */
   get lastTs(): bigint {
-    return this.lastIssued;
+    return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
   }
 
   async run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
-    return this.lock.runExclusive(async () => {
+    const committing = this.lock.runExclusive(async () => {
       const now = this.clockMicros();
       const readOnly = options.readOnly ?? false;
+      const last = this.lastTs;
       // Reads may share the newest timestamp; a write transaction needs a fresh one.
-      const ts = readOnly ? (now > this.lastIssued ? now : this.lastIssued) : now > this.lastIssued ? now : this.lastIssued + 1n;
+      const ts = readOnly ? (now > last ? now : last) : now > last ? now : last + 1n;
       this.lastIssued = ts;
       const txn = new Transaction(this.store, ts, readOnly);
       const result = await body(txn);
       const records = txn.commitRecords();
       if (records.length === 0) return { result, ts, committed: false };
       for (const validator of this.validators) validator(txn, records);
+      this.commitLog?.append(records);
       this.store.commit(records);
       return { result, ts, committed: true };
     });
+    if (!this.commitLog) return committing;
+    try {
+      return await committing;
+    } finally {
+      // Failed transactions wait too: their error may describe state (a conflict) that is not yet on disk.
+      await this.commitLog.durable();
+    }
   }
 }
