@@ -3,6 +3,7 @@
 import type { TestProject } from 'vitest/node';
 import { settingsFromEnv, type Target } from './config.js';
 import { assertReachable } from './reachability.js';
+import { EMBEDDED_EVENT_SETTINGS, EVENT_ENV } from './event-settings.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +23,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } else {
     const { startReferenceServer } = await import('../../reference-impl/server.js');
     const rootSecret = settings.secret ?? `fc-root-${settings.runId}-${Math.random().toString(36).slice(2, 10)}`;
-    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret });
+    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret, events: EMBEDDED_EVENT_SETTINGS });
+    // Workers start after this and inherit the environment: they learn the embedded server's event settings.
+    process.env[EVENT_ENV.statusIntervalMs] = String(EMBEDDED_EVENT_SETTINGS.statusIntervalMs);
+    process.env[EVENT_ENV.opsLimit] = String(EMBEDDED_EVENT_SETTINGS.opsLimit);
     close = () => server.close();
     target = { ...settings, url: server.url, secret: server.rootSecret, embedded: true };
   }

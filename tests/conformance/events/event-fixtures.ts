@@ -1,0 +1,155 @@
+// Shared steps of the events area: writing documents with the v4 endpoint, creating sources on /query/1, reading
+// feeds to the end, and reading streams past status events. Black-box: HTTP only.
+import { expect } from 'vitest';
+import type { Client, StreamReader } from '../../harness/index.js';
+
+export const DATA_TYPES = ['add', 'update', 'remove'];
+
+export interface WrittenDoc {
+  readonly id: string;
+  /** Commit time of the write, microseconds (the `ts` the v4 endpoint answered). */
+  readonly ts: bigint;
+}
+
+function collectionRef(collection: string): unknown {
+  return { collection };
+}
+
+function docRef(collection: string, id: string): unknown {
+  return { ref: collectionRef(collection), id };
+}
+
+function object(fields: Record<string, unknown>): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = v !== null && typeof v === 'object' && !Array.isArray(v) ? object(v as Record<string, unknown>) : v;
+  return { object: out };
+}
+
+export async function createCollection(client: Client, name: string, params: Record<string, unknown> = {}): Promise<void> {
+  (await client.query({ create_collection: object({ name, ...params }) })).expectStatus(200, 201);
+}
+
+export async function createIndex(client: Client, params: { name: string; source: string; terms?: string[][]; values?: string[][] }): Promise<void> {
+  const expr: Record<string, unknown> = { name: params.name, source: collectionRef(params.source), active: true };
+  if (params.terms) expr['terms'] = params.terms.map((field) => ({ object: { field } }));
+  if (params.values) expr['values'] = params.values.map((field) => ({ object: { field } }));
+  (await client.query({ create_index: { object: expr } })).expectStatus(200, 201);
+}
+
+function writtenDoc(resource: any): WrittenDoc {
+  return { id: String(resource.ref['@ref'].id), ts: BigInt(resource.ts) };
+}
+
+/** Creates the documents in one transaction (one request). */
+export async function createDocs(client: Client, collection: string, docs: readonly Record<string, unknown>[]): Promise<WrittenDoc[]> {
+  const exprs = docs.map((data) => ({ create: collectionRef(collection), params: object({ data }) }));
+  const res = (await client.query(exprs)).expectStatus(200, 201);
+  return (res.resource as any[]).map(writtenDoc);
+}
+
+export async function createDoc(client: Client, collection: string, data: Record<string, unknown>): Promise<WrittenDoc> {
+  return (await createDocs(client, collection, [data]))[0]!;
+}
+
+export async function updateDoc(client: Client, collection: string, id: string, data: Record<string, unknown>): Promise<WrittenDoc> {
+  const res = (await client.query({ update: docRef(collection, id), params: object({ data }) })).expectStatus(200);
+  return writtenDoc(res.resource);
+}
+
+export async function deleteDoc(client: Client, collection: string, id: string): Promise<WrittenDoc> {
+  const res = (await client.query({ delete: docRef(collection, id) })).expectStatus(200);
+  return { id, ts: BigInt(res.headers['x-txn-time'] ?? res.resource.ts) };
+}
+
+/** Runs several v4 expressions as one transaction and answers its commit time. */
+export async function transaction(client: Client, exprs: unknown[]): Promise<bigint> {
+  const res = (await client.query(exprs)).expectStatus(200, 201);
+  return BigInt(res.headers['x-txn-time']!);
+}
+
+export const ops = {
+  create: (collection: string, data: Record<string, unknown>) => ({ create: collectionRef(collection), params: object({ data }) }),
+  update: (collection: string, id: string, data: Record<string, unknown>) => ({ update: docRef(collection, id), params: object({ data }) }),
+  delete: (collection: string, id: string) => ({ delete: docRef(collection, id) }),
+};
+
+export interface CreatedSource {
+  readonly token: string;
+  readonly txnTs: bigint;
+}
+
+/** Creates an event source on `/query/1` (tagged format) and answers its token and creation time. */
+export async function createSource(client: Client, query: string | { fql: unknown[] }, args?: Record<string, unknown>): Promise<CreatedSource> {
+  const res = (await client.fql(query, args, { format: 'tagged' })).expectStatus(200);
+  const token = res.body?.data?.['@stream'];
+  if (typeof token !== 'string') throw new Error(res.explain('did not answer {"data": {"@stream": <token>}}'));
+  return { token, txnTs: BigInt(res.body.txn_ts) };
+}
+
+export interface FeedPage {
+  readonly events: any[];
+  readonly cursor: string;
+  readonly has_next: boolean;
+  readonly stats: any;
+}
+
+export async function feedPage(client: Client, body: Record<string, unknown>): Promise<FeedPage> {
+  const res = (await client.feed(body)).expectStatus(200);
+  return res.body as FeedPage;
+}
+
+/** Polls page after page until `has_next` is false; answers every event and the last cursor. */
+export async function feedAll(client: Client, body: Record<string, unknown>, maxPages = 200): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
+  const pages: FeedPage[] = [];
+  let request = body;
+  for (let i = 0; i < maxPages; i++) {
+    const page = await feedPage(client, request);
+    pages.push(page);
+    if (!page.has_next) return { events: pages.flatMap((p) => p.events), cursor: page.cursor, pages };
+    const { start_ts: _ignored, ...rest } = request;
+    request = { ...rest, cursor: page.cursor };
+  }
+  throw new Error(`feed still had has_next after ${maxPages} pages`);
+}
+
+/** The next event that is not `status`. */
+export async function nextData(reader: StreamReader, timeoutMs?: number): Promise<any> {
+  for (;;) {
+    const event = await reader.next(timeoutMs === undefined ? {} : { timeoutMs });
+    if (event.type !== 'status') return event;
+  }
+}
+
+/** Reads `count` non-status events. */
+export async function collectData(reader: StreamReader, count: number, timeoutMs?: number): Promise<any[]> {
+  const out: any[] = [];
+  while (out.length < count) out.push(await nextData(reader, timeoutMs));
+  return out;
+}
+
+/**
+ * Asserts that no data event arrives within `windowMs`; status events may. Answers true when the stream is still
+ * open at the end of the window.
+ */
+export async function expectQuiet(reader: StreamReader, windowMs: number): Promise<boolean> {
+  const deadline = Date.now() + windowMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return !reader.done;
+    try {
+      const event = await reader.next({ timeoutMs: left });
+      expect(event.type, `no data event expected, got ${JSON.stringify(event)}`).toBe('status');
+    } catch (err) {
+      if ((err as Error).name === 'StreamTimeoutError') return !reader.done;
+      throw err;
+    }
+  }
+}
+
+export function docId(event: any): string {
+  return String(event.data?.['@doc']?.id ?? event.data?.id);
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
+}

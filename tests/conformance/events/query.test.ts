@@ -1,0 +1,134 @@
+// Creating event sources on POST /query/1: the endpoint's wire form, tokens, supported sets and transformations.
+import { beforeAll, describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import { createCollection, createIndex, createSource, feedAll } from './event-fixtures.js';
+
+describe('POST /query/1 creates event sources', () => {
+  const t = useTenant({ roles: ['admin', 'server'] });
+  beforeAll(async () => {
+    await createCollection(t.server, 'Product');
+    await createCollection(t.server, 'Order');
+    await createIndex(t.server, { name: 'byColor', source: 'Product', terms: [['data', 'color']], values: [['data', 'price']] });
+  });
+
+  check(['ESRC-QUERY-001', 'ESRC-TOKEN-001', 'ESRC-SET-001'], 'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats', async () => {
+    for (const query of ['Product.all().eventSource()', { fql: ['Product.all().eventSource()'] }]) {
+      const res = (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200).expectSchema('v10-query-response');
+      expect(Object.keys(res.body.data)).toEqual(['@stream']);
+      expect(typeof res.body.data['@stream']).toBe('string');
+      expect(typeof res.body.txn_ts).toBe('bigint');
+      expect(typeof res.body.summary).toBe('string');
+    }
+  });
+
+  check(['ESRC-QUERY-002'], 'with x-format: tagged, data is tagged ({"@stream"}); simple gives the bare token', async () => {
+    const tagged = (await t.server.fql('Product.all().eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
+    expect(tagged.body.data).toEqual({ '@stream': expect.any(String) });
+    const simple = (await t.server.fql('Product.all().eventSource()', undefined, { format: 'simple' })).expectStatus(200);
+    expect(typeof simple.body.data).toBe('string');
+  });
+
+  check(['ESRC-QUERY-003'], 'a {"value": <tagged>} fragment is used as a literal value in the query', async () => {
+    const { token, txnTs } = await createSource(t.server, { fql: ['Order.where(.qty > ', { value: { '@int': '5' } }, ').eventSource()'] });
+    const res = (await t.server.query([
+      { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 3 } } } } },
+      { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 9 } } } } },
+    ])).expectStatus(200, 201);
+    expect(res.status).toBeLessThan(300);
+    const { events } = await feedAll(t.server, { token, start_ts: txnTs });
+    expect(events.map((e) => JSON.stringify(e.data['@doc'].qty))).toEqual(['{"@int":"9"}']);
+  });
+
+  check(['ESRC-QUERY-004'], 'a request without a body or with invalid JSON answers 400 invalid_request', async () => {
+    (await t.server.request('POST', '/query/1', { rawBody: '' })).expectStatus(400).expectErrorCode('invalid_request');
+    (await t.server.request('POST', '/query/1', { rawBody: '{"query": ' })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['ESRC-QUERY-005'], 'a query that does not parse answers 400 invalid_query with a message naming the position', async () => {
+    const res = (await t.server.fql('Product.all(.eventSource()')).expectStatus(400).expectErrorCode('invalid_query');
+    expect(`${res.body.error.message}\n${res.body.summary ?? ''}`).toMatch(/\d+:\d+/);
+  });
+
+  check(['ESRC-QUERY-006'], 'stats carries integer compute_ops, read_ops, write_ops, query_time_ms, storage bytes, contention_retries and rate_limits_hit', async () => {
+    const res = (await t.server.fql('Product.all().eventSource()')).expectStatus(200).expectSchema('v10-query-response');
+    for (const key of ['compute_ops', 'read_ops', 'write_ops', 'query_time_ms', 'storage_bytes_read', 'storage_bytes_write', 'contention_retries']) {
+      expect(typeof res.body.stats[key], key).toBe('bigint');
+    }
+    expect(Array.isArray(res.body.stats.rate_limits_hit)).toBe(true);
+  });
+
+  check(['ESRC-QUERY-007'], 'a query error answers {"error": {code, message}, summary, txn_ts, stats}', async () => {
+    const res = (await t.server.fql('Product.all().take(2).eventSource()')).expectStatus(400).expectSchema('v10-error');
+    expect(typeof res.body.error.code).toBe('string');
+    expect(typeof res.body.error.message).toBe('string');
+    expect(typeof res.body.summary).toBe('string');
+    expect(typeof res.body.txn_ts).toBe('bigint');
+    expect(res.body.stats).toBeTypeOf('object');
+  });
+
+  check(['ESRC-TOKEN-002'], 'running the same event source query twice answers two different tokens', async () => {
+    const a = await createSource(t.server, 'Product.all().eventSource()');
+    const b = await createSource(t.server, 'Product.all().eventSource()');
+    expect(a.token).not.toBe(b.token);
+  });
+
+  check(['ESRC-TOKEN-006'], 'a string that is not a token answers 400 invalid_request on /feed/1 and /stream/1', async () => {
+    (await t.server.feed({ token: 'not-a-token' })).expectStatus(400).expectErrorCode('invalid_request');
+    const { token } = await createSource(t.server, 'Product.all().eventSource()');
+    const edited = token.slice(0, -6) + (token.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
+    (await t.server.feed({ token: edited })).expectStatus(400).expectErrorCode('invalid_request');
+    const err = await t.server.stream({ token: 'not-a-token' }).then(() => undefined, (e: any) => e);
+    expect(err?.response?.status).toBe(400);
+    expect(err.response.errorCode).toBe('invalid_request');
+  });
+
+  check(['ESRC-SET-002', 'ESRC-TRANSFORM-001'], 'where(), map(), a projection and an index set are accepted before eventSource()', async () => {
+    for (const query of [
+      'Product.where(.price > 10).eventSource()',
+      'Product.all().where(.price > 10).map(p => p.name).eventSource()',
+      'Product.all() { name, price }.eventSource()',
+      'Product.all().where(p => p.price >= 1 && p.color != "red").eventSource()',
+    ]) {
+      (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200);
+    }
+  });
+
+  check(['ESRC-SET-003'], 'Coll.<index>(<terms>) on a user-defined index converts to an event source', async () => {
+    (await t.server.fql('Product.byColor("red").eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
+  });
+
+  check(['ESRC-SET-004', 'ESRC-ON-003'], 'Set.single(Coll.byId(id)) converts, and eventsOn on it may name any field', async () => {
+    (await t.server.fql('Set.single(Product.byId("123")).eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
+    (await t.server.fql('Set.single(Product.byId("123")).eventsOn(.anything, .else)', undefined, { format: 'tagged' })).expectStatus(200);
+  });
+
+  check(['ESRC-SET-005'], 'an event source on a system collection is rejected with 400 invalid_query or invalid_receiver', async () => {
+    for (const query of ['Collection.all().eventSource()', 'Key.all().eventSource()']) {
+      (await t.server.fql(query)).expectStatus(400).expectErrorCode('invalid_query', 'invalid_receiver');
+    }
+  });
+
+  check(['ESRC-SET-006'], 'a set combining documents of more than one collection is rejected with a 400 query error', async () => {
+    const res = (await t.server.fql('Product.all().concat(Order.all()).eventSource()')).expectStatus(400);
+    expect(typeof res.body.error.code).toBe('string');
+  });
+
+  check(['ESRC-TRANSFORM-002'], 'where() called on the event source itself is accepted', async () => {
+    (await t.server.fql('Product.all().eventSource().where(.price > 3)', undefined, { format: 'tagged' })).expectStatus(200);
+  });
+
+  check.each(['drop(1)', 'take(2)', 'order(.price)', 'reverse()'])(['ESRC-TRANSFORM-003', 'ESRC-TRANSFORM-004'],
+    'any other set method (%s) before eventSource() answers 400 invalid_receiver naming the method and its position', async (call) => {
+      const query = `Product.all().${call}.eventSource()`;
+      const res = (await t.server.fql(query)).expectStatus(400).expectErrorCode('invalid_receiver');
+      const method = call.slice(0, call.indexOf('('));
+      expect(res.body.error.message).toContain(method);
+      expect(`${res.body.error.message}\n${res.body.summary}`).toMatch(/\d+:\d+/);
+    });
+
+  check(['ESRC-ON-002'], 'eventsOn on an index set naming a field outside its terms and values answers a 400 query error', async () => {
+    (await t.server.fql('Product.byColor("red").eventsOn(.price)', undefined, { format: 'tagged' })).expectStatus(200);
+    const res = (await t.server.fql('Product.byColor("red").eventsOn(.name)')).expectStatus(400);
+    expect(typeof res.body.error.code).toBe('string');
+  });
+});
