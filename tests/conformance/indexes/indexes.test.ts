@@ -1,0 +1,375 @@
+import { describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import type { WireValue } from '../../harness/model/wire-order.js';
+import {
+  INVALID_DEFINITION,
+  NO_INDEX,
+  collection,
+  createActiveIndex,
+  createDoc,
+  createIndex,
+  expectQueryError,
+  index,
+  match,
+  paginate,
+  refId,
+  uniqueName,
+  waitActive,
+} from './index-fixtures.js';
+
+const t = useTenant({ roles: ['admin', 'server', 'client'] });
+
+/** A fresh collection holding `docs` (one request each), returning its name and the created refs. */
+async function seeded(docs: Array<Record<string, unknown>>): Promise<{ coll: string; refs: WireValue[] }> {
+  const coll = uniqueName('c');
+  (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+  if (docs.length === 0) return { coll, refs: [] };
+  const res = (await t.server.query(docs.map((d) => createDoc(coll, d)))).expectStatus(200, 201);
+  return { coll, refs: (res.resource as Array<{ ref: WireValue }>).map((d) => d.ref) };
+}
+
+const ids = (data: WireValue[]): string[] => data.map(refId).sort();
+
+describe('Definition', () => {
+  check(['IDX-DEF-001', 'IDX-DEF-005', 'IDX-ATTR-001', 'IDX-ATTR-002', 'IDX-ATTR-005'], 'create_index answers 201 with ref in indexes, ts, name, source, active, and returns terms, values, unique, serialized, partitions, permissions as given', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const res = (
+      await t.server.query(
+        createIndex({ name, source: collection(coll), terms: [{ field: ['data', 'a'] }], values: [{ field: ['data', 'b'], reverse: true }], unique: true, serialized: false, partitions: 3n, permissions: { object: { read: 'public' } } }),
+      )
+    ).expectStatus(201);
+    const r = res.resource;
+    expect(r.ref).toEqual({ '@ref': { id: name, collection: { '@ref': { id: 'indexes' } } } });
+    expect(typeof r.ts).toBe('bigint');
+    expect(r.name).toBe(name);
+    expect(r.source).toEqual({ '@ref': { id: coll, collection: { '@ref': { id: 'collections' } } } });
+    expect(typeof r.active).toBe('boolean');
+    expect(r.terms).toEqual([{ field: ['data', 'a'] }]);
+    expect(r.values).toEqual([{ field: ['data', 'b'], reverse: true }]);
+    expect(r.unique).toBe(true);
+    expect(r.serialized).toBe(false);
+    expect(r.partitions).toBe(3n);
+    expect(r.permissions).toEqual({ read: 'public' });
+  });
+
+  check(['IDX-DEF-002'], 'create_index without name or without source answers 400 validation failed', async () => {
+    const { coll } = await seeded([]);
+    (await t.server.query({ create_index: { object: { source: collection(coll) } } })).expectStatus(400).expectErrorCode('validation failed');
+    (await t.server.query({ create_index: { object: { name: uniqueName('i') } } })).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['IDX-DEF-003'], 'create_index with a name already used by an index answers 400 instance already exists', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(201);
+    (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(400).expectErrorCode('instance already exists');
+  });
+
+  check.each(['events', 'sets', 'self', 'instances', '_'])(['IDX-DEF-004'], 'the reserved index name %s is rejected', async (reserved) => {
+    const { coll } = await seeded([]);
+    expectQueryError(await t.server.query(createIndex({ name: reserved as string, source: collection(coll) })), INVALID_DEFINITION);
+  });
+
+  check(['IDX-DEF-006'], 'A client key cannot create an index (403 permission denied)', async () => {
+    const { coll } = await seeded([]);
+    (await t.client.query(createIndex({ name: uniqueName('i'), source: collection(coll) }))).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['LIMIT-PART-001', 'LIMIT-PART-002'], 'partitions above 8, 0 or negative answer 400 validation failed and create no index', async () => {
+    const { coll } = await seeded([]);
+    for (const partitions of [9n, 0n, -1n]) {
+      const name = uniqueName('i');
+      (await t.server.query(createIndex({ name, source: collection(coll), partitions }))).expectStatus(400).expectErrorCode('validation failed');
+      expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX.concat([[404, 'instance not found']]));
+    }
+  });
+
+  check(['IDX-ATTR-003'], 'Without partitions, a term-less collection index reports 8 and a termed index 1', async () => {
+    const { coll } = await seeded([]);
+    expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll) }))).expectStatus(201).resource.partitions).toBe(8n);
+    expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll), terms: [{ field: ['data', 'x'] }] }))).expectStatus(201).resource.partitions).toBe(1n);
+  });
+});
+
+describe('Sources and bindings', () => {
+  check(['IDX-SOURCE-001', 'IDX-SOURCE-002'], 'A single collection ref indexes that collection; an array of source objects indexes every named one', async () => {
+    const a = await seeded([{ k: 1n }]);
+    const b = await seeded([{ k: 1n }]);
+    const single = uniqueName('i');
+    const multi = uniqueName('i');
+    await createActiveIndex(t.server, { name: single, source: collection(a.coll) });
+    await createActiveIndex(t.server, { name: multi, source: [{ object: { collection: collection(a.coll) } }, { object: { collection: collection(b.coll) } }] });
+    expect(ids((await paginate(t.server, match(single))).data)).toEqual(ids(a.refs));
+    expect(ids((await paginate(t.server, match(multi))).data)).toEqual(ids([...a.refs, ...b.refs]));
+  });
+
+  check(['IDX-SOURCE-003'], 'A collection named in two source objects answers 400 validation failed', async () => {
+    const { coll } = await seeded([]);
+    const source = [{ object: { collection: collection(coll) } }, { object: { collection: collection(coll) } }];
+    (await t.server.query(createIndex({ name: uniqueName('i'), source }))).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['IDX-SOURCE-004', 'IDX-SOURCE-005'], 'A wildcard source indexes every other collection; a named source takes its documents exclusively', async () => {
+    const named = await seeded([{ v: 'named' }]);
+    const other = await seeded([{ v: 'other' }]);
+    const name = uniqueName('i');
+    const upper = { query: { lambda: 'd', expr: { uppercase: { select: ['data', 'v'], from: { var: 'd' } } } } };
+    const plain = { query: { lambda: 'd', expr: { select: ['data', 'v'], from: { var: 'd' } } } };
+    await createActiveIndex(t.server, {
+      name,
+      source: [{ object: { collection: collection(named.coll), fields: { object: { b: upper } } } }, { object: { collection: '_', fields: { object: { b: plain } } } }],
+      terms: [{ field: ['ref'] }],
+      values: [{ binding: 'b' }],
+    });
+    const valueOf = async (ref: WireValue): Promise<WireValue[]> => (await paginate(t.server, match(name, ref))).data;
+    expect(await valueOf(named.refs[0]!)).toEqual(['NAMED']);
+    expect(await valueOf(other.refs[0]!)).toEqual(['other']);
+  });
+
+  check(['IDX-SOURCE-006', 'IDX-VALUE-004'], 'A binding computes a value that a term and a value can use by name', async () => {
+    const { coll, refs } = await seeded([{ first: 'Ada', last: 'Lovelace' }, { first: 'Alan', last: 'Turing' }]);
+    const name = uniqueName('i');
+    const full = { query: { lambda: 'd', expr: { concat: [{ select: ['data', 'first'], from: { var: 'd' } }, { select: ['data', 'last'], from: { var: 'd' } }], separator: ' ' } } };
+    await createActiveIndex(t.server, { name, source: [{ object: { collection: collection(coll), fields: { object: { full } } } }], terms: [{ binding: 'full' }], values: [{ binding: 'full' }, { field: ['ref'] }] });
+    expect((await paginate(t.server, match(name, 'Alan Turing'))).data).toEqual([['Alan Turing', refs[1]]]);
+  });
+
+  check(['IDX-SOURCE-007'], 'A binding that emits an array makes one entry per element', async () => {
+    const { coll, refs } = await seeded([{ tags: ['x', 'y'] }]);
+    const name = uniqueName('i');
+    const tags = { query: { lambda: 'd', expr: { select: ['data', 'tags'], from: { var: 'd' } } } };
+    await createActiveIndex(t.server, { name, source: [{ object: { collection: collection(coll), fields: { object: { tags } } } }], terms: [{ binding: 'tags' }] });
+    expect((await paginate(t.server, match(name, 'x'))).data).toEqual(refs);
+    expect((await paginate(t.server, match(name, 'y'))).data).toEqual(refs);
+  });
+
+  check(['IDX-SOURCE-008'], 'A binding that reads or writes (get, create, paginate) is rejected at create_index with 400', async () => {
+    const { coll } = await seeded([]);
+    for (const expr of [{ get: { var: 'd' } }, { create: collection(coll), params: { object: {} } }, { paginate: { documents: collection(coll) } }]) {
+      const source = [{ object: { collection: collection(coll), fields: { object: { b: { query: { lambda: 'd', expr } } } } } }];
+      expectQueryError(await t.server.query(createIndex({ name: uniqueName('i'), source, terms: [{ binding: 'b' }] })), INVALID_DEFINITION);
+    }
+  });
+
+  check(['IDX-SOURCE-009'], 'A binding that is not a one-argument lambda is rejected with 400', async () => {
+    const { coll } = await seeded([]);
+    const two = { query: { lambda: ['a', 'b'], expr: { var: 'a' } } };
+    for (const b of [two, 'not a lambda']) {
+      const res = await t.server.query(createIndex({ name: uniqueName('i'), source: [{ object: { collection: collection(coll), fields: { object: { b } } } }], terms: [{ binding: 'b' }] }));
+      res.expectStatus(400);
+    }
+  });
+});
+
+describe('Terms and values', () => {
+  check(['IDX-TERM-001', 'IDX-TERM-003', 'IDX-VALUE-002'], 'A data term locates documents by value, an array indexes each element, and entries without values are refs', async () => {
+    const { coll, refs } = await seeded([{ city: 'Paris', tags: ['a', 'b'] }, { city: 'Rome', tags: ['b'] }]);
+    const byCity = uniqueName('i');
+    const byTag = uniqueName('i');
+    await createActiveIndex(t.server, { name: byCity, source: collection(coll), terms: [{ field: ['data', 'city'] }] });
+    await createActiveIndex(t.server, { name: byTag, source: collection(coll), terms: [{ field: ['data', 'tags'] }] });
+    expect((await paginate(t.server, match(byCity, 'Rome'))).data).toEqual([refs[1]]);
+    expect((await paginate(t.server, match(byTag, 'a'))).data).toEqual([refs[0]]);
+    expect(ids((await paginate(t.server, match(byTag, 'b'))).data)).toEqual(ids(refs));
+  });
+
+  check(['IDX-TERM-002', 'IDX-VALUE-003'], 'A term ["ref"] locates a document by its ref, and a value ["ref"] covers it', async () => {
+    const { coll, refs } = await seeded([{ n: 1n }, { n: 2n }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['ref'] }], values: [{ field: ['data', 'n'] }, { field: ['ref'] }] });
+    expect((await paginate(t.server, match(name, refs[1]))).data).toEqual([[2n, refs[1]]]);
+  });
+
+  check(['IDX-TERM-004'], 'With several terms, a missing field is a null term that Match finds with null', async () => {
+    const { coll, refs } = await seeded([{ a: 'x', b: 'y' }, { a: 'x' }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'a'] }, { field: ['data', 'b'] }] });
+    expect((await paginate(t.server, match(name, ['x', null]))).data).toEqual([refs[1]]);
+    expect((await paginate(t.server, match(name, ['x', 'y']))).data).toEqual([refs[0]]);
+  });
+
+  check(['IDX-TERM-005'], 'With no terms, Match without terms yields every document', async () => {
+    const { coll, refs } = await seeded([{ n: 1n }, { n: 2n }, {}]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll) });
+    expect(ids((await paginate(t.server, match(name))).data)).toEqual(ids(refs));
+  });
+
+  check(['IDX-VALUE-001', 'IDX-VALUE-005'], 'One value is returned as itself, several as an array in values order; a missing path covers null', async () => {
+    const { coll, refs } = await seeded([{ a: 1n, b: 'x' }, { a: 2n }]);
+    const one = uniqueName('i');
+    const two = uniqueName('i');
+    await createActiveIndex(t.server, { name: one, source: collection(coll), values: [{ field: ['data', 'a'] }] });
+    await createActiveIndex(t.server, { name: two, source: collection(coll), values: [{ field: ['data', 'b'] }, { field: ['data', 'a'] }, { field: ['ref'] }] });
+    expect((await paginate(t.server, match(one))).data).toEqual([1n, 2n]);
+    expect((await paginate(t.server, match(two))).data).toEqual([['x', 1n, refs[0]], [null, 2n, refs[1]]]);
+  });
+
+  check(['IDX-VALUE-006'], 'Create, Update, Replace and Delete are reflected in the next request', async () => {
+    const { coll, refs } = await seeded([{ k: 'a' }, { k: 'b' }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
+    const created = (await t.server.query(createDoc(coll, { k: 'a' }))).expectStatus(201).resource.ref;
+    expect(ids((await paginate(t.server, match(name, 'a'))).data)).toEqual(ids([refs[0]!, created]));
+    (await t.server.query({ update: refs[0], params: { object: { data: { object: { k: 'c' } } } } })).expectStatus(200);
+    (await t.server.query({ replace: refs[1], params: { object: { data: { object: { k: 'a' } } } } })).expectStatus(200);
+    (await t.server.query({ delete: created })).expectStatus(200);
+    expect((await paginate(t.server, match(name, 'a'))).data).toEqual([refs[1]]);
+    expect((await paginate(t.server, match(name, 'c'))).data).toEqual([refs[0]]);
+    expect((await paginate(t.server, match(name, 'b'))).data).toEqual([]);
+  });
+});
+
+describe('Unique', () => {
+  check(['IDX-UNIQUE-001', 'IDX-UNIQUE-003'], 'A Create duplicating terms and values answers 400 instance not unique and creates nothing; different values are accepted', async () => {
+    const { coll } = await seeded([{ email: 'a@x', n: 1n }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'email'] }], values: [{ field: ['data', 'n'] }], unique: true });
+    (await t.server.query(createDoc(coll, { email: 'a@x', n: 1n }))).expectStatus(400).expectErrorCode('instance not unique');
+    expect((await paginate(t.server, match(name, 'a@x'))).data).toEqual([1n]);
+    (await t.server.query(createDoc(coll, { email: 'a@x', n: 2n }))).expectStatus(201);
+    expect((await paginate(t.server, match(name, 'a@x'))).data).toEqual([1n, 2n]);
+  });
+
+  check(['IDX-UNIQUE-002'], 'An Update making an entry equal to another answers 400 instance not unique and changes nothing', async () => {
+    const { coll, refs } = await seeded([{ email: 'a' }, { email: 'b' }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'email'] }], unique: true });
+    (await t.server.query({ update: refs[1], params: { object: { data: { object: { email: 'a' } } } } })).expectStatus(400).expectErrorCode('instance not unique');
+    expect((await t.server.query({ get: refs[1] })).expectStatus(200).resource.data).toEqual({ email: 'b' });
+  });
+
+  check(['IDX-UNIQUE-001'], 'Two concurrent Creates of the same unique value: exactly one succeeds', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'u'] }], unique: true });
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.server.query(createDoc(coll, { u: 'same' }))));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) r.expectStatus(400).expectErrorCode('instance not unique');
+    expect((await paginate(t.server, match(name, 'same'))).data).toHaveLength(1);
+  });
+
+  check(['IDX-UNIQUE-004', 'IDX-UNIQUE-005'], 'unique: true on a set with duplicates succeeds at creation and by Update, and the duplicates stay', async () => {
+    const { coll } = await seeded([{ e: 'dup' }, { e: 'dup' }]);
+    const created = uniqueName('i');
+    const updated = uniqueName('i');
+    await createActiveIndex(t.server, { name: created, source: collection(coll), terms: [{ field: ['data', 'e'] }], unique: true });
+    expect((await paginate(t.server, match(created, 'dup'))).data).toHaveLength(2);
+    await createActiveIndex(t.server, { name: updated, source: collection(coll), terms: [{ field: ['data', 'e'] }] });
+    expect((await t.server.query({ update: index(updated), params: { object: { unique: true } } })).expectStatus(200).resource.unique).toBe(true);
+    expect((await paginate(t.server, match(updated, 'dup'))).data).toHaveLength(2);
+  });
+});
+
+describe('Other attributes', () => {
+  check(['IDX-ATTR-004'], 'partitions has no effect on entries or order', async () => {
+    const { coll } = await seeded([{ n: 3n }, { n: 1n }, { n: 2n }]);
+    const pages: WireValue[][] = [];
+    for (const partitions of [1n, 8n]) {
+      const name = uniqueName('i');
+      await createActiveIndex(t.server, { name, source: collection(coll), values: [{ field: ['data', 'n'] }], partitions });
+      pages.push((await paginate(t.server, match(name))).data);
+    }
+    expect(pages[0]).toEqual([1n, 2n, 3n]);
+    expect(pages[1]).toEqual(pages[0]);
+  });
+});
+
+describe('Rules', () => {
+  check(['IDX-RULE-001', 'IDX-RULE-002'], 'A rename changes the ref, and Match through the new name answers the same entries without a rebuild', async () => {
+    const { coll, refs } = await seeded([{ k: 'a' }]);
+    const name = uniqueName('i');
+    const renamed = uniqueName('r');
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
+    const res = (await t.server.query({ update: index(name), params: { object: { name: renamed } } })).expectStatus(200).resource;
+    expect(res.ref).toEqual({ '@ref': { id: renamed, collection: { '@ref': { id: 'indexes' } } } });
+    expect(res.active).toBe(true);
+    expect((await paginate(t.server, match(renamed, 'a'))).data).toEqual(refs);
+    expectQueryError(await t.server.query({ paginate: match(name, 'a') }), NO_INDEX);
+  });
+
+  const changes: Record<string, unknown> = {
+    terms: { terms: [{ object: { field: ['data', 'other'] } }] },
+    values: { values: [{ object: { field: ['data', 'other'] } }] },
+    partitions: { partitions: 2n },
+  };
+  check.each(['terms', 'values', 'partitions'])(['IDX-RULE-004', 'IDX-RULE-005', 'IDX-RULE-006'], 'An Update changing %s answers 400 and leaves the index unchanged', async (field) => {
+    const change = changes[field as string];
+    const { coll } = await seeded([{ k: 'a' }]);
+    const name = uniqueName('i');
+    const before = (await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'k'] }], values: [{ field: ['data', 'k'] }] })).resource;
+    expectQueryError(await t.server.query({ update: index(name), params: { object: change } }), INVALID_DEFINITION);
+    const after = (await t.server.query({ get: index(name) })).expectStatus(200).resource;
+    expect([after.terms, after.values, after.partitions]).toEqual([before.terms, before.values, before.partitions]);
+    expect((await paginate(t.server, match(name, 'a'))).data).toEqual(['a']);
+  });
+
+  check(['IDX-RULE-007'], 'After an index is deleted, Paginate of a Match on it answers an error in the next request', async () => {
+    const { coll } = await seeded([{ k: 1n }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(coll) });
+    (await t.server.query({ delete: index(name) })).expectStatus(200);
+    expectQueryError(await t.server.query({ paginate: match(name) }), NO_INDEX);
+  });
+
+  check(['IDX-RULE-008'], 'Creating an index and reading it in one request answers 400 and creates nothing', async () => {
+    const { coll } = await seeded([{ k: 1n }]);
+    const name = uniqueName('i');
+    expectQueryError(await t.server.query({ do: [createIndex({ name, source: collection(coll) }), { paginate: match(name) }] }), [[400, undefined]]);
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-RULE-009'], 'Creating a collection and an index on it in one request answers 400 and creates nothing', async () => {
+    const coll = uniqueName('c');
+    const name = uniqueName('i');
+    expectQueryError(await t.server.query({ do: [{ create_collection: { object: { name: coll } } }, createIndex({ name, source: collection(coll) })] }), [[400, undefined]]);
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+    expectQueryError(await t.server.query({ get: collection(coll) }), NO_INDEX);
+  });
+
+  check(['IDX-RULE-010'], 'A new index with the name of a deleted one holds none of its entries for documents it does not cover', async () => {
+    const a = await seeded([{ k: 1n }]);
+    const b = await seeded([{ k: 1n }]);
+    const name = uniqueName('i');
+    await createActiveIndex(t.server, { name, source: collection(a.coll) });
+    (await t.server.query({ delete: index(name) })).expectStatus(200);
+    await createActiveIndex(t.server, { name, source: collection(b.coll) });
+    expect((await paginate(t.server, match(name))).data).toEqual(b.refs);
+  });
+});
+
+describe('States', () => {
+  check(['IDX-STATE-001', 'IDX-STATE-002', 'IDX-STATE-003'], 'An index built over existing documents reports a boolean active, reads do not fail while building, and once active covers every document', async () => {
+    const { coll, refs } = await seeded(Array.from({ length: 300 }, (_, i) => ({ i: BigInt(i) })));
+    const name = uniqueName('i');
+    const created = (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(201).resource;
+    expect(typeof created.active).toBe('boolean');
+    await paginate(t.server, match(name), { size: 1000n });
+    await waitActive(t.server, name);
+    expect(ids((await paginate(t.server, match(name), { size: 1000n })).data)).toEqual(ids(refs));
+  });
+
+  check(['IDX-STATE-004', 'IDX-STATE-005', 'IDX-STATE-006'], 'With active: true the index is active at once, skips existing documents and reflects later writes', async () => {
+    const { coll, refs } = await seeded([{ k: 'old' }]);
+    const name = uniqueName('i');
+    expect((await t.server.query(createIndex({ name, source: collection(coll), terms: [{ field: ['data', 'k'] }], active: true }))).expectStatus(201).resource.active).toBe(true);
+    expect((await paginate(t.server, match(name, 'old'))).data).toEqual([]);
+    const fresh = (await t.server.query(createDoc(coll, { k: 'new' }))).expectStatus(201).resource.ref;
+    (await t.server.query({ update: refs[0], params: { object: { data: { object: { k: 'new' } } } } })).expectStatus(200);
+    expect(ids((await paginate(t.server, match(name, 'new'))).data)).toEqual(ids([fresh, refs[0]!]));
+    (await t.server.query({ delete: fresh })).expectStatus(200);
+    expect((await paginate(t.server, match(name, 'new'))).data).toEqual([refs[0]]);
+  });
+
+  check(['IDX-STATE-007'], 'Paginating {"indexes": null} lists the database\'s indexes and not a deleted one', async () => {
+    const { coll } = await seeded([]);
+    const kept = uniqueName('i');
+    const gone = uniqueName('i');
+    (await t.server.query([createIndex({ name: kept, source: collection(coll) }), createIndex({ name: gone, source: collection(coll) })])).expectStatus(200, 201);
+    (await t.server.query({ delete: index(gone) })).expectStatus(200);
+    const listed = (await paginate(t.server, { indexes: null }, { size: 1000n })).data.map(refId);
+    expect(listed).toContain(kept);
+    expect(listed).not.toContain(gone);
+  });
+});
