@@ -3,7 +3,7 @@
 import { Agent, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { Response } from './response.js';
-import { responseSchemaFor } from './response-schemas.js';
+import { assertMatchesSchema, responseSchemaFor } from './response-schemas.js';
 import { registerSecret } from './redaction.js';
 import { registerSecretsIn } from './secret-discovery.js';
 import { StreamReader } from './stream-reader.js';
@@ -165,7 +165,14 @@ export class Client {
     const { body, json } = tryParse(text);
     registerSecretsIn(json);
     const response = new Response(method, path, res.statusCode, headers, text, body, json, durationMs);
-    if (opts.validate !== false) response.expectSchema(responseSchemaFor(path, res.statusCode));
+    if (opts.validate !== false) {
+      const schema = responseSchemaFor(path, res.statusCode);
+      // token-self describes the record inside `{"resource": …}`; the body must carry one.
+      if (schema === 'token-self') {
+        const resource = json !== null && typeof json === 'object' && 'resource' in json ? json.resource : json;
+        assertMatchesSchema(schema, resource, `${method} ${path} (status ${res.statusCode}) resource`, text);
+      } else response.expectSchema(schema);
+    }
     return response;
   }
 
