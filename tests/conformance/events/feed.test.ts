@@ -1,0 +1,342 @@
+// POST /feed/1 and the events it carries: request rules, start positions, pages, triggers, data, order, retention
+// and the 128-event limit.
+import { beforeAll, describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import {
+  createCollection,
+  createDoc,
+  createDocs,
+  createIndex,
+  createSource,
+  DATA_TYPES,
+  deleteDoc,
+  docId,
+  feedAll,
+  feedPage,
+  ops,
+  transaction,
+  uniqueName,
+  updateDoc,
+} from './event-fixtures.js';
+
+const STATS_KEYS = ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms'];
+
+function expectStats(stats: any, what: string): void {
+  expect(stats, `${what}: stats`).toBeTypeOf('object');
+  for (const key of STATS_KEYS) expect(typeof stats[key], `${what}: stats.${key}`).toBe('bigint');
+  expect(Array.isArray(stats.rate_limits_hit), `${what}: stats.rate_limits_hit`).toBe(true);
+}
+
+function doc(event: any): any {
+  return event.data['@doc'];
+}
+
+function int(value: any): string {
+  return value?.['@int'] ?? value?.['@long'] ?? String(value);
+}
+
+describe('POST /feed/1', () => {
+  const t = useTenant({ roles: ['admin', 'server'] });
+
+  /** A fresh collection and a source over all of it, created before any write. */
+  async function fresh(query: (coll: string) => string = (c) => `${c}.all().eventSource()`, params: Record<string, unknown> = {}) {
+    const coll = uniqueName('C');
+    await createCollection(t.server, coll, params);
+    const source = await createSource(t.server, query(coll));
+    return { coll, ...source };
+  }
+
+  check(['FEED-REQ-001', 'FEED-PAGE-008', 'EVT-FIELD-001', 'EVT-FIELD-002', 'EVT-FIELD-005', 'LIMIT-OPS-002'],
+    'a feed answers 200 {events, cursor, has_next, stats}; data events carry type, data, txn_ts, cursor and stats with compute_ops ≥ 1', async () => {
+      const { coll, token } = await fresh();
+      await createDoc(t.server, coll, { n: 1 });
+      const res = (await t.server.feed({ token })).expectStatus(200).expectSchema('feed-response');
+      expect(Array.isArray(res.body.events)).toBe(true);
+      expect(typeof res.body.cursor).toBe('string');
+      expect(typeof res.body.has_next).toBe('boolean');
+      expectStats(res.body.stats, 'page');
+      expect(res.body.events).toHaveLength(1);
+      const event = res.body.events[0];
+      expect(DATA_TYPES).toContain(event.type);
+      expect(typeof event.txn_ts).toBe('bigint');
+      expect(typeof event.cursor).toBe('string');
+      expect(event.data).toBeTypeOf('object');
+      expectStats(event.stats, 'event');
+      expect(event.stats.compute_ops >= 1n).toBe(true);
+    });
+
+  check(['FEED-REQ-002'], 'a body without token answers 400 invalid_request', async () => {
+    (await t.server.feed({ page_size: 1 })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-REQ-003'], 'a body with both start_ts and cursor answers 400 invalid_request', async () => {
+    const { token, txnTs } = await fresh();
+    const page = await feedPage(t.server, { token });
+    (await t.server.feed({ token, start_ts: txnTs, cursor: page.cursor })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-REQ-004'], 'a body that is not JSON, or start_ts of the wrong type, answers 400 invalid_request', async () => {
+    const { token } = await fresh();
+    (await t.server.request('POST', '/feed/1', { rawBody: '{"token": ' })).expectStatus(400).expectErrorCode('invalid_request');
+    (await t.server.feed({ token, start_ts: 'x' })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-REQ-005'], 'a cursor the server never issued answers 400 invalid_request', async () => {
+    const { token } = await fresh();
+    (await t.server.feed({ token, cursor: 'bm90LWEtY3Vyc29y' })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-REQ-006'], 'a start_ts within retention but before the source creation answers 400 invalid_request', async () => {
+    const { token, txnTs } = await fresh();
+    (await t.server.feed({ token, start_ts: txnTs - 60_000_000n })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-REQ-007'], 'an invalid secret answers 401 {"error": {"code": "unauthorized"}}', async () => {
+    const { token } = await fresh();
+    (await t.server.feed({ token }, { secret: 'fnAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA-not-a-secret' })).expectStatus(401).expectErrorCode('unauthorized');
+  });
+
+  check(['FEED-REQ-008'], 'the feed endpoint accepts Basic authentication as well as Bearer', async () => {
+    const { token } = await fresh();
+    (await t.server.feed({ token }, { auth: 'basic' })).expectStatus(200);
+  });
+
+  check(['FEED-START-001', 'ESRC-TOKEN-003', 'EVT-TRIGGER-006'], 'without start_ts or cursor a feed holds the changes after the source creation and none before or elsewhere', async () => {
+    const coll = uniqueName('C');
+    const other = uniqueName('O');
+    await createCollection(t.server, coll);
+    await createCollection(t.server, other);
+    const [before] = await createDocs(t.server, coll, [{ when: 'before' }]);
+    const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
+    const [after] = await createDocs(t.server, coll, [{ when: 'after' }]);
+    await createDoc(t.server, other, { when: 'elsewhere' });
+    const { events } = await feedAll(t.server, { token });
+    expect(events.map(docId)).toEqual([after!.id]);
+    expect(events.map(docId)).not.toContain(before!.id);
+  });
+
+  check(['FEED-START-002', 'EVT-RETAIN-004', 'EVT-FIELD-007'], 'with start_ts, events have txn_ts greater than start_ts (exclusive), and txn_ts is the write\'s ts', async () => {
+    const { coll, token } = await fresh();
+    const a = await createDoc(t.server, coll, { n: 1 });
+    const b = await createDoc(t.server, coll, { n: 2 });
+    const all = await feedAll(t.server, { token });
+    expect(all.events.map((e) => String(e.txn_ts))).toEqual([String(a.ts), String(b.ts)]);
+    const after = await feedAll(t.server, { token, start_ts: a.ts });
+    expect(after.events.map(docId)).toEqual([b.id]);
+  });
+
+  check(['FEED-START-003', 'FEED-START-004'], 'with the cursor of an event, the feed resumes right after that event (exclusive)', async () => {
+    const { coll, token } = await fresh();
+    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const { events } = await feedAll(t.server, { token });
+    expect(events).toHaveLength(3);
+    for (let i = 0; i < events.length; i++) {
+      const rest = await feedAll(t.server, { token, cursor: events[i].cursor });
+      expect(rest.events.map(docId)).toEqual(events.slice(i + 1).map(docId));
+    }
+    expect(new Set(events.map(docId))).toEqual(new Set(docs.map((d) => d.id)));
+  });
+
+  check(['FEED-PAGE-001', 'FEED-PAGE-004', 'FEED-PAGE-005', 'FEED-PAGE-006'], 'pages hold at most page_size events; has_next and cursor lead through every event once, in txn_ts order', async () => {
+    const { coll, token } = await fresh();
+    const written: string[] = [];
+    for (let i = 0; i < 3; i++) written.push(...(await createDocs(t.server, coll, [{ i }, { i }])).map((d) => d.id));
+    const first = await feedPage(t.server, { token, page_size: 4 });
+    expect(first.events).toHaveLength(4);
+    expect(first.has_next).toBe(true);
+    expect(typeof first.cursor).toBe('string');
+    const { events, pages } = await feedAll(t.server, { token, page_size: 4 });
+    for (const page of pages) expect(page.events.length).toBeLessThanOrEqual(4);
+    expect(events.map(docId).sort()).toEqual([...written].sort());
+    expect(new Set(events.map(docId)).size).toBe(events.length);
+    const ts = events.map((e) => e.txn_ts as bigint);
+    expect(ts.every((v, i) => i === 0 || v >= ts[i - 1]!)).toBe(true);
+  });
+
+  check(['FEED-PAGE-002'], 'without page_size a page holds at most 16 events', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, Array.from({ length: 20 }, (_, i) => ({ i })));
+    const page = await feedPage(t.server, { token });
+    expect(page.events).toHaveLength(16);
+    expect(page.has_next).toBe(true);
+  });
+
+  check.each([0, -1, 16001])(['FEED-PAGE-003'], 'page_size %s answers 400 invalid_request', async (size) => {
+    const { token } = await fresh();
+    (await t.server.feed({ token, page_size: size })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['FEED-PAGE-007'], 'an empty poll answers no events, has_next false and a cursor that later finds new events', async () => {
+    const { coll, token } = await fresh();
+    const empty = await feedPage(t.server, { token });
+    expect(empty.events).toEqual([]);
+    expect(empty.has_next).toBe(false);
+    const doc1 = await createDoc(t.server, coll, { n: 1 });
+    const next = await feedAll(t.server, { token, cursor: empty.cursor });
+    expect(next.events.map(docId)).toEqual([doc1.id]);
+  });
+
+  check(['FEED-CONTENT-001'], 'a feed never contains a status event', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const { events } = await feedAll(t.server, { token, page_size: 1 });
+    expect(events.length).toBe(2);
+    expect(events.filter((e) => e.type === 'status')).toEqual([]);
+  });
+
+  check(['EVT-RETAIN-001', 'EVT-RETAIN-003', 'FEED-CONTENT-002', 'FEED-CONTENT-003', 'EVT-FIELD-006'],
+    'a start_ts older than retention yields an invalid_stream_start_time error event, last in a 200 page, without txn_ts or cursor', async () => {
+      const { coll, token } = await fresh();
+      await createDoc(t.server, coll, { n: 1 });
+      const res = (await t.server.feed({ token, start_ts: 1 })).expectStatus(200);
+      const events = res.body.events as any[];
+      const last = events[events.length - 1];
+      expect(last.type).toBe('error');
+      expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(last.error.code);
+      expect(typeof last.error.message).toBe('string');
+      expect(last.error.message).toMatch(/recreate/i);
+      expect(last).not.toHaveProperty('txn_ts');
+      expect(last).not.toHaveProperty('cursor');
+      expectStats(last.stats, 'error event');
+    });
+
+  check(['EVT-RETAIN-001'], 'with history_days 0 the window is 15 minutes: a start_ts 16 minutes back yields the retention error', async () => {
+    const { token } = await fresh(undefined, { history_days: 0 });
+    const now = BigInt(Date.now()) * 1000n;
+    const res = (await t.server.feed({ token, start_ts: now - 16n * 60n * 1_000_000n })).expectStatus(200);
+    expect(res.body.events.at(-1)?.error?.code).toMatch(/^invalid_(stream_)?start_time$/);
+  });
+
+  check(['ESRC-TOKEN-004'], 'an event cursor from one token works with another token of an identical query', async () => {
+    const { coll, token } = await fresh();
+    const docs = await createDocs(t.server, coll, [{ n: 1 }]);
+    const more = await createDocs(t.server, coll, [{ n: 2 }]);
+    const first = await feedPage(t.server, { token, page_size: 1 });
+    expect(first.events.map(docId)).toEqual([docs[0]!.id]);
+    const { token: twin } = await createSource(t.server, `${coll}.all().eventSource()`);
+    const rest = await feedAll(t.server, { token: twin, cursor: first.events[0].cursor });
+    expect(rest.events.map(docId)).toEqual([more[0]!.id]);
+  });
+
+  check(['ESRC-TOKEN-005'], 'a token created in one database is refused with a key of another database', async () => {
+    const { token } = await fresh();
+    const other = uniqueName('db');
+    (await t.admin.query({ create_database: { object: { name: other } } })).expectStatus(200, 201);
+    const key = (await t.admin.query({ create_key: { object: { database: { database: other }, role: 'server' } } })).expectStatus(200, 201);
+    const res = await t.as(key.resource.secret).feed({ token });
+    if (res.status === 200) expect(res.body.events.at(-1)?.type).toBe('error');
+    else res.expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['EVT-FIELD-003', 'EVT-FIELD-008'], 'data of an unprojected source is a tagged @doc with id, coll (@mod), ts (@time) and the user fields, never credentials', async () => {
+    const { coll, token } = await fresh();
+    const res = (await t.server.query({ create: { collection: coll }, params: { object: { data: { object: { name: 'cup' } }, credentials: { object: { password: 'sekret-pass' } } } } })).expectStatus(201);
+    const id = String(res.resource.ref['@ref'].id);
+    const { events } = await feedAll(t.server, { token });
+    const d = doc(events[0]);
+    expect(d.id).toBe(id);
+    expect(d.coll).toEqual({ '@mod': coll });
+    expect(typeof d.ts['@time']).toBe('string');
+    expect(d.name).toBe('cup');
+    expect(JSON.stringify(events[0], (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(/sekret-pass|credentials|password|hashed/);
+  });
+
+  check(['EVT-FIELD-004', 'EVT-REMOVE-003'], 'a projecting source sends only the projected fields as a plain object, on remove events too', async () => {
+    const { coll, token } = await fresh((c) => `${c}.where(.price < 10) { name, price }.eventSource()`);
+    const [d] = await createDocs(t.server, coll, [{ name: 'cup', price: 5, secret: 'x' }]);
+    await updateDoc(t.server, coll, d!.id, { price: 50, name: 'mug' });
+    const { events } = await feedAll(t.server, { token });
+    expect(events.map((e) => e.type)).toEqual(['add', 'remove']);
+    expect(events[0].data).toEqual({ name: 'cup', price: { '@int': '5' } });
+    expect(events[1].data).toEqual({ name: 'cup', price: { '@int': '5' } });
+  });
+
+  check(['EVT-TRIGGER-001', 'EVT-TRIGGER-002', 'EVT-TRIGGER-003', 'EVT-TRIGGER-004', 'EVT-TRIGGER-005', 'EVT-TRIGGER-006', 'EVT-REMOVE-001', 'EVT-REMOVE-002'],
+    'add, update and remove follow the trigger table of a filtered set', async () => {
+      const { coll, token } = await fresh((c) => `${c}.where(.price < 10).eventSource()`);
+      const [a] = await createDocs(t.server, coll, [{ price: 5 }]);
+      const [b] = await createDocs(t.server, coll, [{ price: 50 }]);
+      await updateDoc(t.server, coll, a!.id, { price: 6 });
+      await updateDoc(t.server, coll, b!.id, { price: 7 });
+      await updateDoc(t.server, coll, a!.id, { price: 60 });
+      await updateDoc(t.server, coll, a!.id, { price: 70 });
+      await deleteDoc(t.server, coll, b!.id);
+      const { events } = await feedAll(t.server, { token });
+      expect(events.map((e) => `${e.type}:${docId(e)}:${int(doc(e).price)}`)).toEqual([
+        `add:${a!.id}:5`,
+        `update:${a!.id}:6`,
+        `add:${b!.id}:7`,
+        `remove:${a!.id}:6`,
+        `remove:${b!.id}:7`,
+      ]);
+    });
+
+  check(['EVT-TRIGGER-007', 'EVT-TRIGGER-008', 'EVT-ORDER-003', 'FEED-ORDER-001'], 'one event per document per transaction, sharing the txn_ts; two feed clients see the same order', async () => {
+    const { coll, token } = await fresh();
+    const [a, b] = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const ts = await transaction(t.server, [ops.update(coll, a!.id, { n: 10 }), ops.update(coll, a!.id, { n: 11 }), ops.update(coll, b!.id, { n: 20 }), ops.create(coll, { n: 3 })]);
+    const one = await feedAll(t.server, { token, start_ts: a!.ts });
+    expect(one.events).toHaveLength(3);
+    expect(one.events.every((e) => e.txn_ts === ts)).toBe(true);
+    expect(one.events.filter((e) => docId(e) === a!.id)).toHaveLength(1);
+    const two = await feedAll(t.server, { token, start_ts: a!.ts, page_size: 1 });
+    expect(two.events.map((e) => `${e.type}:${docId(e)}`)).toEqual(one.events.map((e) => `${e.type}:${docId(e)}`));
+  });
+
+  check(['EVT-TRIGGER-009', 'ESRC-ON-001'], 'with eventsOn(.a), changing only other fields emits nothing and changing a emits update', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().eventsOn(.a)`);
+    const d = await createDoc(t.server, coll, { a: 1, b: 1 });
+    await updateDoc(t.server, coll, d.id, { b: 2 });
+    await updateDoc(t.server, coll, d.id, { a: 2 });
+    const { events } = await feedAll(t.server, { token, start_ts: d.ts });
+    expect(events.map((e) => `${e.type}:${int(doc(e).a)}`)).toEqual(['update:2']);
+  });
+
+  check(['EVT-TRIGGER-010'], 'on an index source an update that changes no term or value field emits no event', async () => {
+    const coll = uniqueName('C');
+    await createCollection(t.server, coll);
+    const index = uniqueName('by_color');
+    await createIndex(t.server, { name: index, source: coll, terms: [['data', 'color']], values: [['data', 'size']] });
+    const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
+    const d = await createDoc(t.server, coll, { color: 'red', size: 1, note: 'a' });
+    await createDoc(t.server, coll, { color: 'blue', size: 1 });
+    await updateDoc(t.server, coll, d.id, { note: 'b' });
+    await updateDoc(t.server, coll, d.id, { size: 2 });
+    const { events } = await feedAll(t.server, { token });
+    expect(events.map((e) => `${e.type}:${docId(e)}`)).toEqual([`add:${d.id}`, `update:${d.id}`]);
+  });
+
+  check(['EVT-TRIGGER-011'], 'on a single-document source changes to other documents emit no event', async () => {
+    const coll = uniqueName('C');
+    await createCollection(t.server, coll);
+    const [mine, other] = await createDocs(t.server, coll, [{ n: 1 }, { n: 1 }]);
+    const { token } = await createSource(t.server, `Set.single(${coll}.byId("${mine!.id}")).eventSource()`);
+    await updateDoc(t.server, coll, other!.id, { n: 2 });
+    await updateDoc(t.server, coll, mine!.id, { n: 3 });
+    const { events } = await feedAll(t.server, { token });
+    expect(events.map((e) => `${e.type}:${docId(e)}`)).toEqual([`update:${mine!.id}`]);
+  });
+
+  check(['ESRC-TRANSFORM-002'], 'where() on the event source itself filters its events', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().eventSource().where(.keep == true)`);
+    const [kept] = await createDocs(t.server, coll, [{ keep: true }, { keep: false }]);
+    expect((await feedAll(t.server, { token })).events.map(docId)).toEqual([kept!.id]);
+  });
+
+  check(['LIMIT-EVENTS-004', 'LIMIT-EVENTS-005'], 'a transaction writing exactly 128 tracked documents yields 128 events and no error', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, Array.from({ length: 128 }, (_, i) => ({ i })));
+    const { events } = await feedAll(t.server, { token, page_size: 200 });
+    expect(events).toHaveLength(128);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
+  check(['LIMIT-EVENTS-001'], 'a transaction writing 129 tracked documents yields a stream_overflow error event', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const res = (await t.server.feed({ token, page_size: 200 })).expectStatus(200);
+    const last = res.body.events.at(-1);
+    expect(last?.type).toBe('error');
+    expect(last.error.code).toBe('stream_overflow');
+  });
+});
