@@ -1,0 +1,80 @@
+import { describe, expect } from 'vitest';
+import { check, rootClient, useTenant } from '../../harness/index.js';
+import { createCollections, createUser, login, obj, tokenCount, type User } from './auth-fixtures.js';
+import { scanFileResponses } from './response-scan.js';
+
+const scan = scanFileResponses();
+
+describe('Client keys and key scope', () => {
+  const t = useTenant();
+  let ada: User;
+
+  check(['AUTH-CLIENT-001', 'AUTH-CLIENT-002'], 'a client key can Paginate a public index and gets 403 permission denied on an index without public read', async () => {
+    await createCollections(t.server, 'users');
+    ada = await createUser(t.server, 'users', { email: 'ada@example.com' });
+    (await t.server.query([
+      { create_index: obj({ name: 'public_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true, permissions: obj({ read: 'public' }) }) },
+      { create_index: obj({ name: 'private_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true }) },
+    ])).expectStatus(200, 201);
+    const open = (await t.client.query({ paginate: { match: { index: 'public_by_email' }, terms: 'ada@example.com' } })).expectStatus(200);
+    expect(open.resource.data).toEqual([ada.ref]);
+    const closed = await t.client.query({ paginate: { match: { index: 'private_by_email' }, terms: 'ada@example.com' } });
+    closed.expectStatus(403).expectErrorCode('permission denied');
+    expect(closed.text).not.toContain(JSON.stringify(ada.ref['@ref'].id));
+  });
+
+  check(['KEY-ROLE-006'], 'a client key cannot read a document by Get: 403 permission denied', async () => {
+    (await t.client.query({ get: ada.ref })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['KEY-ROLE-007'], 'a client key cannot create collections: 403 permission denied', async () => {
+    (await t.client.query({ create_collection: obj({ name: 'by_client' }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ exists: { collection: 'by_client' } })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['AUTH-CLIENT-003'], 'a client key cannot Create, Update or Delete documents and changes nothing', async () => {
+    const before = (await t.server.query({ get: ada.ref })).expectStatus(200).resource;
+    (await t.client.query({ create: { collection: 'users' }, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.client.query({ update: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.client.query({ delete: ada.ref })).expectStatus(403).expectErrorCode('permission denied');
+    const after = (await t.server.query({ get: ada.ref })).expectStatus(200).resource;
+    expect(after).toEqual(before);
+    const found = (await t.server.query({ paginate: { match: { index: 'public_by_email' }, terms: 'eve@example.com' } })).expectStatus(200);
+    expect(found.resource.data).toEqual([]);
+  });
+
+  check(['AUTH-CLIENT-004'], 'a client key cannot create tokens other than through Login', async () => {
+    const before = await tokenCount(t.server, ada);
+    (await t.client.query({ create: { tokens: null }, params: obj({ instance: ada.ref }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect(await tokenCount(t.server, ada)).toBe(before);
+    (await t.client.query({ login: ada.ref, params: obj({ password: ada.password }) })).expectStatus(201);
+    expect(await tokenCount(t.server, ada)).toBe(before + 1);
+  });
+
+  check(['KEY-SCOPE-001', 'KEY-SCOPE-002'], 'a key of database A cannot touch database B, its sibling, nor its parent', async () => {
+    (await t.admin.query([{ create_database: obj({ name: 'a' }) }, { create_database: obj({ name: 'b' }) }])).expectStatus(200, 201);
+    const keyOf = async (database: string) => rootClient().as((await t.admin.query({ create_key: obj({ database: { database }, role: 'server' }) })).expectStatus(201).resource.secret);
+    const a = await keyOf('a');
+    const b = await keyOf('b');
+    await createCollections(b, 'notes');
+    const note = (await b.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 1n }) }) })).expectStatus(201).resource.ref;
+    const fromA = await a.query({ get: note });
+    fromA.expectStatus(400, 404).expectErrorCode('invalid ref', 'instance not found');
+    (await a.query({ get: { ref: { collection: 'notes', scope: { database: 'b' } }, id: note['@ref'].id } })).expectStatus(400, 403, 404);
+    (await a.query({ delete: note })).expectStatus(400, 404);
+    (await b.query({ get: ada.ref })).expectStatus(400, 404).expectErrorCode('invalid ref', 'instance not found');
+    expect((await b.query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
+  });
+
+  check(['AUTH-LOGIN-012', 'KEY-SCOPE-001'], 'a token of database A cannot read documents of database B', async () => {
+    const token = await login(t.server, ada);
+    (await t.as(token.secret).query({ get: { ref: { collection: 'notes', scope: { database: 'b' } }, id: '1' } })).expectStatus(400, 403, 404);
+  });
+
+  check(['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
+    const coverage = scan.coverage();
+    expect(coverage.secrets).toBeGreaterThan(4);
+    expect(coverage.passwords).toBeGreaterThan(0);
+    expect(scan.leaks()).toEqual([]);
+  });
+});
