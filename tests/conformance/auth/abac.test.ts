@@ -1,0 +1,237 @@
+import { describe, expect } from 'vitest';
+import { check, useTenant, type Client } from '../../harness/index.js';
+import { assertMatchesSchema } from '../../harness/response-schemas.js';
+import { createCollections, createUser, login, obj, refKey, type User } from './auth-fixtures.js';
+import { scanFileResponses } from './response-scan.js';
+
+const scan = scanFileResponses();
+
+const ME = { current_identity: null };
+const ownerOf = (doc: unknown) => ({ select: ['data', 'owner'], from: doc, default: null });
+const lambda = (params: string | string[], expr: unknown) => ({ query: { lambda: params, expr } });
+
+/** Read and delete get the ref; create the new values; write the old and new values (DEC-041). */
+const noteOwnerRole = obj({
+  name: 'note_owners',
+  membership: [obj({ resource: { collection: 'users' } })],
+  privileges: [
+    obj({
+      resource: { collection: 'notes' },
+      actions: obj({
+        read: lambda('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
+        create: lambda('values', { equals: [ME, ownerOf({ var: 'values' })] }),
+        write: lambda(['old', 'new'], { and: [{ equals: [ME, ownerOf({ var: 'old' })] }, { equals: [ME, ownerOf({ var: 'new' })] }] }),
+        delete: lambda('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
+      }),
+    }),
+    obj({ resource: { index: 'all_notes' }, actions: obj({ read: true }) }),
+    obj({ resource: { collection: 'vault' }, actions: obj({ read: lambda('ref', { abort: 'predicate failure' }) }) }),
+  ],
+});
+
+const drafterRole = obj({
+  name: 'drafters',
+  membership: [obj({ resource: { collection: 'members' }, predicate: lambda('ref', { select: ['data', 'active'], from: { get: { var: 'ref' } }, default: false }) })],
+  privileges: [obj({ resource: { collection: 'drafts' }, actions: obj({ read: true, create: true, write: true, delete: true }) })],
+});
+
+const librarianRole = obj({
+  name: 'librarians',
+  membership: obj({ resource: { collection: 'members' } }),
+  privileges: [
+    obj({ resource: { collection: 'library' }, actions: obj({ read: true }) }),
+    obj({ resource: { index: 'library_by_tag' }, actions: obj({ read: true }) }),
+  ],
+});
+
+describe('Roles and privileges (ABAC)', () => {
+  const t = useTenant();
+  let alice: User;
+  let bob: User;
+  let active: User;
+  let inactive: User;
+  let outsider: User;
+  let asAlice: Client;
+  let asBob: Client;
+  let asActive: Client;
+  let asInactive: Client;
+  let asOutsider: Client;
+  let aliceNote: unknown;
+  let bobNote: unknown;
+  let draft: unknown;
+  let book: unknown;
+  let vaultDoc: unknown;
+
+  const create = async (collection: string, data: Record<string, unknown>) => (await t.server.query({ create: { collection }, params: obj({ data: obj(data) }) })).expectStatus(201).resource.ref;
+  const dataOf = async (ref: unknown) => (await t.server.query({ get: ref })).expectStatus(200).resource.data;
+
+  check(['ABAC-ROLE-001', 'ABAC-ROLE-005'], 'create_role with a server key answers 201 with a role record; predicates come back as @query', async () => {
+    await createCollections(t.server, 'users', 'members', 'outsiders', 'notes', 'drafts', 'library', 'vault');
+    (await t.server.query([
+      { create_index: obj({ name: 'all_notes', source: { collection: 'notes' } }) },
+      { create_index: obj({ name: 'library_by_tag', source: { collection: 'library' }, terms: [obj({ field: ['data', 'tag'] })] }) },
+    ])).expectStatus(200, 201);
+    const res = (await t.server.query({ create_role: noteOwnerRole })).expectStatus(201);
+    const role = (res.json as { resource: Record<string, unknown> }).resource;
+    assertMatchesSchema('role', role, 'CreateRole resource', res.text);
+    expect(res.resource.name).toBe('note_owners');
+    expect(res.resource.ref).toEqual({ '@ref': { id: 'note_owners', collection: { '@ref': { id: 'roles' } } } });
+    expect(res.resource.membership).toBeDefined();
+    const actions = (role.privileges as Array<{ actions: Record<string, unknown> }>)[0]!.actions;
+    for (const action of ['read', 'create', 'write', 'delete']) expect(actions[action]).toHaveProperty('@query');
+    (await t.server.query([{ create_role: drafterRole }, { create_role: librarianRole }])).expectStatus(200, 201);
+
+    [alice, bob] = [await createUser(t.server, 'users'), await createUser(t.server, 'users')];
+    active = await createUser(t.server, 'members', { active: true });
+    inactive = await createUser(t.server, 'members', { active: false });
+    outsider = await createUser(t.server, 'outsiders');
+    [asAlice, asBob, asActive, asInactive, asOutsider] = await Promise.all([alice, bob, active, inactive, outsider].map(async (u) => t.as((await login(t.server, u)).secret)));
+    aliceNote = await create('notes', { owner: alice.ref, text: 'a' });
+    bobNote = await create('notes', { owner: bob.ref, text: 'b' });
+    draft = await create('drafts', { v: 1n });
+    book = await create('library', { tag: 'fiction' });
+    vaultDoc = await create('vault', { s: 1n });
+  });
+
+  check(['ABAC-ROLE-002'], 'create_role with a name already used answers 400 instance already exists', async () => {
+    (await t.server.query({ create_role: noteOwnerRole })).expectStatus(400).expectErrorCode('instance already exists');
+  });
+
+  check(['ABAC-ROLE-003'], 'create_role with a client key or a token answers 403 permission denied', async () => {
+    const role = obj({ name: 'sneaky', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })] });
+    (await t.client.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
+    (await asAlice.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.server.query({ get: { role: 'sneaky' } })).expectStatus(404);
+  });
+
+  check.each([{ value: 'yes' }, { value: 1n }, { value: obj({ a: 1n }) }])(['ABAC-ROLE-004'], 'a privilege action that is neither a boolean nor a query lambda ($value) answers 400 validation failed', async ({ value }) => {
+    const role = obj({ name: 'broken', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: value }) })] });
+    (await t.server.query({ create_role: role })).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['ABAC-MEMBER-001', 'ABAC-PRIV-001'], "a token of a member gets the role's privileges: read true lets it Get any document", async () => {
+    expect((await asActive.query({ get: book })).expectStatus(200).resource.data).toEqual({ tag: 'fiction' });
+    expect((await asActive.query({ get: draft })).expectStatus(200).resource.data).toEqual({ v: 1n });
+  });
+
+  check(['ABAC-MEMBER-002', 'AUTH-ACCESS-001', 'ABAC-PRIV-002'], 'a token of a user in no role gets 403 permission denied on Get', async () => {
+    (await asOutsider.query({ get: book })).expectStatus(403).expectErrorCode('permission denied');
+    (await asOutsider.query({ get: alice.ref })).expectStatus(403).expectErrorCode('permission denied');
+    (await asAlice.query({ get: bob.ref })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-MEMBER-003', 'ABAC-MEMBER-004'], 'a membership predicate grants the role when it answers true and denies it when false', async () => {
+    (await asActive.query({ get: draft })).expectStatus(200);
+    (await asInactive.query({ get: draft })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-MEMBER-005'], 'a token that is a member of two roles may do what either role allows', async () => {
+    (await asActive.query({ get: draft })).expectStatus(200);
+    (await asActive.query({ get: book })).expectStatus(200);
+    (await asInactive.query({ get: book })).expectStatus(200);
+  });
+
+  check(['ABAC-PRIV-003'], 'create true lets the token Create; without it Create answers 403 and creates nothing', async () => {
+    (await asActive.query({ create: { collection: 'drafts' }, params: obj({ data: obj({ v: 2n }) }) })).expectStatus(201);
+    const denied = { ref: { collection: 'library' }, id: '777000' };
+    (await asActive.query({ create: denied, params: obj({ data: obj({ tag: 'x' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ exists: denied })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['ABAC-PRIV-004'], 'write true lets the token Update and Replace; without it both answer 403 and change nothing', async () => {
+    (await asActive.query({ update: draft, params: obj({ data: obj({ v: 3n }) }) })).expectStatus(200);
+    (await asActive.query({ replace: draft, params: obj({ data: obj({ v: 4n }) }) })).expectStatus(200);
+    expect(await dataOf(draft)).toEqual({ v: 4n });
+    (await asActive.query({ update: book, params: obj({ data: obj({ tag: 'x' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await asActive.query({ replace: book, params: obj({ data: obj({ tag: 'y' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect(await dataOf(book)).toEqual({ tag: 'fiction' });
+  });
+
+  check(['ABAC-PRIV-005'], 'delete true lets the token Delete; without it Delete answers 403 and the document stays', async () => {
+    (await asActive.query({ delete: book })).expectStatus(403).expectErrorCode('permission denied');
+    expect(await dataOf(book)).toEqual({ tag: 'fiction' });
+    const doomed = await create('drafts', { v: 9n });
+    (await asActive.query({ delete: doomed })).expectStatus(200);
+    expect((await t.server.query({ exists: doomed })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['ABAC-PRIV-006'], 'read true on an index lets the token Paginate a Match on it; without it the Paginate answers 403', async () => {
+    expect((await asActive.query({ paginate: { match: { index: 'library_by_tag' }, terms: 'fiction' } })).expectStatus(200).resource.data).toEqual([book]);
+    (await asAlice.query({ paginate: { match: { index: 'library_by_tag' }, terms: 'fiction' } })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-PRIV-007'], 'privileges on one collection grant nothing on another', async () => {
+    (await asActive.query({ get: aliceNote })).expectStatus(403).expectErrorCode('permission denied');
+    (await asActive.query({ create: { collection: 'notes' }, params: obj({ data: obj({ owner: active.ref }) }) })).expectStatus(403);
+  });
+
+  check.each([
+    { what: 'collections', expr: { create_collection: obj({ name: 'by_token' }) } },
+    { what: 'indexes', expr: { create_index: obj({ name: 'by_token', source: { collection: 'drafts' } }) } },
+    { what: 'roles', expr: { create_role: obj({ name: 'by_token', privileges: [obj({ resource: { collection: 'drafts' }, actions: obj({ read: true }) })] }) } },
+    { what: 'keys', expr: { create_key: obj({ role: 'server' }) } },
+    { what: 'databases', expr: { create_database: obj({ name: 'by_token' }) } },
+  ])(['ABAC-PRIV-008'], 'a token with privileges only on data cannot create $what (403)', async ({ expr }) => {
+    (await asActive.query(expr)).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-PRED-001'], 'a read predicate comparing a field with current_identity lets a token read its own documents and nothing else', async () => {
+    expect((await asAlice.query({ get: aliceNote })).expectStatus(200).resource.data.text).toBe('a');
+    (await asAlice.query({ get: bobNote })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await asBob.query({ get: bobNote })).expectStatus(200).resource.data.text).toBe('b');
+  });
+
+  check(['ABAC-PRED-002'], 'a write predicate gets the old and new values; a write it answers false for is 403 and changes nothing', async () => {
+    (await asAlice.query({ update: aliceNote, params: obj({ data: obj({ text: 'a2' }) }) })).expectStatus(200);
+    (await asAlice.query({ update: aliceNote, params: obj({ data: obj({ owner: bob.ref }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await asAlice.query({ update: bobNote, params: obj({ data: obj({ owner: alice.ref }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect(refKey((await dataOf(aliceNote)).owner)).toBe(refKey(alice.ref));
+    expect(refKey((await dataOf(bobNote)).owner)).toBe(refKey(bob.ref));
+  });
+
+  check(['ABAC-PRED-003'], "a create predicate gets the new document's values; a Create it answers false for is 403 and creates nothing", async () => {
+    (await asAlice.query({ create: { collection: 'notes' }, params: obj({ data: obj({ owner: alice.ref, text: 'mine' }) }) })).expectStatus(201);
+    const forged = { ref: { collection: 'notes' }, id: '888000' };
+    (await asAlice.query({ create: forged, params: obj({ data: obj({ owner: bob.ref }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ exists: forged })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['ABAC-PRED-004'], 'a delete predicate gets the ref; a Delete it answers false for is 403 and the document stays', async () => {
+    (await asAlice.query({ delete: bobNote })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ exists: bobNote })).expectStatus(200).resource).toBe(true);
+    const own = (await asAlice.query({ create: { collection: 'notes' }, params: obj({ data: obj({ owner: alice.ref }) }) })).expectStatus(201).resource.ref;
+    (await asAlice.query({ delete: own })).expectStatus(200);
+  });
+
+  check(['ABAC-PRED-005'], 'a predicate that raises an error denies the action with 403, never 5xx', async () => {
+    (await asAlice.query({ get: vaultDoc })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-PRED-006'], 'Paginate of an index applies no read predicate to entries; Map with Get applies it to each Get', async () => {
+    const page = (await asAlice.query({ paginate: { match: { index: 'all_notes' } }, size: 1000n })).expectStatus(200).resource.data as unknown[];
+    expect(page.map(refKey)).toEqual(expect.arrayContaining([refKey(aliceNote), refKey(bobNote)]));
+    const mapped = await asAlice.query({ map: { lambda: 'r', expr: { get: { var: 'r' } } }, collection: { paginate: { match: { index: 'all_notes' } }, size: 1000n } });
+    mapped.expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-MEMBER-006'], 'membership is evaluated per request: after the predicate turns false the same token is denied', async () => {
+    const member = await createUser(t.server, 'members', { active: true });
+    const as = t.as((await login(t.server, member)).secret);
+    (await as.query({ get: draft })).expectStatus(200);
+    (await t.server.query({ update: member.ref, params: obj({ data: obj({ active: false }) }) })).expectStatus(200);
+    (await as.query({ get: draft })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-PRED-007'], "changes to a role's privileges apply to the next request of an existing token", async () => {
+    (await asInactive.query({ get: book })).expectStatus(200);
+    (await t.server.query({ update: { role: 'librarians' }, params: obj({ privileges: [obj({ resource: { index: 'library_by_tag' }, actions: obj({ read: true }) })] }) })).expectStatus(200);
+    (await asInactive.query({ get: book })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
+    const coverage = scan.coverage();
+    expect(coverage.secrets).toBeGreaterThan(5);
+    expect(coverage.passwords).toBeGreaterThan(4);
+    expect(scan.leaks()).toEqual([]);
+  });
+});
