@@ -1,0 +1,71 @@
+// The official v4 driver (default h2c transport) logging users in and out of the reference server.
+import faunadb from 'faunadb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+
+const q = faunadb.query;
+let server: RunningReferenceServer;
+const clients: faunadb.Client[] = [];
+
+function clientFor(secret: string): faunadb.Client {
+  const port = Number(new URL(server.url).port);
+  const client = new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+});
+afterAll(async () => {
+  for (const client of clients) client.close?.();
+  await server.close();
+});
+
+describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
+  it('logs a user in through a public unique index with a client key, and out of every session', async () => {
+    const root = clientFor(server.rootSecret);
+    await root.query(q.CreateDatabase({ name: 'authdb' }));
+    const serverKey = await root.query<{ secret: string }>(q.CreateKey({ database: q.Database('authdb'), role: 'server' }));
+    const clientKey = await root.query<{ secret: string }>(q.CreateKey({ database: q.Database('authdb'), role: 'client' }));
+    const admin = clientFor(serverKey.secret);
+    await admin.query(q.CreateCollection({ name: 'users' }));
+    await admin.query(q.CreateIndex({ name: 'users_by_email', source: q.Collection('users'), terms: [{ field: ['data', 'email'] }], unique: true, permissions: { read: 'public' } }));
+    const user = await admin.query<{ ref: faunadb.values.Ref; credentials?: unknown }>(
+      q.Create(q.Collection('users'), { data: { email: 'ada@example.com' }, credentials: { password: 'correct horse' } }),
+    );
+    expect(user.credentials).toBeUndefined();
+
+    const browser = clientFor(clientKey.secret);
+    const first = await browser.query<{ secret: string; instance: faunadb.values.Ref; data: { name: string } }>(
+      q.Login(q.Match(q.Index('users_by_email'), 'ada@example.com'), { password: 'correct horse', data: { name: 'laptop' } }),
+    );
+    expect(first.instance.id).toBe(user.ref.id);
+    expect(first.data).toEqual({ name: 'laptop' });
+    const second = await browser.query<{ secret: string }>(q.Login(user.ref, { password: 'correct horse' }));
+
+    const session = clientFor(first.secret);
+    const identity = await session.query<faunadb.values.Ref>(q.CurrentIdentity());
+    expect(identity.id).toBe(user.ref.id);
+    expect(identity.collection?.id).toBe('users');
+    expect(await session.query(q.HasCurrentIdentity())).toBe(true);
+    expect(await admin.query(q.Identify(user.ref, 'correct horse'))).toBe(true);
+
+    expect(await session.query(q.Logout(true))).toBe(true);
+    await expect(session.query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+    await expect(clientFor(second.secret).query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+  });
+
+  it('reports a wrong password as BadRequest "authentication failed" and a bad secret as Unauthorized', async () => {
+    const root = clientFor(server.rootSecret);
+    await root.query(q.CreateCollection({ name: 'people' }));
+    const person = await root.query<{ ref: faunadb.values.Ref }>(q.Create(q.Collection('people'), { credentials: { password: 'right' } }));
+    const failure = await root.query(q.Login(person.ref, { password: 'wrong' })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(faunadb.errors.BadRequest);
+    expect((failure as faunadb.errors.FaunaHTTPError).requestResult?.responseContent).toMatchObject({ errors: [{ code: 'authentication failed' }] });
+    await expect(clientFor('fnT_0_1_00000000000000000000000000000000').query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+  });
+});
