@@ -25,7 +25,8 @@ export async function createCollections(server: Client, ...names: string[]): Pro
 }
 
 export interface User {
-  ref: unknown;
+  /** The document's ref as the wire renders it (`{"@ref": {id, collection}}`). */
+  ref: any;
   password: string;
 }
 
