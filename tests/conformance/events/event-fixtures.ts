@@ -138,12 +138,17 @@ export async function expectQuiet(reader: StreamReader, windowMs: number): Promi
     if (left <= 0) return !reader.done;
     try {
       const event = await reader.next({ timeoutMs: left });
-      expect(event.type, `no data event expected, got ${JSON.stringify(event)}`).toBe('status');
+      expect(event.type, `no data event expected, got ${showEvent(event)}`).toBe('status');
     } catch (err) {
       if ((err as Error).name === 'StreamTimeoutError') return !reader.done;
       throw err;
     }
   }
+}
+
+/** JSON text of a parsed event (its integers are bigints). */
+export function showEvent(event: unknown): string {
+  return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
 export function docId(event: any): string {

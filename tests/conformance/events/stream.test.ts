@@ -1,0 +1,365 @@
+// POST /stream/1: request rules, framing, status events, replay, live events, closing, deleted sources and the
+// 128-event and operations limits. Every read has a deadline.
+import { describe, expect } from 'vitest';
+import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
+import { eventSettings } from '../../harness/event-settings.js';
+import {
+  collectData,
+  createCollection,
+  createDoc,
+  createDocs,
+  createSource,
+  deleteDoc,
+  docId,
+  expectQuiet,
+  nextData,
+  showEvent,
+  ops,
+  transaction,
+  uniqueName,
+} from './event-fixtures.js';
+
+/** How long "nothing more arrives" is watched for. */
+const QUIET_WINDOW_MS = 1_500;
+
+async function rejected(client: Client, body: unknown): Promise<any> {
+  const error = await client.stream(body).then(
+    (reader) => {
+      reader.close();
+      return undefined;
+    },
+    (err: any) => err,
+  );
+  expect(error?.response, 'the stream was opened instead of rejected').toBeDefined();
+  return error.response;
+}
+
+async function expectEnded(reader: StreamReader): Promise<void> {
+  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+  expect(err.name, err.message).toBe('StreamEndedError');
+}
+
+describe('POST /stream/1', () => {
+  const t = useTenant({ roles: ['admin', 'server'] });
+  const open: StreamReader[] = [];
+
+  async function stream(body: Record<string, unknown>, client: Client = t.server): Promise<StreamReader> {
+    const reader = await client.stream(body);
+    open.push(reader);
+    return reader;
+  }
+
+  async function fresh(query: (coll: string) => string = (c) => `${c}.all().eventSource()`) {
+    const coll = uniqueName('C');
+    await createCollection(t.server, coll);
+    return { coll, ...(await createSource(t.server, query(coll))) };
+  }
+
+  check(['STREAM-REQ-001', 'STREAM-FRAME-003', 'STREAM-FRAME-004', 'STREAM-STATUS-001', 'STREAM-STATUS-002', 'STREAM-LIVE-001'],
+    'a stream answers 200 application/json, starts with a status event (txn_ts, cursor, stats, no data) and pushes live writes while open', async () => {
+      const { coll, token } = await fresh();
+      const reader = await stream({ token });
+      try {
+        expect(reader.status).toBe(200);
+        expect(reader.headers['content-type']).toMatch(/^application\/json/);
+        const status = await reader.next();
+        expect(status.type).toBe('status');
+        expect(typeof status.txn_ts).toBe('bigint');
+        expect(typeof status.cursor).toBe('string');
+        expect(status.stats).toBeTypeOf('object');
+        expect(status).not.toHaveProperty('data');
+        const d = await createDoc(t.server, coll, { n: 1 });
+        const event = await nextData(reader);
+        expect(event.type).toBe('add');
+        expect(docId(event)).toBe(d.id);
+        expect(reader.done).toBe(false);
+      } finally {
+        reader.close();
+      }
+    });
+
+  check(['STREAM-REQ-002'], 'a body without token answers 400 invalid_request before any event', async () => {
+    const res = await rejected(t.server, { cursor: null });
+    res.expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-REQ-003'], 'a body with both start_ts and cursor answers 400 invalid_request', async () => {
+    const { token, txnTs } = await fresh();
+    const reader = await stream({ token });
+    const status = await reader.next();
+    reader.close();
+    (await rejected(t.server, { token, start_ts: txnTs, cursor: status.cursor })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-REQ-004'], 'an invalid secret answers 401 unauthorized before any event', async () => {
+    const { token } = await fresh();
+    (await rejected(t.server.as('fnAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA-not-a-secret'), { token })).expectStatus(401).expectErrorCode('unauthorized');
+  });
+
+  check(['STREAM-REQ-005'], 'a start_ts within retention but before the source creation answers 400 invalid_request', async () => {
+    const { token, txnTs } = await fresh();
+    (await rejected(t.server, { token, start_ts: txnTs - 60_000_000n })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-REQ-006'], 'a malformed cursor answers 400 invalid_request', async () => {
+    const { token } = await fresh();
+    (await rejected(t.server, { token, cursor: 'bm90LWEtY3Vyc29y' })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-FRAME-001', 'STREAM-FRAME-002'], 'each event is one JSON object on its own line, followed by \\r\\n', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 5_000);
+    let text = '';
+    try {
+      const res = await fetch(`${t.server.target.url}/stream/1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.secrets.server}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      const body = res.body!.getReader();
+      const decoder = new TextDecoder();
+      while ((text.match(/\n/g) ?? []).length < 3) {
+        const { value, done } = await body.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      await body.cancel();
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    const lines = text.split('\r\n');
+    expect(lines.length, `three events separated by \\r\\n in ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(4);
+    for (const line of lines.slice(0, 3)) {
+      const parsed = JSON.parse(line);
+      expect(parsed).toBeTypeOf('object');
+      expect(Array.isArray(parsed)).toBe(false);
+    }
+  });
+
+  check(['STREAM-REPLAY-001', 'EVT-ORDER-001'], 'changes between source creation and stream start are replayed after the first status event, in txn_ts order', async () => {
+    const { coll, token } = await fresh();
+    const a = await createDoc(t.server, coll, { n: 1 });
+    const b = await createDoc(t.server, coll, { n: 2 });
+    const reader = await stream({ token });
+    expect((await reader.next()).type).toBe('status');
+    const events = await collectData(reader, 2);
+    expect(events.map(docId)).toEqual([a.id, b.id]);
+    expect(events[0].txn_ts < events[1].txn_ts).toBe(true);
+    reader.close();
+  });
+
+  check(['STREAM-REPLAY-002', 'STREAM-STATUS-003'], 'a stream started with cursor begins with a status event and replays the events after that cursor only', async () => {
+    const { coll, token } = await fresh();
+    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const first = await stream({ token });
+    const all = await collectData(first, 3);
+    first.close();
+    const again = await stream({ token, cursor: all[0].cursor });
+    expect((await again.next()).type).toBe('status');
+    expect((await collectData(again, 2)).map(docId)).toEqual(all.slice(1).map(docId));
+    expect(await expectQuiet(again, 500)).toBe(true);
+    again.close();
+    expect(new Set(all.map(docId))).toEqual(new Set(docs.map((d) => d.id)));
+  });
+
+  check(['STREAM-REPLAY-003'], 'a stream started with start_ts replays the events with txn_ts greater than start_ts', async () => {
+    const { coll, token } = await fresh();
+    const a = await createDoc(t.server, coll, { n: 1 });
+    const b = await createDoc(t.server, coll, { n: 2 });
+    const reader = await stream({ token, start_ts: a.ts });
+    expect((await reader.next()).type).toBe('status');
+    expect(docId(await nextData(reader))).toBe(b.id);
+    expect(await expectQuiet(reader, 500)).toBe(true);
+    reader.close();
+  });
+
+  check(['STREAM-REPLAY-004', 'EVT-ORDER-002'], 'after a dropped connection, resuming with the last cursor delivers every missed event exactly once, then live ones', async () => {
+    const { coll, token } = await fresh();
+    const reader = await stream({ token });
+    const [first] = await createDocs(t.server, coll, [{ n: 1 }]);
+    const seen = [await nextData(reader)];
+    reader.close();
+    const missed = [await createDoc(t.server, coll, { n: 2 }), await createDoc(t.server, coll, { n: 3 })];
+    const resumed = await stream({ token, cursor: seen[0].cursor });
+    seen.push(...(await collectData(resumed, 2)));
+    const live = await createDoc(t.server, coll, { n: 4 });
+    seen.push(await nextData(resumed));
+    expect(seen.map(docId)).toEqual([first!.id, ...missed.map((d) => d.id), live.id]);
+    expect(await expectQuiet(resumed, 500)).toBe(true);
+    resumed.close();
+  });
+
+  check(['STREAM-LIVE-002'], 'two streams on one source both receive every event', async () => {
+    const { coll, token } = await fresh();
+    const one = await stream({ token });
+    const two = await stream({ token });
+    await one.next();
+    await two.next();
+    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const ids = docs.map((d) => d.id).sort();
+    expect((await collectData(one, 2)).map(docId).sort()).toEqual(ids);
+    expect((await collectData(two, 2)).map(docId).sort()).toEqual(ids);
+    one.close();
+    two.close();
+  });
+
+  check(['STREAM-LIVE-003'], 'an idle stream stays open; the server does not end it', async () => {
+    const { token } = await fresh();
+    const reader = await stream({ token });
+    await reader.next();
+    expect(await expectQuiet(reader, 2_500)).toBe(true);
+    reader.close();
+  });
+
+  check(['STREAM-STATUS-004'], 'an idle stream receives a status event within the configured status interval', async () => {
+    const interval = eventSettings().statusIntervalMs;
+    if (interval === undefined) return;
+    const { token } = await fresh();
+    const reader = await stream({ token });
+    await reader.next();
+    const status = await reader.next({ timeoutMs: interval + 2_000 });
+    expect(status.type).toBe('status');
+    reader.close();
+  }, { timeout: 60_000 });
+
+  check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret created the source sends permission_loss and ends the stream', async () => {
+    const coll = uniqueName('C');
+    await createCollection(t.server, coll);
+    const key = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(200, 201);
+    const client = t.as(key.resource.secret);
+    const { token } = await createSource(client, `${coll}.all().eventSource()`);
+    const reader = await stream({ token }, client);
+    await reader.next();
+    (await t.admin.request('POST', '/', { body: { delete: key.json.resource.ref } })).expectStatus(200);
+    const event = await nextData(reader);
+    expect(event.type).toBe('error');
+    expect(event.error.code).toBe('permission_loss');
+    await expectEnded(reader);
+  });
+
+  check(['STREAM-CLOSE-003'], 'logging out the token that created the source sends permission_loss and ends the stream', async () => {
+    const coll = uniqueName('U');
+    await createCollection(t.server, coll);
+    const user = (await t.server.query({ create: { collection: coll }, params: { object: { credentials: { object: { password: 'pass-word-1' } } } } })).expectStatus(201);
+    const login = (await t.server.query({ login: user.json.resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
+    const client = t.as(login.resource.secret);
+    const { token } = await createSource(client, `${coll}.all().eventSource()`);
+    const reader = await stream({ token }, client);
+    await reader.next();
+    (await client.query({ logout: false })).expectStatus(200);
+    const event = await nextData(reader);
+    expect(event.type).toBe('error');
+    expect(event.error.code).toBe('permission_loss');
+    await expectEnded(reader);
+  });
+
+  check(['STREAM-CLOSE-005', 'EVT-RETAIN-001'], 'the retention error reaches a stream as status then an invalid_stream_start_time error event, with HTTP 200', async () => {
+    const { token } = await fresh();
+    const reader = await stream({ token, start_ts: 1 });
+    expect(reader.status).toBe(200);
+    expect((await reader.next()).type).toBe('status');
+    const error = await reader.next();
+    expect(error.type).toBe('error');
+    expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(error.error.code);
+    await expectEnded(reader);
+  });
+
+  check(['STREAM-DELETE-001'], 'after the source collection is deleted the stream emits no data events and stays open', async () => {
+    const { coll, token } = await fresh();
+    const reader = await stream({ token });
+    await reader.next();
+    (await t.server.query({ delete: { collection: coll } })).expectStatus(200);
+    await createCollection(t.server, coll);
+    await createDoc(t.server, coll, { n: 1 });
+    expect(await expectQuiet(reader, QUIET_WINDOW_MS)).toBe(true);
+    reader.close();
+  });
+
+  check(['STREAM-DELETE-002'], 'after the source database is deleted the stream emits no data events and is not ended by the server', async () => {
+    const name = uniqueName('child');
+    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
+    const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(200, 201);
+    const child = t.as(key.resource.secret);
+    await createCollection(child, 'Thing');
+    const { token } = await createSource(child, 'Thing.all().eventSource()');
+    const reader = await stream({ token }, child);
+    await reader.next();
+    (await t.admin.query({ delete: { database: name } })).expectStatus(200);
+    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
+    expect(await expectQuiet(reader, QUIET_WINDOW_MS)).toBe(true);
+    reader.close();
+  });
+
+  check(['LIMIT-EVENTS-005'], 'a stream replaying exactly 128 events delivers them all without an error', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const reader = await stream({ token });
+    const events = await collectData(reader, 128);
+    expect(events.every((e) => e.type === 'add')).toBe(true);
+    expect(await expectQuiet(reader, 500)).toBe(true);
+    reader.close();
+  });
+
+  check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay yield stream_replay_volume_exceeded and close the stream', async () => {
+    const { coll, token } = await fresh();
+    await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
+    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const reader = await stream({ token });
+    expect((await reader.next()).type).toBe('status');
+    const event = await reader.next();
+    expect(event.type).toBe('error');
+    expect(event.error.code).toBe('stream_replay_volume_exceeded');
+    await expectEnded(reader);
+  });
+
+  check(['LIMIT-EVENTS-001', 'LIMIT-EVENTS-003'], 'a live transaction of 129 tracked documents yields stream_overflow and closes the stream', async () => {
+    const { coll, token } = await fresh();
+    const reader = await stream({ token });
+    await reader.next();
+    await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const event = await nextData(reader);
+    expect(event.type).toBe('error');
+    expect(event.error.code).toBe('stream_overflow');
+    await expectEnded(reader);
+  });
+
+  check(['LIMIT-OPS-001'], 'exceeding the configured operations limit sends an error event and closes the stream', async () => {
+    const limit = eventSettings().opsLimit;
+    if (limit === undefined) return;
+    const { coll, token } = await fresh();
+    const reader = await stream({ token });
+    await reader.next();
+    let written = 0;
+    let error: any;
+    // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
+    while (error === undefined && written <= limit) {
+      await transaction(t.server, Array.from({ length: 100 }, (_, i) => ops.create(coll, { i })));
+      written += 100;
+      for (let i = 0; i < 100 && error === undefined; i++) {
+        const event = await nextData(reader);
+        if (event.type === 'error') error = event;
+      }
+    }
+    expect(error?.type).toBe('error');
+    await expectEnded(reader);
+  }, { timeout: 60_000 });
+
+  check(['EVT-TRIGGER-005', 'EVT-REMOVE-001'], 'deleting a tracked document pushes one remove event carrying its last version', async () => {
+    const { coll, token } = await fresh();
+    const d = await createDoc(t.server, coll, { name: 'cup' });
+    const reader = await stream({ token, start_ts: d.ts });
+    await reader.next();
+    await deleteDoc(t.server, coll, d.id);
+    const event = await nextData(reader);
+    expect(event.type).toBe('remove');
+    expect(event.data['@doc'].id).toBe(d.id);
+    expect(event.data['@doc'].name).toBe('cup');
+    reader.close();
+  });
+});
