@@ -225,7 +225,8 @@ export function renderResource(value: Value, options: RenderOptions): string {
 
 export function renderDecimal(n: number): string {
   if (!Number.isFinite(n)) return JSON.stringify(String(n));
-  const text = String(n);
+  // String(-0) is "0"; the service (Java Double.toString) keeps the sign of a negative zero.
+  const text = Object.is(n, -0) ? '-0' : String(n);
   return /[.eE]/.test(text) ? text : `${text}.0`;
 }
 
