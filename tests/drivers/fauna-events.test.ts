@@ -1,0 +1,100 @@
+// The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
+// a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
+import { Client, fql, type StreamToken } from 'fauna';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
+
+let server: RunningReferenceServerWithParts;
+let client: Client;
+
+async function v4(expr: unknown, secret = server.rootSecret): Promise<any> {
+  const res = await fetch(`${server.url}/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
+    body: JSON.stringify(expr),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as any;
+  if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.resource;
+}
+
+async function createWidgets(count: number, collection = 'Widget'): Promise<string[]> {
+  const created = await v4(Array.from({ length: count }, (_, i) => ({ create: { collection }, params: { object: { data: { object: { n: i } } } } })));
+  return (created as any[]).map((doc) => String(doc.ref['@ref'].id));
+}
+
+async function source(query = fql`Widget.all().eventSource()`, on: Client = client): Promise<StreamToken> {
+  const res = await on.query<StreamToken>(query);
+  return res.data;
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  client = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1 });
+  await v4({ create_collection: { object: { name: 'Widget' } } });
+});
+
+afterAll(async () => {
+  client.close();
+  await server.close();
+});
+
+describe('fauna 2.x driver: event feeds and streams', () => {
+  it('reads a feed page by page', async () => {
+    const token = await source();
+    const ids = await createWidgets(5);
+    const seen: string[] = [];
+    for await (const page of client.feed(token, { page_size: 2 })) {
+      for (const event of page.events) seen.push(String((event.data as any).id));
+    }
+    expect(seen).toEqual(ids);
+  });
+
+  it('streams replayed and live events, then resumes from a cursor', async () => {
+    const token = await source();
+    const replayed = await createWidgets(2);
+    const stream = client.stream(token);
+    const seen: { id: string; cursor: string }[] = [];
+    let live: string[] = [];
+    for await (const event of stream) {
+      if (event.type === 'status') continue;
+      seen.push({ id: String((event.data as any).id), cursor: event.cursor });
+      if (seen.length === 2) live = await createWidgets(1);
+      if (seen.length === 3) break;
+    }
+    stream.close();
+    expect(seen.map((s) => s.id)).toEqual([...replayed, ...live]);
+
+    const later = await createWidgets(1);
+    const resumed = client.stream(token, { cursor: seen[0]!.cursor });
+    const after: string[] = [];
+    for await (const event of resumed) {
+      if (event.type === 'status') continue;
+      after.push(String((event.data as any).id));
+      if (after.length === 3) break;
+    }
+    resumed.close();
+    expect(after).toEqual([replayed[1], ...live, ...later]);
+  });
+
+  it('surfaces an error event (permission_loss when the creating key is deleted) as the driver error', async () => {
+    const key = await v4({ create_key: { object: { role: 'server' } } });
+    const keyClient = new Client({ secret: key.secret, endpoint: new URL(server.url), max_attempts: 1 });
+    try {
+      const token = await source(fql`Widget.all().eventSource()`, keyClient);
+      const stream = keyClient.stream(token, { status_events: true });
+      const failure = (async () => {
+        for await (const event of stream) {
+          if (event.type === 'status') await v4({ delete: key.ref });
+        }
+        return undefined;
+      })().catch((error: unknown) => error);
+      const error = (await failure) as { code?: string } | undefined;
+      expect(error).toBeInstanceOf(Error);
+      expect(error?.code).toBe('permission_loss');
+    } finally {
+      keyClient.close();
+    }
+  });
+});
