@@ -118,6 +118,8 @@ function program(): { cmd: Command; chosen: () => Chosen } {
   cmd.action(() => {
     chosen = { kind: 'run' };
   });
+  // Options after `merge` belong to merge (its --report-dir is the output, not the run's).
+  cmd.enablePositionalOptions();
   for (const c of [cmd, ...cmd.commands]) c.exitOverride().configureOutput({ writeErr: () => {} }).showHelpAfterError(false);
   return { cmd, chosen: () => chosen };
 }
