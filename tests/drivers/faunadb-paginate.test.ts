@@ -26,8 +26,8 @@ afterAll(async () => {
 describe('faunadb client.paginate', () => {
   it('walks every page of a ref set (after cursors resent as @ref literals) without gaps or repeats', async () => {
     const pages: faunadb.values.Ref[][] = [];
-    await client.paginate(q.Match(q.Index('all_things')), { size: 5 }).each((page: faunadb.values.Ref[]) => {
-      pages.push(page);
+    await client.paginate(q.Match(q.Index('all_things')), { size: 5 }).each((page) => {
+      pages.push(page as faunadb.values.Ref[]);
     });
     expect(pages.length).toBe(5);
     const ids = pages.flat().map((r) => r.id);
@@ -40,8 +40,8 @@ describe('faunadb client.paginate', () => {
     await client
       .paginate(q.Match(q.Index('things_by_i')), { size: 4 })
       .map((entry) => q.Select(['data', 'i'], q.Get(q.Select(1, entry))))
-      .each((page: number[]) => {
-        values.push(...page);
+      .each((page) => {
+        values.push(...(page as number[]));
       });
     expect(values).toEqual(Array.from({ length: 23 }, (_, i) => i));
   });

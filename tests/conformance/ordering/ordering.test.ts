@@ -70,8 +70,8 @@ async function storeCase(c: OrderingCase): Promise<string> {
   (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
   (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'], ...(c.reverse ? { reverse: true } : {}) }, { field: ['ref'] }], active: true }))).expectStatus(201);
   // Written in reverse of the expected order so that insertion order cannot pass for index order.
-  const docs = c.values.map((v, i) => (c.missing && i === c.values.length - 1) || v === null ? { other: 0n } : { v: stored(c, v) }).reverse();
-  (await t.server.query(docs.map((d) => createDoc(coll, d as WireValue)))).expectStatus(200, 201);
+  const docs = c.values.map((v, i): WireValue => ((c.missing && i === c.values.length - 1) || v === null ? { other: 0n } : { v: stored(c, v) })).reverse();
+  (await t.server.query(docs.map((d) => createDoc(coll, d)))).expectStatus(200, 201);
   return name;
 }
 
