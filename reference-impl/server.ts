@@ -1,12 +1,12 @@
 /** Starts the reference server: the composed parts behind the one-port HTTP/1.1 + h2c transport. */
 import { randomBytes } from 'node:crypto';
-import { renderProtocolError } from './codec/v4-json.js';
 import { composeReferenceServer, type ReferenceServerParts } from './composition.js';
 import { createDispatcher } from './endpoints/dispatcher.js';
 import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import type { EventServerOptions } from './events/event-service.js';
 import { openDataDirectory, type DataDirectory } from './durability/data-dir.js';
 import { DEFAULT_MAX_BODY_BYTES, DualProtocolServer } from './transport/dual-protocol-server.js';
+import { transportErrors } from './endpoints/transport-errors.js';
 
 export interface ReferenceServerOptions {
   port?: number;
@@ -34,7 +34,6 @@ export interface RunningReferenceServerWithParts extends RunningReferenceServer 
   readonly parts: ReferenceServerParts;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' };
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
   const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
@@ -57,8 +56,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onFault), {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    tooLarge: { status: 413, headers: JSON_HEADERS, body: renderProtocolError('request too large', 'Request body exceeds the 8 MiB limit.') },
-    internalError: { status: 500, headers: JSON_HEADERS, body: renderProtocolError('internal server error', 'Internal server error.') },
+    ...transportErrors(parts.routes),
     onFault,
   });
   let address: { port: number };

@@ -214,11 +214,16 @@ export function decodeTagged(json: unknown): TaggedValue {
   return decodeAt(json, '$');
 }
 
+/** An integral JSON number that fits a 64-bit long; larger integral numbers stay doubles (like `1e300`). */
+function isLongSized(n: number): boolean {
+  return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
+}
+
 function decodeAt(json: unknown, path: string): TaggedValue {
   if (json === null || typeof json === 'boolean' || typeof json === 'string') return json;
   if (typeof json === 'number') {
     if (!Number.isFinite(json)) throw new TaggedDecodeError(`${path}: not a JSON number`);
-    return Number.isInteger(json) ? BigInt(json) : json;
+    return isLongSized(json) ? BigInt(json) : json;
   }
   if (Array.isArray(json)) return json.map((item, i) => decodeAt(item, `${path}[${i}]`));
   if (typeof json !== 'object') throw new TaggedDecodeError(`${path}: not a JSON value`);
@@ -516,7 +521,7 @@ export function stringifySimple(value: TaggedValue): string {
  */
 export function decodeSimple(json: unknown): Value {
   if (json === null || typeof json === 'boolean' || typeof json === 'string') return json;
-  if (typeof json === 'number') return Number.isInteger(json) ? BigInt(json) : json;
+  if (typeof json === 'number') return isLongSized(json) ? BigInt(json) : json;
   if (typeof json === 'bigint') return json;
   if (Array.isArray(json)) return json.map(decodeSimple);
   if (isJsonRecord(json)) {

@@ -18,12 +18,20 @@ export interface CannedResponse {
   body: string;
 }
 
+/** A canned response, or one per request path (so that each endpoint's error dialect can be used). */
+export type CannedFor = CannedResponse | ((path: string) => CannedResponse);
+
 export interface DualProtocolServerOptions {
   /** Bodies larger than this are refused with `tooLarge` (default 8 MiB). */
   maxBodyBytes?: number;
-  tooLarge: CannedResponse;
+  tooLarge: CannedFor;
   /** Sent when the handler throws or rejects without having responded. */
-  internalError: CannedResponse;
+  internalError: CannedFor;
+  /**
+   * Sent (then the connection closes) when HTTP/1.1 parsing fails: a malformed request line or headers, or
+   * headers over Node's size limit (431). Default: an empty 400.
+   */
+  malformed?: (status: 400 | 431) => CannedResponse;
   /** Reports faults the transport swallowed so that it never crashes. */
   onFault?: (error: unknown) => void;
 }
@@ -49,9 +57,9 @@ export class DualProtocolServer {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const onRequest = (req: CompatRequest, res: CompatResponse) => this.serve(req, res);
     this.h1 = http.createServer({ keepAliveTimeout: 5000 }, onRequest);
-    this.h1.on('clientError', (err, socket) => {
+    this.h1.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       this.fault(err);
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      if (socket.writable) socket.end(malformedResponse(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, options.malformed));
       socket.destroy();
     });
     this.h2 = http2.createServer({}, onRequest);
@@ -140,14 +148,22 @@ export class DualProtocolServer {
     });
     req.on('end', () => {
       if (refused) return;
-      const exchange = this.exchange(req, res, Buffer.concat(chunks), protocol);
+      let exchange: Exchange;
+      try {
+        exchange = this.exchange(req, res, Buffer.concat(chunks), protocol);
+      } catch (err) {
+        // Nothing a client sends may escape as an exception: that would end the process.
+        this.fault(err);
+        this.sendCanned(res, pick(this.options.internalError, '/'), protocol);
+        return;
+      }
       this.handler(exchange).then(
         () => {
-          if (!exchange.responded) this.sendCanned(res, this.options.internalError, protocol);
+          if (!exchange.responded) this.sendCanned(res, pick(this.options.internalError, exchange.request.path), protocol);
         },
         (err: unknown) => {
           this.fault(err);
-          if (!exchange.responded) this.sendCanned(res, this.options.internalError, protocol);
+          if (!exchange.responded) this.sendCanned(res, pick(this.options.internalError, exchange.request.path), protocol);
           else if (!res.writableEnded) res.end();
         },
       );
@@ -155,7 +171,7 @@ export class DualProtocolServer {
   }
 
   private refuseTooLarge(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol']): void {
-    const canned = this.options.tooLarge;
+    const canned = pick(this.options.tooLarge, requestUrl(req.url).pathname);
     // On HTTP/1.1 the rest of the body would still arrive on this connection, so it is closed after the answer.
     const headers = protocol === 'http/1.1' ? { ...canned.headers, connection: 'close' } : canned.headers;
     this.sendCanned(res, { ...canned, headers }, protocol);
@@ -168,7 +184,7 @@ export class DualProtocolServer {
   }
 
   private exchange(req: CompatRequest, res: CompatResponse, body: Buffer, protocol: IncomingRequest['protocol']): Exchange {
-    const url = new URL(req.url ?? '/', 'http://server');
+    const url = requestUrl(req.url);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (name.startsWith(':') || value === undefined) continue;
@@ -205,6 +221,34 @@ export class DualProtocolServer {
         return stream;
       },
     };
+  }
+}
+
+function pick(canned: CannedFor, path: string): CannedResponse {
+  return typeof canned === 'function' ? canned(path) : canned;
+}
+
+const REASONS = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' } as const;
+
+function malformedResponse(status: 400 | 431, malformed: DualProtocolServerOptions['malformed']): Buffer {
+  const canned = malformed?.(status);
+  const body = Buffer.from(canned?.body ?? '', 'utf8');
+  const headers = Object.entries(canned?.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n${headers}Connection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/**
+ * The request target as a URL. Origin-form targets are resolved as paths even when they start with `//`
+ * (which `new URL(target, base)` would read as a host); absolute-form targets keep only their path.
+ * Anything unparseable becomes a path no route matches, so it is answered 404 rather than thrown.
+ */
+function requestUrl(target: string | undefined): URL {
+  const text = target ?? '/';
+  try {
+    return text.startsWith('/') ? new URL(`http://server${text}`) : new URL(text);
+  } catch {
+    return new URL('http://server/%00unparseable-request-target');
   }
 }
 
