@@ -22,7 +22,7 @@ export function runCli(args: readonly string[], opts: { cwd?: string; env?: Reco
   delete env.VITEST;
   for (const [k, v] of Object.entries(opts.env ?? {})) env[k] = v;
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? tmpdir(), env, timeout: opts.timeoutMs ?? 45_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? tmpdir(), env, timeout: opts.timeoutMs ?? 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
