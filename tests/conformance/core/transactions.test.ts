@@ -183,4 +183,37 @@ describe('Transactions', () => {
     const [first, , second] = res.resource;
     expect(second).toEqual(first);
   });
+
+  describe('with a unique index', () => {
+    const UNIQUE = 'members';
+    beforeAll(async () => {
+      (await t.server.query(createCollection(UNIQUE))).expectStatus(201);
+      const index = { name: 'members_by_email', source: { collection: UNIQUE }, terms: [{ object: { field: ['data', 'email'] } }], unique: true };
+      (await t.admin.query({ create_index: { object: index } })).expectStatus(201);
+      (await t.server.query(createDoc(docRef(UNIQUE, '1'), { email: 'taken@example.com' }))).expectStatus(201);
+    });
+
+    check(['TXN-ATOMIC-003'], 'a request that fails on a unique-index violation leaves its other writes undone', async () => {
+      const res = await t.server.query({
+        do: [createDoc(docRef(UNIQUE, '2'), { email: 'fresh@example.com' }), createDoc(docRef(COLL, '80'), { n: 1 }), createDoc(docRef(UNIQUE, '3'), { email: 'taken@example.com' })],
+      });
+      res.expectStatus(400, 409).expectSchema('v4-error').expectErrorCode('instance not unique', 'contended transaction');
+      const after = await t.server.query([exists(docRef(UNIQUE, '2')), exists(docRef(COLL, '80')), exists(docRef(UNIQUE, '3'))]);
+      expect(after.expectStatus(200).resource).toEqual([false, false, false]);
+    });
+
+    check(['TXN-CONC-002'], 'concurrent Creates that would violate a unique index commit at most one document', async () => {
+      const n = 16;
+      const ids = Array.from({ length: n }, (_, i) => String(100 + i));
+      const answers = await Promise.all(ids.map((id) => t.server.query(createDoc(docRef(UNIQUE, id), { email: 'race@example.com' }))));
+      for (const res of answers) {
+        res.expectStatus(201, 400, 409);
+        if (res.status !== 201) res.expectErrorCode('instance not unique', 'contended transaction');
+      }
+      const winners = answers.filter((res) => res.status === 201).length;
+      expect(winners, 'creates that answered 201').toBeLessThanOrEqual(1);
+      const present = (await t.server.query(ids.map((id) => exists(docRef(UNIQUE, id))))).expectStatus(200).resource as boolean[];
+      expect(present.filter(Boolean).length, 'documents that exist afterwards').toBe(winners);
+    });
+  });
 });
