@@ -103,7 +103,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       byStatus[res.statusCode] = (byStatus[res.statusCode] ?? 0) + 1;
       if (req.dialect === 'v10' && req.path.startsWith('/stream/1') && res.statusCode === 200) {
         // An accepted stream stays open: the status line is all there is to judge.
-        res.body.destroy();
+        res.body.on('error', () => undefined).destroy();
         return;
       }
       const text = await res.body.text();

@@ -1,0 +1,139 @@
+/**
+ * What every `bench/*.bench.ts` gets: the machine's core count, quick mode, a reference server child process,
+ * a bare `node:http` baseline child answering a fixed JSON body, and an autocannon load run.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { startServerProcess, type ServerProcess } from '../tests/durability/server-process.js';
+
+/** One measured figure. `ratio` compares `value` with `baseline` measured in the same run. */
+export interface BenchResult {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly baseline?: number;
+  readonly ratio?: number;
+  /** The issue's goal, e.g. `ratio ≥ 0.6` or `≤ 200 MB`. */
+  readonly goal?: string;
+  /** Whether the goal is met; undefined when there is no goal. */
+  readonly met?: boolean;
+  /** Further numbers worth keeping (latency percentiles, counts). */
+  readonly detail?: Readonly<Record<string, number | string>>;
+}
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  readonly connections?: number;
+}
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+export const BENCH_ROOT_SECRET = 'bench-root-secret-0123456789abcdef';
+
+export class BenchContext {
+  readonly cores = cpus().length;
+  private readonly cleanups: Array<() => Promise<void>> = [];
+
+  constructor(
+    /** Shorter load runs (for a quick look, not for the README figures). */
+    readonly quick: boolean,
+  ) {}
+
+  get loadSeconds(): number {
+    return this.quick ? 3 : 10;
+  }
+
+  /** A reference server child process (in memory unless `dataDir`), stopped when the bench ends. */
+  async referenceServer(options: { dataDir?: string; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+    const server = await startServerProcess({ rootSecret: BENCH_ROOT_SECRET, ...options });
+    this.cleanups.push(() => server.kill('SIGTERM'));
+    return server;
+  }
+
+  /** A bare node:http child process answering every request with `body` (same headers the server sends). */
+  async bareServer(body: string): Promise<{ url: string }> {
+    const code = `
+      const http = require('node:http');
+      const body = Buffer.from(process.argv[1], 'utf8');
+      const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000', 'content-length': body.length });
+          res.end(body);
+        });
+      });
+      server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
+    const child = spawn(process.execPath, ['-e', code, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.cleanups.push(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const match = /listening on (\S+)/.exec(out);
+        if (match) resolve({ url: match[1]! });
+      });
+      child.once('exit', (code) => reject(new Error(`baseline server exited (${code})`)));
+    });
+  }
+
+  /** An autocannon run over HTTP/1.1 keep-alive connections for `loadSeconds`. */
+  async load(options: LoadOptions): Promise<LoadResult> {
+    const result = await autocannon({
+      url: options.url,
+      method: options.method ?? 'POST',
+      headers: options.headers,
+      body: options.body,
+      connections: options.connections ?? 64,
+      duration: this.loadSeconds,
+    });
+    return {
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+  }
+
+  /** Resident set size of a process, from /proc (Linux). */
+  async rssBytes(pid: number): Promise<number> {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+    return Number(kb[1]) * 1024;
+  }
+
+  async close(): Promise<void> {
+    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
+  }
+}
+
+/** A result comparing a measured rate with its baseline: `ratio = value / baseline`, goal `ratio ≥ minRatio`. */
+export function ratioResult(name: string, measured: LoadResult, baseline: LoadResult, minRatio: number): BenchResult {
+  const ratio = Math.round((measured.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100;
+  return {
+    name,
+    value: measured.requestsPerSecond,
+    unit: 'req/s',
+    baseline: baseline.requestsPerSecond,
+    ratio,
+    goal: `ratio ≥ ${minRatio}`,
+    met: ratio >= minRatio && measured.non2xx === 0 && measured.errors === 0,
+    detail: { p50Ms: measured.p50Ms, p99Ms: measured.p99Ms, non2xx: measured.non2xx, errors: measured.errors, baselineP99Ms: baseline.p99Ms },
+  };
+}
