@@ -1,6 +1,6 @@
 // POST /feed/1 and the events it carries: request rules, start positions, pages, triggers, data, order, retention
 // and the 128-event limit.
-import { beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
 import {
   createCollection,

@@ -235,7 +235,7 @@ describe('POST /stream/1', () => {
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
     await reader.next();
-    (await t.admin.request('POST', '/', { body: { delete: key.json.resource.ref } })).expectStatus(200);
+    (await t.admin.request('POST', '/', { body: { delete: (key.json as any).resource.ref } })).expectStatus(200);
     const event = await nextData(reader);
     expect(event.type).toBe('error');
     expect(event.error.code).toBe('permission_loss');
@@ -246,7 +246,7 @@ describe('POST /stream/1', () => {
     const coll = uniqueName('U');
     await createCollection(t.server, coll);
     const user = (await t.server.query({ create: { collection: coll }, params: { object: { credentials: { object: { password: 'pass-word-1' } } } } })).expectStatus(201);
-    const login = (await t.server.query({ login: user.json.resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
+    const login = (await t.server.query({ login: (user.json as any).resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
     const client = t.as(login.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
