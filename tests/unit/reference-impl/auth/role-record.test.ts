@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { membershipEntries, normaliseRoleFields, privilegeEntries } from '../../../../reference-impl/abac/role-record.js';
+import { QueryValue, Ref } from '../../../../reference-impl/values/value.js';
+
+const users = new Ref('users', new Ref('collections'));
+const predicate = new QueryValue('ref', { equals: [1, 1] });
+
+describe('role records', () => {
+  it('normalises a single membership and privilege object into arrays and keeps predicates as stored lambdas', () => {
+    const { fields, failures } = normaliseRoleFields({
+      name: 'r',
+      membership: { resource: users, predicate },
+      privileges: { resource: users, actions: { read: predicate, create: true } },
+    });
+    expect(failures).toEqual([]);
+    const [member] = membershipEntries(fields);
+    expect(member!.resource).toBe(users);
+    expect(member!.predicate).toBeInstanceOf(QueryValue);
+    const [privilege] = privilegeEntries(fields);
+    expect(privilege!.actions['create']).toBe(true);
+    expect(privilege!.actions['read']).toBeInstanceOf(QueryValue);
+  });
+
+  it.each([
+    ['a string action', { read: 'yes' }, ['privileges', 0, 'actions', 'read']],
+    ['an unknown action', { fly: true }, ['privileges', 0, 'actions', 'fly']],
+  ])('refuses %s, naming the field', (_label, actions, field) => {
+    const { failures } = normaliseRoleFields({ name: 'r', privileges: [{ resource: users, actions }] });
+    expect(failures.map((f) => f.field)).toEqual([field]);
+  });
+
+  it('requires privileges and ref resources', () => {
+    expect(normaliseRoleFields({ name: 'r' }).failures.map((f) => f.field)).toEqual([['privileges']]);
+    const { failures } = normaliseRoleFields({ name: 'r', membership: [{ resource: 'users' }], privileges: [{ resource: 'users', actions: { read: true } }] });
+    expect(failures.map((f) => f.field)).toEqual([['membership', 0, 'resource'], ['privileges', 0, 'resource']]);
+  });
+
+  it('reads nothing from malformed stored roles', () => {
+    expect(membershipEntries({ membership: 'x' })).toEqual([]);
+    expect(privilegeEntries({ privileges: [{ resource: users, actions: 'all' }] })[0]!.actions).toEqual({});
+  });
+});
