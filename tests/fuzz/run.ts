@@ -22,6 +22,13 @@ const opts = new Command('fuzz')
 const SECRET = `fuzz-root-${process.pid}-secret-0123456789`;
 const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const server = await startServerProcess({ rootSecret: SECRET });
+// An interrupted run must not leave its server behind.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 let code = 1;
 try {
   const targets = await prepareTargets(server.url, SECRET, BODY_LIMIT_BYTES + 1);
