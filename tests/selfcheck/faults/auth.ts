@@ -1,5 +1,5 @@
 // Faults of the `auth` area: credentials, and keys acting beyond their role.
-import type { Fault } from '../fault.js';
+import type { Fault, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { KeyLedger, requestSecret, withSecret } from './key-ledger.js';
 import {
@@ -29,6 +29,24 @@ function passwordsIn(expression: unknown): string[] {
 
 function isUserDocument(record: JsonObject): boolean {
   return nativeCollectionOf(record) === undefined && 'data' in record;
+}
+
+/** A request hook that edits every object of the v4 expression; forwards the request only when `edit` changed something. */
+function editExpression(edit: (object: JsonObject) => number): (req: ProxiedRequest) => ProxiedRequest | undefined {
+  return (req) => {
+    const expression = v4Expression(req);
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      changed += edit(object);
+    });
+    return changed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
+  };
+}
+
+/** The `{"object": …}` payload of a params-like argument, or the argument itself. */
+function objectPayload(value: unknown): JsonObject | undefined {
+  if (isJsonObject(value) && isJsonObject(value.object)) return value.object;
+  return isJsonObject(value) ? value : undefined;
 }
 
 export const AUTH_FAULTS: readonly Fault[] = [
@@ -200,5 +218,99 @@ export const AUTH_FAULTS: readonly Fault[] = [
         },
       };
     },
+  },
+  {
+    id: 'AUTH-LOGOUT-ONE-AS-ALL',
+    title: '`Logout(false)` acts as `Logout(true)`',
+    breaks: ['AUTH-LOGOUT-003'],
+    area: 'auth',
+    description: 'Every `{"logout": false}` is sent upstream as `{"logout": true}`.',
+    apply: () => ({
+      request: editExpression((object) => {
+        if (object.logout !== false) return 0;
+        object.logout = true;
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'AUTH-IDENTIFY-ALWAYS-TRUE',
+    title: 'Identify accepts any password',
+    breaks: ['AUTH-IDENTIFY-002', 'AUTH-IDENTIFY-004'],
+    area: 'auth',
+    description: 'The answer of a top-level `identify` becomes `{"resource": true}`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => isJsonObject(v4Expression(ctx.original)) && 'identify' in (v4Expression(ctx.original) as JsonObject) && isJsonObject(body) && body.resource === false,
+        (body) => {
+          (body as JsonObject).resource = true;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-PASSWORD-CHANGE-IGNORED',
+    title: 'Update and Replace ignore `credentials`',
+    breaks: ['AUTH-PASSWORD-002', 'AUTH-PASSWORD-003'],
+    area: 'auth',
+    description: '`credentials` is removed from the params of every `update` and `replace`.',
+    apply: () => ({
+      request: editExpression((object) => {
+        if (!('update' in object) && !('replace' in object)) return 0;
+        const params = objectPayload(object.params);
+        return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
+      }),
+    }),
+  },
+  {
+    id: 'AUTH-TOKEN-TTL-IGNORED',
+    title: 'Login ignores `ttl`',
+    breaks: ['AUTH-TOKEN-005'],
+    area: 'auth',
+    description: '`ttl` is removed from the params of every `login` and `update`.',
+    apply: () => ({
+      request: editExpression((object) => {
+        if (!('login' in object) && !('update' in object)) return 0;
+        const params = objectPayload(object.params);
+        return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
+      }),
+    }),
+  },
+  {
+    id: 'AUTH-SELF-KEY-UNAUTHORIZED',
+    title: '`GET /tokens/self` with a key answers 401',
+    breaks: ['AUTH-SELF-007'],
+    area: 'auth',
+    description: 'A 404 answer of `GET /tokens/self` becomes 401 `unauthorized`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => pathname(ctx.original) === '/tokens/self' && res.status === 404,
+        (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
+    id: 'ABAC-PREDICATES-GRANT-ALL',
+    title: 'Role predicates are stored as `true`',
+    breaks: ['ABAC-PRED-001', 'ABAC-PRED-002', 'ABAC-PRED-003', 'ABAC-PRED-004'],
+    area: 'auth',
+    description: 'In every `create_role`, each privilege action given as a `query` lambda is sent upstream as `true`.',
+    apply: () => ({
+      request: editExpression((object) => {
+        if (!('create_role' in object)) return 0;
+        let changed = 0;
+        forEachObject(object.create_role, (inner) => {
+          const actions = objectPayload(inner.actions);
+          if (actions === undefined) return;
+          for (const [action, value] of Object.entries(actions)) {
+            if (isJsonObject(value) && 'query' in value) {
+              actions[action] = true;
+              changed += 1;
+            }
+          }
+        });
+        return changed;
+      }),
+    }),
   },
 ];
