@@ -6,7 +6,12 @@
  *
  * Writes enter only through `commit` (called by the transaction layer under its commit lock).
  */
+import { createRequire } from 'node:module';
 import type { ObjectValue } from '../values/value.js';
+
+// sorted-btree is CommonJS; require() gives the class the same way under Node and vitest.
+const BTree = (createRequire(import.meta.url)('sorted-btree') as typeof import('sorted-btree')).default;
+type BTree<K, V> = import('sorted-btree').default<K, V>;
 
 /** Internal, never-reused id of a database (`ROOT_DATABASE` for the root). */
 export type DatabaseId = string;
@@ -83,18 +88,28 @@ export interface DatabaseState {
   /** Undefined for the root. */
   readonly parent: DatabaseId | undefined;
   readonly collections: Map<CollectionKey, Map<string, DocumentVersion[]>>;
+  /** Per collection, every id it ever held in `compareIds` order, so scans never sort. */
+  readonly orderedIds: Map<CollectionKey, BTree<string, undefined>>;
+  /** Collections holding an id that is not a canonical decimal number (see `isCanonicalNumericId`). */
+  readonly irregularIds: Set<CollectionKey>;
+}
+
+function newDatabaseState(id: DatabaseId, parent: DatabaseId | undefined): DatabaseState {
+  return { id, parent, collections: new Map(), orderedIds: new Map(), irregularIds: new Set() };
 }
 
 export class Store {
   private readonly databases = new Map<DatabaseId, DatabaseState>();
   private readonly commitListeners = new Set<CommitListener>();
   private readonly schemaListeners = new Set<SchemaListener>();
+  /** Database id → id of the newest committed `databases` record naming it (a hint; readers verify it). */
+  private readonly databaseRecords = new Map<DatabaseId, string>();
   private nextDatabaseNumber = 1;
   private lastId = 0n;
   private lastCommit = 0n;
 
   constructor() {
-    this.databases.set(ROOT_DATABASE, { id: ROOT_DATABASE, parent: undefined, collections: new Map() });
+    this.databases.set(ROOT_DATABASE, newDatabaseState(ROOT_DATABASE, undefined));
   }
 
   /** Timestamp of the latest commit (0 before the first). */
@@ -123,13 +138,43 @@ export class Store {
   }
 
   /** Every document of a collection alive at `atTs`, in id order. */
-  *scanCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint): Iterable<[string, DocumentVersion]> {
-    const docs = this.databases.get(database)?.collections.get(collection);
-    if (!docs) return;
-    for (const id of [...docs.keys()].sort(compareIds)) {
-      const version = this.getDocument(database, collection, id, atTs);
+  scanCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint): Iterable<[string, DocumentVersion]> {
+    return this.walkCollection(database, collection, atTs, 'ascending');
+  }
+
+  /**
+   * Documents of a collection alive at `atTs`, in id order (`ascending`) or reverse id order, starting at
+   * `fromId`: ascending walks start at the first id ≥ `fromId`, descending ones at the last id < `fromId`.
+   * Lazy: a walk costs one seek plus the steps taken.
+   */
+  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string): Generator<[string, DocumentVersion]> {
+    const state = this.databases.get(database);
+    const docs = state?.collections.get(collection);
+    const ids = state?.orderedIds.get(collection);
+    if (!docs || !ids) return;
+    // Each step seeks from the previous id rather than holding a tree iterator, so a walk consumed across
+    // awaits stays valid while commits add ids.
+    let id: string | undefined =
+      direction === 'ascending' ? (fromId !== undefined && ids.has(fromId) ? fromId : ids.nextHigherKey(fromId)) : ids.nextLowerKey(fromId);
+    while (id !== undefined) {
+      const version = liveAt(docs.get(id)!, atTs);
       if (version) yield [id, version];
+      id = direction === 'ascending' ? ids.nextHigherKey(id) : ids.nextLowerKey(id);
     }
+  }
+
+  /**
+   * True when every id the collection ever held is a canonical decimal number: then id order here is the
+   * numeric order Paginate uses for refs, and a page can be walked lazily from the store.
+   */
+  hasOnlyCanonicalIds(database: DatabaseId, collection: CollectionKey): boolean {
+    const state = this.databases.get(database);
+    return state !== undefined && !state.irregularIds.has(collection);
+  }
+
+  /** The id of the `databases` record that last named `database` (it may since be deleted or renamed). */
+  databaseRecordId(database: DatabaseId): string | undefined {
+    return this.databaseRecords.get(database);
   }
 
   /** A document's versions with `ts > afterTs`, oldest first (its history, deletes included). */
@@ -140,7 +185,7 @@ export class Store {
 
   /** Ids of the documents a collection ever held (including deleted ones). */
   documentIds(database: DatabaseId, collection: CollectionKey): string[] {
-    return [...(this.databases.get(database)?.collections.get(collection)?.keys() ?? [])].sort(compareIds);
+    return this.databases.get(database)?.orderedIds.get(collection)?.keysArray() ?? [];
   }
 
   // ---- seams -----------------------------------------------------------------------------------------------
@@ -162,7 +207,7 @@ export class Store {
   /** A fresh database id; the database becomes reachable once a `databases` record naming it commits. */
   allocateDatabase(parent: DatabaseId): DatabaseId {
     const id = String(this.nextDatabaseNumber++);
-    this.databases.set(id, { id, parent, collections: new Map() });
+    this.databases.set(id, newDatabaseState(id, parent));
     return id;
   }
 
@@ -171,7 +216,7 @@ export class Store {
    * keeps ids allocated later above it.
    */
   restoreDatabase(id: DatabaseId, parent: DatabaseId): void {
-    if (!this.databases.has(id)) this.databases.set(id, { id, parent, collections: new Map() });
+    if (!this.databases.has(id)) this.databases.set(id, newDatabaseState(id, parent));
     const number = Number(id);
     if (Number.isSafeInteger(number) && number >= this.nextDatabaseNumber) this.nextDatabaseNumber = number + 1;
   }
@@ -197,8 +242,16 @@ export class Store {
         let docs = state.collections.get(write.collection);
         if (!docs) state.collections.set(write.collection, (docs = new Map()));
         let versions = docs.get(write.id);
-        if (!versions) docs.set(write.id, (versions = []));
+        if (!versions) {
+          docs.set(write.id, (versions = []));
+          let ids = state.orderedIds.get(write.collection);
+          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, undefined>(undefined, compareIds)));
+          ids.set(write.id, undefined);
+          if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
+        }
         versions.push(write.after);
+        const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
+        if (named !== undefined) this.databaseRecords.set(named, write.id);
       }
       if (record.ts > this.lastCommit) this.lastCommit = record.ts;
     }
@@ -212,10 +265,33 @@ export class Store {
   }
 }
 
+/** The live version of a history at `atTs`, or undefined when the document did not exist then. */
+function liveAt(versions: readonly DocumentVersion[], atTs: bigint): DocumentVersion | undefined {
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const version = versions[i]!;
+    if (version.ts <= atTs) return version.action === 'delete' ? undefined : version;
+  }
+  return undefined;
+}
+
+/** Digits without a leading zero (or `0`): ids whose text order by length then characters is numeric order. */
+export function isCanonicalNumericId(id: string): boolean {
+  return isDigits(id) && (id.length === 1 || id.charCodeAt(0) !== 48);
+}
+
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** Numeric ids in numeric order, then other ids in text order. */
 export function compareIds(a: string, b: string): number {
-  const na = /^\d+$/.test(a);
-  const nb = /^\d+$/.test(b);
+  const na = isDigits(a);
+  const nb = isDigits(b);
   if (na && nb) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   if (na !== nb) return na ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;

@@ -48,13 +48,20 @@ export class Transaction {
 
   /** Live documents of a collection, own writes included, in id order. */
   scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
-    const result = new Map<string, DocumentVersion>();
-    for (const [id, version] of this.store.scanCollection(database, collection, this.ts)) result.set(id, version);
-    for (const [id, write] of this.pending.get(database)?.get(collection) ?? []) {
+    const committed = [...this.store.scanCollection(database, collection, this.ts)];
+    const own = this.pending.get(database)?.get(collection);
+    if (!own || own.size === 0) return committed;
+    const result = new Map<string, DocumentVersion>(committed);
+    for (const [id, write] of own) {
       if (write.after.action === 'delete') result.delete(id);
       else result.set(id, write.after);
     }
     return [...result.entries()].sort(([a], [b]) => compareIds(a, b));
+  }
+
+  /** True when this transaction has written to `collection` of `database`. */
+  hasWritesTo(database: DatabaseId, collection: CollectionKey): boolean {
+    return (this.pending.get(database)?.get(collection)?.size ?? 0) > 0;
   }
 
   /**
@@ -97,7 +104,11 @@ export class Transaction {
     while (current !== ROOT_DATABASE) {
       const state = this.store.database(current);
       if (!state || state.parent === undefined) return false;
-      const alive = this.scan(state.parent, 'databases').some(([, v]) => v.hidden.databaseId === current);
+      // The store's hint names the record directly; a stale hint (renamed or deleted since) falls back to a scan.
+      const hinted = this.store.databaseRecordId(current);
+      const alive =
+        (hinted !== undefined && this.get(state.parent, 'databases', hinted)?.hidden.databaseId === current) ||
+        this.scan(state.parent, 'databases').some(([, v]) => v.hidden.databaseId === current);
       if (!alive) return false;
       current = state.parent;
     }

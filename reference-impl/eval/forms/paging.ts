@@ -11,6 +11,7 @@ import { isObjectValue, type ObjectValue, type Value } from '../../values/value.
 import { expectBoolean, expectInteger, expectTimestampMicros, typeName } from '../arguments.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import type { EvalContext } from '../context.js';
+import { listingPage } from './listing-page.js';
 import { SetReader } from './set-reading.js';
 
 export const DEFAULT_PAGE_SIZE = 64;
@@ -63,9 +64,16 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
           throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
         }
       }
+      const out: ObjectValue = {};
+      const walked = await listingPage(ctx, set, position, atTs, { size, ...cursor });
+      if (walked) {
+        if (walked.before !== undefined) out['before'] = walked.before;
+        if (walked.after !== undefined) out['after'] = walked.after;
+        out['data'] = walked.data.map((tuple) => tuple[0]!);
+        return out;
+      }
       const ordered = await reader.read(ctx, set, position, atTs);
       const page = paginateSet(ordered, { size, ...cursor });
-      const out: ObjectValue = {};
       if (page.before !== undefined) out['before'] = page.before;
       if (page.after !== undefined) out['after'] = page.after;
       out['data'] = page.data.map((tuple) => ordered.element(tuple));

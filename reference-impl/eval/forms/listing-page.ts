@@ -1,0 +1,77 @@
+/**
+ * Paginate over a collection listing (`Documents(c)` or a native collection such as `keys`) without
+ * materialising the collection: the page is walked from the store's ordered ids, one seek plus as many steps
+ * as it takes to find `size + 1` readable documents. Used only where the walk provably yields what the
+ * materialised set would (otherwise the caller materialises): every id is a canonical number (so store order
+ * is ref order), the request has not written to the collection, and any cursor is a ref of that collection.
+ */
+import { errors, type Position } from '../../errors/query-error.js';
+import type { IndexPage, IndexTuple } from '../../indexes/index-store.js';
+import type { SetPageOptions } from '../../indexes/ordered-set.js';
+import { collectionRefOf } from '../../indexes/index-manager.js';
+import { isCanonicalNumericId, type CollectionKey, type DatabaseId } from '../../store/store.js';
+import { Ref, SetRef, type Value } from '../../values/value.js';
+import type { EvalContext } from '../context.js';
+import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../documents.js';
+
+interface Listing {
+  database: DatabaseId;
+  key: CollectionKey;
+  collectionRef: Ref;
+}
+
+function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | undefined {
+  if (set instanceof Ref && isNativeCollection(set)) {
+    const database = resolveDatabaseScope(ctx, set.database, position);
+    return { database, key: set.id, collectionRef: collectionRefOf(set.id) };
+  }
+  if (!(set instanceof SetRef)) return undefined;
+  const keys = Object.keys(set.structure);
+  const collection = set.structure['documents'];
+  if (keys.length !== 1 || !(collection instanceof Ref)) return undefined;
+  const { database, collection: key } = resolveCollection(ctx, collection, position);
+  return { database, key, collectionRef: collectionRefOf(key) };
+}
+
+/** The id a cursor names when it is exactly `[ref]` of the listed collection with a canonical id. */
+function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | undefined | false {
+  if (cursor === undefined) return undefined;
+  const [ref] = cursor;
+  if (cursor.length !== 1 || !(ref instanceof Ref) || ref.database !== undefined || ref.collection === undefined) return false;
+  if (!ref.collection.equals(listing.collectionRef) || !isCanonicalNumericId(ref.id)) return false;
+  return ref.id;
+}
+
+/**
+ * The page, or undefined when this set or request needs the materialised path. Access is checked per
+ * document walked, exactly as the materialised listing does.
+ */
+export async function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<IndexPage | undefined> {
+  const listing = listingOf(ctx, set, position);
+  if (!listing) return undefined;
+  const { database, key, collectionRef } = listing;
+  const { store } = ctx.txn;
+  if (!store.hasOnlyCanonicalIds(database, key)) return undefined;
+  if (atTs === undefined && ctx.txn.hasWritesTo(database, key)) return undefined;
+  const backwards = options.before !== undefined || options.fromEnd === true;
+  const from = cursorId(listing, backwards ? options.before : options.after);
+  if (from === false) return undefined;
+  const { size } = options;
+  if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
+  const taken: IndexTuple[] = [];
+  for (const [id, version] of store.walkCollection(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from)) {
+    const ref = new Ref(id, collectionRef);
+    if (await ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version })) taken.push([ref]);
+    if (taken.length > size) break;
+  }
+  if (backwards) {
+    const page: IndexPage = { data: taken.slice(0, size).reverse() };
+    if (taken.length > size) page.before = taken[size - 1];
+    if (options.before !== undefined) page.after = options.before;
+    return page;
+  }
+  const page: IndexPage = { data: taken.slice(0, size) };
+  if (options.after !== undefined) page.before = options.after;
+  if (taken.length > size) page.after = taken[size];
+  return page;
+}
