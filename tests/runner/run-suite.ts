@@ -1,6 +1,7 @@
 // Starts vitest on the conformance tests only (configured here, not from vitest.config.ts, so that seed, shuffle,
 // shard, bail and filters apply), with the report writers, and hands back the conformance report.
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { startVitest } from 'vitest/node';
 import { ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
@@ -96,6 +97,9 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       sequence: { shuffle: true, seed: settings.seed },
       watch: false,
       passWithNoTests: true,
+      // Conformance files mostly wait on the server, so more files run at once than there are cores (vitest's
+      // default is cores - 1: a single file at a time on a 2-core CI machine).
+      maxWorkers: Math.max(4, availableParallelism()),
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...(opts.bail ? { bail: opts.bail } : {}),
       ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
