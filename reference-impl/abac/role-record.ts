@@ -104,3 +104,20 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
   }
   return { fields, failures };
 }
+
+/**
+ * The role's fields with every privilege on `from` pointed at `to`, or undefined when no privilege names
+ * `from`. A renamed index, function or role keeps the privileges granted on it (SD §Index rule 1: a rename
+ * keeps inbound references working).
+ */
+export function retargetPrivileges(role: RoleRecord, from: Ref, to: Ref): RoleRecord | undefined {
+  const privileges = role['privileges'];
+  if (!Array.isArray(privileges)) return undefined;
+  let changed = false;
+  const next = privileges.map((entry): Value => {
+    if (!isObjectValue(entry) || !(entry['resource'] instanceof Ref) || !entry['resource'].equals(from)) return entry;
+    changed = true;
+    return { ...entry, resource: to };
+  });
+  return changed ? { ...role, privileges: next } : undefined;
+}

@@ -1,4 +1,5 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
+import { retargetPrivileges } from '../../abac/role-record.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
@@ -101,7 +102,21 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
       await writeDocument(ctx, keyLocation(location.database, id), 'update', { ...key.fields, database: new Ref(newName, new Ref('databases')) }, key.hidden, position);
     }
   }
+  followRename(ctx, location, moved);
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
+}
+
+/**
+ * Role privileges naming a renamed record are pointed at its new name in the same transaction, so they keep
+ * applying (IDX-RULE-003). Written without an access check: it is part of the rename the caller may do.
+ */
+function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLocation): void {
+  const oldRef = new Ref(from.id, new Ref(from.collection));
+  const newRef = new Ref(to.id, new Ref(to.collection));
+  for (const [id, role] of ctx.txn.scan(from.database, 'roles')) {
+    const retargeted = retargetPrivileges(role.fields, oldRef, newRef);
+    if (retargeted) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
+  }
 }
 
 /**

@@ -289,6 +289,22 @@ describe('Rules', () => {
     expectQueryError(await t.server.query({ paginate: match(name, 'a') }), NO_INDEX);
   });
 
+  check(['IDX-RULE-003'], 'After a rename, a role privilege that named the index keeps applying to it', async () => {
+    const { coll, refs } = await seeded([{ k: 'a' }]);
+    const [name, renamed, other, role] = [uniqueName('i'), uniqueName('r'), uniqueName('o'), uniqueName('role')];
+    await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
+    await createActiveIndex(t.server, { name: other, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
+    const privilege = { object: { resource: index(name), actions: { object: { read: true } } } };
+    (await t.server.query({ create_role: { object: { name: role, privileges: [privilege] } } })).expectStatus(201);
+    const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201).resource.secret as string;
+    const asRole = t.as(key);
+    expect((await paginate(asRole, match(name, 'a'))).data).toEqual(refs);
+    (await asRole.query({ paginate: match(other, 'a') })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.server.query({ update: index(name), params: { object: { name: renamed } } })).expectStatus(200);
+    expect((await paginate(asRole, match(renamed, 'a'))).data).toEqual(refs);
+    (await asRole.query({ paginate: match(other, 'a') })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
   const changes: Record<string, unknown> = {
     terms: { terms: [{ object: { field: ['data', 'other'] } }] },
     values: { values: [{ object: { field: ['data', 'other'] } }] },
