@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { membershipEntries, normaliseRoleFields, privilegeEntries } from '../../../../reference-impl/abac/role-record.js';
+import { membershipEntries, normaliseRoleFields, privilegeEntries, retargetPrivileges } from '../../../../reference-impl/abac/role-record.js';
 import { QueryValue, Ref } from '../../../../reference-impl/values/value.js';
 
 const users = new Ref('users', new Ref('collections'));
@@ -38,5 +38,16 @@ describe('role records', () => {
   it('reads nothing from malformed stored roles', () => {
     expect(membershipEntries({ membership: 'x' })).toEqual([]);
     expect(privilegeEntries({ privileges: [{ resource: users, actions: 'all' }] })[0]!.actions).toEqual({});
+  });
+
+  it('points privileges on a renamed resource at its new ref and leaves others alone', () => {
+    const before = new Ref('old', new Ref('indexes'));
+    const after = new Ref('new', new Ref('indexes'));
+    const role = { name: 'r', privileges: [{ resource: before, actions: { read: true } }, { resource: users, actions: { read: true } }] };
+    const moved = retargetPrivileges(role, before, after)!;
+    expect(privilegeEntries(moved).map((p) => p.resource)).toEqual([after, users]);
+    expect(privilegeEntries(moved)[0]!.actions).toEqual({ read: true });
+    expect(retargetPrivileges(role, new Ref('other', new Ref('indexes')), after)).toBeUndefined();
+    expect(retargetPrivileges({ name: 'r' }, before, after)).toBeUndefined();
   });
 });
