@@ -1268,6 +1268,14 @@ export interface FaunaConformanceConfig {
      * Name of the environment variable holding an admin secret of the target (default FAUNA_CONFORMANCE_SECRET).
      */
     secretEnv?: string;
+    /**
+     * The target's idle interval of periodic stream status events (DEC-011). Without it STREAM-STATUS-004 is reported skipped with the reason.
+     */
+    statusIntervalMs?: number;
+    /**
+     * The target's account operations limit for event streams (DEC-016). Without it LIMIT-OPS-001 is reported skipped with the reason.
+     */
+    opsLimit?: number;
   };
   /**
    * Capability profiles the server implements. Tests of other profiles run and are reported as not-claimed. Default: every profile.

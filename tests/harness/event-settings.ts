@@ -1,6 +1,8 @@
 // What the suite knows about the target's event settings, which a server cannot be asked for: the idle interval
-// of periodic status events (DEC-011) and the operations limit that ends a stream (DEC-016). Unset means
-// "unknown", and the requirements that depend on them are not checked against that target.
+// of periodic status events (DEC-011) and the operations limit that ends a stream (DEC-016). They come from the
+// config file (`target.statusIntervalMs`, `target.opsLimit`) or these environment variables. Unset means
+// "unknown": a test that needs one skips itself with a note naming the setting, which the report shows.
+import type { TestContext } from 'vitest';
 export const EVENT_ENV = {
   statusIntervalMs: 'FAUNA_CONFORMANCE_STATUS_INTERVAL_MS',
   opsLimit: 'FAUNA_CONFORMANCE_OPS_LIMIT',
@@ -23,4 +25,20 @@ export function eventSettings(): EventSettings {
   const statusIntervalMs = positive(process.env[EVENT_ENV.statusIntervalMs]);
   const opsLimit = positive(process.env[EVENT_ENV.opsLimit]);
   return { ...(statusIntervalMs === undefined ? {} : { statusIntervalMs }), ...(opsLimit === undefined ? {} : { opsLimit }) };
+}
+
+const SETTING_SOURCE: Record<keyof EventSettings, string> = {
+  statusIntervalMs: `target.statusIntervalMs in the config file or ${EVENT_ENV.statusIntervalMs}`,
+  opsLimit: `target.opsLimit in the config file or ${EVENT_ENV.opsLimit}`,
+};
+
+/**
+ * The setting a test needs; when the target's value is unknown the test ends as skipped, and its note (in the
+ * report) says which setting to declare. Never answers undefined: the test body goes on only with a real value.
+ */
+export function requireEventSetting(context: TestContext, name: keyof EventSettings): number {
+  const value = eventSettings()[name];
+  if (value !== undefined) return value;
+  const { skip: notApplicable } = context;
+  return notApplicable(`not applicable: the target's ${name} is unknown; declare it with ${SETTING_SOURCE[name]}`);
 }

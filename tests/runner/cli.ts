@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PROFILES } from '../../spec/build-index.js';
 import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { EVENT_ENV } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
 import { AREAS, type Area } from './areas.js';
@@ -160,6 +161,8 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   if (timeout !== undefined) env[ENV.requestTimeout] = String(timeout);
   if (streamTimeout !== undefined) env[ENV.streamTimeout] = String(streamTimeout);
   if (seed !== undefined) env[ENV.seed] = String(seed);
+  if (config.target?.statusIntervalMs !== undefined) env[EVENT_ENV.statusIntervalMs] = String(config.target.statusIntervalMs);
+  if (config.target?.opsLimit !== undefined) env[EVENT_ENV.opsLimit] = String(config.target.opsLimit);
 
   const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;

@@ -2,7 +2,7 @@
 // 128-event and operations limits. Every read has a deadline.
 import { describe, expect } from 'vitest';
 import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
-import { eventSettings } from '../../harness/event-settings.js';
+import { requireEventSetting } from '../../harness/event-settings.js';
 import {
   collectData,
   createCollection,
@@ -216,9 +216,8 @@ describe('POST /stream/1', () => {
     reader.close();
   });
 
-  check(['STREAM-STATUS-004'], 'an idle stream receives a status event within the configured status interval', async () => {
-    const interval = eventSettings().statusIntervalMs;
-    if (interval === undefined) return;
+  check(['STREAM-STATUS-004'], 'an idle stream receives a status event within the configured status interval', async (context) => {
+    const interval = requireEventSetting(context, 'statusIntervalMs');
     const { token } = await fresh();
     const reader = await stream({ token });
     await reader.next();
@@ -329,9 +328,8 @@ describe('POST /stream/1', () => {
     await expectEnded(reader);
   });
 
-  check(['LIMIT-OPS-001'], 'exceeding the configured operations limit sends an error event and closes the stream', async () => {
-    const limit = eventSettings().opsLimit;
-    if (limit === undefined) return;
+  check(['LIMIT-OPS-001'], 'exceeding the configured operations limit sends an error event and closes the stream', async (context) => {
+    const limit = requireEventSetting(context, 'opsLimit');
     const { coll, token } = await fresh();
     const reader = await stream({ token });
     await reader.next();

@@ -54,6 +54,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
   const meta = test.meta();
   let status: TestOutcome['status'];
   let error: string | undefined;
+  let skipNote: string | undefined;
   if (result.state === 'passed') status = 'passed';
   else if (result.state === 'failed') {
     status = 'failed';
@@ -62,6 +63,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     const hook = hookError(test);
     status = hook || result.state === 'pending' ? 'failed' : 'skipped';
     error = hook ?? (result.state === 'pending' ? 'the test did not finish' : undefined);
+    if (status === 'skipped' && result.state === 'skipped' && result.note) skipNote = result.note;
   }
   const exchanges = Array.isArray(meta.exchanges) ? (meta.exchanges as Exchange[]) : undefined;
   return {
@@ -73,6 +75,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     status,
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     ...(error === undefined ? {} : { error }),
+    ...(skipNote === undefined ? {} : { skipNote }),
     ...(status === 'failed' ? { signature: failureSignature(error, exchanges) } : {}),
     ...(exchanges ? { exchanges } : {}),
   };

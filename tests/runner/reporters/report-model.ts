@@ -32,6 +32,8 @@ export interface TestOutcome {
   status: TestResult;
   durationMs: number;
   error?: string;
+  /** Why a test skipped itself at run time (`context.skip(note)`), e.g. a target setting the config does not give. */
+  skipNote?: string;
   signature?: FailureSignature;
   exchanges?: Exchange[];
 }
@@ -143,7 +145,7 @@ export function judgeTests(info: RunInfo, spec: RequirementsIndex, outcomes: rea
     const profiles = profilesOf(requirements, spec);
     const unclaimed = profiles.filter((p) => !claimed.has(p));
     let status: TestStatus = t.status;
-    let note: string | undefined;
+    let note: string | undefined = t.skipNote;
     let expectation: JudgedTest['expectation'];
     if (unclaimed.length > 0) {
       status = 'not-claimed';

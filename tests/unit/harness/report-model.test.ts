@@ -66,6 +66,13 @@ describe('conformance report', () => {
     expect(filtered).toMatchObject({ outcome: 'passed', untestedMust: [], wholeSuite: false });
   });
 
+  it('shows why a test skipped itself, and its requirement stays untested', () => {
+    const note = "not applicable: the target's opsLimit is unknown";
+    const report = buildReport(info(), spec, [outcome({ status: 'skipped', skipNote: note })], []);
+    expect(report.tests[0]).toMatchObject({ status: 'skipped', note });
+    expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('untested');
+  });
+
   it('never passes a run with no tests or with errors outside tests', () => {
     expect(buildReport(info(), spec, [], []).outcome).toBe('failed');
     expect(buildReport(info(), spec, [outcome({})], ['x.test.ts: failed to load']).outcome).toBe('failed');
