@@ -1,6 +1,7 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
 import { retargetPrivileges } from '../../abac/role-record.js';
 import { errors, type Position } from '../../errors/query-error.js';
+import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
@@ -146,13 +147,24 @@ const replace: FormDefinition = {
   evaluate: (ctx, args) => modify(ctx, args, 'replace'),
 };
 
-/** Deleting a collection deletes its documents in the same transaction, so a later namesake starts empty. */
+/**
+ * Deleting a collection deletes its documents and the indexes whose source names it in the same transaction,
+ * so a later namesake starts empty and no index covers it (DEC-042).
+ */
 async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLocation, position: Position): Promise<void> {
   const documents = `collections/${location.id}`;
   for (const [id, version] of ctx.txn.scan(location.database, documents)) {
     const ref = new Ref(id, location.ref);
     await writeDocument(ctx, { database: location.database, collection: documents, id, ref }, 'delete', {}, version.hidden, position);
   }
+  for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
+    if (!indexNamesCollection(version, location.id)) continue;
+    await writeDocument(ctx, { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) }, 'delete', {}, version.hidden, position);
+  }
+}
+
+function indexNamesCollection(record: DocumentVersion, collection: string): boolean {
+  return definitionOf(record.fields).sources.some((s) => s.collections !== '_' && s.collections.some((c) => c.id === collection && c.collection?.id === 'collections' && c.collection.collection === undefined));
 }
 
 const del: FormDefinition = {

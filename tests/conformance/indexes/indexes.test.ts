@@ -353,6 +353,22 @@ describe('Rules', () => {
     await createActiveIndex(t.server, { name, source: collection(b.coll) });
     expect((await paginate(t.server, match(name))).data).toEqual(b.refs);
   });
+
+  check(['IDX-RULE-011'], 'Deleting a collection deletes every index whose source names it; a new namesake is not covered by it', async () => {
+    const { coll } = await seeded([{ k: 'a' }]);
+    const kept = await seeded([{ k: 'a' }]);
+    const [own, shared, wildcard] = [uniqueName('i'), uniqueName('i'), uniqueName('w')];
+    await createActiveIndex(t.server, { name: own, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
+    await createActiveIndex(t.server, { name: wildcard, source: [{ object: { collection: '_' } }], terms: [{ field: ['data', 'k'] }], active: true });
+    await createActiveIndex(t.server, { name: shared, source: [{ object: { collection: collection(coll) } }, { object: { collection: collection(kept.coll) } }], terms: [{ field: ['data', 'k'] }] });
+    (await t.server.query({ delete: collection(coll) })).expectStatus(200);
+    expectQueryError(await t.server.query({ get: index(own) }), NO_INDEX);
+    expectQueryError(await t.server.query({ get: index(shared) }), NO_INDEX);
+    (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+    (await t.server.query(createDoc(coll, { k: 'a' }))).expectStatus(201);
+    expectQueryError(await t.server.query({ paginate: match(own, 'a') }), NO_INDEX);
+    (await t.server.query({ get: index(wildcard) })).expectStatus(200);
+  });
 });
 
 describe('States', () => {
