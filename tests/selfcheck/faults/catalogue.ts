@@ -3,9 +3,10 @@ import type { Area, Fault } from '../fault.js';
 import { AUTH_FAULTS } from './auth.js';
 import { CORE_FAULTS } from './core.js';
 import { EVENT_FAULTS } from './events.js';
+import { INDEX_FAULTS } from './indexes.js';
 import { PAGING_FAULTS } from './paging.js';
 
-export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS];
+export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS];
 
 export function faultsOfArea(area: Area): Fault[] {
   return FAULTS.filter((fault) => fault.area === area);

@@ -1,7 +1,7 @@
 // Faults of the `paging` and `ordering` areas: pages, cursors, sizes and the order of index entries.
 import type { Fault } from '../fault.js';
-import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { expressionUses, rewriteJson, v4Expression, v4Resource } from './rewrites.js';
+import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
+import { expressionUses, rewriteExpression, rewriteJson, v4Expression, v4Resource } from './rewrites.js';
 
 function isPage(resource: JsonObject | undefined): resource is JsonObject & { data: unknown[] } {
   return resource !== undefined && Array.isArray(resource.data);
@@ -29,14 +29,62 @@ function indexValueObjects(expression: unknown): JsonObject[] {
   return found;
 }
 
-function rewriteExpression(rewrite: (expression: unknown) => number): Fault['apply'] {
-  return () => ({
-    request: (req) => {
-      const expression = v4Expression(req);
-      if (expression === undefined) return undefined;
-      return rewrite(expression) > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-    },
+/** The cursor (`after` or `before`) a `paginate` form was sent with, when it is an array. */
+function requestCursor(form: JsonObject, which: 'after' | 'before'): unknown[] | undefined {
+  const direct = form[which];
+  const viaCursor = isJsonObject(form.cursor) ? form.cursor[which] : undefined;
+  const cursor = direct ?? viaCursor;
+  return Array.isArray(cursor) ? cursor : undefined;
+}
+
+/** The first covered value of a page entry (entries of several values are arrays). */
+function leadingValue(entry: unknown): unknown {
+  return Array.isArray(entry) ? entry[0] : entry;
+}
+
+/** A page answering a `paginate` the suite sent (the resource of the answer), for answer rewrites. */
+function pageAnswer(rewrite: (page: JsonObject & { data: unknown[] }, forms: JsonObject[]) => number | boolean): ReturnType<typeof rewriteJson> {
+  return rewriteJson(
+    (body, ctx) => paginateForms(v4Expression(ctx.original)).length > 0 && isPage(v4Resource(body)),
+    (body, ctx) => rewrite(v4Resource(body) as JsonObject & { data: unknown[] }, paginateForms(v4Expression(ctx.original))),
+  );
+}
+
+function isRefEntry(value: unknown): boolean {
+  return isJsonObject(value) && isJsonObject(value['@ref']);
+}
+
+/** Reverses every run of consecutive entries that differ only in their trailing ref; answers how many runs. */
+function reverseTies(data: unknown[]): number {
+  let runs = 0;
+  const prefixOf = (entry: unknown): string | undefined => (Array.isArray(entry) && entry.length > 1 && isRefEntry(entry[entry.length - 1]) ? stringifyJson(entry.slice(0, -1)) : undefined);
+  let start = 0;
+  while (start < data.length) {
+    const prefix = prefixOf(data[start]);
+    let end = start + 1;
+    while (prefix !== undefined && end < data.length && prefixOf(data[end]) === prefix) end += 1;
+    if (end - start > 1) {
+      data.splice(start, end - start, ...data.slice(start, end).reverse());
+      runs += 1;
+    }
+    start = end;
+  }
+  return runs;
+}
+
+/** Puts the string-valued entries of a page before its integer-valued ones, keeping every other position. */
+function stringsBeforeIntegers(data: unknown[]): boolean {
+  const positions = data.map((entry, i) => [entry, i] as const).filter(([entry]) => typeof leadingValue(entry) === 'string' || isJsonInteger(leadingValue(entry)));
+  const strings = positions.filter(([entry]) => typeof leadingValue(entry) === 'string').map(([entry]) => entry);
+  const integers = positions.filter(([entry]) => typeof leadingValue(entry) !== 'string').map(([entry]) => entry);
+  if (strings.length === 0 || integers.length === 0) return false;
+  const reordered = [...strings, ...integers];
+  let changed = false;
+  positions.forEach(([entry, i], k) => {
+    if (reordered[k] !== entry) changed = true;
+    data[i] = reordered[k];
   });
+  return changed;
 }
 
 export const PAGING_FAULTS: readonly Fault[] = [
@@ -109,11 +157,11 @@ export const PAGING_FAULTS: readonly Fault[] = [
     breaks: ['PAGE-SIZE-002'],
     area: 'paging',
     description: 'Every `paginate` without `size` is sent upstream with `size: 16`.',
-    apply: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
       if ('size' in form) return n;
       form.size = jsonInt(16);
       return n + 1;
-    }, 0)),
+    }, 0)) }),
   },
   {
     id: 'PAGE-SIZE-UNCHECKED',
@@ -121,13 +169,13 @@ export const PAGING_FAULTS: readonly Fault[] = [
     breaks: ['PAGE-SIZE-004'],
     area: 'paging',
     description: 'A `size` of 0, below 0, above 100000 or not an integer is replaced by 64 before it reaches the server.',
-    apply: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
       if (!('size' in form)) return n;
       const size = jsonNumber(form.size);
       if (size !== undefined && Number.isInteger(size) && size >= 1 && size <= 100_000) return n;
       form.size = jsonInt(64);
       return n + 1;
-    }, 0)),
+    }, 0)) }),
   },
   {
     id: 'PAGE-MAP-REVERSED',
@@ -150,11 +198,11 @@ export const PAGING_FAULTS: readonly Fault[] = [
     breaks: ['ORD-REVERSE-001'],
     area: 'ordering',
     description: '`reverse` is removed from every index value definition before it reaches the server.',
-    apply: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
+    apply: () => ({ request: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
       if (!('reverse' in value)) return n;
       delete value.reverse;
       return n + 1;
-    }, 0)),
+    }, 0)) }),
   },
   {
     id: 'ORD-DEFAULT-DESCENDING',
@@ -162,10 +210,133 @@ export const PAGING_FAULTS: readonly Fault[] = [
     breaks: ['ORD-REVERSE-004'],
     area: 'ordering',
     description: 'Every index value definition without `reverse` is sent upstream with `reverse: true`.',
-    apply: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
+    apply: () => ({ request: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
       if ('reverse' in value) return n;
       value.reverse = true;
       return n + 1;
-    }, 0)),
+    }, 0)) }),
+  },
+  {
+    id: 'PAGE-BEFORE-INCLUSIVE',
+    title: '`before` treated as inclusive',
+    breaks: ['PAGE-CURSOR-002', 'PAGE-CURSOR-004'],
+    area: 'paging',
+    description: 'A page requested with a `before` cursor also holds the entry the cursor names, at its end.',
+    apply: () => ({
+      json: pageAnswer((page, forms) => {
+        const cursor = forms.map((form) => requestCursor(form, 'before')).find((c) => c !== undefined && c.length > 0);
+        if (cursor === undefined) return false;
+        page.data.push(cursor.length === 1 ? cursor[0] : cursor);
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-BEFORE-MISSING',
+    title: 'Pages reached with `after` lack `before`',
+    breaks: ['PAGE-SHAPE-003'],
+    area: 'paging',
+    description: '`before` is removed from every page.',
+    apply: () => ({
+      json: pageAnswer((page) => {
+        if (!('before' in page)) return false;
+        delete page.before;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-CURSOR-WITHOUT-REF',
+    title: 'Cursors of a values index lack the boundary ref',
+    breaks: ['PAGE-CURSOR-005', 'PAGE-CURSOR-006'],
+    area: 'paging',
+    description: 'An `after` or `before` cursor of two or more elements ending with a ref loses the ref.',
+    apply: () => ({
+      json: pageAnswer((page) => {
+        let changed = 0;
+        for (const which of ['after', 'before'] as const) {
+          const cursor = page[which];
+          if (Array.isArray(cursor) && cursor.length > 1 && isRefEntry(cursor[cursor.length - 1])) {
+            cursor.pop();
+            changed += 1;
+          }
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-SIZE-OFF-BY-ONE',
+    title: 'A page holds one entry more than `size`',
+    breaks: ['PAGE-SIZE-001'],
+    area: 'paging',
+    description: 'Every integer `size` below 100000 is sent upstream one larger.',
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+      const size = jsonNumber(form.size);
+      if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
+      form.size = jsonInt(size + 1);
+      return n + 1;
+    }, 0)) }),
+  },
+  {
+    id: 'PAGE-MAP-TWICE',
+    title: 'Map over a page applies the lambda twice',
+    breaks: ['PAGE-MAP-001', 'PAGE-MAP-006'],
+    area: 'paging',
+    description: 'Every `{"map": f, "collection": p}` whose collection is a `paginate` is sent upstream as a map of f over the map of f over p.',
+    apply: () => ({ request: rewriteExpression((expression) => {
+      // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
+      const maps: JsonObject[] = [];
+      forEachObject(expression, (object) => {
+        if ('map' in object && isJsonObject(object.collection) && 'paginate' in object.collection) maps.push(object);
+      });
+      for (const object of maps) object.collection = { map: object.map, collection: object.collection };
+      return maps.length;
+    }) }),
+  },
+  {
+    id: 'PAGE-FILTER-INVERTED',
+    title: 'Filter keeps the entries its lambda rejects',
+    breaks: ['PAGE-MAP-003', 'PAGE-MAP-005'],
+    area: 'paging',
+    description: 'The body of every `filter` lambda is negated before it reaches the server.',
+    apply: () => ({ request: rewriteExpression((expression) => {
+      let changed = 0;
+      forEachObject(expression, (object) => {
+        const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
+        if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return;
+        lambda.expr = { not: lambda.expr };
+        changed += 1;
+      });
+      return changed;
+    }) }),
+  },
+  {
+    id: 'PAGE-TS-IGNORED',
+    title: 'Paginate ignores `ts`',
+    breaks: ['PAGE-TS-001'],
+    area: 'paging',
+    description: '`ts` is removed from every `paginate` form, so the set is read as of now.',
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+      if (!('ts' in form)) return n;
+      delete form.ts;
+      return n + 1;
+    }, 0)) }),
+  },
+  {
+    id: 'ORD-STRINGS-BEFORE-INTEGERS',
+    title: 'Strings sort before integers',
+    breaks: ['ORD-TYPE-001', 'ORD-TYPE-010'],
+    area: 'ordering',
+    description: 'In a page holding both, string-valued entries are moved ahead of integer-valued ones (each group keeps its order).',
+    apply: () => ({ json: pageAnswer((page) => stringsBeforeIntegers(page.data)) }),
+  },
+  {
+    id: 'ORD-TIE-BREAK-REVERSED',
+    title: 'Equal values are ordered by descending ref',
+    breaks: ['ORD-CONTENT-010'],
+    area: 'ordering',
+    description: 'Runs of page entries equal in every value but the trailing ref are reversed.',
+    apply: () => ({ json: pageAnswer((page) => reverseTies(page.data)) }),
   },
 ];

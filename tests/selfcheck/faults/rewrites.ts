@@ -153,3 +153,19 @@ export function records(value: unknown): JsonObject[] {
   });
   return found;
 }
+
+/** A request hook that rewrites the v4 expression in place; `rewrite` answers how many changes it made (0: none). */
+export function rewriteExpression(rewrite: (expression: unknown) => number): FaultHooks['request'] {
+  return (req) => {
+    const expression = v4Expression(req);
+    if (expression === undefined) return undefined;
+    return rewrite(expression) > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
+  };
+}
+
+/** Replaces the contents of `object` with those of `by` (so a parent's reference sees the replacement). */
+export function replaceObject(object: JsonObject, by: JsonObject): void {
+  const copy = { ...by };
+  for (const key of Object.keys(object)) delete object[key];
+  Object.assign(object, copy);
+}
