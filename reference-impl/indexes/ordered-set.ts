@@ -1,8 +1,9 @@
 /**
  * A readable set as Paginate sees it: tuples `[...coveredValues, ref]` in index order, walkable forward from
  * an inclusive lower bound and backward from an exclusive upper bound, plus how a tuple renders as a page
- * element. Index sets read their B+ tree (with the reading transaction's own writes laid over it); composite
- * sets (union, intersection, …), `Documents` and native-collection listings are materialised arrays.
+ * element. Index sets read their B+ tree (with the reading transaction's own writes laid over it); Union,
+ * Distinct and filtered sets stream from their operands (`composite-sets.ts`); Join results, `Documents` and
+ * native-collection listings are materialised arrays.
  */
 import { IndexError } from './index-error.js';
 import { pageElement, valueKey, type IndexPage, type IndexStore, type IndexTuple } from './index-store.js';

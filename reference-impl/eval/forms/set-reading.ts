@@ -1,11 +1,13 @@
 /**
  * Turns a set value (`@set` structure, or a native collection ref) into an ordered set Paginate can walk.
- * Index sets read the index's B+ tree with the request's own pending writes laid over it; composite sets are
- * materialised from their operands (SD "Set": Match, Union, Intersection, Difference, Distinct, Join,
- * Documents).
+ * Index sets read the index's B+ tree with the request's own pending writes laid over it; Union, Distinct and
+ * the first operand of Intersection/Difference stream from their operands (`indexes/composite-sets.ts`);
+ * Join and the other operands of Intersection/Difference are materialised (SD "Set": Match, Union,
+ * Intersection, Difference, Distinct, Join, Documents).
  */
 import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
+import { DistinctSet, FilteredSet, MergedSet, sameOrder } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
 import { collectionRefOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
@@ -155,17 +157,18 @@ export class SetReader {
       const operands: OrderedSet[] = [];
       for (const operand of operandList(s[kind])) operands.push(await this.read(ctx, operand, position, atTs));
       if (operands.length === 0) return EMPTY;
-      const reverse = operands[0]!.reverse;
-      const lists = operands.map(all);
-      if (kind === 'union') return new ArraySet(distinctEntries(lists.flat(), reverse), reverse);
-      const others = lists.slice(1).map(byElement);
-      const keep = (e: { element: Value }): boolean => (kind === 'intersection' ? others.every((o) => o.has(valueKey(e.element))) : others.every((o) => !o.has(valueKey(e.element))));
-      return new ArraySet(distinctEntries(lists[0]!.filter(keep), reverse), reverse);
+      if (kind === 'union') {
+        if (sameOrder(operands)) return new DistinctSet(new MergedSet(operands));
+        // Operands of different orders (e.g. refs with covered values) have no common merge order: sort them all.
+        const reverse = operands[0]!.reverse;
+        return new ArraySet(distinctEntries(operands.flatMap(all), reverse), reverse);
+      }
+      // The first operand streams; the others are only asked whether they hold an element.
+      const others = operands.slice(1).map((o) => byElement(all(o)));
+      const keep = (element: Value): boolean => (kind === 'intersection' ? others.every((o) => o.has(valueKey(element))) : others.every((o) => !o.has(valueKey(element))));
+      return new DistinctSet(new FilteredSet(operands[0]!, keep));
     }
-    if ('distinct' in s) {
-      const inner = await this.read(ctx, s['distinct']!, position, atTs);
-      return new ArraySet(distinctEntries(all(inner), inner.reverse), inner.reverse);
-    }
+    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs));
     if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs);
     throw errors.invalidArgument('Set expected.', position);
   }
