@@ -6,7 +6,7 @@ import type { Identity, KeyRole } from '../eval/identity.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref, Time } from '../values/value.js';
-import { addressOf, digestsEqual, sha256Hex } from './secrets.js';
+import { addressOf, digestsEqual, sha256Hex, type SecretAddress } from './secrets.js';
 
 export class Authenticator {
   private readonly rootDigest: string;
@@ -32,10 +32,23 @@ export class Authenticator {
   private baseIdentity(view: Transaction, secret: string): Identity | undefined {
     if (digestsEqual(sha256Hex(secret), this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
     const address = addressOf(secret);
-    if (!address || !view.isDatabaseLive(address.database)) return undefined;
+    return address ? this.recordIdentity(view, address, sha256Hex(secret)) : undefined;
+  }
+
+  /**
+   * The identity a key or token record grants now, without its secret: how event sources re-check, at each use,
+   * the secret that created them. Undefined when the record is gone, expired, or its database is deleted.
+   */
+  identityOfRecord(address: SecretAddress): Identity | undefined {
+    return this.recordIdentity(new Transaction(this.store, this.store.lastCommitTs, true), address, undefined);
+  }
+
+  private recordIdentity(view: Transaction, address: SecretAddress, digest: string | undefined): Identity | undefined {
+    if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
     const record = view.get(address.database, collection, address.id);
-    if (!record || record.hidden.secretDigest === undefined || !digestsEqual(sha256Hex(secret), record.hidden.secretDigest)) return undefined;
+    if (!record || record.hidden.secretDigest === undefined) return undefined;
+    if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
     const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
     if (address.kind === 'token') {
       // A token ends with its `ttl` and with its identity document (DEC-010).

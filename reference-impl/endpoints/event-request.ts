@@ -1,21 +1,21 @@
 /**
  * What `/feed/1` and `/stream/1` share: the request body (`token`, `start_ts`, `cursor`, `page_size`), the
- * role filter (the AccessPolicy, asked as the consuming identity at the event's time), and the checks that end
- * a stream when the consumer's secret is revoked or its privileges change.
+ * role filter (the AccessPolicy, asked as the source's creating identity at the event's time), and the checks that
+ * end a stream when the creating secret is revoked or its privileges change.
  */
 import { evaluate } from '../eval/evaluator.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
-import { secretFromAuthorization } from '../auth/credentials-header.js';
 import type { HistoryTransaction } from '../events/event-history.js';
-import type { ReadCheck } from '../events/source-consumer.js';
+import { currentCreator } from '../events/source-creator.js';
+import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
-import { userCollectionKey, type DatabaseId } from '../store/store.js';
+import { userCollectionKey } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref } from '../values/value.js';
-import type { RequestContext, ServerServices } from './route-table.js';
+import type { ServerServices } from './route-table.js';
 
 export interface EventRequest {
   readonly token: string;
@@ -60,7 +60,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
-/** The AccessPolicy's read decision for the consumer, at the time of the version shown. */
+/** The AccessPolicy's read decision for `identity` (the source's creator), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
@@ -73,26 +73,19 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
 /** Records whose change can revoke a secret or change what it may do. */
 const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
 
-function sameRoleRefs(a: readonly Ref[] | undefined, b: readonly Ref[] | undefined): boolean {
-  const left = a ?? [];
-  const right = b ?? [];
-  return left.length === right.length && left.every((ref, i) => ref.equals(right[i] as Ref));
-}
-
-export function streamGuardsFor(ctx: RequestContext, identity: Identity, database: DatabaseId): StreamGuards {
-  const secret = secretFromAuthorization(ctx.exchange.request.headers['authorization']);
-  const { services } = ctx;
-  const usesRoles = identity.role === 'token' || (identity.roleRefs?.length ?? 0) > 0;
+/** The stream checks, made for the identity that created the source (not the consuming secret). */
+export function streamGuardsFor(services: ServerServices, source: OpenedSource): StreamGuards {
+  const creator = source.creator.identity;
+  const usesRoles = creator.role === 'token' || (creator.roleRefs?.length ?? 0) > 0;
   return {
-    authorizationLost(transaction: HistoryTransaction): boolean {
-      const touched = transaction.record.writes.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
-      if (touched.length === 0) return false;
-      const now = secret === undefined ? undefined : services.authenticator.authenticate(secret);
-      if (!now || now.role !== identity.role || now.database !== identity.database || !sameRoleRefs(now.roleRefs, identity.roleRefs)) return true;
-      return usesRoles && transaction.database === identity.database && touched.some((w) => w.collection === 'roles');
+    authorizationLost(transaction: HistoryTransaction | undefined): boolean {
+      const touched = transaction?.record.writes.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
+      if (touched !== undefined && touched.length === 0) return false;
+      if (currentCreator(source.creator, services.authenticator, services.store) === undefined) return true;
+      return usesRoles && transaction?.database === creator.database && (touched ?? []).some((w) => w.collection === 'roles');
     },
     databaseLive(atTs: bigint): boolean {
-      return new Transaction(services.store, atTs, true).isDatabaseLive(database);
+      return new Transaction(services.store, atTs, true).isDatabaseLive(source.database);
     },
   };
 }

@@ -5,6 +5,7 @@
  * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028).
  */
 import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
+import { currentCreator } from '../events/source-creator.js';
 import { stringifyEvent } from '../events/stream-session.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
@@ -22,7 +23,9 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       const request = parseEventRequest(body, true);
       const source = events.open(request.token, identity.database);
       const start = events.resolveStart(source, request);
-      const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, identity));
+      const page = currentCreator(source.creator, ctx.services.authenticator, ctx.services.store) === undefined
+        ? events.permissionLossPage(source, start)
+        : await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.creator.identity));
       const answer = { events: page.events, cursor: page.cursor, has_next: page.hasNext, stats: page.stats };
       ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, stringifyEvent(answer));
     } catch (error) {

@@ -23,7 +23,7 @@ export function createStreamEndpoint(events: EventService): Endpoint {
       const source = events.open(request.token, identity.database);
       const start = events.resolveStart(source, request);
       const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
-      session = new StreamSession(events, source, start, readCheckFor(ctx.services, identity), sink, streamGuardsFor(ctx, identity, source.database));
+      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.creator.identity), sink, streamGuardsFor(ctx.services, source));
     } catch (error) {
       if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;

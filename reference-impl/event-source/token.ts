@@ -16,6 +16,8 @@ export interface EventSourceTokenContents {
   readonly query: string;
   /** Snapshot time of the creating query, microseconds since the epoch: the default start of feeds and streams. */
   readonly createdAtMicros: bigint;
+  /** Who created the source, as the issuer encoded it (opaque here); the source acts with its rights. */
+  readonly creator?: string;
 }
 
 export interface DecodedEventSourceToken extends EventSourceTokenContents {
@@ -52,6 +54,7 @@ export function issueEventSourceToken(
     q: contents.query,
     ts: contents.createdAtMicros.toString(),
     n: Buffer.from(nonce).toString('base64'),
+    ...(contents.creator === undefined ? {} : { c: contents.creator }),
   });
   const body = Buffer.concat([Buffer.from([VERSION]), Buffer.from(payload, 'utf8')]);
   return Buffer.concat([body, mac(key, body)]).toString('base64');
@@ -72,9 +75,10 @@ export function readEventSourceToken(token: string, key: Uint8Array | string): D
     throw new InvalidEventSourceError();
   }
   if (typeof payload !== 'object' || payload === null) throw new InvalidEventSourceError();
-  const { db, q, ts, n } = payload as Record<string, unknown>;
+  const { db, q, ts, n, c } = payload as Record<string, unknown>;
   if (typeof db !== 'string' || typeof q !== 'string' || typeof n !== 'string' || typeof ts !== 'string' || !/^\d+$/.test(ts)) {
     throw new InvalidEventSourceError();
   }
-  return { database: db, query: q, createdAtMicros: BigInt(ts), nonce: n };
+  if (c !== undefined && typeof c !== 'string') throw new InvalidEventSourceError();
+  return { database: db, query: q, createdAtMicros: BigInt(ts), nonce: n, ...(c === undefined ? {} : { creator: c }) };
 }

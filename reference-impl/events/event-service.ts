@@ -13,7 +13,7 @@ import {
   type EventPosition,
 } from '../event-source/cursor.js';
 import { planEventSource } from '../event-source/plan.js';
-import { InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../event-source/token.js';
+import { INVALID_EVENT_SOURCE_MESSAGE, InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../event-source/token.js';
 import { decodeTagged, toValue } from '../codec/tagged.js';
 import { FqlError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
@@ -24,6 +24,7 @@ import { EventHistory } from './event-history.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
 import { retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
+import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
 import { storeResolver } from './source-resolver.js';
 
 /** More events than this processed or replayed at once end the source (SD "Limits"). */
@@ -85,11 +86,14 @@ export class EventService {
     return { database, key: this.key };
   }
 
-  issueToken(database: DatabaseId, canonicalQuery: string, createdAt: bigint): string {
-    return issueEventSourceToken({ database, query: canonicalQuery, createdAtMicros: createdAt }, this.key);
+  issueToken(creator: SourceCreator, canonicalQuery: string, createdAt: bigint): string {
+    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeCreator(creator) }, this.key);
   }
 
-  /** Reads a token for a consumer acting in `database`; the source is planned against the current schema. */
+  /**
+   * Reads a token for a consumer acting in `database` (any secret of the source's database may consume it; the
+   * events are filtered with the creator's rights). The source is planned against the current schema.
+   */
   open(token: string, database: DatabaseId): OpenedSource {
     let decoded;
     try {
@@ -98,6 +102,8 @@ export class EventService {
       if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
       throw error;
     }
+    const creator = decoded.creator === undefined ? undefined : decodeCreator(decoded.creator);
+    if (creator === undefined || creator.identity.database !== decoded.database) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
     if (decoded.database !== database) {
       throw new EventRequestError('Error evaluating provided event source: the event source belongs to another database.');
     }
@@ -105,7 +111,7 @@ export class EventService {
       const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
       const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
       const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
-      return { database, plan, createdAt: decoded.createdAtMicros };
+      return { database, plan, createdAt: decoded.createdAtMicros, creator };
     } catch (error) {
       if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
       throw error;
@@ -137,6 +143,18 @@ export class EventService {
 
   consumer(source: OpenedSource, mayRead: ReadCheck): SourceConsumer {
     return new SourceConsumer(source, mayRead, this.binding(source.database));
+  }
+
+  /** The creator's secret no longer grants what it did (SD "Event source token"): the event that ends consumption. */
+  permissionLossEvent(): Record<string, unknown> {
+    return errorEventJson('permission_loss', 'Event source authentication is no longer valid: the secret that created it was revoked or its privileges changed.', { ...zeroCost(), computeOps: 1 });
+  }
+
+  /** A feed page holding only the permission_loss event; its cursor stays at the start. */
+  permissionLossPage(source: OpenedSource, start: StartResolution): FeedPage {
+    const event = this.permissionLossEvent();
+    const position = start.ok ? start.position : positionAfterTransaction(start.startTs);
+    return { events: [event], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Record<string, unknown> };
   }
 
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {

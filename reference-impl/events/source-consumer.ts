@@ -12,8 +12,9 @@ import type { DatabaseId, DocumentVersion } from '../store/store.js';
 import { eventDocument } from './event-document.js';
 import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
+import type { SourceCreator } from './source-creator.js';
 
-/** Whether the consuming identity may read this version of a document (the AccessPolicy, passed down). */
+/** Whether the source's creating identity may read this version of a document (the AccessPolicy, passed down). */
 export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
 
 export interface OpenedSource {
@@ -21,6 +22,8 @@ export interface OpenedSource {
   readonly plan: EventSourcePlan;
   /** Snapshot time of the creating query: the default start. */
   readonly createdAt: bigint;
+  /** The identity whose rights filter the events (SD: the secret used to create the source). */
+  readonly creator: SourceCreator;
 }
 
 export type SourceItem =

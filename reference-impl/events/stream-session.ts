@@ -13,8 +13,11 @@ import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer,
 
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
-  /** True when the consumer's secret was revoked or its privileges changed (→ `permission_loss`). */
-  authorizationLost(transaction: HistoryTransaction): boolean;
+  /**
+   * True when the secret that created the source was revoked or its privileges changed (→ `permission_loss`):
+   * after `transaction`, or, without one, now.
+   */
+  authorizationLost(transaction: HistoryTransaction | undefined): boolean;
   /** False once the source's database (or an ancestor) is deleted. */
   databaseLive(atTs: bigint): boolean;
 }
@@ -64,6 +67,7 @@ export class StreamSession {
       void this.drain();
     });
     this.sendStatus(this.start.position);
+    if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     const replay: SourceItem[] = [];
     for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
       const processed = await this.consumer.process(transaction, this.start.position);
@@ -106,7 +110,7 @@ export class StreamSession {
       return;
     }
     if (this.guards.authorizationLost(transaction)) {
-      this.fail(errorEventJson('permission_loss', 'Stream authentication is no longer valid.', { ...zeroCost(), computeOps: 1 }));
+      this.fail(this.service.permissionLossEvent());
       return;
     }
     if (transaction.database !== this.source.database) return;

@@ -1,8 +1,9 @@
-// Role filtering of event sources (ABAC): a source consumed with a token emits only the documents its roles may
-// read, and a change to those roles' privileges ends an open stream with permission_loss.
+// Role filtering of event sources (ABAC): a source emits only the documents the roles of the secret that CREATED
+// it may read, whichever secret of the database consumes it; a change to those roles' privileges, or revoking the
+// creating secret, ends an open stream with permission_loss.
 import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, createDocs, createSource, docId, feedAll, nextData } from './event-fixtures.js';
+import { collectData, createCollection, createDocs, createSource, docId, feedAll, nextData, showEvent } from './event-fixtures.js';
 
 describe('Event sources and roles', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
@@ -48,5 +49,44 @@ describe('Event sources and roles', () => {
     } finally {
       reader.close();
     }
+  });
+
+  check(['EVT-ACCESS-003'], 'events are filtered with the rights of the secret that created the source, not of the secret that consumes it', async () => {
+    const secret = await tokenWithRole('reader_c', 'ItemC', 'UserC');
+    const restricted = t.as(secret);
+    const byToken = await createSource(restricted, 'ItemC.all().eventSource()');
+    const byServer = await createSource(t.server, 'ItemC.all().eventSource()');
+    const [shown, hidden] = await createDocs(t.server, 'ItemC', [{ visible: true }, { visible: false }]);
+    // Created by the restricted token, consumed with a server key: still only what the token's role reads.
+    expect((await feedAll(t.server, { token: byToken.token })).events.map(docId)).toEqual([shown!.id]);
+    // Created by a server key, consumed with the restricted token: every tracked document.
+    expect((await feedAll(restricted, { token: byServer.token })).events.map(docId).sort()).toEqual([shown!.id, hidden!.id].sort());
+    const reader = await t.server.stream({ token: byToken.token, start_ts: shown!.ts });
+    try {
+      expect((await reader.next()).type).toBe('status');
+      const [later] = await createDocs(t.server, 'ItemC', [{ visible: false }, { visible: true }]).then((docs) => docs.slice(1));
+      expect((await collectData(reader, 1)).map(docId)).toEqual([later!.id]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  check(['EVT-ACCESS-004', 'STREAM-CLOSE-003'], 'logging out the token that created the source ends a stream consumed with a still valid server key with permission_loss', async () => {
+    const secret = await tokenWithRole('reader_d', 'ItemD', 'UserD');
+    const { token } = await createSource(t.as(secret), 'ItemD.all().eventSource()');
+    const reader = await t.server.stream({ token });
+    try {
+      expect((await reader.next()).type).toBe('status');
+      (await t.as(secret).query({ logout: false })).expectStatus(200);
+      const event = await nextData(reader);
+      expect(event.type).toBe('error');
+      expect(event.error.code).toBe('permission_loss');
+      const after = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+      expect(after.name, after.message).toBe('StreamEndedError');
+    } finally {
+      reader.close();
+    }
+    // The consuming key is still valid: the server key itself still works.
+    (await t.server.query({ exists: { collection: 'ItemD' } })).expectStatus(200);
   });
 });
