@@ -3,7 +3,7 @@
  * and reading feed pages. Streams are in stream-session.ts. Errors a client caused before any event are
  * `EventRequestError`s (400 `invalid_request` on the wire).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   compareEventPositions,
   decodeEventCursor,
@@ -43,7 +43,15 @@ export interface EventServerOptions {
   readonly opsLimit?: number;
   /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
   readonly plan?: AccountPlan;
+  /**
+   * The server's persistent key (`--data-dir` keeps it): tokens and cursors are signed with a key derived from it,
+   * so they stay valid across a restart. Without it, a random key per process.
+   */
+  readonly serverKey?: Uint8Array;
 }
+
+/** Separates the event signing key from other uses of the server key. */
+const EVENT_KEY_LABEL = 'fauna-conformance/event-sources/v1';
 
 export class EventRequestError extends Error {
   constructor(message: string) {
@@ -69,7 +77,7 @@ export interface FeedPage {
 
 export class EventService {
   readonly history: EventHistory;
-  private readonly key = randomBytes(32);
+  private readonly key: Buffer;
   readonly statusIntervalMs: number;
   readonly opsLimit: number | undefined;
 
@@ -78,6 +86,7 @@ export class EventService {
     options: EventServerOptions = {},
   ) {
     this.history = new EventHistory(store);
+    this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.opsLimit = options.opsLimit;
   }
