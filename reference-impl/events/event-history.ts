@@ -3,6 +3,10 @@
  * writes in the order every consumer sees them (DEC-037: by document id, then collection). The position of a
  * write in that order is its ordinal, the second half of an event cursor. Fed by `store.onCommit`; listeners
  * receive each commit (of every database) synchronously, which is how open streams get live events.
+ *
+ * Memory: transactions older than the database's longest retention (plus a margin) are pruned, every
+ * `PRUNE_EVERY_COMMITS` commits. A start or cursor that old gets the retention error before the history is read
+ * (retention.ts), so nothing a consumable cursor needs is dropped.
  */
 import { compareEventPositions, type EventPosition } from '../event-source/cursor.js';
 import { compareIds, userCollectionName, type CommitRecord, type DatabaseId, type DocumentVersion, type Store } from '../store/store.js';
@@ -29,12 +33,44 @@ export interface HistoryTransaction {
 
 export type HistoryListener = (transaction: HistoryTransaction) => void;
 
+export const PRUNE_EVERY_COMMITS = 1_000;
+/** Kept beyond the retention window, so that a start exactly at its edge never races the pruning. */
+export const PRUNE_MARGIN_MICROS = 60_000_000n;
+
+/** How far back `database` may be consumed, and the clock; injectable for tests. */
+export interface PruneClock {
+  retentionMicros(database: DatabaseId): bigint;
+  nowMicros(): bigint;
+}
+
 export class EventHistory {
   private readonly byDatabase = new Map<DatabaseId, HistoryTransaction[]>();
   private readonly listeners = new Set<HistoryListener>();
+  private commitsSincePrune = 0;
 
-  constructor(readonly store: Store) {
+  constructor(
+    readonly store: Store,
+    private readonly clock: PruneClock,
+  ) {
     store.onCommit((record) => this.record(record));
+  }
+
+  /** Transactions held for `database` (for tests and memory figures). */
+  size(database: DatabaseId): number {
+    return this.byDatabase.get(database)?.length ?? 0;
+  }
+
+  /** Drops, in every database, the transactions committed before its retention window (minus the margin). */
+  prune(): void {
+    this.commitsSincePrune = 0;
+    const now = this.clock.nowMicros();
+    for (const [database, list] of this.byDatabase) {
+      const cutoff = now - this.clock.retentionMicros(database) - PRUNE_MARGIN_MICROS;
+      let keepFrom = 0;
+      while (keepFrom < list.length && (list[keepFrom] as HistoryTransaction).ts < cutoff) keepFrom++;
+      if (keepFrom === list.length) this.byDatabase.delete(database);
+      else if (keepFrom > 0) list.splice(0, keepFrom);
+    }
   }
 
   /** Called with every committed transaction of every database, after it is recorded. */
@@ -77,6 +113,7 @@ export class EventHistory {
     if (!list) this.byDatabase.set(record.database, (list = []));
     list.push(transaction);
     for (const listener of this.listeners) listener(transaction);
+    if (++this.commitsSincePrune >= PRUNE_EVERY_COMMITS) this.prune();
   }
 }
 

@@ -22,7 +22,7 @@ import type { DatabaseId, Store } from '../store/store.js';
 import type { Value } from '../values/value.js';
 import { EventHistory } from './event-history.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
-import { retentionMessage, startBeyondRetention } from './retention.js';
+import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
 import { storeResolver } from './source-resolver.js';
@@ -85,7 +85,7 @@ export class EventService {
     readonly store: Store,
     options: EventServerOptions = {},
   ) {
-    this.history = new EventHistory(store);
+    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros });
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.opsLimit = options.opsLimit;

@@ -12,6 +12,19 @@ export function retentionMicros(store: Store, database: DatabaseId, collection: 
   return typeof days === 'bigint' && days > 0n ? days * DAY_MICROS : MINIMUM_RETENTION_MICROS;
 }
 
+/**
+ * The longest retention of the database's live collections (at least the 15-minute minimum): history older
+ * than this can never be consumed again — every start before it is answered with the retention error.
+ */
+export function longestRetentionMicros(store: Store, database: DatabaseId): bigint {
+  let longest = MINIMUM_RETENTION_MICROS;
+  for (const name of store.documentIds(database, 'collections')) {
+    const retention = retentionMicros(store, database, name, store.lastCommitTs);
+    if (retention > longest) longest = retention;
+  }
+  return longest;
+}
+
 export function nowMicros(): bigint {
   return BigInt(Date.now()) * 1000n;
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { EventRequestError, EventService, EVENTS_PER_RUN_LIMIT } from '../../../../reference-impl/events/event-service.js';
+import { StreamSession, type StreamGuards } from '../../../../reference-impl/events/stream-session.js';
+import type { ResponseStream } from '../../../../reference-impl/transport/exchange.js';
+import { canonicalQueryText } from '../../../../reference-impl/fql/query-input.js';
+import { StoreFixture } from './store-fixture.js';
+
+const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
+const allowAll = async () => true;
+
+function setup(options: ConstructorParameters<typeof EventService>[1] = {}) {
+  const fixture = new StoreFixture();
+  const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), ...options });
+  const createdAt = fixture.commit([{ collection: 'Items' }]);
+  const token = service.issueToken(ROOT_CREATOR, canonicalQueryText('Items.all().eventSource()', {}), createdAt);
+  return { fixture, service, token, source: service.open(token, '0') };
+}
+
+const puts = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ put: 'Items', id: String(from + i), data: {} }));
+
+class MemorySink implements ResponseStream {
+  readonly events: any[] = [];
+  closed = false;
+  write(text: string): void {
+    this.events.push(JSON.parse(text));
+  }
+  end(): void {
+    this.closed = true;
+  }
+  onClose(): void {}
+}
+
+const guards: StreamGuards = { authorizationLost: () => false, databaseLive: () => true };
+
+describe('EventService', () => {
+  it('opens its own tokens only in their database, and with the same server key after a restart', () => {
+    const { fixture, service, token } = setup();
+    expect(() => service.open(token, '1')).toThrow(EventRequestError);
+    expect(() => service.open(`${token.slice(0, -4)}AAA=`, '0')).toThrow(EventRequestError);
+    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, '0').creator.identity.kind).toBe('root');
+    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, '0')).toThrow(EventRequestError);
+  });
+
+  it(`a feed reads a transaction of ${EVENTS_PER_RUN_LIMIT} events, and ends with stream_overflow on one more`, async () => {
+    const { fixture, service, source } = setup();
+    fixture.commit(puts(1, EVENTS_PER_RUN_LIMIT));
+    const start = service.resolveStart(source, {});
+    const full = await service.feedPage(source, start, 1_000, allowAll);
+    expect(full.events).toHaveLength(EVENTS_PER_RUN_LIMIT);
+    expect(full.events.every((e) => e['type'] === 'add')).toBe(true);
+    const big = fixture.commit(puts(1_000, EVENTS_PER_RUN_LIMIT + 1));
+    const over = await service.feedPage(source, service.resolveStart(source, { cursor: full.cursor }), 1_000, allowAll);
+    expect(over.events.map((e) => (e['error'] as any)?.code ?? e['type'])).toEqual(['stream_overflow']);
+    // Resuming from the page cursor skips the oversized transaction.
+    const after = service.resolveStart(source, { cursor: over.cursor });
+    expect(after.ok && after.position.txnTs).toBe(big);
+  });
+
+  it('pages by page size with has_next', async () => {
+    const { fixture, service, source } = setup();
+    fixture.commit(puts(1, 5));
+    const first = await service.feedPage(source, service.resolveStart(source, {}), 3, allowAll);
+    expect([first.events.length, first.hasNext]).toEqual([3, true]);
+    const second = await service.feedPage(source, service.resolveStart(source, { cursor: first.cursor }), 3, allowAll);
+    expect([second.events.length, second.hasNext]).toEqual([2, false]);
+  });
+
+  it(`a stream replays up to ${EVENTS_PER_RUN_LIMIT} events, and ends with stream_replay_volume_exceeded beyond`, async () => {
+    const ok = setup();
+    ok.fixture.commit(puts(1, EVENTS_PER_RUN_LIMIT));
+    const sink = new MemorySink();
+    const session = new StreamSession(ok.service, ok.source, ok.service.resolveStart(ok.source, {}), allowAll, sink, guards);
+    await session.run();
+    expect(sink.events[0].type).toBe('status');
+    expect(sink.events.slice(1).filter((e) => e.type === 'add')).toHaveLength(EVENTS_PER_RUN_LIMIT);
+    expect(sink.closed).toBe(false);
+    sink.closed = true;
+
+    const over = setup();
+    over.fixture.commit(puts(1, 100));
+    over.fixture.commit(puts(200, EVENTS_PER_RUN_LIMIT - 99));
+    const overSink = new MemorySink();
+    await new StreamSession(over.service, over.source, over.service.resolveStart(over.source, {}), allowAll, overSink, guards).run();
+    expect(overSink.events.map((e) => e.error?.code ?? e.type)).toEqual(['status', 'stream_replay_volume_exceeded']);
+    expect(overSink.closed).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEventCursor, positionAfterTransaction } from '../../../../reference-impl/event-source/cursor.js';
+import { planEventSource } from '../../../../reference-impl/event-source/plan.js';
+import { EventHistory, type HistoryTransaction } from '../../../../reference-impl/events/event-history.js';
+import { SourceConsumer, type ReadCheck } from '../../../../reference-impl/events/source-consumer.js';
+import { storeResolver } from '../../../../reference-impl/events/source-resolver.js';
+import { parseQuery } from '../../../../reference-impl/fql/parser.js';
+import { StoreFixture } from './store-fixture.js';
+
+const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
+const binding = { database: '0', key: 'unit-test-key' };
+
+function setup(query: string, mayRead: ReadCheck = async () => true) {
+  const fixture = new StoreFixture();
+  const history = new EventHistory(fixture.store, { retentionMicros: () => 10n ** 12n, nowMicros: () => 0n });
+  const createdAt = fixture.commit([{ collection: 'Items' }, { collection: 'Other' }]);
+  const plan = planEventSource(parseQuery(query), storeResolver(fixture.store, '0', createdAt));
+  const consumer = new SourceConsumer({ database: '0', plan, createdAt, creator: ROOT_CREATOR }, mayRead, binding);
+  const last = (): HistoryTransaction => [...history.transactionsAfter('0', positionAfterTransaction(fixture.store.lastCommitTs - 1n), fixture.store.lastCommitTs)].at(-1)!;
+  const step = async () => {
+    const txn = last();
+    return consumer.process(txn, positionAfterTransaction(txn.ts - 1n));
+  };
+  return { fixture, consumer, step };
+}
+
+const shown = (item: any) => ({ type: item.json.type, n: item.json.data['@doc'].n['@int'] ?? item.json.data['@doc'].n });
+
+describe('SourceConsumer', () => {
+  it('turns writes into add, update and remove events by set membership, and nothing for writes that stay out', async () => {
+    const { fixture, step } = setup('Items.where(.n > 1).eventSource()');
+    fixture.commit([{ put: 'Items', id: '1', data: { n: 5n } }]);
+    expect((await step()).items.map(shown)).toEqual([{ type: 'add', n: '5' }]);
+    fixture.commit([{ put: 'Items', id: '1', data: { n: 6n } }]);
+    expect((await step()).items.map(shown)).toEqual([{ type: 'update', n: '6' }]);
+    fixture.commit([{ put: 'Items', id: '1', data: { n: 0n } }]);
+    // A remove carries the last version inside the set.
+    expect((await step()).items.map(shown)).toEqual([{ type: 'remove', n: '6' }]);
+    fixture.commit([{ put: 'Items', id: '1', data: { n: -1n } }]);
+    const none = await step();
+    expect(none.items).toEqual([]);
+    expect(none.cost.readOps).toBe(1);
+    fixture.commit([{ put: 'Items', id: '1', data: { n: 9n } }, { put: 'Other', id: '2', data: { n: 9n } }]);
+    const back = await step();
+    expect(back.items.map(shown)).toEqual([{ type: 'add', n: '9' }]);
+    // The discarded write's cost rides on the next event.
+    expect((back.items[0]!.json['stats'] as any).read_ops).toBe(2);
+    fixture.commit([{ remove: 'Items', id: '1' }]);
+    expect((await step()).items.map(shown)).toEqual([{ type: 'remove', n: '9' }]);
+  });
+
+  it('skips what the read check refuses but still counts it, and gives each event a cursor of its position', async () => {
+    const { fixture, consumer, step } = setup('Items.all().eventSource()', async (_c, id) => id !== '1');
+    const ts = fixture.commit([{ put: 'Items', id: '1', data: { n: 1n } }, { put: 'Items', id: '2', data: { n: 2n } }]);
+    const processed = await step();
+    expect(processed.items.map(shown)).toEqual([{ type: 'add', n: '2' }]);
+    expect(processed.cost.readOps).toBe(2);
+    expect(decodeEventCursor(processed.items[0]!.json['cursor'] as string, binding)).toEqual({ txnTs: ts, ordinal: 1 });
+    expect(consumer.takePending().readOps).toBe(0);
+  });
+});
