@@ -37,6 +37,8 @@ export interface DualProtocolServerOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** After refusing an HTTP/1.1 body as too large, at most this much of the rest is read and dropped before closing. */
+export const MAX_DISCARDED_BODY_BYTES = 256 * 1024 * 1024;
 
 type CompatRequest = http.IncomingMessage | http2.Http2ServerRequest;
 type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -172,9 +174,33 @@ export class DualProtocolServer {
 
   private refuseTooLarge(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol']): void {
     const canned = pick(this.options.tooLarge, requestUrl(req.url).pathname);
-    // On HTTP/1.1 the rest of the body would still arrive on this connection, so it is closed after the answer.
-    const headers = protocol === 'http/1.1' ? { ...canned.headers, connection: 'close' } : canned.headers;
-    this.sendCanned(res, { ...canned, headers }, protocol);
+    if (protocol !== 'http/1.1' || res.headersSent) {
+      // HTTP/2 ends just this stream; the client's remaining DATA frames are dropped by the session.
+      this.sendCanned(res, canned, protocol);
+      req.resume();
+      return;
+    }
+    // HTTP/1.1: the answer goes out at once, but the connection (which closes: the rest of the body would arrive on
+    // it) ends only after the rest of the body has been read and dropped. Closing a socket with unread bytes makes
+    // the kernel send a reset, which can destroy the answer in the client's buffers before the client reads it —
+    // the client, still uploading, would see a dropped connection instead of 413.
+    const h1 = res as http.ServerResponse;
+    const payload = Buffer.from(canned.body, 'utf8');
+    h1.writeHead(canned.status, { ...canned.headers, connection: 'close', 'content-length': String(payload.length) });
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_DISCARDED_BODY_BYTES) {
+      h1.end(payload);
+      req.resume();
+      return;
+    }
+    h1.write(payload);
+    let discarded = 0;
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      // A client that keeps sending past the cap is cut off; it has had its answer.
+      if (discarded > MAX_DISCARDED_BODY_BYTES) req.socket?.destroy();
+    });
+    req.on('end', () => h1.end());
     req.resume();
   }
 

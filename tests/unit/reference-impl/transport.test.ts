@@ -76,6 +76,28 @@ describe('DualProtocolServer', () => {
     expect(h2.status).toBe(413);
   });
 
+  it('on HTTP/1.1 answers 413 before the upload ends, reads the rest, then closes without a reset', async () => {
+    const total = 4 * 1024 * 1024;
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+    let received = '';
+    let resetOrError: Error | undefined;
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', (err) => (resetOrError = err));
+    const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
+    const write = (data: string | Buffer) => new Promise<void>((resolve, reject) => socket.write(data, (err) => (err ? reject(err) : resolve())));
+    await write(`POST / HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${total}\r\n\r\n`);
+    const deadline = Date.now() + 5_000;
+    while (!received.includes('request too large') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    // The whole body still goes through: the server reads and drops it instead of resetting the connection.
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    for (let sent = 0; sent < total; sent += chunk.length) await write(chunk);
+    await ended;
+    expect(resetOrError).toBeUndefined();
+    socket.destroy();
+  });
+
   it('turns a throwing handler into the canned 500 and keeps serving', async () => {
     const res = await request(`${url}/boom`, { headersTimeout: 5000, bodyTimeout: 5000 });
     expect(res.statusCode).toBe(500);
