@@ -58,7 +58,10 @@ export class DualProtocolServer {
   ) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const onRequest = (req: CompatRequest, res: CompatResponse) => this.serve(req, res);
-    this.h1 = http.createServer({ keepAliveTimeout: 5000 }, onRequest);
+    // Clients drop idle connections after their own timeout, which must be shorter than the server's or a request
+    // can race the server's close; a generous one (advertised as `Keep-Alive: timeout=30`) leaves every client a wide
+    // margin even when its timers run late on a loaded machine.
+    this.h1 = http.createServer({ keepAliveTimeout: 30_000 }, onRequest);
     this.h1.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       this.fault(err);
       if (socket.writable) socket.end(malformedResponse(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, options.malformed));

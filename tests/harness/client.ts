@@ -47,7 +47,11 @@ export class HttpFailure extends Error {
   override name = 'HttpFailure';
 }
 
-const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 4_000 });
+// An idle pooled connection must be dropped well before the server drops it: a request sent on a connection the
+// server is closing fails with "connection closed" although the server did nothing wrong, and a POST cannot be
+// safely retried. undici keeps a connection for the server's `Keep-Alive: timeout=N` hint minus the threshold (so
+// 2 s against a server that idles out at 5 s), at most 4 s, and its idle timers can fire up to a second late.
+const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 3_000 });
 
 function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof undiciErrors.HeadersTimeoutError) return `no response headers within ${timeoutMs} ms`;
