@@ -4,12 +4,37 @@ import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, ty
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { evaluate } from '../eval/evaluator.js';
-import { ReadOnlyTransactionError } from '../txn/transaction.js';
+import { ReadOnlyTransactionError, type Transaction } from '../txn/transaction.js';
 import type { Value } from '../values/value.js';
 import { baseHeaders } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 
-export type V4Outcome = { ok: true; value: Value; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint };
+/** What a query cost, sent as the v4 metrics headers (wire-facts §1.3, PROTO-HEADER-003). */
+export interface V4Metrics {
+  documentsRead: number;
+  documentsWritten: number;
+  queryTimeMs: number;
+}
+
+export type V4Outcome = ({ ok: true; value: Value; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint }) & { metrics: V4Metrics };
+
+function measured(started: number, txn: Transaction | undefined): V4Metrics {
+  return { documentsRead: txn?.documentsRead ?? 0, documentsWritten: txn?.documentsWritten ?? 0, queryTimeMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * The metrics headers. The reference server has no evaluation cost model, so a query costs one compute op; a
+ * document read or written is one byte-read or byte-write op; nothing is retried (commits are serialised).
+ */
+function metricsHeaders(metrics: V4Metrics): Record<string, string> {
+  return {
+    'x-compute-ops': '1',
+    'x-byte-read-ops': String(metrics.documentsRead),
+    'x-byte-write-ops': String(metrics.documentsWritten),
+    'x-query-time': String(metrics.queryTimeMs),
+    'x-txn-retries': '0',
+  };
+}
 
 /** Evaluates an expression as one transaction; a failure commits nothing. */
 export async function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean): Promise<V4Outcome> {
@@ -17,19 +42,22 @@ export async function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVers
   if (!identity) throw new Error('v4 evaluation needs an authenticated identity');
   const { transactions, evalServices } = ctx.services;
   let failedAt = transactions.lastTs;
+  const started = performance.now();
+  let used: Transaction | undefined;
   try {
     const outcome = await transactions.run(
       async (txn) => {
         failedAt = txn.ts;
+        used = txn;
         const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, evaluate);
         const value = await evalCtx.eval(expr);
         return { value, created: typeof value === 'object' && value !== null && evalCtx.created.has(value) };
       },
       { readOnly },
     );
-    return { ok: true, value: outcome.result.value, created: outcome.result.created, ts: outcome.ts };
+    return { ok: true, value: outcome.result.value, created: outcome.result.created, ts: outcome.ts, metrics: measured(started, used) };
   } catch (error) {
-    return { ok: false, error: asQueryError(error), ts: failedAt };
+    return { ok: false, error: asQueryError(error), ts: failedAt, metrics: measured(started, used) };
   }
 }
 
@@ -42,19 +70,20 @@ function asQueryError(error: unknown): QueryError {
 }
 
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
-  const headers = baseHeaders(ctx, outcome.ts);
+  const headers = { ...baseHeaders(ctx, outcome.ts), ...metricsHeaders(outcome.metrics) };
   if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, renderResource(outcome.value, { apiVersion }));
   else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
 }
 
 async function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
+  const started = performance.now();
   let expr: Expr;
   try {
     expr = parseExpression(text);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs }, apiVersion);
+    sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(started, undefined) }, apiVersion);
     return;
   }
   sendV4Outcome(ctx, await runV4(ctx, expr, apiVersion, readOnly), apiVersion);
@@ -75,7 +104,7 @@ async function postQuery(ctx: RequestContext): Promise<void> {
   const text = bodyText(ctx);
   if (typeof text === 'string') return query(ctx, text, false);
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
-  sendV4Outcome(ctx, { ok: false, error: text, ts: ctx.services.transactions.lastTs }, apiVersion);
+  sendV4Outcome(ctx, { ok: false, error: text, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) }, apiVersion);
 }
 
 export const v4QueryEndpoint: Endpoint = {

@@ -25,6 +25,8 @@ interface PendingWrite {
 
 export class Transaction {
   private readonly pending = new Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>>();
+  /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
+  documentsRead = 0;
 
   constructor(
     readonly store: Store,
@@ -37,18 +39,23 @@ export class Transaction {
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pending.get(database)?.get(collection)?.get(id);
     if (own) return own.after.action === 'delete' ? undefined : own.after;
-    return this.store.getDocument(database, collection, id, this.ts);
+    const found = this.store.getDocument(database, collection, id, this.ts);
+    if (found) this.documentsRead++;
+    return found;
   }
 
   /** The document as of an earlier time (own writes are visible only at the transaction's own ts). */
   getAt(database: DatabaseId, collection: CollectionKey, id: string, atTs: bigint): DocumentVersion | undefined {
     if (atTs >= this.ts) return this.get(database, collection, id);
-    return this.store.getDocument(database, collection, id, atTs);
+    const found = this.store.getDocument(database, collection, id, atTs);
+    if (found) this.documentsRead++;
+    return found;
   }
 
   /** Live documents of a collection, own writes included, in id order. */
   scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
     const committed = [...this.store.scanCollection(database, collection, this.ts)];
+    this.documentsRead += committed.length;
     const own = this.pending.get(database)?.get(collection);
     if (!own || own.size === 0) return committed;
     const result = new Map<string, DocumentVersion>(committed);
@@ -89,6 +96,13 @@ export class Transaction {
 
   newDocumentId(): string {
     return this.store.newDocumentId();
+  }
+
+  /** Documents this transaction writes (a create+delete pair counts: it was written). */
+  get documentsWritten(): number {
+    let count = 0;
+    for (const byCollection of this.pending.values()) for (const docs of byCollection.values()) count += docs.size;
+    return count;
   }
 
   get hasWrites(): boolean {

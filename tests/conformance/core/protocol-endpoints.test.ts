@@ -143,6 +143,17 @@ describe('Endpoints, content types, status codes and headers', () => {
     expect(txnTime(updated) > txnTime(created)).toBe(true);
   });
 
+  check(['PROTO-HEADER-003'], 'a successful POST / response carries x-compute-ops, x-byte-read-ops, x-byte-write-ops and x-query-time as decimal integers', async () => {
+    (await t.server.query(createDoc(docRef(COLL, '310'), { n: 1 }))).expectStatus(201);
+    const read = await t.server.query({ get: docRef(COLL, '310') });
+    const write = await t.server.query(updateDoc(docRef(COLL, '310'), { n: 2 }));
+    for (const res of [read.expectStatus(200), write.expectStatus(200)]) {
+      for (const header of ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time']) {
+        expect(res.headers[header], `${header} on a successful POST /`).toMatch(/^\d+$/);
+      }
+    }
+  });
+
   check(['PROTO-HEADER-004'], 'x-last-seen-txn with a time the server has not reached does not make the request fail', async () => {
     const future = (BigInt(Date.now()) * 1000n + 3_600_000_000n).toString();
     const res = await t.server.query({ equals: [3, 3] }, { headers: { 'x-last-seen-txn': future } });
