@@ -26,6 +26,7 @@ import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetenti
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
 import { storeResolver } from './source-resolver.js';
+import { SharedProcessing } from './shared-processing.js';
 
 /** More events than this processed or replayed at once end the source (SD "Limits"). */
 export const EVENTS_PER_RUN_LIMIT = 128;
@@ -77,6 +78,8 @@ export interface FeedPage {
 
 export class EventService {
   readonly history: EventHistory;
+  /** Live-transaction results shared by streams of the same source (fan-out). */
+  readonly shared = new SharedProcessing();
   private readonly key: Buffer;
   readonly statusIntervalMs: number;
   readonly opsLimit: number | undefined;
@@ -120,7 +123,7 @@ export class EventService {
       const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
       const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
       const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
-      return { database, plan, createdAt: decoded.createdAtMicros, creator };
+      return { database, plan, createdAt: decoded.createdAtMicros, creator, key: `${database}\u0000${decoded.query}\u0000${decoded.creator}` };
     } catch (error) {
       if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
       throw error;

@@ -24,6 +24,8 @@ export interface OpenedSource {
   readonly createdAt: bigint;
   /** The identity whose rights filter the events (SD: the secret used to create the source). */
   readonly creator: SourceCreator;
+  /** Same for every source of the same query, database and creator: they yield the same events. */
+  readonly key: string;
 }
 
 export type SourceItem =
@@ -63,6 +65,16 @@ export class SourceConsumer {
 
   cursorOf(position: EventPosition): string {
     return encodeEventCursor(position, this.binding);
+  }
+
+  get hasPending(): boolean {
+    const p = this.pending;
+    return p.readOps !== 0 || p.storageBytesRead !== 0 || p.computeOps !== 0 || p.processingTimeMs !== 0;
+  }
+
+  /** Carries cost processed elsewhere (a shared result's discarded writes) into the next event's stats. */
+  addPending(cost: EventCost): void {
+    addCost(this.pending, cost);
   }
 
   /** Takes the cost carried so far (for a status event or page stats that report it). */

@@ -9,7 +9,7 @@ import type { ResponseStream } from '../transport/exchange.js';
 import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
-import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
+import { errorEventJson, type OpenedSource, type ProcessedTransaction, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
 
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
@@ -33,6 +33,8 @@ export class StreamSession {
   private readonly queue: HistoryTransaction[] = [];
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the last event was written (performance.now()); the idle timer measures from here. */
+  private lastSentAt = 0;
   private live = false;
   private draining = false;
   private stopped = false;
@@ -44,7 +46,7 @@ export class StreamSession {
     private readonly service: EventService,
     private readonly source: OpenedSource,
     private readonly start: StartResolution,
-    mayRead: ReadCheck,
+    private readonly mayRead: ReadCheck,
     private readonly sink: ResponseStream,
     private readonly guards: StreamGuards,
   ) {
@@ -114,18 +116,35 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const processed = await this.consumer.process(transaction, positionAfterTransaction(transaction.ts - 1n));
+    const { processed, lines } = await this.processLive(transaction);
     this.operations += operationsOf(processed.cost);
     if (this.stopped) return;
     if (processed.items.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
       this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
       return;
     }
-    for (const item of processed.items) {
+    processed.items.forEach((item, i) => {
+      if (this.stopped) return;
       if (item.kind === 'error') return this.fail(item.json);
-      this.send(item.json);
-    }
+      this.sendLine(lines[i] as string);
+    });
     this.overLimit();
+  }
+
+  /** A live transaction's events: shared with the source's other streams unless this one carries its own cost. */
+  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; lines: readonly string[] }> {
+    const after = positionAfterTransaction(transaction.ts - 1n);
+    if (this.consumer.hasPending) {
+      const processed = await this.consumer.process(transaction, after);
+      return { processed, lines: processed.items.map((item) => stringifyEvent(item.json) + EVENT_SEPARATOR) };
+    }
+    const shared = await this.service.shared.get(transaction, this.source.key, async () => {
+      const fresh = this.service.consumer(this.source, this.mayRead);
+      const processed = await fresh.process(transaction, after);
+      return { processed, leftover: fresh.takePending(), lines: processed.items.map((item) => stringifyEvent(item.json) + EVENT_SEPARATOR) };
+    });
+    this.consumer.addPending(shared.leftover);
+    return shared;
   }
 
   private deletesSourceCollection(transaction: HistoryTransaction): boolean {
@@ -147,9 +166,15 @@ export class StreamSession {
   }
 
   private send(event: Record<string, unknown>): void {
+    this.sendLine(stringifyEvent(event) + EVENT_SEPARATOR);
+  }
+
+  private sendLine(line: string): void {
     if (this.stopped || this.sink.closed) return;
-    this.sink.write(stringifyEvent(event) + EVENT_SEPARATOR);
-    this.armTimer();
+    this.sink.write(line);
+    this.lastSentAt = performance.now();
+    // An armed timer re-checks the idle time when it fires, so a busy stream never re-arms per event.
+    if (this.timer === undefined) this.armTimer();
   }
 
   private fail(event: Record<string, unknown>): void {
@@ -158,16 +183,19 @@ export class StreamSession {
     this.sink.end();
   }
 
-  private armTimer(): void {
+  private armTimer(delayMs: number = this.service.statusIntervalMs): void {
     if (this.stopped || !this.live) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.periodicStatus(), this.service.statusIntervalMs);
+    this.timer = setTimeout(() => this.periodicStatus(), Math.max(1, delayMs));
     this.timer.unref();
   }
 
-  /** Only when every committed transaction is handled, so the cursor skips nothing. */
+  /** After `statusIntervalMs` without an event, and only when every committed transaction is handled. */
   private periodicStatus(): void {
+    this.timer = undefined;
     if (this.stopped) return;
+    const idleMs = performance.now() - this.lastSentAt;
+    if (idleMs < this.service.statusIntervalMs) return this.armTimer(this.service.statusIntervalMs - idleMs);
     if (this.draining || this.queue.length > 0) return this.armTimer();
     this.sendStatus(positionAfterTransaction(this.service.store.lastCommitTs));
   }

@@ -20,9 +20,17 @@ const puts = (from: number, count: number) => Array.from({ length: count }, (_, 
 
 class MemorySink implements ResponseStream {
   readonly events: any[] = [];
+  readonly lines: string[] = [];
   closed = false;
+  private waiter: (() => void) | undefined;
   write(text: string): void {
+    this.lines.push(text);
     this.events.push(JSON.parse(text));
+    this.waiter?.();
+  }
+  /** Resolves once `count` events were written (the session writes from microtasks after a commit). */
+  async until(count: number): Promise<void> {
+    while (this.events.length < count) await new Promise<void>((resolve) => (this.waiter = resolve));
   }
   end(): void {
     this.closed = true;
@@ -83,5 +91,25 @@ describe('EventService', () => {
     await new StreamSession(over.service, over.source, over.service.resolveStart(over.source, {}), allowAll, overSink, guards).run();
     expect(overSink.events.map((e) => e.error?.code ?? e.type)).toEqual(['status', 'stream_replay_volume_exceeded']);
     expect(overSink.closed).toBe(true);
+  });
+
+  it('streams of one source and creator share the role check and the encoded event of a live transaction', async () => {
+    const { fixture, service, token } = setup();
+    let checks = 0;
+    const counting = async () => {
+      checks += 1;
+      return true;
+    };
+    const sinks = [new MemorySink(), new MemorySink(), new MemorySink()];
+    for (const sink of sinks) {
+      const source = service.open(token, '0');
+      await new StreamSession(service, source, service.resolveStart(source, {}), counting, sink, guards).run();
+    }
+    fixture.commit(puts(1, 2));
+    await Promise.all(sinks.map((sink) => sink.until(3)));
+    expect(checks).toBe(2);
+    expect(sinks[1]!.lines.slice(1)).toEqual(sinks[0]!.lines.slice(1));
+    expect(sinks[2]!.events.slice(1).map((e) => e.type)).toEqual(['add', 'add']);
+    for (const sink of sinks) sink.closed = true;
   });
 });
