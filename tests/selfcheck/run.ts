@@ -3,11 +3,11 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { AREAS, type Area } from './fault.js';
+import { AREAS, type Area, type Fault } from './fault.js';
 import { FAULTS } from './faults/catalogue.js';
 import { HOSTILE_SERVERS } from './hostile/catalogue.js';
 import { startReferenceServer } from './reference-server.js';
-import { runSelfcheck } from './selfcheck.js';
+import { firstBrokenRequirement, runSelfcheck, type SuiteScope } from './selfcheck.js';
 import { writeSelfcheckReport } from './selfcheck-report.js';
 import { REPO_ROOT } from './suite-process.js';
 
@@ -16,6 +16,9 @@ interface RunOptions {
   hostile?: string[];
   area?: Area[];
   fast: boolean;
+  narrow: boolean;
+  requirement?: string;
+  test?: string;
   faults: boolean;
   hostileServers: boolean;
   jobs: number;
@@ -45,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
     .option('--hostile <ids>', 'only these hostile servers (comma-separated, repeatable)', list)
     .option('--area <areas>', 'only faults and hostile servers of these areas', areaList)
     .option('--fast', 'each fault against its own area only', false)
+    .option('--narrow', 'each fault against only the tests of the first requirement it breaks', false)
+    .option('--requirement <id>', 'every run against only the tests tagged with this requirement ID')
+    .option('--test <pattern>', 'every run against only the tests whose "<suite> <test>" name matches this regular expression')
     .option('--no-faults', 'skip the fault catalogue')
     .option('--no-hostile-servers', 'skip the hostile servers')
     .option('--jobs <n>', 'faults checked at the same time', positive, Math.max(1, Math.floor(availableParallelism() / 2)))
@@ -70,9 +76,19 @@ async function main(argv: string[]): Promise<number> {
   const onlyFaultsNamed = options.fault !== undefined && options.hostile === undefined;
   const hostile = !options.hostileServers || onlyFaultsNamed ? [] : HOSTILE_SERVERS.filter((server) => (options.hostile === undefined || options.hostile.includes(server.id)) && inArea(server.area));
 
+  if (options.narrow && options.requirement !== undefined) {
+    process.stderr.write('selfcheck: --narrow and --requirement both choose the requirement; give one\n');
+    return 2;
+  }
+  const fixed: SuiteScope | undefined = options.requirement === undefined && options.test === undefined ? undefined : {
+    ...(options.requirement === undefined ? {} : { requirement: options.requirement }),
+    ...(options.test === undefined ? {} : { testPattern: options.test }),
+  };
+  const scopeFor = options.narrow ? (fault: Fault): SuiteScope => ({ ...fixed, ...firstBrokenRequirement(fault) }) : fixed === undefined ? undefined : () => fixed;
+
   const reference = await startReferenceServer();
   try {
-    const report = await runSelfcheck({ reference, faults, hostile, fast: options.fast, jobs: options.jobs, log: (line) => process.stdout.write(`${line}\n`) });
+    const report = await runSelfcheck({ reference, faults, hostile, fast: options.fast, jobs: options.jobs, ...(scopeFor === undefined ? {} : { scopeFor }), ...(fixed === undefined ? {} : { hostileScope: fixed }), log: (line) => process.stdout.write(`${line}\n`) });
     writeSelfcheckReport(options.out, report);
     process.stdout.write(`selfcheck: ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`);
     return report.outcome === 'passed' ? 0 : 1;

@@ -8,6 +8,8 @@ export interface FaultResult {
   area: string;
   breaks: readonly string[];
   areasRun: readonly string[];
+  /** Set when the run was narrowed to some tests of those areas. */
+  scope?: { requirement?: string; testPattern?: string };
   caught: boolean;
   /** Tests that failed with the fault in place and passed without it. */
   caughtBy: { test: string; requirements: string[]; error?: string }[];
@@ -35,6 +37,28 @@ export interface HostileResult {
   problem?: string;
 }
 
+export interface AreaTotals {
+  faults: number;
+  caught: number;
+  hostile: number;
+  survived: number;
+}
+
+/** Fault and hostile-server counts per area, in the order areas first appear. */
+export function totalsByArea(faults: readonly FaultResult[], hostile: readonly HostileResult[]): Record<string, AreaTotals> {
+  const byArea: Record<string, AreaTotals> = {};
+  const of = (area: string) => (byArea[area] ??= { faults: 0, caught: 0, hostile: 0, survived: 0 });
+  for (const fault of faults) {
+    of(fault.area).faults++;
+    if (fault.caught) of(fault.area).caught++;
+  }
+  for (const server of hostile) {
+    of(server.area).hostile++;
+    if (server.survived) of(server.area).survived++;
+  }
+  return byArea;
+}
+
 export interface SelfcheckReport {
   mode: 'fast' | 'full';
   startedAt: string;
@@ -42,7 +66,8 @@ export interface SelfcheckReport {
   baselineFailures: Record<string, string[]>;
   faults: FaultResult[];
   hostile: HostileResult[];
-  totals: { faults: number; caught: number; hostile: number; survived: number };
+  totals: AreaTotals;
+  byArea: Record<string, AreaTotals>;
   outcome: 'passed' | 'failed';
 }
 
@@ -56,6 +81,10 @@ export function selfcheckMarkdown(report: SelfcheckReport): string {
     '',
     `Faults caught: **${report.totals.caught}/${report.totals.faults}** · hostile servers survived: **${report.totals.survived}/${report.totals.hostile}** · outcome: **${report.outcome}** · ${Math.round(report.durationMs / 1000)} s`,
   ];
+  lines.push('', '## Per area', '', '| Area | Faults caught | Hostile servers survived |', '|---|---|---|');
+  for (const [area, totals] of Object.entries(report.byArea)) {
+    lines.push(`| ${area} | ${totals.caught}/${totals.faults} | ${totals.survived}/${totals.hostile} |`);
+  }
   const baseline = Object.entries(report.baselineFailures).filter(([, tests]) => tests.length > 0);
   if (baseline.length > 0) {
     lines.push('', '## Baseline failures (against the unmodified reference server; they catch nothing)', '');
@@ -64,7 +93,8 @@ export function selfcheckMarkdown(report: SelfcheckReport): string {
   lines.push('', '## Faults', '', '| Fault | Area | Breaks | Caught | Caught by | Applied |', '|---|---|---|---|---|---|');
   for (const fault of report.faults) {
     const by = fault.caughtBy.length === 0 ? cell(fault.problem ?? '—') : cell(fault.caughtBy.slice(0, 3).map((c) => c.test).join('; ') + (fault.caughtBy.length > 3 ? ` (+${fault.caughtBy.length - 3})` : ''));
-    lines.push(`| \`${fault.id}\` ${cell(fault.title)} | ${fault.area} | ${fault.breaks.join(', ')} | ${fault.caught ? 'yes' : '**no**'} | ${by} | ${fault.applied} |`);
+    const area = fault.scope === undefined ? fault.area : `${fault.area} (${[fault.scope.requirement, fault.scope.testPattern].filter(Boolean).join(', ')} only)`;
+    lines.push(`| \`${fault.id}\` ${cell(fault.title)} | ${cell(area)} | ${fault.breaks.join(', ')} | ${fault.caught ? 'yes' : '**no**'} | ${by} | ${fault.applied} |`);
   }
   lines.push('', '## Hostile servers', '', '| Server | Area | Survived | Exit | Time / bound | Failed tests | Note |', '|---|---|---|---|---|---|---|');
   for (const hostile of report.hostile) {

@@ -5,7 +5,7 @@ import { AREAS, type Area, type Fault } from './fault.js';
 import { HOSTILE_SERVERS, type HostileServer } from './hostile/catalogue.js';
 import { startFaultProxy } from './proxy.js';
 import type { RunningReferenceServer } from './reference-server.js';
-import type { FaultResult, HostileResult, SelfcheckReport } from './selfcheck-report.js';
+import { totalsByArea, type FaultResult, type HostileResult, type SelfcheckReport } from './selfcheck-report.js';
 import { describeTest, failedTests, newlyFailed, runSuiteProcess, type SuiteRun } from './suite-process.js';
 
 export interface SelfcheckOptions {
@@ -14,6 +14,8 @@ export interface SelfcheckOptions {
   hostile: readonly HostileServer[];
   /** Each fault against its own area only (otherwise against every area). */
   fast: boolean;
+  /** Narrows each fault's run (and its baseline) to some tests; undefined runs every test of the areas. */
+  scopeFor?: (fault: Fault) => SuiteScope | undefined;
   /** Faults run at the same time (each with its own proxy and suite process). */
   jobs: number;
   /** Upper bound of one suite run against a fault before it counts as hung. */
@@ -22,6 +24,8 @@ export interface SelfcheckOptions {
   hostileRequestTimeoutMs?: number;
   hostileStreamTimeoutMs?: number;
   hostileBoundMs?: number;
+  /** Narrows every hostile-server run to some tests; undefined runs every test of the server's area. */
+  hostileScope?: SuiteScope;
   log?: (line: string) => void;
 }
 
@@ -42,33 +46,57 @@ async function inParallel<T, R>(items: readonly T[], jobs: number, work: (item: 
   return results;
 }
 
-function areasFor(fault: Fault, fast: boolean): Area[] {
-  return fast ? [fault.area] : [...AREAS];
+/** A subset of a run's tests: those tagged with one requirement, those whose name matches a pattern, or both. */
+export interface SuiteScope {
+  requirement?: string;
+  testPattern?: string;
 }
 
-async function runThroughProxy(reference: RunningReferenceServer, fault: Fault | undefined, areas: readonly Area[], boundMs: number): Promise<{ run: SuiteRun; applied: number }> {
+/** Each fault against only the tests of the first requirement it breaks (`--narrow`). */
+export const firstBrokenRequirement = (fault: Fault): SuiteScope => ({ requirement: fault.breaks[0]! });
+
+interface RunPlan {
+  areas: Area[];
+  scope: SuiteScope | undefined;
+  /** Runs with the same key share a baseline. */
+  key: string;
+}
+
+function planFor(fault: Fault, options: SelfcheckOptions): RunPlan {
+  const areas = options.fast ? [fault.area] : [...AREAS];
+  const scope = options.scopeFor?.(fault);
+  return { areas, scope, key: JSON.stringify([areas, scope?.requirement ?? null, scope?.testPattern ?? null]) };
+}
+
+function describePlan(plan: RunPlan): string {
+  return [plan.areas.join(','), plan.scope?.requirement, plan.scope?.testPattern === undefined ? undefined : `/${plan.scope.testPattern}/`].filter(Boolean).join(' ');
+}
+
+async function runThroughProxy(reference: RunningReferenceServer, fault: Fault | undefined, plan: RunPlan, boundMs: number): Promise<{ run: SuiteRun; applied: number }> {
   const proxy = await startFaultProxy({ upstream: reference.url, hooks: fault?.apply() });
   try {
-    const run = await runSuiteProcess({ url: proxy.url, secret: reference.rootSecret, areas, boundMs });
+    const run = await runSuiteProcess({ url: proxy.url, secret: reference.rootSecret, areas: plan.areas, ...plan.scope, boundMs });
     return { run, applied: proxy.applied };
   } finally {
     await proxy.close();
   }
 }
 
-function judgeFault(fault: Fault, areas: Area[], run: SuiteRun, applied: number, baseline: SuiteRun | undefined): FaultResult {
+function judgeFault(fault: Fault, plan: RunPlan, run: SuiteRun, applied: number, baseline: SuiteRun | undefined): FaultResult {
   const caughtBy = newlyFailed(run, baseline).map((test) => ({ test: describeTest(test), requirements: test.requirements, error: test.error?.slice(0, 300) }));
   let problem: string | undefined;
   if (run.hung) problem = 'the suite run hung and was killed';
   else if (run.tests === undefined) problem = `the suite wrote no conformance.json (exit ${run.exitCode}): ${run.stderrTail}`;
   else if (caughtBy.length === 0 && applied === 0) problem = 'no test exercised what the fault changes (it never fired): a missing test';
   else if (caughtBy.length === 0) problem = `the fault fired ${applied} time(s) and no test noticed: a missing test`;
+  if (problem !== undefined && plan.scope !== undefined) problem += ` (only ${describePlan(plan)} was run)`;
   return {
     id: fault.id,
     title: fault.title,
     area: fault.area,
     breaks: fault.breaks,
-    areasRun: areas,
+    areasRun: plan.areas,
+    ...(plan.scope === undefined ? {} : { scope: plan.scope }),
     caught: caughtBy.length > 0 && !run.hung,
     caughtBy,
     caughtByRequirements: [...new Set(caughtBy.flatMap((c) => c.requirements))].sort(),
@@ -111,19 +139,24 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   const started = Date.now();
   const faultBound = options.faultBoundMs ?? DEFAULT_FAULT_BOUND_MS;
 
-  // Baseline: the same areas through a proxy that changes nothing, so pre-existing failures catch nothing.
-  const baselineKeys = new Set(options.faults.map((fault) => areasFor(fault, options.fast).join(',')));
-  const baselines = new Map<string, SuiteRun>();
-  for (const key of baselineKeys) {
-    const { run } = await runThroughProxy(options.reference, undefined, key.split(',') as Area[], faultBound);
-    baselines.set(key, run);
-    log(`baseline [${key}]: exit ${run.exitCode}, ${failedTests(run).length} failed of ${run.tests?.length ?? 0}`);
+  // Baseline: the same tests through a proxy that changes nothing, so pre-existing failures catch nothing.
+  const plans = new Map<string, RunPlan>();
+  for (const fault of options.faults) {
+    const plan = planFor(fault, options);
+    plans.set(plan.key, plan);
   }
+  const baselines = new Map<string, SuiteRun>();
+  const baselineRuns = await inParallel([...plans.values()], options.jobs, async (plan) => {
+    const { run } = await runThroughProxy(options.reference, undefined, plan, faultBound);
+    log(`baseline [${describePlan(plan)}]: exit ${run.exitCode}, ${failedTests(run).length} failed of ${run.tests?.length ?? 0}`);
+    return [plan, run] as const;
+  });
+  for (const [plan, run] of baselineRuns) baselines.set(plan.key, run);
 
   const faults = await inParallel(options.faults, options.jobs, async (fault) => {
-    const areas = areasFor(fault, options.fast);
-    const { run, applied } = await runThroughProxy(options.reference, fault, areas, faultBound);
-    const result = judgeFault(fault, areas, run, applied, baselines.get(areas.join(',')));
+    const plan = planFor(fault, options);
+    const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound);
+    const result = judgeFault(fault, plan, run, applied, baselines.get(plan.key));
     log(`${result.caught ? 'caught  ' : 'MISSED  '} ${fault.id} (${fault.area}) applied=${applied}${result.caught ? ` by ${result.caughtBy.length} test(s)` : `: ${result.problem}`}`);
     return result;
   });
@@ -137,6 +170,7 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
         url: running.url,
         secret: options.reference.rootSecret,
         areas: [server.area],
+        ...options.hostileScope,
         requestTimeoutMs: options.hostileRequestTimeoutMs ?? DEFAULT_HOSTILE_TIMEOUT_MS,
         streamTimeoutMs: options.hostileStreamTimeoutMs ?? DEFAULT_HOSTILE_TIMEOUT_MS,
         boundMs: hostileBound,
@@ -150,7 +184,7 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   }
 
   const baselineFailures: Record<string, string[]> = {};
-  for (const [key, run] of baselines) baselineFailures[key] = failedTests(run).map(describeTest);
+  for (const [key, run] of baselines) baselineFailures[describePlan(plans.get(key)!)] = failedTests(run).map(describeTest);
   const caught = faults.filter((fault) => fault.caught).length;
   const survived = hostile.filter((result) => result.survived).length;
   return {
@@ -161,6 +195,7 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
     faults,
     hostile,
     totals: { faults: faults.length, caught, hostile: hostile.length, survived },
+    byArea: totalsByArea(faults, hostile),
     outcome: caught === faults.length && survived === hostile.length ? 'passed' : 'failed',
   };
 }

@@ -26,6 +26,10 @@ export interface SuiteRunOptions {
   requestTimeoutMs?: number;
   /** Per-event stream timeout handed to the suite (`--stream-timeout`). */
   streamTimeoutMs?: number;
+  /** Only the tests tagged with this requirement ID (`--requirement`). */
+  requirement?: string;
+  /** Only the tests whose "<suite> <test>" name matches this regular expression (`--test`). */
+  testPattern?: string;
   /** The child is killed after this long and the run counts as hung. */
   boundMs: number;
 }
@@ -73,6 +77,8 @@ export async function runSuiteProcess(options: SuiteRunOptions): Promise<SuiteRu
   const args = [LAUNCHER, '--url', options.url, '--secret', options.secret, '--area', options.areas.join(','), '--report-dir', reportDir];
   if (options.requestTimeoutMs !== undefined) args.push('--timeout', String(options.requestTimeoutMs));
   if (options.streamTimeoutMs !== undefined) args.push('--stream-timeout', String(options.streamTimeoutMs));
+  if (options.requirement !== undefined) args.push('--requirement', options.requirement);
+  if (options.testPattern !== undefined) args.push('--test', options.testPattern);
   const started = Date.now();
   // Its own process group, so a hung run can be ended together with the workers it started.
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selfcheckMarkdown, type SelfcheckReport } from '../../selfcheck/selfcheck-report.js';
+import { selfcheckMarkdown, totalsByArea, type SelfcheckReport } from '../../selfcheck/selfcheck-report.js';
 import { newlyFailed, type SuiteRun, type SuiteTest } from '../../selfcheck/suite-process.js';
 
 function test(name: string, status: string, error?: string): SuiteTest {
@@ -21,7 +21,7 @@ describe('selfcheck judging', () => {
     expect(newlyFailed(run([test('a', 'failed'), test('b', 'skipped')]), undefined).map((t) => t.name)).toEqual(['a']);
   });
 
-  it('renders a Markdown page that names uncaught faults and broken hostile runs', () => {
+  it('renders a Markdown page that names uncaught faults and broken hostile runs, with counts per area', () => {
     const report: SelfcheckReport = {
       mode: 'fast',
       startedAt: '2026-01-01T00:00:00.000Z',
@@ -33,10 +33,14 @@ describe('selfcheck judging', () => {
       ],
       hostile: [{ id: 'NEVER-ANSWERS', title: 'Never answers', area: 'core', survived: false, exitCode: null, hung: true, durationMs: 181_000, boundMs: 180_000, failedTests: 0, unclearFailures: [], problem: 'killed' }],
       totals: { faults: 2, caught: 1, hostile: 1, survived: 0 },
+      byArea: {},
       outcome: 'failed',
     };
+    report.byArea = totalsByArea(report.faults, report.hostile);
+    expect(report.byArea).toEqual({ core: { faults: 2, caught: 1, hostile: 1, survived: 0 } });
     const page = selfcheckMarkdown(report);
     expect(page).toContain('Faults caught: **1/2**');
+    expect(page).toContain('| core | 1/2 | 0/1 |');
     expect(page).toContain('| `VALUE-SET-TAG-RENAMED` Sets \\| renamed | core | PROTO-VALUE-004 | **no** | never fired | 0 |');
     expect(page).toContain('| `NEVER-ANSWERS` Never answers | core | **no** | killed | 181 s / 180 s | 0 | killed |');
   });
