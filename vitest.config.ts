@@ -29,6 +29,8 @@ export default defineConfig({
       },
       { test: { name: 'drivers', include: ['tests/drivers/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'robustness', include: ['tests/durability/**/*.test.ts', 'tests/fuzz/**/*.test.ts'], testTimeout: 60_000 } },
+      // The fast self-check sample starts suite processes against faulty and hostile servers; `npm run selfcheck` is the full run.
+      { test: { name: 'selfcheck', include: ['tests/selfcheck/**/*.test.ts'], testTimeout: 240_000, hookTimeout: 240_000 } },
     ],
   },
 });
