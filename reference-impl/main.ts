@@ -28,7 +28,7 @@ const program = new Command('fauna-reference-server')
   .option('--root-secret <secret>', 'admin secret of the root database (default: $FAUNA_ROOT_SECRET, else generated into a file)')
   .option('--data-dir <dir>', 'keep data in this directory (commit log, fsync before each response) and recover it on start; default: in memory')
   .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
-  .option('--ops-limit <n>', 'operations one event stream may consume before it ends with limit_exceeded', parsePositiveInt)
+  .option('--ops-limit <n>', 'operations the event streams of one account (a top-level database) may consume before they end with limit_exceeded', parsePositiveInt)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .parse();
 

@@ -26,6 +26,7 @@ import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetenti
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
 import { storeResolver } from './source-resolver.js';
+import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
 
 /** More events than this processed or replayed at once end the source (SD "Limits"). */
@@ -40,7 +41,7 @@ export const ACCOUNT_PLANS: readonly AccountPlan[] = ['free', 'pro', 'enterprise
 export interface EventServerOptions {
   /** Idle time after which a stream gets a `status` event (DEC-011); default 5 minutes. */
   readonly statusIntervalMs?: number;
-  /** Operations one stream may consume before it is closed with `limit_exceeded` (DEC-016); unlimited if unset. */
+  /** Operations an account's event streams may consume before they end with `limit_exceeded` (DEC-016); unlimited if unset. */
   readonly opsLimit?: number;
   /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
   readonly plan?: AccountPlan;
@@ -82,7 +83,8 @@ export class EventService {
   readonly shared = new SharedProcessing();
   private readonly key: Buffer;
   readonly statusIntervalMs: number;
-  readonly opsLimit: number | undefined;
+  /** Event-stream operations per account, against the operations limit. */
+  readonly accounts: AccountOperations;
 
   constructor(
     readonly store: Store,
@@ -91,7 +93,7 @@ export class EventService {
     this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros });
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
-    this.opsLimit = options.opsLimit;
+    this.accounts = new AccountOperations(store, options.opsLimit);
   }
 
   binding(database: DatabaseId): CursorBinding {

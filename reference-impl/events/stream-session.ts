@@ -40,7 +40,6 @@ export class StreamSession {
   private stopped = false;
   /** The source collection or database was deleted: no more events, the response stays open. */
   private silenced = false;
-  private operations = 0;
 
   constructor(
     private readonly service: EventService,
@@ -70,10 +69,11 @@ export class StreamSession {
     });
     this.sendStatus(this.start.position);
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
+    if (this.overLimit()) return;
     const replay: SourceItem[] = [];
     for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
       const processed = await this.consumer.process(transaction, this.start.position);
-      this.operations += operationsOf(processed.cost);
+      this.service.accounts.add(this.source.database, operationsOf(processed.cost));
       replay.push(...processed.items);
       if (replay.some((item) => item.kind === 'error') || replay.length > EVENTS_PER_RUN_LIMIT) break;
     }
@@ -117,7 +117,7 @@ export class StreamSession {
     }
     if (transaction.database !== this.source.database) return;
     const { processed, lines } = await this.processLive(transaction);
-    this.operations += operationsOf(processed.cost);
+    this.service.accounts.add(this.source.database, operationsOf(processed.cost));
     if (this.stopped) return;
     if (processed.items.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
       this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
@@ -152,10 +152,11 @@ export class StreamSession {
       transaction.record.writes.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
   }
 
-  /** DEC-016: past the operations limit the stream ends with `limit_exceeded`. */
+  /** DEC-016: once the source's account is past the operations limit the stream ends with `limit_exceeded`. */
   private overLimit(): boolean {
-    const limit = this.service.opsLimit;
-    if (limit === undefined || this.operations <= limit) return false;
+    const { accounts } = this.service;
+    const limit = accounts.limit;
+    if (limit === undefined || !accounts.exceeded(this.source.database)) return false;
     this.fail(errorEventJson('limit_exceeded', `Account operations limit exceeded (${limit} operations).`, { ...zeroCost(), computeOps: 1 }));
     return true;
   }

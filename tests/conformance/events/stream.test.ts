@@ -1,5 +1,5 @@
 // POST /stream/1: request rules, framing, status events, replay, live events, closing, deleted sources and the
-// 128-event and operations limits. Every read has a deadline.
+// 128-event limit (the operations limit is in ops-limit.test.ts). Every read has a deadline.
 import { describe, expect } from 'vitest';
 import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
@@ -14,8 +14,6 @@ import {
   expectQuiet,
   nextData,
   showEvent,
-  ops,
-  transaction,
   uniqueName,
 } from './event-fixtures.js';
 
@@ -327,26 +325,6 @@ describe('POST /stream/1', () => {
     expect(event.error.code).toBe('stream_overflow');
     await expectEnded(reader);
   });
-
-  check(['LIMIT-OPS-001'], 'exceeding the configured operations limit sends an error event and closes the stream', async (context) => {
-    const limit = requireEventSetting(context, 'opsLimit');
-    const { coll, token } = await fresh();
-    const reader = await stream({ token });
-    await reader.next();
-    let written = 0;
-    let error: any;
-    // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
-    while (error === undefined && written <= limit) {
-      await transaction(t.server, Array.from({ length: 100 }, (_, i) => ops.create(coll, { i })));
-      written += 100;
-      for (let i = 0; i < 100 && error === undefined; i++) {
-        const event = await nextData(reader);
-        if (event.type === 'error') error = event;
-      }
-    }
-    expect(error?.type).toBe('error');
-    await expectEnded(reader);
-  }, { timeout: 60_000 });
 
   check(['EVT-TRIGGER-005', 'EVT-REMOVE-001'], 'deleting a tracked document pushes one remove event carrying its last version', async () => {
     const { coll, token } = await fresh();
