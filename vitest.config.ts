@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
 import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
@@ -11,6 +12,9 @@ export default defineConfig({
     // The conformance reporter writes nothing here; it fails `vitest run` on tests without valid requirement IDs
     // and lists untested MUST requirements. `npm start` adds the report files.
     reporters: ['default', new ConformanceReporter()],
+    // vitest's default is cores - 1 files at a time: a single file on a 2-core CI machine, where most conformance,
+    // CLI and self-check files mostly wait on servers and child processes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       // Compiling the larger schemas (expression, v4-value) in strict mode takes seconds on a busy 2-core machine.
