@@ -117,7 +117,7 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
   else if (run.tests === undefined) problem = `no conformance.json was written: ${run.stderrTail}`;
   else if (failed.length === 0) problem = 'no test failed';
   else if (unclear.length > 0) problem = `${unclear.length} failed test(s) without a reason`;
-  else if (matching === undefined) problem = `no failure reason matches ${server.reason}`;
+  else if (matching === undefined) problem = `no failure reason matches ${server.reason} (first: ${JSON.stringify((failed[0]!.error ?? '').split('\n')[0]!.slice(0, 160))})`;
   return {
     id: server.id,
     title: server.title,

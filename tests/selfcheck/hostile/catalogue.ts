@@ -67,7 +67,7 @@ const neverAnswers: HostileServer = {
   title: 'Reads every request and never answers',
   description: 'An HTTP server that accepts and reads each request completely but never sends a status line.',
   area: 'core',
-  reason: /time|deadline|abort/i,
+  reason: /time|deadline|within|abort/i,
   needsUpstream: false,
   start: () => startHttp((request) => request.resume()),
 };
@@ -77,7 +77,7 @@ const silentSocket: HostileServer = {
   title: 'Accepts the connection and says nothing',
   description: 'A TCP listener that accepts connections and never reads from or writes to them.',
   area: 'core',
-  reason: /time|deadline|abort/i,
+  reason: /time|deadline|within|abort/i,
   needsUpstream: false,
   async start() {
     const sockets = new Set<Socket>();
@@ -138,7 +138,7 @@ const hugeBody: HostileServer = {
   title: 'Sends a huge body',
   description: `Every request gets 200 and a ${HUGE_BODY_BYTES / (1024 * 1024)} MiB JSON document, written as fast as the client reads.`,
   area: 'core',
-  reason: /time|deadline|large|size|limit|exceed|abort|schema|expected/i,
+  reason: /time|deadline|within|large|size|limit|exceed|abort|schema|expected/i,
   needsUpstream: false,
   start: () =>
     startHttp((request, response) => {
@@ -177,7 +177,7 @@ const streamStatusThenSilence: HostileServer = {
   title: "Sends a stream's status event, then nothing",
   description: 'In front of a real server; every `/stream/1` response passes its first event and then stays open and silent.',
   area: 'events',
-  reason: /time|deadline|no event|abort|expected/i,
+  reason: /time|deadline|within|no event|abort|expected/i,
   needsUpstream: true,
   start: (upstream) =>
     startFaultProxy({
@@ -197,7 +197,7 @@ const streamByteByByte: HostileServer = {
   title: 'Sends a stream byte by byte, very slowly',
   description: `In front of a real server; every \`/stream/1\` event is written one byte every ${SLOW_BYTE_DELAY_MS} ms.`,
   area: 'events',
-  reason: /time|deadline|abort|expected/i,
+  reason: /time|deadline|within|abort|expected/i,
   needsUpstream: true,
   start: (upstream) =>
     startFaultProxy({
