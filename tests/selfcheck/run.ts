@@ -8,7 +8,7 @@ import { FAULTS } from './faults/catalogue.js';
 import { HOSTILE_SERVERS } from './hostile/catalogue.js';
 import { startReferenceServer } from './reference-server.js';
 import { firstBrokenRequirement, runSelfcheck, type SuiteScope } from './selfcheck.js';
-import { writeSelfcheckReport } from './selfcheck-report.js';
+import { mergeSelfcheckReports, readSelfcheckReport, writeSelfcheckReport } from './selfcheck-report.js';
 import { REPO_ROOT } from './suite-process.js';
 
 interface RunOptions {
@@ -19,6 +19,7 @@ interface RunOptions {
   narrow: boolean;
   requirement?: string;
   test?: string;
+  merge?: string[];
   faults: boolean;
   hostileServers: boolean;
   jobs: number;
@@ -54,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-faults', 'skip the fault catalogue')
     .option('--no-hostile-servers', 'skip the hostile servers')
     .option('--jobs <n>', 'faults checked at the same time', positive, Math.max(1, Math.floor(availableParallelism() / 2)))
+    .option('--merge <dirs>', 'run nothing; merge the selfcheck.json of these directories (later ones win) into --out', list)
     .option('--out <dir>', 'where selfcheck.json and selfcheck.md go', resolve(REPO_ROOT, 'reports'))
     .exitOverride();
   let options: RunOptions;
@@ -63,6 +65,13 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     throw error;
+  }
+
+  if (options.merge !== undefined) {
+    const report = mergeSelfcheckReports(options.merge.map((dir) => readSelfcheckReport(resolve(dir))));
+    writeSelfcheckReport(options.out, report);
+    process.stdout.write(`selfcheck: merged ${options.merge.length} report(s): ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`);
+    return report.outcome === 'passed' ? 0 : 1;
   }
 
   const unknownFaults = (options.fault ?? []).filter((id) => !FAULTS.some((fault) => fault.id === id));

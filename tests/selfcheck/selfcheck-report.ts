@@ -1,5 +1,5 @@
 // The selfcheck's result as data (reports/selfcheck.json) and as a page people read (reports/selfcheck.md).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FaultResult {
@@ -108,4 +108,39 @@ export function writeSelfcheckReport(dir: string, report: SelfcheckReport): void
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'selfcheck.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(dir, 'selfcheck.md'), selfcheckMarkdown(report));
+}
+
+/**
+ * One report from several (e.g. batches run one after another on a busy machine): a fault or hostile server that
+ * appears twice keeps its later result; totals are recounted.
+ */
+export function mergeSelfcheckReports(reports: readonly SelfcheckReport[]): SelfcheckReport {
+  if (reports.length === 0) throw new Error('nothing to merge');
+  const faults = new Map<string, FaultResult>();
+  const hostile = new Map<string, HostileResult>();
+  const baselineFailures: Record<string, string[]> = {};
+  for (const report of reports) {
+    for (const fault of report.faults) faults.set(fault.id, fault);
+    for (const server of report.hostile) hostile.set(server.id, server);
+    Object.assign(baselineFailures, report.baselineFailures);
+  }
+  const faultList = [...faults.values()];
+  const hostileList = [...hostile.values()];
+  const caught = faultList.filter((fault) => fault.caught).length;
+  const survived = hostileList.filter((server) => server.survived).length;
+  return {
+    mode: reports.every((report) => report.mode === 'full') ? 'full' : 'fast',
+    startedAt: reports.map((report) => report.startedAt).sort()[0]!,
+    durationMs: reports.reduce((sum, report) => sum + report.durationMs, 0),
+    baselineFailures,
+    faults: faultList,
+    hostile: hostileList,
+    totals: { faults: faultList.length, caught, hostile: hostileList.length, survived },
+    byArea: totalsByArea(faultList, hostileList),
+    outcome: caught === faultList.length && survived === hostileList.length ? 'passed' : 'failed',
+  };
+}
+
+export function readSelfcheckReport(dir: string): SelfcheckReport {
+  return JSON.parse(readFileSync(join(dir, 'selfcheck.json'), 'utf8')) as SelfcheckReport;
 }

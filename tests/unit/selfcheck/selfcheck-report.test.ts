@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selfcheckMarkdown, totalsByArea, type SelfcheckReport } from '../../selfcheck/selfcheck-report.js';
+import { mergeSelfcheckReports, selfcheckMarkdown, totalsByArea, type SelfcheckReport } from '../../selfcheck/selfcheck-report.js';
 import { newlyFailed, type SuiteRun, type SuiteTest } from '../../selfcheck/suite-process.js';
 
 function test(name: string, status: string, error?: string): SuiteTest {
@@ -43,5 +43,12 @@ describe('selfcheck judging', () => {
     expect(page).toContain('| core | 1/2 | 0/1 |');
     expect(page).toContain('| `VALUE-SET-TAG-RENAMED` Sets \\| renamed | core | PROTO-VALUE-004 | **no** | never fired | 0 |');
     expect(page).toContain('| `NEVER-ANSWERS` Never answers | core | **no** | killed | 181 s / 180 s | 0 | killed |');
+
+    const rerun: SelfcheckReport = { ...report, mode: 'fast', durationMs: 3_000, faults: [{ ...report.faults[1]!, caught: true, caughtBy: [{ test: 'x > c', requirements: ['PROTO-VALUE-004'] }] }], hostile: [], totals: { faults: 1, caught: 1, hostile: 0, survived: 0 }, byArea: {}, outcome: 'passed' };
+    const merged = mergeSelfcheckReports([report, rerun]);
+    expect(merged.totals).toEqual({ faults: 2, caught: 2, hostile: 1, survived: 0 });
+    expect(merged.byArea).toEqual({ core: { faults: 2, caught: 2, hostile: 1, survived: 0 } });
+    expect(merged.durationMs).toBe(15_000);
+    expect(merged.outcome).toBe('failed');
   });
 });
