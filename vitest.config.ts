@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
+import { requirementTagDefinitions } from './tests/harness/requirement-ids.js';
 import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
 
 const requestTimeout = Number(process.env[ENV.requestTimeout]) || DEFAULT_REQUEST_TIMEOUT_MS;
@@ -29,6 +30,8 @@ export default defineConfig({
           setupFiles: ['allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
           testTimeout: conformanceTimeout,
           hookTimeout: conformanceTimeout,
+          // check() tags each test with its requirement IDs (e.g. `--tags-filter DOC-CREATE-001`).
+          tags: requirementTagDefinitions(),
         },
       },
       { test: { name: 'drivers', include: ['tests/drivers/**/*.test.ts'], testTimeout: 30_000 } },

@@ -1,6 +1,5 @@
 // `check(ids, title, fn)`: a conformance test that names the requirements it checks.
 import { test, type TestContext } from 'vitest';
-import { ENV } from './config.js';
 import { requirementIdProblems } from './requirement-ids.js';
 
 declare module 'vitest' {
@@ -9,8 +8,6 @@ declare module 'vitest' {
     requirements?: string[];
     /** Redacted HTTP exchanges of a failing test (set by the conformance setup file). */
     exchanges?: unknown[];
-    /** True when the runner's --requirement filter left this test out; reporters drop it. */
-    deselected?: boolean;
   }
 }
 
@@ -22,8 +19,10 @@ export interface CheckOptions {
 export type CheckBody = (context: TestContext) => unknown | Promise<unknown>;
 
 /**
- * Registers a conformance test for the given requirement IDs. An empty list or an ID that is unknown or withdrawn in
- * spec/requirements.json makes the test fail with a message saying so, without running its body.
+ * Registers a conformance test for the given requirement IDs, which are also its vitest tags (declared from
+ * spec/requirements.json by `requirementTagDefinitions`), so the runner's --requirement is vitest's tags filter. An
+ * empty list or an ID that is unknown or withdrawn in spec/requirements.json makes the test fail with a message saying
+ * so, without running its body (and without tags, which vitest would refuse at collection).
  */
 export function check(ids: readonly string[], title: string, fn: CheckBody, opts: CheckOptions = {}): void {
   const requirements = [...ids];
@@ -33,14 +32,8 @@ export function check(ids: readonly string[], title: string, fn: CheckBody, opts
     : () => {
         throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
       };
-  // --requirement: a test not tagged with the selected ID is registered skipped (so a file's hooks do not run when
-  // none of its tests is selected) and marked so that reports leave it out.
-  const only = process.env[ENV.requirement];
-  if (only && !requirements.includes(only)) {
-    test.skip(title, { meta: { requirements, deselected: true } }, body);
-    return;
-  }
-  test(title, { meta: { requirements }, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, body);
+  const tags = problems.length === 0 ? requirements : [];
+  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, body);
 }
 
 /**

@@ -8,8 +8,6 @@ export const ENV = {
   streamTimeout: 'FAUNA_CONFORMANCE_STREAM_TIMEOUT',
   seed: 'FAUNA_CONFORMANCE_SEED',
   runId: 'FAUNA_CONFORMANCE_RUN_ID',
-  /** Set by the runner's --requirement: only tests tagged with this ID run. */
-  requirement: 'FAUNA_CONFORMANCE_REQUIREMENT',
 } as const;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

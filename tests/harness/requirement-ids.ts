@@ -1,4 +1,5 @@
 // Requirement IDs a test may claim: active or tentative entries of spec/requirements.json.
+import type { TestTagDefinition } from 'vitest/config';
 import { loadRequirementsIndex, type Requirement, type RequirementsIndex } from '../../spec/build-index.js';
 
 let cached: { index: RequirementsIndex; byId: Map<string, Requirement> } | undefined;
@@ -28,4 +29,17 @@ export function requirementIdProblems(ids: readonly string[]): string[] {
   }
   if (new Set(ids).size !== ids.length) problems.push(`duplicate requirement IDs in [${ids.join(', ')}]`);
   return problems;
+}
+
+/**
+ * One vitest tag per requirement ID of spec/requirements.json (withdrawn ones too, so filtering on one selects
+ * nothing instead of failing): `check` tags each test with its IDs, and the runner's --requirement filters on them.
+ */
+export function requirementTagDefinitions(): TestTagDefinition[] {
+  return load().index.requirements.map((r) => ({ name: r.id, description: `${r.level} (${r.status}) ${r.statement}` }));
+}
+
+/** True when `id` is in spec/requirements.json. */
+export function isKnownRequirementId(id: string): boolean {
+  return load().byId.has(id);
 }

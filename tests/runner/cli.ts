@@ -10,6 +10,7 @@ import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/conf
 import { EVENT_ENV } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
+import { isKnownRequirementId } from '../harness/requirement-ids.js';
 import { AREAS, type Area } from './areas.js';
 import { ConfigFileError, loadConfig, type LoadedConfig } from './config-file.js';
 import { ExpectationsError, readExpectations, type Expectation } from './expectations.js';
@@ -52,6 +53,7 @@ function shardArg(raw: string): string {
 
 function requirementArg(raw: string): string {
   if (!REQUIREMENT_ID.test(raw)) throw new InvalidArgumentError(`--requirement must be an ID such as CORE-DOC-001, got "${raw}"`);
+  if (!isKnownRequirementId(raw)) throw new InvalidArgumentError(`--requirement ${raw} is not in spec/requirements.json`);
   return raw;
 }
 

@@ -11,6 +11,7 @@ import { ProgressReporter } from './reporters/progress-reporter.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
+import { requirementTagDefinitions } from '../harness/requirement-ids.js';
 
 const PACKAGE_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -60,8 +61,6 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
   } else {
     delete process.env[ENV.url];
   }
-  if (opts.requirement) process.env[ENV.requirement] = opts.requirement;
-  else delete process.env[ENV.requirement];
 
   const info: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'> = {
     target: { url: settings.url ?? 'http://127.0.0.1', embedded: !settings.url },
@@ -78,7 +77,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     ...(opts.testPattern ? { testPattern: opts.testPattern } : {}),
   };
   const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info });
-  const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir });
+  const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir, ...(opts.requirement ? { requirement: opts.requirement } : {}) });
   const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
   const filters = (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
   const vitest = await startVitest(
@@ -103,6 +102,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...(opts.bail ? { bail: opts.bail } : {}),
       ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
+      // check() tags every test with its requirement IDs, so vitest itself deselects for --requirement (a file none
+      // of whose tests is selected runs no hooks).
+      tags: requirementTagDefinitions(),
+      ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
       reporters: [
         ['junit', { outputFile: join(opts.reportDir, 'junit.xml') }],
         ['allure-vitest/reporter', { resultsDir: join(opts.reportDir, 'allure-results') }],

@@ -91,7 +91,8 @@ export class ConformanceReporter implements Reporter {
 
   /** Tests left out by --requirement or --test are not part of the run (vitest reports them as skipped). */
   private selected(test: TestCase): boolean {
-    if (test.meta().deselected) return false;
+    const requirement = this.options.info?.requirement;
+    if (requirement !== undefined && !test.tags.includes(requirement)) return false;
     const pattern = this.options.info?.testPattern;
     if (pattern === undefined || test.result().state !== 'skipped') return true;
     return new RegExp(pattern).test(test.fullName.split(' > ').join(' '));

@@ -11,6 +11,8 @@ export interface ProgressReporterOptions {
   report: () => ConformanceReport | undefined;
   root: string;
   testsDir?: string;
+  /** The run's --requirement: tests not tagged with it are deselected (vitest reports them as skipped). */
+  requirement?: string;
   /** Where to write; default process.stdout. */
   out?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Redraw live; default: a TTY and not CI. */
@@ -60,6 +62,10 @@ export class ProgressReporter implements Reporter {
     this.live = options.live ?? (Boolean(this.out.isTTY) && !/^(1|true)$/i.test(process.env.CI ?? ''));
   }
 
+  private selected(test: TestCase): boolean {
+    return this.options.requirement === undefined || test.tags.includes(this.options.requirement);
+  }
+
   private tally(test: TestCase): Tally {
     const file = test.module.moduleId.slice(this.options.root.length + 1).split('\\').join('/');
     const area = areaOf(file, this.options.testsDir ?? DEFAULT_TESTS_DIR);
@@ -69,12 +75,12 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestModuleCollected(module: TestModule): void {
-    for (const test of module.children.allTests()) if (!test.meta().deselected) this.tally(test).total += 1;
+    for (const test of module.children.allTests()) if (this.selected(test)) this.tally(test).total += 1;
     this.draw(false);
   }
 
   onTestCaseResult(test: TestCase): void {
-    if (test.meta().deselected) return;
+    if (!this.selected(test)) return;
     const state = test.result().state;
     const t = this.tally(test);
     if (state === 'passed') t.passed += 1;
