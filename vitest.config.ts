@@ -27,7 +27,7 @@ export default defineConfig({
           name: 'conformance',
           include: ['tests/conformance/**/*.test.ts'],
           globalSetup: ['tests/harness/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
+          setupFiles: ['tests/harness/assertion-setup.ts', 'allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
           testTimeout: conformanceTimeout,
           hookTimeout: conformanceTimeout,
           // check() tags each test with its requirement IDs (e.g. `--tags-filter DOC-CREATE-001`).

@@ -89,7 +89,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       name: CONFORMANCE_PROJECT,
       include: [`${testsDir}/**/*.test.ts`],
       globalSetup: [join(PACKAGE_ROOT, 'tests/harness/global-setup.ts')],
-      setupFiles: ['allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
+      // assertion-setup first: its matcher wrappers must sit inside allure-vitest's (see bigint-assertions.ts).
+      setupFiles: [join(PACKAGE_ROOT, 'tests/harness/assertion-setup.ts'), 'allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
       testTimeout: timeout,
       hookTimeout: timeout,
       // The seed fixes the order of files and of tests within them, so a replay sees the same order.
