@@ -6,6 +6,7 @@ import { parse as parseLossless } from 'lossless-json';
 import { ProtocolError, QueryError, type Position } from '../errors/query-error.js';
 import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 import type { Expr } from './v4-ast.js';
+import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
 import { formatIsoDate, formatIsoTime, parseIsoDate, parseIsoTime } from './iso-time.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -334,18 +335,21 @@ function writeRawJson(raw: unknown, out: string[]): void {
 // ---------------------------------------------------------------------------------------------------------
 // Error bodies
 
-export function renderQueryErrors(errors: readonly QueryError[]): string {
-  return JSON.stringify({ errors: errors.map(errorObject) });
+export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]): string {
+  const [first, ...rest] = errors;
+  const body: V4QueryError = { errors: [errorObject(first), ...rest.map(errorObject)] };
+  return JSON.stringify(body);
 }
 
-function errorObject(error: QueryError): Record<string, unknown> {
-  const out: Record<string, unknown> = { position: error.position, code: error.code, description: error.description };
-  if (error.failures) out['failures'] = error.failures;
-  if (error.cause) out['cause'] = error.cause.map(errorObject);
+function errorObject(error: QueryError): V4QueryErrorItem {
+  const out: V4QueryErrorItem = { position: error.position, code: error.code, description: error.description };
+  if (error.failures) out.failures = error.failures;
+  if (error.cause) out.cause = error.cause.map(errorObject);
   return out;
 }
 
 /** A protocol error body: no position. */
 export function renderProtocolError(code: string, description: string): string {
-  return JSON.stringify({ errors: [{ code, description }] });
+  const body: V4ProtocolError = { errors: [{ code, description }] };
+  return JSON.stringify(body);
 }

@@ -1,9 +1,10 @@
 /** Bodies of the v10 endpoints (`/query/1`, `/feed/1`, `/stream/1`): `{"error": {code, message}}` and query stats. */
 import { parse as parseLossless } from 'lossless-json';
+import type { V10Error, V10QueryStats } from '../../schemas/types.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { RequestContext } from './route-table.js';
 
-export function v10QueryStats(queryTimeMs: number): Record<string, unknown> {
+export function v10QueryStats(queryTimeMs: number): V10QueryStats {
   return {
     compute_ops: 1,
     read_ops: 0,
@@ -18,7 +19,8 @@ export function v10QueryStats(queryTimeMs: number): Record<string, unknown> {
 
 /** A protocol-level error: `{"error": {code, message}}` only. */
 export function sendV10Error(ctx: RequestContext, status: number, code: string, message: string): void {
-  ctx.exchange.respond(status, { 'content-type': JSON_CONTENT_TYPE }, JSON.stringify({ error: { code, message } }));
+  const body: V10Error = { error: { code, message } };
+  ctx.exchange.respond(status, { 'content-type': JSON_CONTENT_TYPE }, JSON.stringify(body));
 }
 
 /** The JSON body of a request, or undefined after answering 400 `invalid_request`. */

@@ -19,6 +19,7 @@ import { FqlError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
 import { parseCanonicalQueryText } from '../fql/query-input.js';
 import type { DatabaseId, Store } from '../store/store.js';
+import type { Stats } from '../../schemas/types.js';
 import type { Value } from '../values/value.js';
 import { EventHistory } from './event-history.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
@@ -74,7 +75,7 @@ export interface FeedPage {
   readonly events: Record<string, unknown>[];
   readonly cursor: string;
   readonly hasNext: boolean;
-  readonly stats: Record<string, unknown>;
+  readonly stats: Stats;
 }
 
 export class EventService {
@@ -168,7 +169,7 @@ export class EventService {
   permissionLossPage(source: OpenedSource, start: StartResolution): FeedPage {
     const event = this.permissionLossEvent();
     const position = start.ok ? start.position : positionAfterTransaction(start.startTs);
-    return { events: [event], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Record<string, unknown> };
+    return { events: [event], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Stats };
   }
 
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {
@@ -180,7 +181,7 @@ export class EventService {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {
       const event = this.retentionErrorEvent(start.startTs);
-      return { events: [event], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Record<string, unknown> };
+      return { events: [event], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Stats };
     }
     const snapshot = this.store.lastCommitTs;
     const events: Record<string, unknown>[] = [];

@@ -1,3 +1,5 @@
+import type { Stats } from '../../schemas/types.js';
+
 /** The `stats` of events and feed pages (SD "Event fields": read_ops, storage_bytes_read, compute_ops, …). */
 export interface EventCost {
   readOps: number;
@@ -23,7 +25,7 @@ export function operationsOf(cost: EventCost): number {
   return cost.readOps + cost.computeOps;
 }
 
-export function renderStats(cost: EventCost): Record<string, unknown> {
+export function renderStats(cost: EventCost): Stats {
   return {
     read_ops: cost.readOps,
     storage_bytes_read: cost.storageBytesRead,
