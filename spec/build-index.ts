@@ -9,34 +9,13 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Decision, Requirement, RequirementsIndex } from '../schemas/types.js';
 
-export type RequirementLevel = 'MUST' | 'SHOULD' | 'MAY';
-export type RequirementProfile = 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams';
-export type RequirementStatus = 'active' | 'tentative' | 'withdrawn';
-
-export interface Requirement {
-  id: string;
-  level: RequirementLevel;
-  profile: RequirementProfile;
-  status: RequirementStatus;
-  statement: string;
-  source: string[];
-  file: string;
-  anchor: string;
-}
-
-export interface Decision {
-  id: string;
-  title: string;
-  file: string;
-  anchor: string;
-}
-
-export interface RequirementsIndex {
-  specVersion: string;
-  requirements: Requirement[];
-  decisions: Decision[];
-}
+// The index's shapes are those of schemas/requirements-index.schema.json.
+export type { Decision, Requirement, RequirementsIndex };
+export type RequirementLevel = Requirement['level'];
+export type RequirementProfile = Requirement['profile'];
+export type RequirementStatus = Requirement['status'];
 
 /** A fenced code block in the spec that names a schema, e.g. ```json schema=document. */
 export interface SchemaExample {
@@ -147,12 +126,13 @@ export function parseRequirements(text: string, file: string): Requirement[] {
     if (sourceLines.length !== 1) {
       throw new SpecFormatError(file, lineNo, `${id}: needs exactly one "Source:" line, found ${sourceLines.length}`);
     }
-    const source = (sourceLines[0] as string)
+    const [firstSource, ...moreSources] = (sourceLines[0] as string)
       .slice('Source:'.length)
       .split(';')
       .map((s) => s.trim())
       .filter((s) => s !== '');
-    if (source.length === 0) throw new SpecFormatError(file, lineNo, `${id}: empty Source`);
+    if (firstSource === undefined) throw new SpecFormatError(file, lineNo, `${id}: empty Source`);
+    const source: Requirement['source'] = [firstSource, ...moreSources];
 
     const statusLines = body.filter((l) => l.startsWith('Status:'));
     if (statusLines.length > 1) throw new SpecFormatError(file, lineNo, `${id}: more than one "Status:" line`);

@@ -1,7 +1,9 @@
 // The history checker: given the changes a workload committed (what a correct source must emit) and what several
 // feed and stream clients observed, lists every violation of the event guarantees — each change exactly once per
 // client, ascending txn_ts, one order across feed clients, and nothing that was not a change of the source.
-export type ChangeType = 'add' | 'update' | 'remove';
+import type { FeedEvent } from '../../schemas/types.js';
+
+export type ChangeType = Exclude<FeedEvent['type'], 'error'>;
 
 /** One event a correct server emits: document `id` changed with `type` in the transaction at `ts`. */
 export interface ExpectedChange {

@@ -41,10 +41,11 @@ export function redactValue(value: unknown, secrets: Iterable<string> = knownSec
   return walk(value);
 }
 
-export function redactHeaders(headers: Record<string, string>, secrets: Iterable<string> = knownSecrets): Record<string, string> {
+export function redactHeaders(headers: { readonly [name: string]: string | undefined }, secrets: Iterable<string> = knownSecrets): Record<string, string> {
   const list = [...secrets];
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
     out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? REDACTED : redactString(v, list);
   }
   return out;

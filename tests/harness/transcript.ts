@@ -1,26 +1,13 @@
 // The HTTP exchanges of the running test, kept so a failing test can show exactly what went over the wire.
 // Tests in one file run one after another in one worker, so "the current test" is a module-level slot.
+import type { Exchange, Message } from '../../schemas/types.js';
 import { redactHeaders, redactString, redactValue } from './redaction.js';
 
-export interface RecordedMessage {
-  headers: Record<string, string>;
-  /** Parsed JSON when the body was JSON, else the text; absent when there was no body. */
-  body?: unknown;
-}
-
-export interface Exchange {
-  method: string;
-  url: string;
-  path: string;
-  startedAt: string;
-  durationMs: number;
-  request: RecordedMessage;
-  response?: RecordedMessage & { status: number };
-  /** Events read from a stream, in order. */
-  events?: unknown[];
-  /** Why no (complete) response arrived: timeout, connection refused, … */
-  error?: string;
-}
+// An exchange as the conformance report carries it (schemas/conformance-report.schema.json): a message's body is the
+// parsed JSON when it was JSON, else the text, and absent when there was none; `events` are the events read from a
+// stream, in order; `error` says why no (complete) response arrived.
+export type { Exchange };
+export type RecordedMessage = Message;
 
 const MAX_TEXT = 64 * 1024;
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PROFILES } from '../../spec/build-index.js';
+import { PROFILES, type RequirementProfile } from '../../spec/build-index.js';
 import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
 import { EVENT_ENV } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
@@ -72,7 +72,7 @@ interface RunOptions {
   secret?: string;
   reportDir: string;
   area?: Area[];
-  claims?: string[];
+  claims?: RequirementProfile[];
   expectations?: string;
   updateExpectations?: boolean;
   timeout?: number;
@@ -139,7 +139,7 @@ interface ResolvedRun {
   env: Record<string, string>;
   reportDir: string;
   areas: Area[] | undefined;
-  claimed: string[] | undefined;
+  claimed: RequirementProfile[] | undefined;
   expectationsPath: string | undefined;
   expectations: Expectation[] | undefined;
   failOnUntestedMust: boolean;

@@ -10,7 +10,7 @@ import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformanc
 import { ProgressReporter } from './reporters/progress-reporter.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
-import { loadRequirementsIndex } from '../../spec/build-index.js';
+import { loadRequirementsIndex, type RequirementProfile } from '../../spec/build-index.js';
 import { requirementTagDefinitions } from '../harness/requirement-ids.js';
 
 const PACKAGE_ROOT = join(import.meta.dirname, '..', '..');
@@ -20,7 +20,7 @@ export interface RunSuiteOptions {
   reportDir: string;
   areas: Area[] | undefined;
   failOnUntestedMust: boolean;
-  claimed?: string[];
+  claimed?: RequirementProfile[];
   expectations?: { file: string; entries: Expectation[] };
   updateExpectations?: boolean;
   shard?: string;

@@ -1,9 +1,8 @@
 // Builds conformance.json from plain test outcomes. Kept free of vitest types so it can be tested with data.
 // Two steps: `judgeTests` gives every test its gate status (claims, expectations), `aggregateReport` scores areas and
 // requirements and decides the outcome. `merge` reuses the second step on judged tests of several shards.
-import type { Requirement, RequirementsIndex } from '../../../spec/build-index.js';
+import type { ConformanceReport, Counts, Exchange, Requirement, RequirementsIndex, Signature } from '../../../schemas/types.js';
 import { requirementIdProblems } from '../../harness/requirement-ids.js';
-import type { Exchange } from '../../harness/transcript.js';
 import { judgeAgainstExpectations, type Expectation } from '../expectations.js';
 import { replayCommand } from '../replay.js';
 
@@ -15,12 +14,13 @@ export const TEST_STATUSES: readonly TestStatus[] = ['passed', 'failed', 'skippe
 /** Statuses that fail the gate. */
 export const FAILING_STATUSES: readonly TestStatus[] = ['failed', 'unexpected-pass'];
 
+// The report's shapes are those of schemas/conformance-report.schema.json.
+export type { ConformanceReport, Counts };
 /** How a test failed: the last HTTP status and error code it saw, and the first line of its assertion message. */
-export interface FailureSignature {
-  status?: number;
-  errorCode?: string;
-  assertion?: string;
-}
+export type FailureSignature = Signature;
+/** A test as the report lists it, with its gate status. */
+export type JudgedTest = ConformanceReport['tests'][number];
+export type RequirementVerdict = ConformanceReport['requirements'][number]['status'];
 
 export interface TestOutcome {
   id: string;
@@ -50,7 +50,7 @@ export interface RunInfo {
   allAreas: string[];
   failOnUntestedMust: boolean;
   /** Profiles the server claims; undefined = every profile. */
-  claimed?: string[];
+  claimed?: Requirement['profile'][];
   expectations?: { file: string; entries: Expectation[] };
   /** `i/n` when this run is one shard. */
   shard?: string;
@@ -63,7 +63,6 @@ export interface RunInfo {
 
 export const DEFAULT_TESTS_DIR = 'tests/conformance';
 
-export type Counts = { tests: number } & Record<CountKey, number>;
 type CountKey = 'passed' | 'failed' | 'skipped' | 'notClaimed' | 'expectedFailure' | 'unexpectedPass';
 const COUNT_KEY: Record<TestStatus, CountKey> = {
   passed: 'passed',
@@ -74,64 +73,13 @@ const COUNT_KEY: Record<TestStatus, CountKey> = {
   'unexpected-pass': 'unexpectedPass',
 };
 
-export type RequirementVerdict = 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure';
-
-export interface JudgedTest {
-  id: string;
-  file: string;
-  name: string;
-  area: string;
-  requirements: string[];
-  profiles: string[];
-  result: TestResult;
-  status: TestStatus;
-  durationMs: number;
-  /** Why the status differs from the result, or what the gate wants done. */
-  note?: string;
-  error?: string;
-  signature?: FailureSignature;
-  expectation?: { reason: string; issue?: string };
-  replay?: string;
-  exchanges?: Exchange[];
-}
-
-export interface ConformanceReport {
-  reportVersion: 1;
-  suiteVersion: string;
-  specVersion: string;
-  target: { url: string; embedded: boolean };
-  seed: number;
-  runId: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  areasRun: string[];
-  wholeSuite: boolean;
-  shards: string[];
-  filters: { requirement?: string; testPattern?: string };
-  claimedProfiles: string[];
-  allProfiles: string[];
-  expectationsFile: string | null;
-  unmatchedExpectations: string[];
-  policy: { untestedMust: 'report' | 'fail'; note: string };
-  outcome: 'passed' | 'failed';
-  totals: Counts;
-  requirementTotals: { total: number } & Record<RequirementVerdict, number>;
-  areas: (Counts & { area: string })[];
-  requirements: { id: string; level: Requirement['level']; profile: string; specStatus: 'active' | 'tentative'; claimed: boolean; status: RequirementVerdict; tests: string[] }[];
-  tests: JudgedTest[];
-  tagProblems: { test: string; problem: string }[];
-  untestedMust: string[];
-  runErrors: string[];
-}
-
 export function countStatuses(tests: readonly { status: TestStatus }[]): Counts {
   const counts: Counts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, notClaimed: 0, expectedFailure: 0, unexpectedPass: 0 };
   for (const t of tests) counts[COUNT_KEY[t.status]] += 1;
   return counts;
 }
 
-function profilesOf(ids: readonly string[], spec: RequirementsIndex): string[] {
+function profilesOf(ids: readonly string[], spec: RequirementsIndex): Requirement['profile'][] {
   const byId = new Map(spec.requirements.map((r) => [r.id, r.profile]));
   return [...new Set(ids.map((id) => byId.get(id)).filter((p): p is Requirement['profile'] => p !== undefined))].sort();
 }
