@@ -17,7 +17,8 @@ export default defineConfig({
     // CLI and self-check files mostly wait on servers and child processes.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      // Property runs of a few hundred cases took over vitest's 5 s default on a loaded 2-core machine.
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 30_000 } },
       // Compiling the larger schemas (expression, v4-value) in strict mode takes seconds on a busy 2-core machine.
       { test: { name: 'schemas', include: ['tests/schemas/**/*.test.ts'], testTimeout: 60_000 } },
       { test: { name: 'spec', include: ['tests/spec/**/*.test.ts'], testTimeout: 60_000 } },
