@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DistinctSet, FilteredSet, MergedSet, sameOrder } from '../../../../reference-impl/indexes/composite-sets.js';
-import { valueKey, type IndexTuple } from '../../../../reference-impl/indexes/index-store.js';
-import { ArraySet, paginateSet, type OrderedSet } from '../../../../reference-impl/indexes/ordered-set.js';
+import { valueKey } from '../../../../reference-impl/indexes/index-store.js';
+import { ArraySet, paginateSet } from '../../../../reference-impl/indexes/ordered-set.js';
 import { compareTuples } from '../../../../reference-impl/indexes/value-order.js';
-import { Ref, type Value } from '../../../../reference-impl/values/value.js';
+import type { Value } from '../../../../reference-impl/values/value.js';
+import { ref, walkBackward, walkForward } from './set-walks.js';
 
-const coll = new Ref('c', new Ref('collections'));
-const ref = (id: number) => new Ref(String(id), coll);
 
 /** A set covering one value: tuples [v, ref], elements v (as an index with one value renders them). */
 function valueSet(entries: ReadonlyArray<readonly [bigint, number]>, reverse: boolean): ArraySet {
@@ -20,29 +19,6 @@ function model(sets: readonly ArraySet[], keep: (e: Value) => boolean = () => tr
   all.sort((a, b) => compareTuples(a.t, b.t, sets[0]!.reverse));
   const seen = new Set<string>();
   return all.filter(({ e }) => keep(e) && !seen.has(valueKey(e)) && seen.add(valueKey(e)) !== undefined).map(({ e }) => e);
-}
-
-function walkForward(set: OrderedSet, size: number): Value[] {
-  const out: Value[] = [];
-  let after: IndexTuple | undefined;
-  for (let guard = 0; guard < 500; guard++) {
-    const page = paginateSet(set, { size, after });
-    out.push(...page.data.map((t) => set.element(t)));
-    if (!page.after) return out;
-    after = page.after;
-  }
-  throw new Error('walk did not end');
-}
-
-function walkBackward(set: OrderedSet, size: number): Value[] {
-  const pages: Value[][] = [];
-  let page = paginateSet(set, { size, fromEnd: true });
-  for (let guard = 0; guard < 500; guard++) {
-    pages.unshift(page.data.map((t) => set.element(t)));
-    if (!page.before) return pages.flat();
-    page = paginateSet(set, { size, before: page.before });
-  }
-  throw new Error('walk did not end');
 }
 
 const entries = fc.uniqueArray(fc.tuple(fc.bigInt({ min: 0n, max: 6n }), fc.integer({ min: 1, max: 60 })), { maxLength: 25, selector: ([, id]) => id });

@@ -2,40 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IndexError } from '../../../../reference-impl/indexes/index-error.js';
 import { IndexStore, valueKey, type IndexTuple } from '../../../../reference-impl/indexes/index-store.js';
-import { ArraySet, IndexTermSet, paginateSet, type OrderedSet } from '../../../../reference-impl/indexes/ordered-set.js';
-import { Ref, type Value } from '../../../../reference-impl/values/value.js';
+import { ArraySet, IndexTermSet, paginateSet } from '../../../../reference-impl/indexes/ordered-set.js';
+import type { Value } from '../../../../reference-impl/values/value.js';
+import { ref, walkBackward, walkForward } from './set-walks.js';
 
-const coll = new Ref('c', new Ref('collections'));
-const ref = (id: number) => new Ref(String(id), coll);
 const tuple = (v: Value, id: number): IndexTuple => [v, ref(id)];
 
 function arraySet(tuples: IndexTuple[], reverse = [false]): ArraySet {
   return new ArraySet(tuples.map((t) => ({ tuple: t, element: t[0]! })), reverse);
-}
-
-/** Every element of a forward walk with pages of `size`. */
-function walkForward(set: OrderedSet, size: number): Value[] {
-  const out: Value[] = [];
-  let after: IndexTuple | undefined;
-  for (let guard = 0; guard < 1000; guard++) {
-    const page = paginateSet(set, { size, after });
-    out.push(...page.data.map((t) => set.element(t)));
-    if (!page.after) return out;
-    after = page.after;
-  }
-  throw new Error('walk did not end');
-}
-
-/** Every element of a backward walk from the end, in set order. */
-function walkBackward(set: OrderedSet, size: number): Value[] {
-  const pages: Value[][] = [];
-  let page = paginateSet(set, { size, fromEnd: true });
-  for (let guard = 0; guard < 1000; guard++) {
-    pages.unshift(page.data.map((t) => set.element(t)));
-    if (!page.before) return pages.flat();
-    page = paginateSet(set, { size, before: page.before });
-  }
-  throw new Error('walk did not end');
 }
 
 describe('paginateSet over an ArraySet', () => {
