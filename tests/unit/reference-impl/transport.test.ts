@@ -76,6 +76,12 @@ describe('DualProtocolServer', () => {
     expect(h2.status).toBe(413);
   });
 
+  it('keeps idle HTTP/1.1 connections 30 s and says so, far beyond what clients keep theirs', async () => {
+    const res = await request(`${url}/x`, { headersTimeout: 5000, bodyTimeout: 5000 });
+    await res.body.text();
+    expect(res.headers['keep-alive']).toBe('timeout=30');
+  });
+
   it('on HTTP/1.1 answers 413 before the upload ends, reads the rest, then closes without a reset', async () => {
     const total = 4 * 1024 * 1024;
     const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
