@@ -3,9 +3,11 @@
  * Each area registers the handler of the native collections it owns; the core registers collections,
  * databases and keys.
  */
-import type { Position } from '../errors/query-error.js';
+import { errors, type Position } from '../errors/query-error.js';
 import type { ObjectValue, Ref, Value } from '../values/value.js';
+import { expectObject } from './arguments.js';
 import type { EvalContext } from './context.js';
+import type { FormDefinition } from './form-registry.js';
 
 export interface NativeCollectionHandler {
   /**
@@ -26,4 +28,17 @@ export class NativeCollectionHandlers {
   get(nativeCollection: string): NativeCollectionHandler | undefined {
     return this.handlers.get(nativeCollection);
   }
+}
+
+/** A `create_<thing>: {params}` form (CreateRole, CreateIndex, …): Create on the native collection `native`. */
+export function nativeCreateForm(key: string, native: string): FormDefinition {
+  return {
+    required: [key],
+    async evaluate(ctx, args) {
+      const params = expectObject(await args.value(ctx, key), args.position(key));
+      const handler = ctx.services.natives.get(native);
+      if (!handler) throw errors.invalidExpression(`${key} is not supported.`, args.node.position);
+      return handler.create(ctx, params, args.node.position);
+    },
+  };
 }

@@ -1,14 +1,12 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
 import { normaliseRoleFields } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-json.js';
-import { errors } from '../../errors/query-error.js';
 import { Ref, isObjectValue, type QueryValue, type Value } from '../../values/value.js';
-import { expectObject } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
 import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
-import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
+import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
 
 export const roleHandler: NativeCollectionHandler = {
@@ -32,15 +30,7 @@ export const roleHandler: NativeCollectionHandler = {
   },
 };
 
-const createRole: FormDefinition = {
-  required: ['create_role'],
-  async evaluate(ctx, args) {
-    const params = expectObject(await args.value(ctx, 'create_role'), args.position('create_role'));
-    const handler = ctx.services.natives.get('roles');
-    if (!handler) throw errors.invalidExpression('create_role is not supported.', args.node.position);
-    return handler.create(ctx, params, args.node.position);
-  },
-};
+const createRole = nativeCreateForm('create_role', 'roles');
 
 export function registerRoleNativeCollection(natives: NativeCollectionHandlers): void {
   natives.register('roles', roleHandler);

@@ -1,11 +1,10 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
 import { errors } from '../../errors/query-error.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { expectObject } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
-import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
+import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
 
 /** Days of history a collection keeps when created without `history_days` (the service's default). */
@@ -89,26 +88,14 @@ export const keyHandler: NativeCollectionHandler = {
   },
 };
 
-function createForm(key: string, native: string): FormDefinition {
-  return {
-    required: [key],
-    async evaluate(ctx, args) {
-      const params = expectObject(await args.value(ctx, key), args.position(key));
-      const handler = ctx.services.natives.get(native);
-      if (!handler) throw errors.invalidExpression(`${key} is not supported.`, args.node.position);
-      return handler.create(ctx, params, args.node.position);
-    },
-  };
-}
-
 export function registerCoreNativeCollections(natives: NativeCollectionHandlers): void {
   natives.register('collections', collectionHandler).register('databases', databaseHandler).register('keys', keyHandler);
 }
 
 export const schemaForms: readonly FormDefinition[] = [
-  createForm('create_collection', 'collections'),
-  createForm('create_class', 'collections'),
-  createForm('create_database', 'databases'),
-  createForm('create_key', 'keys'),
+  nativeCreateForm('create_collection', 'collections'),
+  nativeCreateForm('create_class', 'collections'),
+  nativeCreateForm('create_database', 'databases'),
+  nativeCreateForm('create_key', 'keys'),
 ];
 

@@ -8,11 +8,11 @@ import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
 import { parseIndexDefinition } from '../../indexes/index-definition.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { expectObject, expectRef, typeName } from '../arguments.js';
+import { expectRef, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, renderDocument, resolveCollection, resolveDatabaseScope, writeDocument } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
-import type { NativeCollectionHandler } from '../native-collections.js';
+import { nativeCreateForm, type NativeCollectionHandler } from '../native-collections.js';
 import { withoutNulls } from '../record-fields.js';
 import { asLambda, indexRecord, isIndexRef } from './set-reading.js';
 
@@ -78,15 +78,7 @@ export function indexNativeHandler(): NativeCollectionHandler {
   };
 }
 
-const createIndex: FormDefinition = {
-  required: ['create_index'],
-  async evaluate(ctx, args) {
-    const params = expectObject(await args.value(ctx, 'create_index'), args.position('create_index'));
-    const handler = ctx.services.natives.get('indexes');
-    if (!handler) throw errors.invalidExpression('create_index is not supported.', args.node.position);
-    return handler.create(ctx, params, args.node.position);
-  },
-};
+const createIndex = nativeCreateForm('create_index', 'indexes');
 
 async function matchSet(ctx: EvalContext, args: FormArgs, indexKey: string, termsKey: string | undefined): Promise<Value> {
   const index = await args.value(ctx, indexKey);
