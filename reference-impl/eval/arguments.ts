@@ -1,22 +1,27 @@
 /** Argument type checks shared by forms; each failure is `invalid argument` at the argument's position. */
 import { QueryError, type Position } from '../errors/query-error.js';
-import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { orderedTypeOf, type OrderedType } from '../indexes/value-order.js';
+import { Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+
+const TYPE_NAMES: Record<OrderedType, string> = {
+  null: 'Null',
+  boolean: 'Boolean',
+  string: 'String',
+  integer: 'Integer',
+  decimal: 'Double',
+  array: 'Array',
+  ref: 'Ref',
+  set: 'Set',
+  time: 'Time',
+  date: 'Date',
+  bytes: 'Bytes',
+  query: 'Lambda',
+  object: 'Object',
+};
 
 /** The type name the service uses in messages. */
 export function typeName(value: Value): string {
-  if (value === null) return 'Null';
-  if (typeof value === 'boolean') return 'Boolean';
-  if (typeof value === 'string') return 'String';
-  if (typeof value === 'bigint') return 'Integer';
-  if (typeof value === 'number') return 'Double';
-  if (Array.isArray(value)) return 'Array';
-  if (value instanceof Ref) return 'Ref';
-  if (value instanceof SetRef) return 'Set';
-  if (value instanceof Time) return 'Time';
-  if (value instanceof DateValue) return 'Date';
-  if (value instanceof Bytes) return 'Bytes';
-  if (value instanceof QueryValue) return 'Lambda';
-  return 'Object';
+  return TYPE_NAMES[orderedTypeOf(value)];
 }
 
 function wrongType(expected: string, value: Value, position: Position): QueryError {
