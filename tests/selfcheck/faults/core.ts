@@ -31,6 +31,12 @@ import {
 const SUPPORTED_API_VERSIONS = new Set(['2.0', '2.1', '2.7', '2.12', '3', '4', '5', 'UNSTABLE']);
 const TWO_POW_53 = 2n ** 53n;
 
+/** Calls `visit` for every element of an array or value of an object (not deeper: `visit` recurses if it wants). */
+function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
+  if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
+  else if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) visit(value, key, item);
+}
+
 function isV4Error(status: number, body: unknown): boolean {
   return status >= 400 && v4Errors(body).length > 0;
 }
@@ -508,18 +514,17 @@ export const CORE_FAULTS: readonly Fault[] = [
         () => true,
         (body) => {
           let rounded = 0;
-          forEachObject(body, (object) => {
-            for (const [key, value] of Object.entries(object)) {
-              if (!isJsonInteger(value)) continue;
-              const exact = BigInt(String(value));
-              if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) continue;
-              const approx = jsonInt(BigInt(Number(exact)));
-              if (String(approx) !== String(value)) {
-                object[key] = approx;
-                rounded += 1;
-              }
-            }
-          });
+          // Array elements too: big integers usually come back in lists (`[9007199254740993, …]`).
+          const round = (container: unknown[] | JsonObject, key: number | string, value: unknown): void => {
+            if (!isJsonInteger(value)) return forEachContained(value, round);
+            const exact = BigInt(String(value));
+            if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) return;
+            const approx = jsonInt(BigInt(Number(exact)));
+            if (String(approx) === String(value)) return;
+            (container as Record<string | number, unknown>)[key] = approx;
+            rounded += 1;
+          };
+          forEachContained(body, round);
           return rounded;
         },
       ),
