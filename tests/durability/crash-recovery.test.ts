@@ -4,35 +4,20 @@
  * every acknowledged transaction completely and no unacknowledged one in part. Keys, databases and their
  * documents survive too, and a torn final log record is dropped while the rest loads.
  */
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { describe, expect, it } from 'vitest';
+import { postJson, useDataDirServer, type JsonAnswer } from './crashed-server.js';
+import type { ServerProcess } from './server-process.js';
 
 const ROOT = 'durability-root-secret-0123456789';
 const WRITERS = 24;
-const REQUEST_TIMEOUT_MS = 10_000;
 
-let dataDir: string;
-let server: ServerProcess | undefined;
+const data = useDataDirServer('fc-durability-', ROOT);
+let server: ServerProcess;
 
-interface Answer {
-  status: number;
-  body: any;
-}
-
-async function query(url: string, expr: unknown, secret = ROOT): Promise<Answer> {
-  const res = await request(url, {
-    method: 'POST',
-    body: JSON.stringify(expr),
-    headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
-    headersTimeout: REQUEST_TIMEOUT_MS,
-    bodyTimeout: REQUEST_TIMEOUT_MS,
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+function query(url: string, expr: unknown, secret = ROOT): Promise<JsonAnswer> {
+  return postJson(url, expr, { 'x-faunadb-api-version': '4' }, secret);
 }
 
 const ref = (collection: string, id: string) => ({ ref: { collection }, id });
@@ -55,18 +40,9 @@ async function existing(url: string, ids: number[]): Promise<Set<number>> {
   return found;
 }
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'fc-durability-'));
-});
-
-afterAll(async () => {
-  await server?.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
 describe('--data-dir survives SIGKILL', () => {
   it('keeps every acknowledged transaction whole, no unacknowledged one in part, and schema records', async () => {
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    server = await data.start();
     const before = server.url;
     expect((await query(before, { create_collection: { object: { name: 'items' } } })).status).toBe(201);
     expect((await query(before, { create_database: { object: { name: 'child' } } })).status).toBe(201);
@@ -102,7 +78,7 @@ describe('--data-dir survives SIGKILL', () => {
     await killed;
     expect(attempted.size).toBeGreaterThan(acknowledged.size);
 
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    server = await data.start();
     const after = server.url;
     const ids = [...attempted].flatMap((n) => [2 * n, 2 * n + 1]);
     const present = await existing(after, ids);
@@ -127,13 +103,13 @@ describe('--data-dir survives SIGKILL', () => {
 
   it('drops a torn final record and keeps appending after the intact ones', async () => {
     // A frame header promising 1000 bytes followed by only 3: what a crash during a write leaves behind.
-    await appendFile(join(dataDir, 'commit.log'), Buffer.from([0, 0, 3, 232, 1, 2, 3, 4, 9, 9, 9]));
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    await appendFile(join(data.dir, 'commit.log'), Buffer.from([0, 0, 3, 232, 1, 2, 3, 4, 9, 9, 9]));
+    server = await data.start();
     expect(server.stderr()).toMatch(/dropped a torn final commit-log record \(11 bytes\)/);
     const created = await query(server.url, { create: ref('items', '999999999'), params: { object: { data: { object: { after: 'torn' } } } } });
     expect(created.status).toBe(201);
     await server.kill('SIGKILL');
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    server = await data.start();
     expect(server.stderr()).not.toMatch(/dropped/);
     expect((await query(server.url, { get: ref('items', '999999999') })).body.resource.data).toEqual({ after: 'torn' });
     expect((await query(server.url, { exists: ref('items', '1') })).body.resource).toBe(true);

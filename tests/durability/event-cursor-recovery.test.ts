@@ -4,29 +4,17 @@
  * the feed continues from the cursor with exactly the events committed after it — the ones written before the
  * kill, then the ones written after the restart — with no gap and no repeat.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { describe, expect, it } from 'vitest';
+import { postJson, useDataDirServer, type JsonAnswer } from './crashed-server.js';
+import type { ServerProcess } from './server-process.js';
 
 const ROOT = 'durability-events-root-secret-0123456789';
-const REQUEST_TIMEOUT_MS = 10_000;
 
-let dataDir: string;
-let server: ServerProcess | undefined;
+const data = useDataDirServer('fc-durability-events-', ROOT);
+let server: ServerProcess;
 
-async function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {
-  const res = await request(`${url}${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { authorization: `Bearer ${ROOT}`, ...headers },
-    headersTimeout: REQUEST_TIMEOUT_MS,
-    bodyTimeout: REQUEST_TIMEOUT_MS,
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+function post(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<JsonAnswer> {
+  return postJson(`${url}${path}`, body, headers, ROOT);
 }
 
 /** One v4 transaction creating documents with the given `n`s; asserts that it committed. */
@@ -57,18 +45,9 @@ async function feedFrom(url: string, token: string, cursor: string): Promise<{ n
   }
 }
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'fc-durability-events-'));
-});
-
-afterAll(async () => {
-  await server?.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
 describe('event sources survive SIGKILL with --data-dir', () => {
   it('a feed cursor from before the kill continues after the restart without gaps', async () => {
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    server = await data.start();
     const before = server.url;
     expect((await post(before, '/', { create_collection: { object: { name: 'items' } } }, { 'x-faunadb-api-version': '4' })).status).toBe(201);
     const source = await post(before, '/query/1', { query: 'items.all().eventSource()' }, { 'x-format': 'tagged' });
@@ -83,7 +62,7 @@ describe('event sources survive SIGKILL with --data-dir', () => {
     await createItems(before, [6]);
     await server.kill('SIGKILL');
 
-    server = await startServerProcess({ rootSecret: ROOT, dataDir });
+    server = await data.start();
     const after = server.url;
     await createItems(after, [7]);
     const resumed = await feedFrom(after, token, first.cursor);
