@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { findFault } from '../../selfcheck/faults/catalogue.js';
 import { startFaultProxy, type FaultProxy } from '../../selfcheck/proxy.js';
+import { useUpstream } from './test-upstream.js';
 
 // A scripted upstream: answers whatever the test queued, and records what reached it.
 interface Scripted {
@@ -23,22 +23,14 @@ const upstream = createServer((req, res) => {
     res.end(next.body);
   });
 });
-let upstreamUrl = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise<void>((resolve) => upstream.close(() => resolve()));
-});
+const upstreamUrl = useUpstream(upstream);
 
 async function withFault<T>(id: string, use: (proxy: FaultProxy) => Promise<T>): Promise<T> {
   const fault = findFault(id);
   if (fault === undefined) throw new Error(`no fault ${id}`);
   queue.length = 0;
   received.length = 0;
-  const proxy = await startFaultProxy({ upstream: upstreamUrl, hooks: fault.apply() });
+  const proxy = await startFaultProxy({ upstream: upstreamUrl(), hooks: fault.apply() });
   try {
     return await use(proxy);
   } finally {

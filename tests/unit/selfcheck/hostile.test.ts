@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { HOSTILE_SERVERS, HUGE_BODY_BYTES, SLOW_BYTE_DELAY_MS, type HostileServer, type RunningHostileServer } from '../../selfcheck/hostile/catalogue.js';
+import { useUpstream } from './test-upstream.js';
 
 // A stand-in upstream for the stream behaviours: `/stream/1` sends a status event, then a data event
 // 50 ms later, then stays open like a real stream.
@@ -16,15 +16,7 @@ const upstream = createServer((req, res) => {
     setTimeout(() => res.write(ADD + '\r\n'), 50);
   });
 });
-let upstreamUrl = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise<void>((resolve) => upstream.close(() => resolve()));
-});
+const upstreamUrl = useUpstream(upstream);
 
 function hostile(id: string): HostileServer {
   const found = HOSTILE_SERVERS.find((server) => server.id === id);
@@ -33,7 +25,7 @@ function hostile(id: string): HostileServer {
 }
 
 async function withHostile<T>(id: string, use: (server: RunningHostileServer) => Promise<T>): Promise<T> {
-  const server = await hostile(id).start(upstreamUrl);
+  const server = await hostile(id).start(upstreamUrl());
   try {
     return await use(server);
   } finally {
