@@ -42,10 +42,13 @@ describe('History checker', () => {
       const expected: ExpectedChange[] = [];
       const droppingSeen: any[] = [];
       for (const [index, steps] of workload!.entries()) {
+        // One planned write per expression sent, in the same order, so results map back by position.
+        const planned: ({ slot: number; op: 'create' | 'update' | 'delete'; v?: number } | undefined)[] = [];
         const exprs: unknown[] = [];
-        const touched = new Map<number, { op: 'create' | 'update' | 'delete'; v?: number }>();
+        const touched = new Set<number>();
         for (const step of steps) {
           if (step.kind === 'elsewhere') {
+            planned.push(undefined);
             exprs.push(ops.create('Elsewhere', { v: step.v }));
             continue;
           }
@@ -53,10 +56,12 @@ describe('History checker', () => {
           const current = slots[step.slot];
           if (step.kind === 'delete') {
             if (!current) continue;
-            touched.set(step.slot, { op: 'delete' });
+            touched.add(step.slot);
+            planned.push({ slot: step.slot, op: 'delete' });
             exprs.push(ops.delete('Tracked', current.id));
           } else {
-            touched.set(step.slot, { op: current ? 'update' : 'create', v: step.v });
+            touched.add(step.slot);
+            planned.push({ slot: step.slot, op: current ? 'update' : 'create', v: step.v });
             exprs.push(current ? ops.update('Tracked', current.id, { v: step.v }) : ops.create('Tracked', { v: step.v }));
           }
         }
@@ -65,20 +70,13 @@ describe('History checker', () => {
         const ts = BigInt(res.headers['x-txn-time']!);
         const results = res.resource as any[];
         const writes = new Map<string, { before: { v: number } | undefined; after: { v: number } | undefined }>();
-        let r = 0;
-        for (const step of steps) {
-          if (step.kind === 'elsewhere') {
-            r++;
-            continue;
-          }
-          const write = touched.get(step.slot);
+        for (const [r, write] of planned.entries()) {
           if (!write) continue;
-          touched.delete(step.slot);
-          const id = String(results[r++].ref['@ref'].id);
-          const before = slots[step.slot];
+          const id = String(results[r].ref['@ref'].id);
+          const before = slots[write.slot];
           const after = write.op === 'delete' ? undefined : { id, v: write.v! };
           writes.set(id, { before, after });
-          slots[step.slot] = after;
+          slots[write.slot] = after;
         }
         expected.push(...expectedChanges(ts, writes, (doc) => doc.v < IN_SET_BELOW));
         // Halfway, the second stream client drops its connection and resumes from its last cursor.
