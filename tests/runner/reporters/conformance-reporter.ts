@@ -1,6 +1,6 @@
 // A vitest reporter for the conformance project: checks every test's requirement tags, builds conformance.json and
 // summary.md (when given a report directory) and keeps the report for the runner's exit code.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestSuite, Vitest } from 'vitest/node';
@@ -117,9 +117,11 @@ export class ConformanceReporter implements Reporter {
       target: { url: 'http://unknown', embedded: true },
       seed: 0,
       runId: 'unknown',
-      areas: undefined,
+      // Under plain `vitest run` (npm test) a run of every conformance file with no name filter is the whole suite
+      // and is held to it: an active MUST without a passing test fails it. A partial run lists the areas it ran.
+      areas: this.partialRunAreas(modules, root, testsDir),
       allAreas: [],
-      failOnUntestedMust: false,
+      failOnUntestedMust: true,
       ...this.options.info,
       suiteVersion: suiteVersion(),
       startedAt: this.startedAt,
@@ -137,6 +139,18 @@ export class ConformanceReporter implements Reporter {
     }
     if (this.options.reportDir) writeReportFiles(report, this.options.reportDir);
     // Under plain `vitest run` the reporter is the only place that sees untagged tests as a whole; make them fail it.
-    if (report.tagProblems.length > 0 || report.runErrors.length > 0) process.exitCode = 1;
+    const untestedFails = report.policy.untestedMust === 'fail' && report.untestedMust.length > 0;
+    if (report.tagProblems.length > 0 || report.runErrors.length > 0 || untestedFails) process.exitCode = 1;
+  }
+
+  /** The areas that ran when this is not every conformance file, or a name filter is set; undefined for the whole suite. */
+  private partialRunAreas(modules: readonly TestModule[], root: string, testsDir: string): string[] | undefined {
+    const ran = new Set(modules.map((m) => relative(root, m.moduleId).split('\\').join('/')));
+    const all = readdirSync(join(root, testsDir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${testsDir}/${f.split('\\').join('/')}`);
+    const everyFile = all.every((f) => ran.has(f));
+    if (everyFile && this.vitest?.config.testNamePattern === undefined) return undefined;
+    return [...new Set([...ran].map((f) => areaOf(f, testsDir)))].sort();
   }
 }

@@ -199,7 +199,7 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     unmatchedExpectations,
     policy: info.failOnUntestedMust
       ? { untestedMust: 'fail', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test.' }
-      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, and a test without requirement IDs or with an unknown ID. Tests of unclaimed profiles and expected failures never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested; areas are still being written).' },
+      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, and a test without requirement IDs or with an unknown ID. Tests of unclaimed profiles and expected failures never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested).' },
     outcome: failed ? 'failed' : 'passed',
     totals,
     requirementTotals: {
