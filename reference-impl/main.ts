@@ -1,5 +1,6 @@
 /** The `fauna-reference-server` command. */
 import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import { generatedRootSecret } from './durability/root-secret.js';
 import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
 import { startReferenceServer } from './server.js';
@@ -16,6 +17,12 @@ function parsePositiveInt(text: string): number {
   return n;
 }
 
+function parseBcryptCost(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 4 || n > 31) throw new InvalidArgumentError('must be an integer from 4 to 31.');
+  return n;
+}
+
 function parsePlan(text: string): AccountPlan {
   if (!(ACCOUNT_PLANS as readonly string[]).includes(text)) throw new InvalidArgumentError(`must be one of ${ACCOUNT_PLANS.join(', ')}.`);
   return text as AccountPlan;
@@ -29,10 +36,11 @@ const program = new Command('fauna-reference-server')
   .option('--data-dir <dir>', 'keep data in this directory (commit log, fsync before each response) and recover it on start; default: in memory')
   .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
   .option('--ops-limit <n>', 'operations the event streams of one account (a top-level database) may consume before they end with limit_exceeded', parsePositiveInt)
+  .option('--bcrypt-cost <n>', 'BCrypt cost of password and secret hashes (4-31)', parseBcryptCost, DEFAULT_BCRYPT_COST)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan }>();
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan; bcryptCost: number }>();
 const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 
 try {
@@ -43,7 +51,7 @@ try {
     console.error(`fauna-reference-server: cannot write the commit log, stopping: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(3);
   };
-  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret: given ?? generated!.secret, dataDir: opts.dataDir, onStorageFailure, events });
+  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret: given ?? generated!.secret, bcryptCost: opts.bcryptCost, dataDir: opts.dataDir, onStorageFailure, events });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
