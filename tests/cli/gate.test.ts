@@ -3,7 +3,7 @@
 // few seconds of process start-up, so the independent runs start together in beforeAll (a few at a time, CI has
 // 2 cores) and one run serves every test that only needs to read its report.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Semaphore } from 'async-mutex';
@@ -251,6 +251,14 @@ describe('shards', () => {
     expect(merged.requirements).toEqual(whole.report().requirements.map((r) => ({ ...r, tests: [...r.tests].sort() })));
     expect(merged.shards).toEqual(['1/2', '2/2']);
     for (const f of ['summary.md', 'badge.svg', 'badge.json', 'report.html']) expect(existsSync(join(out, f)), f).toBe(true);
+    // JUnit and Allure hold every test of both shards once.
+    const testcases = (dir: string) => (readFileSync(join(dir, 'junit.xml'), 'utf8').match(/<testcase\b/g) ?? []).length;
+    const results = (dir: string) => readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json')).length;
+    expect(testcases(out)).toBe(testcases(shards[0]!.dir) + testcases(shards[1]!.dir));
+    expect(testcases(out)).toBe(testcases(whole.dir));
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(new RegExp(`<testsuites name="fauna-conformance" tests="${testcases(whole.dir)}"`));
+    expect(results(out)).toBe(results(shards[0]!.dir) + results(shards[1]!.dir));
+    expect(results(out)).toBe(results(whole.dir));
   });
 
   it('refuses to merge a report with itself or reports of different seeds', async () => {

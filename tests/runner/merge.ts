@@ -1,9 +1,11 @@
-// `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs. The
-// tests keep the gate status their shard gave them; areas, requirements, totals and the outcome are recomputed.
+// `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs, plus
+// their JUnit and Allure results (merge-artifacts.ts). The tests keep the gate status their shard gave them; areas,
+// requirements, totals and the outcome are recomputed.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '../../schemas/index.js';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
+import { mergeArtifacts, shardDir } from './merge-artifacts.js';
 import { aggregateReport, type ConformanceReport, type JudgedTest } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
 
@@ -83,5 +85,6 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
 export function mergeReportDirs(paths: readonly string[], outDir: string): ConformanceReport {
   const report = mergeReports(paths.map(readReport));
   writeReportFiles(report, outDir);
+  mergeArtifacts(paths.map(shardDir), outDir);
   return report;
 }
