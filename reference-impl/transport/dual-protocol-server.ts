@@ -7,7 +7,8 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { Duplex } from 'node:stream';
-import type { Exchange, ExchangeHandler, IncomingRequest, ResponseStream } from './exchange.js';
+import type { Exchange, ExchangeHandler, IncomingRequest } from './exchange.js';
+import { StreamResponse, type CompatResponse } from './stream-response.js';
 
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -41,7 +42,6 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const MAX_DISCARDED_BODY_BYTES = 256 * 1024 * 1024;
 
 type CompatRequest = http.IncomingMessage | http2.Http2ServerRequest;
-type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
 
 export class DualProtocolServer {
   private readonly tcp: net.Server;
@@ -285,52 +285,6 @@ function writeComplete(res: CompatResponse, status: number, headers: Record<stri
   const payload = Buffer.from(body, 'utf8');
   res.writeHead(status, { ...headers, 'content-length': String(payload.length) });
   res.end(payload);
-}
-
-class StreamResponse implements ResponseStream {
-  private isClosed = false;
-  private readonly listeners: Array<() => void> = [];
-
-  constructor(
-    private readonly res: CompatResponse,
-    private readonly forget: () => void,
-  ) {
-    res.on('close', () => this.markClosed(true));
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  write(text: string): void {
-    if (this.isClosed) return;
-    (this.res as http.ServerResponse).write(text);
-  }
-
-  end(): void {
-    if (this.isClosed) return;
-    this.markClosed(false);
-    this.res.end();
-  }
-
-  onClose(listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  /** Server shutdown: notify the producer, then end the response. */
-  shutdown(): void {
-    if (this.isClosed) return;
-    this.markClosed(true);
-    this.res.end();
-  }
-
-  private markClosed(notify: boolean): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.forget();
-    if (!notify) return;
-    for (const listener of this.listeners) listener();
-  }
 }
 
 /** A duplex over a socket whose first bytes were already read: it yields `prefix`, then the socket's data. */
