@@ -1,7 +1,7 @@
 /**
  * Fan-out: many streams of one source query opened by one creating identity see the same events for a live
  * transaction. The first of them to handle it runs the trigger table, the role check and the encoding; the others
- * reuse that result, its serialized lines included. Keyed by the transaction object (a WeakMap), so results go
+ * reuse that result, its wire bytes included (one buffer, so the transport frames it once for all of them). Keyed by the transaction object (a WeakMap), so results go
  * away with the transaction; a stream carrying cost from discarded writes computes its own (its stats differ).
  */
 import type { EventCost } from './event-stats.js';
@@ -12,8 +12,10 @@ export interface SharedTransaction {
   readonly processed: ProcessedTransaction;
   /** Cost of writes after the last event (discarded ones), for the next event's stats. */
   readonly leftover: EventCost;
-  /** Each item's wire line, in order. */
-  readonly lines: readonly string[];
+  /** The wire lines of the events before any error item, as one buffer (one write per stream per commit). */
+  readonly bytes: Buffer;
+  /** The error item that ends the list, if any. */
+  readonly error: Record<string, unknown> | undefined;
 }
 
 export class SharedProcessing {

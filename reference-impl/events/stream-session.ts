@@ -28,6 +28,20 @@ export function stringifyEvent(event: Record<string, unknown>): string {
   return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
 }
 
+/** A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any. */
+function wireBatch(processed: ProcessedTransaction): { bytes: Buffer; error: Record<string, unknown> | undefined } {
+  let text = '';
+  let error: Record<string, unknown> | undefined;
+  for (const item of processed.items) {
+    if (item.kind === 'error') {
+      error = item.json;
+      break;
+    }
+    text += stringifyEvent(item.json) + EVENT_SEPARATOR;
+  }
+  return { bytes: Buffer.from(text, 'utf8'), error };
+}
+
 export class StreamSession {
   private readonly consumer: SourceConsumer;
   private readonly queue: HistoryTransaction[] = [];
@@ -116,32 +130,29 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const { processed, lines } = await this.processLive(transaction);
+    const { processed, bytes, error } = await this.processLive(transaction);
     this.service.accounts.add(this.source.database, operationsOf(processed.cost));
     if (this.stopped) return;
     if (processed.items.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
       this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
       return;
     }
-    processed.items.forEach((item, i) => {
-      if (this.stopped) return;
-      if (item.kind === 'error') return this.fail(item.json);
-      this.sendLine(lines[i] as string);
-    });
+    this.sendBytes(bytes);
+    if (error !== undefined) return this.fail(error);
     this.overLimit();
   }
 
   /** A live transaction's events: shared with the source's other streams unless this one carries its own cost. */
-  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; lines: readonly string[] }> {
+  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; bytes: Buffer; error: Record<string, unknown> | undefined }> {
     const after = positionAfterTransaction(transaction.ts - 1n);
     if (this.consumer.hasPending) {
       const processed = await this.consumer.process(transaction, after);
-      return { processed, lines: processed.items.map((item) => stringifyEvent(item.json) + EVENT_SEPARATOR) };
+      return { processed, ...wireBatch(processed) };
     }
     const shared = await this.service.shared.get(transaction, this.source.key, async () => {
       const fresh = this.service.consumer(this.source, this.mayRead);
       const processed = await fresh.process(transaction, after);
-      return { processed, leftover: fresh.takePending(), lines: processed.items.map((item) => stringifyEvent(item.json) + EVENT_SEPARATOR) };
+      return { processed, leftover: fresh.takePending(), ...wireBatch(processed) };
     });
     this.consumer.addPending(shared.leftover);
     return shared;
@@ -167,12 +178,12 @@ export class StreamSession {
   }
 
   private send(event: Record<string, unknown>): void {
-    this.sendLine(stringifyEvent(event) + EVENT_SEPARATOR);
+    this.sendBytes(stringifyEvent(event) + EVENT_SEPARATOR);
   }
 
-  private sendLine(line: string): void {
-    if (this.stopped || this.sink.closed) return;
-    this.sink.write(line);
+  private sendBytes(data: string | Buffer): void {
+    if (this.stopped || this.sink.closed || data.length === 0) return;
+    this.sink.write(data);
     this.lastSentAt = performance.now();
     // An armed timer re-checks the idle time when it fires, so a busy stream never re-arms per event.
     if (this.timer === undefined) this.armTimer();

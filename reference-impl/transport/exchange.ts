@@ -15,9 +15,12 @@ export interface IncomingRequest {
   readonly protocol: 'http/1.1' | 'h2c';
 }
 
-/** A long-lived response: each `write` is sent at once (a chunk on HTTP/1.1, a DATA frame on HTTP/2). */
+/**
+ * A long-lived response: each `write` is sent at once (a chunk on HTTP/1.1, a DATA frame on HTTP/2). Bytes
+ * written to many streams should be the same buffer object: its framing is then built once.
+ */
 export interface ResponseStream {
-  write(text: string): void;
+  write(data: string | Uint8Array): void;
   end(): void;
   /** True once the client went away or `end` was called. */
   readonly closed: boolean;

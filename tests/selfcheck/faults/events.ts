@@ -21,6 +21,25 @@ function feedPage(body: unknown): (JsonObject & { events: unknown[] }) | undefin
   return isJsonObject(body) && Array.isArray(body.events) ? (body as JsonObject & { events: unknown[] }) : undefined;
 }
 
+function isErrorEvent(value: unknown, code: string): boolean {
+  return isEvent(value, 'error') && isJsonObject(value.error) && value.error.code === code;
+}
+
+/** Removes `error` events with `code` from streams and feed pages: a server that never checks the limit behind it. */
+function withoutErrorEvents(code: string): FaultHooks {
+  return {
+    stream: () => ({
+      onEvent(event, writer) {
+        if (!isErrorEvent(event, code)) writer.emit(event);
+      },
+    }),
+    json: rewriteJson((body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false), (body) => {
+      const page = feedPage(body)!;
+      page.events = page.events.filter((e) => !isErrorEvent(e, code));
+    }),
+  };
+}
+
 export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-STATUS-DROPPED',
@@ -184,5 +203,21 @@ export const EVENT_FAULTS: readonly Fault[] = [
         delete feedPage(body)!.stats;
       }),
     }),
+  },
+  {
+    id: 'EVENTS-OVERFLOW-NOT-ENFORCED',
+    title: 'The 128-event processing limit is not enforced',
+    breaks: ['LIMIT-EVENTS-001'],
+    area: 'events',
+    description: '`stream_overflow` error events are removed from streams and feed pages, as from a server that processes a transaction of any size.',
+    apply: () => withoutErrorEvents('stream_overflow'),
+  },
+  {
+    id: 'EVENTS-REPLAY-LIMIT-NOT-ENFORCED',
+    title: 'The 128-event replay limit is not enforced',
+    breaks: ['LIMIT-EVENTS-002'],
+    area: 'events',
+    description: '`stream_replay_volume_exceeded` error events are removed from streams, as from a server that replays any number of events.',
+    apply: () => withoutErrorEvents('stream_replay_volume_exceeded'),
   },
 ];

@@ -20,12 +20,14 @@ const puts = (from: number, count: number) => Array.from({ length: count }, (_, 
 
 class MemorySink implements ResponseStream {
   readonly events: any[] = [];
-  readonly lines: string[] = [];
+  /** What each `write` got: a live transaction's events arrive as one buffer. */
+  readonly writes: (string | Uint8Array)[] = [];
   closed = false;
   private waiter: (() => void) | undefined;
-  write(text: string): void {
-    this.lines.push(text);
-    this.events.push(JSON.parse(text));
+  write(data: string | Uint8Array): void {
+    this.writes.push(data);
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    for (const line of text.split('\r\n')) if (line !== '') this.events.push(JSON.parse(line));
     this.waiter?.();
   }
   /** Resolves once `count` events were written (the session writes from microtasks after a commit). */
@@ -108,7 +110,9 @@ describe('EventService', () => {
     fixture.commit(puts(1, 2));
     await Promise.all(sinks.map((sink) => sink.until(3)));
     expect(checks).toBe(2);
-    expect(sinks[1]!.lines.slice(1)).toEqual(sinks[0]!.lines.slice(1));
+    // One buffer for the whole transaction, the same object for every stream (the transport frames it once).
+    expect(sinks.map((sink) => sink.writes.length)).toEqual([2, 2, 2]);
+    expect(sinks[1]!.writes[1]).toBe(sinks[0]!.writes[1]);
     expect(sinks[2]!.events.slice(1).map((e) => e.type)).toEqual(['add', 'add']);
     for (const sink of sinks) sink.closed = true;
   });
