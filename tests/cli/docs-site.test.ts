@@ -29,6 +29,12 @@ describe('npm run docs', () => {
     const own = block.slice(0, block.indexOf('</div>\n</div>') + 1);
     expect(own).toContain('tests/runner/fixtures/suite/core/documents.test.ts</code> — read answers 200');
     expect(own).toContain('<span class="st-failed">failed</span>');
+    // The statement comes first, then the metadata.
+    const heading = page.indexOf('id="COLL-CREATE-002"');
+    const statement = spec.requirements.find((r) => r.id === 'COLL-CREATE-002')!.statement.split(/[`*]/)[0]!.slice(0, 30);
+    const statementAt = page.indexOf(statement, heading);
+    expect(statementAt).toBeGreaterThan(heading);
+    expect(statementAt).toBeLessThan(page.indexOf('data-requirement="COLL-CREATE-002"'));
     expect(scanChecks(`check(['A-B-001', 'C-D-002'], "it's \\"fine\\"", async () => {})`)).toEqual([{ ids: ['A-B-001', 'C-D-002'], title: `it's \\"fine\\"` }]);
   });
 

@@ -106,9 +106,20 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
     const marked = new Marked();
     let title = basename(path, '.md');
     let headingLine = 0;
+    // A requirement's metadata goes after its statement (the paragraph under its heading), so a reader meets the rule first.
+    let pendingBlock = '';
+    const flushBlock = () => {
+      const block = pendingBlock;
+      pendingBlock = '';
+      return block;
+    };
     marked.use({
       renderer: {
+        paragraph(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Paragraph): string {
+          return `<p>${this.parser.parseInline(token.tokens)}</p>\n${flushBlock()}`;
+        },
         heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Heading): string {
+          const before = flushBlock();
           const inner = this.parser.parseInline(token.tokens);
           const rawLine = lines.findIndex((l, i) => i + 1 > headingLine && l.replace(/^#+\s*/, '') === token.text.trim());
           headingLine = rawLine >= 0 ? rawLine + 1 : headingLine;
@@ -116,19 +127,20 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
           const req = REQ_HEADING.exec(token.text)?.[1];
           const dec = DEC_HEADING.exec(token.text)?.[1];
           const id = req ?? dec ?? token.text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-          const heading = `<h${token.depth} id="${escapeHtml(id)}"><a href="#${escapeHtml(id)}">${inner}</a></h${token.depth}>\n`;
+          const heading = `${before}<h${token.depth} id="${escapeHtml(id)}"><a href="#${escapeHtml(id)}">${inner}</a></h${token.depth}>\n`;
           const requirement = req ? byId.get(req) : undefined;
           if (!requirement) return heading;
           const own = headingLine;
           const schemas = [...new Set(examples.filter((e) => sectionOf(e.line) === own).map((e) => e.schema))];
-          return heading + requirementBlock(requirement, tests.get(req!) ?? [], schemas, lastRun);
+          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], schemas, lastRun);
+          return heading;
         },
         link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link): string {
           return `<a href="${escapeHtml(rewriteHref(token.href))}">${this.parser.parseInline(token.tokens)}</a>`;
         },
       },
     });
-    const body = marked.parse(text, { async: false });
+    const body = marked.parse(text, { async: false }) + flushBlock();
     const page = pageOf(path);
     specPages.push({ page, title });
     write(page, layout(title, body));
