@@ -2,8 +2,8 @@
  * Serializes transactions: each runs alone under one lock, gets a timestamp strictly greater than every
  * timestamp handed out before, and commits only if its body completes. A body that throws commits nothing.
  */
-import { Mutex } from 'async-mutex';
 import type { CommitRecord, Store } from '../store/store.js';
+import { SerialQueue } from './serial-queue.js';
 import { Transaction } from './transaction.js';
 
 /**
@@ -31,7 +31,7 @@ export interface TransactionOutcome<T> {
 }
 
 export class TransactionManager {
-  private readonly lock = new Mutex();
+  private readonly lock = new SerialQueue();
   private readonly validators = new Set<CommitValidator>();
   private lastIssued = 0n;
   private commitLog: CommitLog | undefined;
@@ -58,7 +58,7 @@ export class TransactionManager {
   }
 
   async run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
-    const committing = this.lock.runExclusive(async () => {
+    const committing = this.lock.run(async () => {
       const now = this.clockMicros();
       const readOnly = options.readOnly ?? false;
       const last = this.lastTs;
