@@ -2,20 +2,36 @@
  * Secret → Identity. Accepts the root secret, key secrets, token secrets, and scoped secrets
  * `<admin or root secret>:<database path>:<role>` that act inside a descendant database.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { Identity, KeyRole } from '../eval/identity.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref, Time } from '../values/value.js';
-import { addressOf, digestsEqual, sha256Hex, type SecretAddress } from './secrets.js';
+import { addressOf, digestsEqual, sha256Digest, type SecretAddress } from './secrets.js';
+
+/** Digests remembered per presented secret: clients send the same few secrets on every request. */
+const MAX_REMEMBERED_DIGESTS = 1024;
 
 export class Authenticator {
-  private readonly rootDigest: string;
+  private readonly rootDigest: Buffer;
+  private readonly digests = new Map<string, Buffer>();
 
   constructor(
     private readonly store: Store,
     rootSecret: string,
   ) {
-    this.rootDigest = sha256Hex(rootSecret);
+    this.rootDigest = sha256Digest(rootSecret);
+  }
+
+  /** SHA-256 of a presented secret; hashing on every request cost more than the rest of authentication. */
+  private digestOf(secret: string): Buffer {
+    let digest = this.digests.get(secret);
+    if (digest === undefined) {
+      if (this.digests.size >= MAX_REMEMBERED_DIGESTS) this.digests.clear();
+      digest = sha256Digest(secret);
+      this.digests.set(secret, digest);
+    }
+    return digest;
   }
 
   /** The identity of a secret, or undefined when it is unknown, revoked, or its database is gone. */
@@ -30,9 +46,10 @@ export class Authenticator {
   }
 
   private baseIdentity(view: Transaction, secret: string): Identity | undefined {
-    if (digestsEqual(sha256Hex(secret), this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
+    const digest = this.digestOf(secret);
+    if (timingSafeEqual(digest, this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
     const address = addressOf(secret);
-    return address ? this.recordIdentity(view, address, sha256Hex(secret)) : undefined;
+    return address ? this.recordIdentity(view, address, digest.toString('hex')) : undefined;
   }
 
   /**

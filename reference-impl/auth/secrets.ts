@@ -25,6 +25,10 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+export function sha256Digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
 /** Constant-time comparison of two hex digests. */
 export function digestsEqual(a: string, b: string): boolean {
   const ba = Buffer.from(a, 'hex');
