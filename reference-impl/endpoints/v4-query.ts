@@ -6,7 +6,7 @@ import { EvalContext, Scope } from '../eval/context.js';
 import { evaluate } from '../eval/evaluator.js';
 import { ReadOnlyTransactionError, type Transaction } from '../txn/transaction.js';
 import type { Value } from '../values/value.js';
-import { baseHeaders } from './responses.js';
+import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 
 /** What a query cost, sent as the v4 metrics headers (wire-facts §1.3, PROTO-HEADER-003). */
@@ -23,11 +23,14 @@ function measured(started: number, txn: Transaction | undefined): V4Metrics {
 }
 
 /**
- * The metrics headers. The reference server has no evaluation cost model, so a query costs one compute op; a
- * document read or written is one byte-read or byte-write op; nothing is retried (commits are serialised).
+ * The response headers: content type, `x-txn-time`, and the metrics. The reference server has no evaluation
+ * cost model, so a query costs one compute op; a document read or written is one byte-read or byte-write op;
+ * nothing is retried (commits are serialised).
  */
-function metricsHeaders(metrics: V4Metrics): Record<string, string> {
+function v4Headers(ts: bigint, metrics: V4Metrics): Record<string, string> {
   return {
+    'content-type': JSON_CONTENT_TYPE,
+    'x-txn-time': ts.toString(),
     'x-compute-ops': '1',
     'x-byte-read-ops': String(metrics.documentsRead),
     'x-byte-write-ops': String(metrics.documentsWritten),
@@ -70,7 +73,7 @@ function asQueryError(error: unknown): QueryError {
 }
 
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
-  const headers = { ...baseHeaders(ctx, outcome.ts), ...metricsHeaders(outcome.metrics) };
+  const headers = v4Headers(outcome.ts, outcome.metrics);
   if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, renderResource(outcome.value, { apiVersion }));
   else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
 }
