@@ -1,13 +1,18 @@
 // Loads every schemas/<name>.schema.json into one strict ajv (draft 2020-12) instance and validates values
 // against them by name. The schema files are the single source of truth of the wire; this module only reads.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is module.exports, which carries the plugin as `default`.
+// ajv-formats and ajv's standalone module are CommonJS; under NodeNext their default import is module.exports,
+// which carries the function as `default`.
 const addFormats = formatsModule.default;
+const standaloneCode = standaloneModule.default;
 
 export const schemaDir: string = dirname(fileURLToPath(import.meta.url));
 
@@ -35,9 +40,12 @@ let shared: Ajv2020 | undefined;
 // Schemas are added (not compiled) up front so cross-file $refs resolve; each is compiled on first use.
 // Strict mode with strictTypes and strictTuples as errors; strictRequired stays off (ajv's default) because rules
 // such as "never both collection and class" name properties in `not`/`if` subschemas, which it rejects.
+// code.source keeps each compiled function's source, so it can be written to the validator cache below.
+const AJV_OPTIONS: Options = { strict: true, strictRequired: false, allErrors: true, code: { source: true } };
+
 export function getAjv(): Ajv2020 {
   if (shared) return shared;
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+  const ajv = new Ajv2020(AJV_OPTIONS);
   addFormats(ajv);
   for (const name of schemaNames()) {
     const schema = readSchema(name);
@@ -52,12 +60,64 @@ export function getAjv(): Ajv2020 {
 
 const compiled = new Map<string, ValidateFunction>();
 
+// Compiling the larger schemas takes seconds, and every conformance test file runs in a fresh process, so each
+// compiled validator is kept as ajv standalone code under node_modules/.cache. The directory is named by a hash of
+// every schema file, the ajv options and the ajv and ajv-formats versions: a changed schema never meets old code.
+const moduleRequire = createRequire(import.meta.url);
+const CACHE_ROOT = join(schemaDir, '..', 'node_modules', '.cache', 'fauna-conformance', 'validators');
+let cacheDir: string | undefined;
+
+function validatorCacheDir(): string {
+  if (cacheDir) return cacheDir;
+  const hash = createHash('sha256');
+  for (const pkg of ['ajv', 'ajv-formats']) {
+    hash.update(`${pkg}@${(moduleRequire(`${pkg}/package.json`) as { version: string }).version}\n`);
+  }
+  hash.update(`${JSON.stringify(AJV_OPTIONS)}\n`);
+  for (const name of schemaNames()) hash.update(`${name}\n${readFileSync(`${schemaDir}/${name}${SUFFIX}`, 'utf8')}\n`);
+  const dirName = hash.digest('hex').slice(0, 24);
+  cacheDir = join(CACHE_ROOT, dirName);
+  // Validators of earlier schema versions are never read again.
+  if (!existsSync(cacheDir) && existsSync(CACHE_ROOT)) {
+    for (const old of readdirSync(CACHE_ROOT)) if (old !== dirName) rmSync(join(CACHE_ROOT, old), { recursive: true, force: true });
+  }
+  return cacheDir;
+}
+
+/** The cached standalone validator, or undefined when there is none yet (or it cannot be read). */
+function loadCachedValidator(file: string): ValidateFunction | undefined {
+  try {
+    const module = { exports: {} as unknown };
+    new Function('require', 'module', 'exports', readFileSync(file, 'utf8'))(moduleRequire, module, module.exports);
+    return typeof module.exports === 'function' ? (module.exports as ValidateFunction) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Best effort: a read-only install just compiles in every process. Written under a unique name, then renamed, so a concurrent reader never sees half a file. */
+function storeValidator(file: string, fn: ValidateFunction): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(partial, standaloneCode(getAjv(), fn));
+    renameSync(partial, file);
+  } catch {
+    // Not cached; the compiled function is used all the same.
+  }
+}
+
 export function getValidator(name: string): ValidateFunction {
   const cached = compiled.get(name);
   if (cached) return cached;
-  const ajv = getAjv();
-  const fn = ajv.getSchema(schemaId(name));
-  if (!fn) throw new Error(`Unknown schema '${name}'. Known schemas: ${schemaNames().join(', ')}`);
+  if (!schemaNames().includes(name)) throw new Error(`Unknown schema '${name}'. Known schemas: ${schemaNames().join(', ')}`);
+  const file = join(validatorCacheDir(), `${name}.cjs`);
+  let fn = loadCachedValidator(file);
+  if (!fn) {
+    fn = getAjv().getSchema(schemaId(name));
+    if (!fn) throw new Error(`Unknown schema '${name}'. Known schemas: ${schemaNames().join(', ')}`);
+    storeValidator(file, fn);
+  }
   compiled.set(name, fn);
   return fn;
 }
