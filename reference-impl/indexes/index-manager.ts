@@ -56,7 +56,15 @@ export function collectionKeyOf(ref: Ref): CollectionKey {
 
 /** A stored document as the index layer sees it: `{ref, ts, …fields}`. */
 export function indexedDocument(key: CollectionKey, id: string, version: DocumentVersion): IndexedDocument {
-  return { ref: new Ref(id, collectionRefOf(key)), ts: version.ts, ...version.fields };
+  return documentWithRef(new Ref(id, collectionRefOf(key)), version);
+}
+
+function documentWithRef(ref: Ref, version: DocumentVersion): IndexedDocument {
+  return { ref, ts: version.ts, ...version.fields };
+}
+
+function isLive(version: DocumentVersion | undefined): version is DocumentVersion {
+  return version !== undefined && version.action !== 'delete';
 }
 
 /** The definition an index record describes (records are validated at creation, so this does not fail). */
@@ -119,6 +127,11 @@ export class IndexManager {
     return entriesFor(index.definition, indexedDocument(key, id, version));
   }
 
+  /** Like `entriesOf`, for a document already in index form (so several indexes share its ref instance). */
+  private entriesOfDocument(index: LiveIndex, document: IndexedDocument | undefined): IndexEntry[] {
+    return document === undefined ? [] : entriesFor(index.definition, document);
+  }
+
   // ---- commits ------------------------------------------------------------------------------------------
 
   private applyCommit(record: CommitRecord): void {
@@ -127,12 +140,20 @@ export class IndexManager {
     if (indexWrites.length > 0) this.applyIndexRecords(record, indexWrites, fresh);
     const documentWrites = record.writes.filter((w) => w.collection !== 'indexes');
     if (documentWrites.length === 0) return;
-    for (const index of this.indexesOf(record.database)) {
-      if (fresh.has(index.id)) continue;
-      for (const w of documentWrites) {
-        if (!this.covers(index, w.collection)) continue;
-        index.entries.apply(this.entriesOf(index, w.collection, w.id, w.before), this.entriesOf(index, w.collection, w.id, w.after));
-      }
+    const indexes = this.indexesOf(record.database).filter((index) => !fresh.has(index.id));
+    if (indexes.length === 0) return;
+    // Stored index tuples hold the document's ref: one ref per document (and one collection ref per commit
+    // and collection) shared by every index, instead of three fresh refs per index entry.
+    const collectionRefs = new Map<CollectionKey, Ref>();
+    for (const w of documentWrites) {
+      const covering = indexes.filter((index) => this.covers(index, w.collection));
+      if (covering.length === 0) continue;
+      let collectionRef = collectionRefs.get(w.collection);
+      if (!collectionRef) collectionRefs.set(w.collection, (collectionRef = collectionRefOf(w.collection)));
+      const ref = new Ref(w.id, collectionRef);
+      const before = isLive(w.before) ? documentWithRef(ref, w.before) : undefined;
+      const after = isLive(w.after) ? documentWithRef(ref, w.after) : undefined;
+      for (const index of covering) index.entries.apply(this.entriesOfDocument(index, before), this.entriesOfDocument(index, after));
     }
   }
 

@@ -241,15 +241,16 @@ export class Store {
       for (const write of record.writes) {
         let docs = state.collections.get(write.collection);
         if (!docs) state.collections.set(write.collection, (docs = new Map()));
-        let versions = docs.get(write.id);
-        if (!versions) {
-          docs.set(write.id, (versions = []));
+        const versions = docs.get(write.id);
+        if (versions) versions.push(write.after);
+        else {
+          // A literal holds exactly one slot; `[]` then push reserves 17 (most documents keep one version).
+          docs.set(write.id, [write.after]);
           let ids = state.orderedIds.get(write.collection);
           if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, undefined>(undefined, compareIds)));
           ids.set(write.id, undefined);
           if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
         }
-        versions.push(write.after);
         const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
         if (named !== undefined) this.databaseRecords.set(named, write.id);
       }
