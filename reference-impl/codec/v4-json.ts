@@ -2,11 +2,11 @@
  * The v4 wire codec: request JSON → expression tree (with positions), wire values ↔ the value model, and
  * rendering of results per `X-FaunaDB-API-Version` (wire-facts §1.2, §1.6).
  */
-import { parse as parseLossless } from 'lossless-json';
 import { ProtocolError, QueryError, type Position } from '../errors/query-error.js';
 import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 import type { Expr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
+import { parseExactJson } from './exact-json.js';
 import { formatIsoDate, formatIsoTime, parseIsoDate, parseIsoTime } from './iso-time.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -54,17 +54,17 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** JSON text → raw tree where `1` is a bigint and `1.0` (or `1e3`) a number. */
 export function parseJsonText(text: string): unknown {
   try {
-    return parseLossless(text, null, (digits: string) => {
-      if (/^-?\d+$/.test(digits)) {
-        const n = BigInt(digits);
-        // Integers beyond 64 bits cannot be longs; the service reads them as decimals.
-        return n < INT64_MIN || n > INT64_MAX ? Number(digits) : n;
-      }
-      return Number(digits);
-    });
+    return parseExactJson(text, wireNumber);
   } catch {
     throw new QueryError('invalid expression', 'Request body is not valid JSON.', []);
   }
+}
+
+function wireNumber(token: string, integer: boolean): bigint | number {
+  if (!integer) return Number(token);
+  const n = BigInt(token);
+  // Integers beyond 64 bits cannot be longs; the service reads them as decimals.
+  return n < INT64_MIN || n > INT64_MAX ? Number(token) : n;
 }
 
 /** Nesting deeper than this is refused rather than risking the stack. */
