@@ -98,6 +98,10 @@ function newDatabaseState(id: DatabaseId, parent: DatabaseId | undefined): Datab
   return { id, parent, collections: new Map(), orderedIds: new Map(), irregularIds: new Set() };
 }
 
+/** Ids a collection walk reads ahead per seek: small first (a page is usually small), doubling up to the cap. */
+const WALK_FIRST_CHUNK = 32;
+const WALK_MAX_CHUNK = 1024;
+
 export class Store {
   private readonly databases = new Map<DatabaseId, DatabaseState>();
   private readonly commitListeners = new Set<CommitListener>();
@@ -152,14 +156,27 @@ export class Store {
     const docs = state?.collections.get(collection);
     const ids = state?.orderedIds.get(collection);
     if (!docs || !ids) return;
-    // Each step seeks from the previous id rather than holding a tree iterator, so a walk consumed across
-    // awaits stays valid while commits add ids.
-    let id: string | undefined =
-      direction === 'ascending' ? (fromId !== undefined && ids.has(fromId) ? fromId : ids.nextHigherKey(fromId)) : ids.nextLowerKey(fromId);
-    while (id !== undefined) {
-      const version = liveAt(docs.get(id)!, atTs);
-      if (version) yield [id, version];
-      id = direction === 'ascending' ? ids.nextHigherKey(id) : ids.nextLowerKey(id);
+    // Ids are read from the tree in chunks taken synchronously, and each chunk seeks past the previous one:
+    // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
+    // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
+    const ascending = direction === 'ascending';
+    const pair: [string, undefined] = ['', undefined];
+    let bound = fromId;
+    let skipBound = !ascending && fromId !== undefined;
+    for (let chunkSize = WALK_FIRST_CHUNK; ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
+      const chunk: string[] = [];
+      const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
+      for (let r = it.next(); !r.done && chunk.length < chunkSize; r = it.next()) {
+        const id = r.value[0];
+        if (!(skipBound && ascending && id === bound)) chunk.push(id);
+      }
+      for (const id of chunk) {
+        const version = liveAt(docs.get(id)!, atTs);
+        if (version) yield [id, version];
+      }
+      if (chunk.length < chunkSize) return;
+      bound = chunk[chunk.length - 1];
+      skipBound = true;
     }
   }
 
