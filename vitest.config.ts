@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
+import { CONFORMANCE_ISOLATE, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
 import { requirementTagDefinitions } from './tests/harness/requirement-ids.js';
 import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
 
@@ -29,6 +29,8 @@ export default defineConfig({
           include: ['tests/conformance/**/*.test.ts'],
           globalSetup: ['tests/harness/global-setup.ts'],
           setupFiles: ['tests/harness/assertion-setup.ts', 'allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
+          // See CONFORMANCE_ISOLATE: a test process runs many files and loads the harness once.
+          isolate: CONFORMANCE_ISOLATE,
           testTimeout: conformanceTimeout,
           hookTimeout: conformanceTimeout,
           // check() tags each test with its requirement IDs (e.g. `--tags-filter DOC-CREATE-001`).

@@ -97,3 +97,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SuiteSett
 export function testTimeoutFor(requestTimeoutMs: number, streamTimeoutMs: number): number {
   return 3 * Math.max(requestTimeoutMs, streamTimeoutMs) + 2_000;
 }
+
+/**
+ * Conformance files share their test processes (vitest `isolate: false`): loading vitest, undici, ajv and the
+ * harness again for every file took about half of the suite's client CPU. Files keep no state of their own across
+ * that boundary: each has its own tenant, and the transcript's per-file state is reset when a file ends
+ * (conformance-setup.ts).
+ */
+export const CONFORMANCE_ISOLATE = false;

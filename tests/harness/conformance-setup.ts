@@ -3,9 +3,9 @@
 // redacted HTTP exchanges of a failing test to its result.
 import * as allure from 'allure-js-commons';
 import fc from 'fast-check';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { target } from './target.js';
-import { beginTestTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
+import { beginTestTranscript, endFileTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
 
 export const REQUIREMENT_ANNOTATION = 'requirement';
 
@@ -37,4 +37,9 @@ beforeEach(async (context) => {
 // onTestFailed handlers run after afterEach, so the transcript list stays reachable through the closure above.
 afterEach(() => {
   endTestTranscript();
+});
+
+// After hooks run in reverse order of registration, so this one (a setup file's) runs after the test file's own.
+afterAll(() => {
+  endFileTranscript();
 });

@@ -34,6 +34,16 @@ export function hookTranscript(): Exchange[] {
 const observers = new Set<(exchange: Exchange) => void>();
 
 /**
+ * Forgets the file's hook exchanges and observers when it ends: a test process may run further files (the
+ * conformance project does not isolate them), which must neither show nor feed this file's.
+ */
+export function endFileTranscript(): void {
+  current = undefined;
+  outsideTest = [];
+  observers.clear();
+}
+
+/**
  * Calls `listener` with every exchange recorded from now on in this test file (hooks included), as it starts;
  * its response is filled in later. For checks over a whole file's traffic. Returns the unsubscribe function.
  */
