@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import { generatedRootSecret } from './durability/root-secret.js';
 import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
+import { DEFAULT_MAX_STREAMS_PER_SECRET } from './events/stream-limit.js';
 import { startReferenceServer } from './server.js';
 
 function parsePort(text: string): number {
@@ -36,12 +37,13 @@ const program = new Command('fauna-reference-server')
   .option('--data-dir <dir>', 'keep data in this directory (commit log, fsync before each response) and recover it on start; default: in memory')
   .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
   .option('--ops-limit <n>', 'operations the event streams of one account (a top-level database) may consume before they end with limit_exceeded', parsePositiveInt)
+  .option('--max-streams-per-secret <n>', 'open event streams one secret may hold at once; one more answers 429 limit_exceeded', parsePositiveInt, DEFAULT_MAX_STREAMS_PER_SECRET)
   .option('--bcrypt-cost <n>', 'BCrypt cost of password and secret hashes (4-31)', parseBcryptCost, DEFAULT_BCRYPT_COST)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; plan: AccountPlan; bcryptCost: number }>();
-const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; maxStreamsPerSecret: number; plan: AccountPlan; bcryptCost: number }>();
+const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, maxStreamsPerSecret: opts.maxStreamsPerSecret, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 
 try {
   const given = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];

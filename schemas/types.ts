@@ -1276,6 +1276,10 @@ export interface FaunaConformanceConfig {
      * The target's account operations limit for event streams (DEC-016). Without it LIMIT-OPS-001 is reported skipped with the reason.
      */
     opsLimit?: number;
+    /**
+     * The open streams one secret of the target may hold at once (DEC-043). Without it LIMIT-STREAMS-001 and LIMIT-STREAMS-002 are reported skipped with the reason.
+     */
+    maxStreamsPerSecret?: number;
   };
   /**
    * Capability profiles the server implements. Tests of other profiles run and are reported as not-claimed. Default: every profile.

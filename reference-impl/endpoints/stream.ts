@@ -1,11 +1,13 @@
 /**
  * `POST /stream/1` (SD "Endpoints 4", wire-facts §4.2): 200 with `x-fauna-stream-id`, then newline-delimited
  * JSON events (`\r\n` after each) until the client leaves, an error event ends it, or the server closes.
- * Request problems are 400 `invalid_request` before any event.
+ * Request problems are 400 `invalid_request` before any event; a secret already holding the most open streams
+ * allowed (DEC-043) gets 429 `limit_exceeded` for a valid request.
  */
 import { randomUUID } from 'node:crypto';
 import { EventRequestError, type EventService } from '../events/event-service.js';
 import { StreamSession } from '../events/stream-session.js';
+import { tooManyStreamsMessage } from '../events/stream-limit.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import { EventRequestBodyError, parseEventRequest, readCheckFor, streamGuardsFor } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
@@ -22,8 +24,10 @@ export function createStreamEndpoint(events: EventService): Endpoint {
       const request = parseEventRequest(body, false);
       const source = events.open(request.token, identity.database);
       const start = events.resolveStart(source, request);
+      const release = events.streams.acquire(identity);
+      if (release === undefined) return sendV10Error(ctx, 429, 'limit_exceeded', tooManyStreamsMessage(events.streams.limit));
       const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
-      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.creator.identity), sink, streamGuardsFor(ctx.services, source));
+      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.creator.identity), sink, streamGuardsFor(ctx.services, source), release);
     } catch (error) {
       if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;

@@ -29,6 +29,7 @@ import { decodeCreator, encodeCreator, type SourceCreator } from './source-creat
 import { storeResolver } from './source-resolver.js';
 import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
+import { StreamLimit } from './stream-limit.js';
 
 /** More events than this processed or replayed at once end the source (SD "Limits"). */
 export const EVENTS_PER_RUN_LIMIT = 128;
@@ -46,6 +47,8 @@ export interface EventServerOptions {
   readonly opsLimit?: number;
   /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
   readonly plan?: AccountPlan;
+  /** Open streams one secret may hold at once (DEC-043); default `DEFAULT_MAX_STREAMS_PER_SECRET`. */
+  readonly maxStreamsPerSecret?: number;
   /**
    * The server's persistent key (`--data-dir` keeps it): tokens and cursors are signed with a key derived from it,
    * so they stay valid across a restart. Without it, a random key per process.
@@ -86,6 +89,8 @@ export class EventService {
   readonly statusIntervalMs: number;
   /** Event-stream operations per account, against the operations limit. */
   readonly accounts: AccountOperations;
+  /** Open streams per secret, against their limit. */
+  readonly streams: StreamLimit;
 
   constructor(
     readonly store: Store,
@@ -95,6 +100,7 @@ export class EventService {
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
+    this.streams = new StreamLimit(options.maxStreamsPerSecret);
   }
 
   binding(database: DatabaseId): CursorBinding {

@@ -62,6 +62,8 @@ export class StreamSession {
     private readonly mayRead: ReadCheck,
     private readonly sink: ResponseStream,
     private readonly guards: StreamGuards,
+    /** Called once when the stream ends, however it ends (gives back its place under the per-secret limit). */
+    private readonly onStop: () => void = () => {},
   ) {
     this.consumer = service.consumer(source, mayRead);
   }
@@ -215,6 +217,7 @@ export class StreamSession {
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.onStop();
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.queue.length = 0;

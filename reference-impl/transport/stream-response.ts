@@ -14,6 +14,8 @@ export type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
 
 export class StreamResponse implements ResponseStream {
   private isClosed = false;
+  /** Closed by the client or a server shutdown (listeners are told), rather than by `end`. */
+  private gone = false;
   private readonly listeners: Array<() => void> = [];
 
   constructor(
@@ -21,6 +23,8 @@ export class StreamResponse implements ResponseStream {
     private readonly forget: () => void,
   ) {
     res.on('close', () => this.markClosed(true));
+    // A client that left while its request was being handled: 'close' has already fired.
+    if (connectionGone(res)) this.markClosed(true);
   }
 
   get closed(): boolean {
@@ -49,7 +53,8 @@ export class StreamResponse implements ResponseStream {
   }
 
   onClose(listener: () => void): void {
-    this.listeners.push(listener);
+    if (this.gone) listener();
+    else this.listeners.push(listener);
   }
 
   /** Server shutdown: notify the producer, then end the response. */
@@ -64,8 +69,13 @@ export class StreamResponse implements ResponseStream {
     this.isClosed = true;
     this.forget();
     if (!notify) return;
+    this.gone = true;
     for (const listener of this.listeners) listener();
   }
+}
+
+function connectionGone(res: CompatResponse): boolean {
+  return res instanceof http.ServerResponse ? res.destroyed : res.stream.destroyed;
 }
 
 const framedChunks = new WeakMap<Uint8Array, Buffer>();

@@ -1,20 +1,24 @@
 // What the suite knows about the target's event settings, which a server cannot be asked for: the idle interval
-// of periodic status events (DEC-011) and the operations limit that ends a stream (DEC-016). They come from the
-// config file (`target.statusIntervalMs`, `target.opsLimit`) or these environment variables. Unset means
+// of periodic status events (DEC-011), the operations limit that ends a stream (DEC-016) and the open streams one
+// secret may hold (DEC-043). They come from the config file (`target.statusIntervalMs`, `target.opsLimit`,
+// `target.maxStreamsPerSecret`) or these environment variables. Unset means
 // "unknown": a test that needs one skips itself with a note naming the setting, which the report shows.
 import type { TestContext } from 'vitest';
 export const EVENT_ENV = {
   statusIntervalMs: 'FAUNA_CONFORMANCE_STATUS_INTERVAL_MS',
   opsLimit: 'FAUNA_CONFORMANCE_OPS_LIMIT',
+  maxStreamsPerSecret: 'FAUNA_CONFORMANCE_MAX_STREAMS_PER_SECRET',
 } as const;
 
 /** The embedded reference server runs with these, so every event requirement is checked against it. */
 /** The operations limit is per account (a tenant = a top-level database): it must exceed what any one events test file consumes. */
-export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, opsLimit: 5_000 } as const;
+/** The stream limit is per secret: small, so its test opens few streams, yet above what other files hold on one secret. */
+export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, opsLimit: 5_000, maxStreamsPerSecret: 8 } as const;
 
 export interface EventSettings {
   readonly statusIntervalMs?: number;
   readonly opsLimit?: number;
+  readonly maxStreamsPerSecret?: number;
 }
 
 function positive(raw: string | undefined): number | undefined {
@@ -23,14 +27,18 @@ function positive(raw: string | undefined): number | undefined {
 }
 
 export function eventSettings(): EventSettings {
-  const statusIntervalMs = positive(process.env[EVENT_ENV.statusIntervalMs]);
-  const opsLimit = positive(process.env[EVENT_ENV.opsLimit]);
-  return { ...(statusIntervalMs === undefined ? {} : { statusIntervalMs }), ...(opsLimit === undefined ? {} : { opsLimit }) };
+  const settings: { -readonly [K in keyof EventSettings]: number } = {};
+  for (const name of Object.keys(EVENT_ENV) as (keyof EventSettings)[]) {
+    const value = positive(process.env[EVENT_ENV[name]]);
+    if (value !== undefined) settings[name] = value;
+  }
+  return settings;
 }
 
 const SETTING_SOURCE: Record<keyof EventSettings, string> = {
   statusIntervalMs: `target.statusIntervalMs in the config file or ${EVENT_ENV.statusIntervalMs}`,
   opsLimit: `target.opsLimit in the config file or ${EVENT_ENV.opsLimit}`,
+  maxStreamsPerSecret: `target.maxStreamsPerSecret in the config file or ${EVENT_ENV.maxStreamsPerSecret}`,
 };
 
 /**

@@ -27,8 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const rootSecret = settings.secret ?? `fc-root-${settings.runId}-${Math.random().toString(36).slice(2, 10)}`;
     const server = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret, events: EMBEDDED_EVENT_SETTINGS });
     // Workers start after this and inherit the environment: they learn the embedded server's event settings.
-    process.env[EVENT_ENV.statusIntervalMs] = String(EMBEDDED_EVENT_SETTINGS.statusIntervalMs);
-    process.env[EVENT_ENV.opsLimit] = String(EMBEDDED_EVENT_SETTINGS.opsLimit);
+    for (const name of Object.keys(EVENT_ENV) as (keyof typeof EVENT_ENV)[]) process.env[EVENT_ENV[name]] = String(EMBEDDED_EVENT_SETTINGS[name]);
     close = () => server.close();
     target = { ...settings, url: server.url, secret: server.rootSecret, embedded: true };
   }

@@ -164,6 +164,7 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   if (seed !== undefined) env[ENV.seed] = String(seed);
   if (config.target?.statusIntervalMs !== undefined) env[EVENT_ENV.statusIntervalMs] = String(config.target.statusIntervalMs);
   if (config.target?.opsLimit !== undefined) env[EVENT_ENV.opsLimit] = String(config.target.opsLimit);
+  if (config.target?.maxStreamsPerSecret !== undefined) env[EVENT_ENV.maxStreamsPerSecret] = String(config.target.maxStreamsPerSecret);
 
   const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;

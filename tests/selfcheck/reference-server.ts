@@ -1,9 +1,14 @@
 // The seam to the reference server: loaded only when a selfcheck starts one (as the harness's global setup does).
 import type { RunningReferenceServer } from '../../reference-impl/server.js';
+import { EMBEDDED_EVENT_SETTINGS, EVENT_ENV } from '../harness/event-settings.js';
 
 export type { RunningReferenceServer };
 
 export async function startReferenceServer(): Promise<RunningReferenceServer> {
   const { startReferenceServer: start } = await import('../../reference-impl/server.js');
-  return start({ port: 0, host: '127.0.0.1' });
+  // The per-secret stream limit is small and cheap to reach, so the suite runs learn it (their processes inherit the
+  // environment) and its tests run; the other event settings stay unknown, which keeps fault runs short.
+  const { maxStreamsPerSecret } = EMBEDDED_EVENT_SETTINGS;
+  process.env[EVENT_ENV.maxStreamsPerSecret] = String(maxStreamsPerSecret);
+  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret } });
 }

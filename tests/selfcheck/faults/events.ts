@@ -220,4 +220,20 @@ export const EVENT_FAULTS: readonly Fault[] = [
     description: '`stream_replay_volume_exceeded` error events are removed from streams, as from a server that replays any number of events.',
     apply: () => withoutErrorEvents('stream_replay_volume_exceeded'),
   },
+  {
+    id: 'STREAMS-PER-SECRET-UNLIMITED',
+    title: 'Open streams per secret are not limited',
+    breaks: ['LIMIT-STREAMS-001', 'LIMIT-STREAMS-002'],
+    area: 'events',
+    description: 'A `/stream/1` refused with 429 `limit_exceeded` is answered 200 with a `status` event instead, as from a server that opens any number of streams per secret.',
+    apply: () => ({
+      response(response, ctx) {
+        if (ctx.original.path.split('?')[0] !== '/stream/1' || response.status !== 429) return undefined;
+        const body = tryParseJson(response.body);
+        if (!body.ok || !isJsonObject(body.value) || !isJsonObject(body.value.error) || body.value.error.code !== 'limit_exceeded') return undefined;
+        const status = { type: 'status', txn_ts: BigInt(Date.now()) * 1000n, cursor: 'c3RyZWFtLWxpbWl0LWZhdWx0', stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] } };
+        return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(status)}\r\n`) };
+      },
+    }),
+  },
 ];
