@@ -74,7 +74,9 @@ export class DualProtocolServer {
       session.on('error', (err) => this.fault(err));
     });
     this.h2.on('sessionError', (err) => this.fault(err));
-    this.tcp = net.createServer((socket) => this.sniff(socket));
+    // node:http turns Nagle's algorithm off on the sockets it accepts itself; these are accepted here, so the
+    // same is asked for (otherwise a response can wait for the client's delayed ACK).
+    this.tcp = net.createServer({ noDelay: true }, (socket) => this.sniff(socket));
     this.tcp.on('error', (err) => this.fault(err));
   }
 
