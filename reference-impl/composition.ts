@@ -88,7 +88,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   const routes = new RouteTable();
   routes.add(v4QueryEndpoint);
   routes.add(pingEndpoint);
-  const events = new EventService(store, { ...options.events, serverKey: options.serverKey });
+  const events = new EventService(store, { ...options.events, serverKey: options.serverKey }, () => transactions.whenDurable());
   routes.add(createV10QueryEndpoint(events));
   routes.add(createFeedEndpoint(events, options.events?.plan));
   routes.add(createStreamEndpoint(events));

@@ -2,7 +2,12 @@
  * The event history: every committed transaction, per database, kept in commit order with its user-document
  * writes in the order every consumer sees them (DEC-037: by document id, then collection). The position of a
  * write in that order is its ordinal, the second half of an event cursor. Fed by `store.onCommit`; listeners
- * receive each commit (of every database) synchronously, which is how open streams get live events.
+ * receive each commit (of every database), which is how open streams get live events.
+ *
+ * Publication: with a data directory, an event must never be delivered before its commit is on disk (a crash
+ * could otherwise un-happen what a consumer saw). A commit is recorded at once but *published* — handed to
+ * listeners, and visible to readers through `publishedTs` — only once `whenDurable` resolves, in commit order.
+ * Without `whenDurable` (in memory) publication is synchronous.
  *
  * Memory: transactions older than the database's longest retention (plus a margin) are pruned, every
  * `PRUNE_EVERY_COMMITS` commits. A start or cursor that old gets the retention error before the history is read
@@ -43,16 +48,35 @@ export interface PruneClock {
   nowMicros(): bigint;
 }
 
+/**
+ * Resolves once every commit made so far is durable, rejects when the commit log failed; undefined when commits are
+ * final at once (no commit log).
+ */
+export type WhenDurable = () => Promise<void> | undefined;
+
 export class EventHistory {
   private readonly byDatabase = new Map<DatabaseId, HistoryTransaction[]>();
   private readonly listeners = new Set<HistoryListener>();
   private commitsSincePrune = 0;
+  /** Recorded, not yet durable: published in this order. */
+  private readonly unpublished: HistoryTransaction[] = [];
+  private published: bigint;
 
   constructor(
     readonly store: Store,
     private readonly clock: PruneClock,
+    private readonly whenDurable?: WhenDurable,
   ) {
+    this.published = store.lastCommitTs;
     store.onCommit((record) => this.record(record));
+  }
+
+  /**
+   * Commits up to this time are published: feeds and stream replays read the history up to it, never further
+   * (a later commit may not be on disk yet).
+   */
+  get publishedTs(): bigint {
+    return this.published;
   }
 
   /** Transactions held for `database` (for tests and memory figures). */
@@ -73,7 +97,7 @@ export class EventHistory {
     }
   }
 
-  /** Called with every committed transaction of every database, after it is recorded. */
+  /** Called with every committed transaction of every database once it is published, in commit order. */
   subscribe(listener: HistoryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -112,8 +136,22 @@ export class EventHistory {
     let list = this.byDatabase.get(record.database);
     if (!list) this.byDatabase.set(record.database, (list = []));
     list.push(transaction);
-    for (const listener of this.listeners) listener(transaction);
     if (++this.commitsSincePrune >= PRUNE_EVERY_COMMITS) this.prune();
+    // The commit log appends before the store commits, so this covers the transaction.
+    const durable = this.whenDurable?.();
+    if (durable === undefined && this.unpublished.length === 0) return this.publish(transaction);
+    this.unpublished.push(transaction);
+    // A failed log stops the server; what it could not write is never published.
+    (durable ?? Promise.resolve()).then(() => this.publishUpTo(transaction.ts), () => undefined);
+  }
+
+  private publishUpTo(ts: bigint): void {
+    while (this.unpublished.length > 0 && (this.unpublished[0] as HistoryTransaction).ts <= ts) this.publish(this.unpublished.shift() as HistoryTransaction);
+  }
+
+  private publish(transaction: HistoryTransaction): void {
+    if (transaction.ts > this.published) this.published = transaction.ts;
+    for (const listener of this.listeners) listener(transaction);
   }
 }
 

@@ -21,7 +21,7 @@ import { parseCanonicalQueryText } from '../fql/query-input.js';
 import type { DatabaseId, Store } from '../store/store.js';
 import type { Stats } from '../../schemas/types.js';
 import type { Value } from '../values/value.js';
-import { EventHistory } from './event-history.js';
+import { EventHistory, type WhenDurable } from './event-history.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
 import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
@@ -95,8 +95,10 @@ export class EventService {
   constructor(
     readonly store: Store,
     options: EventServerOptions = {},
+    /** With a commit log: resolves once the commits so far are on disk; their events are published only then. */
+    whenDurable?: WhenDurable,
   ) {
-    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros });
+    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros }, whenDurable);
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
@@ -189,7 +191,8 @@ export class EventService {
       const event = this.retentionErrorEvent(start.startTs);
       return { events: [event], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Stats };
     }
-    const snapshot = this.store.lastCommitTs;
+    // Only what is published: a commit not yet on disk is not in a page, and the cursor does not pass it.
+    const snapshot = this.history.publishedTs;
     const events: Record<string, unknown>[] = [];
     const cost = zeroCost();
     let cursor = start.position;

@@ -76,8 +76,8 @@ export class StreamSession {
       this.fail(this.service.retentionErrorEvent(this.start.startTs));
       return;
     }
-    const snapshot = this.service.store.lastCommitTs;
-    // Subscribing in the same tick as taking the snapshot: every later commit lands in the queue.
+    const snapshot = this.service.history.publishedTs;
+    // Subscribing in the same tick as taking the snapshot: every later published commit lands in the queue.
     this.unsubscribe = this.service.history.subscribe((transaction) => {
       if (transaction.ts <= snapshot) return;
       this.queue.push(transaction);
@@ -211,7 +211,7 @@ export class StreamSession {
     const idleMs = performance.now() - this.lastSentAt;
     if (idleMs < this.service.statusIntervalMs) return this.armTimer(this.service.statusIntervalMs - idleMs);
     if (this.draining || this.queue.length > 0) return this.armTimer();
-    this.sendStatus(positionAfterTransaction(this.service.store.lastCommitTs));
+    this.sendStatus(positionAfterTransaction(this.service.history.publishedTs));
   }
 
   private stop(): void {

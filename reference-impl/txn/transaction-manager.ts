@@ -52,6 +52,11 @@ export class TransactionManager {
     this.commitLog = log;
   }
 
+  /** Resolves once every commit so far is on disk; undefined without a commit log (a commit is final at once). */
+  whenDurable(): Promise<void> | undefined {
+    return this.commitLog?.durable();
+  }
+
   /** The latest timestamp issued (never decreases; after recovery at least the last recovered commit). */
   get lastTs(): bigint {
     return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
