@@ -4,7 +4,7 @@
  */
 import { ProtocolError, QueryError, type Position } from '../errors/query-error.js';
 import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
-import type { Expr } from './v4-ast.js';
+import type { ArrayExpr, Expr, LiteralExpr, ObjectExpr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
 import { parseExactJson } from './exact-json.js';
 import { formatIsoDate, formatIsoTime, parseIsoDate, parseIsoTime } from './iso-time.js';
@@ -77,21 +77,68 @@ export function parseExpression(text: string): Expr {
 }
 
 export function toExpr(raw: unknown, position: Position): Expr {
-  if (position.length > MAX_EXPRESSION_DEPTH) throw new QueryError('invalid expression', 'Expression nesting is too deep.', position);
+  return nodeOf(raw, position, undefined, undefined, 0);
+}
+
+/**
+ * Expression nodes know their parent and the step from it, and build their position (JSON path) when first
+ * asked, then keep it: a path array per node, built whether used or not, was a large share of parsing.
+ */
+abstract class ParsedNode {
+  private path: Position | undefined;
+
+  constructor(
+    readonly raw: unknown,
+    private readonly base: Position,
+    private readonly parent: ParsedNode | undefined,
+    private readonly step: string | number | undefined,
+  ) {}
+
+  get position(): Position {
+    if (this.path === undefined) this.path = this.parent === undefined ? this.base : [...this.parent.position, this.step!];
+    return this.path;
+  }
+}
+
+class LiteralNode extends ParsedNode implements LiteralExpr {
+  readonly kind = 'literal';
+  value: Value = null;
+}
+
+class ArrayNode extends ParsedNode implements ArrayExpr {
+  readonly kind = 'array';
+  items: readonly Expr[] = [];
+}
+
+class ObjectNode extends ParsedNode implements ObjectExpr {
+  readonly kind = 'object';
+  readonly fields = new Map<string, Expr>();
+}
+
+function nodeOf(raw: unknown, base: Position, parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
+  if (base.length + depth > MAX_EXPRESSION_DEPTH) {
+    throw new QueryError('invalid expression', 'Expression nesting is too deep.', new LiteralNode(raw, base, parent, step).position);
+  }
   if (raw === null || typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'bigint' || typeof raw === 'number') {
-    return { kind: 'literal', value: raw, position, raw };
+    const literal = new LiteralNode(raw, base, parent, step);
+    literal.value = raw;
+    return literal;
   }
   if (Array.isArray(raw)) {
-    return { kind: 'array', items: raw.map((item, i) => toExpr(item, [...position, i])), position, raw };
+    const array = new ArrayNode(raw, base, parent, step);
+    array.items = raw.map((item, i) => nodeOf(item, base, array, i, depth + 1));
+    return array;
   }
   const object = raw as Record<string, unknown>;
   const keys = Object.keys(object);
   if (keys.length === 1 && keys[0]!.startsWith('@')) {
-    return { kind: 'literal', value: decodeTagged(keys[0]!, object[keys[0]!], position), position, raw };
+    const literal = new LiteralNode(raw, base, parent, step);
+    literal.value = decodeTagged(keys[0]!, object[keys[0]!], literal.position);
+    return literal;
   }
-  const fields = new Map<string, Expr>();
-  for (const key of keys) fields.set(key, toExpr(object[key], [...position, key]));
-  return { kind: 'object', fields, position, raw };
+  const node = new ObjectNode(raw, base, parent, step);
+  for (const key of keys) node.fields.set(key, nodeOf(object[key], base, node, key, depth + 1));
+  return node;
 }
 
 /** A wire value (not an expression): plain objects are objects, tagged objects are decoded. */
