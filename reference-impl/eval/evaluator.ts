@@ -15,12 +15,11 @@ export async function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
       return out;
     }
     case 'object': {
-      const keys = [...expr.fields.keys()];
       // `{}` names no form; the service reads it as the empty object.
-      if (keys.length === 0) return {};
-      const form = ctx.services.forms.match(keys);
+      if (expr.fields.size === 0) return {};
+      const form = ctx.services.forms.match(expr.fields);
       if (!form) {
-        throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
+        throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);
       }
       return form.evaluate(ctx, new FormArgs(expr));
     }

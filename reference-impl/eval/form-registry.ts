@@ -46,26 +46,38 @@ export interface FormDefinition {
   evaluate(ctx: EvalContext, args: FormArgs): Promise<Value>;
 }
 
+interface RegisteredForm {
+  readonly form: FormDefinition;
+  readonly allowed: ReadonlySet<string>;
+}
+
 export class FormRegistry {
-  private readonly byFirstKey = new Map<string, FormDefinition[]>();
+  private readonly byFirstKey = new Map<string, RegisteredForm[]>();
 
   register(...forms: readonly FormDefinition[]): this {
     for (const form of forms) {
       const list = this.byFirstKey.get(form.required[0]) ?? [];
-      list.push(form);
+      list.push({ form, allowed: new Set([...form.required, ...(form.optional ?? [])]) });
       this.byFirstKey.set(form.required[0], list);
     }
     return this;
   }
 
   /** The form whose required keys are all present and whose allowed keys cover every present key. */
-  match(keys: readonly string[]): FormDefinition | undefined {
-    const present = new Set(keys);
-    for (const key of keys) {
-      for (const form of this.byFirstKey.get(key) ?? []) {
+  match(present: ReadonlyMap<string, unknown>): FormDefinition | undefined {
+    for (const key of present.keys()) {
+      const candidates = this.byFirstKey.get(key);
+      if (candidates === undefined) continue;
+      for (const { form, allowed } of candidates) {
         if (!form.required.every((k) => present.has(k))) continue;
-        const allowed = new Set([...form.required, ...(form.optional ?? [])]);
-        if (keys.every((k) => allowed.has(k))) return form;
+        let covered = true;
+        for (const k of present.keys()) {
+          if (!allowed.has(k)) {
+            covered = false;
+            break;
+          }
+        }
+        if (covered) return form;
       }
     }
     return undefined;
