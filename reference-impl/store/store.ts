@@ -88,8 +88,11 @@ export interface DatabaseState {
   /** Undefined for the root. */
   readonly parent: DatabaseId | undefined;
   readonly collections: Map<CollectionKey, Map<string, DocumentVersion[]>>;
-  /** Per collection, every id it ever held in `compareIds` order, so scans never sort. */
-  readonly orderedIds: Map<CollectionKey, BTree<string, undefined>>;
+  /**
+   * Per collection, every id it ever held in `compareIds` order (so scans never sort), with the same version
+   * arrays as `collections` (so a walk reads versions from the tree's leaves without a hash lookup per id).
+   */
+  readonly orderedIds: Map<CollectionKey, BTree<string, DocumentVersion[]>>;
   /** Collections holding an id that is not a canonical decimal number (see `isCanonicalNumericId`). */
   readonly irregularIds: Set<CollectionKey>;
 }
@@ -153,29 +156,31 @@ export class Store {
    */
   *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string): Generator<[string, DocumentVersion]> {
     const state = this.databases.get(database);
-    const docs = state?.collections.get(collection);
     const ids = state?.orderedIds.get(collection);
-    if (!docs || !ids) return;
+    if (!ids) return;
     // Ids are read from the tree in chunks taken synchronously, and each chunk seeks past the previous one:
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
-    const pair: [string, undefined] = ['', undefined];
+    const pair: [string, DocumentVersion[]] = ['', []];
     let bound = fromId;
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = WALK_FIRST_CHUNK; ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
-      const chunk: string[] = [];
+      const chunkIds: string[] = [];
+      const chunkVersions: DocumentVersion[][] = [];
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
-      for (let r = it.next(); !r.done && chunk.length < chunkSize; r = it.next()) {
-        const id = r.value[0];
-        if (!(skipBound && ascending && id === bound)) chunk.push(id);
+      for (let r = it.next(); !r.done && chunkIds.length < chunkSize; r = it.next()) {
+        const [id, versions] = r.value;
+        if (skipBound && ascending && id === bound) continue;
+        chunkIds.push(id);
+        chunkVersions.push(versions);
       }
-      for (const id of chunk) {
-        const version = liveAt(docs.get(id)!, atTs);
-        if (version) yield [id, version];
+      for (let i = 0; i < chunkIds.length; i++) {
+        const version = liveAt(chunkVersions[i]!, atTs);
+        if (version) yield [chunkIds[i]!, version];
       }
-      if (chunk.length < chunkSize) return;
-      bound = chunk[chunk.length - 1];
+      if (chunkIds.length < chunkSize) return;
+      bound = chunkIds[chunkIds.length - 1];
       skipBound = true;
     }
   }
@@ -262,10 +267,11 @@ export class Store {
         if (versions) versions.push(write.after);
         else {
           // A literal holds exactly one slot; `[]` then push reserves 17 (most documents keep one version).
-          docs.set(write.id, [write.after]);
+          const created = [write.after];
+          docs.set(write.id, created);
           let ids = state.orderedIds.get(write.collection);
-          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, undefined>(undefined, compareIds)));
-          ids.set(write.id, undefined);
+          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentVersion[]>(undefined, compareIds)));
+          ids.set(write.id, created);
           if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
         }
         const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
