@@ -4,7 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { settingsFromEnv, type Target } from './config.js';
 import { assertReachable } from './reachability.js';
 import { EMBEDDED_EVENT_SETTINGS, EVENT_ENV } from './event-settings.js';
-import { prepareResponseValidators } from './response-schemas.js';
+import { prepareValidators } from '../../schemas/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +16,7 @@ const REACHABILITY_TIMEOUT_MS = 3_000;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const settings = settingsFromEnv();
-  prepareResponseValidators();
+  prepareValidators();
   let close = async () => {};
   let target: Target;
   if (settings.url) {

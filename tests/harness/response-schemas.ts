@@ -1,6 +1,6 @@
 // Which schema a response must match, decided by endpoint and status, so every response is checked even when a
 // test forgets to ask.
-import { getValidator, validate } from '../../schemas/index.js';
+import { validate } from '../../schemas/index.js';
 import { redactString } from './redaction.js';
 
 export function responseSchemaFor(path: string, status: number): string {
@@ -21,16 +21,6 @@ export function responseSchemaFor(path: string, status: number): string {
 }
 
 export const STREAM_EVENT_SCHEMA = 'event';
-
-const RESPONSE_SCHEMAS = ['v10-query-response', 'v10-error', 'feed-response', 'token-self', 'v4-success', 'v4-error', STREAM_EVENT_SCHEMA];
-
-/**
- * Compiles (or loads from the validator cache) every schema a response is checked against, once before the test
- * processes start: they then all find the cache filled instead of each compiling the same schemas at once.
- */
-export function prepareResponseValidators(): void {
-  for (const name of RESPONSE_SCHEMAS) getValidator(name);
-}
 
 export class SchemaMismatchError extends Error {
   override name = 'SchemaMismatchError';
