@@ -1,8 +1,8 @@
-// POST /stream/1: request rules, framing, status events, replay, live events, closing, deleted sources and the
-// 128-event limit (the operations limit is in ops-limit.test.ts). Every read has a deadline.
+// POST /stream/1: request rules, framing, status events, replay, live events, closing and the 128-event limit (the
+// operations limit is in ops-limit.test.ts; idle streams and deleted sources, which wait out quiet windows, are in
+// stream-idle.test.ts so that both files run at once). Every read has a deadline.
 import { describe, expect } from 'vitest';
 import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
-import { requireEventSetting } from '../../harness/event-settings.js';
 import {
   collectData,
   createCollection,
@@ -16,9 +16,6 @@ import {
   showEvent,
   uniqueName,
 } from './event-fixtures.js';
-
-/** How long "nothing more arrives" is watched for. */
-const QUIET_WINDOW_MS = 1_500;
 
 async function rejected(client: Client, body: unknown): Promise<any> {
   const error = await client.stream(body).then(
@@ -206,24 +203,6 @@ describe('POST /stream/1', () => {
     two.close();
   });
 
-  check(['STREAM-LIVE-003'], 'an idle stream stays open; the server does not end it', async () => {
-    const { token } = await fresh();
-    const reader = await stream({ token });
-    await reader.next();
-    expect(await expectQuiet(reader, 2_500)).toBe(true);
-    reader.close();
-  });
-
-  check(['STREAM-STATUS-004'], 'an idle stream receives a status event within the configured status interval', async (context) => {
-    const interval = requireEventSetting(context, 'statusIntervalMs');
-    const { token } = await fresh();
-    const reader = await stream({ token });
-    await reader.next();
-    const status = await reader.next({ timeoutMs: interval + 2_000 });
-    expect(status.type).toBe('status');
-    reader.close();
-  }, { timeout: 60_000 });
-
   check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret created the source sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('C');
     await createCollection(t.server, coll);
@@ -264,32 +243,6 @@ describe('POST /stream/1', () => {
     expect(error.type).toBe('error');
     expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(error.error.code);
     await expectEnded(reader);
-  });
-
-  check(['STREAM-DELETE-001'], 'after the source collection is deleted the stream emits no data events and stays open', async () => {
-    const { coll, token } = await fresh();
-    const reader = await stream({ token });
-    await reader.next();
-    (await t.server.query({ delete: { collection: coll } })).expectStatus(200);
-    await createCollection(t.server, coll);
-    await createDoc(t.server, coll, { n: 1 });
-    expect(await expectQuiet(reader, QUIET_WINDOW_MS)).toBe(true);
-    reader.close();
-  });
-
-  check(['STREAM-DELETE-002'], 'after the source database is deleted the stream emits no data events and is not ended by the server', async () => {
-    const name = uniqueName('child');
-    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
-    const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(200, 201);
-    const child = t.as(key.resource.secret);
-    await createCollection(child, 'Thing');
-    const { token } = await createSource(child, 'Thing.all().eventSource()');
-    const reader = await stream({ token }, child);
-    await reader.next();
-    (await t.admin.query({ delete: { database: name } })).expectStatus(200);
-    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
-    expect(await expectQuiet(reader, QUIET_WINDOW_MS)).toBe(true);
-    reader.close();
   });
 
   check(['LIMIT-EVENTS-005'], 'a stream replaying exactly 128 events delivers them all without an error', async () => {
