@@ -265,12 +265,12 @@ export interface RenderOptions {
 
 /** A value → JSON text in the wire encoding of the given API version. */
 export function renderValue(value: Value, options: RenderOptions): string {
-  return valueText(value, options.apiVersion);
+  return valueText(value, new RenderState(options.apiVersion));
 }
 
 /** `{"resource": value}` */
 export function renderResource(value: Value, options: RenderOptions): string {
-  return `{"resource":${valueText(value, options.apiVersion)}}`;
+  return `{"resource":${valueText(value, new RenderState(options.apiVersion))}}`;
 }
 
 export function renderDecimal(n: number): string {
@@ -280,19 +280,30 @@ export function renderDecimal(n: number): string {
   return /[.eE]/.test(text) ? text : `${text}.0`;
 }
 
+/**
+ * One rendering's settings and the text of the collection and database refs it has rendered: the refs of a
+ * page share their collection's Ref object, whose text is then built once (Refs are immutable, and the memo
+ * lives only as long as the one rendering).
+ */
+class RenderState {
+  readonly parentRefs = new Map<Ref, string>();
+
+  constructor(readonly version: ApiVersion) {}
+}
+
 // Rendering builds strings by concatenation (V8 joins them lazily), which costs less than collecting parts.
-function valueText(value: Value, version: ApiVersion): string {
+function valueText(value: Value, state: RenderState): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return renderDecimal(value);
   if (value === null || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + valueText(value[i]!, version);
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + valueText(value[i]!, state);
     return out + ']';
   }
-  if (value instanceof Ref) return refText(value, version);
-  if (value instanceof SetRef) return `{"@set":${objectText(value.structure, version)}}`;
+  if (value instanceof Ref) return refText(value, state);
+  if (value instanceof SetRef) return `{"@set":${objectText(value.structure, state)}}`;
   if (value instanceof Time) return `{"@ts":${JSON.stringify(formatIsoTime(value.epochNanos))}}`;
   if (value instanceof DateValue) return `{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`;
   if (value instanceof Bytes) return `{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`;
@@ -301,31 +312,41 @@ function valueText(value: Value, version: ApiVersion): string {
     return `{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`;
   }
   if (isObjectValue(value)) {
-    for (const key in value) if (key.charCodeAt(0) === 64 /* '@' */) return `{"@obj":${objectText(value, version)}}`;
-    return objectText(value, version);
+    for (const key in value) if (key.charCodeAt(0) === 64 /* '@' */) return `{"@obj":${objectText(value, state)}}`;
+    return objectText(value, state);
   }
   throw new Error(`cannot render value of type ${typeof value}`);
 }
 
-function objectText(value: ObjectValue, version: ApiVersion): string {
+function objectText(value: ObjectValue, state: RenderState): string {
   let out = '{';
   let first = true;
   for (const key in value) {
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + valueText(value[key]!, version);
+    out += (first ? '' : ',') + JSON.stringify(key) + ':' + valueText(value[key]!, state);
     first = false;
   }
   return out + '}';
 }
 
-function refText(ref: Ref, version: ApiVersion): string {
+function refText(ref: Ref, state: RenderState): string {
+  const version = state.version;
   if (version === '2.0' && ref.database === undefined) return `{"@ref":${JSON.stringify(legacyRefPath(ref))}}`;
   const { collectionKey } = WORDINGS[version];
   // The class wording names the native collection of collections `classes` as well.
   const id = collectionKey === 'class' && ref.collection === undefined && ref.id === 'collections' ? 'classes' : ref.id;
   let out = '{"@ref":{"id":' + JSON.stringify(id);
-  if (ref.collection) out += ',"' + collectionKey + '":' + refText(ref.collection, version);
-  if (ref.database) out += ',"database":' + refText(ref.database, version);
+  if (ref.collection) out += ',"' + collectionKey + '":' + parentRefText(ref.collection, state);
+  if (ref.database) out += ',"database":' + parentRefText(ref.database, state);
   return out + '}}';
+}
+
+function parentRefText(ref: Ref, state: RenderState): string {
+  let text = state.parentRefs.get(ref);
+  if (text === undefined) {
+    text = refText(ref, state);
+    state.parentRefs.set(ref, text);
+  }
+  return text;
 }
 
 function legacyRefPath(ref: Ref): string {
