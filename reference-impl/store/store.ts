@@ -83,16 +83,22 @@ export interface SchemaChange extends DocumentWrite {
 export type CommitListener = (record: CommitRecord) => void;
 export type SchemaListener = (change: SchemaChange) => void;
 
+/**
+ * A document's versions, oldest first: the version itself while it has only one (most documents), an array
+ * once it has more — an array per document costs ~56 bytes, which is half a small document's record.
+ */
+export type DocumentHistory = DocumentVersion | DocumentVersion[];
+
 export interface DatabaseState {
   readonly id: DatabaseId;
   /** Undefined for the root. */
   readonly parent: DatabaseId | undefined;
-  readonly collections: Map<CollectionKey, Map<string, DocumentVersion[]>>;
+  readonly collections: Map<CollectionKey, Map<string, DocumentHistory>>;
   /**
-   * Per collection, every id it ever held in `compareIds` order (so scans never sort), with the same version
-   * arrays as `collections` (so a walk reads versions from the tree's leaves without a hash lookup per id).
+   * Per collection, every id it ever held in `compareIds` order (so scans never sort), with the same histories
+   * as `collections` (so a walk reads versions from the tree's leaves without a hash lookup per id).
    */
-  readonly orderedIds: Map<CollectionKey, BTree<string, DocumentVersion[]>>;
+  readonly orderedIds: Map<CollectionKey, BTree<string, DocumentHistory>>;
   /** Collections holding an id that is not a canonical decimal number (see `isCanonicalNumericId`). */
   readonly irregularIds: Set<CollectionKey>;
 }
@@ -132,10 +138,8 @@ export class Store {
 
   /** The newest version (live or delete) at or before `atTs`, or undefined when none. */
   versionAt(database: DatabaseId, collection: CollectionKey, id: string, atTs: bigint): DocumentVersion | undefined {
-    const versions = this.databases.get(database)?.collections.get(collection)?.get(id);
-    if (!versions) return undefined;
-    for (let i = versions.length - 1; i >= 0; i--) if (versions[i]!.ts <= atTs) return versions[i];
-    return undefined;
+    const history = this.databases.get(database)?.collections.get(collection)?.get(id);
+    return history === undefined ? undefined : versionAt(history, atTs);
   }
 
   /** The document as it was at `atTs`, or undefined when it did not exist then. */
@@ -162,22 +166,22 @@ export class Store {
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
-    const pair: [string, DocumentVersion[]] = ['', []];
+    const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId;
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = WALK_FIRST_CHUNK; ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
       const chunkIds: string[] = [];
-      const chunkVersions: DocumentVersion[][] = [];
+      const chunkHistories: DocumentHistory[] = [];
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
       for (let r = it.next(); !r.done && chunkIds.length < chunkSize; r = it.next()) {
-        const [id, versions] = r.value;
+        const [id, history] = r.value;
         if (skipBound && ascending && id === bound) continue;
         chunkIds.push(id);
-        chunkVersions.push(versions);
+        chunkHistories.push(history);
       }
       for (let i = 0; i < chunkIds.length; i++) {
-        const version = liveAt(chunkVersions[i]!, atTs);
-        if (version) yield [chunkIds[i]!, version];
+        const version = versionAt(chunkHistories[i]!, atTs);
+        if (version && version.action !== 'delete') yield [chunkIds[i]!, version];
       }
       if (chunkIds.length < chunkSize) return;
       bound = chunkIds[chunkIds.length - 1];
@@ -201,8 +205,8 @@ export class Store {
 
   /** A document's versions with `ts > afterTs`, oldest first (its history, deletes included). */
   versionsAfter(database: DatabaseId, collection: CollectionKey, id: string, afterTs: bigint): DocumentVersion[] {
-    const versions = this.databases.get(database)?.collections.get(collection)?.get(id) ?? [];
-    return versions.filter((v) => v.ts > afterTs);
+    const history = this.databases.get(database)?.collections.get(collection)?.get(id) ?? [];
+    return Array.isArray(history) ? history.filter((v) => v.ts > afterTs) : history.ts > afterTs ? [history] : [];
   }
 
   /** Ids of the documents a collection ever held (including deleted ones). */
@@ -263,16 +267,19 @@ export class Store {
       for (const write of record.writes) {
         let docs = state.collections.get(write.collection);
         if (!docs) state.collections.set(write.collection, (docs = new Map()));
-        const versions = docs.get(write.id);
-        if (versions) versions.push(write.after);
-        else {
-          // A literal holds exactly one slot; `[]` then push reserves 17 (most documents keep one version).
-          const created = [write.after];
-          docs.set(write.id, created);
+        const history = docs.get(write.id);
+        if (history === undefined) {
+          docs.set(write.id, write.after);
           let ids = state.orderedIds.get(write.collection);
-          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentVersion[]>(undefined, compareIds)));
-          ids.set(write.id, created);
+          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentHistory>(undefined, compareIds)));
+          ids.set(write.id, write.after);
           if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
+        } else if (Array.isArray(history)) {
+          history.push(write.after);
+        } else {
+          const versions = [history, write.after];
+          docs.set(write.id, versions);
+          state.orderedIds.get(write.collection)!.set(write.id, versions);
         }
         const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
         if (named !== undefined) this.databaseRecords.set(named, write.id);
@@ -289,12 +296,10 @@ export class Store {
   }
 }
 
-/** The live version of a history at `atTs`, or undefined when the document did not exist then. */
-function liveAt(versions: readonly DocumentVersion[], atTs: bigint): DocumentVersion | undefined {
-  for (let i = versions.length - 1; i >= 0; i--) {
-    const version = versions[i]!;
-    if (version.ts <= atTs) return version.action === 'delete' ? undefined : version;
-  }
+/** The newest version (live or delete) of a history at or before `atTs`, or undefined when none. */
+function versionAt(history: DocumentHistory, atTs: bigint): DocumentVersion | undefined {
+  if (!Array.isArray(history)) return history.ts <= atTs ? history : undefined;
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.ts <= atTs) return history[i];
   return undefined;
 }
 
