@@ -105,3 +105,11 @@ export function testTimeoutFor(requestTimeoutMs: number, streamTimeoutMs: number
  * (conformance-setup.ts).
  */
 export const CONFORMANCE_ISOLATE = false;
+
+/**
+ * Conformance files mostly wait on the server, so more files run at once than there are cores (vitest's default is
+ * cores - 1: a single file at a time on a 2-core CI machine).
+ */
+export function conformanceMaxWorkers(cores: number): number {
+  return Math.max(4, cores);
+}

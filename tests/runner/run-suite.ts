@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { startVitest } from 'vitest/node';
-import { CONFORMANCE_ISOLATE, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
+import { CONFORMANCE_ISOLATE, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
@@ -98,9 +98,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       sequence: { shuffle: true, seed: settings.seed },
       watch: false,
       passWithNoTests: true,
-      // Conformance files mostly wait on the server, so more files run at once than there are cores (vitest's
-      // default is cores - 1: a single file at a time on a 2-core CI machine).
-      maxWorkers: Math.max(4, availableParallelism()),
+      maxWorkers: conformanceMaxWorkers(availableParallelism()),
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...(opts.bail ? { bail: opts.bail } : {}),
       ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
