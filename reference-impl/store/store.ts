@@ -107,7 +107,7 @@ function newDatabaseState(id: DatabaseId, parent: DatabaseId | undefined): Datab
   return { id, parent, collections: new Map(), orderedIds: new Map(), irregularIds: new Set() };
 }
 
-/** Ids a collection walk reads ahead per seek: small first (a page is usually small), doubling up to the cap. */
+/** Ids a collection walk reads ahead per seek, unless told how many it will likely need; doubling up to the cap. */
 const WALK_FIRST_CHUNK = 32;
 const WALK_MAX_CHUNK = 1024;
 
@@ -156,9 +156,10 @@ export class Store {
   /**
    * Documents of a collection alive at `atTs`, in id order (`ascending`) or reverse id order, starting at
    * `fromId`: ascending walks start at the first id ≥ `fromId`, descending ones at the last id < `fromId`.
-   * Lazy: a walk costs one seek plus the steps taken.
+   * Lazy: a walk costs one seek per chunk of ids read ahead plus the steps taken; `expected` (how many
+   * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk.
    */
-  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string): Generator<[string, DocumentVersion]> {
+  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<[string, DocumentVersion]> {
     const state = this.databases.get(database);
     const ids = state?.orderedIds.get(collection);
     if (!ids) return;
@@ -169,7 +170,7 @@ export class Store {
     const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId;
     let skipBound = !ascending && fromId !== undefined;
-    for (let chunkSize = WALK_FIRST_CHUNK; ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
+    for (let chunkSize = Math.max(1, Math.min(expected, WALK_MAX_CHUNK)); ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
       const chunkIds: string[] = [];
       const chunkHistories: DocumentHistory[] = [];
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);

@@ -59,7 +59,7 @@ export async function listingPage(ctx: EvalContext, set: Value, position: Positi
   const { size } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
   const taken: IndexTuple[] = [];
-  for (const [id, version] of store.walkCollection(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from)) {
+  for (const [id, version] of store.walkCollection(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1)) {
     const ref = new Ref(id, collectionRef);
     if (await ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version })) taken.push([ref]);
     if (taken.length > size) break;

@@ -45,6 +45,12 @@ describe('store: collection walks', () => {
     expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', String(from)))).toEqual(live.filter((id) => id < from).reverse());
   });
 
+  it.each([1, 65, 5_000])('the expected count (%s) sizes the read-ahead only, never what a walk yields', (expected) => {
+    const live = expectedIds(count, 3n);
+    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'ascending', '7', expected))).toEqual(live.filter((id) => id >= 7));
+    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', '2900', expected))).toEqual(live.filter((id) => id < 2900).reverse());
+  });
+
   it('a walk yields the version live at its timestamp', () => {
     const at = (atTs: bigint) => new Map([...store.walkCollection(ROOT_DATABASE, COLLECTION, atTs, 'ascending')].map(([id, v]) => [id, v.ts]));
     expect(at(2n).get('5')).toBe(1n);
