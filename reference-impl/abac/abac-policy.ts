@@ -28,20 +28,24 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     }
   };
 
-  return {
-    async allows(ctx, request) {
-      if (await base.allows(ctx, request)) return true;
-      if (isPublicIndexRead(ctx, request) || isOwnTokenRead(ctx, request)) return true;
-      if (request.database !== ctx.identity.database) return false;
-      for (const role of await rolesOf(ctx, holds)) {
-        for (const privilege of privilegeEntries(role)) {
-          if (!resourceMatches(privilege.resource, request)) continue;
-          const action = privilege.actions[request.action];
-          if (await holds(ctx, action, () => predicateArguments(request, action))) return true;
-        }
+  /** What the key role did not allow: public index reads, a token's own record, the caller's ABAC roles. */
+  const beyondKeyRole = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
+    if (isPublicIndexRead(ctx, request) || isOwnTokenRead(ctx, request)) return true;
+    if (request.database !== ctx.identity.database) return false;
+    for (const role of await rolesOf(ctx, holds)) {
+      for (const privilege of privilegeEntries(role)) {
+        if (!resourceMatches(privilege.resource, request)) continue;
+        const action = privilege.actions[request.action];
+        if (await holds(ctx, action, () => predicateArguments(request, action))) return true;
       }
-      return false;
-    },
+    }
+    return false;
+  };
+
+  return {
+    // A plain `.then` rather than an async function: this runs for every document a listing or page walks,
+    // and the async frame's extra promise and resumption were ~25% of the check when the key role allows.
+    allows: (ctx, request) => base.allows(ctx, request).then((granted) => granted || beyondKeyRole(ctx, request)),
   };
 }
 
