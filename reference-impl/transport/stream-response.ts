@@ -5,6 +5,10 @@
  * hands the same bytes to each stream; on HTTP/1.1 they are wrapped in their chunk framing once (cached per
  * buffer) and written to the socket with a single `socket.write`. Node's `res.write` would add four buffered
  * writes, a cork and a next-tick uncork per call, which was most of the per-stream cost with 1,000 streams.
+ *
+ * Writes are held until the current burst of event processing is over (the next tick) and then sent stream by
+ * stream: the sockets are written back to back, so readers get the events in one burst rather than trickling in
+ * between the processing of other streams, and a stream written several times in a burst sends one chunk.
  */
 import http from 'node:http';
 import type http2 from 'node:http2';
@@ -14,6 +18,10 @@ export type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
 
 export class StreamResponse implements ResponseStream {
   private isClosed = false;
+  /** Written, not yet sent (see above). */
+  private pending: Uint8Array[] = [];
+  /** Closed by `end`: what is pending still goes out before the end of the response. */
+  private ending = false;
   /** Closed by the client or a server shutdown (listeners are told), rather than by `end`. */
   private gone = false;
   private readonly listeners: Array<() => void> = [];
@@ -33,22 +41,34 @@ export class StreamResponse implements ResponseStream {
 
   write(data: string | Uint8Array): void {
     if (this.isClosed || data.length === 0) return;
+    if (this.pending.length === 0) flushSoon(this);
+    this.pending.push(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+  }
+
+  /** Sends what `write` held back. */
+  flush(): void {
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    this.pending = [];
+    if (this.isClosed && !this.ending) return;
     const res = this.res;
-    if (res instanceof http.ServerResponse && typeof data !== 'string' && res.chunkedEncoding) {
+    if (res instanceof http.ServerResponse && res.chunkedEncoding) {
       const socket = res.socket;
       // Only while this response owns the socket and nothing of it waits in Node's own buffer (its headers were
       // flushed), so the bytes cannot overtake anything the response wrote before.
       if (socket !== null && !socket.destroyed && res.writableLength === socket.writableLength) {
-        socket.write(chunkFramed(data));
+        socket.write(pending.length === 1 ? chunkFramed(pending[0]!) : Buffer.concat(pending.map(chunkFramed)));
         return;
       }
     }
-    (res as http.ServerResponse).write(data);
+    for (const data of pending) (res as http.ServerResponse).write(data);
   }
 
   end(): void {
     if (this.isClosed) return;
     this.markClosed(false);
+    this.ending = true;
+    this.flush();
     this.res.end();
   }
 
@@ -61,6 +81,7 @@ export class StreamResponse implements ResponseStream {
   shutdown(): void {
     if (this.isClosed) return;
     this.markClosed(true);
+    this.pending = [];
     this.res.end();
   }
 
@@ -76,6 +97,18 @@ export class StreamResponse implements ResponseStream {
 
 function connectionGone(res: CompatResponse): boolean {
   return res instanceof http.ServerResponse ? res.destroyed : res.stream.destroyed;
+}
+
+/** Streams holding writes until the end of the current burst. */
+const waiting: StreamResponse[] = [];
+
+function flushSoon(stream: StreamResponse): void {
+  if (waiting.length === 0) process.nextTick(flushWaiting);
+  waiting.push(stream);
+}
+
+function flushWaiting(): void {
+  for (const stream of waiting.splice(0)) stream.flush();
 }
 
 const framedChunks = new WeakMap<Uint8Array, Buffer>();
