@@ -32,6 +32,9 @@ export default defineConfig({
           // See CONFORMANCE_ISOLATE: a test process runs many files and loads the harness once.
           isolate: CONFORMANCE_ISOLATE,
           maxWorkers: conformanceMaxWorkers(availableParallelism()),
+          // vitest runs projects with different maxWorkers in separate groups: the conformance files run on their own,
+          // after the other projects, with more files at once than there are cores (they mostly wait on the server).
+          sequence: { groupOrder: 1 },
           testTimeout: conformanceTimeout,
           hookTimeout: conformanceTimeout,
           // check() tags each test with its requirement IDs (e.g. `--tags-filter DOC-CREATE-001`).
