@@ -7,7 +7,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { Duplex } from 'node:stream';
-import type { Exchange, ExchangeHandler, IncomingRequest } from './exchange.js';
+import type { Exchange, ExchangeHandler, HeaderMap, IncomingRequest } from './exchange.js';
 import { StreamResponse, type CompatResponse } from './stream-response.js';
 
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
@@ -51,6 +51,8 @@ export class DualProtocolServer {
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   private readonly streams = new Set<StreamResponse>();
   private readonly maxBodyBytes: number;
+  /** One listener function for every response's and request's 'error' event. */
+  private readonly faultListener = (err: Error) => this.fault(err);
 
   constructor(
     private readonly handler: ExchangeHandler,
@@ -132,53 +134,76 @@ export class DualProtocolServer {
   }
 
   private serve(req: CompatRequest, res: CompatResponse): void {
-    res.on('error', (err: Error) => this.fault(err));
-    req.on('error', (err: Error) => this.fault(err));
+    res.on('error', this.faultListener);
     const protocol = req.httpVersionMajor === 2 ? 'h2c' : 'http/1.1';
+    // node:http's IncomingMessage emits 'error' only when it has a listener; the HTTP/2 compat request may emit anyway.
+    if (protocol === 'h2c') req.on('error', this.faultListener);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
       this.refuseTooLarge(req, res, protocol);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > this.maxBodyBytes) {
-        refused = true;
-        this.refuseTooLarge(req, res, protocol);
+    // The body listeners are shared functions (called with the request as `this`) that find the request's exchange
+    // on the request itself: no closures are created per request.
+    (req as TrackedRequest)[EXCHANGE] = new ServerExchange(this, req, res, protocol);
+    req.on('data', onBodyChunk);
+    req.on('end', onBodyEnd);
+  }
+
+  /** A body chunk of `exchange`'s request; past the size limit the request is refused and the rest ignored. */
+  receive(exchange: ServerExchange, chunk: Buffer): void {
+    if (exchange.refused) return;
+    exchange.size += chunk.length;
+    if (exchange.size > this.maxBodyBytes) {
+      exchange.refused = true;
+      this.refuseTooLarge(exchange.req, exchange.res, exchange.protocol);
+      return;
+    }
+    if (exchange.firstChunk === undefined) exchange.firstChunk = chunk;
+    else (exchange.moreChunks ??= [exchange.firstChunk]).push(chunk);
+  }
+
+  /** The whole body has arrived: the request is built and handed to the handler. */
+  received(exchange: ServerExchange): void {
+    if (exchange.refused) return;
+    const body = exchange.moreChunks ? Buffer.concat(exchange.moreChunks) : (exchange.firstChunk ?? EMPTY_BODY);
+    try {
+      exchange.request = incomingRequest(exchange.req, body, exchange.protocol);
+    } catch (err) {
+      // Nothing a client sends may escape as an exception: that would end the process.
+      this.fault(err);
+      this.sendCanned(exchange.res, pick(this.options.internalError, '/'), exchange.protocol);
+      return;
+    }
+    void this.dispatch(exchange);
+  }
+
+  private async dispatch(exchange: ServerExchange): Promise<void> {
+    try {
+      await this.handler(exchange);
+    } catch (err) {
+      this.fault(err);
+      if (exchange.responded) {
+        if (!exchange.res.writableEnded) exchange.res.end();
         return;
       }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (refused) return;
-      let exchange: Exchange;
-      try {
-        exchange = this.exchange(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), protocol);
-      } catch (err) {
-        // Nothing a client sends may escape as an exception: that would end the process.
-        this.fault(err);
-        this.sendCanned(res, pick(this.options.internalError, '/'), protocol);
-        return;
-      }
-      this.handler(exchange).then(
-        () => {
-          if (!exchange.responded) this.sendCanned(res, pick(this.options.internalError, exchange.request.path), protocol);
-        },
-        (err: unknown) => {
-          this.fault(err);
-          if (!exchange.responded) this.sendCanned(res, pick(this.options.internalError, exchange.request.path), protocol);
-          else if (!res.writableEnded) res.end();
-        },
-      );
-    });
+    }
+    if (!exchange.responded) this.sendCanned(exchange.res, pick(this.options.internalError, exchange.request.path), exchange.protocol);
+  }
+
+  /** Opens a long-lived response for `exchange` (see `Exchange.openStream`). */
+  openStream(res: CompatResponse, status: number, headers: Record<string, string>): StreamResponse {
+    const streams = this.streams;
+    const stream = new StreamResponse(res, () => streams.delete(stream));
+    streams.add(stream);
+    res.writeHead(status, headers);
+    // Flush the headers at once so the client sees the stream open before the first event.
+    if ('flushHeaders' in res) res.flushHeaders();
+    return stream;
   }
 
   private refuseTooLarge(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol']): void {
-    const canned = pick(this.options.tooLarge, requestUrl(req.url).pathname);
+    const canned = pick(this.options.tooLarge, requestPath(req.url));
     if (protocol !== 'http/1.1' || res.headersSent) {
       // HTTP/2 ends just this stream; the client's remaining DATA frames are dropped by the session.
       this.sendCanned(res, canned, protocol);
@@ -213,48 +238,6 @@ export class DualProtocolServer {
     if (res.headersSent || res.writableEnded) return;
     writeComplete(res, canned.status, canned.headers, canned.body);
   }
-
-  private exchange(req: CompatRequest, res: CompatResponse, body: Buffer, protocol: IncomingRequest['protocol']): Exchange {
-    const url = requestUrl(req.url);
-    const headers: Record<string, string> = {};
-    const incoming = req.headers;
-    for (const name in incoming) {
-      const value = incoming[name];
-      if (name.charCodeAt(0) === 58 /* ':' */ || value === undefined) continue;
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const request: IncomingRequest = {
-      method: (req.method ?? 'GET').toUpperCase(),
-      path: url.pathname,
-      query: url.searchParams,
-      headers,
-      body,
-      protocol,
-    };
-    let responded = false;
-    const streams = this.streams;
-    return {
-      request,
-      get responded() {
-        return responded;
-      },
-      respond(status, responseHeaders, text) {
-        if (responded) throw new Error('response already sent');
-        responded = true;
-        writeComplete(res, status, responseHeaders, text);
-      },
-      openStream(status, responseHeaders) {
-        if (responded) throw new Error('response already sent');
-        responded = true;
-        const stream = new StreamResponse(res, () => streams.delete(stream));
-        streams.add(stream);
-        res.writeHead(status, responseHeaders);
-        // Flush the headers at once so the client sees the stream open before the first event.
-        if ('flushHeaders' in res) res.flushHeaders();
-        return stream;
-      },
-    };
-  }
 }
 
 function pick(canned: CannedFor, path: string): CannedResponse {
@@ -271,10 +254,93 @@ function malformedResponse(status: 400 | 431, malformed: DualProtocolServerOptio
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
-/** The parts of a request target an endpoint reads. */
-interface RequestTarget {
-  pathname: string;
-  searchParams: URLSearchParams;
+const EXCHANGE = Symbol('exchange');
+type TrackedRequest = CompatRequest & { [EXCHANGE]?: ServerExchange };
+const EMPTY_BODY = Buffer.alloc(0);
+
+function onBodyChunk(this: TrackedRequest, chunk: Buffer): void {
+  const exchange = this[EXCHANGE]!;
+  exchange.server.receive(exchange, chunk);
+}
+
+function onBodyEnd(this: TrackedRequest): void {
+  const exchange = this[EXCHANGE]!;
+  exchange.server.received(exchange);
+}
+
+/** One request/response pair, from its first body byte to its response. */
+class ServerExchange implements Exchange {
+  /** Set once the body has arrived, before the handler is called. */
+  request!: IncomingRequest;
+  responded = false;
+  refused = false;
+  size = 0;
+  firstChunk: Buffer | undefined;
+  /** Every chunk, once there is more than one. */
+  moreChunks: Buffer[] | undefined;
+
+  constructor(
+    readonly server: DualProtocolServer,
+    readonly req: CompatRequest,
+    readonly res: CompatResponse,
+    readonly protocol: IncomingRequest['protocol'],
+  ) {}
+
+  respond(status: number, headers: Record<string, string>, body: string): void {
+    if (this.responded) throw new Error('response already sent');
+    this.responded = true;
+    writeComplete(this.res, status, headers, body);
+  }
+
+  openStream(status: number, headers: Record<string, string>): StreamResponse {
+    if (this.responded) throw new Error('response already sent');
+    this.responded = true;
+    return this.server.openStream(this.res, status, headers);
+  }
+}
+
+/** A request as endpoints see it; the query string is parsed only when an endpoint reads it. */
+class ReceivedRequest implements IncomingRequest {
+  private parsedQuery: URLSearchParams | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    /** The query string (with or without its `?`). */
+    private readonly search: string,
+    readonly headers: HeaderMap,
+    readonly body: Buffer,
+    readonly protocol: IncomingRequest['protocol'],
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.search));
+  }
+}
+
+function incomingRequest(req: CompatRequest, body: Buffer, protocol: IncomingRequest['protocol']): IncomingRequest {
+  const target = req.url ?? '/';
+  const method = (req.method ?? 'GET').toUpperCase();
+  const headers = requestHeaders(req.headers, protocol);
+  if (PLAIN_PATH.test(target) && target !== '') return new ReceivedRequest(method, target, '', headers, body, protocol);
+  const url = parsedUrl(target);
+  return new ReceivedRequest(method, url.pathname, url.search, headers, body, protocol);
+}
+
+/**
+ * Lower-case names, repeated headers joined with `, `. node:http already gives HTTP/1.1 requests that shape (names
+ * lower-cased, repeats joined) except for `set-cookie`, which it keeps as an array, so its object is used as is
+ * when it has none; HTTP/2 headers carry pseudo-headers (`:path`) that are left out.
+ */
+function requestHeaders(incoming: http.IncomingHttpHeaders, protocol: IncomingRequest['protocol']): HeaderMap {
+  if (protocol === 'http/1.1' && incoming['set-cookie'] === undefined) return incoming as HeaderMap;
+  const headers: Record<string, string> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (name.charCodeAt(0) === 58 /* ':' */ || value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 /**
@@ -285,13 +351,19 @@ interface RequestTarget {
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
 
 /**
- * The request target's path and query. Origin-form targets are resolved as paths even when they start with
- * `//` (which `new URL(target, base)` would read as a host); absolute-form targets keep only their path.
- * Anything unparseable becomes a path no route matches, so it is answered 404 rather than thrown.
+ * The request target's path (for routing a refusal), without building the request.
  */
-function requestUrl(target: string | undefined): RequestTarget {
+function requestPath(target: string | undefined): string {
   const text = target ?? '/';
-  if (PLAIN_PATH.test(text) && text !== '') return { pathname: text, searchParams: new URLSearchParams() };
+  return PLAIN_PATH.test(text) && text !== '' ? text : parsedUrl(text).pathname;
+}
+
+/**
+ * Origin-form targets are resolved as paths even when they start with `//` (which `new URL(target, base)` would
+ * read as a host); absolute-form targets keep only their path. Anything unparseable becomes a path no route
+ * matches, so it is answered 404 rather than thrown.
+ */
+function parsedUrl(text: string): URL {
   try {
     return text.startsWith('/') ? new URL(`http://server${text}`) : new URL(text);
   } catch {
