@@ -9,7 +9,7 @@ import type { AccessPolicy } from '../eval/access.js';
 const ADMIN_ONLY = new Set(['keys', 'databases']);
 
 export const keyRolePolicy: AccessPolicy = {
-  async allows(ctx, request) {
+  allows(ctx, request) {
     switch (ctx.identity.role) {
       case 'admin':
         return true;

@@ -66,7 +66,7 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
     const txn = new Transaction(services.store, ts, true);
     const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, evaluate);
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
-    return services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version });
+    return Promise.resolve(services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version }));
   };
 }
 

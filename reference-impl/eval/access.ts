@@ -22,6 +22,10 @@ export interface AccessRequest {
 }
 
 export interface AccessPolicy {
-  /** True when the identity may perform the action; the evaluator turns false into `permission denied`. */
-  allows(ctx: EvalContext, request: AccessRequest): Promise<boolean>;
+  /**
+   * True when the identity may perform the action; the evaluator turns false into `permission denied`. Decisions
+   * that need no evaluation (key roles) come back synchronously: a listing checks every document it walks, and a
+   * promise per check was most of the cost of a page.
+   */
+  allows(ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean>;
 }

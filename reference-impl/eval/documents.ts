@@ -69,16 +69,25 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   return { database, collection, id: ref.id, ref };
 }
 
-export async function requireAccess(ctx: EvalContext, action: AccessAction, location: Omit<DocumentLocation, 'ref'> & { ref?: Ref }, position: Position, before?: DocumentVersion, after?: ObjectValue): Promise<void> {
-  const allowed = await ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, before, after });
-  if (!allowed) throw errors.permissionDenied(position);
+/**
+ * Throws `permission denied` unless the policy allows the action; a promise only when the policy's answer is one
+ * (callers await it only then, so a synchronous decision costs no suspension).
+ */
+export function requireAccess(ctx: EvalContext, action: AccessAction, location: Omit<DocumentLocation, 'ref'> & { ref?: Ref }, position: Position, before?: DocumentVersion, after?: ObjectValue): void | Promise<void> {
+  const allowed = ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, before, after });
+  if (allowed === true) return;
+  if (allowed === false) throw errors.permissionDenied(position);
+  return allowed.then((granted) => {
+    if (!granted) throw errors.permissionDenied(position);
+  });
 }
 
 /** The live document (access-checked), or undefined. */
 export async function readDocument(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): Promise<DocumentVersion | undefined> {
   const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
   if (!version) return undefined;
-  await requireAccess(ctx, 'read', location, position, version);
+  const pending = requireAccess(ctx, 'read', location, position, version);
+  if (pending) await pending;
   return version;
 }
 
@@ -100,7 +109,8 @@ export async function writeDocument(
   position: Position,
 ): Promise<DocumentVersion> {
   const before = ctx.txn.get(location.database, location.collection, location.id);
-  await requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
+  const pending = requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
+  if (pending) await pending;
   return ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
 }
 

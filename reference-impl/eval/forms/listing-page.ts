@@ -61,7 +61,8 @@ export async function listingPage(ctx: EvalContext, set: Value, position: Positi
   const taken: IndexTuple[] = [];
   for (const [id, version] of store.walkCollection(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1)) {
     const ref = new Ref(id, collectionRef);
-    if (await ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version })) taken.push([ref]);
+    const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+    if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
     if (taken.length > size) break;
   }
   if (backwards) {

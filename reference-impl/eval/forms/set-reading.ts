@@ -121,8 +121,8 @@ async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKe
   const out: Array<{ tuple: IndexTuple; element: Value }> = [];
   for (const [id, version] of docs) {
     const ref = new Ref(id, collectionRef);
-    const allowed = await ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
-    if (allowed) out.push({ tuple: [ref], element: ref });
+    const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+    if (allowed === true || (allowed !== false && (await allowed))) out.push({ tuple: [ref], element: ref });
   }
   return new ArraySet(out, []);
 }
