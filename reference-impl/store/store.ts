@@ -46,6 +46,9 @@ export interface HiddenFields {
   readonly indexId?: string;
 }
 
+/** The hidden fields of a version that has none: one frozen object shared by every such version. */
+export const NO_HIDDEN_FIELDS: HiddenFields = Object.freeze({});
+
 export interface DocumentVersion {
   /** Commit timestamp, microseconds. */
   readonly ts: bigint;
