@@ -112,8 +112,63 @@ class ArrayNode extends ParsedNode implements ArrayExpr {
 
 class ObjectNode extends ParsedNode implements ObjectExpr {
   readonly kind = 'object';
-  readonly fields = new Map<string, Expr>();
+  fields: ExprFields = EMPTY_FIELDS;
 }
+
+/** Above this many keys, lookups go through a Map (built on first lookup) instead of a scan of the keys. */
+const SCANNED_KEYS = 8;
+
+/**
+ * An object node's fields: its keys (the array `Object.keys` gave) and their expressions side by side. A `Map`
+ * per object node was the largest single allocation of parsing, while forms have a handful of keys, which a scan
+ * finds faster than a hash lookup.
+ */
+class ExprFields implements ReadonlyMap<string, Expr> {
+  private index: Map<string, Expr> | undefined;
+
+  constructor(
+    private readonly names: readonly string[],
+    private readonly exprs: readonly Expr[],
+  ) {}
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  get(key: string): Expr | undefined {
+    if (this.names.length <= SCANNED_KEYS) {
+      const i = this.names.indexOf(key);
+      return i < 0 ? undefined : this.exprs[i];
+    }
+    return (this.index ??= new Map(this.entries())).get(key);
+  }
+
+  has(key: string): boolean {
+    return this.names.length <= SCANNED_KEYS ? this.names.includes(key) : (this.index ??= new Map(this.entries())).has(key);
+  }
+
+  keys(): MapIterator<string> {
+    return this.names.values();
+  }
+
+  values(): MapIterator<Expr> {
+    return this.exprs.values();
+  }
+
+  *entries(): MapIterator<[string, Expr]> {
+    for (let i = 0; i < this.names.length; i++) yield [this.names[i]!, this.exprs[i]!];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Expr]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: Expr, key: string, map: ReadonlyMap<string, Expr>) => void, thisArg?: unknown): void {
+    for (let i = 0; i < this.names.length; i++) callback.call(thisArg, this.exprs[i]!, this.names[i]!, this);
+  }
+}
+
+const EMPTY_FIELDS = new ExprFields([], []);
 
 function nodeOf(raw: unknown, base: Position, parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
   if (base.length + depth > MAX_EXPRESSION_DEPTH) {
@@ -137,7 +192,9 @@ function nodeOf(raw: unknown, base: Position, parent: ParsedNode | undefined, st
     return literal;
   }
   const node = new ObjectNode(raw, base, parent, step);
-  for (const key of keys) node.fields.set(key, nodeOf(object[key], base, node, key, depth + 1));
+  const exprs = new Array<Expr>(keys.length);
+  for (let i = 0; i < keys.length; i++) exprs[i] = nodeOf(object[keys[i]!], base, node, keys[i], depth + 1);
+  node.fields = new ExprFields(keys, exprs);
   return node;
 }
 
