@@ -1,22 +1,43 @@
 /**
  * Runs asynchronous tasks one at a time, in arrival order. A task that finds the queue idle starts at once;
  * the next waiting task is started directly by the one that finishes. (async-mutex, used before, cost about a
- * tenth of a Get's CPU in its generator-based promise plumbing.)
+ * tenth of a Get's CPU in its generator-based promise plumbing; an async `run` of its own still cost a frame and
+ * a suspension per task, so the task's promise is chained instead.)
  */
 export class SerialQueue {
   private running = false;
   private readonly waiting: Array<() => void> = [];
+  private readonly release = (): void => {
+    const next = this.waiting.shift();
+    // The queue stays marked running while the turn passes to the next task.
+    if (next) next();
+    else this.running = false;
+  };
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running = true;
+  run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running) return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.start(task));
+    this.running = true;
+    return this.start(task);
+  }
+
+  private start<T>(task: () => Promise<T>): Promise<T> {
+    let pending: Promise<T>;
     try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      // The queue stays marked running while the turn passes to the next task.
-      if (next) next();
-      else this.running = false;
+      pending = task();
+    } catch (error) {
+      this.release();
+      return Promise.reject(error);
     }
+    const release = this.release;
+    return pending.then(
+      (result) => {
+        release();
+        return result;
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
   }
 }

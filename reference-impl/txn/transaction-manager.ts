@@ -62,29 +62,38 @@ export class TransactionManager {
     return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
   }
 
-  async run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
-    const committing = this.lock.run(async () => {
+  run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
+    const readOnly = options.readOnly ?? false;
+    const committing = this.lock.run(() => {
       const now = this.clockMicros();
-      const readOnly = options.readOnly ?? false;
       const last = this.lastTs;
       // Reads may share the newest timestamp; a write transaction needs a fresh one.
       const ts = readOnly ? (now > last ? now : last) : now > last ? now : last + 1n;
       this.lastIssued = ts;
       const txn = new Transaction(this.store, ts, readOnly);
-      const result = await body(txn);
-      const records = txn.commitRecords();
-      if (records.length === 0) return { result, ts, committed: false };
-      for (const validator of this.validators) validator(txn, records);
-      this.commitLog?.append(records);
-      this.store.commit(records);
-      return { result, ts, committed: true };
+      // Chained rather than awaited in an async function: one frame and suspension less per request.
+      return body(txn).then((result) => this.commit(txn, result));
     });
     if (!this.commitLog) return committing;
+    return this.afterDurable(committing, this.commitLog);
+  }
+
+  /** Applies `txn`'s writes (if any) under the lock, after the validators and the commit log accepted them. */
+  private commit<T>(txn: Transaction, result: T): TransactionOutcome<T> {
+    const records = txn.commitRecords();
+    if (records.length === 0) return { result, ts: txn.ts, committed: false };
+    for (const validator of this.validators) validator(txn, records);
+    this.commitLog?.append(records);
+    this.store.commit(records);
+    return { result, ts: txn.ts, committed: true };
+  }
+
+  private async afterDurable<T>(committing: Promise<TransactionOutcome<T>>, log: CommitLog): Promise<TransactionOutcome<T>> {
     try {
       return await committing;
     } finally {
       // Failed transactions wait too: their error may describe state (a conflict) that is not yet on disk.
-      await this.commitLog.durable();
+      await log.durable();
     }
   }
 }
