@@ -16,6 +16,8 @@ export interface SharedTransaction {
   readonly bytes: Buffer;
   /** The error item that ends the list, if any. */
   readonly error: Record<string, unknown> | undefined;
+  /** Event items in the list (against the per-run limit). */
+  readonly eventCount: number;
 }
 
 export class SharedProcessing {

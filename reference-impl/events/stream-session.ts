@@ -28,18 +28,22 @@ export function stringifyEvent(event: Record<string, unknown>): string {
   return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
 }
 
-/** A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any. */
-function wireBatch(processed: ProcessedTransaction): { bytes: Buffer; error: Record<string, unknown> | undefined } {
+/**
+ * A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any,
+ * and how many events it holds (against the per-run limit), counted once for every stream that shares it.
+ */
+function wireBatch(processed: ProcessedTransaction): { bytes: Buffer; error: Record<string, unknown> | undefined; eventCount: number } {
   let text = '';
   let error: Record<string, unknown> | undefined;
+  let eventCount = 0;
   for (const item of processed.items) {
-    if (item.kind === 'error') {
-      error = item.json;
-      break;
+    if (item.kind === 'error') error ??= item.json;
+    else {
+      eventCount++;
+      if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
     }
-    text += stringifyEvent(item.json) + EVENT_SEPARATOR;
   }
-  return { bytes: Buffer.from(text, 'utf8'), error };
+  return { bytes: Buffer.from(text, 'utf8'), error, eventCount };
 }
 
 export class StreamSession {
@@ -132,10 +136,10 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const { processed, bytes, error } = await this.processLive(transaction);
+    const { processed, bytes, error, eventCount } = await this.processLive(transaction);
     this.service.accounts.add(this.source.database, operationsOf(processed.cost));
     if (this.stopped) return;
-    if (processed.items.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
+    if (eventCount > EVENTS_PER_RUN_LIMIT) {
       this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
       return;
     }
@@ -145,7 +149,7 @@ export class StreamSession {
   }
 
   /** A live transaction's events: shared with the source's other streams unless this one carries its own cost. */
-  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; bytes: Buffer; error: Record<string, unknown> | undefined }> {
+  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; bytes: Buffer; error: Record<string, unknown> | undefined; eventCount: number }> {
     const after = positionAfterTransaction(transaction.ts - 1n);
     if (this.consumer.hasPending) {
       const processed = await this.consumer.process(transaction, after);
