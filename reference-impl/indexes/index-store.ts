@@ -9,7 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { IndexError } from './index-error.js';
-import { compareTuples, compareValues } from './value-order.js';
+import { compareColumn, compareTuples, compareValues } from './value-order.js';
 import type { IndexEntry } from './entries.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type Value } from '../values/value.js';
 
@@ -64,13 +64,25 @@ export function termsKey(terms: readonly Value[]): string {
   return terms.map(valueKey).join('|');
 }
 
+/**
+ * How a tuple is kept in a tree: an index without covered values keeps the bare ref instead of `[ref]`
+ * (an array per entry is 56 bytes, a third of a small indexed document); other tuples are kept as they are.
+ * Reads hand out tuples, never stored keys.
+ */
+type StoredKey = IndexTuple | Ref;
+
+function tupleOfKey(key: StoredKey): IndexTuple {
+  return key instanceof Ref ? [key] : key;
+}
+
 export class IndexStore {
-  private readonly sets = new Map<string, BTree<IndexTuple, undefined>>();
-  private readonly compare: (a: IndexTuple, b: IndexTuple) => number;
+  private readonly sets = new Map<string, BTree<StoredKey, undefined>>();
+  private readonly compare: (a: StoredKey, b: StoredKey) => number;
 
   /** `reverse[i]` is the reverse flag of covered value i. */
   constructor(readonly reverse: readonly boolean[]) {
-    this.compare = (a, b) => compareTuples(a, b, reverse);
+    // Two bare refs compare as the one-column tuples they stand for; a bound (a cursor) is always a tuple.
+    this.compare = (a, b) => (a instanceof Ref && b instanceof Ref ? compareColumn(a, b, reverse[0] ?? false) : compareTuples(tupleOfKey(a), tupleOfKey(b), reverse));
   }
 
   static tupleOf(entry: IndexEntry): IndexTuple {
@@ -79,13 +91,17 @@ export class IndexStore {
     return entry.values.concat([entry.ref]);
   }
 
-  private set(terms: readonly Value[], create: true): BTree<IndexTuple, undefined>;
-  private set(terms: readonly Value[], create: false): BTree<IndexTuple, undefined> | undefined;
-  private set(terms: readonly Value[], create: boolean): BTree<IndexTuple, undefined> | undefined {
+  private static keyOf(entry: IndexEntry): StoredKey {
+    return entry.values.length === 0 ? entry.ref : IndexStore.tupleOf(entry);
+  }
+
+  private set(terms: readonly Value[], create: true): BTree<StoredKey, undefined>;
+  private set(terms: readonly Value[], create: false): BTree<StoredKey, undefined> | undefined;
+  private set(terms: readonly Value[], create: boolean): BTree<StoredKey, undefined> | undefined {
     const key = termsKey(terms);
     let tree = this.sets.get(key);
     if (!tree && create) {
-      tree = new BTree<IndexTuple, undefined>(undefined, this.compare);
+      tree = new BTree<StoredKey, undefined>(undefined, this.compare);
       this.sets.set(key, tree);
     }
     return tree;
@@ -96,10 +112,10 @@ export class IndexStore {
     for (const e of before) {
       const tree = this.set(e.terms, false);
       if (!tree) continue;
-      tree.delete(IndexStore.tupleOf(e));
+      tree.delete(IndexStore.keyOf(e));
       if (tree.size === 0) this.sets.delete(termsKey(e.terms));
     }
-    for (const e of after) this.set(e.terms, true).set(IndexStore.tupleOf(e), undefined);
+    for (const e of after) this.set(e.terms, true).set(IndexStore.keyOf(e), undefined);
   }
 
   /**
@@ -110,7 +126,8 @@ export class IndexStore {
     for (const e of entries) {
       const tree = this.set(e.terms, false);
       if (!tree) continue;
-      for (const [tuple] of tree.entries(e.values)) {
+      for (const [key] of tree.entries(e.values)) {
+        const tuple = tupleOfKey(key);
         const ref = tuple[tuple.length - 1];
         if (tuple.length !== e.values.length + 1 || !e.values.every((v, i) => compareValues(v, tuple[i]) === 0)) break;
         if (ref instanceof Ref && !ref.equals(e.ref)) return ref;
@@ -128,7 +145,7 @@ export class IndexStore {
   *ascending(terms: readonly Value[], from?: IndexTuple): IterableIterator<IndexTuple> {
     const tree = this.set(terms, false);
     if (!tree) return;
-    for (const [tuple] of tree.entries(from)) yield tuple;
+    for (const [key] of tree.entries(from)) yield tupleOfKey(key);
   }
 
   /** Tuples of the set of `terms` in descending order, starting at the last tuple < `before`. */
@@ -136,7 +153,7 @@ export class IndexStore {
     const tree = this.set(terms, false);
     if (!tree) return;
     // entriesReversed yields keys ≤ `before`; skipHighest drops `before` itself when it is a stored tuple.
-    for (const [tuple] of tree.entriesReversed(before, undefined, before !== undefined)) yield tuple;
+    for (const [key] of tree.entriesReversed(before, undefined, before !== undefined)) yield tupleOfKey(key);
   }
 
   /**
