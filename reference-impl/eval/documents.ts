@@ -82,18 +82,25 @@ export function requireAccess(ctx: EvalContext, action: AccessAction, location: 
   });
 }
 
-/** The live document (access-checked), or undefined. */
-export async function readDocument(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): Promise<DocumentVersion | undefined> {
+/**
+ * The live document (access-checked), or undefined; a promise only when the access decision is one. Failures
+ * are thrown at once or rejected, like an async function's.
+ */
+export function readDocument(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): DocumentVersion | undefined | Promise<DocumentVersion | undefined> {
   const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
   if (!version) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
-  if (pending) await pending;
-  return version;
+  return pending ? pending.then(() => version) : version;
 }
 
-/** The live document, or `instance not found`. */
-export async function readExisting(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): Promise<DocumentVersion> {
-  const version = await readDocument(ctx, location, position, atTs);
+/** The live document, or `instance not found` (at once, or as a rejection when the access decision is a promise). */
+export function readExisting(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): DocumentVersion | Promise<DocumentVersion> {
+  const found = readDocument(ctx, location, position, atTs);
+  if (found instanceof Promise) return found.then((version) => existing(version, position));
+  return existing(found, position);
+}
+
+function existing(version: DocumentVersion | undefined, position: Position): DocumentVersion {
   if (!version) throw errors.notFound(position);
   return version;
 }

@@ -31,6 +31,15 @@ export class FormArgs {
     return ctx.eval(this.expr(key));
   }
 
+  /**
+   * An argument's value, at once when it is a literal, else the promise of its evaluation (values are never
+   * promises). Hot forms use it so that a literal argument costs no `await` (a suspension and a resumption).
+   */
+  valueOrPending(ctx: EvalContext, key: string): Value | Promise<Value> {
+    const expr = this.expr(key);
+    return expr.kind === 'literal' ? expr.value : ctx.eval(expr);
+  }
+
   /** Evaluates an optional argument; undefined when absent. */
   async optional(ctx: EvalContext, key: string): Promise<Value | undefined> {
     return this.has(key) ? ctx.eval(this.expr(key)) : undefined;

@@ -24,7 +24,8 @@ interface PendingWrite {
 }
 
 export class Transaction {
-  private readonly pending = new Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>>();
+  /** Created by the first write: most transactions only read. */
+  private pending: Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>> | undefined;
   /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
   documentsRead = 0;
 
@@ -37,7 +38,7 @@ export class Transaction {
 
   /** The live document as this transaction sees it, or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
-    const own = this.pending.get(database)?.get(collection)?.get(id);
+    const own = this.pending?.get(database)?.get(collection)?.get(id);
     if (own) return own.after.action === 'delete' ? undefined : own.after;
     const found = this.store.getDocument(database, collection, id, this.ts);
     if (found) this.documentsRead++;
@@ -56,7 +57,7 @@ export class Transaction {
   scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
     const committed = [...this.store.scanCollection(database, collection, this.ts)];
     this.documentsRead += committed.length;
-    const own = this.pending.get(database)?.get(collection);
+    const own = this.pending?.get(database)?.get(collection);
     if (!own || own.size === 0) return committed;
     const result = new Map<string, DocumentVersion>(committed);
     for (const [id, write] of own) {
@@ -68,7 +69,7 @@ export class Transaction {
 
   /** True when this transaction has written to `collection` of `database`. */
   hasWritesTo(database: DatabaseId, collection: CollectionKey): boolean {
-    return (this.pending.get(database)?.get(collection)?.size ?? 0) > 0;
+    return (this.pending?.get(database)?.get(collection)?.size ?? 0) > 0;
   }
 
   /**
@@ -77,8 +78,9 @@ export class Transaction {
    */
   write(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
-    let byCollection = this.pending.get(database);
-    if (!byCollection) this.pending.set(database, (byCollection = new Map()));
+    const pending = (this.pending ??= new Map());
+    let byCollection = pending.get(database);
+    if (!byCollection) pending.set(database, (byCollection = new Map()));
     let docs = byCollection.get(collection);
     if (!docs) byCollection.set(collection, (docs = new Map()));
     const existing = docs.get(id);
@@ -101,12 +103,13 @@ export class Transaction {
   /** Documents this transaction writes (a create+delete pair counts: it was written). */
   get documentsWritten(): number {
     let count = 0;
+    if (!this.pending) return 0;
     for (const byCollection of this.pending.values()) for (const docs of byCollection.values()) count += docs.size;
     return count;
   }
 
   get hasWrites(): boolean {
-    return this.pending.size > 0;
+    return this.pending !== undefined && this.pending.size > 0;
   }
 
   /**
@@ -132,6 +135,7 @@ export class Transaction {
   /** The commit records of this transaction, one per database written. A create+delete pair leaves nothing. */
   commitRecords(): CommitRecord[] {
     const records: CommitRecord[] = [];
+    if (!this.pending) return records;
     for (const [database, byCollection] of this.pending) {
       const writes: DocumentWrite[] = [];
       for (const [collection, docs] of byCollection) {

@@ -57,8 +57,8 @@ const get: FormDefinition = {
   async evaluate(ctx, args) {
     const ref = expectRef(await args.value(ctx, 'get'), args.position('get'));
     const location = locateDocument(ctx, ref, args.position('get'));
-    const version = await readExisting(ctx, location, args.node.position, await atTs(ctx, args));
-    return renderDocument(location.ref, version);
+    const found = readExisting(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
+    return renderDocument(location.ref, found instanceof Promise ? await found : found);
   },
 };
 
@@ -68,7 +68,8 @@ const exists: FormDefinition = {
   async evaluate(ctx, args) {
     const ref = expectRef(await args.value(ctx, 'exists'), args.position('exists'));
     const location = locateDocument(ctx, ref, args.position('exists'));
-    return (await readDocument(ctx, location, args.node.position, await atTs(ctx, args))) !== undefined;
+    const found = readDocument(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
+    return (found instanceof Promise ? await found : found) !== undefined;
   },
 };
 

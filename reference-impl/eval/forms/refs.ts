@@ -10,7 +10,8 @@ function named(key: string, nativeCollection: string): FormDefinition {
     required: [key],
     optional: ['scope'],
     async evaluate(ctx, args) {
-      const name = expectString(await args.value(ctx, key), args.position(key));
+      const given = args.valueOrPending(ctx, key);
+      const name = expectString(given instanceof Promise ? await given : given, args.position(key));
       const scope = args.has('scope') ? expectRef(await args.value(ctx, 'scope'), args.position('scope')) : undefined;
       return new Ref(name, new Ref(nativeCollection), scope);
     },
@@ -21,7 +22,8 @@ const refWithId: FormDefinition = {
   required: ['ref', 'id'],
   async evaluate(ctx, args) {
     const collection = expectRef(await args.value(ctx, 'ref'), args.position('ref'));
-    const id = await args.value(ctx, 'id');
+    const given = args.valueOrPending(ctx, 'id');
+    const id = given instanceof Promise ? await given : given;
     if (typeof id !== 'string' && typeof id !== 'bigint') {
       throw errors.invalidArgument(`String or Integer expected, ${typeName(id)} provided.`, args.position('id'));
     }
