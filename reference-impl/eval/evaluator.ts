@@ -33,6 +33,7 @@ export function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
 
 async function evaluateArray(ctx: EvalContext, expr: ArrayExpr): Promise<Value[]> {
   const out: Value[] = [];
-  for (const item of expr.items) out.push(await ctx.eval(item));
+  // A literal item is taken as is: awaiting its resolved promise would cost a suspension per item.
+  for (const item of expr.items) out.push(item.kind === 'literal' ? item.value : await ctx.eval(item));
   return out;
 }

@@ -26,7 +26,8 @@ const object: FormDefinition = {
     if (arg.kind === 'literal' && isObjectValue(arg.value)) return arg.value;
     if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
     const out: ObjectValue = {};
-    for (const [key, field] of arg.fields) out[key] = await ctx.eval(field);
+    // A literal field is taken as is: awaiting its resolved promise would cost a suspension per field.
+    for (const [key, field] of arg.fields) out[key] = field.kind === 'literal' ? field.value : await ctx.eval(field);
     return out;
   },
 };
