@@ -84,6 +84,10 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const existing = await readExisting(ctx, location, position);
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
+    // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
+    if (location.collection === 'tokens' && key === 'replace') {
+      for (const own of ['instance', 'hashed_secret']) if (existing.fields[own] !== undefined) fields[own] = existing.fields[own]!;
+    }
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   const fields = schemaRecordFields(params, key, existing);

@@ -156,4 +156,20 @@ describe('reference server over HTTP', () => {
     await query({ create_database: { object: { name: 'child' } } });
     expect((await query({ exists: { collection: 'inner' } }, `${server.rootSecret}:child:admin`)).body.resource).toBe(false);
   });
+
+  it('keeps the user and secret hash of a token when its record is replaced', async () => {
+    const user = await query({ create: coll('things'), params: { object: { credentials: { object: { password: 'sekret-1' } } } } });
+    const login = await query({ login: user.body.resource.ref, params: { object: { password: 'sekret-1' } } });
+    expect(login.status).toBe(201);
+    const token = login.body.resource;
+    const before = (await query({ get: token.ref })).body.resource;
+    expect(before.hashed_secret).toMatch(/^\$2[aby]\$/);
+    const replaced = await query({ replace: token.ref, params: { object: { data: { object: { note: 'replaced' } } } } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.resource.instance).toEqual(token.instance);
+    expect(replaced.body.resource.hashed_secret).toBe(before.hashed_secret);
+    expect(replaced.body.resource.data).toEqual({ note: 'replaced' });
+    const identity = await query({ identity: null }, token.secret);
+    expect([identity.status, identity.body.resource]).toEqual([200, token.instance]);
+  });
 });
