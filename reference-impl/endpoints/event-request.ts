@@ -24,6 +24,8 @@ export interface EventRequest {
   readonly pageSize: number;
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+
 export class EventRequestBodyError extends Error {}
 
 function invalid(message: string): EventRequestBodyError {
@@ -40,7 +42,8 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   if (token === undefined || token === null) throw invalid('Value for key token not found.');
   if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
   const startTs = body['start_ts'];
-  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n)) throw invalid(`start_ts: ${describe(startTs)}`);
+  // A time is a 64-bit count of microseconds: anything past that range is not a time (and no cursor can hold it).
+  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(`start_ts: ${describe(startTs)}`);
   const cursor = body['cursor'];
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
   if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');
