@@ -38,8 +38,16 @@ export interface RunningReferenceServerWithParts extends RunningReferenceServer 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
   const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
   const host = options.host ?? '127.0.0.1';
+  // Transport faults (resets, malformed requests) are the clients' and logged only when debugging.
   const onFault = (error: unknown) => {
     if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
+  };
+  // A request answered 500 is a server bug and always logged: the error's name and stack frames, not its message,
+  // which could quote request data (secrets, passwords).
+  const onInternalError = (error: unknown) => {
+    if (process.env['FAUNA_REFERENCE_DEBUG']) return console.error('[reference-server]', error);
+    const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1).join('\n') : '';
+    console.error(`fauna-reference-server: internal error (${error instanceof Error ? error.name : typeof error}), answered 500\n${frames}`);
   };
   let dataDir: DataDirectory | undefined;
   if (options.dataDir !== undefined) dataDir = await openDataDirectory(options.dataDir, options.onStorageFailure ?? onFault);
@@ -54,7 +62,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       throw error;
     }
   }
-  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onFault), {
+  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onInternalError), {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     ...transportErrors(parts.routes),
     onFault,
