@@ -12,11 +12,21 @@ export function isV4Query(request: ProxiedRequest): boolean {
   return pathname(request) === '/' && (request.method === 'POST' || request.method === 'GET');
 }
 
-/** The v4 expression the suite sent, or undefined when the body is not JSON. */
+/**
+ * Bodies larger than this are never parsed for a fault: parsing the suite's 64 MiB oversized body blocked the
+ * proxy's event loop for longer than the request timeout, failing every test running at the time.
+ */
+const MAX_PARSED_BODY_BYTES = 2 * 1024 * 1024;
+const parsedExpressions = new WeakMap<ProxiedRequest, unknown>();
+
+/** The v4 expression the suite sent, or undefined when the body is not JSON (or too large to look at). */
 export function v4Expression(request: ProxiedRequest): unknown {
-  if (!isV4Query(request) || request.body.length === 0) return undefined;
+  if (!isV4Query(request) || request.body.length === 0 || request.body.length > MAX_PARSED_BODY_BYTES) return undefined;
+  if (parsedExpressions.has(request)) return parsedExpressions.get(request);
   const parsed = tryParseJson(request.body);
-  return parsed.ok ? parsed.value : undefined;
+  const expression = parsed.ok ? parsed.value : undefined;
+  parsedExpressions.set(request, expression);
+  return expression;
 }
 
 /** True when the expression the suite sent contains an object with `key` (at any depth). */
