@@ -64,6 +64,36 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * A complete (non-stream) response larger than this fails at once: no answer of the API comes near it, and reading,
+ * parsing and schema-checking bodies of tens of MiB from a hostile server would take the run past every deadline.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+class ResponseTooLargeError extends Error {
+  override name = 'ResponseTooLargeError';
+}
+
+async function readLimited(res: Dispatcher.ResponseData): Promise<string> {
+  const tooLarge = () => new ResponseTooLargeError(`response body larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB`);
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -156,7 +186,7 @@ export class Client {
     const { res, exchange, started, timeoutMs } = await this.send(method, path, opts, defaults, false);
     let text: string;
     try {
-      text = await res.body.text();
+      text = await readLimited(res);
     } catch (err) {
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.error = describeFailure(err, timeoutMs);

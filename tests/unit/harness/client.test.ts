@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../harness/client.js';
+import { Client, MAX_RESPONSE_BYTES } from '../../harness/client.js';
 import { StreamEndedError, StreamTimeoutError } from '../../harness/stream-reader.js';
 
 // A tiny server of our own: each path shows one behaviour the client must cope with.
@@ -16,6 +16,16 @@ const silentSockets = new Set<net.Socket>();
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     seen.push(req.headers);
+    if (req.url === '/huge-declared' || req.url === '/huge-chunked') {
+      // 17 MiB of one JSON string, announced by content-length or sent chunked without one.
+      const size = MAX_RESPONSE_BYTES + 1024 * 1024;
+      res.writeHead(200, { 'content-type': 'application/json', ...(req.url === '/huge-declared' ? { 'content-length': String(size + 4) } : {}) });
+      res.write('{"x":"');
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      for (let sent = 0; sent < size && !res.destroyed; sent += chunk.length) res.write(chunk);
+      res.end('"}');
+      return;
+    }
     if (req.url === '/stream/1') {
       res.writeHead(200, { 'content-type': 'application/json' });
       // Split across writes and mixing \r\n and \n line ends.
@@ -47,6 +57,12 @@ afterAll(async () => {
 const client = (url: string, secret = 'client-test-secret') => new Client({ url, requestTimeoutMs: 300, streamTimeoutMs: 200 }, secret);
 
 describe('Client', () => {
+  it('fails a response body over MAX_RESPONSE_BYTES at once, announced or not, with a clear reason', async () => {
+    for (const path of ['/huge-declared', '/huge-chunked']) {
+      await expect(client(base).request('GET', path, { validate: false })).rejects.toThrow(/response body larger than 16 MiB/);
+    }
+  });
+
   it('keeps integers and decimals distinct and sends the v4 headers', async () => {
     const res = await client(base).query({ add: [1, 2] }, { validate: false });
     expect(res.body.resource).toEqual({ i: 1n, d: 1 });
