@@ -15,6 +15,7 @@ import {
   QueryValue,
   Ref,
   SetRef,
+  setField,
   Time,
   type NativeCollectionName,
   type ObjectValue,
@@ -150,7 +151,7 @@ export function encodeTagged(value: TaggedValue): Json {
   let needsEscape = false;
   for (const [key, field] of Object.entries(value)) {
     if (key.startsWith('@')) needsEscape = true;
-    fields[key] = encodeTagged(field);
+    setField(fields, key, encodeTagged(field));
   }
   return needsEscape ? { '@object': fields } : fields;
 }
@@ -171,10 +172,10 @@ function encodeDocumentFields(fields: ObjectValue): { [field: string]: Json } {
   for (const key of ['id', 'name', 'coll', 'ts']) {
     const field = fields[key];
     if (field === undefined) continue;
-    out[key] = key === 'coll' && typeof field === 'string' ? { '@mod': field } : encodeTagged(field);
+    setField(out, key, key === 'coll' && typeof field === 'string' ? { '@mod': field } : encodeTagged(field));
   }
   for (const [key, field] of Object.entries(fields)) {
-    if (!(key in out)) out[key] = encodeTagged(field);
+    if (!(key in out)) setField(out, key, encodeTagged(field));
   }
   return out;
 }
@@ -236,7 +237,7 @@ function decodeAt(json: unknown, path: string): TaggedValue {
 
 function decodeFields(record: Record<string, unknown>, path: string): { [field: string]: TaggedValue } {
   const out: { [field: string]: TaggedValue } = {};
-  for (const [key, field] of Object.entries(record)) out[key] = decodeAt(field, `${path}.${key}`);
+  for (const [key, field] of Object.entries(record)) setField(out, key, decodeAt(field, `${path}.${key}`));
   return out;
 }
 
@@ -391,8 +392,8 @@ function decodeDocument(body: unknown, path: string): TaggedDocument {
   const fields: ObjectValue = {};
   for (const [key, field] of Object.entries(body)) {
     const fieldPath = `${path}.${key}`;
-    if (key === 'coll') fields[key] = decodeCollectionField(field, fieldPath);
-    else fields[key] = toValue(decodeAt(field, fieldPath), fieldPath);
+    if (key === 'coll') setField(fields, key, decodeCollectionField(field, fieldPath));
+    else setField(fields, key, toValue(decodeAt(field, fieldPath), fieldPath));
   }
   if (typeof fields['id'] !== 'string' && typeof fields['name'] !== 'string') {
     throw new TaggedDecodeError(`${path}: a document needs a string "id" or "name"`);
@@ -431,7 +432,7 @@ export function toValue(value: TaggedValue, path = '$'): Value {
   if (Array.isArray(value)) return value.map((item, i) => toValue(item, `${path}[${i}]`));
   if (isPlainRecord(value)) {
     const out: ObjectValue = {};
-    for (const [key, field] of Object.entries(value)) out[key] = toValue(field, `${path}.${key}`);
+    for (const [key, field] of Object.entries(value)) setField(out, key, toValue(field, `${path}.${key}`));
     return out;
   }
   return value;
@@ -480,7 +481,7 @@ export function encodeSimple(value: TaggedValue): SimpleJson {
   if (value instanceof Bytes) return Buffer.from(value.bytes).toString('base64');
   if (value instanceof TaggedDocument) {
     const out: { [field: string]: SimpleJson } = {};
-    for (const [key, field] of Object.entries(encodeDocumentFieldsSimple(value.fields))) out[key] = field;
+    for (const [key, field] of Object.entries(encodeDocumentFieldsSimple(value.fields))) setField(out, key, field);
     return out;
   }
   if (value instanceof TaggedEventSource) return value.token;
@@ -493,7 +494,7 @@ export function encodeSimple(value: TaggedValue): SimpleJson {
     throw new TaggedEncodeError('v4 set references and stored lambdas have no FQL v10 encoding');
   }
   const out: { [field: string]: SimpleJson } = {};
-  for (const [key, field] of Object.entries(value)) out[key] = encodeSimple(field);
+  for (const [key, field] of Object.entries(value)) setField(out, key, encodeSimple(field));
   return out;
 }
 
@@ -502,10 +503,10 @@ function encodeDocumentFieldsSimple(fields: ObjectValue): { [field: string]: Sim
   for (const key of ['id', 'name', 'coll', 'ts']) {
     const field = fields[key];
     if (field === undefined) continue;
-    out[key] = key === 'coll' && typeof field === 'string' ? field : encodeSimple(field);
+    setField(out, key, key === 'coll' && typeof field === 'string' ? field : encodeSimple(field));
   }
   for (const [key, field] of Object.entries(fields)) {
-    if (!(key in out)) out[key] = encodeSimple(field);
+    if (!(key in out)) setField(out, key, encodeSimple(field));
   }
   return out;
 }
@@ -526,7 +527,7 @@ export function decodeSimple(json: unknown): Value {
   if (Array.isArray(json)) return json.map(decodeSimple);
   if (isJsonRecord(json)) {
     const out: ObjectValue = {};
-    for (const [key, field] of Object.entries(json)) out[key] = decodeSimple(field);
+    for (const [key, field] of Object.entries(json)) setField(out, key, decodeSimple(field));
     return out;
   }
   throw new TaggedDecodeError('$: not a JSON value');

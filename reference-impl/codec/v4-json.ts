@@ -3,7 +3,7 @@
  * rendering of results per `X-FaunaDB-API-Version` (wire-facts §1.2, §1.6).
  */
 import { ProtocolError, QueryError, type Position } from '../errors/query-error.js';
-import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, setField, type ObjectValue, type Value } from '../values/value.js';
 import type { ArrayExpr, Expr, LiteralExpr, ObjectExpr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
 import { parseExactJson } from './exact-json.js';
@@ -206,7 +206,7 @@ export function decodeWireValue(raw: unknown, position: Position): Value {
   const keys = Object.keys(object);
   if (keys.length === 1 && keys[0]!.startsWith('@')) return decodeTagged(keys[0]!, object[keys[0]!], position);
   const out: ObjectValue = {};
-  for (const key of keys) out[key] = decodeWireValue(object[key], [...position, key]);
+  for (const key of keys) setField(out, key, decodeWireValue(object[key], [...position, key]));
   return out;
 }
 

@@ -13,7 +13,7 @@ import { FqlError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
 import { canonicalQueryText, type QueryInput } from '../fql/query-input.js';
 import type { SourceSpan } from '../fql/source-position.js';
-import type { Value } from '../values/value.js';
+import { setField, type Value } from '../values/value.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error, v10QueryStats } from './v10-responses.js';
@@ -83,7 +83,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         txnTs = txn.ts;
         const plan = planEventSource(expr, storeResolver(store, identity.database, txn.ts), { variables });
         const taggedArgs: Record<string, Json> = {};
-        for (const [name, value] of variables) taggedArgs[name] = encodeTagged(value);
+        for (const [name, value] of variables) setField(taggedArgs, name, encodeTagged(value));
         return { plan, token: events.issueToken(creatorOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
       }, { readOnly: true });
       const source = new TaggedEventSource(outcome.result.token);

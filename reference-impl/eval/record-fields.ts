@@ -1,7 +1,7 @@
 /** Field validation and merging for document and schema-record writes. */
 import { errors, type Position, type ValidationFailure } from '../errors/query-error.js';
 import { NO_HIDDEN_FIELDS, type DocumentVersion, type HiddenFields } from '../store/store.js';
-import { Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { Time, isObjectValue, setField, type ObjectValue, type Value } from '../values/value.js';
 import { typeName } from './arguments.js';
 import type { EvalContext } from './context.js';
 
@@ -31,8 +31,8 @@ export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue
   const out: ObjectValue = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else if (isObjectValue(value) && isObjectValue(out[key])) out[key] = mergeObjects(out[key] as ObjectValue, value);
-    else out[key] = value;
+    else if (isObjectValue(value) && isObjectValue(out[key])) setField(out, key, mergeObjects(out[key] as ObjectValue, value));
+    else setField(out, key, value);
   }
   return out;
 }
@@ -57,7 +57,7 @@ function copyWithoutNulls(object: ObjectValue): ObjectValue {
   const out: ObjectValue = {};
   for (const [key, value] of Object.entries(object)) {
     if (value === null) continue;
-    out[key] = isObjectValue(value) ? withoutNulls(value) : value;
+    setField(out, key, isObjectValue(value) ? withoutNulls(value) : value);
   }
   return out;
 }

@@ -4,13 +4,13 @@
  */
 import type { EventDocument } from '../event-source/plan.js';
 import type { DocumentVersion } from '../store/store.js';
-import { isObjectValue, Time, type ObjectValue } from '../values/value.js';
+import { isObjectValue, setField, Time, type ObjectValue } from '../values/value.js';
 
 export function eventDocument(collection: string, id: string, version: DocumentVersion): EventDocument {
   const out: ObjectValue = { id, coll: collection, ts: new Time(version.ts * 1000n) };
   const data = version.fields['data'];
   if (isObjectValue(data)) {
-    for (const [key, value] of Object.entries(data)) if (!(key in out)) out[key] = value;
+    for (const [key, value] of Object.entries(data)) if (!Object.hasOwn(out, key)) setField(out, key, value);
   }
   const ttl = version.fields['ttl'];
   if (ttl !== undefined && !('ttl' in out)) out['ttl'] = ttl;

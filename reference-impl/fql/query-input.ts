@@ -4,7 +4,7 @@
  * Both are turned into segments for the tokenizer, and into one canonical text that identifies the query.
  */
 import { decodeTagged, TaggedDecodeError, toValue } from '../codec/tagged.js';
-import type { Value } from '../values/value.js';
+import { setField, type Value } from '../values/value.js';
 import { FqlError } from './fql-error.js';
 
 export type QueryInput = string | { readonly fql: readonly unknown[] };
@@ -117,7 +117,7 @@ function flattenPieces(pieces: readonly unknown[]): unknown[] {
       for (const inner of flattenPieces(piece['fql'])) pushMerged(out, inner);
     } else if (isRecord(piece) && isRecord(piece['object'])) {
       const members: Record<string, unknown> = {};
-      for (const [key, member] of Object.entries(piece['object'])) members[key] = flattenMember(member);
+      for (const [key, member] of Object.entries(piece['object'])) setField(members, key, flattenMember(member));
       out.push({ object: members });
     } else if (isRecord(piece) && Array.isArray(piece['array'])) {
       out.push({ array: piece['array'].map(flattenMember) });

@@ -102,6 +102,12 @@ export class QueryValue {
   ) {}
 }
 
+/** Sets an own field, also one named `__proto__` (plain assignment would change the object's prototype instead). */
+export function setField<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export function isObjectValue(v: Value | undefined): v is ObjectValue {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);

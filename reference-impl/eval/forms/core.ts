@@ -2,7 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { parseIsoTime } from '../../codec/iso-time.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
-import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -27,7 +27,7 @@ const object: FormDefinition = {
     if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
     const out: ObjectValue = {};
     // A literal field is taken as is: awaiting its resolved promise would cost a suspension per field.
-    for (const [key, field] of arg.fields) out[key] = field.kind === 'literal' ? field.value : await ctx.eval(field);
+    for (const [key, field] of arg.fields) setField(out, key, field.kind === 'literal' ? field.value : await ctx.eval(field));
     return out;
   },
 };

@@ -157,6 +157,15 @@ describe('reference server over HTTP', () => {
     expect((await query({ exists: { collection: 'inner' } }, `${server.rootSecret}:child:admin`)).body.resource).toBe(false);
   });
 
+  it('stores and answers a data field named __proto__ like any other field', async () => {
+    const body = '{"create":{"collection":"things"},"params":{"object":{"data":{"object":{"__proto__":{"object":{"n":1}},"m":2}}}}}';
+    const created = await call('POST', '/', { body });
+    expect(created.status).toBe(201);
+    const read = await query({ get: created.body.resource.ref });
+    expect(Object.keys(read.body.resource.data)).toEqual(['__proto__', 'm']);
+    expect(JSON.stringify(read.body.resource.data)).toBe('{"__proto__":{"n":1},"m":2}');
+  });
+
   it('keeps the user and secret hash of a token when its record is replaced', async () => {
     const user = await query({ create: coll('things'), params: { object: { credentials: { object: { password: 'sekret-1' } } } } });
     const login = await query({ login: user.body.resource.ref, params: { object: { password: 'sekret-1' } } });

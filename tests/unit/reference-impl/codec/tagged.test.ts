@@ -88,6 +88,13 @@ describe('tagged format', () => {
     expect(() => encodeTagged(new SetRef({ match: 'x' }))).toThrow('v4 set references have no FQL v10 encoding');
   });
 
+  it('keeps a field named __proto__ as an ordinary field', () => {
+    const value = JSON.parse('{"outer":{"__proto__":"x","n":{"__proto__":{"deep":true}}}}') as TaggedValue;
+    const decoded = decodeTagged(JSON.parse(JSON.stringify(encodeTagged(value))));
+    expect(Object.keys((decoded as { outer: object }).outer)).toEqual(['__proto__', 'n']);
+    expect(decoded).toEqual(value);
+  });
+
   it('round-trips arbitrary values (property)', () => {
     const leaf = fc.oneof(
       fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
