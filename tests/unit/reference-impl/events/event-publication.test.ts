@@ -23,14 +23,19 @@ class ManualLog {
   }
 }
 
+/** A history whose commits become durable only when the test says so, and the ts of every commit it published. */
+function withManualLog() {
+  const fixture = new StoreFixture();
+  const log = new ManualLog();
+  const history = new EventHistory(fixture.store, CLOCK, log.whenDurable);
+  const seen: bigint[] = [];
+  history.subscribe((t) => seen.push(t.ts));
+  return { fixture, log, history, seen, before: history.publishedTs };
+}
+
 describe('Event publication after durability', () => {
   it('tells listeners about a commit, and moves publishedTs past it, only once it is durable, in commit order', async () => {
-    const fixture = new StoreFixture();
-    const log = new ManualLog();
-    const history = new EventHistory(fixture.store, CLOCK, log.whenDurable);
-    const seen: bigint[] = [];
-    history.subscribe((t) => seen.push(t.ts));
-    const before = history.publishedTs;
+    const { fixture, log, history, seen, before } = withManualLog();
     const t1 = fixture.commit([{ put: 'A', id: '1', data: {} }]);
     const t2 = fixture.commit([{ put: 'A', id: '2', data: {} }]);
     await new Promise((resolve) => setImmediate(resolve));
@@ -42,12 +47,7 @@ describe('Event publication after durability', () => {
   });
 
   it('never publishes a commit the log failed to make durable', async () => {
-    const fixture = new StoreFixture();
-    const log = new ManualLog();
-    const history = new EventHistory(fixture.store, CLOCK, log.whenDurable);
-    const seen: bigint[] = [];
-    history.subscribe((t) => seen.push(t.ts));
-    const before = history.publishedTs;
+    const { fixture, log, history, seen, before } = withManualLog();
     fixture.commit([{ put: 'A', id: '1', data: {} }]);
     await log.fail();
     expect(seen).toEqual([]);
