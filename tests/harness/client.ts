@@ -243,7 +243,7 @@ export class Client {
     exchange.durationMs = Math.round(performance.now() - started);
     exchange.response = { status: res.statusCode, headers };
     if (res.statusCode !== 200) {
-      const text = await readWithDeadline(res.body, opts.timeoutMs ?? this.target.requestTimeoutMs);
+      const text = await readWithDeadline(res, opts.timeoutMs ?? this.target.requestTimeoutMs);
       exchange.response.body = bodyForTranscript(text);
       const { body: parsed, json } = tryParse(text);
       const response = new Response('POST', '/stream/1', res.statusCode, headers, text, parsed, json, exchange.durationMs);
@@ -262,14 +262,14 @@ export class StreamRejectedError extends Error {
   }
 }
 
-async function readWithDeadline(body: Dispatcher.ResponseData['body'], timeoutMs: number): Promise<string> {
+async function readWithDeadline(res: Dispatcher.ResponseData, timeoutMs: number): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      body.text(),
+      readLimited(res),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          body.destroy();
+          res.body.destroy();
           reject(new HttpFailure(`POST /stream/1: error body not complete within ${timeoutMs} ms`));
         }, timeoutMs);
       }),
