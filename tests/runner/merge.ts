@@ -1,7 +1,7 @@
 // `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs, plus
 // their JUnit and Allure results (merge-artifacts.ts). The tests keep the gate status their shard gave them; areas,
 // requirements, totals and the outcome are recomputed.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '../../schemas/index.js';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
@@ -14,7 +14,7 @@ export class MergeError extends Error {
 }
 
 function readReport(path: string): ConformanceReport {
-  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
+  const file = shardDir(path) === path ? join(path, 'conformance.json') : path;
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
