@@ -4,7 +4,7 @@
 // The bundle is rebuilt on every start (~0.1 s), so it is never stale; where the package directory cannot be
 // written, the server runs through tsx instead.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
@@ -30,6 +30,10 @@ async function bundle() {
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, code);
     renameSync(temp, file);
+    // Bundles of earlier sources are never read again (a running server already holds its own in memory).
+    for (const name of readdirSync(cacheDir)) {
+      if (/^reference-server-[0-9a-f]{16}\.mjs$/.test(name) && `${cacheDir}${name}` !== file) rmSync(`${cacheDir}${name}`, { force: true });
+    }
   }
   return file;
 }
