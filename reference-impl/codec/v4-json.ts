@@ -322,12 +322,18 @@ export interface RenderOptions {
 
 /** A value → JSON text in the wire encoding of the given API version. */
 export function renderValue(value: Value, options: RenderOptions): string {
-  return valueText(value, new RenderState(options.apiVersion));
+  const state = new RenderState(options.apiVersion);
+  writeValue(value, state);
+  return state.parts.join('');
 }
 
 /** `{"resource": value}` */
 export function renderResource(value: Value, options: RenderOptions): string {
-  return `{"resource":${valueText(value, new RenderState(options.apiVersion))}}`;
+  const state = new RenderState(options.apiVersion);
+  state.parts.push('{"resource":');
+  writeValue(value, state);
+  state.parts.push('}');
+  return state.parts.join('');
 }
 
 export function renderDecimal(n: number): string {
@@ -338,51 +344,69 @@ export function renderDecimal(n: number): string {
 }
 
 /**
- * One rendering's settings and the text of the collection and database refs it has rendered: the refs of a
- * page share their collection's Ref object, whose text is then built once (Refs are immutable, and the memo
- * lives only as long as the one rendering).
+ * One rendering: its settings, the pieces of text written so far, and the text of the collection and database
+ * refs it has rendered (the refs of a page share their collection's Ref object, whose text is then built once;
+ * Refs are immutable, and the memo lives only as long as the one rendering).
+ *
+ * Pieces are collected and joined once rather than concatenated: a page of refs concatenated piece by piece
+ * became a rope of hundreds of strings, and flattening it (when the response's length was measured) cost more
+ * than rendering it.
  */
 class RenderState {
   readonly parentRefs = new Map<Ref, string>();
+  readonly parts: string[] = [];
 
   constructor(readonly version: ApiVersion) {}
 }
 
-// Rendering builds strings by concatenation (V8 joins them lazily), which costs less than collecting parts.
-function valueText(value: Value, state: RenderState): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return renderDecimal(value);
-  if (value === null || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + valueText(value[i]!, state);
-    return out + ']';
-  }
-  if (value instanceof Ref) return refText(value, state);
-  if (value instanceof SetRef) return `{"@set":${objectText(value.structure, state)}}`;
-  if (value instanceof Time) return `{"@ts":${JSON.stringify(formatIsoTime(value.epochNanos))}}`;
-  if (value instanceof DateValue) return `{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`;
-  if (value instanceof Bytes) return `{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`;
-  if (value instanceof QueryValue) {
+function writeValue(value: Value, state: RenderState): void {
+  const parts = state.parts;
+  if (typeof value === 'string') parts.push(JSON.stringify(value));
+  else if (typeof value === 'bigint') parts.push(value.toString());
+  else if (typeof value === 'number') parts.push(renderDecimal(value));
+  else if (value === null || typeof value === 'boolean') parts.push(String(value));
+  else if (Array.isArray(value)) {
+    parts.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) parts.push(',');
+      writeValue(value[i]!, state);
+    }
+    parts.push(']');
+  } else if (value instanceof Ref) parts.push(refText(value, state));
+  else if (value instanceof SetRef) {
+    parts.push('{"@set":');
+    writeObject(value.structure, state);
+    parts.push('}');
+  } else if (value instanceof Time) parts.push(`{"@ts":${JSON.stringify(formatIsoTime(value.epochNanos))}}`);
+  else if (value instanceof DateValue) parts.push(`{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`);
+  else if (value instanceof Bytes) parts.push(`{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`);
+  else if (value instanceof QueryValue) {
     const apiVersion = value.apiVersion === undefined ? '' : `"api_version":${JSON.stringify(value.apiVersion)},`;
-    return `{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`;
-  }
-  if (isObjectValue(value)) {
-    for (const key in value) if (key.charCodeAt(0) === 64 /* '@' */) return `{"@obj":${objectText(value, state)}}`;
-    return objectText(value, state);
-  }
-  throw new Error(`cannot render value of type ${typeof value}`);
+    parts.push(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
+  } else if (isObjectValue(value)) {
+    if (hasReservedKey(value)) {
+      parts.push('{"@obj":');
+      writeObject(value, state);
+      parts.push('}');
+    } else writeObject(value, state);
+  } else throw new Error(`cannot render value of type ${typeof value}`);
 }
 
-function objectText(value: ObjectValue, state: RenderState): string {
-  let out = '{';
-  let first = true;
+/** Whether an object has a key starting with `@`, which the wire reserves for tags (so it is sent as `@obj`). */
+function hasReservedKey(value: ObjectValue): boolean {
+  for (const key in value) if (key.charCodeAt(0) === 64 /* '@' */) return true;
+  return false;
+}
+
+function writeObject(value: ObjectValue, state: RenderState): void {
+  const parts = state.parts;
+  let separator = '{';
   for (const key in value) {
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + valueText(value[key]!, state);
-    first = false;
+    parts.push(separator, JSON.stringify(key), ':');
+    writeValue(value[key]!, state);
+    separator = ',';
   }
-  return out + '}';
+  parts.push(separator === '{' ? '{}' : '}');
 }
 
 function refText(ref: Ref, state: RenderState): string {
