@@ -39,6 +39,11 @@ export interface LoadResult {
   readonly errors: number;
 }
 
+/** autocannon 8's untimed warm-up phase (its published types, 7.x, predate the option). */
+interface WarmupOption {
+  readonly warmup: { readonly connections: number; readonly duration: number };
+}
+
 export const BENCH_ROOT_SECRET = 'bench-root-secret-0123456789abcdef';
 
 export class BenchContext {
@@ -52,6 +57,20 @@ export class BenchContext {
 
   get loadSeconds(): number {
     return this.quick ? 3 : 10;
+  }
+
+  /**
+   * Untimed load before each measured run, so that both servers are measured after their JIT has compiled the
+   * request path (the reference server's is far longer than the bare server's, and would otherwise be measured
+   * partly cold).
+   */
+  get warmupSeconds(): number {
+    return this.quick ? 1 : 2;
+  }
+
+  /** Measured runs per server for a ratio, alternating between the two (the median run counts). */
+  get rounds(): number {
+    return this.quick ? 3 : 5;
   }
 
   /** A reference server child process (in memory unless `dataDir`), stopped when the bench ends. */
@@ -91,16 +110,18 @@ export class BenchContext {
     });
   }
 
-  /** An autocannon run over HTTP/1.1 keep-alive connections for `loadSeconds`. */
+  /** An autocannon run over HTTP/1.1 keep-alive connections for `loadSeconds`, after `warmupSeconds` untimed. */
   async load(options: LoadOptions): Promise<LoadResult> {
+    const connections = options.connections ?? 64;
     const result = await autocannon({
       url: options.url,
       method: options.method ?? 'POST',
       headers: options.headers,
       body: options.body,
-      connections: options.connections ?? 64,
+      connections,
       duration: this.loadSeconds,
-    });
+      warmup: { connections, duration: this.warmupSeconds },
+    } as autocannon.Options & WarmupOption);
     return {
       requestsPerSecond: Math.round(result.requests.average),
       p50Ms: result.latency.p50,
@@ -121,6 +142,26 @@ export class BenchContext {
   async close(): Promise<void> {
     for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
   }
+}
+
+/**
+ * Loads `measured` and `baseline` in turn, `ctx.rounds` times each, and keeps each one's median run: on a small
+ * machine the load generator shares the CPU with the server, and single runs swing by ±20%.
+ */
+export async function compareLoads(ctx: BenchContext, measured: LoadOptions, baseline: LoadOptions): Promise<{ measured: LoadResult; baseline: LoadResult; roundRatios: number[] }> {
+  const measuredRuns: LoadResult[] = [];
+  const baselineRuns: LoadResult[] = [];
+  for (let round = 0; round < ctx.rounds; round++) {
+    measuredRuns.push(await ctx.load(measured));
+    baselineRuns.push(await ctx.load(baseline));
+  }
+  const roundRatios = measuredRuns.map((run, i) => Math.round((run.requestsPerSecond / baselineRuns[i]!.requestsPerSecond) * 100) / 100);
+  return { measured: medianRun(measuredRuns), baseline: medianRun(baselineRuns), roundRatios };
+}
+
+function medianRun(runs: readonly LoadResult[]): LoadResult {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** A result comparing a measured rate with its baseline: `ratio = value / baseline`, goal `ratio ≥ minRatio`. */
