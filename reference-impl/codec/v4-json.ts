@@ -186,7 +186,9 @@ function nodeOf(raw: unknown, base: Position, parent: ParsedNode | undefined, st
   }
   const object = raw as Record<string, unknown>;
   const keys = Object.keys(object);
-  if (keys.length === 1 && keys[0]!.startsWith('@')) {
+  // Only the wire's own tags are values. Any other `@` key is a field name: drivers send a user object with such
+  // keys as `{"object": {"@x": …}}` (wire-facts §@obj), and elsewhere it is an unknown form, refused as one.
+  if (keys.length === 1 && WIRE_TAGS.has(keys[0]!)) {
     const literal = new LiteralNode(raw, base, parent, step);
     literal.value = decodeTagged(keys[0]!, object[keys[0]!], literal.position);
     return literal;
@@ -209,6 +211,9 @@ export function decodeWireValue(raw: unknown, position: Position): Value {
   for (const key of keys) setField(out, key, decodeWireValue(object[key], [...position, key]));
   return out;
 }
+
+/** The tags of v4 wire values (wire-facts §2). */
+const WIRE_TAGS: ReadonlySet<string> = new Set(['@ref', '@set', '@ts', '@date', '@bytes', '@query', '@obj']);
 
 function decodeTagged(tag: string, body: unknown, position: Position): Value {
   const bad = (what: string) => new QueryError('invalid expression', `Invalid ${tag} value: ${what}.`, position);

@@ -46,6 +46,14 @@ describe('faunadb 4.x driver against the reference server', () => {
     }
   });
 
+  it('stores and returns data whose keys start with @ (sent as {"object": …}, answered as @obj)', async () => {
+    await client.query(q.CreateCollection({ name: 'tagged_keys' }));
+    const data = { '@kind': 'note', nested: { '@label': 'x', plain: 1 } };
+    const doc = await client.query<{ ref: faunadb.values.Ref; data: typeof data }>(q.Create(q.Collection('tagged_keys'), { data }));
+    expect(doc.data).toEqual(data);
+    expect((await client.query<{ data: typeof data }>(q.Get(doc.ref))).data).toEqual(data);
+  });
+
   it('surfaces a bad secret as the driver Unauthorized error', async () => {
     const bad = clientFor('not-a-secret');
     try {
