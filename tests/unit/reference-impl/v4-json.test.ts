@@ -52,7 +52,14 @@ describe('v4 JSON codec', () => {
     expect(data.items[1]!.position).toEqual(['params', 'object', 'data', 1]);
   });
 
-  it('reports malformed JSON, unknown tags and bad ref paths as documented errors', () => {
+  it('reads a single @-key that is not a wire tag as a field name (an unknown form unless inside `object`)', () => {
+    const parsed = parseExpression('{"object":{"@x":1}}');
+    const inner = parsed.kind === 'object' ? parsed.fields.get('object') : undefined;
+    expect(inner?.kind).toBe('object');
+    expect(inner?.kind === 'object' ? [...inner.fields.keys()] : []).toEqual(['@x']);
+  });
+
+  it('reports malformed JSON, unknown tags in wire values and bad ref paths as documented errors', () => {
     const codeOf = (f: () => unknown) => {
       try {
         f();
@@ -63,7 +70,7 @@ describe('v4 JSON codec', () => {
     };
     expect(codeOf(() => parseExpression('{"a":'))).toEqual(['invalid expression', []]);
     expect(codeOf(() => parseExpression(''))).toEqual(['invalid expression', []]);
-    expect(codeOf(() => parseExpression('{"do":[{"@nope":1}]}'))).toEqual(['invalid expression', ['do', 0]]);
+    expect(codeOf(() => parseExpression('{"@set":{"match":{"@nope":1}}}'))).toEqual(['invalid expression', ['@set', 'match']]);
     expect(codeOf(() => parseExpression('{"get":{"@ref":"nowhere/1"}}'))).toEqual(['invalid ref', ['get']]);
     expect(codeOf(() => parseExpression('['.repeat(2000) + ']'.repeat(2000)))).toEqual(['invalid expression', expect.any(Array)]);
   });
