@@ -109,6 +109,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     }
   }
   followRename(ctx, location, moved);
+  if (location.collection === 'roles') followRoleRename(ctx, location, newName);
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
 }
 
@@ -122,6 +123,26 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
   for (const [id, role] of ctx.txn.scan(from.database, 'roles')) {
     const retargeted = retargetPrivileges(role.fields, oldRef, newRef);
     if (retargeted) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
+  }
+}
+
+/**
+ * Keys of the role's database that act with the renamed role keep it: their role refs are pointed at the new name
+ * in the same transaction (the real service refers to a role by identity, not by name). Written without an access
+ * check, like `followRename`: it is part of the rename the caller may do.
+ */
+function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: string): void {
+  const oldRef = new Ref(role.id, new Ref('roles'));
+  const newRef = new Ref(newName, new Ref('roles'));
+  const retarget = (value: Value): Value => (value instanceof Ref && value.equals(oldRef) ? newRef : value);
+  for (const [id, key] of ctx.txn.scan(role.database, 'keys')) {
+    // A key with a `database` field acts in that child database, whose roles these are not.
+    if (key.fields['database'] instanceof Ref) continue;
+    const current = key.fields['role'];
+    if (current === undefined) continue;
+    const next = Array.isArray(current) ? current.map(retarget) : retarget(current);
+    const changed = Array.isArray(current) && Array.isArray(next) ? next.some((r, i) => r !== current[i]) : next !== current;
+    if (changed) ctx.txn.write(role.database, 'keys', id, 'update', { ...key.fields, role: next }, key.hidden);
   }
 }
 
