@@ -1,19 +1,12 @@
 // Faults of the `paging` and `ordering` areas: pages, cursors, sizes and the order of index entries.
-import type { Fault } from '../fault.js';
+import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { expressionUses, rewriteExpression, rewriteJson, v4Expression, v4Resource } from './rewrites.js';
+import { resortPage, type EntryType, type OrderMistake } from './entry-order.js';
+import { IndexDefinitions, createIndexParams, hasCursor, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
+import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Expression, v4Resource } from './rewrites.js';
 
 function isPage(resource: JsonObject | undefined): resource is JsonObject & { data: unknown[] } {
   return resource !== undefined && Array.isArray(resource.data);
-}
-
-/** The `paginate` forms of an expression. */
-function paginateForms(expression: unknown): JsonObject[] {
-  const forms: JsonObject[] = [];
-  forEachObject(expression, (object) => {
-    if ('paginate' in object) forms.push(object);
-  });
-  return forms;
 }
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
@@ -85,6 +78,103 @@ function stringsBeforeIntegers(data: unknown[]): boolean {
     data[i] = reordered[k];
   });
   return changed;
+}
+
+/** True when the request's top-level form is a `paginate` (not a Map or Select over one). */
+function isTopLevelPaginate(request: ProxiedRequest): boolean {
+  return topLevelForm(request) === 'paginate';
+}
+
+/** The top-level page a successful `paginate` answered, if that is what the body holds. */
+function topLevelPage(body: unknown, status: number, request: ProxiedRequest): (JsonObject & { data: unknown[] }) | undefined {
+  const resource = v4Resource(body);
+  return status === 200 && isTopLevelPaginate(request) && isPage(resource) ? resource : undefined;
+}
+
+/**
+ * A fault that orders the pages of indexes created in the same run with a comparator making `mistake`; the
+ * index definitions are read from the `create_index` requests the proxy relays.
+ */
+function orderingFault(id: string, title: string, breaks: readonly string[], description: string, mistake: OrderMistake): Fault {
+  return {
+    id,
+    title,
+    breaks,
+    area: 'ordering',
+    description,
+    apply: () => {
+      const indexes = new IndexDefinitions();
+      return {
+        request: (request) => {
+          indexes.observe(request);
+          return undefined;
+        },
+        json: rewriteJson(
+          (body, ctx) => topLevelPage(body, ctx.status, ctx.original) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
+          (body, ctx) => resortPage(v4Resource(body)!.data as unknown[], indexes.pagedIndex(ctx.original)!.index, mistake),
+        ),
+      };
+    },
+  };
+}
+
+/** A fault whose comparator has the places of `a` and `b` in the type order exchanged. */
+function typeSwapFault(requirement: string, a: EntryType, b: EntryType): Fault {
+  const plural = (type: EntryType): string => (type === 'boolean' ? 'booleans' : `${type}s`);
+  return orderingFault(
+    `ORD-${a.toUpperCase()}S-AFTER-${b.toUpperCase()}S`,
+    `${plural(a)[0]!.toUpperCase()}${plural(a).slice(1)} sort after ${plural(b)}`,
+    [requirement],
+    `Pages of an index are ordered with ${a} and ${b} exchanged in the type order (everything else as the SD says).`,
+    { swapTypes: [a, b] },
+  );
+}
+
+/** True for a cursor element written as a `{"@ref": …}` literal. */
+function isRefLiteral(value: unknown): boolean {
+  return isJsonObject(value) && '@ref' in value;
+}
+
+/** The `after` cursor of a top-level `paginate` expression, direct or inside `cursor`. */
+function afterCursor(expression: JsonObject): unknown {
+  return expression.after ?? (isJsonObject(expression.cursor) ? expression.cursor.after : undefined);
+}
+
+/**
+ * Offset cursors: the proxy remembers how many entries preceded each `after` cursor it relayed and answers a
+ * page asked for with that cursor by skipping that many entries of the set as it is now.
+ */
+function offsetCursorHooks(): FaultHooks {
+  const offsets = new Map<string, number>();
+  const skipped = new WeakMap<ProxiedRequest, { skip: number; cursor: unknown }>();
+  const keyOf = (set: unknown, cursor: unknown): string => stringifyJson([set, cursor]);
+  return {
+    request: (request) => {
+      const expression = v4Expression(request);
+      if (!isJsonObject(expression) || !isTopLevelPaginate(request) || hasCursor(expression, 'before') || 'ts' in expression) return undefined;
+      const cursor = afterCursor(expression);
+      const skip = cursor === undefined ? undefined : offsets.get(keyOf(expression.paginate, cursor));
+      if (skip === undefined) return undefined;
+      const rewritten: JsonObject = { ...expression, size: jsonInt(skip + (jsonNumber(expression.size) ?? 64)) };
+      delete rewritten.after;
+      delete rewritten.cursor;
+      const forwarded = { ...request, body: Buffer.from(stringifyJson(rewritten)) };
+      skipped.set(forwarded, { skip, cursor });
+      return forwarded;
+    },
+    json: (body, ctx) => {
+      const expression = v4Expression(ctx.original);
+      const page = topLevelPage(body, ctx.status, ctx.original);
+      if (!isJsonObject(expression) || page === undefined || hasCursor(expression, 'before')) return undefined;
+      const plan = skipped.get(ctx.request);
+      if (plan === undefined && hasCursor(expression, 'after')) return undefined;
+      if (page.after !== undefined) offsets.set(keyOf(expression.paginate, page.after), page.data.length);
+      if (plan === undefined) return undefined;
+      page.data.splice(0, plan.skip);
+      page.before = plan.cursor;
+      return body;
+    },
+  };
 }
 
 export const PAGING_FAULTS: readonly Fault[] = [
@@ -338,5 +428,204 @@ export const PAGING_FAULTS: readonly Fault[] = [
     area: 'ordering',
     description: 'Runs of page entries equal in every value but the trailing ref are reversed.',
     apply: () => ({ json: pageAnswer((page) => reverseTies(page.data)) }),
+  },
+  {
+    id: 'PAGE-OFFSET-CURSORS',
+    title: 'Cursors are offsets into the set as it is now',
+    breaks: ['PAGE-CURSOR-007'],
+    area: 'paging',
+    description: 'A page asked for with an `after` cursor the proxy relayed starts as many entries into the current set as preceded the cursor when it was issued, so inserts before the position repeat entries.',
+    apply: offsetCursorHooks,
+  },
+  {
+    id: 'PAGE-REF-LITERAL-CURSOR-REJECTED',
+    title: 'A cursor holding `@ref` literals is rejected',
+    breaks: ['PAGE-CURSOR-008'],
+    area: 'paging',
+    description: 'A successful `paginate` whose `after` or `before` cursor holds a `{"@ref": …}` literal (as the driver resends it) answers 400 `invalid argument`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => (['after', 'before'] as const).some((which) => {
+          const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
+          return Array.isArray(cursor) && cursor.some(isRefLiteral);
+        })),
+        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Cursor refs must be written as Ref expressions.', ['after']),
+      ),
+    }),
+  },
+  {
+    id: 'PAGE-PARTIAL-CURSOR-IGNORED',
+    title: 'A client-built cursor without a ref is ignored',
+    breaks: ['PAGE-CURSOR-009'],
+    area: 'paging',
+    description: 'An `after` cursor array holding no ref is removed, so the page starts at the beginning of the set.',
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+      const cursor = form.after;
+      if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
+      delete form.after;
+      return n + 1;
+    }, 0)) }),
+  },
+  {
+    id: 'PAGE-CURSOR-OBJECT-IGNORED',
+    title: '`cursor: {after: c}` is ignored',
+    breaks: ['PAGE-CURSOR-010'],
+    area: 'paging',
+    description: '`cursor` is removed from every `paginate` form, so only the direct `after`/`before` position a page.',
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+      if (!('cursor' in form)) return n;
+      delete form.cursor;
+      return n + 1;
+    }, 0)) }),
+  },
+  {
+    id: 'PAGE-MAP-PARAMS-SWAPPED',
+    title: 'A lambda over several parameters binds them right to left',
+    breaks: ['PAGE-MAP-002'],
+    area: 'paging',
+    description: 'The parameter list of every `map` lambda with two or more parameters is reversed.',
+    apply: () => ({ request: rewriteExpression((expression) => {
+      let changed = 0;
+      forEachObject(expression, (object) => {
+        const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
+        if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return;
+        lambda.lambda.reverse();
+        changed += 1;
+      });
+      return changed;
+    }) }),
+  },
+  {
+    id: 'PAGE-SELECT-DATA-GIVES-PAGE',
+    title: 'Select ["data"] on a page answers the page',
+    breaks: ['PAGE-MAP-004'],
+    area: 'paging',
+    description: 'A top-level `select` over a `paginate` that answered an array answers `{"data": array}` instead.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'select' && expressionUses(ctx.original, 'paginate') && isJsonObject(body) && Array.isArray(body.resource),
+        (body) => {
+          const holder = body as JsonObject;
+          holder.resource = { data: holder.resource };
+        },
+      ),
+    }),
+  },
+  {
+    id: 'PAGE-BARE-ARRAY',
+    title: 'Paginate answers a bare array',
+    breaks: ['PAGE-SHAPE-001'],
+    area: 'paging',
+    description: 'A top-level `paginate` answers its entries as an array, without the page object and its cursors.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelPage(body, ctx.status, ctx.original) !== undefined,
+        (body) => {
+          const holder = body as JsonObject;
+          holder.resource = (holder.resource as JsonObject).data;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'PAGE-EMPTY-NULL-CURSORS',
+    title: 'An empty page carries null cursors',
+    breaks: ['PAGE-SHAPE-004'],
+    area: 'paging',
+    description: 'A page with no entries and no cursors gets `"after": null` and `"before": null`.',
+    apply: () => ({
+      json: pageAnswer((page) => {
+        if (page.data.length > 0 || 'after' in page || 'before' in page) return false;
+        page.after = null;
+        page.before = null;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-DESCENDING',
+    title: 'Each page lists its entries in descending index order',
+    breaks: ['PAGE-SHAPE-005'],
+    area: 'paging',
+    description: 'The entries of every top-level page with two or more entries are reversed (cursors unchanged).',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => (topLevelPage(body, ctx.status, ctx.original)?.data.length ?? 0) > 1,
+        (body) => {
+          (v4Resource(body)!.data as unknown[]).reverse();
+        },
+      ),
+    }),
+  },
+  {
+    id: 'PAGE-SIZE-MAX-EXCLUSIVE',
+    title: '`size` 100000 is rejected',
+    breaks: ['PAGE-SIZE-003'],
+    area: 'paging',
+    description: 'A `paginate` with `size` 100000 answers 400 `invalid argument` (the bound checked as exclusive).',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
+        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
+      ),
+    }),
+  },
+  orderingFault('ORD-INTEGERS-AS-TEXT', 'Integers sort by their decimal text', ['ORD-CONTENT-001'], 'Integers compare as the strings of their digits (so 10 < 2 and -1 < -10).', { integersAsText: true }),
+  orderingFault('ORD-DECIMALS-AS-TEXT', 'Decimals sort by their text', ['ORD-CONTENT-002'], 'Decimals compare as their JSON text instead of numerically.', { decimalsAsText: true }),
+  orderingFault('ORD-STRINGS-BY-CODE-POINT', 'Strings sort by code point', ['ORD-CONTENT-003'], 'Strings compare by code point instead of by the default collation (so "B" < "a" and "f" < "é").', { stringsByCodePoint: true }),
+  orderingFault('ORD-ARRAYS-BY-LENGTH', 'Shorter arrays sort first', ['ORD-CONTENT-004'], 'Arrays compare by length first, then element by element.', { arraysByLengthFirst: true }),
+  orderingFault('ORD-OBJECTS-BY-KEY-COUNT', 'Objects with fewer keys sort first', ['ORD-CONTENT-005'], 'Objects compare by their number of keys first, then by their entries.', { objectsByKeyCountFirst: true }),
+  orderingFault('ORD-TIMES-AS-TEXT', 'Times sort by their text', ['ORD-CONTENT-006'], 'Times compare as their RFC 3339 strings (so a fraction sorts before a whole second).', { timesAsText: true }),
+  orderingFault('ORD-TRUE-BEFORE-FALSE', '`true` sorts before `false`', ['ORD-CONTENT-007'], 'Booleans compare with true first.', { trueBeforeFalse: true }),
+  orderingFault('ORD-REF-IDS-AS-TEXT', 'Ref ids sort as text', ['ORD-CONTENT-008'], 'Refs of one collection compare their ids as strings (so 10 < 2).', { refIdsAsText: true }),
+  orderingFault('ORD-VALUES-FROM-LAST', 'Entries sort on their last value first', ['ORD-CONTENT-009'], 'Entries of several values compare the last covered value first and the first value last.', { columnsFromLast: true }),
+  orderingFault('ORD-REVERSE-KEEPS-TYPE-ORDER', '`reverse` keeps the type order ascending', ['ORD-REVERSE-003'], 'A reversed value flips the order within each type but leaves integers first and nulls last.', { reverseKeepsTypeOrder: true }),
+  typeSwapFault('ORD-TYPE-002', 'string', 'array'),
+  typeSwapFault('ORD-TYPE-003', 'array', 'object'),
+  typeSwapFault('ORD-TYPE-004', 'object', 'ref'),
+  typeSwapFault('ORD-TYPE-005', 'ref', 'time'),
+  typeSwapFault('ORD-TYPE-006', 'time', 'date'),
+  typeSwapFault('ORD-TYPE-007', 'date', 'boolean'),
+  typeSwapFault('ORD-TYPE-008', 'boolean', 'decimal'),
+  typeSwapFault('ORD-TYPE-009', 'decimal', 'null'),
+  {
+    id: 'ORD-REVERSE-FLIPS-ALL-VALUES',
+    title: '`reverse` on one value reverses every value',
+    breaks: ['ORD-REVERSE-002'],
+    area: 'ordering',
+    description: 'In an index definition where one value has `reverse: true`, every value without `reverse` is sent with `reverse: true`.',
+    apply: () => ({ request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+      const values = (Array.isArray(params.values) ? params.values : []).map(unwrapObject).filter((value): value is JsonObject => value !== undefined);
+      if (!values.some((value) => value.reverse === true)) return n;
+      const plain = values.filter((value) => !('reverse' in value));
+      for (const value of plain) value.reverse = true;
+      return n + plain.length;
+    }, 0)) }),
+  },
+  {
+    id: 'ORD-BACKWARD-PAGE-UNREVERSED',
+    title: 'Pages read backward through a reversed index come in ascending order',
+    breaks: ['ORD-REVERSE-005'],
+    area: 'ordering',
+    description: 'A page asked for with `before` from an index with a reversed value lists its entries in reverse of the index order.',
+    apply: () => {
+      const indexes = new IndexDefinitions();
+      return {
+        request: (request) => {
+          indexes.observe(request);
+          return undefined;
+        },
+        json: rewriteJson(
+          (body, ctx) => {
+            const paged = indexes.pagedIndex(ctx.original);
+            const page = topLevelPage(body, ctx.status, ctx.original);
+            return page !== undefined && page.data.length > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before');
+          },
+          (body) => {
+            (v4Resource(body)!.data as unknown[]).reverse();
+          },
+        ),
+      };
+    },
   },
 ];

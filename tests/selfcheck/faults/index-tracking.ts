@@ -1,0 +1,92 @@
+// What the index, set, paging and ordering faults need to know about the exchanges they see: index
+// definitions sent through the proxy (a fault lives for one run, so it can remember them), the `paginate`
+// forms of a request, and v4 error answers a fault substitutes for a success.
+import type { BufferedResponse, ProxiedRequest } from '../fault.js';
+import { forEachObject, isJsonObject, jsonNumber, type JsonObject } from '../json-body.js';
+import { v4Expression, withJsonBody, withStatus } from './rewrites.js';
+
+/** An index as its `create_index` defined it. */
+export interface SeenIndex {
+  name: string;
+  /** The `reverse` flag of each covered value, in `values` order (empty: entries are refs). */
+  reverse: boolean[];
+  /** `partitions` when given as a number. */
+  partitions?: number;
+  /** `source` exactly as the request sent it. */
+  source: unknown;
+}
+
+/** The object a `{"object": …}` wrapper holds, or the value itself when it is a plain object. */
+export function unwrapObject(value: unknown): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
+  return isJsonObject(value.object) && Object.keys(value).length === 1 ? value.object : value;
+}
+
+/** The params objects of every `create_index` in an expression. */
+export function createIndexParams(expression: unknown): JsonObject[] {
+  const found: JsonObject[] = [];
+  forEachObject(expression, (object) => {
+    const params = 'create_index' in object ? unwrapObject(object.create_index) : undefined;
+    if (params) found.push(params);
+  });
+  return found;
+}
+
+/** The name in `{"index": "name"}`, or undefined. */
+export function indexName(value: unknown): string | undefined {
+  return isJsonObject(value) && Object.keys(value).length === 1 && typeof value.index === 'string' ? value.index : undefined;
+}
+
+/** The `paginate` forms of an expression. */
+export function paginateForms(expression: unknown): JsonObject[] {
+  const forms: JsonObject[] = [];
+  forEachObject(expression, (object) => {
+    if ('paginate' in object) forms.push(object);
+  });
+  return forms;
+}
+
+/** True when a `paginate` form (or its `cursor` object) carries `which`. */
+export function hasCursor(form: JsonObject, which: 'after' | 'before'): boolean {
+  return which in form || (isJsonObject(form.cursor) && which in form.cursor);
+}
+
+/** The index a `paginate` form reads through a plain `{"match": {"index": name}, …}`, if that is its set. */
+export function matchedIndexName(form: JsonObject): string | undefined {
+  const set = form.paginate;
+  return isJsonObject(set) && 'match' in set ? indexName(set.match) : undefined;
+}
+
+/** Index definitions seen in requests of one run, by name (a later definition of a name replaces the earlier). */
+export class IndexDefinitions {
+  private readonly byName = new Map<string, SeenIndex>();
+
+  /** Records every `create_index` of a request. */
+  observe(request: ProxiedRequest): void {
+    for (const params of createIndexParams(v4Expression(request))) {
+      if (typeof params.name !== 'string') continue;
+      const values = Array.isArray(params.values) ? params.values : [];
+      const reverse = values.map((item) => unwrapObject(item)?.reverse === true);
+      const partitions = jsonNumber(params.partitions);
+      this.byName.set(params.name, { name: params.name, reverse, source: params.source, ...(partitions === undefined ? {} : { partitions }) });
+    }
+  }
+
+  get(name: string): SeenIndex | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The index the request's single `paginate` reads through a plain Match, when it was seen. */
+  pagedIndex(request: ProxiedRequest): { index: SeenIndex; form: JsonObject } | undefined {
+    const forms = paginateForms(v4Expression(request));
+    if (forms.length !== 1) return undefined;
+    const name = matchedIndexName(forms[0]!);
+    const index = name === undefined ? undefined : this.byName.get(name);
+    return index === undefined ? undefined : { index, form: forms[0]! };
+  }
+}
+
+/** The response a server answering a v4 error would send instead of `response`. */
+export function v4ErrorResponse(response: BufferedResponse, status: number, code: string, description: string, position: unknown[] = []): BufferedResponse {
+  return withJsonBody(withStatus(response, status), { errors: [{ position, code, description }] });
+}
