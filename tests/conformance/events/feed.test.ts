@@ -170,9 +170,14 @@ describe('POST /feed/1', () => {
 
   check(['FEED-PAGE-007'], 'an empty poll answers no events, has_next false and a cursor that later finds new events', async () => {
     const { coll, token } = await fresh();
-    const empty = await feedPage(t.server, { token });
+    const first = await createDoc(t.server, coll, { n: 0 });
+    const read = await feedAll(t.server, { token });
+    expect(read.events.map(docId)).toEqual([first.id]);
+    // Polling on from the end: nothing new yet, but a cursor to come back with.
+    const empty = await feedPage(t.server, { token, cursor: read.cursor });
     expect(empty.events).toEqual([]);
     expect(empty.has_next).toBe(false);
+    expect(typeof empty.cursor, 'an empty page still answers a cursor').toBe('string');
     const doc1 = await createDoc(t.server, coll, { n: 1 });
     const next = await feedAll(t.server, { token, cursor: empty.cursor });
     expect(next.events.map(docId)).toEqual([doc1.id]);

@@ -1,7 +1,7 @@
 // Faults of the `events` area: event streams and event feeds.
-import type { Fault, FaultHooks, StreamEventHook } from '../fault.js';
-import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { rewriteJson } from './rewrites.js';
+import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest, StreamEventHook, StreamWriter } from '../fault.js';
+import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import { pathname, rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
 
 function isEvent(value: unknown, ...types: string[]): value is JsonObject {
   return isJsonObject(value) && typeof value.type === 'string' && (types.length === 0 || types.includes(value.type));
@@ -36,6 +36,358 @@ function withoutErrorEvents(code: string): FaultHooks {
     json: rewriteJson((body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false), (body) => {
       const page = feedPage(body)!;
       page.events = page.events.filter((e) => !isErrorEvent(e, code));
+    }),
+  };
+}
+
+const isFeedRequest = (req: ProxiedRequest) => pathname(req) === '/feed/1';
+const isStreamRequest = (req: ProxiedRequest) => pathname(req) === '/stream/1';
+const isQueryV10 = (req: ProxiedRequest) => pathname(req) === '/query/1';
+
+/** The JSON object a request carries, or undefined. */
+function requestObject(req: ProxiedRequest): JsonObject | undefined {
+  if (req.body.length === 0) return undefined;
+  const parsed = tryParseJson(req.body);
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
+}
+
+function bigintOf(value: unknown): bigint | undefined {
+  return isJsonInteger(value) ? BigInt(String(value)) : undefined;
+}
+
+const nowMicros = () => BigInt(Date.now()) * 1000n;
+
+/** A request hook for `/feed/1` and/or `/stream/1` that edits the body in place; `edit` answers whether it changed it. */
+function editEventRequest(where: { feed?: boolean; stream?: boolean }, edit: (body: JsonObject) => boolean): FaultHooks['request'] {
+  return (req) => {
+    if (!((where.feed === true && isFeedRequest(req)) || (where.stream === true && isStreamRequest(req)))) return undefined;
+    const body = requestObject(req);
+    if (body === undefined || !edit(body)) return undefined;
+    return { ...req, body: Buffer.from(stringifyJson(body)) };
+  };
+}
+
+/** What an event edit answers: undefined keeps the event as it is, a list replaces it (empty: the event is dropped). */
+type EventEdit = (event: JsonObject, request: ProxiedRequest) => unknown[] | undefined;
+
+/** Applies `edit` to every event of feed pages and/or open streams. Edits return new objects (never the same one changed). */
+function editEvents(edit: EventEdit, where: { feed?: boolean; stream?: boolean } = { feed: true, stream: true }): FaultHooks {
+  const hooks: FaultHooks = {};
+  if (where.feed !== false) {
+    hooks.json = (body, ctx) => {
+      const page = isFeedRequest(ctx.original) ? feedPage(body) : undefined;
+      if (page === undefined) return undefined;
+      let changed = false;
+      const events: unknown[] = [];
+      for (const event of page.events) {
+        const replaced = isJsonObject(event) ? edit(event, ctx.original) : undefined;
+        if (replaced === undefined) events.push(event);
+        else {
+          changed = true;
+          events.push(...replaced);
+        }
+      }
+      if (!changed) return undefined;
+      page.events = events;
+      return body;
+    };
+  }
+  if (where.stream !== false) {
+    hooks.stream = (ctx) => ({
+      onEvent(event, writer) {
+        const replaced = isJsonObject(event) ? edit(event, ctx.original) : undefined;
+        for (const out of replaced ?? [event]) writer.emit(out);
+      },
+    });
+  }
+  return hooks;
+}
+
+/** The `@doc` object of an unprojected data event. */
+function eventDoc(event: JsonObject): JsonObject | undefined {
+  return isJsonObject(event.data) && isJsonObject(event.data['@doc']) ? event.data['@doc'] : undefined;
+}
+
+function eventDocId(event: JsonObject): string | undefined {
+  const id = eventDoc(event)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** A copy of `event` whose `@doc` is `doc`. */
+function withDoc(event: JsonObject, doc: JsonObject): JsonObject {
+  return { ...event, data: { ...(event.data as JsonObject), '@doc': doc } };
+}
+
+function v10ErrorResponse(from: BufferedResponse, status: number, code: string, message: string): BufferedResponse {
+  return withJsonBody({ ...from, status }, { error: { code, message } });
+}
+
+function errorCodeOf(response: BufferedResponse): string | undefined {
+  const parsed = tryParseJson(response.body);
+  return parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) && typeof parsed.value.error.code === 'string' ? parsed.value.error.code : undefined;
+}
+
+const RETENTION_CODES = ['invalid_stream_start_time', 'invalid_start_time'];
+
+function isRetentionError(event: unknown): boolean {
+  return RETENTION_CODES.some((code) => isErrorEvent(event, code));
+}
+
+/** The FQL text of a `/query/1` request: the string query, or the string pieces of an `fql` template joined. */
+function fqlText(req: ProxiedRequest): string | undefined {
+  if (!isQueryV10(req)) return undefined;
+  const query = requestObject(req)?.query;
+  if (typeof query === 'string') return query;
+  if (isJsonObject(query) && Array.isArray(query.fql)) return query.fql.filter((part) => typeof part === 'string').join('');
+  return undefined;
+}
+
+/** Rewrites the FQL text of `/query/1` requests (a string query, or each string piece of an `fql` template). */
+function editFql(edit: (text: string) => string): FaultHooks['request'] {
+  return (req) => {
+    if (!isQueryV10(req)) return undefined;
+    const body = requestObject(req);
+    if (body === undefined) return undefined;
+    let changed = false;
+    const rewrite = (text: string) => {
+      const out = edit(text);
+      if (out !== text) changed = true;
+      return out;
+    };
+    if (typeof body.query === 'string') body.query = rewrite(body.query);
+    else if (isJsonObject(body.query) && Array.isArray(body.query.fql)) body.query.fql = body.query.fql.map((part) => (typeof part === 'string' ? rewrite(part) : part));
+    return changed ? { ...req, body: Buffer.from(stringifyJson(body)) } : undefined;
+  };
+}
+
+/** The event source token of a `/query/1` answer (tagged `{"@stream"}` or, in the simple format, a bare string). */
+function tokenOf(body: unknown): string | undefined {
+  if (!isJsonObject(body)) return undefined;
+  if (isJsonObject(body.data) && typeof body.data['@stream'] === 'string') return body.data['@stream'];
+  return undefined;
+}
+
+/**
+ * What the proxy learns from the answers it relays: when each source was created, which collection its query
+ * names, every cursor it handed out and the event each one belongs to. Faults that imitate a server with a
+ * different memory build on it; `observe` hooks never count as changes.
+ */
+class EventTraffic {
+  readonly createdAt = new Map<string, bigint>();
+  readonly collectionOf = new Map<string, string>();
+  readonly eventAt = new Map<string, JsonObject>();
+  readonly cursors = new Set<string>();
+  lastToken: string | undefined;
+
+  observeQuery(body: unknown, req: ProxiedRequest): void {
+    const token = isQueryV10(req) ? tokenOf(body) : undefined;
+    if (token === undefined || !isJsonObject(body)) return;
+    this.lastToken = token;
+    const ts = bigintOf(body.txn_ts);
+    if (ts !== undefined) this.createdAt.set(token, ts);
+    const collection = /^\s*(?:Set\.single\(\s*)?([A-Za-z_]\w*)\./.exec(fqlText(req) ?? '')?.[1];
+    if (collection !== undefined) this.collectionOf.set(token, collection);
+  }
+
+  observeEvent(event: unknown): void {
+    if (!isJsonObject(event) || typeof event.cursor !== 'string') return;
+    this.cursors.add(event.cursor);
+    if (isEvent(event, ...DATA_EVENT_TYPES)) this.eventAt.set(event.cursor, event);
+  }
+
+  observeFeed(body: unknown, req: ProxiedRequest): void {
+    const page = isFeedRequest(req) ? feedPage(body) : undefined;
+    if (page === undefined) return;
+    if (typeof page.cursor === 'string') this.cursors.add(page.cursor);
+    for (const event of page.events) this.observeEvent(event);
+  }
+
+  /** JSON and stream hooks that only watch, for a fault to wrap. */
+  observer(): Required<Pick<FaultHooks, 'json'>> & { streamEvent: (event: unknown) => void } {
+    return {
+      json: (body, ctx) => {
+        this.observeQuery(body, ctx.original);
+        this.observeFeed(body, ctx.original);
+        return undefined;
+      },
+      streamEvent: (event) => this.observeEvent(event),
+    };
+  }
+}
+
+/** Chains JSON hooks: each sees the result of the one before; the chain counts as a change when any hook changed something. */
+function chainJson(...hooks: FaultHooks['json'][]): NonNullable<FaultHooks['json']> {
+  return (body, ctx) => {
+    let current = body;
+    let changed = false;
+    for (const hook of hooks) {
+      const out = hook?.(current, ctx);
+      if (out !== undefined) {
+        current = out;
+        changed = true;
+      }
+    }
+    return changed ? current : undefined;
+  };
+}
+
+/** Writes the proxy saw committed through the v4 endpoint, by document id and transaction time. */
+interface Write {
+  kind: 'create' | 'update' | 'delete';
+  /** The document's data after the write (create and update), as the v4 endpoint answered it. */
+  data?: JsonObject;
+  withCredentials: boolean;
+}
+
+class WriteLog {
+  private readonly writes = new Map<string, Write[]>();
+  readonly withCredentials = new Set<string>();
+
+  /** JSON hook that records the writes of a v4 answer and changes nothing. */
+  readonly observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
+    const expression = v4Expression(ctx.original);
+    const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
+    if (expression === undefined || ts === undefined || ctx.status >= 300 || !isJsonObject(body)) return undefined;
+    const expressions = Array.isArray(expression) ? expression : [expression];
+    const results = Array.isArray(body.resource) ? body.resource : [body.resource];
+    expressions.forEach((expr, i) => {
+      const result = results[i];
+      if (!isJsonObject(expr) || !isJsonObject(result) || !isJsonObject(result.ref) || !isJsonObject(result.ref['@ref'])) return;
+      const id = result.ref['@ref'].id;
+      const kind = (['create', 'update', 'delete'] as const).find((k) => k in expr);
+      if (typeof id !== 'string' || kind === undefined) return;
+      const params = isJsonObject(expr.params) && isJsonObject(expr.params.object) ? expr.params.object : {};
+      const withCredentials = 'credentials' in params;
+      if (withCredentials) this.withCredentials.add(id);
+      const key = `${id}@${ts}`;
+      const write: Write = { kind, withCredentials, ...(kind !== 'delete' && isJsonObject(result.data) ? { data: result.data } : {}) };
+      this.writes.set(key, [...(this.writes.get(key) ?? []), write]);
+    });
+    return undefined;
+  };
+
+  /** The data every update committed at `ts` wrote. */
+  updatesAt(ts: unknown): JsonObject[] {
+    const micros = bigintOf(ts);
+    const found: JsonObject[] = [];
+    for (const [key, writes] of this.writes) {
+      if (key.endsWith(`@${micros}`)) for (const w of writes) if (w.kind === 'update' && w.data !== undefined) found.push(w.data);
+    }
+    return found;
+  }
+
+  /** The writes of document `id` committed at `ts`, in the order the transaction made them. */
+  at(id: string | undefined, ts: unknown): Write[] {
+    const micros = bigintOf(ts);
+    return id === undefined || micros === undefined ? [] : this.writes.get(`${id}@${micros}`) ?? [];
+  }
+}
+
+/** A v4 answer's plain JSON value in the tagged form events use (`5` becomes `{"@int": "5"}`). */
+function tagged(value: unknown): unknown {
+  if (isJsonInteger(value)) {
+    const n = BigInt(String(value));
+    return n >= -(2n ** 31n) && n < 2n ** 31n ? { '@int': String(value) } : { '@long': String(value) };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && !isJsonObject(value)) return { '@double': String(value) };
+  if (Array.isArray(value)) return value.map(tagged);
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tagged(v)]));
+  return value;
+}
+
+/** A 200 `/query/1` answer carrying an event source token, as from a server that accepted a query it must refuse. */
+function acceptedQuery(from: BufferedResponse, req: ProxiedRequest, token: string): BufferedResponse {
+  const parsed = tryParseJson(from.body);
+  // The error answer's other fields (txn_ts, stats, schema_version, …) are those of a success too.
+  const { error: _refused, ...rest } = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+  const data = req.headers['x-format'] === 'simple' ? token : { '@stream': token };
+  return withJsonBody({ ...from, status: 200 }, { data, static_type: 'EventSource', ...rest, summary: '' });
+}
+
+/** Answers 200 with a token to `/query/1` requests refused with 400 whose FQL text matches `pattern`. */
+function acceptRefusedQueries(pattern: RegExp): () => FaultHooks {
+  return () => {
+    const traffic = new EventTraffic();
+    return {
+      json: traffic.observer().json,
+      response(response, ctx) {
+        const text = fqlText(ctx.original);
+        if (text === undefined || response.status !== 400 || !pattern.test(text)) return undefined;
+        return acceptedQuery(response, ctx.original, traffic.lastToken ?? 'c291cmNlLWFjY2VwdGVkLWJ5LWZhdWx0');
+      },
+    };
+  };
+}
+
+/** Removes `line:column` positions from a v10 error's message and summary, for error codes in `codes`. */
+function withoutPositions(codes: readonly string[]): FaultHooks {
+  const strip = (text: string) => text.replace(/\d+:\d+/g, '').replace(/\bat line \d+\b|\bline \d+\b|\bcolumn \d+\b/gi, '');
+  return {
+    json: rewriteJson(
+      (body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.error) && codes.includes(String(body.error.code)),
+      (body) => {
+        const answer = body as JsonObject & { error: JsonObject };
+        if (typeof answer.error.message === 'string') answer.error.message = strip(answer.error.message);
+        if (typeof answer.summary === 'string') answer.summary = strip(answer.summary);
+      },
+    ),
+  };
+}
+
+/** Holds a stream open (no more events, no end) until the suite leaves. */
+async function holdOpen(writer: StreamWriter): Promise<void> {
+  while (!writer.closed) await writer.pause(60_000);
+}
+
+/** Drops `permission_loss` error events on streams opened within `windowMs` after `happened()` last turned true, and keeps them open. */
+function ignorePermissionLoss(watch: (req: ProxiedRequest) => boolean): () => FaultHooks {
+  return () => {
+    let lastSeen = 0;
+    return {
+      request(req) {
+        if (watch(req)) lastSeen = Date.now();
+        return undefined;
+      },
+      stream: () => ({
+        async onEvent(event, writer) {
+          if (isErrorEvent(event, 'permission_loss') && Date.now() - lastSeen < 10_000) return holdOpen(writer);
+          writer.emit(event);
+        },
+      }),
+    };
+  };
+}
+
+/** True when the v4 expression the request carries has, at its top level (or in its top-level array), a form keyed `key` whose value matches. */
+function v4Writes(req: ProxiedRequest, key: string, matches: (value: unknown) => boolean = () => true): boolean {
+  const expression = v4Expression(req);
+  const forms = Array.isArray(expression) ? expression : [expression];
+  return forms.some((form) => isJsonObject(form) && key in form && matches(form[key]));
+}
+
+/** Rewrites data events given the writes the proxy saw for their document in their transaction. */
+function triggerRewrite(edit: (event: JsonObject, writes: Write[]) => unknown[] | undefined): FaultHooks {
+  const log = new WriteLog();
+  const events = editEvents((event) => {
+    const writes = log.at(eventDocId(event), event.txn_ts);
+    return writes.length === 0 ? undefined : edit(event, writes);
+  });
+  return { ...events, json: chainJson(log.observe, events.json) };
+}
+
+const RETENTION_WINDOW_MICROS = 15n * 60n * 1_000_000n;
+
+/** Replaces a `start_ts` inside retention but before the source's creation by the creation time. */
+function clampStartToCreation(where: { feed?: boolean; stream?: boolean }): FaultHooks {
+  const traffic = new EventTraffic();
+  return {
+    json: traffic.observer().json,
+    request: editEventRequest(where, (body) => {
+      const created = typeof body.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
+      const start = bigintOf(body.start_ts);
+      if (created === undefined || start === undefined || start >= created || start < nowMicros() - RETENTION_WINDOW_MICROS) return false;
+      body.start_ts = jsonInt(created);
+      return true;
     }),
   };
 }
@@ -235,5 +587,978 @@ export const EVENT_FAULTS: readonly Fault[] = [
         return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(status)}\r\n`) };
       },
     }),
+  },
+  // Creating sources on /query/1.
+  {
+    id: 'ESRC-TOKEN-UNTAGGED',
+    title: 'Event source tokens are not tagged',
+    breaks: ['ESRC-TOKEN-001'],
+    area: 'events',
+    description: 'In the tagged format, `data` of an event source answer is the bare token string instead of `{"@stream": <token>}`.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body) => {
+        const answer = body as JsonObject;
+        answer.data = tokenOf(answer);
+      }),
+    }),
+  },
+  {
+    id: 'ESRC-TOKEN-PER-QUERY',
+    title: 'One token per query text',
+    breaks: ['ESRC-TOKEN-002'],
+    area: 'events',
+    description: 'Tokens are derived from the query alone: running the same event source query again answers the token it answered the first time.',
+    apply: () => {
+      const first = new Map<string, string>();
+      return {
+        json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body, ctx) => {
+          const text = stringifyJson(requestObject(ctx.original)?.query ?? null);
+          const token = tokenOf(body)!;
+          const earlier = first.get(text);
+          if (earlier === undefined) {
+            first.set(text, token);
+            return false;
+          }
+          (body as JsonObject & { data: JsonObject }).data['@stream'] = earlier;
+          return true;
+        }),
+      };
+    },
+  },
+  {
+    id: 'ESRC-FORMAT-HEADER-IGNORED',
+    title: '`x-format` is ignored on /query/1',
+    breaks: ['ESRC-QUERY-002'],
+    area: 'events',
+    description: 'The `x-format` header is dropped from `/query/1` requests, so every answer comes in the server\'s default format.',
+    apply: () => ({
+      request: (req) => {
+        if (!isQueryV10(req) || req.headers['x-format'] === undefined) return undefined;
+        const headers = { ...req.headers };
+        delete headers['x-format'];
+        return { ...req, headers };
+      },
+    }),
+  },
+  {
+    id: 'ESRC-VALUE-FRAGMENT-AS-TEXT',
+    title: '`value` fragments are pasted into the query as JSON text',
+    breaks: ['ESRC-QUERY-003'],
+    area: 'events',
+    description: 'Each `{"value": <tagged>}` fragment of an `fql` template is joined into the query text as its JSON, as by a naive template join.',
+    apply: () => ({
+      request: (req) => {
+        const body = isQueryV10(req) ? requestObject(req) : undefined;
+        const template = isJsonObject(body?.query) && Array.isArray(body.query.fql) ? body.query.fql : undefined;
+        if (body === undefined || template === undefined || !template.some((part) => isJsonObject(part) && 'value' in part)) return undefined;
+        body.query = template.map((part) => (typeof part === 'string' ? part : isJsonObject(part) && 'value' in part ? stringifyJson(part.value) : '')).join('');
+        return { ...req, body: Buffer.from(stringifyJson(body)) };
+      },
+    }),
+  },
+  {
+    id: 'ESRC-BAD-BODY-INVALID-QUERY',
+    title: 'A missing or broken /query/1 body answers invalid_query',
+    breaks: ['ESRC-QUERY-004'],
+    area: 'events',
+    description: 'A `/query/1` request without a body or with invalid JSON is treated as an unparsable query: 400 `invalid_query` instead of `invalid_request`.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isQueryV10(ctx.original) || response.status !== 400 || requestObject(ctx.original) !== undefined || errorCodeOf(response) !== 'invalid_request') return undefined;
+        return v10ErrorResponse(response, 400, 'invalid_query', 'The query failed to parse.');
+      },
+    }),
+  },
+  {
+    id: 'ESRC-PARSE-ERROR-NO-POSITION',
+    title: 'Parse errors do not say where',
+    breaks: ['ESRC-QUERY-005'],
+    area: 'events',
+    description: 'The `line:column` position is removed from the message and summary of `invalid_query` errors.',
+    apply: () => withoutPositions(['invalid_query']),
+  },
+  {
+    id: 'ESRC-STATS-INCOMPLETE',
+    title: '/query/1 stats lack the write and contention counters',
+    breaks: ['ESRC-QUERY-006'],
+    area: 'events',
+    description: '`storage_bytes_write` and `contention_retries` are removed from the `stats` of `/query/1` answers.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats), (body) => {
+        const stats = (body as JsonObject & { stats: JsonObject }).stats;
+        delete stats.storage_bytes_write;
+        delete stats.contention_retries;
+      }),
+    }),
+  },
+  {
+    id: 'ESRC-ERROR-BARE',
+    title: '/query/1 errors carry only `error`',
+    breaks: ['ESRC-QUERY-007'],
+    area: 'events',
+    description: 'Query errors of `/query/1` answer `{"error": {…}}` alone, without `summary`, `txn_ts` and `stats`.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.error) && 'summary' in body, (body) => {
+        const answer = body as JsonObject;
+        delete answer.summary;
+        delete answer.txn_ts;
+        delete answer.stats;
+      }),
+    }),
+  },
+  {
+    id: 'ESRC-SYSTEM-COLLECTION-ACCEPTED',
+    title: 'Event sources on system collections are accepted',
+    breaks: ['ESRC-SET-005'],
+    area: 'events',
+    description: 'An event source query over a system collection (`Collection`, `Key`, …) answers 200 with a token instead of a 400 error.',
+    apply: acceptRefusedQueries(/\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/),
+  },
+  {
+    id: 'ESRC-MIXED-SET-ACCEPTED',
+    title: 'Event sources over several collections are accepted',
+    breaks: ['ESRC-SET-006'],
+    area: 'events',
+    description: 'An event source query over a set concatenating two collections answers 200 with a token instead of a 400 error.',
+    apply: acceptRefusedQueries(/\.concat\(/),
+  },
+  {
+    id: 'ESRC-EVENTS-ON-UNCHECKED',
+    title: '`eventsOn` fields of an index set are not checked',
+    breaks: ['ESRC-ON-002'],
+    area: 'events',
+    description: '`eventsOn` naming a field outside an index\'s terms and values answers 200 with a token instead of a 400 error.',
+    apply: acceptRefusedQueries(/\.eventsOn\(/),
+  },
+  {
+    id: 'ESRC-SET-METHOD-IGNORED',
+    title: 'Unsupported set methods before `eventSource()` are ignored',
+    breaks: ['ESRC-TRANSFORM-003'],
+    area: 'events',
+    description: '`drop`, `take`, `order` and `reverse` calls right before `.eventSource()` are silently left out, so the query answers 200.',
+    apply: () => ({ request: editFql((text) => text.replace(/\.(?:drop|take|order|reverse)\([^()]*\)(?=\.eventSource\(\))/g, '')) }),
+  },
+  {
+    id: 'ESRC-RECEIVER-ERROR-NO-POSITION',
+    title: '`invalid_receiver` errors do not say where',
+    breaks: ['ESRC-TRANSFORM-004'],
+    area: 'events',
+    description: 'The `line:column` position is removed from the message and summary of `invalid_receiver` errors.',
+    apply: () => withoutPositions(['invalid_receiver']),
+  },
+  {
+    id: 'ESRC-SOURCE-WHERE-IGNORED',
+    title: '`where` on an event source is ignored',
+    breaks: ['ESRC-TRANSFORM-002'],
+    area: 'events',
+    description: 'A `.where(…)` called on the event source itself is accepted but does not filter: the source tracks the unfiltered set.',
+    apply: () => ({ request: editFql((text) => text.replace(/(\.eventSource\(\))\.where\((?:[^()]|\([^()]*\))*\)/g, '$1')) }),
+  },
+  {
+    id: 'ESRC-EVENTS-ON-IGNORED',
+    title: '`eventsOn` tracks every field',
+    breaks: ['ESRC-ON-001', 'EVT-TRIGGER-009'],
+    area: 'events',
+    description: '`.eventsOn(…)` is treated as `.eventSource()`: a change to any field emits an event.',
+    apply: () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
+  },
+  {
+    id: 'ESRC-SINGLE-TRACKS-COLLECTION',
+    title: 'A single-document source tracks its whole collection',
+    breaks: ['EVT-TRIGGER-011'],
+    area: 'events',
+    description: '`Set.single(<Coll>.byId(…)).eventSource()` becomes a source over `<Coll>.all()`: changes to other documents emit events.',
+    apply: () => ({ request: editFql((text) => text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()')) }),
+  },
+  // Feed requests.
+  {
+    id: 'FEED-TOKEN-MISSING-CODE',
+    title: 'A feed without token answers a made-up code',
+    breaks: ['FEED-REQ-002'],
+    area: 'events',
+    description: 'A `/feed/1` body without `token` answers 400 with code `invalid_argument` instead of `invalid_request`.',
+    apply: () => ({
+      response(response, ctx) {
+        const body = requestObject(ctx.original);
+        if (!isFeedRequest(ctx.original) || response.status !== 400 || body === undefined || 'token' in body) return undefined;
+        return v10ErrorResponse(response, 400, 'invalid_argument', 'Missing field: token.');
+      },
+    }),
+  },
+  {
+    id: 'FEED-CURSOR-WINS-OVER-START',
+    title: 'A feed with both `start_ts` and `cursor` uses the cursor',
+    breaks: ['FEED-REQ-003'],
+    area: 'events',
+    description: '`start_ts` is dropped from feed requests that also carry `cursor`, so they answer 200 instead of 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts) }),
+  },
+  {
+    id: 'FEED-START-TS-TYPE-UNCHECKED',
+    title: 'A feed `start_ts` of the wrong type is ignored',
+    breaks: ['FEED-REQ-004'],
+    area: 'events',
+    description: 'A `start_ts` that is not an integer is dropped from feed requests (read as absent) instead of answering 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
+  },
+  {
+    id: 'FEED-BAD-CURSOR-CRASH',
+    title: 'A malformed feed cursor is a server error',
+    breaks: ['FEED-REQ-005'],
+    area: 'events',
+    description: 'A feed request refused for its `cursor` answers 500 `internal_error` (the decoder throws) instead of 400 `invalid_request`.',
+    apply: () => ({
+      response(response, ctx) {
+        const body = requestObject(ctx.original);
+        if (!isFeedRequest(ctx.original) || response.status !== 400 || body === undefined || typeof body.cursor !== 'string' || 'start_ts' in body) return undefined;
+        return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the cursor.');
+      },
+    }),
+  },
+  {
+    id: 'FEED-START-TS-CLAMPED',
+    title: 'A feed `start_ts` before the source is moved up to it',
+    breaks: ['FEED-REQ-006'],
+    area: 'events',
+    description: 'A feed `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
+    apply: () => clampStartToCreation({ feed: true }),
+  },
+  {
+    id: 'FEED-UNAUTHORIZED-V4-BODY',
+    title: 'A bad secret on /feed/1 gets the v4 error body',
+    breaks: ['FEED-REQ-007'],
+    area: 'events',
+    description: 'The 401 of `/feed/1` answers `{"errors": [{"code": "unauthorized", …}]}` (the v4 shape) instead of `{"error": {…}}`.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isFeedRequest(ctx.original) || response.status !== 401) return undefined;
+        return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
+      },
+    }),
+  },
+  {
+    id: 'FEED-BASIC-AUTH-REFUSED',
+    title: '/feed/1 reads only Bearer secrets',
+    breaks: ['FEED-REQ-008'],
+    area: 'events',
+    description: 'A `Basic` authorization on `/feed/1` is read as a Bearer secret (its base64 text), so it answers 401.',
+    apply: () => ({
+      request: (req) => {
+        const auth = req.headers.authorization;
+        if (!isFeedRequest(req) || auth === undefined || !/^basic /i.test(auth)) return undefined;
+        return { ...req, headers: { ...req.headers, authorization: `Bearer ${auth.slice(6)}` } };
+      },
+    }),
+  },
+  // Feed positions and pages.
+  {
+    id: 'FEED-START-AT-REQUEST',
+    title: 'A feed without position starts at the request',
+    breaks: ['FEED-START-001', 'ESRC-TOKEN-003'],
+    area: 'events',
+    description: 'A feed request with neither `start_ts` nor `cursor` starts at the time of the request instead of the source\'s creation, so it finds nothing written before.',
+    apply: () => ({ request: editEventRequest({ feed: true }, (body) => {
+      if ('start_ts' in body || 'cursor' in body || typeof body.token !== 'string') return false;
+      body.start_ts = jsonInt(nowMicros());
+      return true;
+    }) }),
+  },
+  {
+    id: 'FEED-CURSOR-INCLUSIVE',
+    title: 'A feed cursor is inclusive',
+    breaks: ['FEED-START-003'],
+    area: 'events',
+    description: 'A feed read with the cursor of an event starts with that event again.',
+    apply: () => {
+      const traffic = new EventTraffic();
+      return {
+        json: chainJson(rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body, ctx) => {
+          const cursor = requestObject(ctx.original)?.cursor;
+          const event = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
+          if (event === undefined) return false;
+          feedPage(body)!.events.unshift(event);
+          return true;
+        }), traffic.observer().json),
+      };
+    },
+  },
+  {
+    id: 'FEED-CURSOR-PER-TRANSACTION',
+    title: 'Event cursors only name the transaction',
+    breaks: ['FEED-START-004'],
+    area: 'events',
+    description: 'Every event of one transaction gets the cursor of the transaction\'s last event, so resuming from any of them skips the rest of that transaction.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+        const events = feedPage(body)!.events.filter(isJsonObject);
+        let changed = 0;
+        for (const [i, event] of events.entries()) {
+          const last = events.findLast((other) => String(other.txn_ts) === String(event.txn_ts) && typeof other.cursor === 'string');
+          if (last !== undefined && last !== event && events.indexOf(last) > i && 'cursor' in event) {
+            event.cursor = last.cursor;
+            changed += 1;
+          }
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'FEED-DEFAULT-PAGE-SIZE-100',
+    title: 'The default feed page holds 100 events',
+    breaks: ['FEED-PAGE-002'],
+    area: 'events',
+    description: 'A feed request without `page_size` is read with a page size of 100 instead of 16.',
+    apply: () => ({ request: editEventRequest({ feed: true }, (body) => {
+      if ('page_size' in body || typeof body.token !== 'string') return false;
+      body.page_size = jsonInt(100);
+      return true;
+    }) }),
+  },
+  {
+    id: 'FEED-PAGE-SIZE-CLAMPED',
+    title: 'An out-of-range feed `page_size` is clamped',
+    breaks: ['FEED-PAGE-003'],
+    area: 'events',
+    description: 'A `page_size` below 1 or above 16000 is clamped into that range instead of answering 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ feed: true }, (body) => {
+      const size = bigintOf(body.page_size);
+      if (size === undefined || (size >= 1n && size <= 16000n)) return false;
+      body.page_size = jsonInt(size < 1n ? 1n : 16000n);
+      return true;
+    }) }),
+  },
+  {
+    id: 'FEED-CURSOR-MISSING-WITH-NEXT',
+    title: 'A feed page with more to read has no cursor',
+    breaks: ['FEED-PAGE-005'],
+    area: 'events',
+    description: '`cursor` is removed from feed pages whose `has_next` is true.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && 'cursor' in feedPage(body)!, (body) => {
+        delete feedPage(body)!.cursor;
+      }),
+    }),
+  },
+  {
+    id: 'FEED-PAGE-CURSOR-BEHIND',
+    title: 'The page cursor points one event back',
+    breaks: ['FEED-PAGE-006'],
+    area: 'events',
+    description: 'A page with `has_next` answers the cursor of its second-to-last event, so the next page repeats the last one.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && feedPage(body)!.events.length >= 2, (body) => {
+        const page = feedPage(body)!;
+        const previous = page.events[page.events.length - 2];
+        if (!isJsonObject(previous) || typeof previous.cursor !== 'string') return false;
+        page.cursor = previous.cursor;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'FEED-EMPTY-PAGE-NO-CURSOR',
+    title: 'An empty feed page has no cursor',
+    breaks: ['FEED-PAGE-007'],
+    area: 'events',
+    description: '`cursor` is removed from feed pages without events (there is no event to point at).',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.events.length === 0 && 'cursor' in feedPage(body)!, (body) => {
+        delete feedPage(body)!.cursor;
+      }),
+    }),
+  },
+  {
+    id: 'FEED-ERROR-OUTSIDE-EVENTS',
+    title: 'Feed error events are put beside `events`',
+    breaks: ['FEED-CONTENT-002'],
+    area: 'events',
+    description: 'An `error` event of a feed page is moved out of `events` into a top-level `error` field of the page.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.some((e) => isEvent(e, 'error')) ?? false), (body) => {
+        const page = feedPage(body)!;
+        const error = page.events.find((e) => isEvent(e, 'error')) as JsonObject;
+        page.events = page.events.filter((e) => e !== error);
+        page.error = error.error;
+      }),
+    }),
+  },
+  {
+    id: 'FEED-RETENTION-ERROR-AS-400',
+    title: 'The retention error of a feed is an HTTP error',
+    breaks: ['FEED-CONTENT-003'],
+    area: 'events',
+    description: 'A feed page ending with the retention error event answers 400 with that error as the body instead of 200.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isFeedRequest(ctx.original) || response.status !== 200) return undefined;
+        const parsed = tryParseJson(response.body);
+        const page = parsed.ok ? feedPage(parsed.value) : undefined;
+        const error = page?.events.find(isRetentionError) as JsonObject | undefined;
+        if (error === undefined) return undefined;
+        return withJsonBody({ ...response, status: 400 }, { error: error.error });
+      },
+    }),
+  },
+  {
+    id: 'FEED-TXN-ORDER-UNSTABLE',
+    title: 'Events of one transaction come in no fixed order',
+    breaks: ['EVT-ORDER-003', 'FEED-ORDER-001'],
+    area: 'events',
+    description: 'Within a feed page, the events of one transaction are reversed (as from iterating a hash map), so clients reading with other page sizes see another order.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.length ?? 0) >= 2, (body) => {
+        const page = feedPage(body)!;
+        const out: unknown[] = [];
+        let changed = false;
+        let run: unknown[] = [];
+        const flush = () => {
+          if (run.length > 1) changed = true;
+          out.push(...run.reverse());
+          run = [];
+        };
+        for (const event of page.events) {
+          const ts = isJsonObject(event) ? String(event.txn_ts) : undefined;
+          const runTs = isJsonObject(run[0]) ? String(run[0].txn_ts) : undefined;
+          if (run.length > 0 && (ts === undefined || ts !== runTs || !isEvent(event, ...DATA_EVENT_TYPES))) flush();
+          run.push(event);
+        }
+        flush();
+        page.events = out;
+        return changed;
+      }),
+    }),
+  },
+  // Event fields, in feeds and streams.
+  {
+    id: 'EVT-TYPE-V4-NAMES',
+    title: 'Events are named `create` and `delete`',
+    breaks: ['EVT-FIELD-001'],
+    area: 'events',
+    description: '`add` events are sent with type `create` and `remove` events with type `delete` (the v4 stream action names).',
+    apply: () => editEvents((event) => {
+      const renamed = { add: 'create', remove: 'delete' }[String(event.type)];
+      return renamed === undefined ? undefined : [{ ...event, type: renamed }];
+    }),
+  },
+  {
+    id: 'EVT-TXN-TS-STRING',
+    title: 'Event `txn_ts` is a string',
+    breaks: ['EVT-FIELD-002'],
+    area: 'events',
+    description: '`txn_ts` of data events is sent as a decimal string (to spare JSON numbers above 2^53).',
+    apply: () => editEvents((event) => (isEvent(event, ...DATA_EVENT_TYPES) && isJsonInteger(event.txn_ts) ? [{ ...event, txn_ts: String(event.txn_ts) }] : undefined)),
+  },
+  {
+    id: 'EVT-COLL-PLAIN-STRING',
+    title: 'Event documents name their collection as a plain string',
+    breaks: ['EVT-FIELD-003'],
+    area: 'events',
+    description: '`coll` of an event\'s `@doc` is the collection name as a string instead of `{"@mod": <name>}`.',
+    apply: () => editEvents((event) => {
+      const doc = eventDoc(event);
+      if (doc === undefined || !isJsonObject(doc.coll) || typeof doc.coll['@mod'] !== 'string') return undefined;
+      return [withDoc(event, { ...doc, coll: doc.coll['@mod'] })];
+    }),
+  },
+  {
+    id: 'EVT-PROJECTION-UNTAGGED',
+    title: 'Projected event data is untagged',
+    breaks: ['EVT-FIELD-004'],
+    area: 'events',
+    description: 'In the plain object of a projecting source\'s events, `{"@int": "5"}` scalars are sent as bare JSON numbers.',
+    apply: () => editEvents((event) => {
+      if (!isEvent(event, ...DATA_EVENT_TYPES) || !isJsonObject(event.data) || '@doc' in event.data) return undefined;
+      const data = Object.fromEntries(Object.entries(event.data).map(([k, v]) => [k, isJsonObject(v) && typeof (v['@int'] ?? v['@long']) === 'string' ? jsonInt(BigInt(String(v['@int'] ?? v['@long']))) : v]));
+      return [{ ...event, data }];
+    }),
+  },
+  {
+    id: 'EVT-ERROR-WITH-POSITION',
+    title: 'Error events carry `txn_ts` and `cursor`',
+    breaks: ['EVT-FIELD-006'],
+    area: 'events',
+    description: 'Every `error` event gets a `txn_ts` (the time it was sent) and a `cursor` (the last one handed out before it).',
+    apply: () => {
+      let lastCursor = 'ZXJyb3ItZXZlbnQtY3Vyc29y';
+      return editEvents((event) => {
+        if (typeof event.cursor === 'string') lastCursor = event.cursor;
+        return isEvent(event, 'error') && !('cursor' in event) ? [{ ...event, txn_ts: jsonInt(nowMicros()), cursor: lastCursor }] : undefined;
+      });
+    },
+  },
+  {
+    id: 'EVT-TXN-TS-MILLIS',
+    title: 'Event `txn_ts` is in milliseconds',
+    breaks: ['EVT-FIELD-007'],
+    area: 'events',
+    description: '`txn_ts` of data events is the commit time in milliseconds instead of microseconds.',
+    apply: () => editEvents((event) => {
+      const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
+      return ts === undefined ? undefined : [{ ...event, txn_ts: jsonInt(ts / 1000n) }];
+    }),
+  },
+  {
+    id: 'EVT-CREDENTIALS-LEAKED',
+    title: 'Event documents carry their credentials',
+    breaks: ['EVT-FIELD-008'],
+    area: 'events',
+    description: 'The `@doc` of an event for a document created with credentials includes `credentials` with its password hash.',
+    apply: () => {
+      const writes = new WriteLog();
+      const events = editEvents((event) => {
+        const doc = eventDoc(event);
+        const id = eventDocId(event);
+        if (doc === undefined || id === undefined || !writes.withCredentials.has(id)) return undefined;
+        return [withDoc(event, { ...doc, credentials: { hashed_password: '$2a$05$abcdefghijklmnopqrstuuNKmT0k8zvJ7cB3eRQ1K4sA7zvEwPyO' } })];
+      });
+      return { ...events, json: chainJson(writes.observe, events.json) };
+    },
+  },
+  {
+    id: 'EVT-REMOVE-TOMBSTONE',
+    title: 'Remove events carry only the document\'s identity',
+    breaks: ['EVT-REMOVE-001'],
+    area: 'events',
+    description: 'The `@doc` of a `remove` event keeps `id`, `coll` and `ts` and loses the user fields of the last version.',
+    apply: () => editEvents((event) => {
+      const doc = isEvent(event, 'remove') ? eventDoc(event) : undefined;
+      if (doc === undefined) return undefined;
+      return [withDoc(event, { id: doc.id, coll: doc.coll, ts: doc.ts })];
+    }),
+  },
+  {
+    id: 'EVT-REMOVE-NEW-VERSION',
+    title: 'Remove events carry the version after the update',
+    breaks: ['EVT-REMOVE-002', 'EVT-REMOVE-003'],
+    area: 'events',
+    description: 'A `remove` caused by an update out of the set carries the version the update wrote (projected, on a projecting source) instead of the version before it.',
+    apply: () => {
+      const writes = new WriteLog();
+      const events = editEvents((event) => {
+        if (!isEvent(event, 'remove') || !isJsonObject(event.data)) return undefined;
+        const doc = eventDoc(event);
+        const id = doc === undefined ? undefined : eventDocId(event);
+        if (doc !== undefined) {
+          const update = writes.at(id, event.txn_ts).findLast((w) => w.kind === 'update');
+          return update?.data === undefined ? undefined : [withDoc(event, { ...doc, ...(tagged(update.data) as JsonObject) })];
+        }
+        // A projecting source's data has no id: only a transaction with a single update tells which write it was.
+        const updates = writes.updatesAt(event.txn_ts);
+        if (updates.length !== 1) return undefined;
+        const after = tagged(updates[0]) as JsonObject;
+        const before = event.data;
+        return [{ ...event, data: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, k in after ? after[k] : v])) }];
+      });
+      return { ...events, json: chainJson(writes.observe, events.json) };
+    },
+  },
+  // Which writes emit which events.
+  {
+    id: 'EVT-ADD-DUPLICATED',
+    title: 'Creating a document emits two `add` events',
+    breaks: ['EVT-TRIGGER-001'],
+    area: 'events',
+    description: 'Every `add` event of a feed page is sent twice (once for the document, once for its index entry).',
+    apply: () => editEvents((event) => (isEvent(event, 'add') ? [event, { ...event }] : undefined), { feed: true, stream: false }),
+  },
+  {
+    id: 'EVT-ENTER-AS-UPDATE',
+    title: 'A document moving into the set emits `update`',
+    breaks: ['EVT-TRIGGER-002'],
+    area: 'events',
+    description: 'An `add` caused by an update (a document moving into a filtered set) is sent as an `update` event.',
+    apply: () => triggerRewrite((event, writes) => (isEvent(event, 'add') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined)),
+  },
+  {
+    id: 'EVT-UPDATE-AS-ADD',
+    title: 'An update inside the set emits `add`',
+    breaks: ['EVT-TRIGGER-003'],
+    area: 'events',
+    description: 'Every `update` event is sent as an `add` event (upsert semantics).',
+    apply: () => editEvents((event) => (isEvent(event, 'update') ? [{ ...event, type: 'add' }] : undefined)),
+  },
+  {
+    id: 'EVT-LEAVE-AS-UPDATE',
+    title: 'A document leaving the set emits `update`',
+    breaks: ['EVT-TRIGGER-004'],
+    area: 'events',
+    description: 'A `remove` caused by an update (a document leaving a filtered set) is sent as an `update` event.',
+    apply: () => triggerRewrite((event, writes) => (isEvent(event, 'remove') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined)),
+  },
+  {
+    id: 'EVT-DELETE-SILENT',
+    title: 'Deleting a document emits nothing',
+    breaks: ['EVT-TRIGGER-005'],
+    area: 'events',
+    description: 'A `remove` event caused by a delete is dropped.',
+    apply: () => triggerRewrite((event, writes) => (isEvent(event, 'remove') && writes.some((w) => w.kind === 'delete') ? [] : undefined)),
+  },
+  {
+    id: 'EVT-EVENT-PER-WRITE',
+    title: 'One event per write, not per document',
+    breaks: ['EVT-TRIGGER-007'],
+    area: 'events',
+    description: 'A document written several times in one transaction gets one event per write.',
+    apply: () => triggerRewrite((event, writes) => (isEvent(event, ...DATA_EVENT_TYPES) && writes.length > 1 ? writes.map(() => ({ ...event })) : undefined)),
+  },
+  {
+    id: 'EVT-TXN-TS-PER-WRITE',
+    title: 'Events of one transaction get distinct `txn_ts`',
+    breaks: ['EVT-TRIGGER-008'],
+    area: 'events',
+    description: 'The n-th event of a transaction in a feed page gets `txn_ts` + n (a per-write clock).',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+        let changed = 0;
+        let previous: string | undefined;
+        let n = 0n;
+        for (const event of feedPage(body)!.events) {
+          const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
+          if (ts === undefined) continue;
+          n = String(ts) === previous ? n + 1n : 0n;
+          previous = String(ts);
+          if (n > 0n) {
+            (event as JsonObject).txn_ts = jsonInt(ts + n);
+            changed += 1;
+          }
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'EVT-RETENTION-CODE',
+    title: 'The retention error has a generic code',
+    breaks: ['EVT-RETAIN-001'],
+    area: 'events',
+    description: 'The retention error event carries code `invalid_request` instead of `invalid_stream_start_time`.',
+    apply: () => editEvents((event) => (isRetentionError(event) ? [{ ...event, error: { ...(event.error as JsonObject), code: 'invalid_request' } }] : undefined)),
+  },
+  // Streams.
+  {
+    id: 'STREAM-KEEPALIVE-COMMENT',
+    title: 'Streams carry keep-alive comment lines',
+    breaks: ['STREAM-FRAME-001'],
+    area: 'events',
+    description: 'An SSE-style `: keep-alive` line is written before every `status` event.',
+    apply: () => onStreams(() => ({
+      async onEvent(event, writer) {
+        if (isEvent(event, 'status')) await writer.writeRaw(': keep-alive\r\n');
+        writer.emit(event);
+      },
+    })),
+  },
+  {
+    id: 'STREAM-NO-TOKEN-OPENS',
+    title: 'A stream without token opens and then fails',
+    breaks: ['STREAM-REQ-002'],
+    area: 'events',
+    description: 'A `/stream/1` body without `token` answers 200 with an `invalid_request` error event instead of 400 before any event.',
+    apply: () => ({
+      response(response, ctx) {
+        const body = requestObject(ctx.original);
+        if (!isStreamRequest(ctx.original) || response.status !== 400 || body === undefined || 'token' in body) return undefined;
+        const event = { type: 'error', error: { code: 'invalid_request', message: 'Missing field: token.' }, stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] } };
+        return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(event)}\r\n`) };
+      },
+    }),
+  },
+  {
+    id: 'STREAM-CURSOR-WINS-OVER-START',
+    title: 'A stream with both `start_ts` and `cursor` uses the cursor',
+    breaks: ['STREAM-REQ-003'],
+    area: 'events',
+    description: '`start_ts` is dropped from stream requests that also carry `cursor`, so they open instead of answering 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts) }),
+  },
+  {
+    id: 'STREAM-UNAUTHORIZED-403',
+    title: 'A bad secret on /stream/1 answers 403',
+    breaks: ['STREAM-REQ-004'],
+    area: 'events',
+    description: 'The 401 `unauthorized` of `/stream/1` is answered as 403 `forbidden`.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
+        return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
+      },
+    }),
+  },
+  {
+    id: 'STREAM-START-TS-CLAMPED',
+    title: 'A stream `start_ts` before the source is moved up to it',
+    breaks: ['STREAM-REQ-005'],
+    area: 'events',
+    description: 'A stream `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
+    apply: () => clampStartToCreation({ stream: true }),
+  },
+  {
+    id: 'STREAM-UNKNOWN-CURSOR-IGNORED',
+    title: 'A stream cursor the server never issued is ignored',
+    breaks: ['STREAM-REQ-006'],
+    area: 'events',
+    description: 'A stream `cursor` that was never handed out is dropped (the stream starts at the source\'s creation) instead of answering 400 `invalid_request`.',
+    apply: () => {
+      const traffic = new EventTraffic();
+      const observer = traffic.observer();
+      return {
+        json: observer.json,
+        request: editEventRequest({ stream: true }, (body) => typeof body.cursor === 'string' && !traffic.cursors.has(body.cursor) && delete body.cursor),
+        stream: () => ({
+          onEvent(event, writer) {
+            observer.streamEvent(event);
+            writer.emit(event);
+          },
+        }),
+      };
+    },
+  },
+  {
+    id: 'STREAM-NO-REPLAY',
+    title: 'A stream without position starts at the request',
+    breaks: ['STREAM-REPLAY-001'],
+    area: 'events',
+    description: 'A stream opened with neither `start_ts` nor `cursor` leaves out the changes committed before it opened (no replay from the source\'s creation).',
+    apply: () => ({
+      stream: (ctx) => {
+        const body = requestObject(ctx.original);
+        if (body === undefined || 'start_ts' in body || 'cursor' in body) return undefined;
+        const openedAt = nowMicros();
+        return {
+          onEvent(event, writer) {
+            const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
+            if (ts === undefined || ts >= openedAt) writer.emit(event);
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'STREAM-CURSOR-INCLUSIVE',
+    title: 'A stream cursor is inclusive',
+    breaks: ['STREAM-REPLAY-002'],
+    area: 'events',
+    description: 'A stream opened with the cursor of an event replays that event again, right after the first `status` event.',
+    apply: () => {
+      const traffic = new EventTraffic();
+      return {
+        json: traffic.observer().json,
+        stream: (ctx) => {
+          const cursor = requestObject(ctx.original)?.cursor;
+          return {
+            onEvent(event, writer, index) {
+              traffic.observeEvent(event);
+              writer.emit(event);
+              const again = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
+              if (index === 0 && again !== undefined) writer.emit(again);
+            },
+          };
+        },
+      };
+    },
+  },
+  {
+    id: 'STREAM-START-TS-INCLUSIVE',
+    title: 'A stream `start_ts` is inclusive',
+    breaks: ['STREAM-REPLAY-003'],
+    area: 'events',
+    description: 'The `start_ts` of every stream request is lowered by one microsecond, so an event at exactly `start_ts` is replayed.',
+    apply: () => ({ request: editEventRequest({ stream: true }, (body) => {
+      const ts = bigintOf(body.start_ts);
+      if (ts === undefined || ts <= 1n) return false;
+      body.start_ts = jsonInt(ts - 1n);
+      return true;
+    }) }),
+  },
+  {
+    id: 'STREAM-RESUME-REPLAYS-TWICE',
+    title: 'A resumed stream sends its replay twice',
+    breaks: ['STREAM-REPLAY-004'],
+    area: 'events',
+    description: 'A stream resumed with `cursor` sends every replayed event twice (the replay and the live subscription overlap).',
+    apply: () => ({
+      stream: (ctx) => {
+        const body = requestObject(ctx.original);
+        if (typeof body?.cursor !== 'string') return undefined;
+        const openedAt = nowMicros();
+        return {
+          onEvent(event, writer) {
+            writer.emit(event);
+            const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
+            if (ts !== undefined && ts < openedAt) writer.emit({ ...(event as JsonObject) });
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'STREAM-RESUME-WITHOUT-STATUS',
+    title: 'A resumed stream has no first status event',
+    breaks: ['STREAM-STATUS-003'],
+    area: 'events',
+    description: 'A stream opened with `cursor` starts straight with the replayed events: its first `status` event is dropped.',
+    apply: () => ({
+      stream: (ctx) => (typeof requestObject(ctx.original)?.cursor !== 'string' ? undefined : {
+        onEvent(event, writer, index) {
+          if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
+        },
+      }),
+    }),
+  },
+  {
+    id: 'STREAM-ONE-SUBSCRIBER-PER-TOKEN',
+    title: 'A token has one live subscriber',
+    breaks: ['STREAM-LIVE-002'],
+    area: 'events',
+    description: 'Subscribers are kept per token: a newer stream on the same token takes the live events and the older open one gets none.',
+    apply: () => {
+      const newest = new Map<string, number>();
+      let opened = 0;
+      return {
+        stream: (ctx) => {
+          const token = requestObject(ctx.original)?.token;
+          if (typeof token !== 'string') return undefined;
+          const serial = ++opened;
+          newest.set(token, serial);
+          return {
+            onEvent(event, writer) {
+              if (isEvent(event, ...DATA_EVENT_TYPES) && newest.get(token) !== serial) return;
+              writer.emit(event);
+            },
+          };
+        },
+      };
+    },
+  },
+  {
+    id: 'STREAM-IDLE-TIMEOUT',
+    title: 'Idle streams are closed after a second',
+    breaks: ['STREAM-LIVE-003'],
+    area: 'events',
+    description: 'A stream that sent nothing for one second is cut (an HTTP idle timeout applied to streams).',
+    apply: () => ({
+      // The timeout is armed on every stream: each stream request counts as an application.
+      request: (req) => (isStreamRequest(req) ? { ...req } : undefined),
+      stream: () => {
+        let timer: NodeJS.Timeout | undefined;
+        return {
+          onEvent(event, writer) {
+            writer.emit(event);
+            clearTimeout(timer);
+            timer = setTimeout(() => writer.destroy(), 1_000);
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'STREAM-OPEN-AFTER-ERROR',
+    title: 'A stream stays open after an error event',
+    breaks: ['STREAM-CLOSE-004'],
+    area: 'events',
+    description: 'After an `error` event the response is not ended: a `status` event follows and the stream stays open until the client leaves.',
+    apply: () => onStreams(() => ({
+      async onEvent(event, writer) {
+        writer.emit(event);
+        if (isEvent(event, 'error')) {
+          writer.emit({ type: 'status', txn_ts: jsonInt(nowMicros()), cursor: typeof event.cursor === 'string' ? event.cursor : '', stats: isJsonObject(event.stats) ? event.stats : {} });
+          await holdOpen(writer);
+        }
+      },
+    })),
+  },
+  {
+    id: 'STREAM-PERMISSION-LOSS-CODE',
+    title: 'A revoked creator is reported as `unauthorized`',
+    breaks: ['STREAM-CLOSE-001'],
+    area: 'events',
+    description: 'The `permission_loss` error event of a stream carries code `unauthorized` instead.',
+    apply: () => onStreams(() => ({
+      onEvent(event, writer) {
+        writer.emit(isErrorEvent(event, 'permission_loss') ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } } : event);
+      },
+    })),
+  },
+  {
+    id: 'STREAM-ROLE-CHANGE-UNWATCHED',
+    title: 'Role changes do not reach open streams',
+    breaks: ['STREAM-CLOSE-002'],
+    area: 'events',
+    description: 'After a role is updated, the `permission_loss` error event is not sent: the stream stays open.',
+    apply: ignorePermissionLoss((req) => v4Writes(req, 'update', (ref) => isJsonObject(ref) && 'role' in ref)),
+  },
+  {
+    id: 'STREAM-LOGOUT-UNWATCHED',
+    title: 'Logging out does not reach open streams',
+    breaks: ['STREAM-CLOSE-003', 'EVT-ACCESS-004'],
+    area: 'events',
+    description: 'After a token logs out, the `permission_loss` error event is not sent: the stream stays open.',
+    apply: ignorePermissionLoss((req) => v4Writes(req, 'logout')),
+  },
+  {
+    id: 'STREAM-RETENTION-WITHOUT-STATUS',
+    title: 'The retention error comes without a status event',
+    breaks: ['STREAM-CLOSE-005'],
+    area: 'events',
+    description: 'A stream whose start is outside retention sends the error event alone, without the `status` event before it.',
+    apply: () => ({
+      stream: (ctx) => {
+        const body = requestObject(ctx.original);
+        if (body === undefined || !('start_ts' in body || 'cursor' in body)) return undefined;
+        let held: unknown;
+        return {
+          onEvent(event, writer, index) {
+            if (index === 0 && isEvent(event, 'status')) {
+              held = event;
+              return;
+            }
+            if (held !== undefined && !isRetentionError(event)) writer.emit(held);
+            held = undefined;
+            writer.emit(event);
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'STREAM-ENDS-ON-COLLECTION-DELETE',
+    title: 'Deleting the source collection ends its streams',
+    breaks: ['STREAM-DELETE-001'],
+    area: 'events',
+    description: 'When the collection a stream\'s source tracks is deleted, the stream is ended instead of staying open and silent.',
+    apply: () => {
+      const traffic = new EventTraffic();
+      const open: { collection: string; writer: StreamWriter }[] = [];
+      return {
+        json: traffic.observer().json,
+        // The delete request that ends streams counts as the application.
+        request(req) {
+          const expression = v4Expression(req);
+          let ended = 0;
+          for (const form of Array.isArray(expression) ? expression : [expression]) {
+            const target = isJsonObject(form) && isJsonObject(form.delete) ? form.delete.collection : undefined;
+            for (const stream of open) {
+              if (stream.collection === target && !stream.writer.closed) {
+                stream.writer.destroy();
+                ended += 1;
+              }
+            }
+          }
+          return ended > 0 ? { ...req } : undefined;
+        },
+        stream: (ctx) => {
+          const token = requestObject(ctx.original)?.token;
+          const collection = typeof token === 'string' ? traffic.collectionOf.get(token) : undefined;
+          if (collection === undefined) return undefined;
+          return {
+            onEvent(event, writer, index) {
+              if (index === 0) open.push({ collection, writer });
+              writer.emit(event);
+            },
+          };
+        },
+      };
+    },
   },
 ];
