@@ -37,7 +37,11 @@ export class StreamReader {
     this.lines = readline.createInterface({ input: body, crlfDelay: Infinity });
     this.lines.on('line', (line) => this.onLine(line));
     this.lines.on('close', () => this.finish(new StreamEndedError(`${this.where()} ended after ${this.events.length} event(s)`)));
-    body.on('error', (err) => this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`)));
+    const failed = (err: Error) => this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`));
+    // readline re-emits the body's error on the interface first; unheard, it throws out of the body's emit and the
+    // reader never learns that a server cut the stream.
+    this.lines.on('error', failed);
+    body.on('error', failed);
   }
 
   private where(): string {
