@@ -1244,8 +1244,8 @@ export const EVENT_FAULTS: readonly Fault[] = [
     description: 'An SSE-style `: keep-alive` line is written before every `status` event.',
     apply: () => onStreams(() => ({
       async onEvent(event, writer) {
-        if (isEvent(event, 'status')) await writer.writeRaw(': keep-alive\r\n');
-        writer.emit(event);
+        if (!isEvent(event, 'status')) return writer.emit(event);
+        await writer.writeRaw(`: keep-alive\r\n${stringifyJson(event)}\r\n`);
       },
     })),
   },
@@ -1436,15 +1436,16 @@ export const EVENT_FAULTS: readonly Fault[] = [
     title: 'Idle streams are closed after a second',
     breaks: ['STREAM-LIVE-003'],
     area: 'events',
-    description: 'A stream that sent nothing for one second is cut (an HTTP idle timeout applied to streams).',
+    description: 'A stream without a data event for one second is cut (an idle timeout that does not count status events as activity).',
     apply: () => ({
       // The timeout is armed on every stream: each stream request counts as an application.
       request: (req) => (isStreamRequest(req) ? { ...req } : undefined),
       stream: () => {
         let timer: NodeJS.Timeout | undefined;
         return {
-          onEvent(event, writer) {
+          onEvent(event, writer, index) {
             writer.emit(event);
+            if (index > 0 && !isEvent(event, ...DATA_EVENT_TYPES)) return;
             clearTimeout(timer);
             timer = setTimeout(() => writer.destroy(), 1_000);
           },
