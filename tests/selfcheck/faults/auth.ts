@@ -54,7 +54,7 @@ function objectPayload(value: unknown): JsonObject | undefined {
   return isJsonObject(value) ? value : undefined;
 }
 
-/** `{"name": …}` of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
+/** Kind and name of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
 function schemaRefOf(value: unknown): { kind: string; name: string } | undefined {
   if (!isJsonObject(value)) return undefined;
   if (isJsonObject(value['@ref'])) {
@@ -231,7 +231,7 @@ function copyJson<T>(value: T): T {
   return parseJson(stringifyJson(value)) as T;
 }
 
-/** `{"foreach": …}` over every token of the database, deleting those `keep` does not exclude. */
+/** `{"foreach": …}` over every token of the database that deletes each one (only those of `onlyOf`, when given). */
 function deleteTokensExpr(onlyOf?: unknown): unknown {
   const del = { delete: { var: 'token' } };
   const expr = onlyOf === undefined ? del : { if: { equals: [{ select: ['instance'], from: { get: { var: 'token' } } }, onlyOf] }, then: del, else: null };
@@ -244,6 +244,47 @@ const keyOf = (ledgers: Ledgers, request: ProxiedRequest) => ledgers.keys.bySecr
 /** The `{"object": …}` payload of a top-level `create_key`. */
 function createKeyPayload(request: ProxiedRequest): JsonObject | undefined {
   return topLevelForm(request) === 'create_key' ? objectPayload(topObject(request)?.create_key) : undefined;
+}
+
+/**
+ * Runs a request the caller may not make with server rights anyway and answers 403 `permission denied`: a server
+ * that checks privileges after applying the write and does not roll it back. `swap` answers the secret to run with.
+ */
+function deniedAfterWriting(swap: (req: ProxiedRequest, ledgers: Ledgers) => string | undefined): () => FaultHooks {
+  return withLedgers((ledgers) => ({
+    request: (req) => {
+      const secret = swap(req, ledgers);
+      return secret === undefined ? undefined : withSecret(req, secret);
+    },
+    // Only exchanges whose request was swapped differ from the suite's original.
+    response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, permissionDenied),
+  }));
+}
+
+/** True when none of the token's roles grants `action` on `collection` (a predicate counts as a possible grant). */
+function noRoleGrants(ledgers: Ledgers, token: KnownToken, action: string, collection: string | undefined): boolean {
+  if (collection === undefined) return false;
+  return !ledgers.roles.rolesOf(userCollection(token)).some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && p.actions[action] !== undefined && p.actions[action] !== false));
+}
+
+/** The server secret for a token's document write that its roles certainly do not allow. */
+function tokenWriteDenied(forms: readonly string[], action: string): (req: ProxiedRequest, ledgers: Ledgers) => string | undefined {
+  return (req, ledgers) => {
+    const token = ledgers.tokens.ofRequest(req);
+    const form = topLevelForm(req);
+    if (token === undefined || form === undefined || !forms.includes(form)) return undefined;
+    const target = topObject(req)?.[form];
+    const collection = form === 'create' ? (schemaRefOf(target)?.name ?? refCollection(target)) : refCollection(target);
+    return noRoleGrants(ledgers, token, action, collection) ? serverSecretFor(token, ledgers.keys) : undefined;
+  };
+}
+
+/** A server key of the client key's database, for a client key's request of one of `forms`. */
+function clientRequest(forms: readonly string[]): (req: ProxiedRequest, ledgers: Ledgers) => string | undefined {
+  return (req, ledgers) => {
+    const key = keyOf(ledgers, req);
+    return key?.role === 'client' && forms.includes(topLevelForm(req) ?? '') ? ledgers.keys.sibling(key, 'server')?.secret : undefined;
+  };
 }
 
 export const AUTH_FAULTS: readonly Fault[] = [
@@ -778,6 +819,16 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'AUTH-LOGIN-SECRET-RENAMED',
+    title: 'The Login answer names the secret `token`',
+    breaks: ['AUTH-LOGIN-001'],
+    area: 'auth',
+    description: 'In the token record a top-level `login` answers, `secret` is renamed `token`.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => renameKeys(v4Resource(body), 'secret', 'token', (o) => o === v4Resource(body))),
+    }),
+  },
+  {
     id: 'AUTH-LOGIN-NO-INSTANCE',
     title: 'The Login answer lacks `instance`',
     breaks: ['AUTH-LOGIN-002'],
@@ -881,7 +932,10 @@ export const AUTH_FAULTS: readonly Fault[] = [
           return { ...req, body: Buffer.from(stringifyJson(rewritten)) };
         },
         response: rewriteResponse(
-          (res) => v4Resource(bodyJson(res)) === undefined && isJsonObject(bodyJson(res)) && (bodyJson(res) as JsonObject).resource === FAILED,
+          (res) => {
+            const body = bodyJson(res);
+            return isJsonObject(body) && body.resource === FAILED;
+          },
           (res) => queryError(res, 400, 'authentication failed', 'The document was not found or provided password was incorrect.'),
         ),
       };
@@ -1583,6 +1637,80 @@ export const AUTH_FAULTS: readonly Fault[] = [
         for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
         return keys.length - 1 > 0 ? keys.length - 1 : 0;
       }),
+    }),
+  },
+  {
+    id: 'ABAC-CREATE-DENIED-AFTER-WRITING',
+    title: 'A Create denied by the roles still creates the document',
+    breaks: ['ABAC-PRIV-003'],
+    area: 'auth',
+    description: 'A token\'s Create in a collection none of its roles may create in runs with the rights of the key its Login was called with, and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(tokenWriteDenied(['create'], 'create')),
+  },
+  {
+    id: 'ABAC-WRITE-DENIED-AFTER-WRITING',
+    title: 'An Update or Replace denied by the roles still changes the document',
+    breaks: ['ABAC-PRIV-004'],
+    area: 'auth',
+    description: 'A token\'s Update or Replace of a document none of its roles may write runs with the rights of the key its Login was called with, and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(tokenWriteDenied(['update', 'replace'], 'write')),
+  },
+  {
+    id: 'ABAC-DELETE-DENIED-AFTER-WRITING',
+    title: 'A Delete denied by the roles still deletes the document',
+    breaks: ['ABAC-PRIV-005'],
+    area: 'auth',
+    description: 'A token\'s Delete of a document none of its roles may delete runs with the rights of the key its Login was called with, and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(tokenWriteDenied(['delete'], 'delete')),
+  },
+  {
+    id: 'ABAC-ROLE-CLIENT-DENIED-AFTER-WRITING',
+    title: 'A client key\'s CreateRole is refused after the role is created',
+    breaks: ['ABAC-ROLE-003'],
+    area: 'auth',
+    description: 'A client key\'s `create_role` runs with a server key of the same database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(clientRequest(['create_role'])),
+  },
+  {
+    id: 'AUTH-CLIENT-DENIED-AFTER-WRITING',
+    title: 'A client key\'s writes are refused after they are applied',
+    breaks: ['AUTH-CLIENT-003'],
+    area: 'auth',
+    description: 'A client key\'s top-level Create, Update or Delete runs with a server key of the same database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(clientRequest(['create', 'update', 'delete'])),
+  },
+  {
+    id: 'AUTH-LOGOUT-WITH-KEY-ENDS-TOKENS',
+    title: 'Logout with a key ends every token before failing',
+    breaks: ['AUTH-LOGOUT-006'],
+    area: 'auth',
+    description: 'A top-level `{"logout": true}` made with a key the run created deletes every token of the database and answers 400 `missing identity`.',
+    apply: withLedgers((ledgers) => ({
+      request: (req) => {
+        const key = keyOf(ledgers, req);
+        if (key === undefined || topLevelForm(req) !== 'logout' || topObject(req)?.logout !== true) return undefined;
+        const server = key.role === 'client' ? ledgers.keys.sibling(key, 'server')?.secret : key.secret;
+        return server === undefined ? undefined : withSecret({ ...req, body: Buffer.from(stringifyJson(deleteTokensExpr())) }, server);
+      },
+      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'missing identity', 'Authentication does not contain an identity')),
+    })),
+  },
+  {
+    id: 'AUTH-PASSWORD-INVALID-STILL-CREATES',
+    title: 'A Create with a bad password stores the document anyway',
+    breaks: ['AUTH-PASSWORD-005'],
+    area: 'auth',
+    description: 'A top-level Create whose `credentials.password` is not a string is sent upstream without `credentials` and answers 400 `validation failed`.',
+    apply: () => ({
+      request: (req) => {
+        const expression = topObject(req);
+        const params = topLevelForm(req) === 'create' ? objectPayload(expression?.params) : undefined;
+        const password = objectPayload(params?.credentials)?.password;
+        if (params === undefined || password === undefined || password === null || typeof password === 'string') return undefined;
+        delete params.credentials;
+        return { ...req, body: Buffer.from(stringifyJson(expression)) };
+      },
+      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'validation failed', 'Document data is not valid.')),
     }),
   },
 ];
