@@ -4,6 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Client, Response } from '../../harness/index.js';
 
+/** A BCrypt hash as Fauna shows it (`$2a$`/`$2b$`/`$2y$`, cost, 53 characters of salt and digest). */
+export const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+
 /** A password no response could contain by chance. */
 export function newPassword(): string {
   return `pw-${randomUUID()}`;

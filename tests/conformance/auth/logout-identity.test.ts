@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
-import { createCollections, createUser, identityStatus, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
+import { BCRYPT_HASH, createCollections, createUser, identityStatus, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();
@@ -111,11 +111,12 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
   check(['AUTH-ACCESS-002'], 'a token whose user is a member of no role can still call Identity and Logout', async () => {
     const token = await login(t.server, bob);
     (await t.as(token.secret).query({ get: ada.ref })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(bob.ref);
     expect((await t.as(token.secret).query({ current_identity: null })).expectStatus(200).resource).toEqual(bob.ref);
     expect((await t.as(token.secret).query({ logout: false })).expectStatus(200).resource).toBe(true);
   });
 
-  check(['AUTH-SELF-001', 'AUTH-SELF-002', 'AUTH-SELF-003', 'AUTH-SELF-004'], 'GET /tokens/self with a Basic token secret answers the token record with instance, hashed_secret, data, and no secret', async () => {
+  check(['AUTH-SELF-001', 'AUTH-SELF-002', 'AUTH-SELF-003', 'AUTH-SELF-004', 'AUTH-TOKEN-003'], 'GET /tokens/self with a Basic token secret answers the token record with instance, a BCrypt hashed_secret, data, and no secret', async () => {
     const token = await login(t.server, ada, { name: 'laptop' });
     const res = (await selfOf(token.secret)).expectStatus(200);
     const resource = res.resource;
@@ -126,7 +127,8 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     expect(resource.instance).toEqual(token.response.resource.instance);
     expect(resource.instance).toEqual(ada.ref);
     expect(resource.data).toEqual({ name: 'laptop' });
-    expect(typeof resource.hashed_secret).toBe('string');
+    expect(resource.hashed_secret).toMatch(BCRYPT_HASH);
+    expect(resource.hashed_secret).not.toBe(token.secret);
   });
 
   check(['AUTH-SELF-005'], 'GET /tokens/self with an invalid secret answers 401 unauthorized', async () => {

@@ -1713,4 +1713,32 @@ export const AUTH_FAULTS: readonly Fault[] = [
       response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'validation failed', 'Document data is not valid.')),
     }),
   },
+  {
+    id: 'AUTH-SELF-HASHED-SECRET-SHA256',
+    title: '`GET /tokens/self` shows a SHA-256 `hashed_secret`',
+    breaks: ['AUTH-TOKEN-003', 'AUTH-SELF-001'],
+    area: 'auth',
+    description: 'In a 200 answer of `GET /tokens/self`, `hashed_secret` becomes the hex SHA-256 of the calling secret, as on a server that keeps a fast digest for lookups and shows it.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && typeof v4Resource(body)?.hashed_secret === 'string' && requestSecret(ctx.original) !== undefined,
+        (body, ctx) => {
+          v4Resource(body)!.hashed_secret = sha256Hex(requestSecret(ctx.original)!);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-NO-ROLE-IDENTITY-DENIED',
+    title: 'A token in no role cannot call Identity',
+    breaks: ['AUTH-ACCESS-002'],
+    area: 'auth',
+    description: 'A successful top-level `identity` of a token whose user collection is named in no role\'s membership answers 403 `permission denied` (CurrentIdentity and Logout are left alone).',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const token = ledgers.tokens.ofRequest(ctx.original);
+        return res.status === 200 && token !== undefined && topLevelForm(ctx.original) === 'identity' && ledgers.roles.rolesOf(userCollection(token)).length === 0;
+      }, permissionDenied),
+    })),
+  },
 ];
