@@ -2,8 +2,11 @@
 // definitions sent through the proxy (a fault lives for one run, so it can remember them), the `paginate`
 // forms of a request, and v4 error answers a fault substitutes for a success.
 import type { BufferedResponse, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, jsonNumber, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { v4Expression, withJsonBody, withStatus } from './rewrites.js';
+
+/** A term or value `field` path: object keys and array positions. */
+export type FieldPath = (string | number)[];
 
 /** An index as its `create_index` defined it. */
 export interface SeenIndex {
@@ -14,6 +17,11 @@ export interface SeenIndex {
   partitions?: number;
   /** `source` exactly as the request sent it. */
   source: unknown;
+  /** The collection a `source` of the form `{"collection": name}` names. */
+  sourceCollection?: string;
+  /** The path of each term, or undefined for a term that is a binding. */
+  termPaths: (FieldPath | undefined)[];
+  unique: boolean;
 }
 
 /** The object a `{"object": …}` wrapper holds, or the value itself when it is a plain object. */
@@ -68,12 +76,29 @@ export class IndexDefinitions {
       const values = Array.isArray(params.values) ? params.values : [];
       const reverse = values.map((item) => unwrapObject(item)?.reverse === true);
       const partitions = jsonNumber(params.partitions);
-      this.byName.set(params.name, { name: params.name, reverse, source: params.source, ...(partitions === undefined ? {} : { partitions }) });
+      const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => {
+        const field = unwrapObject(item)?.field;
+        return Array.isArray(field) ? field.map((step): string | number => (typeof step === 'string' ? step : jsonNumber(step) ?? Number.NaN)) : typeof field === 'string' ? [field] : undefined;
+      });
+      const sourceCollection = isJsonObject(params.source) && typeof params.source.collection === 'string' ? params.source.collection : undefined;
+      this.byName.set(params.name, {
+        name: params.name,
+        reverse,
+        source: params.source,
+        termPaths,
+        unique: params.unique === true,
+        ...(partitions === undefined ? {} : { partitions }),
+        ...(sourceCollection === undefined ? {} : { sourceCollection }),
+      });
     }
   }
 
   get(name: string): SeenIndex | undefined {
     return this.byName.get(name);
+  }
+
+  all(): SeenIndex[] {
+    return [...this.byName.values()];
   }
 
   /** The index the request's single `paginate` reads through a plain Match, when it was seen. */
@@ -83,6 +108,51 @@ export class IndexDefinitions {
     const name = matchedIndexName(forms[0]!);
     const index = name === undefined ? undefined : this.byName.get(name);
     return index === undefined ? undefined : { index, form: forms[0]! };
+  }
+}
+
+/** A document as an answer showed it. */
+export interface SeenDocument {
+  ref: JsonObject;
+  collection: string;
+  record: JsonObject;
+  deleted: boolean;
+}
+
+/** The user collection a long-form document ref belongs to, if it is one. */
+function userCollectionOf(ref: unknown): string | undefined {
+  const body = isJsonObject(ref) && isJsonObject(ref['@ref']) ? ref['@ref'] : undefined;
+  const parent = body && isJsonObject(body.collection) && isJsonObject(body.collection['@ref']) ? body.collection['@ref'] : undefined;
+  const grand = parent && isJsonObject(parent.collection) && isJsonObject(parent.collection['@ref']) ? parent.collection['@ref'] : undefined;
+  return grand?.id === 'collections' && typeof parent!.id === 'string' ? parent!.id : undefined;
+}
+
+/** Documents seen in answers of one run (created, read, updated or deleted), by ref. */
+export class DocumentLedger {
+  private readonly byRef = new Map<string, SeenDocument>();
+
+  /** Records every document of a successful answer; the answer to a top-level Delete marks it deleted. */
+  observe(body: unknown, status: number, request: ProxiedRequest): void {
+    if (status >= 300 || !isJsonObject(body)) return;
+    const deleting = isJsonObject(v4Expression(request)) && 'delete' in (v4Expression(request) as JsonObject);
+    forEachObject(body.resource, (object) => {
+      const collection = 'ts' in object && isJsonObject(object.data) ? userCollectionOf(object.ref) : undefined;
+      if (collection === undefined) return;
+      const ref = object.ref as JsonObject;
+      this.byRef.set(stringifyJson(ref), { ref, collection, record: object, deleted: deleting });
+    });
+  }
+
+  live(collection: string): SeenDocument[] {
+    return [...this.byRef.values()].filter((doc) => doc.collection === collection && !doc.deleted);
+  }
+
+  deleted(collection: string): SeenDocument[] {
+    return [...this.byRef.values()].filter((doc) => doc.collection === collection && doc.deleted);
+  }
+
+  get(ref: unknown): SeenDocument | undefined {
+    return this.byRef.get(stringifyJson(ref));
   }
 }
 
