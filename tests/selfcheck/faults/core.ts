@@ -1,21 +1,23 @@
 // Faults of the `core` area: protocol, errors, versions, values, databases, keys, collections, documents
 // and transaction timestamps. Each is one deliberate deviation a correct suite must notice.
 import { isLosslessNumber } from 'lossless-json';
-import type { Fault } from '../fault.js';
-import { KeyLedger, requestSecret, withSecret } from './key-ledger.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fault.js';
+import { KeyLedger, TokenLedger, requestSecret, withSecret } from './key-ledger.js';
+import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, parseJson, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import {
   apiVersion,
   bodyJson,
   deleteKeys,
   expressionUses,
   hasErrorCode,
+  isRefObject,
   isV4Query,
   nativeCollectionOf,
   pathname,
   records,
   refPayloads,
   renameKeys,
+  rewriteExpression,
   rewriteJson,
   rewriteResponse,
   topLevelForm,
@@ -56,6 +58,217 @@ function isValidUtf8(bytes: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/** A v4 query error body, as the reference server shapes them. */
+function queryError(code: string, description: string, position: unknown[] = []): JsonObject {
+  return { errors: [{ position, code, description }] };
+}
+
+/** Replaces a whole answer by a v4 query error. */
+function answerError(res: BufferedResponse, status: number, code: string, description: string, position: unknown[] = []): BufferedResponse {
+  return withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), queryError(code, description, position)), status);
+}
+
+const NATIVE_IDS = new Map([['classes', 'collections'], ['collections', 'collections'], ['databases', 'databases'], ['keys', 'keys'], ['indexes', 'indexes'], ['tokens', 'tokens'], ['roles', 'roles']]);
+
+/**
+ * A stable name for what a ref (or ref-building expression) points at: `collections/<c>`, `databases/<d>` or
+ * `<collection>/<id>` for a document. Undefined for anything else.
+ */
+function refKey(value: unknown): string | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const tagged = value['@ref'];
+  if (typeof tagged === 'string') {
+    const parts = tagged.split('/');
+    const native = NATIVE_IDS.get(parts[0] ?? '');
+    if (native === 'collections' && parts.length === 3) return `${parts[1]}/${parts[2]}`;
+    return native !== undefined && parts.length === 2 ? `${native}/${parts[1]}` : undefined;
+  }
+  if (isJsonObject(tagged)) {
+    const parent = tagged.collection ?? tagged.class;
+    if (typeof tagged.id !== 'string' || !isJsonObject(parent) || !isJsonObject(parent['@ref'])) return undefined;
+    const parentRef = parent['@ref'];
+    if (typeof parentRef.id !== 'string') return undefined;
+    if ('collection' in parentRef || 'class' in parentRef) return `${parentRef.id}/${tagged.id}`;
+    const native = NATIVE_IDS.get(parentRef.id);
+    return native === undefined ? undefined : `${native}/${tagged.id}`;
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 2 && typeof value.id === 'string' && isJsonObject(value.ref)) {
+    const coll = value.ref.collection ?? value.ref.class;
+    return typeof coll === 'string' ? `${coll}/${value.id}` : undefined;
+  }
+  if (keys.length !== 1) return undefined;
+  const named = value.collection ?? value.class;
+  if (typeof named === 'string') return `collections/${named}`;
+  return typeof value.database === 'string' ? `databases/${value.database}` : undefined;
+}
+
+function isDocumentKey(key: string): boolean {
+  return !/^(collections|databases|keys|indexes|tokens|roles)\//.test(key);
+}
+
+/** Remembers the latest version of every record the answers of a run carried, by `refKey`. */
+class RecordMemory {
+  private readonly latest = new Map<string, { text: string; secret: string | undefined }>();
+
+  learn(body: unknown, secret?: string): void {
+    for (const record of records(body)) {
+      const key = refKey(record.ref);
+      if (key !== undefined) this.latest.set(key, { text: stringifyJson(record), secret });
+    }
+  }
+
+  forget(key: string): void {
+    this.latest.delete(key);
+  }
+
+  /** A fresh copy of the latest record for `key`. */
+  get(key: string): JsonObject | undefined {
+    const found = this.latest.get(key);
+    return found === undefined ? undefined : (parseJson(found.text) as JsonObject);
+  }
+
+  /** The secret of the request whose answer carried the latest version. */
+  seenWith(key: string): string | undefined {
+    return this.latest.get(key)?.secret;
+  }
+}
+
+const WRITE_FORMS = ['create', 'update', 'replace', 'delete', 'insert', 'remove', 'create_collection', 'create_class', 'create_database', 'create_key', 'create_index', 'create_role', 'create_function', 'login', 'logout'];
+
+function writes(request: ProxiedRequest): boolean {
+  return WRITE_FORMS.some((form) => expressionUses(request, form));
+}
+
+/** The top-level expression as an object, when the request is a v4 query whose expression is one. */
+function topLevel(request: ProxiedRequest): JsonObject | undefined {
+  const expression = v4Expression(request);
+  return isJsonObject(expression) ? expression : undefined;
+}
+
+/** The `{"object": {…}}` members of an expression, or undefined when it is not an object form. */
+function objectMembers(expression: unknown): JsonObject | undefined {
+  return isJsonObject(expression) && isJsonObject(expression.object) && Object.keys(expression).length === 1 ? expression.object : undefined;
+}
+
+/** The members of `data` in the `params` of a create/update/replace form: `{"object":{"data":{"object":{…}}}}`. */
+function dataMembers(form: JsonObject): JsonObject | undefined {
+  return objectMembers(objectMembers(form.params)?.data);
+}
+
+/** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
+function asExpression(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asExpression);
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0]!.startsWith('@')) return value;
+  return { object: Object.fromEntries(keys.map((key) => [key, asExpression(value[key])])) };
+}
+
+/** Depth of brackets and braces in a JSON text (strings skipped), without parsing it. */
+function nestingDepth(bytes: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i]!;
+    if (inString) {
+      if (byte === 0x5c) i += 1;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, (depth += 1));
+    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
+/** `2024-01-02T03:04:05.123456Z` → microseconds since the epoch. */
+function isoMicros(iso: string): bigint | undefined {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
+  if (!match) return undefined;
+  return BigInt(Date.parse(`${match[1]}Z`)) * 1000n + BigInt((match[2] ?? '').padEnd(9, '0').slice(0, 6));
+}
+
+function microsIso(micros: bigint): string {
+  const millis = micros / 1000n;
+  return new Date(Number(millis)).toISOString().replace(/\.\d{3}Z$/, `.${(micros % 1_000_000n).toString().padStart(6, '0')}Z`);
+}
+
+/** Counts the requests in flight per key; `enter` answers how many were in flight before this one. */
+class InFlight {
+  private readonly counts = new Map<string, number>();
+
+  enter(key: string): number {
+    const before = this.counts.get(key) ?? 0;
+    this.counts.set(key, before + 1);
+    return before;
+  }
+
+  leave(key: string): void {
+    this.counts.set(key, Math.max(0, (this.counts.get(key) ?? 1) - 1));
+  }
+
+  count(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+const isNotFound = (status: number, body: unknown): boolean =>
+  (status === 404 && hasErrorCode(body, 'instance not found')) || (status === 400 && hasErrorCode(body, 'invalid ref'));
+
+/**
+ * A name lookup that falls through to records another credential saw: Get of a missing `kind` answers the record
+ * another key's answers carried, Exists answers true. Emulates a server that resolves names outside the key's database.
+ */
+function crossDatabaseLookup(kind: (key: string) => boolean): FaultHooks {
+  const memory = new RecordMemory();
+  return {
+    response: (res, ctx) => {
+      const body = bodyJson(res);
+      const secret = requestSecret(ctx.original);
+      const form = topLevel(ctx.original);
+      const key = refKey(form?.get ?? form?.exists);
+      if (form !== undefined && 'delete' in form && res.status === 200) {
+        const deleted = refKey(form.delete);
+        if (deleted !== undefined) memory.forget(deleted);
+      }
+      memory.learn(body, secret);
+      if (form === undefined || key === undefined || !kind(key)) return undefined;
+      const seenWith = memory.seenWith(key);
+      if (seenWith === undefined || seenWith === secret) return undefined;
+      if ('get' in form && Object.keys(form).length === 1 && isNotFound(res.status, body)) return withStatus(withJsonBody(res, { resource: memory.get(key) }), 200);
+      if ('exists' in form && Object.keys(form).length === 1 && res.status === 200 && isJsonObject(body) && body.resource === false) return withJsonBody(res, { resource: true });
+      return undefined;
+    },
+  };
+}
+
+/** A top-level Update or Replace sent as "create it when missing". */
+function upsert(form: 'update' | 'replace'): FaultHooks['request'] {
+  return (req) => {
+    const expression = topLevel(req);
+    if (expression === undefined || !(form in expression) || !('params' in expression)) return undefined;
+    const upserting = { if: { exists: expression[form] }, then: expression, else: { create: expression[form], params: expression.params } };
+    return { ...req, body: Buffer.from(stringifyJson(upserting)) };
+  };
+}
+
+/** Adds `name: "undefined"` to a `{"<form>": {"object": {…}}}` that has no name (a JS `String(undefined)`). */
+function nameDefaultsToUndefined(form: string): FaultHooks['request'] {
+  return rewriteExpression((expression) => {
+    const members = isJsonObject(expression) ? objectMembers(expression[form]) : undefined;
+    if (members === undefined || 'name' in members) return 0;
+    members.name = 'undefined';
+    return 1;
+  });
+}
+
+const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
+
+function isEventEndpoint(request: ProxiedRequest): boolean {
+  return EVENT_ENDPOINTS.has(pathname(request));
 }
 
 export const CORE_FAULTS: readonly Fault[] = [
@@ -593,6 +806,276 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ENDPOINT-RESULT-KEY',
+    title: 'Answers carry `result` instead of `resource`',
+    breaks: ['PROTO-ENDPOINT-001'],
+    area: 'core',
+    description: 'Successful answers of `POST /` name their value `result` (as a newer wire format would) instead of `resource`.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
+    }),
+  },
+  {
+    id: 'CONTENT-TYPE-JSON-NEEDS-CHARSET',
+    title: '`application/json` without a charset is refused',
+    breaks: ['PROTO-CTYPE-001'],
+    area: 'core',
+    description: 'A `POST /` whose Content-Type is exactly `application/json` (no `charset` parameter) answers 400 `bad request`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && (ctx.original.headers['content-type'] ?? '').trim().toLowerCase() === 'application/json',
+        (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'bad request', description: 'Content-Type must declare charset=utf-8.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-REF-LITERAL-NOT-BINDABLE',
+    title: 'Ref literals are refused in `let` bindings and objects',
+    breaks: ['PROTO-VALUE-001'],
+    area: 'core',
+    description: 'A query that binds a long-form `@ref` literal in `let` or puts one inside `{"object": …}` answers 400 `invalid expression`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => {
+          let found = false;
+          const isLongRef = (value: unknown) => isJsonObject(value) && isJsonObject(value['@ref']);
+          forEachObject(v4Expression(ctx.original), (object) => {
+            const bindings = Array.isArray(object.let) ? object.let : [object.let];
+            if ('let' in object && bindings.some((binding) => isJsonObject(binding) && Object.values(binding).some(isLongRef))) found = true;
+            if (isJsonObject(object.object) && Object.values(object.object).some(isLongRef)) found = true;
+          });
+          return found;
+        },
+        (res) => answerError(res, 400, 'invalid expression', 'Ref literals are only accepted as function arguments.'),
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-REFS-RENDERED-SHORT',
+    title: 'Document refs are answered in the short string form',
+    breaks: ['PROTO-VALUE-003', 'PROTO-VALUE-001'],
+    area: 'core',
+    description: 'Every document ref in an answer is written `{"@ref": "collections/<c>/<id>"}` instead of the long form.',
+    apply: () => ({
+      json: rewriteJson(() => true, (body) => {
+        let changed = 0;
+        forEachObject(body, (object) => {
+          const key = isRefObject(object) ? refKey(object) : undefined;
+          if (key === undefined || !isDocumentKey(key) || typeof object['@ref'] === 'string') return;
+          object['@ref'] = `collections/${key}`;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'VALUE-SELECT-STRING-PATH-REFUSED',
+    title: '`select` refuses a single-key path',
+    breaks: ['PROTO-VALUE-008'],
+    area: 'core',
+    description: 'A `select` whose path is a string or number instead of an array answers 400 `invalid argument`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => {
+          let found = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if ('select' in object && 'from' in object && (typeof object.select === 'string' || isLosslessNumber(object.select))) found = true;
+          });
+          return found;
+        },
+        (res) => answerError(res, 400, 'invalid argument', 'Path must be an array.', ['select']),
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-DO-ANSWERS-FIRST',
+    title: '`do` answers its first value',
+    breaks: ['PROTO-VALUE-010'],
+    area: 'core',
+    description: 'Every `{"do": [e1, …, en]}` is evaluated in order but answers the value of e1 instead of en (sent upstream as `{"select": [0], "from": [e1, …, en]}`).',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!Array.isArray(object.do) || object.do.length < 2 || Object.keys(object).length !== 1) return;
+          const steps = object.do;
+          delete object.do;
+          object.select = [jsonInt(0)];
+          object.from = steps;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'VALUE-UNBOUND-VAR-NULL',
+    title: 'An unbound variable evaluates to null',
+    breaks: ['PROTO-VALUE-012'],
+    area: 'core',
+    description: 'A query naming a variable that no `let` or lambda of the query binds answers 200 with null in its place (JavaScript `undefined` leaking through).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const bound = new Set<string>();
+          const used: string[] = [];
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if (typeof object.var === 'string') used.push(object.var);
+            for (const binding of Array.isArray(object.let) ? object.let : [object.let]) if (isJsonObject(binding)) Object.keys(binding).forEach((name) => bound.add(name));
+            if ('lambda' in object) [object.lambda].flat().forEach((name) => typeof name === 'string' && bound.add(name));
+          });
+          return res.status === 400 && used.some((name) => !bound.has(name));
+        },
+        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-AT-KEY-READ-AS-TAG',
+    title: 'An `@` field name inside `object` is read as an unknown tag',
+    breaks: ['PROTO-VALUE-013'],
+    area: 'core',
+    description: 'A query with `{"object": {"@x": …}}` (a key starting with `@` that is not a wire tag) answers 400 `invalid expression`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => {
+          let found = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if (isJsonObject(object.object) && Object.keys(object.object).some((key) => key.startsWith('@'))) found = true;
+          });
+          return found;
+        },
+        (res) => answerError(res, 400, 'invalid expression', 'Unknown tag in object.'),
+      ),
+    }),
+  },
+  {
+    id: 'VERSION-21-RENDERS-COLLECTION',
+    title: 'API version 2.1 renders refs with `collection`',
+    breaks: ['PROTO-VERSION-003'],
+    area: 'core',
+    description: 'With `X-FaunaDB-API-Version: 2.1`, refs are answered in the version-4 wording (`collection`, `collections`).',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => apiVersion(ctx.original) === '2.1',
+        (body) => refPayloads(body).reduce((n, ref) => {
+          const renamed = renameKeys(ref, 'class', 'collection', (object) => object === ref);
+          if (ref.id === 'classes' && !('collection' in ref)) ref.id = 'collections';
+          return n + renamed;
+        }, 0),
+      ),
+    }),
+  },
+  {
+    id: 'VERSION-4-REFUSES-CLASS-REFS',
+    title: 'API version 4 refuses input refs written with `class`',
+    breaks: ['PROTO-VERSION-004'],
+    area: 'core',
+    description: 'With `X-FaunaDB-API-Version: 4`, a query holding a `@ref` whose payload uses `class` answers 400 `invalid ref`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => apiVersion(ctx.original) === '4' && refPayloads(v4Expression(ctx.original)).some((ref) => 'class' in ref),
+        (res) => answerError(res, 400, 'invalid ref', 'Refs must name their collection under `collection`.'),
+      ),
+    }),
+  },
+  {
+    id: 'VERSION-CLASS-FORM-UNKNOWN',
+    title: '`{"class": …}` is not a known function',
+    breaks: ['PROTO-VERSION-005'],
+    area: 'core',
+    description: 'A query using the `{"class": "<name>"}` form answers 400 `invalid expression`, as if only `collection` existed.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => {
+          let found = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if (typeof object.class === 'string' && !('@ref' in object)) found = true;
+          });
+          return found;
+        },
+        (res) => answerError(res, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { class }.'),
+      ),
+    }),
+  },
+  {
+    id: 'VERSION-4-NATIVE-CLASSES',
+    title: 'API version 4 names the native collection `classes`',
+    breaks: ['PROTO-VERSION-007'],
+    area: 'core',
+    description: 'With `X-FaunaDB-API-Version: 4`, the native collection ref `{"@ref":{"id":"collections"}}` is answered as `{"@ref":{"id":"classes"}}`.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => apiVersion(ctx.original) === '4',
+        (body) => refPayloads(body).reduce((n, ref) => {
+          if (ref.id !== 'collections' || 'collection' in ref || 'class' in ref) return n;
+          ref.id = 'classes';
+          return n + 1;
+        }, 0),
+      ),
+    }),
+  },
+  {
+    id: 'EVENT-ENDPOINT-401-V4-SHAPE',
+    title: 'Event endpoints refuse unknown secrets in the v4 error shape',
+    breaks: ['PROTO-AUTH-007'],
+    area: 'events',
+    description: 'A 401 answer of `/query/1`, `/feed/1` or `/stream/1` carries `{"errors":[{"code":"unauthorized","description":…}]}` (the `POST /` shape) instead of `{"error":{…}}`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => isEventEndpoint(ctx.original) && res.status === 401,
+        (res) => withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }),
+      ),
+    }),
+  },
+  {
+    id: 'EVENT-ENDPOINT-ERROR-V4-SHAPE',
+    title: 'Event endpoints answer errors in the v4 shape',
+    breaks: ['PROTO-ERROR-010'],
+    area: 'events',
+    description: 'Error answers (other than 401) of `/query/1`, `/feed/1` and `/stream/1` carry `{"errors":[{"code","description"}]}` instead of `{"error":{"code","message"}}`.',
+    apply: () => ({
+      json: (body, ctx) => {
+        if (!isEventEndpoint(ctx.original) || ctx.status < 400 || ctx.status === 401 || !isJsonObject(body) || !isJsonObject(body.error)) return undefined;
+        return { errors: [{ code: body.error.code, description: body.error.message }] };
+      },
+    }),
+  },
+  {
+    id: 'EVENT-ENDPOINT-SUCCESS-201',
+    title: 'Event endpoints answer 201',
+    breaks: ['PROTO-STATUS-003'],
+    area: 'events',
+    description: 'Successful answers of `/query/1` and `/feed/1` use status 201.',
+    apply: () => ({
+      response: rewriteResponse((res, ctx) => isEventEndpoint(ctx.original) && res.status === 200, (res) => withStatus(res, 201)),
+    }),
+  },
+  {
+    id: 'EVENT-ENDPOINT-UNKNOWN-VERSION-500',
+    title: 'An unknown event endpoint version answers 500',
+    breaks: ['PROTO-VERSION-008'],
+    area: 'events',
+    description: 'A request to `/query/<n>`, `/feed/<n>` or `/stream/<n>` with `n` other than 1 answers 500 `internal_error` instead of 404.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => /^\/(query|feed|stream)\/(?!1$)[^/]+$/.test(pathname(ctx.original)) && res.status === 404,
+        (res) => withStatus(withJsonBody(res, { error: { code: 'internal_error', message: 'Unsupported version.' } }), 500),
+      ),
+    }),
+  },
+  ...(['query', 'feed', 'stream'] as const).map((endpoint): Fault => ({
+    id: `EVENT-ENDPOINT-${endpoint.toUpperCase()}-NOT-SERVED`,
+    title: `POST /${endpoint}/1 is not served`,
+    breaks: [{ query: 'PROTO-ENDPOINT-008', feed: 'PROTO-ENDPOINT-006', stream: 'PROTO-ENDPOINT-007' }[endpoint]],
+    area: 'events',
+    description: `Requests to \`/${endpoint}/1\` are forwarded to a path the server does not serve, as a v4-only implementation would answer them (404).`,
+    apply: () => ({
+      request: (req) => (pathname(req) === `/${endpoint}/1` ? { ...req, path: req.path.replace(`/${endpoint}/1`, `/${endpoint}/1/unserved`) } : undefined),
+    }),
+  })),
+  {
     id: 'DOC-DATA-INTEGERS-AS-DECIMALS',
     title: 'Integers in `data` come back as decimals',
     breaks: ['DOC-CREATE-006'],
@@ -726,6 +1209,316 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'DOC-ID-AS-INTEGER',
+    title: 'Document ids are answered as integers',
+    breaks: ['DOC-CREATE-002'],
+    area: 'core',
+    description: 'The `id` of every document ref in an answer is a JSON integer (`"id": 123`) instead of a string.',
+    apply: () => ({
+      json: rewriteJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
+        const key = refKey({ '@ref': ref });
+        if (key === undefined || !isDocumentKey(key) || typeof ref.id !== 'string' || !/^\d+$/.test(ref.id)) return n;
+        ref.id = jsonInt(BigInt(ref.id));
+        return n + 1;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'DOC-ID-FROM-CLOCK',
+    title: 'Server-chosen ids come from the clock',
+    breaks: ['DOC-CREATE-003'],
+    area: 'core',
+    description: 'Every Create into a bare collection gets the current millisecond as its id, so all Creates of one request (and of one millisecond) collide.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const id = String(Date.now());
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const target = isJsonObject(object.create) ? object.create : undefined;
+          const coll = target === undefined || Object.keys(target).length !== 1 ? undefined : (target.collection ?? target.class);
+          if (typeof coll !== 'string' || !('params' in object)) return;
+          object.create = { ref: { collection: coll }, id };
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'DOC-CHOSEN-ID-IGNORED',
+    title: 'Create ignores the id it is given',
+    breaks: ['DOC-CREATE-004'],
+    area: 'core',
+    description: 'A Create of `{"ref": <collection>, "id": "<digits>"}` is sent as a Create into the bare collection, so the server picks the id.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const target = isJsonObject(object.create) ? object.create : undefined;
+          if (target === undefined || !('params' in object) || typeof target.id !== 'string' || !isJsonObject(target.ref) || Object.keys(target).length !== 2) return;
+          object.create = target.ref;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'DOC-CREATE-KEEPS-NULLS',
+    title: 'Create stores fields set to null',
+    breaks: ['DOC-CREATE-008'],
+    area: 'core',
+    description: 'The answer of a top-level Create carries every top-level `data` field the request set to null, as `null`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create' && isJsonObject(v4Resource(body)?.data),
+        (body, ctx) => {
+          const sent = dataMembers(topLevel(ctx.original)!) ?? {};
+          const data = v4Resource(body)!.data as JsonObject;
+          let added = 0;
+          for (const [field, value] of Object.entries(sent)) {
+            if (value === null && !(field in data)) {
+              data[field] = null;
+              added += 1;
+            }
+          }
+          return added;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'DOC-NON-OBJECT-DATA-DROPPED',
+    title: 'Create drops `data` that is not an object',
+    breaks: ['DOC-CREATE-009'],
+    area: 'core',
+    description: 'A Create whose `data` is a string, number, boolean or array is sent without `data`, so it creates an empty document instead of failing.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const params = 'create' in object ? objectMembers(object.params) : undefined;
+          if (params === undefined || !('data' in params) || params.data === null || objectMembers(params.data) !== undefined) return;
+          delete params.data;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'DOC-GET-TS-OF-CREATION',
+    title: 'Get answers the creation `ts`',
+    breaks: ['DOC-GET-001'],
+    area: 'core',
+    description: 'A top-level Get answers the document with the `ts` of its first version, not of its latest one.',
+    apply: () => {
+      const firstTs = new Map<string, unknown>();
+      return {
+        json: (body, ctx) => {
+          for (const record of records(body)) {
+            const key = refKey(record.ref);
+            if (key !== undefined && isDocumentKey(key) && !firstTs.has(key)) firstTs.set(key, record.ts);
+          }
+          const resource = v4Resource(body);
+          const key = refKey(resource?.ref);
+          if (topLevelForm(ctx.original) !== 'get' || ctx.status !== 200 || key === undefined || !firstTs.has(key)) return undefined;
+          if (String(firstTs.get(key)) === String(resource!.ts)) return undefined;
+          resource!.ts = firstTs.get(key);
+          return body;
+        },
+      };
+    },
+  },
+  {
+    id: 'DOC-GET-REF-LITERAL-NOT-FOUND',
+    title: 'Get of a long-form ref literal answers 404',
+    breaks: ['DOC-GET-003'],
+    area: 'core',
+    description: 'A top-level Get whose argument is a long-form `@ref` literal answers 404 `instance not found` (only refs built with `ref`/`collection` are resolved).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const target = topLevel(ctx.original)?.get;
+          return res.status === 200 && topLevelForm(ctx.original) === 'get' && isJsonObject(target) && isJsonObject(target['@ref']);
+        },
+        (res) => answerError(res, 404, 'instance not found', 'Document not found.'),
+      ),
+    }),
+  },
+  {
+    id: 'DOC-UPDATE-SHALLOW-MERGE',
+    title: 'Update replaces nested objects',
+    breaks: ['DOC-UPDATE-002'],
+    area: 'core',
+    description: 'A top-level Update merges only the top-level `data` fields: a nested object given in the Update replaces the stored one (sent as a first Update clearing those fields, then the original).',
+    apply: () => ({
+      request: (req) => {
+        const expression = topLevel(req);
+        const data = expression !== undefined && 'update' in expression ? dataMembers(expression) : undefined;
+        const nested = Object.entries(data ?? {}).filter(([, value]) => objectMembers(value) !== undefined).map(([field]) => field);
+        if (nested.length === 0) return undefined;
+        const clear = { update: expression!.update, params: { object: { data: { object: Object.fromEntries(nested.map((field) => [field, null])) } } } };
+        return { ...req, body: Buffer.from(stringifyJson({ do: [clear, expression] })) };
+      },
+    }),
+  },
+  {
+    id: 'DOC-UPDATE-NULL-IGNORED',
+    title: 'Update ignores fields set to null',
+    breaks: ['DOC-UPDATE-003'],
+    area: 'core',
+    description: 'Fields set to null in an Update (at any depth) are left out of it, so they keep their stored value instead of being removed.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let removed = 0;
+        const dropNulls = (members: JsonObject | undefined): void => {
+          for (const [field, value] of Object.entries(members ?? {})) {
+            if (value === null) {
+              delete members![field];
+              removed += 1;
+            } else dropNulls(objectMembers(value));
+          }
+        };
+        forEachObject(expression, (object) => {
+          if ('update' in object) dropNulls(dataMembers(object));
+        });
+        return removed;
+      }),
+    }),
+  },
+  {
+    id: 'DOC-UPDATE-ANSWERS-PREVIOUS-TS',
+    title: 'Update answers the `ts` of the version it read',
+    breaks: ['DOC-UPDATE-004'],
+    area: 'core',
+    description: 'The answer of a top-level Update carries the `ts` the document had before the Update.',
+    apply: () => {
+      const latestTs = new Map<string, unknown>();
+      return {
+        json: (body, ctx) => {
+          const resource = v4Resource(body);
+          const key = refKey(resource?.ref);
+          const previous = key === undefined ? undefined : latestTs.get(key);
+          for (const record of records(body)) {
+            const recordKey = refKey(record.ref);
+            if (recordKey !== undefined) latestTs.set(recordKey, record.ts);
+          }
+          if (topLevelForm(ctx.original) !== 'update' || ctx.status !== 200 || previous === undefined || String(previous) === String(resource!.ts)) return undefined;
+          resource!.ts = previous;
+          return body;
+        },
+      };
+    },
+  },
+  {
+    id: 'DOC-UPDATE-UPSERTS',
+    title: 'Update of a missing document creates it',
+    breaks: ['DOC-UPDATE-005'],
+    area: 'core',
+    description: 'A top-level Update is sent as "update when it exists, else create it".',
+    apply: () => ({ request: upsert('update') }),
+  },
+  {
+    id: 'DOC-UPDATE-ARRAYS-MERGED',
+    title: 'Update merges arrays element by element',
+    breaks: ['DOC-UPDATE-006'],
+    area: 'core',
+    description: 'Remembers each document\'s latest data; a top-level Update that sets a top-level array field shorter than the stored one keeps the stored elements past its end (a deep merge that treats arrays as index-keyed objects).',
+    apply: () => {
+      const memory = new RecordMemory();
+      return {
+        request: rewriteExpression((expression) => {
+          const data = isJsonObject(expression) && 'update' in expression ? dataMembers(expression) : undefined;
+          const key = isJsonObject(expression) ? refKey(expression.update) : undefined;
+          const stored = key === undefined ? undefined : memory.get(key)?.data;
+          if (data === undefined || !isJsonObject(stored)) return 0;
+          let merged = 0;
+          for (const [field, value] of Object.entries(data)) {
+            const before = stored[field];
+            if (!Array.isArray(value) || !Array.isArray(before) || before.length <= value.length) continue;
+            data[field] = [...value, ...before.slice(value.length).map(asExpression)];
+            merged += 1;
+          }
+          return merged;
+        }),
+        json: (body) => {
+          memory.learn(body);
+          return undefined;
+        },
+      };
+    },
+  },
+  {
+    id: 'DOC-REPLACE-ANSWERS-PREVIOUS',
+    title: 'Replace answers the version it replaced',
+    breaks: ['DOC-REPLACE-002'],
+    area: 'core',
+    description: 'The answer of a top-level Replace is the document as it was before (its old `ts` and `data`), as Delete answers.',
+    apply: () => {
+      const memory = new RecordMemory();
+      return {
+        json: (body, ctx) => {
+          const key = refKey(v4Resource(body)?.ref);
+          const previous = key === undefined ? undefined : memory.get(key);
+          memory.learn(body);
+          if (topLevelForm(ctx.original) !== 'replace' || ctx.status !== 200 || previous === undefined) return undefined;
+          (body as JsonObject).resource = previous;
+          return body;
+        },
+      };
+    },
+  },
+  {
+    id: 'DOC-REPLACE-UPSERTS',
+    title: 'Replace of a missing document creates it',
+    breaks: ['DOC-REPLACE-003'],
+    area: 'core',
+    description: 'A top-level Replace is sent as "replace when it exists, else create it".',
+    apply: () => ({ request: upsert('replace') }),
+  },
+  {
+    id: 'DOC-DELETE-MISSING-NULL',
+    title: 'Delete of a missing document answers null',
+    breaks: ['DOC-DELETE-003'],
+    area: 'core',
+    description: 'A top-level Delete that fails with 404 `instance not found` answers 200 `{"resource": null}` (delete treated as idempotent).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => topLevelForm(ctx.original) === 'delete' && res.status === 404 && hasErrorCode(bodyJson(res), 'instance not found'),
+        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+      ),
+    }),
+  },
+  {
+    id: 'DOC-RECREATED-KEEPS-OLD-FIELDS',
+    title: 'A re-created document keeps the deleted version\'s fields',
+    breaks: ['DOC-LIFE-002'],
+    area: 'core',
+    description: 'Remembers the data of deleted documents; once a document is created again with the same id, every answer carrying it merges the old fields under the new ones.',
+    apply: () => {
+      const deleted = new Map<string, JsonObject>();
+      const revived = new Map<string, JsonObject>();
+      return {
+        json: (body, ctx) => {
+          const form = topLevelForm(ctx.original);
+          const resource = v4Resource(body);
+          const key = refKey(resource?.ref);
+          if (form === 'delete' && ctx.status === 200 && key !== undefined && isJsonObject(resource!.data)) deleted.set(key, resource!.data);
+          if (form === 'create' && ctx.status === 201 && key !== undefined && deleted.has(key)) revived.set(key, deleted.get(key)!);
+          let merged = 0;
+          for (const record of records(body)) {
+            const old = revived.get(refKey(record.ref) ?? '');
+            if (old === undefined || !isJsonObject(record.data)) continue;
+            record.data = { ...old, ...record.data };
+            merged += 1;
+          }
+          return merged > 0 ? body : undefined;
+        },
+      };
+    },
+  },
+  {
     id: 'COLL-LIST-EMPTY',
     title: 'Listing collections answers nothing',
     breaks: ['COLL-GET-002'],
@@ -754,6 +1547,163 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'COLL-REF-INTERNAL-ID',
+    title: 'Collection refs carry an internal number instead of the name',
+    breaks: ['COLL-CREATE-002'],
+    area: 'core',
+    description: 'The `ref` of every collection record names the collection by an internal number (`{"id": "1042", …}`) instead of its name.',
+    apply: () => {
+      const numbers = new Map<string, string>();
+      return {
+        json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
+          const ref = nativeCollectionOf(record) === 'collections' && isJsonObject(record.ref) && isJsonObject(record.ref['@ref']) ? record.ref['@ref'] : undefined;
+          if (ref === undefined || typeof ref.id !== 'string') return n;
+          if (!numbers.has(ref.id)) numbers.set(ref.id, String(1000 + numbers.size));
+          ref.id = numbers.get(ref.id)!;
+          return n + 1;
+        }, 0)),
+      };
+    },
+  },
+  {
+    id: 'COLL-NAME-OPTIONAL',
+    title: 'CreateCollection without a name names it "undefined"',
+    breaks: ['COLL-CREATE-003'],
+    area: 'core',
+    description: 'A `create_collection` without `name` is sent with `name: "undefined"`, so it succeeds instead of answering 400 `validation failed`.',
+    apply: () => ({ request: nameDefaultsToUndefined('create_collection') }),
+  },
+  {
+    id: 'COLL-CREATE-CLASS-UNKNOWN',
+    title: '`create_class` is not a known function',
+    breaks: ['COLL-CREATE-007'],
+    area: 'core',
+    description: 'A query using `create_class` answers 400 `invalid expression`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => expressionUses(ctx.original, 'create_class'),
+        (res) => answerError(res, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { create_class }.'),
+      ),
+    }),
+  },
+  {
+    id: 'COLL-HISTORY-DAYS-UNCHECKED',
+    title: 'A bad `history_days` is ignored',
+    breaks: ['COLL-CREATE-008'],
+    area: 'core',
+    description: 'A `create_collection` whose `history_days` is not a non-negative integer is sent without it, so it succeeds with the default.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const members = isJsonObject(expression) ? objectMembers(expression.create_collection) : undefined;
+        if (members === undefined || !('history_days' in members)) return 0;
+        const days = members.history_days;
+        if (isJsonInteger(days) && BigInt(String(days)) >= 0n) return 0;
+        delete members.history_days;
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'COLL-HISTORY-DAYS-NOT-STORED',
+    title: '`history_days` is echoed but not stored',
+    breaks: ['COLL-GET-001', 'COLL-LIFE-005'],
+    area: 'core',
+    description: 'Collection records answered by anything but CreateCollection carry the default `history_days` (30) instead of the stored one.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => !expressionUses(ctx.original, 'create_collection') && !expressionUses(ctx.original, 'create_class'),
+        (body) => records(body).reduce((n, record) => {
+          if (nativeCollectionOf(record) !== 'collections' || !isJsonInteger(record.history_days) || String(record.history_days) === '30') return n;
+          record.history_days = jsonInt(30);
+          return n + 1;
+        }, 0),
+      ),
+    }),
+  },
+  {
+    id: 'COLL-DELETE-ANSWERS-REF',
+    title: 'Delete of a collection answers its ref',
+    breaks: ['COLL-LIFE-001'],
+    area: 'core',
+    description: 'A top-level Delete of a collection answers the collection\'s ref instead of its record.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections',
+        (body) => {
+          (body as JsonObject).resource = v4Resource(body)!.ref;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'COLL-DELETE-KEEPS-DOCUMENTS',
+    title: 'Documents outlive their deleted collection',
+    breaks: ['COLL-LIFE-002'],
+    area: 'core',
+    description: 'Remembers documents and deleted collections; a top-level Get of a document whose collection was deleted answers the remembered document instead of an error.',
+    apply: () => {
+      const memory = new RecordMemory();
+      const deletedCollections = new Set<string>();
+      return {
+        response: (res, ctx) => {
+          const body = bodyJson(res);
+          memory.learn(body);
+          const form = topLevel(ctx.original);
+          const resource = v4Resource(body);
+          if (form !== undefined && 'delete' in form && res.status === 200 && resource !== undefined && nativeCollectionOf(resource) === 'collections' && typeof resource.name === 'string') deletedCollections.add(resource.name);
+          const key = refKey(form?.get);
+          const remembered = key === undefined ? undefined : memory.get(key);
+          if (key === undefined || remembered === undefined || !deletedCollections.has(key.split('/')[0]!) || !isNotFound(res.status, body)) return undefined;
+          return withStatus(withJsonBody(res, { resource: remembered }), 200);
+        },
+      };
+    },
+  },
+  {
+    id: 'COLL-MISSING-CREATE-404',
+    title: 'Create in a missing collection answers 404',
+    breaks: ['COLL-LIFE-003', 'COLL-LIFE-004'],
+    area: 'core',
+    description: 'A top-level Create that fails with 400 `invalid ref` (its collection is deleted or never existed) answers 404 `instance not found`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => topLevelForm(ctx.original) === 'create' && res.status === 400 && hasErrorCode(bodyJson(res), 'invalid ref'),
+        (res) => answerError(res, 404, 'instance not found', 'Collection not found.', ['create']),
+      ),
+    }),
+  },
+  {
+    id: 'COLL-CREATED-ON-FIRST-WRITE',
+    title: 'Create in a missing collection creates the collection',
+    breaks: ['COLL-LIFE-004', 'COLL-LIFE-003'],
+    area: 'core',
+    description: 'A top-level Create into a collection that does not exist first creates the collection (as document stores that create collections implicitly do).',
+    apply: () => ({
+      request: (req) => {
+        const expression = topLevel(req);
+        const key = expression !== undefined && 'create' in expression && 'params' in expression ? refKey(expression.create) : undefined;
+        if (key === undefined) return undefined;
+        const coll = key.startsWith('collections/') ? key.slice('collections/'.length) : isDocumentKey(key) ? key.split('/')[0]! : undefined;
+        if (coll === undefined) return undefined;
+        const ensure = { if: { exists: { collection: coll } }, then: null, else: { create_collection: { object: { name: coll } } } };
+        return { ...req, body: Buffer.from(stringifyJson({ do: [ensure, expression] })) };
+      },
+    }),
+  },
+  {
+    id: 'COLL-UPDATE-HISTORY-DAYS-IGNORED',
+    title: 'Update of a collection ignores `history_days`',
+    breaks: ['COLL-LIFE-005'],
+    area: 'core',
+    description: 'A top-level Update of a collection is sent without its `history_days`, so the old value stays.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const members = isJsonObject(expression) && refKey(expression.update)?.startsWith('collections/') ? objectMembers(expression.params) : undefined;
+        return members !== undefined ? deleteKeys(members, 'history_days', (object) => object === members) : 0;
+      }),
+    }),
+  },
+  {
     id: 'DB-REF-WRONG-NATIVE-COLLECTION',
     title: 'Database refs point at `database`',
     breaks: ['DB-CREATE-002'],
@@ -776,6 +1726,172 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => ({
       json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'databases' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
     }),
+  },
+  {
+    id: 'DB-CREATE-200',
+    title: 'CreateDatabase answers 200',
+    breaks: ['DB-CREATE-001'],
+    area: 'core',
+    description: 'A top-level `create_database` answers 200 instead of 201 (only document Creates get 201).',
+    apply: () => ({
+      response: rewriteResponse((res, ctx) => topLevelForm(ctx.original) === 'create_database' && res.status === 201, (res) => withStatus(res, 200)),
+    }),
+  },
+  {
+    id: 'DB-NAME-OPTIONAL',
+    title: 'CreateDatabase without a name names it "undefined"',
+    breaks: ['DB-CREATE-003'],
+    area: 'core',
+    description: 'A `create_database` without `name` is sent with `name: "undefined"`, so it succeeds instead of answering 400 `validation failed`.',
+    apply: () => ({ request: nameDefaultsToUndefined('create_database') }),
+  },
+  {
+    id: 'DB-GET-TS-IS-READ-TIME',
+    title: 'Get of a database answers the read time as `ts`',
+    breaks: ['DB-GET-001'],
+    area: 'core',
+    description: 'A top-level Get of a database answers its record with `ts` set to the transaction time of the read.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+        (body, ctx) => {
+          const resource = v4Resource(body)!;
+          if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+          resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+          return 1;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'DB-GET-MISSING-403',
+    title: 'Get of a missing database answers 403',
+    breaks: ['DB-GET-002'],
+    area: 'core',
+    description: 'A top-level Get of a database name that does not exist answers 403 `permission denied`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => refKey(topLevel(ctx.original)?.get)?.startsWith('databases/') === true && isNotFound(res.status, bodyJson(res)),
+        (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
+      ),
+    }),
+  },
+  {
+    id: 'DB-DELETE-TS-IS-DELETE-TIME',
+    title: 'Delete of a database answers the deletion time as `ts`',
+    breaks: ['DB-LIFE-001'],
+    area: 'core',
+    description: 'A top-level Delete of a database answers its record with `ts` set to the transaction time of the deletion.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+        (body, ctx) => {
+          const resource = v4Resource(body)!;
+          if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+          resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+          return 1;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'DB-DELETED-KEY-NOT-FOUND',
+    title: 'A key of a deleted database answers 404',
+    breaks: ['DB-LIFE-002', 'DB-LIFE-004'],
+    area: 'core',
+    description: 'Learns the keys the run creates; a 401 answer to a request made with one of them becomes 404 `instance not found` (the server reports the missing database instead of refusing the key).',
+    apply: () => {
+      const ledger = new KeyLedger();
+      return {
+        json: (body) => {
+          ledger.learnFrom(body);
+          return undefined;
+        },
+        response: rewriteResponse(
+          (res, ctx) => res.status === 401 && ledger.bySecret(requestSecret(ctx.original) ?? '') !== undefined,
+          (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
+        ),
+      };
+    },
+  },
+  {
+    id: 'DB-DELETED-TOKEN-NOT-FOUND',
+    title: 'A token of a deleted database answers 404',
+    breaks: ['DB-LIFE-003'],
+    area: 'auth',
+    description: 'Learns the tokens the run issues; a 401 answer to a request made with one of them (`POST /` or `GET /tokens/self`) becomes 404 `instance not found`.',
+    apply: () => {
+      const tokens = new TokenLedger();
+      return {
+        json: (body, ctx) => {
+          tokens.learnFrom(body, requestSecret(ctx.original));
+          return undefined;
+        },
+        response: rewriteResponse(
+          (res, ctx) => res.status === 401 && tokens.ofRequest(ctx.original) !== undefined,
+          (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
+        ),
+      };
+    },
+  },
+  {
+    id: 'DB-RECREATED-INHERITS-COLLECTIONS',
+    title: 'A database created again inherits the deleted one\'s collections',
+    breaks: ['DB-LIFE-005'],
+    area: 'core',
+    description: 'Learns which collections keys of each database created; once a database is deleted and a key of a new one with the same name asks for one of those collections, Exists answers true and Get answers the old record (storage keyed by database name).',
+    apply: () => {
+      const ledger = new KeyLedger();
+      const created = new Map<string, Map<string, string>>();
+      const orphaned = new Map<string, Map<string, string>>();
+      return {
+        response: (res, ctx) => {
+          const body = bodyJson(res);
+          ledger.learnFrom(body);
+          const form = topLevel(ctx.original);
+          const resource = v4Resource(body);
+          const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
+          if (database !== undefined && res.status === 201 && resource !== undefined && nativeCollectionOf(resource) === 'collections' && typeof resource.name === 'string') {
+            created.set(database, (created.get(database) ?? new Map()).set(resource.name, stringifyJson(resource)));
+          }
+          if (form !== undefined && 'delete' in form && res.status === 200 && resource !== undefined && nativeCollectionOf(resource) === 'databases') {
+            const deleted = stringifyJson(resource.ref);
+            orphaned.set(deleted, new Map([...(orphaned.get(deleted) ?? []), ...(created.get(deleted) ?? [])]));
+            created.delete(deleted);
+          }
+          const key = refKey(form?.get ?? form?.exists);
+          const old = database === undefined || key === undefined || !key.startsWith('collections/') ? undefined : orphaned.get(database)?.get(key.slice('collections/'.length));
+          if (old === undefined || form === undefined || Object.keys(form).length !== 1) return undefined;
+          if ('exists' in form && res.status === 200 && isJsonObject(body) && body.resource === false) return withJsonBody(res, { resource: true });
+          if ('get' in form && isNotFound(res.status, body)) return withStatus(withJsonBody(res, { resource: parseJson(old) }), 200);
+          return undefined;
+        },
+      };
+    },
+  },
+  {
+    id: 'DB-CHILD-SEES-OTHER-COLLECTIONS',
+    title: 'Collection names resolve outside the key\'s database',
+    breaks: ['DB-CHILD-001'],
+    area: 'core',
+    description: 'A top-level Get of a collection the key\'s database lacks answers a same-named collection another key created; Exists answers true.',
+    apply: () => crossDatabaseLookup((key) => key.startsWith('collections/')),
+  },
+  {
+    id: 'DB-NAMES-GLOBAL',
+    title: 'Database names resolve outside the key\'s database',
+    breaks: ['DB-CHILD-002'],
+    area: 'core',
+    description: 'A top-level Get of a database the key\'s database lacks answers a same-named database another key created; Exists answers true.',
+    apply: () => crossDatabaseLookup((key) => key.startsWith('databases/')),
+  },
+  {
+    id: 'DB-DOCUMENTS-SHARED',
+    title: 'Documents resolve across databases',
+    breaks: ['DB-CHILD-003'],
+    area: 'core',
+    description: 'A top-level Get of a document missing from the key\'s database answers the document of the same collection name and id another key created; Exists answers true.',
+    apply: () => crossDatabaseLookup(isDocumentKey),
   },
   {
     id: 'KEY-NAME-DROPPED',
@@ -917,5 +2033,449 @@ export const CORE_FAULTS: readonly Fault[] = [
         ),
       };
     },
+  },
+  {
+    id: 'TXN-TS-PER-WRITE',
+    title: 'Each write of a request gets its own `ts`',
+    breaks: ['TXN-ATOMIC-001'],
+    area: 'core',
+    description: 'When an answer holds several records written at one `ts`, the second gets `ts + 1`, the third `ts + 2`, and so on (a timestamp per operation instead of per transaction).',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => writes(ctx.original) && Array.isArray(isJsonObject(body) ? body.resource : undefined),
+        (body) => {
+          const written = ((body as JsonObject).resource as unknown[]).filter((item): item is JsonObject => isJsonObject(item) && isJsonInteger(item.ts));
+          written.forEach((record, index) => {
+            record.ts = jsonInt(BigInt(String(record.ts)) + BigInt(index));
+          });
+          return Math.max(0, written.length - 1);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'TXN-ABORT-KEEPS-EARLIER-WRITES',
+    title: 'Abort does not undo the writes before it',
+    breaks: ['TXN-ATOMIC-002'],
+    area: 'core',
+    description: 'A top-level `do` ending in `abort` commits its earlier steps (sent without the abort) and still answers 400 `transaction aborted`.',
+    apply: () => {
+      const aborted = new WeakMap<ProxiedRequest, { message: unknown; at: number }>();
+      return {
+        request: (req) => {
+          const expression = topLevel(req);
+          const steps = expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : undefined;
+          const last = steps?.at(-1);
+          if (steps === undefined || steps.length < 2 || !isJsonObject(last) || !('abort' in last)) return undefined;
+          const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] })) };
+          aborted.set(forwarded, { message: last.abort, at: steps.length - 1 });
+          return forwarded;
+        },
+        response: (res, ctx) => {
+          const abort = aborted.get(ctx.request);
+          if (abort === undefined) return undefined;
+          return answerError(res, 400, 'transaction aborted', typeof abort.message === 'string' ? abort.message : 'aborted', ['do', jsonInt(abort.at)]);
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-UNIQUE-VIOLATION-KEEPS-EARLIER-WRITES',
+    title: 'A unique-index violation does not undo the writes before it',
+    breaks: ['TXN-ATOMIC-003'],
+    area: 'core',
+    description: 'Learns unique indexes on one `data` field and the values documents of their collection hold; a top-level `do` whose Create repeats a taken value commits the steps before that Create and answers 400 `instance not unique`.',
+    apply: () => {
+      const uniqueFields = new Map<string, string>();
+      const taken = new Set<string>();
+      const violations = new WeakMap<ProxiedRequest, number>();
+      const learn = (body: unknown) => {
+        for (const record of records(body)) {
+          const terms = Array.isArray(record.terms) ? record.terms : [];
+          const field = terms.length === 1 && isJsonObject(terms[0]) && Array.isArray(terms[0].field) ? terms[0].field : [];
+          const source = refKey(record.source);
+          if (nativeCollectionOf(record) === 'indexes' && record.unique === true && source?.startsWith('collections/') && field.length === 2 && field[0] === 'data' && typeof field[1] === 'string') {
+            uniqueFields.set(source.slice('collections/'.length), field[1]);
+          }
+          const key = refKey(record.ref);
+          const uniqueField = key === undefined ? undefined : uniqueFields.get(key.split('/')[0]!);
+          if (key !== undefined && isDocumentKey(key) && uniqueField !== undefined && isJsonObject(record.data) && uniqueField in record.data) {
+            taken.add(`${key.split('/')[0]}\u0000${stringifyJson(record.data[uniqueField])}`);
+          }
+        }
+      };
+      const violates = (step: unknown): boolean => {
+        const key = isJsonObject(step) && 'create' in step ? refKey(step.create) : undefined;
+        const coll = key === undefined ? undefined : key.startsWith('collections/') ? key.slice('collections/'.length) : key.split('/')[0]!;
+        const field = coll === undefined ? undefined : uniqueFields.get(coll);
+        const value = field === undefined ? undefined : dataMembers(step as JsonObject)?.[field];
+        return value !== undefined && taken.has(`${coll}\u0000${stringifyJson(value)}`);
+      };
+      return {
+        request: (req) => {
+          const expression = topLevel(req);
+          const steps = expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : [];
+          const at = steps.findIndex(violates);
+          if (at < 1) return undefined;
+          const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, at), null] })) };
+          violations.set(forwarded, at);
+          return forwarded;
+        },
+        response: (res, ctx) => {
+          learn(bodyJson(res));
+          const at = violations.get(ctx.request);
+          return at === undefined ? undefined : answerError(res, 400, 'instance not unique', 'document is not unique.', ['do', jsonInt(at), 'create']);
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-READS-MISS-OWN-WRITES',
+    title: 'Reads inside a request do not see its own writes',
+    breaks: ['TXN-ATOMIC-004'],
+    area: 'core',
+    description: 'In a request that writes, every Get and Exists reads the snapshot from before the request (sent with `ts` set to a millisecond before it arrived).',
+    apply: () => ({
+      request: (req) => {
+        if (!writes(req)) return undefined;
+        const snapshot = jsonInt(BigInt(Date.now()) * 1000n - 1000n);
+        return rewriteExpression((expression) => {
+          let changed = 0;
+          forEachObject(expression, (object) => {
+            if (('get' in object || 'exists' in object) && Object.keys(object).length === 1) {
+              object.ts = snapshot;
+              changed += 1;
+            }
+          });
+          return changed;
+        })!(req);
+      },
+    }),
+  },
+  {
+    id: 'TXN-CONC-LOST-UPDATE',
+    title: 'Concurrent Updates of one document are lost',
+    breaks: ['TXN-CONC-001'],
+    area: 'core',
+    description: 'A top-level Update that arrives while another Update of the same document is in flight is answered as a Get (200, the write silently dropped).',
+    apply: () => {
+      const inFlight = new InFlight();
+      const target = (req: ProxiedRequest) => {
+        const expression = topLevel(req);
+        return expression !== undefined && 'update' in expression ? refKey(expression.update) : undefined;
+      };
+      return {
+        request: (req) => {
+          const key = target(req);
+          if (key === undefined || inFlight.enter(key) === 0) return undefined;
+          return { ...req, body: Buffer.from(stringifyJson({ get: topLevel(req)!.update })) };
+        },
+        response: (_res, ctx) => {
+          const key = target(ctx.original);
+          if (key !== undefined) inFlight.leave(key);
+          return undefined;
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-CONC-UNIQUE-RACE-500',
+    title: 'A lost race on a unique index answers 500',
+    breaks: ['TXN-CONC-002'],
+    area: 'core',
+    description: 'While other Creates are in flight, a Create that fails with `instance not unique` answers 500 `internal server error` (the constraint error escapes unhandled).',
+    apply: () => {
+      const inFlight = new InFlight();
+      const isCreate = (req: ProxiedRequest) => topLevelForm(req) === 'create';
+      return {
+        request: (req) => {
+          if (isCreate(req)) inFlight.enter('create');
+          return undefined;
+        },
+        response: (res, ctx) => {
+          if (!isCreate(ctx.original)) return undefined;
+          inFlight.leave('create');
+          if (inFlight.count('create') === 0 || !hasErrorCode(bodyJson(res), 'instance not unique')) return undefined;
+          return withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Unique constraint violated during commit.' }] }), 500);
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-CONC-CREATES-CONTENDED',
+    title: 'Concurrent Creates in one collection contend',
+    breaks: ['TXN-CONC-003'],
+    area: 'core',
+    description: 'A top-level Create into a bare collection that arrives while another Create into it is in flight answers 409 `contended transaction` and writes nothing (a lock on the whole collection).',
+    apply: () => {
+      const inFlight = new InFlight();
+      const contended = new WeakSet<ProxiedRequest>();
+      const target = (req: ProxiedRequest) => {
+        const expression = topLevel(req);
+        const key = expression !== undefined && 'create' in expression ? refKey(expression.create) : undefined;
+        return key?.startsWith('collections/') ? key : undefined;
+      };
+      return {
+        request: (req) => {
+          const key = target(req);
+          if (key === undefined || inFlight.enter(key) === 0) return undefined;
+          const forwarded = { ...req, body: Buffer.from('{"equals":[1,1]}') };
+          contended.add(forwarded);
+          return forwarded;
+        },
+        response: (res, ctx) => {
+          const key = target(ctx.original);
+          if (key !== undefined) inFlight.leave(key);
+          if (!contended.has(ctx.request)) return undefined;
+          return answerError(res, 409, 'contended transaction', 'Transaction was aborted due to detection of concurrent modification.');
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-READ-TIME-LAGS',
+    title: 'Reads carry a transaction time in the past',
+    breaks: ['TXN-ORDER-002'],
+    area: 'core',
+    description: 'Answers of read-only queries carry an `x-txn-time` one second earlier than the server\'s (reads served from a lagging snapshot time).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+        (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) - 1_000_000n).toString()),
+      ),
+    }),
+  },
+  {
+    id: 'TXN-STALE-READ',
+    title: 'Reads miss the latest write',
+    breaks: ['TXN-ORDER-003'],
+    area: 'core',
+    description: 'Remembers the transaction time of the latest write to each document; a read-only query\'s Get or Exists of that document reads the version from just before it (a replica one write behind).',
+    apply: () => {
+      const lastWrite = new Map<string, bigint>();
+      return {
+        request: (req) => {
+          if (writes(req)) return undefined;
+          return rewriteExpression((expression) => {
+            let changed = 0;
+            forEachObject(expression, (object) => {
+              const key = refKey(object.get ?? object.exists);
+              const at = key === undefined ? undefined : lastWrite.get(key);
+              if (at === undefined || Object.keys(object).length !== 1) return;
+              object.ts = jsonInt(at - 1n);
+              changed += 1;
+            });
+            return changed;
+          })!(req);
+        },
+        response: (res, ctx) => {
+          const time = res.headers['x-txn-time'];
+          if (!writes(ctx.original) || res.status >= 300 || !/^\d+$/.test(time ?? '')) return undefined;
+          const keys = records(bodyJson(res)).map((record) => refKey(record.ref));
+          forEachObject(v4Expression(ctx.original), (object) => keys.push(refKey(object.delete)));
+          for (const key of keys) if (key !== undefined && isDocumentKey(key)) lastWrite.set(key, BigInt(time!));
+          return undefined;
+        },
+      };
+    },
+  },
+  {
+    id: 'TXN-NOW-IS-WALL-CLOCK',
+    title: '`now` reads the wall clock',
+    breaks: ['TXN-TIME-001'],
+    area: 'core',
+    description: 'Each timestamp an answer to a query using `now` carries is one microsecond later than the one before it, starting one after the transaction time (the clock read at each evaluation).',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time'),
+        (body) => {
+          let drift = 0n;
+          forEachObject(body, (object) => {
+            const micros = typeof object['@ts'] === 'string' ? isoMicros(object['@ts']) : undefined;
+            if (micros === undefined) return;
+            drift += 1n;
+            object['@ts'] = microsIso(micros + drift);
+          });
+          return Number(drift);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-BODY-DECIMAL-MEGABYTE',
+    title: 'Bodies of a decimal megabyte are refused',
+    breaks: ['LIMIT-BODY-001'],
+    area: 'core',
+    description: 'A request body of 1,000,000 bytes or more (up to 2 MiB) answers 413 `request too large`: the limit was set in decimal megabytes.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => ctx.original.body.length >= 1_000_000 && ctx.original.body.length <= 2 * 1024 * 1024,
+        (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }] }), 413),
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-BODY-413-HTML',
+    title: 'An oversized body is refused with an HTML page',
+    breaks: ['LIMIT-BODY-002'],
+    area: 'core',
+    description: 'A 413 answer carries a front proxy\'s HTML page instead of the documented JSON error body.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => res.status === 413,
+        (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>413 Request Entity Too Large</h1></body></html>') }),
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-NESTING-32',
+    title: 'Expressions nested deeper than 32 levels are refused',
+    breaks: ['LIMIT-BODY-003'],
+    area: 'core',
+    description: 'A `POST /` body nested deeper than 32 levels (and up to 1000) answers 400 `invalid expression`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => {
+          if (!isV4Query(ctx.original) || ctx.original.body.length > 1024 * 1024) return false;
+          const depth = nestingDepth(ctx.original.body);
+          return depth > 32 && depth <= 1000;
+        },
+        (res) => answerError(res, 400, 'invalid expression', 'Expression nested too deeply.'),
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-NESTING-STACK-OVERFLOW',
+    title: 'Very deep nesting overflows the stack',
+    breaks: ['LIMIT-BODY-004'],
+    area: 'core',
+    description: 'A `POST /` body nested deeper than 10000 levels answers 500 `internal server error` (a recursive parser running out of stack).',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => isV4Query(ctx.original) && ctx.original.body.length <= 4 * 1024 * 1024 && nestingDepth(ctx.original.body) > 10_000,
+        (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }] }), 500),
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-PAGE-SIZE-CLAMPED',
+    title: 'Paginate clamps an oversized `size`',
+    breaks: ['LIMIT-PAGE-001'],
+    area: 'paging',
+    description: 'A `paginate` whose integer `size` exceeds 100000 is sent with `size: 100000` instead of being refused.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let clamped = 0;
+        forEachObject(expression, (object) => {
+          if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) {
+            object.size = jsonInt(100_000);
+            clamped += 1;
+          }
+        });
+        return clamped;
+      }),
+    }),
+  },
+  {
+    id: 'LIMIT-FEED-PAGE-SIZE-CLAMPED',
+    title: 'A feed clamps an oversized `page_size`',
+    breaks: ['LIMIT-PAGE-002'],
+    area: 'events',
+    description: 'A `/feed/1` request whose `page_size` exceeds 16000 is sent with `page_size: 16000` instead of being refused.',
+    apply: () => ({
+      request: (req) => {
+        if (pathname(req) !== '/feed/1') return undefined;
+        const parsed = tryParseJson(req.body);
+        const body = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
+        if (body === undefined || !isJsonInteger(body.page_size) || BigInt(String(body.page_size)) <= 16_000n) return undefined;
+        body.page_size = jsonInt(16_000);
+        return { ...req, body: Buffer.from(stringifyJson(body)) };
+      },
+    }),
+  },
+  {
+    id: 'LIMIT-EVENTS-OVERFLOW-AT-128',
+    title: 'A transaction of exactly 128 events overflows',
+    breaks: ['LIMIT-EVENTS-004'],
+    area: 'events',
+    description: 'In a feed page, the 128th event of one transaction is replaced by a `stream_overflow` error event (the limit checked with `>=` instead of `>`).',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
+        (body) => {
+          const events = (body as JsonObject).events as unknown[];
+          const perTxn = new Map<string, number>();
+          let replaced = 0;
+          events.forEach((event, index) => {
+            if (!isJsonObject(event) || event.type === 'error' || event.type === 'status') return;
+            const txn = String(event.txn_ts);
+            const seen = (perTxn.get(txn) ?? 0) + 1;
+            perTxn.set(txn, seen);
+            if (seen !== 128) return;
+            events[index] = { type: 'error', error: { code: 'stream_overflow', message: 'Too many events in one transaction.' }, stats: event.stats };
+            events.length = index + 1;
+            replaced += 1;
+          });
+          return replaced;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'LIMIT-EVENTS-REPLAY-AT-128',
+    title: 'Replaying exactly 128 events exceeds the replay volume',
+    breaks: ['LIMIT-EVENTS-005'],
+    area: 'events',
+    description: 'On a stream, the 128th data event is replaced by a `stream_replay_volume_exceeded` error event and the stream ends (the limit checked with `>=` instead of `>`).',
+    apply: () => ({
+      stream: () => {
+        let data = 0;
+        return {
+          onEvent: async (event, writer) => {
+            if (writer.closed) return;
+            if (isJsonObject(event) && event.type !== 'status' && event.type !== 'error') data += 1;
+            if (data !== 128) return writer.emit(event);
+            const error = { type: 'error', error: { code: 'stream_replay_volume_exceeded', message: 'Too many events to replay.' }, stats: (event as JsonObject).stats };
+            // Flushed before the cut, so the suite reads the error event and then the end of the stream.
+            await writer.writeRaw(`${stringifyJson(error)}\r\n`);
+            writer.destroy();
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'LIMIT-EVENTS-OPEN-AFTER-ERROR',
+    title: 'A stream stays open after an error event',
+    breaks: ['LIMIT-EVENTS-003'],
+    area: 'events',
+    description: 'After an `error` event the stream is held open (nothing more is sent) instead of being closed.',
+    apply: () => ({
+      stream: () => ({
+        onEvent: async (event, writer) => {
+          if (!isJsonObject(event) || event.type !== 'error') return writer.emit(event);
+          // A copy, so the proxy counts the held-open error as an application of the fault.
+          writer.emit({ ...event });
+          await writer.pause(30_000);
+        },
+      }),
+    }),
+  },
+  {
+    id: 'LIMIT-OPS-NOT-REPORTED',
+    title: 'Feed events report no compute operations',
+    breaks: ['LIMIT-OPS-002'],
+    area: 'events',
+    description: 'Every event of a feed page reports `compute_ops: 0` in its `stats`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
+        (body) => ((body as JsonObject).events as unknown[]).reduce<number>((n, event) => {
+          if (!isJsonObject(event) || !isJsonObject(event.stats) || String(event.stats.compute_ops) === '0') return n;
+          event.stats.compute_ops = jsonInt(0);
+          return n + 1;
+        }, 0),
+      ),
+    }),
   },
 ];
