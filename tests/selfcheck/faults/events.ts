@@ -392,6 +392,20 @@ function clampStartToCreation(where: { feed?: boolean; stream?: boolean }): Faul
   };
 }
 
+/** Refuses `/query/1` requests whose FQL text matches `pattern` with 400 `invalid_receiver`, as a server without that kind of source. */
+function refuseQueries(pattern: RegExp): FaultHooks {
+  return {
+    response(response, ctx) {
+      const text = fqlText(ctx.original);
+      if (text === undefined || response.status !== 200 || !pattern.test(text)) return undefined;
+      const parsed = tryParseJson(response.body);
+      // The success's txn_ts, stats and schema_version are those of the error answer too.
+      const { data: _data, static_type: _type, ...rest } = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+      return withJsonBody({ ...response, status: 400 }, { error: { code: 'invalid_receiver', message: 'cannot call `eventSource()` on this set: it cannot be tracked.' }, ...rest, summary: 'error: invalid receiver\nat *query*:1:1' });
+    },
+  };
+}
+
 export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-STATUS-DROPPED',
@@ -1558,6 +1572,194 @@ export const EVENT_FAULTS: readonly Fault[] = [
               writer.emit(event);
             },
           };
+        },
+      };
+    },
+  },
+  {
+    id: 'ESRC-SUCCESS-WITHOUT-SUMMARY',
+    title: '/query/1 successes lack `summary`',
+    breaks: ['ESRC-QUERY-001'],
+    area: 'events',
+    description: '`summary` is left out of successful `/query/1` answers (it is empty anyway).',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && 'data' in body && 'summary' in body, (body) => {
+        delete (body as JsonObject).summary;
+      }),
+    }),
+  },
+  {
+    id: 'ESRC-INDEX-SOURCE-REFUSED',
+    title: 'Index sets cannot be event sources',
+    breaks: ['ESRC-SET-003'],
+    area: 'events',
+    description: 'An event source over a user-defined index (`<Coll>.<index>(<terms>)`) is refused with 400 `invalid_receiver`; only `all()` and `where()` sets convert.',
+    apply: () => refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
+  },
+  {
+    id: 'ESRC-SINGLE-SOURCE-REFUSED',
+    title: 'Single-document sets cannot be event sources',
+    breaks: ['ESRC-SET-004', 'ESRC-ON-003'],
+    area: 'events',
+    description: 'An event source over `Set.single(<Coll>.byId(…))` is refused with 400 `invalid_receiver`.',
+    apply: () => refuseQueries(/^\s*Set\.single\(/),
+  },
+  {
+    id: 'ESRC-PROJECTION-REFUSED',
+    title: 'Projected sets cannot be event sources',
+    breaks: ['ESRC-TRANSFORM-001'],
+    area: 'events',
+    description: 'A `.map(…)` or a projection `{ … }` before `.eventSource()` is refused with 400 `invalid_receiver`.',
+    apply: () => refuseQueries(/(?:\.map\(|\}\s*)[^]*\.eventSource\(\)/),
+  },
+  {
+    id: 'ESRC-CURSOR-BOUND-TO-TOKEN',
+    title: 'An event cursor works only with the token that issued it',
+    breaks: ['ESRC-TOKEN-004'],
+    area: 'events',
+    description: 'A feed request whose cursor was handed out for another token (even one of an identical query) answers 400 `invalid_request`.',
+    apply: () => {
+      const issuedFor = new Map<string, string>();
+      return {
+        json: (body, ctx) => {
+          const token = isFeedRequest(ctx.original) ? requestObject(ctx.original)?.token : undefined;
+          const page = feedPage(body);
+          if (typeof token !== 'string' || page === undefined) return undefined;
+          for (const event of page.events) if (isJsonObject(event) && typeof event.cursor === 'string') issuedFor.set(event.cursor, token);
+          if (typeof page.cursor === 'string') issuedFor.set(page.cursor, token);
+          return undefined;
+        },
+        response(response, ctx) {
+          const body = isFeedRequest(ctx.original) ? requestObject(ctx.original) : undefined;
+          const owner = typeof body?.cursor === 'string' ? issuedFor.get(body.cursor) : undefined;
+          if (response.status !== 200 || owner === undefined || owner === body!.token) return undefined;
+          return v10ErrorResponse(response, 400, 'invalid_request', 'Invalid request body: the cursor belongs to another event source.');
+        },
+      };
+    },
+  },
+  {
+    id: 'ESRC-FOREIGN-TOKEN-ACCEPTED',
+    title: 'A token of another database reads as an empty source',
+    breaks: ['ESRC-TOKEN-005'],
+    area: 'events',
+    description: 'A feed request with a token created in another database answers 200 with an empty page (the source is looked up in the caller\'s database and finds nothing) instead of refusing it.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isFeedRequest(ctx.original) || response.status !== 400) return undefined;
+        const parsed = tryParseJson(response.body);
+        const message = parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) ? String(parsed.value.error.message) : '';
+        if (!/another database/i.test(message)) return undefined;
+        return withJsonBody({ ...response, status: 200 }, { events: [], cursor: 'AQAAAAAAAAAB/////wAAAAAAAAAA', has_next: false, stats: { read_ops: jsonInt(0), storage_bytes_read: jsonInt(0), compute_ops: jsonInt(1), processing_time_ms: jsonInt(0), rate_limits_hit: [] } });
+      },
+    }),
+  },
+  {
+    id: 'ESRC-BAD-TOKEN-CRASH',
+    title: 'A string that is not a token is a server error',
+    breaks: ['ESRC-TOKEN-006'],
+    area: 'events',
+    description: '`/feed/1` and `/stream/1` answer 500 `internal_error` (the token decoder throws) for a token the server never issued, instead of 400 `invalid_request`.',
+    apply: () => {
+      const traffic = new EventTraffic();
+      return {
+        json: traffic.observer().json,
+        response(response, ctx) {
+          const token = isFeedRequest(ctx.original) || isStreamRequest(ctx.original) ? requestObject(ctx.original)?.token : undefined;
+          if (response.status !== 400 || typeof token !== 'string' || traffic.createdAt.has(token)) return undefined;
+          return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the event source token.');
+        },
+      };
+    },
+  },
+  {
+    id: 'STREAM-ENDS-ON-DATABASE-DELETE',
+    title: 'Deleting a database ends its streams',
+    breaks: ['STREAM-DELETE-002'],
+    area: 'events',
+    description: 'When a database is deleted, the open streams of its secrets are ended instead of staying open and silent.',
+    apply: () => {
+      const open: { authorization: string | undefined; writer: StreamWriter }[] = [];
+      return {
+        // The delete request that ends streams counts as the application.
+        request(req) {
+          if (!v4Writes(req, 'delete', (ref) => isJsonObject(ref) && 'database' in ref)) return undefined;
+          let ended = 0;
+          for (const stream of open) {
+            // Streams opened with another secret than the deleting one: those of the deleted (child) database.
+            if (stream.authorization !== req.headers.authorization && !stream.writer.closed) {
+              stream.writer.destroy();
+              ended += 1;
+            }
+          }
+          return ended > 0 ? { ...req } : undefined;
+        },
+        stream: (ctx) => ({
+          onEvent(event, writer, index) {
+            if (index === 0) open.push({ authorization: ctx.original.headers.authorization, writer });
+            writer.emit(event);
+          },
+        }),
+      };
+    },
+  },
+  {
+    id: 'STREAM-BUFFERED',
+    title: 'Stream events wait in an output buffer',
+    breaks: ['STREAM-FRAME-003'],
+    area: 'events',
+    description: 'Data events are held in a 16 KiB output buffer and written only once it is full, so a single write\'s event does not arrive while the stream is open.',
+    apply: () => onStreams(() => {
+      let buffered = '';
+      return {
+        async onEvent(event, writer) {
+          if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
+          buffered += `${stringifyJson(event)}\r\n`;
+          if (buffered.length < 16 * 1024) return;
+          const out = buffered;
+          buffered = '';
+          await writer.writeRaw(out);
+        },
+      };
+    }),
+  },
+  {
+    id: 'STREAM-ENDS-AFTER-STATUS',
+    title: 'A stream ends after its status event',
+    breaks: ['STREAM-REQ-001'],
+    area: 'events',
+    description: 'The stream response is ended right after the first `status` event, like a long poll answering a handshake, instead of staying open for events.',
+    apply: () => onStreams(() => ({
+      async onEvent(event, writer, index) {
+        if (index > 0) return writer.emit(event);
+        await writer.writeRaw(`${stringifyJson(event)}\r\n`);
+        writer.destroy();
+      },
+    })),
+  },
+  {
+    id: 'EVT-INDEX-SOURCE-AS-FILTER',
+    title: 'An index source reacts to every field',
+    breaks: ['EVT-TRIGGER-010'],
+    area: 'events',
+    description: 'An event source over an index is run as a `where` filter on the index terms, so an update that changes no term or value field still emits an event.',
+    apply: () => {
+      const terms = new Map<string, string[]>();
+      return {
+        request: (req) => {
+          const expression = v4Expression(req);
+          const index = isJsonObject(expression) && isJsonObject(expression.create_index) && isJsonObject(expression.create_index.object) ? expression.create_index.object : undefined;
+          if (index !== undefined && typeof index.name === 'string' && Array.isArray(index.terms)) {
+            const fields = index.terms.map((term) => (isJsonObject(term) && isJsonObject(term.object) && Array.isArray(term.object.field) ? term.object.field.at(-1) : undefined));
+            if (fields.every((field): field is string => typeof field === 'string')) terms.set(index.name, fields);
+            return undefined;
+          }
+          return editFql((text) => text.replace(/([A-Za-z_]\w*)\.([A-Za-z_]\w*)\(([^()]*)\)\.eventSource\(\)/g, (call, coll: string, name: string, args: string) => {
+            const fields = terms.get(name);
+            const values = args.split(',').map((arg) => arg.trim());
+            if (fields === undefined || fields.length !== values.length) return call;
+            return `${coll}.where(d => ${fields.map((field, i) => `d.${field} == ${values[i]}`).join(' && ')}).eventSource()`;
+          }))!(req);
         },
       };
     },
