@@ -806,6 +806,19 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'HTTP-1-1-REFUSED',
+    title: 'HTTP/1.1 requests are refused',
+    breaks: ['PROTO-HTTP-001'],
+    area: 'core',
+    description: 'Every request answers 505 `HTTP Version Not Supported`, as a server that only speaks HTTP/2 would (the proxy and the suite talk HTTP/1.1).',
+    apply: () => ({
+      response: rewriteResponse(
+        () => true,
+        (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'http version not supported', description: 'Only HTTP/2 is served.' }] }), 505),
+      ),
+    }),
+  },
+  {
     id: 'ENDPOINT-RESULT-KEY',
     title: 'Answers carry `result` instead of `resource`',
     breaks: ['PROTO-ENDPOINT-001'],
