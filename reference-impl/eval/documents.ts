@@ -126,7 +126,14 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
   return { ref, ts: version.ts, ...version.fields };
 }
 
-export function ensureNotFound(ctx: EvalContext, location: DocumentLocation, position: Position): void {
-  if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position);
+/**
+ * Throws `instance already exists` when the document is live — but only to a caller who may create it: anyone else
+ * gets `permission denied`, as for any create, so a name conflict never tells a caller without rights what exists.
+ */
+export async function ensureNotFound(ctx: EvalContext, location: DocumentLocation, position: Position, after?: ObjectValue): Promise<void> {
+  if (!ctx.txn.get(location.database, location.collection, location.id)) return;
+  const pending = requireAccess(ctx, 'create', location, position, undefined, after);
+  if (pending) await pending;
+  throw errors.alreadyExists(position);
 }
 

@@ -6,7 +6,7 @@ import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentV
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 
@@ -33,7 +33,8 @@ const create: FormDefinition = {
       return handler.create(ctx, params, position, target.database);
     }
     let location: DocumentLocation;
-    if (target.collection === undefined || isNativeCollection(target.collection)) {
+    const chosenId = !(target.collection === undefined || isNativeCollection(target.collection));
+    if (!chosenId) {
       // A collection ref: the document gets a new id.
       const { database, collection } = resolveCollection(ctx, target, args.position('create'));
       if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
@@ -41,9 +42,10 @@ const create: FormDefinition = {
       location = { database, collection, id, ref: new Ref(id, target) };
     } else {
       location = locateDocument(ctx, target, args.position('create'));
-      if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position);
     }
     const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
+    // A new id is never taken; an id the caller chose may be (checked once the fields the create would write are known).
+    if (chosenId) await ensureNotFound(ctx, location, position, fields);
     const version = await writeDocument(ctx, location, 'create', fields, hidden, position);
     const result = renderDocument(location.ref, version);
     ctx.created.add(result);

@@ -21,7 +21,7 @@ export const roleHandler: NativeCollectionHandler = {
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('roles'), scope);
     const location = { database, collection: 'roles', id: name, ref };
-    ensureNotFound(ctx, location, position);
+    await ensureNotFound(ctx, location, position);
     const stored = withoutNulls({ name, ...(isObjectValue(data) ? { data } : {}) });
     const version = await writeDocument(ctx, location, 'create', { ...stored, ...fields }, {}, position);
     const record = renderDocument(ref, version);

@@ -29,7 +29,7 @@ export const collectionHandler: NativeCollectionHandler = {
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('collections'), scope);
     const location = { database, collection: 'collections', id: name, ref };
-    ensureNotFound(ctx, location, position);
+    await ensureNotFound(ctx, location, position);
     const fields = withoutNulls({ ...params, history_days: history === undefined ? DEFAULT_HISTORY_DAYS : history });
     if (history === null) delete fields['history_days'];
     const version = await writeDocument(ctx, location, 'create', fields, {}, position);
@@ -47,7 +47,7 @@ export const databaseHandler: NativeCollectionHandler = {
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('databases'), scope);
     const location = { database: parent, collection: 'databases', id: name, ref };
-    ensureNotFound(ctx, location, position);
+    await ensureNotFound(ctx, location, position);
     const databaseId = ctx.txn.allocateDatabase(parent);
     const version = await writeDocument(ctx, location, 'create', withoutNulls(params), { databaseId }, position);
     return created(ctx, renderDocument(ref, version));

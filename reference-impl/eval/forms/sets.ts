@@ -57,7 +57,7 @@ export function indexNativeHandler(): NativeCollectionHandler {
       checkSources(ctx, database, params['source'], position);
       const ref = new Ref(definition.name, new Ref('indexes'), scope);
       const location = { database, collection: 'indexes', id: definition.name, ref };
-      ensureNotFound(ctx, location, position);
+      await ensureNotFound(ctx, location, position);
       const fields: ObjectValue = withoutNulls({
         ...params,
         name: definition.name,

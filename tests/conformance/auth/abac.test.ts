@@ -107,6 +107,9 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await t.client.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
     (await asAlice.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
     (await t.server.query({ get: { role: 'sneaky' } })).expectStatus(404);
+    // Refused before the name is looked at: a taken name must not answer `instance already exists` to them.
+    (await t.client.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
+    (await asAlice.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
   });
 
   check.each([{ value: 'yes' }, { value: 1n }, { value: obj({ a: 1n }) }])(['ABAC-ROLE-004'], 'a privilege action that is neither a boolean nor a query lambda ($value) answers 400 validation failed', async ({ value }) => {

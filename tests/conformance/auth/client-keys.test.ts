@@ -35,6 +35,8 @@ describe('Client keys and key scope', { shuffle: false }, () => {
   check(['KEY-ROLE-007'], 'a client key cannot create collections: 403 permission denied', async () => {
     (await t.client.query({ create_collection: obj({ name: 'by_client' }) })).expectStatus(403).expectErrorCode('permission denied');
     expect((await t.server.query({ exists: { collection: 'by_client' } })).expectStatus(200).resource).toBe(false);
+    // A name that is taken is no different: the refusal must not reveal that it exists.
+    (await t.client.query({ create_collection: obj({ name: 'users' }) })).expectStatus(403).expectErrorCode('permission denied');
   });
 
   check(['AUTH-CLIENT-003'], 'a client key cannot Create, Update or Delete documents and changes nothing', async () => {
@@ -42,6 +44,8 @@ describe('Client keys and key scope', { shuffle: false }, () => {
     (await t.client.query({ create: { collection: 'users' }, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
     (await t.client.query({ update: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
     (await t.client.query({ delete: ada.ref })).expectStatus(403).expectErrorCode('permission denied');
+    // Creating at the id of a live document is refused as a create, not answered `instance already exists`.
+    (await t.client.query({ create: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
     const after = (await t.server.query({ get: ada.ref })).expectStatus(200).resource;
     expect(after).toEqual(before);
     const found = (await t.server.query({ paginate: { match: { index: 'public_by_email' }, terms: 'eve@example.com' } })).expectStatus(200);
