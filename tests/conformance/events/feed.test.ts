@@ -290,6 +290,16 @@ describe('POST /feed/1', () => {
     expect(two.events.map((e) => `${e.type}:${docId(e)}`)).toEqual(one.events.map((e) => `${e.type}:${docId(e)}`));
   });
 
+  check(['EVT-TRIGGER-012'], 'a transaction that creates a tracked document and deletes it again emits no add for it', async () => {
+    const { coll, token } = await fresh();
+    const res = (await t.server.query({ let: [{ doc: ops.create(coll, { n: 1 }) }], in: { delete: { select: ['ref'], from: { var: 'doc' } } } })).expectStatus(200);
+    const transient = String(res.resource.ref['@ref'].id);
+    const kept = await createDoc(t.server, coll, { n: 2 });
+    const { events } = await feedAll(t.server, { token });
+    const added = events.filter((e) => e.type === 'add').map(docId);
+    expect(added, `no add for the document ${transient} created and deleted in one transaction`).toEqual([kept.id]);
+  });
+
   check(['EVT-TRIGGER-009', 'ESRC-ON-001'], 'with eventsOn(.a), changing only other fields emits nothing and changing a emits update', async () => {
     const { coll, token } = await fresh((c) => `${c}.all().eventsOn(.a)`);
     const d = await createDoc(t.server, coll, { a: 1, b: 1 });

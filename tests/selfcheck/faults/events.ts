@@ -1764,4 +1764,50 @@ export const EVENT_FAULTS: readonly Fault[] = [
       };
     },
   },
+  {
+    id: 'ESRC-WHERE-SOURCE-REFUSED',
+    title: 'Filtered collection sets cannot be event sources',
+    breaks: ['ESRC-SET-002'],
+    area: 'events',
+    description: 'An event source over `<Coll>.where(…)` (the filter before `.eventSource()`) is refused with 400 `invalid_receiver`; only `all()` converts.',
+    apply: () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([^]*\.eventSource\(\)/),
+  },
+  {
+    id: 'EVT-TRANSIENT-DOC-ADDED',
+    title: 'A document created and deleted in one transaction emits `add`',
+    breaks: ['EVT-TRIGGER-012'],
+    area: 'events',
+    description: 'A transaction that creates a tracked document and deletes it again emits an `add` event for it (each write is turned into an event before the transaction is folded).',
+    apply: () => {
+      const transient: { ts: bigint; doc: JsonObject }[] = [];
+      return {
+        json: (body, ctx) => {
+          const expression = v4Expression(ctx.original);
+          const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
+          if (isJsonObject(expression) && 'let' in expression && isJsonObject(expression.in) && 'delete' in expression.in && ts !== undefined && isJsonObject(body) && isJsonObject(body.resource)) {
+            const { ref, data } = body.resource;
+            const refBody = isJsonObject(ref) && isJsonObject(ref['@ref']) ? ref['@ref'] : undefined;
+            const coll = isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
+            if (typeof refBody?.id === 'string' && typeof coll === 'string') {
+              transient.push({ ts, doc: { id: refBody.id, coll: { '@mod': coll }, ts: { '@time': new Date(Number(ts / 1000n)).toISOString() }, ...(tagged(isJsonObject(data) ? data : {}) as JsonObject) } });
+            }
+            return undefined;
+          }
+          // Only a read from the source's creation is sure to cover the transaction.
+          const request = isFeedRequest(ctx.original) ? requestObject(ctx.original) : undefined;
+          const page = request !== undefined && !('cursor' in request) && !('start_ts' in request) ? feedPage(body) : undefined;
+          if (page === undefined) return undefined;
+          let changed = false;
+          for (const { ts: at, doc } of transient) {
+            const next = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > at);
+            if (next === -1) continue;
+            const neighbour = page.events[next] as JsonObject;
+            page.events.splice(next, 0, { type: 'add', data: { '@doc': doc }, txn_ts: jsonInt(at), cursor: neighbour.cursor, stats: neighbour.stats });
+            changed = true;
+          }
+          return changed ? body : undefined;
+        },
+      };
+    },
+  },
 ];
