@@ -1810,4 +1810,61 @@ export const EVENT_FAULTS: readonly Fault[] = [
       };
     },
   },
+  {
+    id: 'EVT-RETENTION-UNITS',
+    title: 'Every `start_ts` is outside retention',
+    breaks: ['EVT-RETAIN-004'],
+    area: 'events',
+    description: 'The retention check compares the microsecond `start_ts` with a millisecond clock, so any feed read with `start_ts` answers the retention error event instead of the events after it.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && isJsonInteger(requestObject(ctx.original)?.start_ts) && feedPage(body) !== undefined && !feedPage(body)!.events.some(isRetentionError), (body, ctx) => {
+        const page = feedPage(body)!;
+        const start = String(requestObject(ctx.original)!.start_ts);
+        page.events = [{ type: 'error', error: { code: 'invalid_stream_start_time', message: `Stream start time ${start} is too far in the past. Recreate the stream and try again.` }, stats: page.stats ?? {} }];
+        page.has_next = false;
+      }),
+    }),
+  },
+  {
+    id: 'EVT-OTHER-COLLECTION-LEAKS',
+    title: 'A collection source emits creates of other collections',
+    breaks: ['EVT-TRIGGER-006'],
+    area: 'events',
+    description: 'A source over one collection also emits `add` events for documents created in other collections (the source filters writes by time only).',
+    apply: () => {
+      const traffic = new EventTraffic();
+      const creates: { ts: bigint; coll: string; doc: JsonObject }[] = [];
+      const observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
+        const expression = v4Expression(ctx.original);
+        const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
+        if (expression === undefined || ts === undefined || !isJsonObject(body)) return undefined;
+        const results = Array.isArray(body.resource) ? body.resource : [body.resource];
+        (Array.isArray(expression) ? expression : [expression]).forEach((expr, i) => {
+          const result = results[i];
+          if (!isJsonObject(expr) || !('create' in expr) || !isJsonObject(result)) return;
+          const refBody = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
+          const coll = isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
+          if (typeof refBody?.id !== 'string' || typeof coll !== 'string') return;
+          creates.push({ ts, coll, doc: { id: refBody.id, coll: { '@mod': coll }, ts: { '@time': new Date(Number(ts / 1000n)).toISOString() }, ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject) } });
+        });
+        return undefined;
+      };
+      const leak = rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false, (body, ctx) => {
+        const request = requestObject(ctx.original)!;
+        const token = typeof request.token === 'string' ? request.token : undefined;
+        const own = token === undefined ? undefined : traffic.collectionOf.get(token);
+        const since = token === undefined ? undefined : traffic.createdAt.get(token);
+        const page = feedPage(body)!;
+        const last = page.events.at(-1);
+        if (own === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last)) return false;
+        const foreign = creates.filter((c) => c.coll !== own && c.ts > since);
+        for (const { ts, doc } of foreign) {
+          const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
+          page.events.splice(at === -1 ? page.events.length : at, 0, { type: 'add', data: { '@doc': doc }, txn_ts: jsonInt(ts), cursor: last.cursor, stats: last.stats });
+        }
+        return foreign.length;
+      });
+      return { json: chainJson(observe, traffic.observer().json, leak) };
+    },
+  },
 ];
