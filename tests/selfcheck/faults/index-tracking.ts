@@ -21,6 +21,8 @@ export interface SeenIndex {
   sourceCollection?: string;
   /** The path of each term, or undefined for a term that is a binding. */
   termPaths: (FieldPath | undefined)[];
+  /** Whether each term is a binding (its path known only for a binding that selects a path of the document). */
+  termIsBinding: boolean[];
   unique: boolean;
 }
 
@@ -65,6 +67,30 @@ export function matchedIndexName(form: JsonObject): string | undefined {
   return isJsonObject(set) && 'match' in set ? indexName(set.match) : undefined;
 }
 
+function fieldPath(field: unknown): FieldPath | undefined {
+  if (typeof field === 'string') return [field];
+  return Array.isArray(field) ? field.map((step): string | number => (typeof step === 'string' ? step : jsonNumber(step) ?? Number.NaN)) : undefined;
+}
+
+/** The name in `{"collection": name}`, or undefined. */
+function collectionName(value: unknown): string | undefined {
+  return isJsonObject(value) && typeof value.collection === 'string' ? value.collection : undefined;
+}
+
+/**
+ * The document path a term or value column reads: its `field`, or for a binding of the lone source object the
+ * path of a body `{"select": path, "from": {"var": parameter}}` (the one binding shape read without evaluating).
+ */
+function columnPath(column: JsonObject | undefined, lone: JsonObject | undefined): FieldPath | undefined {
+  if (column === undefined) return undefined;
+  if (typeof column.binding !== 'string') return fieldPath(column.field);
+  const binding = unwrapObject(lone?.fields)?.[column.binding];
+  const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
+  const body = lambda?.expr;
+  const selectsParameter = isJsonObject(body) && isJsonObject(body.from) && body.from.var === lambda!.lambda && typeof lambda!.lambda === 'string' && !('default' in body);
+  return selectsParameter ? fieldPath(body.select) : undefined;
+}
+
 /** Index definitions seen in requests of one run, by name (a later definition of a name replaces the earlier). */
 export class IndexDefinitions {
   private readonly byName = new Map<string, SeenIndex>();
@@ -76,16 +102,17 @@ export class IndexDefinitions {
       const values = Array.isArray(params.values) ? params.values : [];
       const reverse = values.map((item) => unwrapObject(item)?.reverse === true);
       const partitions = jsonNumber(params.partitions);
-      const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => {
-        const field = unwrapObject(item)?.field;
-        return Array.isArray(field) ? field.map((step): string | number => (typeof step === 'string' ? step : jsonNumber(step) ?? Number.NaN)) : typeof field === 'string' ? [field] : undefined;
-      });
-      const sourceCollection = isJsonObject(params.source) && typeof params.source.collection === 'string' ? params.source.collection : undefined;
+      const sources = Array.isArray(params.source) ? params.source.map(unwrapObject) : [];
+      const lone = sources.length === 1 ? sources[0] : undefined;
+      const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => columnPath(unwrapObject(item), lone));
+      const termIsBinding = (Array.isArray(params.terms) ? params.terms : []).map((item) => typeof unwrapObject(item)?.binding === 'string');
+      const sourceCollection = collectionName(params.source) ?? collectionName(lone?.collection);
       this.byName.set(params.name, {
         name: params.name,
         reverse,
         source: params.source,
         termPaths,
+        termIsBinding,
         unique: params.unique === true,
         ...(partitions === undefined ? {} : { partitions }),
         ...(sourceCollection === undefined ? {} : { sourceCollection }),

@@ -151,9 +151,10 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /**
  * A successful top-level page of `{"match": {"index": name}, "terms": t}` where the index was seen with exactly one
- * field term, no values and a single source collection: what the document-ledger faults work on.
+ * term whose document path is known, no values and a single source collection: what the document-ledger faults
+ * work on.
  */
-function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonResponseContext): { page: JsonObject & { data: unknown[] }; collection: string; path: FieldPath; term: unknown } | undefined {
+function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonResponseContext): { page: JsonObject & { data: unknown[] }; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
   const page = topLevelPage(body, ctx);
   const paged = page === undefined ? undefined : indexes.pagedIndex(ctx.original);
   if (page === undefined || paged === undefined) return undefined;
@@ -162,7 +163,37 @@ function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonRes
   const set = form.paginate as JsonObject;
   if (path === undefined || index.reverse.length > 0 || index.sourceCollection === undefined || !('terms' in set)) return undefined;
   const term = Array.isArray(set.terms) && set.terms.length === 1 ? set.terms[0] : set.terms;
-  return { page, collection: index.sourceCollection, path, term };
+  return { page, collection: index.sourceCollection, path, term, viaBinding: index.termIsBinding[0] === true };
+}
+
+/** Array term values indexed as one value: documents whose term (a field, or a binding when `viaBinding`) holds an array drop out of Match pages. */
+function arrayTermWholeFault(id: string, title: string, requirement: string, description: string, viaBinding: boolean): Fault {
+  return {
+    id,
+    title,
+    breaks: [requirement],
+    area: 'indexes',
+    description,
+    apply: () => {
+      const indexes = new IndexDefinitions();
+      const documents = new DocumentLedger();
+      return {
+        request: (request) => {
+          indexes.observe(request);
+          return undefined;
+        },
+        json: (body, ctx) => {
+          documents.observe(body, ctx.status, ctx.original);
+          const lookup = singleTermLookup(indexes, body, ctx);
+          if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
+          const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
+          if (kept.length === lookup.page.data.length) return undefined;
+          lookup.page.data = kept;
+          return body;
+        },
+      };
+    },
+  };
 }
 
 const RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances', '_']);
@@ -1105,32 +1136,20 @@ export const INDEX_FAULTS: readonly Fault[] = [
       };
     },
   },
-  {
-    id: 'IDX-ARRAY-TERM-WHOLE',
-    title: 'An array at a term path is indexed as one value',
-    breaks: ['IDX-TERM-003'],
-    area: 'indexes',
-    description: 'Pages of a Match on a one-term index without values lose the documents whose term path holds an array (as if the array as a whole were the term).',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      const documents = new DocumentLedger();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined) return undefined;
-          const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
-          if (kept.length === lookup.page.data.length) return undefined;
-          lookup.page.data = kept;
-          return body;
-        },
-      };
-    },
-  },
+  arrayTermWholeFault(
+    'IDX-ARRAY-TERM-WHOLE',
+    'An array at a term path is indexed as one value',
+    'IDX-TERM-003',
+    'Pages of a Match on a one-term index without values lose the documents whose term path holds an array (as if the array as a whole were the term).',
+    false,
+  ),
+  arrayTermWholeFault(
+    'IDX-BINDING-ARRAY-WHOLE',
+    'An array a binding emits is indexed as one value',
+    'IDX-SOURCE-007',
+    'Pages of a Match on an index whose one term is a binding selecting a document path lose the documents for which that path holds an array (binding results not split into entries).',
+    true,
+  ),
   {
     id: 'IDX-UNIQUE-TERMS-ONLY',
     title: 'Uniqueness is checked on terms alone',
@@ -1164,5 +1183,49 @@ export const INDEX_FAULTS: readonly Fault[] = [
       };
     },
   },
+  {
+    id: 'IDX-TERMS-CASE-INSENSITIVE',
+    title: 'String terms match regardless of case',
+    breaks: ['IDX-TERM-001'],
+    area: 'indexes',
+    description: 'Pages of a Match on a one-term index without values also list live documents of its source whose string term differs from the Match\'s only in case.',
+    apply: () => {
+      const indexes = new IndexDefinitions();
+      const documents = new DocumentLedger();
+      return {
+        request: (request) => {
+          indexes.observe(request);
+          return undefined;
+        },
+        json: (body, ctx) => {
+          documents.observe(body, ctx.status, ctx.original);
+          const lookup = singleTermLookup(indexes, body, ctx);
+          if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
+          const term = lookup.term.toLowerCase();
+          const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
+          const extra = documents.live(lookup.collection).filter((doc) => {
+            const value = getPath(doc.record, lookup.path);
+            return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
+          });
+          if (extra.length === 0) return undefined;
+          lookup.page.data.push(...extra.map((doc) => doc.ref));
+          return body;
+        },
+      };
+    },
+  },
+  {
+    id: 'IDX-SINGLE-SOURCE-UNRESTRICTED',
+    title: 'A single collection source indexes every collection',
+    breaks: ['IDX-SOURCE-001'],
+    area: 'indexes',
+    description: 'A `create_index` whose `source` is one collection ref is sent with the wildcard source `[{"collection": "_"}]`.',
+    apply: () => ({
+      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+        if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
+        params.source = [{ object: { collection: '_' } }];
+        return n + 1;
+      }, 0)),
+    }),
+  },
 ];
-
