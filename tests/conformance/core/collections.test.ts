@@ -87,6 +87,8 @@ describe('Collection reads and lifecycle', () => {
     expect(deleted.ref).toEqual(created.ref);
     expect(deleted.name).toBe('gone');
     expect(deleted.history_days).toBe(2n);
+    // The record as it was: its last version's ts, not the time of the deletion.
+    expect(deleted.ts).toBe(created.ts);
 
     expectQueryError(await t.server.query({ get: documentRef('gone', '11') }), NOT_FOUND);
     (await t.server.query(createDocument(collection('gone'), { v: 2n }))).expectStatus(400).expectErrorCode('invalid ref');

@@ -47,6 +47,7 @@ describe('Database records', () => {
     expect(got.ref).toEqual(created.ref);
     expect(got.ts).toBe(created.ts);
     expect(got.name).toBe('fetched');
+    expect(got.data).toEqual({ n: 1n });
   });
 
   check(['DB-GET-002'], 'Get of a database name that does not exist answers 404 instance not found or 400 invalid ref', async () => {

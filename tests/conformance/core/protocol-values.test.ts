@@ -101,9 +101,11 @@ describe('Tagged values (v4 encoding)', () => {
         { if: { equals: [{ var: 'a' }, { var: 'b' }, 1] }, then: 'same', else: 'different' },
         { if: { equals: [{ var: 'a' }, 2] }, then: 'same', else: 'different' },
         { equals: ['x', 'x'] },
+        // equals holds only when every argument is equal, not just the first two.
+        { equals: [{ var: 'a' }, { var: 'b' }, 2] },
       ],
     });
-    expect(res.expectStatus(200).resource).toEqual([1n, 'same', 'different', true]);
+    expect(res.expectStatus(200).resource).toEqual([1n, 'same', 'different', true, false]);
   });
 
   check(['PROTO-VALUE-011'], 'integers outside the 53-bit range keep their exact value through a round trip', async () => {

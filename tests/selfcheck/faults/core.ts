@@ -923,6 +923,24 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'VALUE-EQUALS-FIRST-TWO-ONLY',
+    title: '`equals` compares only its first two arguments',
+    breaks: ['PROTO-VALUE-010'],
+    area: 'core',
+    description: 'Every `{"equals": [a, b, …]}` with more than two arguments is sent as `{"equals": [a, b]}` (an `args[0] === args[1]` implementation).',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!Array.isArray(object.equals) || object.equals.length <= 2) return;
+          object.equals = object.equals.slice(0, 2);
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
     id: 'VALUE-UNBOUND-VAR-NULL',
     title: 'An unbound variable evaluates to null',
     breaks: ['PROTO-VALUE-012'],
@@ -1649,6 +1667,24 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'COLL-DELETE-TS-IS-DELETE-TIME',
+    title: 'Delete of a collection answers the deletion time as `ts`',
+    breaks: ['COLL-LIFE-001'],
+    area: 'core',
+    description: 'A top-level Delete of a collection answers its record with `ts` set to the transaction time of the deletion.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+        (body, ctx) => {
+          const resource = v4Resource(body)!;
+          if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+          resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+          return 1;
+        },
+      ),
+    }),
+  },
+  {
     id: 'COLL-DELETE-KEEPS-DOCUMENTS',
     title: 'Documents outlive their deleted collection',
     breaks: ['COLL-LIFE-002'],
@@ -1773,6 +1809,19 @@ export const CORE_FAULTS: readonly Fault[] = [
           resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
           return 1;
         },
+      ),
+    }),
+  },
+  {
+    id: 'DB-GET-DROPS-DATA',
+    title: 'Get of a database loses its `data`',
+    breaks: ['DB-GET-001'],
+    area: 'core',
+    description: 'A top-level Get of a database answers its record without `data` (only CreateDatabase echoes it).',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases',
+        (body) => deleteKeys(v4Resource(body)!, 'data', (object) => object === v4Resource(body)),
       ),
     }),
   },
