@@ -1,5 +1,7 @@
-// Faults of the `core` area: protocol, errors, versions, values, databases, keys, collections, documents
-// and transaction timestamps. Each is one deliberate deviation a correct suite must notice.
+// Faults against the core requirements (PROTO, DOC, DB, COLL, KEY, TXN, LIMIT): protocol, errors, versions, values,
+// databases, keys, collections, documents, transactions and limits. Each is one deliberate deviation a correct suite
+// must notice; `area` names where the catching tests live (event endpoints and event limits: `events`, tokens: `auth`,
+// Paginate's size limit: `paging`).
 import { isLosslessNumber } from 'lossless-json';
 import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { KeyLedger, TokenLedger, requestSecret, withSecret } from './key-ledger.js';
