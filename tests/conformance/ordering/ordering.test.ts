@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { check, parseWireJson, useTenant } from '../../harness/index.js';
 import { WIRE_TYPE_ORDER, wireTypeOf, type WireValue } from '../../harness/model/wire-order.js';
-import { collection, createDoc, createIndex, match, paginate, uniqueName, walkForward } from '../indexes/index-fixtures.js';
+import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
 interface OrderingCase {
   description: string;
@@ -103,6 +103,24 @@ describe('Several values and reverse', () => {
     (await t.server.query([[1n, 2n], [2n, 1n], [1n, 1n], [2n, 3n]].map(([a, b]) => createDoc(coll, { a: a!, b: b! })))).expectStatus(200);
     expect((await paginate(t.server, match(asc))).data).toEqual([[1n, 1n], [1n, 2n], [2n, 1n], [2n, 3n]]);
     expect((await paginate(t.server, match(rev))).data).toEqual([[2n, 1n], [2n, 3n], [1n, 1n], [1n, 2n]]);
+  });
+
+  check(['ORD-REVERSE-005'], 'Walking a reversed index forward by after and backward by before visits the entries in reversed order, without gaps or repeats', async () => {
+    const coll = uniqueName('o');
+    const name = uniqueName('revwalk');
+    (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+    (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'], reverse: true }, { field: ['ref'] }], active: true }))).expectStatus(201);
+    const vs = [3n, 1n, 4n, 1n, 5n, 9n, 2n, 6n, 5n];
+    const created = (await t.server.query(vs.map((v) => createDoc(coll, { v })))).expectStatus(200).resource as Array<{ ref: WireValue; data: { v: bigint } }>;
+    const id = (ref: WireValue): bigint => BigInt((ref as { '@ref': { id: string } })['@ref'].id);
+    // v descending; equal values keep the ref column ascending (reverse applies to v only).
+    const expected = created
+      .map((d) => [d.data.v, d.ref] as [bigint, WireValue])
+      .sort((a, b) => (a[0] !== b[0] ? (a[0] > b[0] ? -1 : 1) : id(a[1]) < id(b[1]) ? -1 : 1));
+    const forward = (await walkForward(t.server, match(name), 2)).flatMap((p) => p.data);
+    expect(forward).toEqual(expected);
+    const backward = (await walkBackward(t.server, match(name), 2)).reverse().flatMap((p) => p.data);
+    expect(backward).toEqual(expected);
   });
 
   check(['ORD-CONTENT-010'], 'Entries with equal covered values sort by their document ref', async () => {
