@@ -406,6 +406,59 @@ function refuseQueries(pattern: RegExp): FaultHooks {
   };
 }
 
+interface CreatedDoc {
+  ts: bigint;
+  coll: string;
+  /** The document as an event's `@doc`. */
+  doc: JsonObject;
+}
+
+/**
+ * Adds an `add` event, in `txn_ts` order, to a feed read from the source's creation for every document created
+ * through the v4 endpoint since then that `include` selects and the page lacks: a source that lets through
+ * writes it must not.
+ */
+function addCreatedDocs(include: (create: CreatedDoc, source: { collection: string; query: string }) => boolean): FaultHooks {
+  const traffic = new EventTraffic();
+  const queries = new Map<string, string>();
+  const creates: CreatedDoc[] = [];
+  const observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
+    const token = isQueryV10(ctx.original) ? tokenOf(body) : undefined;
+    if (token !== undefined) queries.set(token, fqlText(ctx.original) ?? '');
+    const expression = v4Expression(ctx.original);
+    const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
+    if (expression === undefined || ts === undefined || !isJsonObject(body)) return undefined;
+    const results = Array.isArray(body.resource) ? body.resource : [body.resource];
+    (Array.isArray(expression) ? expression : [expression]).forEach((expr, i) => {
+      const result = results[i];
+      if (!isJsonObject(expr) || !('create' in expr) || !isJsonObject(result)) return;
+      const refBody = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
+      const coll = isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
+      if (typeof refBody?.id !== 'string' || typeof coll !== 'string') return;
+      creates.push({ ts, coll, doc: { id: refBody.id, coll: { '@mod': coll }, ts: { '@time': new Date(Number(ts / 1000n)).toISOString() }, ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject) } });
+    });
+    return undefined;
+  };
+  const add = rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false, (body, ctx) => {
+    const request = requestObject(ctx.original)!;
+    const token = typeof request.token === 'string' ? request.token : undefined;
+    const collection = token === undefined ? undefined : traffic.collectionOf.get(token);
+    const since = token === undefined ? undefined : traffic.createdAt.get(token);
+    const page = feedPage(body)!;
+    const last = page.events.at(-1);
+    if (collection === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last)) return false;
+    const present = new Set(page.events.map((e) => (isJsonObject(e) ? eventDocId(e) : undefined)));
+    const source = { collection, query: queries.get(token!) ?? '' };
+    const added = creates.filter((c) => c.ts > since && !present.has(c.doc.id as string) && include(c, source));
+    for (const { ts, doc } of added) {
+      const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
+      page.events.splice(at === -1 ? page.events.length : at, 0, { type: 'add', data: { '@doc': doc }, txn_ts: jsonInt(ts), cursor: last.cursor, stats: last.stats });
+    }
+    return added.length;
+  });
+  return { json: chainJson(observe, traffic.observer().json, add) };
+}
+
 export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-STATUS-DROPPED',
@@ -1831,40 +1884,14 @@ export const EVENT_FAULTS: readonly Fault[] = [
     breaks: ['EVT-TRIGGER-006'],
     area: 'events',
     description: 'A source over one collection also emits `add` events for documents created in other collections (the source filters writes by time only).',
-    apply: () => {
-      const traffic = new EventTraffic();
-      const creates: { ts: bigint; coll: string; doc: JsonObject }[] = [];
-      const observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
-        const expression = v4Expression(ctx.original);
-        const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
-        if (expression === undefined || ts === undefined || !isJsonObject(body)) return undefined;
-        const results = Array.isArray(body.resource) ? body.resource : [body.resource];
-        (Array.isArray(expression) ? expression : [expression]).forEach((expr, i) => {
-          const result = results[i];
-          if (!isJsonObject(expr) || !('create' in expr) || !isJsonObject(result)) return;
-          const refBody = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
-          const coll = isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
-          if (typeof refBody?.id !== 'string' || typeof coll !== 'string') return;
-          creates.push({ ts, coll, doc: { id: refBody.id, coll: { '@mod': coll }, ts: { '@time': new Date(Number(ts / 1000n)).toISOString() }, ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject) } });
-        });
-        return undefined;
-      };
-      const leak = rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false, (body, ctx) => {
-        const request = requestObject(ctx.original)!;
-        const token = typeof request.token === 'string' ? request.token : undefined;
-        const own = token === undefined ? undefined : traffic.collectionOf.get(token);
-        const since = token === undefined ? undefined : traffic.createdAt.get(token);
-        const page = feedPage(body)!;
-        const last = page.events.at(-1);
-        if (own === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last)) return false;
-        const foreign = creates.filter((c) => c.coll !== own && c.ts > since);
-        for (const { ts, doc } of foreign) {
-          const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
-          page.events.splice(at === -1 ? page.events.length : at, 0, { type: 'add', data: { '@doc': doc }, txn_ts: jsonInt(ts), cursor: last.cursor, stats: last.stats });
-        }
-        return foreign.length;
-      });
-      return { json: chainJson(observe, traffic.observer().json, leak) };
-    },
+    apply: () => addCreatedDocs((create, source) => create.coll !== source.collection),
+  },
+  {
+    id: 'EVT-READ-RIGHTS-IGNORED',
+    title: 'Event sources ignore read permissions',
+    breaks: ['EVT-ACCESS-001', 'EVT-ACCESS-003'],
+    area: 'events',
+    description: 'A source over a whole collection emits `add` events for every document created in it, including those the roles of the secret that created the source may not read.',
+    apply: () => addCreatedDocs((create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query)),
   },
 ];
