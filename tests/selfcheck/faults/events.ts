@@ -124,7 +124,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-STATS-MISSING',
     title: 'Stream events lack `stats`',
-    breaks: ['EVT-FIELD-005', 'STREAM-STATUS-002'],
+    breaks: ['STREAM-STATUS-002', 'EVT-FIELD-005'],
     area: 'events',
     description: '`stats` is removed from every stream event.',
     apply: () => onStreams(() => ({
