@@ -40,7 +40,8 @@ export function wireTypeOf(v: WireValue | undefined): WireType {
 
 const collation = new Intl.Collator('en');
 
-function byCodePoint(a: string, b: string): number {
+/** Strings compared by Unicode code point (the tie-break after collation). */
+export function byCodePoint(a: string, b: string): number {
   const x = Array.from(a, (c) => c.codePointAt(0)!);
   const y = Array.from(b, (c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;

@@ -2,6 +2,7 @@
 // on. The ordering faults re-sort a page with it: where the mistake does not matter the comparator agrees
 // with SD "Ordering of index values", so the page is left as the server sent it.
 import { isLosslessNumber } from 'lossless-json';
+import { byCodePoint } from '../../harness/model/wire-order.js';
 import { isJsonObject, type JsonObject } from '../json-body.js';
 import type { SeenIndex } from './index-tracking.js';
 
@@ -47,13 +48,6 @@ export function entryTypeOf(value: unknown): EntryType {
 }
 
 const collation = new Intl.Collator('en');
-
-function byCodePoint(a: string, b: string): number {
-  const x = Array.from(a, (c) => c.codePointAt(0)!);
-  const y = Array.from(b, (c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 function compareStrings(a: string, b: string, mistake: OrderMistake): number {
   if (mistake.stringsByCodePoint) return byCodePoint(a, b);
