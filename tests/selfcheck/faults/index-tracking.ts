@@ -1,9 +1,35 @@
 // What the index, set, paging and ordering faults need to know about the exchanges they see: index
 // definitions sent through the proxy (a fault lives for one run, so it can remember them), the `paginate`
 // forms of a request, and v4 error answers a fault substitutes for a success.
-import type { BufferedResponse, ProxiedRequest } from '../fault.js';
+import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+
+/** A page resource: an object with a `data` array. */
+export type PageResource = JsonObject & { data: unknown[] };
+
+export function isPage(resource: JsonObject | undefined): resource is PageResource {
+  return resource !== undefined && Array.isArray(resource.data);
+}
+
+/** The page a successful top-level `paginate` answered, if that is what the body holds. */
+export function topLevelPage(body: unknown, ctx: { status: number; original: ProxiedRequest }): PageResource | undefined {
+  const resource = v4Resource(body);
+  return ctx.status === 200 && topLevelForm(ctx.original) === 'paginate' && isPage(resource) ? resource : undefined;
+}
+
+/** A fault's hooks that see every relayed request's index definitions (in `indexes`) before their own request hook. */
+export function observingIndexes(build: (indexes: IndexDefinitions) => FaultHooks): FaultHooks {
+  const indexes = new IndexDefinitions();
+  const hooks = build(indexes);
+  return {
+    ...hooks,
+    request: (request) => {
+      indexes.observe(request);
+      return hooks.request?.(request);
+    },
+  };
+}
 
 /** A term or value `field` path: object keys and array positions. */
 export type FieldPath = (string | number)[];

@@ -19,7 +19,7 @@ import {
   topLevelForm,
   v4Expression,
 } from './rewrites.js';
-import { DocumentLedger, IndexDefinitions, type FieldPath, createIndexParams, indexName, matchedIndexName, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
+import { DocumentLedger, type FieldPath, type IndexDefinitions, type PageResource, createIndexParams, isPage, observingIndexes, topLevelPage, indexName, matchedIndexName, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
 
 /** True for `{"index": …}` or a long-form ref into `indexes`. */
 function isIndexTarget(value: unknown): boolean {
@@ -39,10 +39,6 @@ function indexUpdateParams(expression: unknown): JsonObject[] {
     if (params) found.push(params);
   });
   return found;
-}
-
-function isPage(resource: JsonObject | undefined): resource is JsonObject & { data: unknown[] } {
-  return resource !== undefined && Array.isArray(resource.data);
 }
 
 /** Rewrites the data of pages answering a `paginate` whose expression uses `form`. */
@@ -126,12 +122,6 @@ function bindingHolders(expression: unknown): JsonObject[] {
 
 const READ_WRITE_FORMS = ['get', 'create', 'update', 'replace', 'delete', 'paginate', 'match', 'exists', 'documents', 'insert', 'remove'];
 
-/** A page answering a top-level `paginate` with status 200, if that is what the body holds. */
-function topLevelPage(body: unknown, ctx: JsonResponseContext): (JsonObject & { data: unknown[] }) | undefined {
-  const resource = v4Resource(body);
-  return ctx.status === 200 && topLevelForm(ctx.original) === 'paginate' && isPage(resource) ? resource : undefined;
-}
-
 /** The `match` forms of an expression holding a `{"index": …}` and no `terms`. */
 function termlessMatch(form: JsonObject): boolean {
   const set = form.paginate;
@@ -154,7 +144,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * term whose document path is known, no values and a single source collection: what the document-ledger faults
  * work on.
  */
-function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonResponseContext): { page: JsonObject & { data: unknown[] }; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
+function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonResponseContext): { page: PageResource; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
   const page = topLevelPage(body, ctx);
   const paged = page === undefined ? undefined : indexes.pagedIndex(ctx.original);
   if (page === undefined || paged === undefined) return undefined;
@@ -174,25 +164,21 @@ function arrayTermWholeFault(id: string, title: string, requirement: string, des
     breaks: [requirement],
     area: 'indexes',
     description,
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      const documents = new DocumentLedger();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
-          const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
-          if (kept.length === lookup.page.data.length) return undefined;
-          lookup.page.data = kept;
-          return body;
-        },
-      };
-    },
+    apply: () =>
+      observingIndexes((indexes) => {
+        const documents = new DocumentLedger();
+        return {
+          json: (body, ctx) => {
+            documents.observe(body, ctx.status, ctx.original);
+            const lookup = singleTermLookup(indexes, body, ctx);
+            if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
+            const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
+            if (kept.length === lookup.page.data.length) return undefined;
+            lookup.page.data = kept;
+            return body;
+          },
+        };
+      }),
   };
 }
 
@@ -490,13 +476,8 @@ export const INDEX_FAULTS: readonly Fault[] = [
     breaks: ['IDX-ATTR-004'],
     area: 'indexes',
     description: 'Pages of an index created with `partitions` of 2 or more list the entries at even positions, then those at odd positions (partitions concatenated instead of merged).',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
+    apply: () =>
+      observingIndexes((indexes) => ({
         json: rewriteJson(
           (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 2 && (indexes.pagedIndex(ctx.original)?.index.partitions ?? 1) > 1,
           (body) => {
@@ -504,8 +485,7 @@ export const INDEX_FAULTS: readonly Fault[] = [
             data.splice(0, data.length, ...data.filter((_, i) => i % 2 === 0), ...data.filter((_, i) => i % 2 === 1));
           },
         ),
-      };
-    },
+      })),
   },
   {
     id: 'IDX-DUPLICATE-NAME-WRONG-CODE',
@@ -1115,26 +1095,22 @@ export const INDEX_FAULTS: readonly Fault[] = [
     breaks: ['IDX-VALUE-006', 'IDX-STATE-006'],
     area: 'indexes',
     description: 'Pages of a Match on a one-term index without values also list documents of its source collection deleted in this run whose term equals the Match\'s.',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      const documents = new DocumentLedger();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined) return undefined;
-          const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-          const stale = documents.deleted(lookup.collection).filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
-          if (stale.length === 0) return undefined;
-          lookup.page.data.push(...stale.map((doc) => doc.ref));
-          return body;
-        },
-      };
-    },
+    apply: () =>
+      observingIndexes((indexes) => {
+        const documents = new DocumentLedger();
+        return {
+          json: (body, ctx) => {
+            documents.observe(body, ctx.status, ctx.original);
+            const lookup = singleTermLookup(indexes, body, ctx);
+            if (lookup === undefined) return undefined;
+            const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
+            const stale = documents.deleted(lookup.collection).filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
+            if (stale.length === 0) return undefined;
+            lookup.page.data.push(...stale.map((doc) => doc.ref));
+            return body;
+          },
+        };
+      }),
   },
   arrayTermWholeFault(
     'IDX-ARRAY-TERM-WHOLE',
@@ -1156,32 +1132,28 @@ export const INDEX_FAULTS: readonly Fault[] = [
     breaks: ['IDX-UNIQUE-003'],
     area: 'indexes',
     description: 'A Create answered 201 into the source of a unique index with terms and values answers 400 `instance not unique` when another live document has the same terms, whatever its values.',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      const documents = new DocumentLedger();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          return undefined;
-        },
-        response: rewriteResponse(
-          (response, ctx) => {
-            if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
-            const created = v4Resource(bodyJson(response));
-            const doc = created === undefined ? undefined : documents.get(created.ref);
-            if (doc === undefined) return false;
-            return indexes.all().some((index) => index.unique && index.reverse.length > 0 && index.sourceCollection === doc.collection && index.termPaths.length > 0
-              && index.termPaths.every((path) => path !== undefined)
-              && documents.live(doc.collection).some((other) => other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!)))));
+    apply: () =>
+      observingIndexes((indexes) => {
+        const documents = new DocumentLedger();
+        return {
+          json: (body, ctx) => {
+            documents.observe(body, ctx.status, ctx.original);
+            return undefined;
           },
-          (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
-        ),
-      };
-    },
+          response: rewriteResponse(
+            (response, ctx) => {
+              if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
+              const created = v4Resource(bodyJson(response));
+              const doc = created === undefined ? undefined : documents.get(created.ref);
+              if (doc === undefined) return false;
+              return indexes.all().some((index) => index.unique && index.reverse.length > 0 && index.sourceCollection === doc.collection && index.termPaths.length > 0
+                && index.termPaths.every((path) => path !== undefined)
+                && documents.live(doc.collection).some((other) => other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!)))));
+            },
+            (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
+          ),
+        };
+      }),
   },
   {
     id: 'IDX-TERMS-CASE-INSENSITIVE',
@@ -1189,30 +1161,26 @@ export const INDEX_FAULTS: readonly Fault[] = [
     breaks: ['IDX-TERM-001'],
     area: 'indexes',
     description: 'Pages of a Match on a one-term index without values also list live documents of its source whose string term differs from the Match\'s only in case.',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      const documents = new DocumentLedger();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
-          const term = lookup.term.toLowerCase();
-          const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-          const extra = documents.live(lookup.collection).filter((doc) => {
-            const value = getPath(doc.record, lookup.path);
-            return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
-          });
-          if (extra.length === 0) return undefined;
-          lookup.page.data.push(...extra.map((doc) => doc.ref));
-          return body;
-        },
-      };
-    },
+    apply: () =>
+      observingIndexes((indexes) => {
+        const documents = new DocumentLedger();
+        return {
+          json: (body, ctx) => {
+            documents.observe(body, ctx.status, ctx.original);
+            const lookup = singleTermLookup(indexes, body, ctx);
+            if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
+            const term = lookup.term.toLowerCase();
+            const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
+            const extra = documents.live(lookup.collection).filter((doc) => {
+              const value = getPath(doc.record, lookup.path);
+              return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
+            });
+            if (extra.length === 0) return undefined;
+            lookup.page.data.push(...extra.map((doc) => doc.ref));
+            return body;
+          },
+        };
+      }),
   },
   {
     id: 'IDX-SINGLE-SOURCE-UNRESTRICTED',

@@ -2,12 +2,8 @@
 import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { resortPage, type EntryType, type OrderMistake } from './entry-order.js';
-import { IndexDefinitions, createIndexParams, hasCursor, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
+import { createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
 import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Expression, v4Resource } from './rewrites.js';
-
-function isPage(resource: JsonObject | undefined): resource is JsonObject & { data: unknown[] } {
-  return resource !== undefined && Array.isArray(resource.data);
-}
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
 function indexValueObjects(expression: unknown): JsonObject[] {
@@ -85,12 +81,6 @@ function isTopLevelPaginate(request: ProxiedRequest): boolean {
   return topLevelForm(request) === 'paginate';
 }
 
-/** The top-level page a successful `paginate` answered, if that is what the body holds. */
-function topLevelPage(body: unknown, status: number, request: ProxiedRequest): (JsonObject & { data: unknown[] }) | undefined {
-  const resource = v4Resource(body);
-  return status === 200 && isTopLevelPaginate(request) && isPage(resource) ? resource : undefined;
-}
-
 /**
  * A fault that orders the pages of indexes created in the same run with a comparator making `mistake`; the
  * index definitions are read from the `create_index` requests the proxy relays.
@@ -102,19 +92,13 @@ function orderingFault(id: string, title: string, breaks: readonly string[], des
     breaks,
     area: 'ordering',
     description,
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
+    apply: () =>
+      observingIndexes((indexes) => ({
         json: rewriteJson(
-          (body, ctx) => topLevelPage(body, ctx.status, ctx.original) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
+          (body, ctx) => topLevelPage(body, ctx) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
           (body, ctx) => resortPage(v4Resource(body)!.data as unknown[], indexes.pagedIndex(ctx.original)!.index, mistake),
         ),
-      };
-    },
+      })),
   };
 }
 
@@ -164,7 +148,7 @@ function offsetCursorHooks(): FaultHooks {
     },
     json: (body, ctx) => {
       const expression = v4Expression(ctx.original);
-      const page = topLevelPage(body, ctx.status, ctx.original);
+      const page = topLevelPage(body, ctx);
       if (!isJsonObject(expression) || page === undefined || hasCursor(expression, 'before')) return undefined;
       const plan = skipped.get(ctx.request);
       if (plan === undefined && hasCursor(expression, 'after')) return undefined;
@@ -519,7 +503,7 @@ export const PAGING_FAULTS: readonly Fault[] = [
     description: 'A top-level `paginate` answers its entries as an array, without the page object and its cursors.',
     apply: () => ({
       json: rewriteJson(
-        (body, ctx) => topLevelPage(body, ctx.status, ctx.original) !== undefined,
+        (body, ctx) => topLevelPage(body, ctx) !== undefined,
         (body) => {
           const holder = body as JsonObject;
           holder.resource = (holder.resource as JsonObject).data;
@@ -550,7 +534,7 @@ export const PAGING_FAULTS: readonly Fault[] = [
     description: 'The entries of every top-level page with two or more entries are reversed (cursors unchanged).',
     apply: () => ({
       json: rewriteJson(
-        (body, ctx) => (topLevelPage(body, ctx.status, ctx.original)?.data.length ?? 0) > 1,
+        (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 1,
         (body) => {
           (v4Resource(body)!.data as unknown[]).reverse();
         },
@@ -608,24 +592,18 @@ export const PAGING_FAULTS: readonly Fault[] = [
     breaks: ['ORD-REVERSE-005'],
     area: 'ordering',
     description: 'A page asked for with `before` from an index with a reversed value lists its entries in reverse of the index order.',
-    apply: () => {
-      const indexes = new IndexDefinitions();
-      return {
-        request: (request) => {
-          indexes.observe(request);
-          return undefined;
-        },
+    apply: () =>
+      observingIndexes((indexes) => ({
         json: rewriteJson(
           (body, ctx) => {
             const paged = indexes.pagedIndex(ctx.original);
-            const page = topLevelPage(body, ctx.status, ctx.original);
+            const page = topLevelPage(body, ctx);
             return page !== undefined && page.data.length > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before');
           },
           (body) => {
             (v4Resource(body)!.data as unknown[]).reverse();
           },
         ),
-      };
-    },
+      })),
   },
 ];
