@@ -58,6 +58,8 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
       if (granted === false) return beyondKeyRole(ctx, request);
       return granted.then((answer) => answer || beyondKeyRole(ctx, request));
     },
+    // Role privileges and public index reads are decided per document; only the key role's blanket rights count.
+    readsEveryDocument: (ctx, database, collection) => base.readsEveryDocument(ctx, database, collection),
   };
 }
 

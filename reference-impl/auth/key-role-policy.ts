@@ -5,18 +5,27 @@
  * for them and wraps this one.
  */
 import type { AccessPolicy } from '../eval/access.js';
+import type { CollectionKey, DatabaseId } from '../store/store.js';
 
 const ADMIN_ONLY = new Set(['keys', 'databases']);
 
 export const keyRolePolicy: AccessPolicy = {
   allows(ctx, request) {
-    switch (ctx.identity.role) {
-      case 'admin':
-        return true;
-      case 'server':
-        return !ADMIN_ONLY.has(request.collection) && request.database === ctx.identity.database;
-      default:
-        return false;
-    }
+    return roleAllows(ctx.identity.role, ctx.identity.database, request.database, request.collection);
+  },
+  // A key role never looks at the document, so what it allows for one document it allows for all.
+  readsEveryDocument(ctx, database, collection) {
+    return roleAllows(ctx.identity.role, ctx.identity.database, database, collection);
   },
 };
+
+function roleAllows(role: string, ownDatabase: DatabaseId, database: DatabaseId, collection: CollectionKey): boolean {
+  switch (role) {
+    case 'admin':
+      return true;
+    case 'server':
+      return !ADMIN_ONLY.has(collection) && database === ownDatabase;
+    default:
+      return false;
+  }
+}

@@ -349,16 +349,11 @@ export function renderDecimal(n: number): string {
 }
 
 /**
- * One rendering: its settings, the pieces of text written so far, and the text of the collection and database
- * refs it has rendered (the refs of a page share their collection's Ref object, whose text is then built once;
- * Refs are immutable, and the memo lives only as long as the one rendering).
- *
- * Pieces are collected and joined once rather than concatenated: a page of refs concatenated piece by piece
- * became a rope of hundreds of strings, and flattening it (when the response's length was measured) cost more
- * than rendering it.
+ * One rendering: its settings and the pieces of text written so far. Pieces are collected and joined once
+ * rather than concatenated: a page of refs concatenated piece by piece became a rope of hundreds of strings,
+ * and flattening it (when the response's length was measured) cost more than rendering it.
  */
 class RenderState {
-  readonly parentRefs = new Map<Ref, string>();
   readonly parts: string[] = [];
 
   constructor(readonly version: ApiVersion) {}
@@ -417,21 +412,25 @@ function writeObject(value: ObjectValue, state: RenderState): void {
 function refText(ref: Ref, state: RenderState): string {
   const version = state.version;
   if (version === '2.0' && ref.database === undefined) return `{"@ref":${JSON.stringify(legacyRefPath(ref))}}`;
-  const { collectionKey } = WORDINGS[version];
+  // Every version from 2.7 on words refs the same way, so that text is the one a Ref keeps.
+  return WORDINGS[version].collectionKey === 'collection' ? ref.wireText(currentRefText) : buildRefText(ref, 'class', state);
+}
+
+const currentRefText = (ref: Ref): string => buildRefText(ref, 'collection', undefined);
+
+function buildRefText(ref: Ref, collectionKey: Wording['collectionKey'], legacy: RenderState | undefined): string {
   // The class wording names the native collection of collections `classes` as well.
   const id = collectionKey === 'class' && ref.collection === undefined && ref.id === 'collections' ? 'classes' : ref.id;
   let out = '{"@ref":{"id":' + JSON.stringify(id);
-  if (ref.collection) out += ',"' + collectionKey + '":' + parentRefText(ref.collection, state);
-  if (ref.database) out += ',"database":' + parentRefText(ref.database, state);
-  return out + '}}';
+  if (ref.collection) out += ',"' + collectionKey + '":' + (legacy ? refText(ref.collection, legacy) : ref.collection.wireText(currentRefText));
+  if (ref.database) out += ',"database":' + (legacy ? refText(ref.database, legacy) : ref.database.wireText(currentRefText));
+  // Flattened once here, so a cached text is never a rope that every response would walk again.
+  return flat(out + '}}');
 }
 
-function parentRefText(ref: Ref, state: RenderState): string {
-  let text = state.parentRefs.get(ref);
-  if (text === undefined) {
-    text = refText(ref, state);
-    state.parentRefs.set(ref, text);
-  }
+/** `text` with its rope flattened: V8 flattens a string it converts to a number (pino's `flatstr` trick). */
+function flat(text: string): string {
+  void Number(text);
   return text;
 }
 

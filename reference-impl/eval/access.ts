@@ -28,4 +28,9 @@ export interface AccessPolicy {
    * promise per check was most of the cost of a page.
    */
   allows(ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean>;
+  /**
+   * True when the identity may read every document of the collection, whatever the document holds: a listing
+   * then asks `allows` for none of them. False whenever the answer could depend on a document.
+   */
+  readsEveryDocument(ctx: EvalContext, database: DatabaseId, collection: CollectionKey): boolean;
 }

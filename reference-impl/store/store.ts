@@ -92,6 +92,12 @@ export type SchemaListener = (change: SchemaChange) => void;
  */
 export type DocumentHistory = DocumentVersion | DocumentVersion[];
 
+/** Part of a collection walk: the live documents' ids and versions, side by side. */
+export interface LiveChunk {
+  readonly ids: string[];
+  readonly versions: DocumentVersion[];
+}
+
 export interface DatabaseState {
   readonly id: DatabaseId;
   /** Undefined for the root. */
@@ -163,6 +169,16 @@ export class Store {
    * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk.
    */
   *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<[string, DocumentVersion]> {
+    for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected)) {
+      for (let i = 0; i < chunk.ids.length; i++) yield [chunk.ids[i]!, chunk.versions[i]!];
+    }
+  }
+
+  /**
+   * The same walk a chunk at a time (each chunk's live documents, side by side): a page walks 65 documents, and
+   * a generator step and a pair per document were a third of its cost.
+   */
+  *walkCollectionChunks(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<LiveChunk> {
     const state = this.databases.get(database);
     const ids = state?.orderedIds.get(collection);
     if (!ids) return;
@@ -174,21 +190,24 @@ export class Store {
     let bound = fromId;
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = Math.max(1, Math.min(expected, WALK_MAX_CHUNK)); ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
-      const chunkIds: string[] = [];
-      const chunkHistories: DocumentHistory[] = [];
+      const live: LiveChunk = { ids: [], versions: [] };
+      let read = 0;
+      let last = bound;
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
-      for (let r = it.next(); !r.done && chunkIds.length < chunkSize; r = it.next()) {
+      for (let r = it.next(); !r.done && read < chunkSize; r = it.next()) {
         const [id, history] = r.value;
         if (skipBound && ascending && id === bound) continue;
-        chunkIds.push(id);
-        chunkHistories.push(history);
+        read++;
+        last = id;
+        const version = versionAt(history, atTs);
+        if (version && version.action !== 'delete') {
+          live.ids.push(id);
+          live.versions.push(version);
+        }
       }
-      for (let i = 0; i < chunkIds.length; i++) {
-        const version = versionAt(chunkHistories[i]!, atTs);
-        if (version && version.action !== 'delete') yield [chunkIds[i]!, version];
-      }
-      if (chunkIds.length < chunkSize) return;
-      bound = chunkIds[chunkIds.length - 1];
+      if (live.ids.length > 0) yield live;
+      if (read < chunkSize) return;
+      bound = last;
       skipBound = true;
     }
   }

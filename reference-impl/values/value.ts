@@ -43,11 +43,22 @@ export type NativeCollectionName = (typeof NATIVE_COLLECTIONS)[number];
  * `Ref('collections')` (no parent). `database` scopes the ref to a child database of the current one.
  */
 export class Ref {
+  /** The wire text the codec last built for this ref (private, so structural comparisons never see it). */
+  #wireText: string | undefined;
+
   constructor(
     readonly id: string,
     readonly collection?: Ref,
     readonly database?: Ref,
   ) {}
+
+  /**
+   * The ref's text in the codec's current wording, built once: a Ref is immutable, and stored refs (a listed
+   * document's, a collection's) are rendered on every request that returns them.
+   */
+  wireText(build: (ref: Ref) => string): string {
+    return (this.#wireText ??= build(this));
+  }
 
   equals(other: Ref): boolean {
     if (this.id !== other.id) return false;

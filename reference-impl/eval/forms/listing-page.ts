@@ -9,7 +9,7 @@ import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexPage, IndexTuple } from '../../indexes/index-store.js';
 import type { SetPageOptions } from '../../indexes/ordered-set.js';
 import { collectionRefOf } from '../../indexes/index-manager.js';
-import { isCanonicalNumericId, type CollectionKey, type DatabaseId } from '../../store/store.js';
+import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, SetRef, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../documents.js';
@@ -31,6 +31,21 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
   if (keys.length !== 1 || !(collection instanceof Ref)) return undefined;
   const { database, collection: key } = resolveCollection(ctx, collection, position);
   return { database, key, collectionRef: collectionRefOf(key) };
+}
+
+/**
+ * The Ref each listed document version was listed with, so that paging the same documents again reuses its
+ * Ref and the text the codec keeps on it (weakly held: a version no longer stored takes its Ref with it).
+ */
+const listedRefs = new WeakMap<DocumentVersion, Ref>();
+
+function listedRef(id: string, version: DocumentVersion, collectionRef: Ref): Ref {
+  const known = listedRefs.get(version);
+  // A version keeps its object when its collection is renamed, so the collection is checked, not assumed.
+  if (known !== undefined && known.id === id && known.collection!.equals(collectionRef)) return known;
+  const ref = new Ref(id, collectionRef);
+  listedRefs.set(version, ref);
+  return ref;
 }
 
 /** The id a cursor names when it is exactly `[ref]` of the listed collection with a canonical id. */
@@ -59,11 +74,16 @@ export async function listingPage(ctx: EvalContext, set: Value, position: Positi
   const { size } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
   const taken: IndexTuple[] = [];
-  for (const [id, version] of store.walkCollection(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1)) {
-    const ref = new Ref(id, collectionRef);
-    const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
-    if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
-    if (taken.length > size) break;
+  const readsAll = ctx.services.access.readsEveryDocument(ctx, database, key);
+  walk: for (const chunk of store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1)) {
+    for (let i = 0; i < chunk.ids.length; i++) {
+      const id = chunk.ids[i]!;
+      const version = chunk.versions[i]!;
+      const ref = listedRef(id, version, collectionRef);
+      const allowed = readsAll || ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+      if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
+      if (taken.length > size) break walk;
+    }
   }
   if (backwards) {
     const page: IndexPage = { data: taken.slice(0, size).reverse() };
