@@ -80,20 +80,24 @@ export class BenchContext {
     return server;
   }
 
-  /** A bare node:http child process answering every request with `body` (same headers the server sends). */
-  async bareServer(body: string): Promise<{ url: string }> {
+  /**
+   * A bare node:http child process answering every request with `status`, `headers` (by default the content type
+   * and `x-txn-time`; pass the reference server's own response to compare like with like) and `body`.
+   */
+  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200): Promise<{ url: string }> {
     const code = `
       const http = require('node:http');
       const body = Buffer.from(process.argv[1], 'utf8');
+      const headers = { ...JSON.parse(process.argv[2]), 'content-length': body.length };
       const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
         req.resume();
         req.on('end', () => {
-          res.writeHead(200, { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000', 'content-length': body.length });
+          res.writeHead(Number(process.argv[3]), headers);
           res.end(body);
         });
       });
       server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-    const child = spawn(process.execPath, ['-e', code, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.cleanups.push(async () => {
       child.kill('SIGTERM');
