@@ -3,7 +3,7 @@
  * rendering of results per `X-FaunaDB-API-Version` (wire-facts §1.2, §1.6).
  */
 import { ProtocolError, QueryError, type Position } from '../errors/query-error.js';
-import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, setField, type ObjectValue, type Value } from '../values/value.js';
+import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, setField, storedFields, type ObjectValue, type Value } from '../values/value.js';
 import type { ArrayExpr, Expr, LiteralExpr, ObjectExpr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
 import { parseExactJson } from './exact-json.js';
@@ -355,8 +355,36 @@ export function renderDecimal(n: number): string {
  */
 class RenderState {
   readonly parts: string[] = [];
+  /** Whether texts kept for reuse (a Ref's, a stored document's fields) apply: they are in this wording. */
+  readonly keepsText: boolean;
 
-  constructor(readonly version: ApiVersion) {}
+  constructor(readonly version: ApiVersion) {
+    this.keepsText = WORDINGS[version].collectionKey === 'collection';
+  }
+}
+
+/**
+ * The rendered text of stored documents' fields (`,"data":{…},…`), in the wording refs keep, built when a
+ * version is first read back; null for fields that render otherwise inside a document (see below).
+ */
+const storedFieldsTexts = new WeakMap<ObjectValue, string | null>();
+
+function storedFieldsText(fields: ObjectValue): string | undefined {
+  let text = storedFieldsTexts.get(fields);
+  if (text === undefined) {
+    // Fields named `ref` or `ts` would take those keys' places in the document object, so they render as usual.
+    if (hasReservedKey(fields) || Object.hasOwn(fields, 'ref') || Object.hasOwn(fields, 'ts')) text = null;
+    else {
+      const state = new RenderState('4');
+      for (const key in fields) {
+        state.parts.push(',', JSON.stringify(key), ':');
+        writeValue(fields[key]!, state);
+      }
+      text = state.parts.join('');
+    }
+    storedFieldsTexts.set(fields, text);
+  }
+  return text ?? undefined;
 }
 
 function writeValue(value: Value, state: RenderState): void {
@@ -384,6 +412,14 @@ function writeValue(value: Value, state: RenderState): void {
     const apiVersion = value.apiVersion === undefined ? '' : `"api_version":${JSON.stringify(value.apiVersion)},`;
     parts.push(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
   } else if (isObjectValue(value)) {
+    const stored = state.keepsText ? storedFields(value) : undefined;
+    if (stored !== undefined && value['ref'] instanceof Ref && typeof value['ts'] === 'bigint') {
+      const fields = storedFieldsText(stored);
+      if (fields !== undefined) {
+        parts.push('{"ref":', refText(value['ref'], state), ',"ts":', value['ts'].toString(), fields, '}');
+        return;
+      }
+    }
     if (hasReservedKey(value)) {
       parts.push('{"@obj":');
       writeObject(value, state);

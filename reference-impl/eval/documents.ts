@@ -4,7 +4,7 @@
  */
 import { errors, type Position } from '../errors/query-error.js';
 import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion, type HiddenFields, type WriteAction } from '../store/store.js';
-import { NATIVE_COLLECTIONS, Ref, type ObjectValue } from '../values/value.js';
+import { NATIVE_COLLECTIONS, Ref, readDocumentObject, type ObjectValue } from '../values/value.js';
 import type { AccessAction } from './access.js';
 import type { EvalContext } from './context.js';
 
@@ -124,6 +124,11 @@ export async function writeDocument(
 /** A document as the API returns it: `ref`, `ts`, then its fields. */
 export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue {
   return { ref, ts: version.ts, ...version.fields };
+}
+
+/** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
+export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
+  return readDocumentObject(ref, version.ts, version.fields);
 }
 
 /**

@@ -119,6 +119,26 @@ export function setField<T>(target: Record<string, T>, key: string, value: T): v
   else target[key] = value;
 }
 
+/**
+ * Documents read back from the store (`{ref, ts, ...fields}` as Get returns them), each mapped to the stored
+ * fields object it was spread from. Values are never mutated and stored fields never change, so a codec may
+ * render a stored fields object once and reuse its text for every later read of that version. (Only reads
+ * register: a document rendered once, as a Create's result, would only add a cache entry per document.)
+ */
+const storedFieldsOf = new WeakMap<ObjectValue, ObjectValue>();
+
+/** `{ref, ts, ...fields}` of a stored version read back, remembered as built from `fields`. */
+export function readDocumentObject(ref: Ref, ts: bigint, fields: ObjectValue): ObjectValue {
+  const document: ObjectValue = { ref, ts, ...fields };
+  storedFieldsOf.set(document, fields);
+  return document;
+}
+
+/** The stored fields object `document` was built from by `readDocumentObject`, if it was. */
+export function storedFields(document: ObjectValue): ObjectValue | undefined {
+  return storedFieldsOf.get(document);
+}
+
 export function isObjectValue(v: Value | undefined): v is ObjectValue {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);

@@ -6,7 +6,7 @@ import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentV
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 
@@ -60,7 +60,7 @@ const get: FormDefinition = {
     const ref = expectRef(await args.value(ctx, 'get'), args.position('get'));
     const location = locateDocument(ctx, ref, args.position('get'));
     const found = readExisting(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
-    return renderDocument(location.ref, found instanceof Promise ? await found : found);
+    return renderReadDocument(location.ref, found instanceof Promise ? await found : found);
   },
 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError, QueryError } from '../../../reference-impl/errors/query-error.js';
 import { decodeWireValue, parseApiVersion, parseExpression, parseJsonText, renderValue } from '../../../reference-impl/codec/v4-json.js';
-import { QueryValue, Ref, SetRef, Time } from '../../../reference-impl/values/value.js';
+import { QueryValue, Ref, SetRef, Time, readDocumentObject, type ObjectValue } from '../../../reference-impl/values/value.js';
 
 const v4 = { apiVersion: '4' as const };
 const v21 = { apiVersion: '2.1' as const };
@@ -25,6 +25,38 @@ describe('v4 JSON codec', () => {
     expect(renderValue(ref, v4)).toBe('{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}');
     expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"classes"}}}}}}');
     expect(renderValue(ref, { apiVersion: '2.0' })).toBe('{"@ref":"classes/c/1"}');
+  });
+
+  it('renders a ref the same in each wording whichever was rendered first (only the current wording is kept)', () => {
+    const ref = new Ref('1', new Ref('c', new Ref('collections')));
+    expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"classes"}}}}}}');
+    expect(renderValue(ref, v4)).toBe('{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}');
+    expect(renderValue(ref, v21)).toBe('{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"classes"}}}}}}');
+    expect(renderValue(ref, { apiVersion: '2.0' })).toBe('{"@ref":"classes/c/1"}');
+  });
+
+  it('renders a document read back exactly as the same plain object, in every wording, on every read', () => {
+    const collection = new Ref('c', new Ref('collections'));
+    const fields: ObjectValue = { data: { n: 1n, owner: new Ref('9', collection), at: new Time(5_000n), tags: ['a'] }, ttl: new Time(1n) };
+    const plain = (ref: Ref): ObjectValue => ({ ref, ts: 7n, ...fields });
+    for (const options of [v4, v21, { apiVersion: '2.0' as const }, v4]) {
+      for (const id of ['1', '2']) {
+        const ref = new Ref(id, collection);
+        const expected = renderValue(plain(ref), options);
+        expect(expected).toMatch(new RegExp(`c/${id}"|"id":"${id}"`));
+        expect(renderValue(readDocumentObject(ref, 7n, fields), options)).toBe(expected);
+        expect(renderValue(readDocumentObject(ref, 7n, fields), options)).toBe(expected);
+      }
+    }
+  });
+
+  it('renders read-back documents whose fields would not fit a kept text as usual (@ keys, fields named ref or ts)', () => {
+    const ref = new Ref('1', new Ref('c', new Ref('collections')));
+    for (const fields of [{ '@x': 1n }, { ts: 9n }, { ref: new Ref('2', ref.collection), data: {} }] as ObjectValue[]) {
+      const expected = renderValue({ ref, ts: 7n, ...fields }, v4);
+      expect(renderValue(readDocumentObject(ref, 7n, fields), v4)).toBe(expected);
+      expect(renderValue(readDocumentObject(ref, 7n, fields), v4)).toBe(expected);
+    }
   });
 
   it('round-trips @ts, @set, @query and escapes objects with @ keys', () => {
