@@ -129,22 +129,34 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
 }
 
 /**
- * Keys of the role's database that act with the renamed role keep it: their role refs are pointed at the new name
- * in the same transaction (the real service refers to a role by identity, not by name). Written without an access
- * check, like `followRename`: it is part of the rename the caller may do.
+ * Keys that act with the renamed role keep it: their role refs are pointed at the new name in the same transaction
+ * (the real service refers to a role by identity, not by name). Those are the keys of the role's database without a
+ * `database` field, and the keys of its parent database whose `database` field names it (they act in it). Written
+ * without an access check, like `followRename`: it is part of the rename the caller may do.
  */
 function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: string): void {
   const oldRef = new Ref(role.id, new Ref('roles'));
   const newRef = new Ref(newName, new Ref('roles'));
-  const retarget = (value: Value): Value => (value instanceof Ref && value.equals(oldRef) ? newRef : value);
-  for (const [id, key] of ctx.txn.scan(role.database, 'keys')) {
-    // A key with a `database` field acts in that child database, whose roles these are not.
-    if (key.fields['database'] instanceof Ref) continue;
+  // A key with a `database` field acts in that child database, whose roles these are not.
+  const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields['database'] instanceof Ref));
+  retargetKeyRoles(ctx, role.database, ownKeys, (ref) => (ref.equals(oldRef) ? newRef : ref));
+  const parent = ctx.txn.store.database(role.database)?.parent;
+  const record = parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
+  if (parent === undefined || record === undefined) return;
+  // A parent's key resolves its role refs by id in the child database, so a ref scoped to the child names the role too.
+  const namesRole = (ref: Ref) => ref.id === role.id && ref.collection?.id === 'roles' && ref.collection.collection === undefined;
+  retargetKeyRoles(ctx, parent, keysOfChildDatabase(ctx, parent, record[0]), (ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref));
+}
+
+/** Rewrites the role refs (alone or in a list) of `keys` of `database` through `retarget`, writing the keys it changed. */
+function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[string, DocumentVersion]>, retarget: (ref: Ref) => Ref): void {
+  const each = (value: Value): Value => (value instanceof Ref ? retarget(value) : value);
+  for (const [id, key] of keys) {
     const current = key.fields['role'];
     if (current === undefined) continue;
-    const next = Array.isArray(current) ? current.map(retarget) : retarget(current);
+    const next = Array.isArray(current) ? current.map(each) : each(current);
     const changed = Array.isArray(current) && Array.isArray(next) ? next.some((r, i) => r !== current[i]) : next !== current;
-    if (changed) ctx.txn.write(role.database, 'keys', id, 'update', { ...key.fields, role: next }, key.hidden);
+    if (changed) ctx.txn.write(database, 'keys', id, 'update', { ...key.fields, role: next }, key.hidden);
   }
 }
 

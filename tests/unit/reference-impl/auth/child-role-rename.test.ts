@@ -1,0 +1,63 @@
+// A key made in a parent database for a child (its `database` field) with a role ref of the child keeps acting with
+// that role after the child renames it; keys for another child, and the parent's own keys, are left alone.
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-impl/server.js';
+
+let server: RunningReferenceServer;
+
+async function query(expr: unknown, secret = server.rootSecret): Promise<{ status: number; body: any }> {
+  const res = await request(`${server.url}/`, { method: 'POST', body: JSON.stringify(expr), headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' }, headersTimeout: 5000, bodyTimeout: 5000 });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: JSON.parse(text) };
+}
+
+const roleRef = (name: string) => ({ '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } });
+const readNotes = (name: string) => ({ object: { name, privileges: [{ object: { resource: { collection: 'notes' }, actions: { object: { read: true } } } }] } });
+const adminOf = (database: string) => `${server.rootSecret}:${database}:admin`;
+const getNote = { get: { ref: { collection: 'notes' }, id: '1' } };
+
+/** A database with a `notes` collection holding note 1 and a role `readers` that may read it. */
+async function databaseWithReaders(name: string): Promise<void> {
+  expect((await query({ create_database: { object: { name } } })).status).toBe(201);
+  expect((await query({ create_collection: { object: { name: 'notes' } } }, adminOf(name))).status).toBe(201);
+  expect((await query({ create: { ref: { collection: 'notes' }, id: '1' }, params: { object: { data: { object: { n: 1 } } } } }, adminOf(name))).status).toBe(201);
+  expect((await query({ create_role: readNotes('readers') }, adminOf(name))).status).toBe(201);
+}
+
+async function keyFor(database: string | undefined, role: unknown): Promise<{ secret: string; ref: unknown }> {
+  const params = database === undefined ? { role } : { role, database: { database } };
+  const created = await query({ create_key: { object: params } });
+  expect(created.status).toBe(201);
+  return created.body.resource;
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  await databaseWithReaders('kids');
+  await databaseWithReaders('others');
+  expect((await query({ create_collection: { object: { name: 'notes' } } })).status).toBe(201);
+  expect((await query({ create_role: readNotes('readers') })).status).toBe(201);
+});
+afterAll(() => server.close());
+
+describe('renaming a role in a child database', () => {
+  it("points the parent's keys for that child at the new name, so they keep its privileges", async () => {
+    const single = await keyFor('kids', roleRef('readers'));
+    const listed = await keyFor('kids', [roleRef('readers')]);
+    const otherChild = await keyFor('others', roleRef('readers'));
+    const parentOwn = await keyFor(undefined, roleRef('readers'));
+    expect((await query(getNote, single.secret)).status).toBe(200);
+
+    expect((await query({ update: { role: 'readers' }, params: { object: { name: 'note_readers' } } }, adminOf('kids'))).status).toBe(200);
+
+    const roleOf = async (key: { ref: unknown }) => (await query({ select: ['role'], from: { get: key.ref } })).body.resource;
+    expect(await roleOf(single)).toEqual(roleRef('note_readers'));
+    expect(await roleOf(listed)).toEqual([roleRef('note_readers')]);
+    expect((await query(getNote, single.secret)).status).toBe(200);
+    expect((await query(getNote, listed.secret)).status).toBe(200);
+    expect(await roleOf(otherChild)).toEqual(roleRef('readers'));
+    expect(await roleOf(parentOwn)).toEqual(roleRef('readers'));
+    expect((await query(getNote, otherChild.secret)).status).toBe(200);
+  });
+});
