@@ -162,7 +162,10 @@ export function editFql(edit: (text: string) => string): FaultHooks['request'] {
   };
 }
 
-/** The event source token of a `/query/1` answer (tagged `{"@stream"}` or, in the simple format, a bare string). */
+/**
+ * The event source token of a tagged `/query/1` answer (`{"@stream": token}`). A simple-format bare string is not
+ * read as one: faults built on this rewrite `data["@stream"]`.
+ */
 export function tokenOf(body: unknown): string | undefined {
   if (!isJsonObject(body)) return undefined;
   if (isJsonObject(body.data) && typeof body.data['@stream'] === 'string') return body.data['@stream'];
