@@ -8,17 +8,14 @@ import type { Endpoint, RequestContext, RouteTable, ServerServices } from './rou
 const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
 
 export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
-  return async (exchange: Exchange): Promise<void> => {
+  return (exchange: Exchange): Promise<void> | undefined => {
     const endpoint = routes.resolve(exchange.request.path);
     const bare: RequestContext = { exchange, identity: undefined, services };
     if (!endpoint) {
       sendProtocolError(bare, 'v4', 404, 'not found', 'Not Found');
-      return;
+      return undefined;
     }
-    try {
-      const pending = handle(endpoint, bare);
-      if (pending) await pending;
-    } catch (error) {
+    const failed = (error: unknown): void => {
       if (exchange.responded) throw error;
       if (error instanceof ProtocolError) {
         sendProtocolError(bare, endpoint.errors, error.status, error.code, error.description, error.headers);
@@ -26,7 +23,16 @@ export function createDispatcher(routes: RouteTable, services: ServerServices, o
       }
       onFault(error);
       sendProtocolError(bare, endpoint.errors, 500, 'internal server error', 'Internal server error.');
+    };
+    // No promise for a request answered at once.
+    let pending: Promise<void> | undefined;
+    try {
+      pending = handle(endpoint, bare);
+    } catch (error) {
+      failed(error);
+      return undefined;
     }
+    return pending?.catch(failed);
   };
 }
 

@@ -26,7 +26,8 @@ export interface RequestContext {
   readonly services: ServerServices;
 }
 
-export type EndpointHandler = (ctx: RequestContext) => Promise<void>;
+/** Answers the request; a promise only while the answer has to wait (a request answered at once makes none). */
+export type EndpointHandler = (ctx: RequestContext) => Promise<void> | undefined;
 
 /** The error-body dialect of an endpoint: v4 `{"errors":[…]}` or v10 `{"error":{code,message}}`. */
 export type ErrorDialect = 'v4' | 'v10';

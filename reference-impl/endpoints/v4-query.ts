@@ -3,8 +3,9 @@ import type { Expr } from '../codec/v4-ast.js';
 import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, type ApiVersion } from '../codec/v4-json.js';
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
-import { evaluate } from '../eval/evaluator.js';
+import { v4Evaluator } from '../eval/evaluator.js';
 import { ReadOnlyTransactionError, type Transaction } from '../txn/transaction.js';
+import type { TransactionOutcome } from '../txn/transaction-manager.js';
 import type { Value } from '../values/value.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
@@ -40,30 +41,41 @@ function v4Headers(ts: bigint, metrics: V4Metrics): Record<string, string> {
 }
 
 /**
- * Evaluates an expression as one transaction; a failure commits nothing. Promise chains rather than async
- * functions: each async layer cost a frame and a suspension per request.
+ * Evaluates an expression as one transaction; a failure commits nothing. The outcome comes at once when the
+ * evaluation waited for nothing (no promise is made for such a request), else as a promise.
  */
-export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean): Promise<V4Outcome> {
+export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean): V4Outcome | Promise<V4Outcome> {
   const identity = ctx.identity;
   if (!identity) return Promise.reject(new Error('v4 evaluation needs an authenticated identity'));
   const { transactions, evalServices } = ctx.services;
   let failedAt = transactions.lastTs;
   const started = performance.now();
   let used: Transaction | undefined;
-  return transactions
-    .run(
+  const succeeded = (outcome: TransactionOutcome<{ value: Value; created: boolean }>): V4Outcome => ({
+    ok: true,
+    value: outcome.result.value,
+    created: outcome.result.created,
+    ts: outcome.ts,
+    metrics: measured(started, used),
+  });
+  const failed = (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error), ts: failedAt, metrics: measured(started, used) });
+  let outcome: TransactionOutcome<{ value: Value; created: boolean }> | Promise<TransactionOutcome<{ value: Value; created: boolean }>>;
+  try {
+    outcome = transactions.runNow(
       (txn) => {
         failedAt = txn.ts;
         used = txn;
-        const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, evaluate);
-        return evalCtx.eval(expr).then((value) => ({ value, created: typeof value === 'object' && value !== null && evalCtx.created.has(value) }));
+        const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, v4Evaluator);
+        const created = (value: Value) => ({ value, created: typeof value === 'object' && value !== null && evalCtx.created.has(value) });
+        const value = evalCtx.evalNow(expr);
+        return value instanceof Promise ? value.then(created) : created(value);
       },
       { readOnly },
-    )
-    .then(
-      (outcome): V4Outcome => ({ ok: true, value: outcome.result.value, created: outcome.result.created, ts: outcome.ts, metrics: measured(started, used) }),
-      (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error), ts: failedAt, metrics: measured(started, used) }),
     );
+  } catch (error) {
+    return failed(error);
+  }
+  return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
 }
 
 /** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
@@ -80,7 +92,7 @@ export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersio
   else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
 }
 
-function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> {
+function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> | undefined {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
   const started = performance.now();
   let expr: Expr;
@@ -89,9 +101,12 @@ function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<vo
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
     sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(started, undefined) }, apiVersion);
-    return Promise.resolve();
+    return undefined;
   }
-  return runV4(ctx, expr, apiVersion, readOnly).then((outcome) => sendV4Outcome(ctx, outcome, apiVersion));
+  const outcome = runV4(ctx, expr, apiVersion, readOnly);
+  if (outcome instanceof Promise) return outcome.then((settled) => sendV4Outcome(ctx, settled, apiVersion));
+  sendV4Outcome(ctx, outcome, apiVersion);
+  return undefined;
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -105,12 +120,12 @@ function bodyText(ctx: RequestContext): string | QueryError {
   }
 }
 
-function postQuery(ctx: RequestContext): Promise<void> {
+function postQuery(ctx: RequestContext): Promise<void> | undefined {
   const text = bodyText(ctx);
   if (typeof text === 'string') return query(ctx, text, false);
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
   sendV4Outcome(ctx, { ok: false, error: text, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) }, apiVersion);
-  return Promise.resolve();
+  return undefined;
 }
 
 export const v4QueryEndpoint: Endpoint = {

@@ -54,6 +54,14 @@ export interface EvalServices {
 }
 
 export type Evaluate = (ctx: EvalContext, expr: Expr) => Promise<Value>;
+/** Evaluation that answers at once when nothing has to wait (see `evaluateNow` in evaluator.ts). */
+export type EvaluateNow = (ctx: EvalContext, expr: Expr) => Value | Promise<Value>;
+
+/** The evaluator's two entry points, passed in so that this layer does not import the evaluator. */
+export interface Evaluator {
+  readonly evaluate: Evaluate;
+  readonly evaluateNow: EvaluateNow;
+}
 
 export class EvalContext {
   constructor(
@@ -64,22 +72,27 @@ export class EvalContext {
     readonly apiVersion: ApiVersion,
     readonly services: EvalServices,
     readonly scope: Scope,
-    private readonly evaluate: Evaluate,
+    private readonly evaluator: Evaluator,
     /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
     readonly created: WeakSet<object> = new WeakSet(),
   ) {}
 
   eval(expr: Expr): Promise<Value> {
-    return this.evaluate(this, expr);
+    return this.evaluator.evaluate(this, expr);
+  }
+
+  /** The value at once when nothing has to wait, else its promise; failures may be thrown at once. */
+  evalNow(expr: Expr): Value | Promise<Value> {
+    return this.evaluator.evaluateNow(this, expr);
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluate, this.created);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.created);
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluate, this.created);
+    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created);
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

@@ -107,18 +107,19 @@ function existing(version: DocumentVersion | undefined, position: Position): Doc
 
 const ACCESS_FOR_WRITE: Record<WriteAction, AccessAction> = { create: 'create', update: 'write', delete: 'delete' };
 
-export async function writeDocument(
+/** Writes after the access check; the version at once, or a promise when the access decision is one. */
+export function writeDocument(
   ctx: EvalContext,
   location: DocumentLocation,
   action: WriteAction,
   fields: ObjectValue,
   hidden: HiddenFields,
   position: Position,
-): Promise<DocumentVersion> {
+): DocumentVersion | Promise<DocumentVersion> {
   const before = ctx.txn.get(location.database, location.collection, location.id);
   const pending = requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
-  if (pending) await pending;
-  return ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
+  const write = () => ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
+  return pending ? pending.then(write) : write();
 }
 
 /** A document as the API returns it: `ref`, `ts`, then its fields. */

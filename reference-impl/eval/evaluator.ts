@@ -2,38 +2,62 @@
 import type { ArrayExpr, Expr } from '../codec/v4-ast.js';
 import { QueryError } from '../errors/query-error.js';
 import type { Value } from '../values/value.js';
-import type { EvalContext } from './context.js';
+import type { EvalContext, Evaluator } from './context.js';
 import { FormArgs } from './form-registry.js';
 
 /**
- * Not an async function: a literal or a form call needs no frame of its own (the form's promise is returned as
- * is), and this runs for every node of every request. Failures are still rejections, never synchronous throws.
+ * The value of `expr` at once when no part of it has to wait (an access decision that runs a role predicate,
+ * a password hash, an index build), else its promise. Failures are thrown at once or rejected. Answering at
+ * once lets a request that waits for nothing run without a promise per expression node.
  */
+export function evaluateNow(ctx: EvalContext, expr: Expr): Value | Promise<Value> {
+  switch (expr.kind) {
+    case 'literal':
+      return expr.value;
+    case 'array':
+      return evaluateArray(ctx, expr);
+    case 'object': {
+      // `{}` names no form; the service reads it as the empty object.
+      if (expr.fields.size === 0) return {};
+      const form = ctx.services.forms.match(expr.fields);
+      if (!form) {
+        throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);
+      }
+      return form.evaluate(ctx, new FormArgs(expr));
+    }
+  }
+}
+
+/** The same as a promise, never a synchronous throw: what forms that await their arguments use. */
 export function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
   try {
-    switch (expr.kind) {
-      case 'literal':
-        return Promise.resolve(expr.value);
-      case 'array':
-        return evaluateArray(ctx, expr);
-      case 'object': {
-        // `{}` names no form; the service reads it as the empty object.
-        if (expr.fields.size === 0) return Promise.resolve({});
-        const form = ctx.services.forms.match(expr.fields);
-        if (!form) {
-          throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);
-        }
-        return form.evaluate(ctx, new FormArgs(expr));
-      }
-    }
+    const value = evaluateNow(ctx, expr);
+    return value instanceof Promise ? value : Promise.resolve(value);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-async function evaluateArray(ctx: EvalContext, expr: ArrayExpr): Promise<Value[]> {
+function evaluateArray(ctx: EvalContext, expr: ArrayExpr): Value[] | Promise<Value[]> {
   const out: Value[] = [];
-  // A literal item is taken as is: awaiting its resolved promise would cost a suspension per item.
-  for (const item of expr.items) out.push(item.kind === 'literal' ? item.value : await ctx.eval(item));
+  const items = expr.items;
+  for (let i = 0; i < items.length; i++) {
+    const value = evaluateNow(ctx, items[i]!);
+    if (value instanceof Promise) return finishArray(ctx, items, i, value, out);
+    out.push(value);
+  }
   return out;
 }
+
+/** The rest of an array once item `i` had to wait: items are still evaluated one after another, in order. */
+async function finishArray(ctx: EvalContext, items: readonly Expr[], i: number, pending: Promise<Value>, out: Value[]): Promise<Value[]> {
+  out.push(await pending);
+  for (let j = i + 1; j < items.length; j++) {
+    const value = evaluateNow(ctx, items[j]!);
+    out.push(value instanceof Promise ? await value : value);
+  }
+  return out;
+}
+
+/** Both entry points, as an `EvalContext` takes them. */
+export const v4Evaluator: Evaluator = { evaluate, evaluateNow };

@@ -32,12 +32,12 @@ export class FormArgs {
   }
 
   /**
-   * An argument's value, at once when it is a literal, else the promise of its evaluation (values are never
-   * promises). Hot forms use it so that a literal argument costs no `await` (a suspension and a resumption).
+   * An argument's value, at once when it could be evaluated without waiting, else the promise of its evaluation
+   * (values are never promises). Hot forms use it so that an argument costs no `await` (a suspension and a
+   * resumption) when nothing needs one. Failures may be thrown at once.
    */
   valueOrPending(ctx: EvalContext, key: string): Value | Promise<Value> {
-    const expr = this.expr(key);
-    return expr.kind === 'literal' ? expr.value : ctx.eval(expr);
+    return ctx.evalNow(this.expr(key));
   }
 
   /** Evaluates an optional argument; undefined when absent. */
@@ -51,8 +51,11 @@ export interface FormDefinition {
   readonly required: readonly [string, ...string[]];
   /** Keys that may be present as well. */
   readonly optional?: readonly string[];
-  /** Evaluates the form; `position` of errors defaults to the form's position. */
-  evaluate(ctx: EvalContext, args: FormArgs): Promise<Value>;
+  /**
+   * Evaluates the form; `position` of errors defaults to the form's position. Forms on hot paths answer at once
+   * (a value, or a synchronous throw) when nothing they do needs to wait; the rest are async functions.
+   */
+  evaluate(ctx: EvalContext, args: FormArgs): Value | Promise<Value>;
 }
 
 interface RegisteredForm {

@@ -68,13 +68,13 @@ export type WriteMode = 'create' | 'update' | 'replace';
  * The stored fields of a user document from Create/Update/Replace params: `data` (object), `ttl` (time),
  * and `credentials.password`, which goes only to the hidden BCrypt hash. Other keys are ignored.
  */
-export async function userDocumentFields(
+export function userDocumentFields(
   ctx: EvalContext,
   params: ObjectValue,
   mode: WriteMode,
   existing: DocumentVersion | undefined,
   position: Position,
-): Promise<{ fields: ObjectValue; hidden: HiddenFields }> {
+): StoredFields | Promise<StoredFields> {
   const failures: ValidationFailure[] = [];
   const data = params['data'];
   const ttl = params['ttl'];
@@ -106,10 +106,16 @@ export async function userDocumentFields(
     const stored = isObjectValue(data) ? withoutNulls(data) : {};
     fields = ttl instanceof Time ? { data: stored, ttl } : { data: stored };
   }
-  let credentialsHash = existing?.hidden.credentialsHash;
-  if (typeof password === 'string') credentialsHash = await ctx.services.hashPassword(password);
-  else if (password === null) credentialsHash = undefined;
-  return { fields, hidden: withCredentialsHash(existing?.hidden ?? NO_HIDDEN_FIELDS, credentialsHash) };
+  const previous = existing?.hidden ?? NO_HIDDEN_FIELDS;
+  // Only a password makes this wait (for its hash): the fields are ready at once otherwise.
+  if (typeof password === 'string') return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
+  return { fields, hidden: withCredentialsHash(previous, password === null ? undefined : previous.credentialsHash) };
+}
+
+/** A document's stored fields and hidden fields, as a write takes them. */
+export interface StoredFields {
+  fields: ObjectValue;
+  hidden: HiddenFields;
 }
 
 /** `hidden` with its credentials hash set or removed; unchanged fields are shared, not copied (most have none). */

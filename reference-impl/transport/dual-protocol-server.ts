@@ -175,19 +175,33 @@ export class DualProtocolServer {
       this.sendCanned(exchange.res, pick(this.options.internalError, '/'), exchange.protocol);
       return;
     }
-    void this.dispatch(exchange);
+    this.dispatch(exchange);
   }
 
-  private async dispatch(exchange: ServerExchange): Promise<void> {
+  private dispatch(exchange: ServerExchange): void {
+    let pending: Promise<void> | undefined;
     try {
-      await this.handler(exchange);
+      pending = this.handler(exchange);
     } catch (err) {
-      this.fault(err);
-      if (exchange.responded) {
-        if (!exchange.res.writableEnded) exchange.res.end();
-        return;
-      }
+      this.handlerFailed(exchange, err);
+      return;
     }
+    // A handler that answered at once costs no promise here either.
+    if (pending === undefined) this.handlerDone(exchange);
+    else pending.then(() => this.handlerDone(exchange), (err: unknown) => this.handlerFailed(exchange, err));
+  }
+
+  private handlerFailed(exchange: ServerExchange, err: unknown): void {
+    this.fault(err);
+    if (exchange.responded) {
+      if (!exchange.res.writableEnded) exchange.res.end();
+      return;
+    }
+    this.handlerDone(exchange);
+  }
+
+  /** A handler that returned without responding gets the internal-error answer: every request is answered. */
+  private handlerDone(exchange: ServerExchange): void {
     if (!exchange.responded) this.sendCanned(exchange.res, pick(this.options.internalError, exchange.request.path), exchange.protocol);
   }
 

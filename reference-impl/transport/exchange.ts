@@ -37,4 +37,5 @@ export interface Exchange {
   readonly responded: boolean;
 }
 
-export type ExchangeHandler = (exchange: Exchange) => Promise<void>;
+/** Handles one exchange; a promise only while the handling has to wait. */
+export type ExchangeHandler = (exchange: Exchange) => Promise<void> | undefined;

@@ -14,6 +14,40 @@ export class SerialQueue {
     else this.running = false;
   };
 
+  /**
+   * Runs `task` now when the queue is idle and answers as the task does: at once when it answers at once (the
+   * queue is free again before this returns), else its promise. When busy, the task waits its turn as in `run`.
+   */
+  runNow<T>(task: () => T | Promise<T>): T | Promise<T> {
+    if (this.running) return this.run(() => {
+      const result = task();
+      return result instanceof Promise ? result : Promise.resolve(result);
+    });
+    this.running = true;
+    let result: T | Promise<T>;
+    try {
+      result = task();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    if (!(result instanceof Promise)) {
+      this.release();
+      return result;
+    }
+    const release = this.release;
+    return result.then(
+      (value) => {
+        release();
+        return value;
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
+  }
+
   run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running) return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.start(task));
     this.running = true;

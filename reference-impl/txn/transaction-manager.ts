@@ -65,17 +65,41 @@ export class TransactionManager {
   run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
     const readOnly = options.readOnly ?? false;
     const committing = this.lock.run(() => {
-      const now = this.clockMicros();
-      const last = this.lastTs;
-      // Reads may share the newest timestamp; a write transaction needs a fresh one.
-      const ts = readOnly ? (now > last ? now : last) : now > last ? now : last + 1n;
-      this.lastIssued = ts;
-      const txn = new Transaction(this.store, ts, readOnly);
+      const txn = this.begin(readOnly);
       // Chained rather than awaited in an async function: one frame and suspension less per request.
       return body(txn).then((result) => this.commit(txn, result));
     });
     if (!this.commitLog) return committing;
     return this.afterDurable(committing, this.commitLog);
+  }
+
+  /**
+   * The same for a body that may answer at once: when no other transaction is running and the body waits for
+   * nothing, the transaction runs and commits before this returns (failures are then thrown at once). With a
+   * commit log every outcome waits for the disk anyway, so it is always a promise.
+   */
+  runNow<T>(body: (txn: Transaction) => T | Promise<T>, options: { readOnly?: boolean } = {}): TransactionOutcome<T> | Promise<TransactionOutcome<T>> {
+    const readOnly = options.readOnly ?? false;
+    if (this.commitLog) {
+      return this.run((txn) => {
+        const result = body(txn);
+        return result instanceof Promise ? result : Promise.resolve(result);
+      }, options);
+    }
+    return this.lock.runNow(() => {
+      const txn = this.begin(readOnly);
+      const result = body(txn);
+      return result instanceof Promise ? result.then((value) => this.commit(txn, value)) : this.commit(txn, result);
+    });
+  }
+
+  private begin(readOnly: boolean): Transaction {
+    const now = this.clockMicros();
+    const last = this.lastTs;
+    // Reads may share the newest timestamp; a write transaction needs a fresh one.
+    const ts = readOnly ? (now > last ? now : last) : now > last ? now : last + 1n;
+    this.lastIssued = ts;
+    return new Transaction(this.store, ts, readOnly);
   }
 
   /** Applies `txn`'s writes (if any) under the lock, after the validators and the commit log accepted them. */

@@ -21,16 +21,32 @@ async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Val
 
 const object: FormDefinition = {
   required: ['object'],
-  async evaluate(ctx, args) {
+  evaluate(ctx, args) {
     const arg = args.expr('object');
     if (arg.kind === 'literal' && isObjectValue(arg.value)) return arg.value;
     if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
     const out: ObjectValue = {};
-    // A literal field is taken as is: awaiting its resolved promise would cost a suspension per field.
-    for (const [key, field] of arg.fields) setField(out, key, field.kind === 'literal' ? field.value : await ctx.eval(field));
+    const fields = arg.fields.entries();
+    for (let next = fields.next(); !next.done; next = fields.next()) {
+      const [key, field] = next.value;
+      const value = ctx.evalNow(field);
+      if (value instanceof Promise) return finishObject(ctx, out, key, value, fields);
+      setField(out, key, value);
+    }
     return out;
   },
 };
+
+/** The rest of an object once field `key` had to wait: fields are still evaluated one after another, in order. */
+async function finishObject(ctx: EvalContext, out: ObjectValue, key: string, pending: Promise<Value>, rest: Iterator<[string, Expr]>): Promise<ObjectValue> {
+  setField(out, key, await pending);
+  for (let next = rest.next(); !next.done; next = rest.next()) {
+    const [name, field] = next.value;
+    const value = ctx.evalNow(field);
+    setField(out, name, value instanceof Promise ? await value : value);
+  }
+  return out;
+}
 
 const variable: FormDefinition = {
   required: ['var'],

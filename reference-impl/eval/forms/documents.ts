@@ -4,16 +4,16 @@ import { errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, type ObjectValue, type Value } from '../../values/value.js';
+import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 
-async function optionalParams(ctx: EvalContext, args: FormArgs): Promise<ObjectValue> {
+function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
-  const params = await args.value(ctx, 'params');
-  return params === null ? {} : expectObject(params, args.position('params'));
+  return whenReady(args.valueOrPending(ctx, 'params'), (params) => (params === null ? {} : expectObject(params, args.position('params'))));
 }
 
 async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
@@ -23,46 +23,65 @@ async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefine
 const create: FormDefinition = {
   required: ['create'],
   optional: ['params'],
-  async evaluate(ctx, args) {
-    const target = expectRef(await args.value(ctx, 'create'), args.position('create'));
-    const params = await optionalParams(ctx, args);
-    const position = args.node.position;
-    if (isNativeCollection(target)) {
-      const handler = ctx.services.natives.get(target.id);
-      if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
-      return handler.create(ctx, params, position, target.database);
-    }
-    let location: DocumentLocation;
-    const chosenId = !(target.collection === undefined || isNativeCollection(target.collection));
-    if (!chosenId) {
-      // A collection ref: the document gets a new id.
-      const { database, collection } = resolveCollection(ctx, target, args.position('create'));
-      if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
-      const id = ctx.txn.newDocumentId();
-      location = { database, collection, id, ref: new Ref(id, target) };
-    } else {
-      location = locateDocument(ctx, target, args.position('create'));
-    }
-    const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
-    // A new id is never taken; an id the caller chose may be (checked once the fields the create would write are known).
-    if (chosenId) await ensureNotFound(ctx, location, position, fields);
-    const version = await writeDocument(ctx, location, 'create', fields, hidden, position);
-    const result = renderDocument(location.ref, version);
-    ctx.created.add(result);
-    return result;
+  evaluate(ctx, args) {
+    return whenReady(args.valueOrPending(ctx, 'create'), (given) => {
+      const target = expectRef(given, args.position('create'));
+      return whenReady(optionalParams(ctx, args), (params) => createDocument(ctx, args, target, params));
+    });
   },
 };
+
+/** Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate). */
+function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Value | Promise<Value> {
+  const position = args.node.position;
+  if (isNativeCollection(target)) {
+    const handler = ctx.services.natives.get(target.id);
+    if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
+    return handler.create(ctx, params, position, target.database);
+  }
+  if (!(target.collection === undefined || isNativeCollection(target.collection))) return createWithChosenId(ctx, args, target, params);
+  // A collection ref: the document gets a new id, which is never taken.
+  const { database, collection } = resolveCollection(ctx, target, args.position('create'));
+  if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
+  const id = ctx.txn.newDocumentId();
+  const location: DocumentLocation = { database, collection, id, ref: new Ref(id, target) };
+  return whenReady(userDocumentFields(ctx, params, 'create', undefined, position), ({ fields, hidden }) =>
+    whenReady(writeDocument(ctx, location, 'create', fields, hidden, position), (version) => createdDocument(ctx, location, version)),
+  );
+}
+
+/** An id the caller chose may be taken: that is checked once the fields the create would write are known. */
+async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Promise<Value> {
+  const position = args.node.position;
+  const location = locateDocument(ctx, target, args.position('create'));
+  const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
+  await ensureNotFound(ctx, location, position, fields);
+  return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position));
+}
+
+function createdDocument(ctx: EvalContext, location: DocumentLocation, version: DocumentVersion): ObjectValue {
+  const result = renderDocument(location.ref, version);
+  ctx.created.add(result);
+  return result;
+}
 
 const get: FormDefinition = {
   required: ['get'],
   optional: ['ts'],
-  async evaluate(ctx, args) {
-    const ref = expectRef(await args.value(ctx, 'get'), args.position('get'));
-    const location = locateDocument(ctx, ref, args.position('get'));
-    const found = readExisting(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
-    return renderReadDocument(location.ref, found instanceof Promise ? await found : found);
+  evaluate(ctx, args) {
+    return whenReady(args.valueOrPending(ctx, 'get'), (given) => {
+      const ref = expectRef(given, args.position('get'));
+      const location = locateDocument(ctx, ref, args.position('get'));
+      if (args.has('ts')) return getAt(ctx, args, location);
+      return whenReady(readExisting(ctx, location, args.node.position), (found) => renderReadDocument(location.ref, found));
+    });
   },
 };
+
+async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocation): Promise<Value> {
+  const found = await readExisting(ctx, location, args.node.position, await atTs(ctx, args));
+  return renderReadDocument(location.ref, found);
+}
 
 const exists: FormDefinition = {
   required: ['exists'],

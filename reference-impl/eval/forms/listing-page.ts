@@ -9,7 +9,7 @@ import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexPage, IndexTuple } from '../../indexes/index-store.js';
 import type { SetPageOptions } from '../../indexes/ordered-set.js';
 import { collectionRefOf } from '../../indexes/index-manager.js';
-import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type DocumentVersion, type LiveChunk } from '../../store/store.js';
 import { Ref, SetRef, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../documents.js';
@@ -59,9 +59,9 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
 
 /**
  * The page, or undefined when this set or request needs the materialised path. Access is checked per
- * document walked, exactly as the materialised listing does.
+ * document walked, exactly as the materialised listing does; the page comes at once unless a check waits.
  */
-export async function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<IndexPage | undefined> {
+export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): IndexPage | undefined | Promise<IndexPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
   const { database, key, collectionRef } = listing;
@@ -73,18 +73,37 @@ export async function listingPage(ctx: EvalContext, set: Value, position: Positi
   if (from === false) return undefined;
   const { size } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
+  const chunks = store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1);
+  if (!ctx.services.access.readsEveryDocument(ctx, database, key)) return checkedPage(ctx, listing, chunks, backwards, options);
   const taken: IndexTuple[] = [];
-  const readsAll = ctx.services.access.readsEveryDocument(ctx, database, key);
-  walk: for (const chunk of store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1)) {
+  walk: for (const chunk of chunks) {
     for (let i = 0; i < chunk.ids.length; i++) {
-      const id = chunk.ids[i]!;
-      const version = chunk.versions[i]!;
-      const ref = listedRef(id, version, collectionRef);
-      const allowed = readsAll || ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
-      if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
+      taken.push([listedRef(chunk.ids[i]!, chunk.versions[i]!, collectionRef)]);
       if (taken.length > size) break walk;
     }
   }
+  return pageOf(taken, backwards, options);
+}
+
+/** The same walk for a caller whose read rights depend on the document: each one walked is checked. */
+async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<LiveChunk>, backwards: boolean, options: SetPageOptions): Promise<IndexPage> {
+  const { database, key, collectionRef } = listing;
+  const taken: IndexTuple[] = [];
+  walk: for (const chunk of chunks) {
+    for (let i = 0; i < chunk.ids.length; i++) {
+      const version = chunk.versions[i]!;
+      const ref = listedRef(chunk.ids[i]!, version, collectionRef);
+      const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+      if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
+      if (taken.length > options.size) break walk;
+    }
+  }
+  return pageOf(taken, backwards, options);
+}
+
+/** The page of the `size + 1` (or fewer) entries taken in walk order. */
+function pageOf(taken: IndexTuple[], backwards: boolean, options: SetPageOptions): IndexPage {
+  const { size } = options;
   if (backwards) {
     const page: IndexPage = { data: taken.slice(0, size).reverse() };
     if (taken.length > size) page.before = taken[size - 1];

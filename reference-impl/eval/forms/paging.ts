@@ -6,13 +6,14 @@
  */
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
-import { paginateSet } from '../../indexes/ordered-set.js';
+import { paginateSet, type SetPageOptions } from '../../indexes/ordered-set.js';
 import { isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectInteger, expectTimestampMicros, typeName } from '../arguments.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import type { EvalContext } from '../context.js';
 import { listingPage } from './listing-page.js';
 import { SetReader } from './set-reading.js';
+import { whenReady } from '../when-ready.js';
 
 export const DEFAULT_PAGE_SIZE = 64;
 export const MAX_PAGE_SIZE = 100_000;
@@ -21,17 +22,26 @@ function cursorTuple(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
-async function pageSize(ctx: EvalContext, args: FormArgs): Promise<number> {
+function pageSize(ctx: EvalContext, args: FormArgs): number | Promise<number> {
   if (!args.has('size')) return DEFAULT_PAGE_SIZE;
-  const size = expectInteger(await args.value(ctx, 'size'), args.position('size'));
-  if (size < 1n || size > BigInt(MAX_PAGE_SIZE)) {
-    throw errors.invalidArgument(`Page size must be between 1 and ${MAX_PAGE_SIZE}, got ${size}.`, args.position('size'));
-  }
-  return Number(size);
+  return whenReady(args.valueOrPending(ctx, 'size'), (given) => {
+    const size = expectInteger(given, args.position('size'));
+    if (size < 1n || size > BigInt(MAX_PAGE_SIZE)) {
+      throw errors.invalidArgument(`Page size must be between 1 and ${MAX_PAGE_SIZE}, got ${size}.`, args.position('size'));
+    }
+    return Number(size);
+  });
 }
 
+type RequestedCursor = { after?: Value[]; before?: Value[]; fromEnd?: boolean };
+
 /** The cursor of the request: `after`/`before` given directly or inside `cursor: {after | before}`. */
-async function requestedCursor(ctx: EvalContext, args: FormArgs): Promise<{ after?: Value[]; before?: Value[]; fromEnd?: boolean }> {
+function requestedCursor(ctx: EvalContext, args: FormArgs): RequestedCursor | Promise<RequestedCursor> {
+  if (!args.has('after') && !args.has('before') && !args.has('cursor')) return {};
+  return givenCursor(ctx, args);
+}
+
+async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedCursor> {
   let after: Value | undefined = await args.optional(ctx, 'after');
   let before: Value | undefined = await args.optional(ctx, 'before');
   let beforeGiven = args.has('before');
@@ -50,34 +60,51 @@ async function requestedCursor(ctx: EvalContext, args: FormArgs): Promise<{ afte
 }
 
 export function pagingForms(reader: SetReader): readonly FormDefinition[] {
+  /** The page once every argument is known: at once when it is a listing walked without waiting. */
+  const page = (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Value | Promise<Value> =>
+    whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
+      if (!walked) return materialisedPage(ctx, set, position, atTs, options);
+      const out: ObjectValue = {};
+      if (walked.before !== undefined) out['before'] = walked.before;
+      if (walked.after !== undefined) out['after'] = walked.after;
+      out['data'] = walked.data.map((tuple) => tuple[0]!);
+      return out;
+    });
+
+  const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<Value> => {
+    const ordered = await reader.read(ctx, set, position, atTs);
+    const page = paginateSet(ordered, options);
+    const out: ObjectValue = {};
+    if (page.before !== undefined) out['before'] = page.before;
+    if (page.after !== undefined) out['after'] = page.after;
+    out['data'] = page.data.map((tuple) => ordered.element(tuple));
+    return out;
+  };
+
+  /** With `ts`, `events` or `sources`: their values are needed (and checked) before the page. */
+  const pageWithOptions = async (ctx: EvalContext, args: FormArgs): Promise<Value> => {
+    const position: Position = args.position('paginate');
+    const set = await args.value(ctx, 'paginate');
+    const size = await pageSize(ctx, args);
+    const cursor = await requestedCursor(ctx, args);
+    const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
+    for (const flag of ['events', 'sources'] as const) {
+      if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
+        throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
+      }
+    }
+    return page(ctx, set, position, atTs, { size, ...cursor });
+  };
+
   const paginate: FormDefinition = {
     required: ['paginate'],
     optional: ['size', 'after', 'before', 'ts', 'cursor', 'events', 'sources'],
-    async evaluate(ctx, args) {
-      const position: Position = args.position('paginate');
-      const set = await args.value(ctx, 'paginate');
-      const size = await pageSize(ctx, args);
-      const cursor = await requestedCursor(ctx, args);
-      const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
-      for (const flag of ['events', 'sources'] as const) {
-        if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
-          throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
-        }
-      }
-      const out: ObjectValue = {};
-      const walked = await listingPage(ctx, set, position, atTs, { size, ...cursor });
-      if (walked) {
-        if (walked.before !== undefined) out['before'] = walked.before;
-        if (walked.after !== undefined) out['after'] = walked.after;
-        out['data'] = walked.data.map((tuple) => tuple[0]!);
-        return out;
-      }
-      const ordered = await reader.read(ctx, set, position, atTs);
-      const page = paginateSet(ordered, { size, ...cursor });
-      if (page.before !== undefined) out['before'] = page.before;
-      if (page.after !== undefined) out['after'] = page.after;
-      out['data'] = page.data.map((tuple) => ordered.element(tuple));
-      return out;
+    evaluate(ctx, args) {
+      if (args.has('ts') || args.has('events') || args.has('sources')) return pageWithOptions(ctx, args);
+      // Arguments are evaluated (and checked) in the same order as above.
+      return whenReady(args.valueOrPending(ctx, 'paginate'), (set) =>
+        whenReady(pageSize(ctx, args), (size) => whenReady(requestedCursor(ctx, args), (cursor) => page(ctx, set, args.position('paginate'), undefined, { size, ...cursor }))),
+      );
     },
   };
   return [paginate];

@@ -1,44 +1,52 @@
 /** Ref-building forms: named schema refs, `ref`+`id`, and the native collection refs. */
 import { errors } from '../../errors/query-error.js';
-import { NATIVE_COLLECTIONS, Ref } from '../../values/value.js';
+import { NATIVE_COLLECTIONS, Ref, type Value } from '../../values/value.js';
 import { expectRef, expectString, typeName } from '../arguments.js';
-import type { FormDefinition } from '../form-registry.js';
+import type { EvalContext } from '../context.js';
+import type { FormArgs, FormDefinition } from '../form-registry.js';
+import { whenReady } from '../when-ready.js';
 
 /** `{"collection": "c"}` → `Ref(c, Ref(collections))`, optionally scoped to a child database. */
 function named(key: string, nativeCollection: string): FormDefinition {
+  // Shared by every ref this form builds (Refs are immutable), so its wire text is built once.
+  const parent = new Ref(nativeCollection);
+  const scoped = async (ctx: EvalContext, args: FormArgs): Promise<Value> => {
+    const name = expectString(await args.value(ctx, key), args.position(key));
+    const scope = expectRef(await args.value(ctx, 'scope'), args.position('scope'));
+    return new Ref(name, new Ref(nativeCollection), scope);
+  };
   return {
     required: [key],
     optional: ['scope'],
-    async evaluate(ctx, args) {
-      const given = args.valueOrPending(ctx, key);
-      const name = expectString(given instanceof Promise ? await given : given, args.position(key));
-      const scope = args.has('scope') ? expectRef(await args.value(ctx, 'scope'), args.position('scope')) : undefined;
-      return new Ref(name, new Ref(nativeCollection), scope);
+    evaluate(ctx, args) {
+      if (args.has('scope')) return scoped(ctx, args);
+      return whenReady(args.valueOrPending(ctx, key), (given) => new Ref(expectString(given, args.position(key)), parent));
     },
   };
 }
 
 const refWithId: FormDefinition = {
   required: ['ref', 'id'],
-  async evaluate(ctx, args) {
-    const collection = expectRef(await args.value(ctx, 'ref'), args.position('ref'));
-    const given = args.valueOrPending(ctx, 'id');
-    const id = given instanceof Promise ? await given : given;
-    if (typeof id !== 'string' && typeof id !== 'bigint') {
-      throw errors.invalidArgument(`String or Integer expected, ${typeName(id)} provided.`, args.position('id'));
-    }
-    return new Ref(String(id), collection);
+  evaluate(ctx, args) {
+    return whenReady(args.valueOrPending(ctx, 'ref'), (given) => {
+      const collection = expectRef(given, args.position('ref'));
+      return whenReady(args.valueOrPending(ctx, 'id'), (id) => {
+        if (typeof id !== 'string' && typeof id !== 'bigint') {
+          throw errors.invalidArgument(`String or Integer expected, ${typeName(id)} provided.`, args.position('id'));
+        }
+        return new Ref(String(id), collection);
+      });
+    });
   },
 };
 
 /** `{"collections": null}` → `Ref(collections)`; a database ref instead of null scopes it. */
 function native(name: string): FormDefinition {
+  const unscoped = new Ref(name);
   return {
     required: [name],
-    async evaluate(ctx, args) {
-      const scope = await args.value(ctx, name);
-      if (scope === null) return new Ref(name);
-      return new Ref(name, undefined, expectRef(scope, args.position(name)));
+    evaluate(ctx, args) {
+      return whenReady(args.valueOrPending(ctx, name), (scope) => (scope === null ? unscoped : new Ref(name, undefined, expectRef(scope, args.position(name)))));
     },
   };
 }

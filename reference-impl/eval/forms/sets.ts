@@ -14,6 +14,7 @@ import { ensureNotFound, isNativeCollection, renderDocument, resolveCollection, 
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler } from '../native-collections.js';
 import { withoutNulls } from '../record-fields.js';
+import { whenReady } from '../when-ready.js';
 import { asLambda, indexRecord, isIndexRef } from './set-reading.js';
 
 function asQueryError(e: unknown, position: Position): never {
@@ -145,10 +146,12 @@ const join: FormDefinition = {
 
 const documents: FormDefinition = {
   required: ['documents'],
-  async evaluate(ctx, args) {
-    const collection = expectRef(await args.value(ctx, 'documents'), args.position('documents'));
-    resolveCollection(ctx, collection, args.position('documents'));
-    return new SetRef({ documents: collection });
+  evaluate(ctx, args) {
+    return whenReady(args.valueOrPending(ctx, 'documents'), (given) => {
+      const collection = expectRef(given, args.position('documents'));
+      resolveCollection(ctx, collection, args.position('documents'));
+      return new SetRef({ documents: collection });
+    });
   },
 };
 

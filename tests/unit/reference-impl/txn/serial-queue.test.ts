@@ -36,4 +36,39 @@ describe('SerialQueue', () => {
     await expect(queue.run((() => { throw new Error('sync'); }) as () => Promise<never>)).rejects.toThrow('sync');
     await expect(queue.run(async () => 1)).resolves.toBe(1);
   });
+
+  it('runNow answers at once when idle, and the queue is free again before it returns', () => {
+    const queue = new SerialQueue();
+    expect(queue.runNow(() => 'now')).toBe('now');
+    expect(queue.runNow(() => 'again')).toBe('again');
+    expect(() => queue.runNow(() => {
+      throw new Error('sync');
+    })).toThrow('sync');
+    expect(queue.runNow(() => 'after a throw')).toBe('after a throw');
+  });
+
+  it('runNow waits its turn behind a running task and holds the queue while its own promise is pending', async () => {
+    const queue = new SerialQueue();
+    const log: string[] = [];
+    let finishFirst!: () => void;
+    const first = queue.run(() => new Promise<string>((resolve) => (finishFirst = () => resolve('first'))));
+    const second = queue.runNow(() => {
+      log.push('second ran');
+      return 'second';
+    });
+    expect(second).toBeInstanceOf(Promise);
+    expect(log).toEqual([]);
+    finishFirst();
+    await expect(first).resolves.toBe('first');
+    await expect(second).resolves.toBe('second');
+    expect(log).toEqual(['second ran']);
+
+    let finishThird!: () => void;
+    const third = queue.runNow(() => new Promise<string>((resolve) => (finishThird = () => resolve('third'))));
+    const fourth = queue.runNow(() => 'fourth');
+    expect(fourth).toBeInstanceOf(Promise);
+    finishThird();
+    await expect(third).resolves.toBe('third');
+    await expect(fourth).resolves.toBe('fourth');
+  });
 });
