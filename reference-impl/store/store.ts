@@ -104,8 +104,9 @@ export interface DatabaseState {
   readonly parent: DatabaseId | undefined;
   readonly collections: Map<CollectionKey, Map<string, DocumentHistory>>;
   /**
-   * Per collection, every id it ever held in `compareIds` order (so scans never sort), with the same histories
-   * as `collections` (so a walk reads versions from the tree's leaves without a hash lookup per id).
+   * Per collection, every id it ever held in `compareIds` order (so scans never sort), keyed by `idKey` (so the
+   * tree compares plain text), with the same histories as `collections` (so a walk reads versions from the
+   * tree's leaves without a hash lookup per id).
    */
   readonly orderedIds: Map<CollectionKey, BTree<string, DocumentHistory>>;
   /** Collections holding an id that is not a canonical decimal number (see `isCanonicalNumericId`). */
@@ -187,7 +188,7 @@ export class Store {
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
     const pair: [string, DocumentHistory] = ['', []];
-    let bound = fromId;
+    let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = Math.max(1, Math.min(expected, WALK_MAX_CHUNK)); ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
       const live: LiveChunk = { ids: [], versions: [] };
@@ -195,13 +196,13 @@ export class Store {
       let last = bound;
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
       for (let r = it.next(); !r.done && read < chunkSize; r = it.next()) {
-        const [id, history] = r.value;
-        if (skipBound && ascending && id === bound) continue;
+        const [key, history] = r.value;
+        if (skipBound && ascending && key === bound) continue;
         read++;
-        last = id;
+        last = key;
         const version = versionAt(history, atTs);
         if (version && version.action !== 'delete') {
-          live.ids.push(id);
+          live.ids.push(idOfKey(key));
           live.versions.push(version);
         }
       }
@@ -234,7 +235,7 @@ export class Store {
 
   /** Ids of the documents a collection ever held (including deleted ones). */
   documentIds(database: DatabaseId, collection: CollectionKey): string[] {
-    return this.databases.get(database)?.orderedIds.get(collection)?.keysArray() ?? [];
+    return this.databases.get(database)?.orderedIds.get(collection)?.keysArray().map(idOfKey) ?? [];
   }
 
   // ---- seams -----------------------------------------------------------------------------------------------
@@ -294,15 +295,15 @@ export class Store {
         if (history === undefined) {
           docs.set(write.id, write.after);
           let ids = state.orderedIds.get(write.collection);
-          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentHistory>(undefined, compareIds)));
-          ids.set(write.id, write.after);
+          if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys)));
+          ids.set(idKey(write.id), write.after);
           if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
         } else if (Array.isArray(history)) {
           history.push(write.after);
         } else {
           const versions = [history, write.after];
           docs.set(write.id, versions);
-          state.orderedIds.get(write.collection)!.set(write.id, versions);
+          state.orderedIds.get(write.collection)!.set(idKey(write.id), versions);
         }
         const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
         if (named !== undefined) this.databaseRecords.set(named, write.id);
@@ -333,9 +334,25 @@ export function isCanonicalNumericId(id: string): boolean {
 
 const DIGITS = /^[0-9]+$/;
 
-/** A regular expression rather than a loop: the id tree compares with this on every step of every insert. */
 function isDigits(s: string): boolean {
   return DIGITS.test(s);
+}
+
+/**
+ * The id tree's key for `id`: keys in plain text order are ids in `compareIds` order — numeric ids first (`0`,
+ * then the length in two UTF-16 units, so shorter first, then the digits), other ids after them (`1`, then the id)
+ * — so the tree's comparisons never classify ids (classifying both sides on every step was most of an insert).
+ */
+function idKey(id: string): string {
+  return isDigits(id) ? `0${String.fromCharCode(id.length >>> 16, id.length & 0xffff)}${id}` : `1${id}`;
+}
+
+function idOfKey(key: string): string {
+  return key.charCodeAt(0) === 48 /* '0' */ ? key.slice(3) : key.slice(1);
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Numeric ids in numeric order, then other ids in text order. */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROOT_DATABASE, Store, type DocumentVersion, type WriteAction } from '../../../../reference-impl/store/store.js';
+import { ROOT_DATABASE, Store, compareIds, type DocumentVersion, type WriteAction } from '../../../../reference-impl/store/store.js';
 
 const COLLECTION = 'collections/items';
 
@@ -78,5 +79,33 @@ describe('store: collection walks', () => {
     ]);
     expect(store.getDocument(ROOT_DATABASE, COLLECTION, '9', 3n)).toBeUndefined();
     expect(store.versionAt(ROOT_DATABASE, COLLECTION, '9', 3n)?.action).toBe('delete');
+  });
+});
+
+describe('store: id order', () => {
+  const idArbitrary = fc.oneof(
+    fc.stringMatching(/^[0-9]{1,22}$/),
+    fc.string({ minLength: 1, maxLength: 6 }),
+    fc.constantFrom('0', '00', '007', '7', '10', '9', '-1', '+1', ' ', '1a', 'a1', 'é', '\u{1F600}', '\u0000'),
+  );
+
+  it('walks, seeks and lists ids in compareIds order, whatever the ids (numeric, zero-padded, other text)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(idArbitrary, { minLength: 1, maxLength: 60 }), fc.nat(), (given, pick) => {
+        const store = new Store();
+        for (const id of given) {
+          store.commit([{ ts: 1n, database: ROOT_DATABASE, writes: [{ collection: COLLECTION, id, action: 'create', before: undefined, after: version(1n, 'create', 0) }] }]);
+        }
+        const sorted = [...given].sort(compareIds);
+        const walked = (direction: 'ascending' | 'descending', from?: string) => [...store.walkCollection(ROOT_DATABASE, COLLECTION, 1n, direction, from, 4)].map(([id]) => id);
+        expect(walked('ascending')).toEqual(sorted);
+        expect(walked('descending')).toEqual([...sorted].reverse());
+        expect(store.documentIds(ROOT_DATABASE, COLLECTION)).toEqual(sorted);
+        const from = given[pick % given.length]!;
+        expect(walked('ascending', from)).toEqual(sorted.filter((id) => compareIds(id, from) >= 0));
+        expect(walked('descending', from)).toEqual(sorted.filter((id) => compareIds(id, from) < 0).reverse());
+      }),
+      { numRuns: 200 },
+    );
   });
 });
