@@ -35,6 +35,16 @@ describe('v4 JSON codec', () => {
     expect(renderValue(ref, { apiVersion: '2.0' })).toBe('{"@ref":"classes/c/1"}');
   });
 
+  it('renders an array of refs (a page) exactly as its items one by one, in every wording', () => {
+    const collection = new Ref('c', new Ref('collections'));
+    const refs = [new Ref('1', collection), new Ref('2', collection), new Ref('k', new Ref('keys'), new Ref('db', new Ref('databases')))];
+    for (const options of [v4, v21, { apiVersion: '2.0' as const }]) {
+      const oneByOne = `[${refs.map((ref) => renderValue(ref, options)).join(',')}]`;
+      expect(renderValue(refs, options)).toBe(oneByOne);
+      expect(renderValue([...refs, 1n], options)).toBe(`${oneByOne.slice(0, -1)},1]`);
+    }
+  });
+
   it('renders a document read back exactly as the same plain object, in every wording, on every read', () => {
     const collection = new Ref('c', new Ref('collections'));
     const fields: ObjectValue = { data: { n: 1n, owner: new Ref('9', collection), at: new Time(5_000n), tags: ['a'] }, ttl: new Time(1n) };
