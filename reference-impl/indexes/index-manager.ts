@@ -43,11 +43,26 @@ export interface LiveIndex {
   readonly createdTs: bigint;
 }
 
+/**
+ * One Ref per collection key (Refs are immutable): the documents a listing returns share it, and the codec keeps
+ * its wire text, so it is built once rather than per request. Bounded, as collection names are the clients'.
+ */
+const collectionRefs = new Map<CollectionKey, Ref>();
+const MAX_KEPT_COLLECTION_REFS = 10_000;
+const COLLECTIONS = new Ref('collections');
+
 /** The collection ref a collection key designates: `Ref(name, Ref(collections))` or a native collection `Ref(name)`. */
 export function collectionRefOf(key: CollectionKey): Ref {
-  const name = userCollectionName(key);
-  return name === undefined ? new Ref(key) : new Ref(name, new Ref('collections'));
+  let ref = collectionRefs.get(key);
+  if (ref === undefined) {
+    if (collectionRefs.size >= MAX_KEPT_COLLECTION_REFS) collectionRefs.clear();
+    const name = userCollectionName(key);
+    ref = name === undefined ? new Ref(key) : new Ref(name, COLLECTIONS);
+    collectionRefs.set(key, ref);
+  }
+  return ref;
 }
+
 
 /** The collection key of a source ref (user or native collection). */
 export function collectionKeyOf(ref: Ref): CollectionKey {
@@ -142,15 +157,12 @@ export class IndexManager {
     if (documentWrites.length === 0) return;
     const indexes = this.indexesOf(record.database).filter((index) => !fresh.has(index.id));
     if (indexes.length === 0) return;
-    // Stored index tuples hold the document's ref: one ref per document (and one collection ref per commit
-    // and collection) shared by every index, instead of three fresh refs per index entry.
-    const collectionRefs = new Map<CollectionKey, Ref>();
+    // Stored index tuples hold the document's ref: one ref per document (and one collection ref per collection,
+    // see collectionRefOf) shared by every index, instead of three fresh refs per index entry.
     for (const w of documentWrites) {
       const covering = indexes.filter((index) => this.covers(index, w.collection));
       if (covering.length === 0) continue;
-      let collectionRef = collectionRefs.get(w.collection);
-      if (!collectionRef) collectionRefs.set(w.collection, (collectionRef = collectionRefOf(w.collection)));
-      const ref = new Ref(w.id, collectionRef);
+      const ref = new Ref(w.id, collectionRefOf(w.collection));
       const before = isLive(w.before) ? documentWithRef(ref, w.before) : undefined;
       const after = isLive(w.after) ? documentWithRef(ref, w.after) : undefined;
       for (const index of covering) index.entries.apply(this.entriesOfDocument(index, before), this.entriesOfDocument(index, after));

@@ -92,10 +92,16 @@ export type SchemaListener = (change: SchemaChange) => void;
  */
 export type DocumentHistory = DocumentVersion | DocumentVersion[];
 
-/** Part of a collection walk: the live documents' ids and versions, side by side. */
-export interface LiveChunk {
-  readonly ids: string[];
-  readonly versions: DocumentVersion[];
+/** Part of a collection walk: the live documents' versions, and their ids (each made only when asked for). */
+export class LiveChunk {
+  readonly versions: DocumentVersion[] = [];
+  /** The tree keys of the same documents (see `idKey`). */
+  readonly keys: string[] = [];
+
+  /** The id of the `i`th document. */
+  id(i: number): string {
+    return idOfKey(this.keys[i]!);
+  }
 }
 
 export interface DatabaseState {
@@ -171,7 +177,7 @@ export class Store {
    */
   *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<[string, DocumentVersion]> {
     for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected)) {
-      for (let i = 0; i < chunk.ids.length; i++) yield [chunk.ids[i]!, chunk.versions[i]!];
+      for (let i = 0; i < chunk.versions.length; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
   }
 
@@ -191,7 +197,7 @@ export class Store {
     let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = Math.max(1, Math.min(expected, WALK_MAX_CHUNK)); ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
-      const live: LiveChunk = { ids: [], versions: [] };
+      const live = new LiveChunk();
       let read = 0;
       let last = bound;
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
@@ -202,11 +208,11 @@ export class Store {
         last = key;
         const version = versionAt(history, atTs);
         if (version && version.action !== 'delete') {
-          live.ids.push(idOfKey(key));
+          live.keys.push(key);
           live.versions.push(version);
         }
       }
-      if (live.ids.length > 0) yield live;
+      if (live.versions.length > 0) yield live;
       if (read < chunkSize) return;
       bound = last;
       skipBound = true;

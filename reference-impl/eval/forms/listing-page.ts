@@ -6,7 +6,7 @@
  * is ref order), the request has not written to the collection, and any cursor is a ref of that collection.
  */
 import { errors, type Position } from '../../errors/query-error.js';
-import type { IndexPage, IndexTuple } from '../../indexes/index-store.js';
+import type { IndexTuple } from '../../indexes/index-store.js';
 import type { SetPageOptions } from '../../indexes/ordered-set.js';
 import { collectionRefOf } from '../../indexes/index-manager.js';
 import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type DocumentVersion, type LiveChunk } from '../../store/store.js';
@@ -39,13 +39,21 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
  */
 const listedRefs = new WeakMap<DocumentVersion, Ref>();
 
-function listedRef(id: string, version: DocumentVersion, collectionRef: Ref): Ref {
+function listedRef(chunk: LiveChunk, i: number, collectionRef: Ref): Ref {
+  const version = chunk.versions[i]!;
   const known = listedRefs.get(version);
-  // A version keeps its object when its collection is renamed, so the collection is checked, not assumed.
-  if (known !== undefined && known.id === id && known.collection!.equals(collectionRef)) return known;
-  const ref = new Ref(id, collectionRef);
+  // A version belongs to one document, but keeps its object when its collection is renamed: that is checked.
+  if (known !== undefined && (known.collection === collectionRef || known.collection!.equals(collectionRef))) return known;
+  const ref = new Ref(chunk.id(i), collectionRef);
   listedRefs.set(version, ref);
   return ref;
+}
+
+/** A page of a listing: its refs, and the cursors (`[ref]`) before and after it. */
+export interface ListingPage {
+  data: Ref[];
+  before?: IndexTuple;
+  after?: IndexTuple;
 }
 
 /** The id a cursor names when it is exactly `[ref]` of the listed collection with a canonical id. */
@@ -61,7 +69,7 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
  * The page, or undefined when this set or request needs the materialised path. Access is checked per
  * document walked, exactly as the materialised listing does; the page comes at once unless a check waits.
  */
-export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): IndexPage | undefined | Promise<IndexPage | undefined> {
+export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
   const { database, key, collectionRef } = listing;
@@ -75,10 +83,10 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
   const chunks = store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1);
   if (!ctx.services.access.readsEveryDocument(ctx, database, key)) return checkedPage(ctx, listing, chunks, backwards, options);
-  const taken: IndexTuple[] = [];
+  const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
-    for (let i = 0; i < chunk.ids.length; i++) {
-      taken.push([listedRef(chunk.ids[i]!, chunk.versions[i]!, collectionRef)]);
+    for (let i = 0; i < chunk.versions.length; i++) {
+      taken.push(listedRef(chunk, i, collectionRef));
       if (taken.length > size) break walk;
     }
   }
@@ -86,32 +94,35 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
 }
 
 /** The same walk for a caller whose read rights depend on the document: each one walked is checked. */
-async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<LiveChunk>, backwards: boolean, options: SetPageOptions): Promise<IndexPage> {
+async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<LiveChunk>, backwards: boolean, options: SetPageOptions): Promise<ListingPage> {
   const { database, key, collectionRef } = listing;
-  const taken: IndexTuple[] = [];
+  const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
-    for (let i = 0; i < chunk.ids.length; i++) {
-      const version = chunk.versions[i]!;
-      const ref = listedRef(chunk.ids[i]!, version, collectionRef);
-      const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
-      if (allowed === true || (allowed !== false && (await allowed))) taken.push([ref]);
+    for (let i = 0; i < chunk.versions.length; i++) {
+      const ref = listedRef(chunk, i, collectionRef);
+      const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: chunk.versions[i]! });
+      if (allowed === true || (allowed !== false && (await allowed))) taken.push(ref);
       if (taken.length > options.size) break walk;
     }
   }
   return pageOf(taken, backwards, options);
 }
 
-/** The page of the `size + 1` (or fewer) entries taken in walk order. */
-function pageOf(taken: IndexTuple[], backwards: boolean, options: SetPageOptions): IndexPage {
+/** The page of the `size + 1` (or fewer) refs taken in walk order. */
+function pageOf(taken: Ref[], backwards: boolean, options: SetPageOptions): ListingPage {
   const { size } = options;
+  // The entry past the page, if the walk found one: forwards it is the next page's first (the `after` cursor).
+  const next = taken.length > size ? taken[size] : undefined;
+  const more = next !== undefined;
+  if (more) taken.length = size;
   if (backwards) {
-    const page: IndexPage = { data: taken.slice(0, size).reverse() };
-    if (taken.length > size) page.before = taken[size - 1];
+    const page: ListingPage = { data: taken.reverse() };
+    if (more) page.before = [taken[0]!];
     if (options.before !== undefined) page.after = options.before;
     return page;
   }
-  const page: IndexPage = { data: taken.slice(0, size) };
+  const page: ListingPage = { data: taken };
   if (options.after !== undefined) page.before = options.after;
-  if (taken.length > size) page.after = taken[size];
+  if (next !== undefined) page.after = [next];
   return page;
 }

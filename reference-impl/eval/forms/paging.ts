@@ -67,7 +67,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
       const out: ObjectValue = {};
       if (walked.before !== undefined) out['before'] = walked.before;
       if (walked.after !== undefined) out['after'] = walked.after;
-      out['data'] = walked.data.map((tuple) => tuple[0]!);
+      out['data'] = walked.data;
       return out;
     });
 
