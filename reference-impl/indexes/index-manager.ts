@@ -97,6 +97,11 @@ function entryKey(e: IndexEntry): string {
 
 export class IndexManager {
   private readonly byId = new Map<string, LiveIndex>();
+  /**
+   * `indexesOf` per database, built on first use and dropped whenever `byId` changes: every commit asks for its
+   * database's indexes (twice), and filtering every index of every database each time grew with the tenants.
+   */
+  private readonly byDatabase = new Map<DatabaseId, readonly LiveIndex[]>();
   private readonly byName = new Map<string, LiveIndex>();
   private readonly builds = new Set<Promise<void>>();
 
@@ -120,8 +125,13 @@ export class IndexManager {
   }
 
   /** Every committed index of `database`. */
-  indexesOf(database: DatabaseId): LiveIndex[] {
-    return [...this.byId.values()].filter((i) => i.database === database);
+  indexesOf(database: DatabaseId): readonly LiveIndex[] {
+    let indexes = this.byDatabase.get(database);
+    if (indexes === undefined) {
+      indexes = [...this.byId.values()].filter((i) => i.database === database);
+      this.byDatabase.set(database, indexes);
+    }
+    return indexes;
   }
 
   /** Resolves when every background build started so far has finished. */
@@ -178,7 +188,7 @@ export class IndexManager {
       const index = id === undefined ? undefined : this.byIndexId(record.database, id);
       if (!index) continue;
       this.byName.delete(keyOf(record.database, index.name));
-      if (!created.has(index.id)) this.byId.delete(keyOf(record.database, index.id));
+      if (!created.has(index.id) && this.byId.delete(keyOf(record.database, index.id))) this.byDatabase.delete(record.database);
     }
     for (const [id, w] of created) {
       const existing = this.byIndexId(record.database, id);
@@ -201,6 +211,7 @@ export class IndexManager {
         createdTs: record.ts,
       };
       this.byId.set(keyOf(record.database, id), index);
+      this.byDatabase.delete(record.database);
       this.byName.set(keyOf(record.database, w.id), index);
       fresh.add(id);
       if (!definition.active) this.startBuild(index);
