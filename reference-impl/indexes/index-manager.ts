@@ -160,10 +160,12 @@ export class IndexManager {
   // ---- commits ------------------------------------------------------------------------------------------
 
   private applyCommit(record: CommitRecord): void {
-    const indexWrites = record.writes.filter((w) => w.collection === 'indexes');
+    // Most commits touch no index record in a database without indexes: nothing to do, nothing to allocate.
+    if (this.indexesOf(record.database).length === 0 && !record.writes.some(isIndexRecord)) return;
+    const indexWrites = record.writes.filter(isIndexRecord);
     const fresh = new Set<string>();
     if (indexWrites.length > 0) this.applyIndexRecords(record, indexWrites, fresh);
-    const documentWrites = record.writes.filter((w) => w.collection !== 'indexes');
+    const documentWrites = record.writes.filter((w) => !isIndexRecord(w));
     if (documentWrites.length === 0) return;
     const indexes = this.indexesOf(record.database).filter((index) => !fresh.has(index.id));
     if (indexes.length === 0) return;
@@ -315,4 +317,8 @@ export class IndexManager {
 
 function notUnique(index: LiveIndex): QueryError {
   return new QueryError('instance not unique', `Document is not unique in index '${index.name}'.`, []);
+}
+
+function isIndexRecord(write: DocumentWrite): boolean {
+  return write.collection === 'indexes';
 }

@@ -26,11 +26,12 @@ const object: FormDefinition = {
     if (arg.kind === 'literal' && isObjectValue(arg.value)) return arg.value;
     if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
     const out: ObjectValue = {};
-    const fields = arg.fields.entries();
-    for (let next = fields.next(); !next.done; next = fields.next()) {
-      const [key, field] = next.value;
-      const value = ctx.evalNow(field);
-      if (value instanceof Promise) return finishObject(ctx, out, key, value, fields);
+    // Keys and lookups rather than entries(): no generator and no pair per field.
+    const keys = arg.fields.keys();
+    for (let next = keys.next(); !next.done; next = keys.next()) {
+      const key = next.value;
+      const value = ctx.evalNow(arg.fields.get(key)!);
+      if (value instanceof Promise) return finishObject(ctx, arg.fields, out, key, value, keys);
       setField(out, key, value);
     }
     return out;
@@ -38,12 +39,18 @@ const object: FormDefinition = {
 };
 
 /** The rest of an object once field `key` had to wait: fields are still evaluated one after another, in order. */
-async function finishObject(ctx: EvalContext, out: ObjectValue, key: string, pending: Promise<Value>, rest: Iterator<[string, Expr]>): Promise<ObjectValue> {
+async function finishObject(
+  ctx: EvalContext,
+  fields: ReadonlyMap<string, Expr>,
+  out: ObjectValue,
+  key: string,
+  pending: Promise<Value>,
+  rest: Iterator<string>,
+): Promise<ObjectValue> {
   setField(out, key, await pending);
   for (let next = rest.next(); !next.done; next = rest.next()) {
-    const [name, field] = next.value;
-    const value = ctx.evalNow(field);
-    setField(out, name, value instanceof Promise ? await value : value);
+    const value = ctx.evalNow(fields.get(next.value)!);
+    setField(out, next.value, value instanceof Promise ? await value : value);
   }
   return out;
 }
