@@ -128,7 +128,8 @@ export class IndexDefinitions {
       const values = Array.isArray(params.values) ? params.values : [];
       const reverse = values.map((item) => unwrapObject(item)?.reverse === true);
       const partitions = jsonNumber(params.partitions);
-      const sources = Array.isArray(params.source) ? params.source.map(unwrapObject) : [];
+      // A single source object (with `collection` and `fields`) may come without the array around it.
+      const sources = Array.isArray(params.source) ? params.source.map(unwrapObject) : [unwrapObject(params.source)];
       const lone = sources.length === 1 ? sources[0] : undefined;
       const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => columnPath(unwrapObject(item), lone));
       const termIsBinding = (Array.isArray(params.terms) ? params.terms : []).map((item) => typeof unwrapObject(item)?.binding === 'string');

@@ -150,6 +150,14 @@ describe('IndexDefinitions', () => {
     expect(seen.sourceCollection).toBe('people');
   });
 
+  it('reads a binding path and the collection of a single source object sent without an array', () => {
+    const indexes = new IndexDefinitions();
+    const source = { object: { collection: { collection: 'people' }, fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } } } };
+    indexes.observe(v4(createIndex({ name: 'lone', source, terms: [{ object: { binding: 'k' } }] })));
+    expect(indexes.get('lone')!.termPaths).toEqual([['data', 'k']]);
+    expect(indexes.get('lone')!.sourceCollection).toBe('people');
+  });
+
   it('knows no source collection for several sources, and no binding path then', () => {
     const indexes = new IndexDefinitions();
     const bound = { object: { collection: { collection: 'a' }, fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } } } };
