@@ -1,19 +1,13 @@
 // A key created with a role ref keeps acting with that role after the role is renamed (the real service refers to a
 // role by identity); keys with other roles are left alone.
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-impl/server.js';
+import { queryServer, readNotes, roleRef } from './role-fixture.js';
 
 let server: RunningReferenceServer;
 
-async function query(expr: unknown, secret = server.rootSecret): Promise<{ status: number; body: any }> {
-  const res = await request(`${server.url}/`, { method: 'POST', body: JSON.stringify(expr), headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' }, headersTimeout: 5000, bodyTimeout: 5000 });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: JSON.parse(text) };
-}
+const query = (expr: unknown, secret?: string) => queryServer(server, expr, secret);
 
-const roleRef = (name: string) => ({ '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } });
-const readNotes = (name: string) => ({ object: { name, privileges: [{ object: { resource: { collection: 'notes' }, actions: { object: { read: true } } } }] } });
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
