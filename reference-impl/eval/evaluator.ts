@@ -4,6 +4,7 @@ import { QueryError } from '../errors/query-error.js';
 import type { Value } from '../values/value.js';
 import type { EvalContext, Evaluator } from './context.js';
 import { FormArgs } from './form-registry.js';
+import { eachInOrder } from './when-ready.js';
 
 /**
  * The value of `expr` at once when no part of it has to wait (an access decision that runs a role predicate,
@@ -40,23 +41,8 @@ export function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
 
 function evaluateArray(ctx: EvalContext, expr: ArrayExpr): Value[] | Promise<Value[]> {
   const out: Value[] = [];
-  const items = expr.items;
-  for (let i = 0; i < items.length; i++) {
-    const value = evaluateNow(ctx, items[i]!);
-    if (value instanceof Promise) return finishArray(ctx, items, i, value, out);
-    out.push(value);
-  }
-  return out;
-}
-
-/** The rest of an array once item `i` had to wait: items are still evaluated one after another, in order. */
-async function finishArray(ctx: EvalContext, items: readonly Expr[], i: number, pending: Promise<Value>, out: Value[]): Promise<Value[]> {
-  out.push(await pending);
-  for (let j = i + 1; j < items.length; j++) {
-    const value = evaluateNow(ctx, items[j]!);
-    out.push(value instanceof Promise ? await value : value);
-  }
-  return out;
+  const done = eachInOrder(expr.items.values(), (item) => evaluateNow(ctx, item), (_, value) => out.push(value));
+  return done === undefined ? out : done.then(() => out);
 }
 
 /** Both entry points, as an `EvalContext` takes them. */

@@ -8,6 +8,7 @@ import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue } from '../lambda.js';
 import { valuesEqual } from '../value-equality.js';
+import { eachInOrder } from '../when-ready.js';
 
 /** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
 async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Value; position: Position }>> {
@@ -26,34 +27,12 @@ const object: FormDefinition = {
     if (arg.kind === 'literal' && isObjectValue(arg.value)) return arg.value;
     if (arg.kind !== 'object') throw errors.invalidExpression('Object expected.', arg.position);
     const out: ObjectValue = {};
+    const fields = arg.fields;
     // Keys and lookups rather than entries(): no generator and no pair per field.
-    const keys = arg.fields.keys();
-    for (let next = keys.next(); !next.done; next = keys.next()) {
-      const key = next.value;
-      const value = ctx.evalNow(arg.fields.get(key)!);
-      if (value instanceof Promise) return finishObject(ctx, arg.fields, out, key, value, keys);
-      setField(out, key, value);
-    }
-    return out;
+    const done = eachInOrder(fields.keys(), (key) => ctx.evalNow(fields.get(key)!), (key, value) => setField(out, key, value));
+    return done === undefined ? out : done.then(() => out);
   },
 };
-
-/** The rest of an object once field `key` had to wait: fields are still evaluated one after another, in order. */
-async function finishObject(
-  ctx: EvalContext,
-  fields: ReadonlyMap<string, Expr>,
-  out: ObjectValue,
-  key: string,
-  pending: Promise<Value>,
-  rest: Iterator<string>,
-): Promise<ObjectValue> {
-  setField(out, key, await pending);
-  for (let next = rest.next(); !next.done; next = rest.next()) {
-    const value = ctx.evalNow(fields.get(next.value)!);
-    setField(out, next.value, value instanceof Promise ? await value : value);
-  }
-  return out;
-}
 
 const variable: FormDefinition = {
   required: ['var'],

@@ -59,51 +59,56 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedC
   return after === null || after === undefined ? {} : { after: cursorTuple(after) };
 }
 
+/** The `ts` to read the set at (undefined: the transaction's), after checking `events` and `sources` are not asked for. */
+function snapshotTs(ctx: EvalContext, args: FormArgs): bigint | undefined | Promise<bigint | undefined> {
+  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return undefined;
+  return givenSnapshotTs(ctx, args);
+}
+
+async function givenSnapshotTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
+  const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
+  for (const flag of ['events', 'sources'] as const) {
+    if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
+      throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
+    }
+  }
+  return atTs;
+}
+
+/** The Page value: `before` and `after` cursors when there are pages on that side, then `data`. */
+function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[]): ObjectValue {
+  const out: ObjectValue = {};
+  if (cursors.before !== undefined) out['before'] = cursors.before;
+  if (cursors.after !== undefined) out['after'] = cursors.after;
+  out['data'] = data;
+  return out;
+}
+
 export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   /** The page once every argument is known: at once when it is a listing walked without waiting. */
   const page = (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Value | Promise<Value> =>
     whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
       if (!walked) return materialisedPage(ctx, set, position, atTs, options);
-      const out: ObjectValue = {};
-      if (walked.before !== undefined) out['before'] = walked.before;
-      if (walked.after !== undefined) out['after'] = walked.after;
-      out['data'] = walked.data;
-      return out;
+      return pageObject(walked, walked.data);
     });
 
   const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<Value> => {
     const ordered = await reader.read(ctx, set, position, atTs);
     const page = paginateSet(ordered, options);
-    const out: ObjectValue = {};
-    if (page.before !== undefined) out['before'] = page.before;
-    if (page.after !== undefined) out['after'] = page.after;
-    out['data'] = page.data.map((tuple) => ordered.element(tuple));
-    return out;
-  };
-
-  /** With `ts`, `events` or `sources`: their values are needed (and checked) before the page. */
-  const pageWithOptions = async (ctx: EvalContext, args: FormArgs): Promise<Value> => {
-    const position: Position = args.position('paginate');
-    const set = await args.value(ctx, 'paginate');
-    const size = await pageSize(ctx, args);
-    const cursor = await requestedCursor(ctx, args);
-    const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
-    for (const flag of ['events', 'sources'] as const) {
-      if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
-        throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
-      }
-    }
-    return page(ctx, set, position, atTs, { size, ...cursor });
+    return pageObject(page, page.data.map((tuple) => ordered.element(tuple)));
   };
 
   const paginate: FormDefinition = {
     required: ['paginate'],
     optional: ['size', 'after', 'before', 'ts', 'cursor', 'events', 'sources'],
     evaluate(ctx, args) {
-      if (args.has('ts') || args.has('events') || args.has('sources')) return pageWithOptions(ctx, args);
-      // Arguments are evaluated (and checked) in the same order as above.
+      // Each argument is evaluated and checked in turn: set, size, cursor, then ts and the flags.
       return whenReady(args.valueOrPending(ctx, 'paginate'), (set) =>
-        whenReady(pageSize(ctx, args), (size) => whenReady(requestedCursor(ctx, args), (cursor) => page(ctx, set, args.position('paginate'), undefined, { size, ...cursor }))),
+        whenReady(pageSize(ctx, args), (size) =>
+          whenReady(requestedCursor(ctx, args), (cursor) =>
+            whenReady(snapshotTs(ctx, args), (atTs) => page(ctx, set, args.position('paginate'), atTs, { size, ...cursor })),
+          ),
+        ),
       );
     },
   };

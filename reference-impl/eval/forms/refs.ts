@@ -13,7 +13,7 @@ function named(key: string, nativeCollection: string): FormDefinition {
   const scoped = async (ctx: EvalContext, args: FormArgs): Promise<Value> => {
     const name = expectString(await args.value(ctx, key), args.position(key));
     const scope = expectRef(await args.value(ctx, 'scope'), args.position('scope'));
-    return new Ref(name, new Ref(nativeCollection), scope);
+    return new Ref(name, parent, scope);
   };
   return {
     required: [key],
