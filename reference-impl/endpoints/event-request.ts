@@ -83,8 +83,8 @@ export function streamGuardsFor(services: ServerServices, source: OpenedSource):
   return {
     authorizationLost(transaction: HistoryTransaction | undefined): boolean {
       // Asked by every open stream at every commit: most commits touch no security record.
-      if (transaction !== undefined && !transaction.record.writes.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
-      const touched = transaction?.record.writes.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
+      if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
+      const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
       if (currentCreator(source.creator, services.authenticator, services.store) === undefined) return true;
       return usesRoles && transaction?.database === creator.database && (touched ?? []).some((w) => w.collection === 'roles');

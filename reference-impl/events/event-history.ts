@@ -33,11 +33,15 @@ export interface HistoryTransaction {
   /** Writes to user documents, in event order. */
   readonly writes: readonly HistoryWrite[];
   /**
-   * The commit as the store reported it, less its user-document writes (those are `writes`): its writes to
-   * schema and security records. Keeping each user write once halves what a retained write costs.
+   * The commit's other writes (to schema and security records), as the store reported them. Keeping each user
+   * write once, and no copy of the commit record, is most of what a retained transaction costs.
    */
-  readonly record: CommitRecord;
+  readonly nativeWrites: readonly DocumentWrite[];
 }
+
+/** The native writes of the many transactions that have none: one frozen array shared by all of them. */
+const NO_WRITES: readonly DocumentWrite[] = Object.freeze([]);
+const NO_USER_WRITES: readonly HistoryWrite[] = Object.freeze([]);
 
 export type HistoryListener = (transaction: HistoryTransaction) => void;
 
@@ -129,16 +133,7 @@ export class EventHistory {
   }
 
   private record(record: CommitRecord): void {
-    const userWrites: DocumentWrite[] = [];
-    const nativeWrites: DocumentWrite[] = [];
-    for (const write of record.writes) (this.collectionName(write.collection) === undefined ? nativeWrites : userWrites).push(write);
-    // User collection keys share one prefix, so key order is collection-name order.
-    userWrites.sort((a, b) => compareIds(a.id, b.id) || (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0));
-    // A literal with every field: all entries share one hidden class, where a spread gave each its own
-    // (~270 bytes per write).
-    const writes = userWrites.map((write, ordinal): HistoryWrite => ({ collection: this.collectionName(write.collection)!, id: write.id, ordinal, before: write.before, after: write.after }));
-    const kept = writes.length === 0 ? record : { ts: record.ts, database: record.database, writes: nativeWrites };
-    const transaction: HistoryTransaction = { ts: record.ts, database: record.database, writes, record: kept };
+    const transaction = this.historyTransaction(record);
     let list = this.byDatabase.get(record.database);
     if (!list) this.byDatabase.set(record.database, (list = []));
     list.push(transaction);
@@ -149,6 +144,23 @@ export class EventHistory {
     this.unpublished.push(transaction);
     // A failed log stops the server; what it could not write is never published.
     (durable ?? Promise.resolve()).then(() => this.publishUpTo(transaction.ts), () => undefined);
+  }
+
+  /** A commit as the history keeps it: its user-document writes in event order, and its other writes. */
+  private historyTransaction({ ts, database, writes: all }: CommitRecord): HistoryTransaction {
+    if (all.length === 1) {
+      // Most commits write one document: no sorting, and no arrays but the one kept.
+      const only = all[0]!;
+      const name = this.collectionName(only.collection);
+      return name === undefined ? { ts, database, writes: NO_USER_WRITES, nativeWrites: all } : { ts, database, writes: [historyWrite(only, name, 0)], nativeWrites: NO_WRITES };
+    }
+    const userWrites: DocumentWrite[] = [];
+    const nativeWrites: DocumentWrite[] = [];
+    for (const write of all) (this.collectionName(write.collection) === undefined ? nativeWrites : userWrites).push(write);
+    // User collection keys share one prefix, so key order is collection-name order.
+    userWrites.sort((a, b) => compareIds(a.id, b.id) || (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0));
+    const writes = userWrites.length === 0 ? NO_USER_WRITES : userWrites.map((write, ordinal) => historyWrite(write, this.collectionName(write.collection)!, ordinal));
+    return { ts, database, writes, nativeWrites: nativeWrites.length === 0 ? NO_WRITES : nativeWrites };
   }
 
   /**
@@ -169,6 +181,11 @@ export class EventHistory {
     if (transaction.ts > this.published) this.published = transaction.ts;
     for (const listener of this.listeners) listener(transaction);
   }
+}
+
+/** A literal with every field: all entries share one hidden class, where a spread gave each its own (~270 bytes per write). */
+function historyWrite(write: DocumentWrite, collection: string, ordinal: number): HistoryWrite {
+  return { collection, id: write.id, ordinal, before: write.before, after: write.after };
 }
 
 /** The writes of a transaction strictly after `position`. */

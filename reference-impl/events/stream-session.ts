@@ -126,7 +126,7 @@ export class StreamSession {
 
   private async handle(transaction: HistoryTransaction): Promise<void> {
     if (this.silenced) return;
-    const deletesDatabase = transaction.record.writes.some((w) => w.collection === 'databases' && w.action === 'delete');
+    const deletesDatabase = transaction.nativeWrites.some((w) => w.collection === 'databases' && w.action === 'delete');
     if ((deletesDatabase && !this.guards.databaseLive(transaction.ts)) || this.deletesSourceCollection(transaction)) {
       this.silenced = true;
       return;
@@ -166,7 +166,7 @@ export class StreamSession {
 
   private deletesSourceCollection(transaction: HistoryTransaction): boolean {
     return transaction.database === this.source.database &&
-      transaction.record.writes.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
+      transaction.nativeWrites.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
   }
 
   /** DEC-016: once the source's account is past the operations limit the stream ends with `limit_exceeded`. */
