@@ -63,6 +63,22 @@ export interface Evaluator {
   readonly evaluateNow: EvaluateNow;
 }
 
+/**
+ * The records a request created, so the endpoint can answer 201 when its result is one of them. A request creates
+ * few records and lives briefly: a list made on the first create, not a WeakSet for every request.
+ */
+export class CreatedRecords {
+  private records: object[] | undefined;
+
+  add(record: object): void {
+    (this.records ??= []).push(record);
+  }
+
+  has(value: object): boolean {
+    return this.records !== undefined && this.records.includes(value);
+  }
+}
+
 export class EvalContext {
   constructor(
     readonly txn: Transaction,
@@ -74,7 +90,7 @@ export class EvalContext {
     readonly scope: Scope,
     private readonly evaluator: Evaluator,
     /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
-    readonly created: WeakSet<object> = new WeakSet(),
+    readonly created: CreatedRecords = new CreatedRecords(),
   ) {}
 
   eval(expr: Expr): Promise<Value> {
