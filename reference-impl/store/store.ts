@@ -92,11 +92,26 @@ export type SchemaListener = (change: SchemaChange) => void;
  */
 export type DocumentHistory = DocumentVersion | DocumentVersion[];
 
-/** Part of a collection walk: the live documents' versions, and their ids (each made only when asked for). */
+/**
+ * Part of a collection walk: the live documents' versions, and their ids (each made only when asked for). The lists
+ * are sized for the whole chunk up front (growing them as they filled allocated about twice as much).
+ */
 export class LiveChunk {
-  readonly versions: DocumentVersion[] = [];
+  readonly versions: DocumentVersion[];
   /** The tree keys of the same documents (see `idKey`). */
-  readonly keys: string[] = [];
+  readonly keys: string[];
+  /** How many documents the chunk holds (the lists' first `count` entries). */
+  count = 0;
+
+  constructor(capacity: number) {
+    this.versions = new Array<DocumentVersion>(capacity);
+    this.keys = new Array<string>(capacity);
+  }
+
+  add(key: string, version: DocumentVersion): void {
+    this.keys[this.count] = key;
+    this.versions[this.count++] = version;
+  }
 
   /** The id of the `i`th document. */
   id(i: number): string {
@@ -177,7 +192,7 @@ export class Store {
    */
   *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<[string, DocumentVersion]> {
     for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected)) {
-      for (let i = 0; i < chunk.versions.length; i++) yield [chunk.id(i), chunk.versions[i]!];
+      for (let i = 0; i < chunk.count; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
   }
 
@@ -197,7 +212,7 @@ export class Store {
     let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;
     for (let chunkSize = Math.max(1, Math.min(expected, WALK_MAX_CHUNK)); ; chunkSize = Math.min(chunkSize * 2, WALK_MAX_CHUNK)) {
-      const live = new LiveChunk();
+      const live = new LiveChunk(chunkSize);
       let read = 0;
       let last = bound;
       const it = ascending ? ids.entries(bound, pair) : ids.entriesReversed(bound, pair, skipBound);
@@ -207,12 +222,9 @@ export class Store {
         read++;
         last = key;
         const version = versionAt(history, atTs);
-        if (version && version.action !== 'delete') {
-          live.keys.push(key);
-          live.versions.push(version);
-        }
+        if (version && version.action !== 'delete') live.add(key, version);
       }
-      if (live.versions.length > 0) yield live;
+      if (live.count > 0) yield live;
       if (read < chunkSize) return;
       bound = last;
       skipBound = true;

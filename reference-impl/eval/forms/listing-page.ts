@@ -85,7 +85,7 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
   if (!ctx.services.access.readsEveryDocument(ctx, database, key)) return checkedPage(ctx, listing, chunks, backwards, options);
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
-    for (let i = 0; i < chunk.versions.length; i++) {
+    for (let i = 0; i < chunk.count; i++) {
       taken.push(listedRef(chunk, i, collectionRef));
       if (taken.length > size) break walk;
     }
@@ -98,7 +98,7 @@ async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<
   const { database, key, collectionRef } = listing;
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
-    for (let i = 0; i < chunk.versions.length; i++) {
+    for (let i = 0; i < chunk.count; i++) {
       const ref = listedRef(chunk, i, collectionRef);
       const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: chunk.versions[i]! });
       if (allowed === true || (allowed !== false && (await allowed))) taken.push(ref);
