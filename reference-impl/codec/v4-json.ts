@@ -8,6 +8,7 @@ import type { ArrayExpr, Expr, LiteralExpr, ObjectExpr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
 import { parseExactJson } from './exact-json.js';
 import { formatIsoDate, formatIsoTime, parseIsoDate, parseIsoTime } from './iso-time.js';
+import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../values/generational-weak-cache.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // API versions
@@ -365,9 +366,10 @@ class RenderState {
 
 /**
  * The rendered text of stored documents' fields (`,"data":{…},…`), in the wording refs keep, built when a
- * version is first read back; null for fields that render otherwise inside a document (see below).
+ * version is first read back; null for fields that render otherwise inside a document (see below). Bounded (see
+ * `GenerationalWeakCache`): reading a whole large database keeps the texts of at most ~64k recently read versions.
  */
-const storedFieldsTexts = new WeakMap<ObjectValue, string | null>();
+const storedFieldsTexts = new GenerationalWeakCache<ObjectValue, string | null>(KEPT_ENTRIES_PER_GENERATION);
 
 function storedFieldsText(fields: ObjectValue): string | undefined {
   let text = storedFieldsTexts.get(fields);

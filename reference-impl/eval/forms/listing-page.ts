@@ -11,6 +11,7 @@ import type { SetPageOptions } from '../../indexes/ordered-set.js';
 import { collectionRefOf } from '../../indexes/index-manager.js';
 import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type DocumentVersion, type LiveChunk } from '../../store/store.js';
 import { Ref, SetRef, type Value } from '../../values/value.js';
+import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../../values/generational-weak-cache.js';
 import type { EvalContext } from '../context.js';
 import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../documents.js';
 
@@ -34,10 +35,11 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
 }
 
 /**
- * The Ref each listed document version was listed with, so that paging the same documents again reuses its
- * Ref and the text the codec keeps on it (weakly held: a version no longer stored takes its Ref with it).
+ * The Ref each recently listed document version was listed with, so that paging the same documents again reuses its
+ * Ref and the text the codec keeps on it. Bounded (see `GenerationalWeakCache`): paging through a large collection
+ * keeps at most ~64k of them (~150 bytes each), and a version no longer stored takes its Ref with it.
  */
-const listedRefs = new WeakMap<DocumentVersion, Ref>();
+const listedRefs = new GenerationalWeakCache<DocumentVersion, Ref>(KEPT_ENTRIES_PER_GENERATION);
 
 function listedRef(chunk: LiveChunk, i: number, collectionRef: Ref): Ref {
   const version = chunk.versions[i]!;
