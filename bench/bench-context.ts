@@ -29,6 +29,8 @@ export interface LoadOptions {
   readonly headers?: Record<string, string>;
   readonly body?: string;
   readonly connections?: number;
+  /** The server's process id: when given, its CPU time per request is measured too (Linux /proc). */
+  readonly pid?: number;
 }
 
 export interface LoadResult {
@@ -37,11 +39,8 @@ export interface LoadResult {
   readonly p99Ms: number;
   readonly non2xx: number;
   readonly errors: number;
-}
-
-/** autocannon 8's untimed warm-up phase (its published types, 7.x, predate the option). */
-interface WarmupOption {
-  readonly warmup: { readonly connections: number; readonly duration: number };
+  /** CPU time (user + system, every thread) the server spent per request, when its pid was given. */
+  readonly serverCpuMicrosPerRequest?: number;
 }
 
 export const BENCH_ROOT_SECRET = 'bench-root-secret-0123456789abcdef';
@@ -84,7 +83,7 @@ export class BenchContext {
    * A bare node:http child process answering every request with `status`, `headers` (by default the content type
    * and `x-txn-time`; pass the reference server's own response to compare like with like) and `body`.
    */
-  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200): Promise<{ url: string }> {
+  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200): Promise<{ url: string; pid: number }> {
     const code = `
       const http = require('node:http');
       const body = Buffer.from(process.argv[1], 'utf8');
@@ -108,7 +107,7 @@ export class BenchContext {
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         out += chunk;
         const match = /listening on (\S+)/.exec(out);
-        if (match) resolve({ url: match[1]! });
+        if (match) resolve({ url: match[1]!, pid: child.pid! });
       });
       child.once('exit', (code) => reject(new Error(`baseline server exited (${code})`)));
     });
@@ -116,22 +115,19 @@ export class BenchContext {
 
   /** An autocannon run over HTTP/1.1 keep-alive connections for `loadSeconds`, after `warmupSeconds` untimed. */
   async load(options: LoadOptions): Promise<LoadResult> {
-    const connections = options.connections ?? 64;
-    const result = await autocannon({
-      url: options.url,
-      method: options.method ?? 'POST',
-      headers: options.headers,
-      body: options.body,
-      connections,
-      duration: this.loadSeconds,
-      warmup: { connections, duration: this.warmupSeconds },
-    } as autocannon.Options & WarmupOption);
+    const run = (duration: number) =>
+      autocannon({ url: options.url, method: options.method ?? 'POST', headers: options.headers, body: options.body, connections: options.connections ?? 64, duration });
+    await run(this.warmupSeconds);
+    const cpuBefore = options.pid === undefined ? undefined : await processCpuMicros(options.pid);
+    const result = await run(this.loadSeconds);
+    const cpuSpent = cpuBefore === undefined ? undefined : (await processCpuMicros(options.pid!)) - cpuBefore;
     return {
       requestsPerSecond: Math.round(result.requests.average),
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       non2xx: result.non2xx,
       errors: result.errors,
+      ...(cpuSpent === undefined || result.requests.total === 0 ? {} : { serverCpuMicrosPerRequest: Math.round((cpuSpent / result.requests.total) * 10) / 10 }),
     };
   }
 
@@ -148,11 +144,28 @@ export class BenchContext {
   }
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in µs, from /proc (Linux; clock ticks of 10 ms). */
+async function processCpuMicros(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, so the last ')' ends it): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** What `compareLoads` found: each side's median run, every round's ratio, and each side's median CPU per request. */
+export interface LoadComparison {
+  readonly measured: LoadResult;
+  readonly baseline: LoadResult;
+  readonly roundRatios: number[];
+  /** Median server CPU µs per request of each side, when both pids were given. */
+  readonly cpu?: { readonly measured: number; readonly baseline: number };
+}
+
 /**
  * Loads `measured` and `baseline` in turn, `ctx.rounds` times each, and keeps each one's median run: on a small
  * machine the load generator shares the CPU with the server, and single runs swing by ±20%.
  */
-export async function compareLoads(ctx: BenchContext, measured: LoadOptions, baseline: LoadOptions): Promise<{ measured: LoadResult; baseline: LoadResult; roundRatios: number[] }> {
+export async function compareLoads(ctx: BenchContext, measured: LoadOptions, baseline: LoadOptions): Promise<LoadComparison> {
   const measuredRuns: LoadResult[] = [];
   const baselineRuns: LoadResult[] = [];
   for (let round = 0; round < ctx.rounds; round++) {
@@ -160,7 +173,16 @@ export async function compareLoads(ctx: BenchContext, measured: LoadOptions, bas
     baselineRuns.push(await ctx.load(baseline));
   }
   const roundRatios = measuredRuns.map((run, i) => Math.round((run.requestsPerSecond / baselineRuns[i]!.requestsPerSecond) * 100) / 100);
-  return { measured: medianRun(measuredRuns), baseline: medianRun(baselineRuns), roundRatios };
+  const measuredCpu = medianOf(measuredRuns.map((run) => run.serverCpuMicrosPerRequest));
+  const baselineCpu = medianOf(baselineRuns.map((run) => run.serverCpuMicrosPerRequest));
+  const cpu = measuredCpu === undefined || baselineCpu === undefined ? undefined : { measured: measuredCpu, baseline: baselineCpu };
+  return { measured: medianRun(measuredRuns), baseline: medianRun(baselineRuns), roundRatios, ...(cpu ? { cpu } : {}) };
+}
+
+function medianOf(values: ReadonlyArray<number | undefined>): number | undefined {
+  if (values.length === 0 || values.some((v) => v === undefined)) return undefined;
+  const sorted = (values as number[]).slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function medianRun(runs: readonly LoadResult[]): LoadResult {

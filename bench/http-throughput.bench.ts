@@ -21,7 +21,7 @@ async function post(url: string, expr: unknown): Promise<{ status: number; text:
 const CONNECTION_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** A reference server with the `bench` collection and its 200 documents; returns its query URL. */
-async function loadedServer(ctx: BenchContext): Promise<{ url: string; stop: () => Promise<void> }> {
+async function loadedServer(ctx: BenchContext): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const server = await ctx.referenceServer();
   const url = `${server.url}/`;
   const setup = await post(url, { create_collection: { object: { name: 'bench' } } });
@@ -29,7 +29,7 @@ async function loadedServer(ctx: BenchContext): Promise<{ url: string; stop: () 
   const docs = Array.from({ length: 200 }, (_, i) => ({ create: { ref: { collection: 'bench' }, id: String(i + 1) }, params: { object: { data: { object: { n: i, name: `item ${i}`, tags: ['a', 'b'] } } } } }));
   const loaded = await post(url, docs);
   if (loaded.status >= 300) throw new Error(`cannot load documents: ${loaded.text.slice(0, 200)}`);
-  return { url, stop: () => server.kill('SIGTERM') };
+  return { url, pid: server.child.pid!, stop: () => server.kill('SIGTERM') };
 }
 
 async function measure(ctx: BenchContext, name: string, expr: unknown): Promise<BenchResult> {
@@ -41,9 +41,12 @@ async function measure(ctx: BenchContext, name: string, expr: unknown): Promise<
     // The baseline sends the reference server's response, headers included: the metrics headers the protocol asks
     // for cost node:http a few µs per response, which is wire format, not the server's work.
     const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
-    const { measured, baseline, roundRatios } = await compareLoads(ctx, { url: server.url, headers: HEADERS, body }, { url: bare.url, headers: HEADERS, body });
+    const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: server.url, headers: HEADERS, body, pid: server.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
     const result = ratioResult(name, measured, baseline, MIN_RATIO);
-    return { ...result, detail: { ...result.detail, responseBytes: Buffer.byteLength(probe.text), roundRatios: roundRatios.join(' ') } };
+    // CPU per request swings far less than req/s on a shared machine: the ratio of the two servers' CPU costs is a
+    // steadier view of the same comparison (what the ratio would be if the server's CPU were the only limit).
+    const cpuDetail: Record<string, number> = cpu ? { serverCpuMicrosPerRequest: cpu.measured, baselineCpuMicrosPerRequest: cpu.baseline, cpuCostRatio: Math.round((cpu.baseline / cpu.measured) * 100) / 100 } : {};
+    return { ...result, detail: { ...result.detail, responseBytes: Buffer.byteLength(probe.text), roundRatios: roundRatios.join(' '), ...cpuDetail } };
   } finally {
     await server.stop();
   }
