@@ -3,6 +3,7 @@
  * a bare `node:http` baseline child answering a fixed JSON body, and an autocannon load run.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -118,9 +119,9 @@ export class BenchContext {
     const run = (duration: number) =>
       autocannon({ url: options.url, method: options.method ?? 'POST', headers: options.headers, body: options.body, connections: options.connections ?? 64, duration });
     await run(this.warmupSeconds);
-    const cpuBefore = options.pid === undefined ? undefined : await processCpuMicros(options.pid);
+    const cpuBefore = options.pid === undefined ? undefined : processCpuMicros(options.pid);
     const result = await run(this.loadSeconds);
-    const cpuSpent = cpuBefore === undefined ? undefined : (await processCpuMicros(options.pid!)) - cpuBefore;
+    const cpuSpent = cpuBefore === undefined ? undefined : processCpuMicros(options.pid!) - cpuBefore;
     return {
       requestsPerSecond: Math.round(result.requests.average),
       p50Ms: result.latency.p50,
@@ -144,9 +145,12 @@ export class BenchContext {
   }
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in µs, from /proc (Linux; clock ticks of 10 ms). */
-async function processCpuMicros(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU time (user + system, all threads) a process has used so far, in µs, from /proc (Linux; clock ticks of 10 ms):
+ * a server's cost per request stays comparable when other work on the machine makes rates and latencies noisy.
+ */
+export function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces, so the last ')' ends it): utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;

@@ -6,10 +6,9 @@
  * Writes start once every stream has received its first event (the `status` event that says it is open), and
  * enough writes are made that the p99 describes the deliveries rather than the single slowest write.
  */
-import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, type Dispatcher } from 'undici';
-import { BENCH_ROOT_SECRET, type BenchContext, type BenchResult } from './bench-context.js';
+import { BENCH_ROOT_SECRET, processCpuMicros, type BenchContext, type BenchResult } from './bench-context.js';
 
 const LEVELS = [1, 100, 1000] as const;
 const GOAL_P99_MS = 50;
@@ -135,16 +134,6 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
   return res.json();
 }
 
-/**
- * CPU time (user + system) a process has used, from /proc (Linux), in ms: the server's cost per write stays
- * comparable when other work on the machine makes the latencies noisy.
- */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
@@ -162,7 +151,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       const token = (await post(url, '/query/1', { query: `${collection}.all().eventSource()` }, { 'x-format': 'tagged' })).data['@stream'] as string;
       const streams = await Promise.all(Array.from({ length: count }, () => TimedStream.open(url, dispatcher, token)));
       const samples: number[] = [];
-      const serverCpuBefore = processCpuMs(pid);
+      const serverCpuBefore = processCpuMicros(pid) / 1000;
       const clientCpuBefore = process.cpuUsage();
       for (let i = 0; i < writes; i++) {
         // The id is chosen up front so every stream can wait for it before the write is sent.
@@ -172,7 +161,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
         await post(url, '/', { create: { ref: { collection }, id }, params: { object: { data: { object: { i } } } } }, { 'x-faunadb-api-version': '4' });
         for (const at of await withTimeout(arrivals, ARRIVAL_TIMEOUT_MS, `write ${i}: not every stream got its event`)) samples.push(at - sent);
       }
-      const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
+      const serverCpuMs = processCpuMicros(pid) / 1000 - serverCpuBefore;
       const clientCpu = process.cpuUsage(clientCpuBefore);
       for (const s of streams) s.close();
       samples.sort((a, b) => a - b);

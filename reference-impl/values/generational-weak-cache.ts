@@ -5,8 +5,8 @@
  * the previous generation moves the entry forward, so what is still read stays. Memory is therefore bounded by
  * what was used recently (at most two generations), not by how much of the database was ever read.
  *
- * Both generations are WeakMaps: a key that is no longer referenced elsewhere (a version replaced and pruned) takes
- * its entry with it at once, and a hit costs one WeakMap lookup, as an unbounded cache's did. (LRU caches from npm
+ * Both generations are WeakMaps: a key that is no longer referenced elsewhere (a document version no longer
+ * stored) takes its entry with it, and a hit costs one WeakMap lookup, as an unbounded cache's did. (LRU caches from npm
  * hold their keys strongly and cost about twice as much per hit.)
  */
 export class GenerationalWeakCache<K extends object, V extends {} | null> {
