@@ -24,6 +24,12 @@ function formatOf(ctx: RequestContext): Format {
   return ctx.exchange.request.headers['x-format']?.trim().toLowerCase() === 'tagged' ? 'tagged' : 'simple';
 }
 
+/** `x-query-tags` as sent (`k=v,k2=v2`): a successful answer echoes it as `query_tags` (DEC-008, wire-facts §3); the drivers read it back. */
+function queryTagsOf(ctx: RequestContext): { query_tags?: string } {
+  const tags = ctx.exchange.request.headers['x-query-tags']?.trim();
+  return tags ? { query_tags: tags } : {};
+}
+
 /** `error: <message>` and, for a text query, the line with carets under the span (as the service's summaries). */
 export function errorSummary(message: string, query: QueryInput, span: SourceSpan | undefined): string {
   const head = `error: ${message}`;
@@ -93,6 +99,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         summary: '',
         txn_ts: Number(outcome.ts),
         stats: v10QueryStats(performance.now() - started),
+        ...queryTagsOf(ctx),
         schema_version: Number(store.lastCommitTs),
       };
       ctx.exchange.respond(200, headers, JSON.stringify(answer));

@@ -1,0 +1,52 @@
+/**
+ * A successful `POST /query/1` answer echoes the `x-query-tags` header as `query_tags` (DEC-008, wire-facts §3)
+ * and leaves the field out when no tags were sent. fauna-js reads it back into `QuerySuccess.query_tags`.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { composeReferenceServer } from '../../../../reference-impl/composition.js';
+import { createDispatcher } from '../../../../reference-impl/endpoints/dispatcher.js';
+import type { Exchange } from '../../../../reference-impl/transport/exchange.js';
+
+const SECRET = 'query-v10-root';
+
+const parts = composeReferenceServer({ rootSecret: SECRET, bcryptCost: 4, serverKey: new Uint8Array(32) });
+const dispatch = createDispatcher(parts.routes, parts.services, (error) => {
+  throw error;
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = { status: 0, body: '' };
+  const exchange: Exchange = {
+    request: { method: 'POST', path, query: new URLSearchParams(), headers: { authorization: `Bearer ${SECRET}`, ...headers }, body: Buffer.from(JSON.stringify(body)), protocol: 'http/1.1' },
+    responded: false,
+    respond(status, _headers, text) {
+      (this as { responded: boolean }).responded = true;
+      answer.status = status;
+      answer.body = text;
+    },
+    openStream() {
+      throw new Error('not a stream');
+    },
+  };
+  await dispatch(exchange);
+  return { status: answer.status, body: JSON.parse(answer.body) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  const created = await post('/', { create_collection: { object: { name: 'Tagged' } } }, { 'x-faunadb-api-version': '4' });
+  expect(created.status).toBe(201);
+});
+
+describe('POST /query/1 query_tags', () => {
+  it('echoes x-query-tags as query_tags on a successful answer', async () => {
+    const res = await post('/query/1', { query: 'Tagged.all().eventSource()' }, { 'x-format': 'tagged', 'x-query-tags': 'team=search,build=42' });
+    expect(res.status).toBe(200);
+    expect(res.body['query_tags']).toBe('team=search,build=42');
+  });
+
+  it('leaves query_tags out when none were sent', async () => {
+    const res = await post('/query/1', { query: 'Tagged.all().eventSource()' });
+    expect(res.status).toBe(200);
+    expect('query_tags' in res.body).toBe(false);
+  });
+});
