@@ -168,8 +168,9 @@ afterAll(async () => {
 });
 
 describe('fauna 2.x driver: event sources of every form of the FQL subset', () => {
-  it('Coll.all().eventSource() yields add, update and remove events whose data the driver decodes as its Document', async () => {
+  it('Coll.all().eventSource() yields, from its creation on, add, update and remove events whose data the driver decodes as its Document', async () => {
     const coll = await freshCollection();
+    await create(coll, { n: 0 });
     const token = await source(fql`${named(coll)}.all().eventSource()`);
     const a = await create(coll, { n: 1 });
     await update(coll, a.id, { n: 2 });
@@ -213,6 +214,15 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
     // A string that looks like the time is not a time: order between types is false.
     await create(coll, { at: '2024-06-14T04:52:31Z', day: { '@date': '2024-06-14' } });
     expect(ids(await feedEvents(token))).toEqual([match.id]);
+  });
+
+  it('where() compares with interpolated bigint (@long) and Uint8Array (@bytes) values', async () => {
+    const coll = await freshCollection();
+    const token = await source(fql`${named(coll)}.where(.huge == ${9007199254740993n} && .blob == ${new Uint8Array([1, 2, 3])}).eventSource()`);
+    const match = await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQID"}}}}}}`);
+    await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740992,"blob":{"@bytes":"AQID"}}}}}}`);
+    await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQIE"}}}}}}`);
+    expect(ids(await feedEvents(token))).toEqual([String(match.ref['@ref'].id)]);
   });
 
   it('where() compares with interpolated array and object values (array and object fragments)', async () => {
@@ -262,14 +272,20 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
     expect(typesAndIds(await feedEvents(token))).toEqual([`add:${red.id}`, `update:${red.id}`, `remove:${red.id}`]);
   });
 
-  it('Set.single() over an interpolated document reference tracks only that document', async () => {
+  it('Set.single() over an interpolated DocumentReference or Document tracks only that document', async () => {
     const coll = await freshCollection();
     const target = await create(coll, { n: 1 });
     const other = await create(coll, { n: 1 });
     const token = await source(fql`Set.single(${new DocumentReference({ coll, id: target.id })}).eventSource()`);
     await update(coll, other.id, { n: 2 });
     await update(coll, target.id, { n: 2 });
-    expect(typesAndIds(await feedEvents(token))).toEqual([`update:${target.id}`]);
+    const events = await feedEvents(token);
+    expect(typesAndIds(events)).toEqual([`update:${target.id}`]);
+    // The Document the driver decoded goes back as a reference when interpolated.
+    const again = await source(fql`Set.single(${events[0]!.data as Document}).eventsOn(.n)`);
+    await update(coll, target.id, { n: 3 });
+    await update(coll, other.id, { n: 3 });
+    expect(typesAndIds(await feedEvents(again))).toEqual([`update:${target.id}`]);
   });
 
   it('Set.single(Coll.byId(id)) accepts the id as an interpolated string', async () => {
@@ -339,6 +355,9 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
       pages.push({ size: events.length, hasNext: page.hasNext });
       seen.push(...ids(events));
       expect(typeof page.cursor).toBe('string');
+      // Feed stats are event stats (FEED-PAGE-008), not the query stats the driver's type names.
+      const stats = page.stats as Record<string, unknown> | undefined;
+      for (const field of ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms']) expect(Number.isInteger(stats?.[field])).toBe(true);
     }
     expect(pages).toEqual([
       { size: 3, hasNext: true },
@@ -621,6 +640,22 @@ describe('fauna 2.x driver: errors', () => {
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect(error.code).toBe('invalid_request');
       expect(error.httpStatus).toBe(400);
+    }
+  });
+
+  it('a token used with a key of another database is an InvalidRequestError on feed (ESRC-TOKEN-005)', async () => {
+    const coll = await freshCollection();
+    const token = await source(fql`${named(coll)}.all().eventSource()`);
+    const db = `other_${coll.toLowerCase()}`;
+    await v4({ create_database: { object: { name: db } } });
+    const key = await v4({ create_key: { object: { database: { database: db }, role: 'server' } } });
+    const elsewhere = new Client({ secret: key.secret, endpoint: new URL(server.url), max_attempts: 1 });
+    try {
+      const error = await failureOf(() => elsewhere.feed(token).nextPage());
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.httpStatus).toBe(400);
+    } finally {
+      elsewhere.close();
     }
   });
 
