@@ -18,20 +18,36 @@ import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../
 interface Listing {
   database: DatabaseId;
   key: CollectionKey;
+  /** The collection ref each listed ref carries: scoped when the listing names a collection of another database. */
   collectionRef: Ref;
+  /** The database scope each listed record ref carries, for a native collection read through a scope. */
+  scope?: Ref;
+}
+
+/**
+ * The collection ref the documents of a listed collection carry. Read through a database scope
+ * (`Documents(Collection("c", Database("d")))`) it keeps that scope, as the refs Create answers there do, so a
+ * listed ref sent back designates the same document.
+ */
+export function listedCollectionRef(collection: Ref, key: CollectionKey): Ref {
+  const scope = collection.database ?? collection.collection?.database;
+  const ref = collectionRefOf(key);
+  return scope === undefined ? ref : new Ref(ref.id, ref.collection, scope);
 }
 
 function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | undefined {
   if (set instanceof Ref && isNativeCollection(set)) {
     const database = resolveDatabaseScope(ctx, set.database, position);
-    return { database, key: set.id, collectionRef: collectionRefOf(set.id) };
+    const listing: Listing = { database, key: set.id, collectionRef: collectionRefOf(set.id) };
+    if (set.database !== undefined) listing.scope = set.database;
+    return listing;
   }
   if (!(set instanceof SetRef)) return undefined;
   const keys = Object.keys(set.structure);
   const collection = set.structure['documents'];
   if (keys.length !== 1 || !(collection instanceof Ref)) return undefined;
   const { database, collection: key } = resolveCollection(ctx, collection, position);
-  return { database, key, collectionRef: collectionRefOf(key) };
+  return { database, key, collectionRef: listedCollectionRef(collection, key) };
 }
 
 /**
@@ -41,7 +57,9 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
  */
 const listedRefs = new GenerationalWeakCache<DocumentVersion, Ref>(KEPT_ENTRIES_PER_GENERATION);
 
-function listedRef(chunk: LiveChunk, i: number, collectionRef: Ref): Ref {
+function listedRef(chunk: LiveChunk, i: number, { collectionRef, scope }: Listing): Ref {
+  // A scoped listing is rare (an admin looking into a child database): its refs are not kept.
+  if (scope !== undefined) return new Ref(chunk.id(i), collectionRef, scope);
   const version = chunk.versions[i]!;
   const known = listedRefs.get(version);
   // A version belongs to one document, but keeps its object when its collection is renamed: that is checked.
@@ -62,7 +80,8 @@ export interface ListingPage {
 function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | undefined | false {
   if (cursor === undefined) return undefined;
   const [ref] = cursor;
-  if (cursor.length !== 1 || !(ref instanceof Ref) || ref.database !== undefined || ref.collection === undefined) return false;
+  if (cursor.length !== 1 || !(ref instanceof Ref) || ref.collection === undefined) return false;
+  if (ref.database === undefined ? listing.scope !== undefined : listing.scope === undefined || !ref.database.equals(listing.scope)) return false;
   if (!ref.collection.equals(listing.collectionRef) || !isCanonicalNumericId(ref.id)) return false;
   return ref.id;
 }
@@ -74,7 +93,7 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
 export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
-  const { database, key, collectionRef } = listing;
+  const { database, key } = listing;
   const { store } = ctx.txn;
   if (!store.hasOnlyCanonicalIds(database, key)) return undefined;
   if (atTs === undefined && ctx.txn.hasWritesTo(database, key)) return undefined;
@@ -88,7 +107,7 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
     for (let i = 0; i < chunk.count; i++) {
-      taken.push(listedRef(chunk, i, collectionRef));
+      taken.push(listedRef(chunk, i, listing));
       if (taken.length > size) break walk;
     }
   }
@@ -97,11 +116,11 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
 
 /** The same walk for a caller whose read rights depend on the document: each one walked is checked. */
 async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<LiveChunk>, backwards: boolean, options: SetPageOptions): Promise<ListingPage> {
-  const { database, key, collectionRef } = listing;
+  const { database, key } = listing;
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
     for (let i = 0; i < chunk.count; i++) {
-      const ref = listedRef(chunk, i, collectionRef);
+      const ref = listedRef(chunk, i, listing);
       const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: chunk.versions[i]! });
       if (allowed === true || (allowed !== false && (await allowed))) taken.push(ref);
       if (taken.length > options.size) break walk;

@@ -9,7 +9,7 @@ import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { DistinctSet, FilteredSet, MergedSet, sameOrder } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
-import { collectionRefOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
+import { indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
 import { IndexStore, valueKey, type IndexTuple } from '../../indexes/index-store.js';
 import { compareTuples } from '../../indexes/value-order.js';
@@ -19,6 +19,7 @@ import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
 import { isNativeCollection, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
+import { listedCollectionRef } from './listing-page.js';
 
 export const INDEXES_REF = new Ref('indexes');
 
@@ -116,12 +117,13 @@ function operandList(v: Value | undefined): Value[] {
   return Array.isArray(v) ? v : v === undefined ? [] : [v];
 }
 
-async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKey, collectionRef: Ref, atTs?: bigint): Promise<OrderedSet> {
+/** Every readable record of a collection; `scope` is the database scope the listed record refs carry, if any. */
+async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKey, collectionRef: Ref, atTs?: bigint, scope?: Ref): Promise<OrderedSet> {
   const docs: Iterable<[string, DocumentVersion]> = atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs);
   const out: Array<{ tuple: IndexTuple; element: Value }> = [];
   const readsAll = ctx.services.access.readsEveryDocument(ctx, database, key);
   for (const [id, version] of docs) {
-    const ref = new Ref(id, collectionRef);
+    const ref = new Ref(id, collectionRef, scope);
     const allowed = readsAll || ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
     if (allowed === true || (allowed !== false && (await allowed))) out.push({ tuple: [ref], element: ref });
   }
@@ -142,7 +144,7 @@ export class SetReader {
   async read(ctx: EvalContext, set: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
     if (set instanceof Ref && isNativeCollection(set)) {
       const database = resolveDatabaseScope(ctx, set.database, position);
-      return listing(ctx, database, set.id, new Ref(set.id), atTs);
+      return listing(ctx, database, set.id, new Ref(set.id), atTs, set.database);
     }
     if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);
     const s: ObjectValue = set.structure;
@@ -151,7 +153,7 @@ export class SetReader {
       const collection = s['documents'];
       if (!(collection instanceof Ref)) throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
       const { database, collection: key } = resolveCollection(ctx, collection, position);
-      return listing(ctx, database, key, collectionRefOf(key), atTs);
+      return listing(ctx, database, key, listedCollectionRef(collection, key), atTs);
     }
     if ('union' in s || 'intersection' in s || 'difference' in s) {
       const kind = 'union' in s ? 'union' : 'intersection' in s ? 'intersection' : 'difference';
