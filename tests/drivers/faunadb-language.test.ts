@@ -216,6 +216,21 @@ describe('faunadb 4.x driver: document writes', () => {
   });
 });
 
+describe('faunadb 4.x driver: a child database through scoped refs', () => {
+  it('lists the collections and documents of a child database as scoped driver Refs that Map/Get reads back', async () => {
+    await client.query(q.CreateDatabase({ name: 'branch' }));
+    await client.query(q.Create(q.Collections(q.Database('branch')), { name: 'leaves' }));
+    const leaf = await client.query<Doc<{ n: number }>>(q.Create(q.Collection('leaves', q.Database('branch')), { data: { n: 1 } }));
+    expect(leaf.ref.collection?.database?.id).toBe('branch');
+    const collections = await client.query<Page<{ name: string; ref: values.Ref }>>(q.Map(q.Paginate(q.Collections(q.Database('branch'))), q.Lambda('ref', q.Get(q.Var('ref')))));
+    expect(collections.data.map(({ name }) => name)).toEqual(['leaves']);
+    expect(collections.data[0]!.ref.database?.id).toBe('branch');
+    const leaves = await client.query<Page<Doc<{ n: number }>>>(q.Map(q.Paginate(q.Documents(q.Collection('leaves', q.Database('branch')))), q.Lambda('ref', q.Get(q.Var('ref')))));
+    expect(leaves.data.map((doc) => doc.data.n)).toEqual([1]);
+    expect(sameRef(leaves.data[0]!.ref, leaf.ref)).toBe(true);
+  });
+});
+
 describe('faunadb 4.x driver: typed values', () => {
   it('Time, Date and Bytes are stored and read back as FaunaTime, FaunaDate and Bytes with the same content', async () => {
     const bytes = new Uint8Array([0, 1, 127, 128, 255]);
