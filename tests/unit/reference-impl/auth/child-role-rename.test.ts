@@ -19,6 +19,8 @@ async function databaseWithReaders(name: string): Promise<void> {
   expect((await query({ create_role: readNotes('readers') }, adminOf(name))).status).toBe(201);
 }
 
+const roleOf = async (key: { ref: unknown }) => (await query({ select: ['role'], from: { get: key.ref } })).body.resource;
+
 async function keyFor(database: string | undefined, role: unknown): Promise<{ secret: string; ref: unknown }> {
   const params = database === undefined ? { role } : { role, database: { database } };
   const created = await query({ create_key: { object: params } });
@@ -45,7 +47,6 @@ describe('renaming a role in a child database', () => {
 
     expect((await query({ update: { role: 'readers' }, params: { object: { name: 'note_readers' } } }, adminOf('kids'))).status).toBe(200);
 
-    const roleOf = async (key: { ref: unknown }) => (await query({ select: ['role'], from: { get: key.ref } })).body.resource;
     expect(await roleOf(single)).toEqual(roleRef('note_readers'));
     expect(await roleOf(listed)).toEqual([roleRef('note_readers')]);
     expect((await query(getNote, single.secret)).status).toBe(200);
