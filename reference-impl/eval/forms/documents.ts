@@ -154,17 +154,18 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
  * without an access check, like `followRename`: it is part of the rename the caller may do.
  */
 function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: string): void {
-  const oldRef = new Ref(role.id, new Ref('roles'));
-  const newRef = new Ref(newName, new Ref('roles'));
+  // A key resolves its role refs by id among the roles of the database it acts in, whatever database scope they were
+  // written with (a scope is relative to the query that wrote it, so `Role(r, Database(d))` from d's parent is d's r):
+  // any role ref with the old name names this role. Only the name changes; the scope stays as written.
+  const namesRole = (ref: Ref) => ref.id === role.id && ref.collection?.id === 'roles' && ref.collection.collection === undefined;
+  const retarget = (ref: Ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref);
   // A key with a `database` field acts in that child database, whose roles these are not.
   const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields['database'] instanceof Ref));
-  retargetKeyRoles(ctx, role.database, ownKeys, (ref) => (ref.equals(oldRef) ? newRef : ref));
+  retargetKeyRoles(ctx, role.database, ownKeys, retarget);
   const parent = ctx.txn.store.database(role.database)?.parent;
   const record = parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
   if (parent === undefined || record === undefined) return;
-  // A parent's key resolves its role refs by id in the child database, so a ref scoped to the child names the role too.
-  const namesRole = (ref: Ref) => ref.id === role.id && ref.collection?.id === 'roles' && ref.collection.collection === undefined;
-  retargetKeyRoles(ctx, parent, keysOfChildDatabase(ctx, parent, record[0]), (ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref));
+  retargetKeyRoles(ctx, parent, keysOfChildDatabase(ctx, parent, record[0]), retarget);
 }
 
 /** Rewrites the role refs (alone or in a list) of `keys` of `database` through `retarget`, writing the keys it changed. */
