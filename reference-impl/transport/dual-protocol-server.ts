@@ -386,7 +386,17 @@ function parsedUrl(text: string): URL {
 }
 
 function writeComplete(res: CompatResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) });
+  const length = String(Buffer.byteLength(body, 'utf8'));
+  if (res instanceof http.ServerResponse) {
+    // HTTP/1.1 takes a flat name/value list: copying the object with one more key went through V8's slow
+    // property-definition path on every response (~0.7 µs in a loop, more under load).
+    const list: string[] = [];
+    for (const name in headers) list.push(name, headers[name]!);
+    list.push('content-length', length);
+    res.writeHead(status, list);
+  } else {
+    res.writeHead(status, { ...headers, 'content-length': length });
+  }
   // A string (not a Buffer) lets node:http send the head and body in one write instead of a two-chunk writev.
   res.end(body, 'utf8');
 }
