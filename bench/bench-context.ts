@@ -82,22 +82,25 @@ export class BenchContext {
 
   /**
    * A bare node:http child process answering every request with `status`, `headers` (by default the content type
-   * and `x-txn-time`; pass the reference server's own response to compare like with like) and `body`.
+   * and `x-txn-time`; pass the reference server's own response to compare like with like) and `body`. With
+   * `busyMicros`, it also keeps the CPU busy that long before each answer: a stand-in for a handler's work.
    */
-  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200): Promise<{ url: string; pid: number }> {
+  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200, busyMicros = 0): Promise<{ url: string; pid: number }> {
     const code = `
       const http = require('node:http');
       const body = Buffer.from(process.argv[1], 'utf8');
       const headers = { ...JSON.parse(process.argv[2]), 'content-length': body.length };
+      const busyMs = Number(process.argv[4]) / 1000;
       const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
         req.resume();
         req.on('end', () => {
+          if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
           res.writeHead(Number(process.argv[3]), headers);
           res.end(body);
         });
       });
       server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status), String(busyMicros)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.cleanups.push(async () => {
       child.kill('SIGTERM');

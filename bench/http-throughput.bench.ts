@@ -2,10 +2,11 @@
  * Reference server throughput over HTTP/1.1 with 64 keep-alive connections, each figure divided by a bare
  * node:http server answering with the same response (status, headers, body) (issue 8 goal: ratio ≥ 0.6): Get by ref, Create,
  * and Paginate(size 64) over a collection's documents. Each figure gets a fresh server holding the same 200
- * documents, so the documents one figure creates do not weigh on the next.
+ * documents, so the documents one figure creates do not weigh on the next. A last figure calibrates the ratio in
+ * CPU time on this machine (see `calibrate`).
  */
 import { request } from 'undici';
-import { BENCH_ROOT_SECRET, compareLoads, ratioResult, type BenchContext, type BenchResult } from './bench-context.js';
+import { BENCH_ROOT_SECRET, compareLoads, ratioResult, type BenchContext, type BenchResult, type LoadComparison } from './bench-context.js';
 
 const HEADERS = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'x-faunadb-api-version': '4', 'content-type': 'application/json' };
 const MIN_RATIO = 0.6;
@@ -43,19 +44,59 @@ async function measure(ctx: BenchContext, name: string, expr: unknown): Promise<
     const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
     const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: server.url, headers: HEADERS, body, pid: server.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
     const result = ratioResult(name, measured, baseline, MIN_RATIO);
-    // CPU per request swings far less than req/s on a shared machine: the ratio of the two servers' CPU costs is a
-    // steadier view of the same comparison (what the ratio would be if the server's CPU were the only limit).
-    const cpuDetail: Record<string, number> = cpu ? { serverCpuMicrosPerRequest: cpu.measured, baselineCpuMicrosPerRequest: cpu.baseline, cpuCostRatio: Math.round((cpu.baseline / cpu.measured) * 100) / 100 } : {};
-    return { ...result, detail: { ...result.detail, responseBytes: Buffer.byteLength(probe.text), roundRatios: roundRatios.join(' '), ...cpuDetail } };
+    return { ...result, detail: { ...result.detail, responseBytes: Buffer.byteLength(probe.text), ...comparisonDetail(roundRatios, cpu) } };
   } finally {
     await server.stop();
   }
 }
 
+/**
+ * Every round's ratio and, when measured, both servers' CPU time per request. CPU per request swings far less than
+ * req/s on a shared machine: the ratio of the two CPU costs is a steadier view of the same comparison (what the
+ * ratio would be if the server's CPU were the only limit).
+ */
+function comparisonDetail(roundRatios: readonly number[], cpu: LoadComparison['cpu']): Record<string, number | string> {
+  const cpuDetail: Record<string, number> = cpu ? { serverCpuMicrosPerRequest: cpu.measured, baselineCpuMicrosPerRequest: cpu.baseline, cpuCostRatio: Math.round((cpu.baseline / cpu.measured) * 100) / 100 } : {};
+  return { roundRatios: roundRatios.join(' '), ...cpuDetail };
+}
+
+/** CPU time the calibration's stand-in handler spends per request. */
+const CALIBRATION_BUSY_MICROS = 15;
+
+/**
+ * What the ratio means in CPU time on this machine: the bare server answering the Get response, against a copy of
+ * itself that also keeps the CPU busy for `CALIBRATION_BUSY_MICROS` per request (a stand-in for a handler's work).
+ * The ratio it scores is what a server whose handler adds that much CPU time to bare node:http scores here; the
+ * load generator shares the machine's cores, so the answer depends on the machine, which is why it is measured.
+ */
+async function calibrate(ctx: BenchContext, expr: unknown): Promise<BenchResult> {
+  const server = await loadedServer(ctx);
+  let probe: Awaited<ReturnType<typeof post>>;
+  try {
+    probe = await post(server.url, expr);
+  } finally {
+    await server.stop();
+  }
+  const body = JSON.stringify(expr);
+  const busy = await ctx.bareServer(probe.text, probe.headers, probe.status, CALIBRATION_BUSY_MICROS);
+  const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
+  const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: busy.url, headers: HEADERS, body, pid: busy.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
+  return {
+    name: `Calibration: bare + ${CALIBRATION_BUSY_MICROS} µs busy work per request`,
+    value: measured.requestsPerSecond,
+    unit: 'req/s',
+    baseline: baseline.requestsPerSecond,
+    ratio: Math.round((measured.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100,
+    detail: { busyMicrosPerRequest: CALIBRATION_BUSY_MICROS, ...comparisonDetail(roundRatios, cpu) },
+  };
+}
+
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
+  const get = { get: { ref: { collection: 'bench' }, id: '7' } };
   return [
-    await measure(ctx, 'Get by ref (HTTP/1.1, 64 conns)', { get: { ref: { collection: 'bench' }, id: '7' } }),
+    await measure(ctx, 'Get by ref (HTTP/1.1, 64 conns)', get),
     await measure(ctx, 'Create (HTTP/1.1, 64 conns)', { create: { collection: 'bench' }, params: { object: { data: { object: { n: 1, name: 'new' } } } } }),
     await measure(ctx, 'Paginate size 64 (HTTP/1.1, 64 conns)', { paginate: { documents: { collection: 'bench' } }, size: 64 }),
+    await calibrate(ctx, get),
   ];
 }
