@@ -43,6 +43,11 @@ export function privilegeEntries(role: RoleRecord): PrivilegeEntry[] {
   return entries(role['privileges']).map((p) => ({ resource: p['resource'], actions: isObjectValue(p['actions']) ? p['actions'] : {} }));
 }
 
+/** A ref to a role: a document of the `roles` native collection, whatever its database scope. */
+export function isRoleRef(value: Value): value is Ref {
+  return value instanceof Ref && value.collection?.id === 'roles' && value.collection.collection === undefined;
+}
+
 /** A lambda stored on a role renders as `@query`, whichever way it was written. */
 function storedLambda(value: QueryValue): QueryValue {
   return new QueryValue(value.lambda, value.expr, value.apiVersion);

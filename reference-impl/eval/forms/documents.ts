@@ -1,5 +1,5 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
-import { retargetPrivileges } from '../../abac/role-record.js';
+import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
@@ -10,6 +10,7 @@ import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
+import { checkKeyDatabaseAndRole } from './schema.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
@@ -112,7 +113,10 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   const fields = schemaRecordFields(params, key, existing);
-  if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
+  if (location.collection === 'keys') {
+    if (key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
+    checkKeyDatabaseAndRole(ctx, location.database, fields, position);
+  }
   const newName = fields['name'];
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';
@@ -157,7 +161,7 @@ function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: str
   // A key resolves its role refs by id among the roles of the database it acts in, whatever database scope they were
   // written with (a scope is relative to the query that wrote it, so `Role(r, Database(d))` from d's parent is d's r):
   // any role ref with the old name names this role. Only the name changes; the scope stays as written.
-  const namesRole = (ref: Ref) => ref.id === role.id && ref.collection?.id === 'roles' && ref.collection.collection === undefined;
+  const namesRole = (ref: Ref) => ref.id === role.id && isRoleRef(ref);
   const retarget = (ref: Ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref);
   // A key with a `database` field acts in that child database, whose roles these are not.
   const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields['database'] instanceof Ref));

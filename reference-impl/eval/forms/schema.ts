@@ -1,5 +1,7 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
-import { errors } from '../../errors/query-error.js';
+import { isRoleRef } from '../../abac/role-record.js';
+import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
+import type { DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
@@ -57,12 +59,6 @@ export const databaseHandler: NativeCollectionHandler = {
 export const keyHandler: NativeCollectionHandler = {
   async create(ctx, params, position, scope) {
     const failures = [];
-    const role = params['role'];
-    const roleIsRefs = role instanceof Ref || (Array.isArray(role) && role.length > 0 && role.every((r) => r instanceof Ref));
-    if (role === undefined || role === null) failures.push({ field: ['role'], code: 'value required', description: 'Value required.' });
-    else if (!(typeof role === 'string' && KEY_ROLES.has(role)) && !roleIsRefs) {
-      failures.push({ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." });
-    }
     const target = params['database'];
     if (target !== undefined && target !== null && !(target instanceof Ref)) failures.push(typeFailure('database', 'Ref', target));
     const data = params['data'];
@@ -71,12 +67,7 @@ export const keyHandler: NativeCollectionHandler = {
     if (name !== undefined && name !== null && typeof name !== 'string') failures.push(typeFailure('name', 'String', name));
     throwIfFailures(failures, position);
     const home = resolveDatabaseScope(ctx, scope, position);
-    if (target instanceof Ref) {
-      // The target must be an existing child database of the key's home database.
-      const child = ctx.txn.get(home, 'databases', target.id);
-      const isDatabaseRef = target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
-      if (!isDatabaseRef || !child) throw errors.validationFailed([{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }], position);
-    }
+    checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();
     const ref = new Ref(id, new Ref('keys'), scope);
     const issued = await ctx.services.issueSecret('key', home, id);
@@ -87,6 +78,56 @@ export const keyHandler: NativeCollectionHandler = {
     return created(ctx, { ...rest, secret: issued.secret, hashed_secret: hashed as Value });
   },
 };
+
+/**
+ * Checks the `database` and `role` of a key record about to be written in `home` (DEC-021, DEC-044): `database`, when
+ * given, names an existing child of `home`, where the key then acts; `role` is a built-in role or names roles of the
+ * database the key acts in. Throws `validation failed` otherwise.
+ */
+export function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position): void {
+  const target = fields['database'];
+  let acting = home;
+  if (target instanceof Ref) {
+    const isDatabaseRef = target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
+    const child = isDatabaseRef ? ctx.txn.get(home, 'databases', target.id)?.hidden.databaseId : undefined;
+    if (child === undefined) throw errors.validationFailed([{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }], position);
+    acting = child;
+  }
+  throwIfFailures(keyRoleFailures(ctx, fields['role'], acting), position);
+}
+
+function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
+  if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Value required.' }];
+  if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
+  const refs = Array.isArray(role) ? role : [role];
+  if (refs.length === 0 || !refs.every((r) => r instanceof Ref)) {
+    return [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }];
+  }
+  // As the real service: a ref to anything but a role is the wrong type for the field, a role that is not there an
+  // invalid reference. A key finds its roles among those of the database it acts in, so a scope may only name that one.
+  const roleRefs = refs.filter(isRoleRef);
+  if (roleRefs.length < refs.length) return [typeFailure('role', 'Role', role)];
+  const failures: ValidationFailure[] = [];
+  roleRefs.forEach((ref, i) => {
+    const field = Array.isArray(role) ? ['role', i] : ['role'];
+    if (!scopeNames(ctx, ref, acting)) failures.push({ field, code: 'invalid reference', description: 'Reference cannot be scoped to another database.' });
+    else if (!ctx.txn.get(acting, 'roles', ref.id)) failures.push({ field, code: 'invalid reference', description: 'Cannot read reference.' });
+  });
+  return failures;
+}
+
+/** Whether a ref's database scope, read from the query's database, is `database` (no scope: the key's own). */
+function scopeNames(ctx: EvalContext, ref: Ref, database: DatabaseId): boolean {
+  const scope = ref.database ?? ref.collection?.database;
+  if (scope === undefined) return true;
+  try {
+    return resolveDatabaseScope(ctx, scope, []) === database;
+  } catch (error) {
+    // A scope that names no database (or none the caller may name) names not this one.
+    if (error instanceof QueryError) return false;
+    throw error;
+  }
+}
 
 export function registerCoreNativeCollections(natives: NativeCollectionHandlers): void {
   natives.register('collections', collectionHandler).register('databases', databaseHandler).register('keys', keyHandler);
