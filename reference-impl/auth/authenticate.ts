@@ -3,6 +3,7 @@
  * `<admin or root secret>:<database path>:<role>` that act inside a descendant database.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { isRoleRef } from '../abac/role-record.js';
 import type { Identity, KeyRole } from '../eval/identity.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
@@ -84,7 +85,9 @@ export class Authenticator {
     }
     const role = record.fields['role'];
     if (typeof role === 'string') return { kind: 'key', database, role: role as KeyRole, record: recordInfo };
-    const roleRefs = (Array.isArray(role) ? role : [role]).filter((r): r is Ref => r instanceof Ref);
+    // Only refs into `roles` name roles; any other ref a stored key holds (one written before role refs were validated)
+    // grants nothing. Filtered here rather than where roles are looked up: event sources keep a creator's refs by id alone.
+    const roleRefs = (Array.isArray(role) ? role : [role]).filter(isRoleRef);
     return { kind: 'key', database, role: 'client', roleRefs, record: recordInfo };
   }
 }

@@ -11,7 +11,7 @@ export interface Identity {
   readonly database: DatabaseId;
   /** Built-in role; `token` for token secrets, whose rights come from ABAC roles. */
   readonly role: KeyRole | 'token';
-  /** Custom role refs of a key created with `role: Role(…)` or of a scoped secret (`secret:db:@role/name`). */
+  /** Custom role refs (refs into `roles` only) of a key created with `role: Role(…)` or of a scoped secret (`secret:db:@role/name`). */
   readonly roleRefs?: readonly Ref[];
   /** The key record (kind `key`) or token record (kind `token`), relative to `recordDatabase`. */
   readonly record?: { readonly ref: Ref; readonly database: DatabaseId };

@@ -1,9 +1,12 @@
-// A key's role refs (DEC-044): every write of a key checks that they name roles of the database the key acts in.
+// A key's role refs (DEC-044): every write of a key checks that they name roles of the database the key acts in, and a
+// key acts only with refs into `roles`, whatever else its stored `role` holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-impl/server.js';
+import { ROOT_DATABASE } from '../../../../reference-impl/store/store.js';
+import { startReferenceServer, type RunningReferenceServerWithParts } from '../../../../reference-impl/server.js';
+import { Ref, type Value } from '../../../../reference-impl/values/value.js';
 import { queryServer, readNotes, roleRef } from './role-fixture.js';
 
-let server: RunningReferenceServer;
+let server: RunningReferenceServerWithParts;
 
 const query = (expr: unknown, secret?: string) => queryServer(server, expr, secret);
 const adminOf = (database: string) => `${server.rootSecret}:${database}:admin`;
@@ -88,5 +91,31 @@ describe('updating or replacing a key', () => {
     expect((await query({ select: ['role'], from: { get: key.ref } })).body.resource).toEqual(roleRef('readers'));
     expect((await query({ update: key.ref, params: { object: { role: [roleRef('readers')] } } })).status).toBe(200);
     expect((await query(getNote, key.secret)).status).toBe(200);
+  });
+});
+
+describe('a stored key whose role holds refs that are not roles', () => {
+  /** Rewrites a key's `role` as the store holds it, as a key written before role refs were validated would be. */
+  async function storeRole(key: { ref: { '@ref': { id: string } } }, role: Value): Promise<void> {
+    const id = key.ref['@ref'].id;
+    await server.parts.transactions.run(async (txn) => {
+      const version = txn.get(ROOT_DATABASE, 'keys', id)!;
+      txn.write(ROOT_DATABASE, 'keys', id, 'update', { ...version.fields, role }, version.hidden);
+    });
+  }
+
+  it('acts with no role named by them, alone or in a list', async () => {
+    const readersRef = new Ref('readers', new Ref('collections'));
+    const single = await createKey({ role: roleRef('readers') });
+    const listed = await createKey({ role: [roleRef('readers')] });
+    expect((await query(getNote, single.secret)).status).toBe(200);
+    await storeRole(single, readersRef);
+    await storeRole(listed, [readersRef]);
+    // Dropped from the identity itself, so event sources the key creates (which keep role refs by id) carry none either.
+    expect(server.parts.services.authenticator.authenticate(single.secret)?.roleRefs).toEqual([]);
+    for (const secret of [single.secret, listed.secret]) {
+      const denied = await query(getNote, secret);
+      expect({ status: denied.status, code: denied.body.errors?.[0]?.code }).toEqual({ status: 403, code: 'permission denied' });
+    }
   });
 });
