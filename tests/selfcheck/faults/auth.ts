@@ -1511,6 +1511,21 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'KEY-ROLE-REFS-UNCHECKED',
+    title: 'Role refs of new keys are neither checked nor honoured',
+    breaks: ['KEY-ROLE-010', 'KEY-ROLE-009', 'KEY-ROLE-011', 'KEY-ROLE-012'],
+    area: 'auth',
+    description: 'A `create_key` whose role is not a role name is sent upstream with role `client`: any ref is accepted, and the key gets no privileges from it.',
+    apply: () => ({
+      request: editExpression((object) => {
+        const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
+        if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
+        payload.role = 'client';
+        return 1;
+      }),
+    }),
+  },
+  {
     id: 'KEY-SERVER-NO-INDEXES',
     title: 'Server keys may not create indexes',
     breaks: ['KEY-ROLE-003'],
