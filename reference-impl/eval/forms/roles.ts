@@ -1,13 +1,16 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
 import { normaliseRoleFields } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-json.js';
-import { Ref, isObjectValue, type QueryValue, type Value } from '../../values/value.js';
+import type { Position, ValidationFailure } from '../../errors/query-error.js';
+import type { DatabaseId } from '../../store/store.js';
+import { Ref, isObjectValue, type ObjectValue, type QueryValue, type Value } from '../../values/value.js';
 import { Scope, type EvalContext } from '../context.js';
 import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
+import { missingReference } from './schema.js';
 
 export const roleHandler: NativeCollectionHandler = {
   async create(ctx, params, position, scope) {
@@ -18,6 +21,7 @@ export const roleHandler: NativeCollectionHandler = {
     if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
     throwIfFailures(failures, position);
     const database = resolveDatabaseScope(ctx, scope, position);
+    checkRoleResources(ctx, database, fields, position);
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('roles'), scope);
     const location = { database, collection: 'roles', id: name, ref };
@@ -29,6 +33,31 @@ export const roleHandler: NativeCollectionHandler = {
     return record;
   },
 };
+
+/**
+ * Checks that every `resource` of a role's `privileges` and `membership`, as the role is about to be stored in
+ * `database`, names something there (DEC-045): `validation failed` with one `invalid reference` per resource otherwise.
+ * As in the real service a scoped ref is refused whatever database it names, and the whole role is checked, so an
+ * Update that keeps a privilege on a collection deleted since is refused. Entries of the wrong shape are left to
+ * `normaliseRoleFields`.
+ */
+export function checkRoleResources(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): void {
+  throwIfFailures([...resourceFailures(ctx, database, fields, 'membership'), ...resourceFailures(ctx, database, fields, 'privileges')], position);
+}
+
+function resourceFailures(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, key: 'membership' | 'privileges'): ValidationFailure[] {
+  const value = fields[key];
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const failures: ValidationFailure[] = [];
+  list.forEach((entry, i) => {
+    const resource = isObjectValue(entry) ? entry['resource'] : undefined;
+    if (!(resource instanceof Ref)) return;
+    const scoped = resource.database !== undefined || resource.collection?.database !== undefined;
+    const missing = scoped ? 'Reference cannot be scoped.' : missingReference(ctx, database, resource);
+    if (missing !== undefined) failures.push({ field: Array.isArray(value) ? [key, i, 'resource'] : [key, 'resource'], code: 'invalid reference', description: missing });
+  });
+  return failures;
+}
 
 const createRole = nativeCreateForm('create_role', 'roles');
 

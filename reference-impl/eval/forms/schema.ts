@@ -1,10 +1,10 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
 import { isRoleRef } from '../../abac/role-record.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
-import type { DatabaseId } from '../../store/store.js';
+import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
+import { ensureNotFound, isNativeCollection, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
@@ -110,8 +110,8 @@ function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: Data
   const failures: ValidationFailure[] = [];
   roleRefs.forEach((ref, i) => {
     const field = Array.isArray(role) ? ['role', i] : ['role'];
-    if (!scopeNames(ctx, ref, acting)) failures.push({ field, code: 'invalid reference', description: 'Reference cannot be scoped to another database.' });
-    else if (!ctx.txn.get(acting, 'roles', ref.id)) failures.push({ field, code: 'invalid reference', description: 'Cannot read reference.' });
+    const missing = scopeNames(ctx, ref, acting) ? missingReference(ctx, acting, ref) : 'Reference cannot be scoped to another database.';
+    if (missing !== undefined) failures.push({ field, code: 'invalid reference', description: missing });
   });
   return failures;
 }
@@ -127,6 +127,20 @@ function scopeNames(ctx: EvalContext, ref: Ref, database: DatabaseId): boolean {
     if (error instanceof QueryError) return false;
     throw error;
   }
+}
+
+/**
+ * Why a ref written into a record of `database` names nothing there, in the real service's words, or undefined when
+ * it names a live record or a native collection. The ref's database scope is the caller's to check.
+ */
+export function missingReference(ctx: EvalContext, database: DatabaseId, ref: Ref): string | undefined {
+  const parent = ref.collection;
+  if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
+  if (isNativeCollection(parent)) return ctx.txn.get(database, parent.id, ref.id) ? undefined : 'Cannot read reference.';
+  // A document: a collection that is not there makes the ref unreadable; a document that is not there, not found.
+  const isCollectionRef = parent.collection?.id === 'collections' && parent.collection.collection === undefined;
+  if (!isCollectionRef || !ctx.txn.get(database, 'collections', parent.id)) return 'Cannot read reference.';
+  return ctx.txn.get(database, userCollectionKey(parent.id), ref.id) ? undefined : 'Reference was not found.';
 }
 
 export function registerCoreNativeCollections(natives: NativeCollectionHandlers): void {
