@@ -54,6 +54,13 @@ function objectPayload(value: unknown): JsonObject | undefined {
   return isJsonObject(value) ? value : undefined;
 }
 
+/** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
+function refusedForRoleResources(body: unknown): boolean {
+  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
+  const onResource = (field: unknown) => Array.isArray(field) && (field[0] === 'privileges' || field[0] === 'membership') && field[field.length - 1] === 'resource';
+  return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && failure.code === 'invalid reference' && onResource(failure.field));
+}
+
 /** Kind and name of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
 function schemaRefOf(value: unknown): { kind: string; name: string } | undefined {
   if (!isJsonObject(value)) return undefined;
@@ -806,6 +813,23 @@ export const AUTH_FAULTS: readonly Fault[] = [
         });
         return changed;
       }),
+    }),
+  },
+  {
+    id: 'ABAC-ROLE-RESOURCES-UNCHECKED',
+    title: 'Roles may name resources that do not exist',
+    breaks: ['ABAC-ROLE-006', 'ABAC-ROLE-007', 'ABAC-ROLE-008'],
+    area: 'auth',
+    description: 'A top-level `create_role` refused only for `invalid reference` failures on privilege or membership resources answers 201 with a record of the role, as a server that does not check them would (nothing is stored).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'create_role' && refusedForRoleResources(bodyJson(res)),
+        (res, ctx) => {
+          const name = objectPayload((v4Expression(ctx.original) as JsonObject).create_role)?.name;
+          const ref = { '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } };
+          return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), name } }), 201);
+        },
+      ),
     }),
   },
   {
