@@ -61,6 +61,30 @@ function refusedForRoleResources(body: unknown): boolean {
   return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && failure.code === 'invalid reference' && onResource(failure.field));
 }
 
+/** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
+function refusedForKeyRole(body: unknown): boolean {
+  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
+  const onRole = (field: unknown) => Array.isArray(field) && field[0] === 'role';
+  return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && (failure.code === 'invalid reference' || failure.code === 'invalid type') && onRole(failure.field));
+}
+
+/**
+ * A fault's answer to a top-level `update` or `replace` that the server refused for `refused`: 200 with the target's
+ * ref, as a server that does not check these fields would answer (nothing is written).
+ */
+function acceptedModification(refused: (body: unknown) => boolean): FaultHooks {
+  return {
+    response: rewriteResponse(
+      (res, ctx) => res.status === 400 && ['update', 'replace'].includes(topLevelForm(ctx.original) ?? '') && refused(bodyJson(res)),
+      (res, ctx) => {
+        const expression = v4Expression(ctx.original) as JsonObject;
+        const ref = expression.update ?? expression.replace;
+        return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000) } }), 200);
+      },
+    ),
+  };
+}
+
 /** Kind and name of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
 function schemaRefOf(value: unknown): { kind: string; name: string } | undefined {
   if (!isJsonObject(value)) return undefined;
@@ -1548,6 +1572,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
         return 1;
       }),
     }),
+  },
+  {
+    id: 'KEY-UPDATE-ROLE-UNCHECKED',
+    title: 'Update and Replace of a key do not check its role refs',
+    breaks: ['KEY-ROLE-013'],
+    area: 'auth',
+    description: 'A top-level `update` or `replace` refused only for `invalid reference` or `invalid type` failures on `role` answers 200 with the key\'s ref, as a server that checks role refs on create only would (nothing is written).',
+    apply: () => acceptedModification(refusedForKeyRole),
+  },
+  {
+    id: 'ROLE-UPDATE-RESOURCES-UNCHECKED',
+    title: 'Update and Replace of a role do not check the resources it names',
+    breaks: ['ABAC-ROLE-009', 'ABAC-ROLE-011'],
+    area: 'auth',
+    description: 'A top-level `update` or `replace` refused only for `invalid reference` failures on privilege or membership resources answers 200 with the role\'s ref, as a server that checks them on create only would (nothing is written).',
+    apply: () => acceptedModification(refusedForRoleResources),
   },
   {
     id: 'KEY-SERVER-NO-INDEXES',
