@@ -1582,7 +1582,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => acceptedModification(refusedForKeyRole),
   },
   {
-    id: 'ROLE-UPDATE-RESOURCES-UNCHECKED',
+    id: 'ABAC-ROLE-UPDATE-RESOURCES-UNCHECKED',
     title: 'Update and Replace of a role do not check the resources it names',
     breaks: ['ABAC-ROLE-009', 'ABAC-ROLE-011'],
     area: 'auth',
