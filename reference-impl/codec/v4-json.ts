@@ -529,7 +529,8 @@ export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]
 
 function errorObject(error: QueryError): V4QueryErrorItem {
   const out: V4QueryErrorItem = { position: error.position, code: error.code, description: error.description };
-  if (error.failures) out.failures = error.failures;
+  // Failure paths go out as strings, list indexes too, as the real service writes them (DEC-046); `position` keeps numbers.
+  if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(String) }));
   if (error.cause) out.cause = error.cause.map(errorObject);
   return out;
 }

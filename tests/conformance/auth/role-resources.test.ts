@@ -64,6 +64,12 @@ describe('Resources named by roles', { shuffle: false }, () => {
     expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
+  check(['PROTO-ERROR-011'], "a validation failure's field path writes a list index as a string", async () => {
+    const res = await t.server.query({ create_role: role('indexed', [readable({ collection: 'notes' }), readable({ collection: 'no_such_collection' })]) });
+    res.expectStatus(400).expectErrorCode('validation failed');
+    expect(res.body.errors[0].failures.map((f: { field: unknown }) => f.field), res.explain('names the second privilege as ["privileges", "1", "resource"]')).toEqual([['privileges', '1', 'resource']]);
+  });
+
   /** A role reading `notes` and a collection it then deletes; the role's ref. */
   async function roleOutlivingCollection(name: string, collection: string): Promise<unknown> {
     await createCollections(t.server, collection);

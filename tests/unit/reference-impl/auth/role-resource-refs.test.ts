@@ -51,27 +51,27 @@ afterAll(() => server.close());
 describe('creating a role', () => {
   it('refuses privileges on a collection, index, function or document that does not exist, alone or next to existing ones, and stores nothing', async () => {
     const before = await roleNames();
-    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' }), readable({ collection: 'nope' })]) })).toEqual([cannotRead(['privileges', 1, 'resource'])]);
+    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' }), readable({ collection: 'nope' })]) })).toEqual([cannotRead(['privileges', '1', 'resource'])]);
     expect(await failuresOf({ create_role: role('r', [readable({ index: 'nope' }), readable({ function: 'nope' })]) })).toEqual([
-      cannotRead(['privileges', 0, 'resource']),
-      cannotRead(['privileges', 1, 'resource']),
+      cannotRead(['privileges', '0', 'resource']),
+      cannotRead(['privileges', '1', 'resource']),
     ]);
-    expect(await failuresOf({ create: { roles: null }, params: role('r', [readable({ role: 'nope' })]) })).toEqual([cannotRead(['privileges', 0, 'resource'])]);
+    expect(await failuresOf({ create: { roles: null }, params: role('r', [readable({ role: 'nope' })]) })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
     expect(await failuresOf({ create_role: role('r', [readable({ ref: { collection: 'notes' }, id: '999' })]) })).toEqual([
-      { field: ['privileges', 0, 'resource'], code: 'invalid reference', description: 'Reference was not found.' },
+      { field: ['privileges', '0', 'resource'], code: 'invalid reference', description: 'Reference was not found.' },
     ]);
     expect(await roleNames()).toEqual(before);
   });
 
   it('refuses a membership collection that does not exist', async () => {
-    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' })], [{ collection: 'notes' }, { collection: 'nope' }]) })).toEqual([cannotRead(['membership', 1, 'resource'])]);
+    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' })], [{ collection: 'notes' }, { collection: 'nope' }]) })).toEqual([cannotRead(['membership', '1', 'resource'])]);
   });
 
   it('refuses a scoped resource, even when the scoped database has it', async () => {
     const scoped = { collection: 'notes', scope: { database: 'kids' } };
     const cannotBeScoped = (field: unknown[]) => ({ field, code: 'invalid reference', description: 'Reference cannot be scoped.' });
-    expect(await failuresOf({ create_role: role('r', [readable(scoped)]) })).toEqual([cannotBeScoped(['privileges', 0, 'resource'])]);
-    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' })], [scoped]) })).toEqual([cannotBeScoped(['membership', 0, 'resource'])]);
+    expect(await failuresOf({ create_role: role('r', [readable(scoped)]) })).toEqual([cannotBeScoped(['privileges', '0', 'resource'])]);
+    expect(await failuresOf({ create_role: role('r', [readable({ collection: 'notes' })], [scoped]) })).toEqual([cannotBeScoped(['membership', '0', 'resource'])]);
   });
 
   it("accepts existing resources, including one created earlier in the same request, and reads a child's role against the child's resources", async () => {
@@ -80,15 +80,15 @@ describe('creating a role', () => {
     expect(both.status).toBe(200);
     // Written from the root into kids: its refs name kids' resources, and kids has notes but no others.
     await created({ create: { roles: { database: 'kids' } }, params: role('kid_readers', [readable({ collection: 'notes' })]) });
-    expect(await failuresOf({ create: { roles: { database: 'kids' } }, params: role('kid_others', [readable({ collection: 'others' })]) })).toEqual([cannotRead(['privileges', 0, 'resource'])]);
+    expect(await failuresOf({ create: { roles: { database: 'kids' } }, params: role('kid_others', [readable({ collection: 'others' })]) })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
   });
 });
 
 describe('updating or replacing a role', () => {
   it('refuses new privileges or membership naming nothing, and leaves the role as it was', async () => {
     const record = await created({ create_role: role('editable', [readable({ collection: 'notes' })]) });
-    expect(await failuresOf({ update: record.ref, params: role('editable', [readable({ collection: 'nope' })]) })).toEqual([cannotRead(['privileges', 0, 'resource'])]);
-    expect(await failuresOf({ replace: record.ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'nope' }]) })).toEqual([cannotRead(['membership', 0, 'resource'])]);
+    expect(await failuresOf({ update: record.ref, params: role('editable', [readable({ collection: 'nope' })]) })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
+    expect(await failuresOf({ replace: record.ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'nope' }]) })).toEqual([cannotRead(['membership', '0', 'resource'])]);
     expect(await failuresOf({ update: record.ref, params: { object: { privileges: { object: { resource: { index: 'nope' } } } } } })).toEqual([cannotRead(['privileges', 'resource'])]);
     const stored = (await query({ get: record.ref })).body.resource;
     expect({ privileges: stored.privileges, membership: stored.membership }).toEqual({ privileges: record.privileges, membership: undefined });
@@ -102,7 +102,7 @@ describe('deleting a collection a role names', () => {
     const key = await created({ create_key: { object: { role: roleRef('survivor') } } });
     expect((await query({ delete: { collection: 'doomed' } })).status).toBe(200);
     expect((await query(getNote('notes'), key.secret)).status).toBe(200);
-    expect(await failuresOf({ update: record.ref, params: { object: { data: { object: { a: 1 } } } } })).toEqual([cannotRead(['privileges', 0, 'resource'])]);
+    expect(await failuresOf({ update: record.ref, params: { object: { data: { object: { a: 1 } } } } })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
     expect((await query({ update: record.ref, params: { object: { privileges: [readable({ collection: 'notes' })] } } })).status).toBe(200);
     expect((await query(getNote('notes'), key.secret)).status).toBe(200);
   });
