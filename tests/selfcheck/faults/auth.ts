@@ -1590,6 +1590,27 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => acceptedModification(refusedForRoleResources),
   },
   {
+    id: 'FAILURE-PATH-INDEX-NUMBERS',
+    title: 'Failure paths write list indexes as numbers',
+    breaks: ['PROTO-ERROR-011'],
+    area: 'auth',
+    description: 'In every `validation failed` failure, a `field` step made of digits is sent as a number.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
+        (res) => {
+          const body = bodyJson(res) as JsonObject;
+          for (const error of v4Errors(body)) {
+            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+              if (isJsonObject(failure) && Array.isArray(failure.field)) failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
+            }
+          }
+          return withJsonBody(res, body);
+        },
+      ),
+    }),
+  },
+  {
     id: 'KEY-SERVER-NO-INDEXES',
     title: 'Server keys may not create indexes',
     breaks: ['KEY-ROLE-003'],
