@@ -10,7 +10,7 @@ import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
-import { checkRoleResources } from './roles.js';
+import { checkedRoleFields } from './roles.js';
 import { checkKeyDatabaseAndRole } from './schema.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
@@ -113,12 +113,12 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     }
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
-  const fields = schemaRecordFields(params, key, existing);
+  let fields = schemaRecordFields(params, key, existing);
+  if (location.collection === 'roles') fields = checkedRoleFields(ctx, location.database, fields, position);
   if (location.collection === 'keys') {
     if (key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
     checkKeyDatabaseAndRole(ctx, location.database, fields, position);
   }
-  if (location.collection === 'roles') checkRoleResources(ctx, location.database, fields, position);
   const newName = fields['name'];
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';

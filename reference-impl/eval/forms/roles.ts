@@ -35,26 +35,39 @@ export const roleHandler: NativeCollectionHandler = {
 };
 
 /**
+ * The fields of a role written by Update or Replace (the whole record as it would be stored), checked as CreateRole
+ * checks them: the shape of `privileges` and `membership` (DEC-041, ABAC-ROLE-004), then the resources they name
+ * (DEC-045). Answers the fields with those two normalised as CreateRole stores them; throws `validation failed`.
+ */
+export function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue {
+  const { fields: normalised, failures } = normaliseRoleFields(fields);
+  throwIfFailures(failures, position);
+  const checked = { ...fields, ...normalised };
+  checkRoleResources(ctx, database, checked, position);
+  return checked;
+}
+
+/**
  * Checks that every `resource` of a role's `privileges` and `membership`, as the role is about to be stored in
  * `database`, names something there (DEC-045): `validation failed` with one `invalid reference` per resource otherwise.
  * As in the real service a scoped ref is refused whatever database it names, and the whole role is checked, so an
- * Update that keeps a privilege on a collection deleted since is refused. Entries of the wrong shape are left to
- * `normaliseRoleFields`.
+ * Update that keeps a privilege on a collection deleted since is refused. `fields` are normalised
+ * (`normaliseRoleFields`), so both lists are lists of well-formed entries.
  */
-export function checkRoleResources(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): void {
+function checkRoleResources(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): void {
   throwIfFailures([...resourceFailures(ctx, database, fields, 'membership'), ...resourceFailures(ctx, database, fields, 'privileges')], position);
 }
 
 function resourceFailures(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, key: 'membership' | 'privileges'): ValidationFailure[] {
   const value = fields[key];
-  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const list = Array.isArray(value) ? value : [];
   const failures: ValidationFailure[] = [];
   list.forEach((entry, i) => {
     const resource = isObjectValue(entry) ? entry['resource'] : undefined;
     if (!(resource instanceof Ref)) return;
     const scoped = resource.database !== undefined || resource.collection?.database !== undefined;
     const missing = scoped ? 'Reference cannot be scoped.' : missingReference(ctx, database, resource);
-    if (missing !== undefined) failures.push({ field: Array.isArray(value) ? [key, i, 'resource'] : [key, 'resource'], code: 'invalid reference', description: missing });
+    if (missing !== undefined) failures.push({ field: [key, i, 'resource'], code: 'invalid reference', description: missing });
   });
   return failures;
 }

@@ -117,6 +117,15 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await t.server.query({ create_role: role })).expectStatus(400).expectErrorCode('validation failed');
   });
 
+  check(['ABAC-ROLE-004'], 'Update and Replace of a role with a privilege action that is neither a boolean nor a query lambda answer 400 validation failed and leave the role unchanged', async () => {
+    const privileges = (read: unknown) => [obj({ resource: { collection: 'notes' }, actions: obj({ read }) })];
+    const ref = (await t.server.query({ create_role: obj({ name: 'reshaped', privileges: privileges(true) }) })).expectStatus(201).resource.ref;
+    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
+    (await t.server.query({ update: ref, params: obj({ privileges: privileges('yes') }) })).expectStatus(400).expectErrorCode('validation failed');
+    (await t.server.query({ replace: ref, params: obj({ name: 'reshaped', privileges: privileges(1n) }) })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+  });
+
   check(['ABAC-MEMBER-001', 'ABAC-PRIV-001'], "a token of a member gets the role's privileges: read true lets it Get any document", async () => {
     expect((await asActive.query({ get: book })).expectStatus(200).resource.data).toEqual({ tag: 'fiction' });
     expect((await asActive.query({ get: draft })).expectStatus(200).resource.data).toEqual({ v: 1n });
