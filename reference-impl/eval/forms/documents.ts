@@ -11,7 +11,8 @@ import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readD
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { checkedRoleFields } from './roles.js';
-import { checkKeyDatabaseAndRole } from './schema.js';
+import { checkKeyDatabaseAndRole, schemaRecordFailures } from './schema.js';
+import { checkIndexFields } from './sets.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
@@ -114,6 +115,8 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   let fields = schemaRecordFields(params, key, existing);
+  if (location.collection === 'collections' || location.collection === 'databases') throwIfFailures(schemaRecordFailures(location.collection, fields), position);
+  if (location.collection === 'indexes') checkIndexFields(fields, position);
   if (location.collection === 'roles') fields = checkedRoleFields(ctx, location.database, fields, position);
   if (location.collection === 'keys') {
     if (key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;

@@ -18,15 +18,27 @@ function created(ctx: EvalContext, record: ObjectValue): ObjectValue {
   return record;
 }
 
-export const collectionHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
-    const failures = nameFailures(params);
-    const history = params['history_days'];
+/**
+ * What a collection or database record must hold, on every write (DEC-047): a valid `name`, `data` an object when
+ * given, and for a collection `history_days` a non-negative integer when given. Update and Replace check the record
+ * as it would be stored, so they cannot store what Create refuses.
+ */
+export function schemaRecordFailures(collection: 'collections' | 'databases', fields: ObjectValue): ValidationFailure[] {
+  const failures = nameFailures(fields);
+  if (collection === 'collections') {
+    const history = fields['history_days'];
     if (history !== undefined && history !== null && typeof history !== 'bigint') failures.push(typeFailure('history_days', 'Integer', history));
     if (typeof history === 'bigint' && history < 0n) failures.push({ field: ['history_days'], code: 'invalid value', description: 'history_days must not be negative.' });
-    const data = params['data'];
-    if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-    throwIfFailures(failures, position);
+  }
+  const data = fields['data'];
+  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
+  return failures;
+}
+
+export const collectionHandler: NativeCollectionHandler = {
+  async create(ctx, params, position, scope) {
+    throwIfFailures(schemaRecordFailures('collections', params), position);
+    const history = params['history_days'];
     const database = resolveDatabaseScope(ctx, scope, position);
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('collections'), scope);
@@ -41,10 +53,7 @@ export const collectionHandler: NativeCollectionHandler = {
 
 export const databaseHandler: NativeCollectionHandler = {
   async create(ctx, params, position, scope) {
-    const failures = nameFailures(params);
-    const data = params['data'];
-    if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-    throwIfFailures(failures, position);
+    throwIfFailures(schemaRecordFailures('databases', params), position);
     const parent = resolveDatabaseScope(ctx, scope, position);
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('databases'), scope);

@@ -45,6 +45,15 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   }
 }
 
+/** The fields of an index written by Update or Replace, checked as CreateIndex checks them (DEC-047). */
+export function checkIndexFields(fields: ObjectValue, position: Position): void {
+  try {
+    parseIndexDefinition(fields, { compileBinding });
+  } catch (e) {
+    asQueryError(e, position);
+  }
+}
+
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position, scope) {

@@ -100,6 +100,16 @@ describe('Collection reads and lifecycle', () => {
     (await t.server.query(createDocument(documentRef('never_was', '5'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
   });
 
+  check(['COLL-LIFE-006'], 'Update or Replace of a collection with a field CreateCollection refuses answers 400 validation failed and leaves the collection unchanged', async () => {
+    (await t.server.query(createCollection('kept_shape', { history_days: 3n }))).expectStatus(201);
+    const stored = (await t.server.query({ get: collection('kept_shape') })).expectStatus(200).resource;
+    for (const fields of [{ history_days: 'x' }, { history_days: -1n }, { data: 5n }, { name: 5n }, { name: 'bad name!' }]) {
+      (await t.server.query({ update: collection('kept_shape'), params: { object: fields } })).expectStatus(400).expectErrorCode('validation failed');
+    }
+    (await t.server.query({ replace: collection('kept_shape'), params: { object: { name: 'kept_shape', history_days: 'x' } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: collection('kept_shape') })).expectStatus(200).resource).toEqual(stored);
+  });
+
   check(['COLL-LIFE-005'], "Update of a collection's history_days is returned by a later Get", async () => {
     (await t.server.query(createCollection('retuned', { history_days: 1n }))).expectStatus(201);
     const updated = (await t.server.query({ update: collection('retuned'), params: { object: { history_days: 9n } } })).expectStatus(200).resource;

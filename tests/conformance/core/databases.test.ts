@@ -100,6 +100,16 @@ describe('Database records', () => {
     (await t.as(second).query(createCollection('old'))).expectStatus(201);
   });
 
+  check(['DB-LIFE-008'], 'Update or Replace of a database with a field CreateDatabase refuses answers 400 validation failed and leaves the database unchanged', async () => {
+    (await t.admin.query(createDatabase('kept_shape'))).expectStatus(201);
+    const stored = (await t.admin.query({ get: database('kept_shape') })).expectStatus(200).resource;
+    for (const fields of [{ data: 5n }, { name: 5n }, { name: 'bad name!' }]) {
+      (await t.admin.query({ update: database('kept_shape'), params: { object: fields } })).expectStatus(400).expectErrorCode('validation failed');
+    }
+    (await t.admin.query({ replace: database('kept_shape'), params: { object: { name: 'kept_shape', data: 'x' } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.admin.query({ get: database('kept_shape') })).expectStatus(200).resource).toEqual(stored);
+  });
+
   check(['DB-LIFE-007'], 'Renaming a database keeps its content reachable through its existing keys', async () => {
     (await t.admin.query(createDatabase('before_rename'))).expectStatus(201);
     const secret = (await t.admin.query(createKey('before_rename', 'server'))).expectStatus(201).resource.secret as string;

@@ -59,6 +59,18 @@ describe('Definition', () => {
     (await t.server.query({ create_index: { object: { name: uniqueName('i') } } })).expectStatus(400).expectErrorCode('validation failed');
   });
 
+  check(['IDX-DEF-007'], 'Update or Replace of an index with a field create_index refuses answers 400 validation failed and leaves the index unchanged', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    (await t.server.query(createIndex({ name, source: collection(coll), terms: [{ field: ['data', 'a'] }] }))).expectStatus(201);
+    const stored = (await t.server.query({ get: index(name) })).expectStatus(200).resource;
+    for (const fields of [{ unique: 'yes' }, { serialized: 1n }, { name: 5n }]) {
+      (await t.server.query({ update: index(name), params: { object: fields } })).expectStatus(400).expectErrorCode('validation failed');
+    }
+    (await t.server.query({ replace: index(name), params: { object: { name, source: collection(coll), terms: [{ object: { field: ['data', 'a'] } }], unique: 'yes' } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: index(name) })).expectStatus(200).resource).toEqual(stored);
+  });
+
   check(['IDX-DEF-003'], 'create_index with a name already used by an index answers 400 instance already exists', async () => {
     const { coll } = await seeded([]);
     const name = uniqueName('i');
