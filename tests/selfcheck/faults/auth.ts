@@ -4,6 +4,7 @@ import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fau
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { KeyLedger, TokenLedger, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
 import {
+  acceptedModification,
   bodyJson,
   deleteKeys,
   hasErrorCode,
@@ -14,6 +15,7 @@ import {
   rewriteJson,
   renameKeys,
   rewriteResponse,
+  schemaRefOf,
   topLevelForm,
   v4Errors,
   v4Expression,
@@ -66,39 +68,6 @@ function refusedForKeyRole(body: unknown): boolean {
   const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
   const onRole = (field: unknown) => Array.isArray(field) && field[0] === 'role';
   return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && (failure.code === 'invalid reference' || failure.code === 'invalid type') && onRole(failure.field));
-}
-
-/**
- * A fault's answer to a top-level `update` or `replace` that the server refused for `refused`: 200 with the target's
- * ref, as a server that does not check these fields would answer (nothing is written).
- */
-function acceptedModification(refused: (body: unknown) => boolean): FaultHooks {
-  return {
-    response: rewriteResponse(
-      (res, ctx) => res.status === 400 && ['update', 'replace'].includes(topLevelForm(ctx.original) ?? '') && refused(bodyJson(res)),
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original) as JsonObject;
-        const ref = expression.update ?? expression.replace;
-        return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000) } }), 200);
-      },
-    ),
-  };
-}
-
-/** Kind and name of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
-function schemaRefOf(value: unknown): { kind: string; name: string } | undefined {
-  if (!isJsonObject(value)) return undefined;
-  if (isJsonObject(value['@ref'])) {
-    const payload = value['@ref'];
-    const parent = isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
-    const kinds: Record<string, string> = { collections: 'collection', indexes: 'index', roles: 'role', databases: 'database', functions: 'function' };
-    const kind = typeof parent?.id === 'string' ? kinds[parent.id] : undefined;
-    return kind !== undefined && typeof payload.id === 'string' ? { kind, name: payload.id } : undefined;
-  }
-  for (const kind of ['collection', 'index', 'role', 'database', 'function']) {
-    if (typeof value[kind] === 'string' && Object.keys(value).length === 1) return { kind, name: value[kind] as string };
-  }
-  return undefined;
 }
 
 /** The collection of a document ref, in wire form (`{"@ref": {id, collection}}`) or request form (`{"ref": …, "id": …}`). */

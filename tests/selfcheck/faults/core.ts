@@ -7,6 +7,7 @@ import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fau
 import { KeyLedger, TokenLedger, requestSecret, withSecret } from './key-ledger.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, parseJson, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import {
+  acceptedModification,
   apiVersion,
   bodyJson,
   deleteKeys,
@@ -22,6 +23,7 @@ import {
   rewriteExpression,
   rewriteJson,
   rewriteResponse,
+  schemaRefOf,
   topLevelForm,
   v4Errors,
   v4Expression,
@@ -1597,6 +1599,14 @@ export const CORE_FAULTS: readonly Fault[] = [
         }, 0)),
       };
     },
+  },
+  {
+    id: 'SCHEMA-UPDATE-UNCHECKED',
+    title: 'Update and Replace of collections and databases store what their creation refuses',
+    breaks: ['COLL-LIFE-006', 'DB-LIFE-008'],
+    area: 'core',
+    description: 'A top-level `update` or `replace` of a collection or database refused with `validation failed` answers 200 with its ref, as a server that checks these records on creation only would (nothing is written).',
+    apply: () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && ['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '')),
   },
   {
     id: 'COLL-NAME-OPTIONAL',

@@ -3,7 +3,9 @@
 import type { Fault, JsonResponseContext, ProxiedRequest } from '../fault.js';
 import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import {
+  acceptedModification,
   expressionUses,
+  hasErrorCode,
   nativeCollectionOf,
   records,
   renameKeys,
@@ -11,6 +13,7 @@ import {
   rewriteExpression,
   rewriteJson,
   rewriteResponse,
+  schemaRefOf,
   v4Errors,
   v4Resource,
   withJsonBody,
@@ -187,6 +190,14 @@ const RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances', '_'
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
 export const INDEX_FAULTS: readonly Fault[] = [
+  {
+    id: 'INDEX-UPDATE-UNCHECKED',
+    title: 'Update and Replace of an index store what create_index refuses',
+    breaks: ['IDX-DEF-007'],
+    area: 'indexes',
+    description: 'A top-level `update` or `replace` of an index refused with `validation failed` answers 200 with its ref, as a server that checks index definitions on creation only would (nothing is written).',
+    apply: () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
+  },
   {
     id: 'IDX-ACTIVE-NEVER',
     title: 'Index records report `active: false` forever',

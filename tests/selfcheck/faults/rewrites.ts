@@ -1,7 +1,7 @@
 // Small reusable pieces the fault catalogue is written with: what a request is, and common rewrites of
 // v4 answers. Each fault stays a few lines of data plus one of these.
 import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 
 export function pathname(request: ProxiedRequest): string {
   return request.path.split('?')[0] ?? '/';
@@ -108,6 +108,28 @@ export function rewriteResponse(
   return (response, context) => (applies(response, context) ? rewrite(response, context) : undefined);
 }
 
+/**
+ * A fault's answer to a top-level `update` or `replace` that the server refused, when `refused(body, target)` holds
+ * (`target` is the expression's ref): 200 with that ref, as a server that does not check what was refused would
+ * answer (nothing is written).
+ */
+export function acceptedModification(refused: (body: unknown, target: unknown) => boolean): FaultHooks {
+  return {
+    response: rewriteResponse(
+      (res, ctx) => {
+        if (res.status !== 400) return false;
+        const form = topLevelForm(ctx.original);
+        return (form === 'update' || form === 'replace') && refused(bodyJson(res), (v4Expression(ctx.original) as JsonObject)[form]);
+      },
+      (res, ctx) => {
+        const expression = v4Expression(ctx.original) as JsonObject;
+        const ref = expression.update ?? expression.replace;
+        return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000) } }), 200);
+      },
+    ),
+  };
+}
+
 export function withStatus(response: BufferedResponse, status: number): BufferedResponse {
   return { ...response, status };
 }
@@ -178,4 +200,20 @@ export function replaceObject(object: JsonObject, by: JsonObject): void {
   const copy = { ...by };
   for (const key of Object.keys(object)) delete object[key];
   Object.assign(object, copy);
+}
+
+/** Kind and name of a schema ref in request form (`{"collection": "x"}`) or wire form (`{"@ref": …}`). */
+export function schemaRefOf(value: unknown): { kind: string; name: string } | undefined {
+  if (!isJsonObject(value)) return undefined;
+  if (isJsonObject(value['@ref'])) {
+    const payload = value['@ref'];
+    const parent = isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
+    const kinds: Record<string, string> = { collections: 'collection', indexes: 'index', roles: 'role', databases: 'database', functions: 'function' };
+    const kind = typeof parent?.id === 'string' ? kinds[parent.id] : undefined;
+    return kind !== undefined && typeof payload.id === 'string' ? { kind, name: payload.id } : undefined;
+  }
+  for (const kind of ['collection', 'index', 'role', 'database', 'function']) {
+    if (typeof value[kind] === 'string' && Object.keys(value).length === 1) return { kind, name: value[kind] as string };
+  }
+  return undefined;
 }
