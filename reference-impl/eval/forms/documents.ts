@@ -115,7 +115,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   let fields = schemaRecordFields(params, key, existing);
-  if (location.collection === 'collections' || location.collection === 'databases') throwIfFailures(schemaRecordFailures(location.collection, fields), position);
+  if (location.collection === 'collections' || location.collection === 'databases' || location.collection === 'keys') {
+    throwIfFailures(schemaRecordFailures(location.collection, fields), position);
+  }
   if (location.collection === 'indexes') checkIndexFields(fields, position);
   if (location.collection === 'roles') fields = checkedRoleFields(ctx, location.database, fields, position);
   if (location.collection === 'keys') {

@@ -9,17 +9,14 @@ import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } f
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
-import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
-import { missingReference } from './schema.js';
+import { throwIfFailures, withoutNulls } from '../record-fields.js';
+import { missingReference, schemaRecordFailures } from './schema.js';
 
 export const roleHandler: NativeCollectionHandler = {
   async create(ctx, params, position, scope) {
-    const failures = nameFailures(params);
     const { fields, failures: roleFailures } = normaliseRoleFields(params);
-    failures.push(...roleFailures);
+    throwIfFailures([...schemaRecordFailures('roles', params), ...roleFailures], position);
     const data = params['data'];
-    if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-    throwIfFailures(failures, position);
     const database = resolveDatabaseScope(ctx, scope, position);
     checkRoleResources(ctx, database, fields, position);
     const name = params['name'] as string;
@@ -41,7 +38,7 @@ export const roleHandler: NativeCollectionHandler = {
  */
 export function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue {
   const { fields: normalised, failures } = normaliseRoleFields(fields);
-  throwIfFailures(failures, position);
+  throwIfFailures([...schemaRecordFailures('roles', fields), ...failures], position);
   const checked = { ...fields, ...normalised };
   checkRoleResources(ctx, database, checked, position);
   return checked;

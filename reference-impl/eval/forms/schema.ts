@@ -19,12 +19,21 @@ function created(ctx: EvalContext, record: ObjectValue): ObjectValue {
 }
 
 /**
- * What a collection or database record must hold, on every write (DEC-047): a valid `name`, `data` an object when
- * given, and for a collection `history_days` a non-negative integer when given. Update and Replace check the record
- * as it would be stored, so they cannot store what Create refuses.
+ * What a collection, database, role or key record must hold, on every write (DEC-047): a valid `name` (a key's is an
+ * optional label, a string when given), `data` an object when given, for a collection `history_days` a non-negative
+ * integer when given, and for a key `database` a ref when given. Update and Replace check the record as it would be
+ * stored, so they cannot store what Create refuses.
  */
-export function schemaRecordFailures(collection: 'collections' | 'databases', fields: ObjectValue): ValidationFailure[] {
-  const failures = nameFailures(fields);
+export function schemaRecordFailures(collection: 'collections' | 'databases' | 'roles' | 'keys', fields: ObjectValue): ValidationFailure[] {
+  const failures: ValidationFailure[] = [];
+  if (collection === 'keys') {
+    const name = fields['name'];
+    if (name !== undefined && name !== null && typeof name !== 'string') failures.push(typeFailure('name', 'String', name));
+    const target = fields['database'];
+    if (target !== undefined && target !== null && !(target instanceof Ref)) failures.push(typeFailure('database', 'Ref', target));
+  } else {
+    failures.push(...nameFailures(fields));
+  }
   if (collection === 'collections') {
     const history = fields['history_days'];
     if (history !== undefined && history !== null && typeof history !== 'bigint') failures.push(typeFailure('history_days', 'Integer', history));
@@ -67,14 +76,7 @@ export const databaseHandler: NativeCollectionHandler = {
 
 export const keyHandler: NativeCollectionHandler = {
   async create(ctx, params, position, scope) {
-    const failures = [];
-    const target = params['database'];
-    if (target !== undefined && target !== null && !(target instanceof Ref)) failures.push(typeFailure('database', 'Ref', target));
-    const data = params['data'];
-    if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-    const name = params['name'];
-    if (name !== undefined && name !== null && typeof name !== 'string') failures.push(typeFailure('name', 'String', name));
-    throwIfFailures(failures, position);
+    throwIfFailures(schemaRecordFailures('keys', params), position);
     const home = resolveDatabaseScope(ctx, scope, position);
     checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();

@@ -126,6 +126,17 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
+  check(['ABAC-ROLE-012'], 'Update or Replace of a role with a name that is not a valid name or data that is not an object answers 400 validation failed and leaves the role unchanged', async () => {
+    const privileges = [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })];
+    const ref = (await t.server.query({ create_role: obj({ name: 'renamed_badly', privileges }) })).expectStatus(201).resource.ref;
+    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
+    for (const fields of [obj({ name: 5n }), obj({ name: 'bad name!' }), obj({ data: 5n })]) {
+      (await t.server.query({ update: ref, params: fields })).expectStatus(400).expectErrorCode('validation failed');
+    }
+    (await t.server.query({ replace: ref, params: obj({ name: 'renamed_badly', privileges, data: 'x' }) })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+  });
+
   check(['ABAC-MEMBER-001', 'ABAC-PRIV-001'], "a token of a member gets the role's privileges: read true lets it Get any document", async () => {
     expect((await asActive.query({ get: book })).expectStatus(200).resource.data).toEqual({ tag: 'fiction' });
     expect((await asActive.query({ get: draft })).expectStatus(200).resource.data).toEqual({ v: 1n });

@@ -147,6 +147,18 @@ describe('Key lifecycle', () => {
     expectNoSecretIn(answers);
   });
 
+  check(['KEY-LIFE-005'], 'Update or Replace of a key with a field CreateKey refuses answers 400 validation failed and leaves the key unchanged', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'shaped' });
+    const stored = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
+    for (const fields of [{ name: 5n }, { data: 5n }, { database: 'x' }]) {
+      (await ask(t.admin, { update: key.ref, params: { object: fields } })).expectStatus(400).expectErrorCode('validation failed');
+    }
+    (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', data: 'x' } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await ask(t.admin, { get: key.ref })).expectStatus(200).resource).toEqual(stored);
+    (await ask(t.as(key.secret), createCollection('after_refused_updates'))).expectStatus(201);
+    expectNoSecretIn(answers);
+  });
+
   check(['KEY-LIFE-004', 'KEY-SECRET-005'], 'A key has no expiry: a key created before the other tests of this file still works', async () => {
     expect((await ask(t.as(longLived.secret), { exists: collection('kept') })).expectStatus(200).resource).toBe(true);
     expectNoSecretIn(answers);
