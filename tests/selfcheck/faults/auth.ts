@@ -1580,6 +1580,19 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ABAC-ROLE-UPDATE-SHAPE-UNCHECKED',
+    title: 'Update and Replace of a role store a name or data CreateRole refuses',
+    breaks: ['ABAC-ROLE-012'],
+    area: 'auth',
+    description: 'A top-level `update` or `replace` of a role refused only for failures on `name` or `data` answers 200 with the role\'s ref, as a server that checks roles on creation only would (nothing is written).',
+    apply: () =>
+      acceptedModification((body, target) => {
+        if (schemaRefOf(target)?.kind !== 'role') return false;
+        const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
+        return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && Array.isArray(failure.field) && (failure.field[0] === 'name' || failure.field[0] === 'data'));
+      }),
+  },
+  {
     id: 'KEY-SERVER-NO-INDEXES',
     title: 'Server keys may not create indexes',
     breaks: ['KEY-ROLE-003'],

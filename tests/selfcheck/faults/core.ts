@@ -275,6 +275,13 @@ function isEventEndpoint(request: ProxiedRequest): boolean {
   return EVENT_ENDPOINTS.has(pathname(request));
 }
 
+/** Whether a value is a key's ref in wire form (`{"@ref": {id, collection: {"@ref": {id: "keys"}}}}`). */
+function isKeyRef(value: unknown): boolean {
+  const payload = isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'] : undefined;
+  const parent = payload && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
+  return parent?.id === 'keys';
+}
+
 export const CORE_FAULTS: readonly Fault[] = [
   {
     id: 'STATUS-CREATE-200',
@@ -1602,11 +1609,11 @@ export const CORE_FAULTS: readonly Fault[] = [
   },
   {
     id: 'SCHEMA-UPDATE-UNCHECKED',
-    title: 'Update and Replace of collections and databases store what their creation refuses',
-    breaks: ['COLL-LIFE-006', 'DB-LIFE-008'],
+    title: 'Update and Replace of collections, databases and keys store what their creation refuses',
+    breaks: ['COLL-LIFE-006', 'DB-LIFE-008', 'KEY-LIFE-005'],
     area: 'core',
-    description: 'A top-level `update` or `replace` of a collection or database refused with `validation failed` answers 200 with its ref, as a server that checks these records on creation only would (nothing is written).',
-    apply: () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && ['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '')),
+    description: 'A top-level `update` or `replace` of a collection, database or key refused with `validation failed` answers 200 with its ref, as a server that checks these records on creation only would (nothing is written).',
+    apply: () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && (['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '') || isKeyRef(target))),
   },
   {
     id: 'COLL-NAME-OPTIONAL',
