@@ -4,6 +4,7 @@
  * databases and keys.
  */
 import { errors, type Position } from '../errors/query-error.js';
+import type { DatabaseId } from '../store/store.js';
 import type { ObjectValue, Ref, Value } from '../values/value.js';
 import { expectObject } from './arguments.js';
 import type { EvalContext } from './context.js';
@@ -15,6 +16,12 @@ export interface NativeCollectionHandler {
    * record as rendered for the create response (it may include a once-only secret).
    */
   create(ctx: EvalContext, params: ObjectValue, position: Position, scope?: Ref): Promise<Value>;
+  /**
+   * Checks a record of this collection that Update or Replace is about to store in `database` (the whole record, as
+   * it would be stored) as `create` checks a new one (DEC-047), and answers the fields to store; throws
+   * `validation failed`.
+   */
+  checkUpdate?(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue;
 }
 
 export class NativeCollectionHandlers {

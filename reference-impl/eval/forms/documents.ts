@@ -10,9 +10,6 @@ import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
-import { checkedRoleFields } from './roles.js';
-import { checkKeyDatabaseAndRole, schemaRecordFailures } from './schema.js';
-import { checkIndexFields } from './sets.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
@@ -115,15 +112,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   let fields = schemaRecordFields(params, key, existing);
-  if (location.collection === 'collections' || location.collection === 'databases' || location.collection === 'keys') {
-    throwIfFailures(schemaRecordFailures(location.collection, fields), position);
-  }
-  if (location.collection === 'indexes') checkIndexFields(fields, position);
-  if (location.collection === 'roles') fields = checkedRoleFields(ctx, location.database, fields, position);
-  if (location.collection === 'keys') {
-    if (key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
-    checkKeyDatabaseAndRole(ctx, location.database, fields, position);
-  }
+  if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
+  const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
+  if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position);
   const newName = fields['name'];
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';

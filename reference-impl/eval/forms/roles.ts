@@ -29,6 +29,7 @@ export const roleHandler: NativeCollectionHandler = {
     ctx.created.add(record);
     return record;
   },
+  checkUpdate: checkedRoleFields,
 };
 
 /**
@@ -36,7 +37,7 @@ export const roleHandler: NativeCollectionHandler = {
  * checks them: the shape of `privileges` and `membership` (DEC-041, ABAC-ROLE-004), then the resources they name
  * (DEC-045). Answers the fields with those two normalised as CreateRole stores them; throws `validation failed`.
  */
-export function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue {
+function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue {
   const { fields: normalised, failures } = normaliseRoleFields(fields);
   throwIfFailures([...schemaRecordFailures('roles', fields), ...failures], position);
   const checked = { ...fields, ...normalised };

@@ -58,6 +58,10 @@ export const collectionHandler: NativeCollectionHandler = {
     const version = await writeDocument(ctx, location, 'create', fields, {}, position);
     return created(ctx, renderDocument(ref, version));
   },
+  checkUpdate(_ctx, _database, fields, position) {
+    throwIfFailures(schemaRecordFailures('collections', fields), position);
+    return fields;
+  },
 };
 
 export const databaseHandler: NativeCollectionHandler = {
@@ -71,6 +75,10 @@ export const databaseHandler: NativeCollectionHandler = {
     const databaseId = ctx.txn.allocateDatabase(parent);
     const version = await writeDocument(ctx, location, 'create', withoutNulls(params), { databaseId }, position);
     return created(ctx, renderDocument(ref, version));
+  },
+  checkUpdate(_ctx, _database, fields, position) {
+    throwIfFailures(schemaRecordFailures('databases', fields), position);
+    return fields;
   },
 };
 
@@ -88,6 +96,11 @@ export const keyHandler: NativeCollectionHandler = {
     const { hashed_secret: hashed, ...rest } = rendered;
     return created(ctx, { ...rest, secret: issued.secret, hashed_secret: hashed as Value });
   },
+  checkUpdate(ctx, database, fields, position) {
+    throwIfFailures(schemaRecordFailures('keys', fields), position);
+    checkKeyDatabaseAndRole(ctx, database, fields, position);
+    return fields;
+  },
 };
 
 /**
@@ -95,7 +108,7 @@ export const keyHandler: NativeCollectionHandler = {
  * given, names an existing child of `home`, where the key then acts; `role` is a built-in role or names roles of the
  * database the key acts in. Throws `validation failed` otherwise.
  */
-export function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position): void {
+function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position): void {
   const target = fields['database'];
   let acting = home;
   if (target instanceof Ref) {

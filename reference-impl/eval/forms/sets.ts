@@ -45,15 +45,6 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   }
 }
 
-/** The fields of an index written by Update or Replace, checked as CreateIndex checks them (DEC-047). */
-export function checkIndexFields(fields: ObjectValue, position: Position): void {
-  try {
-    parseIndexDefinition(fields, { compileBinding });
-  } catch (e) {
-    asQueryError(e, position);
-  }
-}
-
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position, scope) {
@@ -84,6 +75,15 @@ export function indexNativeHandler(): NativeCollectionHandler {
       const record = renderDocument(ref, version);
       ctx.created.add(record);
       return record;
+    },
+    // The whole definition, as create_index parses it (DEC-047); the index manager then refuses changes to what is fixed.
+    checkUpdate(_ctx, _database, fields, position) {
+      try {
+        parseIndexDefinition(fields, { compileBinding });
+      } catch (e) {
+        asQueryError(e, position);
+      }
+      return fields;
     },
   };
 }
