@@ -4,7 +4,7 @@
  * `roleFieldFailures` validates CreateRole params; the readers tolerate any stored shape.
  */
 import type { ValidationFailure } from '../errors/query-error.js';
-import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { QueryValue, Ref, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 
 export type RoleRecord = ObjectValue;
 
@@ -73,7 +73,7 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
         return entry;
       }
       const out: ObjectValue = { resource: entry['resource'] ?? null };
-      if (!(entry['resource'] instanceof Ref)) failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
+      if (!isCollectionRef(entry['resource'])) failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
       const predicate = entry['predicate'];
       if (predicate instanceof QueryValue) out['predicate'] = storedLambda(predicate);
       else if (predicate !== undefined && predicate !== null) failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));

@@ -8,7 +8,7 @@
  * `mixed wildcards`, `invalid binding`, `invalid arity`); `field` is the full path inside the parameter object.
  */
 import { IndexError, type ValidationFailure } from './index-error.js';
-import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { QueryValue, Ref, SetRef, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 
 export const RESERVED_INDEX_NAMES = ['events', 'sets', 'self', 'instances', '_'] as const;
 export const MAX_PARTITIONS = 8;
@@ -83,12 +83,6 @@ class FailureCollector {
   invalidType(field: FieldPathSegment[], expected: string, actual: Value | undefined): void {
     this.add(field, 'invalid type', `Invalid type ${typeName(actual)}, expected type ${expected}.`);
   }
-}
-
-function isCollectionRef(v: Value | undefined): v is Ref {
-  if (!(v instanceof Ref)) return false;
-  if (v.collection === undefined) return true;
-  return v.collection.id === 'collections' && v.collection.collection === undefined;
 }
 
 function parseName(params: ObjectValue, f: FailureCollector): string {

@@ -72,6 +72,16 @@ export class Ref {
   }
 }
 
+/**
+ * Whether `v` names a collection: a user collection, `Ref(name, Ref('collections'))`, or a native one such as
+ * `Ref('keys')` (no parent).
+ */
+export function isCollectionRef(v: Value | undefined): v is Ref {
+  if (!(v instanceof Ref)) return false;
+  if (v.collection === undefined) return true;
+  return v.collection.id === 'collections' && v.collection.collection === undefined;
+}
+
 function sameOptionalRef(a: Ref | undefined, b: Ref | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.equals(b);

@@ -6,12 +6,12 @@ const readable = (resource: unknown) => obj({ resource, actions: obj({ read: tru
 const role = (name: string, privileges: unknown[], membership?: unknown[]) =>
   obj({ name, privileges, ...(membership === undefined ? {} : { membership: membership.map((resource) => obj({ resource })) }) });
 
-/** 400 `validation failed` with an `invalid reference` failure on the `resource` of a `privileges` or `membership` entry. */
-function expectResourceRefused(res: Response, field: 'privileges' | 'membership'): void {
+/** 400 `validation failed` with a failure of `code` (`invalid reference` unless told) on the `resource` of a `privileges` or `membership` entry. */
+function expectResourceRefused(res: Response, field: 'privileges' | 'membership', code = 'invalid reference'): void {
   res.expectStatus(400).expectErrorCode('validation failed');
   const failures = (res.body.errors[0].failures ?? []) as Array<{ field?: unknown[]; code?: unknown }>;
   const onResource = (f: (typeof failures)[number]) => Array.isArray(f.field) && f.field[0] === field && f.field[f.field.length - 1] === 'resource';
-  expect(failures.some((f) => onResource(f) && f.code === 'invalid reference'), res.explain(`has no invalid reference failure on a ${field} resource`)).toBe(true);
+  expect(failures.some((f) => onResource(f) && f.code === code), res.explain(`has no ${code} failure on a ${field} resource`)).toBe(true);
 }
 
 // In order: the checks count the tenant's roles before and after each refusal.
@@ -23,8 +23,12 @@ describe('Resources named by roles', { shuffle: false }, () => {
 
   /** Sends each refused write and checks that none of them added a role. */
   async function expectNoRoleCreated(field: 'privileges' | 'membership', ...writes: unknown[]): Promise<void> {
+    await expectNoRoleCreatedWith(field, 'invalid reference', ...writes);
+  }
+
+  async function expectNoRoleCreatedWith(field: 'privileges' | 'membership', code: string, ...writes: unknown[]): Promise<void> {
     const before = await roleRefs();
-    for (const write of writes) expectResourceRefused(await t.server.query(write), field);
+    for (const write of writes) expectResourceRefused(await t.server.query(write), field, code);
     expect(await roleRefs()).toEqual(before);
   }
 
@@ -61,6 +65,20 @@ describe('Resources named by roles', { shuffle: false }, () => {
     const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
     expectResourceRefused(await t.server.query({ update: ref, params: obj({ privileges: [readable({ collection: 'no_such_collection' })] }) }), 'privileges');
     expectResourceRefused(await t.server.query({ replace: ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'no_such_collection' }]) }), 'membership');
+    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+  });
+
+  check(['ABAC-ROLE-013'], 'a membership resource that is an index, role or document ref, or not a ref, answers 400 validation failed (invalid type) and writes no role', async () => {
+    (await t.server.query({ create_index: obj({ name: 'all_notes', source: { collection: 'notes' } }) })).expectStatus(201);
+    const members = [{ index: 'all_notes' }, note, 'notes'];
+    await expectNoRoleCreatedWith('membership', 'invalid type', ...members.map((member) => ({ create_role: role('r', [readable({ collection: 'notes' })], [member]) })));
+    await expectNoRoleCreatedWith('membership', 'invalid type', { create: { roles: null }, params: role('r', [readable({ collection: 'notes' })], [{ index: 'all_notes' }]) });
+    const ref = (await t.server.query({ create_role: role('member_checked', [readable({ collection: 'notes' })], [{ collection: 'users' }]) })).expectStatus(201).resource.ref;
+    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
+    (await t.server.query({ create_role: role('another', [readable({ collection: 'notes' })]) })).expectStatus(201);
+    const anotherRole = { role: 'another' };
+    expectResourceRefused(await t.server.query({ update: ref, params: obj({ membership: [obj({ resource: anotherRole })] }) }), 'membership', 'invalid type');
+    expectResourceRefused(await t.server.query({ replace: ref, params: role('member_checked', [readable({ collection: 'notes' })], [{ index: 'all_notes' }]) }), 'membership', 'invalid type');
     expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 

@@ -35,6 +35,16 @@ describe('role records', () => {
     expect(failures.map((f) => f.field)).toEqual([['membership', 0, 'resource'], ['privileges', 0, 'resource']]);
   });
 
+  it.each([
+    ['an index ref', new Ref('by_name', new Ref('indexes'))],
+    ['a document ref', new Ref('1', users)],
+    ['a role ref', new Ref('admin', new Ref('roles'))],
+  ])('refuses a membership resource that is %s, and accepts a native collection', (_label, resource) => {
+    const { failures } = normaliseRoleFields({ name: 'r', membership: [{ resource }], privileges: [{ resource: users, actions: { read: true } }] });
+    expect(failures.map((f) => [f.field, f.code])).toEqual([[['membership', 0, 'resource'], 'invalid type']]);
+    expect(normaliseRoleFields({ name: 'r', membership: [{ resource: new Ref('tokens') }], privileges: [{ resource: users, actions: { read: true } }] }).failures).toEqual([]);
+  });
+
   it('reads nothing from malformed stored roles', () => {
     expect(membershipEntries({ membership: 'x' })).toEqual([]);
     expect(privilegeEntries({ privileges: [{ resource: users, actions: 'all' }] })[0]!.actions).toEqual({});
