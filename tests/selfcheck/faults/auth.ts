@@ -826,6 +826,30 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ABAC-MEMBERSHIP-TYPE-AS-REFERENCE',
+    title: 'A membership resource that is not a collection is refused as `invalid reference`',
+    breaks: ['ABAC-ROLE-013'],
+    area: 'auth',
+    description: 'In `validation failed` answers, an `invalid type` failure on a membership entry\'s `resource` gets the code `invalid reference`, as from a server that only checks that the resource exists.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => v4Errors(body).some((error) => error.code === 'validation failed'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+              if (!isJsonObject(failure) || failure.code !== 'invalid type' || !Array.isArray(failure.field)) continue;
+              if (failure.field[0] !== 'membership' || failure.field[failure.field.length - 1] !== 'resource') continue;
+              failure.code = 'invalid reference';
+              changed++;
+            }
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
     id: 'AUTH-LOGIN-CREATED-200',
     title: 'Login answers 200',
     breaks: ['AUTH-LOGIN-002'],
