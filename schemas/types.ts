@@ -1845,9 +1845,9 @@ export interface Key {
   name?: string;
   database?: Ref;
   /**
-   * `server` (full access to one database), `client` (public clients), `admin` (may manage databases and keys; wire-facts), `server-readonly`, or role refs.
+   * `server` (full access to one database), `client` (public clients), `admin` (may manage databases and keys; wire-facts), `server-readonly`, a role ref, or a list of role refs (an empty list is a key with no roles; DEC-044).
    */
-  role: ('admin' | 'server' | 'server-readonly' | 'client') | Ref | [Ref, ...Ref[]];
+  role: ('admin' | 'server' | 'server-readonly' | 'client') | Ref | Ref[];
   hashed_secret: string;
   data?: {
     [k: string]: V4Value | undefined;

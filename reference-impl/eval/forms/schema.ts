@@ -124,11 +124,13 @@ function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: Data
   if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Value required.' }];
   if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
   const refs = Array.isArray(role) ? role : [role];
-  if (refs.length === 0 || !refs.every((r) => r instanceof Ref)) {
+  // As the real service: a role name it does not know is an invalid value; anything but a string or a ref to a role,
+  // alone or in a list, is the wrong type for the field; a role that is not there an invalid reference. An empty list
+  // is a key with no roles. A key finds its roles among those of the database it acts in, so a scope may only name
+  // that one.
+  if (refs.some((r) => typeof r === 'string')) {
     return [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }];
   }
-  // As the real service: a ref to anything but a role is the wrong type for the field, a role that is not there an
-  // invalid reference. A key finds its roles among those of the database it acts in, so a scope may only name that one.
   const roleRefs = refs.filter(isRoleRef);
   if (roleRefs.length < refs.length) return [typeFailure('role', 'Role', role)];
   const failures: ValidationFailure[] = [];

@@ -61,6 +61,16 @@ describe('Keys with role refs', { shuffle: false }, () => {
     );
   });
 
+  check(['KEY-ROLE-014'], 'CreateKey with a role that is neither a string nor a ref answers 400 validation failed with invalid type on role and creates no key', async () => {
+    const before = await keyRefs();
+    for (const role of [5n, true, obj({ name: ROLE }), [{ role: ROLE }, 5n]]) {
+      const res = (await createKey(role)).expectStatus(400).expectErrorCode('validation failed');
+      const failures = (res.body.errors[0].failures ?? []) as Array<{ field?: unknown[]; code?: unknown }>;
+      expect(failures.some((f) => Array.isArray(f.field) && f.field[0] === 'role' && f.code === 'invalid type'), res.explain('has no invalid type failure on "role"')).toBe(true);
+    }
+    expect(await keyRefs()).toEqual(before);
+  });
+
   check(['KEY-ROLE-012'], 'CreateKey with a role ref scoped to another database that has the role answers 400 validation failed and creates no key', async () => {
     (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
     const secret = (await t.admin.query({ create_key: obj({ database: { database: 'elsewhere' }, role: 'server' }) })).expectStatus(201).resource.secret;

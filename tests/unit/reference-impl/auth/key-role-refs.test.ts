@@ -64,6 +64,18 @@ describe('creating a key with role refs', () => {
     expect(await failuresOf({ create_key: { object: { role: [roleRef('readers'), readersCollection] } } })).toEqual([{ field: ['role'], code: 'invalid type' }]);
   });
 
+  it('refuses a role that is neither a string nor a ref, alone or in a list, as the wrong type', async () => {
+    for (const role of [5, true, { object: { name: 'readers' } }, [roleRef('readers'), 5]]) {
+      expect(await failuresOf({ create_key: { object: { role } } })).toEqual([{ field: ['role'], code: 'invalid type' }]);
+    }
+  });
+
+  it('accepts an empty role list: the key acts with no privileges', async () => {
+    const key = await createKey({ role: [] });
+    expect((await query({ select: ['role'], from: { get: key.ref } })).body.resource).toEqual([]);
+    expect((await query(getNote, key.secret)).status).toBe(403);
+  });
+
   it('accepts a database scope only when it names the database the key acts in', async () => {
     const scoped = (database: string) => ({ role: 'readers', scope: { database } });
     expect(await failuresOf({ create_key: { object: { role: scoped('others') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
