@@ -9,6 +9,8 @@ import type { ObjectValue, Ref, Value } from '../values/value.js';
 import { expectObject } from './arguments.js';
 import type { EvalContext } from './context.js';
 import type { FormDefinition } from './form-registry.js';
+import { throwIfFailures } from './record-fields.js';
+import { unresolvedRefFailures } from './written-refs.js';
 
 export interface NativeCollectionHandler {
   /**
@@ -45,6 +47,7 @@ export function nativeCreateForm(key: string, native: string): FormDefinition {
       const params = expectObject(await args.value(ctx, key), args.position(key));
       const handler = ctx.services.natives.get(native);
       if (!handler) throw errors.invalidExpression(`${key} is not supported.`, args.node.position);
+      throwIfFailures(unresolvedRefFailures(ctx, params), args.node.position);
       return handler.create(ctx, params, args.node.position);
     },
   };

@@ -10,6 +10,7 @@ import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
+import { unresolvedRefFailures } from '../written-refs.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
@@ -34,6 +35,7 @@ const create: FormDefinition = {
 /** Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate). */
 function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Value | Promise<Value> {
   const position = args.node.position;
+  throwIfFailures(unresolvedRefFailures(ctx, params), position);
   if (isNativeCollection(target)) {
     const handler = ctx.services.natives.get(target.id);
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
@@ -101,6 +103,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const ref = expectRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
   const position = args.node.position;
+  throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
   const existing = await readExisting(ctx, location, position);
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {

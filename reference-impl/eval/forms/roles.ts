@@ -48,8 +48,8 @@ function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: Objec
 /**
  * Checks that every `resource` of a role's `privileges` and `membership`, as the role is about to be stored in
  * `database`, names something there (DEC-045): `validation failed` with one `invalid reference` per resource otherwise.
- * As in the real service a scoped ref is refused whatever database it names, and the whole role is checked, so an
- * Update that keeps a privilege on a collection deleted since is refused. `fields` are normalised
+ * As in the real service the whole role is checked, so an Update that keeps a privilege on a collection deleted since
+ * is refused (a scoped ref never gets here: DEC-048 refuses it in any written object). `fields` are normalised
  * (`normaliseRoleFields`), so both lists are lists of well-formed entries.
  */
 function checkRoleResources(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): void {
@@ -63,8 +63,7 @@ function resourceFailures(ctx: EvalContext, database: DatabaseId, fields: Object
   list.forEach((entry, i) => {
     const resource = isObjectValue(entry) ? entry['resource'] : undefined;
     if (!(resource instanceof Ref)) return;
-    const scoped = resource.database !== undefined || resource.collection?.database !== undefined;
-    const missing = scoped ? 'Reference cannot be scoped.' : missingReference(ctx, database, resource);
+    const missing = missingReference(ctx, database, resource);
     if (missing !== undefined) failures.push({ field: [key, i, 'resource'], code: 'invalid reference', description: missing });
   });
   return failures;

@@ -1,6 +1,6 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
 import { isRoleRef } from '../../abac/role-record.js';
-import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
+import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
@@ -126,8 +126,8 @@ function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: Data
   const refs = Array.isArray(role) ? role : [role];
   // As the real service: a role name it does not know is an invalid value; anything but a string or a ref to a role,
   // alone or in a list, is the wrong type for the field; a role that is not there an invalid reference. An empty list
-  // is a key with no roles. A key finds its roles among those of the database it acts in, so a scope may only name
-  // that one.
+  // is a key with no roles. A key finds its roles among those of the database it acts in (a scoped ref never gets
+  // here: DEC-048 refuses it in any written object).
   if (refs.some((r) => typeof r === 'string')) {
     return [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }];
   }
@@ -136,28 +136,15 @@ function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: Data
   const failures: ValidationFailure[] = [];
   roleRefs.forEach((ref, i) => {
     const field = Array.isArray(role) ? ['role', i] : ['role'];
-    const missing = scopeNames(ctx, ref, acting) ? missingReference(ctx, acting, ref) : 'Reference cannot be scoped to another database.';
+    const missing = missingReference(ctx, acting, ref);
     if (missing !== undefined) failures.push({ field, code: 'invalid reference', description: missing });
   });
   return failures;
 }
 
-/** Whether a ref's database scope, read from the query's database, is `database` (no scope: the key's own). */
-function scopeNames(ctx: EvalContext, ref: Ref, database: DatabaseId): boolean {
-  const scope = ref.database ?? ref.collection?.database;
-  if (scope === undefined) return true;
-  try {
-    return resolveDatabaseScope(ctx, scope, []) === database;
-  } catch (error) {
-    // A scope that names no database (or none the caller may name) names not this one.
-    if (error instanceof QueryError) return false;
-    throw error;
-  }
-}
-
 /**
  * Why a ref written into a record of `database` names nothing there, in the real service's words, or undefined when
- * it names a live record or a native collection. The ref's database scope is the caller's to check.
+ * it names a live record or a native collection. Its database scope is not read: DEC-048 refuses scoped refs first.
  */
 export function missingReference(ctx: EvalContext, database: DatabaseId, ref: Ref): string | undefined {
   const parent = ref.collection;

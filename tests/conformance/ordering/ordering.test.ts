@@ -2,7 +2,7 @@
 // document each, covered by one index value (with the case's reverse flag), and must come back in the listed
 // order on one page and across pages of size 1.
 import { readFileSync } from 'node:fs';
-import { describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { check, parseWireJson, useTenant } from '../../harness/index.js';
 import { WIRE_TYPE_ORDER, wireTypeOf, type WireValue } from '../../harness/model/wire-order.js';
 import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
@@ -16,6 +16,29 @@ interface OrderingCase {
 
 const cases = (parseWireJson(readFileSync(new URL('./ordering-cases.json', import.meta.url), 'utf8')) as { cases: OrderingCase[] }).cases;
 const t = useTenant({ roles: ['server'] });
+
+/** The collections the cases' document refs name, in name order. */
+function collectionsNamedBy(values: readonly WireValue[]): string[] {
+  const names = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') {
+      const collection = (v as { '@ref'?: { collection?: { '@ref'?: { id?: unknown; collection?: { '@ref'?: { id?: unknown } } } } } })['@ref']?.collection?.['@ref'];
+      if (collection?.collection?.['@ref']?.id === 'collections' && typeof collection.id === 'string') names.add(collection.id);
+      Object.values(v).forEach(visit);
+    }
+  };
+  visit(values);
+  return [...names].sort();
+}
+
+// A write holding a ref must name a collection that exists (DOC-REF-001), so the collections the cases' refs name
+// are created first, one by one in name order (the real service orders refs by collection id).
+beforeAll(async () => {
+  for (const name of collectionsNamedBy(cases.flatMap((c) => c.values))) {
+    (await t.server.query({ create_collection: { object: { name } } })).expectStatus(201);
+  }
+});
 
 const CONTENT_ID: Record<string, string> = {
   integer: 'ORD-CONTENT-001',

@@ -282,6 +282,15 @@ function isKeyRef(value: unknown): boolean {
   return parent?.id === 'keys';
 }
 
+/** Whether a v4 expression holds a document ref expression (`{"ref": …, "id": …}`) anywhere. */
+function holdsDocumentRef(expression: unknown): boolean {
+  let found = false;
+  forEachObject(expression, (object) => {
+    if ('ref' in object && 'id' in object) found = true;
+  });
+  return found;
+}
+
 export const CORE_FAULTS: readonly Fault[] = [
   {
     id: 'STATUS-CREATE-200',
@@ -2556,6 +2565,43 @@ export const CORE_FAULTS: readonly Fault[] = [
           event.stats.compute_ops = jsonInt(0);
           return n + 1;
         }, 0),
+      ),
+    }),
+  },
+  {
+    id: 'WRITTEN-REF-WRONG-CODE',
+    title: 'An unresolved ref in written data is refused as `invalid value`',
+    breaks: ['DOC-REF-001', 'DOC-REF-003', 'DOC-REF-004'],
+    area: 'core',
+    description: 'In `validation failed` answers, an `invalid reference` failure whose field starts with `data` gets the code `invalid value`, as from a server that refuses such refs under another code.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'validation failed'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+              if (!isJsonObject(failure) || failure.code !== 'invalid reference' || !Array.isArray(failure.field) || failure.field[0] !== 'data') continue;
+              failure.code = 'invalid value';
+              changed++;
+            }
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'WRITTEN-REF-MISSING-DOCUMENT-REFUSED',
+    title: 'A ref to a document that does not exist cannot be written',
+    breaks: ['DOC-REF-002'],
+    area: 'core',
+    description: 'A 201 answer to a top-level `create` whose params hold a document ref expression (`{"ref": …, "id": …}`) becomes 400 `validation failed` with an `invalid reference` failure, as from a server that wants every ref to name a live document (nothing is undone).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
+        (res) =>
+          withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
       ),
     }),
   },

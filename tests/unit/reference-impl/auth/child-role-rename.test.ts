@@ -1,6 +1,6 @@
 // A key made in a parent database for a child (its `database` field) with a role ref of the child keeps acting with
 // that role after the child renames it; keys for another child, and the parent's own keys, are left alone. So does a
-// key the parent made in the child itself with a role ref scoped to the child.
+// key the child made for itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../../../reference-impl/server.js';
 import { queryServer, readNotes, roleRef } from './role-fixture.js';
@@ -58,25 +58,25 @@ describe('renaming a role in a child database', () => {
   });
 });
 
-describe('renaming a role that keys of its own database name through a scope to that database', () => {
-  it('points those keys at the new name, keeping the scope, so they keep its privileges', async () => {
-    await databaseWithReaders('scoped');
-    // Made from the parent, so `Role("readers", Database("scoped"))` is the child's role: the key's own database.
-    const keyInScoped = async (role: unknown): Promise<{ secret: string; ref: unknown }> => {
-      const created = await query({ create: { keys: { database: 'scoped' } }, params: { object: { role } } });
+describe('renaming a role that keys of its own database name', () => {
+  it('points those keys at the new name, so they keep its privileges; a scoped role ref cannot be written (DEC-048)', async () => {
+    await databaseWithReaders('own');
+    const keyInOwn = async (role: unknown): Promise<{ secret: string; ref: unknown }> => {
+      const created = await query({ create_key: { object: { role } } }, adminOf('own'));
       expect(created.status).toBe(201);
       return created.body.resource;
     };
-    const scopedReaders = { role: 'readers', scope: { database: 'scoped' } };
-    const single = await keyInScoped(scopedReaders);
-    const listed = await keyInScoped([scopedReaders]);
-    expect(await roleOf(single)).toEqual(roleRef('readers', 'scoped'));
+    const single = await keyInOwn(roleRef('readers'));
+    const listed = await keyInOwn([roleRef('readers')]);
+    const scoped = await query({ create: { keys: { database: 'own' } }, params: { object: { role: { role: 'readers', scope: { database: 'own' } } } } });
+    expect({ status: scoped.status, codes: scoped.body.errors[0].failures.map((f: { code: string }) => f.code) }).toEqual({ status: 400, codes: ['invalid reference'] });
     expect((await query(getNote, single.secret)).status).toBe(200);
 
-    expect((await query({ update: { role: 'readers' }, params: { object: { name: 'note_readers' } } }, adminOf('scoped'))).status).toBe(200);
+    expect((await query({ update: { role: 'readers' }, params: { object: { name: 'note_readers' } } }, adminOf('own'))).status).toBe(200);
 
-    expect(await roleOf(single)).toEqual(roleRef('note_readers', 'scoped'));
-    expect(await roleOf(listed)).toEqual([roleRef('note_readers', 'scoped')]);
+    const roleIn = async (key: { ref: unknown }) => (await query({ select: ['role'], from: { get: key.ref } }, adminOf('own'))).body.resource;
+    expect(await roleIn(single)).toEqual(roleRef('note_readers'));
+    expect(await roleIn(listed)).toEqual([roleRef('note_readers')]);
     expect((await query(getNote, single.secret)).status).toBe(200);
     expect((await query(getNote, listed.secret)).status).toBe(200);
   });

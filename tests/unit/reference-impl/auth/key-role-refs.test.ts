@@ -76,18 +76,22 @@ describe('creating a key with role refs', () => {
     expect((await query(getNote, key.secret)).status).toBe(403);
   });
 
-  it('accepts a database scope only when it names the database the key acts in', async () => {
+  it('refuses any database scope, even one naming the database the key acts in (DEC-048)', async () => {
     const scoped = (database: string) => ({ role: 'readers', scope: { database } });
     expect(await failuresOf({ create_key: { object: { role: scoped('others') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: scoped('others') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: scoped('missing') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    const inKids = await createKey({ database: { database: 'kids' }, role: scoped('kids') });
-    expect((await query(getNote, inKids.secret)).status).toBe(200);
+    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: scoped('kids') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
+    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: [roleRef('readers'), scoped('kids')] } } })).toEqual([{ field: ['role', '1'], code: 'invalid reference' }]);
   });
 
-  it('names the roles of the child database for a key made for it, including a role made in the same request', async () => {
-    const key = await createKey({ database: { database: 'kids' }, role: roleRef('kid_readers') });
+  it("acts with the child's role of the name for a key made for a child, which must resolve where the query runs too", async () => {
+    const key = await createKey({ database: { database: 'kids' }, role: roleRef('readers') });
     expect((await query(getNote, key.secret)).status).toBe(200);
+    // kid_readers exists in the child only: the ref does not resolve in the root database, where the query runs.
+    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: roleRef('kid_readers') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
+    expect((await query({ create_key: { object: { role: roleRef('kid_readers') } } }, adminOf('kids'))).status).toBe(201);
+  });
+
+  it('names a role made in the same request', async () => {
     const both = await query([{ create_role: readNotes('new_readers') }, { create_key: { object: { role: roleRef('new_readers') } } }]);
     expect(both.status).toBe(200);
     expect((await query(getNote, both.body.resource[1].secret)).status).toBe(200);

@@ -8,10 +8,8 @@ export async function queryServer(server: RunningReferenceServer, expr: unknown,
   return { status: res.statusCode, body: JSON.parse(text) };
 }
 
-/** A role ref as the server renders it; `database` gives it that database scope, as `Role(name, Database(database))` does. */
-export const roleRef = (name: string, database?: string) => ({
-  '@ref': { id: name, collection: { '@ref': { id: 'roles' } }, ...(database === undefined ? {} : { database: { '@ref': { id: database, collection: { '@ref': { id: 'databases' } } } } }) },
-});
+/** A role ref as the server renders it. */
+export const roleRef = (name: string) => ({ '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } });
 
 /** A role named `name` that may read the `notes` collection. */
 export const readNotes = (name: string) => ({ object: { name, privileges: [{ object: { resource: { collection: 'notes' }, actions: { object: { read: true } } } }] } });

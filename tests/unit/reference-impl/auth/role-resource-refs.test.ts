@@ -89,8 +89,8 @@ describe('updating or replacing a role', () => {
     const record = await created({ create_role: role('editable', [readable({ collection: 'notes' })]) });
     expect(await failuresOf({ update: record.ref, params: role('editable', [readable({ collection: 'nope' })]) })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
     expect(await failuresOf({ replace: record.ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'nope' }]) })).toEqual([cannotRead(['membership', '0', 'resource'])]);
-    // A single privilege is stored as a list of one, as CreateRole stores it, and its failure names that entry.
-    expect(await failuresOf({ update: record.ref, params: { object: { privileges: readable({ index: 'nope' }) } } })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
+    // A ref that does not resolve is named by its path in the object as given (DEC-048), before the role is normalised.
+    expect(await failuresOf({ update: record.ref, params: { object: { privileges: readable({ index: 'nope' }) } } })).toEqual([cannotRead(['privileges', 'resource'])]);
     const stored = (await query({ get: record.ref })).body.resource;
     expect({ privileges: stored.privileges, membership: stored.membership }).toEqual({ privileges: record.privileges, membership: undefined });
   });

@@ -1,0 +1,50 @@
+/**
+ * Refs in the object a write gives (DEC-048): every Create, Update and Replace, of documents and of schema records,
+ * refuses an object holding a ref that does not resolve in the database the query runs in, as the real service's
+ * `RefValidator` does (fauna/faunadb `ast/functions/WriteFunctions.scala`).
+ */
+import type { ValidationFailure } from '../errors/query-error.js';
+import type { DatabaseId } from '../store/store.js';
+import type { Transaction } from '../txn/transaction.js';
+import { isCollectionRef, isObjectValue, Ref, type Value } from '../values/value.js';
+import type { EvalContext } from './context.js';
+import { isNativeCollection } from './documents.js';
+
+/** Native collections whose records are named, so a ref to one of them names a record that must exist. */
+const NAMED_RECORDS: ReadonlySet<string> = new Set(['collections', 'indexes', 'databases', 'roles', 'functions', 'access_providers']);
+
+/**
+ * One `invalid reference` failure per ref in `value` that does not resolve, its `field` the path from the object's
+ * root. A document ref resolves when its collection exists, whether or not the document does; a ref to a named
+ * schema record (a collection, index, database, role or function) when the record exists; a native collection always.
+ * A ref with a database scope never does: written data holds refs of its own database only.
+ */
+export function unresolvedRefFailures(ctx: EvalContext, value: Value): ValidationFailure[] {
+  const failures: ValidationFailure[] = [];
+  const visit = (v: Value, path: Array<string | number>): void => {
+    if (v instanceof Ref) {
+      const why = unresolved(ctx.txn, ctx.database, v);
+      if (why !== undefined) failures.push({ field: path, code: 'invalid reference', description: why });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => visit(item, [...path, i]));
+    } else if (isObjectValue(v)) {
+      for (const key of Object.keys(v)) visit(v[key]!, [...path, key]);
+    }
+  };
+  visit(value, []);
+  return failures;
+}
+
+function unresolved(txn: Transaction, database: DatabaseId, ref: Ref): string | undefined {
+  const exists = (collection: string, id: string) => txn.get(database, collection, id) !== undefined;
+  if (isScoped(ref)) return 'Reference cannot be scoped.';
+  const parent = ref.collection;
+  if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
+  if (isNativeCollection(parent)) return NAMED_RECORDS.has(parent.id) && !exists(parent.id, ref.id) ? 'Cannot read reference.' : undefined;
+  return isCollectionRef(parent) && parent.collection !== undefined && exists('collections', parent.id) ? undefined : 'Cannot read reference.';
+}
+
+function isScoped(ref: Ref): boolean {
+  for (let r: Ref | undefined = ref; r !== undefined; r = r.collection) if (r.database !== undefined) return true;
+  return false;
+}
