@@ -1,25 +1,23 @@
 /** Field validation and merging for document and schema-record writes. */
 import { errors, type Position, type ValidationFailure } from '../errors/query-error.js';
 import { NO_HIDDEN_FIELDS, type DocumentVersion, type HiddenFields } from '../store/store.js';
+import { nameProblem } from '../values/schema-name.js';
 import { Time, isObjectValue, setField, type ObjectValue, type Value } from '../values/value.js';
 import { typeName } from './arguments.js';
 import type { EvalContext } from './context.js';
 
-/** Names the service reserves for its own paths. */
-export const RESERVED_NAMES = new Set(['events', 'sets', 'self', 'documents', 'instances', '_']);
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 export function typeFailure(field: string, expected: string, value: Value): ValidationFailure {
   return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
 }
 
-/** `name` of a schema record: required, a plain identifier, not reserved. */
+/** `name` of a schema record: required, a valid name (DEC-049). */
 export function nameFailures(params: ObjectValue): ValidationFailure[] {
   const name = params['name'];
   if (name === undefined || name === null) return [{ field: ['name'], code: 'value required', description: 'Value required.' }];
   if (typeof name !== 'string') return [typeFailure('name', 'String', name)];
-  if (!NAME_PATTERN.test(name) || RESERVED_NAMES.has(name)) return [{ field: ['name'], code: 'invalid name', description: `Invalid name '${name}'.` }];
-  return [];
+  const problem = nameProblem(name);
+  return problem === undefined ? [] : [{ field: ['name'], ...problem }];
 }
 
 export function throwIfFailures(failures: ValidationFailure[], position: Position): void {

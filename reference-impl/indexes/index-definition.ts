@@ -8,9 +8,9 @@
  * `mixed wildcards`, `invalid binding`, `invalid arity`); `field` is the full path inside the parameter object.
  */
 import { IndexError, type ValidationFailure } from './index-error.js';
+import { nameProblem } from '../values/schema-name.js';
 import { QueryValue, Ref, SetRef, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 
-export const RESERVED_INDEX_NAMES = ['events', 'sets', 'self', 'instances', '_'] as const;
 export const MAX_PARTITIONS = 8;
 /** Partitions of an index with no terms (a "collection index", listing every instance) unless given. */
 export const DEFAULT_COLLECTION_INDEX_PARTITIONS = 8;
@@ -95,11 +95,8 @@ function parseName(params: ObjectValue, f: FailureCollector): string {
     f.invalidType(['name'], 'String', name);
     return '';
   }
-  if ((RESERVED_INDEX_NAMES as readonly string[]).includes(name)) {
-    f.add(['name'], 'reserved name', `Invalid name ${name}. Reserved names: ${RESERVED_INDEX_NAMES.join(', ')}.`);
-  } else if (name === '' || name.includes('/')) {
-    f.add(['name'], 'invalid characters', `The name ${name} uses invalid characters.`);
-  }
+  const problem = nameProblem(name);
+  if (problem !== undefined) f.add(['name'], problem.code, problem.description);
   return name;
 }
 

@@ -31,6 +31,30 @@ describe('CreateCollection', () => {
     (await t.server.query({ create_collection: { object: { history_days: 1n } } })).expectStatus(400).expectErrorCode('validation failed');
   });
 
+  /** 400 `validation failed` with a failure of `code` on `name`, and no collection of that name afterwards. */
+  async function expectNameRefused(name: string, code: string): Promise<void> {
+    const res = (await t.server.query(createCollection(name))).expectStatus(400).expectErrorCode('validation failed');
+    const failures = (res.body.errors[0].failures ?? []) as Array<{ field?: unknown[]; code?: unknown }>;
+    expect(failures.some((f) => Array.isArray(f.field) && f.field.join() === 'name' && f.code === code), res.explain(`has no ${code} failure on name`)).toBe(true);
+    expect((await t.server.query({ exists: collection(name) })).expectStatus(200).resource, `no collection ${JSON.stringify(name)}`).toBe(false);
+  }
+
+  check(['COLL-CREATE-009'], 'CreateCollection accepts names of letters (not only ASCII), digits and ;@+$-_.!~%, and the ref carries the name as given', async () => {
+    for (const name of ['users.v2', 'naïve~1', 'a@b$c+d!e%f;g', 'Ωmega_λ-9']) {
+      const record = (await t.server.query(createCollection(name))).expectStatus(201).resource;
+      expect(record.ref).toEqual(expectedCollectionRef(name));
+      expect((await t.server.query({ get: collection(name) })).expectStatus(200).resource.name).toBe(name);
+    }
+  });
+
+  check(['COLL-CREATE-010'], 'CreateCollection with a name holding any other character answers 400 validation failed with invalid characters on name', async () => {
+    for (const name of ['two words', 'a/b', 'a:b', 'quote"d', '', 'a,b', 'tab\tname']) await expectNameRefused(name, 'invalid characters');
+  });
+
+  check(['COLL-CREATE-011'], 'CreateCollection with a reserved name answers 400 validation failed with reserved name on name', async () => {
+    for (const name of ['events', 'sets', 'self', 'instances', '_']) await expectNameRefused(name, 'reserved name');
+  });
+
   check(['COLL-CREATE-004'], 'CreateCollection with a name already used in the database answers 400 instance already exists', async () => {
     (await t.server.query(createCollection('dup'))).expectStatus(201);
     (await t.server.query(createCollection('dup'))).expectStatus(400).expectErrorCode('instance already exists');

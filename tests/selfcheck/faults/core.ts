@@ -2605,4 +2605,45 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'NAME-ASCII-ONLY',
+    title: 'Names beyond `[A-Za-z0-9_-]` are refused',
+    breaks: ['COLL-CREATE-009'],
+    area: 'core',
+    description: 'A 201 answer to a top-level `create_collection` whose name holds a character outside `[A-Za-z0-9_-]` becomes 400 `validation failed` with an `invalid characters` failure on `name` (nothing is undone).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          if (res.status !== 201 || topLevelForm(ctx.original) !== 'create_collection') return false;
+          const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
+          return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'NAME-FAILURE-CODE-GENERIC',
+    title: 'Invalid and reserved names are refused as `invalid name`',
+    breaks: ['COLL-CREATE-010', 'COLL-CREATE-011'],
+    area: 'core',
+    description: 'In `validation failed` answers, a failure on `name` of code `invalid characters` or `reserved name` gets the code `invalid name`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'validation failed'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+              if (!isJsonObject(failure) || !Array.isArray(failure.field) || failure.field.join() !== 'name') continue;
+              if (failure.code !== 'invalid characters' && failure.code !== 'reserved name') continue;
+              failure.code = 'invalid name';
+              changed++;
+            }
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
 ];
