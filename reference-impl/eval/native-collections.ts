@@ -5,7 +5,7 @@
  */
 import { errors, type Position } from '../errors/query-error.js';
 import type { DatabaseId } from '../store/store.js';
-import type { ObjectValue, Ref, Value } from '../values/value.js';
+import type { ObjectValue, Value } from '../values/value.js';
 import { expectObject } from './arguments.js';
 import type { EvalContext } from './context.js';
 import type { FormDefinition } from './form-registry.js';
@@ -14,10 +14,10 @@ import { unresolvedRefFailures } from './written-refs.js';
 
 export interface NativeCollectionHandler {
   /**
-   * Creates a record from params in `ctx.database` (or the database `scope` designates) and returns the
+   * Creates a record from params in `ctx.database` and returns the
    * record as rendered for the create response (it may include a once-only secret).
    */
-  create(ctx: EvalContext, params: ObjectValue, position: Position, scope?: Ref): Promise<Value>;
+  create(ctx: EvalContext, params: ObjectValue, position: Position): Promise<Value>;
   /**
    * Checks a record of this collection that Update or Replace is about to store in `database` (the whole record, as
    * it would be stored) as `create` checks a new one (DEC-047), and answers the fields to store; throws

@@ -6,7 +6,7 @@
 import type { ValidationFailure } from '../errors/query-error.js';
 import type { DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
-import { isCollectionRef, isObjectValue, Ref, type Value } from '../values/value.js';
+import { hasDatabaseScope, isCollectionRef, isObjectValue, Ref, type Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 import { isNativeCollection } from './documents.js';
 
@@ -37,14 +37,9 @@ export function unresolvedRefFailures(ctx: EvalContext, value: Value): Validatio
 
 function unresolved(txn: Transaction, database: DatabaseId, ref: Ref): string | undefined {
   const exists = (collection: string, id: string) => txn.get(database, collection, id) !== undefined;
-  if (isScoped(ref)) return 'Reference cannot be scoped.';
+  if (hasDatabaseScope(ref)) return 'Reference cannot be scoped.';
   const parent = ref.collection;
   if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
   if (isNativeCollection(parent)) return NAMED_RECORDS.has(parent.id) && !exists(parent.id, ref.id) ? 'Cannot read reference.' : undefined;
   return isCollectionRef(parent) && parent.collection !== undefined && exists('collections', parent.id) ? undefined : 'Cannot read reference.';
-}
-
-function isScoped(ref: Ref): boolean {
-  for (let r: Ref | undefined = ref; r !== undefined; r = r.collection) if (r.database !== undefined) return true;
-  return false;
 }

@@ -82,6 +82,12 @@ export function isCollectionRef(v: Value | undefined): v is Ref {
   return v.collection.id === 'collections' && v.collection.collection === undefined;
 }
 
+/** Whether a ref, or the collection it is in, carries a database scope (names something of another database). */
+export function hasDatabaseScope(ref: Ref): boolean {
+  for (let r: Ref | undefined = ref; r !== undefined; r = r.collection) if (r.database !== undefined) return true;
+  return false;
+}
+
 function sameOptionalRef(a: Ref | undefined, b: Ref | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.equals(b);

@@ -219,9 +219,13 @@ describe('faunadb 4.x driver: document writes', () => {
 describe('faunadb 4.x driver: a child database through scoped refs', () => {
   it('lists the collections and documents of a child database as scoped driver Refs that Map/Get reads back', async () => {
     await client.query(q.CreateDatabase({ name: 'branch' }));
-    await client.query(q.Create(q.Collections(q.Database('branch')), { name: 'leaves' }));
-    const leaf = await client.query<Doc<{ n: number }>>(q.Create(q.Collection('leaves', q.Database('branch')), { data: { n: 1 } }));
+    // Written with a secret scoped to the child: writes never take a scoped ref (DEC-050).
+    const inBranch = clientFor(`${server.rootSecret}:branch:admin`);
+    await inBranch.query(q.CreateCollection({ name: 'leaves' }));
+    const written = await inBranch.query<Doc<{ n: number }>>(q.Create(q.Collection('leaves'), { data: { n: 1 } }));
+    const leaf = await client.query<Doc<{ n: number }>>(q.Get(q.Ref(q.Collection('leaves', q.Database('branch')), written.ref.id)));
     expect(leaf.ref.collection?.database?.id).toBe('branch');
+    await expect(client.query(q.Create(q.Collection('leaves', q.Database('branch')), { data: { n: 2 } }))).rejects.toMatchObject({ requestResult: { statusCode: 400 } });
     const collections = await client.query<Page<{ name: string; ref: values.Ref }>>(q.Map(q.Paginate(q.Collections(q.Database('branch'))), q.Lambda('ref', q.Get(q.Var('ref')))));
     expect(collections.data.map(({ name }) => name)).toEqual(['leaves']);
     expect(collections.data[0]!.ref.database?.id).toBe('branch');

@@ -11,7 +11,7 @@ import { userCollectionName, type DatabaseId } from '../../store/store.js';
 import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectObject, expectRef, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { locateDocument, renderDocument, resolveDatabaseScope, writeDocument, type DocumentLocation } from '../documents.js';
+import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
 import { throwIfFailures, typeFailure } from '../record-fields.js';
@@ -191,13 +191,13 @@ const hasCurrentToken: FormDefinition = {
 
 /** `Create(Tokens(), {instance, data?, ttl?})`: a token without a password, for callers allowed to create tokens. */
 export const tokenHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
+  async create(ctx, params, position) {
     const { fields, failures } = tokenFieldFailures(params);
     const instance = params['instance'];
     if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Value required.' });
     else if (!(instance instanceof Ref)) failures.unshift(typeFailure('instance', 'Ref', instance));
     throwIfFailures(failures, position);
-    const database = resolveDatabaseScope(ctx, scope, position);
+    const database = ctx.database;
     const location = await userLocation(ctx, instance as Ref, position);
     if (location === undefined || location.database !== database) {
       throwIfFailures([{ field: ['instance'], code: 'invalid reference', description: 'The identity document does not exist.' }], position);

@@ -3,7 +3,7 @@ import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
-import { Ref, type ObjectValue, type Value } from '../../values/value.js';
+import { Ref, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -17,6 +17,13 @@ function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise
   return whenReady(args.valueOrPending(ctx, 'params'), (params) => (params === null ? {} : expectObject(params, args.position('params'))));
 }
 
+/** The ref a write targets: a ref of the query's database, as the real service refuses to write a scoped one (DEC-050). */
+function expectWritableRef(given: Value, position: Position): Ref {
+  const ref = expectRef(given, position);
+  if (hasDatabaseScope(ref)) throw errors.invalidArgument('Cannot write a scoped ref.', position);
+  return ref;
+}
+
 async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
   return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
 }
@@ -26,7 +33,7 @@ const create: FormDefinition = {
   optional: ['params'],
   evaluate(ctx, args) {
     return whenReady(args.valueOrPending(ctx, 'create'), (given) => {
-      const target = expectRef(given, args.position('create'));
+      const target = expectWritableRef(given, args.position('create'));
       return whenReady(optionalParams(ctx, args), (params) => createDocument(ctx, args, target, params));
     });
   },
@@ -39,7 +46,7 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   if (isNativeCollection(target)) {
     const handler = ctx.services.natives.get(target.id);
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
-    return handler.create(ctx, params, position, target.database);
+    return handler.create(ctx, params, position);
   }
   if (!(target.collection === undefined || isNativeCollection(target.collection))) return createWithChosenId(ctx, args, target, params);
   // A collection ref: the document gets a new id, which is never taken.
@@ -100,7 +107,7 @@ const exists: FormDefinition = {
 const RENAMABLE = new Set(['databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
-  const ref = expectRef(await args.value(ctx, key), args.position(key));
+  const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
   const position = args.node.position;
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
@@ -235,7 +242,7 @@ function indexNamesCollection(record: DocumentVersion, collection: string): bool
 const del: FormDefinition = {
   required: ['delete'],
   async evaluate(ctx, args) {
-    const ref = expectRef(await args.value(ctx, 'delete'), args.position('delete'));
+    const ref = expectWritableRef(await args.value(ctx, 'delete'), args.position('delete'));
     const position = args.node.position;
     const location = locateDocument(ctx, ref, args.position('delete'));
     const existing = await readExisting(ctx, location, position);

@@ -5,7 +5,7 @@ import type { Position, ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type QueryValue, type Value } from '../../values/value.js';
 import { Scope, type EvalContext } from '../context.js';
-import { ensureNotFound, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
+import { ensureNotFound, renderDocument, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
@@ -13,14 +13,14 @@ import { throwIfFailures, withoutNulls } from '../record-fields.js';
 import { missingReference, schemaRecordFailures } from './schema.js';
 
 export const roleHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
+  async create(ctx, params, position) {
     const { fields, failures: roleFailures } = normaliseRoleFields(params);
     throwIfFailures([...schemaRecordFailures('roles', params), ...roleFailures], position);
     const data = params['data'];
-    const database = resolveDatabaseScope(ctx, scope, position);
+    const database = ctx.database;
     checkRoleResources(ctx, database, fields, position);
     const name = params['name'] as string;
-    const ref = new Ref(name, new Ref('roles'), scope);
+    const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
     await ensureNotFound(ctx, location, position);
     const stored = withoutNulls({ name, ...(isObjectValue(data) ? { data } : {}) });

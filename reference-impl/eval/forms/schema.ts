@@ -4,7 +4,7 @@ import { errors, type Position, type ValidationFailure } from '../../errors/quer
 import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, isNativeCollection, renderDocument, resolveDatabaseScope, writeDocument } from '../documents.js';
+import { ensureNotFound, isNativeCollection, renderDocument, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
@@ -45,12 +45,12 @@ export function schemaRecordFailures(collection: 'collections' | 'databases' | '
 }
 
 export const collectionHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
+  async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('collections', params), position);
     const history = params['history_days'];
-    const database = resolveDatabaseScope(ctx, scope, position);
+    const database = ctx.database;
     const name = params['name'] as string;
-    const ref = new Ref(name, new Ref('collections'), scope);
+    const ref = new Ref(name, new Ref('collections'));
     const location = { database, collection: 'collections', id: name, ref };
     await ensureNotFound(ctx, location, position);
     const fields = withoutNulls({ ...params, history_days: history === undefined ? DEFAULT_HISTORY_DAYS : history });
@@ -65,11 +65,11 @@ export const collectionHandler: NativeCollectionHandler = {
 };
 
 export const databaseHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
+  async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('databases', params), position);
-    const parent = resolveDatabaseScope(ctx, scope, position);
+    const parent = ctx.database;
     const name = params['name'] as string;
-    const ref = new Ref(name, new Ref('databases'), scope);
+    const ref = new Ref(name, new Ref('databases'));
     const location = { database: parent, collection: 'databases', id: name, ref };
     await ensureNotFound(ctx, location, position);
     const databaseId = ctx.txn.allocateDatabase(parent);
@@ -83,12 +83,12 @@ export const databaseHandler: NativeCollectionHandler = {
 };
 
 export const keyHandler: NativeCollectionHandler = {
-  async create(ctx, params, position, scope) {
+  async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('keys', params), position);
-    const home = resolveDatabaseScope(ctx, scope, position);
+    const home = ctx.database;
     checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();
-    const ref = new Ref(id, new Ref('keys'), scope);
+    const ref = new Ref(id, new Ref('keys'));
     const issued = await ctx.services.issueSecret('key', home, id);
     const fields = withoutNulls({ ...params, hashed_secret: issued.hashedSecret });
     const version = await writeDocument(ctx, { database: home, collection: 'keys', id, ref }, 'create', fields, { secretDigest: issued.digest }, position);

@@ -10,7 +10,7 @@ import { parseIndexDefinition } from '../../indexes/index-definition.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectRef, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, isNativeCollection, renderDocument, resolveCollection, resolveDatabaseScope, writeDocument } from '../documents.js';
+import { ensureNotFound, isNativeCollection, renderDocument, resolveCollection, writeDocument } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler } from '../native-collections.js';
 import { withoutNulls } from '../record-fields.js';
@@ -47,16 +47,16 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
 
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
-    async create(ctx, params, position, scope) {
+    async create(ctx, params, position) {
       let definition;
       try {
         definition = parseIndexDefinition(params, { compileBinding });
       } catch (e) {
         asQueryError(e, position);
       }
-      const database = resolveDatabaseScope(ctx, scope, position);
+      const database = ctx.database;
       checkSources(ctx, database, params['source'], position);
-      const ref = new Ref(definition.name, new Ref('indexes'), scope);
+      const ref = new Ref(definition.name, new Ref('indexes'));
       const location = { database, collection: 'indexes', id: definition.name, ref };
       await ensureNotFound(ctx, location, position);
       const fields: ObjectValue = withoutNulls({

@@ -23,12 +23,13 @@ const notes = async (): Promise<unknown[]> => (await t.server.query({ paginate: 
 
 describe('Refs in written data', () => {
   let existing: unknown;
+  let elsewhereSecret: string;
 
   beforeAll(async () => {
     (await t.server.query([{ create_collection: obj({ name: 'notes' }) }, { create_collection: obj({ name: 'people' }) }])).expectStatus(200, 201);
     (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
-    const secret = (await t.admin.query({ create_key: { object: { database: { database: 'elsewhere' }, role: 'server' } } })).expectStatus(201).resource.secret;
-    (await t.as(secret).query({ create_collection: obj({ name: 'notes' }) })).expectStatus(201);
+    elsewhereSecret = (await t.admin.query({ create_key: { object: { database: { database: 'elsewhere' }, role: 'server' } } })).expectStatus(201).resource.secret;
+    (await t.as(elsewhereSecret).query({ create_collection: obj({ name: 'notes' }) })).expectStatus(201);
     existing = (await t.server.query(create(collection('notes'), { n: 1n }))).expectStatus(201).resource;
   });
 
@@ -59,6 +60,27 @@ describe('Refs in written data', () => {
     expectUnresolved(await t.admin.query(create(collection('notes'), { there: scopedNotes })), ['data', 'there']);
     expectUnresolved(await t.admin.query(create(collection('notes'), { there: [{ ref: scopedNotes, id: '1' }] })), ['data', 'there', '0']);
     expect(await notes()).toEqual(before);
+  });
+
+  check(['DOC-REF-005'], 'Create, Update, Replace and Delete of a scoped ref answer 400 invalid argument and write nothing in the database it names', async () => {
+    const there = t.as(elsewhereSecret);
+    const thereNotes = async () => (await there.query({ paginate: { documents: collection('notes') }, size: 1000n })).expectStatus(200).resource.data as unknown[];
+    const doc = (await there.query(create(collection('notes'), { n: 1n }))).expectStatus(201).resource;
+    const id = (doc.ref as { '@ref': { id: string } })['@ref'].id;
+    const before = await thereNotes();
+    const scopedNotes = { collection: 'notes', scope: { database: 'elsewhere' } };
+    const scopedDoc = { ref: scopedNotes, id };
+    for (const write of [
+      create(scopedNotes, { n: 2n }),
+      create({ ref: scopedNotes, id: '777' }, { n: 3n }),
+      { update: scopedDoc, params: withData({ n: 4n }) },
+      { replace: scopedDoc, params: withData({ n: 5n }) },
+      { delete: scopedDoc },
+    ]) {
+      (await t.admin.query(write)).expectStatus(400).expectErrorCode('invalid argument');
+    }
+    expect(await thereNotes()).toEqual(before);
+    expect((await there.query({ get: doc.ref })).expectStatus(200).resource).toEqual(doc);
   });
 
   check(['DOC-REF-004'], 'CreateCollection, CreateIndex, CreateRole, CreateKey and CreateDatabase holding a ref to a collection that does not exist answer 400 validation failed and create nothing', async () => {

@@ -2646,4 +2646,21 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'SCOPED-WRITE-ACCEPTED',
+    title: 'Writes through a scoped ref are answered as done',
+    breaks: ['DOC-REF-005'],
+    area: 'core',
+    description: 'A 400 `invalid argument` answer to a top-level `create`, `update`, `replace` or `delete` whose target carries a `scope` becomes 200 with the target as its resource, as from a server that writes into the scoped database (nothing is written).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const form = topLevelForm(ctx.original);
+          if (res.status !== 400 || form === undefined || !['create', 'update', 'replace', 'delete'].includes(form)) return false;
+          return hasErrorCode(bodyJson(res), 'invalid argument') && JSON.stringify((v4Expression(ctx.original) as JsonObject)[form]).includes('"scope"');
+        },
+        (res) => withStatus(withJsonBody(res, { resource: { ts: jsonInt(Date.now() * 1000) } }), 200),
+      ),
+    }),
+  },
 ];

@@ -68,7 +68,7 @@ describe('renaming a role that keys of its own database name', () => {
     };
     const single = await keyInOwn(roleRef('readers'));
     const listed = await keyInOwn([roleRef('readers')]);
-    const scoped = await query({ create: { keys: { database: 'own' } }, params: { object: { role: { role: 'readers', scope: { database: 'own' } } } } });
+    const scoped = await query({ create_key: { object: { database: { database: 'own' }, role: { role: 'readers', scope: { database: 'own' } } } } });
     expect({ status: scoped.status, codes: scoped.body.errors[0].failures.map((f: { code: string }) => f.code) }).toEqual({ status: 400, codes: ['invalid reference'] });
     expect((await query(getNote, single.secret)).status).toBe(200);
 

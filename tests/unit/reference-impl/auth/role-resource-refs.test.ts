@@ -78,9 +78,9 @@ describe('creating a role', () => {
     await created({ create_role: role('everything', [readable({ collection: 'notes' }), readable({ index: 'all_notes' }), readable({ collections: null })], [{ collection: 'notes' }]) });
     const both = await query([{ create_collection: { object: { name: 'fresh' } } }, { create_role: role('fresh_readers', [readable({ collection: 'fresh' })]) }]);
     expect(both.status).toBe(200);
-    // Written from the root into kids: its refs name kids' resources, and kids has notes but no others.
-    await created({ create: { roles: { database: 'kids' } }, params: role('kid_readers', [readable({ collection: 'notes' })]) });
-    expect(await failuresOf({ create: { roles: { database: 'kids' } }, params: role('kid_others', [readable({ collection: 'others' })]) })).toEqual([cannotRead(['privileges', '0', 'resource'])]);
+    // Written in kids: its refs name kids' resources, and kids has notes but no others.
+    await created({ create_role: role('kid_readers', [readable({ collection: 'notes' })]) }, adminOf('kids'));
+    expect(await failuresOf({ create_role: role('kid_others', [readable({ collection: 'others' })]) }, adminOf('kids'))).toEqual([cannotRead(['privileges', '0', 'resource'])]);
   });
 });
 
