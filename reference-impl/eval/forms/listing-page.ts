@@ -26,8 +26,8 @@ interface Listing {
 
 /**
  * The collection ref the documents of a listed collection carry. Read through a database scope
- * (`Documents(Collection("c", Database("d")))`) it keeps that scope, as the refs Create answers there do, so a
- * listed ref sent back designates the same document.
+ * (`Documents(Collection("c", Database("d")))`) it keeps that scope, so a listed ref sent back (to Get) designates
+ * the same document.
  */
 export function listedCollectionRef(collection: Ref, key: CollectionKey): Ref {
   const scope = collection.database ?? collection.collection?.database;
