@@ -48,7 +48,8 @@ export function nativeCreateForm(key: string, native: string): FormDefinition {
       const handler = ctx.services.natives.get(native);
       if (!handler) throw errors.invalidExpression(`${key} is not supported.`, args.node.position);
       throwIfFailures(unresolvedRefFailures(ctx, params), args.node.position);
-      return handler.create(ctx, params, args.node.position);
+      // What the record's own checks refuse is reported at the function's argument, as the real service does (DEC-051).
+      return handler.create(ctx, params, args.position(key));
     },
   };
 }

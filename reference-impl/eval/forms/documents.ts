@@ -39,10 +39,14 @@ const create: FormDefinition = {
   },
 };
 
-/** Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate). */
+/**
+ * Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate).
+ * As in the real service, refs that do not resolve are reported at the form's position, and everything the write
+ * itself refuses (its fields, a taken id, the caller's rights) at its `create` argument (DEC-051).
+ */
 function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Value | Promise<Value> {
-  const position = args.node.position;
-  throwIfFailures(unresolvedRefFailures(ctx, params), position);
+  throwIfFailures(unresolvedRefFailures(ctx, params), args.node.position);
+  const position = args.position('create');
   if (isNativeCollection(target)) {
     const handler = ctx.services.natives.get(target.id);
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
@@ -61,7 +65,7 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
 
 /** An id the caller chose may be taken: that is checked once the fields the create would write are known. */
 async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Promise<Value> {
-  const position = args.node.position;
+  const position = args.position('create');
   const location = locateDocument(ctx, target, args.position('create'));
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
   await ensureNotFound(ctx, location, position, fields);

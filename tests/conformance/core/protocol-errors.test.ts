@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
+import { collectionRef, createCollection, createDoc, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
 
 describe('Bad request bodies', () => {
   const t = useTenant();
@@ -130,5 +130,37 @@ describe('Error bodies', () => {
   check(['PROTO-ERROR-008'], 'select of a missing path without default answers 404 value not found', async () => {
     expectQueryError(await t.server.query({ select: ['a', 'b'], from: lit({ a: { c: 1 } }) }), 404, 'value not found');
     expectQueryError(await t.server.query({ select: [3], from: [1, 2] }), 404, 'value not found');
+  });
+});
+
+describe('Positions of write errors', () => {
+  const t = useTenant();
+  let doc: { ref: unknown };
+
+  beforeAll(async () => {
+    (await t.server.query(createCollection('places'))).expectStatus(201);
+    doc = (await t.server.query(createDoc(docRef('places', '1'), { n: 1n }))).expectStatus(201).resource;
+  });
+
+  check.each([
+    { name: 'a key role CreateKey refuses', secret: 'admin', expr: { create_key: { object: { role: 'emperor' } } }, status: 400, code: 'validation failed', position: ['create_key'] },
+    { name: 'a collection name CreateCollection refuses', secret: 'server', expr: createCollection('two words'), status: 400, code: 'validation failed', position: ['create_collection'] },
+    { name: 'data that is not an object', secret: 'server', expr: { create: collectionRef('places'), params: lit({ data: 5n }) }, status: 400, code: 'validation failed', position: ['create'] },
+    { name: 'an id already taken', secret: 'server', expr: createDoc(docRef('places', '1'), { n: 2n }), status: 400, code: 'instance already exists', position: ['create'] },
+    { name: 'a Create the client key may not do', secret: 'client', expr: createDoc(collectionRef('places'), { n: 3n }), status: 403, code: 'permission denied', position: ['create'] },
+    { name: 'a Create nested in do', secret: 'server', expr: { do: [1n, createDoc(docRef('places', '1'), { n: 4n })] }, status: 400, code: 'instance already exists', position: ['do', 1n, 'create'] },
+  ])(['PROTO-ERROR-012'], 'an error Create or a Create function raises for the record it writes ($name) is at its function argument', async ({ secret, expr, status, code, position }) => {
+    const client = secret === 'admin' ? t.admin : secret === 'server' ? t.server : t.client;
+    const error = expectQueryError(await client.query(expr), status, code);
+    expect(error.position).toEqual(position);
+  });
+
+  check(['PROTO-ERROR-013'], 'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself', async () => {
+    expect(expectQueryError(await t.server.query({ update: doc.ref, params: lit({ data: 5n }) }), 400, 'validation failed').position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ replace: doc.ref, params: lit({ data: 'x' }) }), 400, 'validation failed').position).toEqual([]);
+    expect(expectQueryError(await t.client.query({ delete: doc.ref }), 403, 'permission denied').position).toEqual([]);
+    const dangling = { create: collectionRef('places'), params: { object: { data: { object: { to: collectionRef('no_such_collection') } } } } };
+    expect(expectQueryError(await t.server.query(dangling), 400, 'validation failed').position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ do: [1n, dangling] }), 400, 'validation failed').position).toEqual(['do', 1n]);
   });
 });

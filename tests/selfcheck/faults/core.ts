@@ -2663,4 +2663,47 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'CREATE-ERROR-AT-TOP',
+    title: 'Errors of Create functions are reported at the top level',
+    breaks: ['PROTO-ERROR-012'],
+    area: 'core',
+    description: 'An error whose position is `[<form>]`, answering a top-level `create` or `create_*`, gets the position `[]`.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => /^create(_|$)/.test(topLevelForm(ctx.original) ?? ''),
+        (body, ctx) => {
+          const form = topLevelForm(ctx.original);
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== form) continue;
+            error.position = [];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'UPDATE-ERROR-AT-ARGUMENT',
+    title: 'Errors of Update, Replace and Delete are reported at their argument',
+    breaks: ['PROTO-ERROR-013'],
+    area: 'core',
+    description: 'An error whose position is `[]`, answering a top-level `update`, `replace` or `delete`, gets the position `[<form>]`.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => ['update', 'replace', 'delete'].includes(topLevelForm(ctx.original) ?? ''),
+        (body, ctx) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.length !== 0) continue;
+            error.position = [topLevelForm(ctx.original)!];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
 ];
