@@ -63,7 +63,7 @@ export const errors = {
   notFound: (position: Position, description = 'Document not found.') => new QueryError('instance not found', description, position),
   alreadyExists: (position: Position, description = 'Document already exists.') => new QueryError('instance already exists', description, position),
   validationFailed: (failures: ValidationFailure[], position: Position) =>
-    new QueryError('validation failed', 'Document data is not valid.', position, { failures }),
+    new QueryError('validation failed', 'document data is not valid.', position, { failures }),
   permissionDenied: (position: Position) => new QueryError('permission denied', 'Insufficient privileges to perform the action.', position),
   valueNotFound: (path: Position, position: Position) =>
     new QueryError('value not found', `Value not found at path [${path.join(',')}].`, position),

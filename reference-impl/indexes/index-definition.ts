@@ -281,7 +281,7 @@ export function parseIndexDefinition(params: Value, ctx: DefinitionContext): Ind
     data: parseOptionalObject(params, 'data', f),
   };
   if (f.failures.length > 0) {
-    throw new IndexError('validation failed', 'index data is not valid.', f.failures);
+    throw new IndexError('validation failed', 'document data is not valid.', f.failures);
   }
   return definition;
 }

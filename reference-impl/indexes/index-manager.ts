@@ -287,7 +287,7 @@ export class IndexManager {
         failures.push({ field: [field], code: 'invalid value', description: `The ${field} of an index cannot be changed.` });
       }
     }
-    if (failures.length > 0) throw new QueryError('validation failed', 'Index data is not valid.', [], { failures });
+    if (failures.length > 0) throw new QueryError('validation failed', 'document data is not valid.', [], { failures });
   }
 
   private checkUnique(index: LiveIndex, record: CommitRecord): void {

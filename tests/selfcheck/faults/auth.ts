@@ -346,7 +346,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => ({
       response: rewriteResponse(
         (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
-        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
       ),
     }),
   },
@@ -1816,7 +1816,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
         delete params.credentials;
         return { ...req, body: Buffer.from(stringifyJson(expression)) };
       },
-      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'validation failed', 'Document data is not valid.')),
+      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'validation failed', 'document data is not valid.')),
     }),
   },
   {

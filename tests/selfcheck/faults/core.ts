@@ -2601,7 +2601,7 @@ export const CORE_FAULTS: readonly Fault[] = [
       response: rewriteResponse(
         (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
         (res) =>
-          withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
+          withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
       ),
     }),
   },
@@ -2618,7 +2618,7 @@ export const CORE_FAULTS: readonly Fault[] = [
           const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
           return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
         },
-        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'Document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
       ),
     }),
   },
