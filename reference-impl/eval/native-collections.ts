@@ -21,9 +21,9 @@ export interface NativeCollectionHandler {
   /**
    * Checks a record of this collection that Update or Replace is about to store in `database` (the whole record, as
    * it would be stored) as `create` checks a new one (DEC-047), and answers the fields to store; throws
-   * `validation failed`.
+   * `validation failed`. `id` is the record's id before the write (a rename changes it).
    */
-  checkUpdate?(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue;
+  checkUpdate?(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position, id: string): ObjectValue;
 }
 
 export class NativeCollectionHandlers {

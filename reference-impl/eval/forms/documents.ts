@@ -128,7 +128,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   let fields = schemaRecordFields(params, key, existing);
   if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
-  if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position);
+  if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
   const newName = fields['name'];
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';

@@ -1,5 +1,5 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
-import { normaliseRoleFields } from '../../abac/role-record.js';
+import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-json.js';
 import type { Position, ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
@@ -23,6 +23,7 @@ export const roleHandler: NativeCollectionHandler = {
     const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
     await ensureNotFound(ctx, location, position);
+    throwIfFailures(membershipLimitFailures(ctx, database, fields), position);
     const stored = withoutNulls({ name, ...(isObjectValue(data) ? { data } : {}) });
     const version = await writeDocument(ctx, location, 'create', { ...stored, ...fields }, {}, position);
     const record = renderDocument(ref, version);
@@ -37,12 +38,32 @@ export const roleHandler: NativeCollectionHandler = {
  * checks them: the shape of `privileges` and `membership` (DEC-041, ABAC-ROLE-004), then the resources they name
  * (DEC-045). Answers the fields with those two normalised as CreateRole stores them; throws `validation failed`.
  */
-function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): ObjectValue {
+function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position, id: string): ObjectValue {
   const { fields: normalised, failures } = normaliseRoleFields(fields);
   throwIfFailures([...schemaRecordFailures('roles', fields), ...failures], position);
   const checked = { ...fields, ...normalised };
   checkRoleResources(ctx, database, checked, position);
+  throwIfFailures(membershipLimitFailures(ctx, database, checked, id), position);
   return checked;
+}
+
+/** How many roles of a database may name one collection in their `membership` (DEC-052). */
+export const MAX_ROLES_PER_MEMBERSHIP_COLLECTION = 64;
+
+/**
+ * A `resources exceeded` failure when storing a role with these (normalised) fields would make a collection of its
+ * `membership` a member of more than `MAX_ROLES_PER_MEMBERSHIP_COLLECTION` roles. `self` is the id of the role an
+ * Update or Replace rewrites, which is not counted twice.
+ */
+function membershipLimitFailures(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, self?: string): ValidationFailure[] {
+  const resources = membershipEntries(fields).map((m) => m.resource).filter((r): r is Ref => r instanceof Ref);
+  if (resources.length === 0) return [];
+  const others = ctx.txn.scan(database, 'roles').filter(([id]) => id !== self);
+  const exceeded = resources.some(
+    (resource) => others.filter(([, role]) => membershipEntries(role.fields).some((m) => m.resource instanceof Ref && m.resource.equals(resource))).length >= MAX_ROLES_PER_MEMBERSHIP_COLLECTION,
+  );
+  if (!exceeded) return [];
+  return [{ field: [], code: 'resources exceeded', description: `Maximum number of roles per membership class exceeded. Maximum allowed: ${MAX_ROLES_PER_MEMBERSHIP_COLLECTION}.` }];
 }
 
 /**

@@ -850,6 +850,27 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ROLE-LIMIT-UNENFORCED',
+    title: 'A 65th role may name a membership collection',
+    breaks: ['LIMIT-ROLES-001'],
+    area: 'auth',
+    description: 'A top-level `create_role` refused only for `resources exceeded` answers 201 with a record of the role, as a server without the limit would (nothing is stored).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          if (res.status !== 400 || topLevelForm(ctx.original) !== 'create_role') return false;
+          const failures = v4Errors(bodyJson(res)).flatMap((error) => (Array.isArray(error.failures) ? error.failures : []));
+          return failures.length > 0 && failures.every((f) => isJsonObject(f) && f.code === 'resources exceeded');
+        },
+        (res, ctx) => {
+          const name = objectPayload((v4Expression(ctx.original) as JsonObject).create_role)?.name;
+          const ref = { '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } };
+          return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), name } }), 201);
+        },
+      ),
+    }),
+  },
+  {
     id: 'AUTH-LOGIN-CREATED-200',
     title: 'Login answers 200',
     breaks: ['AUTH-LOGIN-002'],
