@@ -81,7 +81,7 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
     });
   }
   const privileges = params['privileges'];
-  if (privileges === undefined || privileges === null) failures.push(failure(['privileges'], 'value required', 'Value required.'));
+  if (privileges === undefined || privileges === null) failures.push(failure(['privileges'], 'value required', 'Required value not found.'));
   else {
     const list = Array.isArray(privileges) ? privileges : [privileges];
     fields['privileges'] = list.map((entry, i): Value => {

@@ -55,19 +55,40 @@ export function resolveCollection(ctx: EvalContext, collection: Ref, position: P
   return { database, collection: userCollectionKey(collection.id) };
 }
 
-/** Where the document `ref` lives. `tokens/self` resolves to the calling token. */
+/** Native collections whose records are named: a ref to one of them resolves only while the record exists. */
+const NAMED_RECORDS: Readonly<Record<string, string>> = { collections: 'collection', indexes: 'index', databases: 'database', roles: 'role', functions: 'function', access_providers: 'access provider' };
+
+/**
+ * Where the document `ref` lives. `tokens/self` resolves to the calling token. As in the real service, a ref naming a
+ * collection, index, database, role or function that does not exist does not resolve: `invalid ref`, like a document
+ * of a collection that does not exist (a missing key, token or document is `instance not found` later).
+ */
 export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation {
   const parent = ref.collection;
   if (parent === undefined) throw errors.invalidRef(`Ref '${ref.id}' designates a native collection, not a document.`, position);
   if (isNativeCollection(parent) && parent.id === 'tokens' && ref.id === 'self') {
     const record = ctx.identity.kind === 'token' ? ctx.identity.record : undefined;
-    if (!record) throw errors.notFound(position);
+    if (!record) throw errors.notFound(position, recordNotFound('tokens'));
     return { database: record.database, collection: 'tokens', id: record.ref.id, ref: record.ref };
   }
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
+  const named = NAMED_RECORDS[collection];
+  if (named !== undefined && !ctx.txn.get(database, collection, ref.id)) throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
   return { database, collection, id: ref.id, ref };
 }
+
+/** What a record of `collection` is called in error descriptions, as the real service names them. */
+function recordKind(collection: CollectionKey): string {
+  const kinds: Record<string, string> = { collections: 'Collection', indexes: 'Index', databases: 'Database', keys: 'Key', tokens: 'Token', roles: 'Role', functions: 'Function', credentials: 'Credentials' };
+  return kinds[collection] ?? 'Document';
+}
+
+/** `<Kind> not found.` for a record of `collection`. */
+export const recordNotFound = (collection: CollectionKey): string => `${recordKind(collection)} not found.`;
+
+/** `<Kind> already exists.` for a record of `collection`. */
+export const recordAlreadyExists = (collection: CollectionKey): string => `${recordKind(collection)} already exists.`;
 
 /**
  * Throws `permission denied` unless the policy allows the action; a promise only when the policy's answer is one
@@ -96,12 +117,12 @@ export function readDocument(ctx: EvalContext, location: DocumentLocation, posit
 /** The live document, or `instance not found` (at once, or as a rejection when the access decision is a promise). */
 export function readExisting(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): DocumentVersion | Promise<DocumentVersion> {
   const found = readDocument(ctx, location, position, atTs);
-  if (found instanceof Promise) return found.then((version) => existing(version, position));
-  return existing(found, position);
+  if (found instanceof Promise) return found.then((version) => existing(version, location, position));
+  return existing(found, location, position);
 }
 
-function existing(version: DocumentVersion | undefined, position: Position): DocumentVersion {
-  if (!version) throw errors.notFound(position);
+function existing(version: DocumentVersion | undefined, location: DocumentLocation, position: Position): DocumentVersion {
+  if (!version) throw errors.notFound(position, recordNotFound(location.collection));
   return version;
 }
 
@@ -140,6 +161,6 @@ export async function ensureNotFound(ctx: EvalContext, location: DocumentLocatio
   if (!ctx.txn.get(location.database, location.collection, location.id)) return;
   const pending = requireAccess(ctx, 'create', location, position, undefined, after);
   if (pending) await pending;
-  throw errors.alreadyExists(position);
+  throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
 }
 

@@ -14,7 +14,7 @@ export function typeFailure(field: string, expected: string, value: Value): Vali
 /** `name` of a schema record: required, a valid name (DEC-049). */
 export function nameFailures(params: ObjectValue): ValidationFailure[] {
   const name = params['name'];
-  if (name === undefined || name === null) return [{ field: ['name'], code: 'value required', description: 'Value required.' }];
+  if (name === undefined || name === null) return [{ field: ['name'], code: 'value required', description: 'Required value not found.' }];
   if (typeof name !== 'string') return [typeFailure('name', 'String', name)];
   const problem = nameProblem(name);
   return problem === undefined ? [] : [{ field: ['name'], ...problem }];

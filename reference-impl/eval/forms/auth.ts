@@ -122,7 +122,7 @@ const login: FormDefinition = {
     const params = expectObject(args.has('params') ? await args.value(ctx, 'params') : {}, args.position('params'));
     const password = params['password'];
     const { fields, failures } = tokenFieldFailures(params);
-    if (password === undefined || password === null) failures.unshift({ field: ['password'], code: 'value required', description: 'Value required.' });
+    if (password === undefined || password === null) failures.unshift({ field: ['password'], code: 'value required', description: 'Required value not found.' });
     else if (typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
     throwIfFailures(failures, position);
     const location = await userLocation(ctx, target, args.position('login'));
@@ -194,7 +194,7 @@ export const tokenHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const { fields, failures } = tokenFieldFailures(params);
     const instance = params['instance'];
-    if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Value required.' });
+    if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Required value not found.' });
     else if (!(instance instanceof Ref)) failures.unshift(typeFailure('instance', 'Ref', instance));
     throwIfFailures(failures, position);
     const database = ctx.database;

@@ -153,7 +153,7 @@ const select: FormDefinition = {
     }
     if (current !== undefined) return current;
     if (args.has('default')) return args.value(ctx, 'default');
-    throw errors.valueNotFound(path.map((p) => (typeof p === 'bigint' ? Number(p) : p)), args.node.position);
+    throw errors.valueNotFound(path.map((p) => (typeof p === 'bigint' ? Number(p) : p)), args.position('from'));
   },
 };
 

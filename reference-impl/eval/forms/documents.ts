@@ -1,13 +1,13 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
 import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
-import { errors, type Position } from '../../errors/query-error.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, isNativeCollection, locateDocument, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import { ensureNotFound, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -101,11 +101,24 @@ const exists: FormDefinition = {
   optional: ['ts'],
   async evaluate(ctx, args) {
     const ref = expectRef(await args.value(ctx, 'exists'), args.position('exists'));
-    const location = locateDocument(ctx, ref, args.position('exists'));
+    const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
+    // A ref that does not resolve (its collection, or the schema record it names, is not there) exists as little as a
+    // missing document, as in the real service.
+    if (location === undefined) return false;
     const found = readDocument(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
     return (found instanceof Promise ? await found : found) !== undefined;
   },
 };
+
+/** Where `ref` lives, or undefined when it does not resolve (`invalid ref` from `locateDocument`). */
+function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation | undefined {
+  try {
+    return locateDocument(ctx, ref, position);
+  } catch (error) {
+    if (error instanceof QueryError && error.code === 'invalid ref') return undefined;
+    throw error;
+  }
+}
 
 /** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
 const RENAMABLE = new Set(['databases', 'indexes', 'roles', 'functions', 'access_providers']);
@@ -138,7 +151,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }], position);
   }
   const moved: DocumentLocation = { ...location, id: newName, ref: new Ref(newName, location.ref.collection, location.ref.database) };
-  if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position);
+  if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position, recordAlreadyExists(moved.collection));
   await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
   if (location.collection === 'databases') {
     for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) {

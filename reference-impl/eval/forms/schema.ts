@@ -37,7 +37,7 @@ export function schemaRecordFailures(collection: 'collections' | 'databases' | '
   if (collection === 'collections') {
     const history = fields['history_days'];
     if (history !== undefined && history !== null && typeof history !== 'bigint') failures.push(typeFailure('history_days', 'Integer', history));
-    if (typeof history === 'bigint' && history < 0n) failures.push({ field: ['history_days'], code: 'invalid value', description: 'history_days must not be negative.' });
+    if (typeof history === 'bigint' && history < 0n) failures.push({ field: ['history_days'], code: 'non-negative value required', description: 'Value must be non-negative.' });
   }
   const data = fields['data'];
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
@@ -121,7 +121,7 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
 }
 
 function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
-  if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Value required.' }];
+  if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Required value not found.' }];
   if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
   const refs = Array.isArray(role) ? role : [role];
   // As the real service: a role name it does not know is an invalid value; anything but a string or a ref to a role,

@@ -91,12 +91,13 @@ describe('Error bodies', () => {
 
   check(['PROTO-ERROR-002'], 'position of an error raised by the top-level expression is the empty array', async () => {
     expect(expectQueryError(await t.server.query({ abort: 'top' }), 400, 'transaction aborted').position).toEqual([]);
-    expect(expectQueryError(await t.server.query({ select: ['missing'], from: lit({}) }), 404, 'value not found').position).toEqual([]);
+    expect(expectQueryError(await t.server.query(getDoc(docRef('things', '404404405'))), 404, 'instance not found').position).toEqual([]);
   });
 
   check.each([
     { name: 'an abort inside if inside let', expr: { let: [{ a: true }], in: { if: { var: 'a' }, then: { abort: 'x' }, else: 1 } }, position: ['in', 'then'] },
-    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: lit({}) }]] }, position: ['do', 1n, 1n] },
+    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: lit({}) }]] }, position: ['do', 1n, 1n, 'from'] },
+    { name: 'a select of a missing path, raised at its from', expr: { select: ['missing'], from: lit({ a: 1 }) }, position: ['from'] },
     { name: 'a wrong-typed argument of if', expr: { do: [{ if: 'no', then: 1, else: 2 }] }, position: ['do', 0n, 'if'] },
     { name: 'an object member', expr: { object: { a: { abort: 'in a member' } } }, position: ['object', 'a'] },
   ])(['PROTO-ERROR-003'], 'position of an error inside an argument ($name) is the path of keys and indexes to it', async ({ expr, position }) => {

@@ -102,4 +102,29 @@ describe('Refs in written data', () => {
     }
     expect(await keys()).toEqual(keysBefore);
   });
+
+  check(['DOC-REF-006'], 'Get, Update, Replace and Delete of a collection, index, database or role that does not exist answer 400 invalid ref at the argument', async () => {
+    for (const [form, target] of [
+      ['get', collection('absent')],
+      ['get', { index: 'absent' }],
+      ['get', { database: 'absent' }],
+      ['get', { role: 'absent' }],
+      ['update', collection('absent')],
+      ['replace', { index: 'absent' }],
+      ['delete', { role: 'absent' }],
+    ] as const) {
+      const expr = form === 'get' || form === 'delete' ? { [form]: target } : { [form]: target, params: withData({ a: 1n }) };
+      const res = await t.admin.query(expr);
+      res.expectStatus(400).expectErrorCode('invalid ref');
+      expect(res.body.errors[0].position, res.explain(`${form} of ${JSON.stringify(target)} is refused at its argument`)).toEqual([form]);
+    }
+  });
+
+  check(['DOC-REF-007'], 'Exists of a ref that does not resolve answers false', async () => {
+    (await t.server.query({ create_collection: obj({ name: 'present' }) })).expectStatus(201);
+    for (const ref of [collection('absent'), { index: 'absent' }, { database: 'absent' }, { role: 'absent' }, documentRef('absent', '1'), documentRef('present', '1')]) {
+      expect((await t.admin.query({ exists: ref })).expectStatus(200).resource, `Exists(${JSON.stringify(ref)})`).toBe(false);
+    }
+    expect((await t.admin.query({ exists: collection('present') })).expectStatus(200).resource).toBe(true);
+  });
 });

@@ -1507,7 +1507,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => ({
       response: rewriteResponse(
         (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
-        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Value required.' }] }] }), 400),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
       ),
     }),
   },

@@ -2706,4 +2706,17 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'EXISTS-UNRESOLVED-INVALID-REF',
+    title: 'Exists of a ref that does not resolve answers invalid ref',
+    breaks: ['DOC-REF-007'],
+    area: 'core',
+    description: 'Every 200 `false` answer to a top-level `exists` becomes 400 `invalid ref`, as from a server that resolves the ref before looking (a missing document is rewritten too; the narrow run checks only DOC-REF-007).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'exists' && isJsonObject(bodyJson(res)) && (bodyJson(res) as JsonObject).resource === false,
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['exists'], code: 'invalid ref', description: 'Ref refers to undefined collection.' }] }), 400),
+      ),
+    }),
+  },
 ];
