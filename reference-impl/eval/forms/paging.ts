@@ -22,15 +22,20 @@ function cursorTuple(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/** The page size asked for, as the real service serves it (DEC-018): 0 for none or fewer, at most `MAX_PAGE_SIZE`. */
 function pageSize(ctx: EvalContext, args: FormArgs): number | Promise<number> {
   if (!args.has('size')) return DEFAULT_PAGE_SIZE;
   return whenReady(args.valueOrPending(ctx, 'size'), (given) => {
     const size = expectInteger(given, args.position('size'));
-    if (size < 1n || size > BigInt(MAX_PAGE_SIZE)) {
-      throw errors.invalidArgument(`Page size must be between 1 and ${MAX_PAGE_SIZE}, got ${size}.`, args.position('size'));
-    }
-    return Number(size);
+    if (size < 1n) return 0;
+    return size > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(size);
   });
+}
+
+/** The cursors of a page of size 0: the cursor given, on both sides (nothing was read past it). */
+function emptyPageCursors(cursor: RequestedCursor): { before?: Value[]; after?: Value[] } {
+  const given = cursor.after ?? cursor.before;
+  return given === undefined ? {} : { before: given, after: given };
 }
 
 type RequestedCursor = { after?: Value[]; before?: Value[]; fromEnd?: boolean };
@@ -106,7 +111,12 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
       return whenReady(args.valueOrPending(ctx, 'paginate'), (set) =>
         whenReady(pageSize(ctx, args), (size) =>
           whenReady(requestedCursor(ctx, args), (cursor) =>
-            whenReady(snapshotTs(ctx, args), (atTs) => page(ctx, set, args.position('paginate'), atTs, { size, ...cursor })),
+            whenReady(snapshotTs(ctx, args), (atTs) =>
+              size === 0
+                ? // The set is still read (and refused when it is not one); the page holds nothing.
+                  whenReady(page(ctx, set, args.position('paginate'), atTs, { size: 1, ...cursor }), () => pageObject(emptyPageCursors(cursor), []))
+                : page(ctx, set, args.position('paginate'), atTs, { size, ...cursor }),
+            ),
           ),
         ),
       );

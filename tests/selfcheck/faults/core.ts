@@ -2448,22 +2448,23 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
-    id: 'LIMIT-PAGE-SIZE-CLAMPED',
-    title: 'Paginate clamps an oversized `size`',
+    id: 'LIMIT-PAGE-SIZE-REFUSED',
+    title: 'Paginate refuses a `size` above 100000',
     breaks: ['LIMIT-PAGE-001'],
     area: 'paging',
-    description: 'A `paginate` whose integer `size` exceeds 100000 is sent with `size: 100000` instead of being refused.',
+    description: 'A `paginate` whose integer `size` exceeds 100000 answers 400 `invalid argument` instead of being served as 100000.',
     apply: () => ({
-      request: rewriteExpression((expression) => {
-        let clamped = 0;
-        forEachObject(expression, (object) => {
-          if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) {
-            object.size = jsonInt(100_000);
-            clamped += 1;
-          }
-        });
-        return clamped;
-      }),
+      response: rewriteResponse(
+        (res, ctx) => {
+          if (res.status !== 200) return false;
+          let oversized = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) oversized = true;
+          });
+          return oversized;
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }), 400),
+      ),
     }),
   },
   {

@@ -239,17 +239,28 @@ export const PAGING_FAULTS: readonly Fault[] = [
   },
   {
     id: 'PAGE-SIZE-UNCHECKED',
-    title: 'Out-of-range page sizes are accepted',
+    title: 'Page sizes that are not integers are accepted',
     breaks: ['PAGE-SIZE-004'],
     area: 'paging',
-    description: 'A `size` of 0, below 0, above 100000 or not an integer is replaced by 64 before it reaches the server.',
+    description: 'A `size` that is not an integer is replaced by 64 before it reaches the server.',
     apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-      if (!('size' in form)) return n;
-      const size = jsonNumber(form.size);
-      if (size !== undefined && Number.isInteger(size) && size >= 1 && size <= 100_000) return n;
+      if (!('size' in form) || isJsonInteger(form.size)) return n;
       form.size = jsonInt(64);
       return n + 1;
     }, 0)) }),
+  },
+  {
+    id: 'PAGE-SIZE-ZERO-REFUSED',
+    title: 'Page sizes below 1 are refused',
+    breaks: ['PAGE-SIZE-005'],
+    area: 'paging',
+    description: 'A `paginate` with an integer `size` below 1 answers 400 `invalid argument`, as a server that bounds sizes from below would.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => { const size = jsonNumber(form.size); return size !== undefined && size < 1; }),
+        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be at least 1.', ['size']),
+      ),
+    }),
   },
   {
     id: 'PAGE-MAP-REVERSED',
