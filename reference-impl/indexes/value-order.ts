@@ -119,9 +119,10 @@ function compareOptionalRefs(a: Ref | undefined, b: Ref | undefined): number {
   return compareRefs(a, b);
 }
 
+/** Refs by id first, then collection, then scope (DEC-034), as the real service compares document ids. */
 export function compareRefs(a: Ref, b: Ref): number {
   if (a === b) return 0;
-  return compareOptionalRefs(a.collection, b.collection) || compareIds(a.id, b.id) || compareOptionalRefs(a.database, b.database);
+  return compareIds(a.id, b.id) || compareOptionalRefs(a.collection, b.collection) || compareOptionalRefs(a.database, b.database);
 }
 
 function compareArrays(a: readonly Value[], b: readonly Value[]): number {

@@ -7,8 +7,8 @@
  * does not list (bytes, sets, queries), then nulls; a missing value (undefined) is null.
  * Content order: integers and decimals numerically (decimal -0.0 < 0.0, NaN last); strings by the default
  * `en` collation with code point order between strings it finds equal; arrays element-wise then shorter
- * first; objects by their key-sorted key/value sequence then fewer keys first; refs by collection, then id
- * (all-digit ids numerically, before other ids), then database; times and dates chronologically; false < true.
+ * first; objects by their key-sorted key/value sequence then fewer keys first; refs by id (all-digit ids
+ * numerically, before other ids), then collection, then database; times and dates chronologically; false < true.
  */
 
 export type WireValue = null | boolean | string | bigint | number | WireValue[] | { [key: string]: WireValue };
@@ -96,7 +96,7 @@ function compareIds(a: string, b: string): number {
 
 function compareParts(a: RefParts | undefined, b: RefParts | undefined): number {
   if (!a || !b) return Number(Boolean(a)) - Number(Boolean(b));
-  return compareParts(a.collection, b.collection) || compareIds(a.id, b.id) || compareParts(a.database, b.database);
+  return compareIds(a.id, b.id) || compareParts(a.collection, b.collection) || compareParts(a.database, b.database);
 }
 
 /** Nanoseconds since the epoch of an RFC 3339 `@ts` string (up to 9 fractional digits, Z or an offset). */

@@ -19,6 +19,8 @@ export interface OrderMistake {
   arraysByLengthFirst?: boolean;
   objectsByKeyCountFirst?: boolean;
   refIdsAsText?: boolean;
+  /** Refs compare their collection before their id. */
+  refsByCollectionFirst?: boolean;
   timesAsText?: boolean;
   trueBeforeFalse?: boolean;
   /** `reverse` flips the order within a type but keeps the type order ascending. */
@@ -89,7 +91,8 @@ function compareRefs(a: unknown, b: unknown, mistake: OrderMistake): number {
   if (!x || !y) return Number(Boolean(x)) - Number(Boolean(y));
   const parentX = x.collection ?? x.class;
   const parentY = y.collection ?? y.class;
-  return compareRefs(parentX, parentY, mistake) || compareIds(String(x.id), String(y.id), mistake);
+  if (mistake.refsByCollectionFirst) return compareRefs(parentX, parentY, mistake) || compareIds(String(x.id), String(y.id), mistake);
+  return compareIds(String(x.id), String(y.id), mistake) || compareRefs(parentX, parentY, mistake);
 }
 
 function compareSequences(a: readonly unknown[], b: readonly unknown[], mistake: OrderMistake): number {

@@ -573,6 +573,7 @@ export const PAGING_FAULTS: readonly Fault[] = [
   orderingFault('ORD-TIMES-AS-TEXT', 'Times sort by their text', ['ORD-CONTENT-006'], 'Times compare as their RFC 3339 strings (so a fraction sorts before a whole second).', { timesAsText: true }),
   orderingFault('ORD-TRUE-BEFORE-FALSE', '`true` sorts before `false`', ['ORD-CONTENT-007'], 'Booleans compare with true first.', { trueBeforeFalse: true }),
   orderingFault('ORD-REF-IDS-AS-TEXT', 'Ref ids sort as text', ['ORD-CONTENT-008'], 'Refs of one collection compare their ids as strings (so 10 < 2).', { refIdsAsText: true }),
+  orderingFault('ORD-REFS-BY-COLLECTION-FIRST', 'Refs sort by collection before id', ['ORD-CONTENT-008'], 'Refs of different collections compare their collections first, then their ids.', { refsByCollectionFirst: true }),
   orderingFault('ORD-VALUES-FROM-LAST', 'Entries sort on their last value first', ['ORD-CONTENT-009'], 'Entries of several values compare the last covered value first and the first value last.', { columnsFromLast: true }),
   orderingFault('ORD-REVERSE-KEEPS-TYPE-ORDER', '`reverse` keeps the type order ascending', ['ORD-REVERSE-003'], 'A reversed value flips the order within each type but leaves integers first and nulls last.', { reverseKeepsTypeOrder: true }),
   typeSwapFault('ORD-TYPE-002', 'string', 'array'),

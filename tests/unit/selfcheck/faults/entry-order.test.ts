@@ -52,7 +52,7 @@ describe('compareValues without a mistake', () => {
     expect(compareValues('a', 'a', NONE)).toBe(0);
   });
 
-  it('orders false before true, arrays and objects by content, times by instant, refs by collection then numeric id', () => {
+  it('orders false before true, arrays and objects by content, times by instant, refs by numeric id then collection', () => {
     expect(compareValues(false, true, NONE)).toBe(-1);
     expect(compareValues(wire('[1,2]'), wire('[1,10]'), NONE)).toBe(-1);
     expect(compareValues(wire('[2]'), wire('[1,5]'), NONE)).toBe(1);
@@ -61,7 +61,9 @@ describe('compareValues without a mistake', () => {
     expect(compareValues(wire('{"@ts":"2024-01-01T01:00:00+02:00"}'), wire('{"@ts":"2024-01-01T00:00:00Z"}'), NONE)).toBe(-1);
     expect(compareValues(wire('{"@ts":"2024-01-01T00:00:00.5Z"}'), wire('{"@ts":"2024-01-01T00:00:00.25Z"}'), NONE)).toBe(1);
     expect(compareValues(ref('c', '9'), ref('c', '10'), NONE)).toBe(-1);
-    expect(compareValues(ref('b', '10'), ref('c', '9'), NONE)).toBe(-1);
+    expect(compareValues(ref('b', '10'), ref('c', '9'), NONE)).toBe(1);
+    expect(compareValues(ref('b', '9'), ref('c', '9'), NONE)).toBe(-1);
+    expect(compareValues(ref('b', '10'), ref('c', '9'), { refsByCollectionFirst: true })).toBe(-1);
     expect(compareValues(wire('{"@date":"2024-01-02"}'), wire('{"@date":"2024-01-10"}'), NONE)).toBe(-1);
   });
 });
