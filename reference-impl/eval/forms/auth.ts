@@ -147,7 +147,8 @@ const logout: FormDefinition = {
   async evaluate(ctx, args) {
     const all = expectBoolean(await args.value(ctx, 'logout'), args.position('logout'));
     const { identity } = ctx;
-    if (identity.kind !== 'token' || identity.record === undefined) throw missingIdentity(args.node.position);
+    // Only a token's session can end: with a key (or the root secret) the logout fails, which answers false (DEC-031).
+    if (identity.kind !== 'token' || identity.record === undefined) return false;
     const { database, ref } = identity.record;
     const instance = identity.identityDocument;
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.

@@ -1120,11 +1120,11 @@ export const AUTH_FAULTS: readonly Fault[] = [
     title: 'Logout with a key answers true',
     breaks: ['AUTH-LOGOUT-006'],
     area: 'auth',
-    description: 'A top-level `logout` answered 400 `missing identity` or `invalid token` answers 200 `true` instead.',
+    description: 'A top-level `logout` answered 200 `false` answers 200 `true` instead.',
     apply: () => ({
       response: rewriteResponse(
-        (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'logout' && (hasErrorCode(bodyJson(res), 'missing identity') || hasErrorCode(bodyJson(res), 'invalid token')),
-        (res) => withStatus(withJsonBody(res, { resource: true }), 200),
+        (res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'logout' && isJsonObject(bodyJson(res)) && (bodyJson(res) as JsonObject).resource === false,
+        (res) => withJsonBody(res, { resource: true }),
       ),
     }),
   },
@@ -1811,7 +1811,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     title: 'Logout with a key ends every token before failing',
     breaks: ['AUTH-LOGOUT-006'],
     area: 'auth',
-    description: 'A top-level `{"logout": true}` made with a key the run created deletes every token of the database and answers 400 `missing identity`.',
+    description: 'A top-level `{"logout": true}` made with a key the run created deletes every token of the database and answers 200 `false`.',
     apply: withLedgers((ledgers) => ({
       request: (req) => {
         const key = keyOf(ledgers, req);
@@ -1819,7 +1819,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
         const server = key.role === 'client' ? ledgers.keys.sibling(key, 'server')?.secret : key.secret;
         return server === undefined ? undefined : withSecret({ ...req, body: Buffer.from(stringifyJson(deleteTokensExpr())) }, server);
       },
-      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => queryError(res, 400, 'missing identity', 'Authentication does not contain an identity')),
+      response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => withStatus(withJsonBody(res, { resource: false }), 200)),
     })),
   },
   {
