@@ -63,7 +63,8 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...schemaForms);
   forms.register(...documentForms);
   const indexes = new IndexManager(store, transactions);
-  forms.register(...setForms(), ...pagingForms(setReaderFor(indexes)), ...collectionFunctionForms);
+  const sets = setReaderFor(indexes);
+  forms.register(...setForms(), ...pagingForms(sets), ...collectionFunctionForms);
   forms.register(...authForms);
   forms.register(...roleForms);
 
@@ -82,6 +83,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
     hashPassword: (password) => hashPassword(password, options.bcryptCost),
     verifyPassword,
     issueSecret: (kind, database, id) => issueSecret(kind, database, id, options.bcryptCost),
+    sets,
   };
   const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };
 

@@ -2,7 +2,7 @@
  * Attribute-based access control around the key-role policy. Whatever the key role allows stays allowed;
  * beyond that:
  * - anyone may read an index whose `permissions.read` is `"public"` (how client keys find users for Login);
- * - a token may read its own token record (`tokens/self`);
+ * - a token may read and delete the token records of its own identity, its own included (DEC-057);
  * - a token acts with the union of the roles its identity document is a member of, and a key created with
  *   role refs (or a `@role/<name>` scoped secret) with those roles; nothing else.
  *
@@ -30,7 +30,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
 
   /** What the key role did not allow: public index reads, a token's own record, the caller's ABAC roles. */
   const beyondKeyRole = (ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean> => {
-    if (isPublicIndexRead(ctx, request) || isOwnTokenRead(ctx, request)) return true;
+    if (isPublicIndexRead(ctx, request) || isOwnIdentityToken(ctx, request)) return true;
     if (request.database !== ctx.identity.database) return false;
     const { identity } = ctx;
     if (!(identity.kind === 'token' && identity.identityDocument !== undefined) && (identity.roleRefs?.length ?? 0) === 0) return false;
@@ -99,9 +99,11 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
 
 /**
  * Arguments of an action predicate (DEC-041): `read`/`delete`/history get the ref, `create` the new values,
- * `write` the old values, the new values and the ref (as many as the lambda takes).
+ * `write` the old values, the new values and the ref (as many as the lambda takes); a read of an index's entries
+ * gets the Match's terms, as one array (DEC-054).
  */
 function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
+  if (request.terms !== undefined) return [[...request.terms]];
   const ref: Value = request.ref ?? null;
   const after: ObjectValue = request.after ?? {};
   switch (request.action) {
@@ -118,13 +120,20 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
   }
 }
 
+/** A public index is read without restriction: its entries are not filtered by who may read their documents. */
 function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
-  if (request.action !== 'read' || request.collection !== 'indexes' || request.ref === undefined) return false;
+  if ((request.action !== 'read' && request.action !== 'unrestricted_read') || request.collection !== 'indexes' || request.ref === undefined) return false;
   const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields['permissions'];
   return isObjectValue(permissions) && permissions['read'] === 'public';
 }
 
-function isOwnTokenRead(ctx: EvalContext, request: AccessRequest): boolean {
-  const record = ctx.identity.kind === 'token' ? ctx.identity.record : undefined;
-  return request.action === 'read' && request.collection === 'tokens' && record !== undefined && request.database === record.database && request.ref?.id === record.ref.id;
+/** A token's built-in rights, as the real service grants them: reading and deleting its identity's tokens. */
+function isOwnIdentityToken(ctx: EvalContext, request: AccessRequest): boolean {
+  const { identity } = ctx;
+  const record = identity.kind === 'token' ? identity.record : undefined;
+  if (record === undefined || (request.action !== 'read' && request.action !== 'delete') || request.collection !== 'tokens' || request.database !== record.database) return false;
+  if (request.ref?.id === record.ref.id) return true;
+  const token = request.before ?? (request.ref === undefined ? undefined : ctx.txn.get(request.database, 'tokens', request.ref.id));
+  const instance = token?.fields['instance'];
+  return instance instanceof Ref && identity.identityDocument !== undefined && instance.equals(identity.identityDocument);
 }

@@ -48,6 +48,17 @@ export function addressOf(secret: string): SecretAddress | undefined {
   return { kind: m[1] === 'K' ? 'key' : 'token', database: m[2]!, id: m[3]! };
 }
 
+/**
+ * True when `secret` is the current secret of the record at `address`, whose stored SHA-256 digest is `digest`: its
+ * address names that record and its digest matches, compared in constant time.
+ */
+export function isSecretOf(secret: string, address: SecretAddress, digest: string | undefined): boolean {
+  const named = addressOf(secret);
+  if (!named || digest === undefined) return false;
+  if (named.kind !== address.kind || named.database !== address.database || named.id !== address.id) return false;
+  return digestsEqual(sha256Hex(secret), digest);
+}
+
 export function hashPassword(password: string, bcryptCost: number): Promise<string> {
   return bcrypt.hash(password, bcryptCost);
 }

@@ -4,10 +4,11 @@
  * the evaluation context to apply them with.
  */
 import type { CollectionKey, DatabaseId, DocumentVersion } from '../store/store.js';
-import type { ObjectValue, Ref } from '../values/value.js';
+import type { ObjectValue, Ref, Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 
-export type AccessAction = 'read' | 'create' | 'write' | 'delete' | 'history_read';
+/** `unrestricted_read` is asked of indexes only: reading every entry, whoever may read the entries' documents. */
+export type AccessAction = 'read' | 'create' | 'write' | 'delete' | 'history_read' | 'unrestricted_read';
 
 export interface AccessRequest {
   readonly action: AccessAction;
@@ -19,6 +20,8 @@ export interface AccessRequest {
   readonly before?: DocumentVersion;
   /** The fields being written (create, write). */
   readonly after?: ObjectValue;
+  /** For a read of an index's entries: the terms of the Match (an index predicate receives them). */
+  readonly terms?: readonly Value[];
 }
 
 export interface AccessPolicy {

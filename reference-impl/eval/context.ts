@@ -3,6 +3,8 @@ import type { Expr } from '../codec/v4-ast.js';
 import type { ApiVersion } from '../codec/v4-json.js';
 import type { DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
+import type { Position } from '../errors/query-error.js';
+import type { OrderedSet } from '../indexes/ordered-set.js';
 import type { Value } from '../values/value.js';
 import type { AccessPolicy } from './access.js';
 import type { FormRegistry } from './form-registry.js';
@@ -51,6 +53,12 @@ export interface EvalServices {
   verifyPassword(password: string, hash: string): Promise<boolean>;
   /** A new secret for the key or token record `id` in `database`. */
   issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string): Promise<IssuedSecret>;
+  /** Reads a set value (Match, Union, …) as an ordered set, access-checked as Paginate reads it. */
+  readonly sets: SetReading;
+}
+
+export interface SetReading {
+  read(ctx: EvalContext, set: Value, position: Position, atTs?: bigint): Promise<OrderedSet>;
 }
 
 export type Evaluate = (ctx: EvalContext, expr: Expr) => Promise<Value>;

@@ -3,7 +3,7 @@ import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
-import { Ref, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
+import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -11,6 +11,7 @@ import { ensureNotFound, isNativeCollection, locateDocument, recordAlreadyExists
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
+import { firstEntryRef } from './paging.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
   if (!args.has('params')) return {};
@@ -83,6 +84,7 @@ const get: FormDefinition = {
   optional: ['ts'],
   evaluate(ctx, args) {
     return whenReady(args.valueOrPending(ctx, 'get'), (given) => {
+      if (given instanceof SetRef) return getFirstOf(ctx, args, given);
       const ref = expectRef(given, args.position('get'));
       const location = locateDocument(ctx, ref, args.position('get'));
       if (args.has('ts')) return getAt(ctx, args, location);
@@ -96,11 +98,26 @@ async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocatio
   return renderReadDocument(location.ref, found);
 }
 
+/**
+ * Get of a set: the document of its first entry in the set's order, read as Get of its ref reads it; an empty set is
+ * `instance not found` at the Get (DEC-055). The set is read (and access-checked) as Paginate reads it, at `ts` if
+ * given; what it refuses is reported at the Get's argument.
+ */
+async function getFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Promise<Value> {
+  const ts = await atTs(ctx, args);
+  const ref = await firstEntryRef(ctx, set, args.position('get'), ts);
+  if (ref === undefined) throw errors.notFound(args.node.position, 'Set not found.');
+  const location = locateDocument(ctx, ref, args.position('get'));
+  return renderReadDocument(location.ref, await readExisting(ctx, location, args.node.position, ts));
+}
+
 const exists: FormDefinition = {
   required: ['exists'],
   optional: ['ts'],
   async evaluate(ctx, args) {
-    const ref = expectRef(await args.value(ctx, 'exists'), args.position('exists'));
+    const given = await args.value(ctx, 'exists');
+    if (given instanceof SetRef) return existsFirstOf(ctx, args, given);
+    const ref = expectRef(given, args.position('exists'));
     const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
     // A ref that does not resolve (its collection, or the schema record it names, is not there) exists as little as a
     // missing document, as in the real service.
@@ -109,6 +126,23 @@ const exists: FormDefinition = {
     return (found instanceof Promise ? await found : found) !== undefined;
   },
 };
+
+/**
+ * Exists of a set: whether its first entry's document exists and may be read, as the real service answers it
+ * (DEC-055); false for an empty set. The set is read as Paginate reads it, at `ts` if given.
+ */
+async function existsFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Promise<boolean> {
+  const ts = await atTs(ctx, args);
+  const ref = await firstEntryRef(ctx, set, args.position('exists'), ts);
+  const location = ref === undefined ? undefined : locatedOrUnresolved(ctx, ref, args.position('exists'));
+  if (location === undefined) return false;
+  try {
+    return (await readDocument(ctx, location, args.node.position, ts)) !== undefined;
+  } catch (error) {
+    if (error instanceof QueryError && error.code === 'permission denied') return false;
+    throw error;
+  }
+}
 
 /** Where `ref` lives, or undefined when it does not resolve (`invalid ref` from `locateDocument`). */
 function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation | undefined {

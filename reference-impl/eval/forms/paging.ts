@@ -7,7 +7,7 @@
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
 import { paginateSet, type SetPageOptions } from '../../indexes/ordered-set.js';
-import { isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectInteger, expectTimestampMicros, typeName } from '../arguments.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import type { EvalContext } from '../context.js';
@@ -123,6 +123,22 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
     },
   };
   return [paginate];
+}
+
+/**
+ * The ref of the document the first entry of `set` belongs to, in the set's order, or undefined when the set is
+ * empty (Get and Exists of a set, DEC-055). The set is read as Paginate reads it, with the same access checks; a
+ * collection listing is walked only to its first readable document. Like Paginate's, the ref is the entry's own:
+ * a Match on an index read through a database scope answers refs without it.
+ */
+export async function firstEntryRef(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined): Promise<Ref | undefined> {
+  const walked = await listingPage(ctx, set, position, atTs, { size: 1 });
+  if (walked) return walked.data[0];
+  const head = (await ctx.services.sets.read(ctx, set, position, atTs)).ascending().next();
+  if (head.done) return undefined;
+  // Every set's tuples end with the ref of the document the entry belongs to (`indexes/composite-sets.ts`).
+  const ref = head.value[head.value.length - 1];
+  return ref instanceof Ref ? ref : undefined;
 }
 
 export function setReaderFor(indexes: IndexManager): SetReader {

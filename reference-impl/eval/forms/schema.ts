@@ -1,5 +1,6 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
 import { isRoleRef } from '../../abac/role-record.js';
+import { isSecretOf } from '../../auth/secrets.js';
 import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
@@ -82,24 +83,47 @@ export const databaseHandler: NativeCollectionHandler = {
   },
 };
 
+/**
+ * Secrets of keys are the server's (DEC-056): a key record never stores `secret`, and its `hashed_secret` is the one
+ * the server made. A `secret` written to an existing key must be that key's current secret; at creation no secret is
+ * the new key's, so any given one is refused. Failures for what `fields` carries as `secret`, or none.
+ */
+function keySecretFailures(fields: ObjectValue, existing?: { database: DatabaseId; id: string; digest: string | undefined }): ValidationFailure[] {
+  const secret = fields['secret'];
+  if (secret === undefined || secret === null) return [];
+  if (typeof secret !== 'string') return [typeFailure('secret', 'String', secret)];
+  if (existing && isSecretOf(secret, { kind: 'key', database: existing.database, id: existing.id }, existing.digest)) return [];
+  return [{ field: ['secret'], code: 'invalid secret', description: 'The secret is not a secret of this key.' }];
+}
+
 export const keyHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
-    throwIfFailures(schemaRecordFailures('keys', params), position);
+    throwIfFailures([...schemaRecordFailures('keys', params), ...keySecretFailures(params)], position);
     const home = ctx.database;
     checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();
     const ref = new Ref(id, new Ref('keys'));
     const issued = await ctx.services.issueSecret('key', home, id);
-    const fields = withoutNulls({ ...params, hashed_secret: issued.hashedSecret });
+    const { secret: _given, hashed_secret: _givenHash, ...kept } = params;
+    const fields = withoutNulls({ ...kept, hashed_secret: issued.hashedSecret });
     const version = await writeDocument(ctx, { database: home, collection: 'keys', id, ref }, 'create', fields, { secretDigest: issued.digest }, position);
     const rendered = renderDocument(ref, version);
     const { hashed_secret: hashed, ...rest } = rendered;
     return created(ctx, { ...rest, secret: issued.secret, hashed_secret: hashed as Value });
   },
-  checkUpdate(ctx, database, fields, position) {
-    throwIfFailures(schemaRecordFailures('keys', fields), position);
+  checkUpdate(ctx, database, fields, position, id) {
+    const stored = ctx.txn.get(database, 'keys', id);
+    const existing = { database, id, digest: stored?.hidden.secretDigest };
+    throwIfFailures([...schemaRecordFailures('keys', fields), ...keySecretFailures(fields, existing)], position);
     checkKeyDatabaseAndRole(ctx, database, fields, position);
-    return fields;
+    // The key's own secret is accepted and not kept: its stored BCrypt hash is already a hash of it. Any hash the write
+    // carries gives way to the stored one (the real service re-hashes the secret, a new salt of the same secret).
+    const kept: ObjectValue = { ...fields };
+    delete kept['secret'];
+    const hashed = stored?.fields['hashed_secret'];
+    if (hashed === undefined) delete kept['hashed_secret'];
+    else kept['hashed_secret'] = hashed;
+    return kept;
   },
 };
 

@@ -13,7 +13,7 @@ import { indexedDocument, type IndexManager, type LiveIndex } from '../../indexe
 import { entriesFor } from '../../indexes/entries.js';
 import { IndexStore, valueKey, type IndexTuple } from '../../indexes/index-store.js';
 import { compareTuples } from '../../indexes/value-order.js';
-import { type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
@@ -37,14 +37,47 @@ export function indexRecord(ctx: EvalContext, ref: Value, position: Position): {
   return { database, ref, version };
 }
 
-/** The committed index behind a ref, access-checked for reading. */
-export async function readableIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): Promise<LiveIndex> {
+/** The committed index behind a ref and its record; not access-checked (see `entryAccess`). */
+function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): { index: LiveIndex; record: ReturnType<typeof indexRecord> } {
   const record = indexRecord(ctx, ref, position);
   const id = record.version.hidden.indexId;
   const index = id === undefined ? undefined : indexes.byIndexId(record.database, id);
   if (!index) throw errors.invalidArgument(`Index '${record.ref.id}' was created in this transaction and cannot be read in it.`, position);
-  await requireAccess(ctx, 'read', { database: record.database, collection: 'indexes', id: record.ref.id, ref: record.ref }, position, record.version);
-  return index;
+  return { index, record };
+}
+
+/**
+ * How the caller may read the entries of a Match on an index (DEC-054), as the real service decides it: every entry
+ * (`unrestricted_read`, a key role, a public index), or only the entries of documents the caller may read (`read`);
+ * `permission denied` otherwise. Index predicates receive the Match's terms.
+ */
+async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexRecord>, terms: readonly Value[], position: Position): Promise<'every' | 'readable'> {
+  const request = { database: record.database, collection: 'indexes', ref: record.ref, before: record.version, terms };
+  const unrestricted = ctx.services.access.allows(ctx, { ...request, action: 'unrestricted_read' });
+  if (unrestricted === true || (unrestricted !== false && (await unrestricted))) return 'every';
+  await requireAccess(ctx, 'read', { database: record.database, collection: 'indexes', id: record.ref.id, ref: record.ref }, position, record.version, undefined, terms);
+  return 'readable';
+}
+
+/** The entries of `set` whose documents (the ref each tuple ends with) the caller may read, as of `atTs`. */
+async function readableEntries(ctx: EvalContext, database: DatabaseId, set: OrderedSet, atTs?: bigint): Promise<OrderedSet> {
+  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+  for (const entry of all(set)) {
+    const ref = entry.tuple[entry.tuple.length - 1];
+    if (ref instanceof Ref && (await mayReadDocument(ctx, database, ref, atTs))) out.push(entry);
+  }
+  return new ArraySet(out, set.reverse);
+}
+
+async function mayReadDocument(ctx: EvalContext, database: DatabaseId, ref: Ref, atTs?: bigint): Promise<boolean> {
+  const parent = ref.collection;
+  if (parent === undefined) return false;
+  const key = isNativeCollection(parent) ? parent.id : userCollectionKey(parent.id);
+  if (ctx.services.access.readsEveryDocument(ctx, database, key)) return true;
+  const version = atTs === undefined ? ctx.txn.get(database, key, ref.id) : ctx.txn.getAt(database, key, ref.id, atTs);
+  if (!version) return false;
+  const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection: key, ref, before: version });
+  return allowed === true || (allowed !== false && (await allowed));
 }
 
 /** The term tuple a Match names: a bare scalar stands for a one-element array (SD "Set"). */
@@ -177,11 +210,12 @@ export class SetReader {
   }
 
   private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
-    const index = await readableIndex(ctx, this.indexes, indexRef, position);
+    const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
     const tuple = termTuple(index.definition.terms.length, terms);
+    const access = await entryAccess(ctx, record, tuple ?? operandList(terms), position);
     if (tuple === undefined) return new ArraySet([], index.entries.reverse);
-    if (atTs !== undefined && atTs < ctx.txn.ts) return historicTermSet(ctx, this.indexes, index, tuple, atTs);
-    return indexTermSet(ctx, this.indexes, index, tuple);
+    const set = atTs !== undefined && atTs < ctx.txn.ts ? historicTermSet(ctx, this.indexes, index, tuple, atTs) : indexTermSet(ctx, this.indexes, index, tuple);
+    return access === 'every' ? set : readableEntries(ctx, index.database, set, atTs);
   }
 
   private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {

@@ -163,6 +163,21 @@ describe('Login and tokens', { shuffle: false }, () => {
     expect([...res.resource.data].sort()).toEqual(['laptop', 'phone']);
   });
 
+  check(['AUTH-TOKEN-010'], "a token may Get and Delete its own identity's tokens without a role; another identity's token answers 403", async () => {
+    const owner = await createUser(t.server, 'token_owners');
+    const stranger = await createUser(t.server, 'token_owners');
+    const mine = await login(t.server, owner, { name: 'desk' });
+    const sibling = (await login(t.server, owner, { name: 'pocket' })).response.resource.ref;
+    const theirs = (await login(t.server, stranger, { name: 'theirs' })).response.resource.ref;
+    const asOwner = t.as(mine.secret);
+    expect((await asOwner.query({ get: sibling })).expectStatus(200).resource.data).toEqual({ name: 'pocket' });
+    (await asOwner.query({ get: theirs })).expectStatus(403).expectErrorCode('permission denied');
+    (await asOwner.query({ delete: theirs })).expectStatus(403).expectErrorCode('permission denied');
+    (await asOwner.query({ delete: sibling })).expectStatus(200);
+    expect((await t.server.query({ exists: sibling })).expectStatus(200).resource).toBe(false);
+    expect((await t.server.query({ exists: theirs })).expectStatus(200).resource).toBe(true);
+  });
+
   check(['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
     const coverage = scan.coverage();
     expect(coverage.secrets).toBeGreaterThan(3);

@@ -121,6 +121,79 @@ describe('Key secrets', () => {
     (await ask(probe, { exists: collection('anything') })).expectStatus(200);
     expectNoSecretIn(answers);
   });
+
+  check(['KEY-SECRET-009', 'KEY-SECRET-005'], 'No write of a key stores a secret it is given: Get carries no secret and the key\'s own secret still authenticates', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'given_own' });
+    // Update and Replace given the key's own secret: accepted, and nothing of it is kept or answered.
+    const updated = (await ask(t.admin, { update: key.ref, params: { object: { secret: key.secret, name: 'given_own_updated' } } })).expectStatus(200).resource;
+    expect(updated).not.toHaveProperty('secret');
+    const replaced = (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', secret: key.secret, name: 'given_own_replaced' } } })).expectStatus(200).resource;
+    expect(replaced).not.toHaveProperty('secret');
+    const record = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
+    expectRecord('key', record);
+    expect(record).not.toHaveProperty('secret');
+    expect(record.name).toBe('given_own_replaced');
+    expect(record.hashed_secret).toMatch(BCRYPT);
+    (await ask(t.as(key.secret), { exists: collection('anything') })).expectStatus(200);
+
+    // A create given a secret: the real service refuses one that is not the new key's (a client cannot know it), and a
+    // server that creates the key anyway must neither keep the given secret nor let it stand for the key's own.
+    const creates = [createKey(undefined, 'server', { secret: 'given-secret-of-my-own-choosing' }), { create: { keys: null }, params: { object: { role: 'server', secret: 'given-secret-of-my-own-choosing' } } }];
+    for (const expr of creates) {
+      const res = await t.admin.query(expr);
+      if (res.status === 400) {
+        res.expectErrorCode('validation failed');
+        continue;
+      }
+      res.expectStatus(201);
+      const made = res.resource;
+      expect(typeof made.secret, res.explain('answers no secret')).toBe('string');
+      created.set(made.secret, res);
+      const read = (await ask(t.admin, { get: made.ref })).expectStatus(200).resource;
+      expect(read).not.toHaveProperty('secret');
+      expect(read.hashed_secret).toMatch(BCRYPT);
+      (await ask(t.as(made.secret), { exists: collection('anything') })).expectStatus(200);
+    }
+    expectNoSecretIn(answers);
+  });
+
+  check(['KEY-SECRET-010'], 'A hashed_secret given to Update or Replace of a key is not stored: Get shows the hash the server made', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'hash_kept' });
+    const original = key.record.hashed_secret as string;
+    expect(original).toMatch(BCRYPT);
+    (await ask(t.admin, { update: key.ref, params: { object: { hashed_secret: 'taco' } } })).expectStatus(200);
+    expect((await ask(t.admin, { get: key.ref })).expectStatus(200).resource.hashed_secret).toBe(original);
+    // A well-formed BCrypt hash of something else fares no better.
+    const planted = '$2b$04$6F32Ai.NZZ8.Tb/zXGRcMeEHci6sWWE8N5YDMpMHdelINMyj4Mv26';
+    (await ask(t.admin, { update: key.ref, params: { object: { hashed_secret: planted } } })).expectStatus(200);
+    expect((await ask(t.admin, { get: key.ref })).expectStatus(200).resource.hashed_secret).toBe(original);
+    (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', hashed_secret: 'taco' } } })).expectStatus(200);
+    const record = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
+    expect(record.hashed_secret).toBe(original);
+    expect(record).not.toHaveProperty('secret');
+    (await ask(t.as(key.secret), { exists: collection('anything') })).expectStatus(200);
+  });
+
+  check(['KEY-SECRET-011', 'KEY-SECRET-005'], 'Update or Replace of a key with a secret that is not its own answers 400 validation failed (invalid secret) and changes nothing', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { name: 'guarded' });
+    const other = await newKey(t.admin, undefined, 'server', { name: 'bystander' });
+    const stored = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
+    const writes = (secret: string) => [
+      { update: key.ref, params: { object: { secret, name: 'renamed' } } },
+      { replace: key.ref, params: { object: { role: 'server', secret, name: 'renamed' } } },
+    ];
+    for (const bad of ['badsecret', other.secret]) {
+      for (const expr of writes(bad)) {
+        const res = (await ask(t.admin, expr)).expectStatus(400).expectErrorCode('validation failed');
+        const failures = (res.body.errors[0].failures ?? []) as Array<{ field?: unknown[]; code?: unknown }>;
+        expect(failures.some((f) => Array.isArray(f.field) && f.field.join() === 'secret' && f.code === 'invalid secret'), res.explain('has no invalid secret failure on secret')).toBe(true);
+      }
+    }
+    expect((await ask(t.admin, { get: key.ref })).expectStatus(200).resource).toEqual(stored);
+    (await ask(t.as(key.secret), { exists: collection('anything') })).expectStatus(200);
+    (await ask(t.as(other.secret), { exists: collection('anything') })).expectStatus(200);
+    expectNoSecretIn(answers);
+  });
 });
 
 describe('Key lifecycle', () => {

@@ -307,7 +307,9 @@ describe('Rules', () => {
     await createActiveIndex(t.server, { name, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
     await createActiveIndex(t.server, { name: other, source: collection(coll), terms: [{ field: ['data', 'k'] }] });
     const privilege = { object: { resource: index(name), actions: { object: { read: true } } } };
-    (await t.server.query({ create_role: { object: { name: role, privileges: [privilege] } } })).expectStatus(201);
+    // Entries of a Match are those of documents the role may read too (DEC-054).
+    const documents = { object: { resource: collection(coll), actions: { object: { read: true } } } };
+    (await t.server.query({ create_role: { object: { name: role, privileges: [privilege, documents] } } })).expectStatus(201);
     const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201).resource.secret as string;
     const asRole = t.as(key);
     expect((await paginate(asRole, match(name, 'a'))).data).toEqual(refs);

@@ -89,6 +89,30 @@ function refKey(value: unknown): string | undefined {
   return typeof id === 'string' ? `${collection}/${id}` : undefined;
 }
 
+/**
+ * A json hook for a server that stores what a client writes into `field` of a key: once a top-level Update or Replace
+ * of a key that wrote a string `field` answered 200, that string is set as `field` on every key record with that ref
+ * the run answers from then on, that answer included.
+ */
+function keyFieldKept(field: 'secret' | 'hashed_secret'): FaultHooks['json'] {
+  const kept = new Map<string, string>();
+  return rewriteJson(() => true, (body, ctx) => {
+    const form = topLevelForm(ctx.original);
+    const expression = topObject(ctx.original);
+    if ((form === 'update' || form === 'replace') && ctx.status === 200 && refCollection(expression?.[form]) === 'keys') {
+      const given = objectPayload(expression?.params)?.[field];
+      const ref = refKey(v4Resource(body)?.ref);
+      if (typeof given === 'string' && ref !== undefined) kept.set(ref, given);
+    }
+    return records(body).reduce((n, record) => {
+      const value = nativeCollectionOf(record) === 'keys' ? kept.get(refKey(record.ref) ?? '') : undefined;
+      if (value === undefined || record[field] === value) return n;
+      record[field] = value;
+      return n + 1;
+    }, 0);
+  });
+}
+
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -104,6 +128,14 @@ const unauthorized = (res: BufferedResponse) => withStatus(withJsonBody(res, { e
 function topObject(request: ProxiedRequest): JsonObject | undefined {
   const expression = v4Expression(request);
   return isJsonObject(expression) ? expression : undefined;
+}
+
+/** The index name of a top-level `{"paginate": {"match": {"index": name}, …}}`. */
+function matchedIndex(request: ProxiedRequest): string | undefined {
+  const set = topObject(request)?.paginate;
+  if (!isJsonObject(set)) return undefined;
+  const index = schemaRefOf(set.match);
+  return index?.kind === 'index' ? index.name : undefined;
 }
 
 /** Forms that read or write documents (as opposed to identity, logout and schema forms). */
@@ -709,6 +741,58 @@ export const AUTH_FAULTS: readonly Fault[] = [
     area: 'auth',
     description: 'A token\'s top-level Map over a Paginate runs with the rights of the key its Login was called with, as on a server that checks only the index privilege for the whole expression.',
     apply: tokenAsServer((_token, form, req) => form === 'map' && isJsonObject(topObject(req)?.collection) && 'paginate' in (topObject(req)!.collection as JsonObject)),
+  },
+  {
+    id: 'ABAC-INDEX-ENTRIES-UNFILTERED',
+    title: 'A Match read with an index privilege answers entries of unreadable documents',
+    breaks: ['ABAC-PRED-006'],
+    area: 'auth',
+    description: 'A token\'s top-level Paginate of a Match runs with the rights of the key its Login was called with, as on a server that checks only the index privilege and keeps every entry.',
+    apply: tokenAsServer((_token, form, req) => form === 'paginate' && isJsonObject(topObject(req)?.paginate) && 'match' in (topObject(req)!.paginate as JsonObject)),
+  },
+  {
+    id: 'ABAC-UNRESTRICTED-READ-IGNORED',
+    title: '`unrestricted_read` on an index grants nothing',
+    breaks: ['ABAC-PRED-008'],
+    area: 'auth',
+    description: 'A token\'s 200 answer to a top-level Paginate of a Match on an index that a known role grants `unrestricted_read` but not `read` becomes 403 `permission denied`.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const index = matchedIndex(ctx.original);
+        if (res.status !== 200 || index === undefined || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+        return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'index' && p.name === index && 'unrestricted_read' in p.actions && !('read' in p.actions)));
+      }, permissionDenied),
+    })),
+  },
+  {
+    id: 'ABAC-INDEX-PREDICATE-GETS-REF',
+    title: 'An index read predicate receives the index ref instead of the terms',
+    breaks: ['ABAC-PRED-009'],
+    area: 'auth',
+    description: 'A token\'s 200 answer to a top-level Paginate of a Match on an index whose `read` action in a known role is a lambda becomes 403, as from a server whose predicate compares the index ref with the terms it expects.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const index = matchedIndex(ctx.original);
+        if (res.status !== 200 || index === undefined || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+        return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'index' && p.name === index && isJsonObject(p.actions.read)));
+      }, permissionDenied),
+    })),
+  },
+  {
+    id: 'AUTH-TOKEN-SIBLING-DENIED',
+    title: 'A token may not read the other tokens of its identity',
+    breaks: ['AUTH-TOKEN-010'],
+    area: 'auth',
+    description: 'A token\'s 200 answer to a top-level `get` of a token record other than its own becomes 403 `permission denied`, as on a server whose tokens may read only themselves.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const token = ledgers.tokens.ofRequest(ctx.original);
+        const target = topObject(ctx.original)?.get;
+        if (res.status !== 200 || token === undefined || target === undefined) return false;
+        const record = v4Resource(bodyJson(res));
+        return isJsonObject(record) && 'instance' in record && 'hashed_secret' in record && stringifyJson(record.ref) !== stringifyJson(token.refValue);
+      }, permissionDenied),
+    })),
   },
   {
     id: 'ABAC-PREDICATE-ERROR-500',
@@ -1764,6 +1848,39 @@ export const AUTH_FAULTS: readonly Fault[] = [
         for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
         return keys.length - 1 > 0 ? keys.length - 1 : 0;
       }),
+    }),
+  },
+  {
+    id: 'KEY-SECRET-STORED',
+    title: 'A `secret` written to a key is stored',
+    breaks: ['KEY-SECRET-009'],
+    area: 'auth',
+    description: 'Once a top-level Update or Replace of a key that wrote a string `secret` answers 200, that `secret` is added to every key record with that ref answered from then on, as from a server that stores it.',
+    apply: () => ({ json: keyFieldKept('secret') }),
+  },
+  {
+    id: 'KEY-HASH-OVERWRITTEN',
+    title: 'A `hashed_secret` written to a key replaces its hash',
+    breaks: ['KEY-SECRET-010'],
+    area: 'auth',
+    description: 'Once a top-level Update or Replace of a key that wrote a string `hashed_secret` answers 200, every key record with that ref answered from then on shows that `hashed_secret`, as from a server that stores it.',
+    apply: () => ({ json: keyFieldKept('hashed_secret') }),
+  },
+  {
+    id: 'KEY-SECRET-UNCHECKED',
+    title: 'A `secret` written to a key is not checked',
+    breaks: ['KEY-SECRET-011'],
+    area: 'auth',
+    description: 'A top-level Update or Replace of a key is sent upstream without the `secret` it writes, as to a server that ignores the field instead of refusing a secret that is not the key\'s.',
+    apply: () => ({
+      request: (req) => {
+        const form = topLevelForm(req);
+        const expression = topObject(req);
+        const payload = (form === 'update' || form === 'replace') && refCollection(expression?.[form]) === 'keys' ? objectPayload(expression?.params) : undefined;
+        if (expression === undefined || payload === undefined || !('secret' in payload)) return undefined;
+        delete payload.secret;
+        return { ...req, body: Buffer.from(stringifyJson(expression)) };
+      },
     }),
   },
   {

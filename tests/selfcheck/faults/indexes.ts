@@ -189,6 +189,17 @@ const RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances', '_'
 
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
+/** Keys of the v4 expressions that build a set (and the `@set` tag of a set sent back as a value). */
+const SET_EXPRESSIONS = ['match', 'union', 'intersection', 'difference', 'distinct', 'join', 'documents', '@set'];
+
+/** The argument of a top-level `{"<form>": …}` when it is a set expression, e.g. `{"get": {"match": …}}`. */
+function topLevelSetArgument(request: ProxiedRequest, form: 'get' | 'exists'): boolean {
+  const expression = v4Expression(request);
+  if (!isJsonObject(expression) || topLevelForm(request) !== form) return false;
+  const argument = expression[form];
+  return isJsonObject(argument) && SET_EXPRESSIONS.some((key) => key in argument);
+}
+
 export const INDEX_FAULTS: readonly Fault[] = [
   {
     id: 'INDEX-UPDATE-UNCHECKED',
@@ -1205,6 +1216,35 @@ export const INDEX_FAULTS: readonly Fault[] = [
         params.source = [{ object: { collection: '_' } }];
         return n + 1;
       }, 0)),
+    }),
+  },
+  {
+    id: 'SET-GET-REFUSED',
+    title: 'Get of a set is refused',
+    breaks: ['SET-GET-001'],
+    area: 'indexes',
+    description: 'A 200 answer to a top-level `get` whose argument is a set expression (`match`, `union`, …) becomes 400 `invalid argument` at `["get"]`, as a server that takes refs only answers.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
+        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Ref expected, Set provided.', ['get']),
+      ),
+    }),
+  },
+  {
+    id: 'SET-EXISTS-ALWAYS-FALSE',
+    title: 'Exists of a set answers false',
+    breaks: ['SET-GET-002'],
+    area: 'indexes',
+    description: 'A `true` answering a top-level `exists` whose argument is a set expression (`match`, `union`, …) becomes `false`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 200 && topLevelSetArgument(ctx.original, 'exists') && isJsonObject(body) && body.resource === true,
+        (body) => {
+          (body as JsonObject).resource = false;
+          return true;
+        },
+      ),
     }),
   },
 ];
