@@ -122,9 +122,10 @@ const login: FormDefinition = {
     const params = expectObject(args.has('params') ? await args.value(ctx, 'params') : {}, args.position('params'));
     const password = params['password'];
     const { fields, failures } = tokenFieldFailures(params);
-    if (password === undefined || password === null) failures.unshift({ field: ['password'], code: 'value required', description: 'Required value not found.' });
-    else if (typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
+    if (password !== undefined && password !== null && typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
     throwIfFailures(failures, position);
+    // No password cannot match any credentials: the login fails as a wrong one does (AUTH-LOGIN-013).
+    if (password === undefined || password === null) throw authenticationFailed(position);
     const location = await userLocation(ctx, target, args.position('login'));
     if (!(await passwordMatches(ctx, location, password as string)) || location === undefined) throw authenticationFailed(position);
     // Login needs no privilege on the user document: knowing the password is the authorisation.

@@ -163,6 +163,13 @@ describe('Login and tokens', { shuffle: false }, () => {
     expect([...res.resource.data].sort()).toEqual(['laptop', 'phone']);
   });
 
+  check(['AUTH-LOGIN-013'], 'Login without a password answers 400 authentication failed and creates no token', async () => {
+    const before = await tokenCount(t.server, ada);
+    (await t.server.query({ login: ada.ref, params: obj({}) })).expectStatus(400).expectErrorCode('authentication failed');
+    (await t.server.query({ login: ada.ref, params: obj({ data: obj({ name: 'x' }) }) })).expectStatus(400).expectErrorCode('authentication failed');
+    expect(await tokenCount(t.server, ada)).toBe(before);
+  });
+
   check(['AUTH-TOKEN-010'], "a token may Get and Delete its own identity's tokens without a role; another identity's token answers 403", async () => {
     const owner = await createUser(t.server, 'token_owners');
     const stranger = await createUser(t.server, 'token_owners');
