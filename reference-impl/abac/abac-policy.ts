@@ -108,6 +108,7 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
   const after: ObjectValue = request.after ?? {};
   switch (request.action) {
     case 'create':
+    case 'create_with_id':
       return [after];
     case 'write': {
       const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};

@@ -8,7 +8,7 @@ import type { ObjectValue, Ref, Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 
 /** `unrestricted_read` is asked of indexes only: reading every entry, whoever may read the entries' documents. */
-export type AccessAction = 'read' | 'create' | 'write' | 'delete' | 'history_read' | 'unrestricted_read';
+export type AccessAction = 'read' | 'create' | 'create_with_id' | 'write' | 'delete' | 'history_read' | 'history_write' | 'unrestricted_read';
 
 export interface AccessRequest {
   readonly action: AccessAction;

@@ -126,9 +126,33 @@ function existing(version: DocumentVersion | undefined, location: DocumentLocati
   return version;
 }
 
+/**
+ * The live record an Update, Replace or Delete rewrites, or `instance not found`. Not checked for reading: a write
+ * needs its own privilege only (`write`, `delete`), as in the real service (DEC-059).
+ */
+export function existingForWrite(ctx: EvalContext, location: DocumentLocation, position: Position): DocumentVersion {
+  const version = ctx.txn.get(location.database, location.collection, location.id);
+  if (!version) throw errors.notFound(position, recordNotFound(location.collection));
+  return version;
+}
+
+/**
+ * Throws `permission denied` unless the caller may create a document with an id of its choosing (DEC-059):
+ * `create_with_id`, or else both `create` and `history_write`, as in the real service.
+ */
+export async function requireCreateWithId(ctx: EvalContext, location: DocumentLocation, position: Position, after: ObjectValue): Promise<void> {
+  const asks = (action: AccessAction) => ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
+  if (await asks('create_with_id')) return;
+  if ((await asks('create')) && (await asks('history_write'))) return;
+  throw errors.permissionDenied(position);
+}
+
 const ACCESS_FOR_WRITE: Record<WriteAction, AccessAction> = { create: 'create', update: 'write', delete: 'delete' };
 
-/** Writes after the access check; the version at once, or a promise when the access decision is one. */
+/**
+ * Writes after the access check (skipped when `checked`, for a caller that made its own); the version at once, or a
+ * promise when the access decision is one.
+ */
 export function writeDocument(
   ctx: EvalContext,
   location: DocumentLocation,
@@ -136,9 +160,10 @@ export function writeDocument(
   fields: ObjectValue,
   hidden: HiddenFields,
   position: Position,
+  checked = false,
 ): DocumentVersion | Promise<DocumentVersion> {
   const before = ctx.txn.get(location.database, location.collection, location.id);
-  const pending = requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
+  const pending = checked ? undefined : requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
   const write = () => ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
   return pending ? pending.then(write) : write();
 }

@@ -7,7 +7,7 @@ import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { ensureNotFound, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -69,8 +69,10 @@ async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref,
   const position = args.position('create');
   const location = locateDocument(ctx, target, args.position('create'));
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
-  await ensureNotFound(ctx, location, position, fields);
-  return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position));
+  // Choosing the id is a privilege of its own (DEC-059), checked before a taken id is revealed.
+  await requireCreateWithId(ctx, location, position, fields);
+  if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
+  return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position, true));
 }
 
 function createdDocument(ctx: EvalContext, location: DocumentLocation, version: DocumentVersion): ObjectValue {
@@ -163,7 +165,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const position = args.node.position;
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
-  const existing = await readExisting(ctx, location, position);
+  const existing = existingForWrite(ctx, location, position);
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
@@ -296,7 +298,7 @@ const del: FormDefinition = {
     const ref = expectWritableRef(await args.value(ctx, 'delete'), args.position('delete'));
     const position = args.node.position;
     const location = locateDocument(ctx, ref, args.position('delete'));
-    const existing = await readExisting(ctx, location, position);
+    const existing = existingForWrite(ctx, location, position);
     if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);
     if (location.collection === 'databases') {
       for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);

@@ -795,6 +795,40 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'ABAC-WRITE-NEEDS-READ',
+    title: 'Update, Replace and Delete also need read',
+    breaks: ['ABAC-PRED-010'],
+    area: 'auth',
+    description: 'A token\'s 200 answer to a top-level `update`, `replace` or `delete` of a document whose collection no known role lets it `read` becomes 403 `permission denied`.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const form = topLevelForm(ctx.original);
+        if (res.status !== 200 || form === undefined || !['update', 'replace', 'delete'].includes(form) || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+        const collection = refCollection(topObject(ctx.original)?.[form]);
+        return collection !== undefined && !ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'read' in p.actions));
+      }, permissionDenied),
+    })),
+  },
+  {
+    id: 'ABAC-CREATE-WITH-ID-AS-CREATE',
+    title: '`create` alone lets a token choose the id',
+    breaks: ['ABAC-PRED-011'],
+    area: 'auth',
+    description: 'A token\'s 403 answer to a top-level `create` with a chosen id, in a collection a known role grants `create` on, becomes 201 with the document it asked for (nothing is written).',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => {
+        const target = topObject(ctx.original)?.create;
+        if (res.status !== 403 || topLevelForm(ctx.original) !== 'create' || !isJsonObject(target) || !('id' in target) || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+        const collection = refCollection(target);
+        return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'create' in p.actions));
+      }, (res, ctx) => {
+        const target = topObject(ctx.original)!.create as JsonObject;
+        const ref = { '@ref': { id: String(target.id), collection: { '@ref': { id: refCollection(target), collection: { '@ref': { id: 'collections' } } } } } };
+        return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
+      }),
+    })),
+  },
+  {
     id: 'ABAC-PREDICATE-ERROR-500',
     title: 'A predicate that raises answers 500',
     breaks: ['ABAC-PRED-005'],
