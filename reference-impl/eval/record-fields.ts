@@ -125,6 +125,20 @@ function withCredentialsHash(hidden: HiddenFields, credentialsHash: string | und
 }
 
 /** Stored fields of a schema record after Update (merge) or Replace (the new params, nulls dropped). */
-export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion): ObjectValue {
-  return mode === 'update' ? mergeObjects(existing.fields, params) : withoutNulls(params);
+/** Fields a Replace of a schema record keeps from the record it replaces, unless given (DEC-060). */
+const KEPT_BY_REPLACE: Readonly<Record<string, readonly string[]>> = {
+  collections: ['name', 'history_days'],
+  databases: ['name'],
+  indexes: ['name', 'unique'],
+  roles: ['name'],
+  functions: ['name'],
+  access_providers: ['name'],
+  keys: ['hashed_secret'],
+};
+
+export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion, collection: string): ObjectValue {
+  if (mode === 'update') return mergeObjects(existing.fields, params);
+  const kept: ObjectValue = {};
+  for (const field of KEPT_BY_REPLACE[collection] ?? []) if (existing.fields[field] !== undefined) kept[field] = existing.fields[field]!;
+  return withoutNulls({ ...kept, ...params });
 }

@@ -174,8 +174,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     }
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
-  let fields = schemaRecordFields(params, key, existing);
-  if (location.collection === 'keys' && key === 'replace') fields['hashed_secret'] = existing.fields['hashed_secret']!;
+  let fields = schemaRecordFields(params, key, existing, location.collection);
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
   if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
   const newName = fields['name'];

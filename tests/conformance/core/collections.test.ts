@@ -134,6 +134,14 @@ describe('Collection reads and lifecycle', () => {
     expect((await t.server.query({ get: collection('kept_shape') })).expectStatus(200).resource).toEqual(stored);
   });
 
+  check(['COLL-LIFE-007'], 'Replace of a collection without name or history_days keeps them and replaces the rest', async () => {
+    (await t.server.query(createCollection('replaced_shape', { history_days: 4n, data: { a: 1n } }))).expectStatus(201);
+    const res = (await t.server.query({ replace: collection('replaced_shape'), params: { object: { data: { object: { b: 2n } } } } })).expectStatus(200).resource;
+    expect(res.ref).toEqual(expectedCollectionRef('replaced_shape'));
+    const after = (await t.server.query({ get: collection('replaced_shape') })).expectStatus(200).resource;
+    expect([after.name, after.history_days, after.data]).toEqual(['replaced_shape', 4n, { b: 2n }]);
+  });
+
   check(['COLL-LIFE-005'], "Update of a collection's history_days is returned by a later Get", async () => {
     (await t.server.query(createCollection('retuned', { history_days: 1n }))).expectStatus(201);
     const updated = (await t.server.query({ update: collection('retuned'), params: { object: { history_days: 9n } } })).expectStatus(200).resource;

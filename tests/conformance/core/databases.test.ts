@@ -110,6 +110,13 @@ describe('Database records', () => {
     expect((await t.admin.query({ get: database('kept_shape') })).expectStatus(200).resource).toEqual(stored);
   });
 
+  check(['DB-LIFE-009'], 'Replace of a database without name keeps its name and replaces the rest', async () => {
+    (await t.admin.query(createDatabase('replaced_db', { data: { a: 1n } }))).expectStatus(201);
+    (await t.admin.query({ replace: database('replaced_db'), params: { object: { data: { object: { b: 2n } } } } })).expectStatus(200);
+    const after = (await t.admin.query({ get: database('replaced_db') })).expectStatus(200).resource;
+    expect([after.name, after.data]).toEqual(['replaced_db', { b: 2n }]);
+  });
+
   check(['DB-LIFE-007'], 'Renaming a database keeps its content reachable through its existing keys', async () => {
     (await t.admin.query(createDatabase('before_rename'))).expectStatus(201);
     const secret = (await t.admin.query(createKey('before_rename', 'server'))).expectStatus(201).resource.secret as string;

@@ -2720,4 +2720,20 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'REPLACE-DROPS-NAME',
+    title: 'Replace of a collection or database drops the name it does not give',
+    breaks: ['COLL-LIFE-007', 'DB-LIFE-009'],
+    area: 'core',
+    description: 'A top-level `replace` of a collection or database whose object gives no `name` is sent with `name: null`, so the record would lose its name (the server refuses it).',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!isJsonObject(expression) || !['collection', 'database'].includes(schemaRefOf(expression.replace)?.kind ?? '')) return 0;
+        const members = objectMembers(expression.params);
+        if (members === undefined || 'name' in members) return 0;
+        members.name = null;
+        return 1;
+      }),
+    }),
+  },
 ];
