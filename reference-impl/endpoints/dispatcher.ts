@@ -2,13 +2,21 @@
 import { secretFromAuthorization } from '../auth/credentials-header.js';
 import { ProtocolError } from '../errors/query-error.js';
 import type { Exchange } from '../transport/exchange.js';
+import { answerPreflight, withCors } from './cors.js';
 import { protocolErrorBody, sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext, RouteTable, ServerServices } from './route-table.js';
 
 const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
 
 export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
-  return (exchange: Exchange): Promise<void> | undefined => {
+  return (given: Exchange): Promise<void> | undefined => {
+    const origin = given.request.headers['origin'];
+    if (origin !== undefined && given.request.method === 'OPTIONS') {
+      answerPreflight(given, origin);
+      return undefined;
+    }
+    // Only a cross-origin request pays for the wrapper.
+    const exchange = origin === undefined ? given : withCors(given, origin);
     const endpoint = routes.resolve(exchange.request.path);
     const bare: RequestContext = { exchange, identity: undefined, services };
     if (!endpoint) {

@@ -2736,4 +2736,30 @@ export const CORE_FAULTS: readonly Fault[] = [
       }),
     }),
   },
+  {
+    id: 'CORS-HEADERS-MISSING',
+    title: 'Cross-origin answers lack CORS headers',
+    breaks: ['PROTO-CORS-001'],
+    area: 'core',
+    description: 'Every `access-control-*` header is removed from answers to requests that carry `Origin`, except preflights.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => ctx.original.headers['origin'] !== undefined && ctx.original.method !== 'OPTIONS' && res.headers['access-control-allow-origin'] !== undefined,
+        (res) => ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce((r, name) => withoutHeader(r, name), res),
+      ),
+    }),
+  },
+  {
+    id: 'CORS-PREFLIGHT-UNAUTHORIZED',
+    title: 'A preflight is refused for want of a secret',
+    breaks: ['PROTO-CORS-002'],
+    area: 'core',
+    description: 'An `OPTIONS` request with `Origin` is answered 401 `unauthorized`, as by a server that authenticates before it looks at the method.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => ctx.original.method === 'OPTIONS' && ctx.original.headers['origin'] !== undefined,
+        (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
 ];
