@@ -50,9 +50,11 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedC
   let after: Value | undefined = await args.optional(ctx, 'after');
   let before: Value | undefined = await args.optional(ctx, 'before');
   let beforeGiven = args.has('before');
-  if (args.has('cursor')) {
-    const cursor = await args.value(ctx, 'cursor');
-    if (!isObjectValue(cursor) || (('after' in cursor) === ('before' in cursor))) {
+  const cursor = args.has('cursor') ? await args.value(ctx, 'cursor') : null;
+  // `cursor: null` is no cursor; an object names exactly one side and nothing else (DEC-062).
+  if (cursor !== null) {
+    const sides = isObjectValue(cursor) ? Object.keys(cursor) : [];
+    if (!isObjectValue(cursor) || sides.length !== 1 || (sides[0] !== 'after' && sides[0] !== 'before')) {
       throw errors.invalidArgument(`Cursor must be an object with either after or before, ${typeName(cursor)} provided.`, args.position('cursor'));
     }
     after = cursor['after'];

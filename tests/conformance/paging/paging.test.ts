@@ -164,6 +164,13 @@ describe('Cursors', () => {
     const viaCursor = await paginate(t.server, match(byRef), { size: 5n, cursor: { object: { after: cursorExpr(first.after!) } } });
     expect(viaCursor).toEqual(direct);
   });
+  check(['PAGE-CURSOR-011'], 'cursor: null is the first page; a cursor object with other keys answers 400 invalid argument', async () => {
+    const first = await paginate(t.server, match(byRef), { size: 5n });
+    expect(await paginate(t.server, match(byRef), { size: 5n, cursor: null })).toEqual(first);
+    for (const cursor of [{ object: { before: null, more: true } }, { object: { after: cursorExpr(first.after!), before: null } }, { object: {} }]) {
+      (await t.server.query({ paginate: match(byRef), size: 5n, cursor })).expectStatus(400).expectErrorCode('invalid argument');
+    }
+  });
 });
 
 describe('Processing pages', () => {

@@ -250,6 +250,22 @@ export const PAGING_FAULTS: readonly Fault[] = [
     }, 0)) }),
   },
   {
+    id: 'PAGE-CURSOR-EXTRA-KEYS-IGNORED',
+    title: 'A cursor object with other keys is accepted',
+    breaks: ['PAGE-CURSOR-011'],
+    area: 'paging',
+    description: 'A `cursor` object holding anything besides one of `after` and `before` is sent with only its first such side (or as `null` when it has none), so it is served instead of refused.',
+    apply: () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+      const cursor = unwrapObject(form.cursor);
+      if (!isJsonObject(cursor)) return n;
+      const keys = Object.keys(cursor);
+      if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
+      const side = keys.find((k) => k === 'after' || k === 'before');
+      form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
+      return n + 1;
+    }, 0)) }),
+  },
+  {
     id: 'PAGE-SIZE-ZERO-REFUSED',
     title: 'Page sizes below 1 are refused',
     breaks: ['PAGE-SIZE-005'],
