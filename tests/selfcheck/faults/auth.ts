@@ -12,6 +12,7 @@ import {
   nativeCollectionOf,
   pathname,
   records,
+  recodeFailures,
   rewriteJson,
   renameKeys,
   rewriteResponse,
@@ -950,20 +951,9 @@ export const AUTH_FAULTS: readonly Fault[] = [
     area: 'auth',
     description: 'In `validation failed` answers, an `invalid type` failure on a membership entry\'s `resource` gets the code `invalid reference`, as from a server that only checks that the resource exists.',
     apply: () => ({
-      json: rewriteJson(
-        (body) => v4Errors(body).some((error) => error.code === 'validation failed'),
-        (body) => {
-          let changed = 0;
-          for (const error of v4Errors(body)) {
-            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-              if (!isJsonObject(failure) || failure.code !== 'invalid type' || !Array.isArray(failure.field)) continue;
-              if (failure.field[0] !== 'membership' || failure.field[failure.field.length - 1] !== 'resource') continue;
-              failure.code = 'invalid reference';
-              changed++;
-            }
-          }
-          return changed;
-        },
+      json: recodeFailures(
+        (failure) => failure.code === 'invalid type' && Array.isArray(failure.field) && failure.field[0] === 'membership' && failure.field[failure.field.length - 1] === 'resource',
+        'invalid reference',
       ),
     }),
   },

@@ -21,6 +21,7 @@ import {
   refPayloads,
   renameKeys,
   rewriteExpression,
+  recodeFailures,
   rewriteJson,
   rewriteResponse,
   schemaRefOf,
@@ -2576,20 +2577,7 @@ export const CORE_FAULTS: readonly Fault[] = [
     area: 'core',
     description: 'In `validation failed` answers, an `invalid reference` failure whose field starts with `data` gets the code `invalid value`, as from a server that refuses such refs under another code.',
     apply: () => ({
-      json: rewriteJson(
-        (body) => hasErrorCode(body, 'validation failed'),
-        (body) => {
-          let changed = 0;
-          for (const error of v4Errors(body)) {
-            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-              if (!isJsonObject(failure) || failure.code !== 'invalid reference' || !Array.isArray(failure.field) || failure.field[0] !== 'data') continue;
-              failure.code = 'invalid value';
-              changed++;
-            }
-          }
-          return changed;
-        },
-      ),
+      json: recodeFailures((failure) => failure.code === 'invalid reference' && Array.isArray(failure.field) && failure.field[0] === 'data', 'invalid value'),
     }),
   },
   {
@@ -2630,21 +2618,7 @@ export const CORE_FAULTS: readonly Fault[] = [
     area: 'core',
     description: 'In `validation failed` answers, a failure on `name` of code `invalid characters` or `reserved name` gets the code `invalid name`.',
     apply: () => ({
-      json: rewriteJson(
-        (body) => hasErrorCode(body, 'validation failed'),
-        (body) => {
-          let changed = 0;
-          for (const error of v4Errors(body)) {
-            for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-              if (!isJsonObject(failure) || !Array.isArray(failure.field) || failure.field.join() !== 'name') continue;
-              if (failure.code !== 'invalid characters' && failure.code !== 'reserved name') continue;
-              failure.code = 'invalid name';
-              changed++;
-            }
-          }
-          return changed;
-        },
-      ),
+      json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.join() === 'name' && (failure.code === 'invalid characters' || failure.code === 'reserved name'), 'invalid name'),
     }),
   },
   {
