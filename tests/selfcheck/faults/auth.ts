@@ -57,18 +57,33 @@ function objectPayload(value: unknown): JsonObject | undefined {
   return isJsonObject(value) ? value : undefined;
 }
 
+/** Whether a v4 error body is `validation failed` only, with failures that all match. */
+function refusedOnlyFor(body: unknown, matches: (failure: JsonObject) => boolean): boolean {
+  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
+  return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && matches(failure));
+}
+
 /** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
 function refusedForRoleResources(body: unknown): boolean {
-  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
   const onResource = (field: unknown) => Array.isArray(field) && (field[0] === 'privileges' || field[0] === 'membership') && field[field.length - 1] === 'resource';
-  return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && failure.code === 'invalid reference' && onResource(failure.field));
+  return refusedOnlyFor(body, (failure) => failure.code === 'invalid reference' && onResource(failure.field));
 }
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
 function refusedForKeyRole(body: unknown): boolean {
-  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
-  const onRole = (field: unknown) => Array.isArray(field) && field[0] === 'role';
-  return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && (failure.code === 'invalid reference' || failure.code === 'invalid type') && onRole(failure.field));
+  return refusedOnlyFor(body, (failure) => (failure.code === 'invalid reference' || failure.code === 'invalid type') && Array.isArray(failure.field) && failure.field[0] === 'role');
+}
+
+/** A response hook answering a top-level `create_role` that `refused` as created: 201 with a record of it (nothing is stored). */
+function roleCreatedAnyway(refused: (body: unknown) => boolean): FaultHooks['response'] {
+  return rewriteResponse(
+    (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'create_role' && refused(bodyJson(res)),
+    (res, ctx) => {
+      const name = objectPayload((v4Expression(ctx.original) as JsonObject).create_role)?.name;
+      const ref = { '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } };
+      return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), name } }), 201);
+    },
+  );
 }
 
 /** The collection of a document ref, in wire form (`{"@ref": {id, collection}}`) or request form (`{"ref": …, "id": …}`). */
@@ -137,6 +152,20 @@ function matchedIndex(request: ProxiedRequest): string | undefined {
   if (!isJsonObject(set)) return undefined;
   const index = schemaRefOf(set.match);
   return index?.kind === 'index' ? index.name : undefined;
+}
+
+/**
+ * A token's 200 answer to a top-level Paginate of a Match on an index becomes 403 when a known role's privilege on that
+ * index has `actions` that `grants` picks out.
+ */
+function matchDeniedWhereRolesGrant(grants: (actions: JsonObject) => boolean): () => FaultHooks {
+  return withLedgers((ledgers) => ({
+    response: rewriteResponse((res, ctx) => {
+      const index = matchedIndex(ctx.original);
+      if (res.status !== 200 || index === undefined || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+      return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'index' && p.name === index && grants(p.actions)));
+    }, permissionDenied),
+  }));
 }
 
 /** Forms that read or write documents (as opposed to identity, logout and schema forms). */
@@ -757,13 +786,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     breaks: ['ABAC-PRED-008'],
     area: 'auth',
     description: 'A token\'s 200 answer to a top-level Paginate of a Match on an index that a known role grants `unrestricted_read` but not `read` becomes 403 `permission denied`.',
-    apply: withLedgers((ledgers) => ({
-      response: rewriteResponse((res, ctx) => {
-        const index = matchedIndex(ctx.original);
-        if (res.status !== 200 || index === undefined || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
-        return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'index' && p.name === index && 'unrestricted_read' in p.actions && !('read' in p.actions)));
-      }, permissionDenied),
-    })),
+    apply: matchDeniedWhereRolesGrant((actions) => 'unrestricted_read' in actions && !('read' in actions)),
   },
   {
     id: 'ABAC-INDEX-PREDICATE-GETS-REF',
@@ -771,13 +794,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     breaks: ['ABAC-PRED-009'],
     area: 'auth',
     description: 'A token\'s 200 answer to a top-level Paginate of a Match on an index whose `read` action in a known role is a lambda becomes 403, as from a server whose predicate compares the index ref with the terms it expects.',
-    apply: withLedgers((ledgers) => ({
-      response: rewriteResponse((res, ctx) => {
-        const index = matchedIndex(ctx.original);
-        if (res.status !== 200 || index === undefined || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
-        return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'index' && p.name === index && isJsonObject(p.actions.read)));
-      }, permissionDenied),
-    })),
+    apply: matchDeniedWhereRolesGrant((actions) => isJsonObject(actions.read)),
   },
   {
     id: 'AUTH-TOKEN-SIBLING-DENIED',
@@ -933,16 +950,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     breaks: ['ABAC-ROLE-006', 'ABAC-ROLE-007', 'ABAC-ROLE-008'],
     area: 'auth',
     description: 'A top-level `create_role` refused only for `invalid reference` failures on privilege or membership resources answers 201 with a record of the role, as a server that does not check them would (nothing is stored).',
-    apply: () => ({
-      response: rewriteResponse(
-        (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'create_role' && refusedForRoleResources(bodyJson(res)),
-        (res, ctx) => {
-          const name = objectPayload((v4Expression(ctx.original) as JsonObject).create_role)?.name;
-          const ref = { '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } };
-          return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), name } }), 201);
-        },
-      ),
-    }),
+    apply: () => ({ response: roleCreatedAnyway(refusedForRoleResources) }),
   },
   {
     id: 'ABAC-MEMBERSHIP-TYPE-AS-REFERENCE',
@@ -963,20 +971,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
     breaks: ['LIMIT-ROLES-001'],
     area: 'auth',
     description: 'A top-level `create_role` refused only for `resources exceeded` answers 201 with a record of the role, as a server without the limit would (nothing is stored).',
-    apply: () => ({
-      response: rewriteResponse(
-        (res, ctx) => {
-          if (res.status !== 400 || topLevelForm(ctx.original) !== 'create_role') return false;
-          const failures = v4Errors(bodyJson(res)).flatMap((error) => (Array.isArray(error.failures) ? error.failures : []));
-          return failures.length > 0 && failures.every((f) => isJsonObject(f) && f.code === 'resources exceeded');
-        },
-        (res, ctx) => {
-          const name = objectPayload((v4Expression(ctx.original) as JsonObject).create_role)?.name;
-          const ref = { '@ref': { id: name, collection: { '@ref': { id: 'roles' } } } };
-          return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), name } }), 201);
-        },
-      ),
-    }),
+    apply: () => ({ response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')) }),
   },
   {
     id: 'AUTH-LOGIN-CREATED-200',
