@@ -1,8 +1,12 @@
-/** Per request: route, authenticate, check the method, run the handler, and turn failures into documented errors. */
+/**
+ * Per request: route, check the request parameter headers (DEC-063), authenticate, check the method, run the handler,
+ * and turn failures into documented errors.
+ */
 import { secretFromAuthorization } from '../auth/credentials-header.js';
 import { ProtocolError } from '../errors/query-error.js';
 import type { Exchange } from '../transport/exchange.js';
 import { answerPreflight, withCors } from './cors.js';
+import { checkRequestParameters } from './request-parameters.js';
 import { protocolErrorBody, sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext, RouteTable, ServerServices } from './route-table.js';
 
@@ -35,6 +39,8 @@ export function createDispatcher(routes: RouteTable, services: ServerServices, o
     // No promise for a request answered at once.
     let pending: Promise<void> | undefined;
     try {
+      // As the real service, before authentication: a bad header is refused even without a secret.
+      checkRequestParameters(endpoint, exchange.request.headers);
       pending = handle(endpoint, bare);
     } catch (error) {
       failed(error);

@@ -38,6 +38,19 @@ import {
 const SUPPORTED_API_VERSIONS = new Set(['2.0', '2.1', '2.7', '2.12', '3', '4', '5', 'UNSTABLE']);
 const TWO_POW_53 = 2n ** 53n;
 
+/** The headers DEC-063 has servers check: v4 ones, then those of `/query/1` and `/feed/1`. */
+const REQUEST_PARAMETER_HEADERS = [
+  'x-last-seen-txn',
+  'x-query-timeout',
+  'x-max-retries-on-contention',
+  'x-last-txn-ts',
+  'x-query-timeout-ms',
+  'x-max-contention-retries',
+  'x-linearized',
+  'x-typecheck',
+  'x-performance-hints',
+] as const;
+
 /** Calls `visit` for every element of an array or value of an object (not deeper: `visit` recurses if it wants). */
 function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
   if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
@@ -2733,6 +2746,39 @@ export const CORE_FAULTS: readonly Fault[] = [
       response: rewriteResponse(
         (_res, ctx) => ctx.original.method === 'OPTIONS' && ctx.original.headers['origin'] !== undefined,
         (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
+    id: 'REQUEST-PARAMETERS-IGNORED',
+    title: 'Malformed request parameter headers are accepted',
+    breaks: ['PROTO-HEADER-005', 'PROTO-HEADER-006', 'PROTO-HEADER-007', 'PROTO-HEADER-009', 'PROTO-HEADER-010', 'PROTO-HEADER-011'],
+    area: 'core',
+    description: `The request parameter headers of DEC-063 (${REQUEST_PARAMETER_HEADERS.map((name) => `\`${name}\``).join(', ')}) are removed from every request, as by a server that never reads them: a malformed value is accepted.`,
+    apply: () => ({
+      request: (req) => {
+        const present = REQUEST_PARAMETER_HEADERS.filter((name) => req.headers[name] !== undefined);
+        if (present.length === 0) return undefined;
+        const headers = { ...req.headers };
+        for (const name of present) delete headers[name];
+        return { ...req, headers };
+      },
+    }),
+  },
+  {
+    id: 'REQUEST-PARAMETERS-REFUSED',
+    title: 'Well-formed request parameter headers are refused',
+    breaks: ['PROTO-HEADER-008', 'PROTO-HEADER-012'],
+    area: 'core',
+    description: 'A successful answer to a request carrying any request parameter header of DEC-063 becomes 400 (`bad request` on v4, `invalid_request` on the event endpoints), as from a server that refuses every header it does not implement.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status < 300 && REQUEST_PARAMETER_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
+        (res, ctx) => {
+          const message = 'Unsupported request parameter header.';
+          const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+          return withStatus(withJsonBody(res, body), 400);
+        },
       ),
     }),
   },

@@ -1,0 +1,118 @@
+/**
+ * Request parameter headers (DEC-063), checked as the real service checks them (fauna/faunadb `RequestParams.scala`):
+ * each endpoint family reads its own headers, and a present header whose value is not valid refuses the request with
+ * 400 `Invalid header '<name>': <error>` (on `/feed/1` prefixed by `Invalid headers: `), before authentication. A
+ * valid value is accepted and otherwise unused: the reference server has no deadlines, no retries (commits are
+ * serialised) and no typechecker. A request without these headers pays one property lookup per header its endpoint
+ * reads.
+ */
+import { parseApiVersion } from '../codec/v4-json.js';
+import { ProtocolError } from '../errors/query-error.js';
+import type { HeaderMap } from '../transport/exchange.js';
+import type { Endpoint } from './route-table.js';
+
+/** What is wrong with a header's value, or undefined when the value is valid. */
+type Check = (value: string) => string | undefined;
+
+interface Family {
+  /** Headers in the order the real service reads them: the first bad one is reported. */
+  readonly headers: ReadonlyArray<readonly [name: string, check: Check]>;
+  readonly code: string;
+  readonly prefix: string;
+  /** v4 reads `X-FaunaDB-API-Version` first, so a bad version is reported before a bad parameter. */
+  readonly apiVersionFirst: boolean;
+}
+
+const DECIMAL = /^[+-]?[0-9]+$/;
+const LONG = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+const INT = [-(2n ** 31n), 2n ** 31n - 1n] as const;
+/** `CoreApplication.MaximumQueryTimeoutMillis`: ten minutes. */
+const MAX_TIMEOUT_MS = 600_000n;
+
+/** The value as Scala's `toLongOption` / `toIntOption` read it (optional sign, decimal digits, in range), else undefined. */
+function integer(value: string, [min, max]: readonly [bigint, bigint]): bigint | undefined {
+  if (!DECIMAL.test(value)) return undefined;
+  const n = BigInt(value);
+  return n < min || n > max ? undefined : n;
+}
+
+const timestamp: Check = (value) => (integer(value, LONG) === undefined ? `Invalid timestamp '${value}'.` : undefined);
+
+const timeout: Check = (value) => {
+  const ms = integer(value, LONG);
+  if (ms === undefined) return `Invalid number '${value}'.`;
+  if (ms <= 0n) return 'Must be greater than 0.';
+  return ms > MAX_TIMEOUT_MS ? `Must be less than or equal to ${MAX_TIMEOUT_MS}.` : undefined;
+};
+
+const retries: Check = (value) => {
+  const count = integer(value, INT);
+  if (count === undefined) return `Invalid number '${value}'.`;
+  return count < 0n || count > 7n ? 'Must be between 0 and 7.' : undefined;
+};
+
+const BOOLEAN = /^(?:true|false)$/i;
+const boolean: Check = (value) => (BOOLEAN.test(value) ? undefined : 'Must be a boolean value.');
+
+/** Every v4 path (`POST /`, `/ping`, legacy REST): `TMPEndpoint.getRequestInfo`. */
+const V4: Family = {
+  headers: [
+    ['x-last-seen-txn', timestamp],
+    ['x-query-timeout', timeout],
+    ['x-max-retries-on-contention', retries],
+  ],
+  code: 'bad request',
+  prefix: '',
+  apiVersionFirst: true,
+};
+
+/** `FQL2Endpoint.getRequestInfo` and `FeedEndpoint.getRequestInfo`. */
+const V10_INFO = [
+  ['x-last-txn-ts', timestamp],
+  ['x-query-timeout-ms', timeout],
+  ['x-max-contention-retries', retries],
+] as const;
+
+/** `/query/1` also reads three booleans (`FQL2Endpoint.getRequest`). */
+const QUERY: Family = {
+  headers: [...V10_INFO, ['x-typecheck', boolean], ['x-linearized', boolean], ['x-performance-hints', boolean]],
+  code: 'invalid_request',
+  prefix: '',
+  apiVersionFirst: false,
+};
+
+const FEED: Family = { headers: V10_INFO, code: 'invalid_request', prefix: 'Invalid headers: ', apiVersionFirst: false };
+
+/**
+ * Throws a 400 `ProtocolError` (rendered in the endpoint's dialect) for the first bad parameter header the endpoint
+ * reads. The presence tests name each header literally: a lookup by a constant name is a few nanoseconds, one by a
+ * name taken from a list several times that, and most requests carry none of these headers. `/stream/1` reads none.
+ */
+export function checkRequestParameters(endpoint: Endpoint, headers: HeaderMap): void {
+  if (endpoint.errors === 'v4') {
+    if (headers['x-last-seen-txn'] !== undefined || headers['x-query-timeout'] !== undefined || headers['x-max-retries-on-contention'] !== undefined) {
+      refuseFirstBad(V4, headers);
+    }
+  } else if (endpoint.path === '/query/1') {
+    if (hasV10Info(headers) || headers['x-typecheck'] !== undefined || headers['x-linearized'] !== undefined || headers['x-performance-hints'] !== undefined) {
+      refuseFirstBad(QUERY, headers);
+    }
+  } else if (endpoint.path === '/feed/1' && hasV10Info(headers)) {
+    refuseFirstBad(FEED, headers);
+  }
+}
+
+function hasV10Info(headers: HeaderMap): boolean {
+  return headers['x-last-txn-ts'] !== undefined || headers['x-query-timeout-ms'] !== undefined || headers['x-max-contention-retries'] !== undefined;
+}
+
+function refuseFirstBad(family: Family, headers: HeaderMap): void {
+  for (const [name, check] of family.headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const error = check(value);
+    if (error === undefined) continue;
+    if (family.apiVersionFirst) parseApiVersion(headers['x-faunadb-api-version']);
+    throw new ProtocolError(400, family.code, `${family.prefix}Invalid header '${name}': ${error}`);
+  }
+}
