@@ -11,6 +11,7 @@ import { legacyRestEndpoint } from './endpoints/legacy-rest.js';
 import { pingEndpoint } from './endpoints/ping.js';
 import { createV10QueryEndpoint } from './endpoints/query-v10.js';
 import { RouteTable, type ServerServices } from './endpoints/route-table.js';
+import { createV4StreamEndpoint } from './endpoints/v4-stream.js';
 import { createStreamEndpoint } from './endpoints/stream.js';
 import { v4QueryEndpoint } from './endpoints/v4-query.js';
 import type { AccessPolicy } from './eval/access.js';
@@ -94,6 +95,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   routes.add(createV10QueryEndpoint(events));
   routes.add(createFeedEndpoint(events, options.events?.plan));
   routes.add(createStreamEndpoint(events));
+  routes.add(createV4StreamEndpoint(events, indexes));
   routes.fallback(legacyRestEndpoint);
 
   return { store, transactions, forms, natives, routes, services, indexes, events };

@@ -262,6 +262,14 @@ export type FQLFragmentPart =
  * Any v4 error body: a query error (with `position`, v4-query-error) or a protocol error (without, v4-protocol-error). Source: SD "Errors"; wire-facts §1.4.
  */
 export type V4Error = V4QueryError | V4ProtocolError;
+/**
+ * One event of a v4 stream (`POST /stream`, DEC-064; the `faunadb` 4.x driver's `client.stream`), one JSON object per line: `{"type", "txn", "event"}`. `start` opens every stream; `version` (and `history_rewrite`) report writes of a streamed document; `set` reports documents entering or leaving a streamed set; `error` ends the stream. The fields of `version` and `set` events are those the request named in `?fields=` (default `action` and `document`). Source: wire-facts §1.7; fauna/faunadb stream/EventEncoder.scala. Closed.
+ */
+export type V4StreamEvent = V4StreamStartEvent | V4StreamVersionEvent | V4StreamSetEvent | V4StreamErrorEvent;
+/**
+ * The commit time of the transaction the event belongs to, microseconds since the Unix epoch.
+ */
+export type TransactionTime = number;
 
 /**
  * Every schema in schemas/, by file name.
@@ -307,6 +315,7 @@ export interface WireSchemas {
   'v4-error': V4Error;
   'v4-protocol-error': V4ProtocolError;
   'v4-query-error': V4QueryError;
+  'v4-stream-event': V4StreamEvent;
   'v4-success': V4Success;
   'v4-value': V4Value;
 }
@@ -1287,8 +1296,8 @@ export interface FaunaConformanceConfig {
    * @minItems 1
    */
   claims?: [
-    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams',
-    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[]
+    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams',
+    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[]
   ];
   /**
    * Path of an expectations file (schemas/expectations.schema.json) listing the server's known failures.
@@ -1370,8 +1379,8 @@ export interface ConformanceReport {
   /**
    * Capability profiles the server claims (default: all).
    */
-  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
-  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
+  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
+  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
   /**
    * The expectations file used, if any.
    */
@@ -1431,7 +1440,7 @@ export interface ConformanceReport {
     /**
      * Profiles of the test's requirements; the test counts only when all are claimed.
      */
-    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams')[];
+    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
     /**
      * What the test did.
      */
@@ -1902,7 +1911,7 @@ export interface RequirementsIndex {
 export interface Requirement {
   id: string;
   level: 'MUST' | 'SHOULD' | 'MAY';
-  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams';
+  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams';
   status: 'active' | 'tentative' | 'withdrawn';
   statement: string;
   /**
@@ -2118,6 +2127,65 @@ export interface V4ProtocolErrorItem {
   code: string;
   description: string;
   ref?: Ref;
+}
+/**
+ * The first event: `txn` and `event` are the same time, no later than any following event's `txn`.
+ */
+export interface V4StreamStartEvent {
+  type: 'start';
+  txn: TransactionTime;
+  event: TransactionTime;
+}
+/**
+ * A write of the streamed document: `action` create, update (also for Replace) or delete; `document` the version written (for a delete, the deleted data); `diff` the changed fields (removed ones null); `prev` the previous version.
+ */
+export interface V4StreamVersionEvent {
+  type: 'version' | 'history_rewrite';
+  txn: TransactionTime;
+  event: V4VersionEventBody;
+}
+export interface V4VersionEventBody {
+  action?: 'create' | 'update' | 'delete';
+  document?: Document;
+  diff?: Document;
+  prev?: Document;
+}
+/**
+ * A document entering (`add`) or leaving (`remove`) a streamed Match or Documents set; `document` holds only its ref and the event's time; `index` the index entry (absent for Documents sets).
+ */
+export interface V4StreamSetEvent {
+  type: 'set';
+  txn: TransactionTime;
+  event: V4SetEventBody;
+}
+export interface V4SetEventBody {
+  action?: 'add' | 'remove';
+  document?: DocumentHead;
+  index?: V4SetEventIndexEntry;
+}
+/**
+ * A document's ref and the time of the version shown.
+ */
+export interface DocumentHead {
+  ref: Ref;
+  ts: TransactionTime;
+}
+export interface V4SetEventIndexEntry {
+  ref: Ref;
+  terms: V4Value[];
+  values: V4Value[];
+}
+/**
+ * The stream cannot go on (for example `permission denied` when the secret is revoked); the response ends after it.
+ */
+export interface V4StreamErrorEvent {
+  type: 'error';
+  txn: TransactionTime;
+  event: V4StreamErrorDetail;
+}
+export interface V4StreamErrorDetail {
+  code: string;
+  description: string;
 }
 /**
  * The body of every successful POST / (and GET /tokens/self, GET /ping): `{"resource": <value>}` and nothing else. Source: SD "Common encoding" and endpoint 1; wire-facts §1.1 (status 201 when the result is a freshly created document, 200 otherwise).

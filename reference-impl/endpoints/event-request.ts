@@ -8,11 +8,11 @@ import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
 import type { HistoryTransaction } from '../events/event-history.js';
-import { currentCreator } from '../events/source-creator.js';
+import { currentCreator, type SourceCreator } from '../events/source-creator.js';
 import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
-import { userCollectionKey } from '../store/store.js';
+import { userCollectionKey, type DatabaseId } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref } from '../values/value.js';
 import type { ServerServices } from './route-table.js';
@@ -78,7 +78,12 @@ const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'c
 
 /** The stream checks, made for the identity that created the source (not the consuming secret). */
 export function streamGuardsFor(services: ServerServices, source: OpenedSource): StreamGuards {
-  const creator = source.creator.identity;
+  return guardsFor(services, source.creator, source.database);
+}
+
+/** The same checks for any stream: `creator` is the secret whose rights it runs with, `database` where it reads. */
+export function guardsFor(services: ServerServices, sourceCreator: SourceCreator, database: DatabaseId): StreamGuards {
+  const creator = sourceCreator.identity;
   const usesRoles = creator.role === 'token' || (creator.roleRefs?.length ?? 0) > 0;
   return {
     authorizationLost(transaction: HistoryTransaction | undefined): boolean {
@@ -86,11 +91,11 @@ export function streamGuardsFor(services: ServerServices, source: OpenedSource):
       if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
       const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
-      if (currentCreator(source.creator, services.authenticator, services.store) === undefined) return true;
+      if (currentCreator(sourceCreator, services.authenticator, services.store) === undefined) return true;
       return usesRoles && transaction?.database === creator.database && (touched ?? []).some((w) => w.collection === 'roles');
     },
     databaseLive(atTs: bigint): boolean {
-      return new Transaction(services.store, atTs, true).isDatabaseLive(source.database);
+      return new Transaction(services.store, atTs, true).isDatabaseLive(database);
     },
   };
 }

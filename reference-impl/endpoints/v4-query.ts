@@ -44,7 +44,7 @@ function v4Headers(ts: bigint, metrics: V4Metrics): Record<string, string> {
  * Evaluates an expression as one transaction; a failure commits nothing. The outcome comes at once when the
  * evaluation waited for nothing (no promise is made for such a request), else as a promise.
  */
-export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean): V4Outcome | Promise<V4Outcome> {
+export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean, writeRefusal = READ_ONLY_WRITE_REFUSAL): V4Outcome | Promise<V4Outcome> {
   const identity = ctx.identity;
   if (!identity) return Promise.reject(new Error('v4 evaluation needs an authenticated identity'));
   const { transactions, evalServices } = ctx.services;
@@ -58,7 +58,7 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
     ts: outcome.ts,
     metrics: measured(started, used),
   });
-  const failed = (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error), ts: failedAt, metrics: measured(started, used) });
+  const failed = (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error, writeRefusal), ts: failedAt, metrics: measured(started, used) });
   let outcome: TransactionOutcome<{ value: Value; created: boolean }> | Promise<TransactionOutcome<{ value: Value; created: boolean }>>;
   try {
     outcome = transactions.runNow(
@@ -78,10 +78,12 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
   return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
 }
 
+const READ_ONLY_WRITE_REFUSAL = 'Writes are not allowed in a read-only request.';
+
 /** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
-function asQueryError(error: unknown): QueryError {
+function asQueryError(error: unknown, writeRefusal: string): QueryError {
   if (error instanceof QueryError) return error;
-  if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', 'Writes are not allowed in a read-only request.', []);
+  if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', writeRefusal, []);
   if (error instanceof RangeError && /call stack/i.test(error.message)) return new QueryError('stack overflow', 'Stack overflow.', []);
   throw error;
 }
@@ -92,15 +94,19 @@ export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersio
   else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
 }
 
+/** A v4 query error answered before (or without) evaluation. */
+export function sendV4Error(ctx: RequestContext, error: QueryError, apiVersion: ApiVersion): void {
+  sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) }, apiVersion);
+}
+
 function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> | undefined {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
-  const started = performance.now();
   let expr: Expr;
   try {
     expr = parseExpression(text);
   } catch (error) {
     if (!(error instanceof QueryError)) throw error;
-    sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(started, undefined) }, apiVersion);
+    sendV4Error(ctx, error, apiVersion);
     return undefined;
   }
   const outcome = runV4(ctx, expr, apiVersion, readOnly);
@@ -112,7 +118,7 @@ function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<vo
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The body as text; bytes that are not UTF-8 are refused rather than silently replaced (DEC-023). */
-function bodyText(ctx: RequestContext): string | QueryError {
+export function bodyText(ctx: RequestContext): string | QueryError {
   try {
     return strictUtf8.decode(ctx.exchange.request.body);
   } catch {
@@ -123,8 +129,7 @@ function bodyText(ctx: RequestContext): string | QueryError {
 function postQuery(ctx: RequestContext): Promise<void> | undefined {
   const text = bodyText(ctx);
   if (typeof text === 'string') return query(ctx, text, false);
-  const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
-  sendV4Outcome(ctx, { ok: false, error: text, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) }, apiVersion);
+  sendV4Error(ctx, text, parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']));
   return undefined;
 }
 

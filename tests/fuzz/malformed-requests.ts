@@ -227,6 +227,11 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
   const stream = fc.tuple(headers, jsonBody(eventRequestBody(targets)), fc.constantFrom('POST', 'POST', 'GET')).map(
     ([h, body, method]): FuzzRequest => ({ method, path: '/stream/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /stream/1' }),
   );
+  // The v4 driver's streams (DEC-064): the v4 expressions, with good, unknown or empty `fields`.
+  const fields = fc.constantFrom(undefined, 'action,document', 'diff,prev,index', 'bogus', '', 'action,,document');
+  const v4Stream = fc.tuple(headers, jsonBody(v4Expression(targets)), fields, fc.constantFrom('POST', 'POST', 'POST', 'GET')).map(
+    ([h, body, f, method]): FuzzRequest => ({ method, path: f === undefined ? '/stream' : `/stream?fields=${encodeURIComponent(f)}`, headers: h, body: method === 'GET' ? undefined : body, dialect: 'v4', kind: 'v4 /stream' }),
+  );
   const rest = fc.tuple(headers, oddPath(targets), fc.constantFrom(...METHODS), fc.option(jsonBody(randomJson), { nil: undefined })).map(
     ([h, path, method, body]): FuzzRequest => ({ method, path, headers: h, body: method === 'GET' || method === 'HEAD' ? undefined : body, dialect: 'v4', kind: `${method} other-path` }),
   );
@@ -241,6 +246,7 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
     { weight: 20, arbitrary: v10Query },
     { weight: 12, arbitrary: feed },
     { weight: 6, arbitrary: stream },
+    { weight: 4, arbitrary: v4Stream },
     { weight: 10, arbitrary: rest },
     { weight: 3, arbitrary: ping },
     { weight: 1, arbitrary: fc.nat({ max: 49 }).chain((n) => (n === 0 ? oversized : v4)) },

@@ -3,7 +3,7 @@
 import { Agent, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { Response } from './response.js';
-import { assertMatchesSchema, responseSchemaFor } from './response-schemas.js';
+import { assertMatchesSchema, responseSchemaFor, STREAM_EVENT_SCHEMA, V4_STREAM_EVENT_SCHEMA } from './response-schemas.js';
 import { registerSecret } from './redaction.js';
 import { registerSecretsIn } from './secret-discovery.js';
 import { StreamReader } from './stream-reader.js';
@@ -237,8 +237,22 @@ export class Client {
    * `POST /stream/1`. Resolves once the response headers arrive. A non-200 answer is read completely and thrown as
    * an error carrying the Response (see `StreamRejectedError`), so tests of rejected streams can inspect it.
    */
-  async stream(body: unknown, opts: RequestOptions = {}): Promise<StreamReader> {
-    const { res, exchange, started } = await this.send('POST', '/stream/1', { ...opts, body }, {}, true);
+  stream(body: unknown, opts: RequestOptions = {}): Promise<StreamReader> {
+    return this.openStream('/stream/1', { ...opts, body }, {}, STREAM_EVENT_SCHEMA);
+  }
+
+  /**
+   * `POST /stream` (the v4 driver's streams, DEC-064) with a v4 expression, `?fields=` when given, and
+   * `X-FaunaDB-API-Version: 4`; rejected answers are thrown as for `stream`.
+   */
+  v4Stream(expr: unknown, opts: RequestOptions & { fields?: string } = {}): Promise<StreamReader> {
+    const { fields, ...rest } = opts;
+    const path = fields === undefined ? '/stream' : `/stream?fields=${encodeURIComponent(fields)}`;
+    return this.openStream(path, { ...rest, body: expr }, { 'x-faunadb-api-version': '4' }, V4_STREAM_EVENT_SCHEMA);
+  }
+
+  private async openStream(path: string, opts: RequestOptions, defaults: Record<string, string>, eventSchema: string): Promise<StreamReader> {
+    const { res, exchange, started } = await this.send('POST', path, opts, defaults, true);
     const headers = flattenHeaders(res.headers);
     exchange.durationMs = Math.round(performance.now() - started);
     exchange.response = { status: res.statusCode, headers };
@@ -246,11 +260,11 @@ export class Client {
       const text = await readWithDeadline(res, opts.timeoutMs ?? this.target.requestTimeoutMs);
       exchange.response.body = bodyForTranscript(text);
       const { body: parsed, json } = tryParse(text);
-      const response = new Response('POST', '/stream/1', res.statusCode, headers, text, parsed, json, exchange.durationMs);
-      if (opts.validate !== false) response.expectSchema(responseSchemaFor('/stream/1', res.statusCode));
+      const response = new Response('POST', path, res.statusCode, headers, text, parsed, json, exchange.durationMs);
+      if (opts.validate !== false) response.expectSchema(responseSchemaFor(path, res.statusCode));
       throw new StreamRejectedError(response);
     }
-    return new StreamReader(res.statusCode, headers, res.body as Readable, exchange, this.target.streamTimeoutMs, opts.validate !== false);
+    return new StreamReader(res.statusCode, headers, res.body as Readable, exchange, this.target.streamTimeoutMs, opts.validate !== false, eventSchema);
   }
 }
 
@@ -270,7 +284,7 @@ async function readWithDeadline(res: Dispatcher.ResponseData, timeoutMs: number)
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           res.body.destroy();
-          reject(new HttpFailure(`POST /stream/1: error body not complete within ${timeoutMs} ms`));
+          reject(new HttpFailure(`POST stream: error body not complete within ${timeoutMs} ms`));
         }, timeoutMs);
       }),
     ]);

@@ -21,6 +21,7 @@ export function responseSchemaFor(path: string, status: number): string {
 }
 
 export const STREAM_EVENT_SCHEMA = 'event';
+export const V4_STREAM_EVENT_SCHEMA = 'v4-stream-event';
 
 export class SchemaMismatchError extends Error {
   override name = 'SchemaMismatchError';

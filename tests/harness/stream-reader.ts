@@ -33,6 +33,8 @@ export class StreamReader {
     private readonly exchange: Exchange,
     private readonly defaultTimeoutMs: number,
     private readonly validateEvents: boolean,
+    /** The schema each event must match: `/stream/1` events by default, v4 stream events for `POST /stream`. */
+    private readonly eventSchema: string = STREAM_EVENT_SCHEMA,
   ) {
     this.lines = readline.createInterface({ input: body, crlfDelay: Infinity });
     this.lines.on('line', (line) => this.onLine(line));
@@ -57,7 +59,7 @@ export class StreamReader {
       const plain = JSON.parse(trimmed);
       (this.exchange.events ??= []).push(plain);
       registerSecretsIn(plain);
-      if (this.validateEvents) assertMatchesSchema(STREAM_EVENT_SCHEMA, plain, `${this.where()} event #${this.events.length + 1}`, trimmed);
+      if (this.validateEvents) assertMatchesSchema(this.eventSchema, plain, `${this.where()} event #${this.events.length + 1}`, trimmed);
       this.events.push(event);
       item = { event };
     } catch (err) {

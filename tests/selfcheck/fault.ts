@@ -43,7 +43,7 @@ export interface StreamWriter {
   readonly closed: boolean;
 }
 
-/** Event-level transform of one open `/stream/1` response; events are handled one at a time, in order. */
+/** Event-level transform of one open `/stream/1` or `/stream` response; events are handled one at a time, in order. */
 export interface StreamEventHook {
   /** Called for each upstream event (already parsed); `index` counts from 0. Emit nothing to drop it. */
   onEvent(event: unknown, writer: StreamWriter, index: number): void | Promise<void>;
@@ -59,7 +59,7 @@ export interface FaultHooks {
   json?(body: unknown, context: JsonResponseContext): unknown;
   /** Rewrites status, headers or raw body of a buffered response. */
   response?(response: BufferedResponse, context: ExchangeContext): BufferedResponse | undefined;
-  /** Returns a hook for an open `/stream/1` response, or undefined to pass the stream through. */
+  /** Returns a hook for an open `/stream/1` or `/stream` response, or undefined to pass the stream through. */
   stream?(context: ExchangeContext): StreamEventHook | undefined;
 }
 

@@ -42,8 +42,10 @@ const RESPONSE_HEADERS_NOT_FORWARDED = new Set([
   'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'trailer', 'upgrade',
 ]);
 
+/** `/stream/1`, and `/stream` (v4 streams, DEC-064): relayed event by event instead of buffered. */
 export function isStreamPath(path: string): boolean {
-  return path.split('?')[0] === '/stream/1';
+  const route = path.split('?')[0];
+  return route === '/stream/1' || route === '/stream';
 }
 
 function flattenHeaders(
@@ -255,7 +257,8 @@ async function relayEvents(
       emitted = [];
       await hook.onEvent(parsed.value, writer, index);
       index += 1;
-      if (!(emitted.length === 1 && emitted[0] === parsed.value)) countApplied();
+      // A hook that cut the stream changed it, even when it passed the event on first.
+      if (destroyed || !(emitted.length === 1 && emitted[0] === parsed.value)) countApplied();
     }
   }
   if (isClosed()) return;

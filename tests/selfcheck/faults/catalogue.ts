@@ -5,8 +5,9 @@ import { CORE_FAULTS } from './core.js';
 import { EVENT_FAULTS } from './events.js';
 import { INDEX_FAULTS } from './indexes.js';
 import { PAGING_FAULTS } from './paging.js';
+import { V4_STREAM_FAULTS } from './v4-streams.js';
 
-export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS];
+export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS];
 
 export function faultsOfArea(area: Area): Fault[] {
   return FAULTS.filter((fault) => fault.area === area);

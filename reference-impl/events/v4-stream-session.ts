@@ -1,0 +1,95 @@
+/**
+ * One open v4 stream (`POST /stream`, DEC-064): a `start` event stamped with the latest published commit, then an
+ * event line for every later write the target shows and the reader may read, as transactions are published. There
+ * is no replay and no idle event. When the secret is revoked or its rights change, one `permission denied` error
+ * event ends the response (fauna/faunadb StreamRenderContext, StreamSpec).
+ */
+import { renderValue, type ApiVersion } from '../codec/v4-json.js';
+import type { ResponseStream } from '../transport/exchange.js';
+import type { EventHistory, HistoryTransaction } from './event-history.js';
+import type { ReadCheck } from './source-consumer.js';
+import { EVENT_SEPARATOR, type StreamGuards } from './stream-session.js';
+import type { V4StreamTarget } from './v4-stream-events.js';
+
+export const AUTHORIZATION_LOST = 'Authorization lost during stream evaluation.';
+
+export class V4StreamSession {
+  private readonly queue: HistoryTransaction[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private draining = false;
+  private stopped = false;
+
+  constructor(
+    private readonly history: EventHistory,
+    private readonly target: V4StreamTarget,
+    private readonly mayRead: ReadCheck,
+    private readonly sink: ResponseStream,
+    private readonly guards: Pick<StreamGuards, 'authorizationLost'>,
+    private readonly apiVersion: ApiVersion,
+    /** Called once when the stream ends, however it ends. */
+    private readonly onStop: () => void,
+  ) {}
+
+  /** Sends `start`; events follow as transactions are published. */
+  run(): void {
+    this.sink.onClose(() => this.stop());
+    const startTs = this.history.publishedTs;
+    // Subscribed in the same tick as the start time is read: every later commit is queued, none is missed.
+    this.unsubscribe = this.history.subscribe((transaction) => {
+      if (transaction.ts <= startTs) return;
+      this.queue.push(transaction);
+      void this.drain();
+    });
+    this.line('start', startTs, startTs.toString());
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.stopped && this.queue.length > 0) await this.handle(this.queue.shift()!);
+    } catch {
+      this.fail(0n, 'internal server error', 'An internal error occurred while processing the stream.');
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async handle(transaction: HistoryTransaction): Promise<void> {
+    if (this.guards.authorizationLost(transaction)) return this.fail(transaction.ts, 'permission denied', AUTHORIZATION_LOST);
+    if (transaction.database !== this.target.database) return;
+    let text = '';
+    for (const write of transaction.writes) {
+      for (const event of this.target.eventsOf(write, transaction.ts)) {
+        // Events of documents the reader may not read are left out, as the real service filters them.
+        if (!(await this.mayRead(event.collection, event.id, event.readVersion, transaction.ts))) continue;
+        text += eventLine(event.type, transaction.ts, renderValue(event.event, { apiVersion: this.apiVersion }));
+      }
+    }
+    if (text !== '' && !this.stopped && !this.sink.closed) this.sink.write(text);
+  }
+
+  /** One error event, then the response ends. */
+  private fail(txn: bigint, code: string, description: string): void {
+    this.line('error', txn, JSON.stringify({ code, description }));
+    this.stop();
+    this.sink.end();
+  }
+
+  private line(type: string, txn: bigint, event: string): void {
+    if (!this.stopped && !this.sink.closed) this.sink.write(eventLine(type, txn, event));
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.queue.length = 0;
+    this.onStop();
+  }
+}
+
+/** `{"type", "txn", "event"}` in that order, `\r\n` after it. */
+function eventLine(type: string, txn: bigint, event: string): string {
+  return `{"type":${JSON.stringify(type)},"txn":${txn},"event":${event}}${EVENT_SEPARATOR}`;
+}

@@ -1,0 +1,194 @@
+// Faults of v4 streams (`POST /stream`, DEC-064): a server whose driver streams open, but send the wrong events.
+import type { Fault, FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
+import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { pathname } from './rewrites.js';
+
+const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
+
+function isV4Event(value: unknown, type: string): value is JsonObject {
+  return isJsonObject(value) && value.type === type;
+}
+
+const isV4Stream = (req: ProxiedRequest) => req.method === 'POST' && pathname(req) === '/stream';
+
+/** A hook for every open v4 stream; `/stream/1` streams pass through. */
+function onV4Streams(hook: () => StreamEventHook): FaultHooks {
+  return { stream: (ctx) => (isV4Stream(ctx.original) ? hook() : undefined) };
+}
+
+/** Rewrites the `fields` URL parameter of v4 stream requests (null: no parameter). */
+function withFields(edit: (fields: string | null) => string | null | undefined): FaultHooks {
+  return {
+    request(req) {
+      if (!isV4Stream(req)) return undefined;
+      const url = new URL(req.path, 'http://proxy');
+      const fields = edit(url.searchParams.get('fields'));
+      if (fields === undefined) return undefined;
+      if (fields === null) url.searchParams.delete('fields');
+      else url.searchParams.set('fields', fields);
+      return { ...req, path: `${url.pathname}${url.search}` };
+    },
+  };
+}
+
+function body(event: JsonObject): JsonObject | undefined {
+  return isJsonObject(event.event) ? event.event : undefined;
+}
+
+/** Replaces the `event` object of v4 events of `type` with what `edit` answers (undefined: unchanged). */
+function editV4Bodies(type: string, edit: (fields: JsonObject) => JsonObject | undefined): FaultHooks {
+  return onV4Streams(() => ({
+    onEvent(event, writer) {
+      const fields = isV4Event(event, type) ? body(event) : undefined;
+      const edited = fields === undefined ? undefined : edit(fields);
+      writer.emit(edited === undefined ? event : { ...(event as JsonObject), event: edited });
+    },
+  }));
+}
+
+export const V4_STREAM_FAULTS: readonly Fault[] = [
+  {
+    id: 'V4STREAM-START-EVENT-DIFFERS',
+    title: 'The start event carries a time other than its txn',
+    breaks: ['V4STREAM-START-001'],
+    area: 'events',
+    description: 'The `event` of the `start` event is one microsecond after its `txn`.',
+    apply: () => onV4Streams(() => ({
+      onEvent(event, writer) {
+        if (isV4Event(event, 'start')) writer.emit({ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) });
+        else writer.emit(event);
+      },
+    })),
+  },
+  {
+    id: 'V4STREAM-DELETE-ENDS-STREAM',
+    title: 'Deleting the streamed document ends the stream',
+    breaks: ['V4STREAM-DOC-003'],
+    area: 'events',
+    description: 'After a `version` event with action `delete` the connection is cut.',
+    apply: () => onV4Streams(() => ({
+      async onEvent(event, writer) {
+        if (!isV4Event(event, 'version') || body(event)?.action !== 'delete') return writer.emit(event);
+        // The delete event itself arrives; the connection is cut once it is flushed.
+        await writer.writeRaw(stringifyJson(event) + '\r\n');
+        writer.destroy();
+      },
+    })),
+  },
+  {
+    id: 'V4STREAM-DEFAULT-EVERY-FIELD',
+    title: 'Without `fields`, events carry every field',
+    breaks: ['V4STREAM-FIELDS-001'],
+    area: 'events',
+    description: 'A v4 stream request without `fields` is served as if it named action, document, diff, prev and index.',
+    apply: () => withFields((fields) => (fields === null ? V4_EVENT_FIELD_ORDER.join(',') : undefined)),
+  },
+  {
+    id: 'V4STREAM-FIELDS-IN-REQUEST-ORDER',
+    title: 'Event fields come in the order the request named them',
+    breaks: ['V4STREAM-FIELDS-002'],
+    area: 'events',
+    description: 'The fields of each event are reordered to the order of the request\'s `fields` parameter.',
+    apply: () => ({
+      stream: (ctx) => {
+        if (!isV4Stream(ctx.original)) return undefined;
+        const named = new URL(ctx.original.path, 'http://proxy').searchParams.get('fields')?.split(',').map((f) => f.trim());
+        if (named === undefined) return undefined;
+        return {
+          onEvent(event, writer) {
+            const fields = isJsonObject(event) ? body(event) : undefined;
+            if (!isJsonObject(event) || fields === undefined) return writer.emit(event);
+            const reordered: JsonObject = {};
+            for (const name of named) if (name in fields) reordered[name] = fields[name];
+            writer.emit({ ...event, event: reordered });
+          },
+        };
+      },
+    }),
+  },
+  {
+    id: 'V4STREAM-UNKNOWN-FIELD-IGNORED',
+    title: 'Unknown names in `fields` are ignored',
+    breaks: ['V4STREAM-REQ-005'],
+    area: 'events',
+    description: 'Names in `fields` that are not event fields are dropped from the request instead of refused.',
+    apply: () => withFields((fields) => {
+      if (fields === null) return undefined;
+      const known = fields.split(',').filter((f) => (V4_EVENT_FIELD_ORDER as readonly string[]).includes(f.trim()));
+      return known.length === fields.split(',').length ? undefined : known.length === 0 ? null : known.join(',');
+    }),
+  },
+  {
+    id: 'V4STREAM-SET-DOCUMENT-WITH-DATA',
+    title: 'Set events show the document\'s data',
+    breaks: ['V4STREAM-SET-001'],
+    area: 'events',
+    description: 'The `document` of every `set` event carries an empty `data` object besides `ref` and `ts`.',
+    apply: () => onV4Streams(() => ({
+      onEvent(event, writer) {
+        const fields = isV4Event(event, 'set') ? body(event) : undefined;
+        const document = fields?.document;
+        if (fields === undefined || !isJsonObject(document)) return writer.emit(event);
+        writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
+      },
+    })),
+  },
+  {
+    id: 'V4STREAM-PERMISSION-LOSS-SILENT',
+    title: 'A revoked secret\'s stream ends without an error event',
+    breaks: ['V4STREAM-ACCESS-002'],
+    area: 'events',
+    description: 'The `permission denied` error event is dropped; the stream still ends.',
+    apply: () => onV4Streams(() => ({
+      onEvent(event, writer) {
+        if (!isV4Event(event, 'error')) writer.emit(event);
+      },
+    })),
+  },
+  {
+    id: 'V4STREAM-UPDATE-AS-CREATE',
+    title: 'An Update of the streamed document is sent as a create',
+    breaks: ['V4STREAM-DOC-001'],
+    area: 'events',
+    description: 'Every `version` event with action `update` says `create`.',
+    apply: () => editV4Bodies('version', (fields) => (fields.action === 'update' ? { ...fields, action: 'create' } : undefined)),
+  },
+  {
+    id: 'V4STREAM-CREATE-AS-UPDATE',
+    title: 'Creating the streamed document is sent as an update',
+    breaks: ['V4STREAM-DOC-002'],
+    area: 'events',
+    description: 'Every `version` event with action `create` says `update` (an upsert view of writes).',
+    apply: () => editV4Bodies('version', (fields) => (fields.action === 'create' ? { ...fields, action: 'update' } : undefined)),
+  },
+  {
+    id: 'V4STREAM-DIFF-IS-DOCUMENT',
+    title: '`diff` holds the whole document',
+    breaks: ['V4STREAM-FIELDS-003'],
+    area: 'events',
+    description: 'The `diff` of a `version` event is replaced by its `document`: every field, not only the changed ones.',
+    apply: () => editV4Bodies('version', (fields) => (isJsonObject(fields.diff) && isJsonObject(fields.document) ? { ...fields, diff: fields.document } : undefined)),
+  },
+  {
+    id: 'V4STREAM-INDEX-WITHOUT-VALUES',
+    title: 'The `index` of a set event loses its values',
+    breaks: ['V4STREAM-SET-002'],
+    area: 'events',
+    description: 'The `index` field of every `set` event carries an empty `values` list.',
+    apply: () => editV4Bodies('set', (fields) => (isJsonObject(fields.index) ? { ...fields, index: { ...fields.index, values: [] } } : undefined)),
+  },
+  {
+    id: 'V4STREAM-DOCUMENTS-REMOVE-DROPPED',
+    title: 'A Documents stream never reports deletes',
+    breaks: ['V4STREAM-SET-003'],
+    area: 'events',
+    description: '`remove` events without an `index` field (those of `Documents` streams) are dropped.',
+    apply: () => onV4Streams(() => ({
+      onEvent(event, writer) {
+        const fields = isV4Event(event, 'set') ? body(event) : undefined;
+        if (fields?.action === 'remove' && !('index' in fields)) return;
+        writer.emit(event);
+      },
+    })),
+  },
+];
