@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
 import { createDispatcher } from '../../../../reference-impl/endpoints/dispatcher.js';
-import type { Exchange } from '../../../../reference-impl/transport/exchange.js';
+import { recordingExchange } from './recording-exchange.js';
 
 const SECRET = 'query-v10-root';
 
@@ -15,19 +15,7 @@ const dispatch = createDispatcher(parts.routes, parts.services, (error) => {
 });
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = { status: 0, body: '' };
-  const exchange: Exchange = {
-    request: { method: 'POST', path, query: new URLSearchParams(), headers: { authorization: `Bearer ${SECRET}`, ...headers }, body: Buffer.from(JSON.stringify(body)), protocol: 'http/1.1' },
-    responded: false,
-    respond(status, _headers, text) {
-      (this as { responded: boolean }).responded = true;
-      answer.status = status;
-      answer.body = text;
-    },
-    openStream() {
-      throw new Error('not a stream');
-    },
-  };
+  const { exchange, answer } = recordingExchange('POST', path, { authorization: `Bearer ${SECRET}`, ...headers }, body);
   await dispatch(exchange);
   return { status: answer.status, body: JSON.parse(answer.body) as Record<string, unknown> };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
 import { createDispatcher } from '../../../../reference-impl/endpoints/dispatcher.js';
-import type { Exchange } from '../../../../reference-impl/transport/exchange.js';
+import { recordingExchange } from './recording-exchange.js';
 
 const SECRET = 'request-parameters-root';
 
@@ -16,19 +16,7 @@ function setup() {
     throw error;
   });
   return async (method: string, path: string, headers: Record<string, string>, body: unknown = { equals: [1, 1] }) => {
-    const answer = { status: 0, body: '' };
-    const exchange: Exchange = {
-      request: { method, path, query: new URLSearchParams(), headers, body: Buffer.from(JSON.stringify(body)), protocol: 'http/1.1' },
-      responded: false,
-      respond(status, _headers, text) {
-        (this as { responded: boolean }).responded = true;
-        answer.status = status;
-        answer.body = text;
-      },
-      openStream() {
-        throw new Error('not a stream');
-      },
-    };
+    const { exchange, answer } = recordingExchange(method, path, headers, body);
     await dispatch(exchange);
     return { status: answer.status, body: answer.body === '' ? undefined : JSON.parse(answer.body) };
   };
