@@ -9,7 +9,7 @@ import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentCreator, type SourceCreator } from '../events/source-creator.js';
-import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
+import type { ReadCheck } from '../events/source-consumer.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
@@ -76,13 +76,11 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
 /** Records whose change can revoke a secret or change what it may do. */
 const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
 
-/** The stream checks, made for the identity that created the source (not the consuming secret). */
-export function streamGuardsFor(services: ServerServices, source: OpenedSource): StreamGuards {
-  return guardsFor(services, source.creator, source.database);
-}
-
-/** The same checks for any stream: `creator` is the secret whose rights it runs with, `database` where it reads. */
-export function guardsFor(services: ServerServices, sourceCreator: SourceCreator, database: DatabaseId): StreamGuards {
+/**
+ * The stream checks, made for `sourceCreator`, the secret whose rights the stream runs with (for an event source the
+ * identity that created it, not the consuming secret), reading in `database`.
+ */
+export function streamGuardsFor(services: ServerServices, sourceCreator: SourceCreator, database: DatabaseId): StreamGuards {
   const creator = sourceCreator.identity;
   const usesRoles = creator.role === 'token' || (creator.roleRefs?.length ?? 0) > 0;
   return {

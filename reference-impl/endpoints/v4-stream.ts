@@ -18,7 +18,7 @@ import type { IndexManager } from '../indexes/index-manager.js';
 import type { DatabaseId } from '../store/store.js';
 import { Ref, SetRef, type Value } from '../values/value.js';
 import { typeName } from '../eval/arguments.js';
-import { guardsFor, readCheckFor } from './event-request.js';
+import { readCheckFor, streamGuardsFor } from './event-request.js';
 import { JSON_CONTENT_TYPE, sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { bodyText, runV4, sendV4Error } from './v4-query.js';
@@ -113,7 +113,7 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     const release = events.streams.acquire(identity);
     if (release === undefined) return sendProtocolError(ctx, 'v4', 429, 'too many requests', 'Too many open streams.');
     const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-txn-time': String(events.history.publishedTs), 'x-fauna-stream-id': String(nextStreamId++) });
-    const guards = guardsFor(ctx.services, creatorOf(identity, ctx.services.authenticator), identity.database);
+    const guards = streamGuardsFor(ctx.services, creatorOf(identity, ctx.services.authenticator), identity.database);
     new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run();
   }
   return { path: '/stream', auth: 'required', errors: 'v4', methods: { POST: post } };

@@ -268,17 +268,32 @@ describe('POST /stream (v4 streams)', () => {
     expect(refBody(event.event.document.ref).id, `the hidden document must not be sent: ${showEvent(event)}`).toBe(shown.id);
   });
 
+  async function expectPermissionDenied(reader: StreamReader): Promise<void> {
+    const event = await reader.next();
+    expect(event.type, showEvent(event)).toBe('error');
+    expect(event.event.code).toBe('permission denied');
+    expect(typeof event.event.description).toBe('string');
+    await expectEnded(reader);
+  }
+
   check(['V4STREAM-ACCESS-002'], 'deleting the key of the stream\'s secret sends one permission denied error event and ends the stream', async () => {
     const name = await freshCollection();
     const doc = await createDoc(t.server, name, { n: 1 });
     const key = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(200, 201);
     const { reader } = await started(docRef(name, doc.id), {}, t.as(key.resource.secret));
     (await t.admin.query({ delete: (key.json as any).resource.ref })).expectStatus(200);
-    const event = await reader.next();
-    expect(event.type, showEvent(event)).toBe('error');
-    expect(event.event.code).toBe('permission denied');
-    expect(typeof event.event.description).toBe('string');
-    await expectEnded(reader);
+    await expectPermissionDenied(reader);
+  });
+
+  check(['V4STREAM-ACCESS-002'], 'logging out the token of the stream\'s secret sends one permission denied error event and ends the stream', async () => {
+    const users = await freshCollection();
+    const user = (await t.server.query({ create: coll(users), params: obj({ credentials: obj({ password: 'pass-word-4' }) }) })).expectStatus(201);
+    const login = (await t.server.query({ login: (user.json as any).resource.ref, params: obj({ password: 'pass-word-4' }) })).expectStatus(200, 201);
+    const token = t.as(login.resource.secret);
+    // A stream of the token's own user document; what it may read does not matter here.
+    const { reader } = await started((user.json as any).resource.ref, {}, token);
+    (await token.query({ logout: false })).expectStatus(200);
+    await expectPermissionDenied(reader);
   });
 
   afterEach(() => {
