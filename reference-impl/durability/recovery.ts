@@ -23,7 +23,7 @@ export function replayCommitLog(store: Store, payloads: readonly unknown[]): Rec
     }
     const records: CommitRecord[] = transaction.records.map((record) => {
       const writes: DocumentWrite[] = record.writes.map((write) => {
-        store.restoreDocumentId(write.id);
+        store.reserveDocumentId(write.id);
         // The store holds exactly what the transaction saw, so the live version now is its `before`.
         const before = store.getDocument(record.database, write.collection, write.id, store.lastCommitTs);
         return { collection: write.collection, id: write.id, action: write.after.action, before, after: write.after };

@@ -168,6 +168,13 @@ export function writeDocument(
   return pending ? pending.then(write) : write();
 }
 
+/** Creates a document under an id generated for it: no earlier version exists to read or to check access against. */
+export function writeNewDocument(ctx: EvalContext, location: DocumentLocation, fields: ObjectValue, hidden: HiddenFields, position: Position): DocumentVersion | Promise<DocumentVersion> {
+  const pending = requireAccess(ctx, 'create', location, position, undefined, fields);
+  const write = () => ctx.txn.writeNew(location.database, location.collection, location.id, fields, hidden);
+  return pending ? pending.then(write) : write();
+}
+
 /** A document as the API returns it: `ref`, `ts`, then its fields. */
 export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue {
   return { ref, ts: version.ts, ...version.fields };

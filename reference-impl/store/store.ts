@@ -150,6 +150,8 @@ export class Store {
   private readonly databaseRecords = new Map<DatabaseId, string>();
   private nextDatabaseNumber = 1;
   private lastId = 0n;
+  /** `lastId` as text: most ids are compared against it, and only a larger one is converted. */
+  private lastIdText = '0';
   private lastCommit = 0n;
 
   constructor() {
@@ -289,16 +291,25 @@ export class Store {
     if (Number.isSafeInteger(number) && number >= this.nextDatabaseNumber) this.nextDatabaseNumber = number + 1;
   }
 
-  /** Recovery: keeps document ids allocated later above a recovered numeric `id`. */
-  restoreDocumentId(id: string): void {
-    if (/^\d+$/.test(id) && BigInt(id) > this.lastId) this.lastId = BigInt(id);
+  /**
+   * Keeps the ids `newDocumentId` generates above `id`, a document id now in use: a generated id is never one a
+   * client chose (a Create with a collection ref must never replace a document, DOC-CREATE-010). Called for every
+   * created document and on recovery.
+   */
+  reserveDocumentId(id: string): void {
+    // Canonical numbers order by length, then by digits; nothing else can be generated.
+    if (id.length < this.lastIdText.length || !isCanonicalNumericId(id)) return;
+    if (id.length === this.lastIdText.length && id <= this.lastIdText) return;
+    this.lastId = BigInt(id);
+    this.lastIdText = id;
   }
 
-  /** A new document id: numeric, unique, increasing (like the service's 18-digit ids). */
+  /** A new document id: numeric, unique, increasing (like the service's 18-digit ids), and never in use. */
   newDocumentId(): string {
     const candidate = BigInt(Date.now()) * 1_000_000n;
     this.lastId = candidate > this.lastId ? candidate : this.lastId + 1n;
-    return this.lastId.toString();
+    this.lastIdText = this.lastId.toString();
+    return this.lastIdText;
   }
 
   /** Applies one transaction's writes atomically, then notifies listeners. Only the transaction layer calls it. */

@@ -77,17 +77,32 @@ export class Transaction {
    * merges for updates); deletes pass `{}`.
    */
   write(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
+    return this.recordWrite(database, collection, id, action, fields, hidden, true);
+  }
+
+  /**
+   * Records the create of a document under an id `newDocumentId` just generated, which no document has (committed
+   * or pending): there is no earlier version to look up.
+   */
+  writeNew(database: DatabaseId, collection: CollectionKey, id: string, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
+    return this.recordWrite(database, collection, id, 'create', fields, hidden, false);
+  }
+
+  private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     const pending = (this.pending ??= new Map());
     let byCollection = pending.get(database);
     if (!byCollection) pending.set(database, (byCollection = new Map()));
     let docs = byCollection.get(collection);
     if (!docs) byCollection.set(collection, (docs = new Map()));
-    const existing = docs.get(id);
+    const existing = mayExist ? docs.get(id) : undefined;
     const firstAction = existing?.firstAction ?? action;
     const effective: WriteAction = action === 'delete' ? 'delete' : firstAction === 'create' || action === 'create' ? 'create' : 'update';
     const after: DocumentVersion = { ts: this.ts, action: effective, fields, hidden };
-    docs.set(id, { before: existing ? existing.before : this.store.getDocument(database, collection, id, this.ts), after, firstAction });
+    const before = existing ? existing.before : mayExist ? this.store.getDocument(database, collection, id, this.ts) : undefined;
+    docs.set(id, { before, after, firstAction });
+    // Even before the commit: a generated id of this same transaction must not be one it chose.
+    if (action === 'create') this.store.reserveDocumentId(id);
     return after;
   }
 

@@ -7,7 +7,7 @@ import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, type DocumentLocation } from '../documents.js';
+import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -54,13 +54,13 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
     return handler.create(ctx, params, position);
   }
   if (!(target.collection === undefined || isNativeCollection(target.collection))) return createWithChosenId(ctx, args, target, params);
-  // A collection ref: the document gets a new id, which is never taken.
+  // A collection ref: the document gets a new id, which is never taken (Store.reserveDocumentId).
   const { database, collection } = resolveCollection(ctx, target, args.position('create'));
   if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
   const id = ctx.txn.newDocumentId();
   const location: DocumentLocation = { database, collection, id, ref: new Ref(id, target) };
   return whenReady(userDocumentFields(ctx, params, 'create', undefined, position), ({ fields, hidden }) =>
-    whenReady(writeDocument(ctx, location, 'create', fields, hidden, position), (version) => createdDocument(ctx, location, version)),
+    whenReady(writeNewDocument(ctx, location, fields, hidden, position), (version) => createdDocument(ctx, location, version)),
   );
 }
 

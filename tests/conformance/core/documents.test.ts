@@ -47,6 +47,31 @@ describe('Create', () => {
     expect((await t.server.query({ get: documentRef('docs', '4242') })).expectStatus(200).resource.data).toEqual({ chosen: true });
   });
 
+  check(['DOC-CREATE-010'], 'Create with a collection ref never replaces a document created with an id the client chose', async () => {
+    // Ids a server is likely to generate next, whether it counts up or derives ids from the time in milliseconds
+    // (as the real service's do); on a server that generates ids otherwise they are just ids chosen by the client.
+    const seed = refPayload((await t.server.query(createDocument(collection('other'), { seed: true }))).expectStatus(201).resource.ref).id;
+    const chosen = new Set<string>();
+    if (/^[1-9]\d*$/.test(seed)) {
+      const start = BigInt(seed);
+      const millisecond = (start / 1_000_000n) * 1_000_000n;
+      for (let k = 1n; k <= 40n; k += 1n) chosen.add((start + k).toString());
+      for (let k = 1n; k <= 400n; k += 1n) chosen.add((millisecond + k * 1_000_000n).toString());
+    }
+    const ids = [...chosen];
+    for (let i = 0; i < ids.length; i += 100) {
+      (await t.server.query(ids.slice(i, i + 100).map((id) => createDocument(documentRef('other', id), { chosen: id })))).expectStatus(200, 201);
+    }
+    const generated: string[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const doc = (await t.server.query(createDocument(collection('other'), { generated: BigInt(i) }))).expectStatus(201).resource;
+      generated.push(refPayload(doc.ref).id);
+    }
+    expect(generated.filter((id) => chosen.has(id)), 'generated ids that were already taken').toEqual([]);
+    const readBack = (await t.server.query(ids.map((id) => ({ select: ['data', 'chosen'], from: { get: documentRef('other', id) } })))).expectStatus(200).resource;
+    expect(readBack, 'every document created with a chosen id keeps its data').toEqual(ids);
+  });
+
   check(['DOC-CREATE-005'], 'Creating a document whose id already exists answers 400 instance already exists and changes nothing', async () => {
     const first = (await t.server.query(createDocument(documentRef('docs', '5151'), { v: 'first' }))).expectStatus(201).resource;
     (await t.server.query(createDocument(documentRef('docs', '5151'), { v: 'second' }))).expectStatus(400).expectErrorCode('instance already exists');

@@ -22,6 +22,7 @@ import {
   renameKeys,
   rewriteExpression,
   recodeFailures,
+  replaceObject,
   rewriteJson,
   rewriteResponse,
   schemaRefOf,
@@ -305,6 +306,33 @@ function holdsDocumentRef(expression: unknown): boolean {
   return found;
 }
 
+/**
+ * A server whose generated ids can be ids already in use: once the suite has created documents with chosen ids in a
+ * collection, its next Create with a collection ref of that collection overwrites one of them (a delete, then a
+ * create with that id, in one transaction: the answer is the 201 of a new document).
+ */
+function generatedIdsOverwriteChosen(): FaultHooks {
+  const chosenIds = new Map<string, string[]>();
+  return {
+    request: rewriteExpression((expression) => {
+      forEachObject(expression, (form) => {
+        const target = isJsonObject(form.create) ? form.create : undefined;
+        if (!target || !isJsonObject(target.ref) || typeof target.ref.collection !== 'string' || typeof target.id !== 'string') return;
+        const ids = chosenIds.get(target.ref.collection) ?? [];
+        ids.push(target.id);
+        chosenIds.set(target.ref.collection, ids);
+      });
+      if (!isJsonObject(expression) || !isJsonObject(expression.create)) return 0;
+      const target = expression.create;
+      const id = typeof target.collection === 'string' ? chosenIds.get(target.collection)?.shift() : undefined;
+      if (id === undefined) return 0;
+      const ref = { ref: { collection: target.collection }, id };
+      replaceObject(expression, { do: [{ delete: ref }, { create: ref, params: expression.params ?? null }] });
+      return 1;
+    }),
+  };
+}
+
 export const CORE_FAULTS: readonly Fault[] = [
   {
     id: 'STATUS-CREATE-200',
@@ -315,6 +343,14 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => ({
       response: rewriteResponse((res, ctx) => isV4Query(ctx.original) && res.status === 201, (res) => withStatus(res, 200)),
     }),
+  },
+  {
+    id: 'GENERATED-ID-OVERWRITES-CHOSEN',
+    title: 'A generated id can be one a client chose',
+    breaks: ['DOC-CREATE-010'],
+    area: 'core',
+    description: 'After Creates with chosen ids in a collection, each Create with that collection ref overwrites one of those documents.',
+    apply: generatedIdsOverwriteChosen,
   },
   {
     id: 'STATUS-READ-201',

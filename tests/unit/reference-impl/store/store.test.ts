@@ -109,3 +109,17 @@ describe('store: id order', () => {
     );
   });
 });
+
+describe('store: generated document ids', () => {
+  it('generates increasing ids above every id reserved, and ignores ids that cannot be generated', () => {
+    const store = new Store();
+    const first = BigInt(store.newDocumentId());
+    const ahead = (first + 5_000_000_000n).toString();
+    store.reserveDocumentId(ahead);
+    store.reserveDocumentId('0999999999999999999999');
+    store.reserveDocumentId('item-7');
+    store.reserveDocumentId((first + 10n).toString());
+    const next = Array.from({ length: 3 }, () => BigInt(store.newDocumentId()));
+    expect(next).toEqual([BigInt(ahead) + 1n, BigInt(ahead) + 2n, BigInt(ahead) + 3n]);
+  });
+});
