@@ -20,8 +20,9 @@ import { readJsonBody, sendV10Error, v10QueryStats } from './v10-responses.js';
 
 type Format = 'tagged' | 'simple';
 
+/** Any other value was refused before (DEC-066); `decorated` is answered as `simple`. */
 function formatOf(ctx: RequestContext): Format {
-  return ctx.exchange.request.headers['x-format']?.trim().toLowerCase() === 'tagged' ? 'tagged' : 'simple';
+  return ctx.exchange.request.headers['x-format'] === 'tagged' ? 'tagged' : 'simple';
 }
 
 /** `x-query-tags` as sent (`k=v,k2=v2`): a successful answer echoes it as `query_tags` (DEC-008, wire-facts §3); the drivers read it back. */

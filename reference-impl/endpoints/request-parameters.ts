@@ -1,10 +1,11 @@
 /**
- * Request parameter headers (DEC-063), checked as the real service checks them (fauna/faunadb `RequestParams.scala`):
- * each endpoint family reads its own headers, and a present header whose value is not valid refuses the request with
- * 400 `Invalid header '<name>': <error>` (on `/feed/1` prefixed by `Invalid headers: `), before authentication. A
- * valid value is accepted and otherwise unused: the reference server has no deadlines, no retries (commits are
- * serialised) and no typechecker. A request without these headers pays one property lookup per header its endpoint
- * reads.
+ * Request parameter headers (DEC-063), query tags and `x-format` (DEC-066), checked as the real service checks them
+ * (fauna/faunadb `RequestParams.scala`, `QueryLogTags.fromHTTPHeader`, `ValueFormat.fromString`): each endpoint family
+ * reads its own headers, and a present header whose value is not valid refuses the request with 400 `Invalid header
+ * '<name>': <error>` (on `/feed/1` prefixed by `Invalid headers: `), before authentication — on v4 paths after an
+ * unsupported `X-FaunaDB-API-Version`, which is refused first. A valid value is accepted and otherwise unused: the
+ * reference server has no deadlines, no retries (commits are serialised), no typechecker and no query log. A request
+ * without these headers pays one property lookup per header its endpoint reads.
  */
 import { parseApiVersion } from '../codec/v4-json.js';
 import { ProtocolError } from '../errors/query-error.js';
@@ -19,8 +20,6 @@ interface Family {
   readonly headers: ReadonlyArray<readonly [name: string, check: Check]>;
   readonly code: string;
   readonly prefix: string;
-  /** v4 reads `X-FaunaDB-API-Version` first, so a bad version is reported before a bad parameter. */
-  readonly apiVersionFirst: boolean;
 }
 
 const DECIMAL = /^[+-]?[0-9]+$/;
@@ -51,6 +50,35 @@ const retries: Check = (value) => {
   return count < 0n || count > 7n ? 'Must be between 0 and 7.' : undefined;
 };
 
+/** `CoreConfig`: `tags_max_bytes`, `tags_max_pairs`, `tags_key_max_bytes`, `tags_value_max_bytes`. */
+const TAGS_MAX_LENGTH = 3000;
+const TAGS_MAX_PAIRS = 25;
+const TAG_KEY_MAX_LENGTH = 40;
+const TAG_VALUE_MAX_LENGTH = 80;
+const TAG_PAIR = /^([A-Za-z0-9_]+)=([A-Za-z0-9_]+)$/;
+
+/** `k=v,k2=v2`; limits are checked from the last pair back, as the real service folds them, so its error is reported. */
+const tags: Check = (value) => {
+  if (value.length > TAGS_MAX_LENGTH) return 'header is too long';
+  if (value === '') return undefined;
+  const pairs = value.split(',').map((pair) => TAG_PAIR.exec(pair));
+  if (pairs.some((pair) => pair === null)) return 'invalid tags';
+  if (pairs.length > TAGS_MAX_PAIRS) return 'too many tags';
+  const keys = new Set<string>();
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const [, key, tagValue] = pairs[i]!;
+    if (key!.length > TAG_KEY_MAX_LENGTH) return 'invalid key';
+    if (tagValue!.length > TAG_VALUE_MAX_LENGTH) return 'invalid value';
+    if (keys.has(key!)) return 'duplicate key';
+    keys.add(key!);
+  }
+  return undefined;
+};
+
+/** The value formats of `/query/1` answers, spelled exactly (no other case, no spaces). */
+const FORMATS: ReadonlySet<string> = new Set(['simple', 'tagged', 'decorated']);
+const format: Check = (value) => (FORMATS.has(value) ? undefined : `Invalid format ${value}`);
+
 const BOOLEAN = /^(?:true|false)$/i;
 const boolean: Check = (value) => (BOOLEAN.test(value) ? undefined : 'Must be a boolean value.');
 
@@ -60,10 +88,10 @@ const V4: Family = {
     ['x-last-seen-txn', timestamp],
     ['x-query-timeout', timeout],
     ['x-max-retries-on-contention', retries],
+    ['x-fauna-tags', tags],
   ],
   code: 'bad request',
   prefix: '',
-  apiVersionFirst: true,
 };
 
 /** `FQL2Endpoint.getRequestInfo` and `FeedEndpoint.getRequestInfo`. */
@@ -73,15 +101,14 @@ const V10_INFO = [
   ['x-max-contention-retries', retries],
 ] as const;
 
-/** `/query/1` also reads three booleans (`FQL2Endpoint.getRequest`). */
+/** `/query/1` also reads its tags, then the format and three booleans (`FQL2Endpoint.getRequest`). */
 const QUERY: Family = {
-  headers: [...V10_INFO, ['x-typecheck', boolean], ['x-linearized', boolean], ['x-performance-hints', boolean]],
+  headers: [...V10_INFO, ['x-query-tags', tags], ['x-format', format], ['x-typecheck', boolean], ['x-linearized', boolean], ['x-performance-hints', boolean]],
   code: 'invalid_request',
   prefix: '',
-  apiVersionFirst: false,
 };
 
-const FEED: Family = { headers: V10_INFO, code: 'invalid_request', prefix: 'Invalid headers: ', apiVersionFirst: false };
+const FEED: Family = { headers: V10_INFO, code: 'invalid_request', prefix: 'Invalid headers: ' };
 
 /**
  * Throws a 400 `ProtocolError` (rendered in the endpoint's dialect) for the first bad parameter header the endpoint
@@ -90,11 +117,14 @@ const FEED: Family = { headers: V10_INFO, code: 'invalid_request', prefix: 'Inva
  */
 export function checkRequestParameters(endpoint: Endpoint, headers: HeaderMap): void {
   if (endpoint.errors === 'v4') {
-    if (headers['x-last-seen-txn'] !== undefined || headers['x-query-timeout'] !== undefined || headers['x-max-retries-on-contention'] !== undefined) {
+    // The drivers send `4`: only another value pays for parsing.
+    const version = headers['x-faunadb-api-version'];
+    if (version !== undefined && version !== '4') parseApiVersion(version);
+    if (headers['x-last-seen-txn'] !== undefined || headers['x-query-timeout'] !== undefined || headers['x-max-retries-on-contention'] !== undefined || headers['x-fauna-tags'] !== undefined) {
       refuseFirstBad(V4, headers);
     }
   } else if (endpoint.path === '/query/1') {
-    if (hasV10Info(headers) || headers['x-typecheck'] !== undefined || headers['x-linearized'] !== undefined || headers['x-performance-hints'] !== undefined) {
+    if (hasV10Info(headers) || headers['x-query-tags'] !== undefined || headers['x-format'] !== undefined || headers['x-typecheck'] !== undefined || headers['x-linearized'] !== undefined || headers['x-performance-hints'] !== undefined) {
       refuseFirstBad(QUERY, headers);
     }
   } else if (endpoint.path === '/feed/1' && hasV10Info(headers)) {
@@ -112,7 +142,6 @@ function refuseFirstBad(family: Family, headers: HeaderMap): void {
     if (value === undefined) continue;
     const error = check(value);
     if (error === undefined) continue;
-    if (family.apiVersionFirst) parseApiVersion(headers['x-faunadb-api-version']);
     throw new ProtocolError(400, family.code, `${family.prefix}Invalid header '${name}': ${error}`);
   }
 }

@@ -1,10 +1,10 @@
 // Request parameter headers (DEC-063): the headers the drivers send with every request (`x-last-seen-txn`,
 // `x-query-timeout`, … on POST /; `x-last-txn-ts`, `x-query-timeout-ms`, … on /query/1 and /feed/1) are refused with
 // 400 when malformed, in each endpoint family's error shape, and accepted when well formed. Every request carries a
-// valid secret and a valid body, so only the header can be at fault.
+// valid secret and a valid body, so only the header can be at fault. The tags headers and `x-format` are DEC-066.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollection, expectProtocolError } from './protocol-wire.js';
+import { createCollection, expectProtocolError, postRaw } from './protocol-wire.js';
 
 /** A v4 query that reads nothing and answers `true`. */
 const TRUE_QUERY = { equals: [3, 3] };
@@ -181,4 +181,91 @@ describe('Request parameter headers on /query/1 and /feed/1', () => {
       expect(Array.isArray(res.body.events), res.explain('answers a feed page')).toBe(true);
     }
   });
+});
+
+/** Tags headers (`x-fauna-tags` on v4, `x-query-tags` on /query/1) and the error each malformed one gets (DEC-066). */
+const pairs = (count: number) => Array.from({ length: count }, (_, i) => `k${i}=v${i}`).join(',');
+const MALFORMED_TAGS = [
+  { value: 'foo,,', error: 'invalid tags' },
+  { value: 'foo', error: 'invalid tags' },
+  { value: 'a=1,', error: 'invalid tags' },
+  { value: 'a=', error: 'invalid tags' },
+  { value: '=1', error: 'invalid tags' },
+  { value: 'a=1=2', error: 'invalid tags' },
+  { value: 'a-b=1', error: 'invalid tags' },
+  { value: 'a=x y', error: 'invalid tags' },
+  { value: 'caf\u00e9=1', error: 'invalid tags' },
+  { value: pairs(26), error: 'too many tags' },
+  { value: `${'k'.repeat(41)}=1`, error: 'invalid key' },
+  { value: `a=${'v'.repeat(81)}`, error: 'invalid value' },
+  { value: 'a=1,b=2,a=3', error: 'duplicate key' },
+  { value: `a=${'v'.repeat(81)},${'k'.repeat(41)}=1`, error: 'invalid key' },
+  // 25 pairs of the longest key and value: every limit but the header's length is met.
+  { value: Array.from({ length: 25 }, (_, i) => `${'k'.repeat(38)}${String(i).padStart(2, '0')}=${'v'.repeat(80)}`).join(','), error: 'header is too long' },
+];
+const WELL_FORMED_TAGS = ['', 'a=1', 'foo=bar,baz_2=QUX_3', pairs(25), `${'k'.repeat(40)}=${'v'.repeat(80)}`];
+
+describe('Query tags and x-format', () => {
+  const t = useTenant({ roles: ['server'] });
+
+  beforeAll(async () => {
+    (await t.server.query(createCollection(`${COLLECTION}Tags`))).expectStatus(201);
+  });
+
+  check.each(MALFORMED_TAGS.map(({ value, error }) => ({ value, error, shown: value.length > 40 ? `${value.slice(0, 37)}…` : value })))(
+    ['PROTO-HEADER-014'],
+    "x-fauna-tags '$shown' answers 400 bad request: $error",
+    async ({ value, error }) => {
+      const res = await t.server.query(TRUE_QUERY, { headers: { 'x-fauna-tags': value } });
+      expectV4BadHeader(res, `Invalid header 'x-fauna-tags': ${error}`);
+    },
+  );
+
+  check.each(MALFORMED_TAGS.map(({ value, error }) => ({ value, error, shown: value.length > 40 ? `${value.slice(0, 37)}…` : value })))(
+    ['PROTO-HEADER-015'],
+    "/query/1 with x-query-tags '$shown' answers 400 invalid_request: $error",
+    async ({ value, error }) => {
+      const res = await t.server.fql(`${COLLECTION}Tags.all().eventSource()`, undefined, { headers: { 'x-query-tags': value } });
+      expectV10BadRequest(res, `Invalid header 'x-query-tags': ${error}`);
+    },
+  );
+
+  check(['PROTO-HEADER-016'], 'well-formed tags headers are accepted: x-fauna-tags on POST /, x-query-tags on /query/1 (echoed as query_tags)', async () => {
+    for (const value of WELL_FORMED_TAGS) {
+      const res = await t.server.query(TRUE_QUERY, { headers: { 'x-fauna-tags': value } });
+      res.expectStatus(200);
+      expect(res.resource, res.explain(`answers true with x-fauna-tags '${value}'`)).toBe(true);
+      const fql = await t.server.fql(`${COLLECTION}Tags.all().eventSource()`, undefined, { headers: { 'x-query-tags': value } });
+      expect(fql.status, fql.explain(`answers 200 with x-query-tags '${value}'`)).toBe(200);
+      if (value !== '') expect(typeof fql.body.query_tags, fql.explain('echoes the tags as query_tags')).toBe('string');
+    }
+  });
+
+  check.each([{ value: 'json' }, { value: 'Tagged' }, { value: 'SIMPLE' }, { value: 'decorated_' }, { value: '' }])(
+    ['PROTO-HEADER-017'],
+    "/query/1 with x-format '$value' answers 400 invalid_request: Invalid format",
+    async ({ value }) => {
+      const res = await t.server.request('POST', '/query/1', { body: { query: `${COLLECTION}Tags.all().eventSource()` }, headers: { 'x-format': value } });
+      expectV10BadRequest(res, `Invalid header 'x-format': Invalid format ${value}`);
+    },
+  );
+});
+
+describe('The API version is read before the secret', () => {
+  const t = useTenant({ roles: ['server'] });
+
+  check.each([{ version: '9' }, { version: 'banana' }])(
+    ['PROTO-VERSION-009'],
+    'an unsupported X-FaunaDB-API-Version ($version) answers 400 bad request without a secret, with an unknown one, and on GET /ping',
+    async ({ version }) => {
+      const expected = `Invalid header 'x-faunadb-api-version': Unsupported or invalid API version '${version}'.`;
+      for (const authorization of [null, 'Bearer not-a-secret-of-this-server']) {
+        const res = await postRaw(t.server, '{"equals":[3,3]}', { authorization, 'x-faunadb-api-version': version });
+        const error = expectProtocolError(res, 400, 'bad request');
+        expect(error.description, res.explain(`names the version (authorization: ${authorization})`)).toBe(expected);
+      }
+      const ping = await t.server.request('GET', '/ping', { headers: { 'x-faunadb-api-version': version } });
+      expectProtocolError(ping, 400, 'bad request');
+    },
+  );
 });

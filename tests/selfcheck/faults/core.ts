@@ -52,6 +52,17 @@ const REQUEST_PARAMETER_HEADERS = [
   'x-performance-hints',
 ] as const;
 
+const TAGS_HEADERS = ['x-fauna-tags', 'x-query-tags'];
+
+/** The request without the headers `drop` picks, or undefined when it has none of them. */
+function withoutHeaders(req: ProxiedRequest, drop: (name: string, value: string) => boolean): ProxiedRequest | undefined {
+  const dropped = Object.keys(req.headers).filter((name) => drop(name, req.headers[name]!));
+  if (dropped.length === 0) return undefined;
+  const headers = { ...req.headers };
+  for (const name of dropped) delete headers[name];
+  return { ...req, headers };
+}
+
 /** Calls `visit` for every element of an array or value of an object (not deeper: `visit` recurses if it wants). */
 function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
   if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
@@ -2791,14 +2802,59 @@ export const CORE_FAULTS: readonly Fault[] = [
     breaks: ['PROTO-HEADER-005', 'PROTO-HEADER-006', 'PROTO-HEADER-007', 'PROTO-HEADER-009', 'PROTO-HEADER-010', 'PROTO-HEADER-011'],
     area: 'core',
     description: `The request parameter headers of DEC-063 (${REQUEST_PARAMETER_HEADERS.map((name) => `\`${name}\``).join(', ')}) are removed from every request, as by a server that never reads them: a malformed value is accepted.`,
+    apply: () => ({ request: (req) => withoutHeaders(req, (name) => (REQUEST_PARAMETER_HEADERS as readonly string[]).includes(name)) }),
+  },
+  {
+    id: 'TAGS-UNCHECKED',
+    title: 'Malformed query tags are accepted',
+    breaks: ['PROTO-HEADER-014', 'PROTO-HEADER-015'],
+    area: 'core',
+    description: '`x-fauna-tags` and `x-query-tags` are removed from every request, as by a server that never reads them.',
+    apply: () => ({ request: (req) => withoutHeaders(req, (name) => TAGS_HEADERS.includes(name)) }),
+  },
+  {
+    id: 'TAGS-REFUSED',
+    title: 'Well-formed query tags are refused',
+    breaks: ['PROTO-HEADER-016'],
+    area: 'core',
+    description: 'A successful answer to a request carrying `x-fauna-tags` or `x-query-tags` becomes 400 `invalid tags`, as from a server that accepts no tags.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status < 300 && TAGS_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
+        (res, ctx) => {
+          const name = isEventEndpoint(ctx.original) ? 'x-query-tags' : 'x-fauna-tags';
+          const message = `Invalid header '${name}': invalid tags`;
+          const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+          return withStatus(withJsonBody(res, body), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'FORMAT-UNCHECKED',
+    title: 'An unknown x-format answers in the simple format',
+    breaks: ['PROTO-HEADER-017'],
+    area: 'core',
+    description: 'An `x-format` other than `simple`, `tagged` or `decorated` is sent on as `simple`.',
     apply: () => ({
       request: (req) => {
-        const present = REQUEST_PARAMETER_HEADERS.filter((name) => req.headers[name] !== undefined);
-        if (present.length === 0) return undefined;
-        const headers = { ...req.headers };
-        for (const name of present) delete headers[name];
-        return { ...req, headers };
+        const value = req.headers['x-format'];
+        if (value === undefined || ['simple', 'tagged', 'decorated'].includes(value)) return undefined;
+        return { ...req, headers: { ...req.headers, 'x-format': 'simple' } };
       },
+    }),
+  },
+  {
+    id: 'API-VERSION-AFTER-AUTH',
+    title: 'The API version is read only after the secret, and not on /ping',
+    breaks: ['PROTO-VERSION-009'],
+    area: 'core',
+    description: 'An unsupported `X-FaunaDB-API-Version` is removed from requests without `Authorization` and from `GET /ping`, as by a server that authenticates first (401) and whose ping ignores the version.',
+    apply: () => ({
+      request: (req) =>
+        req.headers.authorization !== undefined && pathname(req) !== '/ping'
+          ? undefined
+          : withoutHeaders(req, (name, value) => name === 'x-faunadb-api-version' && !SUPPORTED_API_VERSIONS.has(value.toUpperCase())),
     }),
   },
   {
