@@ -59,9 +59,11 @@ describe('--data-dir survives SIGKILL', () => {
     let killed: Promise<void> | undefined;
     const running = server;
     // SIGKILL is sent from the very callback that sees the 300th acknowledgement, while the other writers'
-    // requests are in flight: an acknowledgement sent before its commit reached the log would be lost.
+    // requests are in flight: an acknowledgement sent before its commit reached the log would be lost. Each writer
+    // keeps writing until its request fails, so the kill always cuts some write off, however quickly the server
+    // answers the ones in flight before the signal lands.
     const writer = async () => {
-      while (!killed) {
+      for (;;) {
         const n = next++;
         attempted.add(n);
         try {
@@ -71,12 +73,12 @@ describe('--data-dir survives SIGKILL', () => {
           if (acknowledged.size >= 300) killed ??= running.kill('SIGKILL');
         } catch (error) {
           if (!killed) throw error;
+          return;
         }
       }
     };
     await Promise.all(Array.from({ length: WRITERS }, () => writer()));
     await killed;
-    expect(attempted.size).toBeGreaterThan(acknowledged.size);
 
     server = await data.start();
     const after = server.url;
