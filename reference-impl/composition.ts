@@ -24,6 +24,12 @@ import { refForms } from './eval/forms/refs.js';
 import { registerRoleNativeCollection, roleForms, runRolePredicate } from './eval/forms/roles.js';
 import { registerCoreNativeCollections, schemaForms } from './eval/forms/schema.js';
 import { collectionFunctionForms } from './eval/forms/collections-functions.js';
+import { aggregateForms } from './eval/forms/aggregates.js';
+import { numberForms } from './eval/forms/numbers.js';
+import { objectForms } from './eval/forms/objects.js';
+import { stringForms } from './eval/forms/strings.js';
+import { typeCheckForms } from './eval/forms/type-checks.js';
+import { registerFunctionNativeCollection, userFunctionForms } from './eval/forms/user-functions.js';
 import { pagingForms, setReaderFor } from './eval/forms/paging.js';
 import { indexNativeHandler, setForms } from './eval/forms/sets.js';
 import { IndexManager } from './indexes/index-manager.js';
@@ -68,12 +74,15 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...setForms(), ...pagingForms(sets), ...collectionFunctionForms);
   forms.register(...authForms);
   forms.register(...roleForms);
+  // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
+  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);
   natives.register('indexes', indexNativeHandler());
   registerTokenNativeCollection(natives);
   registerRoleNativeCollection(natives);
+  registerFunctionNativeCollection(natives);
 
   const access: AccessPolicy = abacPolicy(keyRolePolicy, runRolePredicate);
 

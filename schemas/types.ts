@@ -179,7 +179,47 @@ export type Expression =
   | ExpressionContainsPath
   | ExpressionContains
   | ExpressionContainsField
-  | ExpressionContainsValue;
+  | ExpressionContainsValue
+  | ExpressionAbs
+  | ExpressionMax
+  | ExpressionMin
+  | ExpressionIsNumber
+  | ExpressionIsDouble
+  | ExpressionIsInteger
+  | ExpressionIsBoolean
+  | ExpressionIsNull
+  | ExpressionIsString
+  | ExpressionIsArray
+  | ExpressionIsObject
+  | ExpressionIsBytes
+  | ExpressionIsTimestamp
+  | ExpressionIsDate
+  | ExpressionIsRef
+  | ExpressionIsSet
+  | ExpressionIsDoc
+  | ExpressionIsLambda
+  | ExpressionIsCollection
+  | ExpressionIsDatabase
+  | ExpressionIsIndex
+  | ExpressionIsFunction
+  | ExpressionIsKey
+  | ExpressionIsToken
+  | ExpressionIsCredentials
+  | ExpressionIsRole
+  | ExpressionReverse
+  | ExpressionCasefold
+  | ExpressionStartswith
+  | ExpressionEndswith
+  | ExpressionContainsstr
+  | ExpressionFindstr
+  | ExpressionTitlecase
+  | ExpressionTrim
+  | ExpressionLtrim
+  | ExpressionRtrim
+  | ExpressionRepeat
+  | ExpressionReplacestr
+  | ExpressionSpace
+  | ExpressionSubstring;
 /**
  * What appears in a page's `after` or `before`, and what Paginate accepts back: an array of values, the covered values of the boundary entry followed by its ref. Source: SD "Page" (the instance ref can appear in cursors even if it is not a covered value; this stabilizes paging) and wire-facts §1.6; driver-captures show the driver resending it as literal tagged JSON.
  *
@@ -292,6 +332,7 @@ export interface WireSchemas {
   'feed-event': FeedEvent;
   'feed-request': FeedRequest;
   'feed-response': FeedResponse;
+  function: Function;
   index: Index;
   'index-source': IndexSource;
   'index-term': IndexTerm;
@@ -1253,6 +1294,257 @@ export interface ExpressionContainsValue {
   in: Expression;
 }
 /**
+ * `{"abs": …}`.
+ */
+export interface ExpressionAbs {
+  abs: Expression;
+}
+/**
+ * `{"max": …}`.
+ */
+export interface ExpressionMax {
+  max: Expression;
+}
+/**
+ * `{"min": …}`.
+ */
+export interface ExpressionMin {
+  min: Expression;
+}
+/**
+ * `{"is_number": …}`.
+ */
+export interface ExpressionIsNumber {
+  is_number: Expression;
+}
+/**
+ * `{"is_double": …}`.
+ */
+export interface ExpressionIsDouble {
+  is_double: Expression;
+}
+/**
+ * `{"is_integer": …}`.
+ */
+export interface ExpressionIsInteger {
+  is_integer: Expression;
+}
+/**
+ * `{"is_boolean": …}`.
+ */
+export interface ExpressionIsBoolean {
+  is_boolean: Expression;
+}
+/**
+ * `{"is_null": …}`.
+ */
+export interface ExpressionIsNull {
+  is_null: Expression;
+}
+/**
+ * `{"is_string": …}`.
+ */
+export interface ExpressionIsString {
+  is_string: Expression;
+}
+/**
+ * `{"is_array": …}`.
+ */
+export interface ExpressionIsArray {
+  is_array: Expression;
+}
+/**
+ * `{"is_object": …}`.
+ */
+export interface ExpressionIsObject {
+  is_object: Expression;
+}
+/**
+ * `{"is_bytes": …}`.
+ */
+export interface ExpressionIsBytes {
+  is_bytes: Expression;
+}
+/**
+ * `{"is_timestamp": …}`.
+ */
+export interface ExpressionIsTimestamp {
+  is_timestamp: Expression;
+}
+/**
+ * `{"is_date": …}`.
+ */
+export interface ExpressionIsDate {
+  is_date: Expression;
+}
+/**
+ * `{"is_ref": …}`.
+ */
+export interface ExpressionIsRef {
+  is_ref: Expression;
+}
+/**
+ * `{"is_set": …}`.
+ */
+export interface ExpressionIsSet {
+  is_set: Expression;
+}
+/**
+ * `{"is_doc": …}`.
+ */
+export interface ExpressionIsDoc {
+  is_doc: Expression;
+}
+/**
+ * `{"is_lambda": …}`.
+ */
+export interface ExpressionIsLambda {
+  is_lambda: Expression;
+}
+/**
+ * `{"is_collection": …}`.
+ */
+export interface ExpressionIsCollection {
+  is_collection: Expression;
+}
+/**
+ * `{"is_database": …}`.
+ */
+export interface ExpressionIsDatabase {
+  is_database: Expression;
+}
+/**
+ * `{"is_index": …}`.
+ */
+export interface ExpressionIsIndex {
+  is_index: Expression;
+}
+/**
+ * `{"is_function": …}`.
+ */
+export interface ExpressionIsFunction {
+  is_function: Expression;
+}
+/**
+ * `{"is_key": …}`.
+ */
+export interface ExpressionIsKey {
+  is_key: Expression;
+}
+/**
+ * `{"is_token": …}`.
+ */
+export interface ExpressionIsToken {
+  is_token: Expression;
+}
+/**
+ * `{"is_credentials": …}`.
+ */
+export interface ExpressionIsCredentials {
+  is_credentials: Expression;
+}
+/**
+ * `{"is_role": …}`.
+ */
+export interface ExpressionIsRole {
+  is_role: Expression;
+}
+/**
+ * Reverse(array, page or set).
+ */
+export interface ExpressionReverse {
+  reverse: Expression;
+}
+/**
+ * Casefold(string[, normalizer]).
+ */
+export interface ExpressionCasefold {
+  casefold: Expression;
+  normalizer?: Expression;
+}
+/**
+ * StartsWith(value, search).
+ */
+export interface ExpressionStartswith {
+  startswith: Expression;
+  search: Expression;
+}
+/**
+ * EndsWith(value, search).
+ */
+export interface ExpressionEndswith {
+  endswith: Expression;
+  search: Expression;
+}
+/**
+ * ContainsStr(value, search).
+ */
+export interface ExpressionContainsstr {
+  containsstr: Expression;
+  search: Expression;
+}
+/**
+ * FindStr(value, find[, start]).
+ */
+export interface ExpressionFindstr {
+  findstr: Expression;
+  find: Expression;
+  start?: Expression;
+}
+/**
+ * `{"titlecase": …}`.
+ */
+export interface ExpressionTitlecase {
+  titlecase: Expression;
+}
+/**
+ * `{"trim": …}`.
+ */
+export interface ExpressionTrim {
+  trim: Expression;
+}
+/**
+ * `{"ltrim": …}`.
+ */
+export interface ExpressionLtrim {
+  ltrim: Expression;
+}
+/**
+ * `{"rtrim": …}`.
+ */
+export interface ExpressionRtrim {
+  rtrim: Expression;
+}
+/**
+ * Repeat(value[, number]).
+ */
+export interface ExpressionRepeat {
+  repeat: Expression;
+  number?: Expression;
+}
+/**
+ * ReplaceStr(value, find, replace).
+ */
+export interface ExpressionReplacestr {
+  replacestr: Expression;
+  find: Expression;
+  replace: Expression;
+}
+/**
+ * `{"space": …}`.
+ */
+export interface ExpressionSpace {
+  space: Expression;
+}
+/**
+ * SubString(value[, start[, length]]).
+ */
+export interface ExpressionSubstring {
+  substring: Expression;
+  start?: Expression;
+  length?: Expression;
+}
+/**
  * v4 `@obj`: escapes an object that has a key starting with `@` (wire-facts §1.6); any keys inside.
  */
 export interface ObjTag {
@@ -1296,8 +1588,8 @@ export interface FaunaConformanceConfig {
    * @minItems 1
    */
   claims?: [
-    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams',
-    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[]
+    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions',
+    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[]
   ];
   /**
    * Path of an expectations file (schemas/expectations.schema.json) listing the server's known failures.
@@ -1379,8 +1671,8 @@ export interface ConformanceReport {
   /**
    * Capability profiles the server claims (default: all).
    */
-  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
-  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
+  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
+  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
   /**
    * The expectations file used, if any.
    */
@@ -1440,7 +1732,7 @@ export interface ConformanceReport {
     /**
      * Profiles of the test's requirements; the test counts only when all are claimed.
      */
-    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams')[];
+    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
     /**
      * What the test did.
      */
@@ -1787,6 +2079,23 @@ export interface FeedResponse {
   stats: Stats;
 }
 /**
+ * A v4 user-defined function record (CreateFunction, Create(Ref("functions"), …), Get, Update, Replace, Delete). Not in the SD; profile v4-functions (DEC-065, spec/requirements/user-functions.md): `ref` (a ref into the `functions` native collection), `ts`, `name`, `body` (the stored lambda, as `@query`), and `data` and `role` when given. `role` is `admin`, `server` or `client`, a role ref, or a list of role refs. Open for service-added fields.
+ */
+export interface Function {
+  ref: Ref;
+  /**
+   * Microseconds since the Unix epoch.
+   */
+  ts: number;
+  name: string;
+  body: QueryTag;
+  data?: {
+    [k: string]: V4Value | undefined;
+  };
+  role?: ('admin' | 'server' | 'client') | Ref | Ref[];
+  [k: string]: unknown | undefined;
+}
+/**
  * An index record as CreateIndex and Get return it. Source: SD "Index" (all fields: `name` (not events, sets, self, instances or _), `source`, `terms`, `values`, `unique`, `serialized`, `partitions` (at most 8, SD "Limits"), `permissions` (`read` may be `public`), `active` (returned: false while building, true when built), `ref`, `ts`). Open: the real service adds fields such as `data`.
  */
 export interface Index {
@@ -1911,7 +2220,7 @@ export interface RequirementsIndex {
 export interface Requirement {
   id: string;
   level: 'MUST' | 'SHOULD' | 'MAY';
-  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams';
+  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions';
   status: 'active' | 'tentative' | 'withdrawn';
   statement: string;
   /**

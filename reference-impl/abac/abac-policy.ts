@@ -69,7 +69,8 @@ type Holds = (ctx: EvalContext, predicate: Value | undefined, args: () => readon
 async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
   const { identity, txn } = ctx;
   const roles: RoleRecord[] = [];
-  if (identity.kind === 'token' && identity.identityDocument !== undefined) {
+  // A token's rights come from its memberships until a user function's role stands in for them.
+  if (identity.kind === 'token' && identity.role === 'token' && identity.identityDocument !== undefined) {
     const member = identity.identityDocument;
     for (const [, version] of txn.scan(identity.database, 'roles')) {
       for (const membership of membershipEntries(version.fields)) {
@@ -110,6 +111,8 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
     case 'create':
     case 'create_with_id':
       return [after];
+    case 'call':
+      return [request.arguments ?? null];
     case 'write': {
       const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
       const all: Value[] = [old, after, ref];

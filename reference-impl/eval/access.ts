@@ -7,8 +7,11 @@ import type { CollectionKey, DatabaseId, DocumentVersion } from '../store/store.
 import type { ObjectValue, Ref, Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 
-/** `unrestricted_read` is asked of indexes only: reading every entry, whoever may read the entries' documents. */
-export type AccessAction = 'read' | 'create' | 'create_with_id' | 'write' | 'delete' | 'history_read' | 'history_write' | 'unrestricted_read';
+/**
+ * `unrestricted_read` is asked of indexes only: reading every entry, whoever may read the entries' documents. `call`
+ * is asked of user functions only (Call).
+ */
+export type AccessAction = 'read' | 'create' | 'create_with_id' | 'write' | 'delete' | 'history_read' | 'history_write' | 'unrestricted_read' | 'call';
 
 export interface AccessRequest {
   readonly action: AccessAction;
@@ -22,6 +25,8 @@ export interface AccessRequest {
   readonly after?: ObjectValue;
   /** For a read of an index's entries: the terms of the Match (an index predicate receives them). */
   readonly terms?: readonly Value[];
+  /** For a call of a user function: the arguments of the Call (a `call` predicate receives them). */
+  readonly arguments?: Value;
 }
 
 export interface AccessPolicy {

@@ -144,7 +144,7 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
   throwIfFailures(keyRoleFailures(ctx, fields['role'], acting), position);
 }
 
-function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
+export function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
   if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Required value not found.' }];
   if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
   const refs = Array.isArray(role) ? role : [role];

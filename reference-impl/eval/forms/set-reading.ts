@@ -163,6 +163,14 @@ async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKe
   return new ArraySet(out, []);
 }
 
+/** `Reverse(set)` (DEC-065): the same entries, every column of their tuples (the ref included) in the opposite order. */
+function reversed(set: OrderedSet): OrderedSet {
+  const entries = all(set);
+  let width = set.reverse.length;
+  for (const entry of entries) width = Math.max(width, entry.tuple.length);
+  return new ArraySet(entries, Array.from({ length: width }, (_, i) => !(set.reverse[i] ?? false)));
+}
+
 /** The lambda of a Join or Map: an evaluated lambda, or a stored `@query` given back to the server. */
 export function asLambda(v: Value, position: Position): LambdaValue {
   if (v instanceof LambdaValue) return v;
@@ -206,6 +214,7 @@ export class SetReader {
     }
     if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs));
     if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs);
+    if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs));
     throw errors.invalidArgument('Set expected.', position);
   }
 

@@ -1,0 +1,177 @@
+/**
+ * Functions over arrays, pages and sets (DEC-065, spec/requirements/functions-collections.md): the folds Count, Sum,
+ * Mean, Any and All, IsEmpty and IsNonEmpty, and Take, Drop, Append, Prepend and Reverse. A fold over a page answers
+ * a page holding the one result, with the page's cursors; over a set it reads every element as Paginate would.
+ */
+import { errors, type Position } from '../../errors/query-error.js';
+import { SetRef, type ObjectValue, type Value } from '../../values/value.js';
+import type { EvalContext } from '../context.js';
+import type { FormArgs, FormDefinition } from '../form-registry.js';
+import { isPageValue, iterableArgument, pageWith, setElements, setHasElements, wrongType } from './iterables.js';
+
+/** How a fold starts, takes each element, and turns its accumulator and the element count into the result. */
+interface Fold<A> {
+  readonly seed: A;
+  step(acc: A, element: Value, position: Position): A;
+  finish(acc: A, count: number, position: Position): Value;
+}
+
+function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
+  return {
+    required: [name],
+    async evaluate(ctx, args) {
+      const position = args.position(name);
+      const collection = iterableArgument(await args.value(ctx, name), position);
+      const items = collection.kind === 'set' ? await setElements(ctx, collection.set, position) : collection.items;
+      let acc = fold.seed;
+      for (const element of items) acc = fold.step(acc, element, position);
+      const result = fold.finish(acc, items.length, position);
+      return collection.kind === 'page' ? pageWith([result], collection.page['before'], collection.page['after']) : result;
+    },
+  };
+}
+
+const count: Fold<null> = {
+  seed: null,
+  step: () => null,
+  finish: (_acc, n) => BigInt(n),
+};
+
+/** Integers add as 64-bit longs (wrapping as the service's do); once a double is met the sum is a double. */
+function addNumber(acc: bigint | number, element: Value, position: Position): bigint | number {
+  if (typeof element === 'bigint') return typeof acc === 'bigint' ? BigInt.asIntN(64, acc + element) : acc + Number(element);
+  if (typeof element === 'number') return Number(acc) + element;
+  throw wrongType('Number', element, position);
+}
+
+const sum: Fold<bigint | number> = {
+  seed: 0n,
+  step: addNumber,
+  finish: (acc) => acc,
+};
+
+const mean: Fold<bigint | number> = {
+  seed: 0n,
+  step: addNumber,
+  finish(acc, n, position) {
+    if (n === 0) throw errors.invalidArgument('Non-empty array expected.', position);
+    return Number(acc) / n;
+  },
+};
+
+/** Any and All check every element is a boolean (the first that is not fails), so they never stop early. */
+function booleanFold(seed: boolean, combine: (a: boolean, b: boolean) => boolean): Fold<boolean> {
+  return {
+    seed,
+    step(acc, element, position) {
+      if (typeof element !== 'boolean') throw wrongType('Boolean', element, position);
+      return combine(acc, element);
+    },
+    finish: (acc) => acc,
+  };
+}
+
+function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
+  return {
+    required: [name],
+    async evaluate(ctx, args) {
+      const collection = iterableArgument(await args.value(ctx, name), args.position(name));
+      // The service checks a set through its Exists, so a refused read is reported at `exists`.
+      const nonEmpty = collection.kind === 'set' ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists']) : collection.items.length > 0;
+      return name === 'is_empty' ? !nonEmpty : nonEmpty;
+    },
+  };
+}
+
+/** The service reads the count as a 32-bit int, so larger counts wrap (Take(4294967297, …) takes 1). */
+async function elementCount(ctx: EvalContext, args: FormArgs, name: string): Promise<number> {
+  const given = await args.value(ctx, name);
+  if (typeof given !== 'bigint') throw wrongType('Integer', given, args.position(name));
+  return Number(BigInt.asIntN(32, given));
+}
+
+/** The array or page argument of Take and Drop; sets are not accepted (API v4). */
+async function arrayOrPage(ctx: EvalContext, args: FormArgs): Promise<Value[] | (ObjectValue & { data: Value[] })> {
+  const collection = await args.value(ctx, 'collection');
+  if (Array.isArray(collection) || isPageValue(collection)) return collection;
+  throw wrongType('Array or Page', collection, args.position('collection'));
+}
+
+/**
+ * The cursor that designates a page element. Pages do not carry their elements' index tuples here, so the element's
+ * covered values stand for it: the element itself when it is an array, else a one-value tuple (Decisions).
+ */
+function elementCursor(element: Value): Value[] {
+  return Array.isArray(element) ? element : [element];
+}
+
+const take: FormDefinition = {
+  required: ['take', 'collection'],
+  async evaluate(ctx, args) {
+    const n = await elementCount(ctx, args, 'take');
+    const collection = await arrayOrPage(ctx, args);
+    const items = Array.isArray(collection) ? collection : collection.data;
+    const data = n < 0 ? [] : items.slice(0, n);
+    if (Array.isArray(collection)) return data;
+    const after = n < 0 ? collection['before'] : n < items.length ? elementCursor(items[n]!) : collection['after'];
+    return pageWith(data, collection['before'], after);
+  },
+};
+
+const drop: FormDefinition = {
+  required: ['drop', 'collection'],
+  async evaluate(ctx, args) {
+    const n = await elementCount(ctx, args, 'drop');
+    const collection = await arrayOrPage(ctx, args);
+    const items = Array.isArray(collection) ? collection : collection.data;
+    const data = n < 0 ? items : items.slice(n);
+    if (Array.isArray(collection)) return data;
+    const before = n < 0 ? collection['before'] : n < items.length ? elementCursor(items[n]!) : collection['after'];
+    return pageWith(data, before, collection['after']);
+  },
+};
+
+/** Append and Prepend: the elements (one value or an array of them) joined to an array. */
+function joinForm(name: 'append' | 'prepend'): FormDefinition {
+  return {
+    required: [name, 'collection'],
+    async evaluate(ctx, args) {
+      const given = await args.value(ctx, name);
+      const collection = await args.value(ctx, 'collection');
+      if (!Array.isArray(collection)) throw wrongType('Array', collection, args.position('collection'));
+      const elements = Array.isArray(given) ? given : [given];
+      return name === 'append' ? [...collection, ...elements] : [...elements, ...collection];
+    },
+  };
+}
+
+const reverse: FormDefinition = {
+  required: ['reverse'],
+  async evaluate(ctx, args) {
+    const collection = iterableArgument(await args.value(ctx, 'reverse'), args.position('reverse'));
+    if (collection.kind === 'array') return [...collection.items].reverse();
+    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page['before'], collection.page['after']);
+    return new SetRef({ reverse: collection.set });
+  },
+};
+
+export const aggregateForms: readonly FormDefinition[] = [
+  foldForm('count', count),
+  foldForm('sum', sum),
+  foldForm('mean', mean),
+  foldForm(
+    'any',
+    booleanFold(false, (a, b) => a || b),
+  ),
+  foldForm(
+    'all',
+    booleanFold(true, (a, b) => a && b),
+  ),
+  emptinessForm('is_empty'),
+  emptinessForm('is_nonempty'),
+  take,
+  drop,
+  joinForm('append'),
+  joinForm('prepend'),
+  reverse,
+];

@@ -1,0 +1,211 @@
+/**
+ * Arithmetic (Add, Subtract, Multiply, Divide, Modulo, Abs), Max and Min, and the comparisons LT, LTE, GT and GTE
+ * of FQL v4, as the real service evaluates them (profile `v4-functions`, DEC-065; spec/requirements/functions-numbers.md).
+ * Integers are 64-bit and wrap around on overflow; an operation with a decimal operand answers a decimal.
+ */
+import { errors, type Position } from '../../errors/query-error.js';
+import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { typeName } from '../arguments.js';
+import { compareForComparison } from '../comparison-order.js';
+import type { EvalContext } from '../context.js';
+import type { FormArgs, FormDefinition } from '../form-registry.js';
+import { whenReady } from '../when-ready.js';
+
+type Numeric = bigint | number;
+
+interface Element {
+  readonly value: Value;
+  readonly position: Position;
+}
+
+const REF_TYPE_NAMES: Readonly<Record<string, string>> = {
+  collections: 'Collection Ref',
+  indexes: 'Index Ref',
+  databases: 'Database Ref',
+  keys: 'Key Ref',
+  functions: 'User Function Ref',
+};
+
+/** The type name the real service gives a value in `invalid argument` descriptions; refs are named by what they designate. */
+export function argumentTypeName(value: Value): string {
+  if (!(value instanceof Ref)) return typeName(value);
+  const parent = value.collection;
+  // A native collection (`Collections()`, `Keys()`, …) is itself a collection.
+  if (parent === undefined) return 'Collection Ref';
+  if (parent.collection === undefined) return REF_TYPE_NAMES[parent.id] ?? 'Ref';
+  return 'Ref';
+}
+
+/** What a missing schema record is called in `Ref refers to undefined <kind> '<name>'`. */
+const SCHEMA_KINDS: Readonly<Record<string, string>> = {
+  collections: 'collection',
+  indexes: 'index',
+  databases: 'database',
+  roles: 'role',
+  functions: 'function',
+  access_providers: 'access_provider',
+};
+
+/**
+ * `<kind> '<name>'` when `value` is a ref that does not resolve in the current database: a ref to a collection,
+ * index, database, role or function that does not exist, or a document ref of a collection that does not exist.
+ * Refs scoped to a child database are taken as resolved.
+ */
+export function unresolvedRef(ctx: EvalContext, value: Value): string | undefined {
+  if (!(value instanceof Ref) || hasDatabaseScope(value)) return undefined;
+  const parent = value.collection;
+  if (parent === undefined) return undefined;
+  if (parent.collection === undefined) {
+    const kind = SCHEMA_KINDS[parent.id];
+    if (kind === undefined || ctx.txn.get(ctx.database, parent.id, value.id)) return undefined;
+    return `${kind} '${value.id}'`;
+  }
+  if (parent.collection.id !== 'collections' || parent.collection.collection !== undefined) return undefined;
+  return ctx.txn.get(ctx.database, 'collections', parent.id) ? undefined : `collection '${parent.id}'`;
+}
+
+/** Refuses the first value that is an unresolved ref, as comparisons, Max and Min do: `invalid ref` at `position`. */
+function requireResolved(ctx: EvalContext, values: readonly Value[], position: Position): void {
+  for (const value of values) {
+    const missing = unresolvedRef(ctx, value);
+    if (missing !== undefined) throw errors.invalidRef(`Ref refers to undefined ${missing}`, position);
+  }
+}
+
+/** An argument's elements: each item of an array (at its index), or the value itself. */
+function elementsOf(value: Value, position: Position): Element[] {
+  if (!Array.isArray(value)) return [{ value, position }];
+  return value.map((item, i) => ({ value: item, position: [...position, i] }));
+}
+
+function nonEmpty<T>(items: readonly T[], position: Position): readonly T[] {
+  if (items.length === 0) throw errors.invalidArgument('Non-empty array expected.', position);
+  return items;
+}
+
+function expectNumber(value: Value, position: Position): Numeric {
+  if (typeof value === 'bigint' || typeof value === 'number') return value;
+  throw errors.invalidArgument(`Number expected, ${argumentTypeName(value)} provided.`, position);
+}
+
+interface Arithmetic {
+  readonly name: string;
+  /** Integer result before it is wrapped to 64 bits. */
+  integers(a: bigint, b: bigint): bigint;
+  decimals(a: number, b: number): number;
+  /** Whether a zero operand after the first is refused (`Illegal division by zero.`). */
+  readonly divides: boolean;
+}
+
+/** Folds the operands left to right; the result is an integer while every operand so far is one. */
+function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition: Position): Numeric {
+  let acc = operands[0]!;
+  for (let i = 1; i < operands.length; i++) {
+    const operand = operands[i]!;
+    // 0 === -0, so a negative decimal zero divides by zero too.
+    if (operation.divides && (operand === 0n || operand === 0)) throw errors.invalidArgument('Illegal division by zero.', formPosition);
+    acc = typeof acc === 'bigint' && typeof operand === 'bigint' ? BigInt.asIntN(64, operation.integers(acc, operand)) : operation.decimals(Number(acc), Number(operand));
+  }
+  return acc;
+}
+
+function arithmeticForm(operation: Arithmetic): FormDefinition {
+  const name = operation.name;
+  return {
+    required: [name],
+    evaluate(ctx, args) {
+      return whenReady(args.valueOrPending(ctx, name), (value) => {
+        const operands = elementsOf(value, args.position(name)).map((e) => expectNumber(e.value, e.position));
+        return fold(operation, nonEmpty(operands, args.position(name)), args.node.position);
+      });
+    },
+  };
+}
+
+const ARITHMETIC: readonly Arithmetic[] = [
+  { name: 'add', integers: (a, b) => a + b, decimals: (a, b) => a + b, divides: false },
+  { name: 'subtract', integers: (a, b) => a - b, decimals: (a, b) => a - b, divides: false },
+  { name: 'multiply', integers: (a, b) => a * b, decimals: (a, b) => a * b, divides: false },
+  // BigInt division and remainder truncate toward zero and take the dividend's sign, as Java's long operators do.
+  { name: 'divide', integers: (a, b) => a / b, decimals: (a, b) => a / b, divides: true },
+  { name: 'modulo', integers: (a, b) => a % b, decimals: (a, b) => a % b, divides: true },
+];
+
+const abs: FormDefinition = {
+  required: ['abs'],
+  evaluate(ctx, args) {
+    return whenReady(args.valueOrPending(ctx, 'abs'), (value) => {
+      const n = expectNumber(value, args.position('abs'));
+      // The smallest long has no positive counterpart and stays itself, as in Java.
+      if (typeof n === 'bigint') return BigInt.asIntN(64, n < 0n ? -n : n);
+      return Math.abs(n);
+    });
+  },
+};
+
+function comparisonForm(name: string, holds: (order: number) => boolean): FormDefinition {
+  return {
+    required: [name],
+    evaluate(ctx, args) {
+      return whenReady(args.valueOrPending(ctx, name), (value) => {
+        const values = nonEmpty(elementsOf(value, args.position(name)), args.position(name)).map((e) => e.value);
+        requireResolved(ctx, values, [...args.node.position, name]);
+        for (let i = 1; i < values.length; i++) {
+          if (!holds(compareForComparison(values[i - 1]!, values[i]!))) return false;
+        }
+        return true;
+      });
+    },
+  };
+}
+
+/** A Paginate result: the reference server's pages are objects with a `data` array. */
+function isPage(value: Value): value is ObjectValue & { data: Value[] } {
+  return isObjectValue(value) && Array.isArray(value['data']);
+}
+
+/** The elements of an array, page or set; an array holding just one of these stands for it. */
+async function iterableElements(ctx: EvalContext, value: Value, position: Position): Promise<readonly Value[]> {
+  if (Array.isArray(value)) {
+    const only = value.length === 1 ? value[0]! : undefined;
+    if (only !== undefined && (Array.isArray(only) || isPage(only) || only instanceof SetRef)) return iterableElements(ctx, only, position);
+    return value;
+  }
+  if (isPage(value)) return value.data;
+  // A native collection ref (`Keys()`, …) is the set of its records.
+  if (value instanceof SetRef || (value instanceof Ref && value.collection === undefined)) {
+    const set = await ctx.services.sets.read(ctx, value, position);
+    const out: Value[] = [];
+    for (let it = set.ascending(), next = it.next(); !next.done; next = it.next()) out.push(set.element(next.value));
+    return out;
+  }
+  throw errors.invalidArgument(`Array, Set, or Page expected, ${argumentTypeName(value)} provided.`, position);
+}
+
+/** Max and Min: of equal values (1 and 1.0) the later one wins, as in the real service. */
+function extremeForm(name: 'max' | 'min', keepsCurrent: (order: number) => boolean): FormDefinition {
+  return {
+    required: [name],
+    async evaluate(ctx: EvalContext, args: FormArgs) {
+      const values = await iterableElements(ctx, await args.value(ctx, name), args.position(name));
+      const at: Position = [...args.node.position, name];
+      requireResolved(ctx, values, at);
+      let best: Value | undefined;
+      for (const value of nonEmpty(values, at)) {
+        if (best === undefined || !keepsCurrent(compareForComparison(best, value))) best = value;
+      }
+      return best!;
+    },
+  };
+}
+
+export const numberForms: readonly FormDefinition[] = [
+  ...ARITHMETIC.map(arithmeticForm),
+  abs,
+  extremeForm('max', (order) => order > 0),
+  extremeForm('min', (order) => order < 0),
+  comparisonForm('lt', (order) => order < 0),
+  comparisonForm('lte', (order) => order <= 0),
+  comparisonForm('gt', (order) => order > 0),
+  comparisonForm('gte', (order) => order >= 0),
+];

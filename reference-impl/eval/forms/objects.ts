@@ -1,0 +1,203 @@
+/**
+ * Object functions (DEC-065, spec/requirements/functions-collections.md): Merge with its optional resolver lambda,
+ * ContainsPath (and its older name Contains), ContainsField, ContainsValue, ToObject and ToArray.
+ */
+import type { Expr } from '../../codec/v4-ast.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { QueryValue, Ref, SetRef, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import type { EvalContext } from '../context.js';
+import type { FormDefinition } from '../form-registry.js';
+import { applyLambda, type LambdaValue } from '../lambda.js';
+import { valuesEqual } from '../value-equality.js';
+import { isPageValue, serviceTypeName, setElements, wrongType } from './iterables.js';
+import { asLambda } from './set-reading.js';
+
+/** An object argument; a page is not one (functions-collections.md, Decisions). */
+function asObject(value: Value, position: Position): ObjectValue {
+  if (isObjectValue(value) && !isPageValue(value)) return value;
+  throw wrongType('Object', value, position);
+}
+
+/** The JSON type of a raw argument, as the service names it when the argument is not a lambda form. */
+function rawTypeName(raw: unknown): string {
+  if (raw === null) return 'Null';
+  if (Array.isArray(raw)) return 'Array';
+  if (typeof raw === 'bigint') return 'Integer';
+  if (typeof raw === 'number') return 'Double';
+  if (typeof raw === 'boolean') return 'Boolean';
+  return 'String';
+}
+
+/**
+ * Merge's resolver is read when the query is parsed: it must be written as a lambda form (`{"lambda", "expr"}`,
+ * optionally with `api_version`), not any expression that evaluates to a lambda.
+ */
+function checkLambdaForm(expr: Expr): void {
+  const raw = expr.raw;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw errors.invalidExpression(`Lambda expected, ${rawTypeName(raw)} provided.`, expr.position);
+  }
+  const keys = Object.keys(raw);
+  const isLambda = keys.includes('lambda') && keys.includes('expr') && keys.every((k) => k === 'lambda' || k === 'expr' || k === 'api_version');
+  if (!isLambda) throw errors.invalidExpression(`No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
+}
+
+const merge: FormDefinition = {
+  required: ['merge', 'with'],
+  optional: ['lambda'],
+  async evaluate(ctx, args) {
+    if (args.has('lambda')) checkLambdaForm(args.expr('lambda'));
+    const left = await args.value(ctx, 'merge');
+    const right = await args.value(ctx, 'with');
+    const resolver: LambdaValue | undefined = args.has('lambda') ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda')) : undefined;
+    const base = asObject(left, args.position('merge'));
+    const withPosition = args.position('with');
+    const others = Array.isArray(right) ? right.map((o, i) => asObject(o, [...withPosition, i])) : [asObject(right, withPosition)];
+    const merged = new Map<string, Value>(Object.entries(base));
+    for (const other of others) {
+      for (const [key, value] of Object.entries(other)) {
+        // The resolver gets [key, left value (null when absent), right value]; a null result removes the key.
+        const resolved = resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
+        if (resolved === null) merged.delete(key);
+        else merged.set(key, resolved);
+      }
+    }
+    const out: ObjectValue = {};
+    for (const [key, value] of merged) setField(out, key, value);
+    return out;
+  },
+};
+
+/** A path argument: one string or integer, or an array of them. */
+function pathArgument(value: Value, position: Position): Array<string | bigint> {
+  const elements = Array.isArray(value) ? value.map((v, i) => ({ v, at: [...position, i] })) : [{ v: value, at: position }];
+  return elements.map(({ v, at }) => {
+    if (typeof v === 'string' || typeof v === 'bigint') return v;
+    throw wrongType('String or Integer', v, at);
+  });
+}
+
+/** The ref of the database a scoped ref lives in, if it names something of a child database. */
+function databaseOf(ref: Ref): Ref | undefined {
+  return ref.database ?? ref.collection?.database;
+}
+
+/** Whether `path` leads somewhere in `container`, walking as Select does without `all`. */
+function hasPath(container: Value, path: ReadonlyArray<string | bigint>): boolean {
+  if (path.length === 0) return true;
+  const [head, ...rest] = path as [string | bigint, ...Array<string | bigint>];
+  if (container instanceof Ref) {
+    if (head === 'class' || head === 'collection') return hasPath(container.collection ?? new Ref('collections'), rest);
+    if (head === 'id') return rest.length === 0;
+    if (head === 'database') {
+      const database = databaseOf(container);
+      return database !== undefined && hasPath(database, rest);
+    }
+    return false;
+  }
+  if (container instanceof SetRef) return head === '@set' && hasPath(container.structure, rest);
+  if (Array.isArray(container)) {
+    return typeof head === 'bigint' && head >= 0n && head < BigInt(container.length) && hasPath(container[Number(head)]!, rest);
+  }
+  if (isPageValue(container) && typeof head === 'bigint') return hasPath(container.data, path);
+  if (isObjectValue(container)) return typeof head === 'string' && Object.hasOwn(container, head) && hasPath(container[head]!, rest);
+  return false;
+}
+
+function containsPathForm(name: 'contains_path' | 'contains'): FormDefinition {
+  return {
+    required: [name, 'in'],
+    async evaluate(ctx, args) {
+      const path = pathArgument(await args.value(ctx, name), args.position(name));
+      return hasPath(await args.value(ctx, 'in'), path);
+    },
+  };
+}
+
+const containsField: FormDefinition = {
+  required: ['contains_field', 'in'],
+  async evaluate(ctx, args) {
+    const field = await args.value(ctx, 'contains_field');
+    if (typeof field !== 'string') throw wrongType('String', field, args.position('contains_field'));
+    const container = await args.value(ctx, 'in');
+    if (Array.isArray(container)) throw wrongType('Object', container, args.position('in'));
+    return hasPath(container, [field]);
+  },
+};
+
+/** A document as Get reads it: `{ref, ts, data, …}` with the ref of a document in a user collection. */
+function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref } {
+  const ref = value['ref'];
+  const parent = ref instanceof Ref ? ref.collection : undefined;
+  return parent?.collection !== undefined && parent.collection.id === 'collections' && typeof value['ts'] === 'bigint' && isObjectValue(value['data']);
+}
+
+async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position): Promise<boolean> {
+  if (container instanceof Ref) {
+    const database = databaseOf(container);
+    return (
+      valuesEqual(value, container.id) ||
+      (container.collection !== undefined && valuesEqual(value, container.collection)) ||
+      (database !== undefined && valuesEqual(value, database))
+    );
+  }
+  if (container instanceof SetRef) return (await setElements(ctx, container, position)).some((element) => valuesEqual(element, value));
+  if (container instanceof QueryValue) return false;
+  if (Array.isArray(container)) return container.some((element) => valuesEqual(element, value));
+  if (isObjectValue(container)) {
+    // A document also holds its collection's ref, which is not one of its fields.
+    if (isUserDocument(container) && valuesEqual(value, container.ref.collection!)) return true;
+    return Object.values(container).some((v) => valuesEqual(v, value));
+  }
+  throw errors.invalidArgument('Object, Array, Page, Set, or Ref expected, Scalar provided.', position);
+}
+
+const containsValueForm: FormDefinition = {
+  required: ['contains_value', 'in'],
+  async evaluate(ctx, args) {
+    const value = await args.value(ctx, 'contains_value');
+    return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'));
+  },
+};
+
+function cannotCast(value: Value, to: string, position: Position): QueryError {
+  return errors.invalidArgument(`Cannot cast ${serviceTypeName(value)} to ${to}.`, position);
+}
+
+const toObject: FormDefinition = {
+  required: ['to_object'],
+  async evaluate(ctx, args) {
+    const position = args.position('to_object');
+    const value = await args.value(ctx, 'to_object');
+    if (isObjectValue(value) && !isPageValue(value)) return value;
+    if (!Array.isArray(value)) throw cannotCast(value, 'Object', position);
+    const out: ObjectValue = {};
+    value.forEach((pair, i) => {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
+        throw errors.invalidArgument(`Field/Value expected, ${serviceTypeName(pair)} provided.`, [...position, i]);
+      }
+      setField(out, pair[0], pair[1]!);
+    });
+    return out;
+  },
+};
+
+const toArray: FormDefinition = {
+  required: ['to_array'],
+  async evaluate(ctx, args) {
+    const value = await args.value(ctx, 'to_array');
+    if (Array.isArray(value)) return value;
+    if (isObjectValue(value) && !isPageValue(value)) return Object.entries(value).map(([key, v]) => [key, v]);
+    throw cannotCast(value, 'Array', args.position('to_array'));
+  },
+};
+
+export const objectForms: readonly FormDefinition[] = [
+  merge,
+  containsPathForm('contains_path'),
+  containsPathForm('contains'),
+  containsField,
+  containsValueForm,
+  toObject,
+  toArray,
+];

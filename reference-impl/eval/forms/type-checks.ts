@@ -1,0 +1,75 @@
+/**
+ * The type predicates of FQL v4 (IsNumber … IsRole), as the real service answers them (profile `v4-functions`,
+ * DEC-065; spec/requirements/functions-numbers.md). Each takes any value and answers a boolean; none fails.
+ */
+import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, type Value } from '../../values/value.js';
+import type { EvalContext } from '../context.js';
+import type { FormDefinition } from '../form-registry.js';
+import { whenReady } from '../when-ready.js';
+import { unresolvedRef } from './numbers.js';
+
+/**
+ * A document as Get, Create and the other writes answer it: an object whose `ref` is a document's ref and whose
+ * `ts` is an integer. The reference server keeps documents as plain objects, so this is decided by shape (DEC-065,
+ * functions-numbers.md "Decisions").
+ */
+function documentRef(value: Value): Ref | undefined {
+  if (!isObjectValue(value)) return undefined;
+  const ref = value['ref'];
+  return ref instanceof Ref && ref.collection !== undefined && typeof value['ts'] === 'bigint' ? ref : undefined;
+}
+
+/** A ref that resolves in the current database (a ref naming a missing collection, index, … does not). */
+function resolvedRef(ctx: EvalContext, value: Value): Ref | undefined {
+  return value instanceof Ref && unresolvedRef(ctx, value) === undefined ? value : undefined;
+}
+
+/** Whether `ref` is a record of the native collection `collection` (`Ref(name, Ref('indexes'))`, …). */
+function inNativeCollection(ref: Ref, collection: string): boolean {
+  const parent = ref.collection;
+  // Native collections (`Collections()`, `Keys()`, …) are records of the collections collection themselves.
+  if (parent === undefined) return collection === 'collections';
+  return parent.id === collection && parent.collection === undefined;
+}
+
+/** IsCollection, IsIndex, …: a resolved ref to such a record, or such a record as a document. */
+function schemaPredicate(collection: string): (value: Value, ctx: EvalContext) => boolean {
+  return (value, ctx) => {
+    const ref = resolvedRef(ctx, value) ?? documentRef(value);
+    return ref !== undefined && inNativeCollection(ref, collection);
+  };
+}
+
+const PREDICATES: ReadonlyArray<readonly [string, (value: Value, ctx: EvalContext) => boolean]> = [
+  ['is_number', (v) => typeof v === 'bigint' || typeof v === 'number'],
+  ['is_double', (v) => typeof v === 'number'],
+  ['is_integer', (v) => typeof v === 'bigint'],
+  ['is_boolean', (v) => typeof v === 'boolean'],
+  ['is_null', (v) => v === null],
+  ['is_string', (v) => typeof v === 'string'],
+  ['is_array', (v) => Array.isArray(v)],
+  // Pages and documents are objects too.
+  ['is_object', (v) => isObjectValue(v)],
+  ['is_bytes', (v) => v instanceof Bytes],
+  ['is_timestamp', (v) => v instanceof Time],
+  ['is_date', (v) => v instanceof DateValue],
+  // Any ref, even one naming something that does not exist.
+  ['is_ref', (v) => v instanceof Ref],
+  // A native collection ref stands for the set of its records.
+  ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined)],
+  ['is_doc', (v, ctx) => resolvedRef(ctx, v) !== undefined || documentRef(v) !== undefined],
+  ['is_lambda', (v) => v instanceof QueryValue],
+  ['is_collection', schemaPredicate('collections')],
+  ['is_database', schemaPredicate('databases')],
+  ['is_index', schemaPredicate('indexes')],
+  ['is_function', schemaPredicate('functions')],
+  ['is_key', schemaPredicate('keys')],
+  ['is_token', schemaPredicate('tokens')],
+  ['is_credentials', schemaPredicate('credentials')],
+  ['is_role', schemaPredicate('roles')],
+];
+
+export const typeCheckForms: readonly FormDefinition[] = PREDICATES.map(([name, holds]) => ({
+  required: [name],
+  evaluate: (ctx, args) => whenReady(args.valueOrPending(ctx, name), (value) => holds(value, ctx)),
+}));

@@ -1,0 +1,146 @@
+/**
+ * User-defined functions (DEC-065, profile v4-functions): CreateFunction and the `functions` native collection, and
+ * Call. Get, Update, Replace, Delete and Paginate(Functions()) are the generic record forms; this file gives them the
+ * checks a function record needs.
+ */
+import { toExpr } from '../../codec/v4-json.js';
+import type { Expr } from '../../codec/v4-ast.js';
+import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
+import type { DatabaseId } from '../../store/store.js';
+import type { Transaction } from '../../txn/transaction.js';
+import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { typeName } from '../arguments.js';
+import { Scope, type EvalContext } from '../context.js';
+import { ensureNotFound, locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
+import type { FormArgs, FormDefinition } from '../form-registry.js';
+import type { Identity } from '../identity.js';
+import { LambdaValue, applyLambda } from '../lambda.js';
+import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
+import { nameFailures, throwIfFailures, typeFailure } from '../record-fields.js';
+import { keyRoleFailures } from './schema.js';
+
+/** How many calls of user functions may be nested in one request, as in the real service. */
+export const MAX_CALL_DEPTH = 200;
+
+const FUNCTIONS_REF = new Ref('functions');
+
+/**
+ * The fields a function record stores, from CreateFunction params or the record an Update/Replace would store:
+ * `name`, `body` (a lambda, stored as `@query`), and `data` and `role` when given. Anything else is not kept
+ * (DEC-065, user-functions.md Decisions). Throws `validation failed`.
+ */
+export function functionRecordFields(ctx: EvalContext, database: DatabaseId, params: ObjectValue, position: Position): ObjectValue {
+  const failures: ValidationFailure[] = [...nameFailures(params)];
+  const { body, data, role } = params;
+  if (body === undefined || body === null) failures.push({ field: ['body'], code: 'value required', description: 'Required value not found.' });
+  else if (!(body instanceof QueryValue)) failures.push(typeFailure('body', 'Query', body));
+  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
+  if (role !== undefined && role !== null) failures.push(...keyRoleFailures(ctx, role, database));
+  throwIfFailures(failures, position);
+  const fields: ObjectValue = { name: params['name'] as string, body: storedLambda(body as QueryValue) };
+  if (isObjectValue(data)) fields['data'] = data;
+  if (role !== undefined && role !== null) fields['role'] = role;
+  return fields;
+}
+
+/** A lambda written as `{"lambda": …}` or `{"query": …}` is stored alike, as a plain `@query` value. */
+function storedLambda(value: QueryValue): QueryValue {
+  return value instanceof LambdaValue ? new QueryValue(value.lambda, value.expr, value.apiVersion) : value;
+}
+
+export const functionHandler: NativeCollectionHandler = {
+  async create(ctx, params, position) {
+    const fields = functionRecordFields(ctx, ctx.database, params, position);
+    const name = fields['name'] as string;
+    const ref = new Ref(name, FUNCTIONS_REF);
+    const location: DocumentLocation = { database: ctx.database, collection: 'functions', id: name, ref };
+    await ensureNotFound(ctx, location, position);
+    const record = renderDocument(ref, await writeDocument(ctx, location, 'create', fields, {}, position));
+    ctx.created.add(record);
+    return record;
+  },
+  checkUpdate: (ctx, database, fields, position) => functionRecordFields(ctx, database, fields, position),
+};
+
+export function registerFunctionNativeCollection(natives: NativeCollectionHandlers): void {
+  natives.register('functions', functionHandler);
+}
+
+/** True for a ref to a record of the `functions` native collection, whatever its database scope. */
+function isFunctionRef(value: Value): value is Ref {
+  return value instanceof Ref && value.collection !== undefined && value.collection.id === 'functions' && value.collection.collection === undefined;
+}
+
+/** Where the function a Call names lives: a name of the caller's database, or a function ref. */
+function locateFunction(ctx: EvalContext, target: Value, position: Position): DocumentLocation {
+  if (typeof target === 'string') {
+    if (!ctx.txn.get(ctx.database, 'functions', target)) throw errors.invalidRef(`Ref refers to undefined function '${target}'`, position);
+    return { database: ctx.database, collection: 'functions', id: target, ref: new Ref(target, FUNCTIONS_REF) };
+  }
+  if (isFunctionRef(target)) return locateDocument(ctx, target, position);
+  throw errors.invalidArgument(`Identifier expected, ${typeName(target)} provided.`, position);
+}
+
+/**
+ * How many user-function calls are under way in each transaction. A request evaluates one expression at a time, so
+ * this is the depth of the calls nested at the current point; it counts down as each call ends, failed or not.
+ */
+const activeCalls = new WeakMap<Transaction, number>();
+
+/** Parsed bodies of stored lambdas (a stored version's values never change), positioned from the lambda (`["expr", …]`). */
+const parsedBodies = new WeakMap<QueryValue, Expr>();
+
+function bodyOf(lambda: QueryValue): Expr {
+  let body = parsedBodies.get(lambda);
+  if (body === undefined) {
+    body = toExpr(lambda.expr, ['expr']);
+    parsedBodies.set(lambda, body);
+  }
+  return body;
+}
+
+/**
+ * The identity a function's body runs as: the caller's, or with a function `role` that role's rights instead of the
+ * caller's (a built-in role, or exactly the named roles). The caller's identity document stays its identity.
+ */
+function actingIdentity(caller: Identity, role: Value | undefined): Identity {
+  if (role === 'admin' || role === 'server' || role === 'client') return { ...caller, role, roleRefs: [] };
+  if (role instanceof Ref) return { ...caller, role: 'client', roleRefs: [role] };
+  if (Array.isArray(role)) return { ...caller, role: 'client', roleRefs: role.filter((r): r is Ref => r instanceof Ref) };
+  return caller;
+}
+
+async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
+  const target = await args.value(ctx, 'call');
+  const argument = args.has('arguments') ? await args.value(ctx, 'arguments') : [];
+  const position = args.node.position;
+  const location = locateFunction(ctx, target, args.position('call'));
+  const version = ctx.txn.get(location.database, 'functions', location.id);
+  const body = version?.fields['body'];
+  if (version === undefined || !(body instanceof QueryValue)) throw errors.invalidRef(`Ref refers to undefined function '${location.id}'`, args.position('call'));
+  // Calling needs the `call` privilege, not `read`; its predicate gets the arguments as the function does.
+  const allowed = ctx.services.access.allows(ctx, { action: 'call', database: location.database, collection: 'functions', ref: location.ref, before: version, arguments: argument });
+  if (!(allowed === true || (allowed !== false && (await allowed)))) throw errors.permissionDenied(position);
+  const depth = activeCalls.get(ctx.txn) ?? 0;
+  if (depth >= MAX_CALL_DEPTH) throw new QueryError('stack overflow', `Call stack reached the maximum limit of ${MAX_CALL_DEPTH}.`, position);
+  const lambda = new LambdaValue(body.lambda, body.expr, bodyOf(body), Scope.EMPTY, body.apiVersion);
+  const acting = ctx.withIdentity(actingIdentity(ctx.identity, version.fields['role'])).withScope(Scope.EMPTY);
+  activeCalls.set(ctx.txn, depth + 1);
+  try {
+    return await applyLambda(acting, lambda, [argument], [...position, 'lambda']);
+  } catch (error) {
+    // A stack overflow is reported as it is, wherever it happened; any other failure of the body is wrapped.
+    if (!(error instanceof QueryError) || error.code === 'stack overflow') throw error;
+    throw new QueryError('call error', 'Calling the function resulted in an error.', position, { cause: [error] });
+  } finally {
+    activeCalls.set(ctx.txn, depth);
+  }
+}
+
+const call: FormDefinition = {
+  required: ['call'],
+  optional: ['arguments'],
+  evaluate: callFunction,
+};
+
+export const userFunctionForms: readonly FormDefinition[] = [nativeCreateForm('create_function', 'functions'), call];

@@ -1,0 +1,166 @@
+// The official v4 driver's arithmetic, Max/Min, comparisons and type predicates (`q.Add` … `q.IsRole`) against the
+// reference server (profile v4-functions, DEC-065): the wire JSON the driver builds, and how it decodes the answers.
+// The driver decodes integers and decimals alike as JS numbers, so result types are checked on the server with
+// IsInteger and IsDouble.
+import faunadb, { errors, values } from 'faunadb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+
+const q = faunadb.query;
+let server: RunningReferenceServer;
+let client: faunadb.Client;
+
+/** JSON null as an argument: the driver sends it as is, though its type declarations leave null out. */
+const NULL = null as unknown as faunadb.Expr;
+
+/** The first error of a failed query: its HTTP status, code, description and position. */
+async function failureOf(query: Promise<unknown>): Promise<{ status: number; code: string; description: string; position: unknown }> {
+  const failure = await query.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(errors.FaunaHTTPError);
+  const http = failure as errors.FaunaHTTPError;
+  const first = (http.requestResult.responseContent as { errors: Array<{ code: string; description: string; position: unknown }> }).errors[0]!;
+  return { status: http.requestResult.statusCode, code: first.code, description: first.description, position: first.position };
+}
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  const port = Number(new URL(server.url).port);
+  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  await client.query(q.CreateCollection({ name: 'scores' }));
+  await client.query(q.Do([3, 30, 7].map((points) => q.Create(q.Ref(q.Collection('scores'), String(points)), { data: { points } }))));
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+describe('faunadb 4.x driver: arithmetic', () => {
+  it('Add, Subtract, Multiply, Divide, Modulo and Abs answer the real service results', async () => {
+    const results = await client.query(
+      q.Do([q.Add(1, 2, 3), q.Subtract(10, 3, 2), q.Multiply(2, 3, 4), q.Divide(7, 2), q.Divide(-7, 2), q.Modulo(-7, 2), q.Abs(-5), q.Add(5), q.Divide(1, 0.5), q.Add(0.25, 0.5)]),
+    );
+    expect(results).toEqual([6, 5, 24, 3, -3, -1, 5, 5, 2, 0.75]);
+  });
+
+  it('integer operations stay integers and a decimal operand makes a decimal', async () => {
+    const types = await client.query([q.IsInteger(q.Divide(7, 2)), q.IsInteger(q.Add(1, 2)), q.IsDouble(q.Add(1, 0.5, 0.5)), q.IsDouble(q.Multiply(2, 1.5)), q.IsInteger(q.Abs(-3))]);
+    expect(types).toEqual([true, true, true, true, true]);
+  });
+
+  it('division by zero fails with invalid argument "Illegal division by zero."', async () => {
+    expect(await failureOf(client.query(q.Divide(1, 0)))).toEqual({ status: 400, code: 'invalid argument', description: 'Illegal division by zero.', position: [] });
+    expect(await failureOf(client.query(q.Modulo(5, 0)))).toMatchObject({ code: 'invalid argument', description: 'Illegal division by zero.' });
+  });
+
+  it('a non-number operand fails at its position', async () => {
+    expect(await failureOf(client.query(q.Add(1, 'two')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['add', 1] });
+    expect(await failureOf(client.query(q.Abs(NULL)))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, Null provided.', position: ['abs'] });
+  });
+});
+
+describe('faunadb 4.x driver: Max and Min', () => {
+  it('Max and Min of numbers given as arguments or as one array', async () => {
+    expect(await client.query([q.Max(1, 5, 3), q.Min([4, 2, 8]), q.Max(1, 2.5, 2), q.Min(q.Map([3, 1, 2], q.Lambda('x', q.Multiply(q.Var('x'), 10))))])).toEqual([5, 2, 2.5, 10]);
+  });
+
+  it('Max and Min of a set and of a page answer driver Refs', async () => {
+    const [max, min] = await client.query<[values.Ref, values.Ref]>([q.Max(q.Documents(q.Collection('scores'))), q.Min(q.Paginate(q.Documents(q.Collection('scores'))))]);
+    expect(max).toBeInstanceOf(values.Ref);
+    expect([max.id, max.collection?.id]).toEqual(['30', 'scores']);
+    expect([min.id, min.collection?.id]).toEqual(['3', 'scores']);
+  });
+
+  it('Max of a lone number fails: the driver sends it unwrapped', async () => {
+    expect(await failureOf(client.query(q.Max(5)))).toEqual({ status: 400, code: 'invalid argument', description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] });
+  });
+});
+
+describe('faunadb 4.x driver: comparisons', () => {
+  it('LT, LTE, GT and GTE compare numbers of both kinds and values of different types', async () => {
+    const answers = await client.query([
+      q.LT(1, 2, 3),
+      q.LT(1, 3, 2),
+      q.LTE(1, 1.0, 1.5),
+      q.GT(3, 2.5, 2),
+      q.GTE(2, 2),
+      q.LT(3),
+      q.LT(1, 'a', [], {}, false, true, NULL),
+      q.GT('b', 'a'),
+    ]);
+    expect(answers).toEqual([true, false, true, true, true, true, true, true]);
+  });
+
+  it('a comparison inside a Filter lambda keeps the matching elements', async () => {
+    expect(await client.query(q.Filter([1, 5, 10, 3], q.Lambda('x', q.GT(q.Var('x'), 3))))).toEqual([5, 10]);
+    const high = await client.query<values.Ref[]>(q.Filter(q.Select('data', q.Paginate(q.Documents(q.Collection('scores')))), q.Lambda('r', q.GTE(q.Select(['data', 'points'], q.Get(q.Var('r'))), 7))));
+    expect(high.map((ref) => ref.id).sort()).toEqual(['30', '7']);
+  });
+
+  it('a comparison with a ref to a missing collection fails with invalid ref', async () => {
+    expect(await failureOf(client.query(q.LT(q.Collection('missing'), 1)))).toEqual({
+      status: 400,
+      code: 'invalid ref',
+      description: "Ref refers to undefined collection 'missing'",
+      position: ['lt'],
+    });
+  });
+});
+
+describe('faunadb 4.x driver: type predicates', () => {
+  it('each predicate answers true for its own kind of value', async () => {
+    const scores = q.Collection('scores');
+    const answers = await client.query([
+      q.IsNumber(1),
+      q.IsInteger(1),
+      q.IsDouble(1.5),
+      q.IsBoolean(false),
+      q.IsNull(null),
+      q.IsString('s'),
+      q.IsArray([1]),
+      q.IsObject({ a: 1 }),
+      q.IsBytes(new values.Bytes(new Uint8Array([1, 2]))),
+      q.IsTimestamp(q.Now()),
+      q.IsDate(new values.FaunaDate('2020-01-01')),
+      q.IsRef(q.Ref(scores, '3')),
+      q.IsSet(q.Documents(scores)),
+      q.IsDoc(q.Get(q.Ref(scores, '3'))),
+      q.IsLambda(q.Query(q.Lambda('x', q.Var('x')))),
+      q.IsCollection(scores),
+      q.IsDatabase(q.Select('ref', q.CreateDatabase({ name: 'child' }))),
+      q.IsIndex(q.Select('ref', q.CreateIndex({ name: 'scores_by_points', source: scores, terms: [{ field: ['data', 'points'] }] }))),
+      q.IsRole(q.Select('ref', q.CreateRole({ name: 'reader', privileges: [] }))),
+      q.IsKey(q.Select('ref', q.CreateKey({ role: 'server' }))),
+      q.IsCredentials(q.Ref(q.Credentials(), '1')),
+      q.IsToken(q.Ref(q.Tokens(), '1')),
+    ]);
+    expect(answers).toEqual(new Array(22).fill(true));
+  });
+
+  it('each predicate answers false for other values', async () => {
+    const scores = q.Collection('scores');
+    const answers = await client.query([
+      q.IsNumber('1'),
+      q.IsInteger(1.5),
+      q.IsDouble(1),
+      q.IsBoolean(null),
+      q.IsNull(false),
+      q.IsString(1),
+      q.IsArray({}),
+      q.IsObject(q.Ref(scores, '3')),
+      q.IsTimestamp(new values.FaunaDate('2020-01-01')),
+      q.IsDate(q.Now()),
+      q.IsRef(q.Get(q.Ref(scores, '3'))),
+      q.IsSet([1]),
+      q.IsDoc(q.Collection('missing')),
+      q.IsLambda('x'),
+      q.IsCollection(q.Ref(scores, '3')),
+      q.IsIndex(scores),
+      q.IsFunction(scores),
+      q.IsKey(q.Get(q.Ref(scores, '3'))),
+    ]);
+    expect(answers).toEqual(new Array(18).fill(false));
+  });
+});

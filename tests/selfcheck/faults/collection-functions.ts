@@ -1,0 +1,295 @@
+// Faults against the aggregate, array and object functions (FN-AGG, FN-ARR, FN-OBJ;
+// spec/requirements/functions-collections.md): each is a server that gets one rule of the family wrong the way a
+// hand-written implementation plausibly would, by rewriting the expression it is sent or the answer to a call made at
+// the top level of a query.
+import { isLosslessNumber } from 'lossless-json';
+import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
+import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
+import { bodyJson, expressionUses, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+
+const FOLDS = ['count', 'sum', 'mean', 'any', 'all'];
+const SET_READERS = [...FOLDS, 'is_empty', 'is_nonempty'];
+/** Keys of the expressions that build sets, as the suite writes them. */
+const SET_FORMS = ['match', 'documents', 'union', 'intersection', 'difference', 'collections'];
+
+/** The top-level call and its function name when the query is a call of one of `forms`. */
+function topLevelCall(request: JsonResponseContext['original'], forms: readonly string[]): { form: string; call: JsonObject } | undefined {
+  const expression = v4Expression(request);
+  if (!isJsonObject(expression)) return undefined;
+  const form = forms.find((f) => f in expression);
+  return form === undefined ? undefined : { form, call: expression };
+}
+
+/** A JSON hook that rewrites the `resource` of a successful top-level call of one of `forms`; `rewrite` returns whether it changed it. */
+function rewriteResult(forms: readonly string[], rewrite: (body: JsonObject, call: JsonObject, form: string) => boolean): FaultHooks['json'] {
+  return rewriteJson(
+    (body, context) => context.status === 200 && isJsonObject(body) && 'resource' in body && topLevelCall(context.original, forms) !== undefined,
+    (body, context) => {
+      const { form, call } = topLevelCall(context.original, forms)!;
+      return rewrite(body as JsonObject, call, form);
+    },
+  );
+}
+
+const isSetExpression = (value: unknown): boolean => isJsonObject(value) && SET_FORMS.some((key) => key in value);
+
+export const COLLECTION_FUNCTION_FAULTS: readonly Fault[] = [
+  {
+    id: 'ARR-REVERSE-SET-IGNORED',
+    title: 'Paginate(Reverse(set)) pages the set in its own order',
+    breaks: ['FN-ARR-008'],
+    area: 'core',
+    description: 'A `reverse` wrapped directly around the set of a Paginate is dropped, as by a server that reverses arrays and pages only.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const set = object.paginate;
+          if (!isJsonObject(set) || !('reverse' in set) || Object.keys(set).length !== 1) return;
+          object.paginate = set.reverse!;
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'AGG-SUM-INTEGERS-AS-DOUBLE',
+    title: 'Sum of integers answers a decimal',
+    breaks: ['FN-AGG-002'],
+    area: 'core',
+    description: 'Sum adds in floating point and always answers a decimal, so the sum of integers is `6.0` instead of `6`.',
+    apply: () => ({
+      json: rewriteResult(['sum'], (body) => {
+        if (!isJsonInteger(body.resource)) return false;
+        body.resource = jsonDecimal(Number(String(body.resource)));
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'AGG-MEAN-EMPTY-ZERO',
+    title: 'Mean of nothing answers 0.0',
+    breaks: ['FN-AGG-003'],
+    area: 'core',
+    description: 'Mean of an empty array, page or set answers 0.0 instead of refusing it with "Non-empty array expected.".',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) =>
+          res.status === 400 &&
+          topLevelCall(ctx.original, ['mean']) !== undefined &&
+          v4Errors(bodyJson(res)).some((e) => e.description === 'Non-empty array expected.'),
+        (res) => withStatus(withJsonBody(res, { resource: jsonDecimal(0) }), 200),
+      ),
+    }),
+  },
+  {
+    id: 'AGG-PAGE-FOLD-BARE',
+    title: 'A fold of a page answers the bare result',
+    breaks: ['FN-AGG-006'],
+    area: 'core',
+    description: 'Count, Sum, Mean, Any and All of a page answer the result itself rather than a page holding it with the cursors.',
+    apply: () => ({
+      json: rewriteResult(FOLDS, (body) => {
+        const page = body.resource;
+        if (!isJsonObject(page) || !Array.isArray(page.data) || page.data.length !== 1) return false;
+        body.resource = page.data[0];
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'AGG-ELEMENT-ERROR-AT-ELEMENT',
+    title: 'A wrong element is reported at its index',
+    breaks: ['FN-AGG-005'],
+    area: 'core',
+    description: 'Sum, Mean, Any and All report an element of the wrong type at the element’s position (`["sum", 1]`) instead of the argument’s.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, FOLDS) !== undefined,
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            const description = String(error.description);
+            if (!Array.isArray(error.position) || !/^(Number|Boolean) expected/.test(description)) continue;
+            error.position = [...error.position, jsonInt(1)];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'AGG-SETS-REFUSED',
+    title: 'Aggregates refuse sets',
+    breaks: ['FN-AGG-001', 'FN-AGG-007', 'FN-AGG-008'],
+    area: 'core',
+    description: 'Count, Sum, Mean, Any, All, IsEmpty and IsNonEmpty accept only arrays and pages, as if sets had to be paginated first.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const called = topLevelCall(ctx.original, SET_READERS);
+          return res.status === 200 && called !== undefined && isSetExpression(called.call[called.form]);
+        },
+        (res, ctx) => {
+          const { form } = topLevelCall(ctx.original, SET_READERS)!;
+          const error = { position: [form], code: 'invalid argument', description: 'Array or Page expected, Set provided.' };
+          return withStatus(withJsonBody(res, { errors: [error] }), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'AGG-SET-PERMISSIONS-IGNORED',
+    title: 'Aggregates of a set ignore read permissions',
+    breaks: ['FN-AGG-010'],
+    area: 'core',
+    description: 'Count and the other aggregates of a Match the caller may not read answer as if the set were empty instead of 403.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 403 && topLevelCall(ctx.original, SET_READERS) !== undefined,
+        (res, ctx) => {
+          const { form } = topLevelCall(ctx.original, SET_READERS)!;
+          const empty: Record<string, unknown> = {
+            count: jsonInt(0),
+            sum: jsonInt(0),
+            mean: jsonDecimal(0),
+            any: false,
+            all: true,
+            is_empty: true,
+            is_nonempty: false,
+          };
+          return withStatus(withJsonBody(res, { resource: empty[form] }), 200);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ARR-SLICED-PAGE-CURSORS-KEPT',
+    title: 'Take and Drop of a page keep the page’s cursors',
+    breaks: ['FN-ARR-002', 'FN-ARR-003'],
+    area: 'core',
+    description: 'Take and Drop slice a page’s data but answer the original `before` and `after`, so paging on skips or repeats entries.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          for (const form of ['take', 'drop'] as const) {
+            const source = object['collection'];
+            if (!(form in object) || !isJsonObject(source) || !('paginate' in source)) continue;
+            // Slice the data with Map over the page's own cursors: {data: Take(n, Select(data, page)), before, after}.
+            const page = { var: '__page' };
+            const cursor = (side: string) => ({ select: [side], from: page, default: null });
+            object['let'] = [{ __page: source }];
+            object['in'] = {
+              object: { data: { [form]: object[form], collection: { select: ['data'], from: page } }, before: cursor('before'), after: cursor('after') },
+            };
+            delete object[form];
+            delete object['collection'];
+            changed++;
+          }
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'ARR-APPEND-PREPENDS',
+    title: 'Append puts the elements first',
+    breaks: ['FN-ARR-005'],
+    area: 'core',
+    description: 'Append behaves as Prepend: the new elements come before the array’s.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('append' in object) || !('collection' in object)) return;
+          object['prepend'] = object['append'];
+          delete object['append'];
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-MERGE-NULL-KEPT',
+    title: 'Merge keeps fields set to null',
+    breaks: ['FN-OBJ-001'],
+    area: 'core',
+    description: 'Merge copies a null field of `with` into the result instead of removing the field.',
+    apply: () => ({
+      json: rewriteResult(['merge'], (body, call) => {
+        const merged = body.resource;
+        if (!isJsonObject(merged) || 'lambda' in call) return false;
+        const withArg = call['with'];
+        const fields = isJsonObject(withArg) && isJsonObject(withArg['object']) ? withArg['object'] : undefined;
+        const nulls = fields === undefined ? [] : Object.keys(fields).filter((key) => fields[key] === null);
+        for (const key of nulls) merged[key] = null;
+        return nulls.length > 0;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-CONTAINS-VALUE-LOOSE-NUMBERS',
+    title: 'ContainsValue takes 1.0 for 1',
+    breaks: ['FN-OBJ-008'],
+    area: 'core',
+    description: 'ContainsValue compares numbers by value, so a decimal such as 1.0 is found among integers.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const value = object['contains_value'];
+          if (!isLosslessNumber(value) || !/^-?\d+\.0+$/.test(value.toString())) return;
+          object['contains_value'] = jsonInt(BigInt(value.toString().split('.')[0]!));
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-TO-OBJECT-ERROR-AT-ARGUMENT',
+    title: 'ToObject reports a bad pair at the argument',
+    breaks: ['FN-OBJ-010'],
+    area: 'core',
+    description: 'ToObject reports an element that is not a [name, value] pair at `["to_object"]` instead of at the element’s index.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, ['to_object']) !== undefined,
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.length < 2) continue;
+            error.position = error.position.slice(0, 1);
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'OBJ-MERGE-LAMBDA-ANY-EXPRESSION',
+    title: 'Merge accepts any expression as its lambda',
+    breaks: ['FN-OBJ-004'],
+    area: 'core',
+    description: 'Merge evaluates its `lambda` argument and refuses a non-lambda only as an invalid argument, not as an invalid expression.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && expressionUses(context.original, 'merge'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (error.code !== 'invalid expression') continue;
+            error.code = 'invalid argument';
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+];
