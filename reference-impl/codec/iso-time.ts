@@ -4,12 +4,20 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NANOS_PER_MS = 1_000_000n;
 const MS_PER_DAY = 86_400_000;
 
+/** Epoch milliseconds of a UTC date and time; unlike `Date.UTC`, years 0 to 99 are not taken as 1900 to 1999. */
+function utcMillis(year: number, month: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hours, minutes, seconds, 0);
+  return date.getTime();
+}
+
 /** Epoch nanoseconds of an ISO time, or undefined when the text is not one. */
 export function parseIsoTime(text: string): bigint | undefined {
   const m = TIME_PATTERN.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac = '', zone] = m;
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const ms = utcMillis(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s));
   const check = new Date(ms);
   if (Number.isNaN(ms) || check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(mo) - 1) return undefined;
   let offsetMinutes = 0;
@@ -39,7 +47,7 @@ export function formatIsoTime(epochNanos: bigint): string {
 export function parseIsoDate(text: string): number | undefined {
   const m = DATE_PATTERN.exec(text);
   if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const ms = utcMillis(Number(m[1]), Number(m[2]), Number(m[3]));
   const check = new Date(ms);
   if (Number.isNaN(ms) || check.getUTCDate() !== Number(m[3])) return undefined;
   return ms / MS_PER_DAY;

@@ -849,6 +849,30 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => ({ json: rewriteJson(() => true, (body) => renameKeys(body, '@ts', '@time')) }),
   },
   {
+    id: 'VALUE-EARLY-YEARS-AS-1900S',
+    title: 'Years 0000 to 0099 come back as 1900 to 1999',
+    breaks: ['PROTO-VALUE-006'],
+    area: 'core',
+    description: 'Every `@ts` or `@date` of a year below 100 in an answer is moved to that year plus 1900, as by a server that parses two-digit years with `Date.UTC`.',
+    apply: () => ({
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let moved = 0;
+          forEachObject(body, (object) => {
+            for (const tag of ['@ts', '@date']) {
+              const text = object[tag];
+              if (typeof text !== 'string' || !/^00\d\d-/.test(text)) continue;
+              object[tag] = `19${text.slice(2)}`;
+              moved++;
+            }
+          });
+          return moved;
+        },
+      ),
+    }),
+  },
+  {
     id: 'VALUE-OBJ-UNWRAPPED',
     title: '`@obj` escapes are dropped',
     breaks: ['PROTO-VALUE-007'],
