@@ -28,6 +28,7 @@ import { aggregateForms } from './eval/forms/aggregates.js';
 import { numberForms } from './eval/forms/numbers.js';
 import { objectForms } from './eval/forms/objects.js';
 import { stringForms } from './eval/forms/strings.js';
+import { timeForms } from './eval/forms/times.js';
 import { typeCheckForms } from './eval/forms/type-checks.js';
 import { registerFunctionNativeCollection, userFunctionForms } from './eval/forms/user-functions.js';
 import { pagingForms, setReaderFor } from './eval/forms/paging.js';
@@ -75,7 +76,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...authForms);
   forms.register(...roleForms);
   // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
-  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms);
+  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);

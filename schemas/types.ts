@@ -219,7 +219,21 @@ export type Expression =
   | ExpressionRepeat
   | ExpressionReplacestr
   | ExpressionSpace
-  | ExpressionSubstring;
+  | ExpressionSubstring
+  | ExpressionToMicros
+  | ExpressionToMillis
+  | ExpressionToSeconds
+  | ExpressionSecond
+  | ExpressionMinute
+  | ExpressionHour
+  | ExpressionDayOfMonth
+  | ExpressionDayOfWeek
+  | ExpressionDayOfYear
+  | ExpressionMonth
+  | ExpressionYear
+  | ExpressionTimeAdd
+  | ExpressionTimeSubtract
+  | ExpressionTimeDiff;
 /**
  * What appears in a page's `after` or `before`, and what Paginate accepts back: an array of values, the covered values of the boundary entry followed by its ref. Source: SD "Page" (the instance ref can appear in cursors even if it is not a covered value; this stabilizes paging) and wire-facts §1.6; driver-captures show the driver resending it as literal tagged JSON.
  *
@@ -1543,6 +1557,96 @@ export interface ExpressionSubstring {
   substring: Expression;
   start?: Expression;
   length?: Expression;
+}
+/**
+ * ToMicros(time): microseconds since the epoch; an integer argument counts microseconds.
+ */
+export interface ExpressionToMicros {
+  to_micros: Expression;
+}
+/**
+ * ToMillis(time): milliseconds since the epoch, rounded down.
+ */
+export interface ExpressionToMillis {
+  to_millis: Expression;
+}
+/**
+ * ToSeconds(time): seconds since the epoch, rounded down.
+ */
+export interface ExpressionToSeconds {
+  to_seconds: Expression;
+}
+/**
+ * Second(time): the second of the minute in UTC.
+ */
+export interface ExpressionSecond {
+  second: Expression;
+}
+/**
+ * Minute(time): the minute of the hour in UTC.
+ */
+export interface ExpressionMinute {
+  minute: Expression;
+}
+/**
+ * Hour(time): the hour of the day in UTC.
+ */
+export interface ExpressionHour {
+  hour: Expression;
+}
+/**
+ * DayOfMonth(time): the day of the month in UTC.
+ */
+export interface ExpressionDayOfMonth {
+  day_of_month: Expression;
+}
+/**
+ * DayOfWeek(time): the ISO day of the week in UTC, Monday 1 to Sunday 7.
+ */
+export interface ExpressionDayOfWeek {
+  day_of_week: Expression;
+}
+/**
+ * DayOfYear(time): the day of the year in UTC.
+ */
+export interface ExpressionDayOfYear {
+  day_of_year: Expression;
+}
+/**
+ * Month(time): the month in UTC, 1 to 12.
+ */
+export interface ExpressionMonth {
+  month: Expression;
+}
+/**
+ * Year(time): the year in UTC.
+ */
+export interface ExpressionYear {
+  year: Expression;
+}
+/**
+ * TimeAdd(base, offset, unit).
+ */
+export interface ExpressionTimeAdd {
+  time_add: Expression;
+  offset: Expression;
+  unit: Expression;
+}
+/**
+ * TimeSubtract(base, offset, unit).
+ */
+export interface ExpressionTimeSubtract {
+  time_subtract: Expression;
+  offset: Expression;
+  unit: Expression;
+}
+/**
+ * TimeDiff(start, finish, unit).
+ */
+export interface ExpressionTimeDiff {
+  time_diff: Expression;
+  other: Expression;
+  unit: Expression;
 }
 /**
  * v4 `@obj`: escapes an object that has a key starting with `@` (wire-facts §1.6); any keys inside.
