@@ -1,6 +1,5 @@
 /** Core forms: objects, variables, control flow, select, logic, abort, lambdas, time and ids. */
 import type { Expr } from '../../codec/v4-ast.js';
-import { parseIsoTime } from '../../codec/iso-time.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
@@ -9,6 +8,7 @@ import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue } from '../lambda.js';
 import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
+import { timeFromText } from './times.js';
 
 /** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
 async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Value; position: Position }>> {
@@ -208,11 +208,7 @@ const now: FormDefinition = {
 const time: FormDefinition = {
   required: ['time'],
   async evaluate(ctx, args) {
-    const text = expectString(await args.value(ctx, 'time'), args.position('time'));
-    if (text === 'now') return Time.fromMicros(ctx.txn.ts);
-    const nanos = parseIsoTime(text);
-    if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, args.position('time'));
-    return new Time(nanos);
+    return timeFromText(ctx, expectString(await args.value(ctx, 'time'), args.position('time')), args.node.position);
   },
 };
 

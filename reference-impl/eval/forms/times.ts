@@ -104,7 +104,8 @@ async function argumentValues(ctx: EvalContext, args: FormArgs, keys: readonly s
 }
 
 /** `Time` text: "now" is the transaction's time; other text is trimmed and parsed, else `Cannot cast … to a time.`. */
-function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
+/** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
+export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
   if (text === 'now') return Time.fromMicros(ctx.txn.ts);
   const nanos = parseTimestamp(javaTrim(text));
   if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, position);

@@ -154,6 +154,25 @@ function dateFieldLikeJs(form: string, ms: number): bigint | undefined {
 
 export const TIME_FUNCTION_FAULTS: readonly Fault[] = [
   {
+    id: 'TIME-TEXT-STRICT',
+    title: 'Time reads only untrimmed text with a colon offset',
+    breaks: ['FN-TIME-020'],
+    area: 'core',
+    description: 'The text of `{"time": s}` is read as a strict ISO 8601 instant: a padded string or an offset without a colon (`+0100`) is refused with "Cannot cast \'<s>\' to a time.", as by a server that parses with `Date`.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const text = object.time;
+          if (typeof text !== 'string' || !(text !== text.trim() || /[+-]\d{4}$/.test(text))) return;
+          object.time = { abort: `Cannot cast '${text}' to a time.` };
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
     id: 'TIME-MICROSECOND-PRECISION',
     title: 'Times keep only microseconds',
     breaks: ['FN-TIME-001', 'FN-TIME-013', 'FN-TIME-006'],

@@ -116,6 +116,8 @@ const CONVERSION_RESULTS: readonly ResultCase[] = [
   { name: 'ToTime of a string with nanoseconds', ids: ['FN-TIME-006'], expr: { to_time: '1970-01-01T00:00:00.000000001Z' }, expected: ts('1970-01-01T00:00:00.000000001Z') },
   { name: 'ToTime of a padded string', ids: ['FN-TIME-006'], expr: { to_time: ' 2019-05-27T05:15:48Z\t' }, expected: ts('2019-05-27T05:15:48Z') },
   { name: 'ToTime of "now" is Now', ids: ['FN-TIME-006'], expr: { equals: [{ to_time: 'now' }, { now: null }] }, expected: true },
+  { name: 'Time of a string with an offset without colon', ids: ['FN-TIME-020'], expr: { time: '2019-05-27T05:15:48+0100' }, expected: ts('2019-05-27T04:15:48Z') },
+  { name: 'Time of a padded string', ids: ['FN-TIME-020'], expr: { time: ' 2019-05-27T05:15:48.25Z\n' }, expected: ts('2019-05-27T05:15:48.250Z') },
 
   { name: 'ToDate of a date', ids: ['FN-TIME-008'], expr: { to_date: date('2024-01-31') }, expected: date('2024-01-31') },
   { name: 'ToDate of a time late in the day', ids: ['FN-TIME-008'], expr: { to_date: ts('2024-01-31T23:59:59.999999999Z') }, expected: date('2024-01-31') },
@@ -139,6 +141,8 @@ const CONVERSION_RESULTS: readonly ResultCase[] = [
 const CONVERSION_ERRORS: readonly ErrorCase[] = [
   { name: 'ToTime of a string without offset', ids: ['FN-TIME-007'], expr: { to_time: '2019-05-27T05:15:48' }, position: [], description: "Cannot cast '2019-05-27T05:15:48' to a time." },
   { name: 'ToTime of a word', ids: ['FN-TIME-007'], expr: { to_time: 'yesterday' }, position: [], description: "Cannot cast 'yesterday' to a time." },
+  { name: 'Time of a word', ids: ['FN-TIME-020'], expr: { time: 'yesterday' }, position: [], description: "Cannot cast 'yesterday' to a time." },
+  { name: 'Time of a string without offset, inside Let', ids: ['FN-TIME-020'], expr: { let: { s: '2019-05-27T05:15:48' }, in: { time: { var: 's' } } }, position: ['in'], description: "Cannot cast '2019-05-27T05:15:48' to a time." },
   { name: 'ToTime of a date string', ids: ['FN-TIME-007'], expr: { to_time: '2019-05-27' }, position: [], description: "Cannot cast '2019-05-27' to a time." },
   { name: 'ToTime of a padded "now"', ids: ['FN-TIME-007'], expr: { to_time: ' now ' }, position: [], description: "Cannot cast ' now ' to a time." },
   { name: 'ToTime error inside Let', ids: ['FN-TIME-007'], expr: { let: { s: 'x' }, in: { to_time: { var: 's' } } }, position: ['in'], description: "Cannot cast 'x' to a time." },
