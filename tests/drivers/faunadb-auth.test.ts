@@ -2,14 +2,14 @@
 import faunadb from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
 const clients: faunadb.Client[] = [];
 
 function clientFor(secret: string): faunadb.Client {
-  const port = Number(new URL(server.url).port);
-  const client = new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  const client = driverClient(server, secret);
   clients.push(client);
   return client;
 }

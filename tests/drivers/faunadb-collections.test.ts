@@ -1,9 +1,10 @@
 // The official v4 driver's aggregate, array and object functions (q.Count, q.Sum, q.Mean, q.Any, q.All, q.IsEmpty,
 // q.IsNonEmpty, q.Take, q.Drop, q.Append, q.Prepend, q.Reverse, q.Merge, q.ContainsPath, q.Contains, q.ContainsField,
 // q.ContainsValue, q.ToObject, q.ToArray) against the reference server (spec/requirements/functions-collections.md).
-import faunadb, { errors, values } from 'faunadb';
+import faunadb, { values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient, expectBadRequest } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -14,29 +15,11 @@ type Page<T> = { data: T[]; after?: unknown[]; before?: unknown[] };
 
 const scores = q.Match(q.Index('scores_by_team'), 'red');
 
-/** The driver error a query fails with (undefined when it succeeds, so the checks fail). */
-function failureOf(query: Promise<unknown>): Promise<unknown> {
-  return query.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-}
-
-async function expectBadRequest(query: Promise<unknown>, code: string, description: string, position: unknown[]): Promise<void> {
-  const failure = await failureOf(query);
-  expect(failure).toBeInstanceOf(errors.BadRequest);
-  const http = failure as errors.FaunaHTTPError;
-  expect(http.message).toBe(code);
-  expect(http.description).toBe(description);
-  expect(http.requestResult.responseContent.errors[0]?.position).toEqual(position);
-}
-
 let firstScore: Doc<{ team: string; score: number }>;
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'scores' }));
   await client.query(
     q.CreateIndex({ name: 'scores_by_team', source: q.Collection('scores'), terms: [{ field: ['data', 'team'] }], values: [{ field: ['data', 'score'] }] }),

@@ -2,9 +2,10 @@
 // reference server (profile v4-functions, DEC-065): the wire JSON the driver builds, and how it decodes the answers.
 // The driver decodes integers and decimals alike as JS numbers, so result types are checked on the server with
 // IsInteger and IsDouble.
-import faunadb, { errors, values } from 'faunadb';
+import faunadb, { values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient, firstServiceError } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -13,22 +14,9 @@ let client: faunadb.Client;
 /** JSON null as an argument: the driver sends it as is, though its type declarations leave null out. */
 const NULL = null as unknown as faunadb.Expr;
 
-/** The first error of a failed query: its HTTP status, code, description and position. */
-async function failureOf(query: Promise<unknown>): Promise<{ status: number; code: string; description: string; position: unknown }> {
-  const failure = await query.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(failure).toBeInstanceOf(errors.FaunaHTTPError);
-  const http = failure as errors.FaunaHTTPError;
-  const first = (http.requestResult.responseContent as { errors: Array<{ code: string; description: string; position: unknown }> }).errors[0]!;
-  return { status: http.requestResult.statusCode, code: first.code, description: first.description, position: first.position };
-}
-
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'scores' }));
   await client.query(q.Do([3, 30, 7].map((points) => q.Create(q.Ref(q.Collection('scores'), String(points)), { data: { points } }))));
 });
@@ -51,13 +39,13 @@ describe('faunadb 4.x driver: arithmetic', () => {
   });
 
   it('division by zero fails with invalid argument "Illegal division by zero."', async () => {
-    expect(await failureOf(client.query(q.Divide(1, 0)))).toEqual({ status: 400, code: 'invalid argument', description: 'Illegal division by zero.', position: [] });
-    expect(await failureOf(client.query(q.Modulo(5, 0)))).toMatchObject({ code: 'invalid argument', description: 'Illegal division by zero.' });
+    expect(await firstServiceError(client.query(q.Divide(1, 0)))).toEqual({ status: 400, code: 'invalid argument', description: 'Illegal division by zero.', position: [] });
+    expect(await firstServiceError(client.query(q.Modulo(5, 0)))).toMatchObject({ code: 'invalid argument', description: 'Illegal division by zero.' });
   });
 
   it('a non-number operand fails at its position', async () => {
-    expect(await failureOf(client.query(q.Add(1, 'two')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['add', 1] });
-    expect(await failureOf(client.query(q.Abs(NULL)))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, Null provided.', position: ['abs'] });
+    expect(await firstServiceError(client.query(q.Add(1, 'two')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['add', 1] });
+    expect(await firstServiceError(client.query(q.Abs(NULL)))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, Null provided.', position: ['abs'] });
   });
 });
 
@@ -74,7 +62,7 @@ describe('faunadb 4.x driver: Max and Min', () => {
   });
 
   it('Max of a lone number fails: the driver sends it unwrapped', async () => {
-    expect(await failureOf(client.query(q.Max(5)))).toEqual({ status: 400, code: 'invalid argument', description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] });
+    expect(await firstServiceError(client.query(q.Max(5)))).toEqual({ status: 400, code: 'invalid argument', description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] });
   });
 });
 
@@ -100,7 +88,7 @@ describe('faunadb 4.x driver: comparisons', () => {
   });
 
   it('a comparison with a ref to a missing collection fails with invalid ref', async () => {
-    expect(await failureOf(client.query(q.LT(q.Collection('missing'), 1)))).toEqual({
+    expect(await firstServiceError(client.query(q.LT(q.Collection('missing'), 1)))).toEqual({
       status: 400,
       code: 'invalid ref',
       description: "Ref refers to undefined collection 'missing'",

@@ -3,6 +3,7 @@
 import faunadb from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -10,8 +11,7 @@ let client: faunadb.Client;
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'things' }));
   // Created active before the documents exist, so every later write is indexed at once.
   await client.query(q.CreateIndex({ name: 'things_by_i', source: q.Collection('things'), values: [{ field: ['data', 'i'] }, { field: ['ref'] }], active: true }));

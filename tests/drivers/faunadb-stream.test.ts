@@ -5,6 +5,7 @@
 import faunadb, { errors, values, type ClientConfig } from 'faunadb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient } from './faunadb-client.js';
 
 const q = faunadb.query;
 const WAIT_MS = 10_000;
@@ -14,8 +15,7 @@ const clients: faunadb.Client[] = [];
 const subscriptions: Array<{ close(): void }> = [];
 
 function clientFor(secret: string, extra: Partial<ClientConfig> = {}): faunadb.Client {
-  const port = Number(new URL(server.url).port);
-  const created = new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10, ...extra });
+  const created = driverClient(server, secret, extra);
   clients.push(created);
   return created;
 }

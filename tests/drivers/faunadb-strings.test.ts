@@ -4,6 +4,7 @@
 import faunadb, { errors, type ExprArg } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -11,8 +12,7 @@ let client: faunadb.Client;
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
 });
 
 afterAll(async () => {

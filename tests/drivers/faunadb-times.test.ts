@@ -1,25 +1,14 @@
 // The official v4 driver's time and date functions (`q.Epoch`, `q.Date`, `q.ToTime` … `q.TimeDiff`, `q.Year` …)
 // against the reference server (profile v4-functions, DEC-065): the wire JSON the driver builds, and how it decodes
 // the answers — times as values.FaunaTime, dates as values.FaunaDate, counts as numbers.
-import faunadb, { errors, values } from 'faunadb';
+import faunadb, { values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient, firstServiceError } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
 let client: faunadb.Client;
-
-/** The first error of a failed query: its HTTP status, code, description and position. */
-async function failureOf(query: Promise<unknown>): Promise<{ status: number; code: string; description: string; position: unknown }> {
-  const failure = await query.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(failure).toBeInstanceOf(errors.FaunaHTTPError);
-  const http = failure as errors.FaunaHTTPError;
-  const first = (http.requestResult.responseContent as { errors: Array<{ code: string; description: string; position: unknown }> }).errors[0]!;
-  return { status: http.requestResult.statusCode, code: first.code, description: first.description, position: first.position };
-}
 
 /** The wire text of a driver time or date (the driver keeps it as `value`, which its type declarations leave out). */
 function textOf(value: unknown): string {
@@ -29,8 +18,7 @@ function textOf(value: unknown): string {
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'bookings' }));
   await client.query(q.Create(q.Ref(q.Collection('bookings'), '1'), { data: { starts: q.Time('2024-02-28T18:30:00Z'), day: q.Date('2024-02-28') } }));
 });
@@ -110,22 +98,22 @@ describe('faunadb 4.x driver: time arithmetic', () => {
   });
 
   it('errors: a bad unit, a time unit on a date, mixed arguments, and the bounds', async () => {
-    expect(await failureOf(client.query(q.Epoch(0, 'picosecond')))).toEqual({ status: 400, code: 'invalid argument', description: 'Time Unit expected, String provided.', position: ['unit'] });
-    expect(await failureOf(client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({ status: 400, code: 'invalid argument', description: "Invalid time unit 'hour'.", position: ['unit'] });
-    expect(await failureOf(client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')))).toEqual({
+    expect(await firstServiceError(client.query(q.Epoch(0, 'picosecond')))).toEqual({ status: 400, code: 'invalid argument', description: 'Time Unit expected, String provided.', position: ['unit'] });
+    expect(await firstServiceError(client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({ status: 400, code: 'invalid argument', description: "Invalid time unit 'hour'.", position: ['unit'] });
+    expect(await firstServiceError(client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')))).toEqual({
       status: 400,
       code: 'invalid argument',
       description: 'Incompatible time arguments.',
       position: ['time_diff'],
     });
-    expect(await failureOf(client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({ status: 400, code: 'invalid argument', description: 'Integer expected, String provided.', position: ['offset'] });
-    expect(await failureOf(client.query(q.Epoch(100000000000000000, 'seconds')))).toEqual({
+    expect(await firstServiceError(client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({ status: 400, code: 'invalid argument', description: 'Integer expected, String provided.', position: ['offset'] });
+    expect(await firstServiceError(client.query(q.Epoch(100000000000000000, 'seconds')))).toEqual({
       status: 400,
       code: 'invalid argument',
       description: 'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
       position: [],
     });
-    expect(await failureOf(client.query(q.Date('2023-02-29')))).toEqual({ status: 400, code: 'invalid argument', description: "Cannot cast '2023-02-29' to a date.", position: [] });
-    expect(await failureOf(client.query(q.ToTime(true)))).toEqual({ status: 400, code: 'invalid argument', description: 'Cannot cast Boolean to Time.', position: [] });
+    expect(await firstServiceError(client.query(q.Date('2023-02-29')))).toEqual({ status: 400, code: 'invalid argument', description: "Cannot cast '2023-02-29' to a date.", position: [] });
+    expect(await firstServiceError(client.query(q.ToTime(true)))).toEqual({ status: 400, code: 'invalid argument', description: 'Cannot cast Boolean to Time.', position: [] });
   });
 });

@@ -4,6 +4,7 @@
 import faunadb, { errors, values, type ClientConfig } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient, failureOf } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -16,18 +17,9 @@ type Page<T> = { data: T[] };
 type ErrorBody = { errors: Array<{ code: string; description: string; position: unknown[]; cause?: Array<{ code: string; position: unknown[] }> }> };
 
 function clientFor(secret: string, extra: Partial<ClientConfig> = {}): faunadb.Client {
-  const port = Number(new URL(server.url).port);
-  const created = new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10, ...extra });
+  const created = driverClient(server, secret, extra);
   clients.push(created);
   return created;
-}
-
-/** The driver error a query fails with (undefined when the query succeeds, so checks fail). */
-function failureOf(query: Promise<unknown>): Promise<unknown> {
-  return query.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
 }
 
 function expectDriverError(failure: unknown, type: typeof errors.FaunaHTTPError, status: number, code: string): ErrorBody {

@@ -4,6 +4,7 @@
 import faunadb, { errors, values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import { driverClient } from './faunadb-client.js';
 
 const q = faunadb.query;
 let server: RunningReferenceServer;
@@ -22,8 +23,7 @@ function firstErrorCode(failure: unknown): string | undefined {
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
-  const port = Number(new URL(server.url).port);
-  client = new faunadb.Client({ secret: server.rootSecret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10 });
+  client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'things' }));
   await client.query(q.CreateIndex({ name: 'things_by_sku', source: q.Collection('things'), terms: [{ field: ['data', 'sku'] }], unique: true }));
   await client.query(q.CreateIndex({ name: 'things_by_price', source: q.Collection('things'), values: [{ field: ['data', 'price'] }, { field: ['ref'] }] }));

@@ -1,41 +1,13 @@
 // String functions and scalar conversions of FQL v4 (profile v4-functions): spec/requirements/functions-strings.md.
-import { describe, expect } from 'vitest';
-import { check, decimal, useTenant, type Response } from '../../../harness/index.js';
-import { expectQueryError, lit } from '../protocol-wire.js';
+import { describe } from 'vitest';
+import { check, decimal, useTenant } from '../../../harness/index.js';
+import { lit } from '../protocol-wire.js';
+import { expectInvalidArgument, expectResult, type ErrorCase, type ResultCase } from './function-cases.js';
 
 const SURROGATE_PAIR = '\uD801\uDC00';
 const NATIVE_COLLECTIONS_REF = { '@ref': { id: 'collections' } };
 const BYTES = { '@bytes': 'AQID' };
 const LAMBDA = { query: { lambda: 'x', expr: { var: 'x' } } };
-
-/** A 200 whose resource is exactly `expected` (integers are bigints, doubles numbers; -0 and 0 differ). */
-function expectResult(res: Response, expected: unknown): void {
-  res.expectStatus(200);
-  expect(res.resource, res.explain('answered another value')).toStrictEqual(expected);
-  if (typeof expected === 'number') expect(Object.is(res.resource, expected), res.explain('has the wrong sign of zero')).toBe(true);
-}
-
-/** A 400 invalid argument whose one error has exactly this position and description. */
-function expectInvalidArgument(res: Response, position: unknown[], description: string): void {
-  const error = expectQueryError(res, 400, 'invalid argument');
-  expect(error.position, res.explain('reports another position')).toEqual(position.map((p) => (typeof p === 'number' ? BigInt(p) : p)));
-  expect(error.description, res.explain('has another description')).toBe(description);
-}
-
-interface ResultCase {
-  name: string;
-  ids: readonly string[];
-  expr: unknown;
-  expected: unknown;
-}
-
-interface ErrorCase {
-  name: string;
-  ids: readonly string[];
-  expr: unknown;
-  position: unknown[];
-  description: string;
-}
 
 const STRING_RESULTS: readonly ResultCase[] = [
   { name: 'Concat of an array', ids: ['FN-STR-001'], expr: { concat: ['4', '2'] }, expected: '42' },

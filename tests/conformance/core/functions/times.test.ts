@@ -1,9 +1,10 @@
 // Time and date functions of FQL v4 (profile v4-functions, DEC-065): spec/requirements/functions-time.md.
 // Times go in as `@ts` literals and come back as `{"@ts": …}` with 0, 3, 6 or 9 fraction digits; counts are
 // integers (bigints here).
-import { describe, expect } from 'vitest';
-import { check, decimal, useTenant, type Response } from '../../../harness/index.js';
-import { expectQueryError, lit } from '../protocol-wire.js';
+import { describe } from 'vitest';
+import { check, decimal, useTenant } from '../../../harness/index.js';
+import { lit } from '../protocol-wire.js';
+import { expectInvalidArgument, expectResult, type ErrorCase, type ResultCase } from './function-cases.js';
 
 const LONG_MAX = 9223372036854775807n;
 const LONG_MIN = -9223372036854775808n;
@@ -14,33 +15,6 @@ const BYTES = { '@bytes': 'AQID' };
 
 const ts = (text: string) => ({ '@ts': text });
 const date = (text: string) => ({ '@date': text });
-
-function expectResult(res: Response, expected: unknown): void {
-  res.expectStatus(200);
-  expect(res.resource, res.explain('answered another value')).toStrictEqual(expected);
-}
-
-/** A 400 invalid argument whose first error has exactly this position and description. */
-function expectInvalidArgument(res: Response, position: unknown[], description: string): void {
-  const error = expectQueryError(res, 400, 'invalid argument');
-  expect(error.position, res.explain('reports another position')).toEqual(position.map((p) => (typeof p === 'number' ? BigInt(p) : p)));
-  expect(error.description, res.explain('has another description')).toBe(description);
-}
-
-interface ResultCase {
-  name: string;
-  ids: readonly string[];
-  expr: unknown;
-  expected: unknown;
-}
-
-interface ErrorCase {
-  name: string;
-  ids: readonly string[];
-  expr: unknown;
-  position: unknown[];
-  description: string;
-}
 
 const epoch = (n: number | bigint, unit: string) => ({ epoch: n, unit });
 const add = (base: unknown, offset: unknown, unit: unknown) => ({ time_add: base, offset, unit });
