@@ -27,6 +27,7 @@ import { collectionFunctionForms } from './eval/forms/collections-functions.js';
 import { aggregateForms } from './eval/forms/aggregates.js';
 import { numberForms } from './eval/forms/numbers.js';
 import { objectForms } from './eval/forms/objects.js';
+import { setFunctionForms } from './eval/forms/set-functions.js';
 import { stringForms } from './eval/forms/strings.js';
 import { timeForms } from './eval/forms/times.js';
 import { typeCheckForms } from './eval/forms/type-checks.js';
@@ -76,7 +77,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...authForms);
   forms.register(...roleForms);
   // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
-  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms);
+  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...setFunctionForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);

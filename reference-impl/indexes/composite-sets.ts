@@ -1,5 +1,5 @@
 /**
- * Union, Distinct and filtered sets that stream from their operands' ordered iterators instead of being built
+ * Union, Distinct, filtered and Range sets that stream from their operands' ordered iterators instead of being built
  * in full, so a page of a composite set costs a seek per operand plus the entries walked.
  *
  * They rely on what every set here guarantees: tuples are `[...values, ref]` in the operand's order, and a
@@ -131,5 +131,53 @@ export class FilteredSet implements OrderedSet {
 
   private *filter(it: Iterator<IndexTuple>): Iterator<IndexTuple> {
     for (let r = it.next(); !r.done; r = it.next()) if (this.keep(this.inner.element(r.value))) yield r.value;
+  }
+}
+
+/**
+ * How a tuple stands to a Range bound (`[...values, ref?]`): the bound is cut to the tuple's width and the tuple
+ * to the bound's, so a bound shorter than the tuple is a prefix that every tuple starting with it matches (0).
+ */
+export function compareToBound(tuple: IndexTuple, bound: readonly Value[], reverse: readonly boolean[]): number {
+  const width = Math.min(tuple.length, bound.length);
+  return compareTuples(tuple.slice(0, width), bound.slice(0, width), reverse);
+}
+
+/** The tuples of `inner` from `lower` to `upper`, both inclusive, in the set's order (`Range`, DEC-065). */
+export class RangeSet implements OrderedSet {
+  constructor(
+    private readonly inner: OrderedSet,
+    private readonly lower: readonly Value[],
+    private readonly upper: readonly Value[],
+  ) {}
+
+  get reverse(): readonly boolean[] {
+    return this.inner.reverse;
+  }
+
+  element(tuple: IndexTuple): Value {
+    return this.inner.element(tuple);
+  }
+
+  *ascending(from?: IndexTuple): Iterator<IndexTuple> {
+    // Seek to the later of the cursor and the lower bound, cut to the width of the set's tuples (a bound may hold
+    // more than a tuple; a shorter one is a prefix, which sorts before every tuple it starts).
+    const first = this.inner.ascending().next();
+    if (first.done) return;
+    const lowest = this.lower.slice(0, first.value.length);
+    const seek = lowest.length === 0 || (from !== undefined && compareTuples(from, lowest, this.reverse) > 0) ? from : lowest;
+    const it = this.inner.ascending(seek);
+    for (let r = it.next(); !r.done; r = it.next()) {
+      if (compareToBound(r.value, this.upper, this.reverse) > 0) return;
+      if (compareToBound(r.value, this.lower, this.reverse) >= 0) yield r.value;
+    }
+  }
+
+  *descending(before?: IndexTuple): Iterator<IndexTuple> {
+    const it = this.inner.descending(before);
+    for (let r = it.next(); !r.done; r = it.next()) {
+      if (compareToBound(r.value, this.lower, this.reverse) < 0) return;
+      if (compareToBound(r.value, this.upper, this.reverse) <= 0) yield r.value;
+    }
   }
 }

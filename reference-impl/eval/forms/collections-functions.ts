@@ -1,25 +1,29 @@
 /**
  * Map, Foreach and Filter over arrays and pages (SD "Page": pages can be processed further). On a page the
- * lambda applies to `data` and the cursors are kept.
+ * lambda applies to `data` and the cursors are kept. Filter of a set answers a set that Paginate reads
+ * (set-reading.ts, DEC-065); Map and Foreach refuse sets, as the real service does.
  */
 import type { Expr } from '../../codec/v4-ast.js';
 import { errors, type Position } from '../../errors/query-error.js';
-import { isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
 import { applyLambda } from '../lambda.js';
+import { isSetValue, wrongType } from './iterables.js';
 import { asLambda } from './set-reading.js';
 
 type Kind = 'map' | 'foreach' | 'filter';
 
 /** The elements to process and how to put the results back (a page keeps its cursors). */
-function elementsOf(collection: Value, position: Position): { items: Value[]; rebuild: (data: Value[]) => Value } {
+function elementsOf(collection: Value, position: Position, kind: Kind): { items: Value[]; rebuild: (data: Value[]) => Value } {
   if (Array.isArray(collection)) return { items: collection, rebuild: (data) => data };
   if (isObjectValue(collection) && Array.isArray(collection['data'])) {
     const page: ObjectValue = collection;
     return { items: page['data'] as Value[], rebuild: (data) => ({ ...page, data }) };
   }
+  // Filter takes sets too, and says so; Map and Foreach name only what they take.
+  if (kind === 'filter') throw wrongType('Array, Set, or Page', collection, position);
   throw errors.invalidArgument(`Array or Page expected, ${typeName(collection)} provided.`, position);
 }
 
@@ -30,7 +34,8 @@ function collectionForm(kind: Kind): FormDefinition {
       const lambdaExpr: Expr = args.expr(kind);
       const lambda = asLambda(await ctx.eval(lambdaExpr), lambdaExpr.position);
       const collection = await args.value(ctx, 'collection');
-      const { items, rebuild } = elementsOf(collection, args.position('collection'));
+      if (kind === 'filter' && isSetValue(collection)) return new SetRef({ filter: lambda, collection });
+      const { items, rebuild } = elementsOf(collection, args.position('collection'), kind);
       const out: Value[] = [];
       for (const item of items) {
         const result = await applyLambda(ctx, lambda, [item], lambdaExpr.position);

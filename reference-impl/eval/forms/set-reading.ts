@@ -3,11 +3,12 @@
  * Index sets read the index's B+ tree with the request's own pending writes laid over it; Union, Distinct and
  * the first operand of Intersection/Difference stream from their operands (`indexes/composite-sets.ts`);
  * Join and the other operands of Intersection/Difference are materialised (SD "Set": Match, Union,
- * Intersection, Difference, Distinct, Join, Documents).
+ * Intersection, Difference, Distinct, Join, Documents). Of the v4 set functions (DEC-065), Range streams from its
+ * set; Filter and Singleton are materialised.
  */
 import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
-import { DistinctSet, FilteredSet, MergedSet, sameOrder } from '../../indexes/composite-sets.js';
+import { DistinctSet, FilteredSet, MergedSet, RangeSet, sameOrder } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
 import { indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
@@ -17,7 +18,7 @@ import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVe
 import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
-import { isNativeCollection, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
+import { isNativeCollection, locateDocument, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { listedCollectionRef } from './listing-page.js';
 
@@ -163,6 +164,24 @@ async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKe
   return new ArraySet(out, []);
 }
 
+/** A `Range` bound as a tuple (DEC-065): an array is the tuple, any other value a tuple of one; absent is unbounded. */
+function rangeBound(bound: Value | undefined): Value[] {
+  return bound === undefined ? [] : Array.isArray(bound) ? bound : [bound];
+}
+
+/**
+ * `Singleton(ref)` (DEC-065): the ref while its document exists, else nothing. As in the real service, reading it
+ * needs `history_read` on the document (not `read`); a native collection's ref names no document, so its set is empty.
+ */
+async function singleton(ctx: EvalContext, ref: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+  if (!(ref instanceof Ref)) throw errors.invalidArgument(`Ref expected, ${typeName(ref)} provided.`, position);
+  if (ref.collection === undefined) return EMPTY;
+  const location = locateDocument(ctx, ref, position);
+  const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+  await requireAccess(ctx, 'history_read', location, position, version);
+  return new ArraySet(version ? [{ tuple: [ref], element: ref }] : [], []);
+}
+
 /** `Reverse(set)` (DEC-065): the same entries, every column of their tuples (the ref included) in the opposite order. */
 function reversed(set: OrderedSet): OrderedSet {
   const entries = all(set);
@@ -215,7 +234,28 @@ export class SetReader {
     if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs));
     if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs);
     if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs));
+    if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs), rangeBound(s['from']), rangeBound(s['to']));
+    if ('singleton' in s) return singleton(ctx, s['singleton']!, position, atTs);
+    if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs);
     throw errors.invalidArgument('Set expected.', position);
+  }
+
+  /**
+   * `Filter(lambda, set)` (DEC-065): the entries whose element the lambda answers true for, in the set's order. The
+   * lambda runs over every readable entry of the set, so a page costs the whole set; an answer that is not a boolean
+   * is `invalid argument` at the lambda (`[…position, "filter"]`).
+   */
+  private async filtered(ctx: EvalContext, lambdaValue: Value, source: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+    const at: Position = [...position, 'filter'];
+    const lambda = asLambda(lambdaValue, at);
+    const inner = await this.read(ctx, source, position, atTs);
+    const kept: Array<{ tuple: IndexTuple; element: Value }> = [];
+    for (const entry of all(inner)) {
+      const verdict = await applyLambda(ctx, lambda, [entry.element], at);
+      if (typeof verdict !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(verdict)} provided.`, at);
+      if (verdict) kept.push(entry);
+    }
+    return new ArraySet(kept, inner.reverse);
   }
 
   private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
