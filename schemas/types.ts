@@ -233,7 +233,33 @@ export type Expression =
   | ExpressionYear
   | ExpressionTimeAdd
   | ExpressionTimeSubtract
-  | ExpressionTimeDiff;
+  | ExpressionTimeDiff
+  | ExpressionCeil
+  | ExpressionFloor
+  | ExpressionRound
+  | ExpressionTrunc
+  | ExpressionSign
+  | ExpressionSqrt
+  | ExpressionPow
+  | ExpressionExp
+  | ExpressionLn
+  | ExpressionLog
+  | ExpressionHypot
+  | ExpressionBitand
+  | ExpressionBitor
+  | ExpressionBitxor
+  | ExpressionBitnot
+  | ExpressionAcos
+  | ExpressionAsin
+  | ExpressionAtan
+  | ExpressionCos
+  | ExpressionCosh
+  | ExpressionDegrees
+  | ExpressionRadians
+  | ExpressionSin
+  | ExpressionSinh
+  | ExpressionTan
+  | ExpressionTanh;
 /**
  * What appears in a page's `after` or `before`, and what Paginate accepts back: an array of values, the covered values of the boundary entry followed by its ref. Source: SD "Page" (the instance ref can appear in cursors even if it is not a covered value; this stabilizes paging) and wire-facts §1.6; driver-captures show the driver resending it as literal tagged JSON.
  *
@@ -1647,6 +1673,166 @@ export interface ExpressionTimeDiff {
   time_diff: Expression;
   other: Expression;
   unit: Expression;
+}
+/**
+ * `{"ceil": …}`.
+ */
+export interface ExpressionCeil {
+  ceil: Expression;
+}
+/**
+ * `{"floor": …}`.
+ */
+export interface ExpressionFloor {
+  floor: Expression;
+}
+/**
+ * Round(number[, precision]).
+ */
+export interface ExpressionRound {
+  round: Expression;
+  precision?: Expression;
+}
+/**
+ * Trunc(number[, precision]).
+ */
+export interface ExpressionTrunc {
+  trunc: Expression;
+  precision?: Expression;
+}
+/**
+ * `{"sign": …}`.
+ */
+export interface ExpressionSign {
+  sign: Expression;
+}
+/**
+ * `{"sqrt": …}`.
+ */
+export interface ExpressionSqrt {
+  sqrt: Expression;
+}
+/**
+ * Pow(base[, exp]).
+ */
+export interface ExpressionPow {
+  pow: Expression;
+  exp?: Expression;
+}
+/**
+ * `{"exp": …}`.
+ */
+export interface ExpressionExp {
+  exp: Expression;
+}
+/**
+ * `{"ln": …}`.
+ */
+export interface ExpressionLn {
+  ln: Expression;
+}
+/**
+ * `{"log": …}`.
+ */
+export interface ExpressionLog {
+  log: Expression;
+}
+/**
+ * Hypot(a[, b]).
+ */
+export interface ExpressionHypot {
+  hypot: Expression;
+  b?: Expression;
+}
+/**
+ * `{"bitand": …}`.
+ */
+export interface ExpressionBitand {
+  bitand: Expression;
+}
+/**
+ * `{"bitor": …}`.
+ */
+export interface ExpressionBitor {
+  bitor: Expression;
+}
+/**
+ * `{"bitxor": …}`.
+ */
+export interface ExpressionBitxor {
+  bitxor: Expression;
+}
+/**
+ * `{"bitnot": …}`.
+ */
+export interface ExpressionBitnot {
+  bitnot: Expression;
+}
+/**
+ * `{"acos": …}`.
+ */
+export interface ExpressionAcos {
+  acos: Expression;
+}
+/**
+ * `{"asin": …}`.
+ */
+export interface ExpressionAsin {
+  asin: Expression;
+}
+/**
+ * `{"atan": …}`.
+ */
+export interface ExpressionAtan {
+  atan: Expression;
+}
+/**
+ * `{"cos": …}`.
+ */
+export interface ExpressionCos {
+  cos: Expression;
+}
+/**
+ * `{"cosh": …}`.
+ */
+export interface ExpressionCosh {
+  cosh: Expression;
+}
+/**
+ * `{"degrees": …}`.
+ */
+export interface ExpressionDegrees {
+  degrees: Expression;
+}
+/**
+ * `{"radians": …}`.
+ */
+export interface ExpressionRadians {
+  radians: Expression;
+}
+/**
+ * `{"sin": …}`.
+ */
+export interface ExpressionSin {
+  sin: Expression;
+}
+/**
+ * `{"sinh": …}`.
+ */
+export interface ExpressionSinh {
+  sinh: Expression;
+}
+/**
+ * `{"tan": …}`.
+ */
+export interface ExpressionTan {
+  tan: Expression;
+}
+/**
+ * `{"tanh": …}`.
+ */
+export interface ExpressionTanh {
+  tanh: Expression;
 }
 /**
  * v4 `@obj`: escapes an object that has a key starting with `@` (wire-facts §1.6); any keys inside.

@@ -83,7 +83,8 @@ function nonEmpty<T>(items: readonly T[], position: Position): readonly T[] {
   return items;
 }
 
-function expectNumber(value: Value, position: Position): Numeric {
+/** A number argument; anything else is `invalid argument` "Number expected, <type> provided." at `position`. */
+export function expectNumber(value: Value, position: Position): Numeric {
   if (typeof value === 'bigint' || typeof value === 'number') return value;
   throw errors.invalidArgument(`Number expected, ${argumentTypeName(value)} provided.`, position);
 }
