@@ -162,9 +162,21 @@ const equals: FormDefinition = {
   async evaluate(ctx, args) {
     const values = await varargs(ctx, args.expr('equals'));
     if (values.length === 0) throw errors.invalidArgument('Equals requires at least one argument.', args.position('equals'));
-    return values.every((v) => valuesEqual(v.value, values[0]!.value));
+    return values.every((v) => operandsEqual(values[0]!.value, v.value));
   },
 };
+
+/**
+ * Equals compares its operands as the real service does (BasicFunctions.scala): two numbers by value, an integer
+ * and a decimal included, with Java's `Double.compare` (NaN equals NaN, 0.0 does not equal -0.0); anything else,
+ * and numbers nested in arrays and objects, structurally (FN-CMP-006).
+ */
+function operandsEqual(a: Value, b: Value): boolean {
+  const numeric = (v: Value) => typeof v === 'number' || typeof v === 'bigint';
+  if (!numeric(a) || !numeric(b)) return valuesEqual(a, b);
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
+  return Object.is(Number(a), Number(b));
+}
 
 function logic(name: 'and' | 'or'): FormDefinition {
   return {

@@ -139,6 +139,20 @@ function compareAll(expression: unknown, form: string, compare: (a: unknown, b: 
 
 export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
   {
+    id: 'CMP-EQUALS-TYPED-NUMBERS',
+    title: 'Equals finds an integer and a decimal of the same value different',
+    breaks: ['FN-CMP-006'],
+    area: 'core',
+    description: 'A top-level `Equals` of number literals of both kinds (`Equals(1, 1.0)`) answers false, as by a server that compares every operand structurally.',
+    apply: () => ({
+      json: rewriteResource(new Set(['equals']), (resource, expression) => {
+        const list = operands(expression, 'equals');
+        const mixed = list !== undefined && list.some(isJsonInteger) && list.some((n) => isLosslessNumber(n) && !isJsonInteger(n));
+        return mixed && resource === true ? false : undefined;
+      }),
+    }),
+  },
+  {
     id: 'NUM-INTEGER-AS-DECIMAL',
     title: 'Arithmetic on integers answers a decimal',
     breaks: ['FN-NUM-001', 'FN-NUM-002', 'FN-NUM-003', 'FN-NUM-009'],

@@ -273,4 +273,15 @@ describe('Comparisons', () => {
     const res = await t.server.query([{ lt: [1n, { collection: COLL }] }, { gt: [{ ref: { collection: COLL }, id: '1' }, 'x'] }]);
     expect(res.expectStatus(200).resource).toEqual([true, true]);
   });
+
+  check.each(titled([
+    { expr: { equals: [1n, d('1.0')] }, expected: true },
+    { expr: { equals: [d('2.0'), 2n, d('2.0')] }, expected: true },
+    { expr: { equals: [1n, d('1.5')] }, expected: false },
+    { expr: { equals: [d('0.0'), d('-0.0')] }, expected: false },
+    { expr: { equals: [[1n], [d('1.0')]] }, expected: false },
+    { expr: { equals: [lit({ n: 1n }), lit({ n: d('1.0') })] }, expected: false },
+    { expr: { equals: [9007199254740993n, 9007199254740993n] }, expected: true },
+    { expr: { equals: [9007199254740993n, 9007199254740992n] }, expected: false },
+  ]))(['FN-CMP-006'], '$name is $expected', expectAnswer);
 });
