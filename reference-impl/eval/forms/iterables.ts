@@ -5,19 +5,10 @@
  */
 import { errors, type Position } from '../../errors/query-error.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { isNativeCollection } from '../documents.js';
+import { argumentTypeName } from './numbers.js';
 import { firstEntryRef } from './paging.js';
-
-/** Type names of refs in the real service's messages, by the native collection the ref's parent is. */
-const REF_TYPE_NAMES: Record<string, string> = {
-  collections: 'Collection Ref',
-  indexes: 'Index Ref',
-  databases: 'Database Ref',
-  keys: 'Key Ref',
-  functions: 'User Function Ref',
-};
 
 /**
  * A page as the wire carries it: an object whose only fields are `data` (an array) and the cursors `before` and
@@ -36,13 +27,7 @@ export function isSetValue(value: Value): value is SetRef | Ref {
 
 /** The type name the service reports for `value`: refs by kind (`Collection Ref`, `Index Ref`, …) and pages as `Page`. */
 export function serviceTypeName(value: Value): string {
-  if (value instanceof Ref) {
-    if (value.collection === undefined) return isNativeCollection(value) ? 'Collection Ref' : 'Ref';
-    const parent = value.collection;
-    return parent.collection === undefined ? (REF_TYPE_NAMES[parent.id] ?? 'Ref') : 'Ref';
-  }
-  if (isPageValue(value)) return 'Page';
-  return typeName(value);
+  return isPageValue(value) ? 'Page' : argumentTypeName(value);
 }
 
 export function wrongType(expected: string, value: Value, position: Position) {
