@@ -99,6 +99,11 @@ export class EvalContext {
     private readonly evaluator: Evaluator,
     /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
     readonly created: CreatedRecords = new CreatedRecords(),
+    /**
+     * The earlier time documents and sets are read at inside `At` (undefined: the transaction's own snapshot).
+     * Writes are refused while it is set, as the real service refuses writing outside the snapshot time.
+     */
+    readonly readTs?: bigint,
   ) {}
 
   eval(expr: Expr): Promise<Value> {
@@ -111,12 +116,18 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.created);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.created, this.readTs);
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created);
+    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created, this.readTs);
+  }
+
+  /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
+  readingAt(readTs: bigint | undefined): EvalContext {
+    if (readTs === this.readTs) return this;
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created, readTs);
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

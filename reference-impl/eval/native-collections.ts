@@ -10,6 +10,7 @@ import { expectObject } from './arguments.js';
 import type { EvalContext } from './context.js';
 import type { FormDefinition } from './form-registry.js';
 import { throwIfFailures } from './record-fields.js';
+import { refuseWriteAtEarlierTime } from './snapshot-writes.js';
 import { unresolvedRefFailures } from './written-refs.js';
 
 export interface NativeCollectionHandler {
@@ -47,6 +48,7 @@ export function nativeCreateForm(key: string, native: string): FormDefinition {
       const params = expectObject(await args.value(ctx, key), args.position(key));
       const handler = ctx.services.natives.get(native);
       if (!handler) throw errors.invalidExpression(`${key} is not supported.`, args.node.position);
+      refuseWriteAtEarlierTime(ctx, args.node.position);
       throwIfFailures(unresolvedRefFailures(ctx, params), args.node.position);
       // What the record's own checks refuse is reported at the function's argument, as the real service does (DEC-051).
       return handler.create(ctx, params, args.position(key));

@@ -11,6 +11,7 @@ import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExis
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
+import { refuseWriteAtEarlierTime } from '../snapshot-writes.js';
 import { firstEntryRef } from './paging.js';
 
 function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise<ObjectValue> {
@@ -25,8 +26,9 @@ function expectWritableRef(given: Value, position: Position): Ref {
   return ref;
 }
 
+/** The time a read is at: its own `ts`, else the time of an enclosing `At` (undefined: the transaction's). */
 async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
-  return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
+  return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
 }
 
 const create: FormDefinition = {
@@ -35,7 +37,10 @@ const create: FormDefinition = {
   evaluate(ctx, args) {
     return whenReady(args.valueOrPending(ctx, 'create'), (given) => {
       const target = expectWritableRef(given, args.position('create'));
-      return whenReady(optionalParams(ctx, args), (params) => createDocument(ctx, args, target, params));
+      return whenReady(optionalParams(ctx, args), (params) => {
+        refuseWriteAtEarlierTime(ctx, args.node.position);
+        return createDocument(ctx, args, target, params);
+      });
     });
   },
 };
@@ -89,7 +94,7 @@ const get: FormDefinition = {
       if (given instanceof SetRef) return getFirstOf(ctx, args, given);
       const ref = expectRef(given, args.position('get'));
       const location = locateDocument(ctx, ref, args.position('get'));
-      if (args.has('ts')) return getAt(ctx, args, location);
+      if (args.has('ts') || ctx.readTs !== undefined) return getAt(ctx, args, location);
       return whenReady(readExisting(ctx, location, args.node.position), (found) => renderReadDocument(location.ref, found));
     });
   },
@@ -124,7 +129,7 @@ const exists: FormDefinition = {
     // A ref that does not resolve (its collection, or the schema record it names, is not there) exists as little as a
     // missing document, as in the real service.
     if (location === undefined) return false;
-    const found = readDocument(ctx, location, args.node.position, args.has('ts') ? await atTs(ctx, args) : undefined);
+    const found = readDocument(ctx, location, args.node.position, await atTs(ctx, args));
     return (found instanceof Promise ? await found : found) !== undefined;
   },
 };
@@ -163,6 +168,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
   const position = args.node.position;
+  refuseWriteAtEarlierTime(ctx, position);
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
   const existing = existingForWrite(ctx, location, position);
@@ -296,6 +302,7 @@ const del: FormDefinition = {
   async evaluate(ctx, args) {
     const ref = expectWritableRef(await args.value(ctx, 'delete'), args.position('delete'));
     const position = args.node.position;
+    refuseWriteAtEarlierTime(ctx, position);
     const location = locateDocument(ctx, ref, args.position('delete'));
     const existing = existingForWrite(ctx, location, position);
     if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);

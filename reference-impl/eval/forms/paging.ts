@@ -66,14 +66,17 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedC
   return after === null || after === undefined ? {} : { after: cursorTuple(after) };
 }
 
-/** The `ts` to read the set at (undefined: the transaction's), after checking `events` and `sources` are not asked for. */
+/**
+ * The `ts` to read the set at (else an enclosing `At`'s; undefined: the transaction's), after checking `events` and
+ * `sources` are not asked for.
+ */
 function snapshotTs(ctx: EvalContext, args: FormArgs): bigint | undefined | Promise<bigint | undefined> {
-  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return undefined;
+  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return ctx.readTs;
   return givenSnapshotTs(ctx, args);
 }
 
 async function givenSnapshotTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
-  const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : undefined;
+  const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
   for (const flag of ['events', 'sources'] as const) {
     if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
       throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
@@ -133,7 +136,8 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
  * collection listing is walked only to its first readable document. Like Paginate's, the ref is the entry's own:
  * a Match on an index read through a database scope answers refs without it.
  */
-export async function firstEntryRef(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined): Promise<Ref | undefined> {
+export async function firstEntryRef(ctx: EvalContext, set: Value, position: Position, givenTs: bigint | undefined): Promise<Ref | undefined> {
+  const atTs = givenTs ?? ctx.readTs;
   const walked = await listingPage(ctx, set, position, atTs, { size: 1 });
   if (walked) return walked.data[0];
   const head = (await ctx.services.sets.read(ctx, set, position, atTs)).ascending().next();

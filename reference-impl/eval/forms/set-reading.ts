@@ -200,8 +200,9 @@ export function asLambda(v: Value, position: Position): LambdaValue {
 export class SetReader {
   constructor(private readonly indexes: IndexManager) {}
 
-  /** The ordered set a set value designates, optionally as of `atTs`. */
-  async read(ctx: EvalContext, set: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+  /** The ordered set a set value designates, as of `givenTs` if given, else of an enclosing `At`'s time. */
+  async read(ctx: EvalContext, set: Value, position: Position, givenTs?: bigint): Promise<OrderedSet> {
+    const atTs = givenTs ?? ctx.readTs;
     if (set instanceof Ref && isNativeCollection(set)) {
       const database = resolveDatabaseScope(ctx, set.database, position);
       return listing(ctx, database, set.id, new Ref(set.id), atTs, set.database);
