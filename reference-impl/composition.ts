@@ -25,6 +25,7 @@ import { registerRoleNativeCollection, roleForms, runRolePredicate } from './eva
 import { registerCoreNativeCollections, schemaForms } from './eval/forms/schema.js';
 import { collectionFunctionForms } from './eval/forms/collections-functions.js';
 import { aggregateForms } from './eval/forms/aggregates.js';
+import { foldAndKeyForms } from './eval/forms/folds-and-keys.js';
 import { historyForms } from './eval/forms/history.js';
 import { mathForms } from './eval/forms/math.js';
 import { numberForms } from './eval/forms/numbers.js';
@@ -79,7 +80,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...authForms);
   forms.register(...roleForms);
   // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
-  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...mathForms, ...setFunctionForms, ...historyForms);
+  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...mathForms, ...setFunctionForms, ...foldAndKeyForms, ...historyForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);

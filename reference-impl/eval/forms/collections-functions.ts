@@ -22,9 +22,9 @@ function elementsOf(collection: Value, position: Position, kind: Kind): { items:
     const page: ObjectValue = collection;
     return { items: page['data'] as Value[], rebuild: (data) => ({ ...page, data }) };
   }
-  // Filter takes sets too, and says so; Map and Foreach name only what they take.
-  if (kind === 'filter') throw wrongType('Array, Set, or Page', collection, position);
-  throw errors.invalidArgument(`Array or Page expected, ${typeName(collection)} provided.`, position);
+  // Every one of them first checks for an array, page or set; Map and Foreach then refuse a set with what they take.
+  if (kind !== 'filter' && isSetValue(collection)) throw errors.invalidArgument('Array or Page expected, Set provided.', position);
+  throw wrongType('Array, Set, or Page', collection, position);
 }
 
 function collectionForm(kind: Kind): FormDefinition {

@@ -8,6 +8,7 @@ import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue } from '../lambda.js';
 import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
+import { selectAllValues } from './folds-and-keys.js';
 import { timeFromText } from './times.js';
 
 /** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
@@ -129,15 +130,6 @@ function step(from: Value, element: string | bigint): Value | undefined {
   return undefined;
 }
 
-/** All values at `path`, descending into every element of arrays met on the way (`all: true`). */
-function selectAll(from: Value, path: ReadonlyArray<string | bigint>): Value[] {
-  if (path.length === 0) return [from];
-  const [head, ...rest] = path;
-  if (Array.isArray(from) && typeof head === 'string') return from.flatMap((item) => selectAll(item, path));
-  const next = step(from, head!);
-  return next === undefined ? [] : selectAll(next, rest);
-}
-
 const select: FormDefinition = {
   required: ['select', 'from'],
   optional: ['default', 'all'],
@@ -145,7 +137,8 @@ const select: FormDefinition = {
     const path = pathElements(await args.value(ctx, 'select'), args.position('select'));
     const from = await args.value(ctx, 'from');
     const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
-    if (all) return selectAll(from, path);
+    // As SelectAll, which is Select with `all` in the real service (FN-OBJ-014).
+    if (all) return selectAllValues(from, path);
     let current: Value | undefined = from;
     for (const element of path) {
       current = current === undefined ? undefined : step(current, element);

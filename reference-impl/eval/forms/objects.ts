@@ -68,8 +68,8 @@ const merge: FormDefinition = {
   },
 };
 
-/** A path argument: one string or integer, or an array of them. */
-function pathArgument(value: Value, position: Position): Array<string | bigint> {
+/** A path argument: one string or integer, or an array of them; a wrong element is reported at its own position. */
+export function pathArgument(value: Value, position: Position): Array<string | bigint> {
   const elements = Array.isArray(value) ? value.map((v, i) => ({ v, at: [...position, i] })) : [{ v: value, at: position }];
   return elements.map(({ v, at }) => {
     if (typeof v === 'string' || typeof v === 'bigint') return v;

@@ -6,6 +6,7 @@ import { EVENT_FAULTS } from './events.js';
 import { INDEX_FAULTS } from './indexes.js';
 import { PAGING_FAULTS } from './paging.js';
 import { COLLECTION_FUNCTION_FAULTS } from './collection-functions.js';
+import { FOLD_AND_KEY_FUNCTION_FAULTS } from './fold-and-key-functions.js';
 import { HISTORY_FUNCTION_FAULTS } from './history-functions.js';
 import { MATH_FUNCTION_FAULTS } from './math-functions.js';
 import { NUMBER_FUNCTION_FAULTS } from './number-functions.js';
@@ -15,7 +16,7 @@ import { TIME_FUNCTION_FAULTS } from './time-functions.js';
 import { USER_FUNCTION_FAULTS } from './user-functions.js';
 import { V4_STREAM_FAULTS } from './v4-streams.js';
 
-export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS, ...NUMBER_FUNCTION_FAULTS, ...STRING_FUNCTION_FAULTS, ...COLLECTION_FUNCTION_FAULTS, ...USER_FUNCTION_FAULTS, ...TIME_FUNCTION_FAULTS, ...MATH_FUNCTION_FAULTS, ...SET_FUNCTION_FAULTS, ...HISTORY_FUNCTION_FAULTS];
+export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS, ...NUMBER_FUNCTION_FAULTS, ...STRING_FUNCTION_FAULTS, ...COLLECTION_FUNCTION_FAULTS, ...USER_FUNCTION_FAULTS, ...TIME_FUNCTION_FAULTS, ...MATH_FUNCTION_FAULTS, ...SET_FUNCTION_FAULTS, ...FOLD_AND_KEY_FUNCTION_FAULTS, ...HISTORY_FUNCTION_FAULTS];
 
 export function faultsOfArea(area: Area): Fault[] {
   return FAULTS.filter((fault) => fault.area === area);

@@ -248,7 +248,7 @@ export const SET_FUNCTION_FAULTS: readonly Fault[] = [
     title: 'Filter of a non-collection leaves sets out of its message',
     breaks: ['FN-SET-014'],
     area: 'core',
-    description: 'Filter of a value that is not an array, page or set answers "Array or Page expected, <type> provided.", as Map does.',
+    description: 'Filter of a value that is not an array, page or set answers "Array or Page expected, <type> provided.", the message of Filter before sets.',
     apply: () => ({
       json: rewriteErrors('filter', (d) => d.startsWith('Array, Set, or Page expected'), (error) => (error.description = String(error.description).replace('Array, Set, or Page expected', 'Array or Page expected'))),
     }),

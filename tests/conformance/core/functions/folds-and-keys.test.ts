@@ -1,0 +1,210 @@
+// Reduce, SelectAll, KeyFromSecret, and the message of Map and Foreach for what they do not take (profile
+// v4-functions; spec/requirements/functions-collections.md and functions-keys.md).
+import { beforeAll, describe, expect } from 'vitest';
+import { check, createKeyExpr, stringifyWireJson, useTenant, type Client } from '../../../harness/index.js';
+import { createCollections, createUser, login, obj } from '../../auth/auth-fixtures.js';
+import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
+import { expectQueryError, lit } from '../protocol-wire.js';
+
+const t = useTenant();
+
+async function resultOf(client: Client, expr: unknown): Promise<any> {
+  return (await client.query(expr)).expectStatus(200).resource;
+}
+
+async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
+  const error = expectQueryError(await client.query(expr), status, code);
+  expect(error.description).toBe(description);
+  expect(error.position).toEqual(position);
+}
+
+function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
+  return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
+}
+
+const lambda = (params: string | string[], expr: unknown): unknown => ({ lambda: params, expr });
+const sumLambda = lambda(['acc', 'v'], { add: [{ var: 'acc' }, { var: 'v' }] });
+const appendLambda = lambda(['acc', 'v'], { append: { var: 'v' }, collection: { var: 'acc' } });
+const reduce = (fn: unknown, initial: unknown, coll: unknown): unknown => ({ reduce: fn, initial, collection: coll });
+const group = (g: string): unknown => match('fk_values_by_group', g);
+
+beforeAll(async () => {
+  (await t.server.query({ create_collection: { object: { name: 'fk_items' } } })).expectStatus(201);
+  const byGroup = createIndex({ name: 'fk_values_by_group', source: collection('fk_items'), terms: [{ field: ['data', 'g'] }], values: [{ field: ['data', 'v'] }] });
+  (await t.server.query(byGroup)).expectStatus(201);
+  const docs = [3n, 1n, 5n, 2n, 4n].map((v) => ({ create: collection('fk_items'), params: lit({ data: { g: 'a', v } }) }));
+  (await t.server.query(docs)).expectStatus(200);
+});
+
+describe('Reduce', () => {
+  check.each([
+    { name: 'sums integers from the initial value', expr: reduce(sumLambda, 10n, [1n, 2n, 3n]), expected: 16n },
+    {
+      name: 'folds first to last',
+      expr: reduce(lambda(['acc', 'v'], { concat: [{ var: 'acc' }, { var: 'v' }] }), '', ['Fauna', 'DB', ' ', 'rocks']),
+      expected: 'FaunaDB rocks',
+    },
+    { name: 'of an empty array answers the initial value', expr: reduce(sumLambda, lit({ a: 1n }), []), expected: { a: 1n } },
+    { name: 'gives a one-parameter lambda the pair as an array', expr: reduce(lambda('pair', { var: 'pair' }), 0n, [1n, 2n]), expected: [[0n, 1n], 2n] },
+  ])(['FN-AGG-011'], 'Reduce of an array $name', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, expr)).toEqual(expected);
+  });
+
+  check(['FN-AGG-012'], 'Reduce of a set folds every entry in the set order and answers the result itself', async () => {
+    expect(await resultOf(t.server, reduce(appendLambda, [], group('a')))).toEqual([1n, 2n, 3n, 4n, 5n]);
+    expect(await resultOf(t.server, reduce(sumLambda, 10n, group('a')))).toEqual(25n);
+  });
+
+  check(['FN-AGG-012'], 'Reduce of a Match on an index a client key may not read answers 403 permission denied', async () => {
+    expectQueryError(await t.client.query(reduce(sumLambda, 0n, group('a'))), 403, 'permission denied');
+  });
+
+  check(['FN-AGG-012'], 'Reduce of an empty set answers the initial value', async () => {
+    expect(await resultOf(t.server, reduce(sumLambda, 10n, group('none')))).toEqual(10n);
+  });
+
+  check(['FN-AGG-012'], "Reduce of a page answers a page holding the result, with the page's cursors", async () => {
+    const first = await resultOf(t.server, { paginate: group('a'), size: 2n });
+    const second = await resultOf(t.server, { paginate: group('a'), size: 2n, after: first.after });
+    expect(await resultOf(t.server, reduce(sumLambda, 0n, { paginate: group('a'), size: 2n }))).toEqual({ after: first.after, data: [3n] });
+    const reducedSecond = await resultOf(t.server, reduce(sumLambda, 100n, { paginate: group('a'), size: 2n, after: first.after }));
+    expect(reducedSecond).toEqual({ before: second.before, after: second.after, data: [107n] });
+    expect(await resultOf(t.server, reduce(sumLambda, 10n, { paginate: group('none') }))).toEqual({ data: [10n] });
+  });
+
+  check.each(
+    named([
+      { expr: reduce(sumLambda, 0n, 1n), description: 'Array, Set, or Page expected, Integer provided.', position: ['collection'] },
+      { expr: reduce(sumLambda, 0n, 'abc'), description: 'Array, Set, or Page expected, String provided.', position: ['collection'] },
+      { expr: reduce(sumLambda, 0n, lit({ a: 1n })), description: 'Array, Set, or Page expected, Object provided.', position: ['collection'] },
+      { expr: reduce(1n, 0n, [1n]), description: 'Lambda expected, Integer provided.', position: ['reduce'] },
+      { expr: reduce(lambda(['a', 'b', 'c'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 3 elements. Array contains 2.', position: ['reduce'] },
+      { expr: reduce(lambda(['a'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 1 elements. Array contains 2.', position: ['reduce'] },
+    ]),
+  )(['FN-AGG-013'], 'Reduce refuses $name with invalid argument', async ({ expr, description, position }) => {
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
+  });
+});
+
+describe('Map and Foreach of what they do not take', () => {
+  const identity = lambda('x', { var: 'x' });
+  check.each(
+    named([
+      { expr: { map: identity, collection: 1n }, description: 'Array, Set, or Page expected, Integer provided.' },
+      { expr: { foreach: identity, collection: 'abc' }, description: 'Array, Set, or Page expected, String provided.' },
+      { expr: { map: identity, collection: lit({ a: 1n }) }, description: 'Array, Set, or Page expected, Object provided.' },
+      { expr: { foreach: identity, collection: null }, description: 'Array, Set, or Page expected, Null provided.' },
+    ]),
+  )(['FN-ARR-009'], '$name answers invalid argument at ["collection"]', async ({ expr, description }) => {
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, ['collection']);
+  });
+});
+
+describe('SelectAll', () => {
+  check.each(
+    named([
+      { expr: { select_all: 'a', from: lit([{ a: 1n }, { b: 2n }, { a: [3n, [4n]] }]) }, expected: [1n, 3n, 4n] },
+      { expr: { select_all: ['a', 'b'], from: lit({ a: [{ b: 1n }, { c: 3n }, { b: 2n }] }) }, expected: [1n, 2n] },
+      { expr: { select_all: ['a', 1n], from: lit({ a: ['p', 'q'] }) }, expected: ['q'] },
+      { expr: { select_all: ['a', 0n, 'b'], from: lit({ a: [{ b: [1n, 2n] }, { b: 3n }] }) }, expected: [1n, 2n] },
+      { expr: { select_all: 'a', from: lit({ a: 1n }) }, expected: [1n] },
+      { expr: { select_all: 'a', from: lit({ a: [[1n], 2n] }) }, expected: [1n, 2n] },
+      { expr: { select_all: [], from: [[1n, [2n]], 3n] }, expected: [1n, 2n, 3n] },
+      { expr: { select_all: [], from: 5n }, expected: [5n] },
+      { expr: { select_all: 'z', from: lit({ a: 1n }) }, expected: [] },
+      { expr: { select_all: 'a', from: 5n }, expected: [] },
+      { expr: { select_all: 5n, from: [1n] }, expected: [] },
+    ]),
+  )(['FN-OBJ-012'], '$name', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, expr)).toEqual(expected);
+  });
+
+  check.each(
+    named([
+      { expr: { select_all: ['a', true], from: lit({}) }, description: 'String or Integer expected, Boolean provided.', position: ['select_all', 1n] },
+      { expr: { select_all: null, from: lit({}) }, description: 'String or Integer expected, Null provided.', position: ['select_all'] },
+      { expr: { select_all: [lit({ a: 1n })], from: [] }, description: 'String or Integer expected, Object provided.', position: ['select_all', 0n] },
+    ]),
+  )(['FN-OBJ-013'], 'a wrong path element answers invalid argument: $name', async ({ expr, description, position }) => {
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
+  });
+
+  check.each(
+    named([
+      { expr: { select: 'a', from: lit({ a: [1n, 2n] }), all: true }, expected: [1n, 2n] },
+      { expr: { select: 'a', from: lit([{ a: 1n }, { b: 2n }, { a: [3n, [4n]] }]), all: true }, expected: [1n, 3n, 4n] },
+      { expr: { select: ['a', 'b'], from: lit({ a: [{ b: 1n }, { c: 3n }, { b: 2n }] }), all: true }, expected: [1n, 2n] },
+      { expr: { select: 'z', from: lit({ a: 1n }), all: true }, expected: [] },
+    ]),
+  )(['FN-OBJ-014'], 'Select with all: true answers as SelectAll: $name', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, expr)).toEqual(expected);
+  });
+});
+
+describe('KeyFromSecret', () => {
+  const CHILD = 'fk_child';
+  const keyFromSecret = (secret: unknown): unknown => ({ key_from_secret: secret });
+  const notFound = (secret: string) => `No key found for secret ${secret}.`;
+  let serverKey: { ref: unknown; secret: string };
+  let childAdminSecret: string;
+  let grandchildKey: { ref: unknown; secret: string };
+  let token: { ref: unknown; secret: string };
+
+  beforeAll(async () => {
+    serverKey = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
+    (await t.admin.query({ create_database: obj({ name: CHILD }) })).expectStatus(201);
+    childAdminSecret = (await t.admin.query(createKeyExpr(CHILD, 'admin'))).expectStatus(201).resource.secret;
+    grandchildKey = (await t.as(childAdminSecret).query({ create_key: obj({ role: 'client', data: obj({ note: 'in child' }) }) })).expectStatus(201).resource;
+    await createCollections(t.server, 'fk_users');
+    const user = await createUser(t.server, 'fk_users');
+    const { secret, response } = await login(t.server, user);
+    token = { ref: response.resource.ref, secret };
+  });
+
+  check(['FN-KEY-001'], "an admin key gets the key record of a key of its database, as Get of the key's ref answers it", async () => {
+    const found = await resultOf(t.admin, keyFromSecret(serverKey.secret));
+    expect(found).toEqual(await resultOf(t.admin, { get: serverKey.ref }));
+    expect(found.ref).toEqual(serverKey.ref);
+    expect(found).not.toHaveProperty('secret');
+  });
+
+  check(['FN-KEY-001'], 'an admin key gets the record of a key of a child database, its ref naming that database', async () => {
+    const found = await resultOf(t.admin, keyFromSecret(grandchildKey.secret));
+    const id = (grandchildKey.ref as { '@ref': { id: string } })['@ref'].id;
+    expect(found).toEqual(await resultOf(t.admin, { get: { ref: { keys: { database: CHILD } }, id } }));
+    expect(found.data).toEqual({ note: 'in child' });
+  });
+
+  check(['FN-KEY-002'], "a server key gets the token record of a token's secret, as Get of the token's ref answers it", async () => {
+    const found = await resultOf(t.server, keyFromSecret(token.secret));
+    expect(found).toEqual(await resultOf(t.server, { get: token.ref }));
+    expect(found.ref).toEqual(token.ref);
+  });
+
+  check(['FN-KEY-003'], 'a text that is no live secret answers 404 instance not found at []', async () => {
+    for (const text of ['not a secret', '', `${t.secrets.admin}:${CHILD}:admin`]) {
+      await expectFailure(t.admin, keyFromSecret(text), 404, 'instance not found', notFound(text), []);
+    }
+    const doomed = (await t.admin.query({ create_key: obj({ role: 'client' }) })).expectStatus(201).resource;
+    (await t.admin.query({ delete: doomed.ref })).expectStatus(200);
+    await expectFailure(t.admin, keyFromSecret(doomed.secret), 404, 'instance not found', notFound(doomed.secret), []);
+  });
+
+  check(['FN-KEY-004'], 'a caller that may not read the record gets the same instance not found, not permission denied', async () => {
+    await expectFailure(t.server, keyFromSecret(serverKey.secret), 404, 'instance not found', notFound(serverKey.secret), []);
+    await expectFailure(t.client, keyFromSecret(serverKey.secret), 404, 'instance not found', notFound(serverKey.secret), []);
+    await expectFailure(t.client, keyFromSecret(token.secret), 404, 'instance not found', notFound(token.secret), []);
+    // The child's admin key cannot reach a key of the parent database.
+    await expectFailure(t.as(childAdminSecret), keyFromSecret(serverKey.secret), 404, 'instance not found', notFound(serverKey.secret), []);
+  });
+
+  check.each(
+    named([
+      { expr: keyFromSecret(1n), description: 'String expected, Integer provided.' },
+      { expr: keyFromSecret(null), description: 'String expected, Null provided.' },
+      { expr: keyFromSecret(['a']), description: 'String expected, Array provided.' },
+    ]),
+  )(['FN-KEY-005'], '$name answers invalid argument at ["key_from_secret"]', async ({ expr, description }) => {
+    await expectFailure(t.admin, expr, 400, 'invalid argument', description, ['key_from_secret']);
+  });
+});
