@@ -259,7 +259,12 @@ export type Expression =
   | ExpressionSin
   | ExpressionSinh
   | ExpressionTan
-  | ExpressionTanh;
+  | ExpressionTanh
+  | ExpressionContainsstrregex
+  | ExpressionFindstrregex
+  | ExpressionReplacestrregex
+  | ExpressionRegexescape
+  | ExpressionNgram;
 /**
  * What appears in a page's `after` or `before`, and what Paginate accepts back: an array of values, the covered values of the boundary entry followed by its ref. Source: SD "Page" (the instance ref can appear in cursors even if it is not a covered value; this stabilizes paging) and wire-facts §1.6; driver-captures show the driver resending it as literal tagged JSON.
  *
@@ -1833,6 +1838,45 @@ export interface ExpressionTan {
  */
 export interface ExpressionTanh {
   tanh: Expression;
+}
+/**
+ * ContainsStrRegex(value, pattern).
+ */
+export interface ExpressionContainsstrregex {
+  containsstrregex: Expression;
+  pattern: Expression;
+}
+/**
+ * FindStrRegex(value, pattern[, start[, num_results]]).
+ */
+export interface ExpressionFindstrregex {
+  findstrregex: Expression;
+  pattern: Expression;
+  start?: Expression;
+  num_results?: Expression;
+}
+/**
+ * ReplaceStrRegex(value, pattern, replace[, first]).
+ */
+export interface ExpressionReplacestrregex {
+  replacestrregex: Expression;
+  pattern: Expression;
+  replace: Expression;
+  first?: Expression;
+}
+/**
+ * RegexEscape(value).
+ */
+export interface ExpressionRegexescape {
+  regexescape: Expression;
+}
+/**
+ * NGram(terms[, min[, max]]).
+ */
+export interface ExpressionNgram {
+  ngram: Expression;
+  min?: Expression;
+  max?: Expression;
 }
 /**
  * v4 `@obj`: escapes an object that has a key starting with `@` (wire-facts §1.6); any keys inside.

@@ -1,7 +1,8 @@
 /**
  * String functions (Concat, Casefold, StartsWith, EndsWith, ContainsStr, FindStr, Length, LowerCase, UpperCase,
  * TitleCase, Trim, LTrim, RTrim, Repeat, Space, ReplaceStr, SubString) and conversions (ToString, ToNumber, ToDouble,
- * ToInteger) of FQL v4 as the real service evaluates them (profile `v4-functions`, DEC-065;
+ * ToInteger), the regular-expression functions (ContainsStrRegex, FindStrRegex, ReplaceStrRegex, RegexEscape) and NGram
+ * of FQL v4 as the real service evaluates them (profile `v4-functions`, DEC-065;
  * spec/requirements/functions-strings.md). Lengths and offsets count code points; Java's and ICU's text rules apply
  * (eval/java-text.ts).
  */
@@ -21,6 +22,7 @@ import {
   stripTrailing,
   titleCase,
 } from '../java-text.js';
+import { InvalidReplacement, compileJavaPattern, findMatches, quotePattern, replaceMatches, type JavaPattern } from '../java-regex.js';
 import { argumentTypeName } from './numbers.js';
 
 /** Repeat and Space repeat at most this many times, as the real service. */
@@ -286,6 +288,148 @@ const toInteger: FormDefinition = {
   },
 };
 
+/** The pattern argument read as Java reads it (eval/java-regex.ts), or the service's invalid-pattern error. */
+function asPattern(value: Value, position: Position): JavaPattern {
+  const pattern = asString(value, position);
+  const compiled = compileJavaPattern(pattern);
+  if (compiled === undefined) throw errors.invalidArgument(`Search pattern /${pattern}/ is not a valid regular expression.`, position);
+  return compiled;
+}
+
+function asBoolean(value: Value, position: Position): boolean {
+  if (typeof value !== 'boolean') throw wrongType('Boolean', value, position);
+  return value;
+}
+
+const containsstrregex: FormDefinition = {
+  required: ['containsstrregex', 'pattern'],
+  async evaluate(ctx, args) {
+    const values = await evaluateArguments(ctx, args, ['containsstrregex', 'pattern']);
+    const value = asString(values.get('containsstrregex')!, args.position('containsstrregex'));
+    const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
+    return findMatches(pattern, value, 1).length > 0;
+  },
+};
+
+/** FindStrRegex answers at most this many matches, as the real service. */
+const MAX_FOUND = 1024n;
+
+const findstrregex: FormDefinition = {
+  required: ['findstrregex', 'pattern'],
+  optional: ['start', 'num_results'],
+  async evaluate(ctx, args) {
+    const values = await evaluateArguments(ctx, args, ['findstrregex', 'pattern', 'start', 'num_results']);
+    const value = asString(values.get('findstrregex')!, args.position('findstrregex'));
+    const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
+    const start = values.has('start') ? asInteger(values.get('start')!, args.position('start')) : undefined;
+    const wanted = values.has('num_results') ? asInteger(values.get('num_results')!, args.position('num_results')) : MAX_FOUND;
+    const limit = toInt(wanted < MAX_FOUND ? wanted : MAX_FOUND);
+    // As FindStr, the start counts code points but is only honoured below the UTF-16 length; the search runs on the
+    // rest of the string, so `^` matches at the start and offsets are the start plus offsets into the rest.
+    const honoured = start !== undefined && start > 0n && start < BigInt(value.length);
+    const skipped = honoured ? toInt(start) : 0;
+    const rest = honoured ? value.slice(offsetOfCodePoint(value, skipped)) : value;
+    return findMatches(pattern, rest, limit).map((match) => ({
+      start: BigInt(skipped + codePointCount(rest, match.start)),
+      // The end is the offset of the last character matched (of the match itself when it is empty).
+      end: BigInt(skipped + codePointCount(rest, match.end > match.start ? match.end - 1 : match.end)),
+      data: rest.slice(match.start, match.end),
+    }));
+  },
+};
+
+const replacestrregex: FormDefinition = {
+  required: ['replacestrregex', 'pattern', 'replace'],
+  optional: ['first'],
+  async evaluate(ctx, args) {
+    const values = await evaluateArguments(ctx, args, ['replacestrregex', 'pattern', 'replace', 'first']);
+    const value = asString(values.get('replacestrregex')!, args.position('replacestrregex'));
+    const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
+    const replacement = asString(values.get('replace')!, args.position('replace'));
+    const firstOnly = values.has('first') ? asBoolean(values.get('first')!, args.position('first')) : false;
+    const tooLong = (): QueryError => errors.invalidArgument(`result length must be <= ${MAX_RESULT_LENGTH}`, args.node.position);
+    try {
+      return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong);
+    } catch (error) {
+      if (!(error instanceof InvalidReplacement)) throw error;
+      throw errors.invalidArgument(`Replacement /${replacement}/ is not valid: ${error.message}.`, args.position('replace'));
+    }
+  },
+};
+
+/** Lucene's NGramTokenizer defaults and the widest spread between the sizes the real service allows. */
+const NGRAM_DEFAULT_MIN = 1n;
+const NGRAM_DEFAULT_MAX = 2n;
+const NGRAM_MAX_SPREAD = 1n;
+
+/** The size errors of NGram in the service's order, for the sizes as given (undefined when left out). */
+function ngramSizeErrors(min: bigint | undefined, max: bigint | undefined): string[] {
+  const found: string[] = [];
+  if (min !== undefined && max !== undefined) {
+    if (min > max || min <= 0n) found.push('min ngram size must be > 0 and <= max');
+    if (max <= 0n) found.push('max ngram size must be > 0');
+    if (max - min > NGRAM_MAX_SPREAD) found.push(`max ngram size must be <= min + ${NGRAM_MAX_SPREAD}`);
+  } else if (min !== undefined) {
+    if (min > NGRAM_DEFAULT_MAX || min <= 0n) found.push('min ngram size must be > 0 and <= max');
+    if (NGRAM_DEFAULT_MAX - min > NGRAM_MAX_SPREAD) found.push(`min ngram size must be >= max - ${NGRAM_MAX_SPREAD}`);
+  } else if (max !== undefined) {
+    if (max <= 0n || max <= NGRAM_DEFAULT_MIN) found.push('max ngram size must be > 0 and >= min');
+    if (max - NGRAM_DEFAULT_MIN > NGRAM_MAX_SPREAD) found.push(`max ngram size must be <= min + ${NGRAM_MAX_SPREAD}`);
+  }
+  return found;
+}
+
+/** The grams of `term` in Lucene's order: by starting code point, then by size; sizes count code points. */
+function ngramsOf(term: string, smallest: number, largest: number): string[] {
+  const codePoints = Array.from(term);
+  const grams: string[] = [];
+  for (let from = 0; from < codePoints.length; from++) {
+    for (let size = smallest; size <= largest && from + size <= codePoints.length; size++) grams.push(codePoints.slice(from, from + size).join(''));
+  }
+  return grams;
+}
+
+/** The total UTF-16 length of the grams of `strings`, computed without building them. */
+function ngramLength(strings: readonly string[], smallest: number, largest: number): number {
+  let total = 0;
+  for (const term of strings) {
+    const ends = [0];
+    for (const char of term) ends.push(ends.at(-1)! + char.length);
+    const count = ends.length - 1;
+    for (let size = smallest; size <= largest && size <= count; size++) {
+      for (let from = 0; from + size <= count; from++) total += ends[from + size]! - ends[from]!;
+    }
+  }
+  return total;
+}
+
+const ngram: FormDefinition = {
+  required: ['ngram'],
+  optional: ['min', 'max'],
+  async evaluate(ctx, args) {
+    const values = await evaluateArguments(ctx, args, ['ngram', 'min', 'max']);
+    const terms = elementsOf(values.get('ngram')!, args.position('ngram')).map((e) => {
+      if (!isScalar(e.value)) throw wrongType('Scalar', e.value, e.position);
+      return e.value;
+    });
+    const min = values.has('min') ? asInteger(values.get('min')!, args.position('min')) : undefined;
+    const max = values.has('max') ? asInteger(values.get('max')!, args.position('max')) : undefined;
+    const [sizeError] = ngramSizeErrors(min, max);
+    if (sizeError !== undefined) throw errors.invalidArgument(sizeError, args.node.position);
+    // The service hands the sizes to Lucene as 32-bit ints; where that truncation makes them invalid it fails
+    // internally, and this server answers the bounds error instead (DEC-065, this family's decisions).
+    const smallest = toInt(min ?? NGRAM_DEFAULT_MIN);
+    const largest = toInt(max ?? NGRAM_DEFAULT_MAX);
+    if (smallest < 1 || largest < smallest) throw errors.invalidArgument('min ngram size must be > 0 and <= max', args.node.position);
+    const strings = terms.filter((term): term is string => typeof term === 'string');
+    // Each gram of size k is at most 2k UTF-16 units and a string has fewer grams of a size than units, so this bounds
+    // the result before any gram is built.
+    const bound = strings.reduce((sum, term) => sum + term.length * (smallest + largest) * 2 * (largest - smallest + 1), 0);
+    if (bound > MAX_RESULT_LENGTH) checkResultLength(ngramLength(strings, smallest, largest), args.node.position);
+    return terms.flatMap((term): Value[] => (typeof term === 'string' ? ngramsOf(term, smallest, largest) : [term]));
+  },
+};
+
 export const stringForms: readonly FormDefinition[] = [
   concat,
   casefold,
@@ -308,4 +452,9 @@ export const stringForms: readonly FormDefinition[] = [
   toNumber,
   toDouble,
   toInteger,
+  containsstrregex,
+  findstrregex,
+  replacestrregex,
+  stringFunction(['regexescape'], (value) => quotePattern(value)),
+  ngram,
 ];

@@ -70,6 +70,35 @@ function repositionErrors(form: string, rewrite: (position: unknown[], descripti
   );
 }
 
+/** A request hook deleting the optional argument `key` from every call of `form` in the expression. */
+function dropArgument(form: string, key: string): FaultHooks['request'] {
+  return rewriteExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (form in object && key in object) {
+        delete object[key];
+        changed++;
+      }
+    });
+    return changed;
+  });
+}
+
+/** JavaScript-style escaping of a string for a pattern: a backslash before each metacharacter instead of `\Q…\E`. */
+function backslashEscaped(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/** NGram's grams ordered by size first (all of `min`, then all of `max`), not by starting position. */
+function gramsBySize(term: string, min: number, max: number): string[] {
+  const codePoints = Array.from(term);
+  const grams: string[] = [];
+  for (let size = min; size <= max; size++) {
+    for (let from = 0; from + size <= codePoints.length; from++) grams.push(codePoints.slice(from, from + size).join(''));
+  }
+  return grams;
+}
+
 export const STRING_FUNCTION_FAULTS: readonly Fault[] = [
   {
     id: 'STR-CONCAT-SEPARATOR-IGNORED',
@@ -406,6 +435,162 @@ export const STRING_FUNCTION_FAULTS: readonly Fault[] = [
       json: answerTopLevel('to_integer', (call) => {
         const value = decimalLiteral(call.to_integer);
         return value === undefined || Number.isInteger(value) ? undefined : jsonInt(Math.round(value));
+      }),
+    }),
+  },
+  {
+    id: 'STR-REGEX-EMBEDDED-FLAGS-IGNORED',
+    title: 'Regular expressions ignore embedded flags',
+    breaks: ['FN-STR-021'],
+    area: 'core',
+    description: 'The pattern functions drop a leading `(?m)`, `(?i)` or `(?s)` (as an engine without embedded flags would), so `(?m)^3` no longer matches at a line start.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (typeof object.pattern !== 'string' || !/^\(\?[ims]+\)/.test(object.pattern)) return;
+          object.pattern = object.pattern.replace(/^\(\?[ims]+\)/, '');
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'STR-REGEX-INVALID-PATTERN-AT-CALL',
+    title: 'An invalid pattern is reported at the call',
+    breaks: ['FN-STR-022'],
+    area: 'core',
+    description: 'An invalid regular expression is reported at the position of the function call instead of `["pattern"]`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.at(-1) !== 'pattern' || !String(error.description).startsWith('Search pattern')) continue;
+            error.position = error.position.slice(0, -1);
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'STR-FINDSTRREGEX-END-EXCLUSIVE',
+    title: 'FindStrRegex answers the end after the match',
+    breaks: ['FN-STR-023'],
+    area: 'core',
+    description: 'FindStrRegex reports `end` as the offset just past a non-empty match (JavaScript style) instead of the offset of its last character.',
+    apply: () => ({
+      json: (body, context) => {
+        if (context.status !== 200 || topLevelCall(context, 'findstrregex') === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
+        let changed = 0;
+        for (const match of body.resource) {
+          if (!isJsonObject(match) || typeof match.data !== 'string' || match.data === '') continue;
+          match.end = jsonInt(Number(String(match.end)) + 1);
+          changed++;
+        }
+        return changed > 0 ? body : undefined;
+      },
+    }),
+  },
+  {
+    id: 'STR-FINDSTRREGEX-START-IGNORED',
+    title: 'FindStrRegex ignores its start',
+    breaks: ['FN-STR-024'],
+    area: 'core',
+    description: 'FindStrRegex always searches from the beginning of the string whatever `start` says.',
+    apply: () => ({ request: dropArgument('findstrregex', 'start') }),
+  },
+  {
+    id: 'STR-FINDSTRREGEX-NUM-RESULTS-IGNORED',
+    title: 'FindStrRegex ignores num_results',
+    breaks: ['FN-STR-025'],
+    area: 'core',
+    description: 'FindStrRegex answers every match (up to 1024) whatever `num_results` says.',
+    apply: () => ({ request: dropArgument('findstrregex', 'num_results') }),
+  },
+  {
+    id: 'STR-REPLACESTRREGEX-FIRST-IGNORED',
+    title: 'ReplaceStrRegex ignores first',
+    breaks: ['FN-STR-026'],
+    area: 'core',
+    description: 'ReplaceStrRegex replaces every match even with `first: true`.',
+    apply: () => ({ request: dropArgument('replacestrregex', 'first') }),
+  },
+  {
+    id: 'STR-REGEXESCAPE-BACKSLASHES',
+    title: 'RegexEscape escapes with backslashes',
+    breaks: ['FN-STR-028'],
+    area: 'core',
+    description: 'RegexEscape puts a backslash before each metacharacter instead of answering Java\'s `\\Q…\\E` quoting.',
+    apply: () => ({
+      json: answerTopLevel('regexescape', (call) => (typeof call.regexescape === 'string' ? backslashEscaped(call.regexescape) : undefined)),
+    }),
+  },
+  {
+    id: 'STR-NGRAM-BY-SIZE',
+    title: 'NGram orders grams by size',
+    breaks: ['FN-STR-030'],
+    area: 'core',
+    description: 'NGram of a string answers all grams of the smaller size, then all of the larger, instead of by starting position.',
+    apply: () => ({
+      json: answerTopLevel('ngram', (call) => {
+        if (typeof call.ngram !== 'string') return undefined;
+        const min = 'min' in call ? integerLiteral(call.min) : 1;
+        const max = 'max' in call ? integerLiteral(call.max) : 2;
+        return min === undefined || max === undefined ? undefined : gramsBySize(call.ngram, min, max);
+      }),
+    }),
+  },
+  {
+    id: 'STR-NGRAM-SIZE-ERROR-AT-ARGUMENT',
+    title: 'NGram size errors are reported at the size',
+    breaks: ['FN-STR-031'],
+    area: 'core',
+    description: 'An NGram size error is reported at `["min"]` (or `["max"]`) instead of at the NGram call.',
+    apply: () => ({
+      json: repositionErrors('ngram', (position, description) => {
+        const size = /^(min|max) ngram size/.exec(description)?.[1];
+        return size === undefined ? undefined : [...position, size];
+      }),
+    }),
+  },
+  {
+    id: 'STR-CONTAINSSTRREGEX-WHOLE-STRING',
+    title: 'ContainsStrRegex matches the whole string',
+    breaks: ['FN-STR-020'],
+    area: 'core',
+    description: "ContainsStrRegex answers whether the pattern matches the whole string (Java's `matches`) instead of some part of it (`find`).",
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('containsstrregex' in object) || typeof object.pattern !== 'string') return;
+          object.pattern = `\\A(?:${object.pattern})\\z`;
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'STR-REPLACESTRREGEX-TRUTHY-FIRST',
+    title: 'ReplaceStrRegex takes any truthy first',
+    breaks: ['FN-STR-029'],
+    area: 'core',
+    description: 'ReplaceStrRegex accepts a `first` that is not a boolean, reading a string or number as true, instead of answering `Boolean expected`.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('replacestrregex' in object) || !('first' in object) || typeof object.first === 'boolean' || isJsonObject(object.first)) return;
+          object.first = true;
+          changed++;
+        });
+        return changed;
       }),
     }),
   },
