@@ -8,6 +8,7 @@
  * the requests gets past authentication and parsing into evaluation, where most server bugs live.
  */
 import fc from 'fast-check';
+import { readSchema } from '../../schemas/index.js';
 
 export type ErrorDialect = 'v4' | 'v10';
 
@@ -35,7 +36,8 @@ export interface FuzzTargets {
   readonly oversizedBytes: number;
 }
 
-const V4_FORMS = [
+/** Names the fuzzer always uses, some of them argument keys or misspellings rather than functions. */
+const EXTRA_FORM_NAMES = [
   'get', 'create', 'update', 'replace', 'delete', 'exists', 'paginate', 'match', 'index', 'collection', 'class', 'database',
   'ref', 'select', 'lambda', 'let', 'var', 'do', 'if', 'map', 'foreach', 'filter', 'and', 'or', 'not', 'equals', 'abort', 'now',
   'time', 'date', 'new_id', 'login', 'logout', 'identify', 'identity', 'has_identity', 'current_identity', 'create_key',
@@ -45,7 +47,13 @@ const V4_FORMS = [
   'prepend', 'sort', 'terms', 'values', 'size', 'after', 'before', 'ts', 'action', 'params', 'expr', 'in', 'then', 'else', 'from',
   'path', 'default', 'id', 'scope', 'data', 'name', 'source', 'unique', 'serialized', 'role', 'password', 'credentials', 'ttl',
 ];
-const ARG_KEYS = ['params', 'object', 'in', 'then', 'else', 'from', 'size', 'after', 'before', 'terms', 'expr', 'id', 'scope', 'default', 'path', 'events', 'sources', 'ts', 'action'];
+const EXTRA_ARG_KEYS = ['params', 'object', 'in', 'then', 'else', 'from', 'size', 'after', 'before', 'terms', 'expr', 'id', 'scope', 'default', 'path', 'events', 'sources', 'ts', 'action'];
+/** Every function form of the expression schema: its first key is the function's name, the others its arguments. */
+const SCHEMA_FORMS = Object.entries(readSchema('expression')['$defs'] as Record<string, { required?: string[]; properties?: Record<string, unknown> }>)
+  .filter(([name]) => name.startsWith('form-'))
+  .map(([, form]) => ({ name: form.required?.[0], keys: Object.keys(form.properties ?? {}) }));
+const V4_FORMS = [...new Set([...EXTRA_FORM_NAMES, ...SCHEMA_FORMS.flatMap((form) => (form.name === undefined ? [] : [form.name]))])];
+const ARG_KEYS = [...new Set([...EXTRA_ARG_KEYS, ...SCHEMA_FORMS.flatMap((form) => form.keys)])];
 const TAGS = ['@ref', '@ts', '@date', '@bytes', '@query', '@obj', '@set', '@doc', '@mod', '@int', '@long', '@double', '@time', '@object', '@nope'];
 
 /** Random JSON with integers, decimals, unicode, and nesting — valid JSON text, mostly meaningless. */
