@@ -2,26 +2,12 @@
 // Sum, Mean, Any, All, IsEmpty, IsNonEmpty over arrays, pages and sets; Take, Drop, Append, Prepend, Reverse.
 // Results are compared with their wire types: integers parse to bigint, decimals to number.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, decimal, stringifyWireJson, useTenant, type Client } from '../../../harness/index.js';
+import { check, decimal, useTenant } from '../../../harness/index.js';
 import { collection, createDoc, createIndex, match } from '../../indexes/index-fixtures.js';
 import { expectQueryError, lit } from '../protocol-wire.js';
+import { expectFailure, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
-
-async function resultOf(client: Client, expr: unknown): Promise<unknown> {
-  return (await client.query(expr)).expectStatus(200).resource;
-}
-
-async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
-  const error = expectQueryError(await client.query(expr), status, code);
-  expect(error.description).toBe(description);
-  expect(error.position).toEqual(position);
-}
-
-/** Cases named by their expression's wire JSON (titles cannot show bigint values otherwise). */
-function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
-  return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
-}
 
 const GROUPS: Record<string, unknown[]> = {
   ints: [1n, 2n, 3n],

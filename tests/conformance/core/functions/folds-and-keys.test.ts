@@ -1,26 +1,13 @@
 // Reduce, SelectAll, KeyFromSecret, and the message of Map and Foreach for what they do not take (profile
 // v4-functions; spec/requirements/functions-collections.md and functions-keys.md).
 import { beforeAll, describe, expect } from 'vitest';
-import { check, createKeyExpr, stringifyWireJson, useTenant, type Client } from '../../../harness/index.js';
+import { check, createKeyExpr, useTenant } from '../../../harness/index.js';
 import { createCollections, createUser, login, obj } from '../../auth/auth-fixtures.js';
 import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
 import { expectQueryError, lit } from '../protocol-wire.js';
+import { expectFailure, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
-
-async function resultOf(client: Client, expr: unknown): Promise<any> {
-  return (await client.query(expr)).expectStatus(200).resource;
-}
-
-async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
-  const error = expectQueryError(await client.query(expr), status, code);
-  expect(error.description).toBe(description);
-  expect(error.position).toEqual(position);
-}
-
-function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
-  return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
-}
 
 const lambda = (params: string | string[], expr: unknown): unknown => ({ lambda: params, expr });
 const sumLambda = lambda(['acc', 'v'], { add: [{ var: 'acc' }, { var: 'v' }] });

@@ -1,6 +1,6 @@
 // What the function families' data-driven tests share: the shape of a case and the exact checks of an answer.
 import { expect } from 'vitest';
-import type { Response } from '../../../harness/index.js';
+import { stringifyWireJson, type Client, type Response } from '../../../harness/index.js';
 import { expectQueryError } from '../protocol-wire.js';
 
 /** A call and the value it answers; `ids` are the requirements the case checks, where a table mixes several. */
@@ -32,4 +32,21 @@ export function expectInvalidArgument(res: Response, position: unknown[], descri
   const error = expectQueryError(res, 400, 'invalid argument');
   expect(error.position, res.explain('reports another position')).toEqual(position.map((p) => (typeof p === 'number' ? BigInt(p) : p)));
   expect(error.description, res.explain('has another description')).toBe(description);
+}
+
+/** The resource of a query that must answer 200. */
+export async function resultOf(client: Client, expr: unknown): Promise<any> {
+  return (await client.query(expr)).expectStatus(200).resource;
+}
+
+/** A query that must fail with `status` and `code`, its first error having exactly `description` and `position`. */
+export async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
+  const error = expectQueryError(await client.query(expr), status, code);
+  expect(error.description).toBe(description);
+  expect(error.position).toEqual(position);
+}
+
+/** Cases named by their expression's wire JSON (titles cannot show bigint values otherwise). */
+export function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
+  return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
 }

@@ -1,26 +1,12 @@
 // FQL v4 object functions (profile v4-functions, spec/requirements/functions-collections.md): Merge with and without
 // a resolver lambda, ContainsPath / Contains, ContainsField, ContainsValue, ToObject and ToArray.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, decimal, stringifyWireJson, useTenant, type Client } from '../../../harness/index.js';
+import { check, decimal, useTenant } from '../../../harness/index.js';
 import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { expectQueryError, lit } from '../protocol-wire.js';
+import { lit } from '../protocol-wire.js';
+import { expectFailure, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
-
-async function resultOf(client: Client, expr: unknown): Promise<unknown> {
-  return (await client.query(expr)).expectStatus(200).resource;
-}
-
-async function expectFailure(client: Client, expr: unknown, code: string, description: string, position: unknown[]): Promise<void> {
-  const error = expectQueryError(await client.query(expr), 400, code);
-  expect(error.description).toBe(description);
-  expect(error.position).toEqual(position);
-}
-
-/** Cases named by their expression's wire JSON (titles cannot show bigint values otherwise). */
-function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
-  return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
-}
 
 const lambda = (params: string | string[], expr: unknown): unknown => ({ lambda: params, expr });
 const v = (name: string): unknown => ({ var: name });
@@ -92,7 +78,7 @@ describe('Merge', () => {
       { expr: { merge: lit({}), with: [10] }, description: 'Object expected, Integer provided.', position: ['with', 0n] },
     ]),
   )(['FN-OBJ-003'], 'Merge of a value that is not an object: $name', async ({ expr, description, position }) => {
-    await expectFailure(t.server, expr, 'invalid argument', description, position);
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
   });
 
   check.each(
@@ -111,7 +97,7 @@ describe('Merge', () => {
     ]),
   )(['FN-OBJ-004'], 'Merge with a lambda argument that is not a lambda form answers invalid expression: $name', async ({ expr, description }) => {
     const position = 'let' in expr ? ['in', 'lambda'] : ['lambda'];
-    await expectFailure(t.server, expr, 'invalid expression', description, position);
+    await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
   });
 });
 
@@ -160,7 +146,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
       { expr: { contains: [lit({ a: 1 })], in: [1] }, description: 'String or Integer expected, Object provided.', position: ['contains', 0n] },
     ]),
   )(['FN-OBJ-006'], 'ContainsPath with a path element of the wrong type: $name', async ({ expr, description, position }) => {
-    await expectFailure(t.server, expr, 'invalid argument', description, position);
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
   });
 
   check.each(
@@ -179,9 +165,9 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, { contains_field: 'id', in: docRef() })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'data', in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'x', in: { get: docRef() } })).toBe(false);
-    await expectFailure(t.server, { contains_field: 1, in: lit({}) }, 'invalid argument', 'String expected, Integer provided.', ['contains_field']);
-    await expectFailure(t.server, { contains_field: ['a'], in: lit({ a: 1 }) }, 'invalid argument', 'String expected, Array provided.', ['contains_field']);
-    await expectFailure(t.server, { contains_field: 'a', in: [1] }, 'invalid argument', 'Object expected, Array provided.', ['in']);
+    await expectFailure(t.server, { contains_field: 1, in: lit({}) }, 400, 'invalid argument', 'String expected, Integer provided.', ['contains_field']);
+    await expectFailure(t.server, { contains_field: ['a'], in: lit({ a: 1 }) }, 400, 'invalid argument', 'String expected, Array provided.', ['contains_field']);
+    await expectFailure(t.server, { contains_field: 'a', in: [1] }, 400, 'invalid argument', 'Object expected, Array provided.', ['in']);
   });
 
   check.each(
@@ -222,7 +208,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
       { expr: { contains_value: 1, in: { time: '2024-01-01T00:00:00Z' } } },
     ]),
   )(['FN-OBJ-009'], 'ContainsValue in a scalar answers invalid argument: $name', async ({ expr }) => {
-    await expectFailure(t.server, expr, 'invalid argument', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', ['in']);
+    await expectFailure(t.server, expr, 400, 'invalid argument', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', ['in']);
   });
 });
 
@@ -284,7 +270,7 @@ describe('ToObject and ToArray', () => {
       { expr: { to_object: [['a', 1, 2]] }, description: 'Field/Value expected, Array provided.', position: ['to_object', 0n] },
     ]),
   )(['FN-OBJ-010'], 'ToObject refuses: $name', async ({ expr, description, position }) => {
-    await expectFailure(t.server, expr, 'invalid argument', description, position);
+    await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
   });
 
   check.each(
@@ -311,6 +297,6 @@ describe('ToObject and ToArray', () => {
       { expr: { to_array: match('obj_values') }, type: 'Set' },
     ]),
   )(['FN-OBJ-011'], 'ToArray refuses: $name', async ({ expr, type }) => {
-    await expectFailure(t.server, expr, 'invalid argument', `Cannot cast ${type} to Array.`, ['to_array']);
+    await expectFailure(t.server, expr, 400, 'invalid argument', `Cannot cast ${type} to Array.`, ['to_array']);
   });
 });

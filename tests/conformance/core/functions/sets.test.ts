@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../../harness/index.js';
 import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { docRef, expectQueryError, lit } from '../protocol-wire.js';
+import { docRef, lit } from '../protocol-wire.js';
+import { expectFailure, resultOf } from './function-cases.js';
 
 const t = useTenant();
 
@@ -21,18 +22,8 @@ const byGroup = (): unknown => match('fs_by_group');
 const refs = (): unknown => match('fs_refs');
 const range = (set: unknown, from: unknown, to: unknown): unknown => ({ range: set, from, to });
 
-async function resultOf(client: Client, expr: unknown): Promise<unknown> {
-  return (await client.query(expr)).expectStatus(200).resource;
-}
-
 async function pageData(client: Client, set: unknown, opts: Record<string, unknown> = {}): Promise<unknown[]> {
   return ((await resultOf(client, { paginate: set, size: 100n, ...opts })) as { data: unknown[] }).data;
-}
-
-async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
-  const error = expectQueryError(await client.query(expr), status, code);
-  expect(error.description).toBe(description);
-  expect(error.position).toEqual(position);
 }
 
 /** The refs the server renders for documents 1 … COUNT, by id. */
