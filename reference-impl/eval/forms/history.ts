@@ -1,8 +1,12 @@
-/** History reads: At evaluates an expression against the snapshot of an earlier time (DEC-065). */
+/**
+ * History reads (DEC-065): At evaluates an expression against the snapshot of an earlier time; Events turns a
+ * document or a set into the set of its history (read in event-history-sets.ts).
+ */
 import { errors, type Position } from '../../errors/query-error.js';
 import { Time, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import type { FormDefinition } from '../form-registry.js';
+import { eventsSetOf } from './event-history-sets.js';
 
 /** The time `At` reads at, in microseconds: a Time, or an Integer of microseconds since the epoch. */
 function atTime(value: Value, position: Position): bigint {
@@ -25,4 +29,12 @@ const at: FormDefinition = {
   },
 };
 
-export const historyForms: readonly FormDefinition[] = [at];
+/** `{"events": <ref or set>}`: the set of the history of a document or of a set. */
+const events: FormDefinition = {
+  required: ['events'],
+  async evaluate(ctx, args) {
+    return eventsSetOf(await args.value(ctx, 'events'), args.position('events'), args.node.position);
+  },
+};
+
+export const historyForms: readonly FormDefinition[] = [at, events];

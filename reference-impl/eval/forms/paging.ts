@@ -2,7 +2,7 @@
  * Paginate (SD "Page"): `{"paginate": <set>, "size"?, "after"?, "before"?, "ts"?, "cursor"?}`. Pages are
  * `{before?, after?, data}`; cursors are the boundary tuple `[...coveredValues, ref]` (DEC-035), `after`
  * inclusive, `before` exclusive, `before: null` walks back from the end. Size defaults to 64 and is bounded
- * by 1..100000 (DEC-018).
+ * by 1..100000 (DEC-018). `events: true` pages the set's history, as Paginate of `Events(set)` does (DEC-065).
  */
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
@@ -13,6 +13,7 @@ import type { FormArgs, FormDefinition } from '../form-registry.js';
 import type { EvalContext } from '../context.js';
 import { listingPage } from './listing-page.js';
 import { SetReader } from './set-reading.js';
+import { eventCursor, eventPageOptions, eventsSetOf, isEventSet } from './event-history-sets.js';
 import { whenReady } from '../when-ready.js';
 
 export const DEFAULT_PAGE_SIZE = 64;
@@ -66,30 +67,40 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedC
   return after === null || after === undefined ? {} : { after: cursorTuple(after) };
 }
 
+type Snapshot = { atTs: bigint | undefined; events: boolean };
+
 /**
- * The `ts` to read the set at (else an enclosing `At`'s; undefined: the transaction's), after checking `events` and
- * `sources` are not asked for.
+ * The `ts` to read the set at (else an enclosing `At`'s; undefined: the transaction's) and whether `events: true`
+ * asks for the set's history (DEC-065); `sources: true` is refused.
  */
-function snapshotTs(ctx: EvalContext, args: FormArgs): bigint | undefined | Promise<bigint | undefined> {
-  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return ctx.readTs;
-  return givenSnapshotTs(ctx, args);
+function snapshot(ctx: EvalContext, args: FormArgs): Snapshot | Promise<Snapshot> {
+  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return { atTs: ctx.readTs, events: false };
+  return givenSnapshot(ctx, args);
 }
 
-async function givenSnapshotTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
+async function givenSnapshot(ctx: EvalContext, args: FormArgs): Promise<Snapshot> {
   const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
-  for (const flag of ['events', 'sources'] as const) {
-    if (args.has(flag) && expectBoolean(await args.value(ctx, flag), args.position(flag))) {
-      throw errors.invalidArgument(`Paginate with ${flag}: true is not supported.`, args.position(flag));
-    }
+  const events = args.has('events') && expectBoolean(await args.value(ctx, 'events'), args.position('events'));
+  if (args.has('sources') && expectBoolean(await args.value(ctx, 'sources'), args.position('sources'))) {
+    throw errors.invalidArgument('Paginate with sources: true is not supported.', args.position('sources'));
   }
-  return atTs;
+  return { atTs, events };
 }
 
-/** The Page value: `before` and `after` cursors when there are pages on that side, then `data`. */
-function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[]): ObjectValue {
+/** Where a malformed cursor is reported: the argument that gave it. */
+function cursorPosition(args: FormArgs): Position {
+  return args.position(args.has('cursor') ? 'cursor' : args.has('before') ? 'before' : 'after');
+}
+
+/**
+ * The Page value: `before` and `after` cursors when there are pages on that side, then `data`. An events set's
+ * cursors are shown as events (`eventCursor`), not as the tuples they are walked by.
+ */
+function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[], events?: EvalContext): ObjectValue {
   const out: ObjectValue = {};
-  if (cursors.before !== undefined) out['before'] = cursors.before;
-  if (cursors.after !== undefined) out['after'] = cursors.after;
+  const shown = (tuple: Value[]): Value => (events === undefined ? tuple : eventCursor(events, tuple));
+  if (cursors.before !== undefined) out['before'] = shown(cursors.before);
+  if (cursors.after !== undefined) out['after'] = shown(cursors.after);
   out['data'] = data;
   return out;
 }
@@ -105,7 +116,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<Value> => {
     const ordered = await reader.read(ctx, set, position, atTs);
     const page = paginateSet(ordered, options);
-    return pageObject(page, page.data.map((tuple) => ordered.element(tuple)));
+    return pageObject(page, page.data.map((tuple) => ordered.element(tuple)), isEventSet(set) ? ctx : undefined);
   };
 
   const paginate: FormDefinition = {
@@ -115,13 +126,17 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
       // Each argument is evaluated and checked in turn: set, size, cursor, then ts and the flags.
       return whenReady(args.valueOrPending(ctx, 'paginate'), (set) =>
         whenReady(pageSize(ctx, args), (size) =>
-          whenReady(requestedCursor(ctx, args), (cursor) =>
-            whenReady(snapshotTs(ctx, args), (atTs) =>
-              size === 0
+          whenReady(requestedCursor(ctx, args), (given) =>
+            whenReady(snapshot(ctx, args), ({ atTs, events }) => {
+              const target = events ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : set;
+              // An events set's cursors are events or times, read as the tuples its history is ordered by.
+              const cursor = isEventSet(target) ? eventPageOptions({ size: 1, ...given }, cursorPosition(args)) : given;
+              const shownAs = isEventSet(target) ? ctx : undefined;
+              return size === 0
                 ? // The set is still read (and refused when it is not one); the page holds nothing.
-                  whenReady(page(ctx, set, args.position('paginate'), atTs, { size: 1, ...cursor }), () => pageObject(emptyPageCursors(cursor), []))
-                : page(ctx, set, args.position('paginate'), atTs, { size, ...cursor }),
-            ),
+                  whenReady(page(ctx, target, args.position('paginate'), atTs, { ...cursor, size: 1 }), () => pageObject(emptyPageCursors(cursor), [], shownAs))
+                : page(ctx, target, args.position('paginate'), atTs, { ...cursor, size });
+            }),
           ),
         ),
       );

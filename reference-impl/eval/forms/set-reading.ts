@@ -21,6 +21,7 @@ import { Scope, type EvalContext } from '../context.js';
 import { isNativeCollection, locateDocument, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { listedCollectionRef } from './listing-page.js';
+import { eventHistory } from './event-history-sets.js';
 
 export const INDEXES_REF = new Ref('indexes');
 
@@ -198,7 +199,7 @@ export function asLambda(v: Value, position: Position): LambdaValue {
 }
 
 export class SetReader {
-  constructor(private readonly indexes: IndexManager) {}
+  constructor(readonly indexes: IndexManager) {}
 
   /** The ordered set a set value designates, as of `givenTs` if given, else of an enclosing `At`'s time. */
   async read(ctx: EvalContext, set: Value, position: Position, givenTs?: bigint): Promise<OrderedSet> {
@@ -238,6 +239,7 @@ export class SetReader {
     if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs), rangeBound(s['from']), rangeBound(s['to']));
     if ('singleton' in s) return singleton(ctx, s['singleton']!, position, atTs);
     if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs);
+    if ('events' in s) return eventHistory(ctx, s['events']!, position, atTs, this);
     throw errors.invalidArgument('Set expected.', position);
   }
 

@@ -3,8 +3,8 @@
 // writes let through, the wrong error code, Now() moved to the At's time, the outer At winning, any value taken as
 // a time — made by rewriting the expression the suite sends or the error it gets back.
 import type { Fault } from '../fault.js';
-import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
-import { replaceObject, rewriteExpression, rewriteJson, v4Errors } from './rewrites.js';
+import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
+import { expressionUses, replaceObject, rewriteExpression, rewriteJson, v4Errors, v4Resource } from './rewrites.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
 const NOW = (): JsonObject => ({ now: null });
@@ -31,6 +31,32 @@ function containsForm(expression: unknown, forms: readonly string[]): boolean {
     if (forms.some((form) => form in object)) found = true;
   });
   return found;
+}
+
+const EVENT_ACTIONS = ['create', 'update', 'delete', 'add', 'remove'];
+
+/** True for an event (or event cursor) as the service renders it: `ts`, an event action, and usually its document. */
+function isEventObject(value: unknown): value is JsonObject {
+  return isJsonObject(value) && 'ts' in value && typeof value.action === 'string' && EVENT_ACTIONS.includes(value.action);
+}
+
+/** A JSON hook for the answers to expressions that read events (`Events(…)` or Paginate with `events`). */
+function rewriteEventAnswers(rewrite: (resource: JsonObject) => number): ReturnType<typeof rewriteJson> {
+  return rewriteJson(
+    (body, context) => context.status === 200 && expressionUses(context.original, 'events') && v4Resource(body) !== undefined,
+    (body) => {
+      let changed = 0;
+      forEachObject(v4Resource(body), (object) => {
+        changed += rewrite(object);
+      });
+      return changed;
+    },
+  );
+}
+
+/** A page of events: `data` an array whose items are events. */
+function eventPage(object: JsonObject): unknown[] | undefined {
+  return Array.isArray(object.data) && object.data.length > 0 && object.data.every(isEventObject) ? object.data : undefined;
 }
 
 export const HISTORY_FUNCTION_FAULTS: readonly Fault[] = [
@@ -166,6 +192,210 @@ export const HISTORY_FUNCTION_FAULTS: readonly Fault[] = [
         }
         return changed;
       }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-NEWEST-FIRST',
+    title: 'Events pages list the newest event first',
+    breaks: ['FN-HIST-011', 'FN-HIST-013', 'FN-HIST-018'],
+    area: 'core',
+    description: 'Paginate(Events(ref)) answers the history newest first, as a server that walks versions from the latest would.',
+    apply: () => ({
+      json: rewriteEventAnswers((object) => {
+        const data = eventPage(object);
+        if (data === undefined || data.length < 2) return 0;
+        data.reverse();
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-WHOLE-DATA',
+    title: 'An update event carries the whole document instead of what changed',
+    breaks: ['FN-HIST-012'],
+    area: 'core',
+    description: 'Each update event\'s data is the data of the create before it merged with the changes (unchanged fields kept, removed ones null), as a server that renders every version\'s data would.',
+    apply: () => ({
+      json: rewriteEventAnswers((object) => {
+        const data = eventPage(object) as JsonObject[] | undefined;
+        if (data === undefined) return 0;
+        let changed = 0;
+        let current: JsonObject | undefined;
+        for (const event of data) {
+          if (event.action === 'create' && isJsonObject(event.data)) current = { ...event.data };
+          else if (event.action === 'update' && current !== undefined && isJsonObject(event.data)) {
+            current = { ...current, ...event.data };
+            event.data = { ...current };
+            changed++;
+          } else if (event.action === 'delete') current = undefined;
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-DELETE-EMPTY',
+    title: 'A delete event carries an empty object as data',
+    breaks: ['FN-HIST-012'],
+    area: 'core',
+    description: 'A delete event\'s data is {} where the service answers null.',
+    apply: () => ({
+      json: rewriteEventAnswers((object) => {
+        if (!isEventObject(object) || object.action !== 'delete' || !('data' in object) || object.data !== null) return 0;
+        object.data = {};
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-INSTANCE-KEY',
+    title: 'Events name their document `instance` in API 4',
+    breaks: ['FN-HIST-011', 'FN-HIST-013', 'FN-HIST-018'],
+    area: 'core',
+    description: 'Events and event cursors carry the document under `instance`, the key of API versions before 2.7.',
+    apply: () => ({
+      json: rewriteEventAnswers((object) => {
+        if (!isEventObject(object) || !('document' in object)) return 0;
+        const { document, ...rest } = object;
+        replaceObject(object, { ...rest, instance: document });
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-TS-CURSORS',
+    title: 'Event pages answer bare timestamps as cursors',
+    breaks: ['FN-HIST-013', 'FN-HIST-016'],
+    area: 'core',
+    description: 'A page of events answers its before and after cursors as the event\'s ts alone, as a server paging by time only would.',
+    apply: () => ({
+      json: rewriteEventAnswers((object) => {
+        if (!Array.isArray(object.data)) return 0;
+        let changed = 0;
+        for (const side of ['before', 'after'] as const) {
+          const cursor = object[side];
+          if (isEventObject(cursor) && 'document' in cursor) {
+            object[side] = cursor.ts;
+            changed++;
+          }
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-FLAG-IGNORED',
+    title: 'Paginate ignores events: true',
+    breaks: ['FN-HIST-016'],
+    area: 'core',
+    description: 'Paginate(ref, {events: true}) pages the ref as a set instead of its history, as a server without the option would.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if ('paginate' in object && object.events === true) {
+            object.events = false;
+            changed++;
+          }
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-NO-SNAPSHOT',
+    title: 'Events ignore Paginate\'s ts and At',
+    breaks: ['FN-HIST-017'],
+    area: 'core',
+    description: 'Paginate(Events(ref), {ts}) and At(ts, Paginate(Events(ref))) answer the whole history, later events included.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return;
+          object.ts = NOW();
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-NESTED-ALLOWED',
+    title: 'Events of an events set is refused as an invalid expression',
+    breaks: ['FN-HIST-020'],
+    area: 'core',
+    description: 'Events(Events(ref)) answers invalid expression, where the service answers invalid argument: Set does not support events history.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => v4Errors(body).some((error) => error.description === 'Set does not support events history.'),
+        (body) => {
+          for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
+          return true;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-TS-CURSOR-EXCLUSIVE',
+    title: 'An after cursor given as a time skips the events of that time',
+    breaks: ['FN-HIST-014'],
+    area: 'core',
+    description: 'Paginate(Events(ref), {after: ts}) starts after the events at ts, as a server comparing the time with the whole event would.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return;
+          if (isJsonInteger(object.after)) {
+            object.after = jsonInt(BigInt(String(object.after)) + 1n);
+            changed++;
+          }
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-SET-SHAPE',
+    title: 'Events of a ref is rendered as the events of its Singleton',
+    breaks: ['FN-HIST-010'],
+    area: 'core',
+    description: 'Events(ref) answers {"@set": {"events": {"@set": {"singleton": ref}}}}, where the service keeps the ref itself.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 200 && expressionUses(context.original, 'events'),
+        (body) => {
+          let changed = 0;
+          forEachObject(v4Resource(body) ?? body, (object) => {
+            const set = object['@set'];
+            if (!isJsonObject(set) || !isJsonObject(set.events) || !('@ref' in set.events)) return;
+            set.events = { '@set': { singleton: set.events } };
+            changed++;
+          });
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-CURSOR-AS-TUPLE',
+    title: 'A malformed event cursor is reported as a malformed tuple',
+    breaks: ['FN-HIST-021'],
+    area: 'core',
+    description: 'A string cursor for an events set answers "Array expected, String provided.", as a server that reads every cursor as an index tuple would.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => v4Errors(body).some((error) => typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')),
+        (body) => {
+          for (const error of v4Errors(body)) {
+            if (typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')) {
+              error.description = error.description.replace('Object, Integer, Time, or Date expected', 'Array expected');
+            }
+          }
+          return true;
+        },
+      ),
     }),
   },
 ];
