@@ -17,7 +17,8 @@ export interface V4Metrics {
   queryTimeMs: number;
 }
 
-export type V4Outcome = ({ ok: true; value: Value; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint }) & { metrics: V4Metrics };
+/** A success carries its value and `body`, the value rendered as the answer (`{"resource": …}`). */
+export type V4Outcome = ({ ok: true; value: Value; body: string; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint }) & { metrics: V4Metrics };
 
 function measured(started: number, txn: Transaction | undefined): V4Metrics {
   return { documentsRead: txn?.documentsRead ?? 0, documentsWritten: txn?.documentsWritten ?? 0, queryTimeMs: Math.round(performance.now() - started) };
@@ -51,22 +52,29 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
   let failedAt = transactions.lastTs;
   const started = performance.now();
   let used: Transaction | undefined;
-  const succeeded = (outcome: TransactionOutcome<{ value: Value; created: boolean }>): V4Outcome => ({
+  const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
     ok: true,
     value: outcome.result.value,
+    body: outcome.result.body,
     created: outcome.result.created,
     ts: outcome.ts,
     metrics: measured(started, used),
   });
   const failed = (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error, writeRefusal), ts: failedAt, metrics: measured(started, used) });
-  let outcome: TransactionOutcome<{ value: Value; created: boolean }> | Promise<TransactionOutcome<{ value: Value; created: boolean }>>;
+  let outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }> | Promise<TransactionOutcome<{ value: Value; body: string; created: boolean }>>;
   try {
     outcome = transactions.runNow(
       (txn) => {
         failedAt = txn.ts;
         used = txn;
         const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, v4Evaluator);
-        const created = (value: Value) => ({ value, created: typeof value === 'object' && value !== null && evalCtx.created.has(value) });
+        // Rendered before the commit: a result that cannot be rendered (nested too deep, too long for a string) fails the
+        // query, which then writes nothing, rather than answering an error about writes that were kept.
+        const created = (value: Value) => ({
+          value,
+          body: renderResource(value, { apiVersion }),
+          created: typeof value === 'object' && value !== null && evalCtx.created.has(value),
+        });
         const value = evalCtx.evalNow(expr);
         return value instanceof Promise ? value.then(created) : created(value);
       },
@@ -85,12 +93,13 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
   if (error instanceof QueryError) return error;
   if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', writeRefusal, []);
   if (error instanceof RangeError && /call stack/i.test(error.message)) return new QueryError('stack overflow', 'Stack overflow.', []);
+  if (error instanceof RangeError && /string length/i.test(error.message)) return new QueryError('invalid argument', 'The result is too large to answer.', []);
   throw error;
 }
 
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
   const headers = v4Headers(outcome.ts, outcome.metrics);
-  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, renderResource(outcome.value, { apiVersion }));
+  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, outcome.body);
   else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
 }
 

@@ -6,35 +6,7 @@
  * uses a construct with no faithful translation (possessive quantifiers, atomic groups, class intersections,
  * Unicode-case and comment flags, `\G`, `\R`, …), is refused: the caller answers the invalid-pattern error.
  */
-import { createContext, runInContext } from 'node:vm';
-import { ProtocolError } from '../errors/query-error.js';
-
-/**
- * How long one regex function may match. A pattern can backtrack catastrophically (`(a+)+$` on a long run of `a`),
- * which would otherwise hold the reference server's only thread for minutes.
- */
-export const REGEX_TIME_LIMIT_MS = 1000;
-
-/** Where matching runs: vm's timeout stops any JavaScript, the regex engine's backtracking included. */
-const timed = createContext({ operation: undefined as (() => unknown) | undefined });
-
-/**
- * Runs `operation` (one regex function's matching). Past REGEX_TIME_LIMIT_MS the request is answered as the real
- * service answers a query that outlasts its time limit: 440 `processing time limit exceeded` (FN-STR-033).
- */
-function withinTimeLimit<T>(operation: () => T): T {
-  timed['operation'] = operation;
-  try {
-    return runInContext('operation()', timed, { timeout: REGEX_TIME_LIMIT_MS }) as T;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new ProtocolError(440, 'processing time limit exceeded', `A regular expression matched for over ${REGEX_TIME_LIMIT_MS} ms.`);
-    }
-    throw error;
-  } finally {
-    timed['operation'] = undefined;
-  }
-}
+import { withinTimeLimit } from './time-limit.js';
 
 /** A translated pattern: a global, code-point (`u`) JavaScript regular expression and its capturing groups. */
 export interface JavaPattern {
@@ -531,7 +503,8 @@ function* matchesOf(pattern: JavaPattern, text: string): Generator<JavaMatch> {
     const start = found.index;
     const end = start + found[0].length;
     yield { start, end, groups: found.slice(0) };
-    if (end === start) regex.lastIndex = end + 1;
+    // An empty match moves on one code point (two units for a surrogate pair), as Java's Matcher does.
+    if (end === start) regex.lastIndex = end + ((text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1);
   }
 }
 
@@ -539,7 +512,7 @@ function* matchesOf(pattern: JavaPattern, text: string): Generator<JavaMatch> {
 export function findMatches(pattern: JavaPattern, text: string, limit: number): JavaMatch[] {
   const matches: JavaMatch[] = [];
   if (limit <= 0) return matches;
-  return withinTimeLimit(() => {
+  return withinTimeLimit('A regular expression', () => {
     for (const match of matchesOf(pattern, text)) if (matches.push(match) >= limit) break;
     return matches;
   });
@@ -582,7 +555,7 @@ function expandReplacement(pattern: JavaPattern, replacement: string, match: Jav
  * exceed `maxLength`.
  */
 export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error): string {
-  return withinTimeLimit(() => {
+  return withinTimeLimit('A regular expression', () => {
     let out = '';
     let last = 0;
     for (const match of matchesOf(pattern, text)) {

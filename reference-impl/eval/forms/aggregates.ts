@@ -132,6 +132,9 @@ const drop: FormDefinition = {
 };
 
 /** Append and Prepend: the elements (one value or an array of them) joined to an array. */
+/** The longest array Append and Prepend build (FN-ARR-010): a reference-server limit, as FN-STR-019 is for strings. */
+export const MAX_ARRAY_LENGTH = 1_048_576;
+
 function joinForm(name: 'append' | 'prepend'): FormDefinition {
   return {
     required: [name, 'collection'],
@@ -140,6 +143,8 @@ function joinForm(name: 'append' | 'prepend'): FormDefinition {
       const collection = await args.value(ctx, 'collection');
       if (!Array.isArray(collection)) throw wrongType('Array', collection, args.position('collection'));
       const elements = Array.isArray(given) ? given : [given];
+      // Appending an array to itself doubles it: a few dozen nested calls would exhaust the server's memory.
+      if (collection.length + elements.length > MAX_ARRAY_LENGTH) throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
       return name === 'append' ? [...collection, ...elements] : [...elements, ...collection];
     },
   };

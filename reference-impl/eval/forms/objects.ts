@@ -83,26 +83,37 @@ function databaseOf(ref: Ref): Ref | undefined {
 }
 
 /** Whether `path` leads somewhere in `container`, walking as Select does without `all`. */
-function hasPath(container: Value, path: ReadonlyArray<string | bigint>): boolean {
-  if (path.length === 0) return true;
-  const [head, ...rest] = path as [string | bigint, ...Array<string | bigint>];
-  if (container instanceof Ref) {
-    if (head === 'class' || head === 'collection') return hasPath(container.collection ?? new Ref('collections'), rest);
-    if (head === 'id') return rest.length === 0;
-    if (head === 'database') {
-      const database = databaseOf(container);
-      return database !== undefined && hasPath(database, rest);
-    }
-    return false;
+function hasPath(container: Value, path: ReadonlyArray<string | bigint>, from = 0): boolean {
+  // A loop, not recursion on the rest of the path: a path may hold hundreds of thousands of elements.
+  let current = container;
+  for (let i = from; i < path.length; i++) {
+    const head = path[i]!;
+    if (current instanceof Ref) {
+      if (head === 'class' || head === 'collection') current = current.collection ?? NATIVE_COLLECTIONS_REF;
+      else if (head === 'id') return i === path.length - 1;
+      else if (head === 'database') {
+        const database = databaseOf(current);
+        if (database === undefined) return false;
+        current = database;
+      } else return false;
+    } else if (current instanceof SetRef) {
+      if (head !== '@set') return false;
+      current = current.structure;
+    } else if (Array.isArray(current)) {
+      if (typeof head !== 'bigint' || head < 0n || head >= BigInt(current.length)) return false;
+      current = current[Number(head)]!;
+    } else if (isPageValue(current) && typeof head === 'bigint') {
+      return hasPath(current.data, path, i);
+    } else if (isObjectValue(current)) {
+      if (typeof head !== 'string' || !Object.hasOwn(current, head)) return false;
+      current = current[head]!;
+    } else return false;
   }
-  if (container instanceof SetRef) return head === '@set' && hasPath(container.structure, rest);
-  if (Array.isArray(container)) {
-    return typeof head === 'bigint' && head >= 0n && head < BigInt(container.length) && hasPath(container[Number(head)]!, rest);
-  }
-  if (isPageValue(container) && typeof head === 'bigint') return hasPath(container.data, path);
-  if (isObjectValue(container)) return typeof head === 'string' && Object.hasOwn(container, head) && hasPath(container[head]!, rest);
-  return false;
+  return true;
 }
+
+/** What `collection` of a native collection's ref is: the collection of collections. */
+const NATIVE_COLLECTIONS_REF = new Ref('collections');
 
 function containsPathForm(name: 'contains_path' | 'contains'): FormDefinition {
   return {

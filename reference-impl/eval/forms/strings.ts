@@ -22,6 +22,7 @@ import {
   stripTrailing,
   titleCase,
 } from '../java-text.js';
+import { withinTimeLimit } from '../time-limit.js';
 import { InvalidReplacement, compileJavaPattern, findMatches, quotePattern, replaceMatches, type JavaPattern } from '../java-regex.js';
 import { argumentTypeName } from './numbers.js';
 
@@ -94,6 +95,27 @@ function stringFunction(keys: readonly [string, ...string[]], compute: (...strin
   };
 }
 
+/**
+ * A case mapping or normalization of `value`: these can lengthen a string many times over (one character casefolds to
+ * eighteen) and TitleCase's word segmentation slows down faster than the text grows, so they run under the function
+ * time limit (FN-STR-033) and their result under the length limit (FN-STR-019).
+ */
+function caseMapped(name: string, map: (value: string) => string, value: string, position: Position): string {
+  const mapped = withinTimeLimit(name, () => map(value));
+  checkResultLength(mapped.length, position);
+  return mapped;
+}
+
+function caseFunction(key: string, name: string, map: (value: string) => string): FormDefinition {
+  return {
+    required: [key],
+    async evaluate(ctx, args) {
+      const values = await evaluateArguments(ctx, args, [key]);
+      return caseMapped(name, map, asString(values.get(key)!, args.position(key)), args.node.position);
+    },
+  };
+}
+
 const concat: FormDefinition = {
   required: ['concat'],
   optional: ['separator'],
@@ -141,7 +163,7 @@ const casefold: FormDefinition = {
       normalize = chosen;
     }
     // Strings are normalized, other scalars kept; one term answers itself rather than a one-element array.
-    const normalized = terms.map((term) => (typeof term === 'string' ? normalize(term) : term));
+    const normalized = terms.map((term) => (typeof term === 'string' ? caseMapped('Casefold', normalize, term, args.node.position) : term));
     return normalized.length === 1 ? normalized[0]! : normalized;
   },
 };
@@ -438,9 +460,9 @@ export const stringForms: readonly FormDefinition[] = [
   stringFunction(['containsstr', 'search'], (value, search) => value.includes(search)),
   findstr,
   stringFunction(['length'], (value) => BigInt(codePointCount(value))),
-  stringFunction(['lowercase'], (value) => value.toLowerCase()),
-  stringFunction(['uppercase'], (value) => value.toUpperCase()),
-  stringFunction(['titlecase'], (value) => titleCase(value)),
+  caseFunction('lowercase', 'LowerCase', (value) => value.toLowerCase()),
+  caseFunction('uppercase', 'UpperCase', (value) => value.toUpperCase()),
+  caseFunction('titlecase', 'TitleCase', titleCase),
   stringFunction(['trim'], (value) => stripTrailing(stripLeading(value))),
   stringFunction(['ltrim'], (value) => stripLeading(value)),
   stringFunction(['rtrim'], (value) => stripTrailing(value)),

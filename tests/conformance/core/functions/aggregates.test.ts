@@ -267,6 +267,14 @@ describe('Take and Drop', () => {
 });
 
 describe('Append, Prepend and Reverse', () => {
+  check(['FN-ARR-010'], 'Append and Prepend refuse to build an array of more than 1,048,576 elements', async () => {
+    // Each binding appends the previous array to itself: x18 would hold 8 × 2^18 = 2,097,152 elements.
+    const bindings: unknown[] = [{ x0: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n] }];
+    for (let i = 1; i <= 25; i++) bindings.push({ [`x${i}`]: { [i % 2 ? 'append' : 'prepend']: { var: `x${i - 1}` }, collection: { var: `x${i - 1}` } } });
+    await expectFailure(t.server, { let: bindings, in: { count: { var: 'x25' } } }, 400, 'invalid argument', 'array length must be <= 1048576', ['let', 18n, 'x18']);
+    expect(await resultOf(t.server, { let: bindings.slice(0, 18), in: { count: { var: 'x17' } } })).toBe(1048576n);
+  });
+
   check.each(
     named([
       { expr: { append: [3, 4], collection: [1, 2] }, expected: [1n, 2n, 3n, 4n] },

@@ -73,6 +73,15 @@ describe('Reduce', () => {
   });
 });
 
+describe('Results that cannot be answered', () => {
+  check(['LIMIT-RESULT-001'], 'a result nested ten thousand deep answers 400 stack overflow, and the query writes nothing', async () => {
+    const deep = reduce(lambda(['acc', 'v'], [{ var: 'acc' }]), [], Array.from({ length: 10_000 }, (_, i) => BigInt(i)));
+    const write = { create: { ref: { collection: 'fk_items' }, id: '424242' }, params: lit({ data: { kept: false } }) };
+    expectQueryError(await t.server.query({ do: [write, deep] }), 400, 'stack overflow');
+    expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } })).toBe(false);
+  });
+});
+
 describe('Map and Foreach of what they do not take', () => {
   const identity = lambda('x', { var: 'x' });
   check.each(

@@ -124,6 +124,11 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, expr)).toBe(expected);
   });
 
+  check(['FN-OBJ-005'], 'ContainsPath follows a path of 50,000 elements', async () => {
+    // The collection of a native collection's ref is the collection of collections, and so on, at every step.
+    expect(await resultOf(t.server, { contains_path: Array.from({ length: 50_000 }, () => 'collection'), in: { collections: null } })).toBe(true);
+  });
+
   check(['FN-OBJ-005'], 'ContainsPath on refs and documents', async () => {
     const cases: Array<[unknown, boolean]> = [
       [['id'], true],

@@ -150,6 +150,17 @@ describe('Regular-expression string functions and NGram', () => {
     expectResult(await t.server.query({ containsstrregex: 'abc', pattern: 'b' }), true);
   });
 
+  check(['FN-STR-033'], 'TitleCase of a text it would take seconds to segment answers 440, and the server keeps answering', async () => {
+    const res = await t.server.query({ titlecase: { repeat: { repeat: 'a b', number: 1024 }, number: 1024 } });
+    expectProtocolError(res, 440, 'processing time limit exceeded');
+    expectResult(await t.server.query({ titlecase: 'hello world' }), 'Hello World');
+  });
+
+  check(['FN-STR-023'], 'FindStrRegex of an empty pattern matches between code points, not inside a surrogate pair', async () => {
+    expectResult(await t.server.query({ findstrregex: '😀😀', pattern: '' }), [0n, 1n, 2n].map((at) => ({ start: at, end: at, data: '' })));
+    expectResult(await t.server.query({ replacestrregex: '😀', pattern: '', replace: '-' }), '-😀-');
+  });
+
   check(['FN-STR-025'], 'FindStrRegex answers at most 1024 matches', async () => {
     const res = await t.server.query({ findstrregex: { repeat: 'ab', number: 1024 }, pattern: '.', num_results: 5000 });
     res.expectStatus(200);

@@ -1,0 +1,31 @@
+/**
+ * A time limit for the few functions whose cost grows faster than their input (a regular expression that backtracks
+ * catastrophically, word segmentation of a long text, Unicode case folding that expands): without one, a small
+ * request could hold the reference server's only thread for minutes.
+ */
+import { createContext, runInContext } from 'node:vm';
+import { ProtocolError } from '../errors/query-error.js';
+
+/** How long one such function may run. */
+export const FUNCTION_TIME_LIMIT_MS = 1000;
+
+/** Where the work runs: vm's timeout stops any JavaScript, the regex engine's backtracking included. */
+const timed = createContext({ operation: undefined as (() => unknown) | undefined });
+
+/**
+ * Runs `operation`. Past FUNCTION_TIME_LIMIT_MS the request is answered as the real service answers a query that
+ * outlasts its time limit: 440 `processing time limit exceeded` (FN-STR-033); `what` names the work in the message.
+ */
+export function withinTimeLimit<T>(what: string, operation: () => T): T {
+  timed['operation'] = operation;
+  try {
+    return runInContext('operation()', timed, { timeout: FUNCTION_TIME_LIMIT_MS }) as T;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new ProtocolError(440, 'processing time limit exceeded', `${what} ran for over ${FUNCTION_TIME_LIMIT_MS} ms.`);
+    }
+    throw error;
+  } finally {
+    timed['operation'] = undefined;
+  }
+}
