@@ -105,6 +105,11 @@ function elementCursor(element: Value): Value[] {
   return Array.isArray(element) ? element : [element];
 }
 
+/** The cursor between a page's first `n` elements and the rest: what Take's page ends at and Drop's starts at. */
+function splitCursor(page: ObjectValue, items: readonly Value[], n: number): Value | undefined {
+  return n < 0 ? page['before'] : n < items.length ? elementCursor(items[n]!) : page['after'];
+}
+
 const take: FormDefinition = {
   required: ['take', 'collection'],
   async evaluate(ctx, args) {
@@ -113,8 +118,7 @@ const take: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? [] : items.slice(0, n);
     if (Array.isArray(collection)) return data;
-    const after = n < 0 ? collection['before'] : n < items.length ? elementCursor(items[n]!) : collection['after'];
-    return pageWith(data, collection['before'], after);
+    return pageWith(data, collection['before'], splitCursor(collection, items, n));
   },
 };
 
@@ -126,15 +130,14 @@ const drop: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? items : items.slice(n);
     if (Array.isArray(collection)) return data;
-    const before = n < 0 ? collection['before'] : n < items.length ? elementCursor(items[n]!) : collection['after'];
-    return pageWith(data, before, collection['after']);
+    return pageWith(data, splitCursor(collection, items, n), collection['after']);
   },
 };
 
-/** Append and Prepend: the elements (one value or an array of them) joined to an array. */
 /** The longest array Append and Prepend build (FN-ARR-010): a reference-server limit, as FN-STR-019 is for strings. */
 export const MAX_ARRAY_LENGTH = 1_048_576;
 
+/** Append and Prepend: the elements (one value or an array of them) joined to an array. */
 function joinForm(name: 'append' | 'prepend'): FormDefinition {
   return {
     required: [name, 'collection'],
