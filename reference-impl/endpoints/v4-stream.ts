@@ -10,6 +10,7 @@ import type { Expr } from '../codec/v4-ast.js';
 import { errors, QueryError } from '../errors/query-error.js';
 import { isNativeCollection } from '../eval/documents.js';
 import { termTuple } from '../eval/forms/set-reading.js';
+import { documentRef } from '../eval/forms/type-checks.js';
 import type { EventService } from '../events/event-service.js';
 import { creatorOf } from '../events/source-creator.js';
 import { DEFAULT_V4_EVENT_FIELDS, V4_EVENT_FIELDS, documentTarget, documentsTarget, matchTarget, type V4EventField, type V4StreamTarget } from '../events/v4-stream-events.js';
@@ -82,6 +83,9 @@ function targetOf(ctx: RequestContext, indexes: IndexManager, database: Database
       return matchTarget(database, indexRef, terms, (collection, id, version) => indexes.entriesOf(index, collection, id, version), fields);
     }
   }
+  // A version (a document as Get answers it) streams its document, as its ref does (StreamSubscription.scala).
+  const version = documentRef(value);
+  if (version !== undefined) return targetOf(ctx, indexes, database, version, fields);
   return notStreamable(value);
 }
 

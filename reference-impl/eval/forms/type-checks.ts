@@ -13,7 +13,7 @@ import { unresolvedRef } from './numbers.js';
  * `ts` is an integer. The reference server keeps documents as plain objects, so this is decided by shape (DEC-065,
  * functions-numbers.md "Decisions").
  */
-function documentRef(value: Value): Ref | undefined {
+export function documentRef(value: Value): Ref | undefined {
   if (!isObjectValue(value)) return undefined;
   const ref = value['ref'];
   return ref instanceof Ref && ref.collection !== undefined && typeof value['ts'] === 'bigint' ? ref : undefined;

@@ -225,6 +225,19 @@ describe('POST /stream (v4 streams)', () => {
     }
   });
 
+  check(['V4STREAM-REQ-007'], 'a body that evaluates to a document as Get answers it streams that document', async () => {
+    const name = await freshCollection();
+    const doc = await createDoc(t.server, name, { n: 1 });
+    const { reader } = await started({ get: docRef(name, doc.id) });
+    expect(reader.status).toBe(200);
+    const written = await updateDoc(t.server, name, doc.id, { n: 2 });
+    const event = await reader.next();
+    expect(event.type, showEvent(event)).toBe('version');
+    expect(event.txn, 'txn is the write\'s commit time').toBe(written.ts);
+    expect(event.event.action).toBe('update');
+    expect(event.event.document.data).toEqual({ n: 2n });
+  });
+
   check(['V4STREAM-REQ-004'], 'a body that writes answers 400 invalid expression and writes nothing', async () => {
     const name = await freshCollection();
     const res = await rejected(t.server, { create: docRef(name, '31'), params: obj({ data: obj({ n: 1 }) }) });

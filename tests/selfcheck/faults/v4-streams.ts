@@ -1,6 +1,6 @@
 // Faults of v4 streams (`POST /stream`, DEC-064): a server whose driver streams open, but send the wrong events.
 import type { Fault, FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
-import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import { pathname } from './rewrites.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
@@ -47,6 +47,21 @@ function editV4Bodies(type: string, edit: (fields: JsonObject) => JsonObject | u
 }
 
 export const V4_STREAM_FAULTS: readonly Fault[] = [
+  {
+    id: 'V4STREAM-VERSION-REFUSED',
+    title: 'A document as Get answers it is not streamable',
+    breaks: ['V4STREAM-REQ-007'],
+    area: 'events',
+    description: 'A `/stream` body that is a top-level `Get` is sent on as the `data` of that Get, which no server streams, as by a server that streams refs and sets only.',
+    apply: () => ({
+      request(req) {
+        if (!isV4Stream(req)) return undefined;
+        const parsed = tryParseJson(req.body);
+        if (!parsed.ok || !isJsonObject(parsed.value) || !('get' in parsed.value)) return undefined;
+        return { ...req, body: Buffer.from(stringifyJson({ select: ['data'], from: parsed.value })) };
+      },
+    }),
+  },
   {
     id: 'V4STREAM-START-EVENT-DIFFERS',
     title: 'The start event carries a time other than its txn',
