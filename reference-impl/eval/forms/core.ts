@@ -6,6 +6,7 @@ import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue } from '../lambda.js';
+import { compareForComparison } from '../comparison-order.js';
 import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
 import { selectAllValues } from './folds-and-keys.js';
@@ -161,14 +162,12 @@ const equals: FormDefinition = {
 
 /**
  * Equals compares its operands as the real service does (BasicFunctions.scala): two numbers by value, an integer
- * and a decimal included, with Java's `Double.compare` (NaN equals NaN, 0.0 does not equal -0.0); anything else,
- * and numbers nested in arrays and objects, structurally (FN-CMP-006).
+ * and a decimal included, in the comparison order LT uses (Java's `Double.compare`: NaN equals NaN, 0.0 does not
+ * equal -0.0); anything else, and numbers nested in arrays and objects, structurally (FN-CMP-006).
  */
 function operandsEqual(a: Value, b: Value): boolean {
   const numeric = (v: Value) => typeof v === 'number' || typeof v === 'bigint';
-  if (!numeric(a) || !numeric(b)) return valuesEqual(a, b);
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
-  return Object.is(Number(a), Number(b));
+  return numeric(a) && numeric(b) ? compareForComparison(a, b) === 0 : valuesEqual(a, b);
 }
 
 function logic(name: 'and' | 'or'): FormDefinition {

@@ -10,6 +10,7 @@ import type { FormDefinition } from '../form-registry.js';
 import { applyLambda, type LambdaValue } from '../lambda.js';
 import { valuesEqual } from '../value-equality.js';
 import { isPageValue, serviceTypeName, setElements, wrongType } from './iterables.js';
+import { documentRef } from './type-checks.js';
 import { asLambda } from './set-reading.js';
 
 /** An object argument; a page is not one (functions-collections.md, Decisions). */
@@ -138,9 +139,7 @@ const containsField: FormDefinition = {
 
 /** A document as Get reads it: `{ref, ts, data, …}` with the ref of a document in a user collection. */
 function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref } {
-  const ref = value['ref'];
-  const parent = ref instanceof Ref ? ref.collection : undefined;
-  return parent?.collection !== undefined && parent.collection.id === 'collections' && typeof value['ts'] === 'bigint' && isObjectValue(value['data']);
+  return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
 }
 
 async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position): Promise<boolean> {

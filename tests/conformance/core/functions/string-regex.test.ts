@@ -156,6 +156,14 @@ describe('Regular-expression string functions and NGram', () => {
     expectResult(await t.server.query({ titlecase: 'hello world' }), 'Hello World');
   });
 
+  check(['FN-STR-033'], 'Casefold of a text that expands eighteen-fold (U+FDFA) answers 440 or refuses the result as too long', async () => {
+    const res = await t.server.query({ casefold: { repeat: { repeat: '\ufdfa', number: 1024 }, number: 8192 } });
+    // 8 Mi characters casefold to 151 M: stopped either by the time limit or by the result length limit (FN-STR-019).
+    if (res.status === 440) expectProtocolError(res, 440, 'processing time limit exceeded');
+    else expectQueryError(res, 400, 'invalid argument');
+    expectResult(await t.server.query({ casefold: 'ﷺ' }), 'صلى الله عليه وسلم');
+  });
+
   check(['FN-STR-023'], 'FindStrRegex of an empty pattern matches between code points, not inside a surrogate pair', async () => {
     expectResult(await t.server.query({ findstrregex: '😀😀', pattern: '' }), [0n, 1n, 2n].map((at) => ({ start: at, end: at, data: '' })));
     expectResult(await t.server.query({ replacestrregex: '😀', pattern: '', replace: '-' }), '-😀-');
