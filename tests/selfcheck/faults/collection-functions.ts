@@ -33,6 +33,34 @@ function rewriteResult(forms: readonly string[], rewrite: (body: JsonObject, cal
 
 const isSetExpression = (value: unknown): boolean => isJsonObject(value) && SET_FORMS.some((key) => key in value);
 
+/**
+ * A JSON hook for a server that reports an error about the i-th element of an argument at the argument itself: every
+ * error of a top-level call of one of `forms` whose position is `[form, i]` loses the index.
+ */
+function errorAtWholeArgument(forms: readonly string[]): FaultHooks['json'] {
+  return rewriteJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, forms) !== undefined,
+    (body) => {
+      let changed = 0;
+      for (const error of v4Errors(body)) {
+        const position = error.position;
+        if (!Array.isArray(position) || position.length !== 2 || !forms.includes(String(position[0])) || !isJsonInteger(position[1])) continue;
+        error.position = position.slice(0, 1);
+        changed++;
+      }
+      return changed;
+    },
+  );
+}
+
+/** A response hook for a server that answers `result` to a top-level call of `form` it should refuse with `description`. */
+function refusalAnswered(form: string, description: string, result: unknown): FaultHooks['response'] {
+  return rewriteResponse(
+    (res, ctx) => res.status === 400 && topLevelCall(ctx.original, [form]) !== undefined && v4Errors(bodyJson(res)).some((e) => e.description === description),
+    (res) => withStatus(withJsonBody(res, { resource: result }), 200),
+  );
+}
+
 export const COLLECTION_FUNCTION_FAULTS: readonly Fault[] = [
   {
     id: 'ARR-REVERSE-SET-IGNORED',
@@ -291,5 +319,223 @@ export const COLLECTION_FUNCTION_FAULTS: readonly Fault[] = [
         },
       ),
     }),
+  },
+  {
+    id: 'AGG-EMPTY-ANY-ALL-SWAPPED',
+    title: 'Any and All of nothing answer the opposite truth',
+    breaks: ['FN-AGG-004'],
+    area: 'core',
+    description: 'Any of no elements answers true and All of no elements false, as a fold seeded with the wrong value would.',
+    apply: () => ({
+      json: rewriteResult(['any', 'all'], (body, call, form) => {
+        if (!Array.isArray(call[form]) || (call[form] as unknown[]).length !== 0 || typeof body.resource !== 'boolean') return false;
+        body.resource = !body.resource;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'AGG-WRONG-TYPE-SETS-UNNAMED',
+    title: 'Aggregates of a wrong value do not say sets are accepted',
+    breaks: ['FN-AGG-009'],
+    area: 'core',
+    description: 'Count, Sum, Mean, Any, All, IsEmpty, IsNonEmpty and Reverse of a scalar answer "Array or Page expected, <type> provided.", the message of Take and Drop.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, [...SET_READERS, 'reverse']) !== undefined,
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            const description = String(error.description);
+            if (!description.startsWith('Array, Set, or Page expected')) continue;
+            error.description = description.replace('Array, Set, or Page expected', 'Array or Page expected');
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ARR-NEGATIVE-COUNT-FROM-END',
+    title: 'Take and Drop count a negative number from the end',
+    breaks: ['FN-ARR-001'],
+    area: 'core',
+    description: 'Take(-1, [1, 2, 3]) answers [1, 2] and Drop(-1, [1, 2, 3]) answers [3], as JavaScript\'s `slice` does, instead of none and all of them.',
+    apply: () => ({
+      json: rewriteResult(['take', 'drop'], (body, call, form) => {
+        const count = call[form];
+        const array = call['collection'];
+        if (!isJsonInteger(count) || Number(String(count)) >= 0 || !Array.isArray(array) || !Array.isArray(body.resource)) return false;
+        const n = Number(String(count));
+        body.resource = form === 'take' ? array.slice(0, n) : array.slice(n);
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'ARR-COLLECTION-ERROR-AT-COUNT',
+    title: 'Take and Drop report a wrong collection at the count',
+    breaks: ['FN-ARR-004'],
+    area: 'core',
+    description: 'A `collection` of Take or Drop that is neither an array nor a page is reported at `["take"]` / `["drop"]` instead of `["collection"]`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, ['take', 'drop']) !== undefined,
+        (body, context) => {
+          const { form } = topLevelCall(context.original, ['take', 'drop'])!;
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== 'collection') continue;
+            error.position = [form];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ARR-APPEND-PAGE-ACCEPTED',
+    title: 'Append and Prepend say pages are accepted',
+    breaks: ['FN-ARR-006'],
+    area: 'core',
+    description: 'Append and Prepend refuse a collection that is not an array with "Array or Page expected, <type> provided.", the message of Take and Drop.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, ['append', 'prepend']) !== undefined,
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            const description = String(error.description);
+            if (!description.startsWith('Array expected,')) continue;
+            error.description = description.replace('Array expected,', 'Array or Page expected,');
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ARR-REVERSE-PAGE-CURSORS-SWAPPED',
+    title: 'Reverse of a page swaps its cursors',
+    breaks: ['FN-ARR-007'],
+    area: 'core',
+    description: 'Reverse of a page reverses `data` and also swaps `before` and `after`, as if the page had been read the other way.',
+    apply: () => ({
+      json: rewriteResult(['reverse'], (body) => {
+        const page = body.resource;
+        if (!isJsonObject(page) || !Array.isArray(page.data) || !('before' in page) || !('after' in page)) return false;
+        [page.before, page.after] = [page.after, page.before];
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-MERGE-LAMBDA-IGNORED',
+    title: 'Merge ignores its lambda',
+    breaks: ['FN-OBJ-002'],
+    area: 'core',
+    description: 'Merge with a lambda merges as without one: the right value always wins and the lambda is never called.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('merge' in object) || !('with' in object) || !isJsonObject(object['lambda']) || !('lambda' in object['lambda'])) return;
+          delete object['lambda'];
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-MERGE-WITH-ELEMENT-AT-ARGUMENT',
+    title: 'Merge reports a wrong element of `with` at `with`',
+    breaks: ['FN-OBJ-003'],
+    area: 'core',
+    description: 'An element of a `with` array that is not an object is reported at `["with"]` instead of `["with", i]`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelCall(context.original, ['merge']) !== undefined,
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (!Array.isArray(error.position) || error.position.length !== 2 || error.position[0] !== 'with') continue;
+            error.position = ['with'];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'OBJ-CONTAINS-OLD-NAME-UNKNOWN',
+    title: 'Contains, the older name of ContainsPath, is unknown',
+    breaks: ['FN-OBJ-005'],
+    area: 'core',
+    description: 'A server that implements ContainsPath only: `{"contains": path, "in": value}` answers 400 invalid expression.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 200 && topLevelCall(ctx.original, ['contains']) !== undefined,
+        (res) => {
+          const error = { position: [], code: 'invalid expression', description: 'No form/function found, or invalid argument keys: { contains, in }.' };
+          return withStatus(withJsonBody(res, { errors: [error] }), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'OBJ-CONTAINS-PATH-ELEMENT-AT-ARGUMENT',
+    title: 'ContainsPath reports a wrong path element at the path',
+    breaks: ['FN-OBJ-006'],
+    area: 'core',
+    description: 'A path element of ContainsPath that is neither a string nor an integer is reported at `["contains_path"]` instead of at its index.',
+    apply: () => ({ json: errorAtWholeArgument(['contains_path', 'contains']) }),
+  },
+  {
+    id: 'OBJ-CONTAINS-FIELD-ARRAY-FALSE',
+    title: 'ContainsField in an array answers false',
+    breaks: ['FN-OBJ-007'],
+    area: 'core',
+    description: 'ContainsField treats an array as it treats scalars and answers false instead of refusing it with "Object expected, Array provided.".',
+    apply: () => ({ response: refusalAnswered('contains_field', 'Object expected, Array provided.', false) }),
+  },
+  {
+    id: 'OBJ-CONTAINS-VALUE-SCALAR-FALSE',
+    title: 'ContainsValue in a scalar answers false',
+    breaks: ['FN-OBJ-009'],
+    area: 'core',
+    description: 'ContainsValue in a string, number, boolean, null or time answers false instead of refusing it.',
+    apply: () => ({ response: refusalAnswered('contains_value', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', false) }),
+  },
+  {
+    id: 'OBJ-TO-ARRAY-PAIRS-REVERSED',
+    title: 'ToArray answers [value, name] pairs',
+    breaks: ['FN-OBJ-011'],
+    area: 'core',
+    description: 'ToArray of an object answers each field as `[value, name]` instead of `[name, value]`.',
+    apply: () => ({
+      json: rewriteResult(['to_array'], (body, call) => {
+        if (!isJsonObject(call['to_array']) || !Array.isArray(body.resource)) return false;
+        let changed = 0;
+        for (const pair of body.resource) {
+          if (!Array.isArray(pair) || pair.length !== 2) continue;
+          pair.reverse();
+          changed++;
+        }
+        return changed > 0;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-SELECT-ALL-PATH-ELEMENT-AT-ARGUMENT',
+    title: 'SelectAll reports a wrong path element at the path',
+    breaks: ['FN-OBJ-013'],
+    area: 'core',
+    description: 'A path element of SelectAll that is neither a string nor an integer is reported at `["select_all"]` instead of at its index.',
+    apply: () => ({ json: errorAtWholeArgument(['select_all']) }),
   },
 ];

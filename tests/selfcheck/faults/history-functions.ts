@@ -4,7 +4,7 @@
 // a time — made by rewriting the expression the suite sends or the error it gets back.
 import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, replaceObject, rewriteExpression, rewriteJson, v4Errors, v4Resource } from './rewrites.js';
+import { apiVersion, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Resource, withJsonBody, withStatus } from './rewrites.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
 const NOW = (): JsonObject => ({ now: null });
@@ -395,6 +395,32 @@ export const HISTORY_FUNCTION_FAULTS: readonly Fault[] = [
           }
           return true;
         },
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENT-DOCUMENT-KEY-IN-EVERY-VERSION',
+    title: 'Events name their document `document` in every API version',
+    breaks: ['FN-HIST-019'],
+    area: 'core',
+    description: 'Events read with an API version before 2.7 still name their document under `document` instead of `instance`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
+        (body) => renameKeys(body, 'instance', 'document', (object) => 'action' in object && 'ts' in object),
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-DENIED-AS-EMPTY',
+    title: 'Events the caller may not read answer an empty page',
+    breaks: ['FN-HIST-022'],
+    area: 'core',
+    description: 'A Paginate of Events without `history_read` answers a page with no events instead of 403, as from a server that filters what a caller may not see.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 403 && expressionUses(ctx.original, 'events') && expressionUses(ctx.original, 'paginate'),
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
       ),
     }),
   },

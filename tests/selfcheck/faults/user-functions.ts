@@ -1,7 +1,7 @@
 // Faults of user-defined functions (spec/requirements/user-functions.md): servers that get CreateFunction, the
 // function record, Call or the call privilege wrong in one realistic way each.
 import type { Fault, FaultHooks } from '../fault.js';
-import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import {
   bodyJson,
   expressionUses,
@@ -13,6 +13,8 @@ import {
   rewriteResponse,
   topLevelForm,
   v4Errors,
+  v4Expression,
+  hasErrorCode,
   withJsonBody,
   withStatus,
   recodeFailures,
@@ -217,6 +219,145 @@ export const USER_FUNCTION_FAULTS: readonly Fault[] = [
           return 1;
         },
       ),
+    }),
+  },
+  {
+    id: 'UDF-CALL-BY-NAME-REFUSED',
+    title: 'Call takes only a function ref, not a name',
+    breaks: ['UDF-CALL-001'],
+    area: 'core',
+    description: 'A Call whose target is a string (the function\'s name) answers 400 invalid argument "Ref expected, String provided." at `["call"]`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          return res.status === 200 && isJsonObject(expression) && 'call' in expression && typeof expression.call === 'string';
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['call'], code: 'invalid argument', description: 'Ref expected, String provided.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'UDF-BODY-WRITES-OWN-TRANSACTION',
+    title: 'A function body commits its writes even when the request fails',
+    breaks: ['UDF-CALL-008'],
+    area: 'core',
+    description: 'Each Call runs in a transaction of its own: a request that Calls a writing function and then aborts keeps what the body wrote.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!Array.isArray(expression) || !expression.some((e) => isJsonObject(e) && 'call' in e)) return 0;
+        const aborts = expression.filter((e) => isJsonObject(e) && 'abort' in e).length;
+        if (aborts === 0) return 0;
+        expression.splice(0, expression.length, ...expression.filter((e) => !(isJsonObject(e) && 'abort' in e)));
+        return aborts;
+      }),
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          return Array.isArray(expression) && expression.some((e) => isJsonObject(e) && 'call' in e) && expression.some((e) => isJsonObject(e) && 'abort' in e);
+        },
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original) as unknown[];
+          const at = expression.findIndex((e) => isJsonObject(e) && 'abort' in e);
+          const reason = (expression[at] as JsonObject).abort;
+          return withStatus(withJsonBody(res, { errors: [{ position: [jsonInt(at)], code: 'transaction aborted', description: typeof reason === 'string' ? reason : 'aborted' }] }), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'UDF-CREATE-FUNCTIONS-REF-REFUSED',
+    title: 'Create of Ref("functions") is refused',
+    breaks: ['UDF-CREATE-002'],
+    area: 'core',
+    description: 'Create with the `functions` native collection as its target answers 400 invalid argument, as from a server that creates functions only through CreateFunction.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          return res.status === 201 && isJsonObject(expression) && isJsonObject(expression.create) && 'functions' in expression.create;
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create'], code: 'invalid argument', description: 'Collection Ref expected, Ref provided.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT',
+    title: 'A missing or mistyped function name or data is an invalid argument',
+    breaks: ['UDF-CREATE-005'],
+    area: 'core',
+    description: 'CreateFunction checks `name` and `data` as argument types: 400 invalid argument without failures instead of validation failed naming the field.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            const failures = Array.isArray(error.failures) ? error.failures : [];
+            if (error.code !== 'validation failed' || !failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && ['name', 'data'].includes(String(f.field[0])))) continue;
+            error.code = 'invalid argument';
+            error.description = 'Object expected.';
+            delete error.failures;
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'UDF-ROLE-FAILURES-AS-INVALID-TYPE',
+    title: 'Every bad function role is reported as invalid type',
+    breaks: ['UDF-CREATE-006'],
+    area: 'core',
+    description: 'A function `role` naming no built-in role or a missing role is reported with the failure code `invalid type` instead of `invalid value` or `invalid reference`.',
+    apply: () => ({ json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'role' && failure.code !== 'invalid type', 'invalid type') }),
+  },
+  {
+    id: 'UDF-UPDATE-FIELDS-UNCHECKED',
+    title: 'Update of a function does not check its body and role',
+    breaks: ['UDF-RECORD-003'],
+    area: 'core',
+    description: 'An Update of a function with a body or role CreateFunction would refuse answers 200, as from a server that validates function records only when they are created.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          return res.status === 400 && isJsonObject(expression) && isJsonObject(expression.update) && 'function' in expression.update && hasErrorCode(bodyJson(res), 'validation failed');
+        },
+        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+      ),
+    }),
+  },
+  {
+    id: 'UDF-RENAME-IGNORED',
+    title: 'Update of a function ignores a new name',
+    breaks: ['UDF-RECORD-004'],
+    area: 'core',
+    description: 'A new `name` given to Update of a function is dropped, as from a server whose function names cannot change.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!isJsonObject(expression) || !isJsonObject(expression.update) || !('function' in expression.update)) return 0;
+        const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
+        if (params === undefined || !('name' in params)) return 0;
+        delete params.name;
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'UDF-REPLACE-AS-UPDATE',
+    title: 'Replace of a function merges as Update does',
+    breaks: ['UDF-RECORD-005'],
+    area: 'core',
+    description: 'Replace of a function keeps the fields it is not given (its `data`), as Update does.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!isJsonObject(expression) || !isJsonObject(expression.replace) || !('function' in expression.replace)) return 0;
+        expression.update = expression.replace;
+        delete expression.replace;
+        return 1;
+      }),
     }),
   },
 ];
