@@ -264,7 +264,9 @@ export type Expression =
   | ExpressionFindstrregex
   | ExpressionReplacestrregex
   | ExpressionRegexescape
-  | ExpressionNgram;
+  | ExpressionNgram
+  | ExpressionFormat
+  | ExpressionNextId;
 /**
  * What appears in a page's `after` or `before`, and what Paginate accepts back: an array of values, the covered values of the boundary entry followed by its ref. Source: SD "Page" (the instance ref can appear in cursors even if it is not a covered value; this stabilizes paging) and wire-facts §1.6; driver-captures show the driver resending it as literal tagged JSON.
  *
@@ -592,7 +594,7 @@ export interface ExpressionInsert {
   insert: Expression;
   ts: Expression;
   action: Expression;
-  params: Expression;
+  params?: Expression;
 }
 /**
  * Remove(ref, ts, action).
@@ -1877,6 +1879,19 @@ export interface ExpressionNgram {
   ngram: Expression;
   min?: Expression;
   max?: Expression;
+}
+/**
+ * Format(format, ...values): values is an array of values, or a single value.
+ */
+export interface ExpressionFormat {
+  format: Expression;
+  values: Expression;
+}
+/**
+ * NextId() (deprecated alias of NewId).
+ */
+export interface ExpressionNextId {
+  next_id: null;
 }
 /**
  * v4 `@obj`: escapes an object that has a key starting with `@` (wire-facts §1.6); any keys inside.

@@ -22,6 +22,10 @@ export function replayCommitLog(store: Store, payloads: readonly unknown[]): Rec
       }
     }
     const records: CommitRecord[] = transaction.records.map((record) => {
+      if (record.historyEdits !== undefined) {
+        for (const edit of record.historyEdits) store.reserveDocumentId(edit.id);
+        return { ts: transaction.ts, database: record.database, writes: [], historyEdits: record.historyEdits };
+      }
       const writes: DocumentWrite[] = record.writes.map((write) => {
         store.reserveDocumentId(write.id);
         // The store holds exactly what the transaction saw, so the live version now is its `before`.

@@ -4,16 +4,43 @@
  * not at all. `before` is not stored: replay reads it back from the store, which holds exactly the state
  * the transaction saw.
  */
-import type { CommitRecord, DocumentVersion, HiddenFields, WriteAction } from '../store/store.js';
+import type { CommitRecord, DocumentVersion, HiddenFields, HistoryEdit, WriteAction } from '../store/store.js';
 import { CorruptValueError, decodeObject, encodeObject, type EncodedValue } from './value-codec.js';
 
 /** `[collection, id, action, fields, hidden]` */
 type EncodedWrite = [string, string, WriteAction, Record<string, EncodedValue>, Record<string, EncodedValue>];
 
+/**
+ * A history edit (DEC-068): `['insert', collection, id, ts, action, fields, hidden]` or `['remove', collection, id,
+ * ts, deleted]`, the times as decimal text.
+ */
+type EncodedHistoryEdit =
+  | ['insert', string, string, string, WriteAction, Record<string, EncodedValue>, Record<string, EncodedValue>]
+  | ['remove', string, string, string, boolean];
+
 export interface EncodedTransaction {
   /** Commit timestamp, microseconds, decimal text. */
   ts: string;
-  records: Array<{ db: string; writes: EncodedWrite[] }>;
+  /** `history` only in records of history edits (logs written before DEC-068 have none). */
+  records: Array<{ db: string; writes: EncodedWrite[]; history?: EncodedHistoryEdit[] }>;
+}
+
+function encodeHistoryEdit(edit: HistoryEdit): EncodedHistoryEdit {
+  if (edit.kind === 'remove') return ['remove', edit.collection, edit.id, edit.ts.toString(), edit.deleted];
+  const { version } = edit;
+  return ['insert', edit.collection, edit.id, version.ts.toString(), version.action, encodeObject(version.fields), encodeObject({ ...version.hidden })];
+}
+
+function decodeHistoryEdit(encoded: EncodedHistoryEdit): HistoryEdit {
+  if (!Array.isArray(encoded)) throw new CorruptValueError('history edit');
+  if (encoded[0] === 'remove') {
+    const [, collection, id, ts, deleted] = encoded;
+    return { kind: 'remove', collection, id, ts: BigInt(ts), deleted: deleted === true };
+  }
+  if (encoded[0] !== 'insert') throw new CorruptValueError('history edit');
+  const [, collection, id, ts, action, fields, hidden] = encoded;
+  if (!ACTIONS.has(action)) throw new CorruptValueError('action');
+  return { kind: 'insert', collection, id, version: { ts: BigInt(ts), action, fields: decodeObject(fields), hidden: decodeObject(hidden) as HiddenFields } };
 }
 
 export function encodeTransaction(records: readonly CommitRecord[]): EncodedTransaction {
@@ -23,6 +50,7 @@ export function encodeTransaction(records: readonly CommitRecord[]): EncodedTran
     records: records.map((record) => ({
       db: record.database,
       writes: record.writes.map((w): EncodedWrite => [w.collection, w.id, w.action, encodeObject(w.after.fields), encodeObject({ ...w.after.hidden })]),
+      ...(record.historyEdits === undefined ? {} : { history: record.historyEdits.map(encodeHistoryEdit) }),
     })),
   };
 }
@@ -30,7 +58,7 @@ export function encodeTransaction(records: readonly CommitRecord[]): EncodedTran
 /** A stored transaction: what each database received, with versions but without `before`. */
 export interface DecodedTransaction {
   readonly ts: bigint;
-  readonly records: Array<{ database: string; writes: Array<{ collection: string; id: string; after: DocumentVersion }> }>;
+  readonly records: Array<{ database: string; writes: Array<{ collection: string; id: string; after: DocumentVersion }>; historyEdits?: HistoryEdit[] }>;
 }
 
 const ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'delete']);
@@ -49,6 +77,7 @@ export function decodeTransaction(payload: unknown): DecodedTransaction {
         if (!ACTIONS.has(action)) throw new CorruptValueError('action');
         return { collection, id, after: { ts, action, fields: decodeObject(fields), hidden: decodeObject(hidden) as HiddenFields } };
       }),
+      ...(record.history === undefined ? {} : { historyEdits: record.history.map(decodeHistoryEdit) }),
     })),
   };
 }

@@ -133,6 +133,8 @@ export class EventHistory {
   }
 
   private record(record: CommitRecord): void {
+    // A rewrite of past versions (Insert, Remove) is no feed or stream event here: DEC-068.
+    if (record.historyEdits !== undefined) return;
     const transaction = this.historyTransaction(record);
     let list = this.byDatabase.get(record.database);
     if (!list) this.byDatabase.set(record.database, (list = []));

@@ -110,7 +110,7 @@ export class DistinctSet implements OrderedSet {
 export class FilteredSet implements OrderedSet {
   constructor(
     private readonly inner: OrderedSet,
-    private readonly keep: (element: Value) => boolean,
+    private readonly keep: (element: Value, tuple: IndexTuple) => boolean,
   ) {}
 
   get reverse(): readonly boolean[] {
@@ -130,7 +130,7 @@ export class FilteredSet implements OrderedSet {
   }
 
   private *filter(it: Iterator<IndexTuple>): Iterator<IndexTuple> {
-    for (let r = it.next(); !r.done; r = it.next()) if (this.keep(this.inner.element(r.value))) yield r.value;
+    for (let r = it.next(); !r.done; r = it.next()) if (this.keep(this.inner.element(r.value), r.value)) yield r.value;
   }
 }
 

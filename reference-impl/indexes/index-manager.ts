@@ -12,7 +12,7 @@
  * - `terms`, `values`, `partitions` and `source` cannot change after creation (a commit validator refuses it).
  */
 import { QueryError, type ValidationFailure } from '../errors/query-error.js';
-import { userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import { isExpired, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { TransactionManager } from '../txn/transaction-manager.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
@@ -269,8 +269,10 @@ export class IndexManager {
   private validate(_txn: Transaction, records: readonly CommitRecord[]): void {
     for (const record of records) {
       for (const w of record.writes) if (w.collection === 'indexes') this.checkImmutable(record.database, w);
+      // A history edit (DEC-068) that changes a document's newest version changes its index entries as a write does.
+      const writes = record.historyEdits === undefined ? record.writes : this.store.historyEditWrites(record.database, record.historyEdits);
       for (const index of this.indexesOf(record.database)) {
-        if (index.fields['unique'] === true) this.checkUnique(index, record);
+        if (index.fields['unique'] === true) this.checkUnique(index, writes, record.ts);
       }
     }
   }
@@ -290,10 +292,10 @@ export class IndexManager {
     if (failures.length > 0) throw new QueryError('validation failed', 'document data is not valid.', [], { failures });
   }
 
-  private checkUnique(index: LiveIndex, record: CommitRecord): void {
+  private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {
     const removed = new Set<string>();
     const added: IndexEntry[] = [];
-    for (const w of record.writes) {
+    for (const w of writes) {
       if (!this.covers(index, w.collection)) continue;
       for (const e of this.entriesOf(index, w.collection, w.id, w.before)) removed.add(entryKey(e));
       added.push(...this.entriesOf(index, w.collection, w.id, w.after));
@@ -309,9 +311,17 @@ export class IndexManager {
         if (compareTuples(tuple.slice(0, bound.length), bound, index.definition.values.map((v) => v.reverse)) !== 0) break;
         const ref = tuple[tuple.length - 1] as Value;
         if (!(ref instanceof Ref) || ref.equals(e.ref)) continue;
-        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref }))) throw notUnique(index);
+        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref })) && !this.isExpiredDocument(index.database, ref, ts)) throw notUnique(index);
       }
     }
+  }
+
+  /** True when the document `ref` names is expired at `ts`: its stored entries hold no value any more (DEC-067). */
+  private isExpiredDocument(database: DatabaseId, ref: Ref, ts: bigint): boolean {
+    if (ref.collection === undefined || !this.store.mayHoldExpiringDocuments(database)) return false;
+    const key = collectionKeyOf(ref.collection);
+    const version = this.store.versionAt(database, key, ref.id, ts);
+    return version !== undefined && isExpired(key, version, ts);
   }
 }
 

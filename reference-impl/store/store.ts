@@ -7,7 +7,7 @@
  * Writes enter only through `commit` (called by the transaction layer under its commit lock).
  */
 import { createRequire } from 'node:module';
-import type { ObjectValue } from '../values/value.js';
+import { Time, type ObjectValue } from '../values/value.js';
 
 // sorted-btree is CommonJS; require() gives the class the same way under Node and vitest.
 const BTree = (createRequire(import.meta.url)('sorted-btree') as typeof import('sorted-btree')).default;
@@ -68,11 +68,25 @@ export interface DocumentWrite {
   readonly after: DocumentVersion;
 }
 
+/**
+ * A rewrite of a document's past (FQL v4 Insert and Remove, DEC-068): `insert` puts `version` into the history,
+ * replacing the version at the same time if there is one; `remove` takes out the version at `ts` if it is a
+ * delete (`deleted`) or a live version (not `deleted`), and does nothing otherwise.
+ */
+export type HistoryEdit =
+  | { readonly kind: 'insert'; readonly collection: CollectionKey; readonly id: string; readonly version: DocumentVersion }
+  | { readonly kind: 'remove'; readonly collection: CollectionKey; readonly id: string; readonly ts: bigint; readonly deleted: boolean };
+
 /** What one transaction wrote into one database. */
 export interface CommitRecord {
   readonly ts: bigint;
   readonly database: DatabaseId;
   readonly writes: readonly DocumentWrite[];
+  /**
+   * History edits (DEC-068). A record that has them carries nothing else: `commit` applies them and tells the
+   * listeners, as `writes`, each change they made to a document's newest version (which is what indexes keep).
+   */
+  readonly historyEdits?: readonly HistoryEdit[];
 }
 
 export const SCHEMA_COLLECTIONS: ReadonlySet<CollectionKey> = new Set(['collections', 'indexes', 'databases', 'keys', 'roles', 'functions', 'access_providers']);
@@ -153,9 +167,14 @@ export class Store {
   /** `lastId` as text: most ids are compared against it, and only a larger one is converted. */
   private lastIdText = '0';
   private lastCommit = 0n;
+  /** Databases where a user document has had a `ttl` (index reads check expiry only there, DEC-067). */
+  private readonly ttlDatabases = new Set<DatabaseId>();
 
   constructor() {
     this.databases.set(ROOT_DATABASE, newDatabaseState(ROOT_DATABASE, undefined));
+    this.onCommit((record) => {
+      for (const write of record.writes) if (write.after.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+    });
   }
 
   /** Timestamp of the latest commit (0 before the first). */
@@ -181,19 +200,25 @@ export class Store {
     return version && version.action !== 'delete' ? version : undefined;
   }
 
-  /** Every document of a collection alive at `atTs`, in id order. */
-  scanCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint): Iterable<[string, DocumentVersion]> {
-    return this.walkCollection(database, collection, atTs, 'ascending');
+  /** Every document of a collection alive at `atTs` and not expired at `expiresBy` (see `isExpired`), in id order. */
+  scanCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, expiresBy = atTs): Iterable<[string, DocumentVersion]> {
+    return this.walkCollection(database, collection, atTs, 'ascending', undefined, WALK_FIRST_CHUNK, expiresBy);
+  }
+
+  /** True when a user document of `database` has ever had a `ttl`: elsewhere no document can be expired. */
+  mayHoldExpiringDocuments(database: DatabaseId): boolean {
+    return this.ttlDatabases.has(database);
   }
 
   /**
    * Documents of a collection alive at `atTs`, in id order (`ascending`) or reverse id order, starting at
    * `fromId`: ascending walks start at the first id ≥ `fromId`, descending ones at the last id < `fromId`.
    * Lazy: a walk costs one seek per chunk of ids read ahead plus the steps taken; `expected` (how many
-   * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk.
+   * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. User documents expired at
+   * `expiresBy` (the reading transaction's time, which an `At` read passes apart from `atTs`) are left out.
    */
-  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<[string, DocumentVersion]> {
-    for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected)) {
+  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<[string, DocumentVersion]> {
+    for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected, expiresBy)) {
       for (let i = 0; i < chunk.count; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
   }
@@ -202,7 +227,7 @@ export class Store {
    * The same walk a chunk at a time (each chunk's live documents, side by side): a page walks 65 documents, and
    * a generator step and a pair per document were a third of its cost.
    */
-  *walkCollectionChunks(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK): Generator<LiveChunk> {
+  *walkCollectionChunks(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<LiveChunk> {
     const state = this.databases.get(database);
     const ids = state?.orderedIds.get(collection);
     if (!ids) return;
@@ -210,6 +235,7 @@ export class Store {
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
+    const expiresByNanos = userCollectionName(collection) === undefined ? undefined : expiresBy * 1000n;
     const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;
@@ -224,7 +250,7 @@ export class Store {
         read++;
         last = key;
         const version = versionAt(history, atTs);
-        if (version && version.action !== 'delete') live.add(key, version);
+        if (version && version.action !== 'delete' && !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos))) live.add(key, version);
       }
       if (live.count > 0) yield live;
       if (read < chunkSize) return;
@@ -314,9 +340,17 @@ export class Store {
 
   /** Applies one transaction's writes atomically, then notifies listeners. Only the transaction layer calls it. */
   commit(records: readonly CommitRecord[]): void {
-    for (const record of records) {
+    let notified: CommitRecord[] | undefined;
+    for (let r = 0; r < records.length; r++) {
+      const record = records[r]!;
       const state = this.databases.get(record.database);
       if (!state) throw new Error(`commit into unknown database ${record.database}`);
+      if (record.historyEdits !== undefined) {
+        // A rare path, kept out of the loop below: the listeners are told what the edits did to newest versions.
+        (notified ??= [...records])[r] = this.applyHistoryEdits(state, record.ts, record.historyEdits);
+        if (record.ts > this.lastCommit) this.lastCommit = record.ts;
+        continue;
+      }
       for (const write of record.writes) {
         let docs = state.collections.get(write.collection);
         if (!docs) state.collections.set(write.collection, (docs = new Map()));
@@ -339,7 +373,7 @@ export class Store {
       }
       if (record.ts > this.lastCommit) this.lastCommit = record.ts;
     }
-    for (const record of records) {
+    for (const record of notified ?? records) {
       for (const listener of this.commitListeners) listener(record);
       for (const write of record.writes) {
         if (!SCHEMA_COLLECTIONS.has(write.collection)) continue;
@@ -347,6 +381,88 @@ export class Store {
       }
     }
   }
+
+  /**
+   * Applies history edits to `state`'s histories and returns the record the listeners see (see `planHistoryEdits`).
+   */
+  private applyHistoryEdits(state: DatabaseState, ts: bigint, edits: readonly HistoryEdit[]): CommitRecord {
+    const { writes, histories } = planHistoryEdits(state, edits);
+    for (const { collection, id, versions } of histories.values()) this.setHistory(state, collection, id, versions);
+    return { ts, database: state.id, writes, historyEdits: edits };
+  }
+
+  /**
+   * What `edits` would do to the newest versions of `database`'s documents, changing nothing: the writes a commit
+   * validator (a unique index) must judge before the edits are applied.
+   */
+  historyEditWrites(database: DatabaseId, edits: readonly HistoryEdit[]): DocumentWrite[] {
+    const state = this.databases.get(database);
+    return state ? planHistoryEdits(state, edits).writes : [];
+  }
+
+  /** Makes `history` the history of a document, in both maps (a new document's id enters the id tree). */
+  private setHistory(state: DatabaseState, collection: CollectionKey, id: string, history: DocumentHistory): void {
+    let docs = state.collections.get(collection);
+    if (!docs) state.collections.set(collection, (docs = new Map()));
+    docs.set(id, history);
+    let ids = state.orderedIds.get(collection);
+    if (!ids) state.orderedIds.set(collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys)));
+    ids.set(idKey(id), history);
+    if (!isCanonicalNumericId(id)) state.irregularIds.add(collection);
+  }
+}
+
+/**
+ * The histories `edits` make (copies, kept in ts order, one version per ts) and, per edit that changed a document's
+ * newest version, a write from the newest live version before (if any) to the newest version after (a delete at the
+ * removed version's time when none is left).
+ */
+function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): { writes: DocumentWrite[]; histories: Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }> } {
+  const writes: DocumentWrite[] = [];
+  const histories = new Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }>();
+  for (const edit of edits) {
+    const key = `${edit.collection}\u0000${edit.id}`;
+    let planned = histories.get(key);
+    if (planned === undefined) {
+      const history = state.collections.get(edit.collection)?.get(edit.id);
+      planned = { collection: edit.collection, id: edit.id, versions: history === undefined ? [] : Array.isArray(history) ? [...history] : [history] };
+    }
+    const versions = planned.versions;
+    const newestBefore = versions[versions.length - 1];
+    const at = edit.kind === 'insert' ? edit.version.ts : edit.ts;
+    let i = versions.length;
+    while (i > 0 && versions[i - 1]!.ts > at) i--;
+    const same = i > 0 && versions[i - 1]!.ts === at ? versions[i - 1] : undefined;
+    if (edit.kind === 'insert') {
+      if (same) versions[i - 1] = edit.version;
+      else versions.splice(i, 0, edit.version);
+    } else if (same && (same.action === 'delete') === edit.deleted) {
+      versions.splice(i - 1, 1);
+    } else {
+      continue;
+    }
+    histories.set(key, planned);
+    const newestAfter = versions[versions.length - 1];
+    if (newestAfter === newestBefore) continue;
+    const after = newestAfter ?? { ts: at, action: 'delete' as const, fields: {}, hidden: NO_HIDDEN_FIELDS };
+    const before = newestBefore?.action === 'delete' ? undefined : newestBefore;
+    writes.push({ collection: edit.collection, id: edit.id, action: after.action, before, after });
+  }
+  return { writes, histories };
+}
+
+/**
+ * True when `version` is a version of a user document (`collection` is a user collection) whose `ttl` is at or
+ * before `ts`: a read at `ts` sees no such document, as in the real service (DEC-067). Native records are not judged
+ * here: a token's ttl ends its secret (DEC-010) but leaves its record readable.
+ */
+export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
+  return version.fields['ttl'] instanceof Time && userCollectionName(collection) !== undefined && ttlPassed(version, ts * 1000n);
+}
+
+function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {
+  const ttl = version.fields['ttl'];
+  return ttl instanceof Time && ttl.epochNanos <= nanos;
 }
 
 /** The newest version (live or delete) of a history at or before `atTs`, or undefined when none. */

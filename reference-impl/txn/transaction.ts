@@ -5,6 +5,7 @@
 import type { ObjectValue } from '../values/value.js';
 import {
   compareIds,
+  isExpired,
   ROOT_DATABASE,
   type CollectionKey,
   type CommitRecord,
@@ -12,6 +13,7 @@ import {
   type DocumentVersion,
   type DocumentWrite,
   type HiddenFields,
+  type HistoryEdit,
   type Store,
   type WriteAction,
 } from '../store/store.js';
@@ -26,6 +28,8 @@ interface PendingWrite {
 export class Transaction {
   /** Created by the first write: most transactions only read. */
   private pending: Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>> | undefined;
+  /** History edits (Insert, Remove; DEC-068) per database, in call order; applied after the ordinary writes. */
+  private historyEdits: Map<DatabaseId, HistoryEdit[]> | undefined;
   /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
   documentsRead = 0;
 
@@ -36,21 +40,26 @@ export class Transaction {
     readonly readOnly: boolean,
   ) {}
 
-  /** The live document as this transaction sees it, or undefined. */
+  /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pending?.get(database)?.get(collection)?.get(id);
-    if (own) return own.after.action === 'delete' ? undefined : own.after;
+    if (own) return own.after.action === 'delete' || isExpired(collection, own.after, this.ts) ? undefined : own.after;
     const found = this.store.getDocument(database, collection, id, this.ts);
-    if (found) this.documentsRead++;
-    return found;
+    if (!found) return undefined;
+    this.documentsRead++;
+    return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
-  /** The document as of an earlier time (own writes are visible only at the transaction's own ts). */
+  /**
+   * The document as of an earlier time (own writes are visible only at the transaction's own ts). Its ttl is judged
+   * at this transaction's time, not `atTs`, as the real service does: At cannot bring back an expired document.
+   */
   getAt(database: DatabaseId, collection: CollectionKey, id: string, atTs: bigint): DocumentVersion | undefined {
     if (atTs >= this.ts) return this.get(database, collection, id);
     const found = this.store.getDocument(database, collection, id, atTs);
-    if (found) this.documentsRead++;
-    return found;
+    if (!found) return undefined;
+    this.documentsRead++;
+    return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
   /** Live documents of a collection, own writes included, in id order. */
@@ -61,7 +70,7 @@ export class Transaction {
     if (!own || own.size === 0) return committed;
     const result = new Map<string, DocumentVersion>(committed);
     for (const [id, write] of own) {
-      if (write.after.action === 'delete') result.delete(id);
+      if (write.after.action === 'delete' || isExpired(collection, write.after, this.ts)) result.delete(id);
       else result.set(id, write.after);
     }
     return [...result.entries()].sort(([a], [b]) => compareIds(a, b));
@@ -106,6 +115,19 @@ export class Transaction {
     return after;
   }
 
+  /**
+   * Records a history edit. It is applied at commit, after the transaction's ordinary writes, and reads in this
+   * transaction do not see it.
+   */
+  editHistory(database: DatabaseId, edit: HistoryEdit): void {
+    if (this.readOnly) throw new ReadOnlyTransactionError();
+    const edits = (this.historyEdits ??= new Map());
+    let list = edits.get(database);
+    if (!list) edits.set(database, (list = []));
+    list.push(edit);
+    if (edit.kind === 'insert') this.store.reserveDocumentId(edit.id);
+  }
+
   /** A database id for a database created by this transaction. */
   allocateDatabase(parent: DatabaseId): DatabaseId {
     return this.store.allocateDatabase(parent);
@@ -124,7 +146,7 @@ export class Transaction {
   }
 
   get hasWrites(): boolean {
-    return this.pending !== undefined && this.pending.size > 0;
+    return (this.pending !== undefined && this.pending.size > 0) || this.historyEdits !== undefined;
   }
 
   /**
@@ -147,10 +169,13 @@ export class Transaction {
     return true;
   }
 
-  /** The commit records of this transaction, one per database written. A create+delete pair leaves nothing. */
+  /**
+   * The commit records of this transaction, one per database written, then one per database whose history it
+   * edited. A create+delete pair leaves nothing.
+   */
   commitRecords(): CommitRecord[] {
     const records: CommitRecord[] = [];
-    if (!this.pending) return records;
+    if (!this.pending) return this.historyEdits ? this.withHistoryEdits(records) : records;
     for (const [database, byCollection] of this.pending) {
       const writes: DocumentWrite[] = [];
       for (const [collection, docs] of byCollection) {
@@ -161,6 +186,12 @@ export class Transaction {
       }
       if (writes.length > 0) records.push({ ts: this.ts, database, writes });
     }
+    return this.historyEdits ? this.withHistoryEdits(records) : records;
+  }
+
+  /** `records` followed by the history edits' records: after the ordinary writes, whose `before` was read without them. */
+  private withHistoryEdits(records: CommitRecord[]): CommitRecord[] {
+    for (const [database, edits] of this.historyEdits ?? []) records.push({ ts: this.ts, database, writes: [], historyEdits: edits });
     return records;
   }
 }

@@ -104,7 +104,10 @@ function versionsOf(ctx: EvalContext, database: string, collection: string, id: 
   return versions;
 }
 
-/** Each version as an event: `create` when the document did not exist before it, `update` otherwise, or `delete`. */
+/**
+ * Each version as an event: `create` when the document did not exist before it or the version was stored as a
+ * create (an Insert, DEC-068, stores one over a live version), `update` otherwise, or `delete`.
+ */
 function documentEvents(versions: readonly DocumentVersion[], ref: Ref): HistoryEvent[] {
   const events: HistoryEvent[] = [];
   let previous: ObjectValue | undefined;
@@ -114,8 +117,9 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
       previous = undefined;
       continue;
     }
-    const changed = previous === undefined ? version.fields : changedFields(previous, version.fields);
-    events.push({ ts: version.ts, action: previous === undefined ? 'create' : 'update', ref, data: changed['data'] ?? null });
+    const created = previous === undefined || version.action === 'create';
+    const changed = created ? version.fields : changedFields(previous!, version.fields);
+    events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed['data'] ?? null });
     previous = version.fields;
   }
   return events;

@@ -102,7 +102,7 @@ export function listingPage(ctx: EvalContext, set: Value, position: Position, at
   if (from === false) return undefined;
   const { size } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
-  const chunks = store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1);
+  const chunks = store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1, ctx.txn.ts);
   if (!ctx.services.access.readsEveryDocument(ctx, database, key)) return checkedPage(ctx, listing, chunks, backwards, options);
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {

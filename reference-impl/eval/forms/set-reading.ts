@@ -10,11 +10,11 @@ import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { DistinctSet, FilteredSet, MergedSet, RangeSet, sameOrder } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
-import { indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
+import { collectionKeyOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
 import { IndexStore, valueKey, type IndexTuple } from '../../indexes/index-store.js';
 import { compareTuples } from '../../indexes/value-order.js';
-import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import { isExpired, userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
@@ -91,20 +91,43 @@ export function termTuple(termCount: number, terms: Value | undefined): Value[] 
 
 const EMPTY = new ArraySet([], []);
 
+/**
+ * An index term set as this request sees it. Stored entries stay until their document is rewritten, so the entries
+ * of documents whose ttl has passed are left out here, at read time (DEC-067); only in a database where a document
+ * has had a ttl, as elsewhere none can have expired.
+ */
 function indexTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex, terms: Value[]): OrderedSet {
   const valueCount = index.definition.values.length;
   const removed = new Set<string>();
   const added: IndexTuple[] = [];
+  /** Documents this request wrote: their stored entries are replaced by `added`, which is judged as it is built. */
+  const written = new Set<string>();
   const sameTerms = (t: Value[]): boolean => valueKey(t) === valueKey(terms);
   for (const record of ctx.txn.commitRecords()) {
     if (record.database !== index.database) continue;
     for (const w of record.writes) {
       if (!indexes.covers(index, w.collection)) continue;
+      written.add(documentKey(w.collection, w.id));
       for (const e of indexes.entriesOf(index, w.collection, w.id, w.before)) if (sameTerms(e.terms)) removed.add(valueKey(IndexStore.tupleOf(e)));
+      if (isExpired(w.collection, w.after, ctx.txn.ts)) continue;
       for (const e of indexes.entriesOf(index, w.collection, w.id, w.after)) if (sameTerms(e.terms)) added.push(IndexStore.tupleOf(e));
     }
   }
-  return new IndexTermSet(index.entries, terms, valueCount, removed, added);
+  const set = new IndexTermSet(index.entries, terms, valueCount, removed, added);
+  if (!ctx.txn.store.mayHoldExpiringDocuments(index.database)) return set;
+  const { store, ts } = ctx.txn;
+  return new FilteredSet(set, (_element, tuple) => {
+    const ref = tuple[tuple.length - 1];
+    if (!(ref instanceof Ref) || ref.collection === undefined) return true;
+    const key = collectionKeyOf(ref.collection);
+    if (written.has(documentKey(key, ref.id))) return true;
+    const version = store.versionAt(index.database, key, ref.id, ts);
+    return version === undefined || !isExpired(key, version, ts);
+  });
+}
+
+function documentKey(collection: CollectionKey, id: string): string {
+  return `${collection}\u0000${id}`;
 }
 
 /** An index term set as it was at `atTs`, rebuilt from the documents of that time. */
@@ -114,7 +137,7 @@ function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveInd
   const state = ctx.txn.store.database(index.database);
   for (const key of state?.collections.keys() ?? []) {
     if (!indexes.covers(index, key)) continue;
-    for (const [id, version] of ctx.txn.store.scanCollection(index.database, key, atTs)) {
+    for (const [id, version] of ctx.txn.store.scanCollection(index.database, key, atTs, ctx.txn.ts)) {
       for (const e of entriesFor(index.definition, indexedDocument(key, id, version))) {
         if (valueKey(e.terms) !== valueKey(terms)) continue;
         const tuple = IndexStore.tupleOf(e);
@@ -154,7 +177,7 @@ function operandList(v: Value | undefined): Value[] {
 
 /** Every readable record of a collection; `scope` is the database scope the listed record refs carry, if any. */
 async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKey, collectionRef: Ref, atTs?: bigint, scope?: Ref): Promise<OrderedSet> {
-  const docs: Iterable<[string, DocumentVersion]> = atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs);
+  const docs: Iterable<[string, DocumentVersion]> = atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs, ctx.txn.ts);
   const out: Array<{ tuple: IndexTuple; element: Value }> = [];
   const readsAll = ctx.services.access.readsEveryDocument(ctx, database, key);
   for (const [id, version] of docs) {

@@ -15,8 +15,11 @@ import { STRING_FUNCTION_FAULTS } from './string-functions.js';
 import { TIME_FUNCTION_FAULTS } from './time-functions.js';
 import { USER_FUNCTION_FAULTS } from './user-functions.js';
 import { V4_STREAM_FAULTS } from './v4-streams.js';
+import { FORMAT_FUNCTION_FAULTS } from './format-functions.js';
+import { HISTORY_WRITE_FAULTS } from './history-write-functions.js';
+import { DOCUMENT_TTL_FAULTS } from './document-ttl.js';
 
-export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS, ...NUMBER_FUNCTION_FAULTS, ...STRING_FUNCTION_FAULTS, ...COLLECTION_FUNCTION_FAULTS, ...USER_FUNCTION_FAULTS, ...TIME_FUNCTION_FAULTS, ...MATH_FUNCTION_FAULTS, ...SET_FUNCTION_FAULTS, ...FOLD_AND_KEY_FUNCTION_FAULTS, ...HISTORY_FUNCTION_FAULTS];
+export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS, ...NUMBER_FUNCTION_FAULTS, ...STRING_FUNCTION_FAULTS, ...COLLECTION_FUNCTION_FAULTS, ...USER_FUNCTION_FAULTS, ...TIME_FUNCTION_FAULTS, ...MATH_FUNCTION_FAULTS, ...SET_FUNCTION_FAULTS, ...FOLD_AND_KEY_FUNCTION_FAULTS, ...HISTORY_FUNCTION_FAULTS, ...FORMAT_FUNCTION_FAULTS, ...HISTORY_WRITE_FAULTS, ...DOCUMENT_TTL_FAULTS];
 
 export function faultsOfArea(area: Area): Fault[] {
   return FAULTS.filter((fault) => fault.area === area);

@@ -1,0 +1,129 @@
+/**
+ * Format of FQL v4 as the real service evaluates it (profile `v4-functions`, DEC-065;
+ * spec/requirements/functions-format.md): a Java format string applied to the values, plus the service's own `%@`
+ * and `%^` (the value in the wire JSON of API version 2.1, or of the request's version). The format string is parsed
+ * whole before any value is printed; conversions are then printed in order (eval/java-format.ts).
+ */
+import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
+import { DEFAULT_API_VERSION, renderValue } from '../../codec/v4-json.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { DateValue, Time, type Value } from '../../values/value.js';
+import { expectString } from '../arguments.js';
+import type { EvalContext } from '../context.js';
+import type { FormDefinition } from '../form-registry.js';
+import {
+  FormatTooLong,
+  IllegalFormat,
+  UnknownConversion,
+  dateTimeSuffixApplies,
+  formatDateTime,
+  formatDouble,
+  formatLong,
+  formatText,
+  parseFormatString,
+  type ConversionSpec,
+  type FormatPiece,
+  type Temporal,
+} from '../java-format.js';
+import { javaDoubleToString } from '../java-text.js';
+import { argumentTypeName } from './numbers.js';
+import { MAX_RESULT_LENGTH } from './strings.js';
+
+function wrongType(expected: string, value: Value, position: Position): QueryError {
+  return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
+}
+
+/** ToString's text of a value; other types cannot be cast. */
+function textOf(value: Value, position: Position): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return javaDoubleToString(value);
+  if (value === null) return 'null';
+  if (value instanceof Time) return formatIsoTime(value.epochNanos);
+  if (value instanceof DateValue) return formatIsoDate(value.epochDays);
+  throw errors.invalidArgument(`Cannot cast ${argumentTypeName(value)} to String.`, position);
+}
+
+/** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */
+function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, position: Position): string {
+  switch (spec.kind) {
+    case 'long':
+      if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
+      return formatLong(spec, value, MAX_RESULT_LENGTH);
+    case 'double':
+      if (typeof value !== 'number') throw wrongType('Number', value, position);
+      return formatDouble(spec, value, MAX_RESULT_LENGTH);
+    case 'string':
+      return formatText(spec, textOf(value, position), MAX_RESULT_LENGTH);
+    case 'boolean':
+      // The Formatter's %b: false for false and null, true for any other value.
+      return formatText(spec, String(value !== null && value !== false), MAX_RESULT_LENGTH);
+    case 'debug':
+      return renderValue(value, { apiVersion: DEFAULT_API_VERSION });
+    case 'fixed-debug':
+      return renderValue(value, { apiVersion: ctx.apiVersion });
+    case 'date-time': {
+      let temporal: Temporal;
+      if (value instanceof Time) temporal = { time: value.epochNanos };
+      else if (value instanceof DateValue) temporal = { date: value.epochDays };
+      else throw wrongType('Date or Time', value, position);
+      if (spec.conversion === undefined) return textOf(value, position);
+      if (!dateTimeSuffixApplies(spec, temporal)) throw errors.invalidArgument(`Invalid date/time suffix '${spec.source}'.`, position);
+      return formatDateTime(spec, temporal, MAX_RESULT_LENGTH);
+    }
+  }
+}
+
+function parse(format: string, position: Position): FormatPiece[] {
+  try {
+    return parseFormatString(format);
+  } catch (error) {
+    if (error instanceof UnknownConversion) throw errors.invalidArgument(`Invalid conversion format '${error.text}'.`, position);
+    throw error;
+  }
+}
+
+const format: FormDefinition = {
+  required: ['format', 'values'],
+  async evaluate(ctx, args) {
+    // Both arguments are evaluated before either is checked, as the service does.
+    const formatArgument = await args.value(ctx, 'format');
+    const given = await args.value(ctx, 'values');
+    const formatText = expectString(formatArgument, args.position('format'));
+    const values = Array.isArray(given) ? given : [given];
+    const formatPosition = [...args.node.position, 'format'];
+    const pieces = parse(formatText, formatPosition);
+    const tooLong = (): QueryError => errors.invalidArgument(`result length must be <= ${MAX_RESULT_LENGTH}`, args.node.position);
+    let next = 0;
+    let length = 0;
+    const parts: string[] = [];
+    for (const piece of pieces) {
+      let text: string;
+      if ('text' in piece) text = piece.text;
+      else {
+        const { spec } = piece;
+        let index: number;
+        if (spec.index === 0) {
+          index = next++;
+          if (index >= values.length) throw errors.invalidArgument('format specifiers count must be <= arguments size', formatPosition);
+        } else {
+          index = spec.index - 1;
+          if (index >= values.length) throw errors.invalidArgument('index must be >= 1 and <= arguments size', formatPosition);
+        }
+        try {
+          text = printConversion(ctx, spec, values[index]!, [...args.node.position, 'values', index]);
+        } catch (error) {
+          if (error instanceof IllegalFormat) throw errors.invalidArgument(`Invalid conversion format '${spec.source}'.`, formatPosition);
+          if (error instanceof FormatTooLong) throw tooLong();
+          throw error;
+        }
+      }
+      length += text.length;
+      if (length > MAX_RESULT_LENGTH) throw tooLong();
+      parts.push(text);
+    }
+    return parts.join('');
+  },
+};
+
+export const formatForms: FormDefinition[] = [format];
