@@ -44,6 +44,7 @@ import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { EventService, type EventServerOptions } from './events/event-service.js';
 import { Store } from './store/store.js';
+import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
 import { TransactionManager } from './txn/transaction-manager.js';
 
 export interface CompositionOptions {
@@ -53,6 +54,8 @@ export interface CompositionOptions {
   serverKey: Uint8Array;
   /** Event feeds and streams: status interval, operations limit, account plan. */
   events?: EventServerOptions;
+  /** The time limit of regular expressions and case mappings (default DEFAULT_FUNCTION_TIME_LIMIT_MS). */
+  functionTimeLimitMs?: number;
 }
 
 export interface ReferenceServerParts {
@@ -102,6 +105,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
     verifyPassword,
     issueSecret: (kind, database, id) => issueSecret(kind, database, id, options.bcryptCost),
     sets,
+    functionTimeLimitMs: options.functionTimeLimitMs ?? DEFAULT_FUNCTION_TIME_LIMIT_MS,
   };
   const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };
 

@@ -19,6 +19,8 @@ export interface ReferenceServerOptions {
   onStorageFailure?: (error: unknown) => void;
   /** Event feeds and streams: `statusIntervalMs`, `opsLimit`, `plan` (see events/event-service.ts). */
   events?: EventServerOptions;
+  /** How long a regular expression or a case mapping may run before the query answers 440 (default 1000 ms). */
+  functionTimeLimitMs?: number;
 }
 
 export interface RunningReferenceServer {
@@ -52,7 +54,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   let dataDir: DataDirectory | undefined;
   if (options.dataDir !== undefined) dataDir = await openDataDirectory(options.dataDir, options.onStorageFailure ?? onFault);
   const serverKey = dataDir?.serverKey ?? randomBytes(32);
-  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}) });
+  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}), ...(options.functionTimeLimitMs !== undefined ? { functionTimeLimitMs: options.functionTimeLimitMs } : {}) });
   if (dataDir) {
     try {
       const recovered = dataDir.recover(parts.store, parts.transactions);

@@ -55,6 +55,8 @@ export interface EvalServices {
   issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string): Promise<IssuedSecret>;
   /** Reads a set value (Match, Union, …) as an ordered set, access-checked as Paginate reads it. */
   readonly sets: SetReading;
+  /** How long a function whose cost outgrows its input (a regular expression, a case mapping) may run (FN-STR-033). */
+  readonly functionTimeLimitMs: number;
 }
 
 export interface SetReading {

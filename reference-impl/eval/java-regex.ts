@@ -494,26 +494,30 @@ export function quotePattern(text: string): string {
   return `\\Q${text.split('\\E').join('\\E\\\\E\\Q')}\\E`;
 }
 
-/** `Matcher.find` repeated: successive matches from the start; after an empty match the search moves on one character. */
-function* matchesOf(pattern: JavaPattern, text: string): Generator<JavaMatch> {
+/**
+ * `Matcher.find` repeated: `each` gets the successive matches from the start until it answers false; after an empty
+ * match the search moves on one character. A callback rather than a generator: a replacement over a mebibyte of
+ * one-character matches spent most of its time in generator steps and match copies.
+ */
+function forEachMatch(pattern: JavaPattern, text: string, each: (match: JavaMatch) => boolean): void {
   const regex = new RegExp(pattern.regex);
   while (regex.lastIndex <= text.length) {
     const found = regex.exec(text);
     if (found === null) return;
     const start = found.index;
     const end = start + found[0].length;
-    yield { start, end, groups: found.slice(0) };
+    if (!each({ start, end, groups: found })) return;
     // An empty match moves on one code point (two units for a surrogate pair), as Java's Matcher does.
     if (end === start) regex.lastIndex = end + ((text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1);
   }
 }
 
-/** The first `limit` matches of `pattern` in `text`, as `Matcher.find` finds them. */
-export function findMatches(pattern: JavaPattern, text: string, limit: number): JavaMatch[] {
+/** The first `limit` matches of `pattern` in `text`, as `Matcher.find` finds them, within `timeLimitMs`. */
+export function findMatches(pattern: JavaPattern, text: string, limit: number, timeLimitMs: number): JavaMatch[] {
   const matches: JavaMatch[] = [];
   if (limit <= 0) return matches;
-  return withinTimeLimit('A regular expression', () => {
-    for (const match of matchesOf(pattern, text)) if (matches.push(match) >= limit) break;
+  return withinTimeLimit('A regular expression', timeLimitMs, () => {
+    forEachMatch(pattern, text, (match) => matches.push(match) < limit);
     return matches;
   });
 }
@@ -552,18 +556,20 @@ function expandReplacement(pattern: JavaPattern, replacement: string, match: Jav
 /**
  * `Matcher.replaceAll` (or `replaceFirst`): every match replaced by the expanded replacement. Throws
  * InvalidReplacement for a replacement Java rejects (only when something matches), and `tooLong` when the result would
- * exceed `maxLength`.
+ * exceed `maxLength`; within `timeLimitMs`.
  */
-export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error): string {
-  return withinTimeLimit('A regular expression', () => {
+export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error, timeLimitMs: number): string {
+  return withinTimeLimit('A regular expression', timeLimitMs, () => {
+    // Without `$` or `\\` a replacement expands to itself.
+    const literal = /[$\\]/.test(replacement) ? undefined : replacement;
     let out = '';
     let last = 0;
-    for (const match of matchesOf(pattern, text)) {
-      out += text.slice(last, match.start) + expandReplacement(pattern, replacement, match);
+    forEachMatch(pattern, text, (match) => {
+      out += text.slice(last, match.start) + (literal ?? expandReplacement(pattern, replacement, match));
       last = match.end;
       if (out.length + text.length - last > maxLength) throw tooLong();
-      if (firstOnly) break;
-    }
+      return !firstOnly;
+    });
     return out + text.slice(last);
   });
 }

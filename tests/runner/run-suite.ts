@@ -6,6 +6,7 @@ import { startVitest } from 'vitest/node';
 import { CONFORMANCE_ISOLATE, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
+import { DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
 import { ProgressReporter } from './reporters/progress-reporter.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
@@ -79,6 +80,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
   const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info });
   const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir, ...(opts.requirement ? { requirement: opts.requirement } : {}) });
   const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
+  const allureResultsDir = join(opts.reportDir, 'allure-results');
+  const allureWriter = new DeferredAllureWriter(allureResultsDir);
   const filters = (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
   const vitest = await startVitest(
     'test',
@@ -92,6 +95,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       // assertion-setup first: its matcher wrappers must sit inside allure-vitest's (see bigint-assertions.ts).
       setupFiles: [join(PACKAGE_ROOT, 'tests/harness/assertion-setup.ts'), 'allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
       isolate: CONFORMANCE_ISOLATE,
+      pool: 'threads',
       testTimeout: timeout,
       hookTimeout: timeout,
       // The seed fixes the order of files and of tests within them, so a replay sees the same order.
@@ -108,13 +112,14 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
       reporters: [
         ['junit', { outputFile: join(opts.reportDir, 'junit.xml') }],
-        ['allure-vitest/reporter', { resultsDir: join(opts.reportDir, 'allure-results') }],
+        ['allure-vitest/reporter', { resultsDir: allureResultsDir, writer: allureWriter }],
         conformance,
         progress,
       ],
     },
   );
   await vitest.close();
+  await allureWriter.flush();
   let report = conformance.report;
   if (report && opts.updateExpectations && opts.expectations) {
     const entries = updatedExpectations(opts.expectations.entries, report.tests);

@@ -100,8 +100,8 @@ function stringFunction(keys: readonly [string, ...string[]], compute: (...strin
  * eighteen) and TitleCase's word segmentation slows down faster than the text grows, so they run under the function
  * time limit (FN-STR-033) and their result under the length limit (FN-STR-019).
  */
-function caseMapped(name: string, map: (value: string) => string, value: string, position: Position): string {
-  const mapped = withinTimeLimit(name, () => map(value));
+function caseMapped(ctx: EvalContext, name: string, map: (value: string) => string, value: string, position: Position): string {
+  const mapped = withinTimeLimit(name, ctx.services.functionTimeLimitMs, () => map(value));
   checkResultLength(mapped.length, position);
   return mapped;
 }
@@ -111,7 +111,7 @@ function caseFunction(key: string, name: string, map: (value: string) => string)
     required: [key],
     async evaluate(ctx, args) {
       const values = await evaluateArguments(ctx, args, [key]);
-      return caseMapped(name, map, asString(values.get(key)!, args.position(key)), args.node.position);
+      return caseMapped(ctx, name, map, asString(values.get(key)!, args.position(key)), args.node.position);
     },
   };
 }
@@ -163,7 +163,7 @@ const casefold: FormDefinition = {
       normalize = chosen;
     }
     // Strings are normalized, other scalars kept; one term answers itself rather than a one-element array.
-    const normalized = terms.map((term) => (typeof term === 'string' ? caseMapped('Casefold', normalize, term, args.node.position) : term));
+    const normalized = terms.map((term) => (typeof term === 'string' ? caseMapped(ctx, 'Casefold', normalize, term, args.node.position) : term));
     return normalized.length === 1 ? normalized[0]! : normalized;
   },
 };
@@ -329,7 +329,7 @@ const containsstrregex: FormDefinition = {
     const values = await evaluateArguments(ctx, args, ['containsstrregex', 'pattern']);
     const value = asString(values.get('containsstrregex')!, args.position('containsstrregex'));
     const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
-    return findMatches(pattern, value, 1).length > 0;
+    return findMatches(pattern, value, 1, ctx.services.functionTimeLimitMs).length > 0;
   },
 };
 
@@ -351,7 +351,7 @@ const findstrregex: FormDefinition = {
     const honoured = start !== undefined && start > 0n && start < BigInt(value.length);
     const skipped = honoured ? toInt(start) : 0;
     const rest = honoured ? value.slice(offsetOfCodePoint(value, skipped)) : value;
-    return findMatches(pattern, rest, limit).map((match) => ({
+    return findMatches(pattern, rest, limit, ctx.services.functionTimeLimitMs).map((match) => ({
       start: BigInt(skipped + codePointCount(rest, match.start)),
       // The end is the offset of the last character matched (of the match itself when it is empty).
       end: BigInt(skipped + codePointCount(rest, match.end > match.start ? match.end - 1 : match.end)),
@@ -371,7 +371,7 @@ const replacestrregex: FormDefinition = {
     const firstOnly = values.has('first') ? asBoolean(values.get('first')!, args.position('first')) : false;
     const tooLong = (): QueryError => errors.invalidArgument(`result length must be <= ${MAX_RESULT_LENGTH}`, args.node.position);
     try {
-      return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong);
+      return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong, ctx.services.functionTimeLimitMs);
     } catch (error) {
       if (!(error instanceof InvalidReplacement)) throw error;
       throw errors.invalidArgument(`Replacement /${replacement}/ is not valid: ${error.message}.`, args.position('replace'));

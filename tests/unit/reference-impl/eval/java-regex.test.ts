@@ -9,11 +9,11 @@ function compiled(pattern: string): JavaPattern {
 
 /** The texts of every match of a Java pattern in `text`. */
 function matchTexts(pattern: string, text: string): string[] {
-  return findMatches(compiled(pattern), text, 100).map((m) => text.slice(m.start, m.end));
+  return findMatches(compiled(pattern), text, 100, 1000).map((m) => text.slice(m.start, m.end));
 }
 
 const replaceAll = (pattern: string, text: string, replacement: string, firstOnly = false): string =>
-  replaceMatches(compiled(pattern), text, replacement, firstOnly, 1000, () => new Error('too long'));
+  replaceMatches(compiled(pattern), text, replacement, firstOnly, 1000, () => new Error('too long'), 1000);
 
 describe('compileJavaPattern: Java meanings', () => {
   it.each<[string, string, string[]]>([
@@ -70,12 +70,12 @@ describe('compileJavaPattern: Java meanings', () => {
   });
 
   it('resumes one character after an empty match', () => {
-    expect(findMatches(compiled('x*'), 'ab', 10).map((m) => [m.start, m.end])).toEqual([[0, 0], [1, 1], [2, 2]]);
+    expect(findMatches(compiled('x*'), 'ab', 10, 1000).map((m) => [m.start, m.end])).toEqual([[0, 0], [1, 1], [2, 2]]);
   });
 
   it('answers at most the number of matches asked for', () => {
-    expect(findMatches(compiled('a'), 'aaaa', 2)).toHaveLength(2);
-    expect(findMatches(compiled('a'), 'aaaa', 0)).toHaveLength(0);
+    expect(findMatches(compiled('a'), 'aaaa', 2, 1000)).toHaveLength(2);
+    expect(findMatches(compiled('a'), 'aaaa', 0, 1000)).toHaveLength(0);
   });
 });
 
