@@ -1,8 +1,33 @@
 // The faunadb 4.x driver against a reference server started by the test file: a client for a secret, and what a
 // failed query reports (the driver's error, or the first error as the service sent it).
 import faunadb, { errors, type ClientConfig } from 'faunadb';
-import { expect } from 'vitest';
-import type { RunningReferenceServer } from '../../reference-impl/server.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+
+/**
+ * A reference server and a root-secret driver client for the calling file: started before its tests, closed after
+ * them; read `server` and `client` inside tests and hooks.
+ */
+export function useDriverServer(): { readonly server: RunningReferenceServer; readonly client: faunadb.Client } {
+  let server: RunningReferenceServer | undefined;
+  let client: faunadb.Client | undefined;
+  beforeAll(async () => {
+    server = await startReferenceServer({ port: 0 });
+    client = driverClient(server);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get client() {
+      return client!;
+    },
+  };
+}
 
 /** A driver client of `server` over plain HTTP, with the root secret unless another is given. */
 export function driverClient(server: RunningReferenceServer, secret: string = server.rootSecret, extra: Partial<ClientConfig> = {}): faunadb.Client {

@@ -2,25 +2,13 @@
 // wire form the driver builds is accepted and the results and errors are the real service's
 // (spec/requirements/functions-format.md).
 import faunadb, { values, type ExprArg } from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient, expectBadRequest } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { expectBadRequest, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
 // The driver's type declarations give Format one `values` argument; the function takes the values as rest arguments.
 const Format = q.Format as unknown as (format: ExprArg, ...values: Array<ExprArg | null>) => faunadb.Expr;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-});
-
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+const driver = useDriverServer();
 
 describe('faunadb driver: Format', () => {
   const cases: Array<[string, ExprArg, string]> = [
@@ -39,55 +27,55 @@ describe('faunadb driver: Format', () => {
   ];
 
   it.each(cases)('Format of %s', async (_name, query, expected) => {
-    expect(await client.query(query)).toBe(expected);
+    expect(await driver.client.query(query)).toBe(expected);
   });
 
   it('an unknown conversion is an invalid argument at the format', async () => {
-    await expectBadRequest(client.query(Format('%Z', '')), 'invalid argument', "Invalid conversion format '%Z'.", ['format']);
+    await expectBadRequest(driver.client.query(Format('%Z', '')), 'invalid argument', "Invalid conversion format '%Z'.", ['format']);
   });
 
   it('a conversion the Formatter refuses is an invalid argument at the format', async () => {
-    await expectBadRequest(client.query(Format('% s', '')), 'invalid argument', "Invalid conversion format '% s'.", ['format']);
+    await expectBadRequest(driver.client.query(Format('% s', '')), 'invalid argument', "Invalid conversion format '% s'.", ['format']);
   });
 
   it('a value of the wrong type is an invalid argument at the value', async () => {
-    await expectBadRequest(client.query(Format('%t', 10)), 'invalid argument', 'Date or Time expected, Integer provided.', ['values', 0]);
-    await expectBadRequest(client.query(Format('%s %d', 'a', 'b')), 'invalid argument', 'Integer expected, String provided.', ['values', 1]);
+    await expectBadRequest(driver.client.query(Format('%t', 10)), 'invalid argument', 'Date or Time expected, Integer provided.', ['values', 0]);
+    await expectBadRequest(driver.client.query(Format('%s %d', 'a', 'b')), 'invalid argument', 'Integer expected, String provided.', ['values', 1]);
   });
 
   it('missing values are an invalid argument at the format', async () => {
-    await expectBadRequest(client.query(Format('%d %d', 10)), 'invalid argument', 'format specifiers count must be <= arguments size', ['format']);
-    await expectBadRequest(client.query(Format('%4$d', 10)), 'invalid argument', 'index must be >= 1 and <= arguments size', ['format']);
+    await expectBadRequest(driver.client.query(Format('%d %d', 10)), 'invalid argument', 'format specifiers count must be <= arguments size', ['format']);
+    await expectBadRequest(driver.client.query(Format('%4$d', 10)), 'invalid argument', 'index must be >= 1 and <= arguments size', ['format']);
   });
 });
 
 describe('faunadb driver: deprecated aliases', () => {
   it('NextId answers a new id string', async () => {
-    const [first, second] = (await client.query([q.NextId(), q.NextId()])) as string[];
+    const [first, second] = (await driver.client.query([q.NextId(), q.NextId()])) as string[];
     expect(first).toMatch(/^\d+$/);
     expect(second).toMatch(/^\d+$/);
     expect(second).not.toBe(first);
   });
 
   it('NextId can name a new document', async () => {
-    await client.query(q.CreateCollection({ name: 'next_ids' }));
-    const id = (await client.query(q.NextId())) as string;
-    const doc = (await client.query(q.Create(q.Ref(q.Collection('next_ids'), id), { data: {} }))) as { ref: values.Ref };
+    await driver.client.query(q.CreateCollection({ name: 'next_ids' }));
+    const id = (await driver.client.query(q.NextId())) as string;
+    const doc = (await driver.client.query(q.Create(q.Ref(q.Collection('next_ids'), id), { data: {} }))) as { ref: values.Ref };
     expect(doc.ref.id).toBe(id);
   });
 
   it('Classes answers the collections ref, and Paginate of it lists the collections', async () => {
-    await client.query(q.CreateCollection({ name: 'listed_by_classes' }));
-    const ref = (await client.query(q.Classes())) as values.Ref;
+    await driver.client.query(q.CreateCollection({ name: 'listed_by_classes' }));
+    const ref = (await driver.client.query(q.Classes())) as values.Ref;
     expect(ref).toBeInstanceOf(values.Ref);
     expect(ref.id).toBe('collections');
-    expect(await client.query(q.Equals(q.Classes(), q.Collections()))).toBe(true);
-    const page = (await client.query(q.Paginate(q.Classes()))) as { data: values.Ref[] };
+    expect(await driver.client.query(q.Equals(q.Classes(), q.Collections()))).toBe(true);
+    const page = (await driver.client.query(q.Paginate(q.Classes()))) as { data: values.Ref[] };
     expect(page.data.map((r) => r.id)).toContain('listed_by_classes');
   });
 
   it('Classes of a child database answers the scoped collections ref', async () => {
-    await client.query(q.CreateDatabase({ name: 'classes_child' }));
-    expect(await client.query(q.Equals(q.Classes(q.Database('classes_child')), q.Collections(q.Database('classes_child'))))).toBe(true);
+    await driver.client.query(q.CreateDatabase({ name: 'classes_child' }));
+    expect(await driver.client.query(q.Equals(q.Classes(q.Database('classes_child')), q.Collections(q.Database('classes_child'))))).toBe(true);
   });
 });

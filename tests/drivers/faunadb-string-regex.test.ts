@@ -2,23 +2,11 @@
 // `q.ReplaceStrRegex`, `q.RegexEscape`, `q.NGram`) against the reference server: the wire form the driver builds is
 // accepted and the results and errors are the real service's (spec/requirements/functions-strings.md, FN-STR-020 on).
 import faunadb, { type ExprArg } from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient, expectBadRequest } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { expectBadRequest, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-});
-
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+const driver = useDriverServer();
 
 describe('faunadb driver: regular-expression string functions', () => {
   it.each<[string, ExprArg, unknown]>([
@@ -36,18 +24,18 @@ describe('faunadb driver: regular-expression string functions', () => {
     ['NGram with sizes', q.NGram('apple', 2, 3), ['ap', 'app', 'pp', 'ppl', 'pl', 'ple', 'le']],
     ['NGram of an array', q.NGram(['ab', 'c']), ['a', 'ab', 'b', 'c']],
   ])('%s', async (_name, query, expected) => {
-    expect(await client.query(query)).toEqual(expected);
+    expect(await driver.client.query(query)).toEqual(expected);
   });
 
   it('reports an invalid pattern at the pattern, as the real service', async () => {
-    await expectBadRequest(client.query(q.FindStrRegex('', '{')), 'invalid argument', 'Search pattern /{/ is not a valid regular expression.', ['pattern']);
+    await expectBadRequest(driver.client.query(q.FindStrRegex('', '{')), 'invalid argument', 'Search pattern /{/ is not a valid regular expression.', ['pattern']);
   });
 
   it('reports a wrong argument type at the argument', async () => {
-    await expectBadRequest(client.query(q.ReplaceStrRegex(7, '7', '8')), 'invalid argument', 'String expected, Integer provided.', ['replacestrregex']);
+    await expectBadRequest(driver.client.query(q.ReplaceStrRegex(7, '7', '8')), 'invalid argument', 'String expected, Integer provided.', ['replacestrregex']);
   });
 
   it('reports NGram sizes too far apart at the call', async () => {
-    await expectBadRequest(client.query(q.NGram('apple', 1, 3)), 'invalid argument', 'max ngram size must be <= min + 1', []);
+    await expectBadRequest(driver.client.query(q.NGram('apple', 1, 3)), 'invalid argument', 'max ngram size must be <= min + 1', []);
   });
 });

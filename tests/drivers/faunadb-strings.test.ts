@@ -2,23 +2,11 @@
 // `q.ToString`, `q.ToNumber`, …) against the reference server: the wire form the driver builds is accepted and the
 // results and errors are the real service's (spec/requirements/functions-strings.md).
 import faunadb, { errors, type ExprArg } from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-});
-
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+const driver = useDriverServer();
 
 interface DriverErrorBody {
   errors: Array<{ code: string; description: string; position: unknown[] }>;
@@ -26,7 +14,7 @@ interface DriverErrorBody {
 
 /** The first error of a query the driver rejects with a FaunaHTTPError. */
 async function firstError(query: ExprArg): Promise<DriverErrorBody['errors'][number]> {
-  const failure = await client.query(query).then(
+  const failure = await driver.client.query(query).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -59,7 +47,7 @@ describe('faunadb driver: string functions', () => {
     ['SubString with a start', q.SubString('DEABC', 2), 'ABC'],
     ['SubString with a start and length', q.SubString('DEFABCHIJ', -6, 3), 'ABC'],
   ])('%s', async (_name, query, expected) => {
-    expect(await client.query(query)).toEqual(expected);
+    expect(await driver.client.query(query)).toEqual(expected);
   });
 
   it('reports a wrong argument type at the argument, as the real service', async () => {
@@ -89,7 +77,7 @@ describe('faunadb driver: conversions', () => {
     ['ToInteger of a double', q.ToInteger(3.99), 3],
     ['ToInteger of a string', q.ToInteger('-12.5'), -12],
   ])('%s', async (_name, query, expected) => {
-    expect(await client.query(query)).toEqual(expected);
+    expect(await driver.client.query(query)).toEqual(expected);
   });
 
   it('reports conversions that cannot be made', async () => {
