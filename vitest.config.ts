@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { CONFORMANCE_ISOLATE, conformanceMaxWorkers, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
+import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
 import { requirementTagDefinitions } from './tests/harness/requirement-ids.js';
 import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
 
@@ -31,6 +31,7 @@ export default defineConfig({
           setupFiles: ['tests/harness/assertion-setup.ts', 'allure-vitest/setup', 'tests/harness/conformance-setup.ts'],
           // See CONFORMANCE_ISOLATE: a test process runs many files and loads the harness once.
           isolate: CONFORMANCE_ISOLATE,
+          pool: CONFORMANCE_POOL,
           maxWorkers: conformanceMaxWorkers(availableParallelism()),
           // vitest runs projects with different maxWorkers in separate groups: the conformance files run on their own,
           // after the other projects, with more files at once than there are cores (they mostly wait on the server).

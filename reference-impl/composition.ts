@@ -29,7 +29,6 @@ import { foldAndKeyForms } from './eval/forms/folds-and-keys.js';
 import { historyForms } from './eval/forms/history.js';
 import { historyWriteForms } from './eval/forms/history-writes.js';
 import { formatForms } from './eval/forms/format.js';
-import { deprecatedAliasForms } from './eval/forms/deprecated-aliases.js';
 import { mathForms } from './eval/forms/math.js';
 import { numberForms } from './eval/forms/numbers.js';
 import { objectForms } from './eval/forms/objects.js';
@@ -86,7 +85,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...authForms);
   forms.register(...roleForms);
   // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
-  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...mathForms, ...setFunctionForms, ...foldAndKeyForms, ...historyForms, ...historyWriteForms, ...formatForms, ...deprecatedAliasForms);
+  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...mathForms, ...setFunctionForms, ...foldAndKeyForms, ...historyForms, ...historyWriteForms, ...formatForms);
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);

@@ -316,8 +316,11 @@ export class IndexManager {
     }
   }
 
-  /** True when the document `ref` names is expired at `ts`: its stored entries hold no value any more (DEC-067). */
-  private isExpiredDocument(database: DatabaseId, ref: Ref, ts: bigint): boolean {
+  /**
+   * True when the document `ref` names is expired at `ts`: its stored entries hold no value any more (DEC-067). Only
+   * a database where a document has had a ttl is looked at, as elsewhere none can have expired.
+   */
+  isExpiredDocument(database: DatabaseId, ref: Ref, ts: bigint): boolean {
     if (ref.collection === undefined || !this.store.mayHoldExpiringDocuments(database)) return false;
     const key = collectionKeyOf(ref.collection);
     const version = this.store.versionAt(database, key, ref.id, ts);

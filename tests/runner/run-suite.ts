@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { startVitest } from 'vitest/node';
-import { CONFORMANCE_ISOLATE, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
+import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
 import { DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
@@ -95,7 +95,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       // assertion-setup first: its matcher wrappers must sit inside allure-vitest's (see bigint-assertions.ts).
       setupFiles: [join(PACKAGE_ROOT, 'tests/harness/assertion-setup.ts'), 'allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
       isolate: CONFORMANCE_ISOLATE,
-      pool: 'threads',
+      pool: CONFORMANCE_POOL,
       testTimeout: timeout,
       hookTimeout: timeout,
       // The seed fixes the order of files and of tests within them, so a replay sees the same order.

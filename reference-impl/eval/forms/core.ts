@@ -223,4 +223,7 @@ const newId: FormDefinition = {
   },
 };
 
-export const coreForms: readonly FormDefinition[] = [object, variable, letForm, doForm, ifForm, lambda, query, select, equals, logic('and'), logic('or'), not, abort, now, time, newId];
+/** NextId, the deprecated name of NewId (FN-ALIAS-001). */
+const nextId: FormDefinition = { ...newId, required: ['next_id'] };
+
+export const coreForms: readonly FormDefinition[] = [object, variable, letForm, doForm, ifForm, lambda, query, select, equals, logic('and'), logic('or'), not, abort, now, time, newId, nextId];

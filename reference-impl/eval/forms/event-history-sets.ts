@@ -42,7 +42,7 @@ export function eventsSetOf(source: Value, typePosition: Position, formPosition:
 type DocAction = 'create' | 'update' | 'delete';
 type SetAction = 'add' | 'remove';
 
-interface HistoryEvent {
+export interface HistoryEvent {
   ts: bigint;
   action: DocAction | SetAction;
   ref: Ref;
@@ -56,7 +56,7 @@ function legacyAction(action: Value | undefined): 'create' | 'delete' {
 }
 
 /** The event as the wire shows it for the request's API version (`instance` before 2.7; only create/delete before 2.1). */
-function renderedEvent(ctx: EvalContext, event: HistoryEvent, withData: boolean): ObjectValue {
+export function renderedEvent(ctx: EvalContext, event: HistoryEvent, withData: boolean): ObjectValue {
   if (!apiAtLeast(ctx.apiVersion, '2.1')) {
     const out: ObjectValue = { ts: event.ts, action: legacyAction(event.action), resource: event.ref };
     if (withData && (event.action === 'add' || event.action === 'remove') && event.data !== undefined) out['values'] = event.data;

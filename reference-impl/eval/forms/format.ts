@@ -4,7 +4,6 @@
  * and `%^` (the value in the wire JSON of API version 2.1, or of the request's version). The format string is parsed
  * whole before any value is printed; conversions are then printed in order (eval/java-format.ts).
  */
-import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
 import { DEFAULT_API_VERSION, renderValue } from '../../codec/v4-json.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
@@ -25,23 +24,11 @@ import {
   type FormatPiece,
   type Temporal,
 } from '../java-format.js';
-import { javaDoubleToString } from '../java-text.js';
 import { argumentTypeName } from './numbers.js';
-import { MAX_RESULT_LENGTH } from './strings.js';
+import { MAX_RESULT_LENGTH, castToString } from './strings.js';
 
 function wrongType(expected: string, value: Value, position: Position): QueryError {
   return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
-}
-
-/** ToString's text of a value; other types cannot be cast. */
-function textOf(value: Value, position: Position): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return javaDoubleToString(value);
-  if (value === null) return 'null';
-  if (value instanceof Time) return formatIsoTime(value.epochNanos);
-  if (value instanceof DateValue) return formatIsoDate(value.epochDays);
-  throw errors.invalidArgument(`Cannot cast ${argumentTypeName(value)} to String.`, position);
 }
 
 /** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */
@@ -54,7 +41,7 @@ function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, p
       if (typeof value !== 'number') throw wrongType('Number', value, position);
       return formatDouble(spec, value, MAX_RESULT_LENGTH);
     case 'string':
-      return formatText(spec, textOf(value, position), MAX_RESULT_LENGTH);
+      return formatText(spec, castToString(value, position), MAX_RESULT_LENGTH);
     case 'boolean':
       // The Formatter's %b: false for false and null, true for any other value.
       return formatText(spec, String(value !== null && value !== false), MAX_RESULT_LENGTH);
@@ -67,7 +54,7 @@ function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, p
       if (value instanceof Time) temporal = { time: value.epochNanos };
       else if (value instanceof DateValue) temporal = { date: value.epochDays };
       else throw wrongType('Date or Time', value, position);
-      if (spec.conversion === undefined) return textOf(value, position);
+      if (spec.conversion === undefined) return castToString(value, position);
       if (!dateTimeSuffixApplies(spec, temporal)) throw errors.invalidArgument(`Invalid date/time suffix '${spec.source}'.`, position);
       return formatDateTime(spec, temporal, MAX_RESULT_LENGTH);
     }

@@ -3,7 +3,6 @@
  * document's past, `Remove` takes one out. They are store history edits (`Transaction.editHistory`), applied at
  * commit after the transaction's ordinary writes; indexes follow when the document's newest version changes.
  */
-import { apiAtLeast, wording } from '../../codec/v4-json.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { NO_HIDDEN_FIELDS, userCollectionName, type WriteAction } from '../../store/store.js';
 import { Ref, Time, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
@@ -14,6 +13,7 @@ import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { refuseWriteAtEarlierTime } from '../snapshot-writes.js';
 import { unresolvedRefFailures } from '../written-refs.js';
+import { renderedEvent } from './event-history-sets.js';
 
 /** The event's time: a Time, or an Integer of microseconds since the epoch. */
 function eventTime(value: Value, position: Position): bigint {
@@ -56,13 +56,6 @@ function userDocument(ctx: EvalContext, ref: Ref, refPosition: Position, formPos
   return location;
 }
 
-/** The event as the real service returns it: `{ts, action, document, data}` (`instance` before 2.7, `resource` and no data before 2.1). */
-function renderedEvent(ctx: EvalContext, ref: Ref, ts: bigint, deleted: boolean, data: Value): ObjectValue {
-  const action = deleted ? 'delete' : 'create';
-  if (!apiAtLeast(ctx.apiVersion, '2.1')) return { ts, action, resource: ref };
-  return { ts, action, [wording(ctx.apiVersion).documentKey]: ref, data };
-}
-
 /**
  * `{"insert": ref, "ts": ts, "action": action, "params": {...}}`. A `create` or an `update` stores the document as
  * `params` gives it (nothing is merged from earlier versions) and is returned as a `create` event; a `delete`
@@ -89,7 +82,7 @@ const insert: FormDefinition = {
     await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields);
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
     ctx.txn.editHistory(location.database, { kind: 'insert', collection: location.collection, id: location.id, version });
-    return renderedEvent(ctx, location.ref, ts, deleted, deleted ? null : (fields['data'] ?? null));
+    return renderedEvent(ctx, { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields['data'] ?? null) }, true);
   },
 };
 

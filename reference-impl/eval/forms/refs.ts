@@ -40,13 +40,13 @@ const refWithId: FormDefinition = {
   },
 };
 
-/** `{"collections": null}` → `Ref(collections)`; a database ref instead of null scopes it. */
-function native(name: string): FormDefinition {
+/** `{"collections": null}` → `Ref(collections)`; a database ref instead of null scopes it. `key` is another name for it. */
+function native(name: string, key: string = name): FormDefinition {
   const unscoped = new Ref(name);
   return {
-    required: [name],
+    required: [key],
     evaluate(ctx, args) {
-      return whenReady(args.valueOrPending(ctx, name), (scope) => (scope === null ? unscoped : new Ref(name, undefined, expectRef(scope, args.position(name)))));
+      return whenReady(args.valueOrPending(ctx, key), (scope) => (scope === null ? unscoped : new Ref(name, undefined, expectRef(scope, args.position(key)))));
     },
   };
 }
@@ -59,5 +59,7 @@ export const refForms: readonly FormDefinition[] = [
   named('role', 'roles'),
   named('function', 'functions'),
   refWithId,
-  ...NATIVE_COLLECTIONS.map(native),
+  ...NATIVE_COLLECTIONS.map((name) => native(name)),
+  // Classes, the deprecated name of Collections (FN-ALIAS-002).
+  native('collections', 'classes'),
 ];

@@ -115,14 +115,10 @@ function indexTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex,
   }
   const set = new IndexTermSet(index.entries, terms, valueCount, removed, added);
   if (!ctx.txn.store.mayHoldExpiringDocuments(index.database)) return set;
-  const { store, ts } = ctx.txn;
   return new FilteredSet(set, (_element, tuple) => {
     const ref = tuple[tuple.length - 1];
-    if (!(ref instanceof Ref) || ref.collection === undefined) return true;
-    const key = collectionKeyOf(ref.collection);
-    if (written.has(documentKey(key, ref.id))) return true;
-    const version = store.versionAt(index.database, key, ref.id, ts);
-    return version === undefined || !isExpired(key, version, ts);
+    if (!(ref instanceof Ref) || ref.collection === undefined || written.has(documentKey(collectionKeyOf(ref.collection), ref.id))) return true;
+    return !indexes.isExpiredDocument(index.database, ref, ctx.txn.ts);
   });
 }
 

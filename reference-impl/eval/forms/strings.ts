@@ -252,17 +252,21 @@ const substring: FormDefinition = {
   },
 };
 
+/** ToString's text of a scalar (Format's `%s` prints the same); any other value is an invalid cast at `position`. */
+export function castToString(value: Value, position: Position): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return javaDoubleToString(value);
+  if (value === null) return 'null';
+  if (value instanceof Time) return formatIsoTime(value.epochNanos);
+  if (value instanceof DateValue) return formatIsoDate(value.epochDays);
+  throw invalidCast(value, 'String', position);
+}
+
 const toStringForm: FormDefinition = {
   required: ['to_string'],
   async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_string');
-    if (typeof value === 'string') return value;
-    if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-    if (typeof value === 'number') return javaDoubleToString(value);
-    if (value === null) return 'null';
-    if (value instanceof Time) return formatIsoTime(value.epochNanos);
-    if (value instanceof DateValue) return formatIsoDate(value.epochDays);
-    throw invalidCast(value, 'String', args.node.position);
+    return castToString(await args.value(ctx, 'to_string'), args.node.position);
   },
 };
 

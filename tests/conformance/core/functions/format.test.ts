@@ -150,6 +150,13 @@ describe('Deprecated aliases', () => {
     expectResult(await t.server.query({ equals: [{ classes: null }, { collections: null }] }), true);
   });
 
+  check(['FN-ALIAS-002'], 'Classes of a child database answers the ref Collections of it answers, scoped to that database', async () => {
+    (await t.admin.query({ create_database: { object: { name: 'classes_child' } } })).expectStatus(201);
+    const scoped = await resultOf(t.admin, { classes: { database: 'classes_child' } });
+    expect(scoped).toEqual(await resultOf(t.admin, { collections: { database: 'classes_child' } }));
+    expect(scoped).not.toEqual(await resultOf(t.admin, { classes: null }));
+  });
+
   check(['FN-ALIAS-002'], 'Paginate of Classes lists the collections', async () => {
     (await t.admin.query({ create_collection: { object: { name: 'classes_listed' } } })).expectStatus(201);
     const page = await resultOf(t.admin, { paginate: { classes: null } });
