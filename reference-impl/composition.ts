@@ -43,6 +43,7 @@ import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { EventService, type EventServerOptions } from './events/event-service.js';
 import { Store } from './store/store.js';
+import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-deadline.js';
 import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
 import { TransactionManager } from './txn/transaction-manager.js';
 
@@ -55,6 +56,8 @@ export interface CompositionOptions {
   events?: EventServerOptions;
   /** The time limit of regular expressions and case mappings (default DEFAULT_FUNCTION_TIME_LIMIT_MS). */
   functionTimeLimitMs?: number;
+  /** The longest a query may run (default DEFAULT_QUERY_TIME_LIMIT_MS). */
+  queryTimeLimitMs?: number;
 }
 
 export interface ReferenceServerParts {
@@ -105,6 +108,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
     issueSecret: (kind, database, id) => issueSecret(kind, database, id, options.bcryptCost),
     sets,
     functionTimeLimitMs: options.functionTimeLimitMs ?? DEFAULT_FUNCTION_TIME_LIMIT_MS,
+    queryTimeLimitMs: options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS,
   };
   const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };
 

@@ -4,6 +4,7 @@ import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import { generatedRootSecret } from './durability/root-secret.js';
 import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
 import { DEFAULT_MAX_STREAMS_PER_SECRET } from './events/stream-limit.js';
+import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-deadline.js';
 import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
 import { startReferenceServer } from './server.js';
 
@@ -42,9 +43,10 @@ const program = new Command('fauna-reference-server')
   .option('--bcrypt-cost <n>', 'BCrypt cost of password and secret hashes (4-31)', parseBcryptCost, DEFAULT_BCRYPT_COST)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
   .option('--function-time-limit <ms>', 'how long a regular expression or a case mapping may run before its query answers 440', parsePositiveInt, DEFAULT_FUNCTION_TIME_LIMIT_MS)
+  .option('--query-time-limit <ms>', 'how long a query may run before it answers 503 time out (a request\'s x-query-timeout may ask for less)', parsePositiveInt, DEFAULT_QUERY_TIME_LIMIT_MS)
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; maxStreamsPerSecret: number; plan: AccountPlan; bcryptCost: number; functionTimeLimit: number }>();
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; maxStreamsPerSecret: number; plan: AccountPlan; bcryptCost: number; functionTimeLimit: number; queryTimeLimit: number }>();
 const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, maxStreamsPerSecret: opts.maxStreamsPerSecret, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 
 try {
@@ -55,7 +57,7 @@ try {
     console.error(`fauna-reference-server: cannot write the commit log, stopping: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(3);
   };
-  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret: given ?? generated!.secret, bcryptCost: opts.bcryptCost, dataDir: opts.dataDir, onStorageFailure, events, functionTimeLimitMs: opts.functionTimeLimit });
+  const server = await startReferenceServer({ port: opts.port, host: opts.host, rootSecret: given ?? generated!.secret, bcryptCost: opts.bcryptCost, dataDir: opts.dataDir, onStorageFailure, events, functionTimeLimitMs: opts.functionTimeLimit, queryTimeLimitMs: opts.queryTimeLimit });
   let stopping = false;
   const stop = () => {
     if (stopping) return;

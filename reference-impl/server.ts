@@ -21,6 +21,8 @@ export interface ReferenceServerOptions {
   events?: EventServerOptions;
   /** How long a regular expression or a case mapping may run before the query answers 440 (default 1000 ms). */
   functionTimeLimitMs?: number;
+  /** The longest a query may run; a request's `x-query-timeout` may ask for less (default 30000 ms). */
+  queryTimeLimitMs?: number;
 }
 
 export interface RunningReferenceServer {
@@ -54,7 +56,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   let dataDir: DataDirectory | undefined;
   if (options.dataDir !== undefined) dataDir = await openDataDirectory(options.dataDir, options.onStorageFailure ?? onFault);
   const serverKey = dataDir?.serverKey ?? randomBytes(32);
-  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}), ...(options.functionTimeLimitMs !== undefined ? { functionTimeLimitMs: options.functionTimeLimitMs } : {}) });
+  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}), ...(options.functionTimeLimitMs !== undefined ? { functionTimeLimitMs: options.functionTimeLimitMs } : {}), ...(options.queryTimeLimitMs !== undefined ? { queryTimeLimitMs: options.queryTimeLimitMs } : {}) });
   if (dataDir) {
     try {
       const recovered = dataDir.recover(parts.store, parts.transactions);

@@ -3,9 +3,10 @@
  * (fauna/faunadb `RequestParams.scala`, `QueryLogTags.fromHTTPHeader`, `ValueFormat.fromString`): each endpoint family
  * reads its own headers, and a present header whose value is not valid refuses the request with 400 `Invalid header
  * '<name>': <error>` (on `/feed/1` prefixed by `Invalid headers: `), before authentication — on v4 paths after an
- * unsupported `X-FaunaDB-API-Version`, which is refused first. A valid value is accepted and otherwise unused: the
- * reference server has no deadlines, no retries (commits are serialised), no typechecker and no query log. A request
- * without these headers pays one property lookup per header its endpoint reads.
+ * unsupported `X-FaunaDB-API-Version`, which is refused first. A valid `x-query-timeout` sets the deadline of a v4
+ * query (`eval/query-deadline.ts`); other valid values are accepted and otherwise unused: the reference server has no
+ * retries (commits are serialised), no typechecker and no query log. A request without these headers pays one
+ * property lookup per header its endpoint reads.
  */
 import { parseApiVersion } from '../codec/v4-json.js';
 import { ProtocolError } from '../errors/query-error.js';

@@ -10,6 +10,7 @@ import type { AccessPolicy } from './access.js';
 import type { FormRegistry } from './form-registry.js';
 import type { Identity } from './identity.js';
 import type { NativeCollectionHandlers } from './native-collections.js';
+import type { QueryDeadline } from './query-deadline.js';
 
 /** Lexical variable scope (immutable; `extend` makes a child). */
 export class Scope {
@@ -57,6 +58,8 @@ export interface EvalServices {
   readonly sets: SetReading;
   /** How long a function whose cost outgrows its input (a regular expression, a case mapping) may run (FN-STR-033). */
   readonly functionTimeLimitMs: number;
+  /** How long a query may run (`--query-time-limit`); a request's `x-query-timeout` may ask for less (LIMIT-TIME-001). */
+  readonly queryTimeLimitMs: number;
 }
 
 export interface SetReading {
@@ -99,6 +102,8 @@ export class EvalContext {
     readonly services: EvalServices,
     readonly scope: Scope,
     private readonly evaluator: Evaluator,
+    /** When the request's evaluation must stop (shared by every context of one request). */
+    readonly deadline: QueryDeadline,
     /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
     readonly created: CreatedRecords = new CreatedRecords(),
     /**
@@ -118,18 +123,18 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.created, this.readTs);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.deadline, this.created, this.readTs);
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created, this.readTs);
+    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.deadline, this.created, this.readTs);
   }
 
   /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
   readingAt(readTs: bigint | undefined): EvalContext {
     if (readTs === this.readTs) return this;
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.created, readTs);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.deadline, this.created, readTs);
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

@@ -6,7 +6,7 @@
  * uses a construct with no faithful translation (possessive quantifiers, atomic groups, class intersections,
  * Unicode-case and comment flags, `\G`, `\R`, …), is refused: the caller answers the invalid-pattern error.
  */
-import { withinTimeLimit } from './time-limit.js';
+import { withinTimeLimit, type TimeLimit } from './time-limit.js';
 
 /** A translated pattern: a global, code-point (`u`) JavaScript regular expression and its capturing groups. */
 export interface JavaPattern {
@@ -512,11 +512,11 @@ function forEachMatch(pattern: JavaPattern, text: string, each: (match: JavaMatc
   }
 }
 
-/** The first `limit` matches of `pattern` in `text`, as `Matcher.find` finds them, within `timeLimitMs`. */
-export function findMatches(pattern: JavaPattern, text: string, limit: number, timeLimitMs: number): JavaMatch[] {
+/** The first `limit` matches of `pattern` in `text`, as `Matcher.find` finds them, within `timeLimit`. */
+export function findMatches(pattern: JavaPattern, text: string, limit: number, timeLimit: TimeLimit): JavaMatch[] {
   const matches: JavaMatch[] = [];
   if (limit <= 0) return matches;
-  return withinTimeLimit('A regular expression', timeLimitMs, () => {
+  return withinTimeLimit('A regular expression', timeLimit, () => {
     forEachMatch(pattern, text, (match) => matches.push(match) < limit);
     return matches;
   });
@@ -556,10 +556,10 @@ function expandReplacement(pattern: JavaPattern, replacement: string, match: Jav
 /**
  * `Matcher.replaceAll` (or `replaceFirst`): every match replaced by the expanded replacement. Throws
  * InvalidReplacement for a replacement Java rejects (only when something matches), and `tooLong` when the result would
- * exceed `maxLength`; within `timeLimitMs`.
+ * exceed `maxLength`; within `timeLimit`.
  */
-export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error, timeLimitMs: number): string {
-  return withinTimeLimit('A regular expression', timeLimitMs, () => {
+export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error, timeLimit: TimeLimit): string {
+  return withinTimeLimit('A regular expression', timeLimit, () => {
     // Without `$` or `\\` a replacement expands to itself.
     const literal = /[$\\]/.test(replacement) ? undefined : replacement;
     let out = '';

@@ -9,21 +9,30 @@ import { ProtocolError } from '../errors/query-error.js';
 /** How long one such function may run unless the server is started with another limit (`--function-time-limit`). */
 export const DEFAULT_FUNCTION_TIME_LIMIT_MS = 1000;
 
+/** How long an operation may run, and the error that answers one that runs longer. */
+export interface TimeLimit {
+  readonly ms: number;
+  exceeded(what: string): Error;
+}
+
+/**
+ * The function time limit of `ms`: past it the request is answered as the real service answers a query that
+ * outlasts its time limit, 440 `processing time limit exceeded` (FN-STR-033); `what` names the work in the message.
+ */
+export function functionTimeLimit(ms: number): TimeLimit {
+  return { ms, exceeded: (what) => new ProtocolError(440, 'processing time limit exceeded', `${what} ran for over ${ms} ms.`) };
+}
+
 /** Where the work runs: vm's timeout stops any JavaScript, the regex engine's backtracking included. */
 const timed = createContext({ operation: undefined as (() => unknown) | undefined });
 
-/**
- * Runs `operation`. Past `limitMs` the request is answered as the real service answers a query that
- * outlasts its time limit: 440 `processing time limit exceeded` (FN-STR-033); `what` names the work in the message.
- */
-export function withinTimeLimit<T>(what: string, limitMs: number, operation: () => T): T {
+/** Runs `operation`, stopped with `limit`'s error once it has run `limit.ms`. */
+export function withinTimeLimit<T>(what: string, limit: TimeLimit, operation: () => T): T {
   timed['operation'] = operation;
   try {
-    return runInContext('operation()', timed, { timeout: limitMs }) as T;
+    return runInContext('operation()', timed, { timeout: limit.ms }) as T;
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new ProtocolError(440, 'processing time limit exceeded', `${what} ran for over ${limitMs} ms.`);
-    }
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw limit.exceeded(what);
     throw error;
   } finally {
     timed['operation'] = undefined;

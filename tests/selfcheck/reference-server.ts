@@ -4,11 +4,16 @@ import { EMBEDDED_EVENT_SETTINGS, EVENT_ENV } from '../harness/event-settings.js
 
 export type { RunningReferenceServer };
 
+/** Longer than LIMIT-TIME-001's check allows a timed-out query to take, so a fault ignoring the deadline is seen. */
+const SELFCHECK_QUERY_TIME_LIMIT_MS = 4_000;
+
 export async function startReferenceServer(): Promise<RunningReferenceServer> {
   const { startReferenceServer: start } = await import('../../reference-impl/server.js');
   // The per-secret stream limit is small and cheap to reach, so the suite runs learn it (their processes inherit the
   // environment) and its tests run; the other event settings stay unknown, which keeps fault runs short.
   const { maxStreamsPerSecret } = EMBEDDED_EVENT_SETTINGS;
   process.env[EVENT_ENV.maxStreamsPerSecret] = String(maxStreamsPerSecret);
-  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret } });
+  // A query runs at most a few seconds: faults run side by side against this one server, and one that lets a long
+  // query outlast its x-query-timeout (QUERY-TIMEOUT-IGNORED) must not hold it for the default 30 s.
+  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS });
 }

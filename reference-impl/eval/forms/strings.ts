@@ -22,7 +22,7 @@ import {
   stripTrailing,
   titleCase,
 } from '../java-text.js';
-import { withinTimeLimit } from '../time-limit.js';
+import { functionTimeLimit, withinTimeLimit, type TimeLimit } from '../time-limit.js';
 import { InvalidReplacement, compileJavaPattern, findMatches, quotePattern, replaceMatches, type JavaPattern } from '../java-regex.js';
 import { argumentTypeName } from './numbers.js';
 
@@ -95,13 +95,18 @@ function stringFunction(keys: readonly [string, ...string[]], compute: (...strin
   };
 }
 
+/** The function time limit (FN-STR-033), or less when the query's own deadline is nearer (LIMIT-TIME-001). */
+function timeLimitOf(ctx: EvalContext): TimeLimit {
+  return ctx.deadline.bound(functionTimeLimit(ctx.services.functionTimeLimitMs));
+}
+
 /**
  * A case mapping or normalization of `value`: these can lengthen a string many times over (one character casefolds to
  * eighteen) and TitleCase's word segmentation slows down faster than the text grows, so they run under the function
  * time limit (FN-STR-033) and their result under the length limit (FN-STR-019).
  */
 function caseMapped(ctx: EvalContext, name: string, map: (value: string) => string, value: string, position: Position): string {
-  const mapped = withinTimeLimit(name, ctx.services.functionTimeLimitMs, () => map(value));
+  const mapped = withinTimeLimit(name, timeLimitOf(ctx), () => map(value));
   checkResultLength(mapped.length, position);
   return mapped;
 }
@@ -333,7 +338,7 @@ const containsstrregex: FormDefinition = {
     const values = await evaluateArguments(ctx, args, ['containsstrregex', 'pattern']);
     const value = asString(values.get('containsstrregex')!, args.position('containsstrregex'));
     const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
-    return findMatches(pattern, value, 1, ctx.services.functionTimeLimitMs).length > 0;
+    return findMatches(pattern, value, 1, timeLimitOf(ctx)).length > 0;
   },
 };
 
@@ -355,7 +360,7 @@ const findstrregex: FormDefinition = {
     const honoured = start !== undefined && start > 0n && start < BigInt(value.length);
     const skipped = honoured ? toInt(start) : 0;
     const rest = honoured ? value.slice(offsetOfCodePoint(value, skipped)) : value;
-    return findMatches(pattern, rest, limit, ctx.services.functionTimeLimitMs).map((match) => ({
+    return findMatches(pattern, rest, limit, timeLimitOf(ctx)).map((match) => ({
       start: BigInt(skipped + codePointCount(rest, match.start)),
       // The end is the offset of the last character matched (of the match itself when it is empty).
       end: BigInt(skipped + codePointCount(rest, match.end > match.start ? match.end - 1 : match.end)),
@@ -375,7 +380,7 @@ const replacestrregex: FormDefinition = {
     const firstOnly = values.has('first') ? asBoolean(values.get('first')!, args.position('first')) : false;
     const tooLong = (): QueryError => errors.invalidArgument(`result length must be <= ${MAX_RESULT_LENGTH}`, args.node.position);
     try {
-      return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong, ctx.services.functionTimeLimitMs);
+      return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong, timeLimitOf(ctx));
     } catch (error) {
       if (!(error instanceof InvalidReplacement)) throw error;
       throw errors.invalidArgument(`Replacement /${replacement}/ is not valid: ${error.message}.`, args.position('replace'));
