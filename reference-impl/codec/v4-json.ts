@@ -330,7 +330,7 @@ export interface RenderOptions {
 export function renderValue(value: Value, options: RenderOptions): string {
   const state = new RenderState(options.apiVersion);
   writeValue(value, state);
-  return state.parts.join('');
+  return state.text();
 }
 
 /** `{"resource": value}` */
@@ -339,7 +339,7 @@ export function renderResource(value: Value, options: RenderOptions): string {
   state.parts.push('{"resource":');
   writeValue(value, state);
   state.parts.push('}');
-  return state.parts.join('');
+  return state.text();
 }
 
 export function renderDecimal(n: number): string {
@@ -356,12 +356,48 @@ export function renderDecimal(n: number): string {
  */
 class RenderState {
   readonly parts: string[] = [];
+  /**
+   * Characters of the pieces that can be long (strings, kept texts); the others are short, and bounded by the
+   * number of pieces.
+   */
+  longChars = 0;
   /** Whether texts kept for reuse (a Ref's, a stored document's fields) apply: they are in this wording. */
   readonly keepsText: boolean;
 
   constructor(readonly version: ApiVersion) {
     this.keepsText = WORDINGS[version].collectionKey === 'collection';
   }
+
+  /** Adds a piece that can be long. */
+  pushLong(text: string): void {
+    this.longChars += text.length;
+    this.parts.push(text);
+  }
+
+  /**
+   * Refuses a result past MAX_RENDERED_PIECES or MAX_RENDERED_CHARS, checked as each array or object begins: a value
+   * that shares its parts (Reduce nesting `[acc, acc]`) is tiny in memory but exponential as text, and rendering it
+   * whole took the server past its heap.
+   */
+  checkSize(): void {
+    if (this.parts.length > MAX_RENDERED_PIECES || this.longChars > MAX_RENDERED_CHARS) throw resultTooLarge();
+  }
+
+  /** The text written, once its size is known to be within the limits. */
+  text(): string {
+    this.checkSize();
+    return this.parts.join('');
+  }
+}
+
+/** Most characters a rendered result may hold (128 Mi, LIMIT-RESULT-001). */
+export const MAX_RENDERED_CHARS = 128 * 1024 * 1024;
+/** Most pieces a rendering may collect: a piece is a pointer at least, so this bounds the memory of short ones. */
+const MAX_RENDERED_PIECES = 16 * 1024 * 1024;
+
+/** What a result too large to answer gets (LIMIT-RESULT-001). */
+export function resultTooLarge(): QueryError {
+  return new QueryError('invalid argument', 'The result is too large to answer.', []);
 }
 
 /**
@@ -382,7 +418,7 @@ function storedFieldsText(fields: ObjectValue): string | undefined {
         state.parts.push(',', JSON.stringify(key), ':');
         writeValue(fields[key]!, state);
       }
-      text = state.parts.join('');
+      text = state.text();
     }
     storedFieldsTexts.set(fields, text);
   }
@@ -391,7 +427,7 @@ function storedFieldsText(fields: ObjectValue): string | undefined {
 
 function writeValue(value: Value, state: RenderState): void {
   const parts = state.parts;
-  if (typeof value === 'string') parts.push(JSON.stringify(value));
+  if (typeof value === 'string') state.pushLong(JSON.stringify(value));
   else if (typeof value === 'bigint') parts.push(value.toString());
   else if (typeof value === 'number') parts.push(renderDecimal(value));
   else if (value === null || typeof value === 'boolean') parts.push(String(value));
@@ -399,10 +435,11 @@ function writeValue(value: Value, state: RenderState): void {
     if (state.keepsText && value.length > 1) {
       const refs = refArrayText(value);
       if (refs !== undefined) {
-        parts.push(refs);
+        state.pushLong(refs);
         return;
       }
     }
+    state.checkSize();
     parts.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) parts.push(',');
@@ -416,16 +453,18 @@ function writeValue(value: Value, state: RenderState): void {
     parts.push('}');
   } else if (value instanceof Time) parts.push(`{"@ts":${JSON.stringify(formatIsoTime(value.epochNanos))}}`);
   else if (value instanceof DateValue) parts.push(`{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`);
-  else if (value instanceof Bytes) parts.push(`{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`);
+  else if (value instanceof Bytes) state.pushLong(`{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`);
   else if (value instanceof QueryValue) {
     const apiVersion = value.apiVersion === undefined ? '' : `"api_version":${JSON.stringify(value.apiVersion)},`;
-    parts.push(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
+    state.pushLong(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
   } else if (isObjectValue(value)) {
     const stored = state.keepsText ? storedFields(value) : undefined;
     if (stored !== undefined && value['ref'] instanceof Ref && typeof value['ts'] === 'bigint') {
       const fields = storedFieldsText(stored);
       if (fields !== undefined) {
-        parts.push('{"ref":', refText(value['ref'], state), ',"ts":', value['ts'].toString(), fields, '}');
+        parts.push('{"ref":', refText(value['ref'], state), ',"ts":', value['ts'].toString());
+        state.pushLong(fields);
+        parts.push('}');
         return;
       }
     }
@@ -444,6 +483,7 @@ function hasReservedKey(value: ObjectValue): boolean {
 }
 
 function writeObject(value: ObjectValue, state: RenderState): void {
+  state.checkSize();
   const parts = state.parts;
   let separator = '{';
   for (const key in value) {

@@ -1,6 +1,6 @@
 /** `POST /` (a write-capable v4 query) and `GET /?q=<json>` (read-only), plus the runner legacy REST reuses. */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, type ApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, resultTooLarge, type ApiVersion } from '../codec/v4-json.js';
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
@@ -95,7 +95,7 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
   if (error instanceof QueryError) return error;
   if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', writeRefusal, []);
   if (error instanceof RangeError && /call stack/i.test(error.message)) return new QueryError('stack overflow', 'Stack overflow.', []);
-  if (error instanceof RangeError && /string length/i.test(error.message)) return new QueryError('invalid argument', 'The result is too large to answer.', []);
+  if (error instanceof RangeError && /string length/i.test(error.message)) return resultTooLarge();
   throw error;
 }
 

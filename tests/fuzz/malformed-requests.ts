@@ -147,6 +147,14 @@ function commonHeaders(targets: FuzzTargets): fc.Arbitrary<Record<string, string
 
 const INVALID_UTF8 = [Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]), Buffer.from([0xe2, 0x82])];
 
+/**
+ * A query of a few hundred bytes whose result is `initial` doubled `times` times: `[acc, acc]` shares its halves, so
+ * the value stays small while its text grows as 2^times (rendering it whole once took the server past its heap).
+ */
+function doubling(times: number, initial: string): string {
+  return `{"reduce":{"lambda":["acc","x"],"expr":[{"var":"acc"},{"var":"acc"}]},"initial":${initial},"collection":${JSON.stringify(Array.from({ length: times }, (_, i) => i))}}`;
+}
+
 /** Body bytes for a JSON endpoint, from plausible-but-wrong to garbage; about 1 in 8 is huge or deeply nested. */
 function jsonBody(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
   const text = (a: fc.Arbitrary<string>) => a.map((s) => Buffer.from(s, 'utf8'));
@@ -166,6 +174,8 @@ function jsonBody(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
     text(fc.integer({ min: 4, max: 6 }).map((k) => JSON.stringify({ concat: ['x'.repeat(10 ** k), 'y'] }))),
     text(fc.integer({ min: 3, max: 4 }).map((k) => JSON.stringify(Array.from({ length: 10 ** k }, (_, i) => i)))),
     text(fc.integer({ min: 3, max: 4 }).map((k) => `{"object":{${Array.from({ length: 10 ** k }, (_, i) => `"k${i}":${i}`).join(',')}}}`)),
+    text(fc.integer({ min: 22, max: 40 }).map((k) => doubling(k, '[]'))),
+    text(fc.integer({ min: 6, max: 12 }).map((k) => doubling(k, '{"format":"%8000000s","values":"x"}'))),
     ) },
     fc.tuple(plausible, fc.constantFrom(...INVALID_UTF8)).map(([v, bad]) => {
       const full = Buffer.from(JSON.stringify({ s: JSON.stringify(v) ?? '' }), 'utf8');

@@ -124,3 +124,33 @@ describe('v4 JSON codec', () => {
     expect(() => parseApiVersion('banana')).toThrow(ProtocolError);
   });
 });
+
+describe('v4 JSON codec: results too large to answer', () => {
+  /** `leaf` inside `[x, x]` `times` times over: small in memory (the halves are shared), 2^times leaves as text. */
+  function doubled(leaf: unknown, times: number): unknown {
+    let value = leaf;
+    for (let i = 0; i < times; i++) value = [value, value];
+    return value;
+  }
+
+  function refusal(render: () => string): unknown {
+    try {
+      render();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  it('refuses a shared value of 2^30 leaves with invalid argument before building its text', () => {
+    const error = refusal(() => renderValue(doubled([], 30) as never, v4));
+    expect(error).toBeInstanceOf(QueryError);
+    expect(error).toMatchObject({ code: 'invalid argument', description: 'The result is too large to answer.' });
+  });
+
+  it('refuses long strings past 128 Mi characters, and renders them below it', () => {
+    const mebi = 'x'.repeat(1024 * 1024);
+    expect(renderValue(doubled(mebi, 6) as never, v4)).toHaveLength(64 * (1024 * 1024 + 2) + 63 * 3);
+    expect(refusal(() => renderValue(doubled(mebi, 8) as never, v4))).toMatchObject({ code: 'invalid argument' });
+  });
+});

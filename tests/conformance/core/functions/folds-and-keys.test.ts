@@ -80,6 +80,14 @@ describe('Results that cannot be answered', () => {
     expectQueryError(await t.server.query({ do: [write, deep] }), 400, 'stack overflow');
     expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } })).toBe(false);
   });
+
+  check(['LIMIT-RESULT-001'], 'a result of 2^40 leaves (Reduce doubling [acc, acc] forty times) answers 400 invalid argument, and the query writes nothing', async () => {
+    // The value shares its halves, so it is forty arrays in memory; only its text is too large.
+    const doubled = reduce(lambda(['acc', 'v'], [{ var: 'acc' }, { var: 'acc' }]), [], Array.from({ length: 40 }, (_, i) => BigInt(i)));
+    const write = { create: { ref: { collection: 'fk_items' }, id: '424243' }, params: lit({ data: { kept: false } }) };
+    expectQueryError(await t.server.query({ do: [write, doubled] }), 400, 'invalid argument');
+    expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424243' } })).toBe(false);
+  });
 });
 
 describe('Map and Foreach of what they do not take', () => {
