@@ -6,6 +6,7 @@
 import type { ValidationFailure } from '../errors/query-error.js';
 import type { DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
+import { MAX_VERSION_BYTES, versionTooLarge } from '../txn/write-size.js';
 import { hasDatabaseScope, isCollectionRef, isObjectValue, Ref, type Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 import { isNativeCollection } from './documents.js';
@@ -21,7 +22,11 @@ const NAMED_RECORDS: ReadonlySet<string> = new Set(['collections', 'indexes', 'd
  */
 export function unresolvedRefFailures(ctx: EvalContext, value: Value): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
+  // Each value visited is at least a byte of the version written: past the version limit, the write is refused
+  // before a value that shares its parts (small in memory, exponential when walked) is walked whole.
+  let visited = 0;
   const visit = (v: Value, path: Array<string | number>): void => {
+    if (++visited > MAX_VERSION_BYTES) throw versionTooLarge(visited);
     if (v instanceof Ref) {
       const why = unresolved(ctx.txn, ctx.database, v);
       if (why !== undefined) failures.push({ field: path, code: 'invalid reference', description: why });

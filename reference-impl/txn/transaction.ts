@@ -17,12 +17,15 @@ import {
   type Store,
   type WriteAction,
 } from '../store/store.js';
+import { checkedVersionBytes, checkTransactionBytes } from './write-size.js';
 
 interface PendingWrite {
   before: DocumentVersion | undefined;
   after: DocumentVersion;
   /** The first action in this transaction (a create followed by an update stays a create). */
   firstAction: WriteAction;
+  /** The size of `after` (see write-size.ts), counted towards the transaction's. */
+  bytes: number;
 }
 
 export class Transaction {
@@ -32,6 +35,8 @@ export class Transaction {
   private historyEdits: Map<DatabaseId, HistoryEdit[]> | undefined;
   /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
   documentsRead = 0;
+  /** The size of the versions it will write (the newest pending one of each document) and of its history edits. */
+  private bytesWritten = 0;
 
   constructor(
     readonly store: Store,
@@ -99,17 +104,19 @@ export class Transaction {
 
   private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
+    const bytes = checkedVersionBytes(fields);
     const pending = (this.pending ??= new Map());
     let byCollection = pending.get(database);
     if (!byCollection) pending.set(database, (byCollection = new Map()));
     let docs = byCollection.get(collection);
     if (!docs) byCollection.set(collection, (docs = new Map()));
     const existing = mayExist ? docs.get(id) : undefined;
+    this.countBytes(bytes - (existing?.bytes ?? 0));
     const firstAction = existing?.firstAction ?? action;
     const effective: WriteAction = action === 'delete' ? 'delete' : firstAction === 'create' || action === 'create' ? 'create' : 'update';
     const after: DocumentVersion = { ts: this.ts, action: effective, fields, hidden };
     const before = existing ? existing.before : mayExist ? this.store.getDocument(database, collection, id, this.ts) : undefined;
-    docs.set(id, { before, after, firstAction });
+    docs.set(id, { before, after, firstAction, bytes });
     // Even before the commit: a generated id of this same transaction must not be one it chose.
     if (action === 'create') this.store.reserveDocumentId(id);
     return after;
@@ -121,11 +128,17 @@ export class Transaction {
    */
   editHistory(database: DatabaseId, edit: HistoryEdit): void {
     if (this.readOnly) throw new ReadOnlyTransactionError();
+    if (edit.kind === 'insert') this.countBytes(checkedVersionBytes(edit.version.fields));
     const edits = (this.historyEdits ??= new Map());
     let list = edits.get(database);
     if (!list) edits.set(database, (list = []));
     list.push(edit);
     if (edit.kind === 'insert') this.store.reserveDocumentId(edit.id);
+  }
+
+  private countBytes(added: number): void {
+    checkTransactionBytes(this.bytesWritten + added);
+    this.bytesWritten += added;
   }
 
   /** A database id for a database created by this transaction. */

@@ -1,0 +1,63 @@
+// How large a write may be (DEC-070): a document version past 8,388,608 bytes, or a query's writes past 16 MiB, is
+// refused with 400 bad request and nothing is written. The large documents are built from one 3.9 MB string bound by
+// Let, so every request body stays far below the 8 MiB body limit.
+import { beforeAll, describe, expect } from 'vitest';
+import { check, useTenant } from '../../harness/index.js';
+import { createCollections, obj } from '../auth/auth-fixtures.js';
+import { expectProtocolError } from './protocol-wire.js';
+
+const COLLECTION = 'large_things';
+/** 3.9 MB: two copies (7.8 MB) fit a version, three (11.7 MB) do not; two 7.8 MB versions fit a query, three do not. */
+const PART = 'x'.repeat(3_900_000);
+const part = { var: 'part' };
+
+/** A query binding PART and running `expr`, in which `{"var":"part"}` stands for it. */
+const withPart = (expr: unknown) => ({ let: [{ part: PART }], in: expr });
+const ref = (id: string) => ({ ref: { collection: COLLECTION }, id });
+/** Create of document `id` whose data holds `copies` copies of PART, answering only its id (not 8 MB back). */
+const createWith = (id: string, copies: number) => ({
+  select: ['ref', 'id'],
+  from: { create: ref(id), params: obj({ data: obj(Object.fromEntries(Array.from({ length: copies }, (_, i) => [`p${i}`, part]))) }) },
+});
+
+describe('Write limits', () => {
+  const t = useTenant();
+
+  beforeAll(async () => {
+    await createCollections(t.server, COLLECTION);
+  });
+
+  async function exists(id: string): Promise<boolean> {
+    const res = await t.server.query({ exists: ref(id) });
+    res.expectStatus(200);
+    return (res.json as { resource: boolean }).resource;
+  }
+
+  check(['LIMIT-WRITE-001'], 'a version of 7.8 MB is written; one of 11.7 MB answers 400 bad request and is not', async () => {
+    const kept = await t.server.query(withPart(createWith('fits', 2)));
+    kept.expectStatus(200);
+    expect(kept.json).toEqual({ resource: 'fits' });
+    expect(await exists('fits')).toBe(true);
+
+    expectProtocolError(await t.server.query(withPart(createWith('too-large', 3))), 400, 'bad request');
+    expect(await exists('too-large'), 'the refused version was not written').toBe(false);
+  });
+
+  check(['LIMIT-WRITE-001'], 'an Update that would make a version of 11.7 MB answers 400 bad request and changes nothing', async () => {
+    (await t.server.query(withPart(createWith('grows', 2)))).expectStatus(200);
+    const update = { update: ref('grows'), params: obj({ data: obj({ p2: part }) }) };
+    expectProtocolError(await t.server.query(withPart({ select: 'ts', from: update })), 400, 'bad request');
+    const fields = await t.server.query({ select: ['data'], from: { get: ref('grows') } });
+    fields.expectStatus(200);
+    expect(Object.keys((fields.json as { resource: Record<string, unknown> }).resource).sort(), 'the document keeps its two fields').toEqual(['p0', 'p1']);
+  });
+
+  check(['LIMIT-WRITE-002'], 'a query writing two 7.8 MB versions is kept; one writing three answers 400 bad request and writes none of them', async () => {
+    const kept = await t.server.query(withPart({ do: [createWith('pair-1', 2), createWith('pair-2', 2)] }));
+    kept.expectStatus(200);
+    expect([await exists('pair-1'), await exists('pair-2')]).toEqual([true, true]);
+
+    expectProtocolError(await t.server.query(withPart({ do: [createWith('triple-1', 2), createWith('triple-2', 2), createWith('triple-3', 2)] })), 400, 'bad request');
+    expect([await exists('triple-1'), await exists('triple-2'), await exists('triple-3')], 'no write of the refused query was kept').toEqual([false, false, false]);
+  });
+});
