@@ -13,6 +13,9 @@
  */
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 import { compareDecimals, compareRefs, compareStrings, compareValues } from '../indexes/value-order.js';
+import { EqualPairs } from './equal-pairs.js';
+
+const equalPairs = new EqualPairs();
 
 /** Rank of each kind of value; refs, times, dates and lambdas keep the order of their storage tags. */
 const RANK = {
@@ -61,12 +64,15 @@ function compareNumbers(a: bigint | number, b: bigint | number): number {
 }
 
 function compareArrays(a: readonly Value[], b: readonly Value[]): number {
+  if (equalPairs.known(a, b)) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const c = compareForComparison(a[i]!, b[i]!);
+    const c = compare(a[i]!, b[i]!);
     if (c !== 0) return c;
   }
-  return sign(a.length - b.length);
+  const c = sign(a.length - b.length);
+  if (c === 0) equalPairs.found(a, b);
+  return c;
 }
 
 function objectOf(v: ObjectValue | SetRef): ObjectValue {
@@ -74,18 +80,26 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
 }
 
 function compareObjects(a: ObjectValue, b: ObjectValue): number {
+  if (equalPairs.known(a, b)) return 0;
   const ka = Object.keys(a).sort(compareStrings);
   const kb = Object.keys(b).sort(compareStrings);
   const n = Math.min(ka.length, kb.length);
   for (let i = 0; i < n; i++) {
-    const c = compareStrings(ka[i]!, kb[i]!) || compareForComparison(a[ka[i]!]!, b[kb[i]!]!);
+    const c = compareStrings(ka[i]!, kb[i]!) || compare(a[ka[i]!]!, b[kb[i]!]!);
     if (c !== 0) return c;
   }
-  return sign(ka.length - kb.length);
+  const c = sign(ka.length - kb.length);
+  if (c === 0) equalPairs.found(a, b);
+  return c;
 }
 
 /** -1, 0 or 1 as `a` sorts before, with, or after `b` in the comparison order. */
 export function compareForComparison(a: Value, b: Value): number {
+  equalPairs.start();
+  return compare(a, b);
+}
+
+function compare(a: Value, b: Value): number {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) return RANK[ka] < RANK[kb] ? -1 : 1;

@@ -22,11 +22,12 @@ const NAMED_RECORDS: ReadonlySet<string> = new Set(['collections', 'indexes', 'd
  */
 export function unresolvedRefFailures(ctx: EvalContext, value: Value): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
-  // Each value visited is at least a byte of the version written: past the version limit, the write is refused
-  // before a value that shares its parts (small in memory, exponential when walked) is walked whole.
+  // Each value visited after the first is at least two bytes of the version written (`1,` in an array is the
+  // densest), so past half the version limit the write is refused, before a value that shares its parts (small in
+  // memory, exponential when walked) is walked whole.
   let visited = 0;
   const visit = (v: Value, path: Array<string | number>): void => {
-    if (++visited > MAX_VERSION_BYTES) throw versionTooLarge(visited);
+    if (++visited > MAX_VERSION_BYTES / 2 + 1) throw versionTooLarge(visited * 2);
     if (v instanceof Ref) {
       const why = unresolved(ctx.txn, ctx.database, v);
       if (why !== undefined) failures.push({ field: path, code: 'invalid reference', description: why });

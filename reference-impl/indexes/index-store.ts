@@ -8,6 +8,7 @@
  * at `ts` use the newest clone at or before `ts`, dropping clones that fall out of history retention.
  */
 import { createRequire } from 'node:module';
+import { QueryError } from '../errors/query-error.js';
 import { IndexError } from './index-error.js';
 import { compareColumn, compareTuples, compareValues } from './value-order.js';
 import type { IndexEntry } from './entries.js';
@@ -36,8 +37,24 @@ export interface IndexPage {
   before?: IndexTuple;
 }
 
-/** Canonical text of a value such that two values share a key exactly when `compareValues` says equal. */
+/**
+ * Most values one key may hold. A stored document's terms hold fewer (a version is at most 8,388,608 bytes, and
+ * each value takes at least one); a value that shares its parts (Reduce nesting `[acc, acc]`) can name billions.
+ */
+const MAX_KEY_VALUES = 8 * 1024 * 1024;
+let keyValuesLeft = 0;
+
+/**
+ * Canonical text of a value such that two values share a key exactly when `compareValues` says equal. A value of
+ * more than MAX_KEY_VALUES parts is refused with 400 `invalid argument`: no stored entry could match it.
+ */
 export function valueKey(v: Value | undefined): string {
+  keyValuesLeft = MAX_KEY_VALUES;
+  return key(v);
+}
+
+function key(v: Value | undefined): string {
+  if (--keyValuesLeft < 0) throw new QueryError('invalid argument', 'The value is too large to be an index term.', []);
   if (v === undefined || v === null) return 'n';
   switch (typeof v) {
     case 'bigint':
@@ -49,15 +66,15 @@ export function valueKey(v: Value | undefined): string {
     case 'boolean':
       return v ? 'T' : 'F';
   }
-  if (Array.isArray(v)) return `[${v.map(valueKey).join(',')}]`;
-  if (v instanceof Ref) return `r(${v.collection ? valueKey(v.collection) : ''};${JSON.stringify(v.id)};${v.database ? valueKey(v.database) : ''})`;
+  if (Array.isArray(v)) return `[${v.map(key).join(',')}]`;
+  if (v instanceof Ref) return `r(${v.collection ? key(v.collection) : ''};${JSON.stringify(v.id)};${v.database ? key(v.database) : ''})`;
   if (v instanceof Time) return `t${v.epochNanos}`;
   if (v instanceof DateValue) return `D${v.epochDays}`;
   if (v instanceof Bytes) return `b${Buffer.from(v.bytes).toString('hex')}`;
-  if (v instanceof SetRef) return `S${valueKey(v.structure)}`;
+  if (v instanceof SetRef) return `S${key(v.structure)}`;
   if (v instanceof QueryValue) return `q${JSON.stringify([v.lambda, v.apiVersion ?? null, v.expr], (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`;
   const keys = Object.keys(v).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${valueKey(v[k])}`).join(',')}}`;
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${key(v[k])}`).join(',')}}`;
 }
 
 export function termsKey(terms: readonly Value[]): string {

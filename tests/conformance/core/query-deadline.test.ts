@@ -44,6 +44,32 @@ describe('Query deadlines', () => {
     expect(next.json).toEqual({ resource: 3 });
   });
 
+  describe('values that share their parts', () => {
+    /** `[acc, acc]` nested forty times from `leaf`: forty arrays, whose walk has 2^40 leaves. */
+    const shared = (leaf: unknown) => ({ reduce: { lambda: ['acc', 'x'], expr: [{ var: 'acc' }, { var: 'acc' }] }, initial: leaf, collection: Array.from({ length: 40 }, (_, i) => i) });
+    const SHARED_DEADLINE = { headers: { 'x-query-timeout': '1000' } };
+    const SHARED_ANSWER_WITHIN_MS = 5_000;
+
+    beforeAll(async () => {
+      (await t.server.query({ create_index: obj({ name: 'deadline_by_tag', source: { collection: 'deadline_items' }, terms: [obj({ field: ['data', 'tag'] })] }) })).expectStatus(201);
+    });
+
+    check.each([
+      { name: 'Equals of two of them', expr: { equals: [shared([]), shared([])] }, statuses: [200, 503] },
+      { name: 'LT of two of them', expr: { lt: [shared([]), shared([])] }, statuses: [200, 503] },
+      { name: 'a Match on one', expr: { paginate: { match: { index: 'deadline_by_tag' }, terms: [shared([])] } }, statuses: [200, 400, 503] },
+      { name: 'a Create holding one', expr: { create: { collection: 'deadline_items' }, params: obj({ data: obj({ tag: shared([]) }) }) }, statuses: [400, 503] },
+      { name: 'one as the result', expr: shared([]), statuses: [400, 503] },
+    ])(['LIMIT-TIME-003'], '$name is answered by the deadline, and the server goes on answering', async ({ expr, statuses }) => {
+      const res = await t.server.query(expr, SHARED_DEADLINE);
+      res.expectStatus(...statuses);
+      expect(res.durationMs, res.explain(`answers within ${SHARED_ANSWER_WITHIN_MS} ms of a 1000 ms deadline`)).toBeLessThan(SHARED_ANSWER_WITHIN_MS);
+      const next = await t.server.query({ add: [1, 2] });
+      next.expectStatus(200);
+      expect(next.json).toEqual({ resource: 3 });
+    });
+  });
+
   check(['LIMIT-TIME-002'], 'a query stopped at its deadline keeps none of the writes it made before', async () => {
     const write = { create: { ref: { collection: 'deadline_items' }, id: '1' }, params: obj({ data: obj({ kept: false }) }) };
     expectProtocolError(await t.server.query({ do: [write, LONG_QUERY] }, withDeadline), 503, 'time out');
