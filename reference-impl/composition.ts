@@ -43,7 +43,7 @@ import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { EventService, type EventServerOptions } from './events/event-service.js';
 import { Store } from './store/store.js';
-import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-deadline.js';
+import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-limits.js';
 import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
 import { TransactionManager } from './txn/transaction-manager.js';
 

@@ -4,7 +4,7 @@ import { DEFAULT_BCRYPT_COST } from './auth/secrets.js';
 import { generatedRootSecret } from './durability/root-secret.js';
 import { ACCOUNT_PLANS, type AccountPlan } from './events/event-service.js';
 import { DEFAULT_MAX_STREAMS_PER_SECRET } from './events/stream-limit.js';
-import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-deadline.js';
+import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-limits.js';
 import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
 import { startReferenceServer } from './server.js';
 

@@ -4,7 +4,7 @@
  * end a stream when the creating secret is revoked or its privileges change.
  */
 import { v4Evaluator } from '../eval/evaluator.js';
-import { QueryDeadline } from '../eval/query-deadline.js';
+import { QueryLimits } from '../eval/query-limits.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
@@ -68,7 +68,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
-    const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryDeadline(services.evalServices.queryTimeLimitMs));
+    const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
     return Promise.resolve(services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version }));
   };

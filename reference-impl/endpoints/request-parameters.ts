@@ -4,7 +4,7 @@
  * reads its own headers, and a present header whose value is not valid refuses the request with 400 `Invalid header
  * '<name>': <error>` (on `/feed/1` prefixed by `Invalid headers: `), before authentication — on v4 paths after an
  * unsupported `X-FaunaDB-API-Version`, which is refused first. A valid `x-query-timeout` sets the deadline of a v4
- * query (`eval/query-deadline.ts`); other valid values are accepted and otherwise unused: the reference server has no
+ * query (`eval/query-limits.ts`); other valid values are accepted and otherwise unused: the reference server has no
  * retries (commits are serialised), no typechecker and no query log. A request without these headers pays one
  * property lookup per header its endpoint reads.
  */

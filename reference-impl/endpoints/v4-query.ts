@@ -4,7 +4,7 @@ import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, re
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
-import { requestDeadline } from '../eval/query-deadline.js';
+import { requestLimits } from '../eval/query-limits.js';
 import { ReadOnlyTransactionError, type Transaction } from '../txn/transaction.js';
 import type { TransactionOutcome } from '../txn/transaction-manager.js';
 import type { Value } from '../values/value.js';
@@ -52,7 +52,7 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
   const { transactions, evalServices } = ctx.services;
   let failedAt = transactions.lastTs;
   const started = performance.now();
-  const deadline = requestDeadline(ctx.exchange.request.headers['x-query-timeout'], evalServices.queryTimeLimitMs);
+  const limits = requestLimits(ctx.exchange.request.headers['x-query-timeout'], evalServices.queryTimeLimitMs);
   let used: Transaction | undefined;
   const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
     ok: true,
@@ -69,7 +69,7 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
       (txn) => {
         failedAt = txn.ts;
         used = txn;
-        const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, v4Evaluator, deadline);
+        const evalCtx = new EvalContext(txn, identity.database, identity, apiVersion, evalServices, Scope.EMPTY, v4Evaluator, limits);
         // Rendered before the commit: a result that cannot be rendered (nested too deep, too long for a string) fails the
         // query, which then writes nothing, rather than answering an error about writes that were kept.
         const created = (value: Value) => ({

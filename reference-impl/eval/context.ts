@@ -10,7 +10,7 @@ import type { AccessPolicy } from './access.js';
 import type { FormRegistry } from './form-registry.js';
 import type { Identity } from './identity.js';
 import type { NativeCollectionHandlers } from './native-collections.js';
-import type { QueryDeadline } from './query-deadline.js';
+import type { QueryLimits } from './query-limits.js';
 
 /** Lexical variable scope (immutable; `extend` makes a child). */
 export class Scope {
@@ -102,8 +102,8 @@ export class EvalContext {
     readonly services: EvalServices,
     readonly scope: Scope,
     private readonly evaluator: Evaluator,
-    /** When the request's evaluation must stop (shared by every context of one request). */
-    readonly deadline: QueryDeadline,
+    /** The request's deadline and memory watch (shared by every context of one request). */
+    readonly limits: QueryLimits,
     /** Documents this request created, so the endpoint can answer 201 for a created top-level result. */
     readonly created: CreatedRecords = new CreatedRecords(),
     /**
@@ -123,18 +123,18 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.deadline, this.created, this.readTs);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.limits, this.created, this.readTs);
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.deadline, this.created, this.readTs);
+    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, this.readTs);
   }
 
   /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
   readingAt(readTs: bigint | undefined): EvalContext {
     if (readTs === this.readTs) return this;
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.deadline, this.created, readTs);
+    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, readTs);
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

@@ -24,7 +24,7 @@ export function evaluateNow(ctx: EvalContext, expr: Expr): Value | Promise<Value
       if (!form) {
         throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);
       }
-      ctx.deadline.step();
+      ctx.limits.step();
       return form.evaluate(ctx, new FormArgs(expr));
     }
   }

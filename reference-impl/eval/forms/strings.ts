@@ -97,7 +97,7 @@ function stringFunction(keys: readonly [string, ...string[]], compute: (...strin
 
 /** The function time limit (FN-STR-033), or less when the query's own deadline is nearer (LIMIT-TIME-001). */
 function timeLimitOf(ctx: EvalContext): TimeLimit {
-  return ctx.deadline.bound(functionTimeLimit(ctx.services.functionTimeLimitMs));
+  return ctx.limits.bound(functionTimeLimit(ctx.services.functionTimeLimitMs));
 }
 
 /**

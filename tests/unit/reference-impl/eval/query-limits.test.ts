@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../../reference-impl/errors/query-error.js';
-import { QueryDeadline, requestDeadline } from '../../../../reference-impl/eval/query-deadline.js';
+import { QueryLimits, requestLimits } from '../../../../reference-impl/eval/query-limits.js';
 import { functionTimeLimit, withinTimeLimit } from '../../../../reference-impl/eval/time-limit.js';
 
 /** Steps until the deadline throws, reading the clock as `step` does; undefined when `max` steps all pass. */
-function stepsUntilTimeout(deadline: QueryDeadline, max: number): ProtocolError | undefined {
+function stepsUntilTimeout(deadline: QueryLimits, max: number): ProtocolError | undefined {
   for (let i = 0; i < max; i++) {
     try {
       deadline.step();
@@ -20,13 +20,13 @@ function busyFor(ms: number): void {
   for (const until = performance.now() + ms; performance.now() < until; );
 }
 
-describe('QueryDeadline', () => {
+describe('QueryLimits', () => {
   it('lets a query step freely before its deadline', () => {
-    expect(stepsUntilTimeout(new QueryDeadline(60_000), 10_000)).toBeUndefined();
+    expect(stepsUntilTimeout(new QueryLimits(60_000), 10_000)).toBeUndefined();
   });
 
   it('throws 503 time out within a few hundred steps once the deadline has passed, and at every step after', () => {
-    const deadline = new QueryDeadline(5);
+    const deadline = new QueryLimits(5);
     busyFor(10);
     const error = stepsUntilTimeout(deadline, 1000);
     expect(error).toBeInstanceOf(ProtocolError);
@@ -36,11 +36,11 @@ describe('QueryDeadline', () => {
 
   it('keeps a function time limit shorter than the time left', () => {
     const limit = functionTimeLimit(50);
-    expect(new QueryDeadline(60_000).bound(limit)).toBe(limit);
+    expect(new QueryLimits(60_000).bound(limit)).toBe(limit);
   });
 
   it('shortens a function time limit to the time left, and a function stopped then answers the query timeout', () => {
-    const bounded = new QueryDeadline(40).bound(functionTimeLimit(60_000));
+    const bounded = new QueryLimits(40).bound(functionTimeLimit(60_000));
     expect(bounded.ms).toBeLessThanOrEqual(40);
     let error: unknown;
     try {
@@ -54,18 +54,37 @@ describe('QueryDeadline', () => {
   });
 
   it('answers the query timeout at once when no time is left for a function', () => {
-    const deadline = new QueryDeadline(1);
+    const deadline = new QueryLimits(1);
     busyFor(5);
     expect(() => deadline.bound(functionTimeLimit(1000))).toThrow(expect.objectContaining({ status: 503 }));
   });
 });
 
-describe('requestDeadline', () => {
+describe('QueryLimits: memory', () => {
+  it('refuses a query with 400 bad request once the heap in use passes the ceiling, reading it every 16 forms', () => {
+    const limits = new QueryLimits(60_000, 1);
+    let error: unknown;
+    let steps = 0;
+    try {
+      for (; steps < 100; steps++) limits.step();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(steps).toBe(15);
+    expect(error).toMatchObject({ status: 400, code: 'bad request' });
+  });
+
+  it('lets a query build values while the heap is below the ceiling', () => {
+    expect(stepsUntilTimeout(new QueryLimits(60_000, Number.MAX_SAFE_INTEGER), 10_000)).toBeUndefined();
+  });
+});
+
+describe('requestLimits', () => {
   it('takes the x-query-timeout milliseconds when shorter than the server limit, else the server limit', () => {
     const limit = functionTimeLimit(60_000);
-    expect(requestDeadline('40', 10_000).bound(limit).ms).toBeLessThanOrEqual(40);
-    expect(requestDeadline('600000', 30).bound(limit).ms).toBeLessThanOrEqual(30);
-    expect(requestDeadline(undefined, 30).bound(limit).ms).toBeLessThanOrEqual(30);
-    expect(requestDeadline(undefined, 120_000).bound(limit)).toBe(limit);
+    expect(requestLimits('40', 10_000).bound(limit).ms).toBeLessThanOrEqual(40);
+    expect(requestLimits('600000', 30).bound(limit).ms).toBeLessThanOrEqual(30);
+    expect(requestLimits(undefined, 30).bound(limit).ms).toBeLessThanOrEqual(30);
+    expect(requestLimits(undefined, 120_000).bound(limit)).toBe(limit);
   });
 });
