@@ -392,8 +392,11 @@ class RenderState {
 
 /** Most characters a rendered result may hold (128 Mi, LIMIT-RESULT-001). */
 export const MAX_RENDERED_CHARS = 128 * 1024 * 1024;
-/** Most pieces a rendering may collect: a piece is a pointer at least, so this bounds the memory of short ones. */
-const MAX_RENDERED_PIECES = 16 * 1024 * 1024;
+/**
+ * Most pieces a rendering may collect: a piece is a pointer at least, so this bounds the memory of short ones. A page
+ * of 100000 documents takes about six pieces each; a result of a million arrays of three numbers, seven.
+ */
+const MAX_RENDERED_PIECES = 8 * 1024 * 1024;
 
 /** What a result too large to answer gets (LIMIT-RESULT-001). */
 export function resultTooLarge(): QueryError {

@@ -26,18 +26,28 @@ export function unresolvedRefFailures(ctx: EvalContext, value: Value): Validatio
   // densest), so past half the version limit the write is refused, before a value that shares its parts (small in
   // memory, exponential when walked) is walked whole.
   let visited = 0;
-  const visit = (v: Value, path: Array<string | number>): void => {
+  // The path of the value being visited; copied only for a failure.
+  const path: Array<string | number> = [];
+  const visit = (v: Value): void => {
     if (++visited > MAX_VERSION_BYTES / 2 + 1) throw versionTooLarge(visited * 2);
     if (v instanceof Ref) {
       const why = unresolved(ctx.txn, ctx.database, v);
-      if (why !== undefined) failures.push({ field: path, code: 'invalid reference', description: why });
+      if (why !== undefined) failures.push({ field: [...path], code: 'invalid reference', description: why });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(item, [...path, i]));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        visit(v[i]!);
+        path.pop();
+      }
     } else if (isObjectValue(v)) {
-      for (const key of Object.keys(v)) visit(v[key]!, [...path, key]);
+      for (const key of Object.keys(v)) {
+        path.push(key);
+        visit(v[key]!);
+        path.pop();
+      }
     }
   };
-  visit(value, []);
+  visit(value);
   return failures;
 }
 

@@ -38,10 +38,11 @@ export interface IndexPage {
 }
 
 /**
- * Most values one key may hold. A stored document's terms hold fewer (a version is at most 8,388,608 bytes, and
- * each value takes at least one); a value that shares its parts (Reduce nesting `[acc, acc]`) can name billions.
+ * Most values one key may hold. A stored document's terms hold fewer: a version is at most 8,388,608 bytes, and each
+ * value past the first takes at least two (`1,` in an array is the densest). A value that shares its parts (Reduce
+ * nesting `[acc, acc]`) can name billions.
  */
-const MAX_KEY_VALUES = 8 * 1024 * 1024;
+const MAX_KEY_VALUES = 4 * 1024 * 1024 + 1;
 let keyValuesLeft = 0;
 
 /**
