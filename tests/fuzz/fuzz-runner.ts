@@ -46,8 +46,20 @@ function describe(req: FuzzRequest): string {
   return `${req.method} ${req.path.slice(0, 200)} headers=${JSON.stringify(req.headers)}${body}`;
 }
 
+/** A v4 query's documented answer when it outlasts the `x-query-timeout` it carries (LIMIT-TIME-001). */
+function isTimedOut(req: FuzzRequest, status: number, text: string): boolean {
+  if (status !== 503 || req.dialect !== 'v4' || !/^[0-9]+$/.test(req.headers['x-query-timeout'] ?? '')) return false;
+  try {
+    const body = JSON.parse(text) as { errors?: Array<{ code?: unknown }> };
+    return validate('v4-error', body).valid && body.errors?.[0]?.code === 'time out';
+  } catch {
+    return false;
+  }
+}
+
 /** Judges one exchange; undefined when it is acceptable. */
 function judge(req: FuzzRequest, status: number, text: string): string | undefined {
+  if (isTimedOut(req, status, text)) return undefined;
   if (status >= 500) return `answered ${status}`;
   if (status < 400 || req.method === 'HEAD') return undefined;
   let body: unknown;

@@ -134,6 +134,8 @@ function commonHeaders(targets: FuzzTargets): fc.Arbitrary<Record<string, string
         'x-faunadb-api-version': fc.oneof(fc.constantFrom('2.0', '2.1', '2.7', '4', '5', 'UNSTABLE', '', '4.0', 'v4', '99'), headerText),
         'x-format': fc.oneof(fc.constantFrom('tagged', 'simple', 'decorated'), headerText),
         'x-query-timeout-ms': fc.oneof(fc.constantFrom('0', '-1', '1', 'abc', '1e99', '99999999999999999999'), headerText),
+        // Deadlines short enough for the doubling queries and deep nesting below to outlast.
+        'x-query-timeout': fc.oneof(fc.constantFrom('0', '-1', '1', '2', '5', '600001', 'abc'), headerText),
         'x-last-txn-ts': fc.oneof(fc.constantFrom('0', '-5', 'x', '99999999999999999999999'), headerText),
         'x-linearized': headerText,
         'x-max-contention-retries': headerText,
