@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError, QueryError } from '../../../reference-impl/errors/query-error.js';
 import { decodeWireValue, parseApiVersion, parseExpression, parseJsonText, renderValue } from '../../../reference-impl/codec/v4-json.js';
 import { QueryValue, Ref, SetRef, Time, readDocumentObject, type ObjectValue } from '../../../reference-impl/values/value.js';
+import { doubled } from './shared-value.js';
 
 const v4 = { apiVersion: '4' as const };
 const v21 = { apiVersion: '2.1' as const };
@@ -126,13 +127,6 @@ describe('v4 JSON codec', () => {
 });
 
 describe('v4 JSON codec: results too large to answer', () => {
-  /** `leaf` inside `[x, x]` `times` times over: small in memory (the halves are shared), 2^times leaves as text. */
-  function doubled(leaf: unknown, times: number): unknown {
-    let value = leaf;
-    for (let i = 0; i < times; i++) value = [value, value];
-    return value;
-  }
-
   function refusal(render: () => string): unknown {
     try {
       render();
@@ -143,14 +137,14 @@ describe('v4 JSON codec: results too large to answer', () => {
   }
 
   it('refuses a shared value of 2^30 leaves with invalid argument before building its text', () => {
-    const error = refusal(() => renderValue(doubled([], 30) as never, v4));
+    const error = refusal(() => renderValue(doubled([], 30), v4));
     expect(error).toBeInstanceOf(QueryError);
     expect(error).toMatchObject({ code: 'invalid argument', description: 'The result is too large to answer.' });
   });
 
   it('refuses long strings past 128 Mi characters, and renders them below it', () => {
     const mebi = 'x'.repeat(1024 * 1024);
-    expect(renderValue(doubled(mebi, 6) as never, v4)).toHaveLength(64 * (1024 * 1024 + 2) + 63 * 3);
-    expect(refusal(() => renderValue(doubled(mebi, 8) as never, v4))).toMatchObject({ code: 'invalid argument' });
+    expect(renderValue(doubled(mebi, 6), v4)).toHaveLength(64 * (1024 * 1024 + 2) + 63 * 3);
+    expect(refusal(() => renderValue(doubled(mebi, 8), v4))).toMatchObject({ code: 'invalid argument' });
   });
 });

@@ -4,14 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compareForComparison } from '../../../../reference-impl/eval/comparison-order.js';
 import { valuesEqual } from '../../../../reference-impl/eval/value-equality.js';
 import { valueKey } from '../../../../reference-impl/indexes/index-store.js';
-import type { Value } from '../../../../reference-impl/values/value.js';
-
-/** `leaf` wrapped `times` times in `[x, x]` (or `{a: x, b: x}`): 2^times leaves when walked. */
-function doubled(leaf: Value, times: number, shape: 'array' | 'object' = 'array'): Value {
-  let value = leaf;
-  for (let i = 0; i < times; i++) value = shape === 'array' ? [value, value] : { a: value, b: value };
-  return value;
-}
+import { doubled } from '../shared-value.js';
 
 describe('comparisons of values that share their parts', () => {
   it('finds two separately built values of 2^50 leaves equal, arrays and objects alike', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../../reference-impl/errors/query-error.js';
 import { MAX_TRANSACTION_BYTES, MAX_VERSION_BYTES, checkTransactionBytes, checkedVersionBytes } from '../../../../reference-impl/txn/write-size.js';
-import { QueryValue, Ref, Time, type ObjectValue, type Value } from '../../../../reference-impl/values/value.js';
+import { QueryValue, Ref, Time, type ObjectValue } from '../../../../reference-impl/values/value.js';
+import { doubled } from '../shared-value.js';
 
 describe('write sizes', () => {
   it('counts a version as its fields\' JSON text in UTF-8', () => {
@@ -20,11 +21,9 @@ describe('write sizes', () => {
   });
 
   it('refuses a value that shares its parts without walking it whole', () => {
-    let value: Value = [];
-    for (let i = 0; i < 60; i++) value = [value, value];
     let error: unknown;
     try {
-      checkedVersionBytes({ data: { value } });
+      checkedVersionBytes({ data: { value: doubled([], 60) } });
     } catch (caught) {
       error = caught;
     }
