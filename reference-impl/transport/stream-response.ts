@@ -9,12 +9,18 @@
  * Writes are held until the current burst of event processing is over (the next tick) and then sent stream by
  * stream: the sockets are written back to back, so readers get the events in one burst rather than trickling in
  * between the processing of other streams, and a stream written several times in a burst sends one chunk.
+ *
+ * A client that stops reading leaves what is written in the server's memory. Past MAX_BACKLOG_BYTES waiting to be
+ * sent, its stream is cut (DEC-071): one reader must not make the server hold every document written since.
  */
 import http from 'node:http';
-import type http2 from 'node:http2';
+import http2 from 'node:http2';
 import type { ResponseStream } from './exchange.js';
 
 export type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
+
+/** Bytes a stream may have waiting to be sent (in Node's buffers, past what the kernel took) before it is cut. */
+export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export class StreamResponse implements ResponseStream {
   private isClosed = false;
@@ -58,10 +64,22 @@ export class StreamResponse implements ResponseStream {
       // flushed), so the bytes cannot overtake anything the response wrote before.
       if (socket !== null && !socket.destroyed && res.writableLength === socket.writableLength) {
         socket.write(pending.length === 1 ? chunkFramed(pending[0]!) : Buffer.concat(pending.map(chunkFramed)));
+        this.cutWhenBehind();
         return;
       }
     }
     for (const data of pending) (res as http.ServerResponse).write(data);
+    this.cutWhenBehind();
+  }
+
+  /** Cuts the connection of a reader more than MAX_BACKLOG_BYTES behind; 'close' then tells the producer. */
+  private cutWhenBehind(): void {
+    const res = this.res;
+    if (res instanceof http.ServerResponse) {
+      if ((res.socket?.writableLength ?? 0) > MAX_BACKLOG_BYTES) res.socket!.destroy();
+    } else if (res.stream.writableLength > MAX_BACKLOG_BYTES) {
+      res.stream.close(http2.constants.NGHTTP2_CANCEL);
+    }
   }
 
   end(): void {

@@ -1,9 +1,11 @@
 // The /stream/1 write path (transport/stream-response.ts): buffers shared by many streams, writes held to the end
 // of the burst, then sent as HTTP/1.1 chunks or HTTP/2 DATA frames, in order and before the end of the response.
 import http2 from 'node:http2';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { DualProtocolServer } from '../../../reference-impl/transport/dual-protocol-server.js';
+import { MAX_BACKLOG_BYTES } from '../../../reference-impl/transport/stream-response.js';
 
 const canned = { status: 500, headers: { 'content-type': 'application/json' }, body: '{}' };
 const shared = Buffer.from('{"type":"add","n":1}\r\n', 'utf8');
@@ -59,5 +61,61 @@ describe('StreamResponse', () => {
 
   it('sends every write in order over HTTP/2, and nothing after end', async () => {
     expect(await h2Body(url)).toBe(EXPECTED);
+  });
+});
+
+describe('StreamResponse: a reader that stops reading', () => {
+  const MIB = Buffer.alloc(1024 * 1024, 'x');
+  /** More than the kernel's socket buffers and MAX_BACKLOG_BYTES together. */
+  const WRITES = 64;
+  let server: DualProtocolServer;
+  let url = '';
+  let outcome: Promise<string>;
+  let settle: (how: string) => void = () => {};
+
+  beforeAll(async () => {
+    server = new DualProtocolServer(
+      async (exchange) => {
+        const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+        let cut = false;
+        stream.onClose(() => (cut = true));
+        // One MiB per turn of the event loop, as events of large documents would come.
+        for (let i = 0; i < WRITES && !cut; i++) {
+          stream.write(MIB);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        settle(cut ? 'cut' : 'all written');
+        if (!cut) stream.end();
+      },
+      { tooLarge: canned, internalError: canned },
+    );
+    url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
+  });
+  afterAll(() => server.close());
+
+  function nextOutcome(): Promise<string> {
+    outcome = new Promise((resolve) => (settle = resolve));
+    return outcome;
+  }
+
+  it(`is cut once more than ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB wait to be sent to it over HTTP/1.1`, async () => {
+    const done = nextOutcome();
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+    socket.pause();
+    socket.write('POST /stream HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    expect(await done).toBe('cut');
+    socket.destroy();
+  });
+
+  it(`is cut once more than ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB wait to be sent to it over HTTP/2`, async () => {
+    const done = nextOutcome();
+    const session = http2.connect(url);
+    session.on('error', () => {});
+    const req = session.request({ ':method': 'POST', ':path': '/stream' });
+    req.on('error', () => {});
+    req.pause();
+    req.end();
+    expect(await done).toBe('cut');
+    session.destroy();
   });
 });
