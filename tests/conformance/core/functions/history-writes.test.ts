@@ -55,24 +55,27 @@ describe('Insert writes an event into a document\'s past', () => {
     expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { v: 1n } });
   });
 
+  // The events below go between an earlier version, itself inserted, and the document's create: two requests in a
+  // row may commit a microsecond apart, leaving no time between them.
   check(['FN-HISTW-002'], 'an update stores its params as the whole document (nothing merged) and answers a create event', async () => {
-    const doc = await aDocument({ v: 1n, keep: 'x' });
-    const ts = doc.ts + 1n;
-    const later = (await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200);
+    const doc = await aDocument({ v: 2n, keep: 'x' });
+    const early = doc.ts - 20n * SECONDS;
+    const ts = doc.ts - 10n * SECONDS;
+    (await t.server.query(insert(doc.ref, early, 'create', { v: 1n, keep: 'x' }))).expectStatus(200);
     expectResult(await t.server.query(insert(doc.ref, ts, 'update', { v: 9n })), { ts, action: 'create', document: doc.ref, data: { v: 9n } });
     expect(await resultOf(t.server, get(doc.ref, ts))).toStrictEqual({ ref: doc.ref, ts, data: { v: 9n } });
-    expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts: txnTime(later), data: { v: 2n, keep: 'x' } });
+    expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { v: 2n, keep: 'x' } });
   });
 
   check(['FN-HISTW-003'], 'a delete answers a delete event with null data, and Get at that time answers instance not found', async () => {
-    const doc = await aDocument({ v: 1n });
-    const res = (await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200);
-    const ts = doc.ts + 1n;
-    expect(ts).toBeLessThan(txnTime(res));
+    const doc = await aDocument({ v: 2n });
+    const early = doc.ts - 20n * SECONDS;
+    const ts = doc.ts - 10n * SECONDS;
+    (await t.server.query(insert(doc.ref, early, 'create', { v: 1n }))).expectStatus(200);
     expectResult(await t.server.query(insert(doc.ref, ts, 'delete')), { ts, action: 'delete', document: doc.ref, data: null });
     expectQueryError(await t.server.query(get(doc.ref, ts)), 404, 'instance not found');
-    expect(await resultOf(t.server, get(doc.ref, doc.ts))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { v: 1n } });
-    expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts, ts, txnTime(res)]);
+    expect(await resultOf(t.server, get(doc.ref, early))).toStrictEqual({ ref: doc.ref, ts: early, data: { v: 1n } });
+    expect(await eventTimes(doc.ref)).toStrictEqual([early, ts, doc.ts]);
   });
 
   check(['FN-HISTW-004'], 'an event at the time of an existing version replaces that version', async () => {
@@ -97,13 +100,17 @@ describe('Insert writes an event into a document\'s past', () => {
   check(['FN-HISTW-005'], 'an event inserted after a live version is listed as a create with its whole data', async () => {
     const doc = await aDocument({ v: 1n, keep: 'x' });
     const later = txnTime((await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200));
-    const between = doc.ts + 1n;
+    const early = doc.ts - 20n * SECONDS;
+    const between = doc.ts - 10n * SECONDS;
+    (await t.server.query(insert(doc.ref, early, 'create', { v: 0n, keep: 'x' }))).expectStatus(200);
     (await t.server.query(insert(doc.ref, between, 'update', { v: 5n }))).expectStatus(200);
     const page = await resultOf(t.server, { paginate: { events: doc.ref } });
     expect(page.data).toStrictEqual([
-      { ts: doc.ts, action: 'create', document: doc.ref, data: { v: 1n, keep: 'x' } },
+      { ts: early, action: 'create', document: doc.ref, data: { v: 0n, keep: 'x' } },
       { ts: between, action: 'create', document: doc.ref, data: { v: 5n } },
-      { ts: later, action: 'update', document: doc.ref, data: { v: 2n, keep: 'x' } },
+      { ts: doc.ts, action: 'create', document: doc.ref, data: { v: 1n, keep: 'x' } },
+      // An update's event holds what changed since the version before it.
+      { ts: later, action: 'update', document: doc.ref, data: { v: 2n } },
     ]);
   });
 
