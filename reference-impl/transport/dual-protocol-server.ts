@@ -35,7 +35,16 @@ export interface DualProtocolServerOptions {
   malformed?: (status: 400 | 431) => CannedResponse;
   /** Reports faults the transport swallowed so that it never crashes. */
   onFault?: (error: unknown) => void;
+  /** How long a new connection may stay without telling its protocol (default FIRST_BYTES_TIMEOUT_MS). */
+  firstBytesTimeoutMs?: number;
 }
+
+/**
+ * A connection that sends nothing, or only part of the HTTP/2 preface, is closed after this long (as long as
+ * node:http's default `headersTimeout`): until its protocol is known, neither server's own timeouts watch it, and
+ * idle connections would hold the process's file descriptors.
+ */
+export const FIRST_BYTES_TIMEOUT_MS = 60_000;
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** After refusing an HTTP/1.1 body as too large, at most this much of the rest is read and dropped before closing. */
@@ -112,6 +121,7 @@ export class DualProtocolServer {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', (err) => this.fault(err));
+    socket.setTimeout(this.options.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
     let seen = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
       seen = Buffer.concat([seen, chunk]);
@@ -119,6 +129,7 @@ export class DualProtocolServer {
       const isPrefacePrefix = seen.subarray(0, compared).equals(H2_PREFACE.subarray(0, compared));
       if (isPrefacePrefix && seen.length < H2_PREFACE.length) return;
       socket.off('data', onData);
+      socket.setTimeout(0);
       socket.pause();
       if (isPrefacePrefix) {
         // node:http2 reads from the socket handle directly and would miss unshifted bytes, so it gets a

@@ -145,3 +145,63 @@ describe('DualProtocolServer', () => {
     expect(lastStream?.closed).toBe(true);
   });
 });
+
+describe('DualProtocolServer: connections that never tell their protocol', () => {
+  let server: DualProtocolServer;
+  let port = 0;
+
+  beforeAll(async () => {
+    // `/late` answers on a stream whose only event comes after the first-bytes timeout has passed.
+    server = new DualProtocolServer((exchange) => {
+      if (exchange.request.path !== '/late') {
+        exchange.respond(200, { 'content-type': 'application/json' }, '{}');
+        return undefined;
+      }
+      const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+      setTimeout(() => {
+        stream.write('{"late":true}\r\n');
+        stream.end();
+      }, 400);
+      return undefined;
+    }, {
+      tooLarge: canned(413, 'request too large'),
+      internalError: canned(500, 'internal server error'),
+      firstBytesTimeoutMs: 200,
+    });
+    port = (await server.listen(0, '127.0.0.1')).port;
+  });
+  afterAll(() => server.close());
+
+  /** Milliseconds until the server closes a connection that sent `first` and then nothing; rejects after 5 s. */
+  function closedAfter(first: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(first));
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error('the server kept the connection open'));
+      }, 5000);
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(performance.now() - started);
+      });
+      socket.resume();
+    });
+  }
+
+  it('closes a connection that sends nothing once the first-bytes timeout passes', async () => {
+    expect(await closedAfter('')).toBeGreaterThanOrEqual(150);
+  });
+
+  it('closes a connection that sends only part of the HTTP/2 preface', async () => {
+    expect(await closedAfter('PRI * HTTP/2.0\r\n')).toBeGreaterThanOrEqual(150);
+  });
+
+  it('leaves a connection that told its protocol to the HTTP servers: a response may outlast the timeout', async () => {
+    const res = await request(`http://127.0.0.1:${port}/late`, { method: 'POST', body: '{}' });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('{"late":true}\r\n');
+    expect((await h2Request(`http://127.0.0.1:${port}`, '/late', '{}')).text).toBe('{"late":true}\r\n');
+  });
+});
