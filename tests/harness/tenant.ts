@@ -1,7 +1,8 @@
 // Every conformance file gets its own child database and keys, made through the API with the admin secret and
 // deleted afterwards, so files run in parallel and on shared servers without seeing each other.
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { Client } from './client.js';
 import { formatExchanges, hookTranscript, redactExchanges } from './transcript.js';
@@ -30,9 +31,16 @@ export function fileSlug(filePath: string): string {
   return basename(filePath).replace(/\.test\.[cm]?[jt]s$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'file';
 }
 
-/** The suffix comes from the run's seed and the file, so a replay with the same seed makes the same names. */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The suffix comes from the run's seed and the file's path in the package, so a replay with the same seed makes the
+ * same names, and files of the same name in two folders (`core/functions/sets.test.ts`, `indexes/sets.test.ts`),
+ * which may run at once, get two tenants.
+ */
 export function tenantName(runId: string, filePath: string, seed: number): string {
-  const suffix = createHash('sha256').update(`${seed}:${basename(filePath)}`).digest('hex').slice(0, 6);
+  const file = relative(PACKAGE_ROOT, resolve(filePath)).split(sep).join('/');
+  const suffix = createHash('sha256').update(`${seed}:${file}`).digest('hex').slice(0, 6);
   return `fc_${runId}_${fileSlug(filePath)}_${suffix}`;
 }
 
