@@ -6,8 +6,8 @@
  * element Append, hundreds of times) is refused before it takes the server past its heap limit, which would end
  * the process.
  */
-import { getHeapStatistics } from 'node:v8';
 import { ProtocolError } from '../errors/query-error.js';
+import { HEAP_CEILING_BYTES, heapIsFull } from '../store/heap-room.js';
 import { type TimeLimit } from './time-limit.js';
 
 /** The longest a query may run unless the server is started with another limit (`--query-time-limit`). */
@@ -17,8 +17,6 @@ export const DEFAULT_QUERY_TIME_LIMIT_MS = 30_000;
 const STEPS_PER_CLOCK_READING = 256;
 /** Forms evaluated between two readings of the heap (0.3 µs each): a form can build 8 MB (a full Append). */
 const STEPS_PER_HEAP_READING = 16;
-/** The heap in use, garbage included, past which a query still building values is refused. */
-const DEFAULT_HEAP_CEILING_BYTES = Math.floor(getHeapStatistics().heap_size_limit * 0.8);
 
 /** What the real service answers on `POST /` for a query whose evaluation passed its deadline. */
 function queryTimedOut(): ProtocolError {
@@ -38,7 +36,7 @@ export class QueryLimits {
   /** A deadline `limitMs` from now; the heap ceiling is the server's unless a test gives one. */
   constructor(
     limitMs: number,
-    private readonly heapCeilingBytes = DEFAULT_HEAP_CEILING_BYTES,
+    private readonly heapCeilingBytes = HEAP_CEILING_BYTES,
   ) {
     this.at = performance.now() + limitMs;
   }
@@ -51,7 +49,7 @@ export class QueryLimits {
     if (this.passed) throw queryTimedOut();
     const steps = ++this.steps;
     if (steps % STEPS_PER_HEAP_READING !== 0) return;
-    if (getHeapStatistics().used_heap_size > this.heapCeilingBytes) throw queryTooLarge();
+    if (heapIsFull(this.heapCeilingBytes)) throw queryTooLarge();
     if (steps % STEPS_PER_CLOCK_READING === 0 && performance.now() > this.at) {
       this.passed = true;
       throw queryTimedOut();

@@ -17,7 +17,8 @@ import {
   type Store,
   type WriteAction,
 } from '../store/store.js';
-import { checkedVersionBytes, checkTransactionBytes } from './write-size.js';
+import { heapIsFull } from '../store/heap-room.js';
+import { checkedVersionBytes, checkTransactionBytes, heapFull } from './write-size.js';
 
 interface PendingWrite {
   before: DocumentVersion | undefined;
@@ -104,6 +105,7 @@ export class Transaction {
 
   private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
+    if (action !== 'delete' && heapIsFull()) throw heapFull();
     const bytes = checkedVersionBytes(fields);
     const pending = (this.pending ??= new Map());
     let byCollection = pending.get(database);
@@ -128,7 +130,10 @@ export class Transaction {
    */
   editHistory(database: DatabaseId, edit: HistoryEdit): void {
     if (this.readOnly) throw new ReadOnlyTransactionError();
-    if (edit.kind === 'insert') this.countBytes(checkedVersionBytes(edit.version.fields));
+    if (edit.kind === 'insert') {
+      if (heapIsFull()) throw heapFull();
+      this.countBytes(checkedVersionBytes(edit.version.fields));
+    }
     const edits = (this.historyEdits ??= new Map());
     let list = edits.get(database);
     if (!list) edits.set(database, (list = []));
