@@ -17,8 +17,8 @@ import {
   type Store,
   type WriteAction,
 } from '../store/store.js';
-import { heapIsFull } from '../store/heap-room.js';
-import { checkedVersionBytes, checkTransactionBytes, heapFull } from './write-size.js';
+import { checkRoomToWrite } from '../store/heap-room.js';
+import { checkedVersionBytes, checkTransactionBytes } from './write-size.js';
 
 interface PendingWrite {
   before: DocumentVersion | undefined;
@@ -105,7 +105,7 @@ export class Transaction {
 
   private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
-    if (action !== 'delete' && heapIsFull()) throw heapFull();
+    if (action !== 'delete') checkRoomToWrite();
     const bytes = checkedVersionBytes(fields);
     const pending = (this.pending ??= new Map());
     let byCollection = pending.get(database);
@@ -131,7 +131,7 @@ export class Transaction {
   editHistory(database: DatabaseId, edit: HistoryEdit): void {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (edit.kind === 'insert') {
-      if (heapIsFull()) throw heapFull();
+      checkRoomToWrite();
       this.countBytes(checkedVersionBytes(edit.version.fields));
     }
     const edits = (this.historyEdits ??= new Map());

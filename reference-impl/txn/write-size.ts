@@ -83,8 +83,3 @@ export function versionTooLarge(bytes: number): ProtocolError {
 export function checkTransactionBytes(bytes: number): void {
   if (bytes > MAX_TRANSACTION_BYTES) throw new ProtocolError(400, 'bad request', `Transaction exceeded limit: got ${bytes} bytes, limit ${MAX_TRANSACTION_BYTES} bytes`);
 }
-
-/** The refusal of a write that would add data while the server's heap is nearly full (see store/heap-room.ts). */
-export function heapFull(): ProtocolError {
-  return new ProtocolError(400, 'bad request', "Not enough memory to write: the server's heap is nearly full.");
-}

@@ -13,7 +13,7 @@ export async function startReferenceServer(): Promise<RunningReferenceServer> {
   // environment) and its tests run; the other event settings stay unknown, which keeps fault runs short.
   const { maxStreamsPerSecret } = EMBEDDED_EVENT_SETTINGS;
   process.env[EVENT_ENV.maxStreamsPerSecret] = String(maxStreamsPerSecret);
-  // A query runs at most a few seconds: faults run side by side against this one server, and one that lets a long
-  // query outlast its x-query-timeout (QUERY-TIMEOUT-IGNORED) must not hold it for the default 30 s.
+  // A query runs at most a few seconds: faults run side by side against this one server, and one that stretches a
+  // query's x-query-timeout (QUERY-TIMEOUT-IGNORED) must not let a long query hold it for the default 30 s.
   return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS });
 }
