@@ -6,7 +6,7 @@
  */
 import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
 import { currentCreator } from '../events/source-creator.js';
-import { stringifyEvent } from '../events/stream-session.js';
+import { stringifyEvent } from '../events/event-text.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
@@ -26,8 +26,8 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       const page = currentCreator(source.creator, ctx.services.authenticator, ctx.services.store) === undefined
         ? events.permissionLossPage(source, start)
         : await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.creator.identity));
-      const answer = { events: page.events, cursor: page.cursor, has_next: page.hasNext, stats: page.stats };
-      ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, stringifyEvent(answer));
+      const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;
+      ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, answer);
     } catch (error) {
       if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;

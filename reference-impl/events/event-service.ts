@@ -22,6 +22,7 @@ import type { DatabaseId, Store } from '../store/store.js';
 import type { Stats } from '../../schemas/types.js';
 import type { Value } from '../values/value.js';
 import { EventHistory, type WhenDurable } from './event-history.js';
+import { stringifyEvent } from './event-text.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
 import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
@@ -74,8 +75,15 @@ export interface StartRequest {
   readonly cursor?: string;
 }
 
+/**
+ * Characters of event text past which a feed page ends early, with `has_next` true (DEC-072): the answer is one
+ * string, and pages of `page_size` large documents would pass what a string can hold (~512 Mi characters).
+ */
+export const FEED_PAGE_MAX_CHARS = 16 * 1024 * 1024;
+
 export interface FeedPage {
-  readonly events: Record<string, unknown>[];
+  /** Each event as its JSON text. */
+  readonly events: string[];
   readonly cursor: string;
   readonly hasNext: boolean;
   readonly stats: Stats;
@@ -177,7 +185,7 @@ export class EventService {
   permissionLossPage(source: OpenedSource, start: StartResolution): FeedPage {
     const event = this.permissionLossEvent();
     const position = start.ok ? start.position : positionAfterTransaction(start.startTs);
-    return { events: [event], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Stats };
+    return { events: [stringifyEvent(event)], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Stats };
   }
 
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {
@@ -189,11 +197,12 @@ export class EventService {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {
       const event = this.retentionErrorEvent(start.startTs);
-      return { events: [event], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Stats };
+      return { events: [stringifyEvent(event)], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Stats };
     }
     // Only what is published: a commit not yet on disk is not in a page, and the cursor does not pass it.
     const snapshot = this.history.publishedTs;
-    const events: Record<string, unknown>[] = [];
+    const events: string[] = [];
+    let chars = 0;
     const cost = zeroCost();
     let cursor = start.position;
     for (const transaction of this.history.transactionsAfter(source.database, start.position, snapshot)) {
@@ -201,13 +210,17 @@ export class EventService {
       addCost(cost, processed.cost);
       const dataItems = processed.items.filter((item) => item.kind === 'event');
       if (dataItems.length > EVENTS_PER_RUN_LIMIT) {
-        events.push(errorEventJson('stream_overflow', 'Too many events to process.', consumer.takePending()));
+        events.push(stringifyEvent(errorEventJson('stream_overflow', 'Too many events to process.', consumer.takePending())));
         // Resuming with this cursor skips the oversized transaction.
         return { events, cursor: consumer.cursorOf(positionAfterTransaction(transaction.ts)), hasNext: false, stats: renderStats(cost) };
       }
       for (const item of processed.items) {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
-        events.push(item.json);
+        const text = stringifyEvent(item.json);
+        // A page holds at least one event, so a poll always moves on.
+        if (events.length > 0 && chars + text.length > FEED_PAGE_MAX_CHARS) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
+        events.push(text);
+        chars += text.length;
         cursor = item.position;
         if (item.kind === 'error') return { events, cursor: consumer.cursorOf(item.position), hasNext: false, stats: renderStats(cost) };
       }

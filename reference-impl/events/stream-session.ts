@@ -9,6 +9,7 @@ import type { ResponseStream } from '../transport/exchange.js';
 import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
+import { EVENT_SEPARATOR, stringifyEvent } from './event-text.js';
 import { errorEventJson, type OpenedSource, type ProcessedTransaction, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
 
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
@@ -22,11 +23,6 @@ export interface StreamGuards {
   databaseLive(atTs: bigint): boolean;
 }
 
-export const EVENT_SEPARATOR = '\r\n';
-
-export function stringifyEvent(event: Record<string, unknown>): string {
-  return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
-}
 
 /**
  * A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any,
@@ -105,6 +101,10 @@ export class StreamSession {
     for (const item of replay) {
       if (item.kind === 'error') return this.fail(item.json);
       this.send(item.json);
+      // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
+      const writable = this.sink.whenWritable();
+      if (writable !== undefined) await writable;
+      if (this.stopped) return;
     }
     if (this.overLimit()) return;
     this.live = true;
@@ -116,7 +116,11 @@ export class StreamSession {
     if (!this.live || this.draining) return;
     this.draining = true;
     try {
-      while (!this.stopped && this.queue.length > 0) await this.handle(this.queue.shift() as HistoryTransaction);
+      while (!this.stopped && this.queue.length > 0) {
+        await this.handle(this.queue.shift() as HistoryTransaction);
+        const writable = this.sink.whenWritable();
+        if (writable !== undefined) await writable;
+      }
     } catch {
       this.fail(errorEventJson('internal_error', 'An internal error occurred while processing the event source.', { ...zeroCost(), computeOps: 1 }));
     } finally {

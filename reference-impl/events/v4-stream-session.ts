@@ -8,7 +8,8 @@ import { renderValue, type ApiVersion } from '../codec/v4-json.js';
 import type { ResponseStream } from '../transport/exchange.js';
 import type { EventHistory, HistoryTransaction } from './event-history.js';
 import type { ReadCheck } from './source-consumer.js';
-import { EVENT_SEPARATOR, type StreamGuards } from './stream-session.js';
+import { EVENT_SEPARATOR } from './event-text.js';
+import type { StreamGuards } from './stream-session.js';
 import type { V4StreamTarget } from './v4-stream-events.js';
 
 export const AUTHORIZATION_LOST = 'Authorization lost during stream evaluation.';

@@ -26,6 +26,11 @@ export interface ResponseStream {
   readonly closed: boolean;
   /** Called once when the client disconnects or the server shuts down (not after `end`). */
   onClose(listener: () => void): void;
+  /**
+   * Undefined when more may be written now; else a promise that resolves once the client has taken most of what
+   * waits for it (or the stream closed). Producers with much to send wait on it between writes.
+   */
+  whenWritable(): Promise<void> | undefined;
 }
 
 export interface Exchange {

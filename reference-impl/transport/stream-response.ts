@@ -10,8 +10,11 @@
  * stream: the sockets are written back to back, so readers get the events in one burst rather than trickling in
  * between the processing of other streams, and a stream written several times in a burst sends one chunk.
  *
- * A client that stops reading leaves what is written in the server's memory. Past MAX_BACKLOG_BYTES waiting to be
- * sent, its stream is cut (DEC-071): one reader must not make the server hold every document written since.
+ * A client that stops reading leaves what is written in the server's memory. A producer with much to send (a replay,
+ * a burst of large documents) waits on `whenWritable` between events, so a reader that keeps up is never far behind.
+ * A stream that is still more than MAX_BACKLOG_BYTES behind when more is to be sent is cut (DEC-071): one reader must
+ * not make the server hold every document written since. The bound is checked before a write, so a single large
+ * batch sent to a reader that keeps up does not cut it.
  */
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -22,10 +25,14 @@ export type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
 /** Bytes a stream may have waiting to be sent (in Node's buffers, past what the kernel took) before it is cut. */
 export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 
+/** Bytes waiting to be sent below which `whenWritable` lets a producer go on (DEC-072). */
+export const WRITABLE_BACKLOG_BYTES = 1024 * 1024;
+
 export class StreamResponse implements ResponseStream {
   private isClosed = false;
   /** Written, not yet sent (see above). */
   private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   /** Closed by `end`: what is pending still goes out before the end of the response. */
   private ending = false;
   /** Closed by the client or a server shutdown (listeners are told), rather than by `end`. */
@@ -48,15 +55,19 @@ export class StreamResponse implements ResponseStream {
   write(data: string | Uint8Array): void {
     if (this.isClosed || data.length === 0) return;
     if (this.pending.length === 0) flushSoon(this);
-    this.pending.push(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
   }
 
-  /** Sends what `write` held back. */
+  /** Sends what `write` held back, unless the reader is too far behind (see above): then its connection is cut. */
   flush(): void {
     const pending = this.pending;
     if (pending.length === 0) return;
     this.pending = [];
+    this.pendingBytes = 0;
     if (this.isClosed && !this.ending) return;
+    if (this.backlog() > MAX_BACKLOG_BYTES) return this.cut();
     const res = this.res;
     if (res instanceof http.ServerResponse && res.chunkedEncoding) {
       const socket = res.socket;
@@ -64,22 +75,51 @@ export class StreamResponse implements ResponseStream {
       // flushed), so the bytes cannot overtake anything the response wrote before.
       if (socket !== null && !socket.destroyed && res.writableLength === socket.writableLength) {
         socket.write(pending.length === 1 ? chunkFramed(pending[0]!) : Buffer.concat(pending.map(chunkFramed)));
-        this.cutWhenBehind();
         return;
       }
     }
     for (const data of pending) (res as http.ServerResponse).write(data);
-    this.cutWhenBehind();
   }
 
-  /** Cuts the connection of a reader more than MAX_BACKLOG_BYTES behind; 'close' then tells the producer. */
-  private cutWhenBehind(): void {
+  /**
+   * Undefined when the producer may write on: the stream is closed, or less than WRITABLE_BACKLOG_BYTES wait to be
+   * sent. Otherwise sends what is held and resolves once the connection has taken it (or closed).
+   */
+  whenWritable(): Promise<void> | undefined {
+    if (this.isClosed || this.backlog() + this.pendingBytes <= WRITABLE_BACKLOG_BYTES) return undefined;
+    return this.taken();
+  }
+
+  private async taken(): Promise<void> {
+    // The held writes go out at the end of this tick (flushSoon queued its callback before this one).
+    if (this.pending.length > 0) await new Promise<void>((resolve) => process.nextTick(resolve));
     const res = this.res;
-    if (res instanceof http.ServerResponse) {
-      if ((res.socket?.writableLength ?? 0) > MAX_BACKLOG_BYTES) res.socket!.destroy();
-    } else if (res.stream.writableLength > MAX_BACKLOG_BYTES) {
-      res.stream.close(http2.constants.NGHTTP2_CANCEL);
+    const emitter = res instanceof http.ServerResponse ? res.socket : res.stream;
+    // Past WRITABLE_BACKLOG_BYTES (far above the high-water mark) the last write was refused, so 'drain' will come.
+    while (!this.isClosed && emitter !== null && this.backlog() > WRITABLE_BACKLOG_BYTES) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          emitter.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        emitter.once('drain', done);
+        res.once('close', done);
+      });
     }
+  }
+
+  /** Bytes written to this stream that the kernel has not taken yet. */
+  private backlog(): number {
+    const res = this.res;
+    return res instanceof http.ServerResponse ? (res.socket?.writableLength ?? 0) : res.stream.writableLength;
+  }
+
+  /** Ends the connection of a reader too far behind; 'close' then tells the producer. */
+  private cut(): void {
+    const res = this.res;
+    if (res instanceof http.ServerResponse) res.socket?.destroy();
+    else res.stream.close(http2.constants.NGHTTP2_CANCEL);
   }
 
   end(): void {
@@ -100,6 +140,7 @@ export class StreamResponse implements ResponseStream {
     if (this.isClosed) return;
     this.markClosed(true);
     this.pending = [];
+    this.pendingBytes = 0;
     this.res.end();
   }
 

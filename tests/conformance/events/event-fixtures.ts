@@ -51,6 +51,22 @@ export async function createDoc(client: Client, collection: string, data: Record
   return (await createDocs(client, collection, [data]))[0]!;
 }
 
+/** Characters of text in each document `createLargeDocs` writes: ten of them pass 16 MiB together. */
+export const LARGE_DOC_CHARS = 2_500_000;
+
+/**
+ * Writes `count` documents of `LARGE_DOC_CHARS` characters each (`{n, text}`), one transaction each, well within
+ * the 8 MB version limit (LIMIT-WRITE-001) and the request body limit; answers them in commit order.
+ */
+export async function createLargeDocs(client: Client, collection: string, count: number): Promise<WrittenDoc[]> {
+  const written: WrittenDoc[] = [];
+  for (let n = 0; n < count; n++) {
+    const text = String.fromCharCode(97 + (n % 26)).repeat(LARGE_DOC_CHARS);
+    written.push(await createDoc(client, collection, { n, text }));
+  }
+  return written;
+}
+
 export async function updateDoc(client: Client, collection: string, id: string, data: Record<string, unknown>): Promise<WrittenDoc> {
   const res = (await client.query({ update: docRef(collection, id), params: object({ data }) })).expectStatus(200);
   return writtenDoc(res.resource);

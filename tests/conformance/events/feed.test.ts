@@ -7,12 +7,14 @@ import {
   createDoc,
   createDocs,
   createIndex,
+  createLargeDocs,
   createSource,
   DATA_TYPES,
   deleteDoc,
   docId,
   feedAll,
   feedPage,
+  LARGE_DOC_CHARS,
   ops,
   transaction,
   uniqueName,
@@ -181,6 +183,18 @@ describe('POST /feed/1', () => {
     const doc1 = await createDoc(t.server, coll, { n: 1 });
     const next = await feedAll(t.server, { token, cursor: empty.cursor });
     expect(next.events.map(docId)).toEqual([doc1.id]);
+  });
+
+  check(['FEED-PAGE-009', 'FEED-PAGE-006'], 'ten documents of 2.5 MB come whole and in order: a page that ends before page_size has has_next true, and its cursor leads on', async () => {
+    const { coll, token } = await fresh();
+    const written = await createLargeDocs(t.server, coll, 10);
+    const { events, pages } = await feedAll(t.server, { token, page_size: 16 });
+    expect(events.map(docId), 'every document, once, in commit order').toEqual(written.map((d) => d.id));
+    for (const [i, event] of events.entries()) {
+      expect(event.type).toBe('add');
+      expect(doc(event).text, `event ${i}: the document's text, whole`).toBe(String.fromCharCode(97 + i).repeat(LARGE_DOC_CHARS));
+    }
+    for (const page of pages) expect(page.events.length).toBeLessThanOrEqual(16);
   });
 
   check(['FEED-CONTENT-001'], 'a feed never contains a status event', async () => {

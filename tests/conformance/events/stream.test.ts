@@ -8,10 +8,12 @@ import {
   createCollection,
   createDoc,
   createDocs,
+  createLargeDocs,
   createSource,
   deleteDoc,
   docId,
   expectQuiet,
+  LARGE_DOC_CHARS,
   nextData,
   showEvent,
   uniqueName,
@@ -173,6 +175,20 @@ describe('POST /stream/1', () => {
     expect((await reader.next()).type).toBe('status');
     expect(docId(await nextData(reader))).toBe(b.id);
     expect(await expectQuiet(reader, 500)).toBe(true);
+    reader.close();
+  });
+
+  check(['STREAM-REPLAY-005', 'STREAM-REPLAY-001'], 'a replay of ten documents of 2.5 MB reaches a client that reads it: every event, whole and in order', async () => {
+    const { coll, token } = await fresh();
+    const written = await createLargeDocs(t.server, coll, 10);
+    const reader = await stream({ token });
+    expect((await reader.next()).type).toBe('status');
+    const events = await collectData(reader, written.length);
+    expect(events.map(docId)).toEqual(written.map((d) => d.id));
+    for (const [i, event] of events.entries()) {
+      expect(event.data['@doc'].text, `event ${i}: the document's text, whole`).toBe(String.fromCharCode(97 + i).repeat(LARGE_DOC_CHARS));
+    }
+    expect(await expectQuiet(reader, 300), 'the stream stays open after the replay').toBe(true);
     reader.close();
   });
 

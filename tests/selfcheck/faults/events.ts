@@ -194,6 +194,23 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'FEED-SHORT-PAGE-ENDS-FEED',
+    title: 'A feed page that ends before `page_size` events ends the feed',
+    breaks: ['FEED-PAGE-009'],
+    area: 'events',
+    description: '`has_next` is false on a page that holds fewer events than its `page_size` (16 without one), as from a server that bounds a page by size and then forgets that more events wait.',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => {
+        const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
+        if (page?.has_next !== true) return false;
+        const size = bigintOf(requestObject(ctx.original)?.page_size) ?? 16n;
+        return BigInt(page.events.length) < size;
+      }, (body) => {
+        feedPage(body)!.has_next = false;
+      }),
+    }),
+  },
+  {
     id: 'FEED-STATS-MISSING',
     title: 'Feed pages lack `stats`',
     breaks: ['FEED-PAGE-008', 'FEED-REQ-001'],
@@ -1039,6 +1056,24 @@ export const EVENT_FAULTS: readonly Fault[] = [
           },
         };
       },
+    }),
+  },
+  {
+    id: 'STREAM-LARGE-REPLAY-CUT',
+    title: 'A stream is cut once it has sent 16 MiB',
+    breaks: ['STREAM-REPLAY-005'],
+    area: 'events',
+    description: 'The connection of a stream is cut once the events it relayed pass 16 MiB, as from a server that pushes a whole replay at its client and cuts it for being behind.',
+    apply: () => onStreams(() => {
+      let sent = 0;
+      return {
+        onEvent(event, writer) {
+          if (writer.closed) return;
+          writer.emit(event);
+          sent += stringifyJson(event).length;
+          if (sent > 16 * 1024 * 1024) writer.destroy();
+        },
+      };
     }),
   },
   {

@@ -119,3 +119,57 @@ describe('StreamResponse: a reader that stops reading', () => {
     session.destroy();
   });
 });
+
+describe('StreamResponse: a reader that keeps reading', () => {
+  const MIB = Buffer.alloc(1024 * 1024, 'y');
+  const TOTAL_MIB = 40;
+  let server: DualProtocolServer;
+  let url = '';
+  let waits = 0;
+
+  beforeAll(async () => {
+    server = new DualProtocolServer(
+      async (exchange) => {
+        const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+        if (exchange.request.path === '/one-write') {
+          // One batch larger than the bound: the bound is checked before a write, so this is not cut.
+          stream.write(Buffer.alloc(TOTAL_MIB * 1024 * 1024, 'z'));
+        } else {
+          for (let i = 0; i < TOTAL_MIB && !stream.closed; i++) {
+            stream.write(MIB);
+            const writable = stream.whenWritable();
+            if (writable !== undefined) {
+              waits++;
+              await writable;
+            }
+          }
+        }
+        stream.end();
+      },
+      { tooLarge: canned, internalError: canned },
+    );
+    url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
+  });
+  afterAll(() => server.close());
+
+  /** Reads the whole body, a little at a time, as a client busy with each chunk would. */
+  async function slowRead(path: string): Promise<number> {
+    const res = await request(`${url}${path}`, { method: 'POST', body: '', highWaterMark: 64 * 1024 });
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      bytes += (chunk as Buffer).length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return bytes;
+  }
+
+  it(`gets ${TOTAL_MIB} MiB whole when its producer waits on whenWritable between writes`, async () => {
+    waits = 0;
+    expect(await slowRead('/paced')).toBe(TOTAL_MIB * 1024 * 1024);
+    expect(waits, 'the producer had to wait for the reader').toBeGreaterThan(0);
+  });
+
+  it(`gets one ${TOTAL_MIB} MiB write whole: a single large batch does not cut a reader that keeps up`, async () => {
+    expect(await slowRead('/one-write')).toBe(TOTAL_MIB * 1024 * 1024);
+  });
+});

@@ -79,6 +79,6 @@ describe('Event publication after durability', () => {
     // Resuming from that page's cursor must still yield the event once it is durable.
     await log.flush();
     const resumed = await service.feedPage(source, service.resolveStart(source, { cursor: pending.cursor }), 16, async () => true);
-    expect(resumed.events.map((e) => [e['type'], e['txn_ts']])).toEqual([['add', written]]);
+    expect(resumed.events.map((e) => JSON.parse(e)).map((e) => [e.type, BigInt(e.txn_ts)])).toEqual([['add', written]]);
   });
 });

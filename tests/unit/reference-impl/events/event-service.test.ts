@@ -38,6 +38,9 @@ class MemorySink implements ResponseStream {
     this.closed = true;
   }
   onClose(): void {}
+  whenWritable(): undefined {
+    return undefined;
+  }
 }
 
 const guards: StreamGuards = { authorizationLost: () => false, databaseLive: () => true };
@@ -57,10 +60,10 @@ describe('EventService', () => {
     const start = service.resolveStart(source, {});
     const full = await service.feedPage(source, start, 1_000, allowAll);
     expect(full.events).toHaveLength(EVENTS_PER_RUN_LIMIT);
-    expect(full.events.every((e) => e['type'] === 'add')).toBe(true);
+    expect(full.events.every((e) => JSON.parse(e).type === 'add')).toBe(true);
     const big = fixture.commit(puts(1_000, EVENTS_PER_RUN_LIMIT + 1));
     const over = await service.feedPage(source, service.resolveStart(source, { cursor: full.cursor }), 1_000, allowAll);
-    expect(over.events.map((e) => (e['error'] as any)?.code ?? e['type'])).toEqual(['stream_overflow']);
+    expect(over.events.map((e) => JSON.parse(e).error?.code ?? JSON.parse(e).type)).toEqual(['stream_overflow']);
     // Resuming from the page cursor skips the oversized transaction.
     const after = service.resolveStart(source, { cursor: over.cursor });
     expect(after.ok && after.position.txnTs).toBe(big);
