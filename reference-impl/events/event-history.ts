@@ -77,6 +77,10 @@ export class EventHistory {
   ) {
     this.published = store.lastCommitTs;
     store.onCommit((record) => this.record(record));
+    // A deleted database's events can no longer be read: its sources no longer open, and its streams are silenced.
+    store.onPurge((databases) => {
+      for (const database of databases) this.byDatabase.delete(database);
+    });
   }
 
   /**

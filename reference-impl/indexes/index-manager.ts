@@ -110,7 +110,15 @@ export class IndexManager {
     private readonly transactions: TransactionManager,
   ) {
     store.onCommit((record) => this.applyCommit(record));
+    store.onPurge((databases) => this.forget(databases));
     transactions.addCommitValidator((txn, records) => this.validate(txn, records));
+  }
+
+  /** Drops the indexes of deleted databases (their entries are most of what such a database held). */
+  private forget(databases: ReadonlySet<DatabaseId>): void {
+    for (const [key, index] of this.byId) if (databases.has(index.database)) this.byId.delete(key);
+    for (const [key, index] of this.byName) if (databases.has(index.database)) this.byName.delete(key);
+    for (const database of databases) this.byDatabase.delete(database);
   }
 
   /** The committed index called `name` in `database`, or undefined. */

@@ -99,6 +99,8 @@ export interface SchemaChange extends DocumentWrite {
 
 export type CommitListener = (record: CommitRecord) => void;
 export type SchemaListener = (change: SchemaChange) => void;
+/** Told the databases whose contents were just dropped (see `Store.commit`). */
+export type PurgeListener = (databases: ReadonlySet<DatabaseId>) => void;
 
 /**
  * A document's versions, oldest first: the version itself while it has only one (most documents), an array
@@ -160,6 +162,7 @@ export class Store {
   private readonly databases = new Map<DatabaseId, DatabaseState>();
   private readonly commitListeners = new Set<CommitListener>();
   private readonly schemaListeners = new Set<SchemaListener>();
+  private readonly purgeListeners = new Set<PurgeListener>();
   /** Database id → id of the newest committed `databases` record naming it (a hint; readers verify it). */
   private readonly databaseRecords = new Map<DatabaseId, string>();
   private nextDatabaseNumber = 1;
@@ -298,6 +301,12 @@ export class Store {
     return () => this.schemaListeners.delete(listener);
   }
 
+  /** Called after a commit that deleted databases, with them and their descendants (see `commit`). */
+  onPurge(listener: PurgeListener): () => void {
+    this.purgeListeners.add(listener);
+    return () => this.purgeListeners.delete(listener);
+  }
+
   // ---- used by the transaction layer ------------------------------------------------------------------
 
   /** A fresh database id; the database becomes reachable once a `databases` record naming it commits. */
@@ -338,8 +347,19 @@ export class Store {
     return this.lastIdText;
   }
 
-  /** Applies one transaction's writes atomically, then notifies listeners. Only the transaction layer calls it. */
+  /**
+   * Applies one transaction's writes atomically, then notifies listeners. Only the transaction layer calls it.
+   *
+   * A deleted database's contents, and its descendants', are then dropped (and the purge listeners told): nothing
+   * can reach them again, since a database that is deleted never comes back (a new one gets a new id, and history
+   * writes are refused on native collections), and a server that creates and deletes databases, as every test run
+   * does, would otherwise keep every one of them (DEC-073). Their states stay, empty, so that a write into one still
+   * commits, as into any database no key can reach.
+   */
   commit(records: readonly CommitRecord[]): void {
+    let deleted: DatabaseId[] | undefined;
+    // A rename deletes the record under its old name and writes one under the new name, naming the same database.
+    let stillNamed: Set<DatabaseId> | undefined;
     let notified: CommitRecord[] | undefined;
     for (let r = 0; r < records.length; r++) {
       const record = records[r]!;
@@ -368,8 +388,13 @@ export class Store {
           docs.set(write.id, versions);
           state.orderedIds.get(write.collection)!.set(idKey(write.id), versions);
         }
-        const named = write.collection === 'databases' && write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
-        if (named !== undefined) this.databaseRecords.set(named, write.id);
+        if (write.collection === 'databases') {
+          const named = write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
+          if (named !== undefined) {
+            this.databaseRecords.set(named, write.id);
+            (stillNamed ??= new Set()).add(named);
+          } else if (write.before?.hidden.databaseId !== undefined) (deleted ??= []).push(write.before.hidden.databaseId);
+        }
       }
       if (record.ts > this.lastCommit) this.lastCommit = record.ts;
     }
@@ -380,6 +405,25 @@ export class Store {
         for (const listener of this.schemaListeners) listener({ ...write, ts: record.ts, database: record.database });
       }
     }
+    const gone = deleted?.filter((id) => !stillNamed?.has(id));
+    if (gone !== undefined && gone.length > 0) this.purge(gone);
+  }
+
+  /** Drops the contents of `roots` and of every database under them (see `commit`). */
+  private purge(roots: readonly DatabaseId[]): void {
+    const purged = new Set<DatabaseId>(roots);
+    // Parents are created before their children, so one pass in creation order finds every descendant.
+    for (const state of this.databases.values()) if (state.parent !== undefined && purged.has(state.parent)) purged.add(state.id);
+    for (const id of purged) {
+      const state = this.databases.get(id);
+      if (state === undefined) continue;
+      state.collections.clear();
+      state.orderedIds.clear();
+      state.irregularIds.clear();
+      this.databaseRecords.delete(id);
+      this.ttlDatabases.delete(id);
+    }
+    for (const listener of this.purgeListeners) listener(purged);
   }
 
   /**
