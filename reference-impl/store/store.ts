@@ -177,6 +177,8 @@ export class Store {
     this.databases.set(ROOT_DATABASE, newDatabaseState(ROOT_DATABASE, undefined));
     this.onCommit((record) => {
       for (const write of record.writes) if (write.after.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+      // An inserted past version is not among the writes (they are the newest versions), yet reads at its time see it.
+      for (const edit of record.historyEdits ?? []) if (edit.kind === 'insert' && edit.version.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
     });
   }
 
@@ -238,7 +240,7 @@ export class Store {
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
-    const expiresByNanos = userCollectionName(collection) === undefined ? undefined : expiresBy * 1000n;
+    const expiresByNanos = userCollectionName(collection) !== undefined && this.ttlDatabases.has(database) ? expiresBy * 1000n : undefined;
     const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;

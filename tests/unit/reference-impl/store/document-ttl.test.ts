@@ -41,6 +41,13 @@ describe('document ttl (DEC-067)', () => {
     expect(ids(store.walkCollection(ROOT_DATABASE, USERS, 100n, 'descending'))).toEqual(['3', '2']);
   });
 
+  it('a past version with a ttl put in by a history insert is judged too, in a database that had no ttl before', () => {
+    const store = storeWith({ '1': version(10n) });
+    store.commit([{ ts: 20n, database: ROOT_DATABASE, writes: [], historyEdits: [{ kind: 'insert', collection: USERS, id: '1', version: version(5n, 8n) }] }]);
+    expect(ids(store.scanCollection(ROOT_DATABASE, USERS, 6n, 100n))).toEqual([]);
+    expect(ids(store.scanCollection(ROOT_DATABASE, USERS, 12n, 100n))).toEqual(['1']);
+  });
+
   it('a native collection walk keeps records with a past ttl', () => {
     const store = storeWith({ '1': version(1n, 5n) }, 'tokens');
     expect(ids(store.scanCollection(ROOT_DATABASE, 'tokens', 100n))).toEqual(['1']);
