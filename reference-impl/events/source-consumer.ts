@@ -4,7 +4,7 @@
  * processed and costs operations, also when a filter or the role discards it (EVT-ACCESS-002); the cost of
  * discarded writes is carried into the next event's stats.
  */
-import { encodeTagged } from '../codec/tagged.js';
+import { encodeTagged, type Json } from '../codec/tagged.js';
 import { encodeEventCursor, type CursorBinding, type EventPosition } from '../event-source/cursor.js';
 import type { EventSourcePlan } from '../event-source/plan.js';
 import { FqlError } from '../fql/fql-error.js';
@@ -47,6 +47,36 @@ function storedSize(version: DocumentVersion): number {
     documentSizes.set(version, size);
   }
   return size;
+}
+
+/**
+ * Most characters a transformed event's data may take, strings counted unescaped (DEC-074). A document's data is
+ * bounded by the version size (DEC-070), but a `map` can repeat a large field: `[d.s, d.s, …]` is small in memory
+ * and arbitrarily long as text. Escapes make a string at most six times longer, so an event within this bound
+ * always renders below what a string can hold (~512 Mi characters).
+ */
+export const MAX_TRANSFORMED_DATA_CHARS = 64 * 1024 * 1024;
+
+/** Whether `json` may render past `limit` characters; stops walking as soon as it passes. */
+function mayRenderPast(json: Json, limit: number): boolean {
+  let chars = 0;
+  const stack: Json[] = [json];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (typeof value === 'string') chars += value.length + 2;
+    else if (Array.isArray(value)) {
+      chars += value.length + 1;
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      chars += 2;
+      for (const key in value) {
+        chars += key.length + 4;
+        stack.push(value[key]!);
+      }
+    } else chars += 24;
+    if (chars > limit) return true;
+  }
+  return false;
 }
 
 export function errorEventJson(code: string, message: string, cost: EventCost): Record<string, unknown> {
@@ -127,8 +157,11 @@ export class SourceConsumer {
     const version = change === 'remove' ? write.before : write.after;
     if (shown === null || version === undefined) return undefined;
     if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
-    const data = plan.eventData(shown);
-    const json = { type: change, data: encodeTagged(data), txn_ts: ts };
+    const data = encodeTagged(plan.eventData(shown));
+    if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
+      throw new FqlError('value_too_large', `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`);
+    }
+    const json = { type: change, data, txn_ts: ts };
     return { kind: 'event', position, json };
   }
 }

@@ -68,9 +68,21 @@ export class StreamSession {
     this.consumer = service.consumer(source, mayRead);
   }
 
-  /** Sends the first events; live events follow as transactions commit. Resolves once the replay is written. */
+  /**
+   * Sends the first events; live events follow as transactions commit. Resolves once the replay is written. A fault
+   * while replaying ends the stream with an `internal_error` event, as one while streaming live does (see `drain`):
+   * the stream must not stay open with nothing coming, holding its place under the per-secret limit.
+   */
   async run(): Promise<void> {
     this.sink.onClose(() => this.stop());
+    try {
+      await this.replay();
+    } catch {
+      this.fail(internalErrorEvent());
+    }
+  }
+
+  private async replay(): Promise<void> {
     if (!this.start.ok) {
       this.sendStatus(positionAfterTransaction(this.start.startTs));
       this.fail(this.service.retentionErrorEvent(this.start.startTs));
@@ -122,7 +134,7 @@ export class StreamSession {
         if (writable !== undefined) await writable;
       }
     } catch {
-      this.fail(errorEventJson('internal_error', 'An internal error occurred while processing the event source.', { ...zeroCost(), computeOps: 1 }));
+      this.fail(internalErrorEvent());
     } finally {
       this.draining = false;
     }
@@ -230,4 +242,8 @@ export class StreamSession {
     if (this.timer) clearTimeout(this.timer);
     this.queue.length = 0;
   }
+}
+
+function internalErrorEvent(): Record<string, unknown> {
+  return errorEventJson('internal_error', 'An internal error occurred while processing the event source.', { ...zeroCost(), computeOps: 1 });
 }

@@ -5,7 +5,8 @@ import { formatPosition, type SourceSpan } from './source-position.js';
  * Request shape: `invalid_request` (a malformed `{"fql": [...]}` fragment or interpolated value).
  * Compile-time (creating the event source): `invalid_query` (syntax, unknown names, unsupported constructs),
  * `invalid_receiver` (a set that cannot become an event source), `invalid_argument` (bad method arguments).
- * Run-time (evaluating a predicate or transform against a document): `invalid_null_access`, `invalid_type`.
+ * Run-time (evaluating a predicate or transform against a document): `invalid_null_access`, `invalid_type`,
+ * `value_too_large` (a transformed event too large to send, DEC-074).
  */
 export type FqlErrorCode =
   | 'invalid_request'
@@ -13,7 +14,8 @@ export type FqlErrorCode =
   | 'invalid_receiver'
   | 'invalid_argument'
   | 'invalid_null_access'
-  | 'invalid_type';
+  | 'invalid_type'
+  | 'value_too_large';
 
 /** An FQL error with a code for the wire and, when the cause has one, the span of query text at fault. */
 export class FqlError extends Error {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventRequestError, EventService, EVENTS_PER_RUN_LIMIT } from '../../../../reference-impl/events/event-service.js';
+import { MAX_TRANSFORMED_DATA_CHARS } from '../../../../reference-impl/events/source-consumer.js';
 import { StreamSession, type StreamGuards } from '../../../../reference-impl/events/stream-session.js';
 import type { ResponseStream } from '../../../../reference-impl/transport/exchange.js';
 import { canonicalQueryText } from '../../../../reference-impl/fql/query-input.js';
@@ -8,11 +9,11 @@ import { StoreFixture } from './store-fixture.js';
 const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
 const allowAll = async () => true;
 
-function setup(options: ConstructorParameters<typeof EventService>[1] = {}) {
+function setup(options: ConstructorParameters<typeof EventService>[1] = {}, query = 'Items.all().eventSource()') {
   const fixture = new StoreFixture();
   const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), ...options });
   const createdAt = fixture.commit([{ collection: 'Items' }]);
-  const token = service.issueToken(ROOT_CREATOR, canonicalQueryText('Items.all().eventSource()', {}), createdAt);
+  const token = service.issueToken(ROOT_CREATOR, canonicalQueryText(query, {}), createdAt);
   return { fixture, service, token, source: service.open(token, '0') };
 }
 
@@ -96,6 +97,33 @@ describe('EventService', () => {
     await new StreamSession(over.service, over.source, over.service.resolveStart(over.source, {}), allowAll, overSink, guards).run();
     expect(overSink.events.map((e) => e.error?.code ?? e.type)).toEqual(['status', 'stream_replay_volume_exceeded']);
     expect(overSink.closed).toBe(true);
+  });
+
+  it('a transformed event too large to send is an error event value_too_large; the document alone is sent', async () => {
+    const copies = 40;
+    const text = 'x'.repeat(Math.ceil(MAX_TRANSFORMED_DATA_CHARS / copies) + 1);
+    const repeated = setup({}, `Items.all().map(d => [${Array(copies).fill('d.s').join(', ')}]).eventSource()`);
+    repeated.fixture.commit([{ put: 'Items', id: '1', data: { s: text } }]);
+    const page = await repeated.service.feedPage(repeated.source, repeated.service.resolveStart(repeated.source, {}), 16, allowAll);
+    expect(page.events.map((e) => JSON.parse(e).error?.code)).toEqual(['value_too_large']);
+
+    const plain = setup();
+    plain.fixture.commit([{ put: 'Items', id: '1', data: { s: text } }]);
+    const whole = await plain.service.feedPage(plain.source, plain.service.resolveStart(plain.source, {}), 16, allowAll);
+    expect(JSON.parse(whole.events[0]!).data['@doc'].s).toBe(text);
+  });
+
+  it('a fault while replaying ends the stream with internal_error and gives back its place', async () => {
+    const { fixture, service, source } = setup();
+    fixture.commit(puts(1, 2));
+    service.history.transactionsAfter = () => {
+      throw new Error('a fault');
+    };
+    const sink = new MemorySink();
+    let released = 0;
+    await new StreamSession(service, source, service.resolveStart(source, {}), allowAll, sink, guards, () => released++).run();
+    expect(sink.events.map((e) => e.error?.code ?? e.type)).toEqual(['status', 'internal_error']);
+    expect([sink.closed, released]).toEqual([true, 1]);
   });
 
   it('streams of one source and creator share the role check and the encoded event of a live transaction', async () => {
