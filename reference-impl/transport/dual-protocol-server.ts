@@ -26,6 +26,10 @@ export interface DualProtocolServerOptions {
   /** Bodies larger than this are refused with `tooLarge` (default 8 MiB). */
   maxBodyBytes?: number;
   tooLarge: CannedFor;
+  /** Bytes of request bodies still arriving that the server holds at once (default MAX_PENDING_BODY_BYTES). */
+  maxPendingBodyBytes?: number;
+  /** Sent for a request whose body would take the bodies still arriving past `maxPendingBodyBytes` (DEC-075). */
+  busy: CannedFor;
   /** Sent when the handler throws or rejects without having responded. */
   internalError: CannedFor;
   /**
@@ -37,6 +41,8 @@ export interface DualProtocolServerOptions {
   onFault?: (error: unknown) => void;
   /** How long a new connection may stay without telling its protocol (default FIRST_BYTES_TIMEOUT_MS). */
   firstBytesTimeoutMs?: number;
+  /** How long an HTTP/2 request body may stop arriving before its stream is cancelled (default H2_BODY_IDLE_TIMEOUT_MS). */
+  h2BodyIdleTimeoutMs?: number;
 }
 
 /**
@@ -47,6 +53,20 @@ export interface DualProtocolServerOptions {
 export const FIRST_BYTES_TIMEOUT_MS = 60_000;
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * Request bodies still arriving are held in memory until they are whole; past this much in all, the request whose
+ * chunk would pass it is refused (DEC-075). 32 bodies of the largest size: clients uploading many large bodies at
+ * once (each within the limit, or over many HTTP/2 streams of one connection) would otherwise exhaust the process.
+ */
+export const MAX_PENDING_BODY_BYTES = 256 * 1024 * 1024;
+/** HTTP/2 streams one connection may have open at once (node's default is unlimited). */
+export const MAX_CONCURRENT_H2_STREAMS = 128;
+/**
+ * An HTTP/2 request whose body stops arriving for this long is cancelled (DEC-075): node:http's `requestTimeout`
+ * ends a stalled HTTP/1.1 request, and nothing ends an HTTP/2 one. Only until the body is whole: an event stream's
+ * response may then stay quiet for minutes.
+ */
+export const H2_BODY_IDLE_TIMEOUT_MS = 60_000;
 /** After refusing an HTTP/1.1 body as too large, at most this much of the rest is read and dropped before closing. */
 export const MAX_DISCARDED_BODY_BYTES = 256 * 1024 * 1024;
 
@@ -60,6 +80,9 @@ export class DualProtocolServer {
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   private readonly streams = new Set<StreamResponse>();
   private readonly maxBodyBytes: number;
+  private readonly maxPendingBodyBytes: number;
+  /** Bytes held of request bodies not yet whole (see MAX_PENDING_BODY_BYTES). */
+  private pendingBodyBytes = 0;
   /** One listener function for every response's and request's 'error' event. */
   private readonly faultListener = (err: Error) => this.fault(err);
 
@@ -68,6 +91,7 @@ export class DualProtocolServer {
     private readonly options: DualProtocolServerOptions,
   ) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxPendingBodyBytes = options.maxPendingBodyBytes ?? MAX_PENDING_BODY_BYTES;
     const onRequest = (req: CompatRequest, res: CompatResponse) => this.serve(req, res);
     // Clients drop idle connections after their own timeout, which must be shorter than the server's or a request
     // can race the server's close; a generous one (advertised as `Keep-Alive: timeout=30`) leaves every client a wide
@@ -78,7 +102,7 @@ export class DualProtocolServer {
       if (socket.writable) socket.end(malformedResponse(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, options.malformed));
       socket.destroy();
     });
-    this.h2 = http2.createServer({}, onRequest);
+    this.h2 = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_H2_STREAMS } }, onRequest);
     this.h2.on('session', (session) => {
       this.sessions.add(session);
       session.on('close', () => this.sessions.delete(session));
@@ -151,7 +175,7 @@ export class DualProtocolServer {
     if (protocol === 'h2c') req.on('error', this.faultListener);
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-      this.refuseTooLarge(req, res, protocol);
+      this.refuse(req, res, protocol, this.options.tooLarge);
       return;
     }
     // The body listeners are shared functions (called with the request as `this`) that find the request's exchange
@@ -159,23 +183,47 @@ export class DualProtocolServer {
     (req as TrackedRequest)[EXCHANGE] = new ServerExchange(this, req, res, protocol);
     req.on('data', onBodyChunk);
     req.on('end', onBodyEnd);
+    // A request that goes away before its body is whole gives back what it held.
+    req.on('close', onBodyClose);
+    if (protocol === 'h2c') {
+      const stream = (req as http2.Http2ServerRequest).stream;
+      stream.setTimeout(this.options.h2BodyIdleTimeoutMs ?? H2_BODY_IDLE_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+    }
   }
 
-  /** A body chunk of `exchange`'s request; past the size limit the request is refused and the rest ignored. */
+  /**
+   * A body chunk of `exchange`'s request; past the size limit, or past what the server holds of bodies still
+   * arriving, the request is refused and the rest ignored.
+   */
   receive(exchange: ServerExchange, chunk: Buffer): void {
     if (exchange.refused) return;
     exchange.size += chunk.length;
-    if (exchange.size > this.maxBodyBytes) {
-      exchange.refused = true;
-      this.refuseTooLarge(exchange.req, exchange.res, exchange.protocol);
-      return;
-    }
+    if (exchange.size > this.maxBodyBytes) return this.refuseExchange(exchange, this.options.tooLarge);
+    if (this.pendingBodyBytes + chunk.length > this.maxPendingBodyBytes) return this.refuseExchange(exchange, this.options.busy);
+    this.pendingBodyBytes += chunk.length;
+    exchange.held += chunk.length;
     if (exchange.firstChunk === undefined) exchange.firstChunk = chunk;
     else (exchange.moreChunks ??= [exchange.firstChunk]).push(chunk);
   }
 
+  /** Gives back what `exchange` held of the bodies still arriving (once its body is whole, refused or abandoned). */
+  release(exchange: ServerExchange): void {
+    this.pendingBodyBytes -= exchange.held;
+    exchange.held = 0;
+  }
+
+  private refuseExchange(exchange: ServerExchange, canned: CannedFor): void {
+    exchange.refused = true;
+    this.release(exchange);
+    exchange.firstChunk = undefined;
+    exchange.moreChunks = undefined;
+    this.refuse(exchange.req, exchange.res, exchange.protocol, canned);
+  }
+
   /** The whole body has arrived: the request is built and handed to the handler. */
   received(exchange: ServerExchange): void {
+    this.release(exchange);
+    if (exchange.protocol === 'h2c') (exchange.req as http2.Http2ServerRequest).stream.setTimeout(0);
     if (exchange.refused) return;
     const body = exchange.moreChunks ? Buffer.concat(exchange.moreChunks) : (exchange.firstChunk ?? EMPTY_BODY);
     try {
@@ -227,8 +275,9 @@ export class DualProtocolServer {
     return stream;
   }
 
-  private refuseTooLarge(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol']): void {
-    const canned = pick(this.options.tooLarge, requestPath(req.url));
+  /** Answers `canned` (413, 429) to a request whose body is refused, and drops the rest of the body. */
+  private refuse(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol'], refusal: CannedFor): void {
+    const canned = pick(refusal, requestPath(req.url));
     if (protocol !== 'http/1.1' || res.headersSent) {
       // HTTP/2 ends just this stream; the client's remaining DATA frames are dropped by the session.
       this.sendCanned(res, canned, protocol);
@@ -293,6 +342,11 @@ function onBodyEnd(this: TrackedRequest): void {
   exchange.server.received(exchange);
 }
 
+function onBodyClose(this: TrackedRequest): void {
+  const exchange = this[EXCHANGE]!;
+  exchange.server.release(exchange);
+}
+
 /** One request/response pair, from its first body byte to its response. */
 class ServerExchange implements Exchange {
   /** Set once the body has arrived, before the handler is called. */
@@ -300,6 +354,8 @@ class ServerExchange implements Exchange {
   responded = false;
   refused = false;
   size = 0;
+  /** Bytes of the body held and counted against the server's pending bodies (see `DualProtocolServer.receive`). */
+  held = 0;
   firstChunk: Buffer | undefined;
   /** Every chunk, once there is more than one. */
   moreChunks: Buffer[] | undefined;

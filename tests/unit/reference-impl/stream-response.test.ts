@@ -46,7 +46,7 @@ describe('StreamResponse', () => {
         stream.end();
         stream.write('{"type":"after-end"}\r\n');
       },
-      { tooLarge: canned, internalError: canned },
+      { tooLarge: canned, busy: canned, internalError: canned },
     );
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   });
@@ -87,7 +87,7 @@ describe('StreamResponse: a reader that stops reading', () => {
         settle(cut ? 'cut' : 'all written');
         if (!cut) stream.end();
       },
-      { tooLarge: canned, internalError: canned },
+      { tooLarge: canned, busy: canned, internalError: canned },
     );
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   });
@@ -146,7 +146,7 @@ describe('StreamResponse: a reader that keeps reading', () => {
         }
         stream.end();
       },
-      { tooLarge: canned, internalError: canned },
+      { tooLarge: canned, busy: canned, internalError: canned },
     );
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   });

@@ -51,7 +51,7 @@ describe('DualProtocolServer', () => {
         }
         exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ protocol: req.protocol, method: req.method, body: req.body.toString('utf8'), q: req.query.get('q') }));
       },
-      { maxBodyBytes: 1024, tooLarge: canned(413, 'request too large'), internalError: canned(500, 'internal server error') },
+      { maxBodyBytes: 1024, tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error') },
     );
     const address = await server.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${address.port}`;
@@ -165,6 +165,7 @@ describe('DualProtocolServer: connections that never tell their protocol', () =>
       return undefined;
     }, {
       tooLarge: canned(413, 'request too large'),
+      busy: canned(429, 'too many requests'),
       internalError: canned(500, 'internal server error'),
       firstBytesTimeoutMs: 200,
     });
@@ -203,5 +204,95 @@ describe('DualProtocolServer: connections that never tell their protocol', () =>
     expect(res.statusCode).toBe(200);
     expect(await res.body.text()).toBe('{"late":true}\r\n');
     expect((await h2Request(`http://127.0.0.1:${port}`, '/late', '{}')).text).toBe('{"late":true}\r\n');
+  });
+});
+
+describe('DualProtocolServer: request bodies still arriving (DEC-075)', () => {
+  const HELD = 64 * 1024;
+  let server: DualProtocolServer;
+  let port = 0;
+
+  beforeAll(async () => {
+    server = new DualProtocolServer(
+      (exchange) => {
+        exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ bytes: exchange.request.body.length }));
+        return undefined;
+      },
+      { maxBodyBytes: 4 * HELD, maxPendingBodyBytes: 3 * HELD, tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error') },
+    );
+    port = (await server.listen(0, '127.0.0.1')).port;
+  });
+  afterAll(() => server.close());
+
+  /** An HTTP/1.1 upload that declares `declared` bytes and sends `sent` of them; resolves once the server holds them. */
+  async function partialUpload(declared: number, sent: number): Promise<net.Socket> {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`);
+    socket.write(Buffer.alloc(sent, 'u'));
+    return socket;
+  }
+
+  /** Status of a whole upload of `bytes`, polled until `expected` or 5 s pass (the partial uploads arrive meanwhile). */
+  async function uploadUntil(bytes: number, expected: number): Promise<number> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const res = await request(`http://127.0.0.1:${port}/up`, { method: 'POST', body: Buffer.alloc(bytes, 'w'), headersTimeout: 5000, bodyTimeout: 5000 });
+      await res.body.text();
+      if (res.statusCode === expected || Date.now() > deadline) return res.statusCode;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('refuses with the busy answer (429) a body that would take those held past the bound, and takes it once they are given back', async () => {
+    expect(await uploadUntil(2 * HELD, 200)).toBe(200);
+    const stalled = [await partialUpload(4 * HELD, HELD), await partialUpload(4 * HELD, HELD)];
+    expect(await uploadUntil(2 * HELD, 429)).toBe(429);
+    // Abandoned uploads give back what they held.
+    for (const socket of stalled) socket.destroy();
+    expect(await uploadUntil(2 * HELD, 200)).toBe(200);
+  });
+});
+
+describe('DualProtocolServer: an HTTP/2 request body that stops arriving (DEC-075)', () => {
+  let server: DualProtocolServer;
+  let url = '';
+
+  beforeAll(async () => {
+    server = new DualProtocolServer(
+      (exchange) => {
+        if (exchange.request.path === '/stream') {
+          const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+          setTimeout(() => {
+            stream.write('{"late":true}\r\n');
+            stream.end();
+          }, 600);
+          return undefined;
+        }
+        exchange.respond(200, { 'content-type': 'application/json' }, '{}');
+        return undefined;
+      },
+      { tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error'), h2BodyIdleTimeoutMs: 200 },
+    );
+    url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
+  });
+  afterAll(() => server.close());
+
+  it('is cancelled once nothing more of it comes for the timeout; a response outlasts it once the body is whole', async () => {
+    const session = http2.connect(url);
+    session.on('error', () => {});
+    const stalled = session.request({ ':method': 'POST', ':path': '/up' });
+    stalled.on('error', () => {});
+    stalled.write('part of a body');
+    const code = await new Promise<number>((resolve) => stalled.on('close', () => resolve(stalled.rstCode)));
+    expect(code).toBe(http2.constants.NGHTTP2_CANCEL);
+
+    const quiet = session.request({ ':method': 'POST', ':path': '/stream' });
+    let text = '';
+    quiet.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    quiet.end();
+    await new Promise<void>((resolve) => quiet.on('end', () => resolve()));
+    expect(text).toBe('{"late":true}\r\n');
+    session.close();
   });
 });
