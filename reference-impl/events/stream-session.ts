@@ -23,7 +23,6 @@ export interface StreamGuards {
   databaseLive(atTs: bigint): boolean;
 }
 
-
 /**
  * A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any,
  * and how many events it holds (against the per-run limit), counted once for every stream that shares it.

@@ -275,7 +275,7 @@ export class DualProtocolServer {
     return stream;
   }
 
-  /** Answers `canned` (413, 429) to a request whose body is refused, and drops the rest of the body. */
+  /** Answers `refusal` (413, 429) to a request whose body is refused, and drops the rest of the body. */
   private refuse(req: CompatRequest, res: CompatResponse, protocol: IncomingRequest['protocol'], refusal: CannedFor): void {
     const canned = pick(refusal, requestPath(req.url));
     if (protocol !== 'http/1.1' || res.headersSent) {

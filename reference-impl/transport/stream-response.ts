@@ -83,7 +83,7 @@ export class StreamResponse implements ResponseStream {
 
   /**
    * Undefined when the producer may write on: the stream is closed, or less than WRITABLE_BACKLOG_BYTES wait to be
-   * sent. Otherwise sends what is held and resolves once the connection has taken it (or closed).
+   * sent. Otherwise resolves once the connection has taken all but that much (or closed).
    */
   whenWritable(): Promise<void> | undefined {
     if (this.isClosed || this.backlog() + this.pendingBytes <= WRITABLE_BACKLOG_BYTES) return undefined;
