@@ -10,7 +10,7 @@ import type {
   ObjectEntry,
   ProjectionField,
 } from './ast.js';
-import { fqlErrorAt } from './fql-error.js';
+import { fqlErrorAt, type FqlError } from './fql-error.js';
 import { querySegments, type QueryInput, type QuerySegment } from './query-input.js';
 import { spanBetween, type SourcePosition, type SourceSpan } from './source-position.js';
 import { describeToken, tokenize, type Punctuator, type Token } from './tokenizer.js';
@@ -19,9 +19,19 @@ const INT64_MAX = 2n ** 63n - 1n;
 const KEYWORD_LITERALS: Readonly<Record<string, Value>> = { true: true, false: false, null: null };
 const RESERVED = new Set(['true', 'false', 'null', 'let', 'if', 'else', 'at', 'isa']);
 
+/**
+ * Most levels a query's expressions may nest (DEC-076), as v4 expressions (LIMIT-NEST-001): parentheses, arrays,
+ * objects, unary operators and projections, and also chains (`a.b.c…`, `x && y && …`), which nest in the tree as
+ * deeply as they are long. Everything that walks a query afterwards recurses, and a query nested a hundred
+ * thousand levels deep would end it with a stack overflow.
+ */
+export const MAX_QUERY_NESTING = 512;
+
 /** Parses a whole query (plain text or fragment form) into one expression. */
 export function parseQuery(input: QueryInput): Expr {
-  return parseSegments(querySegments(input));
+  const expr = parseSegments(querySegments(input));
+  checkNesting(expr);
+  return expr;
 }
 
 export function parseSegments(segments: readonly QuerySegment[], start?: SourcePosition): Expr {
@@ -34,6 +44,8 @@ export function parseSegments(segments: readonly QuerySegment[], start?: SourceP
 class Parser {
   /** Tokens read from the source but not consumed yet (lookahead). */
   private readonly buffer: Token[] = [];
+  /** Recursive parsing calls under way (see MAX_QUERY_NESTING). */
+  private depth = 0;
 
   constructor(private readonly source: Iterator<Token, void>) {}
 
@@ -86,8 +98,18 @@ class Parser {
   }
 
   parseExpression(): Expr {
-    const lambda = this.tryParseLambda();
-    return lambda ?? this.parseBinary(0);
+    return this.nested(() => this.tryParseLambda() ?? this.parseBinary(0));
+  }
+
+  /** Runs a parsing step that may recurse, refusing past MAX_QUERY_NESTING levels. */
+  private nested<T>(step: () => T): T {
+    if (this.depth >= MAX_QUERY_NESTING) throw tooDeep(this.peek().span);
+    this.depth++;
+    try {
+      return step();
+    } finally {
+      this.depth--;
+    }
   }
 
   /** `x => e` or `(x, …) => e`; looks ahead so that a parenthesised expression is not mistaken for one. */
@@ -156,7 +178,7 @@ class Parser {
     const token = this.peek();
     if (token.kind === 'punctuator' && token.text === '!') {
       this.next();
-      const operand = this.parseUnary();
+      const operand = this.nested(() => this.parseUnary());
       return { kind: 'unary', operator: '!', operand, span: spanBetween(token.span, operand.span) };
     }
     if (token.kind === 'punctuator' && token.text === '-') {
@@ -166,7 +188,7 @@ class Parser {
         this.next();
         return this.parsePostfix(this.integerLiteral(-number.value, spanBetween(token.span, number.span)));
       }
-      const operand = this.parseUnary();
+      const operand = this.nested(() => this.parseUnary());
       return { kind: 'unary', operator: '-', operand, span: spanBetween(token.span, operand.span) };
     }
     return this.parsePostfix(this.parsePrimary());
@@ -238,7 +260,7 @@ class Parser {
       return { kind: 'computed', name: name.text, value, span: spanBetween(name.span, value.span) };
     }
     if (this.isPunctuator('{')) {
-      const nested = this.parseProjection();
+      const nested = this.nested(() => this.parseProjection());
       return { kind: 'nested', name: name.text, fields: nested.fields, span: spanBetween(name.span, nested.span) };
     }
     return { kind: 'copy', name: name.text, span: name.span };
@@ -317,4 +339,50 @@ class Parser {
     const entries = segment.entries.map(([key, member]) => ({ key, value: parseSegments(member, span.start), span }));
     return { kind: 'object', entries, span };
   }
+}
+
+function tooDeep(span: SourceSpan): FqlError {
+  return fqlErrorAt('invalid_query', span, `the query nests more than ${MAX_QUERY_NESTING} levels deep`);
+}
+
+/** Refuses a tree deeper than MAX_QUERY_NESTING; walked with a stack of its own, so any depth is measured. */
+function checkNesting(root: Expr): void {
+  const stack: Array<[Expr, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [expr, depth] = stack.pop()!;
+    if (depth > MAX_QUERY_NESTING) throw tooDeep(expr.span);
+    for (const child of childrenOf(expr)) stack.push([child, depth + 1]);
+  }
+}
+
+function childrenOf(expr: Expr): readonly Expr[] {
+  switch (expr.kind) {
+    case 'literal':
+    case 'identifier':
+    case 'implicit-field':
+      return [];
+    case 'member':
+      return [expr.target];
+    case 'index':
+      return [expr.target, expr.index];
+    case 'call':
+      return [expr.callee, ...expr.args];
+    case 'unary':
+      return [expr.operand];
+    case 'binary':
+      return [expr.left, expr.right];
+    case 'lambda':
+      return [expr.body];
+    case 'array':
+      return expr.elements;
+    case 'object':
+      return expr.entries.map((entry) => entry.value);
+    case 'projection':
+      return [expr.target, ...computedValues(expr.fields)];
+  }
+}
+
+/** The expressions of a projection's computed fields, nested projections included (their depth the parser bounds). */
+function computedValues(fields: readonly ProjectionField[]): Expr[] {
+  return fields.flatMap((field) => (field.kind === 'computed' ? [field.value] : field.kind === 'nested' ? computedValues(field.fields) : []));
 }

@@ -39,6 +39,31 @@ describe('POST /query/1 creates event sources', () => {
     expect(events.map((e) => JSON.stringify(e.data['@doc'].qty))).toEqual(['{"@int":"9"}']);
   });
 
+  check(['ESRC-QUERY-008'], 'a query nested 64 levels deep is accepted', async () => {
+    for (const query of [
+      `Product.where(.price == ${'('.repeat(64)}1${')'.repeat(64)}).eventSource()`,
+      `Product.where(.price == ${'['.repeat(63)}1${']'.repeat(63)}[0]).eventSource()`,
+      `Product.where(${'!'.repeat(64)}(.price == 1)).eventSource()`,
+      `Product.all().map(p => ${'{ a: '.repeat(64)}p.price${' }'.repeat(64)}).eventSource()`,
+    ]) {
+      (await t.server.fql(query)).expectStatus(200).expectSchema('v10-query-response');
+    }
+  });
+
+  check.each([
+    { name: 'parentheses', query: () => `Product.where(.price == ${'('.repeat(100_000)}1${')'.repeat(100_000)}).eventSource()` },
+    { name: 'arrays', query: () => `Product.where(.price == ${'['.repeat(100_000)}${']'.repeat(100_000)}).eventSource()` },
+    { name: 'objects', query: () => `Product.all().map(p => ${'{ a: '.repeat(100_000)}1${' }'.repeat(100_000)}).eventSource()` },
+    { name: 'unary operators', query: () => `Product.where(${'!'.repeat(100_000)}true).eventSource()` },
+    { name: 'a field chain', query: () => `Product.where(.a${'.b'.repeat(100_000)} == 1).eventSource()` },
+    { name: 'an && chain', query: () => `Product.where(.price == 1${' && .price == 1'.repeat(100_000)}).eventSource()` },
+  ])(['ESRC-QUERY-009'], 'a query nested 100000 levels deep ($name) answers 400 or is accepted, never 5xx', async ({ query }) => {
+    const res = await t.server.fql(query());
+    res.expectStatus(400, 200);
+    res.expectSchema(res.status === 400 ? 'v10-error' : 'v10-query-response');
+    (await t.server.fql('Product.all().eventSource()')).expectStatus(200);
+  });
+
   check(['ESRC-QUERY-004'], 'a request without a body or with invalid JSON answers 400 invalid_request', async () => {
     (await t.server.request('POST', '/query/1', { rawBody: '' })).expectStatus(400).expectErrorCode('invalid_request');
     (await t.server.request('POST', '/query/1', { rawBody: '{"query": ' })).expectStatus(400).expectErrorCode('invalid_request');

@@ -136,7 +136,7 @@ export function isRetentionError(event: unknown): boolean {
 }
 
 /** The FQL text of a `/query/1` request: the string query, or the string pieces of an `fql` template joined. */
-function fqlText(req: ProxiedRequest): string | undefined {
+export function fqlText(req: ProxiedRequest): string | undefined {
   if (!isQueryV10(req)) return undefined;
   const query = requestObject(req)?.query;
   if (typeof query === 'string') return query;

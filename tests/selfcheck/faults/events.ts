@@ -17,6 +17,7 @@ import {
   eventDoc,
   eventDocId,
   feedPage,
+  fqlText,
   holdOpen,
   ignorePermissionLoss,
   isErrorEvent,
@@ -1059,6 +1060,34 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'FQL-DEEP-QUERY-CRASHES',
+    title: 'A deeply nested `/query/1` query answers 500',
+    breaks: ['ESRC-QUERY-009'],
+    area: 'events',
+    description: 'A `/query/1` query of more than 100,000 characters is answered 500 `internal_error`, as by a server whose recursive parser overflows its stack.',
+    apply: () => ({
+      response(response, ctx) {
+        const text = fqlText(ctx.original);
+        if (text === undefined || text.length <= 100_000) return undefined;
+        return withJsonBody({ ...response, status: 500 }, { error: { code: 'internal_error', message: 'Internal server error.' } });
+      },
+    }),
+  },
+  {
+    id: 'FQL-NESTING-32',
+    title: '`/query/1` refuses queries nested more than 32 levels',
+    breaks: ['ESRC-QUERY-008'],
+    area: 'events',
+    description: 'A `/query/1` query whose brackets nest more than 32 levels, or with more than 32 `!` in a row, answers 400 `invalid_query`.',
+    apply: () => ({
+      response(response, ctx) {
+        const text = fqlText(ctx.original);
+        if (text === undefined || response.status !== 200 || bracketDepth(text) <= 32) return undefined;
+        return withJsonBody({ ...response, status: 400 }, { error: { code: 'invalid_query', message: '1:1: the query is nested too deeply' }, summary: 'error: the query is nested too deeply' });
+      },
+    }),
+  },
+  {
     id: 'STREAM-LARGE-REPLAY-CUT',
     title: 'A stream is cut once it has sent 16 MiB',
     breaks: ['STREAM-REPLAY-005'],
@@ -1512,3 +1541,17 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: () => addCreatedDocs((create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query)),
   },
 ];
+
+/** The deepest nesting of brackets in `text`, or its longest run of `!`, whichever is larger. */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let bangs = 0;
+  for (const char of text) {
+    if (char === '(' || char === '[' || char === '{') deepest = Math.max(deepest, ++depth);
+    else if (char === ')' || char === ']' || char === '}') depth--;
+    bangs = char === '!' ? bangs + 1 : 0;
+    deepest = Math.max(deepest, bangs);
+  }
+  return deepest;
+}
