@@ -106,6 +106,20 @@ function fqlQuery(targets: FuzzTargets): fc.Arbitrary<string> {
   );
 }
 
+/** Queries nested thousands of levels deep (DEC-076): brackets, unary operators, field and `&&` chains. */
+function deepFqlQuery(collection: string): fc.Arbitrary<string> {
+  const depth = fc.integer({ min: 500, max: 60_000 });
+  return fc.oneof(
+    depth.map((n) => `${collection}.where(.x == ${'('.repeat(n)}1${')'.repeat(n)}).eventSource()`),
+    depth.map((n) => '['.repeat(n) + ']'.repeat(n)),
+    depth.map((n) => `${collection}.all().map(d => ${'{ a: '.repeat(n)}1${' }'.repeat(n)}).eventSource()`),
+    depth.map((n) => `${collection}.where(${'!'.repeat(n)}true).eventSource()`),
+    depth.map((n) => `${'-'.repeat(n)}1`),
+    depth.map((n) => `${collection}.where(.a${'.b'.repeat(n)} == 1).eventSource()`),
+    depth.map((n) => `${collection}.where(.a == 1${' && .a == 1'.repeat(n)}).eventSource()`),
+  );
+}
+
 const SECRET_VARIANTS = (secret: string) =>
   fc.oneof(
     { weight: 40, arbitrary: fc.constant(`Bearer ${secret}`) },
@@ -241,6 +255,10 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
   const v10Query = fc.tuple(headers, jsonBody(v10QueryBody(targets)), fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT')).map(
     ([h, body, method]): FuzzRequest => ({ method, path: '/query/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /query/1' }),
   );
+  // With well-formed headers, so that the query reaches the parser rather than a header check.
+  const deepQuery = deepFqlQuery(targets.collection).map(
+    (query): FuzzRequest => ({ method: 'POST', path: '/query/1', headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ query }), 'utf8'), dialect: 'v10', kind: 'deep /query/1' }),
+  );
   const feed = fc.tuple(headers, jsonBody(eventRequestBody(targets)), fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE')).map(
     ([h, body, method]): FuzzRequest => ({ method, path: '/feed/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /feed/1' }),
   );
@@ -264,6 +282,7 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
   return fc.oneof(
     { weight: 40, arbitrary: v4 },
     { weight: 20, arbitrary: v10Query },
+    { weight: 1, arbitrary: deepQuery },
     { weight: 12, arbitrary: feed },
     { weight: 6, arbitrary: stream },
     { weight: 4, arbitrary: v4Stream },
