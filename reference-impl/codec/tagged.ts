@@ -220,12 +220,21 @@ function isLongSized(n: number): boolean {
   return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 }
 
+/**
+ * An integer read with every digit (request bodies are, so that 64-bit arguments keep theirs): a long when it fits,
+ * else a double, as an integral JSON number past that size is.
+ */
+function integerValue(n: bigint): bigint | number {
+  return n >= INT64_MIN && n <= INT64_MAX ? n : Number(n);
+}
+
 function decodeAt(json: unknown, path: string): TaggedValue {
   if (json === null || typeof json === 'boolean' || typeof json === 'string') return json;
   if (typeof json === 'number') {
     if (!Number.isFinite(json)) throw new TaggedDecodeError(`${path}: not a JSON number`);
     return isLongSized(json) ? BigInt(json) : json;
   }
+  if (typeof json === 'bigint') return integerValue(json);
   if (Array.isArray(json)) return json.map((item, i) => decodeAt(item, `${path}[${i}]`));
   if (typeof json !== 'object') throw new TaggedDecodeError(`${path}: not a JSON value`);
   const record = json as Record<string, unknown>;
@@ -523,7 +532,7 @@ export function stringifySimple(value: TaggedValue): string {
 export function decodeSimple(json: unknown): Value {
   if (json === null || typeof json === 'boolean' || typeof json === 'string') return json;
   if (typeof json === 'number') return isLongSized(json) ? BigInt(json) : json;
-  if (typeof json === 'bigint') return json;
+  if (typeof json === 'bigint') return integerValue(json);
   if (Array.isArray(json)) return json.map(decodeSimple);
   if (isJsonRecord(json)) {
     const out: ObjectValue = {};

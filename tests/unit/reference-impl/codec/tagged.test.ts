@@ -128,3 +128,14 @@ describe('simple format', () => {
     expect(decodeSimple({ a: [1, 2.5, 'x', null] })).toEqual({ a: [1n, 2.5, 'x', null] });
   });
 });
+
+describe('integers read with every digit (request bodies)', () => {
+  it('are longs when they fit in 64 bits and doubles past that, in both formats, so that they can be written back', () => {
+    for (const decode of [decodeSimple, decodeTagged]) {
+      expect(decode({ n: 5n, max: 2n ** 63n - 1n, min: -(2n ** 63n) })).toEqual({ n: 5n, max: 2n ** 63n - 1n, min: -(2n ** 63n) });
+      const past = decode({ n: 45653373954823365000n, m: -(2n ** 63n) - 1n }) as { n: TaggedValue; m: TaggedValue };
+      expect(past).toEqual({ n: 45653373954823365000, m: -(2 ** 63) });
+      expect(() => encodeTagged(past)).not.toThrow();
+    }
+  });
+});
