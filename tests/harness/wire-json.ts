@@ -19,8 +19,10 @@ function parseLossless(text: string): unknown {
  */
 const LONG_STRING_CHARS = 4096;
 
-/** JSON text of the string that stands for the n-th long string (an escaped NUL, then a random tag, so no string a server sends is one). */
-const PLACEHOLDER = `\\u0000long-string-${Math.random().toString(36).slice(2)}-`;
+/** The string that stands for the n-th long string: a NUL, then a random tag, so no string a server sends is one. */
+const MARKER = `\u0000long-string-${Math.random().toString(36).slice(2)}-`;
+/** MARKER as JSON text. */
+const PLACEHOLDER = JSON.stringify(MARKER).slice(1, -1);
 
 /** `text` with each long string literal replaced by a placeholder literal; the literals go to `longStrings`. */
 function withoutLongStrings(text: string, longStrings: string[]): string {
@@ -48,8 +50,7 @@ function withoutLongStrings(text: string, longStrings: string[]): string {
 }
 
 function restoreLongStrings(value: unknown, longStrings: readonly string[]): unknown {
-  const marker = JSON.parse(`"${PLACEHOLDER}"`) as string;
-  const restore = (s: string): string => (s.startsWith(marker) ? (JSON.parse(longStrings[Number(s.slice(marker.length))]!) as string) : s);
+  const restore = (s: string): string => (s.startsWith(MARKER) ? (JSON.parse(longStrings[Number(s.slice(MARKER.length))]!) as string) : s);
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return restore(v);
     if (Array.isArray(v)) return v.map(walk);

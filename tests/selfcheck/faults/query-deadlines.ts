@@ -2,7 +2,7 @@
 // `x-query-timeout` wrongly in one plausible way each.
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { isJsonObject, stringifyJson } from '../json-body.js';
-import { bodyJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus, withoutHeader } from './rewrites.js';
+import { bodyJson, forwardInstead, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus, withoutHeader } from './rewrites.js';
 
 const TIMED_OUT = { code: 'time out', description: 'Read timed out (Query eval has timed out.)' };
 
@@ -48,18 +48,13 @@ export const QUERY_DEADLINE_FAULTS: Fault[] = [
     breaks: ['LIMIT-TIME-002'],
     area: 'core',
     description: 'A top-level `do` with an `x-query-timeout` whose last step is a Call commits its earlier steps (sent without the Call) and answers 503 `time out`.',
-    apply: () => {
-      const cut = new WeakSet<ProxiedRequest>();
-      return {
-        request: (req) => {
+    apply: () =>
+      forwardInstead(
+        (req) => {
           const steps = hasDeadline(req) ? doEndingInCall(req) : undefined;
-          if (steps === undefined) return undefined;
-          const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] })) };
-          cut.add(forwarded);
-          return forwarded;
+          return steps === undefined ? undefined : Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] }));
         },
-        response: (res, ctx) => (cut.has(ctx.request) ? withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503) : undefined),
-      };
-    },
+        (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503),
+      ),
   },
 ];

@@ -130,6 +130,27 @@ export function rewriteResponse(
 }
 
 /**
+ * Hooks that send the server `substitute(request)` instead of a request (when it gives a body) and answer the client
+ * with `answer` in place of the server's response to it: the fault decides what is written and what is answered.
+ */
+export function forwardInstead(
+  substitute: (request: ProxiedRequest) => Buffer | undefined,
+  answer: (response: BufferedResponse, context: ExchangeContext) => BufferedResponse,
+): FaultHooks {
+  const substituted = new WeakSet<ProxiedRequest>();
+  return {
+    request: (request) => {
+      const body = substitute(request);
+      if (body === undefined) return undefined;
+      const forwarded = { ...request, body };
+      substituted.add(forwarded);
+      return forwarded;
+    },
+    response: (response, context) => (substituted.has(context.request) ? answer(response, context) : undefined),
+  };
+}
+
+/**
  * A fault's answer to a top-level `update` or `replace` that the server refused, when `refused(body, target)` holds
  * (`target` is the expression's ref): 200 with that ref, as a server that does not check what was refused would
  * answer (nothing is written).

@@ -2,7 +2,7 @@
 // what a query writes wrongly in one plausible way each.
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, rewriteResponse, v4Errors, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, forwardInstead, rewriteResponse, v4Errors, withJsonBody, withStatus } from './rewrites.js';
 
 const MIB = 1024 * 1024;
 
@@ -42,18 +42,11 @@ export const WRITE_LIMIT_FAULTS: Fault[] = [
     breaks: ['LIMIT-WRITE-001'],
     area: 'core',
     description: 'A query whose body is over 3 MiB and that writes is refused with 400 `bad request` `Version bytes … exceeds threshold (4194304)` (sent upstream as `null`).',
-    apply: () => {
-      const refused = new WeakSet<ProxiedRequest>();
-      return {
-        request: (req) => {
-          if (!largeQuery(req, 3 * MIB) || !/"(create|update|replace)"/.test(req.body.toString('utf8'))) return undefined;
-          const forwarded = { ...req, body: Buffer.from('null') };
-          refused.add(forwarded);
-          return forwarded;
-        },
-        response: (res, ctx) => (refused.has(ctx.request) ? withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }] }), 400) : undefined),
-      };
-    },
+    apply: () =>
+      forwardInstead(
+        (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),
+        (res, ctx) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }] }), 400),
+      ),
   },
   {
     id: 'WRITE-TRANSACTION-LIMIT-UNCHECKED',
