@@ -26,9 +26,9 @@ export interface DualProtocolServerOptions {
   /** Bodies larger than this are refused with `tooLarge` (default 8 MiB). */
   maxBodyBytes?: number;
   tooLarge: CannedFor;
-  /** Bytes of request bodies still arriving that the server holds at once (default MAX_PENDING_BODY_BYTES). */
+  /** Bytes of the bodies of requests not yet answered that the server holds at once (default MAX_PENDING_BODY_BYTES). */
   maxPendingBodyBytes?: number;
-  /** Sent for a request whose body would take the bodies still arriving past `maxPendingBodyBytes` (DEC-075). */
+  /** Sent for a request whose body would take the bodies held past `maxPendingBodyBytes` (DEC-075). */
   busy: CannedFor;
   /** Sent when the handler throws or rejects without having responded. */
   internalError: CannedFor;
@@ -54,9 +54,11 @@ export const FIRST_BYTES_TIMEOUT_MS = 60_000;
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
- * Request bodies still arriving are held in memory until they are whole; past this much in all, the request whose
- * chunk would pass it is refused (DEC-075). 32 bodies of the largest size: clients uploading many large bodies at
- * once (each within the limit, or over many HTTP/2 streams of one connection) would otherwise exhaust the process.
+ * A request's body is held in memory from its first byte until the request is answered (while it arrives, and then
+ * while it waits for the transaction queue or runs); past this much in all, the request whose chunk would pass it is
+ * refused (DEC-075). 32 bodies of the largest size: clients uploading many large bodies at once (each within the
+ * limit, over many HTTP/2 streams of one connection, or queued behind a slow transaction) would otherwise exhaust
+ * the process.
  */
 export const MAX_PENDING_BODY_BYTES = 256 * 1024 * 1024;
 /** HTTP/2 streams one connection may have open at once (node's default is unlimited). */
@@ -81,7 +83,7 @@ export class DualProtocolServer {
   private readonly streams = new Set<StreamResponse>();
   private readonly maxBodyBytes: number;
   private readonly maxPendingBodyBytes: number;
-  /** Bytes held of request bodies not yet whole (see MAX_PENDING_BODY_BYTES). */
+  /** Bytes held of the bodies of requests not yet answered (see MAX_PENDING_BODY_BYTES). */
   private pendingBodyBytes = 0;
   /** One listener function for every response's and request's 'error' event. */
   private readonly faultListener = (err: Error) => this.fault(err);
@@ -180,11 +182,13 @@ export class DualProtocolServer {
     }
     // The body listeners are shared functions (called with the request as `this`) that find the request's exchange
     // on the request itself: no closures are created per request.
-    (req as TrackedRequest)[EXCHANGE] = new ServerExchange(this, req, res, protocol);
+    const exchange = new ServerExchange(this, req, res, protocol);
+    (req as TrackedRequest)[EXCHANGE] = exchange;
+    (res as TrackedResponse)[EXCHANGE] = exchange;
     req.on('data', onBodyChunk);
     req.on('end', onBodyEnd);
-    // A request that goes away before its body is whole gives back what it held.
-    req.on('close', onBodyClose);
+    // A request whose client goes away while its body arrives gives back what it held.
+    res.on('close', onResponseClose);
     if (protocol === 'h2c') {
       const stream = (req as http2.Http2ServerRequest).stream;
       stream.setTimeout(this.options.h2BodyIdleTimeoutMs ?? H2_BODY_IDLE_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL));
@@ -206,7 +210,11 @@ export class DualProtocolServer {
     else (exchange.moreChunks ??= [exchange.firstChunk]).push(chunk);
   }
 
-  /** Gives back what `exchange` held of the bodies still arriving (once its body is whole, refused or abandoned). */
+  /**
+   * Gives back what `exchange` held of the bodies of requests not yet answered: once its handler is done or has
+   * opened a stream, or once it is refused or abandoned before its body is whole. A request whose client goes away
+   * after that still holds its body until its handler is done (it may be waiting for the transaction queue).
+   */
   release(exchange: ServerExchange): void {
     this.pendingBodyBytes -= exchange.held;
     exchange.held = 0;
@@ -220,9 +228,9 @@ export class DualProtocolServer {
     this.refuse(exchange.req, exchange.res, exchange.protocol, canned);
   }
 
-  /** The whole body has arrived: the request is built and handed to the handler. */
+  /** The whole body has arrived: the request is built and handed to the handler (its bytes stay held meanwhile). */
   received(exchange: ServerExchange): void {
-    this.release(exchange);
+    exchange.bodyWhole = true;
     if (exchange.protocol === 'h2c') (exchange.req as http2.Http2ServerRequest).stream.setTimeout(0);
     if (exchange.refused) return;
     const body = exchange.moreChunks ? Buffer.concat(exchange.moreChunks) : (exchange.firstChunk ?? EMPTY_BODY);
@@ -231,6 +239,7 @@ export class DualProtocolServer {
     } catch (err) {
       // Nothing a client sends may escape as an exception: that would end the process.
       this.fault(err);
+      this.release(exchange);
       this.sendCanned(exchange.res, pick(this.options.internalError, '/'), exchange.protocol);
       return;
     }
@@ -251,6 +260,7 @@ export class DualProtocolServer {
   }
 
   private handlerFailed(exchange: ServerExchange, err: unknown): void {
+    this.release(exchange);
     this.fault(err);
     if (exchange.responded) {
       if (!exchange.res.writableEnded) exchange.res.end();
@@ -261,11 +271,15 @@ export class DualProtocolServer {
 
   /** A handler that returned without responding gets the internal-error answer: every request is answered. */
   private handlerDone(exchange: ServerExchange): void {
+    this.release(exchange);
     if (!exchange.responded) this.sendCanned(exchange.res, pick(this.options.internalError, exchange.request.path), exchange.protocol);
   }
 
   /** Opens a long-lived response for `exchange` (see `Exchange.openStream`). */
-  openStream(res: CompatResponse, status: number, headers: Record<string, string>): StreamResponse {
+  openStream(exchange: ServerExchange, status: number, headers: Record<string, string>): StreamResponse {
+    // A stream's request has been answered, though its response stays open.
+    this.release(exchange);
+    const res = exchange.res;
     const streams = this.streams;
     const stream = new StreamResponse(res, () => streams.delete(stream));
     streams.add(stream);
@@ -330,6 +344,7 @@ function malformedResponse(status: 400 | 431, malformed: DualProtocolServerOptio
 
 const EXCHANGE = Symbol('exchange');
 type TrackedRequest = CompatRequest & { [EXCHANGE]?: ServerExchange };
+type TrackedResponse = CompatResponse & { [EXCHANGE]?: ServerExchange };
 const EMPTY_BODY = Buffer.alloc(0);
 
 function onBodyChunk(this: TrackedRequest, chunk: Buffer): void {
@@ -342,9 +357,9 @@ function onBodyEnd(this: TrackedRequest): void {
   exchange.server.received(exchange);
 }
 
-function onBodyClose(this: TrackedRequest): void {
+function onResponseClose(this: TrackedResponse): void {
   const exchange = this[EXCHANGE]!;
-  exchange.server.release(exchange);
+  if (!exchange.bodyWhole) exchange.server.release(exchange);
 }
 
 /** One request/response pair, from its first body byte to its response. */
@@ -356,6 +371,8 @@ class ServerExchange implements Exchange {
   size = 0;
   /** Bytes of the body held and counted against the server's pending bodies (see `DualProtocolServer.receive`). */
   held = 0;
+  /** Set once the whole body has arrived and the request goes to the handler. */
+  bodyWhole = false;
   firstChunk: Buffer | undefined;
   /** Every chunk, once there is more than one. */
   moreChunks: Buffer[] | undefined;
@@ -376,7 +393,7 @@ class ServerExchange implements Exchange {
   openStream(status: number, headers: Record<string, string>): StreamResponse {
     if (this.responded) throw new Error('response already sent');
     this.responded = true;
-    return this.server.openStream(this.res, status, headers);
+    return this.server.openStream(this, status, headers);
   }
 }
 

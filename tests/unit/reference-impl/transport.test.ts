@@ -207,16 +207,27 @@ describe('DualProtocolServer: connections that never tell their protocol', () =>
   });
 });
 
-describe('DualProtocolServer: request bodies still arriving (DEC-075)', () => {
+describe('DualProtocolServer: request bodies held until answered (DEC-075)', () => {
   const HELD = 64 * 1024;
   let server: DualProtocolServer;
   let port = 0;
+  /** Requests to `/queued` wait here, as requests queued behind a slow transaction do, until `answerQueued`. */
+  const queued: Array<() => void> = [];
 
   beforeAll(async () => {
     server = new DualProtocolServer(
       (exchange) => {
-        exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ bytes: exchange.request.body.length }));
-        return undefined;
+        const answer = () => exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ bytes: exchange.request.body.length }));
+        if (exchange.request.path !== '/queued') {
+          answer();
+          return undefined;
+        }
+        return new Promise<void>((resolve) =>
+          queued.push(() => {
+            answer();
+            resolve();
+          }),
+        );
       },
       { maxBodyBytes: 4 * HELD, maxPendingBodyBytes: 3 * HELD, tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error') },
     );
@@ -251,6 +262,43 @@ describe('DualProtocolServer: request bodies still arriving (DEC-075)', () => {
     // Abandoned uploads give back what they held.
     for (const socket of stalled) socket.destroy();
     expect(await uploadUntil(2 * HELD, 200)).toBe(200);
+  });
+
+  /** Whole uploads of HELD bytes to `/queued`, resolved once the handler holds them all; their responses come later. */
+  async function queuedUploads(count: number): Promise<net.Socket[]> {
+    const sockets: net.Socket[] = [];
+    for (let i = 0; i < count; i++) {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(`POST /queued HTTP/1.1\r\nHost: x\r\nContent-Length: ${HELD}\r\n\r\n`);
+      socket.write(Buffer.alloc(HELD, 'q'));
+      sockets.push(socket);
+    }
+    const deadline = Date.now() + 5_000;
+    while (queued.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(queued.length).toBe(count);
+    return sockets;
+  }
+
+  function answerQueued(): void {
+    for (const answer of queued.splice(0)) answer();
+  }
+
+  it('counts a whole body until its request is answered: requests waiting for their turn hold theirs', async () => {
+    const sockets = await queuedUploads(3);
+    expect(await uploadUntil(HELD, 429)).toBe(429);
+    answerQueued();
+    expect(await uploadUntil(HELD, 200)).toBe(200);
+    for (const socket of sockets) socket.destroy();
+  });
+
+  it('still counts a waiting request whose client went away, until its handler is done with it', async () => {
+    const sockets = await queuedUploads(3);
+    for (const socket of sockets) socket.destroy();
+    expect(await uploadUntil(HELD, 429)).toBe(429);
+    answerQueued();
+    expect(await uploadUntil(HELD, 200)).toBe(200);
   });
 });
 
