@@ -189,6 +189,32 @@ export const FORMAT_FUNCTION_FAULTS: Fault[] = [
     }),
   },
   {
+    id: 'FMT-BOOLEAN-PRINTS-VALUE',
+    title: 'Format %b prints the value',
+    breaks: ['FN-FMT-006'],
+    area: 'core',
+    description: '`%b` and `%B` print the value as `%s` and `%S` do (`str`, `10`, `null`) instead of `true` for anything but false and null.',
+    apply: () => ({ request: rewriteFormatStrings((format) => format.replace(/(^|[^%])%b/g, '$1%s').replace(/(^|[^%])%B/g, '$1%S')) }),
+  },
+  {
+    id: 'FMT-FORMAT-NUMBER-AS-TEXT',
+    title: 'Format takes a number as its format string',
+    breaks: ['FN-FMT-012'],
+    area: 'core',
+    description: 'A format that is a number is printed as text (`Format(5)` answers `"5"`) instead of answering `String expected, Integer provided.`',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('format' in object) || !('values' in object) || !isLosslessNumber(object.format)) return;
+          object.format = object.format.toString();
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
     id: 'ALIAS-NEXT-ID-NUMBER',
     title: 'NextId answers a number',
     breaks: ['FN-ALIAS-001'],

@@ -149,6 +149,29 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
     }),
   },
   {
+    id: 'HISTW-NO-PARAMS-DATA-NULL',
+    title: 'An inserted create without params answers data null',
+    breaks: ['FN-HISTW-009'],
+    area: 'core',
+    description: 'Insert(ref, ts, "create") without params answers {action: "create", data: null}, as a delete event does, where the service stores and answers data {}.',
+    apply: () => ({
+      json: rewriteInsertedEvent(
+        (context) => {
+          let withoutParams = false;
+          forEachObject(v4Expression(context.original), (object) => {
+            if (isInsert(object) && object.action === 'create' && !('params' in object)) withoutParams = true;
+          });
+          return withoutParams;
+        },
+        (event) => {
+          if (event.action !== 'create' || !isJsonObject(event.data) || Object.keys(event.data).length > 0) return false;
+          event.data = null;
+          return true;
+        },
+      ),
+    }),
+  },
+  {
     id: 'HISTW-MISSING-COLLECTION-ARGUMENT',
     title: 'A document of a missing collection is an invalid argument',
     breaks: ['FN-HISTW-014'],

@@ -1,7 +1,7 @@
 // Faults of v4 streams (`POST /stream`, DEC-064): a server whose driver streams open, but send the wrong events.
 import type { Fault, FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { pathname } from './rewrites.js';
+import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, withJsonBody, withStatus } from './rewrites.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
 
@@ -10,6 +10,21 @@ function isV4Event(value: unknown, type: string): value is JsonObject {
 }
 
 const isV4Stream = (req: ProxiedRequest) => req.method === 'POST' && pathname(req) === '/stream';
+
+/** What the body V4STREAM-MISSING-DOCUMENT-REFUSED sends aborts with when the document does not exist. */
+const MISSING_DOCUMENT = 'fault: the streamed document does not exist';
+
+/** A JSON hook giving the errors of a refused v4 stream request answered `status` and `from` the code `to` instead. */
+function refusalCodeAs(status: number, from: string, to: string): FaultHooks['json'] {
+  return rewriteJson(
+    (body, context) => isV4Stream(context.original) && context.status === status && hasErrorCode(body, from),
+    (body) => {
+      const errors = v4Errors(body).filter((error) => error.code === from);
+      for (const error of errors) error.code = to;
+      return errors.length;
+    },
+  );
+}
 
 /** A hook for every open v4 stream; `/stream/1` streams pass through. */
 function onV4Streams(hook: () => StreamEventHook): FaultHooks {
@@ -147,6 +162,56 @@ export const V4_STREAM_FAULTS: readonly Fault[] = [
         writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
       },
     })),
+  },
+  {
+    id: 'V4STREAM-MISSING-DOCUMENT-REFUSED',
+    title: 'A stream of a document that does not exist is refused',
+    breaks: ['V4STREAM-REQ-002'],
+    area: 'events',
+    description: 'A `/stream` body that is a ref to a document that does not exist answers 404 `instance not found`, as from a server that reads the document before streaming it. The server is sent a body that aborts when the document does not exist.',
+    apply: () =>
+      forwardInstead(
+        (req) => {
+          if (!isV4Stream(req)) return undefined;
+          const parsed = tryParseJson(req.body);
+          if (!parsed.ok || !isJsonObject(parsed.value) || !('ref' in parsed.value) || !('id' in parsed.value)) return undefined;
+          const ref = parsed.value;
+          return Buffer.from(stringifyJson({ if: { exists: ref }, then: ref, else: { abort: MISSING_DOCUMENT } }));
+        },
+        (response) => {
+          const refused = v4Errors(bodyJson(response)).some((error) => error.code === 'transaction aborted' && error.description === MISSING_DOCUMENT);
+          return refused ? withJsonBody(withStatus(response, 404), { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] }) : response;
+        },
+      ),
+  },
+  {
+    id: 'V4STREAM-UNSTREAMABLE-AS-INVALID-EXPRESSION',
+    title: 'A body that is not a streamable ref or set is refused as an invalid expression',
+    breaks: ['V4STREAM-REQ-003'],
+    area: 'events',
+    description: 'A `/stream` body that evaluates to a collection ref, a string or a Union answers 400 `invalid expression` instead of `invalid argument`, as from a server with one code for every body it will not stream.',
+    apply: () => ({ json: refusalCodeAs(400, 'invalid argument', 'invalid expression') }),
+  },
+  {
+    id: 'V4STREAM-WRITE-AS-INVALID-ARGUMENT',
+    title: 'A body that writes is refused as an invalid argument',
+    breaks: ['V4STREAM-REQ-004'],
+    area: 'events',
+    description: 'A `/stream` body whose evaluation writes answers 400 `invalid argument` instead of `invalid expression`, as from a server that only checks what the body evaluates to.',
+    apply: () => ({ json: refusalCodeAs(400, 'invalid expression', 'invalid argument') }),
+  },
+  {
+    id: 'V4STREAM-BAD-SECRET-FORBIDDEN',
+    title: 'A stream request with a bad secret is answered 403',
+    breaks: ['V4STREAM-REQ-006'],
+    area: 'events',
+    description: '`POST /stream` with a secret that is not valid answers 403 `permission denied` instead of 401 `unauthorized`, as from a server that checks stream access as a read permission.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, context) => isV4Stream(context.original) && response.status === 401 && hasErrorCode(bodyJson(response), 'unauthorized'),
+        (response) => withJsonBody(withStatus(response, 403), { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }),
+      ),
+    }),
   },
   {
     id: 'V4STREAM-PERMISSION-LOSS-SILENT',
