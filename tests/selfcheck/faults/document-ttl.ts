@@ -110,6 +110,16 @@ function dataStrings(params: unknown): string[] {
   return strings;
 }
 
+/** Days a ttl computed in the query is moved ahead by DOC-TTL-COMPUTED-NEVER-PASSES: far past any test's wait. */
+const COMPUTED_TTL_DELAY_DAYS = 100_000;
+
+/** Whole days keep the time of day, so an answered time moves back exactly, microseconds included. */
+function daysEarlier(iso: string, days: number): string {
+  const date = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - days);
+  return `${date.toISOString().slice(0, 10)}${iso.slice(10)}`;
+}
+
 const NOT_FOUND_BODY = { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] };
 
 export const DOCUMENT_TTL_FAULTS: Fault[] = [
@@ -157,6 +167,38 @@ export const DOCUMENT_TTL_FAULTS: Fault[] = [
         ),
       };
     },
+  },
+  {
+    id: 'DOC-TTL-COMPUTED-NEVER-PASSES',
+    title: 'A document whose ttl passes after it is written stays readable',
+    breaks: ['DOC-TTL-003'],
+    area: 'core',
+    description:
+      'A server that checks ttl only as it is written, and never expires a document later: a ttl computed in the query (`TimeAdd(Now(), 1, "second")`) is sent on 100,000 days later, and every answered ttl that far ahead is moved back, so the document reads as the suite wrote it and never goes.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let delayed = 0;
+        forEachObject(expression, (object) => {
+          if (!isJsonObject(object.ttl) || '@ts' in object.ttl) return;
+          object.ttl = { time_add: object.ttl, offset: COMPUTED_TTL_DELAY_DAYS, unit: 'days' };
+          delayed++;
+        });
+        return delayed;
+      }),
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let restored = 0;
+          forEachObject(body, (object) => {
+            const ttl = object.ttl;
+            if (!isJsonObject(ttl) || typeof ttl['@ts'] !== 'string' || Number(ttl['@ts'].slice(0, 4)) < 2200) return;
+            ttl['@ts'] = daysEarlier(ttl['@ts'], COMPUTED_TTL_DELAY_DAYS);
+            restored++;
+          });
+          return restored;
+        },
+      ),
+    }),
   },
   {
     id: 'DOC-TTL-WRITES-REVIVE',

@@ -314,6 +314,19 @@ export const USER_FUNCTION_FAULTS: readonly Fault[] = [
     apply: () => ({ json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'role' && failure.code !== 'invalid type', 'invalid type') }),
   },
   {
+    id: 'UDF-CREATE-CLIENT-KEY-UNAUTHORIZED',
+    title: 'CreateFunction with a client key answers 401',
+    breaks: ['UDF-CREATE-007'],
+    area: 'core',
+    description: 'A CreateFunction refused for a key without the privilege answers 401 `unauthorized`, as if the secret were not valid, instead of 403 `permission denied`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, context) => res.status === 403 && topLevelForm(context.original) === 'create_function' && hasErrorCode(bodyJson(res), 'permission denied'),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
     id: 'UDF-UPDATE-FIELDS-UNCHECKED',
     title: 'Update of a function does not check its body and role',
     breaks: ['UDF-RECORD-003'],
