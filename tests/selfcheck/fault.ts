@@ -61,6 +61,8 @@ export interface FaultHooks {
   response?(response: BufferedResponse, context: ExchangeContext): BufferedResponse | undefined;
   /** Returns a hook for an open `/stream/1` or `/stream` response, or undefined to pass the stream through. */
   stream?(context: ExchangeContext): StreamEventHook | undefined;
+  /** Rewrites the headers of an open `/stream/1` or `/stream` response (undefined leaves them alone). */
+  streamHeaders?(headers: Record<string, string>, context: ExchangeContext): Record<string, string> | undefined;
 }
 
 export type Area = 'core' | 'auth' | 'indexes' | 'ordering' | 'paging' | 'events';

@@ -1,5 +1,5 @@
 // A fault-injecting HTTP/1.1 proxy: the suite talks to it, it forwards to an upstream server with undici
-// and lets a fault rewrite requests, buffered responses, or the events of an open `/stream/1` response.
+// and lets a fault rewrite requests, buffered responses, or the headers and events of an open `/stream/1` response.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request as upstreamRequest } from 'undici';
@@ -110,7 +110,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 
     if (isStreamPath(forwarded.path) && answer.statusCode === 200) {
       const streamHook = hooks.stream?.(context);
-      outgoing.writeHead(200, responseHeaders);
+      const rewrittenHeaders = hooks.streamHeaders?.({ ...responseHeaders }, context);
+      if (rewrittenHeaders !== undefined) applied += 1;
+      outgoing.writeHead(200, rewrittenHeaders ?? responseHeaders);
       outgoing.flushHeaders();
       if (streamHook === undefined) {
         for await (const chunk of answer.body) {

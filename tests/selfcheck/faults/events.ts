@@ -40,7 +40,7 @@ import {
   withoutErrorEvents,
   withoutPositions,
 } from './event-rewrites.js';
-import { rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
+import { pathname, rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
 
 export const EVENT_FAULTS: readonly Fault[] = [
   {
@@ -54,6 +54,16 @@ export const EVENT_FAULTS: readonly Fault[] = [
         if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
       },
     })),
+  },
+  {
+    id: 'STREAM-CONTENT-TYPE-NDJSON',
+    title: 'A stream is answered as application/x-ndjson',
+    breaks: ['STREAM-FRAME-004'],
+    area: 'events',
+    description: 'An open `/stream/1` response says `Content-Type: application/x-ndjson`, the usual type of newline-separated JSON, instead of `application/json`.',
+    apply: () => ({
+      streamHeaders: (headers, context) => (pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined),
+    }),
   },
   {
     id: 'STREAM-STATUS-WITH-DATA',

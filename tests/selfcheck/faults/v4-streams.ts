@@ -164,6 +164,20 @@ export const V4_STREAM_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'V4STREAM-NO-STREAM-ID',
+    title: 'A v4 stream opens without x-fauna-stream-id',
+    breaks: ['V4STREAM-REQ-001'],
+    area: 'events',
+    description: 'An open `/stream` response carries no `x-fauna-stream-id` header, as from a server that sends only what `/stream/1` sends.',
+    apply: () => ({
+      streamHeaders(headers, context) {
+        if (!isV4Stream(context.original) || !('x-fauna-stream-id' in headers)) return undefined;
+        delete headers['x-fauna-stream-id'];
+        return headers;
+      },
+    }),
+  },
+  {
     id: 'V4STREAM-MISSING-DOCUMENT-REFUSED',
     title: 'A stream of a document that does not exist is refused',
     breaks: ['V4STREAM-REQ-002'],

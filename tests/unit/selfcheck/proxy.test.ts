@@ -143,6 +143,15 @@ describe('fault proxy', () => {
     });
   });
 
+  it('rewrites the headers of an open stream, leaving its events alone', async () => {
+    await withProxy({ streamHeaders: (headers) => ({ ...headers, 'content-type': 'application/x-ndjson' }) }, async (proxy) => {
+      const res = await request(`${proxy.url}/stream/1`, { method: 'POST', body: '{"token":"t"}', headersTimeout: 5_000, bodyTimeout: 5_000 });
+      expect(res.headers['content-type']).toBe('application/x-ndjson');
+      expect((await res.body.text()).split('\r\n').filter((line) => line !== '')).toEqual(STREAM_EVENTS);
+      expect(proxy.applied).toBe(1);
+    });
+  });
+
   it('drops, duplicates and mutates stream events, reassembling events split across chunks', async () => {
     const hooks: FaultHooks = {
       stream: () => ({
