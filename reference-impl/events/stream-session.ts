@@ -10,7 +10,7 @@ import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
 import { EVENT_SEPARATOR, stringifyEvent } from './event-text.js';
-import { errorEventJson, type OpenedSource, type ProcessedTransaction, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
+import { errorEventJson, type OpenedSource, type ProcessedTransaction, type ReadCheck, type SourceConsumer } from './source-consumer.js';
 
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
@@ -97,30 +97,55 @@ export class StreamSession {
     this.sendStatus(this.start.position);
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     if (this.overLimit()) return;
-    const replay: SourceItem[] = [];
+    if (await this.replayTooLong(this.start.position, snapshot)) {
+      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Restart the stream from a later point.', this.consumer.takePending()));
+      return;
+    }
+    if (this.stopped) return;
     for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
       const processed = await this.consumer.process(transaction, this.start.position);
       this.service.accounts.add(this.source.database, operationsOf(processed.cost));
-      replay.push(...processed.items);
-      if (replay.some((item) => item.kind === 'error') || replay.length > EVENTS_PER_RUN_LIMIT) break;
-    }
-    if (this.stopped) return;
-    if (replay.filter((item) => item.kind === 'event').length > EVENTS_PER_RUN_LIMIT) {
-      this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Restart the stream from a later point.', this.consumer.takePending()));
-      return;
-    }
-    for (const item of replay) {
-      if (item.kind === 'error') return this.fail(item.json);
-      this.send(item.json);
-      // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
-      const writable = this.sink.whenWritable();
-      if (writable !== undefined) await writable;
+      for (const item of processed.items) {
+        if (this.stopped) return;
+        if (item.kind === 'error') return this.fail(item.json);
+        this.send(item.json);
+        // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
+        const writable = this.sink.whenWritable();
+        if (writable !== undefined) await writable;
+      }
       if (this.stopped) return;
     }
     if (this.overLimit()) return;
     this.live = true;
     this.armTimer();
     await this.drain();
+  }
+
+  /**
+   * Whether the replay from `after` up to `snapshot` holds more than 128 events, found before any is sent, as the error must come
+   * instead of them. It is counted by a consumer of its own that drops each transaction's events once counted; the
+   * events are then made again one transaction at a time as they are sent. Holding every event of a replay until
+   * the count was known (a tagged copy of each document) let a few streams replaying large documents take the
+   * process past its heap (DEC-077). When the replay is too long, what counting cost is charged and carried into the
+   * error event's stats; otherwise the second pass charges it.
+   */
+  private async replayTooLong(after: EventPosition, snapshot: bigint): Promise<boolean> {
+    const counter = this.service.consumer(this.source, this.mayRead);
+    const cost = zeroCost();
+    let events = 0;
+    for (const transaction of this.service.history.transactionsAfter(this.source.database, after, snapshot)) {
+      const processed = await counter.process(transaction, after);
+      addCost(cost, processed.cost);
+      if (this.stopped) return false;
+      for (const item of processed.items) if (item.kind === 'event') events++;
+      if (processed.items.some((item) => item.kind === 'error')) return false;
+      if (events > EVENTS_PER_RUN_LIMIT) {
+        this.service.accounts.add(this.source.database, operationsOf(cost));
+        this.consumer.addPending(counter.takePending());
+        return true;
+      }
+    }
+    return false;
   }
 
   private async drain(): Promise<void> {

@@ -99,6 +99,30 @@ describe('EventService', () => {
     expect(overSink.closed).toBe(true);
   });
 
+  it('a replay makes each transaction\'s events as it sends them: a client that stops reading holds one transaction\'s (DEC-077)', async () => {
+    const { fixture, service, source } = setup();
+    for (let n = 1; n <= 20; n++) fixture.commit(puts(n, 1));
+    let made = 0;
+    const counting = async () => {
+      made += 1;
+      return true;
+    };
+    // A client that reads the status event and the first replayed event, then nothing more.
+    class StalledSink extends MemorySink {
+      override whenWritable(): any {
+        return this.events.length >= 2 ? new Promise<void>(() => {}) : undefined;
+      }
+    }
+    const sink = new StalledSink();
+    void new StreamSession(service, source, service.resolveStart(source, {}), counting, sink, guards).run();
+    await sink.until(2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sink.events.map((e) => e.type)).toEqual(['status', 'add']);
+    // Twenty events counted (each checked once), then only the first made again to be sent.
+    expect(made).toBe(21);
+    sink.closed = true;
+  });
+
   it('a transformed event too large to send is an error event value_too_large; the document alone is sent', async () => {
     const copies = 40;
     const text = 'x'.repeat(Math.ceil(MAX_TRANSFORMED_DATA_CHARS / copies) + 1);
