@@ -117,6 +117,17 @@ export class SourceConsumer {
   /** The events one transaction yields after `after`; an error item ends the list. */
   async process(transaction: HistoryTransaction, after: EventPosition): Promise<ProcessedTransaction> {
     const items: SourceItem[] = [];
+    const cost = await this.visit(transaction, after, (item) => {
+      items.push(item);
+    });
+    return { items, cost };
+  }
+
+  /**
+   * Hands each event one transaction yields after `after` to `visitor` as it is made, and waits for it, so that a
+   * caller that sends or counts events holds one at a time (DEC-077); an error item is the last. Answers the cost.
+   */
+  async visit(transaction: HistoryTransaction, after: EventPosition, visitor: (item: SourceItem) => void | Promise<void>): Promise<EventCost> {
     const total = zeroCost();
     const { plan } = this.source;
     for (const write of writesAfter(transaction, after)) {
@@ -138,12 +149,15 @@ export class SourceConsumer {
       if (item === undefined) continue;
       const stats = renderStats(this.takePending());
       if (item.kind === 'error') {
-        items.push({ ...item, json: { type: 'error', error: { code: item.code, message: item.message }, stats } });
+        const visited = visitor({ ...item, json: { type: 'error', error: { code: item.code, message: item.message }, stats } });
+        if (visited !== undefined) await visited;
         break;
       }
-      items.push({ ...item, json: { ...item.json, cursor: this.cursorOf(position), stats } });
+      // Only a visitor that has to wait costs a microtask per event.
+      const visited = visitor({ ...item, json: { ...item.json, cursor: this.cursorOf(position), stats } });
+      if (visited !== undefined) await visited;
     }
-    return { items, cost: total };
+    return total;
   }
 
   private async eventFor(write: HistoryWrite, ts: bigint, position: EventPosition): Promise<SourceItem | undefined> {

@@ -10,7 +10,8 @@ import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
 import { EVENT_SEPARATOR, stringifyEvent } from './event-text.js';
-import { errorEventJson, type OpenedSource, type ProcessedTransaction, type ReadCheck, type SourceConsumer } from './source-consumer.js';
+import type { WireBatch } from './shared-processing.js';
+import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer, type SourceItem } from './source-consumer.js';
 
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
@@ -24,21 +25,22 @@ export interface StreamGuards {
 }
 
 /**
- * A transaction's items as they go out: the events' lines in one buffer, then the error that ends them, if any,
- * and how many events it holds (against the per-run limit), counted once for every stream that shares it.
+ * A transaction's events as they go out: their lines in one buffer, then the error that ends them, if any, and how
+ * many events it holds (against the per-run limit), counted once for every stream that shares it. Each event is
+ * written out as it is made, so its tagged copy of the document is garbage at once (DEC-077).
  */
-function wireBatch(processed: ProcessedTransaction): { bytes: Buffer; error: Record<string, unknown> | undefined; eventCount: number } {
+async function wireBatch(consumer: SourceConsumer, transaction: HistoryTransaction, after: EventPosition): Promise<WireBatch> {
   let text = '';
   let error: Record<string, unknown> | undefined;
   let eventCount = 0;
-  for (const item of processed.items) {
+  const cost = await consumer.visit(transaction, after, (item) => {
     if (item.kind === 'error') error ??= item.json;
     else {
       eventCount++;
       if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
     }
-  }
-  return { bytes: Buffer.from(text, 'utf8'), error, eventCount };
+  });
+  return { cost, bytes: Buffer.from(text, 'utf8'), error, eventCount };
 }
 
 export class StreamSession {
@@ -102,18 +104,22 @@ export class StreamSession {
       return;
     }
     if (this.stopped) return;
-    for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
-      const processed = await this.consumer.process(transaction, this.start.position);
-      this.service.accounts.add(this.source.database, operationsOf(processed.cost));
-      for (const item of processed.items) {
-        if (this.stopped) return;
-        if (item.kind === 'error') return this.fail(item.json);
-        this.send(item.json);
-        // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
-        const writable = this.sink.whenWritable();
-        if (writable !== undefined) await writable;
+    let failed = false;
+    const sendReplayed = async (item: SourceItem): Promise<void> => {
+      if (this.stopped || failed) return;
+      if (item.kind === 'error') {
+        failed = true;
+        return this.fail(item.json);
       }
-      if (this.stopped) return;
+      this.send(item.json);
+      // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
+      const writable = this.sink.whenWritable();
+      if (writable !== undefined) await writable;
+    };
+    for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
+      const cost = await this.consumer.visit(transaction, this.start.position, sendReplayed);
+      this.service.accounts.add(this.source.database, operationsOf(cost));
+      if (this.stopped || failed) return;
     }
     if (this.overLimit()) return;
     this.live = true;
@@ -123,8 +129,8 @@ export class StreamSession {
 
   /**
    * Whether the replay from `after` up to `snapshot` holds more than 128 events, found before any is sent, as the error must come
-   * instead of them. It is counted by a consumer of its own that drops each transaction's events once counted; the
-   * events are then made again one transaction at a time as they are sent. Holding every event of a replay until
+   * instead of them. It is counted by a consumer of its own that drops each event once counted; the events are then
+   * made again one at a time as they are sent. Holding every event of a replay until
    * the count was known (a tagged copy of each document) let a few streams replaying large documents take the
    * process past its heap (DEC-077). When the replay is too long, what counting cost is charged and carried into the
    * error event's stats; otherwise the second pass charges it.
@@ -133,12 +139,14 @@ export class StreamSession {
     const counter = this.service.consumer(this.source, this.mayRead);
     const cost = zeroCost();
     let events = 0;
+    let failed = false;
+    const count = (item: SourceItem): void => {
+      if (item.kind === 'event') events++;
+      else failed = true;
+    };
     for (const transaction of this.service.history.transactionsAfter(this.source.database, after, snapshot)) {
-      const processed = await counter.process(transaction, after);
-      addCost(cost, processed.cost);
-      if (this.stopped) return false;
-      for (const item of processed.items) if (item.kind === 'event') events++;
-      if (processed.items.some((item) => item.kind === 'error')) return false;
+      addCost(cost, await counter.visit(transaction, after, count));
+      if (this.stopped || failed) return false;
       if (events > EVENTS_PER_RUN_LIMIT) {
         this.service.accounts.add(this.source.database, operationsOf(cost));
         this.consumer.addPending(counter.takePending());
@@ -176,8 +184,8 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const { processed, bytes, error, eventCount } = await this.processLive(transaction);
-    this.service.accounts.add(this.source.database, operationsOf(processed.cost));
+    const { cost, bytes, error, eventCount } = await this.processLive(transaction);
+    this.service.accounts.add(this.source.database, operationsOf(cost));
     if (this.stopped) return;
     if (eventCount > EVENTS_PER_RUN_LIMIT) {
       this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
@@ -189,16 +197,13 @@ export class StreamSession {
   }
 
   /** A live transaction's events: shared with the source's other streams unless this one carries its own cost. */
-  private async processLive(transaction: HistoryTransaction): Promise<{ processed: ProcessedTransaction; bytes: Buffer; error: Record<string, unknown> | undefined; eventCount: number }> {
+  private async processLive(transaction: HistoryTransaction): Promise<WireBatch> {
     const after = positionAfterTransaction(transaction.ts - 1n);
-    if (this.consumer.hasPending) {
-      const processed = await this.consumer.process(transaction, after);
-      return { processed, ...wireBatch(processed) };
-    }
+    if (this.consumer.hasPending) return wireBatch(this.consumer, transaction, after);
     const shared = await this.service.shared.get(transaction, this.source.key, async () => {
       const fresh = this.service.consumer(this.source, this.mayRead);
-      const processed = await fresh.process(transaction, after);
-      return { processed, leftover: fresh.takePending(), ...wireBatch(processed) };
+      const batch = await wireBatch(fresh, transaction, after);
+      return { ...batch, leftover: fresh.takePending() };
     });
     this.consumer.addPending(shared.leftover);
     return shared;

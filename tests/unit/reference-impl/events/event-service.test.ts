@@ -99,9 +99,10 @@ describe('EventService', () => {
     expect(overSink.closed).toBe(true);
   });
 
-  it('a replay makes each transaction\'s events as it sends them: a client that stops reading holds one transaction\'s (DEC-077)', async () => {
+  it('a replay makes each event as it sends it: a client that stops reading holds one event of the replay (DEC-077)', async () => {
     const { fixture, service, source } = setup();
-    for (let n = 1; n <= 20; n++) fixture.commit(puts(n, 1));
+    fixture.commit(puts(1, 10));
+    for (let n = 11; n <= 20; n++) fixture.commit(puts(n, 1));
     let made = 0;
     const counting = async () => {
       made += 1;
@@ -118,7 +119,8 @@ describe('EventService', () => {
     await sink.until(2);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sink.events.map((e) => e.type)).toEqual(['status', 'add']);
-    // Twenty events counted (each checked once), then only the first made again to be sent.
+    // Twenty events counted (each checked once and dropped), then only the first made again to be sent; before, all
+    // twenty were made once and held until the client read them.
     expect(made).toBe(21);
     sink.closed = true;
   });
