@@ -21,7 +21,8 @@ export const DEFAULT_API_VERSION: ApiVersion = '2.1';
 export function parseApiVersion(header: string | undefined): ApiVersion {
   if (header === undefined) return DEFAULT_API_VERSION;
   const value = header.trim();
-  const found = API_VERSIONS.find((v) => v === value.toUpperCase());
+  const upper = value.toUpperCase();
+  const found = API_VERSIONS.find((v) => v === upper);
   if (found) return found;
   throw new ProtocolError(400, 'bad request', `Invalid header 'x-faunadb-api-version': Unsupported or invalid API version '${value}'.`);
 }
