@@ -128,12 +128,13 @@ export class StreamSession {
   }
 
   /**
-   * Whether the replay from `after` up to `snapshot` holds more than 128 events, found before any is sent, as the error must come
-   * instead of them. It is counted by a consumer of its own that drops each event once counted; the events are then
-   * made again one at a time as they are sent. Holding every event of a replay until
-   * the count was known (a tagged copy of each document) let a few streams replaying large documents take the
-   * process past its heap (DEC-077). When the replay is too long, what counting cost is charged and carried into the
-   * error event's stats; otherwise the second pass charges it.
+   * Whether the replay from `after` up to `snapshot` holds more than 128 events, found before any is sent, as the
+   * error must come instead of them. It is counted by a consumer of its own that drops each event once counted; the
+   * events are then made again one at a time as they are sent. Holding every event of a replay until the count was
+   * known (a tagged copy of each document) let a few streams replaying large documents take the process past its
+   * heap (DEC-077). When the replay is too long, what counting cost is charged and carried into the error event's
+   * stats; otherwise the second pass charges it. An error event within the first 128 ends the count: the replay
+   * then sends the events before it, and it.
    */
   private async replayTooLong(after: EventPosition, snapshot: bigint): Promise<boolean> {
     const counter = this.service.consumer(this.source, this.mayRead);
@@ -146,12 +147,13 @@ export class StreamSession {
     };
     for (const transaction of this.service.history.transactionsAfter(this.source.database, after, snapshot)) {
       addCost(cost, await counter.visit(transaction, after, count));
-      if (this.stopped || failed) return false;
+      if (this.stopped) return false;
       if (events > EVENTS_PER_RUN_LIMIT) {
         this.service.accounts.add(this.source.database, operationsOf(cost));
         this.consumer.addPending(counter.takePending());
         return true;
       }
+      if (failed) return false;
     }
     return false;
   }
