@@ -6,7 +6,7 @@ import { startVitest } from 'vitest/node';
 import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
-import { DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
+import { DeferredAllureReporter, DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
 import { ProgressReporter } from './reporters/progress-reporter.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
@@ -112,7 +112,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
       reporters: [
         ['junit', { outputFile: join(opts.reportDir, 'junit.xml') }],
-        ['allure-vitest/reporter', { resultsDir: allureResultsDir, writer: allureWriter }],
+        new DeferredAllureReporter({ resultsDir: allureResultsDir }, allureWriter),
         conformance,
         progress,
       ],
