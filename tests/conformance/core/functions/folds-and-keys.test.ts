@@ -74,11 +74,21 @@ describe('Reduce', () => {
 });
 
 describe('Results that cannot be answered', () => {
-  check(['LIMIT-RESULT-001'], 'a result nested ten thousand deep answers 400 stack overflow, and the query writes nothing', async () => {
-    const deep = reduce(lambda(['acc', 'v'], [{ var: 'acc' }]), [], Array.from({ length: 10_000 }, (_, i) => BigInt(i)));
+  check(['LIMIT-RESULT-001'], 'a result nested ten thousand deep is answered whole, or refused with 400 stack overflow and nothing written', async () => {
+    const levels = 10_000;
+    const deep = reduce(lambda(['acc', 'v'], [{ var: 'acc' }]), [], Array.from({ length: levels }, (_, i) => BigInt(i)));
     const write = { create: { ref: { collection: 'fk_items' }, id: '424242' }, params: lit({ data: { kept: false } }) };
-    expectQueryError(await t.server.query({ do: [write, deep] }), 400, 'stack overflow');
-    expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } })).toBe(false);
+    // Not parsed or checked against a schema: the suite's own parser and validator recurse, and a server that can
+    // render the result answers 10,001 nested arrays, which is compared as text.
+    const res = await t.server.query({ do: [write, deep] }, { validate: false });
+    const written = async () => resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } });
+    if (res.status === 200) {
+      expect(res.text.replace(/\s/g, '') === `{"resource":${'['.repeat(levels + 1)}${']'.repeat(levels + 1)}}`, 'a 200 answers the whole nested result').toBe(true);
+      expect(await written()).toBe(true);
+      return;
+    }
+    expectQueryError(res, 400, 'stack overflow');
+    expect(await written()).toBe(false);
   });
 
   check(['LIMIT-RESULT-001'], 'a result of 2^40 leaves (Reduce doubling [acc, acc] forty times) answers 400 invalid argument, and the query writes nothing', async () => {
