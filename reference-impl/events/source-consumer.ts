@@ -153,8 +153,10 @@ export class SourceConsumer {
         if (visited !== undefined) await visited;
         break;
       }
-      // Only a visitor that has to wait costs a microtask per event.
       const visited = visitor({ ...item, json: { ...item.json, cursor: this.cursorOf(position), stats } });
+      // The event is the visitor's now: while it waits (for a slow client), nothing here holds the document's copy.
+      item = undefined;
+      // Only a visitor that has to wait costs a microtask per event.
       if (visited !== undefined) await visited;
     }
     return total;

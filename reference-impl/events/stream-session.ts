@@ -105,16 +105,17 @@ export class StreamSession {
     }
     if (this.stopped) return;
     let failed = false;
-    const sendReplayed = async (item: SourceItem): Promise<void> => {
-      if (this.stopped || failed) return;
+    // Not async: what it waits for is handed back, so that no frame of it holds the event while the client reads.
+    const sendReplayed = (item: SourceItem): Promise<void> | undefined => {
+      if (this.stopped || failed) return undefined;
       if (item.kind === 'error') {
         failed = true;
-        return this.fail(item.json);
+        this.fail(item.json);
+        return undefined;
       }
       this.send(item.json);
       // A replay of large documents is sent as fast as the client reads it, not all at once (DEC-072).
-      const writable = this.sink.whenWritable();
-      if (writable !== undefined) await writable;
+      return this.sink.whenWritable();
     };
     for (const transaction of this.service.history.transactionsAfter(this.source.database, this.start.position, snapshot)) {
       const cost = await this.consumer.visit(transaction, this.start.position, sendReplayed);
