@@ -1079,7 +1079,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
       response(response, ctx) {
         const text = fqlText(ctx.original);
         if (text === undefined || text.length <= 100_000) return undefined;
-        return withJsonBody({ ...response, status: 500 }, { error: { code: 'internal_error', message: 'Internal server error.' } });
+        return v10ErrorResponse(response, 500, 'internal_error', 'Internal server error.');
       },
     }),
   },

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { DualProtocolServer } from '../../../reference-impl/transport/dual-protocol-server.js';
-import type { ResponseStream } from '../../../reference-impl/transport/exchange.js';
+import type { ExchangeHandler, ResponseStream } from '../../../reference-impl/transport/exchange.js';
 
 const canned = (status: number, code: string) => ({
   status,
@@ -29,6 +29,22 @@ function h2Request(url: string, path: string, body?: string): Promise<{ status: 
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Answers `{}` at once, except on `streamPath`: a stream whose one event, `{"late":true}`, comes after `ms`. */
+function lateStreamHandler(streamPath: string, ms: number): ExchangeHandler {
+  return (exchange) => {
+    if (exchange.request.path !== streamPath) {
+      exchange.respond(200, { 'content-type': 'application/json' }, '{}');
+      return undefined;
+    }
+    const stream = exchange.openStream(200, { 'content-type': 'application/json' });
+    setTimeout(() => {
+      stream.write('{"late":true}\r\n');
+      stream.end();
+    }, ms);
+    return undefined;
+  };
 }
 
 describe('DualProtocolServer', () => {
@@ -152,18 +168,7 @@ describe('DualProtocolServer: connections that never tell their protocol', () =>
 
   beforeAll(async () => {
     // `/late` answers on a stream whose only event comes after the first-bytes timeout has passed.
-    server = new DualProtocolServer((exchange) => {
-      if (exchange.request.path !== '/late') {
-        exchange.respond(200, { 'content-type': 'application/json' }, '{}');
-        return undefined;
-      }
-      const stream = exchange.openStream(200, { 'content-type': 'application/json' });
-      setTimeout(() => {
-        stream.write('{"late":true}\r\n');
-        stream.end();
-      }, 400);
-      return undefined;
-    }, {
+    server = new DualProtocolServer(lateStreamHandler('/late', 400), {
       tooLarge: canned(413, 'request too large'),
       busy: canned(429, 'too many requests'),
       internalError: canned(500, 'internal server error'),
@@ -308,18 +313,7 @@ describe('DualProtocolServer: an HTTP/2 request body that stops arriving (DEC-07
 
   beforeAll(async () => {
     server = new DualProtocolServer(
-      (exchange) => {
-        if (exchange.request.path === '/stream') {
-          const stream = exchange.openStream(200, { 'content-type': 'application/json' });
-          setTimeout(() => {
-            stream.write('{"late":true}\r\n');
-            stream.end();
-          }, 600);
-          return undefined;
-        }
-        exchange.respond(200, { 'content-type': 'application/json' }, '{}');
-        return undefined;
-      },
+      lateStreamHandler('/stream', 600),
       { tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error'), h2BodyIdleTimeoutMs: 200 },
     );
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
