@@ -97,6 +97,9 @@ describe('fauna-conformance against a server that accepts connections and never 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(junit).toContain('<property name="requirement" value="PROTO-ENDPOINT-002">');
     expect(junit).toMatch(/<failure /);
+    // A testcase per test, and one more per suite whose hook failed.
+    expect(junit.match(/<testcase /g)?.length, 'a testcase per test, written whole').toBeGreaterThanOrEqual(report.totals.tests);
+    expect(junit.trimEnd()).toMatch(/<\/testsuites>$/);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^# fauna-conformance: FAILED/);
 
     for (const file of ['conformance.json', 'junit.xml', 'summary.md', 'report.html']) {

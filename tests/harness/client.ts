@@ -7,7 +7,7 @@ import { assertMatchesSchema, responseSchemaFor, STREAM_EVENT_SCHEMA, V4_STREAM_
 import { registerSecret } from './redaction.js';
 import { registerSecretsIn } from './secret-discovery.js';
 import { StreamReader } from './stream-reader.js';
-import { bodyForTranscript, recordExchange, type Exchange } from './transcript.js';
+import { recordExchange, setTranscriptBody, type Exchange } from './transcript.js';
 import { parseWireJson, stringifyWireJson } from './wire-json.js';
 
 export type AuthScheme = 'bearer' | 'basic' | 'none';
@@ -141,14 +141,9 @@ export class Client {
       if (v === null) delete headers[k.toLowerCase()];
       else headers[k.toLowerCase()] = v;
     }
-    const exchange = recordExchange({
-      method,
-      url: new URL(path, this.target.url + '/').href,
-      path,
-      startedAt: new Date().toISOString(),
-      durationMs: 0,
-      request: { headers: { ...headers }, ...(payload === undefined ? {} : { body: bodyForTranscript(payload.toString()) }) },
-    });
+    const request: Exchange['request'] = { headers: { ...headers } };
+    setTranscriptBody(request, payload);
+    const exchange = recordExchange({ method, url: new URL(path, this.target.url + '/').href, path, startedAt: new Date().toISOString(), durationMs: 0, request });
     return { headers, payload, exchange };
   }
 
@@ -195,7 +190,8 @@ export class Client {
     const durationMs = Math.round(performance.now() - started);
     const headers = flattenHeaders(res.headers);
     exchange.durationMs = durationMs;
-    exchange.response = { status: res.statusCode, headers, ...(text === '' ? {} : { body: bodyForTranscript(text) }) };
+    exchange.response = { status: res.statusCode, headers };
+    setTranscriptBody(exchange.response, text);
     const { body, json } = tryParse(text);
     registerSecretsIn(json);
     const response = new Response(method, path, res.statusCode, headers, text, body, json, durationMs);
@@ -258,7 +254,7 @@ export class Client {
     exchange.response = { status: res.statusCode, headers };
     if (res.statusCode !== 200) {
       const text = await readWithDeadline(res, opts.timeoutMs ?? this.target.requestTimeoutMs);
-      exchange.response.body = bodyForTranscript(text);
+      setTranscriptBody(exchange.response, text);
       const { body: parsed, json } = tryParse(text);
       const response = new Response('POST', path, res.statusCode, headers, text, parsed, json, exchange.durationMs);
       if (opts.validate !== false) response.expectSchema(responseSchemaFor(path, res.statusCode));

@@ -1,13 +1,11 @@
-// Setup file of the conformance project: per test, it starts a transcript, publishes the requirement IDs (JUnit
-// properties through annotations, Allure labels), fails tests registered without `check`, and attaches the
-// redacted HTTP exchanges of a failing test to its result.
+// Setup file of the conformance project: per test, it starts a transcript, publishes the requirement IDs as Allure
+// labels (the JUnit properties are written by RequirementJUnitReporter from the test's meta), fails tests registered
+// without `check`, and attaches the redacted HTTP exchanges of a failing test to its result.
 import * as allure from 'allure-js-commons';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach } from 'vitest';
 import { target } from './target.js';
 import { beginTestTranscript, endFileTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
-
-export const REQUIREMENT_ANNOTATION = 'requirement';
 
 // --seed fixes every property-based run; a failing one is replayed by the same seed.
 fc.configureGlobal({ seed: target().seed });
@@ -18,10 +16,7 @@ beforeEach(async (context) => {
   if (!ids || ids.length === 0) {
     throw new Error(`"${context.task.name}" declares no requirement IDs: register conformance tests with check([...ids], title, fn)`);
   }
-  for (const id of ids) {
-    await context.annotate(id, REQUIREMENT_ANNOTATION);
-    await allure.label('requirement', id);
-  }
+  await allure.labels(...ids.map((id) => ({ name: 'requirement', value: id })));
   const area = context.task.file.filepath.match(/tests\/conformance\/([^/]+)\//)?.[1];
   if (area) await allure.feature(area);
   context.onTestFailed(async () => {

@@ -59,7 +59,26 @@ export function recordExchange(exchange: Exchange): Exchange {
   return exchange;
 }
 
-export function bodyForTranscript(text: string | undefined): unknown {
+/**
+ * Gives `message` the `body` the transcript shows for `payload` (bodyForTranscript), worked out when first read:
+ * only a failing test's exchanges are read, and parsing every body up front cost the suite's workers about as much
+ * CPU time as validating every response.
+ */
+export function setTranscriptBody(message: { body?: unknown }, payload: string | Buffer | undefined): void {
+  if (payload === undefined || payload.length === 0) return;
+  const settle = (value: unknown): unknown => {
+    Object.defineProperty(message, 'body', { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(message, 'body', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(bodyForTranscript(payload.toString())),
+    set: settle,
+  });
+}
+
+function bodyForTranscript(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined;
   const clipped = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text;
   if (clipped !== text) return clipped;

@@ -9,6 +9,7 @@ import { updatedExpectations, writeExpectations, type Expectation } from './expe
 import { DeferredAllureReporter, DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
 import { ProgressReporter } from './reporters/progress-reporter.js';
+import { RequirementJUnitReporter } from './reporters/requirement-junit-reporter.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
 import { loadRequirementsIndex, type RequirementProfile } from '../../spec/build-index.js';
@@ -111,7 +112,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       tags: requirementTagDefinitions(),
       ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
       reporters: [
-        ['junit', { outputFile: join(opts.reportDir, 'junit.xml') }],
+        new RequirementJUnitReporter({ outputFile: join(opts.reportDir, 'junit.xml') }),
         new DeferredAllureReporter({ resultsDir: allureResultsDir }, allureWriter),
         conformance,
         progress,
