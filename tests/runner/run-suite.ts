@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { startVitest } from 'vitest/node';
 import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
 import { AREAS, type Area } from './areas.js';
+import { LongFilesFirstSequencer } from './file-sequencer.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
 import { DeferredAllureReporter, DeferredAllureWriter } from './reporters/deferred-allure-writer.js';
 import { CONFORMANCE_PROJECT, ConformanceReporter } from './reporters/conformance-reporter.js';
@@ -99,8 +100,9 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       pool: CONFORMANCE_POOL,
       testTimeout: timeout,
       hookTimeout: timeout,
-      // The seed fixes the order of files and of tests within them, so a replay sees the same order.
-      sequence: { shuffle: true, seed: settings.seed },
+      // The seed fixes the order of files and of tests within them, so a replay sees the same order; the files that
+      // run for seconds start first (LongFilesFirstSequencer).
+      sequence: { shuffle: true, seed: settings.seed, sequencer: LongFilesFirstSequencer },
       watch: false,
       passWithNoTests: true,
       maxWorkers: conformanceMaxWorkers(availableParallelism()),
