@@ -5,7 +5,7 @@
  *
  * Format: `fn<K|T>_<database id>_<record id>_<32 hex random>`.
  */
-import bcrypt from 'bcryptjs';
+import { compare as bcryptCompare, hash as bcryptHash } from '@node-rs/bcrypt';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IssuedSecret } from '../eval/context.js';
 import type { DatabaseId } from '../store/store.js';
@@ -38,7 +38,7 @@ export function digestsEqual(a: string, b: string): boolean {
 
 export async function issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string, bcryptCost: number): Promise<IssuedSecret> {
   const secret = `fn${kind === 'key' ? 'K' : 'T'}_${database}_${id}_${randomBytes(16).toString('hex')}`;
-  return { secret, digest: sha256Hex(secret), hashedSecret: await bcrypt.hash(secret, bcryptCost) };
+  return { secret, digest: sha256Hex(secret), hashedSecret: await bcryptHash(secret, bcryptCost) };
 }
 
 /** Where the record of a secret lives, or undefined when the text is not one of our secrets. */
@@ -60,9 +60,9 @@ export function isSecretOf(secret: string, address: SecretAddress, digest: strin
 }
 
 export function hashPassword(password: string, bcryptCost: number): Promise<string> {
-  return bcrypt.hash(password, bcryptCost);
+  return bcryptHash(password, bcryptCost);
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+  return bcryptCompare(password, hash);
 }
