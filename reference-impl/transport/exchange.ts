@@ -16,7 +16,7 @@ export interface IncomingRequest {
 }
 
 /**
- * A long-lived response: what is written goes out at the end of the current tick (a chunk on HTTP/1.1, a DATA frame on HTTP/2). Bytes
+ * A long-lived response: what is written goes out at the end of the event loop's turn (a chunk on HTTP/1.1, a DATA frame on HTTP/2). Bytes
  * written to many streams should be the same buffer object: its framing is then built once.
  */
 export interface ResponseStream {

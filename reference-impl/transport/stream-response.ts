@@ -6,9 +6,9 @@
  * buffer) and written to the socket with a single `socket.write`. Node's `res.write` would add four buffered
  * writes, a cork and a next-tick uncork per call, which was most of the per-stream cost with 1,000 streams.
  *
- * Writes are held until the current burst of event processing is over (the next tick) and then sent stream by
- * stream: the sockets are written back to back, so readers get the events in one burst rather than trickling in
- * between the processing of other streams, and a stream written several times in a burst sends one chunk.
+ * Writes are held until the end of the event loop's turn (end-of-turn.ts, after the turn's complete responses) and then
+ * sent stream by stream: the sockets are written back to back, so readers get the events in one burst rather than
+ * trickling in between the processing of other streams, and a stream written several times in a turn sends one chunk.
  *
  * A client that stops reading leaves what is written in the server's memory. A producer with much to send (a replay,
  * a burst of large documents) waits on `whenWritable` between events, so a reader that keeps up is never far behind.
@@ -18,6 +18,7 @@
  */
 import http from 'node:http';
 import http2 from 'node:http2';
+import { atEndOfTurn } from './end-of-turn.js';
 import type { ResponseStream } from './exchange.js';
 
 export type CompatResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -91,8 +92,8 @@ export class StreamResponse implements ResponseStream {
   }
 
   private async taken(): Promise<void> {
-    // The held writes go out at the end of this tick (flushSoon queued its callback before this one).
-    if (this.pending.length > 0) await new Promise<void>((resolve) => process.nextTick(resolve));
+    // The held writes go out at the end of this turn (flushSoon queued its flush before this one).
+    if (this.pending.length > 0) await new Promise<void>((resolve) => atEndOfTurn('stream', resolve));
     const res = this.res;
     const emitter = res instanceof http.ServerResponse ? res.socket : res.stream;
     // Past WRITABLE_BACKLOG_BYTES (far above the high-water mark) the last write was refused, so 'drain' will come.
@@ -122,12 +123,15 @@ export class StreamResponse implements ResponseStream {
     else res.stream.close(http2.constants.NGHTTP2_CANCEL);
   }
 
+  /** Ends the response at the end of this turn, after what is pending (and the turn's complete responses). */
   end(): void {
     if (this.isClosed) return;
     this.markClosed(false);
     this.ending = true;
-    this.flush();
-    this.res.end();
+    atEndOfTurn('stream', () => {
+      this.flush();
+      this.res.end();
+    });
   }
 
   onClose(listener: () => void): void {
@@ -162,7 +166,7 @@ function connectionGone(res: CompatResponse): boolean {
 const waiting: StreamResponse[] = [];
 
 function flushSoon(stream: StreamResponse): void {
-  if (waiting.length === 0) process.nextTick(flushWaiting);
+  if (waiting.length === 0) atEndOfTurn('stream', flushWaiting);
   waiting.push(stream);
 }
 
