@@ -83,24 +83,44 @@ export class BenchContext {
   /**
    * A bare node:http child process answering every request with `status`, `headers` (by default the content type
    * and `x-txn-time`; pass the reference server's own response to compare like with like) and `body`. With
-   * `busyMicros`, it also keeps the CPU busy that long before each answer: a stand-in for a handler's work.
+   * `busyMicros`, it also keeps the CPU busy that long before each answer: a stand-in for a handler's work. With
+   * `endOfTurnWrites`, it holds its answers to the end of the event loop's turn, as the reference server does
+   * (reference-impl/transport/end-of-turn.ts), instead of writing each at once.
    */
-  async bareServer(body: string, headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' }, status = 200, busyMicros = 0): Promise<{ url: string; pid: number }> {
+  async bareServer(
+    body: string,
+    headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': '1700000000000000' },
+    status = 200,
+    { busyMicros = 0, endOfTurnWrites = false }: { busyMicros?: number; endOfTurnWrites?: boolean } = {},
+  ): Promise<{ url: string; pid: number }> {
     const code = `
       const http = require('node:http');
       const body = Buffer.from(process.argv[1], 'utf8');
       const headers = { ...JSON.parse(process.argv[2]), 'content-length': body.length };
+      const status = Number(process.argv[3]);
       const busyMs = Number(process.argv[4]) / 1000;
+      const endOfTurn = process.argv[5] === 'true';
+      let held = [];
+      const answer = (res) => {
+        res.writeHead(status, headers);
+        res.end(body);
+      };
+      const answerHeld = () => {
+        const turn = held;
+        held = [];
+        for (const res of turn) answer(res);
+      };
       const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
         req.resume();
         req.on('end', () => {
           if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
-          res.writeHead(Number(process.argv[3]), headers);
-          res.end(body);
+          if (!endOfTurn) return answer(res);
+          if (held.length === 0) setImmediate(answerHeld);
+          held.push(res);
         });
       });
       server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status), String(busyMicros)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status), String(busyMicros), String(endOfTurnWrites)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.cleanups.push(async () => {
       child.kill('SIGTERM');

@@ -64,12 +64,10 @@ function comparisonDetail(roundRatios: readonly number[], cpu: LoadComparison['c
 const CALIBRATION_BUSY_MICROS = 15;
 
 /**
- * What the ratio means in CPU time on this machine: the bare server answering the Get response, against a copy of
- * itself that also keeps the CPU busy for `CALIBRATION_BUSY_MICROS` per request (a stand-in for a handler's work).
- * The ratio it scores is what a server whose handler adds that much CPU time to bare node:http scores here; the
- * load generator shares the machine's cores, so the answer depends on the machine, which is why it is measured.
+ * The bare server answering the Get response, against a variant of itself (`variant`): measured the same way as the
+ * reference server, so its ratio reads on the same scale.
  */
-async function calibrate(ctx: BenchContext, expr: unknown): Promise<BenchResult> {
+async function bareVariant(ctx: BenchContext, name: string, expr: unknown, variant: { busyMicros?: number; endOfTurnWrites?: boolean }, detail: Record<string, number | string>): Promise<BenchResult> {
   const server = await loadedServer(ctx);
   let probe: Awaited<ReturnType<typeof post>>;
   try {
@@ -78,17 +76,35 @@ async function calibrate(ctx: BenchContext, expr: unknown): Promise<BenchResult>
     await server.stop();
   }
   const body = JSON.stringify(expr);
-  const busy = await ctx.bareServer(probe.text, probe.headers, probe.status, CALIBRATION_BUSY_MICROS);
+  const changed = await ctx.bareServer(probe.text, probe.headers, probe.status, variant);
   const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
-  const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: busy.url, headers: HEADERS, body, pid: busy.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
+  const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: changed.url, headers: HEADERS, body, pid: changed.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
   return {
-    name: `Calibration: bare + ${CALIBRATION_BUSY_MICROS} µs busy work per request`,
+    name,
     value: measured.requestsPerSecond,
     unit: 'req/s',
     baseline: baseline.requestsPerSecond,
     ratio: Math.round((measured.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100,
-    detail: { busyMicrosPerRequest: CALIBRATION_BUSY_MICROS, ...comparisonDetail(roundRatios, cpu) },
+    detail: { ...detail, ...comparisonDetail(roundRatios, cpu) },
   };
+}
+
+/**
+ * What the ratio means in CPU time on this machine: the bare server against a copy of itself that also keeps the
+ * CPU busy for `CALIBRATION_BUSY_MICROS` per request (a stand-in for a handler's work). The ratio it scores is what a
+ * server whose handler adds that much CPU time to bare node:http scores here; the load generator shares the
+ * machine's cores, so the answer depends on the machine, which is why it is measured.
+ */
+function calibrate(ctx: BenchContext, expr: unknown): Promise<BenchResult> {
+  return bareVariant(ctx, `Calibration: bare + ${CALIBRATION_BUSY_MICROS} µs busy work per request`, expr, { busyMicros: CALIBRATION_BUSY_MICROS }, { busyMicrosPerRequest: CALIBRATION_BUSY_MICROS });
+}
+
+/**
+ * How much of a ratio the reference server's end-of-turn writes account for: the bare server given the same
+ * (its answers held to the end of the event loop's turn) against itself writing each answer at once.
+ */
+function endOfTurnBaseline(ctx: BenchContext, expr: unknown): Promise<BenchResult> {
+  return bareVariant(ctx, 'Bare with end-of-turn writes, against bare', expr, { endOfTurnWrites: true }, { writes: 'end of turn' });
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
@@ -98,5 +114,6 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     await measure(ctx, 'Create (HTTP/1.1, 64 conns)', { create: { collection: 'bench' }, params: { object: { data: { object: { n: 1, name: 'new' } } } } }),
     await measure(ctx, 'Paginate size 64 (HTTP/1.1, 64 conns)', { paginate: { documents: { collection: 'bench' } }, size: 64 }),
     await calibrate(ctx, get),
+    await endOfTurnBaseline(ctx, get),
   ];
 }
