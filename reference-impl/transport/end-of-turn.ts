@@ -21,7 +21,8 @@ let scheduled = false;
 
 /**
  * Runs `flush` at the end of this turn: `response` flushes first, then `stream` ones, each in the order queued. A
- * flush must not throw (it would end the process): each catches and reports its own faults.
+ * flush must not throw, which would end the process: complete responses catch and report their own faults, and a
+ * stream's writes report theirs as 'error' events, as Node's writes do.
  */
 export function atEndOfTurn(kind: 'response' | 'stream', flush: Flush): void {
   if (!scheduled) {
