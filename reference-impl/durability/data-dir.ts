@@ -5,9 +5,10 @@
  * - `server.key` — 32 random bytes created once: the key the server signs event-source tokens and cursors
  *   with, so tokens and cursors issued before a restart stay valid after it;
  * - `lock` — the pid of the server using the directory; a second live server is refused, a stale lock left
- *   by a killed one is taken over.
+ *   by a killed one (gone, or a zombie not yet reaped) is taken over.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
@@ -86,10 +87,27 @@ async function takeLock(lockPath: string): Promise<void> {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !hasExited(pid);
+}
+
+/**
+ * A process that has exited but that its parent has not reaped yet (a zombie, state `Z`) still answers signal 0, yet
+ * holds no file open. Where no init reaps orphans (a container without one), a killed server stays a zombie, and a
+ * restart would otherwise be refused for good. Read from /proc on Linux; elsewhere such a process counts as alive.
+ */
+function hasExited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 async function loadOrCreateKey(keyPath: string): Promise<Buffer> {
