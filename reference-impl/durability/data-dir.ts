@@ -4,8 +4,9 @@
  * - `commit.log` — the commit log (`commit-log.ts`), replayed on start;
  * - `server.key` — 32 random bytes created once: the key the server signs event-source tokens and cursors
  *   with, so tokens and cursors issued before a restart stay valid after it;
- * - `lock` — the pid of the server using the directory; a second live server is refused, a stale lock left
- *   by a killed one (gone, or a zombie not yet reaped) is taken over.
+ * - `lock` — the pid of the server using the directory (and, on Linux, its start time); a second live server is
+ *   refused, a stale lock left by a killed one (gone, a zombie not yet reaped, or its pid now another process's) is
+ *   taken over.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -68,14 +69,16 @@ async function takeLock(lockPath: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const file = await open(lockPath, 'wx');
-      await file.writeFile(String(process.pid));
+      const started = procStat(process.pid)?.startTime;
+      await file.writeFile(started === undefined ? String(process.pid) : `${process.pid} ${started}`);
       await file.close();
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    const [pidText, started] = (await readFile(lockPath, 'utf8').catch(() => '')).trim().split(' ');
+    const holder = Number(pidText);
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && holds(holder, started)) {
       throw new DataDirectoryError(`data directory is in use by process ${holder} (${lockPath})`);
     }
     // A stale lock from a server that was killed: take the directory over.
@@ -84,30 +87,42 @@ async function takeLock(lockPath: string): Promise<void> {
   throw new DataDirectoryError(`cannot lock ${lockPath}`);
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether process `pid`, which a lock names with its start time `started` (when it was written with one), still
+ * holds it. Two processes /proc shows can stand for one that is gone:
+ * - a zombie (state Z): a process that exited but that its parent has not reaped yet still answers signal 0, yet
+ *   holds no file open; where no init reaps orphans (a container without one), a killed server stays a zombie, and
+ *   a restart would otherwise be refused for good;
+ * - another process that was given the same pid since (common in containers, whose pids are few and low): its start
+ *   time differs from the one the lock holds.
+ * Elsewhere than Linux only signal 0 is asked.
+ */
+function holds(pid: number, started: string | undefined): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return !hasExited(pid);
+  const stat = procStat(pid);
+  if (stat === undefined) return true;
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return started === undefined || stat.startTime === started;
 }
 
-/**
- * A process that has exited but that its parent has not reaped yet (a zombie, state `Z`) still answers signal 0, yet
- * holds no file open. Where no init reaps orphans (a container without one), a killed server stays a zombie, and a
- * restart would otherwise be refused for good. Read from /proc on Linux; elsewhere such a process counts as alive.
- */
-function hasExited(pid: number): boolean {
+/** A process's state letter and start time (clock ticks after boot) from /proc/<pid>/stat; undefined elsewhere. */
+function procStat(pid: number): { state: string; startTime: string } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
-  // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last ')'.
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state === 'Z' || state === 'X';
+  // `pid (command) state ppid …`: the command may hold spaces and parentheses, so fields are counted after the last
+  // ')'; the state is field 3 and the start time field 22.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const startTime = fields[19];
+  return state === undefined || startTime === undefined ? undefined : { state, startTime };
 }
 
 async function loadOrCreateKey(keyPath: string): Promise<Buffer> {

@@ -1,5 +1,6 @@
 // The data directory's lock (durability/data-dir.ts): a live server's lock refuses a second server; the lock of a
-// server that was killed is taken over, also while the killed process is a zombie that nobody has reaped.
+// server that was killed is taken over, also while the killed process is a zombie that nobody has reaped, and when its
+// pid has since been given to another process.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,15 +11,16 @@ import { LOCK_FILE, openDataDirectory } from '../../../../reference-impl/durabil
 
 const noFailure = () => {};
 
-/** The state letter of a process from /proc (R, S, Z, …), or undefined once it is gone. */
-function processState(pid: number): string | undefined {
+/** Field `n` (1-based, as `man proc` numbers them) of a process's /proc stat line, or undefined once it is gone. */
+function statField(pid: number, n: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3];
   } catch {
     return undefined;
   }
 }
+const processState = (pid: number) => statField(pid, 3);
 
 /** Polls `condition` until it holds, failing after `ms`. */
 async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
@@ -46,6 +48,32 @@ describe('data directory lock', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('writes its own pid and start time into the lock, and refuses a live holder named with its own start time', async () => {
+    const opened = await openDataDirectory(dir, noFailure);
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid} ${statField(process.pid, 22)}`);
+    await opened.close();
+    const holder = spawn('sleep', ['30']);
+    try {
+      await until(() => statField(holder.pid!, 22) !== undefined, 5000, 'the holder started');
+      await writeFile(join(dir, LOCK_FILE), `${holder.pid} ${statField(holder.pid!, 22)}`);
+      await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder.pid}`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose pid is now another process: its start time is not the one written', async () => {
+    const other = spawn('sleep', ['30']);
+    try {
+      await until(() => statField(other.pid!, 22) !== undefined, 5000, 'the other process started');
+      await writeFile(join(dir, LOCK_FILE), `${other.pid} 1`);
+      const opened = await openDataDirectory(dir, noFailure);
+      await opened.close();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it.runIf(process.platform === 'linux')('takes over the lock of a process that exited but was never reaped (a zombie)', async () => {
     // `sh` starts a child, then becomes `sleep`, which never reaps it: once the child exits it stays a zombie. (The
     // child outlives the `exec`, or `sh` itself might reap it first.)
@@ -55,7 +83,7 @@ describe('data directory lock', () => {
       await until(() => processState(zombie) === 'Z', 5000, `process ${zombie} a zombie`);
       await writeFile(join(dir, LOCK_FILE), String(zombie));
       const opened = await openDataDirectory(dir, noFailure);
-      expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(process.pid));
+      expect(readFileSync(join(dir, LOCK_FILE), 'utf8').split(' ')[0]).toBe(String(process.pid));
       await opened.close();
     } finally {
       parent.kill('SIGKILL');
