@@ -64,8 +64,8 @@ function comparisonDetail(roundRatios: readonly number[], cpu: LoadComparison['c
 const CALIBRATION_BUSY_MICROS = 15;
 
 /**
- * The bare server answering the Get response, against a variant of itself (`variant`): measured the same way as the
- * reference server, so its ratio reads on the same scale.
+ * The bare server answering the reference server's response to `expr`, against a variant of itself (`variant`):
+ * measured the same way as the reference server, so its ratio reads on the same scale.
  */
 async function bareVariant(ctx: BenchContext, name: string, expr: unknown, variant: { busyMicros?: number; endOfTurnWrites?: boolean }, detail: Record<string, number | string>): Promise<BenchResult> {
   const server = await loadedServer(ctx);

@@ -15,7 +15,10 @@ export const DEFAULT_QUERY_TIME_LIMIT_MS = 30_000;
 
 /** Forms evaluated between two readings of the clock: a reading costs far more than a form's count. */
 const STEPS_PER_CLOCK_READING = 256;
-/** Forms evaluated between two readings of the heap (0.3 µs each): a form can build 8 MB (a full Append). */
+/**
+ * Forms evaluated between two checks of the heap (`heapIsFull`, which reads it at most once a millisecond): a form
+ * can build 8 MB (a full Append).
+ */
 const STEPS_PER_HEAP_READING = 16;
 
 /** What the real service answers on `POST /` for a query whose evaluation passed its deadline. */

@@ -268,8 +268,9 @@ export class DualProtocolServer {
     this.release(exchange);
     this.fault(err);
     if (exchange.responded) {
-      // An opened stream is ended; a complete response waiting for the end of the turn still goes out whole.
-      if (exchange.res.headersSent && !exchange.res.writableEnded) exchange.res.end();
+      // An opened stream ends after what was written to it; a complete response waiting for the end of the turn
+      // still goes out whole.
+      exchange.stream?.end();
       return;
     }
     this.handlerDone(exchange);
@@ -373,6 +374,8 @@ class ServerExchange implements Exchange {
   /** Set once the body has arrived, before the handler is called. */
   request!: IncomingRequest;
   responded = false;
+  /** The long-lived response, once `openStream` opened one. */
+  stream: StreamResponse | undefined;
   refused = false;
   size = 0;
   /** Bytes of the body held and counted against the server's pending bodies (see `DualProtocolServer.receive`). */
@@ -399,7 +402,7 @@ class ServerExchange implements Exchange {
   openStream(status: number, headers: Record<string, string>): StreamResponse {
     if (this.responded) throw new Error('response already sent');
     this.responded = true;
-    return this.server.openStream(this, status, headers);
+    return (this.stream = this.server.openStream(this, status, headers));
   }
 }
 

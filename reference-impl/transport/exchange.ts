@@ -35,7 +35,7 @@ export interface ResponseStream {
 
 export interface Exchange {
   readonly request: IncomingRequest;
-  /** Sends a complete response; the body is sent as-is with `content-length`. */
+  /** Sends a complete response, at the end of the event loop's turn; the body is sent as-is with `content-length`. */
   respond(status: number, headers: Record<string, string>, body: string): void;
   /** Sends the status and headers now and keeps the response open. */
   openStream(status: number, headers: Record<string, string>): ResponseStream;

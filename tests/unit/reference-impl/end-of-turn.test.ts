@@ -1,6 +1,6 @@
 // Writes held to the end of the event loop's turn (transport/end-of-turn.ts): the turn's complete responses go out
 // before its stream writes, so a write's answer is sent before the events the write published while it ran; and a
-// response answered before its handler threw still goes out whole.
+// response answered (or a stream written) before its handler threw still goes out whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { atEndOfTurn } from '../../../reference-impl/transport/end-of-turn.js';
@@ -39,13 +39,17 @@ describe('atEndOfTurn', () => {
   });
 });
 
-describe('DualProtocolServer: a complete response waiting for the end of the turn', () => {
+describe('DualProtocolServer: a handler that throws after answering', () => {
   let server: DualProtocolServer;
   let url = '';
 
   beforeAll(async () => {
     server = new DualProtocolServer(
       (exchange) => {
+        if (exchange.request.path === '/stream') {
+          exchange.openStream(200, { 'content-type': 'application/x-ndjson' }).write('{"type":"start"}\n');
+          throw new Error('after the first event');
+        }
         exchange.respond(201, { 'content-type': 'application/json' }, '{"written":true}');
         throw new Error('after the answer');
       },
@@ -59,5 +63,11 @@ describe('DualProtocolServer: a complete response waiting for the end of the tur
     const res = await request(`${url}/`, { method: 'POST', body: '' });
     expect(res.statusCode).toBe(201);
     expect(await res.body.text()).toBe('{"written":true}');
+  });
+
+  it('ends the stream of a handler that throws after writing to it, after what it wrote', async () => {
+    const res = await request(`${url}/stream`, { method: 'POST', body: '' });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('{"type":"start"}\n');
   });
 });

@@ -15,7 +15,7 @@ describe('heapIsFull', () => {
 });
 
 describe('heapIsFull: readings of the heap in use', () => {
-  it('reads the heap again once HEAP_READING_MS has passed: a heap that grew past the ceiling is seen', async () => {
+  it('reads the heap again once HEAP_READING_MS has passed: a heap that grew past the ceiling is seen', () => {
     const before = getHeapStatistics().used_heap_size;
     expect(heapIsFull(before + 64 * 1024 * 1024)).toBe(false);
     // 48 MiB on the JS heap (not external memory, as a Buffer's would be): arrays of doubles.
