@@ -235,7 +235,7 @@ export class IndexManager {
     const keys = new Set<CollectionKey>();
     for (const s of index.definition.sources) {
       if (s.collections === '_') {
-        for (const key of state?.collections.keys() ?? []) if (userCollectionName(key) !== undefined) keys.add(key);
+        for (const key of state?.orderedIds.keys() ?? []) if (userCollectionName(key) !== undefined) keys.add(key);
       } else {
         for (const c of s.collections) keys.add(collectionKeyOf(c));
       }

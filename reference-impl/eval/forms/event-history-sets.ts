@@ -148,7 +148,7 @@ function indexEvents(ctx: EvalContext, indexes: IndexManager, database: string, 
   const withValues = index.definition.values.length > 0;
   const sameTerms = (entryTerms: Value[]): boolean => valueKey(entryTerms) === valueKey(terms);
   const events: HistoryEvent[] = [];
-  const keys = new Set<string>([...(ctx.txn.store.database(database)?.collections.keys() ?? [])]);
+  const keys = new Set<string>([...(ctx.txn.store.database(database)?.orderedIds.keys() ?? [])]);
   for (const key of keys) {
     if (!indexes.covers(index, key)) continue;
     const ids = new Set(ctx.txn.store.documentIds(database, key));

@@ -131,7 +131,7 @@ function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveInd
   const valueCount = index.definition.values.length;
   const out: Array<{ tuple: IndexTuple; element: Value }> = [];
   const state = ctx.txn.store.database(index.database);
-  for (const key of state?.collections.keys() ?? []) {
+  for (const key of state?.orderedIds.keys() ?? []) {
     if (!indexes.covers(index, key)) continue;
     for (const [id, version] of ctx.txn.store.scanCollection(index.database, key, atTs, ctx.txn.ts)) {
       for (const e of entriesFor(index.definition, indexedDocument(key, id, version))) {

@@ -37,7 +37,7 @@ async function filled(path: string): Promise<void> {
 
 function holdings(id: DatabaseId): { collections: number; indexes: number; events: number } {
   const { store, indexes, events } = server.parts;
-  return { collections: store.database(id)?.collections.size ?? 0, indexes: indexes.indexesOf(id).length, events: events.history.size(id) };
+  return { collections: store.database(id)?.orderedIds.size ?? 0, indexes: indexes.indexesOf(id).length, events: events.history.size(id) };
 }
 
 beforeAll(async () => {

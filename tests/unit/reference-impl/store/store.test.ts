@@ -86,7 +86,7 @@ describe('store: id order', () => {
   const idArbitrary = fc.oneof(
     fc.stringMatching(/^[0-9]{1,22}$/),
     fc.string({ minLength: 1, maxLength: 6 }),
-    fc.constantFrom('0', '00', '007', '7', '10', '9', '-1', '+1', ' ', '1a', 'a1', 'é', '\u{1F600}', '\u0000'),
+    fc.constantFrom('0', '00', '007', '7', '10', '9', '-1', '+1', ' ', '1a', 'a1', 'é', '\u{1F600}', '\u0000', '~', '~1', '~~a'),
   );
 
   it('walks, seeks and lists ids in compareIds order, whatever the ids (numeric, zero-padded, other text)', () => {
