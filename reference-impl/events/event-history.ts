@@ -155,10 +155,10 @@ export class EventHistory {
   /** A commit as the history keeps it: its user-document writes in event order, and its other writes. */
   private historyTransaction({ ts, database, writes: all }: CommitRecord): HistoryTransaction {
     if (all.length === 1) {
-      // Most commits write one document: no sorting, and no arrays but the one kept.
+      // Most commits write one document: no sorting, and one object kept.
       const only = all[0]!;
       const name = this.collectionName(only.collection);
-      return name === undefined ? { ts, database, writes: NO_USER_WRITES, nativeWrites: all } : { ts, database, writes: [historyWrite(only, name, 0)], nativeWrites: NO_WRITES };
+      return name === undefined ? { ts, database, writes: NO_USER_WRITES, nativeWrites: all } : new SingleWriteTransaction(ts, database, name, only.id, only.before, only.after);
     }
     const userWrites: DocumentWrite[] = [];
     const nativeWrites: DocumentWrite[] = [];
@@ -186,6 +186,33 @@ export class EventHistory {
   private publish(transaction: HistoryTransaction): void {
     if (transaction.ts > this.published) this.published = transaction.ts;
     for (const listener of this.listeners) listener(transaction);
+  }
+}
+
+/**
+ * A transaction that wrote one user document, as most do, kept as one object that is also its only write: held as a
+ * transaction, an array and a write, it cost ~180 bytes per commit, a quarter of what each Create leaves on the heap.
+ */
+class SingleWriteTransaction implements HistoryTransaction, HistoryWrite {
+  constructor(
+    readonly ts: bigint,
+    readonly database: DatabaseId,
+    readonly collection: string,
+    readonly id: string,
+    readonly before: DocumentVersion | undefined,
+    readonly after: DocumentVersion,
+  ) {}
+
+  get ordinal(): number {
+    return 0;
+  }
+
+  get writes(): readonly HistoryWrite[] {
+    return [this];
+  }
+
+  get nativeWrites(): readonly DocumentWrite[] {
+    return NO_WRITES;
   }
 }
 
