@@ -62,8 +62,16 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+/**
+ * The longs 0…999, made once: a small integer kept in a document then costs a pointer, not a 24-byte BigInt of its
+ * own (BigInts are immutable and compared by value, so sharing one is never seen).
+ */
+const SMALL_LONGS: readonly bigint[] = Array.from({ length: 1000 }, (_, i) => BigInt(i));
+
 function wireNumber(token: string, integer: boolean): bigint | number {
   if (!integer) return Number(token);
+  // Up to three characters and no sign: 0…999 (JSON has no leading zeros).
+  if (token.length <= 3 && token.charCodeAt(0) !== 0x2d /* - */) return SMALL_LONGS[Number(token)]!;
   const n = BigInt(token);
   // Integers beyond 64 bits cannot be longs; the service reads them as decimals.
   return n < INT64_MIN || n > INT64_MAX ? Number(token) : n;
