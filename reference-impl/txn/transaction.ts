@@ -21,6 +21,9 @@ import { checkRoomToWrite } from '../store/heap-room.js';
 import { checkedVersionBytes, checkTransactionBytes } from './write-size.js';
 
 interface PendingWrite {
+  readonly database: DatabaseId;
+  readonly collection: CollectionKey;
+  readonly id: string;
   before: DocumentVersion | undefined;
   after: DocumentVersion;
   /** The first action in this transaction (a create followed by an update stays a create). */
@@ -30,8 +33,14 @@ interface PendingWrite {
 }
 
 export class Transaction {
-  /** Created by the first write: most transactions only read. */
-  private pending: Map<DatabaseId, Map<CollectionKey, Map<string, PendingWrite>>> | undefined;
+  /**
+   * One entry per document written, in first-write order; created by the first write (most transactions only read).
+   * A list rather than maps by database, collection and id: most write transactions write one document, and three
+   * maps (and their iterators at commit) were most of what such a transaction allocated.
+   */
+  private pending: PendingWrite[] | undefined;
+  /** The same entries by `pendingKey`, made once there are more than `PENDING_SCAN_LIMIT`. */
+  private pendingIndex: Map<string, PendingWrite> | undefined;
   /** History edits (Insert, Remove; DEC-068) per database, in call order; applied after the ordinary writes. */
   private historyEdits: Map<DatabaseId, HistoryEdit[]> | undefined;
   /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
@@ -48,7 +57,7 @@ export class Transaction {
 
   /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
-    const own = this.pending?.get(database)?.get(collection)?.get(id);
+    const own = this.pendingWrite(database, collection, id);
     if (own) return own.after.action === 'delete' || isExpired(collection, own.after, this.ts) ? undefined : own.after;
     const found = this.store.getDocument(database, collection, id, this.ts);
     if (!found) return undefined;
@@ -72,10 +81,11 @@ export class Transaction {
   scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
     const committed = [...this.store.scanCollection(database, collection, this.ts)];
     this.documentsRead += committed.length;
-    const own = this.pending?.get(database)?.get(collection);
-    if (!own || own.size === 0) return committed;
+    const own = this.pending?.filter((write) => write.database === database && write.collection === collection);
+    if (!own || own.length === 0) return committed;
     const result = new Map<string, DocumentVersion>(committed);
-    for (const [id, write] of own) {
+    for (const write of own) {
+      const id = write.id;
       if (write.after.action === 'delete' || isExpired(collection, write.after, this.ts)) result.delete(id);
       else result.set(id, write.after);
     }
@@ -84,7 +94,7 @@ export class Transaction {
 
   /** True when this transaction has written to `collection` of `database`. */
   hasWritesTo(database: DatabaseId, collection: CollectionKey): boolean {
-    return (this.pending?.get(database)?.get(collection)?.size ?? 0) > 0;
+    return this.pending?.some((write) => write.database === database && write.collection === collection) ?? false;
   }
 
   /**
@@ -107,18 +117,18 @@ export class Transaction {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (action !== 'delete') checkRoomToWrite();
     const bytes = checkedVersionBytes(fields);
-    const pending = (this.pending ??= new Map());
-    let byCollection = pending.get(database);
-    if (!byCollection) pending.set(database, (byCollection = new Map()));
-    let docs = byCollection.get(collection);
-    if (!docs) byCollection.set(collection, (docs = new Map()));
-    const existing = mayExist ? docs.get(id) : undefined;
+    const existing = mayExist ? this.pendingWrite(database, collection, id) : undefined;
     this.countBytes(bytes - (existing?.bytes ?? 0));
     const firstAction = existing?.firstAction ?? action;
     const effective: WriteAction = action === 'delete' ? 'delete' : firstAction === 'create' || action === 'create' ? 'create' : 'update';
     const after: DocumentVersion = { ts: this.ts, action: effective, fields, hidden };
     const before = existing ? existing.before : mayExist ? this.store.getDocument(database, collection, id, this.ts) : undefined;
-    docs.set(id, { before, after, firstAction, bytes });
+    if (existing) {
+      existing.before = before;
+      existing.after = after;
+      existing.firstAction = firstAction;
+      existing.bytes = bytes;
+    } else this.addPending({ database, collection, id, before, after, firstAction, bytes });
     // Even before the commit: a generated id of this same transaction must not be one it chose.
     if (action === 'create') this.store.reserveDocumentId(id);
     return after;
@@ -157,14 +167,11 @@ export class Transaction {
 
   /** Documents this transaction writes (a create+delete pair counts: it was written). */
   get documentsWritten(): number {
-    let count = 0;
-    if (!this.pending) return 0;
-    for (const byCollection of this.pending.values()) for (const docs of byCollection.values()) count += docs.size;
-    return count;
+    return this.pending?.length ?? 0;
   }
 
   get hasWrites(): boolean {
-    return (this.pending !== undefined && this.pending.size > 0) || this.historyEdits !== undefined;
+    return this.pending !== undefined || this.historyEdits !== undefined;
   }
 
   /**
@@ -194,17 +201,29 @@ export class Transaction {
   commitRecords(): CommitRecord[] {
     const records: CommitRecord[] = [];
     if (!this.pending) return this.historyEdits ? this.withHistoryEdits(records) : records;
-    for (const [database, byCollection] of this.pending) {
-      const writes: DocumentWrite[] = [];
-      for (const [collection, docs] of byCollection) {
-        for (const [id, write] of docs) {
-          if (write.before === undefined && write.after.action === 'delete') continue;
-          writes.push({ collection, id, action: write.after.action, before: write.before, after: write.after });
-        }
-      }
-      if (writes.length > 0) records.push({ ts: this.ts, database, writes });
+    // One record per database, in the order each was first written; its writes in first-write order.
+    const byDatabase = new Map<DatabaseId, DocumentWrite[]>();
+    for (const write of this.pending) {
+      if (write.before === undefined && write.after.action === 'delete') continue;
+      let writes = byDatabase.get(write.database);
+      if (!writes) byDatabase.set(write.database, (writes = []));
+      writes.push({ collection: write.collection, id: write.id, action: write.after.action, before: write.before, after: write.after });
     }
+    for (const [database, writes] of byDatabase) records.push({ ts: this.ts, database, writes });
     return this.historyEdits ? this.withHistoryEdits(records) : records;
+  }
+
+  private pendingWrite(database: DatabaseId, collection: CollectionKey, id: string): PendingWrite | undefined {
+    if (this.pendingIndex) return this.pendingIndex.get(pendingKey(database, collection, id));
+    for (const write of this.pending ?? []) if (write.id === id && write.collection === collection && write.database === database) return write;
+    return undefined;
+  }
+
+  private addPending(write: PendingWrite): void {
+    const pending = (this.pending ??= []);
+    pending.push(write);
+    if (this.pendingIndex) this.pendingIndex.set(pendingKey(write.database, write.collection, write.id), write);
+    else if (pending.length > PENDING_SCAN_LIMIT) this.pendingIndex = new Map(pending.map((w) => [pendingKey(w.database, w.collection, w.id), w]));
   }
 
   /** `records` followed by the history edits' records: after the ordinary writes, whose `before` was read without them. */
@@ -212,6 +231,14 @@ export class Transaction {
     for (const [database, edits] of this.historyEdits ?? []) records.push({ ts: this.ts, database, writes: [], historyEdits: edits });
     return records;
   }
+}
+
+/** Up to this many pending writes are searched in a list; more get a map. */
+const PENDING_SCAN_LIMIT = 8;
+
+/** One text per document: database ids are digits and the collection's length is given, so no two documents share one. */
+function pendingKey(database: DatabaseId, collection: CollectionKey, id: string): string {
+  return `${database}/${collection.length}/${collection}/${id}`;
 }
 
 export class ReadOnlyTransactionError extends Error {
