@@ -191,7 +191,8 @@ export class EventHistory {
 
 /**
  * A transaction that wrote one user document, as most do, kept as one object that is also its only write: held as a
- * transaction, an array and a write, it cost ~180 bytes per commit, a quarter of what each Create leaves on the heap.
+ * transaction, an array and a write, it cost ~180 bytes per commit, nearly a third of what each Create left on the
+ * heap.
  */
 class SingleWriteTransaction implements HistoryTransaction, HistoryWrite {
   constructor(
