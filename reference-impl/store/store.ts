@@ -524,10 +524,9 @@ function isDigits(s: string): boolean {
 }
 
 /**
- * The id tree's key for `id`: a numeric id is its own key (the documents map's string, so a document costs no second
- * copy of its id), any other id is marked by a leading `OTHER_ID_MARK`. `compareKeys` then orders keys as
- * `compareIds` orders ids, with one character test per side instead of classifying both ids on every step (which
- * was most of an insert).
+ * The id tree's key for `id`: a numeric id is its own key (so a document holds one copy of its id), any other id is
+ * marked by a leading `OTHER_ID_MARK`. `compareKeys` then orders keys as `compareIds` orders ids, with one character
+ * test per side instead of classifying both ids on every step (which was most of an insert).
  */
 function idKey(id: string): string {
   return isDigits(id) ? id : `${OTHER_ID_MARK}${id}`;
@@ -535,7 +534,7 @@ function idKey(id: string): string {
 
 /** Not a digit: no numeric key starts with it, and every other key does. */
 const OTHER_ID_MARK = '~';
-const OTHER_ID_MARK_CODE = 126;
+const OTHER_ID_MARK_CODE = OTHER_ID_MARK.charCodeAt(0);
 
 function idOfKey(key: string): string {
   return key.charCodeAt(0) === OTHER_ID_MARK_CODE ? key.slice(1) : key;
