@@ -2,7 +2,8 @@
  * A strict JSON parser that hands every number to the caller as its source text, so integers and decimals
  * stay apart (`1` vs `1.0`) and long integers keep every digit — what `JSON.parse` cannot do. It accepts and
  * rejects exactly what lossless-json (used before) did, including refusing a repeated object key whose value
- * differs, but parses request bodies several times faster.
+ * differs, but parses request bodies several times faster. Its scanner (`JsonScanner`) is shared with parsers
+ * that build another tree from the same text (the v4 codec's expression parser).
  */
 
 /** Turns a number's source text into a value; `integer` is true when it has no fraction or exponent. */
@@ -28,11 +29,15 @@ export function parseExactJson(text: string, readNumber: NumberReader): unknown 
   return value;
 }
 
-class ExactJsonParser {
+/**
+ * What every parser of this JSON dialect shares, whatever tree it builds: whitespace, strings, numbers (handed to
+ * the `NumberReader` as text), keywords and the failure they raise.
+ */
+export class JsonScanner {
   at = 0;
 
   constructor(
-    private readonly text: string,
+    protected readonly text: string,
     private readonly readNumber: NumberReader,
   ) {}
 
@@ -51,11 +56,10 @@ class ExactJsonParser {
     this.at = at;
   }
 
-  value(): unknown {
+  /** A string, number, `true`, `false` or `null` at the current position. */
+  scalar(): unknown {
     const c = this.text.charCodeAt(this.at);
     if (c === QUOTE) return this.string();
-    if (c === 0x7b /* { */) return this.object();
-    if (c === 0x5b /* [ */) return this.array();
     if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number();
     if (this.text.startsWith('true', this.at)) return this.keyword(4, true);
     if (this.text.startsWith('false', this.at)) return this.keyword(5, false);
@@ -66,6 +70,87 @@ class ExactJsonParser {
   private keyword<T>(length: number, value: T): T {
     this.at += length;
     return value;
+  }
+
+  string(): string {
+    const text = this.text;
+    let at = this.at + 1;
+    let start = at;
+    let out = '';
+    for (;;) {
+      const c = text.charCodeAt(at);
+      if (c === QUOTE) {
+        this.at = at + 1;
+        return out + text.slice(start, at);
+      }
+      if (c === BACKSLASH) {
+        out += text.slice(start, at);
+        const escape = text[at + 1];
+        const simple = escape === undefined ? undefined : ESCAPES[escape];
+        if (simple !== undefined) {
+          out += simple;
+          at += 2;
+        } else if (escape === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(at + 2, at + 6))) {
+          out += String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16));
+          at += 6;
+        } else {
+          this.at = at;
+          this.fail('a valid escape');
+        }
+        start = at;
+      } else if (c < 0x20 || Number.isNaN(c)) {
+        // Control characters must be escaped; NaN is the end of the text (an unterminated string).
+        this.at = at;
+        this.fail("'\"'");
+      } else {
+        at++;
+      }
+    }
+  }
+
+  number(): unknown {
+    const text = this.text;
+    const start = this.at;
+    let at = start;
+    if (text.charCodeAt(at) === MINUS) at++;
+    const first = text.charCodeAt(at);
+    if (first === ZERO) at++;
+    else if (first > ZERO && first <= NINE) at = digitsEnd(text, at);
+    else return this.failAt(at, 'a digit');
+    let integer = true;
+    if (text.charCodeAt(at) === DOT) {
+      integer = false;
+      const end = digitsEnd(text, at + 1);
+      if (end === at + 1) return this.failAt(end, 'a digit');
+      at = end;
+    }
+    const e = text.charCodeAt(at);
+    if (e === 0x65 || e === 0x45 /* e E */) {
+      integer = false;
+      at++;
+      const sign = text.charCodeAt(at);
+      if (sign === MINUS || sign === PLUS) at++;
+      const end = digitsEnd(text, at);
+      if (end === at) return this.failAt(end, 'a digit');
+      at = end;
+    }
+    this.at = at;
+    return this.readNumber(text.slice(start, at), integer);
+  }
+
+  protected failAt(at: number, expected: string): never {
+    this.at = at;
+    return this.fail(expected);
+  }
+}
+
+/** Builds plain objects and arrays, as `JSON.parse` does. */
+class ExactJsonParser extends JsonScanner {
+  value(): unknown {
+    const c = this.text.charCodeAt(this.at);
+    if (c === 0x7b /* { */) return this.object();
+    if (c === 0x5b /* [ */) return this.array();
+    return this.scalar();
   }
 
   private object(): Record<string, unknown> {
@@ -124,77 +209,6 @@ class ExactJsonParser {
       }
       this.skipWhitespace();
     }
-  }
-
-  private string(): string {
-    const text = this.text;
-    let at = this.at + 1;
-    let start = at;
-    let out = '';
-    for (;;) {
-      const c = text.charCodeAt(at);
-      if (c === QUOTE) {
-        this.at = at + 1;
-        return out + text.slice(start, at);
-      }
-      if (c === BACKSLASH) {
-        out += text.slice(start, at);
-        const escape = text[at + 1];
-        const simple = escape === undefined ? undefined : ESCAPES[escape];
-        if (simple !== undefined) {
-          out += simple;
-          at += 2;
-        } else if (escape === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(at + 2, at + 6))) {
-          out += String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16));
-          at += 6;
-        } else {
-          this.at = at;
-          this.fail('a valid escape');
-        }
-        start = at;
-      } else if (c < 0x20 || Number.isNaN(c)) {
-        // Control characters must be escaped; NaN is the end of the text (an unterminated string).
-        this.at = at;
-        this.fail("'\"'");
-      } else {
-        at++;
-      }
-    }
-  }
-
-  private number(): unknown {
-    const text = this.text;
-    const start = this.at;
-    let at = start;
-    if (text.charCodeAt(at) === MINUS) at++;
-    const first = text.charCodeAt(at);
-    if (first === ZERO) at++;
-    else if (first > ZERO && first <= NINE) at = digitsEnd(text, at);
-    else return this.failAt(at, 'a digit');
-    let integer = true;
-    if (text.charCodeAt(at) === DOT) {
-      integer = false;
-      const end = digitsEnd(text, at + 1);
-      if (end === at + 1) return this.failAt(end, 'a digit');
-      at = end;
-    }
-    const e = text.charCodeAt(at);
-    if (e === 0x65 || e === 0x45 /* e E */) {
-      integer = false;
-      at++;
-      const sign = text.charCodeAt(at);
-      if (sign === MINUS || sign === PLUS) at++;
-      const end = digitsEnd(text, at);
-      if (end === at) return this.failAt(end, 'a digit');
-      at = end;
-    }
-    this.at = at;
-    return this.readNumber(text.slice(start, at), integer);
-  }
-
-  private failAt(at: number, expected: string): never {
-    this.at = at;
-    return this.fail(expected);
   }
 }
 

@@ -6,7 +6,7 @@ import { ProtocolError, QueryError, type Position } from '../errors/query-error.
 import { Bytes, DateValue, NATIVE_COLLECTIONS, QueryValue, Ref, SetRef, Time, isObjectValue, setField, storedFields, type ObjectValue, type Value } from '../values/value.js';
 import type { ArrayExpr, Expr, LiteralExpr, ObjectExpr } from './v4-ast.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
-import { parseExactJson } from './exact-json.js';
+import { JsonScanner, parseExactJson } from './exact-json.js';
 import { formatIsoDate, formatIsoTime, parseIsoDate, parseIsoTime } from './iso-time.js';
 import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../values/generational-weak-cache.js';
 
@@ -80,10 +80,20 @@ function wireNumber(token: string, integer: boolean): bigint | number {
 /** Nesting deeper than this is refused rather than risking the stack. */
 export const MAX_EXPRESSION_DEPTH = 512;
 
-/** Request body → expression tree. Empty bodies and invalid JSON are `invalid expression` at `[]`. */
+/**
+ * Request body → expression tree. Empty bodies and invalid JSON are `invalid expression` at `[]`.
+ *
+ * The tree is built in one pass over the text (`ExpressionParser`). Whatever that pass does not take (any error,
+ * a repeated key, a key that is an array index) is parsed again the long way, into plain JSON and then into nodes,
+ * which decides: so both ways always agree, and the error a body gets is the long way's.
+ */
 export function parseExpression(text: string): Expr {
   if (text.trim() === '') throw new QueryError('invalid expression', 'Request body is empty.', []);
-  return toExpr(parseJsonText(text), []);
+  try {
+    return new ExpressionParser(text).expression();
+  } catch {
+    return toExpr(parseJsonText(text), []);
+  }
 }
 
 export function toExpr(raw: unknown, position: Position): Expr {
@@ -98,7 +108,6 @@ abstract class ParsedNode {
   private path: Position | undefined;
 
   constructor(
-    readonly raw: unknown,
     private readonly base: Position,
     private readonly parent: ParsedNode | undefined,
     private readonly step: string | number | undefined,
@@ -113,16 +122,61 @@ abstract class ParsedNode {
 class LiteralNode extends ParsedNode implements LiteralExpr {
   readonly kind = 'literal';
   value: Value = null;
+
+  constructor(
+    readonly raw: unknown,
+    base: Position,
+    parent: ParsedNode | undefined,
+    step: string | number | undefined,
+  ) {
+    super(base, parent, step);
+  }
 }
 
+/**
+ * Array and object nodes read from text have no raw JSON until it is asked for (stored lambdas keep it): it is then
+ * built from their items' or fields'.
+ */
 class ArrayNode extends ParsedNode implements ArrayExpr {
   readonly kind = 'array';
   items: readonly Expr[] = [];
+
+  constructor(
+    private source: unknown[] | undefined,
+    base: Position,
+    parent: ParsedNode | undefined,
+    step: string | number | undefined,
+  ) {
+    super(base, parent, step);
+  }
+
+  get raw(): unknown[] {
+    return (this.source ??= this.items.map((item) => item.raw));
+  }
 }
 
 class ObjectNode extends ParsedNode implements ObjectExpr {
   readonly kind = 'object';
   fields: ExprFields = EMPTY_FIELDS;
+
+  constructor(
+    private source: Record<string, unknown> | undefined,
+    base: Position,
+    parent: ParsedNode | undefined,
+    step: string | number | undefined,
+  ) {
+    super(base, parent, step);
+  }
+
+  get raw(): Record<string, unknown> {
+    if (this.source === undefined) {
+      const raw: Record<string, unknown> = {};
+      // Defined, not assigned: a `__proto__` key is a field, as `JSON.parse` makes it.
+      for (const [name, expr] of this.fields) Object.defineProperty(raw, name, { value: expr.raw, writable: true, enumerable: true, configurable: true });
+      this.source = raw;
+    }
+    return this.source;
+  }
 }
 
 /** Above this many keys, lookups go through a Map (built on first lookup) instead of a scan of the keys. */
@@ -203,12 +257,112 @@ function nodeOf(raw: unknown, base: Position, parent: ParsedNode | undefined, st
     literal.value = decodeTagged(keys[0]!, object[keys[0]!], literal.position);
     return literal;
   }
-  const node = new ObjectNode(raw, base, parent, step);
+  const node = new ObjectNode(object, base, parent, step);
   const exprs = new Array<Expr>(keys.length);
   for (let i = 0; i < keys.length; i++) exprs[i] = nodeOf(object[keys[i]!], base, node, keys[i], depth + 1);
   node.fields = new ExprFields(keys, exprs);
   return node;
 }
+
+/**
+ * Builds expression nodes straight from the text, without the plain JSON tree in between: building that tree (an
+ * object per JSON object, its keys stored one by one) and then reading it back was most of the cost of parsing a
+ * request. It takes only what the long way (`toExpr` of `parseJsonText`) would turn into the same tree, and fails on
+ * anything else (see `parseExpression`).
+ */
+class ExpressionParser extends JsonScanner {
+  constructor(text: string) {
+    super(text, wireNumber);
+  }
+
+  expression(): Expr {
+    this.skipWhitespace();
+    const expr = this.node(undefined, undefined, 0);
+    this.skipWhitespace();
+    if (this.at < this.text.length) this.fail('end of input');
+    return expr;
+  }
+
+  private node(parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
+    if (depth > MAX_EXPRESSION_DEPTH) this.fail('less nesting');
+    const c = this.text.charCodeAt(this.at);
+    if (c === 0x7b /* { */) return this.object(parent, step, depth);
+    if (c === 0x5b /* [ */) return this.array(parent, step, depth);
+    const value = this.scalar() as string | number | bigint | boolean | null;
+    const literal = new LiteralNode(value, ROOT, parent, step);
+    literal.value = value;
+    return literal;
+  }
+
+  private array(parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
+    const text = this.text;
+    const array = new ArrayNode(undefined, ROOT, parent, step);
+    const items: Expr[] = [];
+    this.at++;
+    this.skipWhitespace();
+    if (text.charCodeAt(this.at) === 0x5d /* ] */) {
+      this.at++;
+    } else {
+      for (;;) {
+        items.push(this.node(array, items.length, depth + 1));
+        this.skipWhitespace();
+        const c = text.charCodeAt(this.at++);
+        if (c === 0x5d /* ] */) break;
+        if (c !== 0x2c /* , */) this.fail("',' or ']'");
+        this.skipWhitespace();
+      }
+    }
+    array.items = items;
+    return array;
+  }
+
+  private object(parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
+    const text = this.text;
+    const node = new ObjectNode(undefined, ROOT, parent, step);
+    const names: string[] = [];
+    const exprs: Expr[] = [];
+    let seen: Set<string> | undefined;
+    this.at++;
+    this.skipWhitespace();
+    if (text.charCodeAt(this.at) === 0x7d /* } */) {
+      this.at++;
+    } else {
+      for (;;) {
+        if (text.charCodeAt(this.at) !== 0x22 /* " */) this.fail('a quoted object key');
+        const name = this.string();
+        // A plain object lists array-index keys first, so the long way's key order differs; a repeated key is
+        // refused or merged there.
+        const first = name.charCodeAt(0);
+        if (first >= 0x30 && first <= 0x39) this.fail('a key that is not an array index');
+        if (names.length < SCANNED_KEYS ? names.includes(name) : (seen ??= new Set(names)).has(name)) this.fail('no repeated key');
+        seen?.add(name);
+        this.skipWhitespace();
+        if (text.charCodeAt(this.at) !== 0x3a /* : */) this.fail("':'");
+        this.at++;
+        this.skipWhitespace();
+        names.push(name);
+        exprs.push(this.node(node, name, depth + 1));
+        this.skipWhitespace();
+        const c = text.charCodeAt(this.at++);
+        if (c === 0x7d /* } */) break;
+        if (c !== 0x2c /* , */) this.fail("',' or '}'");
+        this.skipWhitespace();
+      }
+    }
+    if (names.length === 1 && WIRE_TAGS.has(names[0]!)) {
+      const tag = names[0]!;
+      const body = exprs[0]!.raw;
+      const literal = new LiteralNode({ [tag]: body }, ROOT, parent, step);
+      literal.value = decodeTagged(tag, body, literal.position);
+      return literal;
+    }
+    node.fields = new ExprFields(names, exprs);
+    return node;
+  }
+}
+
+/** The position nodes read from a request body start from. */
+const ROOT: Position = [];
 
 /** A wire value (not an expression): plain objects are objects, tagged objects are decoded. */
 export function decodeWireValue(raw: unknown, position: Position): Value {
