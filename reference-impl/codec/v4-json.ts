@@ -319,8 +319,12 @@ class ExpressionParser extends JsonScanner {
   private object(parent: ParsedNode | undefined, step: string | number | undefined, depth: number): Expr {
     const text = this.text;
     const node = new ObjectNode(undefined, ROOT, parent, step);
-    const names: string[] = [];
-    const exprs: Expr[] = [];
+    // Most objects of a query have one key: its entry waits in locals and the arrays are made at their size (an
+    // array grown by pushing holds room for sixteen).
+    let firstName: string | undefined;
+    let firstExpr: Expr | undefined;
+    let names: string[] | undefined;
+    let exprs: Expr[] | undefined;
     let seen: Set<string> | undefined;
     this.at++;
     this.skipWhitespace();
@@ -334,14 +338,23 @@ class ExpressionParser extends JsonScanner {
         // refused or merged there.
         const first = name.charCodeAt(0);
         if (first >= 0x30 && first <= 0x39) this.fail('a key that is not an array index');
-        if (names.length < SCANNED_KEYS ? names.includes(name) : (seen ??= new Set(names)).has(name)) this.fail('no repeated key');
+        if (names === undefined ? name === firstName : names.length < SCANNED_KEYS ? names.includes(name) : (seen ??= new Set(names)).has(name)) this.fail('no repeated key');
         seen?.add(name);
         this.skipWhitespace();
         if (text.charCodeAt(this.at) !== 0x3a /* : */) this.fail("':'");
         this.at++;
         this.skipWhitespace();
-        names.push(name);
-        exprs.push(this.node(node, name, depth + 1));
+        const expr = this.node(node, name, depth + 1);
+        if (firstExpr === undefined) {
+          firstName = name;
+          firstExpr = expr;
+        } else if (names === undefined) {
+          names = [firstName!, name];
+          exprs = [firstExpr, expr];
+        } else {
+          names.push(name);
+          exprs!.push(expr);
+        }
         this.skipWhitespace();
         const c = text.charCodeAt(this.at++);
         if (c === 0x7d /* } */) break;
@@ -349,16 +362,23 @@ class ExpressionParser extends JsonScanner {
         this.skipWhitespace();
       }
     }
-    if (names.length === 1 && WIRE_TAGS.has(names[0]!)) {
-      const tag = names[0]!;
-      const body = exprs[0]!.raw;
-      const literal = new LiteralNode({ [tag]: body }, ROOT, parent, step);
-      literal.value = decodeTagged(tag, body, literal.position);
-      return literal;
+    if (names === undefined) {
+      if (firstExpr === undefined) return withFields(node, EMPTY_FIELDS);
+      if (WIRE_TAGS.has(firstName!)) {
+        const body = firstExpr.raw;
+        const literal = new LiteralNode({ [firstName!]: body }, ROOT, parent, step);
+        literal.value = decodeTagged(firstName!, body, literal.position);
+        return literal;
+      }
+      return withFields(node, new ExprFields([firstName!], [firstExpr]));
     }
-    node.fields = new ExprFields(names, exprs);
-    return node;
+    return withFields(node, new ExprFields(names, exprs!));
   }
+}
+
+function withFields(node: ObjectNode, fields: ExprFields): ObjectNode {
+  node.fields = fields;
+  return node;
 }
 
 /** The position nodes read from a request body start from. */
