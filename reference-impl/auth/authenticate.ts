@@ -37,20 +37,27 @@ export class Authenticator {
 
   /** The identity of a secret, or undefined when it is unknown, revoked, or its database is gone. */
   authenticate(secret: string): Identity | undefined {
-    const view = new Transaction(this.store, this.store.lastCommitTs, true);
+    // Most requests present an unscoped secret: nothing to split, and the root secret reads nothing.
+    if (!secret.includes(':')) return this.baseIdentity(secret, undefined);
+    const view = this.view();
     const [base, dbPath, role, ...extra] = secret.split(':');
     if (base === undefined || extra.length > 0) return undefined;
-    const identity = this.baseIdentity(view, base);
+    const identity = this.baseIdentity(base, view);
     if (!identity || dbPath === undefined) return identity;
     if (identity.role !== 'admin') return undefined;
     return scoped(view, identity, dbPath, role ?? 'admin');
   }
 
-  private baseIdentity(view: Transaction, secret: string): Identity | undefined {
+  /** A read-only view of the store as of its latest commit. */
+  private view(): Transaction {
+    return new Transaction(this.store, this.store.lastCommitTs, true);
+  }
+
+  private baseIdentity(secret: string, view: Transaction | undefined): Identity | undefined {
     const digest = this.digestOf(secret);
     if (timingSafeEqual(digest, this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
     const address = addressOf(secret);
-    return address ? this.recordIdentity(view, address, digest.toString('hex')) : undefined;
+    return address ? this.recordIdentity(view ?? this.view(), address, digest.toString('hex')) : undefined;
   }
 
   /**
@@ -58,7 +65,7 @@ export class Authenticator {
    * the secret that created them. Undefined when the record is gone, expired, or its database is deleted.
    */
   identityOfRecord(address: SecretAddress): Identity | undefined {
-    return this.recordIdentity(new Transaction(this.store, this.store.lastCommitTs, true), address, undefined);
+    return this.recordIdentity(this.view(), address, undefined);
   }
 
   private recordIdentity(view: Transaction, address: SecretAddress, digest: string | undefined): Identity | undefined {
