@@ -376,13 +376,14 @@ export class Store {
       for (const write of record.writes) {
         let ids = state.orderedIds.get(write.collection);
         if (!ids) state.orderedIds.set(write.collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys)));
-        const key = idKey(write.id);
+        const numeric = isDigits(write.id);
+        const key = numeric ? write.id : otherIdKey(write.id);
         // A generated id is above every id held: new without a search (the tree's last leaf is at hand).
         const maxKey = ids.maxKey();
         const history = maxKey !== undefined && compareKeys(key, maxKey) <= 0 ? ids.get(key) : undefined;
         if (history === undefined) {
           ids.set(key, write.after);
-          if (!isCanonicalNumericId(write.id)) state.irregularIds.add(write.collection);
+          if (!(numeric && isCanonicalDigits(write.id))) state.irregularIds.add(write.collection);
         } else if (Array.isArray(history)) {
           history.push(write.after);
         } else {
@@ -514,7 +515,12 @@ function versionAt(history: DocumentHistory, atTs: bigint): DocumentVersion | un
 
 /** Digits without a leading zero (or `0`): ids whose text order by length then characters is numeric order. */
 export function isCanonicalNumericId(id: string): boolean {
-  return isDigits(id) && (id.length === 1 || id.charCodeAt(0) !== 48);
+  return isDigits(id) && isCanonicalDigits(id);
+}
+
+/** Digits without a leading zero (or the single digit 0). */
+function isCanonicalDigits(digits: string): boolean {
+  return digits.length === 1 || digits.charCodeAt(0) !== 48;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -529,7 +535,11 @@ function isDigits(s: string): boolean {
  * test per side instead of classifying both ids on every step (which was most of an insert).
  */
 function idKey(id: string): string {
-  return isDigits(id) ? id : `${OTHER_ID_MARK}${id}`;
+  return isDigits(id) ? id : otherIdKey(id);
+}
+
+function otherIdKey(id: string): string {
+  return `${OTHER_ID_MARK}${id}`;
 }
 
 /** Not a digit: no numeric key starts with it, and every other key does. */
