@@ -375,7 +375,8 @@ class ExpressionParser extends JsonScanner {
     }
     if (names === undefined) {
       if (firstExpr === undefined) return withFields(node, EMPTY_FIELDS);
-      if (WIRE_TAGS.has(firstName!)) {
+      // Tested by its first character first: hashing a key only to find it is no tag was a share of parsing.
+      if (firstName!.charCodeAt(0) === 0x40 /* @ */ && WIRE_TAGS.has(firstName!)) {
         const body = firstExpr.raw;
         const literal = new LiteralNode({ [firstName!]: body }, ROOT, parent, step);
         literal.value = decodeTagged(firstName!, body, literal.position);

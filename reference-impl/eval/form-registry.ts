@@ -80,18 +80,18 @@ export class FormRegistry {
     for (const key of present.keys()) {
       const candidates = this.byFirstKey.get(key);
       if (candidates === undefined) continue;
-      for (const { form, allowed } of candidates) {
-        if (!form.required.every((k) => present.has(k))) continue;
-        let covered = true;
-        for (const k of present.keys()) {
-          if (!allowed.has(k)) {
-            covered = false;
-            break;
-          }
-        }
-        if (covered) return form;
+      for (let i = 0; i < candidates.length; i++) {
+        if (fits(candidates[i]!, present)) return candidates[i]!.form;
       }
     }
     return undefined;
   }
+}
+
+/** Whether every key `form` requires is present and every present key is one it allows (loops, not closures: this runs for every form evaluated). */
+function fits({ form, allowed }: RegisteredForm, present: ReadonlyMap<string, unknown>): boolean {
+  const required = form.required;
+  for (let i = 0; i < required.length; i++) if (!present.has(required[i]!)) return false;
+  for (const key of present.keys()) if (!allowed.has(key)) return false;
+  return true;
 }
