@@ -581,9 +581,17 @@ class RenderState {
   /** The text written, once its size is known to be within the limits. */
   text(): string {
     this.checkSize();
-    return this.parts.join('');
+    const parts = this.parts;
+    if (parts.length > CONCATENATED_PIECES) return parts.join('');
+    // A few pieces (a document, an error) are appended and the result flattened: `join` cost three times as much.
+    let text = '';
+    for (let i = 0; i < parts.length; i++) text += parts[i];
+    return flat(text);
   }
 }
+
+/** Up to this many pieces, a rendering is appended piece by piece rather than joined (see `RenderState.text`). */
+const CONCATENATED_PIECES = 64;
 
 /** Most characters a rendered result may hold (128 Mi, LIMIT-RESULT-001). */
 export const MAX_RENDERED_CHARS = 128 * 1024 * 1024;
