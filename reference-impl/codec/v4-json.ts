@@ -393,8 +393,8 @@ function withFields(node: ObjectNode, fields: ExprFields): ObjectNode {
   return node;
 }
 
-/** The position nodes read from a request body start from. */
-const ROOT: Position = [];
+/** The position nodes read from a request body start from; shared by every request's tree, so frozen. */
+const ROOT: Position = Object.freeze([]) as unknown as Position;
 
 /** A wire value (not an expression): plain objects are objects, tagged objects are decoded. */
 export function decodeWireValue(raw: unknown, position: Position): Value {
@@ -581,17 +581,9 @@ class RenderState {
   /** The text written, once its size is known to be within the limits. */
   text(): string {
     this.checkSize();
-    const parts = this.parts;
-    if (parts.length > CONCATENATED_PIECES) return parts.join('');
-    // A few pieces (a document, an error) are appended and the result flattened: `join` cost three times as much.
-    let text = '';
-    for (let i = 0; i < parts.length; i++) text += parts[i];
-    return flat(text);
+    return this.parts.join('');
   }
 }
-
-/** Up to this many pieces, a rendering is appended piece by piece rather than joined (see `RenderState.text`). */
-const CONCATENATED_PIECES = 64;
 
 /** Most characters a rendered result may hold (128 Mi, LIMIT-RESULT-001). */
 export const MAX_RENDERED_CHARS = 128 * 1024 * 1024;
@@ -733,9 +725,13 @@ function buildRefText(ref: Ref, collectionKey: Wording['collectionKey'], legacy:
   return flat(out + '}}');
 }
 
-/** `text` with its rope flattened: V8 flattens a string it converts to a number (pino's `flatstr` trick). */
+/**
+ * `text` with its rope flattened in place: reading a character of a rope makes V8 flatten it. (Converting it to a
+ * number, pino's `flatstr` trick, no longer does in this V8: a text starting with `{` is seen not to be a number
+ * without flattening it, so every join or `Buffer.byteLength` that met a kept text walked its rope again.)
+ */
 function flat(text: string): string {
-  void Number(text);
+  text.charCodeAt(0);
   return text;
 }
 
