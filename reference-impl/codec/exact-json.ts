@@ -57,7 +57,7 @@ export class JsonScanner {
   }
 
   /** A string, number, `true`, `false` or `null` at the current position. */
-  scalar(): unknown {
+  protected scalar(): unknown {
     const c = this.text.charCodeAt(this.at);
     if (c === QUOTE) return this.string();
     if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number();
@@ -72,7 +72,7 @@ export class JsonScanner {
     return value;
   }
 
-  string(): string {
+  protected string(): string {
     const text = this.text;
     let at = this.at + 1;
     let start = at;
@@ -108,7 +108,7 @@ export class JsonScanner {
     }
   }
 
-  number(): unknown {
+  protected number(): unknown {
     const text = this.text;
     const start = this.at;
     let at = start;
