@@ -374,8 +374,7 @@ export class Store {
         continue;
       }
       for (const write of record.writes) {
-        let ids = state.orderedIds.get(write.collection);
-        if (!ids) state.orderedIds.set(write.collection, (ids = newIdTree()));
+        const ids = idTree(state, write.collection);
         const numeric = isDigits(write.id);
         const key = numeric ? write.id : otherIdKey(write.id);
         // A generated id is above every id held: new without a search (the tree's last leaf is at hand).
@@ -446,9 +445,7 @@ export class Store {
 
   /** Makes `history` the history of a document. */
   private setHistory(state: DatabaseState, collection: CollectionKey, id: string, history: DocumentHistory): void {
-    let ids = state.orderedIds.get(collection);
-    if (!ids) state.orderedIds.set(collection, (ids = newIdTree()));
-    ids.set(idKey(id), history);
+    idTree(state, collection).set(idKey(id), history);
     if (!isCanonicalNumericId(id)) state.irregularIds.add(collection);
   }
 }
@@ -542,9 +539,11 @@ function otherIdKey(id: string): string {
   return `${OTHER_ID_MARK}${id}`;
 }
 
-/** A collection's id tree (see `ID_TREE_NODE_SIZE`). */
-function newIdTree(): BTree<string, DocumentHistory> {
-  return new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE);
+/** `collection`'s id tree in `state`, made on its first write (see `ID_TREE_NODE_SIZE`). */
+function idTree(state: DatabaseState, collection: CollectionKey): BTree<string, DocumentHistory> {
+  let ids = state.orderedIds.get(collection);
+  if (!ids) state.orderedIds.set(collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE)));
+  return ids;
 }
 
 /**
