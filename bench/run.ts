@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [-- --only <name>]`: runs every benchmark in `bench/`, prints a table (with the
- * machine's core count) and writes `reports/bench.json`.
+ * machine's core count) and writes `reports/bench.json`; a full run of every file also writes `bench/RESULTS.md`.
  *
  * Convention for adding a benchmark: a file `bench/<area>.bench.ts` exporting
  *
@@ -16,6 +16,7 @@ import { arch, cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { BenchContext, type BenchResult } from './bench-context.js';
+import { renderResultsMarkdown } from './results-markdown.js';
 
 const opts = new Command('bench')
   .option('--quick', 'short load runs (3 s instead of 10 s)', false)
@@ -69,4 +70,10 @@ await mkdir(fileURLToPath(new URL('../reports/', import.meta.url)), { recursive:
 const report = { generatedAt: new Date().toISOString(), cores, cpu: cpus()[0]?.model, node: process.version, platform: platform(), quick: opts.quick, files: outcomes };
 await writeFile(opts.report, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nwrote ${opts.report}`);
+// Only a full run of every figure stands for the server; a quick or partial one leaves RESULTS.md as it was.
+if (!opts.quick && !opts.only) {
+  const results = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+  await writeFile(results, renderResultsMarkdown(report));
+  console.log(`wrote ${results}`);
+}
 process.exit(outcomes.some((o) => o.error) ? 1 : 0);
