@@ -2056,6 +2056,22 @@ export interface ConformanceReport {
     level: 'MUST' | 'SHOULD' | 'MAY';
     profile: string;
     specStatus: 'active' | 'tentative';
+    /**
+     * The requirement's statement, as the spec gives it.
+     */
+    statement: string;
+    /**
+     * What the requirement rests on: the service description, Fauna's own code and tests, or a decision alone.
+     */
+    basis: 'sd' | 'core' | 'decision';
+    /**
+     * Where Fauna's code or tests show the behaviour; empty when none was found.
+     */
+    evidence: {
+      cite: string;
+      url: string;
+      note?: string;
+    }[];
     status: 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure';
     /**
      * IDs of the tests that claim this requirement.
@@ -2563,8 +2579,18 @@ export interface RequirementsIndex {
    * The package version the spec was published with.
    */
   specVersion: string;
+  /**
+   * The repositories evidence is cited from, each pinned to the commit its line numbers refer to (spec/evidence-sources.json).
+   */
+  evidenceSources: {
+    [k: string]: EvidenceSource | undefined;
+  };
   requirements: Requirement[];
   decisions: Decision[];
+}
+export interface EvidenceSource {
+  commit: string;
+  url: string;
 }
 export interface Requirement {
   id: string;
@@ -2576,8 +2602,31 @@ export interface Requirement {
    * @minItems 1
    */
   source: [string, ...string[]];
+  /**
+   * Where Fauna's own code or tests show the behaviour (the spec's `Evidence:` line); empty when the line says `none found`.
+   */
+  evidence: Evidence[];
+  /**
+   * What the requirement rests on: `sd` when a section of the service description states it, else `core` when Fauna's code or tests show it (drop-in compatibility), else `decision` (a decision of this spec alone).
+   */
+  basis: 'sd' | 'core' | 'decision';
   file: string;
   anchor: string;
+}
+export interface Evidence {
+  repo: string;
+  path: string;
+  /**
+   * First and last line, in the pinned commit.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  lines: [number, number];
+  /**
+   * What the lines show, in the spec's words.
+   */
+  note?: string;
 }
 export interface Decision {
   id: string;

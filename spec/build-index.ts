@@ -9,10 +9,11 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Decision, Requirement, RequirementsIndex } from '../schemas/types.js';
+import type { Decision, Evidence, EvidenceSource, Requirement, RequirementsIndex } from '../schemas/types.js';
 
 // The index's shapes are those of schemas/requirements-index.schema.json.
-export type { Decision, Requirement, RequirementsIndex };
+export type { Decision, Evidence, EvidenceSource, Requirement, RequirementsIndex };
+export type RequirementBasis = Requirement['basis'];
 export type RequirementLevel = Requirement['level'];
 export type RequirementProfile = Requirement['profile'];
 export type RequirementStatus = Requirement['status'];
@@ -36,6 +37,7 @@ const SPEC_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT_DIR = dirname(SPEC_DIR);
 const REQUIREMENTS_DIR = join(SPEC_DIR, 'requirements');
 const DECISIONS_FILE = join(SPEC_DIR, 'decisions.md');
+const EVIDENCE_SOURCES_FILE = join(SPEC_DIR, 'evidence-sources.json');
 const INDEX_FILE = join(SPEC_DIR, 'requirements.json');
 
 export class SpecFormatError extends Error {
@@ -114,7 +116,7 @@ export function parseRequirements(text: string, file: string): Requirement[] {
     const statementLines: string[] = [];
     let j = 0;
     while (j < body.length && (body[j] as string).trim() === '') j++;
-    while (j < body.length && (body[j] as string).trim() !== '' && !/^(Source|Status):/.test(body[j] as string)) {
+    while (j < body.length && (body[j] as string).trim() !== '' && !/^(Source|Status|Evidence):/.test(body[j] as string)) {
       if ((body[j] as string).startsWith('```')) break;
       statementLines.push((body[j] as string).trim());
       j++;
@@ -134,6 +136,12 @@ export function parseRequirements(text: string, file: string): Requirement[] {
     if (firstSource === undefined) throw new SpecFormatError(file, lineNo, `${id}: empty Source`);
     const source: Requirement['source'] = [firstSource, ...moreSources];
 
+    const evidenceLines = body.filter((l) => l.startsWith('Evidence:'));
+    if (evidenceLines.length > 1) {
+      throw new SpecFormatError(file, lineNo, `${id}: needs exactly one "Evidence:" line (a cited line range, or "none found"), found ${evidenceLines.length}`);
+    }
+    const evidence = evidenceLines.length === 0 ? [] : parseEvidence((evidenceLines[0] as string).slice('Evidence:'.length).trim(), file, lineNo, id);
+
     const statusLines = body.filter((l) => l.startsWith('Status:'));
     if (statusLines.length > 1) throw new SpecFormatError(file, lineNo, `${id}: more than one "Status:" line`);
     let status: RequirementStatus = 'active';
@@ -152,11 +160,51 @@ export function parseRequirements(text: string, file: string): Requirement[] {
       status,
       statement,
       source,
+      evidence,
+      basis: basisOf(source, evidence),
       file,
       anchor: id.toLowerCase(),
     });
   }
   return requirements;
+}
+
+/**
+ * One cited place: `owner/repo:path#L10-L24 (what it shows)`; several are separated by `; `. `none found` (with an
+ * optional parenthesised note of where was looked) is an empty list.
+ */
+const EVIDENCE_ENTRY = /^([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+):([^\s#]+)#L(\d+)(?:-L(\d+))?(?:\s+\((.+)\))?$/;
+
+export function parseEvidence(text: string, file: string, line: number, id: string): Evidence[] {
+  if (/^none found(\s+\(.+\))?$/.test(text)) return [];
+  return text.split(/;\s+(?=[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+:)/).map((entry) => {
+    const m = EVIDENCE_ENTRY.exec(entry.trim());
+    if (!m) throw new SpecFormatError(file, line, `${id}: malformed evidence "${entry.trim()}" (want owner/repo:path#Lfirst-Llast (note), or "none found")`);
+    const first = Number(m[3]);
+    const last = m[4] === undefined ? first : Number(m[4]);
+    if (first < 1 || last < first) throw new SpecFormatError(file, line, `${id}: evidence line range L${first}-L${last} is empty`);
+    const cited: Evidence = { repo: m[1] as string, path: m[2] as string, lines: [first, last] };
+    if (m[5] !== undefined) cited.note = m[5];
+    return cited;
+  });
+}
+
+/** How the spec writes a cited place: `fauna/faunadb:ext/…/IndexSpec.scala#L10-L24`. */
+export function evidenceCite(e: Evidence): string {
+  return `${e.repo}:${e.path}#L${e.lines[0]}${e.lines[1] === e.lines[0] ? '' : `-L${e.lines[1]}`}`;
+}
+
+/** The cited lines on the web, at the commit the spec pins. */
+export function evidenceUrl(e: Evidence, sources: Readonly<Record<string, EvidenceSource | undefined>>): string {
+  const source = sources[e.repo];
+  if (source === undefined) throw new Error(`evidence cites ${e.repo}, which spec/evidence-sources.json does not pin`);
+  return `${source.url}/blob/${source.commit}/${e.path}#L${e.lines[0]}${e.lines[1] === e.lines[0] ? '' : `-L${e.lines[1]}`}`;
+}
+
+/** The SD when a section of it is cited; else Fauna's own code or tests when they show it; else a decision alone. */
+export function basisOf(source: readonly string[], evidence: readonly Evidence[]): RequirementBasis {
+  if (source.some((s) => s.startsWith('SD'))) return 'sd';
+  return evidence.length > 0 ? 'core' : 'decision';
 }
 
 /** The spec's Markdown files that hold requirements, as absolute paths, in a stable order. */
@@ -212,7 +260,12 @@ export interface SpecSource {
 }
 
 /** Builds the index from given sources; `buildIndex()` feeds it the files on disk. */
-export function buildIndexFrom(areas: SpecSource[], decisionsSource: SpecSource, specVersion: string): RequirementsIndex {
+export function buildIndexFrom(
+  areas: SpecSource[],
+  decisionsSource: SpecSource,
+  specVersion: string,
+  evidenceSources: Record<string, EvidenceSource>,
+): RequirementsIndex {
   const decisions = parseDecisions(decisionsSource.text, decisionsSource.file);
   const decisionIds = new Set<string>();
   for (const d of decisions) {
@@ -230,17 +283,21 @@ export function buildIndexFrom(areas: SpecSource[], decisionsSource: SpecSource,
       for (const cited of r.source.flatMap((s) => s.match(/DEC-\d+/g) ?? [])) {
         if (!decisionIds.has(cited)) throw new SpecFormatError(file, 0, `${r.id}: Source cites unknown decision ${cited}`);
       }
+      for (const { repo } of r.evidence) {
+        if (!(repo in evidenceSources)) throw new SpecFormatError(file, 0, `${r.id}: evidence cites ${repo}, which spec/evidence-sources.json does not pin`);
+      }
       requirements.push(r);
     }
   }
 
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  return { specVersion, requirements: requirements.sort(byId), decisions: decisions.sort(byId) };
+  return { specVersion, evidenceSources, requirements: requirements.sort(byId), decisions: decisions.sort(byId) };
 }
 
 export function buildIndex(): RequirementsIndex {
   const read = (path: string): SpecSource => ({ file: repoPath(path), text: readFileSync(path, 'utf8') });
-  return buildIndexFrom(requirementFiles().map(read), read(DECISIONS_FILE), packageVersion());
+  const evidenceSources = JSON.parse(readFileSync(EVIDENCE_SOURCES_FILE, 'utf8')) as Record<string, EvidenceSource>;
+  return buildIndexFrom(requirementFiles().map(read), read(DECISIONS_FILE), packageVersion(), evidenceSources);
 }
 
 export function serializeIndex(index: RequirementsIndex): string {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRequirementsIndex } from '../../spec/build-index.js';
+import { evidenceUrl, loadRequirementsIndex } from '../../spec/build-index.js';
 import { buildSite, pageOf } from '../runner/docs/build-site.js';
 import { scanChecks } from '../runner/docs/test-scan.js';
 
@@ -36,6 +36,18 @@ describe('npm run docs', () => {
     expect(statementAt).toBeGreaterThan(heading);
     expect(statementAt).toBeLessThan(page.indexOf('data-requirement="COLL-CREATE-002"'));
     expect(scanChecks(`check(['A-B-001', 'C-D-002'], "it's \\"fine\\"", async () => {})`)).toEqual([{ ids: ['A-B-001', 'C-D-002'], title: `it's \\"fine\\"` }]);
+  });
+
+  it("shows every requirement's basis and links each piece of its evidence at the pinned commit", () => {
+    for (const r of spec.requirements) {
+      const page = html.get(pageOf(r.file))!;
+      const block = page.slice(page.indexOf(`data-requirement="${r.id}"`));
+      const own = block.slice(0, block.indexOf('</div>\n</div>') + 1);
+      expect(own, r.id).toContain(`data-basis="${r.basis}"`);
+      for (const e of r.evidence) expect(own, r.id).toContain(`href="${evidenceUrl(e, spec.evidenceSources)}"`);
+      if (r.evidence.length === 0) expect(own, r.id).toContain("none found in Fauna's code or tests");
+    }
+    expect(html.get('requirements.html')).toContain('id="basis-filter"');
   });
 
   it('has no broken links or anchors', () => {

@@ -140,6 +140,21 @@ describe('report.html in headless Chromium', () => {
     expect(await exchange.textContent()).toContain('< 500');
     // The error text is shown as text, never as markup.
     expect(await block.locator('pre.error').textContent()).toContain('</script><b>x</b>');
+
+    // A row reads like the spec: its statement, its basis, and its evidence linked at the pinned commit.
+    const failed = report.requirements.find((r) => r.id === failedIds[0])!;
+    await expect(page.locator(`tr.req[data-req="${failed.id}"] td.statement`).textContent()).resolves.toBe(failed.statement);
+    await expect(page.locator(`tr.req[data-req="${failed.id}"] td.basis`).textContent()).resolves.toBe(failed.basis);
+    const links = page.locator('#matrix tr.drill:not([hidden]) .evidence a');
+    await expect(links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).resolves.toEqual(failed.evidence.map((e) => e.url));
+
+    // Filtering by basis shows exactly the requirements of that basis.
+    await page.selectOption('#f-status', '');
+    for (const basis of ['sd', 'core', 'decision'] as const) {
+      await page.selectOption('#f-basis', basis);
+      const shown = await page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')));
+      expect(shown).toEqual(report.requirements.filter((r) => r.basis === basis).map((r) => r.id));
+    }
     await page.close();
   }, 60_000);
 });

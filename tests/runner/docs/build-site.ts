@@ -6,7 +6,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { Marked, type Tokens } from 'marked';
 import { readSchema, schemaDir, schemaNames } from '../../../schemas/index.js';
-import { extractSchemaExamples, loadRequirementsIndex, specMarkdownFiles, type Requirement } from '../../../spec/build-index.js';
+import {
+  evidenceCite,
+  evidenceUrl,
+  extractSchemaExamples,
+  loadRequirementsIndex,
+  specMarkdownFiles,
+  type EvidenceSource,
+  type Requirement,
+} from '../../../spec/build-index.js';
 import { testsByRequirement, type TestRef } from './test-scan.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -64,13 +72,35 @@ function rewriteHref(href: string): string {
   return `${pageOf(`${m[1]}.md`)}${m[2] ?? ''}`;
 }
 
-function requirementBlock(req: Requirement, tests: readonly TestRef[], schemas: readonly string[], lastRun: LastRun | undefined): string {
-  const sources = req.source.map((s) => s.replace(/\bDEC-\d{3}\b/g, (id) => `<a href="decisions.html#${id}">${id}</a>`)).join('; ');
+/** What each basis means, as the site and its filter say it. */
+const BASIS: Record<Requirement['basis'], string> = {
+  sd: 'the service description states it',
+  core: "Fauna's own code or tests show it (drop-in compatibility)",
+  decision: 'a decision of this spec alone',
+};
+
+function evidenceHtml(req: Requirement, sources: Readonly<Record<string, EvidenceSource | undefined>>): string {
+  if (req.evidence.length === 0) return "none found in Fauna's code or tests";
+  return req.evidence
+    .map((e) => `<a href="${escapeHtml(evidenceUrl(e, sources))}"><code>${escapeHtml(evidenceCite(e))}</code></a>${e.note ? ` (${escapeHtml(e.note)})` : ''}`)
+    .join('; ');
+}
+
+function requirementBlock(
+  req: Requirement,
+  tests: readonly TestRef[],
+  schemas: readonly string[],
+  lastRun: LastRun | undefined,
+  sources: Readonly<Record<string, EvidenceSource | undefined>>,
+): string {
+  const cited = req.source.map((s) => s.replace(/\bDEC-\d{3}\b/g, (id) => `<a href="decisions.html#${id}">${id}</a>`)).join('; ');
   const status = lastRun ? (lastRun.statuses.get(req.id) ?? 'not in the last run') : 'no run recorded';
   const testList = tests.length === 0 ? '<em>none yet</em>' : tests.map((t) => `<code>${escapeHtml(t.file)}</code> — ${escapeHtml(t.title)}`).join('<br>');
   return `<div class="req" data-requirement="${req.id}">
 <div><strong>${req.level}</strong> · profile <code>${req.profile}</code> · ${req.status} · last run: <span class="st-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span></div>
-<div>Source: ${sources}</div>
+<div>Source: ${cited}</div>
+<div>Basis: <span class="basis" data-basis="${req.basis}">${req.basis}</span> — ${escapeHtml(BASIS[req.basis])}</div>
+<div class="evidence">Evidence: ${evidenceHtml(req, sources)}</div>
 ${schemas.length > 0 ? `<div>Schemas: ${schemas.map((s) => `<a href="schemas/${s}.html">${s}</a>`).join(', ')}</div>` : ''}
 <div>Tests: ${testList}</div>
 </div>`;
@@ -132,7 +162,7 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
           if (!requirement) return heading;
           const own = headingLine;
           const schemas = [...new Set(examples.filter((e) => sectionOf(e.line) === own).map((e) => e.schema))];
-          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], schemas, lastRun);
+          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], schemas, lastRun, index.evidenceSources);
           return heading;
         },
         link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link): string {
@@ -148,13 +178,19 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
 
   const rows = index.requirements.map((r) => {
     const status = lastRun?.statuses.get(r.id) ?? '';
-    return `<tr><td><a href="${pageOf(r.file)}#${r.id}">${r.id}</a></td><td>${r.level}</td><td>${r.profile}</td><td>${r.status}</td><td>${(tests.get(r.id) ?? []).length}</td><td class="st-${status}">${status}</td><td>${escapeHtml(r.statement)}</td></tr>`;
+    return `<tr data-basis="${r.basis}"><td><a href="${pageOf(r.file)}#${r.id}">${r.id}</a></td><td>${r.level}</td><td>${r.profile}</td><td>${r.status}</td><td title="${escapeHtml(BASIS[r.basis])}">${r.basis}</td><td>${r.evidence.length}</td><td>${(tests.get(r.id) ?? []).length}</td><td class="st-${status}">${status}</td><td>${escapeHtml(r.statement)}</td></tr>`;
   });
   write('requirements.html', layout('Requirements', `<h1>Requirements (spec ${escapeHtml(index.specVersion)})</h1>
 <p>${lastRun ? `Statuses from the run against ${escapeHtml(lastRun.target)} finished ${escapeHtml(lastRun.finishedAt)}.` : 'No run recorded: run <code>npm start</code> to fill in statuses.'}</p>
-<table><thead><tr><th>ID</th><th>Level</th><th>Profile</th><th>Spec status</th><th>Tests</th><th>Last run</th><th>Statement</th></tr></thead><tbody>
+<p><label>Basis <select id="basis-filter"><option value="">all</option>${(Object.keys(BASIS) as Requirement['basis'][]).map((b) => `<option value="${b}">${b}: ${escapeHtml(BASIS[b])}</option>`).join('')}</select></label></p>
+<table id="requirements"><thead><tr><th>ID</th><th>Level</th><th>Profile</th><th>Spec status</th><th>Basis</th><th>Evidence</th><th>Tests</th><th>Last run</th><th>Statement</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table>`));
+</tbody></table>
+<script>
+document.getElementById('basis-filter').addEventListener('change', (e) => {
+  for (const row of document.querySelectorAll('#requirements tbody tr')) row.hidden = e.target.value !== '' && row.dataset.basis !== e.target.value;
+});
+</script>`));
 
   const names = schemaNames();
   for (const name of names) {

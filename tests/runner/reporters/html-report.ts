@@ -50,6 +50,7 @@ const el = (tag, attrs, ...kids) => {
 };
 const tag = (status) => el('span', { class: 'tag s-' + status, 'data-status': status }, status);
 const testsById = new Map(report.tests.map((t) => [t.id, t]));
+const BASIS = { sd: 'stated by the service description', core: 'shown by Fauna\'s own code or tests (drop-in compatibility)', decision: 'a decision of this spec alone' };
 
 function formatExchange(e) {
   const lines = [e.method + ' ' + e.path + '  (' + e.durationMs + ' ms)'];
@@ -95,7 +96,7 @@ function renderAreas() {
 }
 
 function renderMatrix() {
-  const status = $('#f-status').value, profile = $('#f-profile').value, level = $('#f-level').value;
+  const status = $('#f-status').value, profile = $('#f-profile').value, level = $('#f-level').value, basis = $('#f-basis').value;
   const text = $('#f-text').value.trim().toLowerCase();
   const body = $('#matrix tbody');
   body.replaceChildren();
@@ -104,11 +105,15 @@ function renderMatrix() {
     if (status && r.status !== status) continue;
     if (profile && r.profile !== profile) continue;
     if (level && r.level !== level) continue;
-    if (text && !(r.id.toLowerCase().includes(text) || r.tests.some((id) => id.toLowerCase().includes(text)))) continue;
+    if (basis && r.basis !== basis) continue;
+    if (text && !(r.id.toLowerCase().includes(text) || r.statement.toLowerCase().includes(text) || r.tests.some((id) => id.toLowerCase().includes(text)))) continue;
     shown++;
     const row = el('tr', { class: 'req', 'data-req': r.id },
-      el('td', {}, r.id), el('td', {}, r.level), el('td', {}, r.profile), el('td', {}, tag(r.status)), el('td', {}, String(r.tests.length)));
-    const drill = el('tr', { class: 'drill', hidden: '' }, el('td', { colspan: '5' }, ...(r.tests.length ? r.tests.map((id) => testBlock(testsById.get(id))) : [el('em', {}, 'No test checks this requirement.')])));
+      el('td', {}, r.id), el('td', { class: 'statement' }, r.statement), el('td', {}, r.level), el('td', {}, r.profile),
+      el('td', { class: 'basis', title: BASIS[r.basis] }, r.basis), el('td', {}, tag(r.status)), el('td', {}, String(r.tests.length)));
+    const evidence = el('div', { class: 'meta evidence' }, 'Evidence: ',
+      ...(r.evidence.length ? r.evidence.flatMap((e, i) => [i ? '; ' : '', el('a', { href: e.url }, e.cite), e.note ? ' (' + e.note + ')' : '']) : ['none found in Fauna\'s code or tests']));
+    const drill = el('tr', { class: 'drill', hidden: '' }, el('td', { colspan: '7' }, evidence, ...(r.tests.length ? r.tests.map((id) => testBlock(testsById.get(id))) : [el('em', {}, 'No test checks this requirement.')])));
     row.addEventListener('click', () => { drill.hidden = !drill.hidden; });
     body.append(row, drill);
   }
@@ -122,7 +127,7 @@ function renderProblems() {
   for (const t of bad) host.append(testBlock(t));
 }
 
-for (const [id, values] of [['#f-status', ['passed', 'failed', 'expected-failure', 'untested', 'not-claimed']], ['#f-profile', report.allProfiles], ['#f-level', ['MUST', 'SHOULD', 'MAY']]]) {
+for (const [id, values] of [['#f-status', ['passed', 'failed', 'expected-failure', 'untested', 'not-claimed']], ['#f-profile', report.allProfiles], ['#f-level', ['MUST', 'SHOULD', 'MAY']], ['#f-basis', ['sd', 'core', 'decision']]]) {
   for (const v of values) $(id).append(el('option', { value: v }, v));
   $(id).addEventListener('change', renderMatrix);
 }
@@ -160,10 +165,11 @@ Tests: ${t.passed} passed, ${t.failed} failed, ${t.unexpectedPass} unexpected pa
 <label>Status <select id="f-status"><option value="">all</option></select></label>
 <label>Profile <select id="f-profile"><option value="">all</option></select></label>
 <label>Level <select id="f-level"><option value="">all</option></select></label>
-<label>Search <input id="f-text" type="search" placeholder="ID or test"></label>
+<label title="sd: the service description states it; core: Fauna's own code or tests show it; decision: this spec's decision alone">Basis <select id="f-basis"><option value="">all</option></select></label>
+<label>Search <input id="f-text" type="search" placeholder="ID, statement or test"></label>
 <span class="meta" id="matrix-count"></span>
 </div>
-<table id="matrix"><thead><tr><th>Requirement</th><th>Level</th><th>Profile</th><th>Status</th><th>Tests</th></tr></thead><tbody></tbody></table>
+<table id="matrix"><thead><tr><th>Requirement</th><th>Statement</th><th>Level</th><th>Profile</th><th>Basis</th><th>Status</th><th>Tests</th></tr></thead><tbody></tbody></table>
 <script type="application/json" id="report-data">${embedJson(report)}</script>
 <script>${SCRIPT}</script>
 </body>

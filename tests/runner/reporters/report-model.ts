@@ -2,6 +2,7 @@
 // Two steps: `judgeTests` gives every test its gate status (claims, expectations), `aggregateReport` scores areas and
 // requirements and decides the outcome. `merge` reuses the second step on judged tests of several shards.
 import type { ConformanceReport, Counts, Exchange, Requirement, RequirementsIndex, Signature } from '../../../schemas/types.js';
+import { evidenceCite, evidenceUrl } from '../../../spec/build-index.js';
 import { requirementIdProblems } from '../../harness/requirement-ids.js';
 import { judgeAgainstExpectations, type Expectation } from '../expectations.js';
 import { replayCommand } from '../replay.js';
@@ -156,7 +157,18 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
   const requirements = live.map((r) => {
     const mine = tests.filter((t) => t.requirements.includes(r.id));
     const claimed = claimedSet.has(r.profile);
-    return { id: r.id, level: r.level, profile: r.profile, specStatus: r.status as 'active' | 'tentative', claimed, status: requirementVerdict(claimed, mine), tests: mine.map((t) => t.id) };
+    return {
+      id: r.id,
+      level: r.level,
+      profile: r.profile,
+      specStatus: r.status as 'active' | 'tentative',
+      statement: r.statement,
+      basis: r.basis,
+      evidence: r.evidence.map((e) => ({ cite: evidenceCite(e), url: evidenceUrl(e, spec.evidenceSources), ...(e.note === undefined ? {} : { note: e.note }) })),
+      claimed,
+      status: requirementVerdict(claimed, mine),
+      tests: mine.map((t) => t.id),
+    };
   });
 
   // Untested MUSTs are only judged when every test of every area could have run.
