@@ -23,6 +23,8 @@ export interface ReferenceServerOptions {
   functionTimeLimitMs?: number;
   /** The longest a query may run; a request's `x-query-timeout` may ask for less (default 30000 ms). */
   queryTimeLimitMs?: number;
+  /** Honour the failpoints a request names (failpoints.ts): for the self-check's faults only, never a real server. */
+  failpoints?: boolean;
 }
 
 export interface RunningReferenceServer {
@@ -66,7 +68,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       throw error;
     }
   }
-  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onInternalError), {
+  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onInternalError, { failpoints: options.failpoints ?? false }), {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     ...transportErrors(parts.routes),
     onFault,

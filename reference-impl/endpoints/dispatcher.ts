@@ -4,7 +4,8 @@
  */
 import { secretFromAuthorization } from '../auth/credentials-header.js';
 import { ProtocolError } from '../errors/query-error.js';
-import type { Exchange } from '../transport/exchange.js';
+import { FAILPOINTS_FIRED_HEADER, FAILPOINTS_HEADER, requestedFailpoints, withFailpoints, type ActiveFailpoints } from '../failpoints.js';
+import type { Exchange, ResponseStream } from '../transport/exchange.js';
 import { answerPreflight, withCors } from './cors.js';
 import { checkRequestParameters } from './request-parameters.js';
 import { protocolErrorBody, sendProtocolError } from './responses.js';
@@ -12,7 +13,35 @@ import type { Endpoint, RequestContext, RouteTable, ServerServices } from './rou
 
 const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
 
-export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
+export interface DispatcherOptions {
+  /** Honour the failpoints a request names (see failpoints.ts); only the self-check's server turns this on. */
+  failpoints?: boolean;
+}
+
+export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void, options: DispatcherOptions = {}) {
+  const dispatch = dispatcher(routes, services, onFault);
+  if (!options.failpoints) return dispatch;
+  return (given: Exchange): Promise<void> | undefined => {
+    const failpoints = requestedFailpoints(given.request.headers[FAILPOINTS_HEADER]);
+    return failpoints === undefined ? dispatch(given) : withFailpoints(failpoints, () => dispatch(reportingFired(given, failpoints)));
+  };
+}
+
+/** The exchange, answering with the failpoints that fired while the request was handled. */
+function reportingFired(exchange: Exchange, failpoints: ActiveFailpoints): Exchange {
+  const fired = (headers: Record<string, string>) =>
+    failpoints.fired.size === 0 ? headers : { ...headers, [FAILPOINTS_FIRED_HEADER]: [...failpoints.fired].join(',') };
+  return {
+    request: exchange.request,
+    get responded() {
+      return exchange.responded;
+    },
+    respond: (status, headers, body) => exchange.respond(status, fired(headers), body),
+    openStream: (status, headers): ResponseStream => exchange.openStream(status, fired(headers)),
+  };
+}
+
+function dispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
   return (given: Exchange): Promise<void> | undefined => {
     const origin = given.request.headers['origin'];
     if (origin !== undefined && given.request.method === 'OPTIONS') {

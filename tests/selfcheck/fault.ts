@@ -63,6 +63,11 @@ export interface FaultHooks {
   stream?(context: ExchangeContext): StreamEventHook | undefined;
   /** Rewrites the headers of an open `/stream/1` or `/stream` response (undefined leaves them alone). */
   streamHeaders?(headers: Record<string, string>, context: ExchangeContext): Record<string, string> | undefined;
+  /**
+   * Failpoints of the reference server (reference-impl/failpoints.ts) to turn on for every request, for a deviation
+   * a proxy cannot make: the server deviates itself, at the place the failpoint marks.
+   */
+  failpoints?: readonly string[];
 }
 
 export type Area = 'core' | 'auth' | 'indexes' | 'ordering' | 'paging' | 'events';

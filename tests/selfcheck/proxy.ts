@@ -11,6 +11,7 @@ import type {
   StreamEventHook,
   StreamWriter,
 } from './fault.js';
+import { FAILPOINTS_FIRED_HEADER, FAILPOINTS_HEADER } from '../../reference-impl/failpoints.js';
 import { stringifyJson, tryParseJson } from './json-body.js';
 
 export interface FaultProxyOptions {
@@ -96,6 +97,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         forwarded = rewritten;
       }
     }
+    if (hooks.failpoints !== undefined && hooks.failpoints.length > 0) {
+      forwarded = { ...forwarded, headers: { ...forwarded.headers, [FAILPOINTS_HEADER]: hooks.failpoints.join(',') } };
+    }
     const context: ExchangeContext = { original, request: forwarded };
 
     const hasBody = forwarded.body.length > 0 || !['GET', 'HEAD'].includes(forwarded.method);
@@ -107,6 +111,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       signal: aborter.signal,
     });
     const responseHeaders = flattenHeaders(answer.headers, RESPONSE_HEADERS_NOT_FORWARDED);
+    // A failpoint the server says fired is an application of the fault; the suite never sees the header.
+    if (responseHeaders[FAILPOINTS_FIRED_HEADER] !== undefined) {
+      applied += 1;
+      delete responseHeaders[FAILPOINTS_FIRED_HEADER];
+    }
 
     if (isStreamPath(forwarded.path) && answer.statusCode === 200) {
       const streamHook = hooks.stream?.(context);

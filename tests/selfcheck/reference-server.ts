@@ -15,5 +15,6 @@ export async function startReferenceServer(): Promise<RunningReferenceServer> {
   process.env[EVENT_ENV.maxStreamsPerSecret] = String(maxStreamsPerSecret);
   // A query runs at most a few seconds: faults run side by side against this one server, and one that stretches a
   // query's x-query-timeout (QUERY-TIMEOUT-IGNORED) must not let a long query hold it for the default 30 s.
-  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS });
+  // Failpoints are honoured only for the requests a fault's proxy marks, so the faults that use them share this server.
+  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS, failpoints: true });
 }

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { isJsonObject, jsonInt, parseJson } from '../../selfcheck/json-body.js';
 import { startFaultProxy, type FaultProxy } from '../../selfcheck/proxy.js';
 import type { FaultHooks } from '../../selfcheck/fault.js';
+import { FAILPOINTS_FIRED_HEADER, FAILPOINTS_HEADER } from '../../../reference-impl/failpoints.js';
 
 // A tiny upstream: echoes requests as JSON, answers a body with a big integer and a decimal, and serves
 // `/stream/1` as four `\r\n`-separated events.
@@ -30,6 +31,13 @@ async function startUpstream(): Promise<Upstream> {
         // Split one event across two writes so the proxy must reassemble lines.
         res.write(STREAM_EVENTS[0] + '\r\n' + STREAM_EVENTS[1]!.slice(0, 10));
         setTimeout(() => res.end(STREAM_EVENTS[1]!.slice(10) + '\r\n' + STREAM_EVENTS.slice(2).join('\r\n') + '\r\n'), 20);
+        return;
+      }
+      if (req.url === '/failpoint') {
+        // As a server started with failpoints: the first one named fired.
+        const named = String(req.headers[FAILPOINTS_HEADER] ?? '');
+        res.writeHead(200, { 'content-type': 'application/json', ...(named === '' ? {} : { [FAILPOINTS_FIRED_HEADER]: named.split(',')[0] }) });
+        res.end(JSON.stringify({ named }));
         return;
       }
       if (req.url === '/numbers') {
@@ -84,6 +92,20 @@ describe('fault proxy', () => {
       expect(res.headers['x-txn-time']).toBe('1710968002310000');
       expect(await res.body.text()).toBe('{"resource":{"ts":1710968002310000123,"d":1.0,"i":1}}');
       expect(proxy.exchanges).toBe(1);
+      expect(proxy.applied).toBe(0);
+    });
+  });
+
+  it("names a fault's failpoints to the server on every request, counts the answers that say one fired, and hides that header", async () => {
+    await withProxy({ failpoints: ['KEY-TTL-IGNORED', 'OTHER'] }, async (proxy) => {
+      const res = await request(`${proxy.url}/failpoint`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
+      expect(await res.body.json()).toEqual({ named: 'KEY-TTL-IGNORED,OTHER' });
+      expect(res.headers[FAILPOINTS_FIRED_HEADER]).toBeUndefined();
+      expect(proxy.applied).toBe(1);
+    });
+    await withProxy({}, async (proxy) => {
+      const res = await request(`${proxy.url}/failpoint`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
+      expect(await res.body.json()).toEqual({ named: '' });
       expect(proxy.applied).toBe(0);
     });
   });

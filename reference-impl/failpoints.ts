@@ -1,0 +1,53 @@
+/**
+ * Failpoints: named, deliberate deviations from the spec, marked in the code where they happen (as etcd's gofail
+ * marks its failpoints), for the self-check's faults that a proxy between suite and server cannot express (which
+ * secret's rights filter events, whether an expired key still authenticates, …).
+ *
+ * They are off unless the server is started with `failpoints: true`, which only the self-check does. Then a request
+ * names the failpoints it wants in the `x-fauna-conformance-failpoints` header (comma-separated), and they are active
+ * while that request is handled, including everything its handler awaits; the answer names those that fired in
+ * `x-fauna-conformance-failpoints-fired`, so a fault that never fired is told from one nobody noticed. Work done later
+ * on a request's behalf (a stream's events) reads what `activeFailpoints()` gave when the request opened it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export const FAILPOINTS_HEADER = 'x-fauna-conformance-failpoints';
+export const FAILPOINTS_FIRED_HEADER = 'x-fauna-conformance-failpoints-fired';
+
+/** The failpoints of one request, and those of them that fired. */
+export class ActiveFailpoints {
+  readonly fired = new Set<string>();
+
+  constructor(private readonly names: ReadonlySet<string>) {}
+
+  /** Whether `name` is on for this request; a failpoint that is on counts as fired once asked. */
+  on(name: string): boolean {
+    if (!this.names.has(name)) return false;
+    this.fired.add(name);
+    return true;
+  }
+}
+
+const current = new AsyncLocalStorage<ActiveFailpoints>();
+
+/** Whether the request being handled turned on failpoint `name`. Always false on a server started without failpoints. */
+export function failpoint(name: string): boolean {
+  return current.getStore()?.on(name) ?? false;
+}
+
+/** The failpoints of the request being handled, for work that outlives its handler (undefined: none). */
+export function activeFailpoints(): ActiveFailpoints | undefined {
+  return current.getStore();
+}
+
+/** The failpoints a request's header names (undefined when it names none). */
+export function requestedFailpoints(header: string | undefined): ActiveFailpoints | undefined {
+  if (header === undefined) return undefined;
+  const names = header.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names.length === 0 ? undefined : new ActiveFailpoints(new Set(names));
+}
+
+/** Runs `handle` with `failpoints` active for it and everything it awaits. */
+export function withFailpoints<T>(failpoints: ActiveFailpoints, handle: () => T): T {
+  return current.run(failpoints, handle);
+}
