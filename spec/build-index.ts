@@ -137,10 +137,10 @@ export function parseRequirements(text: string, file: string): Requirement[] {
     const source: Requirement['source'] = [firstSource, ...moreSources];
 
     const evidenceLines = body.filter((l) => l.startsWith('Evidence:'));
-    if (evidenceLines.length > 1) {
+    if (evidenceLines.length !== 1) {
       throw new SpecFormatError(file, lineNo, `${id}: needs exactly one "Evidence:" line (a cited line range, or "none found"), found ${evidenceLines.length}`);
     }
-    const evidence = evidenceLines.length === 0 ? [] : parseEvidence((evidenceLines[0] as string).slice('Evidence:'.length).trim(), file, lineNo, id);
+    const evidence = parseEvidence((evidenceLines[0] as string).slice('Evidence:'.length).trim(), file, lineNo, id);
 
     const statusLines = body.filter((l) => l.startsWith('Status:'));
     if (statusLines.length > 1) throw new SpecFormatError(file, lineNo, `${id}: more than one "Status:" line`);
