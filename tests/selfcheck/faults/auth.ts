@@ -1109,14 +1109,24 @@ export const AUTH_FAULTS: readonly Fault[] = [
   {
     id: 'AUTH-LOGIN-CLIENT-DENIED',
     title: 'Login needs a server key',
-    breaks: ['AUTH-LOGIN-011'],
+    breaks: ['AUTH-LOGIN-011', 'AUTH-CLIENT-005'],
     area: 'auth',
-    description: 'A successful Login made with a client key answers 403 `permission denied` instead.',
+    description: 'A successful Login made with a client key answers 403 `permission denied` instead (the token it wrote stays).',
     apply: withLedgers((ledgers) => ({
       response: rewriteResponse(
         (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && ledgers.keys.bySecret(requestSecret(ctx.original) ?? '')?.role === 'client',
         permissionDenied,
       ),
+    })),
+  },
+  {
+    id: 'AUTH-IDENTIFY-CLIENT-DENIED',
+    title: 'Identify needs a server key',
+    breaks: ['AUTH-CLIENT-005'],
+    area: 'auth',
+    description: 'A successful top-level Identify made with a client key answers 403 `permission denied`, as a server that asks for read rights on the document would.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'identify' && keyOf(ledgers, ctx.original)?.role === 'client', permissionDenied),
     })),
   },
   {
@@ -1555,17 +1565,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
-    id: 'AUTH-CLIENT-PUBLIC-IGNORED',
-    title: 'Index `permissions` are dropped',
-    breaks: ['AUTH-CLIENT-001', 'AUTH-LOGIN-011'],
+    id: 'AUTH-CLIENT-PUBLIC-EMPTY',
+    title: 'A public index answers client keys an empty page',
+    breaks: ['AUTH-CLIENT-001'],
     area: 'auth',
-    description: '`permissions` is removed from every `create_index`, so no index is publicly readable.',
-    apply: () => ({
-      request: editExpression((object) => {
-        const payload = 'create_index' in object ? objectPayload(object.create_index) : undefined;
-        return payload !== undefined && 'permissions' in payload ? (delete payload.permissions, 1) : 0;
-      }),
-    }),
+    description: 'A client key\'s successful top-level Paginate answers its page with `data: []`: a server that opens public indexes to client keys but filters the entries by the key\'s (empty) document rights.',
+    apply: withLedgers((ledgers) => ({
+      json: rewriteJson(
+        (body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
+        (body) => {
+          const page = v4Resource(body);
+          if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return false;
+          page.data = [];
+          return true;
+        },
+      ),
+    })),
   },
   {
     id: 'AUTH-CLIENT-INDEX-UNCHECKED',
