@@ -577,6 +577,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'AUTH-KEY-TTL-IGNORED',
+    title: 'A key\'s `ttl` does not end its secret',
+    breaks: ['AUTH-KEY-001'],
+    area: 'auth',
+    description: 'The reference server authenticates a key whatever its `ttl` (failpoint KEY-TTL-IGNORED), as it once did: only tokens were judged.',
+    apply: () => ({ failpoints: ['KEY-TTL-IGNORED'] }),
+  },
+  {
+    id: 'AUTH-EXPIRED-RECORDS-READABLE',
+    title: 'Expired key and token records stay readable',
+    breaks: ['AUTH-TOKEN-011', 'FN-KEY-003'],
+    area: 'auth',
+    description: 'The reference server\'s expiry rule judges user documents only (failpoint EXPIRED-KEYS-AND-TOKENS-READABLE): Get, Exists, listings, indexes and KeyFromSecret still find a key or token whose `ttl` has passed.',
+    apply: () => ({ failpoints: ['EXPIRED-KEYS-AND-TOKENS-READABLE'] }),
+  },
+  {
     id: 'AUTH-SELF-KEY-UNAUTHORIZED',
     title: '`GET /tokens/self` with a key answers 401',
     breaks: ['AUTH-SELF-007'],
