@@ -1180,6 +1180,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'AUTH-CURRENT-TOKEN-PARENT-KEY',
+    title: 'CurrentToken answers the ref of a key made in a parent database',
+    breaks: ['AUTH-IDENTITY-006'],
+    area: 'auth',
+    description: 'The reference server\'s CurrentToken and HasCurrentToken count every key as the current token, wherever its record lives (failpoint CURRENT-TOKEN-ANY-KEY), as it once did: a key made in the parent database answers a ref that names no key of the database the request runs in.',
+    apply: () => ({ failpoints: ['CURRENT-TOKEN-ANY-KEY'] }),
+  },
+  {
+    id: 'AUTH-OWN-DOCUMENT-READABLE',
+    title: 'A token reads its own identity document without a role',
+    breaks: ['AUTH-ACCESS-003'],
+    area: 'auth',
+    description: 'A token\'s top-level Get of its own identity document runs with a server key of its database, as the service did when the faunadb-js login/logout test was written.',
+    apply: tokenAsServer((token, form, req) => form === 'get' && refKey(topObject(req)?.get) !== undefined && refKey(topObject(req)?.get) === refKey(token.instance)),
+  },
+  {
     id: 'AUTH-HAS-IDENTITY-FOR-KEYS',
     title: 'HasIdentity answers true for any secret',
     breaks: ['AUTH-IDENTITY-004'],
