@@ -10,7 +10,7 @@ import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { userCollectionName, type DatabaseId } from '../../store/store.js';
 import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { expectBoolean, expectObject, expectRef, typeName } from '../arguments.js';
+import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -134,10 +134,11 @@ const login: FormDefinition = {
   },
 };
 
+/** Identify takes what Login takes: a ref, or a set whose first document it checks (false when the set is empty). */
 const identify: FormDefinition = {
   required: ['identify', 'password'],
   async evaluate(ctx, args) {
-    const target = expectRef(await args.value(ctx, 'identify'), args.position('identify'));
+    const target = await args.value(ctx, 'identify');
     const password = await args.value(ctx, 'password');
     if (typeof password !== 'string') throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
     return passwordMatches(ctx, await userLocation(ctx, target, args.position('identify')), password);

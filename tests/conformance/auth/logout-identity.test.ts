@@ -84,6 +84,17 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     else expect(res.expectStatus(200).resource).toBe(false);
   });
 
+  check(['AUTH-IDENTIFY-006'], 'Identify with a Match on a unique index checks the first document found; an empty set is false; a set the caller may not read is 403 at ["identify"]', async () => {
+    const carol = await createUser(t.server, 'users', { email: 'carol@example.com' });
+    (await t.server.query({ create_index: obj({ name: 'users_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true }) })).expectStatus(201);
+    const byEmail = (email: string) => ({ match: { index: 'users_by_email' }, terms: email });
+    expect((await t.server.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(200).resource).toBe(true);
+    expect((await t.server.query({ identify: byEmail('carol@example.com'), password: newPassword() })).expectStatus(200).resource).toBe(false);
+    expect((await t.server.query({ identify: byEmail('nobody@example.com'), password: carol.password })).expectStatus(200).resource).toBe(false);
+    const refused = (await t.client.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(403).expectErrorCode('permission denied');
+    expect(refused.body.errors[0].position).toEqual(['identify']);
+  });
+
   check(['AUTH-IDENTITY-001', 'AUTH-IDENTITY-002', 'AUTH-IDENTITY-005'], "identity and current_identity answer the token's user; current_token answers the token's ref", async () => {
     const token = await login(t.server, ada);
     const as = t.as(token.secret);

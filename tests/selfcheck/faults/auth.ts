@@ -1584,6 +1584,56 @@ export const AUTH_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'AUTH-TOKEN-INDEX-WITHOUT-ROLE',
+    title: 'A token reads indexes without a role',
+    breaks: ['AUTH-TOKEN-009'],
+    area: 'auth',
+    description: 'A token\'s top-level Paginate runs with a server key of its database while no role names the token\'s user collection, as a server that lets a token read an index over its own tokens by its built-in rights.',
+    apply: tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
+  },
+  {
+    id: 'AUTH-TOKEN-CREATE-NO-SECRET',
+    title: 'Create in the tokens collection answers no secret',
+    breaks: ['AUTH-TOKEN-012'],
+    area: 'auth',
+    description: 'The 201 answer of a top-level Create in `{"tokens": null}` loses its `secret`, as a server that shows a token\'s secret only to Login.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => answersForm('create', 201, ctx) && isJsonObject(topObject(ctx.original)?.create) && 'tokens' in (topObject(ctx.original)!.create as JsonObject),
+        (body) => deleteKeys(v4Resource(body), 'secret'),
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-IDENTIFY-SET-REFUSED',
+    title: 'Identify takes refs only',
+    breaks: ['AUTH-IDENTIFY-006'],
+    area: 'auth',
+    description: 'A top-level Identify whose argument is a Match answers 400 `invalid argument` "Ref expected, Set provided." at `["identify"]`, as the reference server once did.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => topLevelForm(ctx.original) === 'identify' && isJsonObject(topObject(ctx.original)?.identify) && 'match' in (topObject(ctx.original)!.identify as JsonObject),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['identify'], code: 'invalid argument', description: 'Ref expected, Set provided.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-REPLACE-DROPS-PASSWORD',
+    title: 'Replace without `credentials` removes the password',
+    breaks: ['AUTH-PASSWORD-007'],
+    area: 'auth',
+    description: 'Every `replace` of a document whose params have no `credentials` is sent upstream with `credentials: null`, as a server that replaces the credentials along with the rest of the document.',
+    apply: () => ({
+      request: editExpression((object) => {
+        const collection = 'replace' in object ? refCollection(object.replace) : undefined;
+        const params = objectPayload(object.params);
+        if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
+        params.credentials = null;
+        return 1;
+      }),
+    }),
+  },
+  {
     id: 'AUTH-NO-ROLE-NO-IDENTITY',
     title: 'A token in no role cannot call Identity or Logout',
     breaks: ['AUTH-ACCESS-002'],
