@@ -110,7 +110,7 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
     functionTimeLimitMs: options.functionTimeLimitMs ?? DEFAULT_FUNCTION_TIME_LIMIT_MS,
     queryTimeLimitMs: options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS,
   };
-  const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret), evalServices, access };
+  const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret, () => transactions.readTs), evalServices, access };
 
   const routes = new RouteTable();
   routes.add(v4QueryEndpoint);

@@ -5,9 +5,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isRoleRef } from '../abac/role-record.js';
 import type { Identity, KeyRole } from '../eval/identity.js';
+import { failpoint } from '../failpoints.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
-import { Ref, Time } from '../values/value.js';
+import { Ref, Time, type Value } from '../values/value.js';
 import { addressOf, digestsEqual, sha256Digest, type SecretAddress } from './secrets.js';
 
 /** Digests remembered per presented secret: clients send the same few secrets on every request. */
@@ -20,6 +21,8 @@ export class Authenticator {
   constructor(
     private readonly store: Store,
     rootSecret: string,
+    /** The time a request is judged at (microseconds): the snapshot time its transaction will read at. */
+    private readonly requestTs: () => bigint,
   ) {
     this.rootDigest = sha256Digest(rootSecret);
   }
@@ -71,16 +74,18 @@ export class Authenticator {
   private recordIdentity(view: Transaction, address: SecretAddress, digest: string | undefined): Identity | undefined {
     if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
-    const record = view.get(address.database, collection, address.id);
+    // Read without the view's expiry rule, which judges at the last commit: the ttl is judged below, at the request's time.
+    const record = this.store.getDocument(address.database, collection, address.id, view.ts);
     if (!record || record.hidden.secretDigest === undefined) return undefined;
     if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
+    // A key or token ends once its `ttl` is at or before the request's time (DEC-010).
+    const ttl = record.fields['ttl'];
+    if (ttl instanceof Time && ttl.micros <= this.requestTs() && (address.kind === 'token' || !failpoint('KEY-TTL-IGNORED'))) return undefined;
     const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
     if (address.kind === 'token') {
-      // A token ends with its `ttl` and with its identity document (DEC-010).
-      const ttl = record.fields['ttl'];
-      if (ttl instanceof Time && ttl.micros <= BigInt(Date.now()) * 1000n) return undefined;
+      // A token also ends with its identity document (DEC-010).
       const instance = record.fields['instance'];
-      if (!(instance instanceof Ref) || !identityDocumentLive(view, address.database, instance)) return undefined;
+      if (!tokenIdentityLive(view, address.database, instance)) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;
@@ -99,7 +104,9 @@ export class Authenticator {
   }
 }
 
-function identityDocumentLive(view: Transaction, database: DatabaseId, instance: Ref): boolean {
+/** Whether a token's `instance`, in the token's database, names a user document that `view` sees (DEC-010). */
+export function tokenIdentityLive(view: Transaction, database: DatabaseId, instance: Value | undefined): instance is Ref {
+  if (!(instance instanceof Ref)) return false;
   const collection = instance.collection;
   if (collection === undefined || collection.collection?.id !== 'collections') return false;
   return view.get(database, userCollectionKey(collection.id), instance.id) !== undefined;

@@ -7,6 +7,7 @@
  * Writes enter only through `commit` (called by the transaction layer under its commit lock).
  */
 import { createRequire } from 'node:module';
+import { failpoint } from '../failpoints.js';
 import { Time, type ObjectValue } from '../values/value.js';
 
 // sorted-btree is CommonJS; require() gives the class the same way under Node and vitest.
@@ -170,7 +171,7 @@ export class Store {
   /** `lastId` as text: most ids are compared against it, and only a larger one is converted. */
   private lastIdText = '0';
   private lastCommit = 0n;
-  /** Databases where a user document has had a `ttl` (index reads check expiry only there, DEC-067). */
+  /** Databases where a record has had a `ttl` (index reads check expiry only there, DEC-067). */
   private readonly ttlDatabases = new Set<DatabaseId>();
 
   constructor() {
@@ -210,7 +211,7 @@ export class Store {
     return this.walkCollection(database, collection, atTs, 'ascending', undefined, WALK_FIRST_CHUNK, expiresBy);
   }
 
-  /** True when a user document of `database` has ever had a `ttl`: elsewhere no document can be expired. */
+  /** True when a record of `database` has ever had a `ttl`: elsewhere no document, key or token can be expired. */
   mayHoldExpiringDocuments(database: DatabaseId): boolean {
     return this.ttlDatabases.has(database);
   }
@@ -219,7 +220,7 @@ export class Store {
    * Documents of a collection alive at `atTs`, in id order (`ascending`) or reverse id order, starting at
    * `fromId`: ascending walks start at the first id ≥ `fromId`, descending ones at the last id < `fromId`.
    * Lazy: a walk costs one seek per chunk of ids read ahead plus the steps taken; `expected` (how many
-   * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. User documents expired at
+   * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. Records expired at
    * `expiresBy` (the reading transaction's time, which an `At` read passes apart from `atTs`) are left out.
    */
   *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<[string, DocumentVersion]> {
@@ -240,7 +241,7 @@ export class Store {
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
-    const expiresByNanos = userCollectionName(collection) !== undefined && this.ttlDatabases.has(database) ? expiresBy * 1000n : undefined;
+    const expiresByNanos = hasExpiringRecords(collection) && this.ttlDatabases.has(database) ? expiresBy * 1000n : undefined;
     const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId === undefined ? undefined : idKey(fromId);
     let skipBound = !ascending && fromId !== undefined;
@@ -255,7 +256,7 @@ export class Store {
         read++;
         last = key;
         const version = versionAt(history, atTs);
-        if (version && version.action !== 'delete' && !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos))) live.add(key, version);
+        if (version && version.action !== 'delete' && !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))) live.add(key, version);
       }
       if (live.count > 0) yield live;
       if (read < chunkSize) return;
@@ -490,12 +491,22 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
 }
 
 /**
- * True when `version` is a version of a user document (`collection` is a user collection) whose `ttl` is at or
- * before `ts`: a read at `ts` sees no such document, as in the real service (DEC-067). Native records are not judged
- * here: a token's ttl ends its secret (DEC-010) but leaves its record readable.
+ * True when `version`, a version of a record in `collection`, has a `ttl` at or before `ts`: a read at `ts` sees no
+ * such record, as in the real service. It judges user documents (DEC-067) and the records of keys and tokens
+ * (AUTH-TOKEN-011); other native records carry no ttl.
  */
 export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
-  return version.fields['ttl'] instanceof Time && userCollectionName(collection) !== undefined && ttlPassed(version, ts * 1000n);
+  return version.fields['ttl'] instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection);
+}
+
+/** Collections whose records a passed `ttl` hides from reads. */
+function hasExpiringRecords(collection: CollectionKey): boolean {
+  return userCollectionName(collection) !== undefined || collection === 'keys' || collection === 'tokens';
+}
+
+/** Whether the self-check's failpoint keeps an expired key or token record readable, as the reference once did. */
+function keptReadable(collection: CollectionKey): boolean {
+  return userCollectionName(collection) === undefined && failpoint('EXPIRED-KEYS-AND-TOKENS-READABLE');
 }
 
 function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {

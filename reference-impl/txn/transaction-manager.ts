@@ -62,6 +62,16 @@ export class TransactionManager {
     return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
   }
 
+  /**
+   * The snapshot time a read-only transaction beginning now gets: what a request is judged against before its
+   * transaction begins (whether a key's or token's `ttl` has passed).
+   */
+  get readTs(): bigint {
+    const now = this.clockMicros();
+    const last = this.lastTs;
+    return now > last ? now : last;
+  }
+
   run<T>(body: (txn: Transaction) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<TransactionOutcome<T>> {
     const readOnly = options.readOnly ?? false;
     const committing = this.lock.run(() => {
@@ -94,10 +104,9 @@ export class TransactionManager {
   }
 
   private begin(readOnly: boolean): Transaction {
-    const now = this.clockMicros();
-    const last = this.lastTs;
     // Reads may share the newest timestamp; a write transaction needs a fresh one.
-    const ts = readOnly ? (now > last ? now : last) : now > last ? now : last + 1n;
+    const read = this.readTs;
+    const ts = readOnly || read > this.lastTs ? read : read + 1n;
     this.lastIssued = ts;
     return new Transaction(this.store, ts, readOnly);
   }

@@ -7,9 +7,10 @@
  */
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { userCollectionName, type DatabaseId } from '../../store/store.js';
 import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { expectBoolean, expectObject, expectRef, typeName } from '../arguments.js';
+import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -133,10 +134,11 @@ const login: FormDefinition = {
   },
 };
 
+/** Identify takes what Login takes: a ref, or a set whose first document it checks (false when the set is empty). */
 const identify: FormDefinition = {
   required: ['identify', 'password'],
   async evaluate(ctx, args) {
-    const target = expectRef(await args.value(ctx, 'identify'), args.position('identify'));
+    const target = await args.value(ctx, 'identify');
     const password = await args.value(ctx, 'password');
     if (typeof password !== 'string') throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
     return passwordMatches(ctx, await userLocation(ctx, target, args.position('identify')), password);
@@ -176,19 +178,35 @@ function hasIdentityForm(key: string): FormDefinition {
   return { required: [key], evaluate: async (ctx) => ctx.identity.kind === 'token' && ctx.identity.identityDocument !== undefined };
 }
 
-/** The calling token's ref (or the calling key's); the root secret has no record. */
+export function invalidToken(position: Position): QueryError {
+  return new QueryError('invalid token', 'Token metadata is not accessible.', position);
+}
+
+/**
+ * The calling token's ref, or the calling key's when its record lives in the database the query runs in (AUTH-IDENTITY-006);
+ * undefined for a key made in a parent database for this one, and for the root secret, which has no record.
+ */
+function currentTokenRef(ctx: EvalContext): Ref | undefined {
+  const { identity } = ctx;
+  const record = identity.record;
+  if (record === undefined) return undefined;
+  if (identity.kind === 'key' && record.database !== ctx.database && !failpoint('CURRENT-TOKEN-ANY-KEY')) return undefined;
+  return record.ref;
+}
+
 const currentToken: FormDefinition = {
   required: ['current_token'],
   async evaluate(ctx, args) {
-    const record = ctx.identity.record;
-    if (record === undefined) throw missingIdentity(args.node.position);
-    return record.ref;
+    const ref = currentTokenRef(ctx);
+    if (ref === undefined) throw invalidToken(args.node.position);
+    return ref;
   },
 };
 
+/** True exactly when `current_token` answers a ref. */
 const hasCurrentToken: FormDefinition = {
   required: ['has_current_token'],
-  evaluate: async (ctx) => ctx.identity.record !== undefined,
+  evaluate: async (ctx) => currentTokenRef(ctx) !== undefined,
 };
 
 /** `Create(Tokens(), {instance, data?, ttl?})`: a token without a password, for callers allowed to create tokens. */

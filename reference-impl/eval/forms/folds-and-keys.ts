@@ -3,8 +3,10 @@
  * Reduce folds an array, page or set as Count and Sum do (iterables.ts); KeyFromSecret finds a record by its secret
  * as authentication does (auth/secrets.ts) and then reads it as Get would, with the caller's rights.
  */
+import { tokenIdentityLive } from '../../auth/authenticate.js';
 import { addressOf, isSecretOf } from '../../auth/secrets.js';
 import { QueryError, errors } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { ROOT_DATABASE, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type Value } from '../../values/value.js';
 import { expectString } from '../arguments.js';
@@ -129,6 +131,8 @@ const keyFromSecret: FormDefinition = {
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
     const record = ctx.txn.isDatabaseLive(address.database) ? ctx.txn.get(address.database, collection, address.id) : undefined;
     if (!record || !isSecretOf(secret, address, record.hidden.secretDigest)) throw notFound();
+    // As authentication: a token whose identity document is gone is no live secret (an expired record `get` hid already).
+    if (address.kind === 'token' && !tokenIdentityLive(ctx.txn, address.database, record.fields['instance']) && !failpoint('KEY-FROM-SECRET-ORPHAN-TOKEN')) throw notFound();
     const databaseRef = databaseRefFromCaller(ctx, address.database);
     if (databaseRef === null) throw notFound();
     const ref = new Ref(address.id, new Ref(collection, undefined, databaseRef));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
-import { createCollections, createUser, login, obj, tokenCount, type User } from './auth-fixtures.js';
+import { createCollections, createUser, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();
@@ -20,12 +20,30 @@ describe('Client keys and key scope', { shuffle: false }, () => {
     await login(t.server, ada);
   });
 
-  check(['AUTH-CLIENT-001', 'AUTH-CLIENT-002'], 'a client key can Paginate a public index and gets 403 permission denied on an index without public read', async () => {
-    const open = (await t.client.query({ paginate: { match: { index: 'public_by_email' }, terms: 'ada@example.com' } })).expectStatus(200);
-    expect(open.resource.data).toEqual([ada.ref]);
+  check(['AUTH-CLIENT-001'], 'a client key\'s Paginate of a public index answers its entries (SD reading) or 403 permission denied (core reading)', async () => {
+    const open = await t.client.query({ paginate: { match: { index: 'public_by_email' }, terms: 'ada@example.com' } });
+    if (open.status === 403) {
+      open.expectErrorCode('permission denied');
+      expect(open.text).not.toContain(JSON.stringify(ada.ref['@ref'].id));
+    } else {
+      expect(open.expectStatus(200).resource.data).toEqual([ada.ref]);
+    }
+  });
+
+  check(['AUTH-CLIENT-002'], 'a client key gets 403 permission denied on an index without public read', async () => {
     const closed = await t.client.query({ paginate: { match: { index: 'private_by_email' }, terms: 'ada@example.com' } });
     closed.expectStatus(403).expectErrorCode('permission denied');
     expect(closed.text).not.toContain(JSON.stringify(ada.ref['@ref'].id));
+  });
+
+  check(['AUTH-CLIENT-005'], 'a client key can Login and Identify with a document ref, without any privilege on the document', async () => {
+    const before = await tokenCount(t.server, ada);
+    const token = await login(t.client, ada);
+    expect(token.response.resource.instance).toEqual(ada.ref);
+    expect(await tokenCount(t.server, ada)).toBe(before + 1);
+    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
+    expect((await t.client.query({ identify: ada.ref, password: ada.password })).expectStatus(200).resource).toBe(true);
+    expect((await t.client.query({ identify: ada.ref, password: newPassword() })).expectStatus(200).resource).toBe(false);
   });
 
   check(['KEY-ROLE-006'], 'a client key cannot read a document by Get: 403 permission denied', async () => {

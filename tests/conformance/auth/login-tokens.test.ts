@@ -85,10 +85,18 @@ describe('Login and tokens', { shuffle: false }, () => {
     expect(await tokenCount(t.server, user)).toBe(before);
   });
 
-  check(['AUTH-LOGIN-011', 'AUTH-CLIENT-001'], 'a client key can call Login through a unique index with public read permission', async () => {
-    const res = (await t.client.query(loginExpr(byEmail('ada@example.com'), ada.password))).expectStatus(201);
-    expect(res.resource.instance).toEqual(ada.ref);
-    expect((await t.client.query({ paginate: byEmail('ada@example.com') })).expectStatus(200).resource.data).toEqual([ada.ref]);
+  check(['AUTH-LOGIN-011'], 'a client key\'s Login through a public unique index answers a token (SD reading) or 403 permission denied and no token (core reading)', async () => {
+    const before = await tokenCount(t.server, ada);
+    const res = await t.client.query(loginExpr(byEmail('ada@example.com'), ada.password));
+    if (res.status === 403) {
+      res.expectErrorCode('permission denied');
+      expect(await tokenCount(t.server, ada)).toBe(before);
+      return;
+    }
+    const token = res.expectStatus(201).resource;
+    expect(token.instance).toEqual(ada.ref);
+    expect(await tokenCount(t.server, ada)).toBe(before + 1);
+    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
   });
 
   check(['AUTH-LOGIN-012'], 'a token secret from Login authenticates requests that run as that user', async () => {
@@ -145,22 +153,36 @@ describe('Login and tokens', { shuffle: false }, () => {
     expect(got).not.toHaveProperty('secret');
   });
 
-  check(['AUTH-TOKEN-009'], "an index over tokens by instance, queried with the user's own token, lists that user's token names and no other user's", async () => {
+  check(['AUTH-TOKEN-009'], "with a role granting read on it, an index over tokens by instance, queried with the user's own token, lists that user's token names and no other user's; without the role, 403", async () => {
     (await t.server.query({ create_index: obj({ name: 'tokens_by_instance', source: { tokens: null }, terms: [obj({ field: ['instance'] })], values: [obj({ field: ['data', 'name'] })] }) })).expectStatus(201);
-    (await t.server.query({
+    const owner = await createUser(t.server, 'token_owners');
+    const other = await createUser(t.server, 'token_owners');
+    const { secret } = await login(t.server, owner, { name: 'laptop' });
+    await login(t.server, owner, { name: 'phone' });
+    await login(t.server, other, { name: 'tablet' });
+    const ownNames = { paginate: { match: { index: 'tokens_by_instance' }, terms: { current_identity: null } } };
+    (await t.as(secret).query(ownNames)).expectStatus(403).expectErrorCode('permission denied');
+    (await t.admin.query({
       create_role: obj({
         name: 'own_tokens',
         membership: [obj({ resource: { collection: 'token_owners' } })],
         privileges: [obj({ resource: { index: 'tokens_by_instance' }, actions: obj({ read: true }) })],
       }),
     })).expectStatus(201);
-    const owner = await createUser(t.server, 'token_owners');
-    const other = await createUser(t.server, 'token_owners');
-    const { secret } = await login(t.server, owner, { name: 'laptop' });
-    await login(t.server, owner, { name: 'phone' });
-    await login(t.server, other, { name: 'tablet' });
-    const res = (await t.as(secret).query({ paginate: { match: { index: 'tokens_by_instance' }, terms: { current_identity: null } } })).expectStatus(200);
+    const res = (await t.as(secret).query(ownNames)).expectStatus(200);
     expect([...res.resource.data].sort()).toEqual(['laptop', 'phone']);
+  });
+
+  check(['AUTH-TOKEN-012', 'AUTH-TOKEN-001'], 'a server key\'s Create in the tokens collection answers 201 with a secret that authenticates as the document; Get of the token shows no secret', async () => {
+    const res = (await t.server.query({ create: { tokens: null }, params: obj({ instance: ada.ref, data: obj({ name: 'made' }) }) })).expectStatus(201);
+    const token = res.resource;
+    expect(token.instance).toEqual(ada.ref);
+    expect(token.data).toEqual({ name: 'made' });
+    expect(typeof token.secret).toBe('string');
+    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
+    const stored = (await t.server.query({ get: token.ref })).expectStatus(200);
+    expect(stored.resource).not.toHaveProperty('secret');
+    expect(stored.text).not.toContain(token.secret);
   });
 
   check(['AUTH-LOGIN-013'], 'Login without a password answers 400 authentication failed and creates no token', async () => {

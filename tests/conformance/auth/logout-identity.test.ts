@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect } from 'vitest';
-import { check, rootClient, useTenant } from '../../harness/index.js';
+import { check, rootClient, target, useTenant, type Client } from '../../harness/index.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { BCRYPT_HASH, createCollections, createUser, identityStatus, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
@@ -84,12 +84,56 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     else expect(res.expectStatus(200).resource).toBe(false);
   });
 
+  check(['AUTH-IDENTIFY-006'], 'Identify with a Match on a unique index checks the first document found; an empty set is false; a set the caller may not read is 403 at ["identify"]', async () => {
+    const carol = await createUser(t.server, 'users', { email: 'carol@example.com' });
+    (await t.server.query({ create_index: obj({ name: 'users_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true }) })).expectStatus(201);
+    const byEmail = (email: string) => ({ match: { index: 'users_by_email' }, terms: email });
+    expect((await t.server.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(200).resource).toBe(true);
+    expect((await t.server.query({ identify: byEmail('carol@example.com'), password: newPassword() })).expectStatus(200).resource).toBe(false);
+    expect((await t.server.query({ identify: byEmail('nobody@example.com'), password: carol.password })).expectStatus(200).resource).toBe(false);
+    const refused = (await t.client.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(403).expectErrorCode('permission denied');
+    expect(refused.body.errors[0].position).toEqual(['identify']);
+  });
+
   check(['AUTH-IDENTITY-001', 'AUTH-IDENTITY-002', 'AUTH-IDENTITY-005'], "identity and current_identity answer the token's user; current_token answers the token's ref", async () => {
     const token = await login(t.server, ada);
     const as = t.as(token.secret);
     expect((await as.query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
     expect((await as.query({ current_identity: null })).expectStatus(200).resource).toEqual(ada.ref);
     expect((await as.query({ current_token: null })).expectStatus(200).resource).toEqual(token.response.resource.ref);
+  });
+
+  /** `current_token` answers 400 `invalid token` (`Token metadata is not accessible.`) at `[]`. */
+  const expectInvalidToken = async (caller: Client) => {
+    const res = (await caller.query({ current_token: null })).expectStatus(400).expectErrorCode('invalid token');
+    expect(res.body.errors[0].description).toBe('Token metadata is not accessible.');
+    expect(res.body.errors[0].position).toEqual([]);
+  };
+
+  check(['AUTH-IDENTITY-006'], 'current_token with a key of the database answers its ref and has_current_token true; with a key made in the parent, invalid token and false', async () => {
+    const inner = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
+    const asInner = t.as(inner.secret);
+    expect((await asInner.query({ current_token: null })).expectStatus(200).resource).toEqual(inner.ref);
+    expect((await asInner.query({ has_current_token: null })).expectStatus(200).resource).toBe(true);
+    // The tenant's own keys were made by the suite in the parent database, for this one.
+    for (const key of [t.admin, t.server, t.client]) {
+      await expectInvalidToken(key);
+      expect((await key.query({ has_current_token: null })).expectStatus(200).resource).toBe(false);
+    }
+  });
+
+  check(['AUTH-IDENTITY-006'], 'current_token with the root secret answers invalid token and has_current_token false', async () => {
+    const root = rootClient();
+    const has = (await root.query({ has_current_token: null })).expectStatus(200).resource;
+    const res = await root.query({ current_token: null });
+    // A target run with an admin key as its secret, rather than a root secret, may hold that key's record.
+    if (!target().embedded && res.status === 200) {
+      expect(res.resource['@ref'].collection).toEqual({ '@ref': { id: 'keys' } });
+      expect(has).toBe(true);
+      return;
+    }
+    await expectInvalidToken(root);
+    expect(has).toBe(false);
   });
 
   check(['AUTH-IDENTITY-003'], 'identity and current_identity with a key secret answer 400 missing identity', async () => {
@@ -114,6 +158,12 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(bob.ref);
     expect((await t.as(token.secret).query({ current_identity: null })).expectStatus(200).resource).toEqual(bob.ref);
     expect((await t.as(token.secret).query({ logout: false })).expectStatus(200).resource).toBe(true);
+  });
+
+  check(['AUTH-ACCESS-003'], 'a token whose user is a member of no role gets 403 permission denied on Get of its own identity document', async () => {
+    const token = await login(t.server, bob);
+    (await t.as(token.secret).query({ get: bob.ref })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(bob.ref);
   });
 
   check(['AUTH-SELF-001', 'AUTH-SELF-002', 'AUTH-SELF-003', 'AUTH-SELF-004', 'AUTH-TOKEN-003'], 'GET /tokens/self with a Basic token secret answers the token record with instance, a BCrypt hashed_secret, data, and no secret', async () => {

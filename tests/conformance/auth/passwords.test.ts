@@ -67,6 +67,13 @@ describe('Passwords (credentials)', { shuffle: false }, () => {
     await login(t.server, user);
   });
 
+  check(['AUTH-PASSWORD-007'], 'a Replace without credentials keeps the password working', async () => {
+    const user = await createUser(t.server, 'users', { v: 1n });
+    (await t.server.query({ replace: user.ref, params: obj({ data: obj({ v: 2n }) }) })).expectStatus(200);
+    await login(t.server, user);
+    expect((await t.server.query({ identify: user.ref, password: user.password })).expectStatus(200).resource).toBe(true);
+  });
+
   check(['DOC-CRED-001'], 'no answer to Create, Update, Replace, Get or Delete carries a credentials field', async () => {
     const password = newPassword();
     const created = (await t.server.query({ create: { collection: 'users' }, params: obj({ data: obj({}), credentials: obj({ password }) }) })).expectStatus(201);

@@ -577,6 +577,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'AUTH-KEY-TTL-IGNORED',
+    title: 'A key\'s `ttl` does not end its secret',
+    breaks: ['AUTH-KEY-001'],
+    area: 'auth',
+    description: 'The reference server authenticates a key whatever its `ttl` (failpoint KEY-TTL-IGNORED), as it once did: only tokens were judged.',
+    apply: () => ({ failpoints: ['KEY-TTL-IGNORED'] }),
+  },
+  {
+    id: 'AUTH-EXPIRED-RECORDS-READABLE',
+    title: 'Expired key and token records stay readable',
+    breaks: ['AUTH-TOKEN-011', 'FN-KEY-003'],
+    area: 'auth',
+    description: 'The reference server\'s expiry rule judges user documents only (failpoint EXPIRED-KEYS-AND-TOKENS-READABLE): Get, Exists, listings, indexes and KeyFromSecret still find a key or token whose `ttl` has passed.',
+    apply: () => ({ failpoints: ['EXPIRED-KEYS-AND-TOKENS-READABLE'] }),
+  },
+  {
     id: 'AUTH-SELF-KEY-UNAUTHORIZED',
     title: '`GET /tokens/self` with a key answers 401',
     breaks: ['AUTH-SELF-007'],
@@ -1109,14 +1125,24 @@ export const AUTH_FAULTS: readonly Fault[] = [
   {
     id: 'AUTH-LOGIN-CLIENT-DENIED',
     title: 'Login needs a server key',
-    breaks: ['AUTH-LOGIN-011'],
+    breaks: ['AUTH-LOGIN-011', 'AUTH-CLIENT-005'],
     area: 'auth',
-    description: 'A successful Login made with a client key answers 403 `permission denied` instead.',
+    description: 'A successful Login made with a client key answers 403 `permission denied` instead (the token it wrote stays).',
     apply: withLedgers((ledgers) => ({
       response: rewriteResponse(
         (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && ledgers.keys.bySecret(requestSecret(ctx.original) ?? '')?.role === 'client',
         permissionDenied,
       ),
+    })),
+  },
+  {
+    id: 'AUTH-IDENTIFY-CLIENT-DENIED',
+    title: 'Identify needs a server key',
+    breaks: ['AUTH-CLIENT-005'],
+    area: 'auth',
+    description: 'A successful top-level Identify made with a client key answers 403 `permission denied`, as a server that asks for read rights on the document would.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'identify' && keyOf(ledgers, ctx.original)?.role === 'client', permissionDenied),
     })),
   },
   {
@@ -1152,6 +1178,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
         (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.instance);
       }),
     })),
+  },
+  {
+    id: 'AUTH-CURRENT-TOKEN-PARENT-KEY',
+    title: 'CurrentToken answers the ref of a key made in a parent database',
+    breaks: ['AUTH-IDENTITY-006'],
+    area: 'auth',
+    description: 'The reference server\'s CurrentToken and HasCurrentToken count every key as the current token, wherever its record lives (failpoint CURRENT-TOKEN-ANY-KEY), as it once did: a key made in the parent database answers a ref that names no key of the database the request runs in.',
+    apply: () => ({ failpoints: ['CURRENT-TOKEN-ANY-KEY'] }),
+  },
+  {
+    id: 'AUTH-OWN-DOCUMENT-READABLE',
+    title: 'A token reads its own identity document without a role',
+    breaks: ['AUTH-ACCESS-003'],
+    area: 'auth',
+    description: 'A token\'s top-level Get of its own identity document runs with a server key of its database, as the service did when the faunadb-js login/logout test was written.',
+    apply: tokenAsServer((token, form, req) => form === 'get' && refKey(topObject(req)?.get) !== undefined && refKey(topObject(req)?.get) === refKey(token.instance)),
   },
   {
     id: 'AUTH-HAS-IDENTITY-FOR-KEYS',
@@ -1542,6 +1584,56 @@ export const AUTH_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'AUTH-TOKEN-INDEX-WITHOUT-ROLE',
+    title: 'A token reads indexes without a role',
+    breaks: ['AUTH-TOKEN-009'],
+    area: 'auth',
+    description: 'A token\'s top-level Paginate runs with a server key of its database while no role names the token\'s user collection, as a server that lets a token read an index over its own tokens by its built-in rights.',
+    apply: tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
+  },
+  {
+    id: 'AUTH-TOKEN-CREATE-NO-SECRET',
+    title: 'Create in the tokens collection answers no secret',
+    breaks: ['AUTH-TOKEN-012'],
+    area: 'auth',
+    description: 'The 201 answer of a top-level Create in `{"tokens": null}` loses its `secret`, as a server that shows a token\'s secret only to Login.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => answersForm('create', 201, ctx) && isJsonObject(topObject(ctx.original)?.create) && 'tokens' in (topObject(ctx.original)!.create as JsonObject),
+        (body) => deleteKeys(v4Resource(body), 'secret'),
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-IDENTIFY-SET-REFUSED',
+    title: 'Identify takes refs only',
+    breaks: ['AUTH-IDENTIFY-006'],
+    area: 'auth',
+    description: 'A top-level Identify whose argument is a Match answers 400 `invalid argument` "Ref expected, Set provided." at `["identify"]`, as the reference server once did.',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => topLevelForm(ctx.original) === 'identify' && isJsonObject(topObject(ctx.original)?.identify) && 'match' in (topObject(ctx.original)!.identify as JsonObject),
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['identify'], code: 'invalid argument', description: 'Ref expected, Set provided.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'AUTH-REPLACE-DROPS-PASSWORD',
+    title: 'Replace without `credentials` removes the password',
+    breaks: ['AUTH-PASSWORD-007'],
+    area: 'auth',
+    description: 'Every `replace` of a document whose params have no `credentials` is sent upstream with `credentials: null`, as a server that replaces the credentials along with the rest of the document.',
+    apply: () => ({
+      request: editExpression((object) => {
+        const collection = 'replace' in object ? refCollection(object.replace) : undefined;
+        const params = objectPayload(object.params);
+        if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
+        params.credentials = null;
+        return 1;
+      }),
+    }),
+  },
+  {
     id: 'AUTH-NO-ROLE-NO-IDENTITY',
     title: 'A token in no role cannot call Identity or Logout',
     breaks: ['AUTH-ACCESS-002'],
@@ -1555,17 +1647,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
-    id: 'AUTH-CLIENT-PUBLIC-IGNORED',
-    title: 'Index `permissions` are dropped',
-    breaks: ['AUTH-CLIENT-001', 'AUTH-LOGIN-011'],
+    id: 'AUTH-CLIENT-PUBLIC-EMPTY',
+    title: 'A public index answers client keys an empty page',
+    breaks: ['AUTH-CLIENT-001'],
     area: 'auth',
-    description: '`permissions` is removed from every `create_index`, so no index is publicly readable.',
-    apply: () => ({
-      request: editExpression((object) => {
-        const payload = 'create_index' in object ? objectPayload(object.create_index) : undefined;
-        return payload !== undefined && 'permissions' in payload ? (delete payload.permissions, 1) : 0;
-      }),
-    }),
+    description: 'A client key\'s successful top-level Paginate answers its page with `data: []`: a server that opens public indexes to client keys but filters the entries by the key\'s (empty) document rights.',
+    apply: withLedgers((ledgers) => ({
+      json: rewriteJson(
+        (body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
+        (body) => {
+          const page = v4Resource(body);
+          if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return false;
+          page.data = [];
+          return true;
+        },
+      ),
+    })),
   },
   {
     id: 'AUTH-CLIENT-INDEX-UNCHECKED',

@@ -155,6 +155,14 @@ export const FOLD_AND_KEY_FUNCTION_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'KEY-FROM-SECRET-ORPHAN-TOKEN',
+    title: 'KeyFromSecret finds a token whose user is gone',
+    breaks: ['FN-KEY-003'],
+    area: 'core',
+    description: 'The reference server\'s KeyFromSecret answers the record of a token whose identity document was deleted (failpoint KEY-FROM-SECRET-ORPHAN-TOKEN), though that secret no longer authenticates.',
+    apply: () => ({ failpoints: ['KEY-FROM-SECRET-ORPHAN-TOKEN'] }),
+  },
+  {
     id: 'KEY-FROM-SECRET-UNKNOWN-NULL',
     title: 'KeyFromSecret of an unknown secret answers null',
     breaks: ['FN-KEY-003'],

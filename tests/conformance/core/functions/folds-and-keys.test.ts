@@ -1,7 +1,7 @@
 // Reduce, SelectAll, KeyFromSecret, and the message of Map and Foreach for what they do not take (profile
 // v4-functions; spec/requirements/functions-collections.md and functions-keys.md).
 import { beforeAll, describe, expect } from 'vitest';
-import { check, createKeyExpr, useTenant } from '../../../harness/index.js';
+import { check, createKeyExpr, target, useTenant } from '../../../harness/index.js';
 import { createCollections, createUser, login, obj } from '../../auth/auth-fixtures.js';
 import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
 import { expectQueryError, lit } from '../protocol-wire.js';
@@ -159,6 +159,7 @@ describe('KeyFromSecret', () => {
   const CHILD = 'fk_child';
   const keyFromSecret = (secret: unknown): unknown => ({ key_from_secret: secret });
   const notFound = (secret: string) => `No key found for secret ${secret}.`;
+  const PAST = { '@ts': '2001-01-01T00:00:00Z' };
   let serverKey: { ref: unknown; secret: string };
   let childAdminSecret: string;
   let grandchildKey: { ref: unknown; secret: string };
@@ -202,6 +203,22 @@ describe('KeyFromSecret', () => {
     const doomed = (await t.admin.query({ create_key: obj({ role: 'client' }) })).expectStatus(201).resource;
     (await t.admin.query({ delete: doomed.ref })).expectStatus(200);
     await expectFailure(t.admin, keyFromSecret(doomed.secret), 404, 'instance not found', notFound(doomed.secret), []);
+    // The suite's own secret: the root secret (or an admin key of a database above the tenant's).
+    const root = target().secret;
+    await expectFailure(t.admin, keyFromSecret(root), 404, 'instance not found', notFound(root), []);
+  });
+
+  check(['FN-KEY-003'], 'the secret of an expired key or token, or of a token whose user was deleted, answers 404 instance not found at []', async () => {
+    const expiredKey = (await t.admin.query({ create_key: obj({ role: 'client', ttl: PAST }) })).expectStatus(201).resource.secret as string;
+    await expectFailure(t.admin, keyFromSecret(expiredKey), 404, 'instance not found', notFound(expiredKey), []);
+    const user = await createUser(t.server, 'fk_users');
+    const expiredToken = (await t.server.query({ login: user.ref, params: obj({ password: user.password, ttl: PAST }) })).expectStatus(201).resource.secret as string;
+    await expectFailure(t.server, keyFromSecret(expiredToken), 404, 'instance not found', notFound(expiredToken), []);
+    const leaving = await createUser(t.server, 'fk_users');
+    const orphan = await login(t.server, leaving);
+    expect((await resultOf(t.server, keyFromSecret(orphan.secret))).ref).toEqual(orphan.response.resource.ref);
+    (await t.server.query({ delete: leaving.ref })).expectStatus(200);
+    await expectFailure(t.server, keyFromSecret(orphan.secret), 404, 'instance not found', notFound(orphan.secret), []);
   });
 
   check(['FN-KEY-004'], 'a caller that may not read the record gets the same instance not found, not permission denied', async () => {

@@ -29,8 +29,11 @@ describe('document ttl (DEC-067)', () => {
     expect(isExpired(USERS, version(1n), 10n ** 18n)).toBe(false);
   });
 
-  it('native records are never judged expired (a token keeps its record; its ttl ends only its secret)', () => {
-    expect(isExpired('tokens', version(1n, 5n), 10n)).toBe(false);
+  it('key and token records are judged as documents are (AUTH-TOKEN-011); other native records are not', () => {
+    expect(isExpired('tokens', version(1n, 5n), 10n)).toBe(true);
+    expect(isExpired('keys', version(1n, 5n), 10n)).toBe(true);
+    expect(isExpired('keys', version(1n, 50n), 10n)).toBe(false);
+    expect(isExpired('collections', version(1n, 5n), 10n)).toBe(false);
   });
 
   it('collection walks leave out documents expired at expiresBy, which defaults to the walk time', () => {
@@ -48,9 +51,11 @@ describe('document ttl (DEC-067)', () => {
     expect(ids(store.scanCollection(ROOT_DATABASE, USERS, 12n, 100n))).toEqual(['1']);
   });
 
-  it('a native collection walk keeps records with a past ttl', () => {
-    const store = storeWith({ '1': version(1n, 5n) }, 'tokens');
-    expect(ids(store.scanCollection(ROOT_DATABASE, 'tokens', 100n))).toEqual(['1']);
+  it('a walk of the tokens leaves out tokens with a past ttl; a walk of another native collection keeps its records', () => {
+    const tokens = storeWith({ '1': version(1n, 5n), '2': version(1n) }, 'tokens');
+    expect(ids(tokens.scanCollection(ROOT_DATABASE, 'tokens', 100n))).toEqual(['2']);
+    const roles = storeWith({ '1': version(1n, 5n) }, 'roles');
+    expect(ids(roles.scanCollection(ROOT_DATABASE, 'roles', 100n))).toEqual(['1']);
   });
 
   it('getDocument stays a raw read (writes need the expired version as their before)', () => {
