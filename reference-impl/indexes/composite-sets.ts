@@ -7,6 +7,7 @@
  * page element is a function of a tuple prefix (the values, or the ref when there are none), so tuples with
  * equal elements are adjacent. Operands combined together must share one order (`sameOrder`).
  */
+import { failpoint } from '../failpoints.js';
 import { valueKey, type IndexTuple } from './index-store.js';
 import type { OrderedSet } from './ordered-set.js';
 import { compareTuples } from './value-order.js';
@@ -146,7 +147,12 @@ export class CombinedSet implements OrderedSet {
         return { walked, behind: first && cursor !== undefined ? this.behindCursor(i, direction, cursor, key) : [] };
       });
       const chosen = chosenOperand(this.kind, groups.map((g) => g.walked.length + g.behind.length));
-      if (chosen !== undefined) {
+      if (this.kind === 'union' && failpoint('SET-UNION-KEEPS-EVERY-COPY')) {
+        yield* this.everyCopy(groups);
+      } else if (this.kind === 'difference' && chosen === undefined && failpoint('SET-DIFFERENCE-SUBTRACTS-COPIES')) {
+        const others = groups.slice(1).reduce((n, g) => n + g.walked.length + g.behind.length, 0);
+        yield* this.everyCopy([{ walked: groups[0]!.walked.slice(others), behind: [] }]);
+      } else if (chosen !== undefined) {
         const origin = { operand: this.operands[chosen]!, ...(this.trackSources ? { sources: this.groupSources(groups) } : {}) };
         for (const tuple of groups[chosen]!.walked) {
           this.origin.set(tuple, origin);
@@ -156,6 +162,16 @@ export class CombinedSet implements OrderedSet {
       // No later element can be in every operand (intersection) or in the first (difference).
       if (this.kind === 'intersection' && heads.some((h) => h.done)) return;
       if (this.kind === 'difference' && heads[0]!.done) return;
+    }
+  }
+
+  /** Every walked copy of every operand, in order (the self-check's faults of a union that adds up the copies). */
+  private *everyCopy(groups: readonly Group[]): Generator<IndexTuple> {
+    const tagged = groups.flatMap((g, i) => g.walked.map((tuple) => ({ tuple, operand: this.operands[i]! })));
+    tagged.sort((a, b) => compareTuples(a.tuple, b.tuple, this.reverse));
+    for (const { tuple, operand } of tagged) {
+      this.origin.set(tuple, { operand });
+      yield tuple;
     }
   }
 

@@ -7,6 +7,7 @@
  * that one ref.
  */
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { sourcesOf } from '../../indexes/composite-sets.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
 import { paginateSet, type SetPageOptions } from '../../indexes/ordered-set.js';
@@ -152,6 +153,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean): Promise<Value> => {
     const ordered = await reader.readPaged(ctx, set, position, atTs, { sources });
     const page = paginateSet(ordered, options);
+    if (options.after !== undefined && page.data.length > 0 && failpoint('PAGE-BEFORE-IS-FIRST-ENTRY')) page.before = page.data[0];
     const data = page.data.map((tuple) => (sources ? sourcedElement(ordered.element(tuple), sourcesOf(ordered, tuple)) : ordered.element(tuple)));
     return pageObject(page, data, isEventSet(set) ? ctx : undefined);
   };
@@ -184,6 +186,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
 
 /** What Paginate takes: a set, or a ref (a document's, paged as the set of that one ref). */
 function pagedSet(set: Value, position: Position): Value {
+  if (set instanceof Ref && set.collection !== undefined && failpoint('PAGE-DOC-REF-REFUSED')) throw errors.invalidArgument('Set expected, Ref provided.', position);
   if (set instanceof Ref || set instanceof SetRef) return set;
   throw errors.invalidArgument(`Ref or Set expected, ${typeName(set)} provided.`, position);
 }

@@ -7,6 +7,7 @@
  */
 import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { CombinedSet, DistinctSet, FilteredSet, RangeSet, SourcedSet, chosenOperand, sameOrder, sourcesOf, type Combination } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
 import { collectionKeyOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
@@ -334,7 +335,8 @@ export class SetReader {
    * lambda answers), merged with equal elements collapsed to one, as the real service merges them.
    */
   private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs: bigint | undefined, options: ReadOptions): Promise<OrderedSet> {
-    const entries = all(await this.read(ctx, source, position, atTs));
+    const read = all(await this.read(ctx, source, position, atTs));
+    const entries = failpoint('SET-JOIN-FIRST-SOURCE-VALUE-ONLY') ? read.slice(0, 1) : read;
     const parts: OrderedSet[] = [];
     for (const { element } of entries) {
       const part = isIndexRef(target) ? new SetRef({ match: target, terms: element }) : await applyLambda(ctx, asLambda(target, position), [element], position);
@@ -342,6 +344,7 @@ export class SetReader {
     }
     if (parts.length === 0) return EMPTY;
     const reverse = parts[0]!.reverse;
+    if (failpoint('SET-JOIN-CONCATENATES')) return new ArraySet(parts.flatMap(all).map((e, i) => ({ ...e, tuple: [i] })), []);
     return new ArraySet(distinctEntries(parts.flatMap(all), reverse), reverse);
   }
 }

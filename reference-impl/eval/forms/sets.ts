@@ -5,6 +5,7 @@
  * arrays (and Distinct pages), which they compute at once (FN-SET-016 … FN-SET-020).
  */
 import { errors, QueryError, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
 import { parseIndexDefinition } from '../../indexes/index-definition.js';
@@ -106,7 +107,7 @@ function renderedTerms(terms: Value): Value | undefined {
 
 function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   const structure: ObjectValue = { match: index };
-  const rendered = terms === undefined ? undefined : renderedTerms(terms);
+  const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
   if (rendered !== undefined) structure['terms'] = rendered;
   return structure;
 }
@@ -174,7 +175,7 @@ function arrayMatch(left: readonly Value[], right: readonly Value[], keep: boole
   return left.filter((v) => {
     const key = valueKey(v);
     const count = available.get(key) ?? 0;
-    if (count > 0) available.set(key, count - 1);
+    if (count > 0 && !(keep === false && failpoint('SET-ARRAY-DIFFERENCE-REMOVES-ALL'))) available.set(key, count - 1);
     return count > 0 === keep;
   });
 }
@@ -248,7 +249,7 @@ const join: FormDefinition = {
     const at = args.position('with');
     if (isIndexRef(target)) indexRecord(ctx, target, at);
     else {
-      if (expressionEffect(asLambda(target, at).body) !== 'pure') throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
+      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED')) throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
     }
     return new SetRef({ join: source, with: target });
   },
