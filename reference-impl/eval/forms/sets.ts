@@ -189,9 +189,52 @@ const ARRAY_COMBINATIONS: Record<Combination, (left: readonly Value[], right: re
 };
 
 /**
+ * How a set orders its tuples, as the real service describes it: the reverse flag of each column (the ref's last,
+ * never reversed) and whether it is a history. Undefined where it orders by nothing (a Join through a lambda).
+ */
+type SetShape = { reversed: boolean[]; historical: boolean };
+
+const SINGLE: SetShape = { reversed: [false], historical: false };
+
+function setShape(ctx: EvalContext, set: Value, position: Position): SetShape | undefined {
+  if (!(set instanceof SetRef)) return SINGLE;
+  const s = set.structure;
+  const first = (v: Value | undefined): Value => (Array.isArray(v) ? v[0] ?? null : v ?? null);
+  if ('match' in s) return indexShape(ctx, s['match']!, position);
+  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s['union'] ?? s['intersection'] ?? s['difference']), position);
+  if ('distinct' in s) return setShape(ctx, s['distinct']!, position);
+  if ('range' in s) return setShape(ctx, s['range']!, position);
+  if ('filter' in s) return setShape(ctx, s['collection'] ?? null, position);
+  if ('events' in s) {
+    const inner = setShape(ctx, s['events']!, position);
+    return inner === undefined ? undefined : { ...inner, historical: true };
+  }
+  if ('reverse' in s) {
+    const inner = setShape(ctx, s['reverse']!, position);
+    if (inner === undefined) return undefined;
+    // As the real service: a set of refs reversed compares as one reversed value before the ref.
+    return { ...inner, reversed: inner.reversed.length === 1 ? [true, false] : [...inner.reversed.slice(0, -1).map((r) => !r), false] };
+  }
+  if ('join' in s) return isIndexRef(s['with']) ? indexShape(ctx, s['with'], position) : undefined;
+  return SINGLE;
+}
+
+function indexShape(ctx: EvalContext, index: Value, position: Position): SetShape {
+  const values = indexRecord(ctx, index, position).version.fields['values'];
+  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v['reverse'] === true) : [];
+  return { reversed: [...reversed, false], historical: false };
+}
+
+/** Whether two neighbouring operands may be combined: both histories or neither, and the same order where both have columns. */
+function compatible(a: SetShape | undefined, b: SetShape | undefined): boolean {
+  if (a === undefined || b === undefined) return true;
+  return a.historical === b.historical && a.reversed.every((r, i) => i >= b.reversed.length || r === b.reversed[i]);
+}
+
+/**
  * `{"union" | "intersection" | "difference": [a, b, …]}`: of sets, the set (operands rendered as an array even when one
  * was given, SET-REF-004); of arrays, the array computed at once (FN-SET-016 … FN-SET-018). Each operand is a set or
- * an array (a page is refused), and all of one kind (FN-SET-020).
+ * an array (a page is refused), and all of one kind (FN-SET-020); sets of different orders are refused.
  */
 function combination(name: Combination): FormDefinition {
   return {
@@ -209,6 +252,11 @@ function combination(name: Combination): FormDefinition {
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
       if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
+      // Neighbouring operands must order their tuples alike (SET-COMPAT-001).
+      const shapes = operands.map((o) => setShape(ctx, o, expr.position));
+      if (shapes.some((shape, i) => i > 0 && !compatible(shapes[i - 1], shape)) && !failpoint('SET-INCOMPATIBLE-COMBINED')) {
+        throw errors.invalidArgument('Sets are not compatible.', expr.position);
+      }
       return new SetRef({ [name]: operands });
     },
   };

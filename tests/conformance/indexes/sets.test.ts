@@ -20,6 +20,7 @@ const twos = uniqueName('n_two');
 const n1 = uniqueName('n1');
 const n2 = uniqueName('n2');
 const n2ByN = uniqueName('n2_by_n');
+const n1Desc = uniqueName('n1_desc');
 
 const people = [
   { city: 'Paris', role: 'admin' },
@@ -44,6 +45,7 @@ beforeAll(async () => {
   await createActiveIndex(t.server, { name: n1, source: collection(ones), values: [{ field: ['data', 'n'] }] });
   await createActiveIndex(t.server, { name: n2, source: collection(twos), values: [{ field: ['data', 'n'] }] });
   await createActiveIndex(t.server, { name: n2ByN, source: collection(twos), terms: [{ field: ['data', 'n'] }], values: [{ field: ['data', 'n'] }] });
+  await createActiveIndex(t.server, { name: n1Desc, source: collection(ones), values: [{ field: ['data', 'n'], reverse: true }] });
 });
 
 const ids = (data: WireValue[]): string[] => data.map(refId);
@@ -169,6 +171,14 @@ describe('Combinations', () => {
     expect(await onePage({ difference: [match(n1), match(n2ByN, 3n)] })).toEqual([1n, 2n, 2n]);
     expect(await onePage({ difference: [match(n1), match(n2ByN, 9n)] })).toEqual([1n, 2n, 2n, 3n, 3n, 3n]);
     expect(await onePage({ difference: [match(n1), match(n2)] })).toEqual([]);
+  });
+
+  check.each(['union', 'intersection', 'difference'])(['SET-COMPAT-001'], '%s of sets ordered differently is refused; of sets of one order, or of refs with values, it is not', async (kind) => {
+    const res = (await t.server.query({ paginate: { [kind as string]: [match(n1), match(n1Desc)] } })).expectStatus(400).expectErrorCode('invalid argument');
+    expect(res.body.errors[0].description).toBe('Sets are not compatible.');
+    expect(res.body.errors[0].position).toEqual(['paginate', kind]);
+    (await t.server.query({ paginate: { [kind as string]: [match(n1), match(n2)] } })).expectStatus(200);
+    (await t.server.query({ paginate: { [kind as string]: [match(all), match(n1)] } })).expectStatus(200);
   });
 
   check(['SET-DISTINCT-001'], 'Distinct yields each distinct entry once', async () => {

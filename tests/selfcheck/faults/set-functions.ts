@@ -495,4 +495,12 @@ export const SET_FUNCTION_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'SET-INCOMPATIBLE-COMBINED',
+    title: 'Sets of different orders are combined',
+    breaks: ['SET-COMPAT-001'],
+    area: 'indexes',
+    description: 'A Union, Intersection or Difference of sets whose covered values are reversed differently is built (and read in the first operand’s order) instead of refused.',
+    apply: () => ({ failpoints: ['SET-INCOMPATIBLE-COMBINED'] }),
+  },
 ];
