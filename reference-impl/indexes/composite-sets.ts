@@ -1,11 +1,13 @@
 /**
- * Union, Distinct, filtered and Range sets that stream from their operands' ordered iterators instead of being built
- * in full, so a page of a composite set costs a seek per operand plus the entries walked.
+ * Union, Intersection, Difference, Distinct, filtered and Range sets that stream from their operands' ordered
+ * iterators instead of being built in full, so a page of a composite set costs a seek per operand plus the entries
+ * walked.
  *
  * They rely on what every set here guarantees: tuples are `[...values, ref]` in the operand's order, and a
  * page element is a function of a tuple prefix (the values, or the ref when there are none), so tuples with
- * equal elements are adjacent. Operands merged together must share one order (`sameOrder`).
+ * equal elements are adjacent. Operands combined together must share one order (`sameOrder`).
  */
+import { failpoint } from '../failpoints.js';
 import { valueKey, type IndexTuple } from './index-store.js';
 import type { OrderedSet } from './ordered-set.js';
 import { compareTuples } from './value-order.js';
@@ -17,13 +19,87 @@ export function sameOrder(sets: readonly OrderedSet[]): boolean {
   return first === undefined || rest.every((s) => s.reverse.length === first.reverse.length && s.reverse.every((r, i) => r === first.reverse[i]));
 }
 
-/** Every tuple of every operand in one order; operands must share their order. Duplicates are kept. */
-export class MergedSet implements OrderedSet {
-  /** The operand each yielded tuple came from (some sets render a tuple only if it is one of their own). */
-  private readonly origin = new WeakMap<IndexTuple, OrderedSet>();
+const NO_SOURCES: readonly Value[] = [];
 
-  constructor(private readonly operands: readonly OrderedSet[]) {
-    if (operands.length === 0 || !sameOrder(operands)) throw new RangeError('MergedSet needs operands of one order');
+/** The sources of a set's tuple (`Paginate` with `sources: true`), none for a set that does not track them. */
+export function sourcesOf(set: OrderedSet, tuple: IndexTuple): readonly Value[] {
+  return set.sources?.(tuple) ?? NO_SOURCES;
+}
+
+/** A set read from one set value (a Match, Documents, …), which is the source of every one of its tuples. */
+export class SourcedSet implements OrderedSet {
+  private readonly own: readonly Value[];
+
+  constructor(
+    private readonly inner: OrderedSet,
+    source: Value,
+  ) {
+    this.own = [source];
+  }
+
+  get reverse(): readonly boolean[] {
+    return this.inner.reverse;
+  }
+
+  element(tuple: IndexTuple): Value {
+    return this.inner.element(tuple);
+  }
+
+  sources(): readonly Value[] {
+    return this.own;
+  }
+
+  ascending(from?: IndexTuple): Iterator<IndexTuple> {
+    return this.inner.ascending(from);
+  }
+
+  descending(before?: IndexTuple): Iterator<IndexTuple> {
+    return this.inner.descending(before);
+  }
+}
+
+export type Combination = 'union' | 'intersection' | 'difference';
+
+/**
+ * Which operand's copies of one element a combination keeps, given how many copies each operand holds (undefined:
+ * none). As the real service: a union keeps the operand holding the most, an intersection (when every operand holds
+ * it) the one holding the fewest, a difference every copy of the first operand when no other holds it; a tie goes to
+ * the earlier operand.
+ */
+export function chosenOperand(kind: Combination, counts: readonly number[]): number | undefined {
+  if (kind === 'difference') return counts[0]! > 0 && counts.every((c, i) => i === 0 || c === 0) ? 0 : undefined;
+  if (kind === 'intersection' && counts.some((c) => c === 0)) return undefined;
+  let chosen: number | undefined;
+  counts.forEach((count, i) => {
+    if (count === 0) return;
+    if (chosen === undefined || (kind === 'union' ? count > counts[chosen]! : count < counts[chosen]!)) chosen = i;
+  });
+  return chosen;
+}
+
+/** The tuples one operand holds of one element: those on the walked side of the cursor, and those behind it. */
+interface Group {
+  walked: IndexTuple[];
+  behind: IndexTuple[];
+}
+
+/**
+ * Union, Intersection and Difference of operands of one order, streamed: multiset operations on elements (an entry's
+ * covered values, or its ref), whichever document an entry belongs to. Tuples of equal elements are adjacent in every
+ * operand, so the merge takes each element's run from every operand and keeps the copies `chosenOperand` names, as
+ * that operand's tuples (so cursors walk them). A walk from a cursor inside a run counts the whole run (also the
+ * copies behind the cursor), so every page of a walk agrees with the whole set.
+ */
+export class CombinedSet implements OrderedSet {
+  /** The operand each yielded tuple came from, and the sources of its element when they are tracked. */
+  private readonly origin = new WeakMap<IndexTuple, { operand: OrderedSet; sources?: readonly Value[] }>();
+
+  constructor(
+    private readonly kind: Combination,
+    private readonly operands: readonly OrderedSet[],
+    private readonly trackSources = false,
+  ) {
+    if (operands.length === 0 || !sameOrder(operands)) throw new RangeError('CombinedSet needs operands of one order');
   }
 
   get reverse(): readonly boolean[] {
@@ -31,20 +107,29 @@ export class MergedSet implements OrderedSet {
   }
 
   element(tuple: IndexTuple): Value {
-    return (this.origin.get(tuple) ?? this.operands[0]!).element(tuple);
+    return (this.origin.get(tuple)?.operand ?? this.operands[0]!).element(tuple);
+  }
+
+  sources(tuple: IndexTuple): readonly Value[] {
+    return this.origin.get(tuple)?.sources ?? NO_SOURCES;
   }
 
   ascending(from?: IndexTuple): Iterator<IndexTuple> {
-    return this.merge(this.operands.map((s) => s.ascending(from)), 1);
+    return this.walk(1, from);
   }
 
   descending(before?: IndexTuple): Iterator<IndexTuple> {
-    return this.merge(this.operands.map((s) => s.descending(before)), -1);
+    return this.walk(-1, before);
   }
 
-  private *merge(iterators: Iterator<IndexTuple>[], direction: 1 | -1): Iterator<IndexTuple> {
+  private key(operand: number, tuple: IndexTuple): string {
+    return valueKey(this.operands[operand]!.element(tuple));
+  }
+
+  private *walk(direction: 1 | -1, cursor: IndexTuple | undefined): Iterator<IndexTuple> {
+    const iterators = this.operands.map((s) => (direction > 0 ? s.ascending(cursor) : s.descending(cursor)));
     const heads = iterators.map((it) => it.next());
-    for (;;) {
+    for (let first = true; ; first = false) {
       let best = -1;
       for (let i = 0; i < heads.length; i++) {
         const head = heads[i]!;
@@ -52,11 +137,60 @@ export class MergedSet implements OrderedSet {
         if (best < 0 || direction * compareTuples(head.value, (heads[best] as IteratorYieldResult<IndexTuple>).value, this.reverse) < 0) best = i;
       }
       if (best < 0) return;
-      const tuple = (heads[best] as IteratorYieldResult<IndexTuple>).value;
-      this.origin.set(tuple, this.operands[best]!);
-      yield tuple;
-      heads[best] = iterators[best]!.next();
+      const key = this.key(best, (heads[best] as IteratorYieldResult<IndexTuple>).value);
+      const groups: Group[] = heads.map((_, i) => {
+        const walked: IndexTuple[] = [];
+        for (let head = heads[i]!; !head.done && this.key(i, head.value) === key; head = heads[i]!) {
+          walked.push(head.value);
+          heads[i] = iterators[i]!.next();
+        }
+        return { walked, behind: first && cursor !== undefined ? this.behindCursor(i, direction, cursor, key) : [] };
+      });
+      const chosen = chosenOperand(this.kind, groups.map((g) => g.walked.length + g.behind.length));
+      if (this.kind === 'union' && failpoint('SET-UNION-KEEPS-EVERY-COPY')) {
+        yield* this.everyCopy(groups);
+      } else if (this.kind === 'difference' && chosen === undefined && failpoint('SET-DIFFERENCE-SUBTRACTS-COPIES')) {
+        const others = groups.slice(1).reduce((n, g) => n + g.walked.length + g.behind.length, 0);
+        yield* this.everyCopy([{ walked: groups[0]!.walked.slice(others), behind: [] }]);
+      } else if (chosen !== undefined) {
+        const origin = { operand: this.operands[chosen]!, ...(this.trackSources ? { sources: this.groupSources(groups) } : {}) };
+        for (const tuple of groups[chosen]!.walked) {
+          this.origin.set(tuple, origin);
+          yield tuple;
+        }
+      }
+      // No later element can be in every operand (intersection) or in the first (difference).
+      if (this.kind === 'intersection' && heads.some((h) => h.done)) return;
+      if (this.kind === 'difference' && heads[0]!.done) return;
     }
+  }
+
+  /** Every walked copy of every operand, in order (the self-check's faults of a union that adds up the copies). */
+  private *everyCopy(groups: readonly Group[]): Generator<IndexTuple> {
+    const tagged = groups.flatMap((g, i) => g.walked.map((tuple) => ({ tuple, operand: this.operands[i]! })));
+    tagged.sort((a, b) => compareTuples(a.tuple, b.tuple, this.reverse));
+    for (const { tuple, operand } of tagged) {
+      this.origin.set(tuple, { operand });
+      yield tuple;
+    }
+  }
+
+  /** The tuples of operand `i` holding the element `key` on the other side of the cursor (the run it cuts). */
+  private behindCursor(i: number, direction: 1 | -1, cursor: IndexTuple, key: string): IndexTuple[] {
+    const operand = this.operands[i]!;
+    const it = direction > 0 ? operand.descending(cursor) : operand.ascending(cursor);
+    const out: IndexTuple[] = [];
+    for (let r = it.next(); !r.done && this.key(i, r.value) === key; r = it.next()) out.push(r.value);
+    return out;
+  }
+
+  /** Every distinct source of the element's copies in any operand (the real service lists them all). */
+  private groupSources(groups: readonly Group[]): Value[] {
+    const seen = new Map<string, Value>();
+    groups.forEach((g, i) => {
+      for (const tuple of [...g.behind, ...g.walked]) for (const source of sourcesOf(this.operands[i]!, tuple)) seen.set(valueKey(source), source);
+    });
+    return [...seen.values()];
   }
 }
 
@@ -73,6 +207,10 @@ export class DistinctSet implements OrderedSet {
 
   element(tuple: IndexTuple): Value {
     return this.inner.element(tuple);
+  }
+
+  sources(tuple: IndexTuple): readonly Value[] {
+    return sourcesOf(this.inner, tuple);
   }
 
   private key(tuple: IndexTuple): string {
@@ -121,6 +259,10 @@ export class FilteredSet implements OrderedSet {
     return this.inner.element(tuple);
   }
 
+  sources(tuple: IndexTuple): readonly Value[] {
+    return sourcesOf(this.inner, tuple);
+  }
+
   ascending(from?: IndexTuple): Iterator<IndexTuple> {
     return this.filter(this.inner.ascending(from));
   }
@@ -157,6 +299,10 @@ export class RangeSet implements OrderedSet {
 
   element(tuple: IndexTuple): Value {
     return this.inner.element(tuple);
+  }
+
+  sources(tuple: IndexTuple): readonly Value[] {
+    return sourcesOf(this.inner, tuple);
   }
 
   *ascending(from?: IndexTuple): Iterator<IndexTuple> {

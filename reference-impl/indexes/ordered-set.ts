@@ -16,6 +16,8 @@ export interface OrderedSet {
   descending(before?: IndexTuple): Iterator<IndexTuple>;
   /** The tuple as a page element. */
   element(tuple: IndexTuple): Value;
+  /** The set values the tuple's element comes from (`Paginate` with `sources: true`), where the set tracks them. */
+  sources?(tuple: IndexTuple): readonly Value[];
 }
 
 export interface SetPageOptions {
@@ -71,22 +73,30 @@ function lowerBound(sorted: readonly IndexTuple[], bound: IndexTuple, reverse: r
   return lo;
 }
 
-/** A materialised set: `tuples` sorted, each with its page element. */
+/** A materialised set: `tuples` sorted, each with its page element (and the sources of it, when known). */
 export class ArraySet implements OrderedSet {
   private readonly elements = new Map<IndexTuple, Value>();
+  private readonly sourceLists = new Map<IndexTuple, readonly Value[]>();
   readonly tuples: IndexTuple[];
 
   constructor(
-    entries: ReadonlyArray<{ tuple: IndexTuple; element: Value }>,
+    entries: ReadonlyArray<{ tuple: IndexTuple; element: Value; sources?: readonly Value[] }>,
     readonly reverse: readonly boolean[],
   ) {
     const sorted = [...entries].sort((a, b) => compareTuples(a.tuple, b.tuple, reverse));
     this.tuples = sorted.map((e) => e.tuple);
-    for (const e of sorted) this.elements.set(e.tuple, e.element);
+    for (const e of sorted) {
+      this.elements.set(e.tuple, e.element);
+      if (e.sources !== undefined && e.sources.length > 0) this.sourceLists.set(e.tuple, e.sources);
+    }
   }
 
   element(tuple: IndexTuple): Value {
     return this.elements.get(tuple) ?? null;
+  }
+
+  sources(tuple: IndexTuple): readonly Value[] {
+    return this.sourceLists.get(tuple) ?? [];
   }
 
   *ascending(from?: IndexTuple): Iterator<IndexTuple> {

@@ -1,13 +1,17 @@
 /**
- * Paginate (SD "Page"): `{"paginate": <set>, "size"?, "after"?, "before"?, "ts"?, "cursor"?}`. Pages are
- * `{before?, after?, data}`; cursors are the boundary tuple `[...coveredValues, ref]` (DEC-035), `after`
- * inclusive, `before` exclusive, `before: null` walks back from the end. Size defaults to 64 and is bounded
- * by 1..100000 (DEC-018). `events: true` pages the set's history, as Paginate of `Events(set)` does (DEC-065).
+ * Paginate (SD "Page"): `{"paginate": <set>, "size"?, "after"?, "before"?, "ts"?, "cursor"?, "events"?, "sources"?}`.
+ * Pages are `{before?, after?, data}`; cursors are the boundary tuple `[...coveredValues, ref]` (DEC-035), `after`
+ * inclusive, `before` exclusive, a null cursor `[null]` (so `before: null` walks back from the end). Size defaults to
+ * 64 and is served up to 100000 (DEC-018). `events: true` pages the set's history, as Paginate of `Events(set)` does
+ * (DEC-065); `sources: true` answers each element with the sets it comes from. A document ref pages as the set of
+ * that one ref.
  */
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
+import { sourcesOf } from '../../indexes/composite-sets.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
 import { paginateSet, type SetPageOptions } from '../../indexes/ordered-set.js';
-import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectInteger, expectTimestampMicros, typeName } from '../arguments.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import type { EvalContext } from '../context.js';
@@ -23,68 +27,94 @@ function cursorTuple(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/** The page size asked for, as the real service serves it (DEC-018): 0 for none or fewer, at most `MAX_PAGE_SIZE`. */
+/**
+ * The page size asked for, as the real service serves it (DEC-018): at most `MAX_PAGE_SIZE`; 0, and -1 for any
+ * negative size (both give an empty page, which carries the cursor differently).
+ */
 function pageSize(ctx: EvalContext, args: FormArgs): number | Promise<number> {
   if (!args.has('size')) return DEFAULT_PAGE_SIZE;
   return whenReady(args.valueOrPending(ctx, 'size'), (given) => {
     const size = expectInteger(given, args.position('size'));
-    if (size < 1n) return 0;
+    if (size < 0n) return -1;
     return size > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(size);
   });
 }
 
-/** The cursors of a page of size 0: the cursor given, on both sides (nothing was read past it). */
-function emptyPageCursors(cursor: RequestedCursor): { before?: Value[]; after?: Value[] } {
-  const given = cursor.after ?? cursor.before;
-  return given === undefined ? {} : { before: given, after: given };
+/**
+ * The cursors of an empty page asked for with size 0 or less (DEC-018): nothing was read past the cursor given, so
+ * size 0 carries it on both sides, and a negative size, which has no next entry either, on its own side only.
+ */
+function emptyPageCursors(cursor: SetPageOptions, size: number): { before?: Value[]; after?: Value[] } {
+  const { after, before } = cursor;
+  if (size === 0) {
+    const given = after ?? before;
+    return given === undefined ? {} : { before: given, after: given };
+  }
+  return after !== undefined ? { before: after } : before !== undefined ? { after: before } : {};
 }
 
-type RequestedCursor = { after?: Value[]; before?: Value[]; fromEnd?: boolean };
+/** The cursor values given (`after`/`before` directly or inside `cursor: {after | before}`); `null` is a value. */
+type GivenCursor = { after?: Value; before?: Value };
 
-/** The cursor of the request: `after`/`before` given directly or inside `cursor: {after | before}`. */
-function requestedCursor(ctx: EvalContext, args: FormArgs): RequestedCursor | Promise<RequestedCursor> {
+function requestedCursor(ctx: EvalContext, args: FormArgs): GivenCursor | Promise<GivenCursor> {
   if (!args.has('after') && !args.has('before') && !args.has('cursor')) return {};
   return givenCursor(ctx, args);
 }
 
-async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<RequestedCursor> {
-  let after: Value | undefined = await args.optional(ctx, 'after');
-  let before: Value | undefined = await args.optional(ctx, 'before');
-  let beforeGiven = args.has('before');
+async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<GivenCursor> {
+  let after: Value | undefined = args.has('after') ? await args.value(ctx, 'after') : undefined;
+  let before: Value | undefined = args.has('before') ? await args.value(ctx, 'before') : undefined;
   const cursor = args.has('cursor') ? await args.value(ctx, 'cursor') : null;
   // `cursor: null` is no cursor; an object names exactly one side and nothing else (DEC-062).
   if (cursor !== null) {
     const sides = isObjectValue(cursor) ? Object.keys(cursor) : [];
     if (!isObjectValue(cursor) || sides.length !== 1 || (sides[0] !== 'after' && sides[0] !== 'before')) {
-      throw errors.invalidArgument(`Cursor must be an object with either after or before, ${typeName(cursor)} provided.`, args.position('cursor'));
+      throw errors.invalidArgument("Invalid cursor object. Expected an object with either 'before' or 'after' key in it.", args.position('cursor'));
     }
     after = cursor['after'];
     before = cursor['before'];
-    beforeGiven = 'before' in cursor;
   }
-  if (after !== undefined && after !== null && beforeGiven) throw errors.invalidArgument('Only one of after and before may be given.', args.node.position);
-  if (beforeGiven) return before === null || before === undefined ? { fromEnd: true } : { before: cursorTuple(before) };
-  return after === null || after === undefined ? {} : { after: cursorTuple(after) };
+  if (after !== undefined && after !== null && before !== undefined) throw errors.invalidArgument('Only one of after and before may be given.', args.node.position);
+  return before !== undefined ? { before } : after !== undefined ? { after } : {};
 }
 
-type Snapshot = { atTs: bigint | undefined; events: boolean };
+/**
+ * The paging options of a set's cursor. A cursor is a tuple (a bare value stands for a tuple of one), compared with
+ * the set's tuples in its order: `null` is `[null]`, which sorts after every value of an ascending column, so
+ * `before: null` pages back from the end and `after: null` is past it (DEC-035).
+ */
+function setCursor(given: GivenCursor): SetPageOptions & { size: number } {
+  if (given.before !== undefined) return { size: 1, before: cursorTuple(given.before) };
+  if (given.after !== undefined) return { size: 1, after: cursorTuple(given.after) };
+  return { size: 1 };
+}
 
 /**
- * The `ts` to read the set at (else an enclosing `At`'s; undefined: the transaction's) and whether `events: true`
- * asks for the set's history (DEC-065); `sources: true` is refused.
+ * The paging options of an events set's cursor: an event or a time (DEC-065). `before: null` pages back from the
+ * latest event and `after: null` is no cursor, as the history pages have always read them (functions-history.md).
+ */
+function eventCursorOptions(given: GivenCursor, position: Position): SetPageOptions {
+  if (given.before === null) return { size: 1, fromEnd: true };
+  if (given.after === null) return { size: 1 };
+  return eventPageOptions(setCursor(given), position);
+}
+
+type Snapshot = { atTs: bigint | undefined; events: boolean; sources: boolean };
+
+/**
+ * The `ts` to read the set at (else an enclosing `At`'s; undefined: the transaction's), whether `events: true` asks
+ * for the set's history (DEC-065), and whether `sources: true` asks for each element's sources (PAGE-SOURCES-001).
  */
 function snapshot(ctx: EvalContext, args: FormArgs): Snapshot | Promise<Snapshot> {
-  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return { atTs: ctx.readTs, events: false };
+  if (!args.has('ts') && !args.has('events') && !args.has('sources')) return { atTs: ctx.readTs, events: false, sources: false };
   return givenSnapshot(ctx, args);
 }
 
 async function givenSnapshot(ctx: EvalContext, args: FormArgs): Promise<Snapshot> {
   const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
   const events = args.has('events') && expectBoolean(await args.value(ctx, 'events'), args.position('events'));
-  if (args.has('sources') && expectBoolean(await args.value(ctx, 'sources'), args.position('sources'))) {
-    throw errors.invalidArgument('Paginate with sources: true is not supported.', args.position('sources'));
-  }
-  return { atTs, events };
+  const sources = args.has('sources') && expectBoolean(await args.value(ctx, 'sources'), args.position('sources'));
+  return { atTs, events, sources };
 }
 
 /** Where a malformed cursor is reported: the argument that gave it. */
@@ -105,18 +135,27 @@ function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[
   return out;
 }
 
+/** A page element with the set values it comes from (`sources: true`): `{"value": …, "sources": […]}`. */
+function sourcedElement(value: Value, sources: readonly Value[]): ObjectValue {
+  return { value, sources: [...sources] };
+}
+
 export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   /** The page once every argument is known: at once when it is a listing walked without waiting. */
-  const page = (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Value | Promise<Value> =>
-    whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
-      if (!walked) return materialisedPage(ctx, set, position, atTs, options);
+  const page = (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean): Value | Promise<Value> => {
+    if (sources) return materialisedPage(ctx, set, position, atTs, options, true);
+    return whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
+      if (!walked) return materialisedPage(ctx, set, position, atTs, options, false);
       return pageObject(walked, walked.data);
     });
+  };
 
-  const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): Promise<Value> => {
-    const ordered = await reader.read(ctx, set, position, atTs);
+  const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean): Promise<Value> => {
+    const ordered = await reader.readPaged(ctx, set, position, atTs, { sources });
     const page = paginateSet(ordered, options);
-    return pageObject(page, page.data.map((tuple) => ordered.element(tuple)), isEventSet(set) ? ctx : undefined);
+    if (options.after !== undefined && page.data.length > 0 && failpoint('PAGE-BEFORE-IS-FIRST-ENTRY')) page.before = page.data[0];
+    const data = page.data.map((tuple) => (sources ? sourcedElement(ordered.element(tuple), sourcesOf(ordered, tuple)) : ordered.element(tuple)));
+    return pageObject(page, data, isEventSet(set) ? ctx : undefined);
   };
 
   const paginate: FormDefinition = {
@@ -127,15 +166,15 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
       return whenReady(args.valueOrPending(ctx, 'paginate'), (set) =>
         whenReady(pageSize(ctx, args), (size) =>
           whenReady(requestedCursor(ctx, args), (given) =>
-            whenReady(snapshot(ctx, args), ({ atTs, events }) => {
-              const target = events ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : set;
+            whenReady(snapshot(ctx, args), ({ atTs, events, sources }) => {
+              const target = events ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : pagedSet(set, args.position('paginate'));
               // An events set's cursors are events or times, read as the tuples its history is ordered by.
-              const cursor = isEventSet(target) ? eventPageOptions({ size: 1, ...given }, cursorPosition(args)) : given;
+              const cursor = isEventSet(target) ? eventCursorOptions(given, cursorPosition(args)) : setCursor(given);
               const shownAs = isEventSet(target) ? ctx : undefined;
-              return size === 0
+              return size < 1
                 ? // The set is still read (and refused when it is not one); the page holds nothing.
-                  whenReady(page(ctx, target, args.position('paginate'), atTs, { ...cursor, size: 1 }), () => pageObject(emptyPageCursors(cursor), [], shownAs))
-                : page(ctx, target, args.position('paginate'), atTs, { ...cursor, size });
+                  whenReady(page(ctx, target, args.position('paginate'), atTs, { ...cursor, size: 1 }, false), () => pageObject(emptyPageCursors(cursor, size), [], shownAs))
+                : page(ctx, target, args.position('paginate'), atTs, { ...cursor, size }, sources);
             }),
           ),
         ),
@@ -143,6 +182,13 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
     },
   };
   return [paginate];
+}
+
+/** What Paginate takes: a set, or a ref (a document's, paged as the set of that one ref). */
+function pagedSet(set: Value, position: Position): Value {
+  if (set instanceof Ref && set.collection !== undefined && failpoint('PAGE-DOC-REF-REFUSED')) throw errors.invalidArgument('Set expected, Ref provided.', position);
+  if (set instanceof Ref || set instanceof SetRef) return set;
+  throw errors.invalidArgument(`Ref or Set expected, ${typeName(set)} provided.`, position);
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
  * Turns a set value (`@set` structure, or a native collection ref) into an ordered set Paginate can walk.
- * Index sets read the index's B+ tree with the request's own pending writes laid over it; Union, Distinct and
- * the first operand of Intersection/Difference stream from their operands (`indexes/composite-sets.ts`);
- * Join and the other operands of Intersection/Difference are materialised (SD "Set": Match, Union,
- * Intersection, Difference, Distinct, Join, Documents). Of the v4 set functions (DEC-065), Range streams from its
- * set; Filter and Singleton are materialised.
+ * Index sets read the index's B+ tree with the request's own pending writes laid over it; Union, Intersection,
+ * Difference and Distinct stream from their operands (`indexes/composite-sets.ts`); Join is materialised (SD "Set":
+ * Match, Union, Intersection, Difference, Distinct, Join, Documents). Of the v4 set functions (DEC-065), Range
+ * streams from its set; Filter and Singleton are materialised.
  */
 import { toExpr } from '../../codec/v4-json.js';
 import { errors, type Position } from '../../errors/query-error.js';
-import { DistinctSet, FilteredSet, MergedSet, RangeSet, sameOrder } from '../../indexes/composite-sets.js';
+import { failpoint } from '../../failpoints.js';
+import { CombinedSet, DistinctSet, FilteredSet, RangeSet, SourcedSet, chosenOperand, sameOrder, sourcesOf, type Combination } from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
 import { collectionKeyOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
@@ -35,7 +35,7 @@ export function indexRecord(ctx: EvalContext, ref: Value, position: Position): {
   if (!isIndexRef(ref)) throw errors.invalidArgument(`Index ref expected, ${typeName(ref)} provided.`, position);
   const database = resolveDatabaseScope(ctx, ref.database ?? ref.collection!.database, position);
   const version = ctx.txn.get(database, 'indexes', ref.id);
-  if (!version) throw errors.invalidRef(`Ref refers to undefined index '${ref.id}'.`, position);
+  if (!version) throw errors.invalidRef(`Ref refers to undefined index '${ref.id}'`, position);
   return { database, ref, version };
 }
 
@@ -63,7 +63,7 @@ async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexReco
 
 /** The entries of `set` whose documents (the ref each tuple ends with) the caller may read, as of `atTs`. */
 async function readableEntries(ctx: EvalContext, database: DatabaseId, set: OrderedSet, atTs?: bigint): Promise<OrderedSet> {
-  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+  const out: Entry[] = [];
   for (const entry of all(set)) {
     const ref = entry.tuple[entry.tuple.length - 1];
     if (ref instanceof Ref && (await mayReadDocument(ctx, database, ref, atTs))) out.push(entry);
@@ -144,27 +144,58 @@ function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveInd
   return new ArraySet(out, index.entries.reverse);
 }
 
-function all(set: OrderedSet): Array<{ tuple: IndexTuple; element: Value }> {
-  const out: Array<{ tuple: IndexTuple; element: Value }> = [];
+/** A tuple of a set with its page element and the sources of it (where the set tracks them). */
+type Entry = { tuple: IndexTuple; element: Value; sources: readonly Value[] };
+
+function all(set: OrderedSet): Entry[] {
+  const out: Entry[] = [];
   const it = set.ascending();
-  for (let r = it.next(); !r.done; r = it.next()) out.push({ tuple: r.value, element: set.element(r.value) });
+  for (let r = it.next(); !r.done; r = it.next()) out.push({ tuple: r.value, element: set.element(r.value), sources: sourcesOf(set, r.value) });
   return out;
 }
 
-function byElement(entries: ReadonlyArray<{ tuple: IndexTuple; element: Value }>): Set<string> {
-  return new Set(entries.map((e) => valueKey(e.element)));
+/** Every distinct source of `entries`. */
+function mergedSources(entries: readonly Entry[]): Value[] {
+  const seen = new Map<string, Value>();
+  for (const e of entries) for (const source of e.sources) seen.set(valueKey(source), source);
+  return [...seen.values()];
 }
 
-/** Entries in order with repeated elements dropped (the first in order stays). */
-function distinctEntries(entries: Array<{ tuple: IndexTuple; element: Value }>, reverse: readonly boolean[]): Array<{ tuple: IndexTuple; element: Value }> {
+/** Entries in order with repeated elements dropped: the first in order stays, with the sources of them all. */
+function distinctEntries(entries: Entry[], reverse: readonly boolean[]): Entry[] {
   const sorted = [...entries].sort((a, b) => compareTuples(a.tuple, b.tuple, reverse));
-  const seen = new Set<string>();
-  return sorted.filter((e) => {
+  const byKey = new Map<string, Entry[]>();
+  for (const e of sorted) {
     const k = valueKey(e.element);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
+    const same = byKey.get(k);
+    if (same === undefined) byKey.set(k, [e]);
+    else same.push(e);
+  }
+  return [...byKey.values()].map((same) => ({ ...same[0]!, sources: mergedSources(same) }));
+}
+
+/**
+ * A combination of operands that share no order (refs with covered values, say), built in full: the same multiset
+ * rule as `CombinedSet`, per element over every operand, sorted in the first operand's order.
+ */
+function combinedEntries(kind: Combination, operands: readonly Entry[][], reverse: readonly boolean[]): ArraySet {
+  const byKey = new Map<string, Entry[][]>();
+  operands.forEach((entries, i) => {
+    for (const e of entries) {
+      const k = valueKey(e.element);
+      let groups = byKey.get(k);
+      if (groups === undefined) byKey.set(k, (groups = operands.map(() => [])));
+      groups[i]!.push(e);
+    }
   });
+  const out: Entry[] = [];
+  for (const groups of byKey.values()) {
+    const chosen = chosenOperand(kind, groups.map((g) => g.length));
+    if (chosen === undefined) continue;
+    const sources = mergedSources(groups.flat());
+    for (const e of groups[chosen]!) out.push({ ...e, sources });
+  }
+  return new ArraySet(out, reverse);
 }
 
 function operandList(v: Value | undefined): Value[] {
@@ -217,49 +248,59 @@ export function asLambda(v: Value, position: Position): LambdaValue {
   throw errors.invalidArgument(`Lambda expected, ${typeName(v)} provided.`, position);
 }
 
+/** How a set is read: `sources` tracks, for `Paginate` with `sources: true`, the set values each element comes from. */
+export interface ReadOptions {
+  sources?: boolean;
+}
+
 export class SetReader {
   constructor(readonly indexes: IndexManager) {}
 
   /** The ordered set a set value designates, as of `givenTs` if given, else of an enclosing `At`'s time. */
-  async read(ctx: EvalContext, set: Value, position: Position, givenTs?: bigint): Promise<OrderedSet> {
+  async read(ctx: EvalContext, set: Value, position: Position, givenTs?: bigint, options: ReadOptions = {}): Promise<OrderedSet> {
     const atTs = givenTs ?? ctx.readTs;
+    // A set read from one set value is the source of its elements (a composite set names those of its operands).
+    const own = (ordered: OrderedSet): OrderedSet => (options.sources ? new SourcedSet(ordered, set) : ordered);
     if (set instanceof Ref && isNativeCollection(set)) {
       const database = resolveDatabaseScope(ctx, set.database, position);
-      return listing(ctx, database, set.id, new Ref(set.id), atTs, set.database);
+      return own(await listing(ctx, database, set.id, new Ref(set.id), atTs, set.database));
     }
     if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);
     const s: ObjectValue = set.structure;
-    if ('match' in s) return this.match(ctx, s['match']!, s['terms'], position, atTs);
+    if ('match' in s) return own(await this.match(ctx, s['match']!, s['terms'], position, atTs));
     if ('documents' in s) {
       const collection = s['documents'];
       if (!(collection instanceof Ref)) throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
       const { database, collection: key } = resolveCollection(ctx, collection, position);
-      return listing(ctx, database, key, listedCollectionRef(collection, key), atTs);
+      return own(await listing(ctx, database, key, listedCollectionRef(collection, key), atTs));
     }
     if ('union' in s || 'intersection' in s || 'difference' in s) {
-      const kind = 'union' in s ? 'union' : 'intersection' in s ? 'intersection' : 'difference';
+      const kind: Combination = 'union' in s ? 'union' : 'intersection' in s ? 'intersection' : 'difference';
       const operands: OrderedSet[] = [];
-      for (const operand of operandList(s[kind])) operands.push(await this.read(ctx, operand, position, atTs));
+      for (const operand of operandList(s[kind])) operands.push(await this.read(ctx, operand, position, atTs, options));
       if (operands.length === 0) return EMPTY;
-      if (kind === 'union') {
-        if (sameOrder(operands)) return new DistinctSet(new MergedSet(operands));
-        // Operands of different orders (e.g. refs with covered values) have no common merge order: sort them all.
-        const reverse = operands[0]!.reverse;
-        return new ArraySet(distinctEntries(operands.flatMap(all), reverse), reverse);
-      }
-      // The first operand streams; the others are only asked whether they hold an element.
-      const others = operands.slice(1).map((o) => byElement(all(o)));
-      const keep = (element: Value): boolean => (kind === 'intersection' ? others.every((o) => o.has(valueKey(element))) : others.every((o) => !o.has(valueKey(element))));
-      return new DistinctSet(new FilteredSet(operands[0]!, keep));
+      if (sameOrder(operands)) return new CombinedSet(kind, operands, options.sources);
+      // Operands of different orders (e.g. refs with covered values) have no common merge order: sort them all.
+      return combinedEntries(kind, operands.map(all), operands[0]!.reverse);
     }
-    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs));
-    if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs);
-    if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs));
-    if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs), rangeBound(s['from']), rangeBound(s['to']));
-    if ('singleton' in s) return singleton(ctx, s['singleton']!, position, atTs);
-    if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs);
-    if ('events' in s) return eventHistory(ctx, s['events']!, position, atTs, this);
+    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs, options));
+    if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs, options);
+    if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs, options));
+    if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs, options), rangeBound(s['from']), rangeBound(s['to']));
+    if ('singleton' in s) return own(await singleton(ctx, s['singleton']!, position, atTs));
+    if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs, options);
+    if ('events' in s) return own(await eventHistory(ctx, s['events']!, position, atTs, this));
     throw errors.invalidArgument('Set expected.', position);
+  }
+
+  /**
+   * The set `Paginate` pages: a set value, or a document ref, which pages as the set of that one ref while the
+   * document exists and is read with `history_read` on it, as `Singleton` is (PAGE-DOC-001); its own source is the ref.
+   */
+  async readPaged(ctx: EvalContext, set: Value, position: Position, givenTs?: bigint, options: ReadOptions = {}): Promise<OrderedSet> {
+    if (!isDocumentRef(set)) return this.read(ctx, set, position, givenTs, options);
+    const ordered = await singleton(ctx, set, position, givenTs ?? ctx.readTs);
+    return options.sources ? new SourcedSet(ordered, set) : ordered;
   }
 
   /**
@@ -267,11 +308,11 @@ export class SetReader {
    * lambda runs over every readable entry of the set, so a page costs the whole set; an answer that is not a boolean
    * is `invalid argument` at the lambda (`[…position, "filter"]`).
    */
-  private async filtered(ctx: EvalContext, lambdaValue: Value, source: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
+  private async filtered(ctx: EvalContext, lambdaValue: Value, source: Value, position: Position, atTs: bigint | undefined, options: ReadOptions): Promise<OrderedSet> {
     const at: Position = [...position, 'filter'];
     const lambda = asLambda(lambdaValue, at);
-    const inner = await this.read(ctx, source, position, atTs);
-    const kept: Array<{ tuple: IndexTuple; element: Value }> = [];
+    const inner = await this.read(ctx, source, position, atTs, options);
+    const kept: Entry[] = [];
     for (const entry of all(inner)) {
       const verdict = await applyLambda(ctx, lambda, [entry.element], at);
       if (typeof verdict !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(verdict)} provided.`, at);
@@ -289,15 +330,26 @@ export class SetReader {
     return access === 'every' ? set : readableEntries(ctx, index.database, set, atTs);
   }
 
-  private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs?: bigint): Promise<OrderedSet> {
-    const entries = all(await this.read(ctx, source, position, atTs));
+  /**
+   * `Join(source, with)`: the sets `with` gives for each element of the source (a Match of that index, or what the
+   * lambda answers), merged with equal elements collapsed to one, as the real service merges them.
+   */
+  private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs: bigint | undefined, options: ReadOptions): Promise<OrderedSet> {
+    const read = all(await this.read(ctx, source, position, atTs));
+    const entries = failpoint('SET-JOIN-FIRST-SOURCE-VALUE-ONLY') ? read.slice(0, 1) : read;
     const parts: OrderedSet[] = [];
     for (const { element } of entries) {
-      if (isIndexRef(target)) parts.push(await this.match(ctx, target, element, position, atTs));
-      else parts.push(await this.read(ctx, await applyLambda(ctx, asLambda(target, position), [element], position), position, atTs));
+      const part = isIndexRef(target) ? new SetRef({ match: target, terms: element }) : await applyLambda(ctx, asLambda(target, position), [element], position);
+      parts.push(await this.read(ctx, part, position, atTs, options));
     }
     if (parts.length === 0) return EMPTY;
     const reverse = parts[0]!.reverse;
+    if (failpoint('SET-JOIN-CONCATENATES')) return new ArraySet(parts.flatMap(all).map((e, i) => ({ ...e, tuple: [i] })), []);
     return new ArraySet(distinctEntries(parts.flatMap(all), reverse), reverse);
   }
+}
+
+/** A ref to a document (not to a collection or other native listing, which are sets themselves). */
+function isDocumentRef(v: Value): v is Ref {
+  return v instanceof Ref && v.collection !== undefined;
 }

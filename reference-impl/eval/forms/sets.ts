@@ -1,13 +1,16 @@
 /**
  * Index and set forms: CreateIndex (and the `indexes` native-collection handler), Match, Union,
  * Intersection, Difference, Distinct, Join and Documents. Set forms only build `@set` values; reading
- * happens in Paginate (`paging.ts`) through `SetReader`.
+ * happens in Paginate (`paging.ts`) through `SetReader`. Union, Intersection, Difference and Distinct also take
+ * arrays (and Distinct pages), which they compute at once (FN-SET-016 … FN-SET-020).
  */
 import { errors, QueryError, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
 import { parseIndexDefinition } from '../../indexes/index-definition.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
+import { valueKey } from '../../indexes/index-store.js';
 import { expectRef, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { ensureNotFound, isNativeCollection, renderDocument, resolveCollection, writeDocument } from '../documents.js';
@@ -15,6 +18,8 @@ import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler } from '../native-collections.js';
 import { withoutNulls } from '../record-fields.js';
 import { whenReady } from '../when-ready.js';
+import { expressionEffect } from '../lambda-effects.js';
+import { isPageValue, isSetValue, pageWith, wrongType } from './iterables.js';
 import { asLambda, indexRecord, isIndexRef } from './set-reading.js';
 
 function asQueryError(e: unknown, position: Position): never {
@@ -90,12 +95,28 @@ export function indexNativeHandler(): NativeCollectionHandler {
 
 const createIndex = nativeCreateForm('create_index', 'indexes');
 
+/**
+ * Match terms as the set renders them, from the term list they stand for (SET-MATCH-001): none left out, one as that
+ * value (unless it is an array, which would read back as several terms), several as the array.
+ */
+function renderedTerms(terms: Value): Value | undefined {
+  if (!Array.isArray(terms)) return terms;
+  if (terms.length === 0) return undefined;
+  return terms.length === 1 && !Array.isArray(terms[0]) ? terms[0]! : terms;
+}
+
+function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
+  const structure: ObjectValue = { match: index };
+  const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
+  if (rendered !== undefined) structure['terms'] = rendered;
+  return structure;
+}
+
 async function matchSet(ctx: EvalContext, args: FormArgs, indexKey: string, termsKey: string | undefined): Promise<Value> {
   const index = await args.value(ctx, indexKey);
   indexRecord(ctx, index, args.position(indexKey));
-  const structure: ObjectValue = { match: index };
-  if (termsKey !== undefined && args.has(termsKey)) structure['terms'] = await args.value(ctx, termsKey);
-  return new SetRef(structure);
+  const terms = termsKey !== undefined && args.has(termsKey) ? await args.value(ctx, termsKey) : undefined;
+  return new SetRef(matchStructure(index, terms));
 }
 
 /** `{"match": <index>, "terms": …}`. */
@@ -112,7 +133,7 @@ const legacyMatch: FormDefinition = {
     const index = await args.value(ctx, 'index');
     if (!isIndexRef(index)) throw errors.invalidArgument(`Index ref expected, ${typeName(index)} provided.`, args.position('index'));
     indexRecord(ctx, index, args.position('index'));
-    return new SetRef({ match: index, terms: await args.value(ctx, 'match') });
+    return new SetRef(matchStructure(index, await args.value(ctx, 'match')));
   },
 };
 
@@ -121,7 +142,101 @@ function expectSet(v: Value, position: Position): Value {
   throw errors.invalidArgument(`Set expected, ${typeName(v)} provided.`, position);
 }
 
-function combination(name: 'union' | 'intersection' | 'difference'): FormDefinition {
+/** Occurrences of each value (by `valueKey`) in `values`. */
+function occurrences(values: readonly Value[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) {
+    const key = valueKey(v);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Union of two arrays as a multiset (FN-SET-016): each value as often as the array holding it most, every copy at the
+ * value's first place, the left array's values first.
+ */
+function arrayUnion(left: readonly Value[], right: readonly Value[]): Value[] {
+  const wanted = occurrences(left);
+  for (const [key, count] of occurrences(right)) wanted.set(key, Math.max(wanted.get(key) ?? 0, count));
+  const out: Value[] = [];
+  for (const v of [...left, ...right]) {
+    const key = valueKey(v);
+    const count = wanted.get(key) ?? 0;
+    for (let i = 0; i < count; i++) out.push(v);
+    wanted.set(key, 0);
+  }
+  return out;
+}
+
+/** The values of `left` that `right` holds (`keep`) or does not hold, each copy in `right` matching one in `left`. */
+function arrayMatch(left: readonly Value[], right: readonly Value[], keep: boolean): Value[] {
+  const available = occurrences(right);
+  return left.filter((v) => {
+    const key = valueKey(v);
+    const count = available.get(key) ?? 0;
+    if (count > 0 && !(keep === false && failpoint('SET-ARRAY-DIFFERENCE-REMOVES-ALL'))) available.set(key, count - 1);
+    return count > 0 === keep;
+  });
+}
+
+type Combination = 'union' | 'intersection' | 'difference';
+
+const ARRAY_COMBINATIONS: Record<Combination, (left: readonly Value[], right: readonly Value[]) => Value[]> = {
+  union: arrayUnion,
+  intersection: (left, right) => arrayMatch(left, right, true),
+  difference: (left, right) => arrayMatch(left, right, false),
+};
+
+/**
+ * How a set orders its tuples, as the real service describes it: the reverse flag of each column (the ref's last,
+ * never reversed) and whether it is a history. Undefined where it orders by nothing (a Join through a lambda).
+ */
+type SetShape = { reversed: boolean[]; historical: boolean };
+
+const SINGLE: SetShape = { reversed: [false], historical: false };
+
+function setShape(ctx: EvalContext, set: Value, position: Position): SetShape | undefined {
+  if (!(set instanceof SetRef)) return SINGLE;
+  const s = set.structure;
+  const first = (v: Value | undefined): Value => (Array.isArray(v) ? v[0] ?? null : v ?? null);
+  if ('match' in s) return indexShape(ctx, s['match']!, position);
+  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s['union'] ?? s['intersection'] ?? s['difference']), position);
+  if ('distinct' in s) return setShape(ctx, s['distinct']!, position);
+  if ('range' in s) return setShape(ctx, s['range']!, position);
+  if ('filter' in s) return setShape(ctx, s['collection'] ?? null, position);
+  if ('events' in s) {
+    const inner = setShape(ctx, s['events']!, position);
+    return inner === undefined ? undefined : { ...inner, historical: true };
+  }
+  if ('reverse' in s) {
+    const inner = setShape(ctx, s['reverse']!, position);
+    if (inner === undefined) return undefined;
+    // As the real service: a set of refs reversed compares as one reversed value before the ref.
+    return { ...inner, reversed: inner.reversed.length === 1 ? [true, false] : [...inner.reversed.slice(0, -1).map((r) => !r), false] };
+  }
+  if ('join' in s) return isIndexRef(s['with']) ? indexShape(ctx, s['with'], position) : undefined;
+  return SINGLE;
+}
+
+function indexShape(ctx: EvalContext, index: Value, position: Position): SetShape {
+  const values = indexRecord(ctx, index, position).version.fields['values'];
+  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v['reverse'] === true) : [];
+  return { reversed: [...reversed, false], historical: false };
+}
+
+/** Whether two neighbouring operands may be combined: both histories or neither, and the same order where both have columns. */
+function compatible(a: SetShape | undefined, b: SetShape | undefined): boolean {
+  if (a === undefined || b === undefined) return true;
+  return a.historical === b.historical && a.reversed.every((r, i) => i >= b.reversed.length || r === b.reversed[i]);
+}
+
+/**
+ * `{"union" | "intersection" | "difference": [a, b, …]}`: of sets, the set (operands rendered as an array even when one
+ * was given, SET-REF-004); of arrays, the array computed at once (FN-SET-016 … FN-SET-018). Each operand is a set or
+ * an array (a page is refused), and all of one kind (FN-SET-020); sets of different orders are refused.
+ */
+function combination(name: Combination): FormDefinition {
   return {
     required: [name],
     async evaluate(ctx, args) {
@@ -129,26 +244,61 @@ function combination(name: 'union' | 'intersection' | 'difference'): FormDefinit
       const value = await ctx.eval(expr);
       const operands = Array.isArray(value) ? value : [value];
       if (operands.length === 0) throw errors.invalidArgument(`${name} requires at least one set.`, expr.position);
-      operands.forEach((o, i) => expectSet(o, Array.isArray(value) ? [...expr.position, i] : expr.position));
-      return new SetRef({ [name]: Array.isArray(value) ? operands : value });
+      operands.forEach((o, i) => {
+        const position = Array.isArray(value) ? [...expr.position, i] : expr.position;
+        if (isPageValue(o)) throw wrongType('Set or Array', o, position);
+        if (!Array.isArray(o) && !isSetValue(o)) throw wrongType('Array, Set, or Page', o, position);
+      });
+      const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
+      if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
+      if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
+      // Neighbouring operands must order their tuples alike (SET-COMPAT-001).
+      const shapes = operands.map((o) => setShape(ctx, o, expr.position));
+      if (shapes.some((shape, i) => i > 0 && !compatible(shapes[i - 1], shape)) && !failpoint('SET-INCOMPATIBLE-COMBINED')) {
+        throw errors.invalidArgument('Sets are not compatible.', expr.position);
+      }
+      return new SetRef({ [name]: operands });
     },
   };
 }
 
+/** Each value once, at its first place. */
+function distinctValues(values: readonly Value[]): Value[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = valueKey(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `{"distinct": s}`: of a set, the set; of an array, its values once each; of a page, the page so (FN-SET-019). */
 const distinct: FormDefinition = {
   required: ['distinct'],
   async evaluate(ctx, args) {
-    return new SetRef({ distinct: expectSet(await args.value(ctx, 'distinct'), args.position('distinct')) });
+    const source = await args.value(ctx, 'distinct');
+    if (Array.isArray(source)) return distinctValues(source);
+    if (isPageValue(source)) return pageWith(distinctValues(source.data), source['before'], source['after']);
+    if (isSetValue(source)) return new SetRef({ distinct: source });
+    throw wrongType('Array, Set, or Page', source, args.position('distinct'));
   },
 };
 
+/**
+ * `{"join": s, "with": <index ref | lambda>}`. The lambda must be pure, as the real service requires: one that reads,
+ * writes or calls a user function anywhere in its body is refused at `with` (SET-JOIN-003).
+ */
 const join: FormDefinition = {
   required: ['join', 'with'],
   async evaluate(ctx, args) {
     const source = expectSet(await args.value(ctx, 'join'), args.position('join'));
     const target = await args.value(ctx, 'with');
-    if (isIndexRef(target)) indexRecord(ctx, target, args.position('with'));
-    else asLambda(target, args.position('with'));
+    const at = args.position('with');
+    if (isIndexRef(target)) indexRecord(ctx, target, at);
+    else {
+      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED')) throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
+    }
     return new SetRef({ join: source, with: target });
   },
 };

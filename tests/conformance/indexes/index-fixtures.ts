@@ -87,10 +87,13 @@ export async function walkForward(client: Client, set: unknown, size: number, li
   return pages;
 }
 
-/** Every page of a backward walk from the end (`before: null`), last page first. */
-export async function walkBackward(client: Client, set: unknown, size: number, limit = 500): Promise<Page[]> {
+/**
+ * Every page of a backward walk from the cursor `end`, last page first. The default, `before: null`, is the cursor
+ * `[null]`, past every entry of a set whose first column is ascending; a reversed first column needs `pastEnd`.
+ */
+export async function walkBackward(client: Client, set: unknown, size: number, end: WireValue[] | null = null, limit = 500): Promise<Page[]> {
   const pages: Page[] = [];
-  let before: WireValue[] | null | undefined = null;
+  let before: WireValue[] | null | undefined = end;
   while (before !== undefined) {
     const page: Page = await paginate(client, set, { size: BigInt(size), before: before === null ? null : cursorExpr(before) });
     pages.push(page);
@@ -98,6 +101,14 @@ export async function walkBackward(client: Client, set: unknown, size: number, l
     expect(pages.length, 'a backward walk ends').toBeLessThanOrEqual(limit);
   }
   return pages;
+}
+
+/**
+ * A cursor past every entry of an index whose covered values have these `reverse` flags: per value the one that sorts
+ * last in its column (null, or the smallest integer in a reversed column), then null in the ref's place.
+ */
+export function pastEnd(reverse: readonly boolean[]): WireValue[] {
+  return [...reverse.map((r) => (r ? -(2n ** 63n) : null)), null];
 }
 
 /** Creates the index and waits (polling Get with a deadline, DEC-033) until it reports `active: true`. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, parseWireJson, useTenant } from '../../harness/index.js';
 import { WIRE_TYPE_ORDER, wireTypeOf, type WireValue } from '../../harness/model/wire-order.js';
-import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
+import { collection, createDoc, createIndex, match, paginate, pastEnd, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
 interface OrderingCase {
   description: string;
@@ -142,7 +142,7 @@ describe('Several values and reverse', () => {
       .sort((a, b) => (a[0] !== b[0] ? (a[0] > b[0] ? -1 : 1) : id(a[1]) < id(b[1]) ? -1 : 1));
     const forward = (await walkForward(t.server, match(name), 2)).flatMap((p) => p.data);
     expect(forward).toEqual(expected);
-    const backward = (await walkBackward(t.server, match(name), 2)).reverse().flatMap((p) => p.data);
+    const backward = (await walkBackward(t.server, match(name), 2, pastEnd([true, false]))).reverse().flatMap((p) => p.data);
     expect(backward).toEqual(expected);
   });
 

@@ -1,13 +1,14 @@
 // Model-based properties: generated documents with mixed-type values, generated index definitions and page
-// sizes. Walking the whole set forward by `after` and backward by `before` must equal the suite's own index
-// model (tests/harness/model/index-model.ts) page for page: same data, same cursors, no gaps, no repeats.
+// sizes. Walking the whole set forward by `after` and backward by `before` (from a cursor past every entry) must equal
+// the suite's own index model (tests/harness/model/index-model.ts) page for page: same data, same cursors, no gaps, no
+// repeats; and the pages of the null cursors must equal the model's pages of the cursor [null].
 // The run's seed (`--seed`) drives fast-check, so a failure replays exactly.
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { check, target, useTenant } from '../../harness/index.js';
 import { IndexModel, type ModelColumn, type ModelDocument } from '../../harness/model/index-model.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { collection, createDoc, createIndex, match, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
+import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
 const t = useTenant({ roles: ['server'] });
 const RUNS = 20;
@@ -38,7 +39,7 @@ const scenario = fc.record({
 
 describe('Paging equals the index model', () => {
   check(
-    ['PAGE-CURSOR-003', 'PAGE-CURSOR-004', 'PAGE-CURSOR-005', 'PAGE-CURSOR-006', 'PAGE-SHAPE-005', 'ORD-CONTENT-009', 'ORD-CONTENT-010', 'ORD-REVERSE-001', 'ORD-REVERSE-002', 'ORD-REVERSE-005'],
+    ['PAGE-CURSOR-003', 'PAGE-CURSOR-004', 'PAGE-CURSOR-005', 'PAGE-CURSOR-006', 'PAGE-CURSOR-013', 'PAGE-SHAPE-005', 'ORD-CONTENT-009', 'ORD-CONTENT-010', 'ORD-REVERSE-001', 'ORD-REVERSE-002', 'ORD-REVERSE-005'],
     'Walking forward and backward over generated documents and index definitions equals the model page for page',
     async () => {
       const seed = target().seed;
@@ -56,8 +57,11 @@ describe('Paging equals the index model', () => {
           const set = termed ? match(name, group) : match(name);
           const forward = await walkForward(t.server, set, size);
           expect(forward).toEqual(model.paginateForward(termTuple, size));
-          const backward = await walkBackward(t.server, set, size);
+          const backward = await walkBackward(t.server, set, size, model.pastEnd());
           expect(backward).toEqual(model.paginateBackward(termTuple, size));
+          // A null cursor is the tuple [null], compared like any other: past an ascending first column, before a reversed one.
+          expect(await paginate(t.server, set, { size: BigInt(size), before: null })).toEqual(model.page(termTuple, { size, before: [null] }));
+          expect(await paginate(t.server, set, { size: BigInt(size), after: null })).toEqual(model.page(termTuple, { size, after: [null] }));
         }),
         { seed, numRuns: RUNS, endOnFailure: true },
       );

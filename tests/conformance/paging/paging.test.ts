@@ -40,6 +40,19 @@ describe('Pages', () => {
     expect(last.before).toBeDefined();
   });
 
+  check(['PAGE-CURSOR-012'], 'A page reached with a cursor carries it on the side it came from, a bare value as an array', async () => {
+    const first = await paginate(t.server, match(byRef), { size: 30n });
+    const second = await paginate(t.server, match(byRef), { size: 30n, after: cursorExpr(first.after!) });
+    expect(second.before).toEqual(first.after);
+    const back = await paginate(t.server, match(byRef), { size: 10n, before: cursorExpr(second.before!) });
+    expect(back.after).toEqual(second.before);
+    // A prefix the client built comes back as sent, not as the tuple of the first entry it reaches.
+    const fromValue = await paginate(t.server, match(byGroup, 3n), { after: 20n, size: 2n });
+    expect(fromValue).toEqual({ before: [20n], after: [38n, refs[38]], data: [24n, 31n] });
+    const toValue = await paginate(t.server, match(byGroup, 3n), { before: [21n], size: 2n });
+    expect(toValue).toEqual({ before: [10n, refs[10]], after: [21n], data: [10n, 17n] });
+  });
+
   check(['PAGE-SHAPE-004'], 'An empty set answers {"data": []} without cursors', async () => {
     expect(await paginate(t.server, match(empty, 'x'))).toEqual({ data: [] });
   });
@@ -70,6 +83,12 @@ describe('Size', () => {
   check.each(['2.5', '"10"'])(['PAGE-SIZE-004'], 'size %s (not an integer) answers 400 invalid argument', async (size) => {
     const value = size === '2.5' ? 2.5 : '10';
     (await t.server.query({ paginate: match(byRef), size: value })).expectStatus(400).expectErrorCode('invalid argument');
+  });
+
+  check(['PAGE-SIZE-006'], 'a negative size with a cursor carries it on its own side only', async () => {
+    const first = await paginate(t.server, match(byRef), { size: 5n });
+    expect(await paginate(t.server, match(byRef), { size: -1n, after: cursorExpr(first.after!) })).toEqual({ before: first.after, data: [] });
+    expect(await paginate(t.server, match(byRef), { size: -3n, before: cursorExpr(first.after!) })).toEqual({ after: first.after, data: [] });
   });
 
   check(['PAGE-SIZE-005'], 'size 0 and a negative size answer an empty page; size 0 after a cursor answers that cursor on both sides', async () => {
@@ -168,8 +187,23 @@ describe('Cursors', () => {
     const first = await paginate(t.server, match(byRef), { size: 5n });
     expect(await paginate(t.server, match(byRef), { size: 5n, cursor: null })).toEqual(first);
     for (const cursor of [{ object: { before: null, more: true } }, { object: { after: cursorExpr(first.after!), before: null } }, { object: {} }]) {
-      (await t.server.query({ paginate: match(byRef), size: 5n, cursor })).expectStatus(400).expectErrorCode('invalid argument');
+      const res = (await t.server.query({ paginate: match(byRef), size: 5n, cursor })).expectStatus(400).expectErrorCode('invalid argument');
+      expect(res.body.errors[0].description).toBe("Invalid cursor object. Expected an object with either 'before' or 'after' key in it.");
+      expect(res.body.errors[0].position).toEqual(['cursor']);
     }
+  });
+
+  check(['PAGE-CURSOR-013'], 'before: null pages back from the end carrying after [null]; after: null is past the end', async () => {
+    const all = refOrder();
+    expect(await paginate(t.server, match(byRef), { size: 5n, before: null })).toEqual({ before: [all[COUNT - 5]], after: [null], data: all.slice(COUNT - 5) });
+    expect(await paginate(t.server, match(byRef), { size: 5n, cursor: { object: { before: null } } })).toEqual({ before: [all[COUNT - 5]], after: [null], data: all.slice(COUNT - 5) });
+    expect(await paginate(t.server, match(byRef), { size: 5n, after: null })).toEqual({ before: [null], data: [] });
+    expect(await paginate(t.server, match(byRef), { size: 5n, cursor: { object: { after: null } } })).toEqual({ before: [null], data: [] });
+    // An integer sorts before every ref: before it there is nothing, after it the whole set.
+    expect(await paginate(t.server, match(byRef), { size: 5n, before: 0n })).toEqual({ after: [0n], data: [] });
+    expect(await paginate(t.server, match(byRef), { size: 5n, after: 0n })).toEqual({ before: [0n], after: [all[5]], data: all.slice(0, 5) });
+    // Over covered values, null sorts after every value: the last page of n = 6.
+    expect((await paginate(t.server, match(byGroup, 6n), { size: 2n, before: null })).data).toEqual([62n, 69n]);
   });
 });
 

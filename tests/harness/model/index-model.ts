@@ -8,7 +8,10 @@
  *   values are all null, is not indexed;
  * - a set holds the entries whose terms equal the matched terms, sorted by covered values (per-column
  *   reverse) with the ref as the final ascending tie-breaker;
- * - cursors are `[...values, ref]`; `after` is inclusive, `before` exclusive.
+ * - cursors are `[...values, ref]`; `after` is inclusive, `before` exclusive; a cursor is compared with the entries
+ *   in the set's order like any tuple (a shorter one is a prefix, which sorts before the entries it starts), so a
+ *   null cursor `[null]` sorts after every entry of an ascending first column and before every entry of a reversed one;
+ * - a page reached with a cursor carries it on the side it came from (size 0: on both sides).
  */
 import { compareWire, compareWireTuples, type WireValue } from './wire-order.js';
 
@@ -116,16 +119,24 @@ export class IndexModel {
       .sort((a, b) => compareWireTuples(a.cursor, b.cursor, this.reverse));
   }
 
-  /** One page: forward from `after` (inclusive), or backward from `before` (exclusive; `'end'` is past the last entry). */
-  page(terms: readonly WireValue[], request: { size: number; after?: WireValue[]; before?: WireValue[] | 'end' }): ModelPage {
+  /**
+   * A complete cursor past every entry of the index: per covered value the value that sorts last in its column (null,
+   * or the smallest integer in a reversed one), then null in the ref's place.
+   */
+  pastEnd(): WireValue[] {
+    return [...this.reverse.map((r) => (r ? -(2n ** 63n) : null)), null];
+  }
+
+  /** One page: forward from `after` (inclusive), or backward from `before` (exclusive). */
+  page(terms: readonly WireValue[], request: { size: number; after?: WireValue[]; before?: WireValue[] }): ModelPage {
     const set = this.entries(terms);
     const { size, after, before } = request;
     if (before !== undefined) {
-      const below = before === 'end' ? set : set.filter((e) => compareWireTuples(e.cursor, before, this.reverse) < 0);
+      const below = set.filter((e) => compareWireTuples(e.cursor, before, this.reverse) < 0);
       const start = Math.max(0, below.length - size);
       const page: ModelPage = { data: below.slice(start).map((e) => e.element) };
-      if (before !== 'end') page.after = before;
-      if (size === 0 && before !== 'end') page.before = before;
+      page.after = before;
+      if (size === 0) page.before = before;
       else if (start > 0) page.before = below[start]!.cursor;
       return page;
     }
@@ -150,11 +161,11 @@ export class IndexModel {
     return pages;
   }
 
-  /** The pages a client sees walking the whole set backward by `before` from the end, last page first. */
-  paginateBackward(terms: readonly WireValue[], size: number): ModelPage[] {
+  /** The pages a client sees walking the set backward by `before` from the cursor `end` (default past every entry), last page first. */
+  paginateBackward(terms: readonly WireValue[], size: number, end: WireValue[] = this.pastEnd()): ModelPage[] {
     if (size < 1) throw new RangeError('a walk needs a page size of at least 1');
     const pages: ModelPage[] = [];
-    let before: WireValue[] | 'end' | undefined = 'end';
+    let before: WireValue[] | undefined = end;
     while (before !== undefined) {
       const page = this.page(terms, { size, before });
       pages.push(page);

@@ -366,7 +366,7 @@ export const INDEX_FAULTS: readonly Fault[] = [
   {
     id: 'SET-UNION-DROPS-ENTRY',
     title: 'Union drops an entry',
-    breaks: ['SET-UNION-001'],
+    breaks: ['SET-UNION-002'],
     area: 'indexes',
     description: 'A page of a `paginate` over a `union` holding more than one entry loses its last entry.',
     apply: () => ({ json: pageOf('union', (data) => data.length > 1 && data.pop() !== undefined) }),
@@ -374,7 +374,7 @@ export const INDEX_FAULTS: readonly Fault[] = [
   {
     id: 'SET-INTERSECTION-IS-UNION',
     title: 'Intersection answers the union',
-    breaks: ['SET-INTERSECT-001', 'SET-INTERSECT-002'],
+    breaks: ['SET-INTERSECT-003', 'SET-INTERSECT-002'],
     area: 'indexes',
     description: 'Every `intersection` in a request is sent upstream as a `union`.',
     apply: () => ({ request: rewriteExpression((expression) => renameKeys(expression, 'intersection', 'union')) }),
@@ -382,7 +382,7 @@ export const INDEX_FAULTS: readonly Fault[] = [
   {
     id: 'SET-DIFFERENCE-REVERSED',
     title: 'Difference subtracts the first set from the second',
-    breaks: ['SET-DIFF-001'],
+    breaks: ['SET-DIFF-002'],
     area: 'indexes',
     description: 'The operands of every two-operand `difference` are swapped.',
     apply: () => ({

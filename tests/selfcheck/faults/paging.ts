@@ -3,7 +3,7 @@ import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { resortPage, type EntryType, type OrderMistake } from './entry-order.js';
 import { createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
-import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Expression, v4Resource } from './rewrites.js';
+import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './rewrites.js';
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
 function indexValueObjects(expression: unknown): JsonObject[] {
@@ -24,6 +24,12 @@ function requestCursor(form: JsonObject, which: 'after' | 'before'): unknown[] |
   const viaCursor = isJsonObject(form.cursor) ? form.cursor[which] : undefined;
   const cursor = direct ?? viaCursor;
   return Array.isArray(cursor) ? cursor : undefined;
+}
+
+/** Whether a `paginate` form was sent with the null cursor `which`, direct or inside `cursor`. */
+function nullCursor(form: JsonObject, which: 'after' | 'before'): boolean {
+  const cursor = unwrapObject(form.cursor);
+  return (which in form && form[which] === null) || (cursor !== undefined && which in cursor && cursor[which] === null);
 }
 
 /** The first covered value of a page entry (entries of several values are arrays). */
@@ -580,6 +586,124 @@ export const PAGING_FAULTS: readonly Fault[] = [
         (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
       ),
     }),
+  },
+  {
+    id: 'PAGE-AFTER-NULL-IS-FIRST-PAGE',
+    title: '`after: null` answers the first page',
+    breaks: ['PAGE-CURSOR-013'],
+    area: 'paging',
+    description: 'A `paginate` with `after: null` (or `cursor: {after: null}`) is served as one without a cursor, as the reference server did before it followed the real service.',
+    apply: () => ({
+      request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+        if (!nullCursor(form, 'after')) return n;
+        delete form.after;
+        if ('cursor' in form) form.cursor = null;
+        return n + 1;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'PAGE-BEFORE-NULL-NOT-ECHOED',
+    title: 'A page asked for with `before: null` lacks `after`',
+    breaks: ['PAGE-CURSOR-013', 'FN-SET-005'],
+    area: 'paging',
+    description: 'The page answering `before: null` does not carry the null cursor back as `after: [null]`, as the reference server did before.',
+    apply: () => ({
+      json: pageAnswer((page, forms) => {
+        if (!forms.some((form) => nullCursor(form, 'before')) || !('after' in page)) return false;
+        delete page.after;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-BEFORE-IS-FIRST-ENTRY',
+    title: 'A page reached with `after` names its first entry as `before`',
+    breaks: ['PAGE-CURSOR-012'],
+    area: 'paging',
+    description: 'The `before` of a page reached with `after` is the cursor of the page’s first entry instead of the cursor sent, which differs when the client sent a prefix such as `[20]`.',
+    apply: () => ({ failpoints: ['PAGE-BEFORE-IS-FIRST-ENTRY'] }),
+  },
+  {
+    id: 'PAGE-CURSOR-ECHOED-BARE',
+    title: 'A bare cursor value comes back bare',
+    breaks: ['PAGE-CURSOR-012'],
+    area: 'paging',
+    description: 'A page reached with a cursor that is one value, not an array (`after: 20`), carries it back as that value instead of `[20]`.',
+    apply: () => ({
+      json: pageAnswer((page, forms) => {
+        let changed = 0;
+        for (const form of forms) {
+          const cursor = unwrapObject(form.cursor);
+          const after = form.after ?? cursor?.after;
+          const before = form.before ?? cursor?.before;
+          if (after !== undefined && after !== null && !Array.isArray(after) && Array.isArray(page.before)) {
+            page.before = after;
+            changed++;
+          }
+          if (before !== undefined && before !== null && !Array.isArray(before) && Array.isArray(page.after)) {
+            page.after = before;
+            changed++;
+          }
+        }
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-NEGATIVE-SIZE-BOTH-SIDES',
+    title: 'A negative size carries the cursor on both sides',
+    breaks: ['PAGE-SIZE-006'],
+    area: 'paging',
+    description: 'An empty page asked for with a negative `size` and a cursor carries the cursor as both `before` and `after`, as size 0 does.',
+    apply: () => ({
+      json: pageAnswer((page, forms) => {
+        if (!forms.some((form) => (jsonNumber(form.size) ?? 0) < 0)) return false;
+        if ('before' in page && !('after' in page)) page.after = page.before;
+        else if ('after' in page && !('before' in page)) page.before = page.after;
+        else return false;
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'PAGE-CURSOR-OBJECT-OWN-TEXT',
+    title: 'A bad cursor object is refused with another description',
+    breaks: ['PAGE-CURSOR-011'],
+    area: 'paging',
+    description: 'A `cursor` object without exactly one of `after` and `before` is refused with "Cursor must be an object with either after or before, Object provided.", the reference server’s own text before.',
+    apply: () => ({
+      json: rewriteJson(
+        (_body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'cursor'),
+        (body) => {
+          const errors = v4Errors(body).filter((error) => String(error.description).startsWith('Invalid cursor object.'));
+          for (const error of errors) error.description = 'Cursor must be an object with either after or before, Object provided.';
+          return errors.length;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'PAGE-SOURCES-IGNORED',
+    title: '`sources: true` is ignored',
+    breaks: ['PAGE-SOURCES-001'],
+    area: 'core',
+    description: 'A `paginate` with `sources` is served as one without it, so its elements come without their sources.',
+    apply: () => ({
+      request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
+        if (!('sources' in form)) return n;
+        delete form.sources;
+        return n + 1;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'PAGE-DOC-REF-REFUSED',
+    title: 'Paginate of a document ref is refused',
+    breaks: ['PAGE-DOC-001'],
+    area: 'core',
+    description: 'Paginate of a document ref answers 400 `invalid argument` "Set expected, Ref provided.", as the reference server did before.',
+    apply: () => ({ failpoints: ['PAGE-DOC-REF-REFUSED'] }),
   },
   orderingFault('ORD-INTEGERS-AS-TEXT', 'Integers sort by their decimal text', ['ORD-CONTENT-001'], 'Integers compare as the strings of their digits (so 10 < 2 and -1 < -10).', { integersAsText: true }),
   orderingFault('ORD-DECIMALS-AS-TEXT', 'Decimals sort by their text', ['ORD-CONTENT-002'], 'Decimals compare as their JSON text instead of numerically.', { decimalsAsText: true }),

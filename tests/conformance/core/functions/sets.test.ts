@@ -1,7 +1,9 @@
 // FQL v4 set functions beyond the SD's list (profile v4-functions, spec/requirements/functions-sets.md): Range,
-// Singleton, and Filter of a set; Map and Foreach refusing sets. Integers parse to bigint.
+// Singleton, and Filter of a set; Map and Foreach refusing sets; Union, Intersection, Difference and Distinct of
+// arrays and pages; and Paginate's v4 options (paging.md): sources, and a document ref as the set. Integers parse to
+// bigint.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant, type Client } from '../../../harness/index.js';
+import { check, decimal, useTenant, type Client } from '../../../harness/index.js';
 import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
 import { docRef, lit } from '../protocol-wire.js';
 import { expectFailure, resultOf } from './function-cases.js';
@@ -20,6 +22,7 @@ const byNNeg = (): unknown => match('fs_by_n_neg');
 const byNDesc = (): unknown => match('fs_by_n_desc');
 const byGroup = (): unknown => match('fs_by_group');
 const refs = (): unknown => match('fs_refs');
+const byEven = (even: boolean): unknown => match('fs_by_even', even);
 const range = (set: unknown, from: unknown, to: unknown): unknown => ({ range: set, from, to });
 
 async function pageData(client: Client, set: unknown, opts: Record<string, unknown> = {}): Promise<unknown[]> {
@@ -37,6 +40,7 @@ beforeAll(async () => {
     createIndex({ name: 'fs_by_n_desc', source: collection(COLL), values: [{ field: ['data', 'n'], reverse: true }] }),
     createIndex({ name: 'fs_by_group', source: collection(COLL), values: [{ field: ['data', 'g'] }] }),
     createIndex({ name: 'fs_refs', source: collection(COLL) }),
+    createIndex({ name: 'fs_by_even', source: collection(COLL), terms: [{ field: ['data', 'even'] }] }),
   ])).expectStatus(200);
   const created = (await t.server.query(
     ids(1, COUNT).map((i) => ({ create: ref(i), params: lit({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }) })),
@@ -94,8 +98,9 @@ describe('Range', () => {
     expect(first.after).toEqual([7n, rendered[7]]);
     const second = (await resultOf(t.server, { paginate: set, size: 4n, after: first.after })) as { data: unknown[]; after?: unknown; before: unknown };
     expect(second).toEqual({ before: [7n, rendered[7]], data: [7n, 8n] });
+    // before: null is the cursor [null], past every entry, and comes back as the page's after (PAGE-CURSOR-013).
     const last = (await resultOf(t.server, { paginate: set, size: 4n, before: null })) as { data: unknown[]; before: unknown };
-    expect(last).toEqual({ before: [5n, rendered[5]], data: [5n, 6n, 7n, 8n] });
+    expect(last).toEqual({ before: [5n, rendered[5]], after: [null], data: [5n, 6n, 7n, 8n] });
     const back = (await resultOf(t.server, { paginate: set, size: 4n, before: last.before })) as { data: unknown[]; after: unknown };
     expect(back).toEqual({ after: [5n, rendered[5]], data: [3n, 4n] });
   });
@@ -205,6 +210,113 @@ describe('Filter, Map and Foreach of sets', () => {
   });
 });
 
+describe('Union, Intersection, Difference and Distinct of arrays and pages', () => {
+  check.each([
+    { expr: [[1n, 2n]], expected: [1n, 2n] },
+    { expr: [[1n, 2n], [3n, 4n]], expected: [1n, 2n, 3n, 4n] },
+    { expr: [[2n, 1n], [2n, 1n]], expected: [2n, 1n] },
+    { expr: [[2n, 2n], [2n, 2n, 2n]], expected: [2n, 2n, 2n] },
+    { expr: [[3n, 2n, 2n, 1n], [6n, 5n, 9n, 1n]], expected: [3n, 2n, 2n, 1n, 6n, 5n, 9n] },
+    { expr: [[6n, 5n, 9n, 1n], [3n, 2n, 2n, 1n]], expected: [6n, 5n, 9n, 1n, 3n, 2n, 2n] },
+    { expr: [[1n, 2n], [1n, 2n, 3n, 4n], [5n, 6n]], expected: [1n, 2n, 3n, 4n, 5n, 6n] },
+    { expr: [[1n, 2n, 2n, 3n, 3n, 3n], [1n, 2n, 2n, 2n, 3n, 3n]], expected: [1n, 2n, 2n, 2n, 3n, 3n, 3n] },
+  ])(['FN-SET-016'], 'Union of arrays $expr is the multiset union $expected', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, { union: expr })).toEqual(expected);
+  });
+
+  check.each([
+    { expr: [[1n, 2n]], expected: [1n, 2n] },
+    { expr: [[1n, 2n], [3n, 4n]], expected: [] },
+    { expr: [[1n, 2n], [4n, 2n]], expected: [2n] },
+    { expr: [[1n, 2n], [3n, 4n, 2n, 1n], [1n, 2n]], expected: [1n, 2n] },
+    { expr: [[1n, 2n, 2n, 3n], [1n, 2n, 2n, 5n]], expected: [1n, 2n, 2n] },
+    { expr: [[3n, 2n, 2n, 1n], [2n, 2n, 1n, 0n]], expected: [2n, 2n, 1n] },
+  ])(['FN-SET-017'], 'Intersection of arrays $expr is $expected', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, { intersection: expr })).toEqual(expected);
+  });
+
+  check.each([
+    { expr: [[1n, 2n], [3n, 4n]], expected: [1n, 2n] },
+    { expr: [[1n, 2n], [1n, 2n]], expected: [] },
+    { expr: [[4n, 3n, 2n, 1n], [5n, 1n, 2n], [1n, 2n]], expected: [4n, 3n] },
+    { expr: [[1n, 2n, 2n, 3n, 3n], [3n]], expected: [1n, 2n, 2n, 3n] },
+    { expr: [[3n, 2n, 2n, 1n, 3n], [3n]], expected: [2n, 2n, 1n, 3n] },
+  ])(['FN-SET-018'], 'Difference of arrays $expr is $expected', async ({ expr, expected }) => {
+    expect(await resultOf(t.server, { difference: expr })).toEqual(expected);
+  });
+
+  check(['FN-SET-019'], 'Distinct of an array keeps first occurrences in order', async () => {
+    expect(await resultOf(t.server, { distinct: [4n, 4n, 2n, 2n, 3n, 3n, 1n, 1n] })).toEqual([4n, 2n, 3n, 1n]);
+    expect(await resultOf(t.server, { distinct: [1n, 'str', 2n, 'str', 1n, 2n, 'str', decimal('3.14'), decimal('1.0')] })).toEqual([1n, 'str', 2n, 3.14, 1]);
+  });
+
+  check(['FN-SET-019'], 'Distinct of a page deduplicates its data and keeps its cursors', async () => {
+    // Groups of documents 1 … 12 by i % 3: 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2.
+    const first = (await resultOf(t.server, { paginate: byGroup(), size: 5n })) as { after: unknown };
+    expect(await resultOf(t.server, { distinct: { paginate: byGroup(), size: 5n } })).toEqual({ after: first.after, data: [0n, 1n] });
+    const second = (await resultOf(t.server, { paginate: byGroup(), size: 5n, after: first.after })) as { before: unknown; after: unknown };
+    expect(await resultOf(t.server, { distinct: { paginate: byGroup(), size: 5n, after: first.after } })).toEqual({ before: second.before, after: second.after, data: [1n, 2n] });
+  });
+
+  check.each(['union', 'intersection', 'difference'])(['FN-SET-020'], '%s refuses arrays mixed with sets, pages, and values that are neither', async (name) => {
+    await expectFailure(t.server, { [name]: [[1n, 2n], byN()] }, 400, 'invalid argument', 'Arguments cannot be of different types, expected Set or Array.', [name]);
+    await expectFailure(t.server, { paginate: { [name]: [byN(), [1n]] } }, 400, 'invalid argument', 'Arguments cannot be of different types, expected Set or Array.', ['paginate', name]);
+    await expectFailure(t.server, { [name]: [{ paginate: byN() }] }, 400, 'invalid argument', 'Set or Array expected, Page provided.', [name, 0n]);
+    await expectFailure(t.server, { [name]: [byN(), 5n] }, 400, 'invalid argument', 'Array, Set, or Page expected, Integer provided.', [name, 1n]);
+  });
+
+  check(['FN-SET-020'], 'Distinct of a value that is neither an array, a page nor a set is refused at ["distinct"]', async () => {
+    await expectFailure(t.server, { distinct: 'abc' }, 400, 'invalid argument', 'Array, Set, or Page expected, String provided.', ['distinct']);
+  });
+});
+
+describe('Paginate with sources and of a document ref', () => {
+  const bySource = (a: unknown, b: unknown): number => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
+
+  check(['PAGE-SOURCES-001'], 'sources: true answers each element with the Match it comes from, and the same cursors', async () => {
+    const set = await resultOf(t.server, refs());
+    const plain = (await resultOf(t.server, { paginate: refs(), size: 2n })) as { after: unknown; data: unknown[] };
+    const sourced = (await resultOf(t.server, { paginate: refs(), size: 2n, sources: true })) as { after: unknown; data: unknown[] };
+    expect(sourced).toEqual({ after: plain.after, data: plain.data.map((value) => ({ value, sources: [set] })) });
+    expect(await resultOf(t.server, { paginate: refs(), size: 2n, sources: false })).toEqual(plain);
+    const second = (await resultOf(t.server, { paginate: refs(), size: 2n, after: plain.after, sources: true })) as { before: unknown; data: Array<{ value: unknown }> };
+    expect(second.before).toEqual(plain.after);
+    expect(second.data.map((e) => e.value)).toEqual([rendered[3], rendered[4]]);
+  });
+
+  check(['PAGE-SOURCES-001'], 'an element of a Union lists every operand set that holds it', async () => {
+    const [all, even] = [await resultOf(t.server, refs()), await resultOf(t.server, byEven(true))];
+    const page = (await resultOf(t.server, { paginate: { union: [refs(), byEven(true)] }, size: 4n, sources: true })) as { data: Array<{ value: unknown; sources: unknown[] }> };
+    expect(page.data.map((e) => e.value)).toEqual([rendered[1], rendered[2], rendered[3], rendered[4]]);
+    expect(page.data.map((e) => [...e.sources].sort(bySource))).toEqual([[all], [all, even].sort(bySource), [all], [all, even].sort(bySource)]);
+  });
+
+  check(['PAGE-SOURCES-001'], 'with events: true each value is the event', async () => {
+    const plain = (await resultOf(t.server, { paginate: refs(), size: 3n, events: true })) as { data: unknown[] };
+    const sourced = (await resultOf(t.server, { paginate: refs(), size: 3n, events: true, sources: true })) as { data: Array<{ value: unknown; sources: unknown[] }> };
+    expect(sourced.data.map((e) => e.value)).toEqual(plain.data);
+    for (const element of sourced.data) {
+      expect(element.value).toMatchObject({ ts: expect.any(BigInt), action: 'add', document: expect.any(Object) });
+      expect(element.sources.length).toBeGreaterThan(0);
+      for (const source of element.sources) expect(Object.keys(source as object)).toEqual(['@set']);
+    }
+  });
+
+  check(['PAGE-DOC-001'], 'a document ref pages as the set of that one ref while the document exists', async () => {
+    expect(await resultOf(t.server, { paginate: ref(3) })).toEqual({ data: [rendered[3]] });
+    expect(await resultOf(t.server, { paginate: ref(3), size: 1n, before: null })).toEqual({ after: [null], data: [rendered[3]] });
+    expect(await resultOf(t.server, { paginate: ref(999) })).toEqual({ data: [] });
+    const gone = (await t.server.query({ create: { collection: COLL }, params: lit({ data: { n: 1001n } }) })).expectStatus(201).resource.ref;
+    expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [gone] });
+    (await t.server.query({ delete: gone })).expectStatus(200);
+    expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [] });
+  });
+
+  check(['PAGE-DOC-001'], 'Paginate of a value that is neither a ref nor a set is refused at ["paginate"]', async () => {
+    await expectFailure(t.server, { paginate: 5n }, 400, 'invalid argument', 'Ref or Set expected, Integer provided.', ['paginate']);
+  });
+});
+
 describe('Read permissions', () => {
   let even: Client;
   let historyOnly: Client;
@@ -236,5 +348,10 @@ describe('Read permissions', () => {
   check(['FN-SET-011'], 'a Singleton set is read with history_read on its document, not read', async () => {
     expect(await pageData(historyOnly, { singleton: ref(3) })).toEqual([rendered[3]]);
     await expectFailure(readOnly, { paginate: { singleton: ref(3) } }, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['paginate']);
+  });
+
+  check(['PAGE-DOC-001'], 'a document ref is paged with history_read on it, not read', async () => {
+    expect(await pageData(historyOnly, ref(3))).toEqual([rendered[3]]);
+    await expectFailure(readOnly, { paginate: ref(3) }, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['paginate']);
   });
 });
