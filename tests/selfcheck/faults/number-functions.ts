@@ -281,6 +281,18 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'NUM-MAX-OF-PAGE-BARE',
+    title: 'Max and Min of a page answer the bare element',
+    breaks: ['FN-NUM-011'],
+    area: 'core',
+    description: 'Max(Paginate(…)) answers the greatest element itself where the real service answers a page holding it, with the page\'s cursors, as every fold of a page does.',
+    apply: () => ({
+      json: rewriteResource(new Set(['max', 'min']), (resource) =>
+        isJsonObject(resource) && Array.isArray(resource['data']) && resource['data'].length === 1 ? resource['data'][0] : undefined,
+      ),
+    }),
+  },
+  {
     id: 'NUM-MAX-OF-LONE-VALUE',
     title: 'Max and Min of a lone value answer that value',
     breaks: ['FN-NUM-012'],

@@ -159,10 +159,20 @@ describe('Max and Min', () => {
     { name: 'Max of an array in an array', expr: { max: [[1n, 5n, 3n]] }, expected: 5n },
     { name: 'Max of the Documents set (ids compare as numbers)', expr: { max: { documents: { collection: COLL } } }, expected: ref('10') },
     { name: 'Min of the Documents set', expr: { min: { documents: { collection: COLL } } }, expected: ref('1') },
-    { name: 'Max of a page', expr: { max: { paginate: { documents: { collection: COLL } } } }, expected: ref('10') },
-    { name: 'Min of a page in an array', expr: { min: [{ paginate: { documents: { collection: COLL } } }] }, expected: ref('1') },
+    { name: 'Max of a page (a page holding the element)', expr: { max: { paginate: { documents: { collection: COLL } } } }, expected: { data: [ref('10')] } },
+    { name: 'Min of a page in an array (a page holding the element)', expr: { min: [{ paginate: { documents: { collection: COLL } } }] }, expected: { data: [ref('1')] } },
     { name: 'Max of a set in an array', expr: { max: [{ documents: { collection: COLL } }] }, expected: ref('10') },
   ])(['FN-NUM-011'], '$name', expectResult);
+
+  check(['FN-NUM-011'], 'Max and Min of a page keep its cursors', async () => {
+    const page = { paginate: { documents: { collection: COLL } }, size: 1n };
+    const paged = (await t.server.query(page)).expectStatus(200).resource as Record<string, unknown>;
+    expect(paged, 'the page of one element has an after cursor').toHaveProperty('after');
+    for (const form of ['max', 'min']) {
+      const res = await t.server.query({ [form]: page });
+      expect(res.expectStatus(200).resource, res.explain(`${form} of the page`)).toStrictEqual(paged);
+    }
+  });
 
   check.each<ErrorCase>([
     { name: 'Max of a lone integer', expr: { max: 5n }, description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] },
