@@ -9,6 +9,7 @@
  * cursors between that tuple form and the event objects the wire shows.
  */
 import { apiAtLeast, wording } from '../../codec/v4-json.js';
+import { failpoint } from '../../failpoints.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
 import { ArraySet, type OrderedSet, type SetPageOptions } from '../../indexes/ordered-set.js';
@@ -105,8 +106,9 @@ function versionsOf(ctx: EvalContext, database: string, collection: string, id: 
 }
 
 /**
- * Each version as an event: `create` when the document did not exist before it or the version was stored as a
- * create (an Insert, DEC-068, stores one over a live version), `update` otherwise, or `delete`.
+ * Each version as an event: `create` when the document did not exist before it, `update` otherwise, or `delete`.
+ * A version Insert put after a live one (DEC-068) is an `update` too, and so is the version after an inserted live
+ * one: the real service re-labels a history as it is edited (FN-HISTW-005).
  */
 function documentEvents(versions: readonly DocumentVersion[], ref: Ref): HistoryEvent[] {
   const events: HistoryEvent[] = [];
@@ -117,7 +119,7 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
       previous = undefined;
       continue;
     }
-    const created = previous === undefined || version.action === 'create';
+    const created = previous === undefined || (failpoint('HISTW-INSERTED-LISTED-AS-CREATE') && version.action === 'create');
     const changed = created ? version.fields : changedFields(previous!, version.fields);
     events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed['data'] ?? null });
     previous = version.fields;
