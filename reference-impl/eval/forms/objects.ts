@@ -30,10 +30,11 @@ function rawTypeName(raw: unknown): string {
 }
 
 /**
- * Merge's resolver is read when the query is parsed: it must be written as a lambda form (`{"lambda", "expr"}`,
- * optionally with `api_version`), not any expression that evaluates to a lambda.
+ * The lambda of Merge, Map, Foreach, Filter and Reduce is read when the real service parses the query: it must be
+ * written as a lambda form (`{"lambda", "expr"}`, optionally with `api_version`), not any expression that evaluates
+ * to a lambda. Anything else is `invalid expression` at the argument.
  */
-function checkLambdaForm(expr: Expr): void {
+export function requireLambdaForm(expr: Expr): void {
   const raw = expr.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw errors.invalidExpression(`Lambda expected, ${rawTypeName(raw)} provided.`, expr.position);
@@ -47,7 +48,7 @@ const merge: FormDefinition = {
   required: ['merge', 'with'],
   optional: ['lambda'],
   async evaluate(ctx, args) {
-    if (args.has('lambda')) checkLambdaForm(args.expr('lambda'));
+    if (args.has('lambda')) requireLambdaForm(args.expr('lambda'));
     const left = await args.value(ctx, 'merge');
     const right = await args.value(ctx, 'with');
     const resolver: LambdaValue | undefined = args.has('lambda') ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda')) : undefined;
