@@ -4,7 +4,7 @@
 // a time — made by rewriting the expression the suite sends or the error it gets back.
 import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { apiVersion, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+import { apiVersion, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
 const NOW = (): JsonObject => ({ now: null });
@@ -333,6 +333,25 @@ export const HISTORY_FUNCTION_FAULTS: readonly Fault[] = [
           for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
           return true;
         },
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-FLAG-ON-EVENTS-REFUSED',
+    title: 'Paginate with events: true of an events set is refused',
+    breaks: ['FN-HIST-020'],
+    area: 'core',
+    description: 'Paginate(Events(ref), {events: true}) answers invalid argument "Set does not support events history." at ["paginate"], as a server that takes the history of every set it is asked to would, where the real service pages the events set as it is.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          let flagged = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if ('paginate' in object && object.events === true && isJsonObject(object.paginate) && 'events' in object.paginate) flagged = true;
+          });
+          return res.status === 200 && flagged;
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }] }), 400),
       ),
     }),
   },
