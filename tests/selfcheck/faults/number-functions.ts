@@ -324,6 +324,23 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
     }) }),
   },
   {
+    id: 'CMP-IEEE-SIGNED-ZERO',
+    title: 'Comparisons of numbers use IEEE operators, so -0.0 equals 0',
+    breaks: ['FN-CMP-002'],
+    area: 'core',
+    description: 'LT(-0.0, 0) answers false and LTE(0, -0.0) true, as comparisons with IEEE < and == would, where the real service orders numbers as Java\'s Double.compare does (-0.0 before 0).',
+    apply: () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
+      const ieee = (a: unknown, b: unknown): number | undefined => {
+        if (!isLosslessNumber(a) || !isLosslessNumber(b)) return undefined;
+        const x = Number(a.toString());
+        const y = Number(b.toString());
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+      const answer = compareAll(expression, form, ieee);
+      return answer === undefined || answer === resource ? undefined : answer;
+    }) }),
+  },
+  {
     id: 'CMP-STRINGS-BY-CODE-UNIT',
     title: 'Comparisons order strings by UTF-16 code units',
     breaks: ['FN-CMP-004'],

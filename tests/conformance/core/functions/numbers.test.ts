@@ -4,6 +4,9 @@ import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal as d, stringifyWireJson, useTenant } from '../../../harness/index.js';
 import { createCollection, createDoc, docRef, expectQueryError, lit } from '../protocol-wire.js';
 
+/** NaN and infinity as the suite produces them: JSON carries neither, so they come from Pow. */
+const NAN = { pow: d('-8.0'), exp: d('0.5') };
+const INFINITY = { pow: 0n, exp: -1n };
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
 
@@ -234,6 +237,13 @@ describe('Comparisons', () => {
     { expr: { gt: [d('1.0'), 1n] }, expected: false },
     { expr: { lt: [d('2.5'), 2n] }, expected: false },
     { expr: { lt: [-1n, d('-0.5'), 0n] }, expected: true },
+    // As Java's Double.compare: -0.0 before 0 and 0.0, NaN after every other number and equal to itself.
+    { expr: { lt: [d('-0.0'), 0n] }, expected: true },
+    { expr: { lte: [0n, d('-0.0')] }, expected: false },
+    { expr: { gt: [d('0.0'), d('-0.0')] }, expected: true },
+    { expr: { lt: [INFINITY, NAN] }, expected: true },
+    { expr: { lte: [NAN, NAN] }, expected: true },
+    { expr: { lt: [NAN, NAN] }, expected: false },
   ]))(['FN-CMP-002'], '$name is $expected', expectAnswer);
 
   check.each(titled<CmpCase>([
