@@ -39,6 +39,7 @@ const REGEX_RESULTS: readonly ResultCase[] = [
   { name: 'FindStrRegex of one match', ids: ['FN-STR-023'], expr: { findstrregex: 'One Fish Two fish', pattern: 'Fish' }, expected: [found(4, 7, 'Fish')] },
   { name: 'FindStrRegex of several matches', ids: ['FN-STR-023'], expr: { findstrregex: 'One Fish Two fish', pattern: '[fF]ish' }, expected: [found(4, 7, 'Fish'), found(13, 16, 'fish')] },
   { name: 'FindStrRegex without a match', ids: ['FN-STR-023'], expr: { findstrregex: 'One Fish', pattern: 'Cat' }, expected: [] },
+  { name: 'FindStrRegex of a character outside the BMP counts its first unit in the end', ids: ['FN-STR-023'], expr: { findstrregex: 'a😀b', pattern: '😀' }, expected: [found(1, 2, '😀')] },
   { name: 'FindStrRegex in code points', ids: ['FN-STR-023'], expr: { findstrregex: `${SURROGATE_PAIR} ABC ${SURROGATE_PAIR} ABc`, pattern: 'AB[cC]' }, expected: [found(2, 4, 'ABC'), found(8, 10, 'ABc')] },
   { name: 'FindStrRegex of an empty match', ids: ['FN-STR-023'], expr: { findstrregex: 'One Fish to Fish', pattern: '^|man' }, expected: [found(0, 0, '')] },
   { name: 'FindStrRegex of empty and non-empty matches', ids: ['FN-STR-023'], expr: { findstrregex: 'fauna,graphql,serverless,database', pattern: '^|$|database' }, expected: [found(0, 0, ''), found(25, 32, 'database'), found(33, 33, '')] },
