@@ -2,6 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -216,9 +217,11 @@ const time: FormDefinition = {
   },
 };
 
+/** NewId takes an id from the store, which the real service counts as a write: a read-only request refuses it (FN-ALIAS-003). */
 const newId: FormDefinition = {
   required: ['new_id'],
   async evaluate(ctx) {
+    if (ctx.txn.readOnly) throw new ReadOnlyTransactionError();
     return ctx.txn.newDocumentId();
   },
 };
