@@ -10,6 +10,7 @@ import { LambdaValue } from '../lambda.js';
 import { compareForComparison } from '../comparison-order.js';
 import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
+import { singleSetEventValue } from './event-history-sets.js';
 import { selectAllValues } from './folds-and-keys.js';
 import { timeFromText } from './times.js';
 
@@ -123,7 +124,12 @@ function step(from: Value, element: string | bigint): Value | undefined {
     const i = Number(element);
     return i >= 0 && i < from.length ? from[i] : undefined;
   }
-  if (isObjectValue(from)) return Object.hasOwn(from, element) ? from[element] : undefined;
+  if (isObjectValue(from)) {
+    // A set event of a one-value index gives a query its value, not the array it is shown with (FN-HIST-018).
+    const single = element === 'data' ? singleSetEventValue(from) : undefined;
+    if (single !== undefined) return single.value;
+    return Object.hasOwn(from, element) ? from[element] : undefined;
+  }
   if (from instanceof Ref) {
     if (element === 'id') return from.id;
     if (element === 'collection' || element === 'class') return from.collection;

@@ -31,6 +31,22 @@ export function isEventSet(set: Value): set is SetRef {
 }
 
 /**
+ * True for a set of events: an events set, or a set built from events sets (a Union of them, a Distinct of one, …).
+ * The real service combines only sets of one kind (FN-HIST-023).
+ */
+export function isHistoricalSet(set: Value): boolean {
+  if (!(set instanceof SetRef)) return false;
+  const s = set.structure;
+  if ('events' in s) return true;
+  for (const key of ['union', 'intersection', 'difference'] as const) {
+    const operands = s[key];
+    if (operands !== undefined) return isHistoricalSet(Array.isArray(operands) ? (operands[0] ?? null) : operands);
+  }
+  for (const key of ['distinct', 'reverse', 'range'] as const) if (s[key] !== undefined) return isHistoricalSet(s[key]!);
+  return 'filter' in s ? isHistoricalSet(s['collection'] ?? null) : false;
+}
+
+/**
  * The events set of `source` (a ref or a set). `typePosition` is where a source of another type is reported;
  * an events set has no history of its own and is refused at `formPosition`, as the real service does.
  */
@@ -170,8 +186,24 @@ function indexEvents(ctx: EvalContext, indexes: IndexManager, database: string, 
   return events;
 }
 
+/**
+ * Set events of an index with one value, and that value: a query that selects such an event's `data` reads the value
+ * itself, while the event is shown with `data` as an array of the one value (FN-HIST-018), as in the real service.
+ */
+const singleValueEvents = new WeakMap<ObjectValue, Value>();
+
+/** The `data` a query reads from `event` when it is a set event of an index with one value; undefined otherwise. */
+export function singleSetEventValue(event: ObjectValue): { value: Value } | undefined {
+  if (!singleValueEvents.has(event) || failpoint('SET-EVENT-DATA-AS-ARRAY')) return undefined;
+  return { value: singleValueEvents.get(event)! };
+}
+
 function eventSet(ctx: EvalContext, events: HistoryEvent[], isSetEvent: boolean): OrderedSet {
-  const entries = events.map((event) => ({ tuple: tupleOf(event, isSetEvent), element: renderedEvent(ctx, event, true) }));
+  const entries = events.map((event) => {
+    const element = renderedEvent(ctx, event, true);
+    if (isSetEvent && Array.isArray(event.data) && event.data.length === 1 && 'data' in element) singleValueEvents.set(element, event.data[0]!);
+    return { tuple: tupleOf(event, isSetEvent), element };
+  });
   entries.sort((a, b) => compareTuples(a.tuple, b.tuple, []));
   return new ArraySet(entries, []);
 }

@@ -15,6 +15,7 @@ import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler } from '../native-collections.js';
 import { withoutNulls } from '../record-fields.js';
 import { whenReady } from '../when-ready.js';
+import { isHistoricalSet } from './event-history-sets.js';
 import { asLambda, indexRecord, isIndexRef } from './set-reading.js';
 
 function asQueryError(e: unknown, position: Position): never {
@@ -130,6 +131,9 @@ function combination(name: 'union' | 'intersection' | 'difference'): FormDefinit
       const operands = Array.isArray(value) ? value : [value];
       if (operands.length === 0) throw errors.invalidArgument(`${name} requires at least one set.`, expr.position);
       operands.forEach((o, i) => expectSet(o, Array.isArray(value) ? [...expr.position, i] : expr.position));
+      // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
+      const historical = operands.map(isHistoricalSet);
+      if (historical.some((h) => h !== historical[0])) throw errors.invalidArgument('Sets are not compatible.', expr.position);
       return new SetRef({ [name]: Array.isArray(value) ? operands : value });
     },
   };
