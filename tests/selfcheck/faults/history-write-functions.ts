@@ -236,4 +236,12 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
       ),
     }),
   },
+  {
+    id: 'HISTW-PREDICATE-GETS-REF-ONLY',
+    title: 'A history_write predicate gets the ref only',
+    breaks: ['FN-HISTW-017'],
+    area: 'core',
+    description: 'A history_write predicate is applied to the document ref alone, as a read or delete predicate is, where the real service passes [ref, ts, action, fields] of the edit.',
+    apply: () => ({ failpoints: ['HISTORY-WRITE-PREDICATE-REF-ONLY'] }),
+  },
 ];

@@ -287,4 +287,33 @@ describe('Insert and Remove check their arguments', () => {
     expectResult(await writer.query(remove(doc.ref, ts, 'create')), null);
     expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts]);
   });
+
+  check(['FN-HISTW-017'], 'a history_write predicate gets [ref, ts, action, fields] of the edit', async () => {
+    const obj = (fields: Record<string, unknown>) => ({ object: fields });
+    const doc = await aDocument({ v: 1n });
+    const allowedAt = doc.ts - 10n * SECONDS;
+    // An update is allowed only at one time; any other edit only when the fields written say mutable: true.
+    const predicate = {
+      query: {
+        lambda: ['ref', 'ts', 'action', 'fields'],
+        expr: {
+          if: { equals: [{ var: 'action' }, 'update'] },
+          then: { equals: [{ var: 'ts' }, timeOf(allowedAt)] },
+          else: { and: [{ equals: [{ var: 'ref' }, doc.ref] }, { select: ['data', 'mutable'], from: { var: 'fields' }, default: false }] },
+        },
+      },
+    };
+    const role = { create_role: obj({ name: 'histw_guarded', privileges: [obj({ resource: collection(COLL), actions: obj({ history_write: predicate }) })] }) };
+    (await t.admin.query(role)).expectStatus(201);
+    const guarded = t.as((await t.admin.query({ create_key: obj({ role: { role: 'histw_guarded' } }) })).expectStatus(201).resource.secret as string);
+    const denied = 'Insufficient privileges to perform the action.';
+    const early = doc.ts - 20n * SECONDS;
+    await expectFailure(guarded, insert(doc.ref, early, 'create', { mutable: false }), 403, 'permission denied', denied, []);
+    expect((await guarded.query(insert(doc.ref, early, 'create', { mutable: true }))).expectStatus(200).resource).toMatchObject({ ts: early, action: 'create' });
+    await expectFailure(guarded, insert(doc.ref, allowedAt + 1n, 'update', { mutable: true }), 403, 'permission denied', denied, []);
+    (await guarded.query(insert(doc.ref, allowedAt, 'update', { mutable: false }))).expectStatus(200);
+    // Remove passes the fields of the version at that time: the create above said mutable: true.
+    expectResult(await guarded.query(remove(doc.ref, early, 'create')), null);
+    expect(await eventTimes(doc.ref)).toStrictEqual([allowedAt, doc.ts]);
+  });
 });
