@@ -143,7 +143,7 @@ function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref }
   return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
 }
 
-async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position): Promise<boolean> {
+async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position, callPosition: Position): Promise<boolean> {
   if (container instanceof Ref) {
     const database = databaseOf(container);
     return (
@@ -152,7 +152,8 @@ async function containsValue(ctx: EvalContext, value: Value, container: Value, p
       (database !== undefined && valuesEqual(value, database))
     );
   }
-  if (container instanceof SetRef) return (await setElements(ctx, container, position)).some((element) => valuesEqual(element, value));
+  // A set the caller may not read is refused at the call, as in the real service.
+  if (container instanceof SetRef) return (await setElements(ctx, container, callPosition)).some((element) => valuesEqual(element, value));
   if (container instanceof QueryValue) return false;
   if (Array.isArray(container)) return container.some((element) => valuesEqual(element, value));
   if (isObjectValue(container)) {
@@ -167,7 +168,7 @@ const containsValueForm: FormDefinition = {
   required: ['contains_value', 'in'],
   async evaluate(ctx, args) {
     const value = await args.value(ctx, 'contains_value');
-    return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'));
+    return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'), args.node.position);
   },
 };
 
