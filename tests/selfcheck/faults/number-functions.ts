@@ -440,4 +440,17 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
         redefinePredicate('is_index', (x) => ({ and: [{ is_index: x }, { is_ref: x }] }))!(req),
     }),
   },
+  {
+    id: 'TYPE-OWN-CREDENTIALS-DENIED',
+    title: 'A token may not read its own credentials',
+    breaks: ['FN-TYPE-010'],
+    area: 'core',
+    description: 'Get(Ref("credentials/self")) with a token answers 403 permission denied, as a server that keeps credentials records but does not give an identity its baseline right to read its own would.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status !== 403 && JSON.stringify(v4Expression(ctx.original) ?? null) === '{"get":{"@ref":"credentials/self"}}',
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
+      ),
+    }),
+  },
 ];
