@@ -10,8 +10,9 @@
  * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
  */
 import type { AccessPolicy, AccessRequest } from '../eval/access.js';
+import { failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
-import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 import { membershipEntries, privilegeEntries, type RoleRecord } from './role-record.js';
 
 /** Applies a stored predicate lambda to arguments with read rights of its own; errors propagate. */
@@ -99,9 +100,10 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
 }
 
 /**
- * Arguments of an action predicate (DEC-041): `read`/`delete`/history get the ref, `create` the new values,
+ * Arguments of an action predicate (DEC-041): `read`/`delete`/`history_read` get the ref, `create` the new values,
  * `write` the old values, the new values and the ref (as many as the lambda takes); a read of an index's entries
- * gets the Match's terms, as one array (DEC-054).
+ * gets the Match's terms, as one array (DEC-054); a history edit `[ref, ts, action, fields]`, as one array
+ * (FN-HISTW-017).
  */
 function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
   if (request.terms !== undefined) return [[...request.terms]];
@@ -113,6 +115,10 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
       return [after];
     case 'call':
       return [request.arguments ?? null];
+    case 'history_write':
+      // One array, as the real service passes it: a lambda of four parameters takes it apart.
+      if (request.historyEdit === undefined || failpoint('HISTORY-WRITE-PREDICATE-REF-ONLY')) return [ref];
+      return [[ref, Time.fromMicros(request.historyEdit.ts), request.historyEdit.action, request.historyEdit.fields]];
     case 'write': {
       const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
       const all: Value[] = [old, after, ref];

@@ -27,6 +27,8 @@ export interface AccessRequest {
   readonly terms?: readonly Value[];
   /** For a call of a user function: the arguments of the Call (a `call` predicate receives them). */
   readonly arguments?: Value;
+  /** For a history edit (Insert, Remove): its time, action and fields (a `history_write` predicate receives them). */
+  readonly historyEdit?: { readonly ts: bigint; readonly action: string; readonly fields: ObjectValue };
 }
 
 export interface AccessPolicy {

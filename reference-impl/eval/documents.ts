@@ -5,7 +5,7 @@
 import { errors, type Position } from '../errors/query-error.js';
 import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion, type HiddenFields, type WriteAction } from '../store/store.js';
 import { NATIVE_COLLECTIONS, Ref, readDocumentObject, type ObjectValue, type Value } from '../values/value.js';
-import type { AccessAction } from './access.js';
+import type { AccessAction, AccessRequest } from './access.js';
 import type { EvalContext } from './context.js';
 
 export interface DocumentLocation {
@@ -94,8 +94,26 @@ export const recordAlreadyExists = (collection: CollectionKey): string => `${rec
  * Throws `permission denied` unless the policy allows the action; a promise only when the policy's answer is one
  * (callers await it only then, so a synchronous decision costs no suspension).
  */
-export function requireAccess(ctx: EvalContext, action: AccessAction, location: Omit<DocumentLocation, 'ref'> & { ref?: Ref }, position: Position, before?: DocumentVersion, after?: ObjectValue, terms?: readonly Value[]): void | Promise<void> {
-  const allowed = ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, before, after, ...(terms === undefined ? {} : { terms }) });
+export function requireAccess(
+  ctx: EvalContext,
+  action: AccessAction,
+  location: Omit<DocumentLocation, 'ref'> & { ref?: Ref },
+  position: Position,
+  before?: DocumentVersion,
+  after?: ObjectValue,
+  terms?: readonly Value[],
+  historyEdit?: AccessRequest['historyEdit'],
+): void | Promise<void> {
+  const allowed = ctx.services.access.allows(ctx, {
+    action,
+    database: location.database,
+    collection: location.collection,
+    ref: location.ref,
+    before,
+    after,
+    ...(terms === undefined ? {} : { terms }),
+    ...(historyEdit === undefined ? {} : { historyEdit }),
+  });
   if (allowed === true) return;
   if (allowed === false) throw errors.permissionDenied(position);
   return allowed.then((granted) => {

@@ -45,7 +45,7 @@ describe('faunadb 4.x driver: Reduce', () => {
       client.query(q.Reduce(q.Lambda(['a', 'b', 'c'], q.Var('a')), 0, [1])),
       'invalid argument',
       'Lambda expects an array with 3 elements. Array contains 2.',
-      ['reduce'],
+      ['reduce', 'lambda'],
     );
   });
 });

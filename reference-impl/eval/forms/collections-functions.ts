@@ -11,6 +11,7 @@ import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
 import { applyLambda } from '../lambda.js';
 import { isSetValue, wrongType } from './iterables.js';
+import { requireLambdaForm } from './objects.js';
 import { asLambda } from './set-reading.js';
 
 type Kind = 'map' | 'foreach' | 'filter';
@@ -32,13 +33,15 @@ function collectionForm(kind: Kind): FormDefinition {
     required: [kind, 'collection'],
     async evaluate(ctx: EvalContext, args) {
       const lambdaExpr: Expr = args.expr(kind);
+      requireLambdaForm(lambdaExpr);
       const lambda = asLambda(await ctx.eval(lambdaExpr), lambdaExpr.position);
       const collection = await args.value(ctx, 'collection');
       if (kind === 'filter' && isSetValue(collection)) return new SetRef({ filter: lambda, collection });
       const { items, rebuild } = elementsOf(collection, args.position('collection'), kind);
       const out: Value[] = [];
       for (const item of items) {
-        const result = await applyLambda(ctx, lambda, [item], lambdaExpr.position);
+        // An element that does not fit the lambda's parameters is reported at the lambda, `[<form>, "lambda"]`.
+        const result = await applyLambda(ctx, lambda, [item], [...lambdaExpr.position, 'lambda']);
         if (kind === 'map') out.push(result);
         else if (kind === 'filter') {
           if (typeof result !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(result)} provided.`, lambdaExpr.position);

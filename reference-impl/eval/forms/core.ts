@@ -2,6 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -9,6 +10,7 @@ import { LambdaValue } from '../lambda.js';
 import { compareForComparison } from '../comparison-order.js';
 import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
+import { singleSetEventValue } from './event-history-sets.js';
 import { selectAllValues } from './folds-and-keys.js';
 import { timeFromText } from './times.js';
 
@@ -122,7 +124,12 @@ function step(from: Value, element: string | bigint): Value | undefined {
     const i = Number(element);
     return i >= 0 && i < from.length ? from[i] : undefined;
   }
-  if (isObjectValue(from)) return Object.hasOwn(from, element) ? from[element] : undefined;
+  if (isObjectValue(from)) {
+    // A set event of a one-value index gives a query its value, not the array it is shown with (FN-HIST-018).
+    const single = element === 'data' ? singleSetEventValue(from) : undefined;
+    if (single !== undefined) return single.value;
+    return Object.hasOwn(from, element) ? from[element] : undefined;
+  }
   if (from instanceof Ref) {
     if (element === 'id') return from.id;
     if (element === 'collection' || element === 'class') return from.collection;
@@ -216,9 +223,11 @@ const time: FormDefinition = {
   },
 };
 
+/** NewId takes an id from the store, which the real service counts as a write: a read-only request refuses it (FN-ALIAS-003). */
 const newId: FormDefinition = {
   required: ['new_id'],
   async evaluate(ctx) {
+    if (ctx.txn.readOnly) throw new ReadOnlyTransactionError();
     return ctx.txn.newDocumentId();
   },
 };

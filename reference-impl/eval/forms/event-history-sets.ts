@@ -9,6 +9,7 @@
  * cursors between that tuple form and the event objects the wire shows.
  */
 import { apiAtLeast, wording } from '../../codec/v4-json.js';
+import { failpoint } from '../../failpoints.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
 import { ArraySet, type OrderedSet, type SetPageOptions } from '../../indexes/ordered-set.js';
@@ -27,6 +28,22 @@ const MICROS_PER_DAY = 86_400_000_000n;
 /** True for the set `{"events": …}` builds. */
 export function isEventSet(set: Value): set is SetRef {
   return set instanceof SetRef && 'events' in set.structure;
+}
+
+/**
+ * True for a set of events: an events set, or a set built from events sets (a Union of them, a Distinct of one, …).
+ * The real service combines only sets of one kind (FN-HIST-023).
+ */
+export function isHistoricalSet(set: Value): boolean {
+  if (!(set instanceof SetRef)) return false;
+  const s = set.structure;
+  if ('events' in s) return true;
+  for (const key of ['union', 'intersection', 'difference'] as const) {
+    const operands = s[key];
+    if (operands !== undefined) return isHistoricalSet(Array.isArray(operands) ? (operands[0] ?? null) : operands);
+  }
+  for (const key of ['distinct', 'reverse', 'range'] as const) if (s[key] !== undefined) return isHistoricalSet(s[key]!);
+  return 'filter' in s ? isHistoricalSet(s['collection'] ?? null) : false;
 }
 
 /**
@@ -105,8 +122,9 @@ function versionsOf(ctx: EvalContext, database: string, collection: string, id: 
 }
 
 /**
- * Each version as an event: `create` when the document did not exist before it or the version was stored as a
- * create (an Insert, DEC-068, stores one over a live version), `update` otherwise, or `delete`.
+ * Each version as an event: `create` when the document did not exist before it, `update` otherwise, or `delete`.
+ * A version Insert put after a live one (DEC-068) is an `update` too, and so is the version after an inserted live
+ * one: the real service re-labels a history as it is edited (FN-HISTW-005).
  */
 function documentEvents(versions: readonly DocumentVersion[], ref: Ref): HistoryEvent[] {
   const events: HistoryEvent[] = [];
@@ -117,7 +135,7 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
       previous = undefined;
       continue;
     }
-    const created = previous === undefined || version.action === 'create';
+    const created = previous === undefined || (failpoint('HISTW-INSERTED-LISTED-AS-CREATE') && version.action === 'create');
     const changed = created ? version.fields : changedFields(previous!, version.fields);
     events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed['data'] ?? null });
     previous = version.fields;
@@ -168,8 +186,24 @@ function indexEvents(ctx: EvalContext, indexes: IndexManager, database: string, 
   return events;
 }
 
+/**
+ * Set events of an index with one value, and that value: a query that selects such an event's `data` reads the value
+ * itself, while the event is shown with `data` as an array of the one value (FN-HIST-018), as in the real service.
+ */
+const singleValueEvents = new WeakMap<ObjectValue, Value>();
+
+/** The `data` a query reads from `event` when it is a set event of an index with one value; undefined otherwise. */
+export function singleSetEventValue(event: ObjectValue): { value: Value } | undefined {
+  if (!singleValueEvents.has(event) || failpoint('SET-EVENT-DATA-AS-ARRAY')) return undefined;
+  return { value: singleValueEvents.get(event)! };
+}
+
 function eventSet(ctx: EvalContext, events: HistoryEvent[], isSetEvent: boolean): OrderedSet {
-  const entries = events.map((event) => ({ tuple: tupleOf(event, isSetEvent), element: renderedEvent(ctx, event, true) }));
+  const entries = events.map((event) => {
+    const element = renderedEvent(ctx, event, true);
+    if (isSetEvent && Array.isArray(event.data) && event.data.length === 1 && 'data' in element) singleValueEvents.set(element, event.data[0]!);
+    return { tuple: tupleOf(event, isSetEvent), element };
+  });
   entries.sort((a, b) => compareTuples(a.tuple, b.tuple, []));
   return new ArraySet(entries, []);
 }

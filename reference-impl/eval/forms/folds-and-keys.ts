@@ -15,13 +15,17 @@ import { DATABASES_REF, locateDocument, readExisting, renderReadDocument } from 
 import type { FormDefinition } from '../form-registry.js';
 import { applyLambda } from '../lambda.js';
 import { iterableArgument, pageWith, setElements } from './iterables.js';
-import { pathArgument } from './objects.js';
+import { pathArgument, requireLambdaForm } from './objects.js';
 import { asLambda } from './set-reading.js';
 
-/** Reduce applies its lambda to `[accumulator, element]`, reporting a failed application at `["reduce"]`. */
+/**
+ * Reduce applies its lambda, written as a lambda form, to `[accumulator, element]`; an application that does not fit
+ * the lambda's parameters is reported at `["reduce", "lambda"]`, as in the real service.
+ */
 const reduce: FormDefinition = {
   required: ['reduce', 'initial', 'collection'],
   async evaluate(ctx, args) {
+    requireLambdaForm(args.expr('reduce'));
     const position = args.position('reduce');
     const lambda = asLambda(await args.value(ctx, 'reduce'), position);
     const initial = await args.value(ctx, 'initial');
@@ -29,7 +33,7 @@ const reduce: FormDefinition = {
     // As for the other folds, a refused set read is reported at the function's own argument, `["reduce"]`.
     const items = collection.kind === 'set' ? await setElements(ctx, collection.set, position) : collection.items;
     let acc = initial;
-    for (const element of items) acc = await applyLambda(ctx, lambda, [acc, element], position);
+    for (const element of items) acc = await applyLambda(ctx, lambda, [acc, element], [...position, 'lambda']);
     return collection.kind === 'page' ? pageWith([acc], collection.page['before'], collection.page['after']) : acc;
   },
 };

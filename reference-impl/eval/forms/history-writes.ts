@@ -79,7 +79,8 @@ const insert: FormDefinition = {
     if (params['ttl'] !== undefined) writable['ttl'] = params['ttl'];
     throwIfFailures(unresolvedRefFailures(ctx, writable), formPosition);
     const { fields, hidden } = deleted ? { fields: {}, hidden: NO_HIDDEN_FIELDS } : await userDocumentFields(ctx, writable, 'create', undefined, formPosition);
-    await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields);
+    // A history_write predicate gets the edit: its time, the action as given and the fields written.
+    await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields, undefined, { ts, action, fields: writable });
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
     ctx.txn.editHistory(location.database, { kind: 'insert', collection: location.collection, id: location.id, version });
     return renderedEvent(ctx, { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields['data'] ?? null) }, true);
@@ -99,7 +100,7 @@ const remove: FormDefinition = {
     const location = userDocument(ctx, ref, args.position('remove'), formPosition, 'Cannot remove event for specified ref.');
     const there = ctx.txn.store.versionAt(location.database, location.collection, location.id, ts);
     const before = there?.ts === ts && there.action !== 'delete' ? there : undefined;
-    await requireAccess(ctx, 'history_write', location, formPosition, before);
+    await requireAccess(ctx, 'history_write', location, formPosition, before, undefined, undefined, { ts, action, fields: before?.fields ?? {} });
     ctx.txn.editHistory(location.database, { kind: 'remove', collection: location.collection, id: location.id, ts, deleted: action === 'delete' });
     return null;
   },

@@ -10,6 +10,7 @@ import { compareForComparison } from '../comparison-order.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { whenReady } from '../when-ready.js';
+import { pageWith } from './iterables.js';
 
 type Numeric = bigint | number;
 
@@ -165,37 +166,45 @@ function isPage(value: Value): value is ObjectValue & { data: Value[] } {
   return isObjectValue(value) && Array.isArray(value['data']);
 }
 
-/** The elements of an array, page or set; an array holding just one of these stands for it. */
-async function iterableElements(ctx: EvalContext, value: Value, position: Position): Promise<readonly Value[]> {
+/** The elements of an array, page or set, and the page they came from; an array holding just one of these stands for it. */
+async function iterableElements(
+  ctx: EvalContext,
+  value: Value,
+  position: Position,
+): Promise<{ values: readonly Value[]; page?: ObjectValue & { data: Value[] } }> {
   if (Array.isArray(value)) {
     const only = value.length === 1 ? value[0]! : undefined;
     if (only !== undefined && (Array.isArray(only) || isPage(only) || only instanceof SetRef)) return iterableElements(ctx, only, position);
-    return value;
+    return { values: value };
   }
-  if (isPage(value)) return value.data;
+  if (isPage(value)) return { values: value.data, page: value };
   // A native collection ref (`Keys()`, …) is the set of its records.
   if (value instanceof SetRef || (value instanceof Ref && value.collection === undefined)) {
     const set = await ctx.services.sets.read(ctx, value, position);
     const out: Value[] = [];
     for (let it = set.ascending(), next = it.next(); !next.done; next = it.next()) out.push(set.element(next.value));
-    return out;
+    return { values: out };
   }
   throw errors.invalidArgument(`Array, Set, or Page expected, ${argumentTypeName(value)} provided.`, position);
 }
 
-/** Max and Min: of equal values (1 and 1.0) the later one wins, as in the real service. */
+/**
+ * Max and Min: of equal values (1 and 1.0) the later one wins, as in the real service. Of a page they answer a page
+ * holding the one result with the page's cursors, as every fold of a page does (FN-NUM-011).
+ */
 function extremeForm(name: 'max' | 'min', keepsCurrent: (order: number) => boolean): FormDefinition {
   return {
     required: [name],
     async evaluate(ctx: EvalContext, args: FormArgs) {
-      const values = await iterableElements(ctx, await args.value(ctx, name), args.position(name));
+      const { values, page } = await iterableElements(ctx, await args.value(ctx, name), args.position(name));
       const at: Position = [...args.node.position, name];
       requireResolved(ctx, values, at);
       let best: Value | undefined;
       for (const value of nonEmpty(values, at)) {
         if (best === undefined || !keepsCurrent(compareForComparison(best, value))) best = value;
       }
-      return best!;
+      if (page === undefined) return best!;
+      return pageWith([best!], page['before'], page['after']);
     },
   };
 }

@@ -30,10 +30,11 @@ function rawTypeName(raw: unknown): string {
 }
 
 /**
- * Merge's resolver is read when the query is parsed: it must be written as a lambda form (`{"lambda", "expr"}`,
- * optionally with `api_version`), not any expression that evaluates to a lambda.
+ * The lambda of Merge, Map, Foreach, Filter and Reduce is read when the real service parses the query: it must be
+ * written as a lambda form (`{"lambda", "expr"}`, optionally with `api_version`), not any expression that evaluates
+ * to a lambda. Anything else is `invalid expression` at the argument.
  */
-function checkLambdaForm(expr: Expr): void {
+export function requireLambdaForm(expr: Expr): void {
   const raw = expr.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw errors.invalidExpression(`Lambda expected, ${rawTypeName(raw)} provided.`, expr.position);
@@ -47,7 +48,7 @@ const merge: FormDefinition = {
   required: ['merge', 'with'],
   optional: ['lambda'],
   async evaluate(ctx, args) {
-    if (args.has('lambda')) checkLambdaForm(args.expr('lambda'));
+    if (args.has('lambda')) requireLambdaForm(args.expr('lambda'));
     const left = await args.value(ctx, 'merge');
     const right = await args.value(ctx, 'with');
     const resolver: LambdaValue | undefined = args.has('lambda') ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda')) : undefined;
@@ -142,7 +143,7 @@ function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref }
   return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
 }
 
-async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position): Promise<boolean> {
+async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position, callPosition: Position): Promise<boolean> {
   if (container instanceof Ref) {
     const database = databaseOf(container);
     return (
@@ -151,7 +152,8 @@ async function containsValue(ctx: EvalContext, value: Value, container: Value, p
       (database !== undefined && valuesEqual(value, database))
     );
   }
-  if (container instanceof SetRef) return (await setElements(ctx, container, position)).some((element) => valuesEqual(element, value));
+  // A set the caller may not read is refused at the call, as in the real service.
+  if (container instanceof SetRef) return (await setElements(ctx, container, callPosition)).some((element) => valuesEqual(element, value));
   if (container instanceof QueryValue) return false;
   if (Array.isArray(container)) return container.some((element) => valuesEqual(element, value));
   if (isObjectValue(container)) {
@@ -166,7 +168,7 @@ const containsValueForm: FormDefinition = {
   required: ['contains_value', 'in'],
   async evaluate(ctx, args) {
     const value = await args.value(ctx, 'contains_value');
-    return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'));
+    return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'), args.node.position);
   },
 };
 

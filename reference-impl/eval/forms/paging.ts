@@ -167,7 +167,8 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
         whenReady(pageSize(ctx, args), (size) =>
           whenReady(requestedCursor(ctx, args), (given) =>
             whenReady(snapshot(ctx, args), ({ atTs, events, sources }) => {
-              const target = events ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : pagedSet(set, args.position('paginate'));
+              // An events set is already a history: `events: true` leaves it as it is, as in the real service.
+              const target = events && !isEventSet(set) ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : pagedSet(set, args.position('paginate'));
               // An events set's cursors are events or times, read as the tuples its history is ordered by.
               const cursor = isEventSet(target) ? eventCursorOptions(given, cursorPosition(args)) : setCursor(given);
               const shownAs = isEventSet(target) ? ctx : undefined;

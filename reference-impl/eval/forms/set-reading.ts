@@ -314,7 +314,7 @@ export class SetReader {
     const inner = await this.read(ctx, source, position, atTs, options);
     const kept: Entry[] = [];
     for (const entry of all(inner)) {
-      const verdict = await applyLambda(ctx, lambda, [entry.element], at);
+      const verdict = await applyLambda(ctx, lambda, [entry.element], [...at, 'lambda']);
       if (typeof verdict !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(verdict)} provided.`, at);
       if (verdict) kept.push(entry);
     }

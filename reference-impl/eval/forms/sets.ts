@@ -19,6 +19,7 @@ import { nativeCreateForm, type NativeCollectionHandler } from '../native-collec
 import { withoutNulls } from '../record-fields.js';
 import { whenReady } from '../when-ready.js';
 import { expressionEffect } from '../lambda-effects.js';
+import { isHistoricalSet } from './event-history-sets.js';
 import { isPageValue, isSetValue, pageWith, wrongType } from './iterables.js';
 import { asLambda, indexRecord, isIndexRef } from './set-reading.js';
 
@@ -252,6 +253,9 @@ function combination(name: Combination): FormDefinition {
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
       if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
+      // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
+      const historical = operands.map(isHistoricalSet);
+      if (historical.some((h) => h !== historical[0])) throw errors.invalidArgument('Sets are not compatible.', expr.position);
       // Neighbouring operands must order their tuples alike (SET-COMPAT-001).
       const shapes = operands.map((o) => setShape(ctx, o, expr.position));
       if (shapes.some((shape, i) => i > 0 && !compatible(shapes[i - 1], shape)) && !failpoint('SET-INCOMPATIBLE-COMBINED')) {

@@ -3,6 +3,7 @@
  * Call. Get, Update, Replace, Delete and Paginate(Functions()) are the generic record forms; this file gives them the
  * checks a function record needs.
  */
+import { isRoleRef } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-json.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
@@ -17,7 +18,7 @@ import type { Identity } from '../identity.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure } from '../record-fields.js';
-import { keyRoleFailures } from './schema.js';
+import { missingReference } from './schema.js';
 
 /** How many calls of user functions may be nested in one request, as in the real service. */
 export const MAX_CALL_DEPTH = 200;
@@ -30,17 +31,58 @@ const FUNCTIONS_REF = new Ref('functions');
  * (DEC-065, user-functions.md Decisions). Throws `validation failed`.
  */
 export function functionRecordFields(ctx: EvalContext, database: DatabaseId, params: ObjectValue, position: Position): ObjectValue {
-  const failures: ValidationFailure[] = [...nameFailures(params)];
   const { body, data, role } = params;
+  // The real service types `body` as a lambda or an FQL v10 source string, and refuses the string in v4 before it
+  // checks any field.
+  if (typeof body === 'string') throw new QueryError('schema validation failed', 'Invalid type provided for field `body`.', position);
+  const failures: ValidationFailure[] = [...nameFailures(params)];
   if (body === undefined || body === null) failures.push({ field: ['body'], code: 'value required', description: 'Required value not found.' });
   else if (!(body instanceof QueryValue)) failures.push(typeFailure('body', 'Query', body));
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-  if (role !== undefined && role !== null) failures.push(...keyRoleFailures(ctx, role, database));
+  if (role !== undefined && role !== null) failures.push(...functionRoleFailures(ctx, role, database));
   throwIfFailures(failures, position);
   const fields: ObjectValue = { name: params['name'] as string, body: storedLambda(body as QueryValue) };
   if (isObjectValue(data)) fields['data'] = data;
   if (role !== undefined && role !== null) fields['role'] = role;
   return fields;
+}
+
+/**
+ * The built-in roles a function's body can run as. The real service also has `server-readonly`, which this server's
+ * keys do not have; it is refused here (UDF-CREATE-006 lets a server do so).
+ */
+const BUILTIN_FUNCTION_ROLES = new Set(['admin', 'server', 'client']);
+
+const ROLES_REF = new Ref('roles');
+
+/**
+ * Why a function `role` is refused, as the real service decides it: a built-in role, or role names and role refs of
+ * the database, alone or in a list (a list holds no built-in role). A name that names no role is a `validation
+ * failure`, a ref to a missing role an `invalid reference`, anything else the wrong type.
+ */
+function functionRoleFailures(ctx: EvalContext, role: Value, database: DatabaseId): ValidationFailure[] {
+  if (typeof role === 'string' && BUILTIN_FUNCTION_ROLES.has(role)) return [];
+  if (role === 'server-readonly') return [{ field: ['role'], code: 'invalid value', description: "Role 'server-readonly' is not supported." }];
+  const inList = Array.isArray(role);
+  const entries = inList ? role : [role];
+  const builtin = (entry: Value) => typeof entry === 'string' && (BUILTIN_FUNCTION_ROLES.has(entry) || entry === 'server-readonly');
+  if (!entries.every((entry) => isRoleRef(entry) || (typeof entry === 'string' && !(inList && builtin(entry))))) return [typeFailure('role', 'Role', role)];
+  const failures: ValidationFailure[] = [];
+  entries.forEach((entry, i) => {
+    if (typeof entry === 'string') {
+      if (!ctx.txn.get(database, 'roles', entry)) failures.push({ field: ['role'], code: 'validation failure', description: `Role name \`${entry}\` does not exist.` });
+      return;
+    }
+    const missing = missingReference(ctx, database, entry as Ref);
+    if (missing !== undefined) failures.push({ field: inList ? ['role', i] : ['role'], code: 'invalid reference', description: missing });
+  });
+  return failures;
+}
+
+/** The role refs a function `role` names: refs as they are, names as refs to the role of that name. */
+function roleRefsOf(role: Value): Ref[] {
+  const entries = Array.isArray(role) ? role : [role];
+  return entries.flatMap((entry) => (entry instanceof Ref ? [entry] : typeof entry === 'string' ? [new Ref(entry, ROLES_REF)] : []));
 }
 
 /** A lambda written as `{"lambda": …}` or `{"query": …}` is stored alike, as a plain `@query` value. */
@@ -105,9 +147,8 @@ function bodyOf(lambda: QueryValue): Expr {
  */
 function actingIdentity(caller: Identity, role: Value | undefined): Identity {
   if (role === 'admin' || role === 'server' || role === 'client') return { ...caller, role, roleRefs: [] };
-  if (role instanceof Ref) return { ...caller, role: 'client', roleRefs: [role] };
-  if (Array.isArray(role)) return { ...caller, role: 'client', roleRefs: role.filter((r): r is Ref => r instanceof Ref) };
-  return caller;
+  if (role === undefined || role === null) return caller;
+  return { ...caller, role: 'client', roleRefs: roleRefsOf(role) };
 }
 
 async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {

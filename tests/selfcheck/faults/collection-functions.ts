@@ -279,6 +279,45 @@ export const COLLECTION_FUNCTION_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'OBJ-CONTAINS-VALUE-PAGE-ELEMENTS',
+    title: 'ContainsValue of a page looks at its elements',
+    breaks: ['FN-OBJ-008'],
+    area: 'core',
+    description: 'ContainsValue(v, Paginate(…)) answers whether v is one of the page\'s elements, as for an array, where the real service compares v with the page\'s fields: its whole data array and its cursors.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          if (!('contains_value' in object) || !isJsonObject(object.in) || !('paginate' in object.in)) return;
+          object.in = { select: ['data'], from: object.in };
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'OBJ-CONTAINS-VALUE-DENIED-AT-ARGUMENT',
+    title: 'ContainsValue of an unreadable set is refused at its argument',
+    breaks: ['FN-OBJ-008'],
+    area: 'core',
+    description: 'ContainsValue(v, Match(index)) for a caller that may not read the index answers 403 at ["in"], where the real service answers at the call.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, context) => context.status === 403 && isJsonObject(v4Expression(context.original)) && 'contains_value' in (v4Expression(context.original) as JsonObject),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (error.code !== 'permission denied' || !Array.isArray(error.position)) continue;
+            error.position = [...error.position, 'in'];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
     id: 'OBJ-TO-OBJECT-ERROR-AT-ARGUMENT',
     title: 'ToObject reports a bad pair at the argument',
     breaks: ['FN-OBJ-010'],

@@ -1,5 +1,5 @@
-// Faults against Reduce, SelectAll, KeyFromSecret and the message of Map and Foreach for what they do not take
-// (FN-AGG-011…013, FN-ARR-009, FN-OBJ-012, FN-KEY; spec/requirements/functions-collections.md, functions-keys.md):
+// Faults against Reduce, SelectAll, KeyFromSecret and the errors of Map, Foreach and Filter for what they do not take
+// (FN-AGG-011…013, FN-ARR-009, FN-ARR-011, FN-OBJ-012, FN-KEY; spec/requirements/functions-collections.md, functions-keys.md):
 // each is a server that gets one rule wrong the way a hand-written implementation plausibly would.
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
@@ -84,6 +84,37 @@ export const FOLD_AND_KEY_FUNCTION_FAULTS: readonly Fault[] = [
         const description = String(error['description']);
         if (!description.startsWith('Array, Set, or Page expected')) return false;
         error['description'] = description.replace('Array, Set, or Page expected', 'Array or Page expected');
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'FOLD-LAMBDA-FORM-INVALID-ARGUMENT',
+    title: 'A lambda argument not written as a lambda is an invalid argument',
+    breaks: ['FN-AGG-013', 'FN-ARR-011'],
+    area: 'core',
+    description: 'Reduce(1, 0, [1]) and Map(1, [1]) answer invalid argument "Lambda expected, Integer provided.", as a server that evaluates the lambda argument before checking it would, where the real service refuses it as invalid expression when it parses the query.',
+    apply: () => ({
+      json: rewriteErrorsOf(['reduce', 'map', 'foreach', 'filter'], (error) => {
+        const description = String(error['description']);
+        if (error['code'] !== 'invalid expression' || !(description.startsWith('Lambda expected') || description.startsWith('No form/function found'))) return false;
+        error['code'] = 'invalid argument';
+        return true;
+      }),
+    }),
+  },
+  {
+    id: 'FOLD-LAMBDA-ARITY-AT-FORM',
+    title: 'A lambda application that does not fit is reported at the form',
+    breaks: ['FN-AGG-013', 'FN-ARR-011'],
+    area: 'core',
+    description: 'Reduce, Map and Filter report "Lambda expects an array with …" at ["reduce"] (["map"], ["filter"]) where the real service reports it at the lambda, ["reduce", "lambda"].',
+    apply: () => ({
+      json: rewriteErrorsOf(['reduce', 'map', 'foreach', 'filter', 'paginate'], (error) => {
+        const position = error['position'];
+        if (!String(error['description']).startsWith('Lambda expects an array') || !Array.isArray(position) || position.length < 2) return false;
+        if (position[position.length - 1] !== 'lambda' || !['reduce', 'map', 'foreach', 'filter'].includes(String(position[position.length - 2]))) return false;
+        position.pop();
         return true;
       }),
     }),

@@ -237,6 +237,19 @@ export const FORMAT_FUNCTION_FAULTS: Fault[] = [
     }),
   },
   {
+    id: 'ALIAS-NEW-ID-READ-ONLY',
+    title: 'NewId and NextId are answered in a read-only request',
+    breaks: ['FN-ALIAS-003'],
+    area: 'core',
+    description: 'GET /?q={"next_id":null} answers a new id, as a server that takes NewId for a pure function would, where the real service counts it as a write and refuses it there.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => ctx.original.method === 'GET' && res.status === 400 && /(next_id|new_id)/.test(decodeURIComponent(ctx.original.path)),
+        (res) => withStatus(withJsonBody(res, { resource: '364819920847028736' }), 200),
+      ),
+    }),
+  },
+  {
     id: 'ALIAS-CLASSES-EMPTY-PAGE',
     title: 'Paginate of Classes answers an empty page',
     breaks: ['FN-ALIAS-002'],

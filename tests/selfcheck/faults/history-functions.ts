@@ -4,7 +4,7 @@
 // a time — made by rewriting the expression the suite sends or the error it gets back.
 import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { apiVersion, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+import { apiVersion, bodyJson, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
 const NOW = (): JsonObject => ({ now: null });
@@ -333,6 +333,46 @@ export const HISTORY_FUNCTION_FAULTS: readonly Fault[] = [
           for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
           return true;
         },
+      ),
+    }),
+  },
+  {
+    id: 'HIST-EVENTS-FLAG-ON-EVENTS-REFUSED',
+    title: 'Paginate with events: true of an events set is refused',
+    breaks: ['FN-HIST-020'],
+    area: 'core',
+    description: 'Paginate(Events(ref), {events: true}) answers invalid argument "Set does not support events history." at ["paginate"], as a server that takes the history of every set it is asked to would, where the real service pages the events set as it is.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          let flagged = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            if ('paginate' in object && object.events === true && isJsonObject(object.paginate) && 'events' in object.paginate) flagged = true;
+          });
+          return res.status === 200 && flagged;
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'HIST-SET-EVENT-DATA-ARRAY-IN-QUERY',
+    title: 'A query reads a one-value set event\'s data as an array',
+    breaks: ['FN-HIST-018'],
+    area: 'core',
+    description: 'Select("data", e) of a set event of an index with one value answers the array [v] as the event is shown, where the real service answers v, so Reduce(Add(acc, Select("data", e))) over Events(Match(…)) fails with Number expected, Array provided.',
+    apply: () => ({ failpoints: ['SET-EVENT-DATA-AS-ARRAY'] }),
+  },
+  {
+    id: 'HIST-EVENTS-COMBINED-WITH-SNAPSHOT',
+    title: 'An events set combines with a snapshot set',
+    breaks: ['FN-HIST-023'],
+    area: 'core',
+    description: 'Paginate(Union(Events(ref), Singleton(ref))) answers a page mixing events and refs, where the real service answers invalid argument "Sets are not compatible.".',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => error.description === 'Sets are not compatible.'),
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
       ),
     }),
   },

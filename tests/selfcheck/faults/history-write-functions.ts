@@ -5,7 +5,7 @@
 // expression the suite sends or the answer it gets back.
 import type { Fault, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, expressionUses, hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+import { expressionUses, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './rewrites.js';
 
 const isInsert = (object: JsonObject): boolean => 'insert' in object && 'ts' in object && 'action' in object;
 const isRemove = (object: JsonObject): boolean => 'remove' in object && 'ts' in object && 'action' in object;
@@ -88,6 +88,14 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
     }),
   },
   {
+    id: 'HISTW-INSERTED-LISTED-AS-CREATE',
+    title: 'A live version inserted after a live one is listed as a create',
+    breaks: ['FN-HISTW-005'],
+    area: 'core',
+    description: 'Events lists a live version that Insert stored after a live one as a create with its whole data, and the next version unchanged, where the real service re-labels the history: every live version after a live one is an update holding what changed.',
+    apply: () => ({ failpoints: ['HISTW-INSERTED-LISTED-AS-CREATE'] }),
+  },
+  {
     id: 'HISTW-FUTURE-ACCEPTED',
     title: 'Insert at a later time than the transaction writes at the transaction time',
     breaks: ['FN-HISTW-008'],
@@ -149,11 +157,11 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
     }),
   },
   {
-    id: 'HISTW-NO-PARAMS-DATA-NULL',
-    title: 'An inserted create without params answers data null',
+    id: 'HISTW-NO-PARAMS-DATA-OMITTED',
+    title: 'An inserted create without params answers an event without data',
     breaks: ['FN-HISTW-009'],
     area: 'core',
-    description: 'Insert(ref, ts, "create") without params answers {action: "create", data: null}, as a delete event does, where the service stores and answers data {}.',
+    description: 'Insert(ref, ts, "create") without params answers {ts, action: "create", document} with no data field, where the service answers data null (a server may answer {}).',
     apply: () => ({
       json: rewriteInsertedEvent(
         (context) => {
@@ -164,8 +172,8 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
           return withoutParams;
         },
         (event) => {
-          if (event.action !== 'create' || !isJsonObject(event.data) || Object.keys(event.data).length > 0) return false;
-          event.data = null;
+          if (event.action !== 'create' || !('data' in event) || (event.data !== null && (!isJsonObject(event.data) || Object.keys(event.data).length > 0))) return false;
+          delete event.data;
           return true;
         },
       ),
@@ -229,16 +237,11 @@ export const HISTORY_WRITE_FAULTS: Fault[] = [
     }),
   },
   {
-    id: 'HISTW-UNIQUE-UNCHECKED',
-    title: 'History edits are not checked against unique indexes',
-    breaks: ['FN-HISTW-016'],
+    id: 'HISTW-PREDICATE-GETS-REF-ONLY',
+    title: 'A history_write predicate gets the ref only',
+    breaks: ['FN-HISTW-017'],
     area: 'core',
-    description: 'An Insert or Remove that makes a newest version clashing with a unique index is accepted (answered 200) instead of 400 instance not unique.',
-    apply: () => ({
-      response: rewriteResponse(
-        (res, ctx) => res.status === 400 && ['insert', 'remove'].includes(topLevelForm(ctx.original) ?? '') && hasErrorCode(bodyJson(res), 'instance not unique'),
-        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-      ),
-    }),
+    description: 'A history_write predicate is applied to the document ref alone, as a read or delete predicate is, where the real service passes [ref, ts, action, fields] of the edit.',
+    apply: () => ({ failpoints: ['HISTORY-WRITE-PREDICATE-REF-ONLY'] }),
   },
 ];

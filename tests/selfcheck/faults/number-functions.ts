@@ -281,6 +281,18 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'NUM-MAX-OF-PAGE-BARE',
+    title: 'Max and Min of a page answer the bare element',
+    breaks: ['FN-NUM-011'],
+    area: 'core',
+    description: 'Max(Paginate(…)) answers the greatest element itself where the real service answers a page holding it, with the page\'s cursors, as every fold of a page does.',
+    apply: () => ({
+      json: rewriteResource(new Set(['max', 'min']), (resource) =>
+        isJsonObject(resource) && Array.isArray(resource['data']) && resource['data'].length === 1 ? resource['data'][0] : undefined,
+      ),
+    }),
+  },
+  {
     id: 'NUM-MAX-OF-LONE-VALUE',
     title: 'Max and Min of a lone value answer that value',
     breaks: ['FN-NUM-012'],
@@ -308,6 +320,23 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
     description: 'LT(1, 1.5, 2) answers false because integers and decimals are compared as different types in the SD\'s index order, where the real service compares them as numbers.',
     apply: () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
       const answer = compareAll(expression, form, compareInIndexOrder);
+      return answer === undefined || answer === resource ? undefined : answer;
+    }) }),
+  },
+  {
+    id: 'CMP-IEEE-SIGNED-ZERO',
+    title: 'Comparisons of numbers use IEEE operators, so -0.0 equals 0',
+    breaks: ['FN-CMP-002'],
+    area: 'core',
+    description: 'LT(-0.0, 0) answers false and LTE(0, -0.0) true, as comparisons with IEEE < and == would, where the real service orders numbers as Java\'s Double.compare does (-0.0 before 0).',
+    apply: () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
+      const ieee = (a: unknown, b: unknown): number | undefined => {
+        if (!isLosslessNumber(a) || !isLosslessNumber(b)) return undefined;
+        const x = Number(a.toString());
+        const y = Number(b.toString());
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+      const answer = compareAll(expression, form, ieee);
       return answer === undefined || answer === resource ? undefined : answer;
     }) }),
   },
@@ -409,6 +438,19 @@ export const NUMBER_FUNCTION_FAULTS: readonly Fault[] = [
       request: (req) =>
         redefinePredicate('is_collection', (x) => ({ and: [{ is_collection: x }, { is_ref: x }] }))!(req) ??
         redefinePredicate('is_index', (x) => ({ and: [{ is_index: x }, { is_ref: x }] }))!(req),
+    }),
+  },
+  {
+    id: 'TYPE-OWN-CREDENTIALS-DENIED',
+    title: 'A token may not read its own credentials',
+    breaks: ['FN-TYPE-010'],
+    area: 'core',
+    description: 'Get(Ref("credentials/self")) with a token answers 403 permission denied, as a server that keeps credentials records but does not give an identity its baseline right to read its own would.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status !== 403 && JSON.stringify(v4Expression(ctx.original) ?? null) === '{"get":{"@ref":"credentials/self"}}',
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
+      ),
     }),
   },
 ];

@@ -4,7 +4,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, replaceObject, rewriteExpression, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { expressionUses, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
 
 type JsonHook = NonNullable<FaultHooks['json']>;
 
@@ -497,6 +497,25 @@ export const STRING_FUNCTION_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'STR-FINDSTRREGEX-END-AT-LAST-CODE-POINT',
+    title: 'FindStrRegex answers the end as the last character\'s code point offset',
+    breaks: ['FN-STR-023'],
+    area: 'core',
+    description: 'FindStrRegex reports `end` as the code point offset of the match\'s last character also when that character is outside the BMP (1 for "😀" in "a😀b"), where the real service counts one more.',
+    apply: () => ({
+      json: (body, context) => {
+        if (context.status !== 200 || topLevelCall(context, 'findstrregex') === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
+        let changed = 0;
+        for (const match of body.resource) {
+          if (!isJsonObject(match) || typeof match.data !== 'string' || (match.data.codePointAt(match.data.length - 2) ?? 0) <= 0xffff) continue;
+          match.end = jsonInt(Number(String(match.end)) - 1);
+          changed++;
+        }
+        return changed > 0 ? body : undefined;
+      },
+    }),
+  },
+  {
     id: 'STR-FINDSTRREGEX-START-IGNORED',
     title: 'FindStrRegex ignores its start',
     breaks: ['FN-STR-024'],
@@ -543,6 +562,22 @@ export const STRING_FUNCTION_FAULTS: readonly Fault[] = [
         const max = 'max' in call ? integerLiteral(call.max) : 2;
         return min === undefined || max === undefined ? undefined : gramsBySize(call.ngram, min, max);
       }),
+    }),
+  },
+  {
+    id: 'STR-NGRAM-ONLY-MAX-ONE-ACCEPTED',
+    title: 'NGram with only a max of one takes the default min',
+    breaks: ['FN-STR-031'],
+    area: 'core',
+    description: 'NGram(s, max: 1) answers the one-grams, as a server that fills in the default min of 1 before checking the sizes would, where the real service refuses it with "max ngram size must be > 0 and >= min".',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const call = v4Expression(ctx.original);
+          return res.status === 400 && isJsonObject(call) && typeof call.ngram === 'string' && !('min' in call) && integerLiteral(call.max) === 1;
+        },
+        (res, ctx) => withStatus(withJsonBody(res, { resource: gramsBySize((v4Expression(ctx.original) as JsonObject).ngram as string, 1, 1) }), 200),
+      ),
     }),
   },
   {

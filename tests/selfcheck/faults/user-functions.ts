@@ -310,8 +310,55 @@ export const USER_FUNCTION_FAULTS: readonly Fault[] = [
     title: 'Every bad function role is reported as invalid type',
     breaks: ['UDF-CREATE-006'],
     area: 'core',
-    description: 'A function `role` naming no built-in role or a missing role is reported with the failure code `invalid type` instead of `invalid value` or `invalid reference`.',
+    description: 'A function `role` naming no role or a missing role ref is reported with the failure code `invalid type` instead of `validation failure` (or `invalid value`) or `invalid reference`.',
     apply: () => ({ json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'role' && failure.code !== 'invalid type', 'invalid type') }),
+  },
+  {
+    id: 'UDF-STRING-BODY-STORED',
+    title: 'A string function body is stored',
+    breaks: ['UDF-CREATE-004'],
+    area: 'core',
+    description: 'CreateFunction with a string body (an FQL v10 source) creates the function, as a server that keeps the string as the body would, where the real service refuses it in v4.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        forEachObject(expression, (object) => {
+          const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+          if (params === undefined || typeof params.body !== 'string') return;
+          params.body = { query: { lambda: '_', expr: params.body } };
+          changed++;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'UDF-ROLE-NAME-REFUSED',
+    title: 'A function role naming a role of the database is refused',
+    breaks: ['UDF-CREATE-006'],
+    area: 'core',
+    description: "CreateFunction whose `role` is the name of an existing role (alone or in a list) answers 400 validation failed `invalid value`, as a server that accepts only the built-in role names and role refs would.",
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          if (res.status !== 200 && res.status !== 201) return false;
+          let named = false;
+          forEachObject(v4Expression(ctx.original), (object) => {
+            const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+            const roles = params === undefined ? [] : Array.isArray(params.role) ? params.role : [params.role];
+            if (roles.some((role) => typeof role === 'string' && !['admin', 'server', 'server-readonly', 'client'].includes(role))) named = true;
+          });
+          return named;
+        },
+        (res) =>
+          withStatus(
+            withJsonBody(res, {
+              errors: [{ position: ['create_function'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }] }],
+            }),
+            400,
+          ),
+      ),
+    }),
   },
   {
     id: 'UDF-CREATE-CLIENT-KEY-UNAUTHORIZED',

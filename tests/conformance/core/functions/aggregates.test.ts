@@ -5,7 +5,7 @@ import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
 import { collection, createDoc, createIndex, match } from '../../indexes/index-fixtures.js';
 import { expectQueryError, lit } from '../protocol-wire.js';
-import { expectFailure, named, resultOf } from './function-cases.js';
+import { expectFailure, expectRefusedOrBuilt, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
 
@@ -267,11 +267,13 @@ describe('Take and Drop', () => {
 });
 
 describe('Append, Prepend and Reverse', () => {
-  check(['FN-ARR-010'], 'Append and Prepend refuse to build an array of more than 1,048,576 elements', async () => {
-    // Each binding appends the previous array to itself: x18 would hold 8 × 2^18 = 2,097,152 elements.
+  check(['FN-ARR-010'], 'Append and Prepend may refuse to build an array of more than 1,048,576 elements', async () => {
+    // Each binding appends the previous array to itself: x18 would hold 8 × 2^18 = 2,097,152 elements. The limit is
+    // this project's (a MAY): the real service builds the array, so its count is accepted too.
     const bindings: unknown[] = [{ x0: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n] }];
-    for (let i = 1; i <= 25; i++) bindings.push({ [`x${i}`]: { [i % 2 ? 'append' : 'prepend']: { var: `x${i - 1}` }, collection: { var: `x${i - 1}` } } });
-    await expectFailure(t.server, { let: bindings, in: { count: { var: 'x25' } } }, 400, 'invalid argument', 'array length must be <= 1048576', ['let', 18n, 'x18']);
+    for (let i = 1; i <= 18; i++) bindings.push({ [`x${i}`]: { [i % 2 ? 'append' : 'prepend']: { var: `x${i - 1}` }, collection: { var: `x${i - 1}` } } });
+    const res = await t.server.query({ let: bindings, in: { count: { var: 'x18' } } });
+    expectRefusedOrBuilt(res, ['let', 18n, 'x18'], (count) => expect(count).toBe(2097152n), 'array length must be <= 1048576');
     expect(await resultOf(t.server, { let: bindings.slice(0, 18), in: { count: { var: 'x17' } } })).toBe(1048576n);
   });
 

@@ -208,6 +208,19 @@ describe('Events of index sets', () => {
   });
 });
 
+describe('Set events inside a query', () => {
+  check(['FN-HIST-018'], 'Select of data of a set event of a one-value index answers the value itself; the page shows arrays', async () => {
+    const tag = 'sum-me';
+    for (const v of [3n, 4n]) await written(t.server, { create: collection(TAGGED), params: lit({ data: { tag, v } }) });
+    const sum = { lambda: ['acc', 'e'], expr: { add: [{ var: 'acc' }, { select: ['data'], from: { var: 'e' } }] } };
+    const set = events(match('ev_by_tag', tag));
+    expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: set })).toBe(17n);
+    expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: paginate(set) })).toStrictEqual({ data: [17n] });
+    const page = await pageOf(paginate(set));
+    expect((page.data as Array<Record<string, unknown>>).map((e) => e['data'])).toStrictEqual([[3n], [4n]]);
+  });
+});
+
 describe('API versions', () => {
   check(['FN-HIST-019'], 'before API 2.7 an event names its document `instance`', async () => {
     const page = (await t.server.query(paginate(events(a), { size: 1n }), { apiVersion: '2.1' })).expectStatus(200).resource as { data: Array<Record<string, unknown>> };
@@ -226,10 +239,24 @@ describe('Errors and permissions', () => {
     expectInvalidArgument(await t.server.query(events(value)), ['events'], `Ref or Set expected, ${provided} provided.`);
   });
 
-  check(['FN-HIST-020'], 'Events of an events set, and Paginate of one with events: true, answer invalid argument', async () => {
+  check(['FN-HIST-020'], 'Events of an events set answers invalid argument at the events form', async () => {
     expectInvalidArgument(await t.server.query(events(events(a))), [], 'Set does not support events history.');
     expectInvalidArgument(await t.server.query(paginate(events(events(a)))), ['paginate'], 'Set does not support events history.');
-    expectInvalidArgument(await t.server.query(paginate(events(a), { events: true })), ['paginate'], 'Set does not support events history.');
+  });
+
+  check(['FN-HIST-020'], 'Paginate with events: true of an events set pages it as Paginate without the flag', async () => {
+    const plain = await resultOf(t.server, paginate(events(a)));
+    expect(plain.data).toStrictEqual(history());
+    expect(await resultOf(t.server, paginate(events(a), { events: true }))).toStrictEqual(plain);
+  });
+
+  check(['FN-HIST-023'], 'Union, Intersection and Difference of an events set and a snapshot set answer invalid argument at the form', async () => {
+    for (const form of ['union', 'intersection', 'difference']) {
+      const expr = paginate({ [form]: [events(a), { singleton: a }] });
+      expectInvalidArgument(await t.server.query(expr), ['paginate', form], 'Sets are not compatible.');
+    }
+    // Sets of events combine with each other.
+    expect((await pageOf(paginate({ union: [events(a), events(a)] }))).data).toStrictEqual(history());
   });
 
   check(['FN-HIST-021'], 'a cursor that is neither an event, an integer, a time nor a date answers invalid argument at the cursor', async () => {

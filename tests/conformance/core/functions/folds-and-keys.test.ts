@@ -1,4 +1,4 @@
-// Reduce, SelectAll, KeyFromSecret, and the message of Map and Foreach for what they do not take (profile
+// Reduce, SelectAll, KeyFromSecret, and the errors of Map, Foreach and Filter for what they do not take (profile
 // v4-functions; spec/requirements/functions-collections.md and functions-keys.md).
 import { beforeAll, describe, expect } from 'vitest';
 import { check, createKeyExpr, target, useTenant } from '../../../harness/index.js';
@@ -64,12 +64,21 @@ describe('Reduce', () => {
       { expr: reduce(sumLambda, 0n, 1n), description: 'Array, Set, or Page expected, Integer provided.', position: ['collection'] },
       { expr: reduce(sumLambda, 0n, 'abc'), description: 'Array, Set, or Page expected, String provided.', position: ['collection'] },
       { expr: reduce(sumLambda, 0n, lit({ a: 1n })), description: 'Array, Set, or Page expected, Object provided.', position: ['collection'] },
-      { expr: reduce(1n, 0n, [1n]), description: 'Lambda expected, Integer provided.', position: ['reduce'] },
-      { expr: reduce(lambda(['a', 'b', 'c'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 3 elements. Array contains 2.', position: ['reduce'] },
-      { expr: reduce(lambda(['a'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 1 elements. Array contains 2.', position: ['reduce'] },
+      { expr: reduce(lambda(['a', 'b', 'c'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 3 elements. Array contains 2.', position: ['reduce', 'lambda'] },
+      { expr: reduce(lambda(['a'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 1 elements. Array contains 2.', position: ['reduce', 'lambda'] },
     ]),
   )(['FN-AGG-013'], 'Reduce refuses $name with invalid argument', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
+  });
+
+  check.each(
+    named([
+      { expr: reduce(1n, 0n, [1n]), description: 'Lambda expected, Integer provided.' },
+      { expr: reduce('x', 0n, [1n]), description: 'Lambda expected, String provided.' },
+      { expr: reduce({ let: { f: lambda(['a', 'b'], { var: 'a' }) }, in: { var: 'f' } }, 0n, [1n]), description: 'No form/function found, or invalid argument keys: { let, in }.' },
+    ]),
+  )(['FN-AGG-013'], 'Reduce refuses $name, a reduce not written as a lambda, with invalid expression', async ({ expr, description }) => {
+    await expectFailure(t.server, expr, 400, 'invalid expression', description, ['reduce']);
   });
 });
 
@@ -111,6 +120,28 @@ describe('Map and Foreach of what they do not take', () => {
     ]),
   )(['FN-ARR-009'], '$name answers invalid argument at ["collection"]', async ({ expr, description }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, ['collection']);
+  });
+
+  check.each(
+    named([
+      { expr: { map: 1n, collection: [1n] }, description: 'Lambda expected, Integer provided.', position: ['map'] },
+      { expr: { foreach: 'x', collection: [1n] }, description: 'Lambda expected, String provided.', position: ['foreach'] },
+      { expr: { filter: { let: { f: identity }, in: { var: 'f' } }, collection: [1n] }, description: 'No form/function found, or invalid argument keys: { let, in }.', position: ['filter'] },
+    ]),
+  )(['FN-ARR-011'], '$name, a lambda not written as a lambda form, answers invalid expression at the form', async ({ expr, description, position }) => {
+    await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
+  });
+
+  const pair = lambda(['a', 'b'], true);
+  check.each(
+    named([
+      { expr: { map: pair, collection: [1n, 2n] }, position: ['map', 'lambda'] },
+      { expr: { filter: pair, collection: [1n, 2n] }, position: ['filter', 'lambda'] },
+      { expr: { filter: pair, collection: { paginate: group('a') } }, position: ['filter', 'lambda'] },
+      { expr: { paginate: { filter: pair, collection: group('a') } }, position: ['paginate', 'filter', 'lambda'] },
+    ]),
+  )(['FN-ARR-011'], '$name, an element that does not fit the parameters, answers invalid argument at the lambda', async ({ expr, position }) => {
+    await expectFailure(t.server, expr, 400, 'invalid argument', 'Lambda expects an array with 2 elements. Array contains 1.', position);
   });
 });
 

@@ -1,7 +1,7 @@
 // What the function families' data-driven tests share: the shape of a case and the exact checks of an answer.
 import { expect } from 'vitest';
 import { stringifyWireJson, type Client, type Response } from '../../../harness/index.js';
-import { expectQueryError } from '../protocol-wire.js';
+import { expectProtocolError, expectQueryError } from '../protocol-wire.js';
 
 /** A call and the value it answers; `ids` are the requirements the case checks, where a table mixes several. */
 export interface ResultCase {
@@ -49,4 +49,37 @@ export async function expectFailure(client: Client, expr: unknown, status: numbe
 /** Cases named by their expression's wire JSON (titles cannot show bigint values otherwise). */
 export function named<T extends { expr: unknown }>(cases: readonly T[]): Array<T & { name: string }> {
   return cases.map((c) => ({ ...c, name: stringifyWireJson(c.expr) }));
+}
+
+/** The description of this project's refusal of a result too long to build (FN-STR-019, FN-STR-032, FN-FMT-013). */
+export const TOO_LONG = 'result length must be <= 8388608';
+
+/**
+ * A result that a server may refuse as too long (a MAY: the limit is this project's, the real service builds it):
+ * either 400 invalid argument `refusal` at `position`, or 200 whose resource `built` accepts.
+ */
+export function expectRefusedOrBuilt(res: Response, position: unknown[], built: (resource: unknown) => void, refusal = TOO_LONG): void {
+  if (res.status === 200) {
+    built(res.resource);
+    return;
+  }
+  expectInvalidArgument(res, position, refusal);
+}
+
+/** A string of `length` copies of `unit`, checked without printing it whole when it differs. */
+export function expectRepeated(value: unknown, unit: string, count: number): void {
+  expect(typeof value, 'the answer is a string').toBe('string');
+  const text = value as string;
+  expect(text.length, 'the string has another length').toBe(unit.length * count);
+  expect(text === unit.repeat(count), 'the string holds other characters').toBe(true);
+}
+
+/**
+ * What the real service answers for work this project lets a server stop (FN-STR-033, a MAY): the server's own stop,
+ * 440 `processing time limit exceeded`; the query's deadline, 503 `time out`; or, once done, 200 with `expected`.
+ */
+export function expectStoppedOrDone(res: Response, done: (resource: unknown) => void): void {
+  if (res.status === 200) done(res.resource);
+  else if (res.status === 503) expectProtocolError(res, 503, 'time out');
+  else expectProtocolError(res, 440, 'processing time limit exceeded');
 }

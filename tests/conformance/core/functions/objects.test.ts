@@ -190,6 +190,47 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, expr)).toBe(expected);
   });
 
+  check(['FN-OBJ-008'], 'ContainsValue of a ref scoped to a child database also finds that database', async () => {
+    (await t.admin.query({ create_database: { object: { name: 'obj_child' } } })).expectStatus(201);
+    const childCollection = { collection: 'things', scope: { database: 'obj_child' } };
+    const scoped = { ref: childCollection, id: '7' };
+    expect(await resultOf(t.admin, { contains_value: { database: 'obj_child' }, in: scoped })).toBe(true);
+    expect(await resultOf(t.admin, { contains_value: childCollection, in: scoped })).toBe(true);
+    expect(await resultOf(t.admin, { contains_value: '7', in: scoped })).toBe(true);
+    expect(await resultOf(t.admin, { contains_value: '10', in: scoped })).toBe(false);
+  });
+
+  check(['FN-OBJ-008'], 'ContainsValue of a page finds its whole data array or a cursor, not its elements', async () => {
+    const set = { documents: collection('obj_paged') };
+    (await t.server.query({ create_collection: { object: { name: 'obj_paged' } } })).expectStatus(201);
+    (await t.server.query([1n, 2n, 3n].map((n) => ({ create: collection('obj_paged'), params: lit({ data: { n } }) })))).expectStatus(200);
+    const all = (await resultOf(t.server, { paginate: set })).data as unknown[];
+    const page = { paginate: set, size: 1n, after: [all[1]] };
+    const paged = await resultOf(t.server, page);
+    expect(paged.data, 'the page holds the second document').toEqual([all[1]]);
+    expect(await resultOf(t.server, { contains_value: [all[1]], in: page })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: all[1], in: page })).toBe(false);
+    expect(await resultOf(t.server, { contains_value: paged.before, in: page })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: paged.after, in: page })).toBe(true);
+  });
+
+  check(['FN-OBJ-008'], 'ContainsValue of an event finds its time, action, document and data', async () => {
+    const event = { select: ['data', 0], from: { paginate: { events: docRef() } } };
+    const created = await resultOf(t.server, event);
+    expect(await resultOf(t.server, { contains_value: created.ts, in: event })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: 'create', in: event })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: docRef(), in: event })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: lit({ x: 10n, y: 20n }), in: event })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: 10n, in: event })).toBe(false);
+  });
+
+  check(['FN-OBJ-008'], 'ContainsValue in a set the caller may not read answers 403 permission denied at the call', async () => {
+    const obj = (fields: Record<string, unknown>) => ({ object: fields });
+    (await t.admin.query({ create_role: obj({ name: 'obj_no_index', privileges: [obj({ resource: collection('obj_docs'), actions: obj({ read: true }) })] }) })).expectStatus(201);
+    const reader = t.as((await t.admin.query({ create_key: obj({ role: { role: 'obj_no_index' } }) })).expectStatus(201).resource.secret as string);
+    await expectFailure(reader, { contains_value: 10, in: match('obj_values') }, 403, 'permission denied', 'Insufficient privileges to perform the action.', []);
+  });
+
   check(['FN-OBJ-008'], 'ContainsValue in a set, a ref and a document', async () => {
     expect(await resultOf(t.server, { contains_value: 10, in: match('obj_values') })).toBe(true);
     expect(await resultOf(t.server, { contains_value: 20, in: match('obj_values') })).toBe(false);

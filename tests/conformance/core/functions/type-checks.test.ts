@@ -3,7 +3,7 @@
 // must answer exactly the expected booleans.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal as d, useTenant } from '../../../harness/index.js';
-import { createCollection, createDoc, docRef, lit } from '../protocol-wire.js';
+import { createCollection, createDoc, docRef, expectQueryError, lit } from '../protocol-wire.js';
 
 const COLL = 'tc_things';
 const IDX = 'tc_by_kind';
@@ -136,6 +136,19 @@ describe('Type predicates', () => {
     '$predicate answers the expected boolean for each kind of value',
     ({ predicate }) => expectAnswers(predicate),
   );
+
+  check(['FN-TYPE-010'], 'Get(Ref("credentials/self")) with a token answers its credentials record, which IsCredentials recognises, or 404', async () => {
+    const login = (await t.admin.query({ login: docRef(COLL, '2'), params: lit({ password: 'sekret-tc' }) })).expectStatus(200, 201);
+    const asToken = t.as(login.resource.secret as string);
+    const res = await asToken.query({ get: { '@ref': 'credentials/self' } });
+    if (res.status === 404) {
+      expectQueryError(res, 404, 'instance not found');
+      return;
+    }
+    const ref = res.expectStatus(200).resource.ref as { '@ref': { collection: unknown } };
+    expect(ref['@ref'].collection, res.explain('answered a record of another collection')).toEqual({ '@ref': { id: 'credentials' } });
+    expect((await t.admin.query([{ is_credentials: ref }, { is_credentials: { get: ref } }])).expectStatus(200).resource).toEqual([true, true]);
+  });
 
   check(['FN-TYPE-007'], 'a lambda value is a lambda and no number', async () => {
     const res = await t.server.query({ let: { f: { lambda: 'x', expr: { var: 'x' } } }, in: [{ is_lambda: { var: 'f' } }, { is_number: { var: 'f' } }] });

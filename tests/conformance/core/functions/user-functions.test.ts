@@ -103,13 +103,26 @@ describe('User-defined functions', { shuffle: false }, () => {
     check.each([
       { name: 'no body', params: { name: 'no_body' }, code: 'value required' },
       { name: 'an integer body', params: { name: 'int_body', body: 5n }, code: 'invalid type' },
-      { name: 'a string body', params: { name: 'string_body', body: 'x => x' }, code: 'invalid type' },
       { name: 'an object body', params: { name: 'object_body', body: obj({ lambda: 'x' }) }, code: 'invalid type' },
     ])(['UDF-CREATE-004'], 'CreateFunction with $name answers 400 validation failed for ["body"] and creates nothing', async ({ params, code }) => {
       const res = await t.server.query({ create_function: obj(params) });
       expectQueryError(res, 400, 'validation failed');
       expect(firstError(res).failures).toContainEqual(expect.objectContaining({ field: ['body'], code }));
       expect((await t.server.query({ exists: fn(params.name) })).expectStatus(200).resource).toBe(false);
+    });
+
+    check(['UDF-CREATE-004'], 'CreateFunction with a string body answers 400 (schema validation failed at the form, or invalid type for ["body"]) and creates nothing', async () => {
+      const res = await t.server.query({ create_function: obj({ name: 'string_body', body: 'x => x' }) });
+      const error = firstError(res);
+      if (error.code === 'schema validation failed') {
+        // The real service: an FQL v10 source is refused in v4, at the write.
+        expectQueryError(res, 400, 'schema validation failed');
+        expect(error).toEqual({ position: ['create_function'], code: 'schema validation failed', description: 'Invalid type provided for field `body`.' });
+      } else {
+        expectQueryError(res, 400, 'validation failed');
+        expect(error.failures).toContainEqual(expect.objectContaining({ field: ['body'], code: 'invalid type' }));
+      }
+      expect((await t.server.query({ exists: fn('string_body') })).expectStatus(200).resource).toBe(false);
     });
 
     check.each([
@@ -123,12 +136,30 @@ describe('User-defined functions', { shuffle: false }, () => {
     });
 
     check.each([
-      { name: 'a string naming no built-in role', role: 'owner', code: 'invalid value' },
-      { name: 'an integer', role: 5n, code: 'invalid type' },
-    ])(['UDF-CREATE-006'], 'a function role that is $name answers 400 validation failed for ["role"]', async ({ role, code }) => {
-      const res = await t.server.query(createFunction(`role_${code.replace(' ', '_')}`, 'x', { var: 'x' }, { role }));
+      // The real service's code is `validation failure` ("Role name `owner` does not exist."); a server may say `invalid value`.
+      { name: 'a string naming no role', role: 'owner', codes: ['validation failure', 'invalid value'] },
+      { name: 'an integer', role: 5n, codes: ['invalid type'] },
+    ])(['UDF-CREATE-006'], 'a function role that is $name answers 400 validation failed for ["role"] and creates nothing', async ({ role, codes }) => {
+      const name = `role_${codes[0]!.replace(' ', '_')}`;
+      const res = await t.server.query(createFunction(name, 'x', { var: 'x' }, { role }));
       expectQueryError(res, 400, 'validation failed');
-      expect(firstError(res).failures).toContainEqual(expect.objectContaining({ field: ['role'], code }));
+      const failures = (firstError(res).failures as Array<Record<string, unknown>>).filter((f) => JSON.stringify(f.field) === '["role"]');
+      expect(failures.length, res.explain('has no failure for ["role"]')).toBeGreaterThan(0);
+      expect(codes).toContain(failures[0]!.code);
+      expect((await t.server.query({ exists: fn(name) })).expectStatus(200).resource).toBe(false);
+    });
+
+    check(['UDF-CREATE-006'], "a function role may name a role of the database, alone or in a list: the body runs with that role's privileges", async () => {
+      (await t.server.query([
+        createFunction('make_note_named_role', 'text', createNote({ var: 'text' }), { role: 'note_writer' }),
+        createFunction('read_note_named_roles', 'ref', { get: { var: 'ref' } }, { role: ['note_writer'] }),
+      ])).expectStatus(200, 201);
+      const note = (await t.server.query(call('make_note_named_role', 'via a role name'))).expectStatus(200, 201).resource;
+      expect(note.data).toEqual({ text: 'via a role name' });
+      // The role may create notes but not read them: the server key's own rights do not reach into the body.
+      const res = await t.server.query(call('read_note_named_roles', note.ref));
+      expectQueryError(res, 400, 'call error');
+      expect((firstError(res).cause as Array<Record<string, unknown>>)[0]!.code).toBe('permission denied');
     });
 
     check(['UDF-CREATE-006'], 'a function role naming a role that does not exist answers 400 validation failed with invalid reference', async () => {
