@@ -7,6 +7,7 @@ import { errors, QueryError, type Position } from '../../errors/query-error.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
 import { parseIndexDefinition } from '../../indexes/index-definition.js';
+import { buildsAtOnce } from '../../indexes/index-manager.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectRef, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -59,10 +60,12 @@ export function indexNativeHandler(): NativeCollectionHandler {
       const ref = new Ref(definition.name, new Ref('indexes'));
       const location = { database, collection: 'indexes', id: definition.name, ref };
       await ensureNotFound(ctx, location, position);
+      // A small source is built in this transaction (as the real service: `indexes/index-manager.ts`), so the index
+      // is active at once; any other stays as given until its background build completes (DEC-033).
       const fields: ObjectValue = withoutNulls({
         ...params,
         name: definition.name,
-        active: definition.active,
+        active: definition.active || buildsAtOnce(ctx.txn.store, database, definition),
         serialized: definition.serialized,
         unique: definition.unique,
         partitions: BigInt(definition.partitions),
@@ -90,9 +93,20 @@ export function indexNativeHandler(): NativeCollectionHandler {
 
 const createIndex = nativeCreateForm('create_index', 'indexes');
 
+/**
+ * A committed index whose record says `active: false` is still building: Match on it answers 404 `instance not found`,
+ * as the real service does (fauna/faunadb `SetFunctions.scala` IndexInactive; DEC-033). One created in this request
+ * is left to the read, which refuses it (SD §Index rule 5).
+ */
+function refuseInactive(ctx: EvalContext, record: ReturnType<typeof indexRecord>, position: Position): void {
+  if (record.version.fields['active'] === true) return;
+  if (ctx.txn.store.getDocument(record.database, 'indexes', record.ref.id, ctx.txn.ts) === undefined) return;
+  throw new QueryError('instance not found', `Index '${record.ref.id}' is not active.`, position);
+}
+
 async function matchSet(ctx: EvalContext, args: FormArgs, indexKey: string, termsKey: string | undefined): Promise<Value> {
   const index = await args.value(ctx, indexKey);
-  indexRecord(ctx, index, args.position(indexKey));
+  refuseInactive(ctx, indexRecord(ctx, index, args.position(indexKey)), args.position(indexKey));
   const structure: ObjectValue = { match: index };
   if (termsKey !== undefined && args.has(termsKey)) structure['terms'] = await args.value(ctx, termsKey);
   return new SetRef(structure);
@@ -111,7 +125,7 @@ const legacyMatch: FormDefinition = {
   async evaluate(ctx, args) {
     const index = await args.value(ctx, 'index');
     if (!isIndexRef(index)) throw errors.invalidArgument(`Index ref expected, ${typeName(index)} provided.`, args.position('index'));
-    indexRecord(ctx, index, args.position('index'));
+    refuseInactive(ctx, indexRecord(ctx, index, args.position('index')), args.position('index'));
     return new SetRef({ match: index, terms: await args.value(ctx, 'match') });
   },
 };

@@ -233,13 +233,28 @@ export const INDEX_FAULTS: readonly Fault[] = [
     title: 'An index is active before its build covered the existing documents',
     breaks: ['IDX-STATE-002'],
     area: 'indexes',
-    description: 'Every `create_index` without `active` is sent with `active: true`: the index answers active at once and never indexes the documents that existed before it.',
+    description: 'An index built in the background is marked `active: true` without indexing the documents that existed before it (the server\'s failpoint IDX-ACTIVE-BEFORE-BUILT).',
+    apply: () => ({ failpoints: ['IDX-ACTIVE-BEFORE-BUILT'] }),
+  },
+  {
+    id: 'IDX-ACTIVE-TRUE-PARTIAL-BUILD',
+    title: 'An index created with `active: true` covers only some existing documents',
+    breaks: ['IDX-STATE-005'],
+    area: 'indexes',
+    description: 'An index created with `active: true` indexes every other document that existed before it (the server\'s failpoint IDX-ACTIVE-TRUE-PARTIAL-BUILD), neither the SD\'s none nor the service\'s all.',
+    apply: () => ({ failpoints: ['IDX-ACTIVE-TRUE-PARTIAL-BUILD'] }),
+  },
+  {
+    id: 'IDX-SMALL-BUILD-ASYNC',
+    title: 'A small index is reported as building',
+    breaks: ['IDX-STATE-008'],
+    area: 'indexes',
+    description: 'The record answering a top-level `create_index` without `active` reports `active: false`, as a server that builds every index in the background answers.',
     apply: () => ({
-      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-        if ('active' in params) return n;
-        params.active = true;
-        return n + 1;
-      }, 0)),
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
+        (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
+      ),
     }),
   },
   {
@@ -821,10 +836,10 @@ export const INDEX_FAULTS: readonly Fault[] = [
   },
   {
     id: 'IDX-BUILDING-READ-FAILS',
-    title: 'Reading an index that is still building fails',
+    title: 'Reading an index that is still building fails with a wrong error',
     breaks: ['IDX-STATE-003'],
     area: 'indexes',
-    description: 'A `paginate` of a Match on an index whose creation answered `active: false`, and that no Get has yet shown active, answers 400 `invalid argument` ("Index is not active yet.").',
+    description: 'A `paginate` of a Match on an index whose creation answered `active: false`, and that no Get has yet shown active, answers 400 `invalid argument` ("Index is not active yet.") instead of a page or 404 `instance not found`.',
     apply: () => {
       const building = new Set<string>();
       return {
@@ -837,21 +852,11 @@ export const INDEX_FAULTS: readonly Fault[] = [
           return undefined;
         },
         response: rewriteResponse(
-          (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
+          (response, ctx) => (response.status === 200 || response.status === 404) && paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
           (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Index is not active yet.', ['paginate']),
         ),
       };
     },
-  },
-  {
-    id: 'IDX-ACTIVE-TRUE-IGNORED',
-    title: '`active: true` at creation is ignored',
-    breaks: ['IDX-STATE-005'],
-    area: 'indexes',
-    description: '`active: true` is removed from every `create_index`, so the index is built over the existing documents like any other.',
-    apply: () => ({
-      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => (params.active === true ? (delete params.active, n + 1) : n), 0)),
-    }),
   },
   {
     id: 'IDX-DELETED-STILL-LISTED',
