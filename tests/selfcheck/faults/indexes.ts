@@ -835,6 +835,51 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-NULL-TERMS-INDEXED',
+    title: 'Documents whose terms are all null are indexed',
+    breaks: ['IDX-TERM-006'],
+    area: 'indexes',
+    description: 'A document whose every term is null (missing, or an object there) is indexed under null terms, so Match with null finds it (the server\'s failpoint IDX-NULL-TERMS-INDEXED).',
+    apply: () => ({ failpoints: ['IDX-NULL-TERMS-INDEXED'] }),
+  },
+  {
+    id: 'IDX-NULL-VALUES-INDEXED',
+    title: 'Entries whose covered values are all null are indexed',
+    breaks: ['IDX-VALUE-007'],
+    area: 'indexes',
+    description: 'An entry whose covered values are all null is kept, so a document lacking an index\'s only value appears in its pages as null (the server\'s failpoint IDX-NULL-VALUES-INDEXED).',
+    apply: () => ({ failpoints: ['IDX-NULL-VALUES-INDEXED'] }),
+  },
+  {
+    id: 'IDX-ARRAY-VALUE-WHOLE',
+    title: 'An array at a value path is covered as one value',
+    breaks: ['IDX-VALUE-008'],
+    area: 'indexes',
+    description: 'An array at a value path makes one entry covering the whole array instead of one entry per element (the server\'s failpoint IDX-ARRAY-VALUE-WHOLE).',
+    apply: () => ({ failpoints: ['IDX-ARRAY-VALUE-WHOLE'] }),
+  },
+  {
+    id: 'IDX-MVA-IGNORED',
+    title: '`mva: false` is ignored',
+    breaks: ['IDX-VALUE-009'],
+    area: 'indexes',
+    description: '`mva` is removed from the term and value objects of every `create_index`, so arrays and objects are read as with the default.',
+    apply: () => ({
+      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+        let removed = 0;
+        for (const key of ['terms', 'values']) {
+          for (const item of Array.isArray(params[key]) ? params[key] : []) {
+            const column = unwrapObject(item);
+            if (column === undefined || !('mva' in column)) continue;
+            delete column.mva;
+            removed += 1;
+          }
+        }
+        return n + removed;
+      }, 0)),
+    }),
+  },
+  {
     id: 'IDX-BUILDING-READ-FAILS',
     title: 'Reading an index that is still building fails with a wrong error',
     breaks: ['IDX-STATE-003'],
