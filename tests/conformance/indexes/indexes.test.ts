@@ -78,9 +78,23 @@ describe('Definition', () => {
     (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(400).expectErrorCode('instance already exists');
   });
 
-  check.each(['events', 'sets', 'self', 'instances', '_'])(['IDX-DEF-004'], 'the reserved index name %s is rejected', async (reserved) => {
+  check(['IDX-DEF-008'], 'The index name _ is refused with 400 validation failed, failure reserved name on name, and nothing is created', async () => {
     const { coll } = await seeded([]);
-    expectQueryError(await t.server.query(createIndex({ name: reserved as string, source: collection(coll) })), INVALID_DEFINITION);
+    const res = (await t.server.query(createIndex({ name: '_', source: collection(coll) }))).expectStatus(400).expectErrorCode('validation failed');
+    expect(res.body.errors[0].failures).toContainEqual(expect.objectContaining({ field: ['name'], code: 'reserved name' }));
+    expectQueryError(await t.server.query({ get: index('_') }), NO_INDEX);
+  });
+
+  check.each(['events', 'sets', 'self', 'instances'])(['IDX-DEF-009'], 'The index name %s either creates the index or answers 400 validation failed and creates nothing', async (name) => {
+    const { coll } = await seeded([]);
+    const res = await t.server.query(createIndex({ name: name as string, source: collection(coll) }));
+    if (res.status === 201) {
+      expect(res.resource.name).toBe(name);
+      expect((await t.server.query({ get: index(name as string) })).expectStatus(200).resource.name).toBe(name);
+      return;
+    }
+    res.expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name as string) }), NO_INDEX);
   });
 
   check(['IDX-DEF-006'], 'A client key cannot create an index (403 permission denied)', async () => {

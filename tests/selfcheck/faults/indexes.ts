@@ -185,7 +185,8 @@ function arrayTermWholeFault(id: string, title: string, requirement: string, des
   };
 }
 
-const RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances', '_']);
+/** Names the SD reserves and the real service accepts (IDX-DEF-009). */
+const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
 
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
@@ -273,16 +274,29 @@ export const INDEX_FAULTS: readonly Fault[] = [
   },
   {
     id: 'IDX-RESERVED-NAME-ACCEPTED',
-    title: 'Reserved index names are accepted',
-    breaks: ['IDX-DEF-004'],
+    title: 'The reserved index name `_` is accepted',
+    breaks: ['IDX-DEF-008'],
     area: 'indexes',
-    description: 'A `create_index` named `events`, `sets`, `self`, `instances` or `_` goes upstream under another name, so it succeeds.',
+    description: 'A `create_index` named `_` goes upstream under another name, so it succeeds.',
     apply: () => ({
       request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-        if (typeof params.name !== 'string' || !RESERVED_INDEX_NAMES.has(params.name)) return n;
-        params.name = `accepted_${params.name === '_' ? 'underscore' : params.name}_${Math.random().toString(36).slice(2, 8)}`;
+        if (params.name !== '_') return n;
+        params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
         return n + 1;
       }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-SD-RESERVED-NAME-WRONG-CODE',
+    title: 'An index name the SD reserves is refused with the wrong error',
+    breaks: ['IDX-DEF-009'],
+    area: 'indexes',
+    description: 'The `validation failed` answering a `create_index` named `events`, `sets`, `self` or `instances` is reported with code `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && createIndexParams(v4Expression(ctx.original)).some((params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name)),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+      ),
     }),
   },
   {
