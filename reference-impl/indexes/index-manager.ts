@@ -10,12 +10,14 @@
  *   any other is built in the background in batches (yielding to the event loop between them) from the documents
  *   as of its creation; documents written later are kept by the commit listener, so the builder skips them. When
  *   done, the record is updated to `active: true`.
+ * - Deleting a collection retires it from the indexes that name it among others (those naming only it are deleted
+ *   with it, `eval/forms/documents.ts`): a later collection of the same name is not covered (DEC-042).
  * - Uniqueness is checked by a commit validator under the commit lock, so it holds under concurrent writes.
  * - `terms`, `values`, `partitions` and `source` cannot change after creation (a commit validator refuses it).
  */
 import { QueryError, type ValidationFailure } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
-import { isExpired, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import { isExpired, userCollectionKey, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { TransactionManager } from '../txn/transaction-manager.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
@@ -69,6 +71,11 @@ export interface LiveIndex {
   built: boolean;
   /** Commit timestamp of the index's creation. */
   readonly createdTs: bigint;
+  /**
+   * Collections a source names that have been deleted since (an index naming others stays, DEC-042): their documents
+   * are gone, and a later collection of the same name is another collection, which the index does not cover.
+   */
+  readonly retired: Set<CollectionKey>;
 }
 
 /**
@@ -179,7 +186,8 @@ export class IndexManager {
   covers(index: LiveIndex, key: CollectionKey): boolean {
     const isUser = userCollectionName(key) !== undefined;
     const ref = collectionRefOf(key);
-    return index.definition.sources.some((s) => (s.collections === '_' ? isUser : s.collections.some((c) => c.equals(ref))));
+    const retired = index.retired.size > 0 && index.retired.has(key);
+    return index.definition.sources.some((s) => (s.collections === '_' ? isUser : !retired && s.collections.some((c) => c.equals(ref))));
   }
 
   /** The entries a version of a document contributes to `index` (none for a missing or deleted version). */
@@ -205,6 +213,20 @@ export class IndexManager {
     if (documentWrites.length === 0) return;
     const indexes = this.indexesOf(record.database).filter((index) => !fresh.has(index.id));
     if (indexes.length === 0) return;
+    this.applyDocumentWrites(documentWrites, indexes);
+    // After the deleted collection's documents left the indexes above. The fault IDX-RETIRED-COLLECTION-COVERED keeps
+    // covering the name, so a later namesake's documents enter the index.
+    for (const w of documentWrites) {
+      if (w.collection !== 'collections' || w.action !== 'delete' || failpoint('IDX-RETIRED-COLLECTION-COVERED')) continue;
+      const key = userCollectionKey(w.id);
+      const ref = collectionRefOf(key);
+      for (const index of indexes) {
+        if (index.definition.sources.some((s) => s.collections !== '_' && s.collections.some((c) => c.equals(ref)))) index.retired.add(key);
+      }
+    }
+  }
+
+  private applyDocumentWrites(documentWrites: readonly DocumentWrite[], indexes: readonly LiveIndex[]): void {
     // Stored index tuples hold the document's ref: one ref per document (and one collection ref per collection,
     // see collectionRefOf) shared by every index, instead of three fresh refs per index entry.
     for (const w of documentWrites) {
@@ -247,6 +269,7 @@ export class IndexManager {
         entries: new IndexStore(definition.values.map((v) => v.reverse)),
         built: false,
         createdTs: record.ts,
+        retired: new Set(),
       };
       this.byId.set(keyOf(record.database, id), index);
       this.byDatabase.delete(record.database);

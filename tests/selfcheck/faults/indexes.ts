@@ -702,6 +702,22 @@ export const INDEX_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'IDX-COLLECTION-DELETE-DROPS-SHARED',
+    title: 'Deleting a collection deletes indexes that name other collections too',
+    breaks: ['IDX-RULE-011'],
+    area: 'indexes',
+    description: 'Deleting a collection deletes every index whose source names it, not only those whose only source it is (the server\'s failpoint IDX-COLLECTION-DELETE-DROPS-SHARED).',
+    apply: () => ({ failpoints: ['IDX-COLLECTION-DELETE-DROPS-SHARED'] }),
+  },
+  {
+    id: 'IDX-RETIRED-COLLECTION-COVERED',
+    title: 'An index covers a new collection with the name of a deleted source',
+    breaks: ['IDX-RULE-011'],
+    area: 'indexes',
+    description: 'An index naming a deleted collection among others covers a later collection of the same name (the server\'s failpoint IDX-RETIRED-COLLECTION-COVERED).',
+    apply: () => ({ failpoints: ['IDX-RETIRED-COLLECTION-COVERED'] }),
+  },
+  {
     id: 'IDX-DUPLICATE-SOURCE-ACCEPTED',
     title: 'A collection named twice in `source` is accepted',
     breaks: ['IDX-SOURCE-003'],

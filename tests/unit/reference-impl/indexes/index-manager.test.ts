@@ -177,6 +177,22 @@ describe('IndexManager', () => {
     expect(idsUnder('gone', 'x')).toEqual([]);
   });
 
+  it('retires a deleted collection from an index naming others too: its documents leave, a namesake is not covered', async () => {
+    const others = new Ref('others', new Ref('collections'));
+    await run((txn) => txn.write(DB, 'collections', 'people', 'create', { name: 'people' }, {}));
+    await createIndex('both', { active: true, source: [{ collection: people }, { collection: others }] });
+    await createDocs(['x']);
+    await run((txn) => txn.write(DB, 'collections/others', '7', 'create', { data: { k: 'x' } }, {}));
+    expect(idsUnder('both', 'x')).toEqual(['1', '7']);
+    await run((txn) => {
+      txn.write(DB, COLL, '1', 'delete', {}, {});
+      txn.write(DB, 'collections', 'people', 'delete', {}, {});
+    });
+    expect(idsUnder('both', 'x')).toEqual(['7']);
+    await createDocs(['x'], 20);
+    expect(idsUnder('both', 'x')).toEqual(['7']);
+  });
+
   it('stops building an index deleted mid-build', async () => {
     await createDocs(Array.from({ length: BUILD_BATCH_SIZE * 3 }, () => 'x'));
     await createIndex('short_lived');
