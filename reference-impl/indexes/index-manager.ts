@@ -369,19 +369,24 @@ export class IndexManager {
     }
   }
 
+  /**
+   * Refuses a write that changes an index's shape, as the real service does (fauna/faunadb `WriteAdaptor.scala`
+   * `matchOrThrow`): a validation failure of code `invalid index`, the partition count first.
+   */
   private checkImmutable(database: DatabaseId, w: DocumentWrite): void {
     const id = w.after.hidden.indexId;
     const index = id === undefined || w.action === 'delete' ? undefined : this.byIndexId(database, id);
     if (!index) return;
-    const failures: ValidationFailure[] = [];
-    for (const field of IMMUTABLE_INDEX_FIELDS) {
-      const before = index.fields[field];
-      const after = w.after.fields[field];
-      if (compareValues(before ?? null, after ?? null) !== 0) {
-        failures.push({ field: [field], code: 'invalid value', description: `The ${field} of an index cannot be changed.` });
-      }
+    const changed = (field: string): boolean => compareValues(index.fields[field] ?? null, w.after.fields[field] ?? null) !== 0;
+    let failure: ValidationFailure | undefined;
+    if (changed('partitions')) {
+      const proposed = definitionOf(w.after.fields).partitions;
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${index.definition.partitions} -> ${proposed}).` };
+    } else {
+      const fields = IMMUTABLE_INDEX_FIELDS.filter((field) => field !== 'partitions' && changed(field));
+      if (fields.length > 0) failure = { field: [], code: 'invalid index', description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).` };
     }
-    if (failures.length > 0) throw new QueryError('validation failed', 'document data is not valid.', [], { failures });
+    if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
 
   private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {

@@ -390,6 +390,19 @@ describe('Rules', () => {
     const after = (await t.server.query({ get: index(name) })).expectStatus(200).resource;
     expect([after.terms, after.values, after.partitions]).toEqual([before.terms, before.values, before.partitions]);
     expect((await paginate(t.server, match(name, 'a'))).data).toEqual(['a']);
+    // Repeating the definition as stored changes nothing, so it is no change.
+    const same = { terms: [{ object: { field: ['data', 'k'] } }], values: [{ object: { field: ['data', 'k'] } }], partitions: before.partitions };
+    (await t.server.query({ update: index(name), params: { object: same } })).expectStatus(200);
+  });
+
+  check(['IDX-RULE-012'], 'An Update changing source answers 400 validation failed and leaves the index unchanged', async () => {
+    const a = await seeded([{ k: 'a' }]);
+    const b = await seeded([{ k: 'a' }]);
+    const name = uniqueName('i');
+    const before = (await createActiveIndex(t.server, { name, source: collection(a.coll), terms: [{ field: ['data', 'k'] }] })).resource;
+    (await t.server.query({ update: index(name), params: { object: { source: collection(b.coll) } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: index(name) })).expectStatus(200).resource.source).toEqual(before.source);
+    expect((await paginate(t.server, match(name, 'a'))).data).toEqual(a.refs);
   });
 
   check(['IDX-RULE-007'], 'After an index is deleted, Paginate of a Match on it answers an error in the next request', async () => {

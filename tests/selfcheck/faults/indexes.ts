@@ -334,6 +334,29 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-SOURCE-CHANGE-ACCEPTED',
+    title: 'An Update changing an index\'s source is accepted',
+    breaks: ['IDX-RULE-012'],
+    area: 'indexes',
+    description: '`source` is removed from Update/Replace params of an index, so the change answers 200 (and the index keeps its source).',
+    apply: () => ({
+      request: rewriteExpression((expression) => indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0)),
+    }),
+  },
+  {
+    id: 'IDX-SAME-DEFINITION-REFUSED',
+    title: 'An Update repeating an index\'s terms and values is refused',
+    breaks: ['IDX-RULE-004'],
+    area: 'indexes',
+    description: 'A 200 answering an Update of an index whose params carry `terms` or `values` becomes 400 `validation failed`, as a server refusing those fields whatever their value answers.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
+        (response) => v4ErrorResponse(response, 400, 'validation failed', 'document data is not valid.', ['update']),
+      ),
+    }),
+  },
+  {
     id: 'IDX-MISSING-INDEX-EMPTY',
     title: 'A Match on a missing or deleted index reads as an empty set',
     breaks: ['IDX-RULE-007', 'SET-MATCH-006'],
