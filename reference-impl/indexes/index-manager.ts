@@ -378,10 +378,12 @@ export class IndexManager {
     const index = id === undefined || w.action === 'delete' ? undefined : this.byIndexId(database, id);
     if (!index) return;
     const changed = (field: string): boolean => compareValues(index.fields[field] ?? null, w.after.fields[field] ?? null) !== 0;
+    const [before, after] = [effectivePartitions(index.fields), effectivePartitions(w.after.fields)];
     let failure: ValidationFailure | undefined;
-    if (changed('partitions')) {
-      const proposed = definitionOf(w.after.fields).partitions;
-      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${index.definition.partitions} -> ${proposed}).` };
+    if (before !== after) {
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${before} -> ${after}).` };
+    } else if (changed('partitions')) {
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${String(index.fields['partitions'])} -> ${String(w.after.fields['partitions'] ?? null)}).` };
     } else {
       const fields = IMMUTABLE_INDEX_FIELDS.filter((field) => field !== 'partitions' && changed(field));
       if (fields.length > 0) failure = { field: [], code: 'invalid index', description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).` };
@@ -423,6 +425,17 @@ export class IndexManager {
     const version = this.store.versionAt(database, key, ref.id, ts);
     return version !== undefined && isExpired(key, version, ts);
   }
+}
+
+/**
+ * The partitions an index record's entries are kept in: one for a unique index, whatever `partitions` says (as the
+ * real service, fauna/faunadb `doc/Index.scala` `partitionsFromData`), so toggling `unique` on an index of several
+ * partitions changes its shape.
+ */
+function effectivePartitions(fields: ObjectValue): bigint {
+  if (fields['unique'] === true) return 1n;
+  const partitions = fields['partitions'];
+  return typeof partitions === 'bigint' ? partitions : 1n;
 }
 
 function notUnique(index: LiveIndex): QueryError {

@@ -329,6 +329,20 @@ describe('Unique', () => {
     expect((await t.server.query({ update: index(updated), params: { object: { unique: true } } })).expectStatus(200).resource.unique).toBe(true);
     expect((await paginate(t.server, match(updated, 'dup'))).data).toHaveLength(2);
   });
+
+  check(['IDX-UNIQUE-006'], 'Updating unique on a term-less index of 8 partitions succeeds, or answers 400 validation failed and leaves it unchanged', async () => {
+    const { coll } = await seeded([{ e: 'x' }]);
+    const name = uniqueName('i');
+    expect((await createActiveIndex(t.server, { name, source: collection(coll) })).resource.partitions).toBe(8n);
+    const res = await t.server.query({ update: index(name), params: { object: { unique: true } } });
+    if (res.status === 200) {
+      expect(res.resource.unique).toBe(true);
+    } else {
+      res.expectStatus(400).expectErrorCode('validation failed');
+      expect((await t.server.query({ get: index(name) })).expectStatus(200).resource.unique).not.toBe(true);
+    }
+    expect((await paginate(t.server, match(name))).data).toHaveLength(1);
+  });
 });
 
 describe('Other attributes', () => {

@@ -999,6 +999,19 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-UNIQUE-TOGGLE-WRONG-ERROR',
+    title: 'A refused `unique` toggle answers the wrong error',
+    breaks: ['IDX-UNIQUE-006'],
+    area: 'indexes',
+    description: 'The `validation failed` answering an Update of an index that sets `unique` is reported as `instance not unique`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
     id: 'SET-MATCH-TERMS-REVERSED',
     title: 'Compound terms are matched in reverse order',
     breaks: ['SET-MATCH-003'],
