@@ -178,13 +178,44 @@ describe('Sources and bindings', () => {
     }
   });
 
-  check(['IDX-SOURCE-009'], 'A binding that is not a one-argument lambda is rejected with 400', async () => {
+  check(['IDX-SOURCE-010'], 'A binding that is not a lambda is rejected with 400 validation failed and nothing is created', async () => {
     const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const source = [{ object: { collection: collection(coll), fields: { object: { b: 'not a lambda' } } } }];
+    (await t.server.query(createIndex({ name, source, terms: [{ binding: 'b' }] }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-011'], 'A binding lambda of two arguments is accepted, or rejected with 400 validation failed and nothing created', async () => {
+    const { coll } = await seeded([{ k: 'x' }]);
+    const name = uniqueName('i');
     const two = { query: { lambda: ['a', 'b'], expr: { var: 'a' } } };
-    for (const b of [two, 'not a lambda']) {
-      const res = await t.server.query(createIndex({ name: uniqueName('i'), source: [{ object: { collection: collection(coll), fields: { object: { b } } } }], terms: [{ binding: 'b' }] }));
-      res.expectStatus(400);
+    const source = [{ object: { collection: collection(coll), fields: { object: { b: two } } } }];
+    const res = await t.server.query(createIndex({ name, source, terms: [{ binding: 'b' }] }));
+    if (res.status === 201) {
+      expect(res.resource.name).toBe(name);
+      (await t.server.query({ get: index(name) })).expectStatus(200);
+      return;
     }
+    res.expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-012'], 'A binding no term or value uses is rejected with 400 validation failed and nothing is created', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const unused = { query: { lambda: 'd', expr: { select: ['data', 'x'], from: { var: 'd' } } } };
+    const source = [{ object: { collection: collection(coll), fields: { object: { unused } } } }];
+    (await t.server.query(createIndex({ name, source, terms: [{ field: ['data', 'x'] }] }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-013'], 'A wildcard mixed with collection refs and no bindings is rejected with 400 validation failed and nothing is created', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const source = [{ object: { collection: collection(coll) } }, { object: { collection: '_' } }];
+    (await t.server.query(createIndex({ name, source }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
   });
 });
 

@@ -816,22 +816,68 @@ export const INDEX_FAULTS: readonly Fault[] = [
   },
   {
     id: 'IDX-BINDING-SHAPE-UNCHECKED',
-    title: 'Bindings that are not one-argument lambdas are accepted',
-    breaks: ['IDX-SOURCE-009'],
+    title: 'A binding that is not a lambda is accepted',
+    breaks: ['IDX-SOURCE-010'],
     area: 'indexes',
-    description: 'A binding lambda with several parameters is sent with its first parameter only, and a binding that is no lambda is sent as a lambda answering it.',
+    description: 'A binding that is no lambda is sent as a lambda answering it, so `create_index` answers 201.',
     apply: () => ({
       request: rewriteExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
         let changed = 0;
         for (const [key, binding] of Object.entries(fields)) {
-          const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-          if (lambda !== undefined && typeof lambda.lambda === 'string') continue;
-          if (lambda !== undefined && Array.isArray(lambda.lambda) && lambda.lambda.length > 0) lambda.lambda = lambda.lambda[0];
-          else fields[key] = { query: { lambda: 'doc', expr: binding } };
+          if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
+          fields[key] = { query: { lambda: 'doc', expr: binding } };
           changed += 1;
         }
         return n + changed;
       }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-BINDING-ARITY-WRONG-CODE',
+    title: 'A binding of two arguments is refused with the wrong error',
+    breaks: ['IDX-SOURCE-011'],
+    area: 'indexes',
+    description: 'The `validation failed` answering a `create_index` with a binding lambda of several parameters is reported with code `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && bindingHolders(v4Expression(ctx.original)).some((fields) => Object.values(fields).some((binding) => isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1)),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
+    id: 'IDX-UNUSED-BINDING-ACCEPTED',
+    title: 'A binding no term or value uses is accepted',
+    breaks: ['IDX-SOURCE-012'],
+    area: 'indexes',
+    description: 'Bindings that no term or value of a `create_index` names are removed from its source objects, so it answers 201.',
+    apply: () => ({
+      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+        const used = new Set((['terms', 'values'] as const).flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding)));
+        let removed = 0;
+        for (const item of Array.isArray(params.source) ? params.source : []) {
+          const fields = unwrapObject(unwrapObject(item)?.fields);
+          for (const name of Object.keys(fields ?? {})) {
+            if (used.has(name)) continue;
+            delete fields![name];
+            removed += 1;
+          }
+        }
+        return n + removed;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-MIXED-WILDCARD-ACCEPTED',
+    title: 'A wildcard mixed with collection refs without bindings is accepted',
+    breaks: ['IDX-SOURCE-013'],
+    area: 'indexes',
+    description: 'The 400 answering a `create_index` whose `source` mixes a wildcard and collections without `fields` becomes 201 with the index record the server would have made.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 400 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource) && params.source.every((item) => unwrapObject(item)?.fields === undefined)),
+        (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+      ),
     }),
   },
   {
