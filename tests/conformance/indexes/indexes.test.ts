@@ -111,9 +111,12 @@ describe('Definition', () => {
     }
   });
 
-  check(['IDX-ATTR-003'], 'Without partitions, a term-less collection index reports 8 and a termed index 1', async () => {
+  check(['IDX-ATTR-003'], 'Without partitions, a term-less index reports 8 whatever its source, and a termed index 1', async () => {
     const { coll } = await seeded([]);
+    const other = await seeded([]);
     expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll) }))).expectStatus(201).resource.partitions).toBe(8n);
+    const both = [{ object: { collection: collection(coll) } }, { object: { collection: collection(other.coll) } }];
+    expect((await t.server.query(createIndex({ name: uniqueName('i'), source: both }))).expectStatus(201).resource.partitions).toBe(8n);
     expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll), terms: [{ field: ['data', 'x'] }] }))).expectStatus(201).resource.partitions).toBe(1n);
   });
 });

@@ -545,6 +545,19 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-DEFAULT-PARTITIONS-BY-SOURCE',
+    title: 'A term-less index over several collections defaults to one partition',
+    breaks: ['IDX-ATTR-003'],
+    area: 'indexes',
+    description: 'The record answering a `create_index` without `terms` and `partitions` whose `source` is an array reports `partitions: 1`, as a server giving 8 only to term-less indexes of one collection would.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
+        (body) => indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
     id: 'IDX-PARTITIONS-INTERLEAVED',
     title: 'A partitioned index answers its partitions one after the other',
     breaks: ['IDX-ATTR-004'],
