@@ -1,9 +1,8 @@
 /**
  * The order LT, LTE, GT, GTE, Max and Min compare values in (profile `v4-functions`, DEC-065). The real service
- * compares the values' storage encodings, which gives an order that differs from the SD's index order
- * (`indexes/value-order.ts`) in two ways: integers and decimals are one numeric type (1 < 1.5 < 2, and 1 equals
- * 1.0), and the types come in the order numbers, bytes, strings, arrays, objects, refs, times, dates, lambdas,
- * booleans (false before true), null.
+ * compares the values' storage encodings, the same order as index values (`indexes/value-order.ts`): integers and
+ * decimals are one numeric type (1 < 1.5 < 2, and 1 equals 1.0), and the types come in the order numbers, bytes,
+ * strings, arrays, objects, refs, times, dates, lambdas, booleans (false before true), null.
  *
  * Within a type: integers exactly; an integer against a decimal as two decimals (the integer rounded to the nearest
  * decimal); decimals as Java's `Double.compare` (-0.0 before 0.0, NaN after +Infinity); strings, refs, times, dates,

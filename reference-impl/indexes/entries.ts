@@ -1,16 +1,19 @@
 /**
- * The index entries one document contributes (SD "Term object", "Value object").
+ * The index entries one document contributes (SD "Term object", "Value object"; fauna/faunadb `doc/Index.scala`,
+ * `repo/doc/Indexer.scala`).
  *
- * Each term and value column yields a list of candidates: the field (or binding result) itself, or, when it is
- * an array, each element (nested arrays flattened, duplicates removed); a missing field yields `[null]`. The
- * entries are the cartesian product of the candidates, as in the real service:
- * - terms are scalars, so an object at a term path counts as null;
+ * Each term and value column yields a list of candidates. A field column with `mva` (the default) yields the field
+ * itself when it is a scalar, each element when it is an array (nested arrays flattened, duplicates removed), and
+ * null for an object; with `mva: false` it yields the field whole. A binding column yields the binding's scalar, or
+ * each element of the array it answers (an element that is not a scalar counts as null). A missing field yields
+ * `[null]`. The entries are the cartesian product of the candidates, as in the real service:
  * - a term combination that is all null is not indexed (with several terms a missing field is a null term,
  *   but a document lacking every term is not in any set); no terms → one entry in the single set;
  * - a value combination that is all null is not indexed; no values → the entry covers the ref only.
  */
+import { failpoint } from '../failpoints.js';
 import { compareValues } from './value-order.js';
-import { sourceFor, type Extractor, type IndexDefinition, type IndexedDocument, type IndexSource } from './index-definition.js';
+import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
 import { Ref, isObjectValue, type Value } from '../values/value.js';
 
 export interface IndexEntry {
@@ -33,28 +36,43 @@ function readPath(document: IndexedDocument, path: readonly (string | number)[])
   return at;
 }
 
-function extract(document: IndexedDocument, source: IndexSource, extractor: Extractor): Value | undefined {
-  if (extractor.kind === 'field') return readPath(document, extractor.path);
-  const binding = source.bindings.get(extractor.name);
-  return binding ? binding(document) : undefined;
-}
-
 function distinct(values: Value[]): Value[] {
   const out: Value[] = [];
   for (const v of values) if (!out.some((o) => compareValues(o, v) === 0)) out.push(v);
   return out;
 }
 
-function flatten(v: Value, scalarOnly: boolean, out: Value[]): void {
-  if (Array.isArray(v)) for (const e of v) flatten(e, scalarOnly, out);
-  else out.push(scalarOnly && isObjectValue(v) ? null : v);
+function isScalar(v: Value): boolean {
+  return !Array.isArray(v) && !isObjectValue(v);
 }
 
-function candidates(v: Value | undefined, scalarOnly: boolean): Value[] {
+/** Candidates of a field read with `mva`: arrays flattened, objects as null. */
+function flatten(v: Value, out: Value[]): void {
+  if (Array.isArray(v)) for (const e of v) flatten(e, out);
+  else out.push(isScalar(v) ? v : null);
+}
+
+function fieldCandidates(v: Value | undefined, mva: boolean, valueColumn: boolean): Value[] {
   if (v === undefined || v === null) return [null];
+  // The fault IDX-ARRAY-VALUE-WHOLE: an array at a value path is covered as one value.
+  if (!mva || (valueColumn && Array.isArray(v) && failpoint('IDX-ARRAY-VALUE-WHOLE'))) return [v];
   const out: Value[] = [];
-  flatten(v, scalarOnly, out);
+  flatten(v, out);
   return out.length === 0 ? [null] : distinct(out);
+}
+
+/** Candidates of a binding's result: its scalar, or each element of its array (non-scalars as null). */
+function bindingCandidates(v: Value | undefined): Value[] {
+  if (v === undefined || v === null) return [null];
+  const out = Array.isArray(v) ? v.map((e) => (isScalar(e) ? e : null)) : [isScalar(v) ? v : null];
+  return out.length === 0 ? [null] : distinct(out);
+}
+
+function candidates(document: IndexedDocument, source: IndexSource, column: TermColumn, valueColumn: boolean): Value[] {
+  const { extractor } = column;
+  if (extractor.kind === 'field') return fieldCandidates(readPath(document, extractor.path), column.mva, valueColumn);
+  const binding = source.bindings.get(extractor.name);
+  return bindingCandidates(binding ? binding(document) : undefined);
 }
 
 function product(columns: Value[][]): Value[][] {
@@ -73,7 +91,8 @@ export function entriesFor(definition: IndexDefinition, document: IndexedDocumen
   if (collection === undefined) return [];
   const source = sourceFor(definition, collection);
   if (source === undefined) return [];
-  const termRows = product(definition.terms.map((t) => candidates(extract(document, source, t.extractor), true))).filter((r) => !allNull(r));
-  const valueRows = product(definition.values.map((c) => candidates(extract(document, source, c.extractor), false))).filter((r) => !allNull(r));
+  // The faults IDX-NULL-TERMS-INDEXED and IDX-NULL-VALUES-INDEXED keep the all-null rows.
+  const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter((r) => !allNull(r) || failpoint('IDX-NULL-TERMS-INDEXED'));
+  const valueRows = product(definition.values.map((c) => candidates(document, source, c, true))).filter((r) => !allNull(r) || failpoint('IDX-NULL-VALUES-INDEXED'));
   return termRows.flatMap((terms) => valueRows.map((values) => ({ terms, values, ref: document.ref })));
 }

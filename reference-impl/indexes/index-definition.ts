@@ -5,7 +5,8 @@
  *
  * Failure codes and the `validation failed` shape follow the real service (`failures[].code` such as
  * `reserved name`, `invalid type`, `value required`, `bounds error`, `duplicate value`, `multiple wildcards`,
- * `mixed wildcards`, `invalid binding`, `invalid arity`); `field` is the full path inside the parameter object.
+ * `mixed wildcards`, `invalid binding`, `unused binding`, `invalid arity`); `field` is the full path inside the
+ * parameter object.
  */
 import { IndexError, type ValidationFailure } from './index-error.js';
 import { nameProblem } from '../values/schema-name.js';
@@ -23,10 +24,14 @@ export type Extractor = { kind: 'field'; path: readonly FieldPathSegment[] } | {
 
 export interface TermColumn {
   extractor: Extractor;
+  /**
+   * `mva` (default true, as the real service): an array at a field path gives one entry per element and an object
+   * gives null; false covers the value at the path whole. A binding's result is always read as with `mva`.
+   */
+  mva: boolean;
 }
 
-export interface ValueColumn {
-  extractor: Extractor;
+export interface ValueColumn extends TermColumn {
   reverse: boolean;
 }
 
@@ -214,9 +219,25 @@ function parseColumns(params: ObjectValue, key: 'terms' | 'values', f: FailureCo
     const extractor = parseExtractor(col, at, f, bindingNames);
     const reverse = col['reverse'] ?? false;
     if (typeof reverse !== 'boolean') f.invalidType([...at, 'reverse'], 'Boolean', reverse);
-    if (extractor) columns.push({ extractor, reverse: reverse === true });
+    const mva = col['mva'] ?? true;
+    if (typeof mva !== 'boolean') f.invalidType([...at, 'mva'], 'Boolean', mva);
+    if (extractor) columns.push({ extractor, reverse: reverse === true, mva: mva !== false });
   });
   return columns;
+}
+
+/** A binding no term or value uses is refused, as the real service does (`unused binding`). */
+function checkBindingsUsed(params: ObjectValue, columns: readonly TermColumn[], f: FailureCollector): void {
+  const used = new Set(columns.flatMap(({ extractor }) => (extractor.kind === 'binding' ? [extractor.name] : [])));
+  const raw = params['source'];
+  const items: { item: Value; at: FieldPathSegment[] }[] = Array.isArray(raw) ? raw.map((item, i) => ({ item, at: ['source', i] })) : [{ item: raw ?? null, at: ['source'] }];
+  for (const { item, at } of items) {
+    const fields = isObjectValue(item) ? item['fields'] : undefined;
+    if (!isObjectValue(fields)) continue;
+    for (const name of Object.keys(fields)) {
+      if (!used.has(name)) f.add([...at, 'fields', name], 'unused binding', 'Source binding is not used as a term or value.');
+    }
+  }
 }
 
 function parseBoolean(params: ObjectValue, key: string, fallback: boolean, f: FailureCollector): boolean {
@@ -266,8 +287,9 @@ export function parseIndexDefinition(params: Value, ctx: DefinitionContext): Ind
   const name = parseName(params, f);
   const sources = parseSources(params, f, ctx);
   const bindingNames = new Set(sources.flatMap((s) => [...s.bindings.keys()]));
-  const terms: TermColumn[] = parseColumns(params, 'terms', f, bindingNames).map(({ extractor }) => ({ extractor }));
+  const terms: TermColumn[] = parseColumns(params, 'terms', f, bindingNames).map(({ extractor, mva }) => ({ extractor, mva }));
   const values = parseColumns(params, 'values', f, bindingNames);
+  checkBindingsUsed(params, [...terms, ...values], f);
   const definition: IndexDefinition = {
     name,
     sources,

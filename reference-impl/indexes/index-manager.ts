@@ -4,15 +4,20 @@
  * - Index records are documents of the native `indexes` collection; each carries a hidden `indexId`, so a
  *   rename (which moves the record to its new name) keeps the same entries and nothing rebuilds.
  * - After each commit the entries of every written document are replaced in the indexes covering it.
- * - An index created without `active: true` is built in the background in batches (yielding to the event
- *   loop between them) from the documents as of its creation; documents written later are kept by the commit
- *   listener, so the builder skips them. When done, the record is updated to `active: true`.
- * - An index created with `active: true` never indexes documents that existed before it.
+ * - Every new index is built over the documents that existed at its creation, whatever `active` says, as the real
+ *   service does (DEC-033; `active: true` only lets reads see a build in progress). A small source (see
+ *   `buildsAtOnce`) is built in the commit that creates the index, whose record then already says `active: true`;
+ *   any other is built in the background in batches (yielding to the event loop between them) from the documents
+ *   as of its creation; documents written later are kept by the commit listener, so the builder skips them. When
+ *   done, the record is updated to `active: true`.
+ * - Deleting a collection retires it from the indexes that name it among others (those naming only it are deleted
+ *   with it, `eval/forms/documents.ts`): a later collection of the same name is not covered (DEC-042).
  * - Uniqueness is checked by a commit validator under the commit lock, so it holds under concurrent writes.
  * - `terms`, `values`, `partitions` and `source` cannot change after creation (a commit validator refuses it).
  */
 import { QueryError, type ValidationFailure } from '../errors/query-error.js';
-import { isExpired, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import { failpoint } from '../failpoints.js';
+import { isExpired, userCollectionKey, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { TransactionManager } from '../txn/transaction-manager.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
@@ -24,6 +29,31 @@ import { compareTuples, compareValues } from './value-order.js';
 
 /** Documents indexed per background build step before yielding to the event loop. */
 export const BUILD_BATCH_SIZE = 256;
+
+/** Most document versions a source may hold for its index to be built in the creating transaction (the service's). */
+export const BUILD_AT_ONCE_VERSIONS = 128;
+
+/**
+ * Whether an index over `definition` is built in the transaction that creates it, as the real service decides
+ * (fauna/faunadb `WriteAdaptor.scala` `fetchForSyncIdxBuild`): its source is one source object, naming collections
+ * that hold at most BUILD_AT_ONCE_VERSIONS document versions in all, or the wildcard where no collection ever held a
+ * document (nothing to build; the service takes this path only in a database without collections). Any other index
+ * is built in the background.
+ */
+export function buildsAtOnce(store: Store, database: DatabaseId, definition: IndexDefinition): boolean {
+  if (definition.sources.length !== 1) return false;
+  const source = definition.sources[0]!;
+  const state = store.database(database);
+  if (source.collections === '_') return ![...(state?.orderedIds.keys() ?? [])].some((key) => userCollectionName(key) !== undefined && (state?.orderedIds.get(key)?.size ?? 0) > 0);
+  let versions = 0;
+  for (const collection of source.collections) {
+    for (const [, history] of state?.orderedIds.get(collectionKeyOf(collection))?.entries() ?? []) {
+      versions += Array.isArray(history) ? history.length : 1;
+      if (versions > BUILD_AT_ONCE_VERSIONS) return false;
+    }
+  }
+  return true;
+}
 
 /** Record fields that can never change after an index is created. */
 export const IMMUTABLE_INDEX_FIELDS = ['source', 'terms', 'values', 'partitions'] as const;
@@ -41,6 +71,11 @@ export interface LiveIndex {
   built: boolean;
   /** Commit timestamp of the index's creation. */
   readonly createdTs: bigint;
+  /**
+   * Collections a source names that have been deleted since (an index naming others stays, DEC-042): their documents
+   * are gone, and a later collection of the same name is another collection, which the index does not cover.
+   */
+  readonly retired: Set<CollectionKey>;
 }
 
 /**
@@ -151,7 +186,8 @@ export class IndexManager {
   covers(index: LiveIndex, key: CollectionKey): boolean {
     const isUser = userCollectionName(key) !== undefined;
     const ref = collectionRefOf(key);
-    return index.definition.sources.some((s) => (s.collections === '_' ? isUser : s.collections.some((c) => c.equals(ref))));
+    const retired = index.retired.size > 0 && index.retired.has(key);
+    return index.definition.sources.some((s) => (s.collections === '_' ? isUser : !retired && s.collections.some((c) => c.equals(ref))));
   }
 
   /** The entries a version of a document contributes to `index` (none for a missing or deleted version). */
@@ -177,6 +213,20 @@ export class IndexManager {
     if (documentWrites.length === 0) return;
     const indexes = this.indexesOf(record.database).filter((index) => !fresh.has(index.id));
     if (indexes.length === 0) return;
+    this.applyDocumentWrites(documentWrites, indexes);
+    // After the deleted collection's documents left the indexes above. The fault IDX-RETIRED-COLLECTION-COVERED keeps
+    // covering the name, so a later namesake's documents enter the index.
+    for (const w of documentWrites) {
+      if (w.collection !== 'collections' || w.action !== 'delete' || failpoint('IDX-RETIRED-COLLECTION-COVERED')) continue;
+      const key = userCollectionKey(w.id);
+      const ref = collectionRefOf(key);
+      for (const index of indexes) {
+        if (index.definition.sources.some((s) => s.collections !== '_' && s.collections.some((c) => c.equals(ref)))) index.retired.add(key);
+      }
+    }
+  }
+
+  private applyDocumentWrites(documentWrites: readonly DocumentWrite[], indexes: readonly LiveIndex[]): void {
     // Stored index tuples hold the document's ref: one ref per document (and one collection ref per collection,
     // see collectionRefOf) shared by every index, instead of three fresh refs per index entry.
     for (const w of documentWrites) {
@@ -217,14 +267,19 @@ export class IndexManager {
         definition,
         fields: w.after.fields,
         entries: new IndexStore(definition.values.map((v) => v.reverse)),
-        built: definition.active,
+        built: false,
         createdTs: record.ts,
+        retired: new Set(),
       };
       this.byId.set(keyOf(record.database, id), index);
       this.byDatabase.delete(record.database);
       this.byName.set(keyOf(record.database, w.id), index);
       fresh.add(id);
-      if (!definition.active) this.startBuild(index);
+      // Asked here, in the creating request, so that the answer reports it fired.
+      const skipExisting = failpoint('IDX-ACTIVE-BEFORE-BUILT');
+      const partial = definition.active && failpoint('IDX-ACTIVE-TRUE-PARTIAL-BUILD');
+      if (buildsAtOnce(this.store, record.database, definition)) this.buildAtOnce(index, partial);
+      else this.startBuild(index, skipExisting, partial);
     }
   }
 
@@ -243,24 +298,53 @@ export class IndexManager {
     return [...keys].filter((key) => this.covers(index, key));
   }
 
-  private startBuild(index: LiveIndex): void {
-    const build = this.build(index).finally(() => this.builds.delete(build));
-    this.builds.add(build);
+  /** The documents a build of `index` covers: every document its source collections held at its creation. */
+  private buildWork(index: LiveIndex, partial: boolean): Array<[CollectionKey, string]> {
+    const work = this.sourceKeys(index).flatMap((key) => this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]));
+    // The fault IDX-ACTIVE-TRUE-PARTIAL-BUILD: an index created `active: true` covers every other existing document.
+    return partial ? work.filter((_, i) => i % 2 === 0) : work;
   }
 
-  private async build(index: LiveIndex): Promise<void> {
-    const work: Array<[CollectionKey, string]> = this.sourceKeys(index).flatMap((key) => this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]));
+  /** Indexes one document as of the index's creation (one written since is kept by the commit listener). */
+  private buildDocument(index: LiveIndex, key: CollectionKey, id: string): void {
+    if (this.store.versionsAfter(index.database, key, id, index.createdTs).length > 0) return;
+    index.entries.apply([], this.entriesOf(index, key, id, this.store.getDocument(index.database, key, id, index.createdTs)));
+  }
+
+  /**
+   * Builds a small index in its creating commit (see `buildsAtOnce`): complete before the answer is sent. Its record
+   * says `active: true` already (the create form decided the same), unless the source grew meanwhile past the bound.
+   */
+  private buildAtOnce(index: LiveIndex, partial: boolean): void {
+    for (const [key, id] of this.buildWork(index, partial)) this.buildDocument(index, key, id);
+    index.built = true;
+    if (index.fields['active'] !== true) this.track(this.markActive(index));
+  }
+
+  private startBuild(index: LiveIndex, skipExisting: boolean, partial: boolean): void {
+    this.track(this.build(index, skipExisting, partial));
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.builds.delete(tracked));
+    this.builds.add(tracked);
+  }
+
+  /** `skipExisting` is the fault IDX-ACTIVE-BEFORE-BUILT: the index is marked active without covering anything. */
+  private async build(index: LiveIndex, skipExisting: boolean, partial: boolean): Promise<void> {
+    const work = skipExisting ? [] : this.buildWork(index, partial);
     for (let i = 0; i < work.length; i += BUILD_BATCH_SIZE) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (!this.isCurrent(index)) return;
-      for (const [key, id] of work.slice(i, i + BUILD_BATCH_SIZE)) {
-        // A document written after the index's creation is already kept up to date by the commit listener.
-        if (this.store.versionsAfter(index.database, key, id, index.createdTs).length > 0) continue;
-        index.entries.apply([], this.entriesOf(index, key, id, this.store.getDocument(index.database, key, id, index.createdTs)));
-      }
+      for (const [key, id] of work.slice(i, i + BUILD_BATCH_SIZE)) this.buildDocument(index, key, id);
     }
     if (!this.isCurrent(index)) return;
     index.built = true;
+    await this.markActive(index);
+  }
+
+  /** Updates the index's record to `active: true` (a later transaction, as the build's end is). */
+  private async markActive(index: LiveIndex): Promise<void> {
     await this.transactions.run(async (txn) => {
       const current = txn.get(index.database, 'indexes', index.name);
       if (!current || current.hidden.indexId !== index.id || current.fields['active'] === true) return;
@@ -285,19 +369,26 @@ export class IndexManager {
     }
   }
 
+  /**
+   * Refuses a write that changes an index's shape, as the real service does (fauna/faunadb `WriteAdaptor.scala`
+   * `matchOrThrow`): a validation failure of code `invalid index`, the partition count first.
+   */
   private checkImmutable(database: DatabaseId, w: DocumentWrite): void {
     const id = w.after.hidden.indexId;
     const index = id === undefined || w.action === 'delete' ? undefined : this.byIndexId(database, id);
     if (!index) return;
-    const failures: ValidationFailure[] = [];
-    for (const field of IMMUTABLE_INDEX_FIELDS) {
-      const before = index.fields[field];
-      const after = w.after.fields[field];
-      if (compareValues(before ?? null, after ?? null) !== 0) {
-        failures.push({ field: [field], code: 'invalid value', description: `The ${field} of an index cannot be changed.` });
-      }
+    const changed = (field: string): boolean => compareValues(index.fields[field] ?? null, w.after.fields[field] ?? null) !== 0;
+    const [before, after] = [effectivePartitions(index.fields), effectivePartitions(w.after.fields)];
+    let failure: ValidationFailure | undefined;
+    if (before !== after) {
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${before} -> ${after}).` };
+    } else if (changed('partitions')) {
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${String(index.fields['partitions'])} -> ${String(w.after.fields['partitions'] ?? null)}).` };
+    } else {
+      const fields = IMMUTABLE_INDEX_FIELDS.filter((field) => field !== 'partitions' && changed(field));
+      if (fields.length > 0) failure = { field: [], code: 'invalid index', description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).` };
     }
-    if (failures.length > 0) throw new QueryError('validation failed', 'document data is not valid.', [], { failures });
+    if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
 
   private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {
@@ -334,6 +425,17 @@ export class IndexManager {
     const version = this.store.versionAt(database, key, ref.id, ts);
     return version !== undefined && isExpired(key, version, ts);
   }
+}
+
+/**
+ * The partitions an index record's entries are kept in: one for a unique index, whatever `partitions` says (as the
+ * real service, fauna/faunadb `doc/Index.scala` `partitionsFromData`), so toggling `unique` on an index of several
+ * partitions changes its shape.
+ */
+function effectivePartitions(fields: ObjectValue): bigint {
+  if (fields['unique'] === true) return 1n;
+  const partitions = fields['partitions'];
+  return typeof partitions === 'bigint' ? partitions : 1n;
 }
 
 function notUnique(index: LiveIndex): QueryError {

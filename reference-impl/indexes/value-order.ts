@@ -1,42 +1,44 @@
 /**
- * The total order of index values (SD "Ordering of index values").
+ * The total order of index values, as the real service compares them (fauna/faunadb `codex/cbor/CBOROrdering.scala`:
+ * index values compare by their storage encoding; DEC-034).
  *
- * Type order, as the SD lists it: integers, strings, arrays, objects, refs, times, dates, booleans, decimals,
- * nulls. Values of types the SD does not list (bytes, set refs, stored lambdas) sort after decimals and
- * before nulls, so that null stays last. A missing value (`undefined`) sorts exactly as null.
+ * Type order: numbers (integers and decimals together), bytes, strings, arrays, objects, refs, times, dates,
+ * stored lambdas, booleans, null. The SD lists "integers, strings, arrays, objects, refs, times, dates, booleans,
+ * decimals, nulls"; it differs only in where decimals (and bytes, which it does not list) sit, and the spec accepts
+ * either (ORD-TYPE-011, ORD-TYPE-012). A missing value (`undefined`) sorts exactly as null.
  *
  * Within a type:
- * - integers numerically (bigint, so 64-bit values compare exactly);
+ * - numbers by value: integers exactly (bigint), decimals as Java's Double.compare (-0.0 before 0.0, NaN after
+ *   +Infinity), an integer against a decimal as the integer converted to a decimal, so 1 and 1.0 compare equal
+ *   (their entries are then ordered by ref);
  * - strings by Unicode collation (ICU root/`en`, the default Intl.Collator), with ties between distinct strings
  *   broken by code point order. Fauna's own storage compares strings with an ICU collator and falls back to
  *   UTF-8 byte order (which equals code point order) when the collator finds them equal; "naturally" in the
  *   SD means this human order, not UTF-16 code units;
  * - arrays element by element, then the shorter first;
  * - objects as the sequence key1, value1, key2, value2, … with keys in string order, then the smaller object
- *   first;
- * - refs by collection (recursively, a ref with no collection first), then id (all-digit ids numerically and
- *   before other ids, which compare as strings), then scope database (unscoped first);
- * - times and dates chronologically; false before true;
- * - decimals numerically with -0.0 before 0.0 and NaN after +Infinity (Java's Double.compare, which is what
- *   the real service's storage uses), so the order is total.
+ *   first; a set compares as the object `{"@set": structure}` (as the service encodes it);
+ * - refs by id (all-digit ids numerically and before other ids, which compare as strings), then collection
+ *   (recursively, a ref with no collection first), then scope database (unscoped first);
+ * - times and dates chronologically; false before true; bytes byte by byte, then the shorter first.
  */
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
-/** Position of each type in the SD's type order. */
+/** Position of each type in the type order; integers and decimals share one (numbers compare by value). */
 export const TYPE_RANK = {
   integer: 0,
-  string: 1,
-  array: 2,
-  object: 3,
-  ref: 4,
-  time: 5,
-  date: 6,
-  boolean: 7,
-  decimal: 8,
-  bytes: 9,
-  set: 10,
-  query: 11,
-  null: 12,
+  decimal: 0,
+  bytes: 1,
+  string: 2,
+  array: 3,
+  object: 4,
+  set: 4,
+  ref: 5,
+  time: 6,
+  date: 7,
+  query: 8,
+  boolean: 9,
+  null: 10,
 } as const;
 
 export type OrderedType = keyof typeof TYPE_RANK;
@@ -159,26 +161,36 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return sign(a.length - b.length);
 }
 
+/** Integers exactly; otherwise both as decimals (an integer converted to the nearest decimal). */
+function compareNumbers(a: bigint | number, b: bigint | number): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return compareBigints(a, b);
+  return compareDecimals(Number(a), Number(b));
+}
+
+function objectOf(v: ObjectValue | SetRef): ObjectValue {
+  return v instanceof SetRef ? { '@set': v.structure } : v;
+}
+
 /** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
 export function compareValues(a: Value | undefined, b: Value | undefined): number {
   const ta = orderedTypeOf(a);
   const tb = orderedTypeOf(b);
-  if (ta !== tb) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
+  if (TYPE_RANK[ta] !== TYPE_RANK[tb]) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
   switch (ta) {
     case 'null':
       return 0;
     case 'integer':
-      return compareBigints(a as bigint, b as bigint);
+    case 'decimal':
+      return compareNumbers(a as bigint | number, b as bigint | number);
     case 'string':
       return compareStrings(a as string, b as string);
     case 'boolean':
       return a === b ? 0 : a === false ? -1 : 1;
-    case 'decimal':
-      return compareDecimals(a as number, b as number);
     case 'array':
       return compareArrays(a as Value[], b as Value[]);
     case 'object':
-      return compareObjects(a as ObjectValue, b as ObjectValue);
+    case 'set':
+      return compareObjects(objectOf(a as ObjectValue | SetRef), objectOf(b as ObjectValue | SetRef));
     case 'ref':
       return compareRefs(a as Ref, b as Ref);
     case 'time':
@@ -187,8 +199,6 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
       return sign((a as DateValue).epochDays - (b as DateValue).epochDays);
     case 'bytes':
       return compareBytes((a as Bytes).bytes, (b as Bytes).bytes);
-    case 'set':
-      return compareObjects((a as SetRef).structure, (b as SetRef).structure);
     case 'query':
       return compareQueries(a as QueryValue, b as QueryValue);
   }
@@ -222,7 +232,7 @@ export function compareTuples(a: readonly Value[], b: readonly Value[], reverse:
   return sign(a.length - b.length);
 }
 
-/** Equality under the index order (e.g. 1 and 1.0 differ, -0.0 and 0.0 differ, NaN equals NaN). */
+/** Equality under the index order (e.g. 1 and 1.0 are equal, -0.0 and 0.0 differ, NaN equals NaN). */
 export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
   return compareValues(a, b) === 0;
 }

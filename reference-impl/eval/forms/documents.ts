@@ -1,6 +1,7 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
 import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
@@ -278,8 +279,10 @@ const replace: FormDefinition = {
 };
 
 /**
- * Deleting a collection deletes its documents and the indexes whose source names it in the same transaction,
- * so a later namesake starts empty and no index covers it (DEC-042).
+ * Deleting a collection deletes its documents and the indexes whose only source it is in the same transaction, so a
+ * later namesake starts empty and no index covers it; an index naming other collections too stays, and the index
+ * manager retires the deleted one from it (DEC-042, as the real service: fauna/faunadb `WriteAdaptor.scala`
+ * `indexesWithSoleSource`).
  */
 async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLocation, position: Position): Promise<void> {
   const documents = `collections/${location.id}`;
@@ -287,14 +290,29 @@ async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLoc
     const ref = new Ref(id, location.ref);
     await writeDocument(ctx, { database: location.database, collection: documents, id, ref }, 'delete', {}, version.hidden, position);
   }
+  // The fault IDX-COLLECTION-DELETE-DROPS-SHARED deletes every index naming the collection, as this server once did.
+  const dropsShared = failpoint('IDX-COLLECTION-DELETE-DROPS-SHARED');
   for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
-    if (!indexNamesCollection(version, location.id)) continue;
+    if (!(dropsShared ? namesCollection(version, location.id) : isSoleSourceOf(version, location.id))) continue;
     await writeDocument(ctx, { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) }, 'delete', {}, version.hidden, position);
   }
 }
 
-function indexNamesCollection(record: DocumentVersion, collection: string): boolean {
-  return definitionOf(record.fields).sources.some((s) => s.collections !== '_' && s.collections.some((c) => c.id === collection && c.collection?.id === 'collections' && c.collection.collection === undefined));
+function isCollectionNamed(ref: Ref, collection: string): boolean {
+  return ref.id === collection && ref.collection?.id === 'collections' && ref.collection.collection === undefined;
+}
+
+function namesCollection(record: DocumentVersion, collection: string): boolean {
+  return definitionOf(record.fields).sources.some((s) => s.collections !== '_' && s.collections.some((c) => isCollectionNamed(c, collection)));
+}
+
+/** True when the index's sources are exactly the collection `collection` (no other, no wildcard). */
+function isSoleSourceOf(record: DocumentVersion, collection: string): boolean {
+  const { sources } = definitionOf(record.fields);
+  if (sources.some((s) => s.collections === '_')) return false;
+  const named = sources.flatMap((s) => s.collections as readonly Ref[]);
+  const [only] = named;
+  return named.length === 1 && isCollectionNamed(only!, collection);
 }
 
 const del: FormDefinition = {

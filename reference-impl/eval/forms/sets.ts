@@ -9,6 +9,7 @@ import { failpoint } from '../../failpoints.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
 import { parseIndexDefinition } from '../../indexes/index-definition.js';
+import { buildsAtOnce } from '../../indexes/index-manager.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { valueKey } from '../../indexes/index-store.js';
 import { expectRef, typeName } from '../arguments.js';
@@ -65,10 +66,12 @@ export function indexNativeHandler(): NativeCollectionHandler {
       const ref = new Ref(definition.name, new Ref('indexes'));
       const location = { database, collection: 'indexes', id: definition.name, ref };
       await ensureNotFound(ctx, location, position);
+      // A small source is built in this transaction (as the real service: `indexes/index-manager.ts`), so the index
+      // is active at once; any other stays as given until its background build completes (DEC-033).
       const fields: ObjectValue = withoutNulls({
         ...params,
         name: definition.name,
-        active: definition.active,
+        active: definition.active || buildsAtOnce(ctx.txn.store, database, definition),
         serialized: definition.serialized,
         unique: definition.unique,
         partitions: BigInt(definition.partitions),
@@ -113,9 +116,20 @@ function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   return structure;
 }
 
+/**
+ * A committed index whose record says `active: false` is still building: Match on it answers 404 `instance not found`,
+ * as the real service does (fauna/faunadb `SetFunctions.scala` IndexInactive; DEC-033). One created in this request
+ * is left to the read, which refuses it (SD §Index rule 5).
+ */
+function refuseInactive(ctx: EvalContext, record: ReturnType<typeof indexRecord>, position: Position): void {
+  if (record.version.fields['active'] === true) return;
+  if (ctx.txn.store.getDocument(record.database, 'indexes', record.ref.id, ctx.txn.ts) === undefined) return;
+  throw new QueryError('instance not found', `Index '${record.ref.id}' is not active.`, position);
+}
+
 async function matchSet(ctx: EvalContext, args: FormArgs, indexKey: string, termsKey: string | undefined): Promise<Value> {
   const index = await args.value(ctx, indexKey);
-  indexRecord(ctx, index, args.position(indexKey));
+  refuseInactive(ctx, indexRecord(ctx, index, args.position(indexKey)), args.position(indexKey));
   const terms = termsKey !== undefined && args.has(termsKey) ? await args.value(ctx, termsKey) : undefined;
   return new SetRef(matchStructure(index, terms));
 }
@@ -133,7 +147,7 @@ const legacyMatch: FormDefinition = {
   async evaluate(ctx, args) {
     const index = await args.value(ctx, 'index');
     if (!isIndexRef(index)) throw errors.invalidArgument(`Index ref expected, ${typeName(index)} provided.`, args.position('index'));
-    indexRecord(ctx, index, args.position('index'));
+    refuseInactive(ctx, indexRecord(ctx, index, args.position('index')), args.position('index'));
     return new SetRef(matchStructure(index, await args.value(ctx, 'match')));
   },
 };

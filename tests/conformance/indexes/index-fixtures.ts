@@ -26,6 +26,8 @@ export interface ColumnSpec {
   field?: readonly (string | number)[] | string;
   binding?: string;
   reverse?: boolean;
+  /** `mva: false` covers an array or object whole (the real service's attribute, not in the SD). */
+  mva?: boolean;
 }
 
 export interface IndexSpec {
@@ -38,7 +40,7 @@ export interface IndexSpec {
 
 function column(c: ColumnSpec): unknown {
   const at = c.binding === undefined ? { field: c.field } : { binding: c.binding };
-  return { object: { ...at, ...(c.reverse === undefined ? {} : { reverse: c.reverse }) } };
+  return { object: { ...at, ...(c.reverse === undefined ? {} : { reverse: c.reverse }), ...(c.mva === undefined ? {} : { mva: c.mva }) } };
 }
 
 /** `{"create_index": {"object": …}}`; extra attributes are sent as given. */

@@ -78,9 +78,23 @@ describe('Definition', () => {
     (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(400).expectErrorCode('instance already exists');
   });
 
-  check.each(['events', 'sets', 'self', 'instances', '_'])(['IDX-DEF-004'], 'the reserved index name %s is rejected', async (reserved) => {
+  check(['IDX-DEF-008'], 'The index name _ is refused with 400 validation failed, failure reserved name on name, and nothing is created', async () => {
     const { coll } = await seeded([]);
-    expectQueryError(await t.server.query(createIndex({ name: reserved as string, source: collection(coll) })), INVALID_DEFINITION);
+    const res = (await t.server.query(createIndex({ name: '_', source: collection(coll) }))).expectStatus(400).expectErrorCode('validation failed');
+    expect(res.body.errors[0].failures).toContainEqual(expect.objectContaining({ field: ['name'], code: 'reserved name' }));
+    expectQueryError(await t.server.query({ get: index('_') }), NO_INDEX);
+  });
+
+  check.each(['events', 'sets', 'self', 'instances'])(['IDX-DEF-009'], 'The index name %s either creates the index or answers 400 validation failed and creates nothing', async (name) => {
+    const { coll } = await seeded([]);
+    const res = await t.server.query(createIndex({ name: name as string, source: collection(coll) }));
+    if (res.status === 201) {
+      expect(res.resource.name).toBe(name);
+      expect((await t.server.query({ get: index(name as string) })).expectStatus(200).resource.name).toBe(name);
+      return;
+    }
+    res.expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name as string) }), NO_INDEX);
   });
 
   check(['IDX-DEF-006'], 'A client key cannot create an index (403 permission denied)', async () => {
@@ -97,9 +111,12 @@ describe('Definition', () => {
     }
   });
 
-  check(['IDX-ATTR-003'], 'Without partitions, a term-less collection index reports 8 and a termed index 1', async () => {
+  check(['IDX-ATTR-003'], 'Without partitions, a term-less index reports 8 whatever its source, and a termed index 1', async () => {
     const { coll } = await seeded([]);
+    const other = await seeded([]);
     expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll) }))).expectStatus(201).resource.partitions).toBe(8n);
+    const both = [{ object: { collection: collection(coll) } }, { object: { collection: collection(other.coll) } }];
+    expect((await t.server.query(createIndex({ name: uniqueName('i'), source: both }))).expectStatus(201).resource.partitions).toBe(8n);
     expect((await t.server.query(createIndex({ name: uniqueName('i'), source: collection(coll), terms: [{ field: ['data', 'x'] }] }))).expectStatus(201).resource.partitions).toBe(1n);
   });
 });
@@ -164,13 +181,44 @@ describe('Sources and bindings', () => {
     }
   });
 
-  check(['IDX-SOURCE-009'], 'A binding that is not a one-argument lambda is rejected with 400', async () => {
+  check(['IDX-SOURCE-010'], 'A binding that is not a lambda is rejected with 400 validation failed and nothing is created', async () => {
     const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const source = [{ object: { collection: collection(coll), fields: { object: { b: 'not a lambda' } } } }];
+    (await t.server.query(createIndex({ name, source, terms: [{ binding: 'b' }] }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-011'], 'A binding lambda of two arguments is accepted, or rejected with 400 validation failed and nothing created', async () => {
+    const { coll } = await seeded([{ k: 'x' }]);
+    const name = uniqueName('i');
     const two = { query: { lambda: ['a', 'b'], expr: { var: 'a' } } };
-    for (const b of [two, 'not a lambda']) {
-      const res = await t.server.query(createIndex({ name: uniqueName('i'), source: [{ object: { collection: collection(coll), fields: { object: { b } } } }], terms: [{ binding: 'b' }] }));
-      res.expectStatus(400);
+    const source = [{ object: { collection: collection(coll), fields: { object: { b: two } } } }];
+    const res = await t.server.query(createIndex({ name, source, terms: [{ binding: 'b' }] }));
+    if (res.status === 201) {
+      expect(res.resource.name).toBe(name);
+      (await t.server.query({ get: index(name) })).expectStatus(200);
+      return;
     }
+    res.expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-012'], 'A binding no term or value uses is rejected with 400 validation failed and nothing is created', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const unused = { query: { lambda: 'd', expr: { select: ['data', 'x'], from: { var: 'd' } } } };
+    const source = [{ object: { collection: collection(coll), fields: { object: { unused } } } }];
+    (await t.server.query(createIndex({ name, source, terms: [{ field: ['data', 'x'] }] }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
+  });
+
+  check(['IDX-SOURCE-013'], 'A wildcard mixed with collection refs and no bindings is rejected with 400 validation failed and nothing is created', async () => {
+    const { coll } = await seeded([]);
+    const name = uniqueName('i');
+    const source = [{ object: { collection: collection(coll) } }, { object: { collection: '_' } }];
+    (await t.server.query(createIndex({ name, source }))).expectStatus(400).expectErrorCode('validation failed');
+    expectQueryError(await t.server.query({ get: index(name) }), NO_INDEX);
   });
 });
 
@@ -216,6 +264,49 @@ describe('Terms and values', () => {
     await createActiveIndex(t.server, { name: two, source: collection(coll), values: [{ field: ['data', 'b'] }, { field: ['data', 'a'] }, { field: ['ref'] }] });
     expect((await paginate(t.server, match(one))).data).toEqual([1n, 2n]);
     expect((await paginate(t.server, match(two))).data).toEqual([['x', 1n, refs[0]], [null, 2n, refs[1]]]);
+  });
+
+  check(['IDX-TERM-006'], 'A document whose every term is null is in no set: Match with null, or all nulls, does not find it', async () => {
+    const { coll, refs } = await seeded([{ a: 'x', b: 'y' }, {}, { a: { k: 1n } }, { c: 1n }]);
+    const single = uniqueName('i');
+    const compound = uniqueName('i');
+    await createActiveIndex(t.server, { name: single, source: collection(coll), terms: [{ field: ['data', 'a'] }] });
+    await createActiveIndex(t.server, { name: compound, source: collection(coll), terms: [{ field: ['data', 'a'] }, { field: ['data', 'b'] }] });
+    expect((await paginate(t.server, match(single, 'x'))).data).toEqual([refs[0]]);
+    expect((await paginate(t.server, match(single, null))).data).toEqual([]);
+    expect((await paginate(t.server, match(compound, [null, null]))).data).toEqual([]);
+    expect((await paginate(t.server, match(compound, ['x', 'y']))).data).toEqual([refs[0]]);
+  });
+
+  check(['IDX-VALUE-007'], 'An entry whose covered values are all null is not stored; with several values one non-null value keeps it', async () => {
+    const { coll, refs } = await seeded([{ v: 1n }, { other: 0n }, { v: [null] }, { w: 'kept' }]);
+    const one = uniqueName('i');
+    const two = uniqueName('i');
+    await createActiveIndex(t.server, { name: one, source: collection(coll), values: [{ field: ['data', 'v'] }] });
+    await createActiveIndex(t.server, { name: two, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['data', 'w'] }] });
+    expect((await paginate(t.server, match(one))).data).toEqual([1n]);
+    expect((await paginate(t.server, match(two))).data).toEqual([[1n, null], [null, 'kept']]);
+    expect(refs).toHaveLength(4);
+  });
+
+  check(['IDX-VALUE-008'], 'An array at a value path gives one entry per element; an object there covers the object or null', async () => {
+    const { coll, refs } = await seeded([{ v: ['b', 'a'], w: 'arr' }, { v: { k: 1n }, w: 'obj' }]);
+    const one = uniqueName('i');
+    const two = uniqueName('i');
+    await createActiveIndex(t.server, { name: one, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }] });
+    await createActiveIndex(t.server, { name: two, source: collection(coll), terms: [{ field: ['data', 'w'] }], values: [{ field: ['data', 'v'] }, { field: ['data', 'w'] }] });
+    const arrayEntries = (await paginate(t.server, match(one))).data.filter((e) => refId((e as WireValue[])[1]!) === refId(refs[0]!));
+    expect(arrayEntries).toEqual([['a', refs[0]], ['b', refs[0]]]);
+    // The SD's reading covers the object; the real service reads an object at a value path as null by default.
+    expect([[[{ k: 1n }, 'obj']], [[null, 'obj']]]).toContainEqual((await paginate(t.server, match(two, 'obj'))).data);
+  });
+
+  check(['IDX-VALUE-009'], 'A value object with mva: false covers an array or an object as one value, and the record returns mva', async () => {
+    const { coll } = await seeded([{ v: { a: 1n } }, { v: [2n, 1n] }]);
+    const name = uniqueName('i');
+    const created = await createActiveIndex(t.server, { name, source: collection(coll), values: [{ field: ['data', 'v'], mva: false }] });
+    expect(created.resource.values).toEqual([{ field: ['data', 'v'], mva: false }]);
+    expect((await paginate(t.server, match(name))).data).toEqual([[2n, 1n], { a: 1n }]);
   });
 
   check(['IDX-VALUE-006'], 'Create, Update, Replace and Delete are reflected in the next request', async () => {
@@ -271,6 +362,20 @@ describe('Unique', () => {
     await createActiveIndex(t.server, { name: updated, source: collection(coll), terms: [{ field: ['data', 'e'] }] });
     expect((await t.server.query({ update: index(updated), params: { object: { unique: true } } })).expectStatus(200).resource.unique).toBe(true);
     expect((await paginate(t.server, match(updated, 'dup'))).data).toHaveLength(2);
+  });
+
+  check(['IDX-UNIQUE-006'], 'Updating unique on a term-less index of 8 partitions succeeds, or answers 400 validation failed and leaves it unchanged', async () => {
+    const { coll } = await seeded([{ e: 'x' }]);
+    const name = uniqueName('i');
+    expect((await createActiveIndex(t.server, { name, source: collection(coll) })).resource.partitions).toBe(8n);
+    const res = await t.server.query({ update: index(name), params: { object: { unique: true } } });
+    if (res.status === 200) {
+      expect(res.resource.unique).toBe(true);
+    } else {
+      res.expectStatus(400).expectErrorCode('validation failed');
+      expect((await t.server.query({ get: index(name) })).expectStatus(200).resource.unique).not.toBe(true);
+    }
+    expect((await paginate(t.server, match(name))).data).toHaveLength(1);
   });
 });
 
@@ -333,6 +438,19 @@ describe('Rules', () => {
     const after = (await t.server.query({ get: index(name) })).expectStatus(200).resource;
     expect([after.terms, after.values, after.partitions]).toEqual([before.terms, before.values, before.partitions]);
     expect((await paginate(t.server, match(name, 'a'))).data).toEqual(['a']);
+    // Repeating the definition as stored changes nothing, so it is no change.
+    const same = { terms: [{ object: { field: ['data', 'k'] } }], values: [{ object: { field: ['data', 'k'] } }], partitions: before.partitions };
+    (await t.server.query({ update: index(name), params: { object: same } })).expectStatus(200);
+  });
+
+  check(['IDX-RULE-012'], 'An Update changing source answers 400 validation failed and leaves the index unchanged', async () => {
+    const a = await seeded([{ k: 'a' }]);
+    const b = await seeded([{ k: 'a' }]);
+    const name = uniqueName('i');
+    const before = (await createActiveIndex(t.server, { name, source: collection(a.coll), terms: [{ field: ['data', 'k'] }] })).resource;
+    (await t.server.query({ update: index(name), params: { object: { source: collection(b.coll) } } })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.server.query({ get: index(name) })).expectStatus(200).resource.source).toEqual(before.source);
+    expect((await paginate(t.server, match(name, 'a'))).data).toEqual(a.refs);
   });
 
   check(['IDX-RULE-007'], 'After an index is deleted, Paginate of a Match on it answers an error in the next request', async () => {
@@ -368,7 +486,7 @@ describe('Rules', () => {
     expect((await paginate(t.server, match(name))).data).toEqual(b.refs);
   });
 
-  check(['IDX-RULE-011'], 'Deleting a collection deletes every index whose source names it; a new namesake is not covered by it', async () => {
+  check(['IDX-RULE-011'], 'Deleting a collection deletes the indexes whose only source it is; one naming other collections too stays without its documents; neither covers a new namesake', async () => {
     const { coll } = await seeded([{ k: 'a' }]);
     const kept = await seeded([{ k: 'a' }]);
     const [own, shared, wildcard] = [uniqueName('i'), uniqueName('i'), uniqueName('w')];
@@ -377,35 +495,64 @@ describe('Rules', () => {
     await createActiveIndex(t.server, { name: shared, source: [{ object: { collection: collection(coll) } }, { object: { collection: collection(kept.coll) } }], terms: [{ field: ['data', 'k'] }] });
     (await t.server.query({ delete: collection(coll) })).expectStatus(200);
     expectQueryError(await t.server.query({ get: index(own) }), NO_INDEX);
-    expectQueryError(await t.server.query({ get: index(shared) }), NO_INDEX);
+    expect((await t.server.query({ get: index(shared) })).expectStatus(200).resource.name).toBe(shared);
+    expect((await paginate(t.server, match(shared, 'a'))).data).toEqual(kept.refs);
     (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
     (await t.server.query(createDoc(coll, { k: 'a' }))).expectStatus(201);
     expectQueryError(await t.server.query({ paginate: match(own, 'a') }), NO_INDEX);
+    expect((await paginate(t.server, match(shared, 'a'))).data).toEqual(kept.refs);
     (await t.server.query({ get: index(wildcard) })).expectStatus(200);
   });
 });
 
+/**
+ * A read of an index that may still be building (IDX-STATE-003): either a page holding only documents of `refs`
+ * (incomplete or complete; SD), or 404 `instance not found` saying the index is not active (the real service).
+ */
+async function readWhileBuilding(name: string, refs: WireValue[]): Promise<void> {
+  const res = await t.server.query({ paginate: match(name), size: 1000n });
+  if (res.status === 200) {
+    const data = (res.resource as { data: WireValue[] }).data;
+    expect(Array.isArray(data)).toBe(true);
+    const known = new Set(ids(refs));
+    for (const id of ids(data)) expect(known.has(id), `entry ${id} is a document of the source`).toBe(true);
+    return;
+  }
+  res.expectStatus(404).expectErrorCode('instance not found');
+  expect(res.body.errors[0].description).toBe(`Index '${name}' is not active.`);
+}
+
 describe('States', () => {
-  check(['IDX-STATE-001', 'IDX-STATE-002', 'IDX-STATE-003'], 'An index built over existing documents reports a boolean active, reads do not fail while building, and once active covers every document', async () => {
+  check(['IDX-STATE-001', 'IDX-STATE-002', 'IDX-STATE-003'], 'An index built over existing documents reports a boolean active, a read while it builds answers a page or 404 not active, and once active it covers every document', async () => {
     const { coll, refs } = await seeded(Array.from({ length: 300 }, (_, i) => ({ i: BigInt(i) })));
     const name = uniqueName('i');
     const created = (await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(201).resource;
     expect(typeof created.active).toBe('boolean');
-    await paginate(t.server, match(name), { size: 1000n });
+    await readWhileBuilding(name, refs);
     await waitActive(t.server, name);
     expect(ids((await paginate(t.server, match(name), { size: 1000n })).data)).toEqual(ids(refs));
   });
 
-  check(['IDX-STATE-004', 'IDX-STATE-005', 'IDX-STATE-006'], 'With active: true the index is active at once, skips existing documents and reflects later writes', async () => {
-    const { coll, refs } = await seeded([{ k: 'old' }]);
+  check(['IDX-STATE-004', 'IDX-STATE-005', 'IDX-STATE-006'], 'With active: true the index is active at once, covers all or none of the existing documents, and reflects later writes', async () => {
+    const { coll, refs } = await seeded([{ k: 'old' }, { k: 'old' }]);
     const name = uniqueName('i');
     expect((await t.server.query(createIndex({ name, source: collection(coll), terms: [{ field: ['data', 'k'] }], active: true }))).expectStatus(201).resource.active).toBe(true);
-    expect((await paginate(t.server, match(name, 'old'))).data).toEqual([]);
+    // The SD's reading leaves existing documents out; the real service builds every new index (a small one at once).
+    const old = ids((await paginate(t.server, match(name, 'old'))).data);
+    expect([[], ids(refs)]).toContainEqual(old);
     const fresh = (await t.server.query(createDoc(coll, { k: 'new' }))).expectStatus(201).resource.ref;
     (await t.server.query({ update: refs[0], params: { object: { data: { object: { k: 'new' } } } } })).expectStatus(200);
     expect(ids((await paginate(t.server, match(name, 'new'))).data)).toEqual(ids([fresh, refs[0]!]));
+    expect((await paginate(t.server, match(name, 'old'))).data).toEqual(old.length === 0 ? [] : [refs[1]]);
     (await t.server.query({ delete: fresh })).expectStatus(200);
     expect((await paginate(t.server, match(name, 'new'))).data).toEqual([refs[0]]);
+  });
+
+  check(['IDX-STATE-008'], 'A new index over a source of at most 128 document versions answers active: true and covers every existing document at once', async () => {
+    const { coll, refs } = await seeded(Array.from({ length: 10 }, (_, i) => ({ i: BigInt(i) })));
+    const name = uniqueName('i');
+    expect((await t.server.query(createIndex({ name, source: collection(coll) }))).expectStatus(201).resource.active).toBe(true);
+    expect(ids((await paginate(t.server, match(name))).data)).toEqual(ids(refs));
   });
 
   check(['IDX-STATE-007'], 'Paginating {"indexes": null} lists the database\'s indexes and not a deleted one', async () => {

@@ -3,17 +3,19 @@
  * values (see wire-order.ts) and states the SD rules directly:
  * - a term or value column reads a field path of the document (`["ref"]`, `["data", …]`); an array there gives
  *   one candidate per element (nested arrays flattened, repeats dropped), a missing field gives null, and an
- *   object at a term path is null (terms are scalars);
+ *   object gives null at a term path, and at a value path too as the real service does (a server covering it whole,
+ *   the SD's reading, is modelled with `objectValuesWhole`); a column with `mva: false` reads the field whole;
  * - entries are every combination of candidates; a combination whose terms are all null, or whose covered
  *   values are all null, is not indexed;
  * - a set holds the entries whose terms equal the matched terms, sorted by covered values (per-column
- *   reverse) with the ref as the final ascending tie-breaker;
+ *   reverse, in one of the two accepted type orders, `core` by default) with the ref as the final ascending
+ *   tie-breaker;
  * - cursors are `[...values, ref]`; `after` is inclusive, `before` exclusive; a cursor is compared with the entries
  *   in the set's order like any tuple (a shorter one is a prefix, which sorts before the entries it starts), so a
  *   null cursor `[null]` sorts after every entry of an ascending first column and before every entry of a reversed one;
  * - a page reached with a cursor carries it on the side it came from (size 0: on both sides).
  */
-import { compareWire, compareWireTuples, type WireValue } from './wire-order.js';
+import { compareWire, compareWireTuples, type WireOrder, type WireValue } from './wire-order.js';
 
 export interface ModelDocument {
   ref: WireValue;
@@ -24,6 +26,16 @@ export interface ModelDocument {
 export interface ModelColumn {
   field: readonly (string | number)[];
   reverse?: boolean;
+  /** False: the field is covered whole (arrays and objects included). */
+  mva?: boolean;
+}
+
+/** How the modelled server reads values where the spec accepts two behaviours. */
+export interface ModelOptions {
+  /** The type order (ORD-TYPE-011, ORD-TYPE-012); `core` when not given. */
+  order?: WireOrder;
+  /** An object at a value path is covered whole (the SD's reading) rather than as null (IDX-VALUE-008). */
+  objectValuesWhole?: boolean;
 }
 
 export interface ModelIndex {
@@ -68,15 +80,16 @@ function isPlainObject(v: WireValue): boolean {
   return !(keys.length === 1 && ['@ref', '@ts', '@date', '@bytes', '@set', '@query'].includes(keys[0]!));
 }
 
-function candidatesOf(v: WireValue | undefined, termColumn: boolean): WireValue[] {
+function candidatesOf(v: WireValue | undefined, column: ModelColumn, objectsWhole: boolean, order: WireOrder): WireValue[] {
+  if (column.mva === false) return [v ?? null];
   const flat: WireValue[] = [];
   const walk = (x: WireValue): void => {
     if (Array.isArray(x)) x.forEach(walk);
-    else flat.push(termColumn && isPlainObject(x) ? null : x);
+    else flat.push(!objectsWhole && isPlainObject(x) ? null : x);
   };
   if (v !== undefined) walk(v);
   const unique: WireValue[] = [];
-  for (const x of flat) if (!unique.some((u) => compareWire(u, x) === 0)) unique.push(x);
+  for (const x of flat) if (!unique.some((u) => compareWire(u, x, order) === 0)) unique.push(x);
   return unique.length === 0 ? [null] : unique;
 }
 
@@ -89,17 +102,20 @@ const allNull = (row: WireValue[]): boolean => row.length > 0 && row.every((v) =
 export class IndexModel {
   private readonly reverse: boolean[];
   private readonly all: ModelEntry[];
+  private readonly order: WireOrder;
 
   constructor(
     readonly index: ModelIndex,
     documents: readonly ModelDocument[],
+    options: ModelOptions = {},
   ) {
     const terms = index.terms ?? [];
     const values = index.values ?? [];
+    const order = (this.order = options.order ?? 'core');
     this.reverse = values.map((v) => v.reverse === true);
     this.all = documents.flatMap((doc) => {
-      const termRows = combinations(terms.map((t) => candidatesOf(read(doc, t.field), true))).filter((r) => !allNull(r));
-      const valueRows = combinations(values.map((v) => candidatesOf(read(doc, v.field), false))).filter((r) => !allNull(r));
+      const termRows = combinations(terms.map((t) => candidatesOf(read(doc, t.field), t, false, order))).filter((r) => !allNull(r));
+      const valueRows = combinations(values.map((v) => candidatesOf(read(doc, v.field), v, options.objectValuesWhole === true, order))).filter((r) => !allNull(r));
       return termRows.flatMap((t) =>
         valueRows.map((v) => ({
           terms: t,
@@ -115,8 +131,8 @@ export class IndexModel {
   /** The set for `terms` in index order. */
   entries(terms: readonly WireValue[]): ModelEntry[] {
     return this.all
-      .filter((e) => e.terms.length === terms.length && e.terms.every((t, i) => compareWire(t, terms[i]) === 0))
-      .sort((a, b) => compareWireTuples(a.cursor, b.cursor, this.reverse));
+      .filter((e) => e.terms.length === terms.length && e.terms.every((t, i) => compareWire(t, terms[i], this.order) === 0))
+      .sort((a, b) => compareWireTuples(a.cursor, b.cursor, this.reverse, this.order));
   }
 
   /**
@@ -132,7 +148,7 @@ export class IndexModel {
     const set = this.entries(terms);
     const { size, after, before } = request;
     if (before !== undefined) {
-      const below = set.filter((e) => compareWireTuples(e.cursor, before, this.reverse) < 0);
+      const below = set.filter((e) => compareWireTuples(e.cursor, before, this.reverse, this.order) < 0);
       const start = Math.max(0, below.length - size);
       const page: ModelPage = { data: below.slice(start).map((e) => e.element) };
       page.after = before;
@@ -140,7 +156,7 @@ export class IndexModel {
       else if (start > 0) page.before = below[start]!.cursor;
       return page;
     }
-    const from = after === undefined ? set : set.filter((e) => compareWireTuples(e.cursor, after, this.reverse) >= 0);
+    const from = after === undefined ? set : set.filter((e) => compareWireTuples(e.cursor, after, this.reverse, this.order) >= 0);
     const page: ModelPage = { data: from.slice(0, size).map((e) => e.element) };
     if (after !== undefined) page.before = after;
     if (size === 0 && after !== undefined) page.after = after;

@@ -1,10 +1,15 @@
 /**
- * The suite's own statement of SD "Ordering of index values", over WIRE values as `parseWireJson` yields them:
- * integers are bigint, decimals are number, `{"@ref":…}`, `{"@ts":…}`, `{"@date":…}` etc. are plain objects,
- * `{"@obj":{…}}` is an escaped object. Written from the SD and the spec decisions, never from the server.
+ * The suite's own statement of the order of index values (SD "Ordering of index values", DEC-034), over WIRE values
+ * as `parseWireJson` yields them: integers are bigint, decimals are number, `{"@ref":…}`, `{"@ts":…}`, `{"@date":…}`
+ * etc. are plain objects, `{"@obj":{…}}` is an escaped object. Written from the SD, the spec decisions and the real
+ * service's code, never from the server.
  *
- * Type order: integers, strings, arrays, objects, refs, times, dates, booleans, decimals, then types the SD
- * does not list (bytes, sets, queries), then nulls; a missing value (undefined) is null.
+ * Two type orders are accepted (ORD-TYPE-011, ORD-TYPE-012); they differ only in where decimals and bytes sit:
+ * - `core` (the real service): numbers (integers and decimals compared by value, so 1 equals 1.0), bytes, strings,
+ *   arrays, objects, refs, times, dates, stored lambdas, booleans, nulls;
+ * - `sd` (the SD's list, with DEC-034 for the types it does not list): integers, strings, arrays, objects, refs,
+ *   times, dates, booleans, decimals, bytes, sets, lambdas, nulls.
+ * A missing value (undefined) is null.
  * Content order: integers and decimals numerically (decimal -0.0 < 0.0, NaN last); strings by the default
  * `en` collation with code point order between strings it finds equal; arrays element-wise then shorter
  * first; objects by their key-sorted key/value sequence then fewer keys first; refs by id (all-digit ids
@@ -13,8 +18,17 @@
 
 export type WireValue = null | boolean | string | bigint | number | WireValue[] | { [key: string]: WireValue };
 
-export const WIRE_TYPE_ORDER = ['integer', 'string', 'array', 'object', 'ref', 'time', 'date', 'boolean', 'decimal', 'bytes', 'set', 'query', 'null'] as const;
-export type WireType = (typeof WIRE_TYPE_ORDER)[number];
+export const WIRE_TYPES = ['integer', 'decimal', 'bytes', 'string', 'array', 'object', 'ref', 'time', 'date', 'boolean', 'set', 'query', 'null'] as const;
+export type WireType = (typeof WIRE_TYPES)[number];
+
+/** Which of the two accepted type orders (see above). */
+export type WireOrder = 'core' | 'sd';
+
+/** Rank of each type per order; equal ranks compare by content (integers and decimals by value in `core`). */
+export const WIRE_TYPE_RANK: Record<WireOrder, Record<WireType, number>> = {
+  core: { integer: 0, decimal: 0, bytes: 1, string: 2, array: 3, object: 4, set: 4, ref: 5, time: 6, date: 7, query: 8, boolean: 9, null: 10 },
+  sd: { integer: 0, string: 1, array: 2, object: 3, ref: 4, time: 5, date: 6, boolean: 7, decimal: 8, bytes: 9, set: 10, query: 11, null: 12 },
+};
 
 const TAGS: Record<string, WireType> = { '@ref': 'ref', '@ts': 'time', '@date': 'date', '@bytes': 'bytes', '@set': 'set', '@query': 'query' };
 
@@ -123,9 +137,9 @@ function unescapeObject(v: { [key: string]: WireValue }): { [key: string]: WireV
   return isRecord(inner) ? inner : v;
 }
 
-function compareSequences(a: readonly WireValue[], b: readonly WireValue[]): number {
+function compareSequences(a: readonly WireValue[], b: readonly WireValue[], order: WireOrder): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareWire(a[i], b[i]);
+    const c = compareWire(a[i], b[i], order);
     if (c !== 0) return c;
   }
   return a.length - b.length;
@@ -141,28 +155,33 @@ function canonicalText(v: WireValue): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}` : x)) ?? '';
 }
 
-/** Ascending order of two wire values; negative, zero or positive. */
-export function compareWire(a: WireValue | undefined, b: WireValue | undefined): number {
+function numbers(a: bigint | number, b: bigint | number): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b ? 0 : a < b ? -1 : 1;
+  return numeric(Number(a), Number(b));
+}
+
+/** Ascending order of two wire values under `order`; negative, zero or positive. */
+export function compareWire(a: WireValue | undefined, b: WireValue | undefined, order: WireOrder = 'core'): number {
   const ta = wireTypeOf(a);
   const tb = wireTypeOf(b);
-  if (ta !== tb) return WIRE_TYPE_ORDER.indexOf(ta) - WIRE_TYPE_ORDER.indexOf(tb);
+  const rank = WIRE_TYPE_RANK[order];
+  if (rank[ta] !== rank[tb]) return rank[ta] - rank[tb];
   switch (ta) {
     case 'null':
       return 0;
     case 'integer':
-      return (a as bigint) === (b as bigint) ? 0 : (a as bigint) < (b as bigint) ? -1 : 1;
     case 'decimal':
-      return numeric(a as number, b as number);
+      return numbers(a as bigint | number, b as bigint | number);
     case 'string':
       return compareWireStrings(a as string, b as string);
     case 'boolean':
       return Number(a) - Number(b);
     case 'array':
-      return compareSequences(a as WireValue[], b as WireValue[]);
+      return compareSequences(a as WireValue[], b as WireValue[], order);
     case 'object': {
       const x = keyValueSequence(unescapeObject(a as { [key: string]: WireValue }));
       const y = keyValueSequence(unescapeObject(b as { [key: string]: WireValue }));
-      return compareSequences(x, y);
+      return compareSequences(x, y, order);
     }
     case 'ref':
       return compareParts(refParts(a!), refParts(b!));
@@ -184,15 +203,15 @@ export function compareWire(a: WireValue | undefined, b: WireValue | undefined):
   }
 }
 
-export function compareWireColumn(a: WireValue | undefined, b: WireValue | undefined, reverse: boolean): number {
-  const c = compareWire(a, b);
+export function compareWireColumn(a: WireValue | undefined, b: WireValue | undefined, reverse: boolean, order: WireOrder = 'core'): number {
+  const c = compareWire(a, b, order);
   return reverse && c !== 0 ? -c : c;
 }
 
 /** Tuples `[...values, ref]`: column i reversed when `reverse[i]`, later columns ascending, a prefix first. */
-export function compareWireTuples(a: readonly WireValue[], b: readonly WireValue[], reverse: readonly boolean[]): number {
+export function compareWireTuples(a: readonly WireValue[], b: readonly WireValue[], reverse: readonly boolean[], order: WireOrder = 'core'): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareWireColumn(a[i], b[i], reverse[i] === true);
+    const c = compareWireColumn(a[i], b[i], reverse[i] === true, order);
     if (c !== 0) return c;
   }
   return a.length - b.length;

@@ -1,18 +1,24 @@
 // An implementer's index-entry comparator over wire JSON (lossless-json values), with one mistake switched
 // on. The ordering faults re-sort a page with it: where the mistake does not matter the comparator agrees
-// with SD "Ordering of index values", so the page is left as the server sent it.
+// with the order the reference server keeps (the real service's, which ORD-TYPE-011 and ORD-TYPE-012 accept beside
+// the SD's), so the page is left as the server sent it.
 import { isLosslessNumber } from 'lossless-json';
 import { byCodePoint } from '../../harness/model/wire-order.js';
 import { isJsonObject, type JsonObject } from '../json-body.js';
 import type { SeenIndex } from './index-tracking.js';
 
-export const ENTRY_TYPES = ['integer', 'string', 'array', 'object', 'ref', 'time', 'date', 'boolean', 'decimal', 'other', 'null'] as const;
+export const ENTRY_TYPES = ['integer', 'decimal', 'bytes', 'string', 'array', 'object', 'ref', 'time', 'date', 'other', 'boolean', 'null'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
+
+/** The place of each type: numbers (compared by value), bytes, strings, …, booleans, null. */
+const TYPE_RANK: Record<EntryType, number> = { integer: 0, decimal: 0, bytes: 1, string: 2, array: 3, object: 4, ref: 5, time: 6, date: 7, other: 8, boolean: 9, null: 10 };
 
 /** The mistakes a comparator can make; at most a few are switched on at once. */
 export interface OrderMistake {
   /** Two types whose places in the type order are exchanged. */
   swapTypes?: readonly [EntryType, EntryType];
+  /** The first type sorts right after the second (it leaves its own place). */
+  typeAfter?: readonly [EntryType, EntryType];
   integersAsText?: boolean;
   decimalsAsText?: boolean;
   stringsByCodePoint?: boolean;
@@ -29,7 +35,7 @@ export interface OrderMistake {
   columnsFromLast?: boolean;
 }
 
-const TAG_TYPES: Record<string, EntryType> = { '@ref': 'ref', '@ts': 'time', '@date': 'date' };
+const TAG_TYPES: Record<string, EntryType> = { '@ref': 'ref', '@ts': 'time', '@date': 'date', '@bytes': 'bytes' };
 
 function tagOf(value: JsonObject): string | undefined {
   const keys = Object.keys(value);
@@ -113,14 +119,22 @@ function objectEntries(value: JsonObject): unknown[] {
 function typeRank(type: EntryType, mistake: OrderMistake): number {
   const [a, b] = mistake.swapTypes ?? [];
   const swapped = type === a ? b! : type === b ? a! : type;
-  return ENTRY_TYPES.indexOf(swapped);
+  const [moved, anchor] = mistake.typeAfter ?? [];
+  return type === moved ? TYPE_RANK[anchor!] + 0.5 : TYPE_RANK[swapped];
+}
+
+function compareBytes(a: unknown, b: unknown): number {
+  return sign(Buffer.compare(Buffer.from(String((a as JsonObject)['@bytes']), 'base64'), Buffer.from(String((b as JsonObject)['@bytes']), 'base64')));
 }
 
 /** Ascending order of two wire values under `mistake`. */
 export function compareValues(a: unknown, b: unknown, mistake: OrderMistake): number {
   const ta = entryTypeOf(a);
   const tb = entryTypeOf(b);
-  if (ta !== tb) return sign(typeRank(ta, mistake) - typeRank(tb, mistake));
+  const ranks = typeRank(ta, mistake) - typeRank(tb, mistake);
+  if (ranks !== 0) return sign(ranks);
+  // An integer against a decimal: by value (the only types that share a place).
+  if (ta !== tb) return ta === 'integer' || ta === 'decimal' ? compareDecimals(Number(String(a)), Number(String(b))) : 0;
   switch (ta) {
     case 'integer':
       return mistake.integersAsText ? byCodePoint(String(a), String(b)) : compareBigInts(BigInt(String(a)), BigInt(String(b)));
@@ -146,6 +160,8 @@ export function compareValues(a: unknown, b: unknown, mistake: OrderMistake): nu
     }
     case 'date':
       return sign(byCodePoint(String((a as JsonObject)['@date']), String((b as JsonObject)['@date'])));
+    case 'bytes':
+      return compareBytes(a, b);
     default:
       return 0;
   }

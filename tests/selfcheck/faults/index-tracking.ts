@@ -49,6 +49,8 @@ export interface SeenIndex {
   termPaths: (FieldPath | undefined)[];
   /** Whether each term is a binding (its path known only for a binding that selects a path of the document). */
   termIsBinding: boolean[];
+  /** The path of each covered value, as `termPaths`. */
+  valuePaths: (FieldPath | undefined)[];
   unique: boolean;
 }
 
@@ -133,6 +135,7 @@ export class IndexDefinitions {
       const lone = sources.length === 1 ? sources[0] : undefined;
       const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => columnPath(unwrapObject(item), lone));
       const termIsBinding = (Array.isArray(params.terms) ? params.terms : []).map((item) => typeof unwrapObject(item)?.binding === 'string');
+      const valuePaths = values.map((item) => columnPath(unwrapObject(item), lone));
       const sourceCollection = collectionName(params.source) ?? collectionName(lone?.collection);
       this.byName.set(params.name, {
         name: params.name,
@@ -140,6 +143,7 @@ export class IndexDefinitions {
         source: params.source,
         termPaths,
         termIsBinding,
+        valuePaths,
         unique: params.unique === true,
         ...(partitions === undefined ? {} : { partitions }),
         ...(sourceCollection === undefined ? {} : { sourceCollection }),

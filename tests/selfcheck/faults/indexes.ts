@@ -185,7 +185,8 @@ function arrayTermWholeFault(id: string, title: string, requirement: string, des
   };
 }
 
-const RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances', '_']);
+/** Names the SD reserves and the real service accepts (IDX-DEF-009). */
+const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
 
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
@@ -233,13 +234,28 @@ export const INDEX_FAULTS: readonly Fault[] = [
     title: 'An index is active before its build covered the existing documents',
     breaks: ['IDX-STATE-002'],
     area: 'indexes',
-    description: 'Every `create_index` without `active` is sent with `active: true`: the index answers active at once and never indexes the documents that existed before it.',
+    description: 'An index built in the background is marked `active: true` without indexing the documents that existed before it (the server\'s failpoint IDX-ACTIVE-BEFORE-BUILT).',
+    apply: () => ({ failpoints: ['IDX-ACTIVE-BEFORE-BUILT'] }),
+  },
+  {
+    id: 'IDX-ACTIVE-TRUE-PARTIAL-BUILD',
+    title: 'An index created with `active: true` covers only some existing documents',
+    breaks: ['IDX-STATE-005'],
+    area: 'indexes',
+    description: 'An index created with `active: true` indexes every other document that existed before it (the server\'s failpoint IDX-ACTIVE-TRUE-PARTIAL-BUILD), neither the SD\'s none nor the service\'s all.',
+    apply: () => ({ failpoints: ['IDX-ACTIVE-TRUE-PARTIAL-BUILD'] }),
+  },
+  {
+    id: 'IDX-SMALL-BUILD-ASYNC',
+    title: 'A small index is reported as building',
+    breaks: ['IDX-STATE-008'],
+    area: 'indexes',
+    description: 'The record answering a top-level `create_index` without `active` reports `active: false`, as a server that builds every index in the background answers.',
     apply: () => ({
-      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-        if ('active' in params) return n;
-        params.active = true;
-        return n + 1;
-      }, 0)),
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
+        (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
+      ),
     }),
   },
   {
@@ -258,16 +274,29 @@ export const INDEX_FAULTS: readonly Fault[] = [
   },
   {
     id: 'IDX-RESERVED-NAME-ACCEPTED',
-    title: 'Reserved index names are accepted',
-    breaks: ['IDX-DEF-004'],
+    title: 'The reserved index name `_` is accepted',
+    breaks: ['IDX-DEF-008'],
     area: 'indexes',
-    description: 'A `create_index` named `events`, `sets`, `self`, `instances` or `_` goes upstream under another name, so it succeeds.',
+    description: 'A `create_index` named `_` goes upstream under another name, so it succeeds.',
     apply: () => ({
       request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-        if (typeof params.name !== 'string' || !RESERVED_INDEX_NAMES.has(params.name)) return n;
-        params.name = `accepted_${params.name === '_' ? 'underscore' : params.name}_${Math.random().toString(36).slice(2, 8)}`;
+        if (params.name !== '_') return n;
+        params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
         return n + 1;
       }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-SD-RESERVED-NAME-WRONG-CODE',
+    title: 'An index name the SD reserves is refused with the wrong error',
+    breaks: ['IDX-DEF-009'],
+    area: 'indexes',
+    description: 'The `validation failed` answering a `create_index` named `events`, `sets`, `self` or `instances` is reported with code `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && createIndexParams(v4Expression(ctx.original)).some((params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name)),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+      ),
     }),
   },
   {
@@ -302,6 +331,29 @@ export const INDEX_FAULTS: readonly Fault[] = [
         }
         return n + removed;
       }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-SOURCE-CHANGE-ACCEPTED',
+    title: 'An Update changing an index\'s source is accepted',
+    breaks: ['IDX-RULE-012'],
+    area: 'indexes',
+    description: '`source` is removed from Update/Replace params of an index, so the change answers 200 (and the index keeps its source).',
+    apply: () => ({
+      request: rewriteExpression((expression) => indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0)),
+    }),
+  },
+  {
+    id: 'IDX-SAME-DEFINITION-REFUSED',
+    title: 'An Update repeating an index\'s terms and values is refused',
+    breaks: ['IDX-RULE-004'],
+    area: 'indexes',
+    description: 'A 200 answering an Update of an index whose params carry `terms` or `values` becomes 400 `validation failed`, as a server refusing those fields whatever their value answers.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
+        (response) => v4ErrorResponse(response, 400, 'validation failed', 'document data is not valid.', ['update']),
+      ),
     }),
   },
   {
@@ -493,6 +545,19 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-DEFAULT-PARTITIONS-BY-SOURCE',
+    title: 'A term-less index over several collections defaults to one partition',
+    breaks: ['IDX-ATTR-003'],
+    area: 'indexes',
+    description: 'The record answering a `create_index` without `terms` and `partitions` whose `source` is an array reports `partitions: 1`, as a server giving 8 only to term-less indexes of one collection would.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
+        (body) => indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
     id: 'IDX-PARTITIONS-INTERLEAVED',
     title: 'A partitioned index answers its partitions one after the other',
     breaks: ['IDX-ATTR-004'],
@@ -673,6 +738,22 @@ export const INDEX_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'IDX-COLLECTION-DELETE-DROPS-SHARED',
+    title: 'Deleting a collection deletes indexes that name other collections too',
+    breaks: ['IDX-RULE-011'],
+    area: 'indexes',
+    description: 'Deleting a collection deletes every index whose source names it, not only those whose only source it is (the server\'s failpoint IDX-COLLECTION-DELETE-DROPS-SHARED).',
+    apply: () => ({ failpoints: ['IDX-COLLECTION-DELETE-DROPS-SHARED'] }),
+  },
+  {
+    id: 'IDX-RETIRED-COLLECTION-COVERED',
+    title: 'An index covers a new collection with the name of a deleted source',
+    breaks: ['IDX-RULE-011'],
+    area: 'indexes',
+    description: 'An index naming a deleted collection among others covers a later collection of the same name (the server\'s failpoint IDX-RETIRED-COLLECTION-COVERED).',
+    apply: () => ({ failpoints: ['IDX-RETIRED-COLLECTION-COVERED'] }),
+  },
+  {
     id: 'IDX-DUPLICATE-SOURCE-ACCEPTED',
     title: 'A collection named twice in `source` is accepted',
     breaks: ['IDX-SOURCE-003'],
@@ -748,22 +829,68 @@ export const INDEX_FAULTS: readonly Fault[] = [
   },
   {
     id: 'IDX-BINDING-SHAPE-UNCHECKED',
-    title: 'Bindings that are not one-argument lambdas are accepted',
-    breaks: ['IDX-SOURCE-009'],
+    title: 'A binding that is not a lambda is accepted',
+    breaks: ['IDX-SOURCE-010'],
     area: 'indexes',
-    description: 'A binding lambda with several parameters is sent with its first parameter only, and a binding that is no lambda is sent as a lambda answering it.',
+    description: 'A binding that is no lambda is sent as a lambda answering it, so `create_index` answers 201.',
     apply: () => ({
       request: rewriteExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
         let changed = 0;
         for (const [key, binding] of Object.entries(fields)) {
-          const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-          if (lambda !== undefined && typeof lambda.lambda === 'string') continue;
-          if (lambda !== undefined && Array.isArray(lambda.lambda) && lambda.lambda.length > 0) lambda.lambda = lambda.lambda[0];
-          else fields[key] = { query: { lambda: 'doc', expr: binding } };
+          if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
+          fields[key] = { query: { lambda: 'doc', expr: binding } };
           changed += 1;
         }
         return n + changed;
       }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-BINDING-ARITY-WRONG-CODE',
+    title: 'A binding of two arguments is refused with the wrong error',
+    breaks: ['IDX-SOURCE-011'],
+    area: 'indexes',
+    description: 'The `validation failed` answering a `create_index` with a binding lambda of several parameters is reported with code `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && bindingHolders(v4Expression(ctx.original)).some((fields) => Object.values(fields).some((binding) => isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1)),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
+    id: 'IDX-UNUSED-BINDING-ACCEPTED',
+    title: 'A binding no term or value uses is accepted',
+    breaks: ['IDX-SOURCE-012'],
+    area: 'indexes',
+    description: 'Bindings that no term or value of a `create_index` names are removed from its source objects, so it answers 201.',
+    apply: () => ({
+      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+        const used = new Set((['terms', 'values'] as const).flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding)));
+        let removed = 0;
+        for (const item of Array.isArray(params.source) ? params.source : []) {
+          const fields = unwrapObject(unwrapObject(item)?.fields);
+          for (const name of Object.keys(fields ?? {})) {
+            if (used.has(name)) continue;
+            delete fields![name];
+            removed += 1;
+          }
+        }
+        return n + removed;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'IDX-MIXED-WILDCARD-ACCEPTED',
+    title: 'A wildcard mixed with collection refs without bindings is accepted',
+    breaks: ['IDX-SOURCE-013'],
+    area: 'indexes',
+    description: 'The 400 answering a `create_index` whose `source` mixes a wildcard and collections without `fields` becomes 201 with the index record the server would have made.',
+    apply: () => ({
+      response: rewriteResponse(
+        (response, ctx) => response.status === 400 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource) && params.source.every((item) => unwrapObject(item)?.fields === undefined)),
+        (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+      ),
     }),
   },
   {
@@ -820,11 +947,56 @@ export const INDEX_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'IDX-NULL-TERMS-INDEXED',
+    title: 'Documents whose terms are all null are indexed',
+    breaks: ['IDX-TERM-006'],
+    area: 'indexes',
+    description: 'A document whose every term is null (missing, or an object there) is indexed under null terms, so Match with null finds it (the server\'s failpoint IDX-NULL-TERMS-INDEXED).',
+    apply: () => ({ failpoints: ['IDX-NULL-TERMS-INDEXED'] }),
+  },
+  {
+    id: 'IDX-NULL-VALUES-INDEXED',
+    title: 'Entries whose covered values are all null are indexed',
+    breaks: ['IDX-VALUE-007'],
+    area: 'indexes',
+    description: 'An entry whose covered values are all null is kept, so a document lacking an index\'s only value appears in its pages as null (the server\'s failpoint IDX-NULL-VALUES-INDEXED).',
+    apply: () => ({ failpoints: ['IDX-NULL-VALUES-INDEXED'] }),
+  },
+  {
+    id: 'IDX-ARRAY-VALUE-WHOLE',
+    title: 'An array at a value path is covered as one value',
+    breaks: ['IDX-VALUE-008'],
+    area: 'indexes',
+    description: 'An array at a value path makes one entry covering the whole array instead of one entry per element (the server\'s failpoint IDX-ARRAY-VALUE-WHOLE).',
+    apply: () => ({ failpoints: ['IDX-ARRAY-VALUE-WHOLE'] }),
+  },
+  {
+    id: 'IDX-MVA-IGNORED',
+    title: '`mva: false` is ignored',
+    breaks: ['IDX-VALUE-009'],
+    area: 'indexes',
+    description: '`mva` is removed from the term and value objects of every `create_index`, so arrays and objects are read as with the default.',
+    apply: () => ({
+      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+        let removed = 0;
+        for (const key of ['terms', 'values']) {
+          for (const item of Array.isArray(params[key]) ? params[key] : []) {
+            const column = unwrapObject(item);
+            if (column === undefined || !('mva' in column)) continue;
+            delete column.mva;
+            removed += 1;
+          }
+        }
+        return n + removed;
+      }, 0)),
+    }),
+  },
+  {
     id: 'IDX-BUILDING-READ-FAILS',
-    title: 'Reading an index that is still building fails',
+    title: 'Reading an index that is still building fails with a wrong error',
     breaks: ['IDX-STATE-003'],
     area: 'indexes',
-    description: 'A `paginate` of a Match on an index whose creation answered `active: false`, and that no Get has yet shown active, answers 400 `invalid argument` ("Index is not active yet.").',
+    description: 'A `paginate` of a Match on an index whose creation answered `active: false`, and that no Get has yet shown active, answers 400 `invalid argument` ("Index is not active yet.") instead of a page or 404 `instance not found`.',
     apply: () => {
       const building = new Set<string>();
       return {
@@ -837,21 +1009,11 @@ export const INDEX_FAULTS: readonly Fault[] = [
           return undefined;
         },
         response: rewriteResponse(
-          (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
+          (response, ctx) => (response.status === 200 || response.status === 404) && paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
           (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Index is not active yet.', ['paginate']),
         ),
       };
     },
-  },
-  {
-    id: 'IDX-ACTIVE-TRUE-IGNORED',
-    title: '`active: true` at creation is ignored',
-    breaks: ['IDX-STATE-005'],
-    area: 'indexes',
-    description: '`active: true` is removed from every `create_index`, so the index is built over the existing documents like any other.',
-    apply: () => ({
-      request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => (params.active === true ? (delete params.active, n + 1) : n), 0)),
-    }),
   },
   {
     id: 'IDX-DELETED-STILL-LISTED',
@@ -892,6 +1054,19 @@ export const INDEX_FAULTS: readonly Fault[] = [
       response: rewriteResponse(
         (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => params.unique === true),
         (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['update']),
+      ),
+    }),
+  },
+  {
+    id: 'IDX-UNIQUE-TOGGLE-WRONG-ERROR',
+    title: 'A refused `unique` toggle answers the wrong error',
+    breaks: ['IDX-UNIQUE-006'],
+    area: 'indexes',
+    description: 'The `validation failed` answering an Update of an index that sets `unique` is reported as `instance not unique`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
+        (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
       ),
     }),
   },

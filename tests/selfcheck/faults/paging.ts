@@ -1,8 +1,8 @@
 // Faults of the `paging` and `ordering` areas: pages, cursors, sizes and the order of index entries.
 import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
+import { forEachObject, getPath, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { resortPage, type EntryType, type OrderMistake } from './entry-order.js';
-import { createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
+import { DocumentLedger, createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
 import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './rewrites.js';
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
@@ -108,16 +108,63 @@ function orderingFault(id: string, title: string, breaks: readonly string[], des
   };
 }
 
+const plural = (type: EntryType): string => (type === 'boolean' || type === 'bytes' ? type : `${type}s`);
+const capitalized = (text: string): string => `${text[0]!.toUpperCase()}${text.slice(1)}`;
+
 /** A fault whose comparator has the places of `a` and `b` in the type order exchanged. */
 function typeSwapFault(requirement: string, a: EntryType, b: EntryType): Fault {
-  const plural = (type: EntryType): string => (type === 'boolean' ? 'booleans' : `${type}s`);
   return orderingFault(
     `ORD-${a.toUpperCase()}S-AFTER-${b.toUpperCase()}S`,
-    `${plural(a)[0]!.toUpperCase()}${plural(a).slice(1)} sort after ${plural(b)}`,
+    `${capitalized(plural(a))} sort after ${plural(b)}`,
     [requirement],
-    `Pages of an index are ordered with ${a} and ${b} exchanged in the type order (everything else as the SD says).`,
+    `Pages of an index are ordered with ${a} and ${b} exchanged in the type order (everything else as the reference server orders it).`,
     { swapTypes: [a, b] },
   );
+}
+
+/** A fault whose comparator puts type `a` right after type `b`, a place neither accepted type order gives it. */
+function typeMovedFault(requirement: string, a: EntryType, b: EntryType): Fault {
+  return orderingFault(
+    `ORD-${plural(a).toUpperCase()}-AFTER-${plural(b).toUpperCase()}`,
+    `${capitalized(plural(a))} sort right after ${plural(b)}`,
+    [requirement],
+    `Pages of an index are ordered with ${plural(a)} moved right after ${plural(b)} (everything else as the reference server orders it).`,
+    { typeAfter: [a, b] },
+  );
+}
+
+/**
+ * Entries of one null run whose document lacks the covered field move after those whose value is null by other means
+ * (an array holding null): a server that tells a missing value from null. Documents are known from the answers that
+ * created them.
+ */
+function missingAfterNullFault(): Fault {
+  return {
+    id: 'ORD-MISSING-AFTER-NULL',
+    title: 'A missing value sorts after null',
+    breaks: ['ORD-TYPE-009'],
+    area: 'ordering',
+    description: 'In a page of an index covering [field, ref], the entries with a null first value whose document lacks the field move after the other null entries.',
+    apply: () =>
+      observingIndexes((indexes) => {
+        const documents = new DocumentLedger();
+        return {
+          json: (body, ctx) => {
+            documents.observe(body, ctx.status, ctx.original);
+            const page = topLevelPage(body, ctx);
+            const path = page === undefined ? undefined : indexes.pagedIndex(ctx.original)?.index.valuePaths[0];
+            if (page === undefined || path === undefined) return undefined;
+            const nulls = page.data.filter((entry) => Array.isArray(entry) && entry[0] === null);
+            const lacking = nulls.filter((entry) => getPath(documents.get((entry as unknown[])[1])?.record, path) === undefined);
+            const reordered = [...nulls.filter((entry) => !lacking.includes(entry)), ...lacking];
+            if (reordered.every((entry, i) => entry === nulls[i])) return undefined;
+            let next = 0;
+            page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
+            return body;
+          },
+        };
+      }),
+  };
 }
 
 /** True for a cursor element written as a `{"@ref": …}` literal. */
@@ -722,8 +769,10 @@ export const PAGING_FAULTS: readonly Fault[] = [
   typeSwapFault('ORD-TYPE-005', 'ref', 'time'),
   typeSwapFault('ORD-TYPE-006', 'time', 'date'),
   typeSwapFault('ORD-TYPE-007', 'date', 'boolean'),
-  typeSwapFault('ORD-TYPE-008', 'boolean', 'decimal'),
-  typeSwapFault('ORD-TYPE-009', 'decimal', 'null'),
+  typeMovedFault('ORD-TYPE-009', 'decimal', 'null'),
+  typeMovedFault('ORD-TYPE-011', 'decimal', 'string'),
+  typeMovedFault('ORD-TYPE-012', 'bytes', 'null'),
+  missingAfterNullFault(),
   {
     id: 'ORD-REVERSE-FLIPS-ALL-VALUES',
     title: '`reverse` on one value reverses every value',

@@ -2,42 +2,60 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseWireJson } from '../../harness/wire-json.js';
-import { compareWire, compareWireColumn, type WireValue } from '../../harness/model/wire-order.js';
+import { compareWire, compareWireColumn, type WireOrder, type WireValue } from '../../harness/model/wire-order.js';
 import { IndexModel, type ModelDocument } from '../../harness/model/index-model.js';
 
 interface OrderingCase {
   description: string;
   values: WireValue[];
+  sd?: WireValue[];
+  requirements: string[];
   reverse?: boolean;
   missing?: boolean;
+  whole?: boolean;
   decision?: string;
   source: string;
 }
 
 const file = parseWireJson(readFileSync(new URL('../../conformance/ordering/ordering-cases.json', import.meta.url), 'utf8')) as { cases: OrderingCase[] };
+const canonical = (v: WireValue): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
+
+/** Every pair of the listed values compares as their positions under `order`. */
+function expectOrdered(values: readonly WireValue[], c: OrderingCase, order: WireOrder): void {
+  const read: (WireValue | undefined)[] = c.missing ? [...values.slice(0, -1), undefined] : [...values];
+  for (let i = 0; i < read.length; i++) {
+    for (let j = 0; j < read.length; j++) {
+      const got = Math.sign(compareWireColumn(read[i], read[j], c.reverse === true, order));
+      expect(got, `${order}: ${i} vs ${j}`).toBe(Math.sign(i - j));
+    }
+  }
+}
 
 describe('ordering-cases.json agrees with the wire-order model', () => {
   it('holds enough cases to cover every pair of types', () => {
-    expect(file.cases.length).toBeGreaterThanOrEqual(46);
+    expect(file.cases.length).toBeGreaterThanOrEqual(55);
   });
 
   for (const c of file.cases) {
     it(c.description, () => {
-      const values: (WireValue | undefined)[] = c.missing ? [...c.values.slice(0, -1), undefined] : c.values;
-      for (let i = 0; i < values.length; i++) {
-        for (let j = 0; j < values.length; j++) {
-          const got = Math.sign(compareWireColumn(values[i], values[j], c.reverse === true));
-          expect(got, `${i} vs ${j}`).toBe(Math.sign(i - j));
-        }
+      expect(c.requirements.length).toBeGreaterThan(0);
+      expectOrdered(c.values, c, 'core');
+      // Without an SD order the case holds under both type orders; with one, that order is a permutation of the values.
+      if (c.sd === undefined) expectOrdered(c.values, c, 'sd');
+      else {
+        expect([...c.sd].map(canonical).sort()).toEqual([...c.values].map(canonical).sort());
+        expect(c.sd).not.toEqual(c.values);
+        expectOrdered(c.sd, c, 'sd');
       }
     });
   }
 
-  it('reads integers as bigint and decimals as number, so 1 and 1.0 stay distinct', () => {
+  it('reads integers as bigint and decimals as number: 1 and 1.0 are equal in the real service\'s order, the integer first in the SD\'s', () => {
     const [a, b] = parseWireJson('[1, 1.0]') as [WireValue, WireValue];
     expect(typeof a).toBe('bigint');
     expect(typeof b).toBe('number');
-    expect(compareWire(a, b)).toBeLessThan(0);
+    expect(compareWire(a, b, 'core')).toBe(0);
+    expect(compareWire(a, b, 'sd')).toBeLessThan(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { QueryError } from '../../../../reference-impl/errors/query-error.js';
-import { BUILD_BATCH_SIZE, IndexManager } from '../../../../reference-impl/indexes/index-manager.js';
+import { BUILD_AT_ONCE_VERSIONS, BUILD_BATCH_SIZE, IndexManager, buildsAtOnce, definitionOf } from '../../../../reference-impl/indexes/index-manager.js';
 import type { IndexTuple } from '../../../../reference-impl/indexes/index-store.js';
 import { ROOT_DATABASE, Store } from '../../../../reference-impl/store/store.js';
 import type { Transaction } from '../../../../reference-impl/txn/transaction.js';
@@ -76,16 +76,39 @@ describe('IndexManager', () => {
     expect(idsUnder('by_k', 'y')).toEqual(['1']);
   });
 
-  it('with active: true is built at once, skips existing documents and follows later writes', async () => {
+  it('builds a small source in the creating commit, active: true or not, and follows later writes', async () => {
     await createDocs(['x', 'x']);
     await createIndex('live', { active: true });
     expect(manager.lookup(DB, 'live')!.built).toBe(true);
-    expect(idsUnder('live', 'x')).toEqual([]);
+    expect(idsUnder('live', 'x')).toEqual(['1', '2']);
     await createDocs(['x'], 10);
-    await run((txn) => txn.write(DB, COLL, '1', 'update', { data: { k: 'x', other: 1n } }, {}));
-    expect(idsUnder('live', 'x')).toEqual(['1', '10']);
+    await run((txn) => txn.write(DB, COLL, '1', 'update', { data: { k: 'y' } }, {}));
+    expect(idsUnder('live', 'x')).toEqual(['2', '10']);
+    await createIndex('plain');
+    expect(manager.lookup(DB, 'plain')!.built).toBe(true);
+    expect(idsUnder('plain', 'x')).toEqual(['2', '10']);
     await manager.whenBuilt();
-    expect(idsUnder('live', 'x')).toEqual(['1', '10']);
+    expect(store.getDocument(DB, 'indexes', 'plain', txns.lastTs)!.fields['active']).toBe(true);
+  });
+
+  it('builds a source of more than 128 versions in the background, even with active: true', async () => {
+    await createDocs(Array.from({ length: BUILD_AT_ONCE_VERSIONS }, () => 'x'));
+    expect(buildsAtOnce(store, DB, definitionOf(indexFields('probe')))).toBe(true);
+    await run((txn) => txn.write(DB, COLL, '1', 'update', { data: { k: 'x', again: true } }, {}));
+    expect(buildsAtOnce(store, DB, definitionOf(indexFields('probe')))).toBe(false);
+    await createIndex('big', { active: true });
+    const index = manager.lookup(DB, 'big')!;
+    expect(index.built).toBe(false);
+    await manager.whenBuilt();
+    expect(idsUnder('big', 'x')).toHaveLength(BUILD_AT_ONCE_VERSIONS);
+    expect(store.getDocument(DB, 'indexes', 'big', txns.lastTs)!.fields['active']).toBe(true);
+  });
+
+  it('builds an index of several source objects in the background', async () => {
+    await createDocs(['x']);
+    const source = [{ collection: people }, { collection: new Ref('others', new Ref('collections')) }];
+    expect(buildsAtOnce(store, DB, definitionOf(indexFields('probe', { source })))).toBe(false);
+    expect(buildsAtOnce(store, DB, definitionOf(indexFields('probe', { source: [{ collection: people }] })))).toBe(true);
   });
 
   it('keeps the same entries across a rename (the record moves, the internal id stays)', async () => {
@@ -149,9 +172,25 @@ describe('IndexManager', () => {
     expect(manager.lookup(DB, 'gone')).toBeUndefined();
     expect(manager.byIndexId(DB, index.id)).toBeUndefined();
     expect(manager.indexesOf(DB)).toEqual([]);
-    await createIndex('gone', { active: true });
+    await createIndex('gone', { active: true, terms: [{ field: ['data', 'other'] }] });
     expect(manager.lookup(DB, 'gone')).not.toBe(index);
     expect(idsUnder('gone', 'x')).toEqual([]);
+  });
+
+  it('retires a deleted collection from an index naming others too: its documents leave, a namesake is not covered', async () => {
+    const others = new Ref('others', new Ref('collections'));
+    await run((txn) => txn.write(DB, 'collections', 'people', 'create', { name: 'people' }, {}));
+    await createIndex('both', { active: true, source: [{ collection: people }, { collection: others }] });
+    await createDocs(['x']);
+    await run((txn) => txn.write(DB, 'collections/others', '7', 'create', { data: { k: 'x' } }, {}));
+    expect(idsUnder('both', 'x')).toEqual(['1', '7']);
+    await run((txn) => {
+      txn.write(DB, COLL, '1', 'delete', {}, {});
+      txn.write(DB, 'collections', 'people', 'delete', {}, {});
+    });
+    expect(idsUnder('both', 'x')).toEqual(['7']);
+    await createDocs(['x'], 20);
+    expect(idsUnder('both', 'x')).toEqual(['7']);
   });
 
   it('stops building an index deleted mid-build', async () => {

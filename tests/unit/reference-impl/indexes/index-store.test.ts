@@ -4,7 +4,7 @@ import { IndexStore, pageElement, type IndexTuple } from '../../../../reference-
 import { compareTuples, compareValues } from '../../../../reference-impl/indexes/value-order.js';
 import { entriesFor } from '../../../../reference-impl/indexes/entries.js';
 import { parseIndexDefinition } from '../../../../reference-impl/indexes/index-definition.js';
-import { DateValue, Ref, Time, type Value } from '../../../../reference-impl/values/value.js';
+import { Bytes, DateValue, QueryValue, Ref, Time, type Value } from '../../../../reference-impl/values/value.js';
 
 const users = new Ref('users', new Ref('collections'));
 const docRef = (id: number) => new Ref(String(id), users);
@@ -120,7 +120,9 @@ describe('IndexStore.paginate against sort + slice', () => {
     store.apply([], [{ terms: ['a'], values: [1n], ref: docRef(1) }]);
     expect(store.findConflict([{ terms: ['a'], values: [1n], ref: docRef(2) }])?.id).toBe('1');
     expect(store.findConflict([{ terms: ['a'], values: [1n], ref: docRef(1) }])).toBeUndefined();
-    expect(store.findConflict([{ terms: ['a'], values: [1], ref: docRef(2) }])).toBeUndefined();
+    // An integer and a decimal of equal value are equal in the index order.
+    expect(store.findConflict([{ terms: ['a'], values: [1], ref: docRef(2) }])?.id).toBe('1');
+    expect(store.findConflict([{ terms: ['a'], values: [1.5], ref: docRef(2) }])).toBeUndefined();
     expect(store.findConflict([{ terms: ['b'], values: [1n], ref: docRef(2) }])).toBeUndefined();
   });
 
@@ -160,19 +162,39 @@ describe('entriesFor', () => {
     expect(entriesFor(definition, { ref: docRef(3), data: { tag: 'x' } })).toEqual([]);
   });
 
+  it('reads an object at a value path as null and an array as its elements, unless the value says mva: false', () => {
+    const byDefault = parseIndexDefinition({ name: 'd', source: users, values: [{ field: ['data', 'v'] }, { field: ['data', 'w'] }] }, { compileBinding: () => () => null });
+    const whole = parseIndexDefinition({ name: 'w', source: users, values: [{ field: ['data', 'v'], mva: false }] }, { compileBinding: () => () => null });
+    expect(entriesFor(byDefault, { ref: docRef(1), data: { v: { k: 1n }, w: 'x' } }).map((e) => e.values)).toEqual([[null, 'x']]);
+    expect(entriesFor(byDefault, { ref: docRef(1), data: { v: [2n, [1n]], w: 'x' } }).map((e) => e.values)).toEqual([[2n, 'x'], [1n, 'x']]);
+    expect(entriesFor(whole, { ref: docRef(1), data: { v: { k: 1n } } }).map((e) => e.values)).toEqual([[{ k: 1n }]]);
+    expect(entriesFor(whole, { ref: docRef(1), data: { v: [2n, 1n] } }).map((e) => e.values)).toEqual([[[2n, 1n]]]);
+  });
+
+  it('refuses a binding no term or value uses, and an mva that is not a boolean', () => {
+    const compileBinding = () => () => null;
+    const lambda = new QueryValue('d', { var: 'd' });
+    expect(() => parseIndexDefinition({ name: 'u', source: [{ collection: users, fields: { b: lambda } }] }, { compileBinding })).toThrow(expect.objectContaining({ failures: [expect.objectContaining({ field: ['source', 0, 'fields', 'b'], code: 'unused binding' })] }));
+    expect(() => parseIndexDefinition({ name: 'm', source: users, values: [{ field: ['data', 'v'], mva: 'no' }] }, { compileBinding })).toThrow(expect.objectContaining({ failures: [expect.objectContaining({ field: ['values', 0, 'mva'], code: 'invalid type' })] }));
+  });
+
   it('ignores documents of collections no source names', () => {
     expect(entriesFor(definition, { ref: new Ref('1', new Ref('other', new Ref('collections'))), data: { tag: 'x', score: 1n } })).toEqual([]);
   });
 });
 
 describe('compareValues', () => {
-  const ascending: Value[] = [-(2n ** 63n), 1n, 'a', 'B', [], [1n], {}, { a: 1n }, docRef(2), docRef(10), new Time(5n), new DateValue(1), false, true, -Infinity, -0, 0, 1.5, Number.NaN, null];
-  it('orders one value of each type as the SD lists, with content order inside a type', () => {
+  const ascending: Value[] = [-Infinity, -(2n ** 63n), -0, 0, 1n, 1.5, 2n, Number.NaN, new Bytes(new Uint8Array([0])), new Bytes(new Uint8Array([0, 1])), 'a', 'B', [], [1n], {}, { a: 1n }, docRef(2), docRef(10), new Time(5n), new DateValue(1), false, true, null];
+  it('orders one value of each type as the real service does, numbers by value, with content order inside a type', () => {
     for (let i = 0; i < ascending.length; i++) {
       for (let j = 0; j < ascending.length; j++) {
         expect(Math.sign(compareValues(ascending[i], ascending[j])), `${i} vs ${j}`).toBe(Math.sign(i - j));
       }
     }
+  });
+  it('compares an integer and a decimal of equal value as equal', () => {
+    expect(compareValues(1n, 1)).toBe(0);
+    expect(compareValues(2n ** 53n + 1n, 2 ** 53)).toBe(0);
   });
   it('treats a missing value as null', () => {
     expect(compareValues(undefined, null)).toBe(0);

@@ -1,5 +1,6 @@
-// The ordering faults' comparator: with no mistake it orders wire values as SD "Ordering of index values" says
-// (so a correct page is left alone); each mistake changes exactly the comparisons it names.
+// The ordering faults' comparator: with no mistake it orders wire values as the reference server does (the real
+// service's type order, which the spec accepts beside the SD's), so a correct page is left alone; each mistake changes
+// exactly the comparisons it names.
 import { describe, expect, it } from 'vitest';
 import { compareEntries, compareValues, entryTypeOf, resortPage, type OrderMistake } from '../../../selfcheck/faults/entry-order.js';
 import type { SeenIndex } from '../../../selfcheck/faults/index-tracking.js';
@@ -9,7 +10,7 @@ import { parseJson } from '../../../selfcheck/json-body.js';
 const wire = (text: string): unknown => parseJson(text);
 const ref = (collection: string, id: string) => wire(`{"@ref":{"id":"${id}","collection":{"@ref":{"id":"${collection}","collection":{"@ref":{"id":"collections"}}}}}}`);
 const NONE: OrderMistake = {};
-const index = (reverse: boolean[]): SeenIndex => ({ name: 'i', reverse, source: null, termPaths: [], termIsBinding: [], unique: false });
+const index = (reverse: boolean[]): SeenIndex => ({ name: 'i', reverse, source: null, termPaths: [], termIsBinding: [], valuePaths: [], unique: false });
 
 /** `values` sorted by `compareValues` under `mistake`. */
 const sorted = (values: unknown[], mistake: OrderMistake = NONE) => [...values].sort((a, b) => compareValues(a, b, mistake));
@@ -29,7 +30,8 @@ describe('entryTypeOf', () => {
       ['{"@ref":{"id":"1"}}', 'ref'],
       ['{"@ts":"2024-01-01T00:00:00Z"}', 'time'],
       ['{"@date":"2024-01-01"}', 'date'],
-      ['{"@bytes":"AA=="}', 'other'],
+      ['{"@bytes":"AA=="}', 'bytes'],
+      ['{"@query":{"lambda":"x","expr":1}}', 'other'],
       ['null', 'null'],
     ];
     expect(cases.map(([text]) => entryTypeOf(wire(text)))).toEqual(cases.map(([, type]) => type));
@@ -40,9 +42,14 @@ describe('entryTypeOf', () => {
 });
 
 describe('compareValues without a mistake', () => {
-  it('orders types as SD says: integers, strings, arrays, objects, refs, times, dates, booleans, decimals, nulls', () => {
-    const ascending = ['1', '"a"', '[1]', '{"a":1}', '{"@ref":{"id":"1"}}', '{"@ts":"2024-01-01T00:00:00Z"}', '{"@date":"2024-01-01"}', 'false', '0.5', 'null'].map(wire);
+  it('orders types as the real service: numbers, bytes, strings, arrays, objects, refs, times, dates, booleans, nulls', () => {
+    const ascending = ['0.5', '1', '1.5', '{"@bytes":"AA=="}', '{"@bytes":"AAE="}', '"a"', '[1]', '{"a":1}', '{"@ref":{"id":"1"}}', '{"@ts":"2024-01-01T00:00:00Z"}', '{"@date":"2024-01-01"}', 'false', 'null'].map(wire);
     expect(sorted([...ascending].reverse())).toEqual(ascending);
+  });
+
+  it('compares an integer and a decimal by value, equal when equal', () => {
+    expect(compareValues(wire('1'), wire('1.0'), NONE)).toBe(0);
+    expect(compareValues(wire('2'), wire('1.5'), NONE)).toBe(1);
   });
 
   it('orders integers by value (beyond 2^53 too), decimals by value with -0 before 0, strings by collation', () => {
@@ -69,6 +76,14 @@ describe('compareValues without a mistake', () => {
 });
 
 describe('each mistake changes only what it names', () => {
+  it('typeAfter moves one type right after another, leaving the others', () => {
+    const mistake: OrderMistake = { typeAfter: ['decimal', 'string'] };
+    expect(compareValues(wire('1.5'), 'a', mistake)).toBe(1);
+    expect(compareValues(wire('1.5'), wire('[1]'), mistake)).toBe(-1);
+    expect(compareValues(wire('1'), wire('1.5'), mistake)).toBe(-1);
+    expect(compareValues(wire('{"@bytes":"AA=="}'), null, { typeAfter: ['bytes', 'null'] })).toBe(1);
+  });
+
   it('swapTypes exchanges two types in the type order, leaving the others', () => {
     const mistake: OrderMistake = { swapTypes: ['integer', 'string'] };
     expect(compareValues('a', wire('1'), mistake)).toBe(-1);
@@ -142,7 +157,7 @@ describe('resortPage', () => {
     expect(resortPage(data, index([false]), { integersAsText: true })).toBe(true);
     expect(data).toEqual([one, ten, two]);
     // Values of a type the comparator has no order for compare equal: they keep their places relative to each other.
-    const [second, first] = [wire('{"@bytes":"AQ=="}'), wire('{"@bytes":"AA=="}')];
+    const [second, first] = [wire('{"@query":{"lambda":"x","expr":2}}'), wire('{"@query":{"lambda":"x","expr":1}}')];
     const unordered = [second, first, one];
     expect(resortPage(unordered, index([false]), NONE)).toBe(true);
     expect(unordered).toEqual([one, second, first]);

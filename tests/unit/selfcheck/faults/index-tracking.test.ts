@@ -88,7 +88,7 @@ describe('reading expressions', () => {
 });
 
 describe('IndexDefinitions', () => {
-  it('records each create_index of a request with its reverse flags, partitions, source, terms and uniqueness', () => {
+  it('records each create_index of a request with its reverse flags, partitions, source, terms, values and uniqueness', () => {
     const indexes = new IndexDefinitions();
     indexes.observe(
       v4(
@@ -110,6 +110,7 @@ describe('IndexDefinitions', () => {
       sourceCollection: 'people',
       termPaths: [['data', 'city'], ['ts']],
       termIsBinding: [false, false],
+      valuePaths: [['data', 'age'], ['ref']],
       unique: true,
     });
     expect(indexes.get('other')).toBeUndefined();
