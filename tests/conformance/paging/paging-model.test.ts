@@ -6,7 +6,7 @@
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { check, target, useTenant } from '../../harness/index.js';
-import { IndexModel, type ModelColumn, type ModelDocument } from '../../harness/model/index-model.js';
+import { IndexModel, type ModelOptions, type ModelColumn, type ModelDocument } from '../../harness/model/index-model.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
 import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
@@ -37,12 +37,28 @@ const scenario = fc.record({
   size: fc.integer({ min: 1, max: 7 }),
 });
 
+/**
+ * Which of the accepted readings the server follows, so the model agrees with either: where decimals sort
+ * (ORD-TYPE-011: among the integers, as the real service, or after booleans, as the SD lists) and whether an object at
+ * a value path is covered whole (the SD's reading) or as null (the real service's; IDX-VALUE-008).
+ */
+async function serverReadings(): Promise<Pick<ModelOptions, 'order' | 'objectValuesWhole'>> {
+  const coll = uniqueName('probe');
+  const name = uniqueName('probe_v');
+  (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+  (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }], active: true }))).expectStatus(201);
+  (await t.server.query([1.5, 's', { k: 1n }].map((v) => createDoc(coll, { v } as WireValue)))).expectStatus(200);
+  const data = (await paginate(t.server, match(name))).data;
+  return { order: data.indexOf(1.5) < data.indexOf('s') ? 'core' : 'sd', objectValuesWhole: data.some((v) => v !== null && typeof v === 'object') };
+}
+
 describe('Paging equals the index model', () => {
   check(
     ['PAGE-CURSOR-003', 'PAGE-CURSOR-004', 'PAGE-CURSOR-005', 'PAGE-CURSOR-006', 'PAGE-CURSOR-013', 'PAGE-SHAPE-005', 'ORD-CONTENT-009', 'ORD-CONTENT-010', 'ORD-REVERSE-001', 'ORD-REVERSE-002', 'ORD-REVERSE-005'],
     'Walking forward and backward over generated documents and index definitions equals the model page for page',
     async () => {
       const seed = target().seed;
+      const readings = await serverReadings();
       console.info(`paging model property: seed ${seed}, ${RUNS} runs (replay with --seed ${seed})`);
       await fc.assert(
         fc.asyncProperty(scenario, async ({ docs, values, termed, group, size }) => {
@@ -52,7 +68,7 @@ describe('Paging equals the index model', () => {
           const terms: ModelColumn[] = termed ? [{ field: ['data', 'g'] }] : [];
           (await t.server.query(createIndex({ name, source: collection(coll), terms, values, active: true }))).expectStatus(201);
           const created = docs.length === 0 ? [] : ((await t.server.query(docs.map((d) => createDoc(coll, d as WireValue)))).expectStatus(200).resource as ModelDocument[]);
-          const model = new IndexModel({ terms, values }, created.map((d) => ({ ref: d.ref, data: d.data! })));
+          const model = new IndexModel({ terms, values }, created.map((d) => ({ ref: d.ref, data: d.data! })), readings);
           const termTuple = termed ? [group] : [];
           const set = termed ? match(name, group) : match(name);
           const forward = await walkForward(t.server, set, size);
