@@ -2477,6 +2477,19 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'TXN-NOW-BEHIND-READ-TIME',
+    title: 'A read-only request answers a `now` earlier than its x-txn-time',
+    breaks: ['TXN-TIME-001'],
+    area: 'core',
+    description: 'A read-only query using `now` carries an `x-txn-time` one second later than its `now` (its reads and its `now` come from two clocks).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+        (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
+      ),
+    }),
+  },
+  {
     id: 'LIMIT-BODY-DECIMAL-MEGABYTE',
     title: 'Bodies of a decimal megabyte are refused',
     breaks: ['LIMIT-BODY-001'],
