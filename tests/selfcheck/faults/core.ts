@@ -397,6 +397,81 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'HEADER-STORAGE-BYTES-MISSING',
+    title: 'No query and storage byte counts',
+    breaks: ['PROTO-HEADER-018'],
+    area: 'core',
+    description: 'The `x-query-bytes-in`, `x-query-bytes-out`, `x-storage-bytes-read` and `x-storage-bytes-write` headers are removed (the metrics of DEC-016 only).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => 'x-storage-bytes-read' in res.headers || 'x-query-bytes-out' in res.headers,
+        (res) => ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write'].reduce(withoutHeader, res),
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-QUERY-BYTES-OUT-CHARACTERS',
+    title: '`x-query-bytes-out` counts characters',
+    breaks: ['PROTO-HEADER-018'],
+    area: 'core',
+    description: '`x-query-bytes-out` is the answer body\'s length in UTF-16 code units rather than bytes (a body with non-ASCII text is undercounted).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => /^\d+$/.test(res.headers['x-query-bytes-out'] ?? '') && res.body.toString('utf8').length !== res.body.length,
+        (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-TRACEPARENT-MISSING',
+    title: 'No traceparent on answers',
+    breaks: ['PROTO-HEADER-019'],
+    area: 'core',
+    description: 'The `traceparent` response header is removed.',
+    apply: () => ({
+      response: rewriteResponse((res) => 'traceparent' in res.headers, (res) => withoutHeader(res, 'traceparent')),
+    }),
+  },
+  {
+    id: 'HEADER-TRACEPARENT-NEW-TRACE',
+    title: 'A request\'s trace is not continued',
+    breaks: ['PROTO-HEADER-019'],
+    area: 'core',
+    description: 'The answer to a request carrying a `traceparent` carries a `traceparent` of a new trace (trace id bytes reversed).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => ctx.original.headers['traceparent'] !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers['traceparent'] ?? ''),
+        (res) => {
+          const [version, traceId, ...rest] = res.headers['traceparent']!.split('-');
+          return withHeader(res, 'traceparent', [version, [...traceId!].reverse().join(''), ...rest].join('-'));
+        },
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-TAGS-NOT-ECHOED',
+    title: 'Tags are not echoed',
+    breaks: ['PROTO-HEADER-020'],
+    area: 'core',
+    description: 'The `x-fauna-tags` response header is removed.',
+    apply: () => ({
+      response: rewriteResponse((res) => 'x-fauna-tags' in res.headers, (res) => withoutHeader(res, 'x-fauna-tags')),
+    }),
+  },
+  {
+    id: 'HEADER-TAGS-ECHOED-AS-SENT',
+    title: 'Tags are echoed in the request\'s order',
+    breaks: ['PROTO-HEADER-020'],
+    area: 'core',
+    description: 'The `x-fauna-tags` response header repeats the request\'s header as it was sent, not in the real service\'s reverse order.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
+        (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
+      ),
+    }),
+  },
+  {
     id: 'HEADER-TXN-TIME-MISSING-ON-READS',
     title: 'Read-only requests carry no x-txn-time',
     breaks: ['TXN-TIME-002'],
