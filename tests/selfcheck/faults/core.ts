@@ -215,6 +215,15 @@ function nestingDepth(bytes: Buffer): number {
 }
 
 /** `2024-01-02T03:04:05.123456Z` → microseconds since the epoch. */
+/** The object of a top-level Update or Replace of a collection that gives it a new name, else undefined. */
+function collectionRenameObject(expression: unknown): JsonObject | undefined {
+  if (!isJsonObject(expression)) return undefined;
+  const target = schemaRefOf(expression.update ?? expression.replace);
+  const params = expression.params;
+  const object = isJsonObject(params) && isJsonObject(params.object) ? params.object : undefined;
+  return target?.kind === 'collection' && object !== undefined && typeof object.name === 'string' && object.name !== target.name ? object : undefined;
+}
+
 function isoMicros(iso: string): bigint | undefined {
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
   if (!match) return undefined;
@@ -2550,6 +2559,33 @@ export const CORE_FAULTS: readonly Fault[] = [
         },
       ),
     }),
+  },
+  {
+    id: 'COLL-RENAME-REFUSED',
+    title: 'Collections cannot be renamed',
+    breaks: ['COLL-LIFE-008'],
+    area: 'core',
+    description: 'Update or Replace of a collection with a new `name` answers 400 `validation failed` ("Renaming collections is not supported.") and changes nothing (the name is taken out of the write).',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const object = collectionRenameObject(expression);
+        if (object === undefined) return 0;
+        delete object.name;
+        return 1;
+      }),
+      response: rewriteResponse(
+        (_res, ctx) => collectionRenameObject(v4Expression(ctx.original)) !== undefined,
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'COLL-RENAME-LOSES-DOCUMENTS',
+    title: 'A renamed collection loses its documents',
+    breaks: ['COLL-LIFE-008'],
+    area: 'core',
+    description: 'Renaming a collection deletes its documents instead of moving them to the new name.',
+    apply: () => ({ failpoints: ['COLLECTION-RENAME-LOSES-DOCUMENTS'] }),
   },
   {
     id: 'TXN-NOW-BEHIND-READ-TIME',
