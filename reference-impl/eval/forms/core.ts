@@ -39,7 +39,9 @@ const object: FormDefinition = {
 const variable: FormDefinition = {
   required: ['var'],
   async evaluate(ctx, args) {
-    const name = expectString(await args.value(ctx, 'var'), args.position('var'));
+    const name = await args.value(ctx, 'var');
+    // A variable's name is part of the expression's shape: the real service's parser refuses another type (DEC-137).
+    if (typeof name !== 'string') throw errors.invalidExpression(`String expected, ${typeName(name)} provided.`, args.position('var'));
     const value = ctx.scope.lookup(name);
     if (value === undefined) throw errors.invalidExpression(`Variable '${name}' is not defined.`, args.node.position);
     return value;

@@ -47,6 +47,32 @@ describe('Create', () => {
     expect((await t.server.query({ get: documentRef('docs', '4242') })).expectStatus(200).resource.data).toEqual({ chosen: true });
   });
 
+  check(['DOC-CREATE-011'], 'A document id that is not a 64-bit integer answers 400 invalid argument at the id, and nothing is written', async () => {
+    const refused = [
+      { id: 'abc', description: "Number or numeric String expected, non-numeric 'abc' provided." },
+      { id: '12x', description: "Number or numeric String expected, non-numeric '12x' provided." },
+      { id: '9223372036854775808', description: "The id provided is too large: '9223372036854775808'" },
+      { id: '99999999999999999999', description: "The id provided is too large: '99999999999999999999'" },
+    ];
+    for (const { id, description } of refused) {
+      const viaRef = await t.server.query(createDocument(documentRef('docs', id), { refused: true }));
+      viaRef.expectStatus(400).expectErrorCode('invalid argument');
+      expect([viaRef.body.errors[0].position, viaRef.body.errors[0].description], viaRef.explain('refuses the id elsewhere or in other words')).toEqual([['create', 'id'], description]);
+      const literal = { '@ref': { id, collection: expectedCollectionRef('docs') } };
+      const viaLiteral = await t.server.query({ create: literal, params: { object: { data: { object: { refused: true } } } } });
+      viaLiteral.expectStatus(400).expectErrorCode('invalid argument');
+      expect(viaLiteral.body.errors[0].position, viaLiteral.explain('refuses the literal\'s id elsewhere')).toEqual(['create', 'id']);
+    }
+    const page = (await t.server.query({ paginate: { documents: collection('docs') }, size: 10_000n })).expectStatus(200).resource;
+    expect(page.data.map((ref: unknown) => refPayload(ref).id).filter((id: string) => !/^\d+$/.test(id) || id.length > 19), 'documents written with a refused id').toEqual([]);
+    const largest = (await t.server.query(createDocument(documentRef('docs', '9223372036854775807'), { largest: true }))).expectStatus(201).resource;
+    expect(refPayload(largest.ref).id).toBe('9223372036854775807');
+    // Ids the server generates afterwards are still 64-bit.
+    const generated = refPayload((await t.server.query(createDocument(collection('docs'), { after: true }))).expectStatus(201).resource.ref).id;
+    expect(generated, 'a generated id').toMatch(/^\d+$/);
+    expect(BigInt(generated) <= 9223372036854775807n, `generated id ${generated} is beyond 64 bits`).toBe(true);
+  });
+
   check(['DOC-CREATE-010'], 'Create with a collection ref never replaces a document created with an id the client chose', async () => {
     // Ids a server is likely to generate next, whether it counts up or derives ids from the time in milliseconds
     // (as the real service's do); on a server that generates ids otherwise they are just ids chosen by the client.

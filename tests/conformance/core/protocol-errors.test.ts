@@ -73,6 +73,25 @@ describe('Bad request bodies', () => {
   });
 });
 
+describe('Malformed refs and variables', () => {
+  const t = useTenant();
+
+  check(['PROTO-VALUE-014'], 'a short-form @ref that is not a ref path answers 400 invalid expression at the literal', async () => {
+    (await t.server.query(createCollection('shorts'))).expectStatus(201);
+    for (const path of ['foo ref', 'collections/shorts/abc', 'collections/shorts/99999999999999999999', 'nonsense/1']) {
+      const error = expectQueryError(await t.server.query({ get: { '@ref': path } }), 400, 'invalid expression');
+      expect(error.position, `the position of the error about ${path}`).toEqual(['get']);
+    }
+  });
+
+  check(['PROTO-VALUE-015'], '{"var": <not a string>} answers 400 invalid expression at its var argument', async () => {
+    for (const name of [4, true, ['x']]) {
+      const error = expectQueryError(await t.server.query({ let: [{ x: 4 }], in: { var: name } }), 400, 'invalid expression');
+      expect(error.position).toEqual(['in', 'var']);
+    }
+  });
+});
+
 describe('Error bodies', () => {
   const t = useTenant();
 

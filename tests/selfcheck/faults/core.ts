@@ -224,6 +224,18 @@ function collectionRenameObject(expression: unknown): JsonObject | undefined {
   return target?.kind === 'collection' && object !== undefined && typeof object.name === 'string' && object.name !== target.name ? object : undefined;
 }
 
+/** Whether `id` is the text of a signed 64-bit integer (or `self`), as document ids must be. */
+function isLongId(id: string): boolean {
+  return id === 'self' || (/^[+-]?\d+$/.test(id) && BigInt(id) <= 2n ** 63n - 1n && BigInt(id) >= -(2n ** 63n));
+}
+
+/** A numeric id standing in for a non-numeric one: the same text always gives the same id. */
+function numericStandIn(id: string): string {
+  let hash = 7n;
+  for (const char of id) hash = (hash * 31n + BigInt(char.codePointAt(0)!)) % 10n ** 15n;
+  return `4${hash.toString().padStart(15, '0')}`;
+}
+
 function isoMicros(iso: string): bigint | undefined {
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
   if (!match) return undefined;
@@ -2586,6 +2598,67 @@ export const CORE_FAULTS: readonly Fault[] = [
     area: 'core',
     description: 'Renaming a collection deletes its documents instead of moving them to the new name.',
     apply: () => ({ failpoints: ['COLLECTION-RENAME-LOSES-DOCUMENTS'] }),
+  },
+  {
+    id: 'DOC-ID-ANY-STRING',
+    title: 'Any string is a document id',
+    breaks: ['DOC-CREATE-011'],
+    area: 'core',
+    description: 'A document id that is not a 64-bit integer (in `{"ref": …, "id": …}` or a long-form `@ref`) is accepted: the server is sent a numeric id made from it instead, so the document is created.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        const substitute = (id: unknown): string | undefined => (typeof id === 'string' && !isLongId(id) ? numericStandIn(id) : undefined);
+        forEachObject(expression, (object) => {
+          // `{"ref": …, "id": …}`, or a long-form `@ref` of a document (its collection has a collection of its own).
+          const literal = isJsonObject(object['@ref']) ? object['@ref'] : undefined;
+          const parent = isJsonObject(literal?.collection) ? literal.collection['@ref'] : undefined;
+          const payload = literal === undefined ? ('ref' in object ? object : undefined) : isJsonObject(parent) && parent.collection !== undefined ? literal : undefined;
+          const standIn = payload === undefined ? undefined : substitute(payload.id);
+          if (standIn === undefined) return;
+          payload!.id = standIn;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'VALUE-SHORT-REF-INVALID-REF',
+    title: 'A malformed short-form ref answers `invalid ref`',
+    breaks: ['PROTO-VALUE-014'],
+    area: 'core',
+    description: 'The `invalid expression` error of a short-form `@ref` that is not a ref path becomes `invalid ref` (`Ref \'<text>\' is not a valid ref path.`).',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'invalid expression'),
+        (body) =>
+          v4Errors(body).filter((error) => {
+            if (error.description !== 'Invalid ref.') return false;
+            error.code = 'invalid ref';
+            error.description = 'Ref is not a valid ref path.';
+            return true;
+          }).length,
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-VAR-TYPE-INVALID-ARGUMENT',
+    title: 'A variable name of the wrong type answers `invalid argument`',
+    breaks: ['PROTO-VALUE-015'],
+    area: 'core',
+    description: 'The `invalid expression` error of a `var` whose name is not a string becomes `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'invalid expression'),
+        (body) =>
+          v4Errors(body).filter((error) => {
+            if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description))) return false;
+            error.code = 'invalid argument';
+            return true;
+          }).length,
+      ),
+    }),
   },
   {
     id: 'TXN-NOW-BEHIND-READ-TIME',
