@@ -80,6 +80,19 @@ describe('Endpoints, content types, status codes and headers', () => {
     expectProtocolError(res, 404, 'not found');
   });
 
+  check.each([
+    { method: 'GET', path: '/no/such/endpoint/here' },
+    { method: 'POST', path: '/no/such/endpoint/here' },
+    { method: 'GET', path: '/v99' },
+    { method: 'POST', path: '/feed/2' },
+  ])(['PROTO-ENDPOINT-011'], 'a path no endpoint serves ($method $path) answers 404 not found without a secret and with an unknown one', async ({ method, path }) => {
+    for (const opts of [{ auth: 'none' as const }, { secret: 'not-a-secret' }]) {
+      const res = await t.server.request(method, path, method === 'POST' ? { ...opts, rawBody: '{"now":null}' } : opts);
+      const error = expectProtocolError(res, 404, 'not found');
+      expect(error.description).toBe('Not Found');
+    }
+  });
+
   check(['PROTO-CTYPE-001'], 'POST / parses the body as JSON with Content-Type: application/json', async () => {
     const res = await postRaw(t.server, '{"equals":[2,2]}', { 'content-type': 'application/json' });
     expect(res.expectStatus(200).resource).toBe(true);

@@ -653,6 +653,51 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ENDPOINT-PING-NEEDS-SECRET',
+    title: '/ping needs a secret',
+    breaks: ['PROTO-ENDPOINT-009'],
+    area: 'core',
+    description: '`GET /ping` without an `Authorization` header answers 401 `unauthorized`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => pathname(ctx.original) === '/ping' && ctx.original.headers['authorization'] === undefined,
+        (res) => withStatus(withJsonBody(withHeader(res, 'www-authenticate', 'Basic realm="Unauthorized"'), { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
+    id: 'ENDPOINT-PING-STRICT-SCOPES',
+    title: '/ping defaults to node and refuses unknown scopes',
+    breaks: ['PROTO-ENDPOINT-010'],
+    area: 'core',
+    description: '`GET /ping` without a scope answers `Scope node is OK`, an unknown scope (or an alias) answers 400 `invalid url parameter`, and `HEAD /ping` answers 405.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
+        (res, ctx) => {
+          if (ctx.original.method === 'HEAD') return withStatus(withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }), 405);
+          const scope = new URL(ctx.original.path, 'http://proxy').searchParams.get('scope');
+          if (scope === null) return withJsonBody(res, { resource: 'Scope node is OK' });
+          if (['node', 'read', 'write', 'all'].includes(scope)) return res;
+          return withStatus(withJsonBody(res, { errors: [{ code: 'invalid url parameter', description: `Invalid scope '${scope}'.` }] }), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ENDPOINT-UNKNOWN-PATH-AUTH-FIRST',
+    title: 'Unknown paths are authenticated first',
+    breaks: ['PROTO-ENDPOINT-011'],
+    area: 'core',
+    description: 'A 404 `not found` answer to a request without an `Authorization` header becomes 401 `unauthorized`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found') && ctx.original.headers['authorization'] === undefined,
+        (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
     id: 'BODY-INVALID-JSON-CODE',
     title: 'Invalid JSON answers `bad request` instead of `invalid expression`',
     breaks: ['PROTO-BODY-001'],
