@@ -172,7 +172,8 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   refuseWriteAtEarlierTime(ctx, position);
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
-  const existing = existingForWrite(ctx, location, position);
+  // As the real service looks the target up at its argument, a missing one is reported there (DEC-051).
+  const existing = existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).

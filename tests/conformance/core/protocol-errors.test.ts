@@ -175,6 +175,21 @@ describe('Positions of write errors', () => {
     expect(error.position).toEqual(position);
   });
 
+  check(['PROTO-ERROR-014'], 'Update or Replace of a missing document answers instance not found at its target argument; Delete at the Delete itself', async () => {
+    const missing = docRef('places', '424242');
+    const cases: Array<[unknown, unknown[]]> = [
+      [{ update: missing, params: lit({ data: { n: 1n } }) }, ['update']],
+      [{ replace: missing, params: lit({ data: { n: 1n } }) }, ['replace']],
+      [{ do: [1n, { update: missing, params: lit({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
+      [{ delete: missing }, []],
+      [{ do: [1n, { delete: missing }] }, ['do', 1n]],
+    ];
+    for (const [expr, position] of cases) {
+      const res = await t.server.query(expr);
+      expect(expectQueryError(res, 404, 'instance not found').position, res.explain('reports the missing target elsewhere')).toEqual(position);
+    }
+  });
+
   check(['PROTO-ERROR-013'], 'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself', async () => {
     expect(expectQueryError(await t.server.query({ update: doc.ref, params: lit({ data: 5n }) }), 400, 'validation failed').position).toEqual([]);
     expect(expectQueryError(await t.server.query({ replace: doc.ref, params: lit({ data: 'x' }) }), 400, 'validation failed').position).toEqual([]);

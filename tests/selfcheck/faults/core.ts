@@ -3008,6 +3008,27 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'UPDATE-MISSING-TARGET-AT-FORM',
+    title: 'A missing Update or Replace target is reported at the form',
+    breaks: ['PROTO-ERROR-014'],
+    area: 'core',
+    description: 'An `instance not found` error at a position ending in `update` or `replace` is reported at the form itself (the last element dropped).',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'instance not found'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (error.code !== 'instance not found' || !Array.isArray(error.position) || !['update', 'replace'].includes(String(error.position.at(-1)))) continue;
+            error.position = error.position.slice(0, -1);
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
     id: 'EXISTS-UNRESOLVED-INVALID-REF',
     title: 'Exists of a ref that does not resolve answers invalid ref',
     breaks: ['DOC-REF-007'],
