@@ -129,6 +129,17 @@ describe('Create', () => {
     expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual(expected);
   });
 
+  check(['DOC-CREATE-012'], 'Create, Update and Replace drop nulls wherever they stand, array elements included', async () => {
+    const created = (await t.server.query(createDocument(collection('docs'), { l: [1n, null, 2n], m: [{ a: null, b: 1n }, [null]], kept: 'x' }))).expectStatus(201).resource;
+    expect(created.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
+    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
+    const updated = (await t.server.query({ update: created.ref, params: { object: { data: literal({ l: [null, 3n], n: { x: null, y: 1n } }) } } })).expectStatus(200).resource;
+    expect(updated.data).toEqual({ l: [3n], m: [{ b: 1n }, []], kept: 'x', n: { y: 1n } });
+    const replaced = (await t.server.query({ replace: created.ref, params: { object: { data: literal({ r: [null, { z: [null, 'z'] }] }) } } })).expectStatus(200).resource;
+    expect(replaced.data).toEqual({ r: [{ z: ['z'] }] });
+    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ r: [{ z: ['z'] }] });
+  });
+
   check(['DOC-CREATE-008'], 'A data field set to null in Create is absent from the stored document', async () => {
     const doc = (await t.server.query(createDocument(collection('docs'), { kept: 1n, dropped: null }))).expectStatus(201).resource;
     expect(doc.data).toEqual({ kept: 1n });

@@ -2706,6 +2706,14 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'DOC-NULLS-KEPT-IN-ARRAYS',
+    title: 'Nulls inside arrays are stored',
+    breaks: ['DOC-CREATE-012'],
+    area: 'core',
+    description: 'A write keeps `null` elements of the arrays it stores (only null fields are dropped).',
+    apply: () => ({ failpoints: ['NULLS-KEPT-IN-ARRAYS'] }),
+  },
+  {
     id: 'TXN-NOW-BEHIND-READ-TIME',
     title: 'A read-only request answers a `now` earlier than its x-txn-time',
     breaks: ['TXN-TIME-001'],
