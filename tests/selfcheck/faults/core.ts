@@ -2946,6 +2946,23 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'COLL-UNDERSCORE-NAME-ACCEPTED',
+    title: 'A collection may be named `_`',
+    breaks: ['COLL-CREATE-011'],
+    area: 'core',
+    description: 'CreateCollection named `_` creates a collection (the server is sent the name `_underscore`) and answers 201.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!isJsonObject(expression)) return 0;
+        const create = expression.create_collection ?? expression.create_class;
+        const object = isJsonObject(create) && isJsonObject(create.object) ? create.object : undefined;
+        if (object?.name !== '_') return 0;
+        object.name = '_underscore';
+        return 1;
+      }),
+    }),
+  },
+  {
     id: 'NAME-FAILURE-CODE-GENERIC',
     title: 'Invalid and reserved names are refused as `invalid name`',
     breaks: ['COLL-CREATE-010', 'COLL-CREATE-011'],
