@@ -763,6 +763,19 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'BODY-INVALID-UTF8-EMPTY-ANSWER',
+    title: 'A body that is not UTF-8 is answered with nothing',
+    breaks: ['PROTO-BODY-005'],
+    area: 'core',
+    description: 'A request body with invalid UTF-8 bytes answers 200 `{"resource": null}` (the bad part read as nothing).',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
+        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+      ),
+    }),
+  },
+  {
     id: 'ERROR-POSITION-DROPPED',
     title: 'Query errors lose their position',
     breaks: ['PROTO-ERROR-001'],
