@@ -2562,6 +2562,27 @@ export const CORE_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'HEADER-LAST-SEEN-AHEAD-REFUSED',
+    title: 'An x-last-seen-txn ahead of the server is refused',
+    breaks: ['PROTO-HEADER-004'],
+    area: 'core',
+    description: 'A request whose `x-last-seen-txn` is later than the latest `x-txn-time` answered so far answers 400 `bad request` (a server that refuses times it has not reached instead of waiting for them).',
+    apply: () => {
+      let latest = 0n;
+      return {
+        response: (res, ctx) => {
+          const seen = ctx.original.headers['x-last-seen-txn'];
+          if (seen !== undefined && /^\d+$/.test(seen) && latest > 0n && BigInt(seen) > latest) {
+            return withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: "Invalid header 'x-last-seen-txn': Timestamp is in the future." }] }), 400);
+          }
+          const time = res.headers['x-txn-time'];
+          if (time !== undefined && /^\d+$/.test(time) && BigInt(time) > latest) latest = BigInt(time);
+          return undefined;
+        },
+      };
+    },
+  },
+  {
     id: 'TXN-READ-TIME-LAGS',
     title: 'Reads carry a transaction time in the past',
     breaks: ['TXN-ORDER-002'],
