@@ -439,7 +439,8 @@ function decodeTagged(tag: string, body: unknown, position: Position): Value {
       const lambda = body['lambda'];
       if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad('lambda parameters must be strings');
       const apiVersion = body['api_version'];
-      return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : undefined);
+      // A lambda sent without its version is read as one of 2.12, as the real service parses it (DEC-136).
+      return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION);
     }
     case '@obj':
       if (!isRawObject(body)) throw bad('expected an object');
@@ -688,8 +689,11 @@ function writeValue(value: Value, state: RenderState): void {
   else if (value instanceof DateValue) parts.push(`{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`);
   else if (value instanceof Bytes) state.pushLong(`{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`);
   else if (value instanceof QueryValue) {
-    const apiVersion = value.apiVersion === undefined ? '' : `"api_version":${JSON.stringify(value.apiVersion)},`;
-    state.pushLong(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
+    // As the real service renders a lambda (`LambdaL.renderableLiteral`, DEC-136): its version only when it or the
+    // request's is past 2.12, and its body as parsed (`let` bindings as one object).
+    const version = value.apiVersion ?? LAMBDA_DEFAULT_API_VERSION;
+    const apiVersion = laterThanLambdaDefault(version) || laterThanLambdaDefault(state.version) ? `"api_version":${JSON.stringify(version)},` : '';
+    state.pushLong(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(parsedForm(value.expr))}}}`);
   } else if (isObjectValue(value)) {
     const stored = state.keepsText ? storedFields(value) : undefined;
     if (stored !== undefined && value['ref'] instanceof Ref && typeof value['ts'] === 'bigint') {
@@ -776,6 +780,63 @@ function legacyRefPath(ref: Ref): string {
 }
 
 /** Raw expression JSON (as parsed) back to text, keeping integers and decimals apart. */
+/** The version of a lambda that does not say its own (fauna/faunadb `APIVersion.LambdaDefaultVersion`). */
+const LAMBDA_DEFAULT_API_VERSION = '2.12';
+
+/** Whether an API version (one the server knows, or a stored lambda's) is later than 2.12. */
+function laterThanLambdaDefault(version: string): boolean {
+  const known = API_VERSIONS.indexOf(version.toUpperCase() as ApiVersion);
+  return known >= 0 ? known > API_VERSIONS.indexOf('2.12') : Number.parseFloat(version) >= 3;
+}
+
+/**
+ * A lambda's body (its wire tree) as the real service renders the expression it parsed (`LetE.literal`): a `let`
+ * given as a list of one-binding objects comes back as one object of its bindings, in order. The tree is walked as an
+ * expression: `object` literals and `let` bindings hold expressions under names, which are not forms; tagged values
+ * (`@ref`, `@query`, …) are left as they are. A tree with nothing to change is returned itself.
+ */
+function parsedForm(raw: unknown): unknown {
+  if (Array.isArray(raw)) {
+    let out: unknown[] | undefined;
+    raw.forEach((item, i) => {
+      const changed = parsedForm(item);
+      if (changed !== item) (out ??= [...raw])[i] = changed;
+    });
+    return out ?? raw;
+  }
+  if (raw === null || typeof raw !== 'object') return raw;
+  const object = raw as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length === 1 && keys[0]!.startsWith('@')) return raw;
+  let out: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const value = object[key];
+    const changed = (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
+    if (changed !== value) setField((out ??= { ...object }), key, changed);
+  }
+  return out ?? raw;
+}
+
+/** Named expressions (an `object` literal's fields, a `let`'s bindings as an object or a list of one-binding objects). */
+function parsedBindings(raw: unknown): unknown {
+  if (Array.isArray(raw) && raw.every((binding) => isRawObject(binding) && Object.keys(binding).length === 1)) {
+    const names = raw.map((binding) => Object.keys(binding as object)[0]!);
+    // The same name bound twice cannot be one object: left as a list.
+    if (new Set(names).size === names.length) {
+      const merged: Record<string, unknown> = {};
+      raw.forEach((binding, i) => setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!])));
+      return merged;
+    }
+  }
+  if (!isRawObject(raw)) return parsedForm(raw);
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(raw)) {
+    const changed = parsedForm(value);
+    if (changed !== value) setField((out ??= { ...raw }), name, changed);
+  }
+  return out ?? raw;
+}
+
 function rawJsonText(raw: unknown): string {
   if (raw === null || raw === undefined) return 'null';
   if (typeof raw === 'bigint') return raw.toString();

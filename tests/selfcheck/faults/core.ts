@@ -2748,6 +2748,51 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => ({ failpoints: ['NULLS-KEPT-IN-ARRAYS'] }),
   },
   {
+    id: 'QUERY-DEFAULT-VERSION-OMITTED',
+    title: 'A lambda of the default version is answered without api_version',
+    breaks: ['PROTO-VALUE-016'],
+    area: 'core',
+    description: '`"api_version": "2.12"` is removed from every `@query` answered (a server that keeps no version for an `@query` literal sent without one).',
+    apply: () => ({
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let changed = 0;
+          forEachObject(body, (object) => {
+            if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return;
+            delete object['@query'].api_version;
+            changed += 1;
+          });
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'QUERY-LET-AS-SENT',
+    title: 'A lambda\'s let is answered as a list of bindings',
+    breaks: ['PROTO-VALUE-017'],
+    area: 'core',
+    description: 'In every `@query` answered, a `let` whose bindings are one object is answered with a list of one-binding objects (the text the driver sent).',
+    apply: () => ({
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let changed = 0;
+          forEachObject(body, (object) => {
+            if (!isJsonObject(object['@query'])) return;
+            forEachObject(object['@query'].expr, (inner) => {
+              if (!isJsonObject(inner.let) || !('in' in inner)) return;
+              inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
+              changed += 1;
+            });
+          });
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
     id: 'TXN-NOW-BEHIND-READ-TIME',
     title: 'A read-only request answers a `now` earlier than its x-txn-time',
     breaks: ['TXN-TIME-001'],
