@@ -95,7 +95,7 @@ export const MAX_EXPRESSION_DEPTH = 512;
  * body's evaluation.
  */
 export function parseExpression(text: string): Expr {
-  if (text.trim() === '') throw new QueryError('invalid expression', 'Request body is empty.', []);
+  if (text.trim() === '') throw new QueryError('invalid expression', 'No query provided.', []);
   try {
     if (text.length <= ONE_PASS_MAX_CHARS) return new ExpressionParser(text).expression();
   } catch {
@@ -411,39 +411,50 @@ export function decodeWireValue(raw: unknown, position: Position): Value {
 /** The tags of v4 wire values (wire-facts §2). */
 const WIRE_TAGS: ReadonlySet<string> = new Set(['@ref', '@set', '@ts', '@date', '@bytes', '@query', '@obj']);
 
+/** What the real service answers for a tagged value it cannot read (fauna/faunadb `Renderable`'s parse errors, DEC-137). */
+const BAD_TAGGED: Readonly<Record<string, string>> = {
+  '@ref': 'Invalid ref.',
+  '@set': 'Invalid set.',
+  '@ts': 'Invalid time.',
+  '@date': 'Invalid date.',
+  '@bytes': 'Invalid bytes.',
+  '@query': 'Invalid lambda.',
+  '@obj': 'Invalid object.',
+};
+
 function decodeTagged(tag: string, body: unknown, position: Position): Value {
-  const bad = (what: string) => new QueryError('invalid expression', `Invalid ${tag} value: ${what}.`, position);
+  const bad = () => new QueryError('invalid expression', BAD_TAGGED[tag]!, position);
   switch (tag) {
     case '@ref':
       if (typeof body === 'string') return parseRefPath(body, position);
       if (isRawObject(body)) return decodeLongRef(body, position);
-      throw bad('expected a string or an object');
+      throw bad();
     case '@set':
-      if (!isRawObject(body)) throw bad('expected an object');
+      if (!isRawObject(body)) throw bad();
       return new SetRef(decodeWireValue(body, [...position, '@set']) as ObjectValue);
     case '@ts': {
       const nanos = typeof body === 'string' ? parseIsoTime(body) : undefined;
-      if (nanos === undefined) throw bad('expected an ISO 8601 time');
+      if (nanos === undefined) throw bad();
       return new Time(nanos);
     }
     case '@date': {
       const days = typeof body === 'string' ? parseIsoDate(body) : undefined;
-      if (days === undefined) throw bad('expected an ISO 8601 date');
+      if (days === undefined) throw bad();
       return new DateValue(days);
     }
     case '@bytes':
-      if (typeof body !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw bad('expected base64 text');
+      if (typeof body !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw bad();
       return new Bytes(new Uint8Array(Buffer.from(body, body.includes('-') || body.includes('_') ? 'base64url' : 'base64')));
     case '@query': {
-      if (!isRawObject(body) || !('lambda' in body) || !('expr' in body)) throw bad('expected an object with lambda and expr');
+      if (!isRawObject(body) || !('lambda' in body) || !('expr' in body)) throw bad();
       const lambda = body['lambda'];
-      if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad('lambda parameters must be strings');
+      if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad();
       const apiVersion = body['api_version'];
       // A lambda sent without its version is read as one of 2.12, as the real service parses it (DEC-136).
       return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION);
     }
     case '@obj':
-      if (!isRawObject(body)) throw bad('expected an object');
+      if (!isRawObject(body)) throw bad();
       return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, decodeWireValue(v, [...position, '@obj', k])]));
     default:
       throw new QueryError('invalid expression', `Unknown special form ${tag}.`, position);
@@ -456,13 +467,13 @@ function isRawObject(x: unknown): x is Record<string, unknown> {
 
 function decodeLongRef(body: Record<string, unknown>, position: Position): Ref {
   const id = body['id'];
-  if (typeof id !== 'string') throw new QueryError('invalid expression', 'Invalid @ref value: id must be a string.', position);
+  if (typeof id !== 'string') throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
   const parentRaw = body['collection'] ?? body['class'];
   const parent = parentRaw === undefined ? undefined : decodeWireValue(parentRaw, position);
   const dbRaw = body['database'];
   const database = dbRaw === undefined ? undefined : decodeWireValue(dbRaw, position);
   if ((parent !== undefined && !(parent instanceof Ref)) || (database !== undefined && !(database instanceof Ref))) {
-    throw new QueryError('invalid expression', 'Invalid @ref value: collection and database must be refs.', position);
+    throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
   }
   if (parent === undefined) return nativeRef(id === 'classes' ? 'collections' : id, database);
   const collection = normalizeCollectionRef(parent);

@@ -107,7 +107,8 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
   return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
 }
 
-const READ_ONLY_WRITE_REFUSAL = 'Writes are not allowed in a read-only request.';
+/** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */
+const READ_ONLY_WRITE_REFUSAL = 'Call performs a write, which is not allowed in get requests.';
 
 /** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
 function asQueryError(error: unknown, writeRefusal: string): QueryError {

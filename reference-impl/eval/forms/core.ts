@@ -75,7 +75,7 @@ const doForm: FormDefinition = {
   async evaluate(ctx, args) {
     const body = args.expr('do');
     if (body.kind !== 'array') return ctx.eval(body);
-    if (body.items.length === 0) throw errors.invalidExpression('Do requires at least one expression.', body.position);
+    if (body.items.length === 0) throw errors.invalidExpression('Expression list cannot be empty.', body.position);
     let last: Value = null;
     for (const item of body.items) last = await ctx.eval(item);
     return last;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, useTenant, type Response } from '../../harness/index.js';
 import { collectionRef, createCollection, createDoc, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
 
 describe('Bad request bodies', () => {
@@ -96,6 +96,29 @@ describe('Malformed refs and variables', () => {
       const error = expectQueryError(await t.server.query({ let: [{ x: 4 }], in: { var: name } }), 400, 'invalid expression');
       expect(error.position).toEqual(['in', 'var']);
     }
+  });
+});
+
+describe('Error descriptions', () => {
+  const t = useTenant();
+
+  check(['PROTO-ERROR-015'], 'v4 protocol errors carry the real service\'s descriptions', async () => {
+    const described = (res: Response, status: number) => {
+      res.expectStatus(status).expectSchema('v4-error');
+      return res.body.errors[0].description;
+    };
+    const put = await t.server.request('PUT', '/', { rawBody: '{"now":null}' });
+    expect([described(put, 405), put.headers['allow']]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
+    (await t.server.query(createCollection('described'))).expectStatus(201);
+    const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collectionRef('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
+    expect(described(viaGet, 400)).toBe('Call performs a write, which is not allowed in get requests.');
+    expect(described(await postRaw(t.server, ''), 400)).toBe('No query provided.');
+    expect(described(await postRaw(t.server, '[1'), 400)).toBe('Request body is not valid JSON.');
+    expect(described(await t.server.query({ '@ts': 'yesterday' }), 400)).toBe('Invalid time.');
+    expect(described(await t.server.query({ '@date': '2020-13-45' }), 400)).toBe('Invalid date.');
+    expect(described(await t.server.query({ get: { '@ref': 'foo ref' } }), 400)).toBe('Invalid ref.');
+    const emptyDo = await t.server.query({ do: [] });
+    expect([described(emptyDo, 400), emptyDo.body.errors[0].position]).toEqual(['Expression list cannot be empty.', ['do']]);
   });
 });
 

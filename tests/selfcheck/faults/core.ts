@@ -2793,6 +2793,35 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ERROR-DESCRIPTIONS-OWN-WORDS',
+    title: 'v4 errors are described in words of the server\'s own',
+    breaks: ['PROTO-ERROR-015'],
+    area: 'core',
+    description: 'The descriptions the real service gives some v4 errors are replaced by a server\'s own wording (`No query provided.` → `Request body is empty.`, `Invalid time.` → `Invalid @ts value.`, …).',
+    apply: () => {
+      const OWN_WORDS: Record<string, string> = {
+        'Allowed methods are GET, POST.': 'Method not allowed.',
+        'Call performs a write, which is not allowed in get requests.': 'Writes are not allowed in a read-only request.',
+        'No query provided.': 'Request body is empty.',
+        'Invalid time.': 'Invalid @ts value.',
+        'Invalid date.': 'Invalid @date value.',
+        'Expression list cannot be empty.': 'Do requires at least one expression.',
+      };
+      return {
+        json: rewriteJson(
+          () => true,
+          (body) =>
+            v4Errors(body).filter((error) => {
+              const own = typeof error.description === 'string' ? OWN_WORDS[error.description] : undefined;
+              if (own === undefined) return false;
+              error.description = own;
+              return true;
+            }).length,
+        ),
+      };
+    },
+  },
+  {
     id: 'TXN-NOW-BEHIND-READ-TIME',
     title: 'A read-only request answers a `now` earlier than its x-txn-time',
     breaks: ['TXN-TIME-001'],
