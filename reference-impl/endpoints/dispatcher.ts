@@ -11,7 +11,9 @@ import { checkRequestParameters } from './request-parameters.js';
 import { protocolErrorBody, sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext, RouteTable, ServerServices } from './route-table.js';
 
+/** The 401 messages of the v10 endpoints, as the real service words them (DEC-027): `/query/1`'s is its own. */
 const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
+const QUERY_UNAUTHORIZED = 'Access token required';
 
 /** What a path no endpoint serves is checked as: a v4 path. */
 const NOT_SERVED: Endpoint = { path: '', methods: {}, auth: 'none', errors: 'v4' };
@@ -102,7 +104,7 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
       exchange.respond(
         401,
         { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': String(services.transactions.lastTs), 'www-authenticate': v4 ? 'Basic realm="Unauthorized"' : 'Bearer' },
-        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : V10_UNAUTHORIZED),
+        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : endpoint.path === '/query/1' ? QUERY_UNAUTHORIZED : V10_UNAUTHORIZED),
       );
       return undefined;
     }

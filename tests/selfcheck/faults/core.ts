@@ -2822,6 +2822,24 @@ export const CORE_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'AUTH-V10-ONE-MESSAGE',
+    title: '/query/1 words its 401 as the event endpoints do',
+    breaks: ['PROTO-AUTH-008'],
+    area: 'core',
+    description: 'The 401 message `Access token required` of `/query/1` becomes `Invalid token, unable to authenticate request`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 401 && pathname(ctx.original) === '/query/1' && isJsonObject(body) && isJsonObject(body.error),
+        (body) => {
+          const error = (body as JsonObject).error as JsonObject;
+          if (error.message !== 'Access token required') return 0;
+          error.message = 'Invalid token, unable to authenticate request';
+          return 1;
+        },
+      ),
+    }),
+  },
+  {
     id: 'TXN-NOW-BEHIND-READ-TIME',
     title: 'A read-only request answers a `now` earlier than its x-txn-time',
     breaks: ['TXN-TIME-001'],
