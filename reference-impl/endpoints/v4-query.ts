@@ -122,7 +122,7 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
   if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
   else {
-    const body = renderQueryErrors([outcome.error]);
+    const body = renderQueryErrors([outcome.error], apiVersion);
     ctx.exchange.respond(outcome.error.status, v4Headers(ctx, outcome.ts, outcome.metrics, body), body);
   }
 }

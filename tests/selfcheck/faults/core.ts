@@ -2840,6 +2840,34 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ERROR-WORDING-IGNORES-VERSION',
+    title: 'Error descriptions say document and collection in every API version',
+    breaks: ['PROTO-VERSION-010'],
+    area: 'core',
+    description: 'Below API version 2.7, the class and instance wording of error descriptions is replaced by the 2.7 wording (`Instance not found.` → `Document not found.`, `Class already exists.` → `Collection already exists.`, …).',
+    apply: () => {
+      const NEWER: Record<string, string> = {
+        'Instance not found.': 'Document not found.',
+        'Instance already exists.': 'Document already exists.',
+        'Class already exists.': 'Collection already exists.',
+        'instance data is not valid.': 'document data is not valid.',
+      };
+      return {
+        json: rewriteJson(
+          (_body, ctx) => ['2.0', '2.1', undefined].includes(apiVersion(ctx.original)),
+          (body) =>
+            v4Errors(body).filter((error) => {
+              const description = String(error.description);
+              const newer = NEWER[description] ?? description.replace(/^Ref refers to undefined class /, 'Ref refers to undefined collection ');
+              if (newer === description) return false;
+              error.description = newer;
+              return true;
+            }).length,
+        ),
+      };
+    },
+  },
+  {
     id: 'TXN-NOW-BEHIND-READ-TIME',
     title: 'A read-only request answers a `now` earlier than its x-txn-time',
     breaks: ['TXN-TIME-001'],
