@@ -95,7 +95,7 @@ export const MAX_EXPRESSION_DEPTH = 512;
  * body's evaluation.
  */
 export function parseExpression(text: string): Expr {
-  if (text.trim() === '') throw new QueryError('invalid expression', 'Request body is empty.', []);
+  if (text.trim() === '') throw new QueryError('invalid expression', 'No query provided.', []);
   try {
     if (text.length <= ONE_PASS_MAX_CHARS) return new ExpressionParser(text).expression();
   } catch {
@@ -411,38 +411,50 @@ export function decodeWireValue(raw: unknown, position: Position): Value {
 /** The tags of v4 wire values (wire-facts §2). */
 const WIRE_TAGS: ReadonlySet<string> = new Set(['@ref', '@set', '@ts', '@date', '@bytes', '@query', '@obj']);
 
+/** What the real service answers for a tagged value it cannot read (fauna/faunadb `Renderable`'s parse errors, DEC-137). */
+const BAD_TAGGED: Readonly<Record<string, string>> = {
+  '@ref': 'Invalid ref.',
+  '@set': 'Invalid set.',
+  '@ts': 'Invalid time.',
+  '@date': 'Invalid date.',
+  '@bytes': 'Invalid bytes.',
+  '@query': 'Invalid lambda.',
+  '@obj': 'Invalid object.',
+};
+
 function decodeTagged(tag: string, body: unknown, position: Position): Value {
-  const bad = (what: string) => new QueryError('invalid expression', `Invalid ${tag} value: ${what}.`, position);
+  const bad = () => new QueryError('invalid expression', BAD_TAGGED[tag]!, position);
   switch (tag) {
     case '@ref':
       if (typeof body === 'string') return parseRefPath(body, position);
       if (isRawObject(body)) return decodeLongRef(body, position);
-      throw bad('expected a string or an object');
+      throw bad();
     case '@set':
-      if (!isRawObject(body)) throw bad('expected an object');
+      if (!isRawObject(body)) throw bad();
       return new SetRef(decodeWireValue(body, [...position, '@set']) as ObjectValue);
     case '@ts': {
       const nanos = typeof body === 'string' ? parseIsoTime(body) : undefined;
-      if (nanos === undefined) throw bad('expected an ISO 8601 time');
+      if (nanos === undefined) throw bad();
       return new Time(nanos);
     }
     case '@date': {
       const days = typeof body === 'string' ? parseIsoDate(body) : undefined;
-      if (days === undefined) throw bad('expected an ISO 8601 date');
+      if (days === undefined) throw bad();
       return new DateValue(days);
     }
     case '@bytes':
-      if (typeof body !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw bad('expected base64 text');
+      if (typeof body !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(body)) throw bad();
       return new Bytes(new Uint8Array(Buffer.from(body, body.includes('-') || body.includes('_') ? 'base64url' : 'base64')));
     case '@query': {
-      if (!isRawObject(body) || !('lambda' in body) || !('expr' in body)) throw bad('expected an object with lambda and expr');
+      if (!isRawObject(body) || !('lambda' in body) || !('expr' in body)) throw bad();
       const lambda = body['lambda'];
-      if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad('lambda parameters must be strings');
+      if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad();
       const apiVersion = body['api_version'];
-      return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : undefined);
+      // A lambda sent without its version is read as one of 2.12, as the real service parses it (DEC-136).
+      return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION);
     }
     case '@obj':
-      if (!isRawObject(body)) throw bad('expected an object');
+      if (!isRawObject(body)) throw bad();
       return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, decodeWireValue(v, [...position, '@obj', k])]));
     default:
       throw new QueryError('invalid expression', `Unknown special form ${tag}.`, position);
@@ -455,16 +467,44 @@ function isRawObject(x: unknown): x is Record<string, unknown> {
 
 function decodeLongRef(body: Record<string, unknown>, position: Position): Ref {
   const id = body['id'];
-  if (typeof id !== 'string') throw new QueryError('invalid expression', 'Invalid @ref value: id must be a string.', position);
+  if (typeof id !== 'string') throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
   const parentRaw = body['collection'] ?? body['class'];
   const parent = parentRaw === undefined ? undefined : decodeWireValue(parentRaw, position);
   const dbRaw = body['database'];
   const database = dbRaw === undefined ? undefined : decodeWireValue(dbRaw, position);
   if ((parent !== undefined && !(parent instanceof Ref)) || (database !== undefined && !(database instanceof Ref))) {
-    throw new QueryError('invalid expression', 'Invalid @ref value: collection and database must be refs.', position);
+    throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
   }
   if (parent === undefined) return nativeRef(id === 'classes' ? 'collections' : id, database);
-  return new Ref(id, normalizeCollectionRef(parent), database);
+  const collection = normalizeCollectionRef(parent);
+  // `self` names the caller's own record, in any collection (`tokens/self`).
+  return new Ref(hasNumericIds(collection) && id !== 'self' ? documentId(id, [...position, 'id']) : id, collection, database);
+}
+
+/** The largest document id: ids are signed 64-bit integers. */
+const MAX_DOCUMENT_ID = 2n ** 63n - 1n;
+const LONG_TEXT = /^[+-]?[0-9]+$/;
+const DIGITS = /^[0-9]*$/;
+
+/**
+ * A document id as the real service reads one (fauna/faunadb `RefParser`, `RefFunction`; DEC-132): a decimal integer
+ * that fits in 64 bits, optionally signed, kept in its canonical form (`007` is `7`). Anything else is 400
+ * `invalid argument` at `position`: `The id provided is too large: '<id>'` for digits only, else `Number or numeric
+ * String expected, non-numeric '<id>' provided.`
+ */
+export function documentId(id: string, position: Position): string {
+  if (LONG_TEXT.test(id)) {
+    const value = BigInt(id);
+    if (value <= MAX_DOCUMENT_ID && value >= -MAX_DOCUMENT_ID - 1n) return value.toString();
+  }
+  if (DIGITS.test(id)) throw new QueryError('invalid argument', `The id provided is too large: '${id}'`, position);
+  throw new QueryError('invalid argument', `Number or numeric String expected, non-numeric '${id}' provided.`, position);
+}
+
+/** Whether the records of `collection` have numeric ids: documents of a user collection, keys, tokens, credentials. */
+export function hasNumericIds(collection: Ref): boolean {
+  if (collection.collection === undefined) return collection.id === 'keys' || collection.id === 'tokens' || collection.id === 'credentials';
+  return collection.collection.id === 'collections' && collection.collection.collection === undefined;
 }
 
 function nativeRef(id: string, database?: Ref): Ref {
@@ -495,18 +535,25 @@ const SCHEMA_PATH_PREFIXES: Record<string, string> = {
 
 /**
  * The short ref form: `collections/c/1`, `classes/c/1`, `collections/c`, `databases/db`, `keys/123`,
- * `tokens/self`, `collections`, … Anything else is an invalid ref.
+ * `tokens/self`, `collections`, … A document's id is decimal digits that fit in 64 bits, or `self`. Anything else is
+ * 400 `invalid expression` `Invalid ref.`, as the real service's parser answers it (fauna/faunadb `RefParser`
+ * `LegacyRefParser`, `Parser.parseRef`).
  */
 export function parseRefPath(path: string, position: Position): Ref {
   const parts = path.split('/');
-  const invalid = () => new QueryError('invalid ref', `Ref '${path}' is not a valid ref path.`, position);
+  const invalid = () => new QueryError('invalid expression', 'Invalid ref.', position);
   if (parts.some((p) => p === '')) throw invalid();
   const native = SCHEMA_PATH_PREFIXES[parts[0]!];
   if (native === undefined) throw invalid();
   const nativeCollection = nativeRef(native);
+  const shortId = (id: string) => {
+    if (id === 'self') return id;
+    if (!/^[0-9]+$/.test(id) || BigInt(id) > MAX_DOCUMENT_ID) throw invalid();
+    return BigInt(id).toString();
+  };
   if (parts.length === 1) return nativeCollection;
-  if (parts.length === 2) return new Ref(parts[1]!, nativeCollection);
-  if (parts.length === 3 && native === 'collections') return new Ref(parts[2]!, new Ref(parts[1]!, nativeCollection));
+  if (parts.length === 2) return new Ref(hasNumericIds(nativeCollection) ? shortId(parts[1]!) : parts[1]!, nativeCollection);
+  if (parts.length === 3 && native === 'collections') return new Ref(shortId(parts[2]!), new Ref(parts[1]!, nativeCollection));
   throw invalid();
 }
 
@@ -653,8 +700,11 @@ function writeValue(value: Value, state: RenderState): void {
   else if (value instanceof DateValue) parts.push(`{"@date":${JSON.stringify(formatIsoDate(value.epochDays))}}`);
   else if (value instanceof Bytes) state.pushLong(`{"@bytes":${JSON.stringify(Buffer.from(value.bytes).toString('base64'))}}`);
   else if (value instanceof QueryValue) {
-    const apiVersion = value.apiVersion === undefined ? '' : `"api_version":${JSON.stringify(value.apiVersion)},`;
-    state.pushLong(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(value.expr)}}}`);
+    // As the real service renders a lambda (`LambdaL.renderableLiteral`, DEC-136): its version only when it or the
+    // request's is past 2.12, and its body as parsed (`let` bindings as one object).
+    const version = value.apiVersion ?? LAMBDA_DEFAULT_API_VERSION;
+    const apiVersion = laterThanLambdaDefault(version) || laterThanLambdaDefault(state.version) ? `"api_version":${JSON.stringify(version)},` : '';
+    state.pushLong(`{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(parsedForm(value.expr))}}}`);
   } else if (isObjectValue(value)) {
     const stored = state.keepsText ? storedFields(value) : undefined;
     if (stored !== undefined && value['ref'] instanceof Ref && typeof value['ts'] === 'bigint') {
@@ -741,6 +791,63 @@ function legacyRefPath(ref: Ref): string {
 }
 
 /** Raw expression JSON (as parsed) back to text, keeping integers and decimals apart. */
+/** The version of a lambda that does not say its own (fauna/faunadb `APIVersion.LambdaDefaultVersion`). */
+const LAMBDA_DEFAULT_API_VERSION = '2.12';
+
+/** Whether an API version (one the server knows, or a stored lambda's) is later than 2.12. */
+function laterThanLambdaDefault(version: string): boolean {
+  const known = API_VERSIONS.indexOf(version.toUpperCase() as ApiVersion);
+  return known >= 0 ? known > API_VERSIONS.indexOf('2.12') : Number.parseFloat(version) >= 3;
+}
+
+/**
+ * A lambda's body (its wire tree) as the real service renders the expression it parsed (`LetE.literal`): a `let`
+ * given as a list of one-binding objects comes back as one object of its bindings, in order. The tree is walked as an
+ * expression: `object` literals and `let` bindings hold expressions under names, which are not forms; tagged values
+ * (`@ref`, `@query`, …) are left as they are. A tree with nothing to change is returned itself.
+ */
+function parsedForm(raw: unknown): unknown {
+  if (Array.isArray(raw)) {
+    let out: unknown[] | undefined;
+    raw.forEach((item, i) => {
+      const changed = parsedForm(item);
+      if (changed !== item) (out ??= [...raw])[i] = changed;
+    });
+    return out ?? raw;
+  }
+  if (raw === null || typeof raw !== 'object') return raw;
+  const object = raw as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length === 1 && keys[0]!.startsWith('@')) return raw;
+  let out: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const value = object[key];
+    const changed = (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
+    if (changed !== value) setField((out ??= { ...object }), key, changed);
+  }
+  return out ?? raw;
+}
+
+/** Named expressions (an `object` literal's fields, a `let`'s bindings as an object or a list of one-binding objects). */
+function parsedBindings(raw: unknown): unknown {
+  if (Array.isArray(raw) && raw.every((binding) => isRawObject(binding) && Object.keys(binding).length === 1)) {
+    const names = raw.map((binding) => Object.keys(binding as object)[0]!);
+    // The same name bound twice cannot be one object: left as a list.
+    if (new Set(names).size === names.length) {
+      const merged: Record<string, unknown> = {};
+      raw.forEach((binding, i) => setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!])));
+      return merged;
+    }
+  }
+  if (!isRawObject(raw)) return parsedForm(raw);
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(raw)) {
+    const changed = parsedForm(value);
+    if (changed !== value) setField((out ??= { ...raw }), name, changed);
+  }
+  return out ?? raw;
+}
+
 function rawJsonText(raw: unknown): string {
   if (raw === null || raw === undefined) return 'null';
   if (typeof raw === 'bigint') return raw.toString();
@@ -763,18 +870,39 @@ function rawJsonText(raw: unknown): string {
 // ---------------------------------------------------------------------------------------------------------
 // Error bodies
 
-export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]): string {
+/** The errors' body, worded for `apiVersion` (the 2.7+ wording when none is given). */
+export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]], apiVersion?: ApiVersion): string {
   const [first, ...rest] = errors;
-  const body: V4QueryError = { errors: [errorObject(first), ...rest.map(errorObject)] };
+  const worded = apiVersion === undefined || apiAtLeast(apiVersion, '2.7') ? (description: string) => description : classWording;
+  const item = (error: QueryError) => errorObject(error, worded);
+  const body: V4QueryError = { errors: [item(first), ...rest.map(item)] };
   return JSON.stringify(body);
 }
 
-function errorObject(error: QueryError): V4QueryErrorItem {
-  const out: V4QueryErrorItem = { position: error.position, code: error.code, description: error.description };
+function errorObject(error: QueryError, worded: (description: string) => string): V4QueryErrorItem {
+  const out: V4QueryErrorItem = { position: error.position, code: error.code, description: worded(error.description) };
   // Failure paths go out as strings, list indexes too, as the real service writes them (DEC-046); `position` keeps numbers.
   if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(String) }));
-  if (error.cause) out.cause = error.cause.map(errorObject);
+  if (error.cause) out.cause = error.cause.map((cause) => errorObject(cause, worded));
   return out;
+}
+
+/** 2.7+ descriptions that the real service words with class and instance below 2.7 (`RenderError.encodeErrors`, DEC-019). */
+const CLASS_WORDING: Readonly<Record<string, string>> = {
+  'Document not found.': 'Instance not found.',
+  'Collection not found.': 'Class not found.',
+  'Document already exists.': 'Instance already exists.',
+  'Collection already exists.': 'Class already exists.',
+  'document data is not valid.': 'instance data is not valid.',
+  'The document was not found or provided password was incorrect.': 'The instance was not found or provided password was incorrect.',
+};
+const UNDEFINED_COLLECTION = /^Ref refers to undefined collection '(.*)'$/s;
+
+function classWording(description: string): string {
+  const older = CLASS_WORDING[description];
+  if (older !== undefined) return older;
+  const undefinedCollection = UNDEFINED_COLLECTION.exec(description);
+  return undefinedCollection === null ? description : `Ref refers to undefined class '${undefinedCollection[1]}'`;
 }
 
 /** A protocol error body: no position. */

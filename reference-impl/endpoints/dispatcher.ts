@@ -11,7 +11,12 @@ import { checkRequestParameters } from './request-parameters.js';
 import { protocolErrorBody, sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext, RouteTable, ServerServices } from './route-table.js';
 
+/** The 401 messages of the v10 endpoints, as the real service words them (DEC-027): `/query/1`'s is its own. */
 const V10_UNAUTHORIZED = 'Invalid token, unable to authenticate request';
+const QUERY_UNAUTHORIZED = 'Access token required';
+
+/** What a path no endpoint serves is checked as: a v4 path. */
+const NOT_SERVED: Endpoint = { path: '', methods: {}, auth: 'none', errors: 'v4' };
 
 export interface DispatcherOptions {
   /** Honour the failpoints a request names (see failpoints.ts); only the self-check's server turns this on. */
@@ -53,6 +58,14 @@ function dispatcher(routes: RouteTable, services: ServerServices, onFault: (erro
     const endpoint = routes.resolve(exchange.request.path);
     const bare: RequestContext = { exchange, identity: undefined, services };
     if (!endpoint) {
+      // As the real service, whose v4 router answers every other path: its headers are read, then 404, unauthenticated.
+      try {
+        checkRequestParameters(NOT_SERVED, exchange.request.headers);
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        sendProtocolError(bare, 'v4', error.status, error.code, error.description, error.headers);
+        return undefined;
+      }
       sendProtocolError(bare, 'v4', 404, 'not found', 'Not Found');
       return undefined;
     }
@@ -91,7 +104,7 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
       exchange.respond(
         401,
         { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': String(services.transactions.lastTs), 'www-authenticate': v4 ? 'Basic realm="Unauthorized"' : 'Bearer' },
-        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : V10_UNAUTHORIZED),
+        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : endpoint.path === '/query/1' ? QUERY_UNAUTHORIZED : V10_UNAUTHORIZED),
       );
       return undefined;
     }
@@ -99,8 +112,9 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
   }
   const handler = endpoint.methods[exchange.request.method];
   if (!handler) {
-    const allow = Object.keys(endpoint.methods).join(', ');
-    sendProtocolError(ctx, endpoint.errors, 405, 'method not allowed', 'Method not allowed.', { allow });
+    // As the real service words it (`APIResponse.MethodNotAllowed`); HEAD goes with GET, unnamed.
+    const allow = Object.keys(endpoint.methods).filter((method) => method !== 'HEAD').sort().join(', ');
+    sendProtocolError(ctx, endpoint.errors, 405, 'method not allowed', endpoint.errors === 'v4' ? `Allowed methods are ${allow}.` : 'Method not allowed.', { allow });
     return undefined;
   }
   return handler(ctx);

@@ -43,16 +43,16 @@ function isMissing(error: QueryError): boolean {
   return error.code === 'instance not found' || error.code === 'invalid ref';
 }
 
-/** Other methods: a path that is not a ref is not served at all (404); a ref path is read-only (405). */
+/** Other methods: a ref path is read-only here (405). */
 async function restOther(ctx: RequestContext): Promise<void> {
-  if (!refOfPath(ctx.exchange.request.path)) sendProtocolError(ctx, 'v4', 404, 'not found', 'Not Found');
-  else sendProtocolError(ctx, 'v4', 405, 'method not allowed', 'Method not allowed.', { allow: 'GET' });
+  sendProtocolError(ctx, 'v4', 405, 'method not allowed', 'Allowed methods are GET.', { allow: 'GET' });
 }
 
-/** Registered as the route table's fallback. */
+/** Registered as the route table's fallback; paths that are not refs are not served at all (404, before authentication). */
 export const legacyRestEndpoint: Endpoint = {
   path: '/<ref path>',
   auth: 'required',
   errors: 'v4',
   methods: { GET: restGet, POST: restOther, PUT: restOther, PATCH: restOther, DELETE: restOther },
+  serves: (path) => refOfPath(path) !== undefined,
 };

@@ -40,6 +40,11 @@ export interface Endpoint {
   /** Whether a valid secret is required before the handler runs (401 otherwise). */
   readonly auth: 'required' | 'none';
   readonly errors: ErrorDialect;
+  /**
+   * For the fallback: whether it serves `path` at all. A path it does not serve answers 404 before the request is
+   * authenticated, as the real service answers a path that is no route and no ref (DEC-133).
+   */
+  readonly serves?: (path: string) => boolean;
 }
 
 export class RouteTable {
@@ -59,6 +64,9 @@ export class RouteTable {
   }
 
   resolve(path: string): Endpoint | undefined {
-    return this.exact.get(path) ?? this.fallbackEndpoint;
+    const exact = this.exact.get(path);
+    if (exact !== undefined) return exact;
+    const fallback = this.fallbackEndpoint;
+    return fallback?.serves === undefined || fallback.serves(path) ? fallback : undefined;
   }
 }

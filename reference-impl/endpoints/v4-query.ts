@@ -11,10 +11,12 @@ import type { Value } from '../values/value.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 
-/** What a query cost, sent as the v4 metrics headers (wire-facts §1.3, PROTO-HEADER-003). */
+/** What a query cost, sent as the v4 metrics headers (wire-facts §1.3, PROTO-HEADER-003, PROTO-HEADER-018). */
 export interface V4Metrics {
   documentsRead: number;
   documentsWritten: number;
+  storageBytesRead: number;
+  storageBytesWritten: number;
   queryTimeMs: number;
 }
 
@@ -22,24 +24,41 @@ export interface V4Metrics {
 export type V4Outcome = ({ ok: true; value: Value; body: string; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint }) & { metrics: V4Metrics };
 
 function measured(started: number, txn: Transaction | undefined): V4Metrics {
-  return { documentsRead: txn?.documentsRead ?? 0, documentsWritten: txn?.documentsWritten ?? 0, queryTimeMs: Math.round(performance.now() - started) };
+  return {
+    documentsRead: txn?.documentsRead ?? 0,
+    documentsWritten: txn?.documentsWritten ?? 0,
+    storageBytesRead: txn?.storageBytesRead ?? 0,
+    storageBytesWritten: txn?.storageBytesWritten ?? 0,
+    queryTimeMs: Math.round(performance.now() - started),
+  };
 }
 
 /**
- * The response headers: content type, `x-txn-time`, and the metrics. The reference server has no evaluation
- * cost model, so a query costs one compute op; a document read or written is one byte-read or byte-write op;
- * nothing is retried (commits are serialised).
+ * The response headers, as the real service sets them (fauna/faunadb `api/fql1/TMPEndpoint.scala` `setHeaders`;
+ * DEC-131): content type, `x-txn-time`, the request's tags when it has any (`x-fauna-tags`, its pairs in reverse
+ * order, as the real service's parser folds them), and the metrics. The reference server has no evaluation cost
+ * model, so a query costs one compute op; a document read or written is one byte-read or byte-write op; the storage
+ * bytes are the sizes of the versions read and written by the measure of the write limits (txn/write-size.ts); the
+ * query bytes are the request's and the answer's body lengths; nothing is retried (commits are serialised).
  */
-function v4Headers(ts: bigint, metrics: V4Metrics): Record<string, string> {
-  return {
+function v4Headers(ctx: RequestContext, ts: bigint, metrics: V4Metrics, body: string): Record<string, string> {
+  const headers: Record<string, string> = {
     'content-type': JSON_CONTENT_TYPE,
     'x-txn-time': ts.toString(),
     'x-compute-ops': '1',
     'x-byte-read-ops': String(metrics.documentsRead),
     'x-byte-write-ops': String(metrics.documentsWritten),
     'x-query-time': String(metrics.queryTimeMs),
+    'x-query-bytes-in': String(ctx.exchange.request.body.length),
+    'x-query-bytes-out': String(Buffer.byteLength(body, 'utf8')),
+    'x-storage-bytes-read': String(metrics.storageBytesRead),
+    'x-storage-bytes-write': String(metrics.storageBytesWritten),
     'x-txn-retries': '0',
   };
+  const tags = ctx.exchange.request.headers['x-fauna-tags'];
+  // Well-formed here: a malformed value was refused before the request was authenticated (request-parameters.ts).
+  if (tags) headers['x-fauna-tags'] = tags.split(',').reverse().join(',');
+  return headers;
 }
 
 /**
@@ -88,7 +107,8 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
   return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
 }
 
-const READ_ONLY_WRITE_REFUSAL = 'Writes are not allowed in a read-only request.';
+/** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */
+const READ_ONLY_WRITE_REFUSAL = 'Call performs a write, which is not allowed in get requests.';
 
 /** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
 function asQueryError(error: unknown, writeRefusal: string): QueryError {
@@ -100,9 +120,11 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
 }
 
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
-  const headers = v4Headers(outcome.ts, outcome.metrics);
-  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, headers, outcome.body);
-  else ctx.exchange.respond(outcome.error.status, headers, renderQueryErrors([outcome.error]));
+  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
+  else {
+    const body = renderQueryErrors([outcome.error], apiVersion);
+    ctx.exchange.respond(outcome.error.status, v4Headers(ctx, outcome.ts, outcome.metrics, body), body);
+  }
 }
 
 /** A v4 query error answered before (or without) evaluation. */

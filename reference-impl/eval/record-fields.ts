@@ -1,4 +1,5 @@
 /** Field validation and merging for document and schema-record writes. */
+import { failpoint } from '../failpoints.js';
 import { errors, type Position, type ValidationFailure } from '../errors/query-error.js';
 import { NO_HIDDEN_FIELDS, type DocumentVersion, type HiddenFields } from '../store/store.js';
 import { nameProblem } from '../values/schema-name.js';
@@ -24,29 +25,43 @@ export function throwIfFailures(failures: ValidationFailure[], position: Positio
   if (failures.length > 0) throw errors.validationFailed(failures, position);
 }
 
-/** Deep merge as Update does it: objects merge recursively, `null` removes a field, anything else replaces. */
+/**
+ * Deep merge as Update does it: objects merge recursively, `null` removes a field, anything else replaces (with the
+ * nulls inside it dropped, as `withoutNulls`).
+ */
 export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue {
   const out: ObjectValue = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else if (isObjectValue(value) && isObjectValue(out[key])) setField(out, key, mergeObjects(out[key] as ObjectValue, value));
-    else setField(out, key, value);
+    else setField(out, key, withoutNullsIn(value));
   }
   return out;
 }
 
 /**
- * Drops null fields (a Create/Replace with `x: null` stores no `x`). An object without nulls is returned
- * itself rather than copied (values are never mutated once built), so a stored document holds no second copy.
+ * Drops nulls at any depth, as the real service patches what it stores (fauna/faunadb `doc/Data.scala` `patch`;
+ * DEC-006): a null field is not stored (a Create/Replace with `x: null` stores no `x`), and neither is a null element
+ * of an array (`[1, null, 2]` is stored as `[1, 2]`). Anything without nulls is returned itself rather than copied
+ * (values are never mutated once built), so a stored document holds no second copy.
  */
 export function withoutNulls(object: ObjectValue): ObjectValue {
   return holdsNull(object) ? copyWithoutNulls(object) : object;
 }
 
-function holdsNull(object: ObjectValue): boolean {
-  for (const key in object) {
-    const value = object[key] as Value;
-    if (value === null || (isObjectValue(value) && holdsNull(value))) return true;
+function withoutNullsIn(value: Value): Value {
+  if (Array.isArray(value)) return holdsNull(value) && !failpoint('NULLS-KEPT-IN-ARRAYS') ? copyArrayWithoutNulls(value) : value;
+  return isObjectValue(value) ? withoutNulls(value) : value;
+}
+
+function holdsNull(container: ObjectValue | readonly Value[]): boolean {
+  if (Array.isArray(container)) {
+    for (const value of container) if (value === null || ((Array.isArray(value) || isObjectValue(value)) && holdsNull(value))) return true;
+    return false;
+  }
+  for (const key in container) {
+    const value = (container as ObjectValue)[key] as Value;
+    if (value === null || ((Array.isArray(value) || isObjectValue(value)) && holdsNull(value))) return true;
   }
   return false;
 }
@@ -55,8 +70,14 @@ function copyWithoutNulls(object: ObjectValue): ObjectValue {
   const out: ObjectValue = {};
   for (const [key, value] of Object.entries(object)) {
     if (value === null) continue;
-    setField(out, key, isObjectValue(value) ? withoutNulls(value) : value);
+    setField(out, key, withoutNullsIn(value));
   }
+  return out;
+}
+
+function copyArrayWithoutNulls(array: readonly Value[]): Value[] {
+  const out: Value[] = [];
+  for (const value of array) if (value !== null) out.push(withoutNullsIn(value));
   return out;
 }
 

@@ -338,7 +338,12 @@ export class Store {
     // Canonical numbers order by length, then by digits; nothing else can be generated.
     if (id.length < this.lastIdText.length || !isCanonicalNumericId(id)) return;
     if (id.length === this.lastIdText.length && id <= this.lastIdText) return;
-    this.lastId = BigInt(id);
+    // Ids are 64-bit (DEC-132): reserving one near the top would push generated ids past it. Generated ids follow the
+    // clock (about 1.8e18 now), and would reach GENERATED_ID_CEILING only some 200 years on, or after 2^32 more ids
+    // than the clock gives: ids chosen above it are out of their reach.
+    const value = BigInt(id);
+    if (value > GENERATED_ID_CEILING) return;
+    this.lastId = value;
     this.lastIdText = id;
   }
 
@@ -522,6 +527,9 @@ function versionAt(history: DocumentHistory, atTs: bigint): DocumentVersion | un
 }
 
 /** Digits without a leading zero (or `0`): ids whose text order by length then characters is numeric order. */
+/** Document ids a client chose above this are not reserved (see `Store.reserveDocumentId`). */
+const GENERATED_ID_CEILING = 2n ** 63n - 1n - 2n ** 32n;
+
 export function isCanonicalNumericId(id: string): boolean {
   return isDigits(id) && isCanonicalDigits(id);
 }

@@ -11,6 +11,7 @@ interface QueuedResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  traceparent: string;
 }
 
 export class CompleteResponses {
@@ -20,9 +21,9 @@ export class CompleteResponses {
   constructor(private readonly onFault: (error: unknown) => void) {}
 
   /** Queues a complete response; it is written with the rest of this turn's. */
-  send(res: CompatResponse, status: number, headers: Record<string, string>, body: string): void {
+  send(res: CompatResponse, status: number, headers: Record<string, string>, body: string, traceparent: string): void {
     if (this.queued.length === 0) atEndOfTurn('response', this.flushQueued);
-    this.queued.push({ res, status, headers, body });
+    this.queued.push({ res, status, headers, body, traceparent });
   }
 
   /** Writes every queued response now (also called before the server closes its connections). */
@@ -30,11 +31,11 @@ export class CompleteResponses {
     const queued = this.queued;
     if (queued.length === 0) return;
     this.queued = [];
-    for (const { res, status, headers, body } of queued) {
+    for (const { res, status, headers, body, traceparent } of queued) {
       // Answered otherwise meanwhile (a refusal, a closed connection): nothing more may be written.
       if (res.headersSent || res.writableEnded || res.destroyed) continue;
       try {
-        writeComplete(res, status, headers, body);
+        writeComplete(res, status, headers, body, traceparent);
       } catch (err) {
         // One bad response must neither end the process nor keep the rest of the turn's responses from going out.
         this.onFault(err);
@@ -44,17 +45,17 @@ export class CompleteResponses {
   }
 }
 
-function writeComplete(res: CompatResponse, status: number, headers: Record<string, string>, body: string): void {
+function writeComplete(res: CompatResponse, status: number, headers: Record<string, string>, body: string, traceparent: string): void {
   const length = String(Buffer.byteLength(body, 'utf8'));
   if (res instanceof http.ServerResponse) {
     // HTTP/1.1 takes a flat name/value list: copying the object with one more key went through V8's slow
     // property-definition path on every response (~0.7 µs in a loop, more under load).
     const list: string[] = [];
     for (const name in headers) list.push(name, headers[name]!);
-    list.push('content-length', length);
+    list.push('traceparent', traceparent, 'content-length', length);
     res.writeHead(status, list);
   } else {
-    res.writeHead(status, { ...headers, 'content-length': length });
+    res.writeHead(status, { ...headers, traceparent, 'content-length': length });
   }
   // A string (not a Buffer) lets node:http send the head and body in one write instead of a two-chunk writev.
   res.end(body, 'utf8');

@@ -10,6 +10,7 @@ import { Duplex } from 'node:stream';
 import type { Exchange, ExchangeHandler, HeaderMap, IncomingRequest } from './exchange.js';
 import { CompleteResponses } from './complete-responses.js';
 import { StreamResponse, type CompatResponse } from './stream-response.js';
+import { responseTraceparent } from './trace-context.js';
 
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -245,7 +246,7 @@ export class DualProtocolServer {
       // Nothing a client sends may escape as an exception: that would end the process.
       this.fault(err);
       this.release(exchange);
-      this.sendCanned(exchange.res, pick(this.options.internalError, '/'), exchange.protocol);
+      this.sendCanned(exchange.req, exchange.res, pick(this.options.internalError, '/'));
       return;
     }
     this.dispatch(exchange);
@@ -279,7 +280,7 @@ export class DualProtocolServer {
   /** A handler that returned without responding gets the internal-error answer: every request is answered. */
   private handlerDone(exchange: ServerExchange): void {
     this.release(exchange);
-    if (!exchange.responded) this.sendCanned(exchange.res, pick(this.options.internalError, exchange.request.path), exchange.protocol);
+    if (!exchange.responded) this.sendCanned(exchange.req, exchange.res, pick(this.options.internalError, exchange.request.path));
   }
 
   /** Opens a long-lived response for `exchange` (see `Exchange.openStream`). */
@@ -290,7 +291,7 @@ export class DualProtocolServer {
     const streams = this.streams;
     const stream = new StreamResponse(res, () => streams.delete(stream));
     streams.add(stream);
-    res.writeHead(status, headers);
+    res.writeHead(status, { ...headers, traceparent: traceparentOf(exchange.req) });
     // Flush the headers at once so the client sees the stream open before the first event.
     if ('flushHeaders' in res) res.flushHeaders();
     return stream;
@@ -301,7 +302,7 @@ export class DualProtocolServer {
     const canned = pick(refusal, requestPath(req.url));
     if (protocol !== 'http/1.1' || res.headersSent) {
       // HTTP/2 ends just this stream; the client's remaining DATA frames are dropped by the session.
-      this.sendCanned(res, canned, protocol);
+      this.sendCanned(req, res, canned);
       req.resume();
       return;
     }
@@ -311,7 +312,7 @@ export class DualProtocolServer {
     // the client, still uploading, would see a dropped connection instead of 413.
     const h1 = res as http.ServerResponse;
     const payload = Buffer.from(canned.body, 'utf8');
-    h1.writeHead(canned.status, { ...canned.headers, connection: 'close', 'content-length': String(payload.length) });
+    h1.writeHead(canned.status, { ...canned.headers, traceparent: traceparentOf(req), connection: 'close', 'content-length': String(payload.length) });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_DISCARDED_BODY_BYTES) {
       h1.end(payload);
@@ -329,10 +330,16 @@ export class DualProtocolServer {
     req.resume();
   }
 
-  private sendCanned(res: CompatResponse, canned: CannedResponse, _protocol: IncomingRequest['protocol']): void {
+  private sendCanned(req: CompatRequest, res: CompatResponse, canned: CannedResponse): void {
     if (res.headersSent || res.writableEnded) return;
-    this.completeResponses.send(res, canned.status, canned.headers, canned.body);
+    this.completeResponses.send(res, canned.status, canned.headers, canned.body, traceparentOf(req));
   }
+}
+
+/** Every response carries a `traceparent` (DEC-131), continuing the request's trace when it names a valid one. */
+function traceparentOf(req: CompatRequest): string {
+  const header = req.headers['traceparent'];
+  return responseTraceparent(typeof header === 'string' ? header : undefined);
 }
 
 function pick(canned: CannedFor, path: string): CannedResponse {
@@ -396,7 +403,7 @@ class ServerExchange implements Exchange {
   respond(status: number, headers: Record<string, string>, body: string): void {
     if (this.responded) throw new Error('response already sent');
     this.responded = true;
-    this.server.completeResponses.send(this.res, status, headers, body);
+    this.server.completeResponses.send(this.res, status, headers, body, traceparentOf(this.req));
   }
 
   openStream(status: number, headers: Record<string, string>): StreamResponse {

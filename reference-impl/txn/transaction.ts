@@ -18,7 +18,7 @@ import {
   type WriteAction,
 } from '../store/store.js';
 import { checkRoomToWrite } from '../store/heap-room.js';
-import { checkedVersionBytes, checkTransactionBytes } from './write-size.js';
+import { checkedVersionBytes, checkTransactionBytes, storedVersionBytes } from './write-size.js';
 
 interface PendingWrite {
   readonly database: DatabaseId;
@@ -45,6 +45,8 @@ export class Transaction {
   private historyEdits: Map<DatabaseId, HistoryEdit[]> | undefined;
   /** Document versions this transaction has read (the basis of the `x-byte-read-ops` header). */
   documentsRead = 0;
+  /** Their size (write-size.ts), the basis of `x-storage-bytes-read`. */
+  storageBytesRead = 0;
   /** The size of the versions it will write (the newest pending one of each document) and of its history edits. */
   private bytesWritten = 0;
 
@@ -62,6 +64,7 @@ export class Transaction {
     const found = this.store.getDocument(database, collection, id, this.ts);
     if (!found) return undefined;
     this.documentsRead++;
+    this.storageBytesRead += storedVersionBytes(found.fields);
     return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
@@ -74,6 +77,7 @@ export class Transaction {
     const found = this.store.getDocument(database, collection, id, atTs);
     if (!found) return undefined;
     this.documentsRead++;
+    this.storageBytesRead += storedVersionBytes(found.fields);
     return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
@@ -81,6 +85,7 @@ export class Transaction {
   scan(database: DatabaseId, collection: CollectionKey): Array<[string, DocumentVersion]> {
     const committed = [...this.store.scanCollection(database, collection, this.ts)];
     this.documentsRead += committed.length;
+    for (const [, version] of committed) this.storageBytesRead += storedVersionBytes(version.fields);
     const own = this.pending?.filter((write) => write.database === database && write.collection === collection);
     if (!own || own.length === 0) return committed;
     const result = new Map<string, DocumentVersion>(committed);
@@ -163,6 +168,11 @@ export class Transaction {
 
   newDocumentId(): string {
     return this.store.newDocumentId();
+  }
+
+  /** The size of what it writes (write-size.ts), the basis of `x-storage-bytes-write`. */
+  get storageBytesWritten(): number {
+    return this.bytesWritten;
   }
 
   /** Documents this transaction writes (a create+delete pair counts: it was written). */

@@ -71,8 +71,22 @@ function addFieldsBytes(fields: ObjectValue, counted: number, limit: number): nu
 export function checkedVersionBytes(fields: ObjectValue): number {
   const bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES);
   if (bytes > MAX_VERSION_BYTES) throw versionTooLarge(bytes);
+  versionSizes.set(fields, bytes);
   return bytes;
 }
+
+/**
+ * The size of a stored version's fields by the same measure, the basis of `x-storage-bytes-read` (DEC-131). A
+ * version's fields never change once written, so the size is counted once per fields object: when it was written
+ * here, else (a version loaded from disk) when first read.
+ */
+export function storedVersionBytes(fields: ObjectValue): number {
+  let bytes = versionSizes.get(fields);
+  if (bytes === undefined) versionSizes.set(fields, (bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES)));
+  return bytes;
+}
+
+const versionSizes = new WeakMap<ObjectValue, number>();
 
 /** The refusal of a version of (at least) `bytes` bytes. */
 export function versionTooLarge(bytes: number): ProtocolError {

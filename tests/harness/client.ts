@@ -109,6 +109,22 @@ function tryParse(text: string): { body: unknown; json: unknown } {
   }
 }
 
+/**
+ * The latest `x-txn-time` answered by each target (by URL), sent back as `x-last-seen-txn` with every v4 query, as the
+ * official drivers send the latest one they have seen: the real service reads at or after that time, which is what
+ * makes a read see a write whose answer the client has had (DEC-135). Shared by every client of the process, so a read
+ * with one key follows a write with another.
+ */
+const lastSeenTxn = new Map<string, bigint>();
+
+function noteTxnTime(url: string, headers: Record<string, string>): void {
+  const time = headers['x-txn-time'];
+  if (time === undefined || !/^\d{1,19}$/.test(time)) return;
+  const seen = BigInt(time);
+  // Only what a server may be sent back (a 64-bit time, DEC-063).
+  if (seen < 2n ** 63n && seen > (lastSeenTxn.get(url) ?? -1n)) lastSeenTxn.set(url, seen);
+}
+
 /** A client bound to one target and (optionally) one secret. Cheap to create. */
 export class Client {
   constructor(
@@ -189,6 +205,7 @@ export class Client {
     }
     const durationMs = Math.round(performance.now() - started);
     const headers = flattenHeaders(res.headers);
+    noteTxnTime(this.target.url, headers);
     exchange.durationMs = durationMs;
     exchange.response = { status: res.statusCode, headers };
     setTranscriptBody(exchange.response, text);
@@ -206,10 +223,16 @@ export class Client {
     return response;
   }
 
-  /** `POST /` with a v4 expression; `X-FaunaDB-API-Version: 4` unless overridden. */
+  /**
+   * `POST /` with a v4 expression; `X-FaunaDB-API-Version: 4` unless overridden, and `x-last-seen-txn` with the
+   * latest `x-txn-time` seen from the target, as the drivers send it (a header given in `opts` replaces it).
+   */
   query(expr: unknown, opts: QueryOptions = {}): Promise<Response> {
     const apiVersion = opts.apiVersion === undefined ? '4' : opts.apiVersion;
-    return this.request('POST', '/', { ...opts, body: expr }, apiVersion === null ? {} : { 'x-faunadb-api-version': apiVersion });
+    const defaults: Record<string, string> = apiVersion === null ? {} : { 'x-faunadb-api-version': apiVersion };
+    const seen = lastSeenTxn.get(this.target.url);
+    if (seen !== undefined) defaults['x-last-seen-txn'] = seen.toString();
+    return this.request('POST', '/', { ...opts, body: expr }, defaults);
   }
 
   /** `GET /ping`, optionally with a scope. */

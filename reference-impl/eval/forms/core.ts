@@ -41,7 +41,9 @@ const object: FormDefinition = {
 const variable: FormDefinition = {
   required: ['var'],
   async evaluate(ctx, args) {
-    const name = expectString(await args.value(ctx, 'var'), args.position('var'));
+    const name = await args.value(ctx, 'var');
+    // A variable's name is part of the expression's shape: the real service's parser refuses another type (DEC-137).
+    if (typeof name !== 'string') throw errors.invalidExpression(`String expected, ${typeName(name)} provided.`, args.position('var'));
     const value = ctx.scope.lookup(name);
     if (value === undefined) throw errors.invalidExpression(`Variable '${name}' is not defined.`, args.node.position);
     return value;
@@ -75,7 +77,7 @@ const doForm: FormDefinition = {
   async evaluate(ctx, args) {
     const body = args.expr('do');
     if (body.kind !== 'array') return ctx.eval(body);
-    if (body.items.length === 0) throw errors.invalidExpression('Do requires at least one expression.', body.position);
+    if (body.items.length === 0) throw errors.invalidExpression('Expression list cannot be empty.', body.position);
     let last: Value = null;
     for (const item of body.items) last = await ctx.eval(item);
     return last;

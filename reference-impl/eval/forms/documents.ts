@@ -3,8 +3,8 @@ import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { definitionOf } from '../../indexes/index-manager.js';
-import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
-import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
+import { SCHEMA_COLLECTIONS, userCollectionKey, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -163,7 +163,7 @@ function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): Do
 }
 
 /** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
-const RENAMABLE = new Set(['databases', 'indexes', 'roles', 'functions', 'access_providers']);
+const RENAMABLE = new Set(['collections', 'databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
@@ -172,7 +172,8 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   refuseWriteAtEarlierTime(ctx, position);
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
-  const existing = existingForWrite(ctx, location, position);
+  // As the real service looks the target up at its argument, a missing one is reported there (DEC-051).
+  const existing = existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
@@ -200,6 +201,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
       await writeDocument(ctx, keyLocation(location.database, id), 'update', { ...key.fields, database: new Ref(newName, new Ref('databases')) }, key.hidden, position);
     }
   }
+  if (location.collection === 'collections') await moveCollectionDocuments(ctx, location, moved, position);
   followRename(ctx, location, moved);
   if (location.collection === 'roles') followRoleRename(ctx, location, newName);
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
@@ -207,14 +209,57 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
 
 /**
  * Role privileges naming a renamed record are pointed at its new name in the same transaction, so they keep
- * applying (IDX-RULE-003). Written without an access check: it is part of the rename the caller may do.
+ * applying (IDX-RULE-003), and so is a role's membership naming a renamed collection. Written without an access
+ * check: it is part of the rename the caller may do.
  */
 function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLocation): void {
   const oldRef = new Ref(from.id, new Ref(from.collection));
   const newRef = new Ref(to.id, new Ref(to.collection));
   for (const [id, role] of ctx.txn.scan(from.database, 'roles')) {
-    const retargeted = retargetPrivileges(role.fields, oldRef, newRef);
-    if (retargeted) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
+    const privileges = retargetPrivileges(role.fields, oldRef, newRef) ?? role.fields;
+    const retargeted = from.collection === 'collections' ? retargetMembership(privileges, oldRef, newRef) ?? privileges : privileges;
+    if (retargeted !== role.fields) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
+  }
+}
+
+/** The role's fields with each membership entry naming `from` naming `to` instead, or undefined when none does. */
+function retargetMembership(role: ObjectValue, from: Ref, to: Ref): ObjectValue | undefined {
+  const membership = role['membership'];
+  const retarget = (entry: Value): Value => {
+    if (entry instanceof Ref) return entry.equals(from) ? to : entry;
+    return isObjectValue(entry) && entry['resource'] instanceof Ref && entry['resource'].equals(from) ? { ...entry, resource: to } : entry;
+  };
+  const next = Array.isArray(membership) ? membership.map(retarget) : membership === undefined ? undefined : retarget(membership);
+  const changed = Array.isArray(membership) && Array.isArray(next) ? next.some((entry, i) => entry !== membership[i]) : next !== membership;
+  return changed ? { ...role, membership: next as Value } : undefined;
+}
+
+/**
+ * A renamed collection keeps its documents (DEC-005): each moves to the new name with its id, fields and hidden
+ * state, and the tokens of those documents follow their owner. The real service keys documents by the collection's
+ * internal id, so nothing moves there and a document keeps its `ts` and history; here the move is a write, so the
+ * moved documents carry the rename's `ts` and their history starts anew. An index reading the collection cannot
+ * change its source here (its definition is fixed at creation), so such a rename is refused.
+ */
+async function moveCollectionDocuments(ctx: EvalContext, from: DocumentLocation, to: DocumentLocation, position: Position): Promise<void> {
+  const reading = ctx.txn.scan(from.database, 'indexes').find(([, version]) => namesCollection(version, from.id));
+  if (reading !== undefined) {
+    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming a collection that index '${reading[0]}' reads is not supported.` }], position);
+  }
+  const oldKey = userCollectionKey(from.id);
+  const newKey = userCollectionKey(to.id);
+  const oldRef = new Ref(from.id, new Ref('collections'));
+  const newRef = new Ref(to.id, new Ref('collections'));
+  for (const [id, version] of ctx.txn.scan(from.database, oldKey)) {
+    ctx.txn.write(from.database, oldKey, id, 'delete', {}, version.hidden);
+    if (failpoint('COLLECTION-RENAME-LOSES-DOCUMENTS')) continue;
+    ctx.txn.write(from.database, newKey, id, 'create', version.fields, version.hidden);
+  }
+  for (const [id, token] of ctx.txn.scan(from.database, 'tokens')) {
+    const owner = token.fields['instance'];
+    if (owner instanceof Ref && owner.collection?.equals(oldRef)) {
+      ctx.txn.write(from.database, 'tokens', id, 'update', { ...token.fields, instance: new Ref(owner.id, newRef) }, token.hidden);
+    }
   }
 }
 

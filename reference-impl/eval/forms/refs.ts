@@ -1,4 +1,5 @@
 /** Ref-building forms: named schema refs, `ref`+`id`, and the native collection refs. */
+import { documentId, hasNumericIds } from '../../codec/v4-json.js';
 import { errors } from '../../errors/query-error.js';
 import { NATIVE_COLLECTIONS, Ref, type Value } from '../../values/value.js';
 import { expectRef, expectString, typeName } from '../arguments.js';
@@ -25,6 +26,7 @@ function named(key: string, nativeCollection: string): FormDefinition {
   };
 }
 
+/** `{"ref": <collection>, "id": <id>}`: a document's id is a 64-bit integer, given as a number or its text (DEC-132). */
 const refWithId: FormDefinition = {
   required: ['ref', 'id'],
   evaluate(ctx, args) {
@@ -34,7 +36,7 @@ const refWithId: FormDefinition = {
         if (typeof id !== 'string' && typeof id !== 'bigint') {
           throw errors.invalidArgument(`String or Integer expected, ${typeName(id)} provided.`, args.position('id'));
         }
-        return new Ref(String(id), collection);
+        return new Ref(typeof id === 'string' && hasNumericIds(collection) ? documentId(id, args.position('id')) : String(id), collection);
       });
     });
   },

@@ -15,6 +15,9 @@ import {
 
 const t = useTenant({ roles: ['admin', 'server'] });
 
+/** How long the old name of a renamed collection may keep resolving (the real service's schema cache). */
+const RENAME_SETTLE_MS = 30_000;
+
 describe('CreateCollection', () => {
   check(['COLL-CREATE-001', 'COLL-CREATE-002', 'COLL-CREATE-006'], 'CreateCollection with a server key answers 201 with ref (collections/<name>), ts, name and an integer history_days', async () => {
     const res = (await t.server.query(createCollection('users'))).expectStatus(201);
@@ -51,8 +54,21 @@ describe('CreateCollection', () => {
     for (const name of ['two words', 'a/b', 'a:b', 'quote"d', '', 'a,b', 'tab\tname']) await expectNameRefused(name, 'invalid characters');
   });
 
-  check(['COLL-CREATE-011'], 'CreateCollection with a reserved name answers 400 validation failed with reserved name on name', async () => {
-    for (const name of ['events', 'sets', 'self', 'instances', '_']) await expectNameRefused(name, 'reserved name');
+  check(['COLL-CREATE-011'], 'CreateCollection named _ answers 400 validation failed with reserved name on name', async () => {
+    await expectNameRefused('_', 'reserved name');
+  });
+
+  check(['COLL-CREATE-012'], 'CreateCollection named events, sets, self or instances is refused as a reserved name or creates the collection', async () => {
+    for (const name of ['events', 'sets', 'self', 'instances']) {
+      const res = await t.server.query(createCollection(name));
+      if (res.status === 400) {
+        await expectNameRefused(name, 'reserved name');
+        continue;
+      }
+      const record = res.expectStatus(201).resource;
+      expect([record.ref, record.name], res.explain('created another collection')).toEqual([expectedCollectionRef(name), name]);
+      expect((await t.server.query({ get: collection(name) })).expectStatus(200).resource.name).toBe(name);
+    }
   });
 
   check(['COLL-CREATE-004'], 'CreateCollection with a name already used in the database answers 400 instance already exists', async () => {
@@ -141,6 +157,46 @@ describe('Collection reads and lifecycle', () => {
     const after = (await t.server.query({ get: collection('replaced_shape') })).expectStatus(200).resource;
     expect([after.name, after.history_days, after.data]).toEqual(['replaced_shape', 4n, { b: 2n }]);
   });
+
+  /** Polls until the old name of a renamed collection no longer resolves; the real service lets it go with its schema cache. */
+  async function expectNameGone(name: string): Promise<void> {
+    const deadline = Date.now() + RENAME_SETTLE_MS;
+    for (;;) {
+      const res = await t.server.query({ get: collection(name) });
+      if (res.status !== 200 || Date.now() > deadline) {
+        res.expectStatus(400).expectErrorCode('invalid ref');
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    (await t.server.query(createDocument(collection(name), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query({ get: documentRef(name, '1') })).expectStatus(400).expectErrorCode('invalid ref');
+  }
+
+  check(['COLL-LIFE-008'], 'Update or Replace with a new name renames a collection, which keeps its documents; the old name stops resolving', async () => {
+    (await t.server.query(createCollection('hermit_huts', { history_days: 3n }))).expectStatus(201);
+    (await t.server.query(createDocument(documentRef('hermit_huts', '1'), { n: 1n, tags: ['a'] }))).expectStatus(201);
+    (await t.server.query(createDocument(documentRef('hermit_huts', '2'), { n: 2n }))).expectStatus(201);
+
+    const renamed = (await t.server.query({ update: collection('hermit_huts'), params: { object: { name: 'decrepit_huts' } } })).expectStatus(200).resource;
+    expectRecord('collection', renamed);
+    expect([renamed.ref, renamed.name, renamed.history_days]).toEqual([expectedCollectionRef('decrepit_huts'), 'decrepit_huts', 3n]);
+    const got = (await t.server.query({ get: collection('decrepit_huts') })).expectStatus(200).resource;
+    expect([got.ref, got.name]).toEqual([expectedCollectionRef('decrepit_huts'), 'decrepit_huts']);
+    for (const [id, data] of [['1', { n: 1n, tags: ['a'] }], ['2', { n: 2n }]] as const) {
+      const doc = (await t.server.query({ get: documentRef('decrepit_huts', id) })).expectStatus(200).resource;
+      expect([doc.ref, doc.data]).toEqual([{ '@ref': { id, collection: expectedCollectionRef('decrepit_huts') } }, data]);
+    }
+    (await t.server.query(createDocument(documentRef('decrepit_huts', '3'), { n: 3n }))).expectStatus(201);
+    await expectNameGone('hermit_huts');
+
+    // Back again, by Replace.
+    const back = (await t.server.query({ replace: collection('decrepit_huts'), params: { object: { name: 'hermit_huts', history_days: 3n } } })).expectStatus(200).resource;
+    expect([back.ref, back.name]).toEqual([expectedCollectionRef('hermit_huts'), 'hermit_huts']);
+    const page = (await t.server.query({ paginate: { documents: collection('hermit_huts') } })).expectStatus(200).resource;
+    expect(page.data).toEqual(['1', '2', '3'].map((id) => ({ '@ref': { id, collection: expectedCollectionRef('hermit_huts') } })));
+    await expectNameGone('decrepit_huts');
+  }, { timeout: 2 * RENAME_SETTLE_MS + 30_000 });
 
   check(['COLL-LIFE-005'], "Update of a collection's history_days is returned by a later Get", async () => {
     (await t.server.query(createCollection('retuned', { history_days: 1n }))).expectStatus(201);

@@ -47,6 +47,32 @@ describe('Create', () => {
     expect((await t.server.query({ get: documentRef('docs', '4242') })).expectStatus(200).resource.data).toEqual({ chosen: true });
   });
 
+  check(['DOC-CREATE-011'], 'A document id that is not a 64-bit integer answers 400 invalid argument at the id, and nothing is written', async () => {
+    const refused = [
+      { id: 'abc', description: "Number or numeric String expected, non-numeric 'abc' provided." },
+      { id: '12x', description: "Number or numeric String expected, non-numeric '12x' provided." },
+      { id: '9223372036854775808', description: "The id provided is too large: '9223372036854775808'" },
+      { id: '99999999999999999999', description: "The id provided is too large: '99999999999999999999'" },
+    ];
+    for (const { id, description } of refused) {
+      const viaRef = await t.server.query(createDocument(documentRef('docs', id), { refused: true }));
+      viaRef.expectStatus(400).expectErrorCode('invalid argument');
+      expect([viaRef.body.errors[0].position, viaRef.body.errors[0].description], viaRef.explain('refuses the id elsewhere or in other words')).toEqual([['create', 'id'], description]);
+      const literal = { '@ref': { id, collection: expectedCollectionRef('docs') } };
+      const viaLiteral = await t.server.query({ create: literal, params: { object: { data: { object: { refused: true } } } } });
+      viaLiteral.expectStatus(400).expectErrorCode('invalid argument');
+      expect(viaLiteral.body.errors[0].position, viaLiteral.explain('refuses the literal\'s id elsewhere')).toEqual(['create', 'id']);
+    }
+    const page = (await t.server.query({ paginate: { documents: collection('docs') }, size: 10_000n })).expectStatus(200).resource;
+    expect(page.data.map((ref: unknown) => refPayload(ref).id).filter((id: string) => !/^\d+$/.test(id) || id.length > 19), 'documents written with a refused id').toEqual([]);
+    const largest = (await t.server.query(createDocument(documentRef('docs', '9223372036854775807'), { largest: true }))).expectStatus(201).resource;
+    expect(refPayload(largest.ref).id).toBe('9223372036854775807');
+    // Ids the server generates afterwards are still 64-bit.
+    const generated = refPayload((await t.server.query(createDocument(collection('docs'), { after: true }))).expectStatus(201).resource.ref).id;
+    expect(generated, 'a generated id').toMatch(/^\d+$/);
+    expect(BigInt(generated) <= 9223372036854775807n, `generated id ${generated} is beyond 64 bits`).toBe(true);
+  });
+
   check(['DOC-CREATE-010'], 'Create with a collection ref never replaces a document created with an id the client chose', async () => {
     // Ids a server is likely to generate next, whether it counts up or derives ids from the time in milliseconds
     // (as the real service's do); on a server that generates ids otherwise they are just ids chosen by the client.
@@ -101,6 +127,17 @@ describe('Create', () => {
     expect(typeof created.data.whole_decimal, 'a decimal stays a decimal').toBe('number');
     expect(typeof created.data.int, 'an integer stays an integer').toBe('bigint');
     expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual(expected);
+  });
+
+  check(['DOC-CREATE-012'], 'Create, Update and Replace drop nulls wherever they stand, array elements included', async () => {
+    const created = (await t.server.query(createDocument(collection('docs'), { l: [1n, null, 2n], m: [{ a: null, b: 1n }, [null]], kept: 'x' }))).expectStatus(201).resource;
+    expect(created.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
+    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
+    const updated = (await t.server.query({ update: created.ref, params: { object: { data: literal({ l: [null, 3n], n: { x: null, y: 1n } }) } } })).expectStatus(200).resource;
+    expect(updated.data).toEqual({ l: [3n], m: [{ b: 1n }, []], kept: 'x', n: { y: 1n } });
+    const replaced = (await t.server.query({ replace: created.ref, params: { object: { data: literal({ r: [null, { z: [null, 'z'] }] }) } } })).expectStatus(200).resource;
+    expect(replaced.data).toEqual({ r: [{ z: ['z'] }] });
+    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ r: [{ z: ['z'] }] });
   });
 
   check(['DOC-CREATE-008'], 'A data field set to null in Create is absent from the stored document', async () => {

@@ -62,4 +62,17 @@ describe('Authentication headers', () => {
     expectQueryError(res, 403, 'permission denied');
     expect((await t.server.query(exists(collectionRef('client_may_not')))).expectStatus(200).resource).toBe(false);
   });
+
+  check(['PROTO-AUTH-008'], 'the 401 for an unknown secret says Access token required on /query/1, Invalid token, unable to authenticate request on /feed/1 and /stream/1', async () => {
+    const unknown = `${t.secrets.server.slice(0, -1)}${t.secrets.server.endsWith('x') ? 'y' : 'x'}`;
+    const messages: Array<[string, unknown, string]> = [
+      ['/query/1', { query: '1 + 1' }, 'Access token required'],
+      ['/feed/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
+      ['/stream/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
+    ];
+    for (const [path, body, message] of messages) {
+      const res = (await t.server.request('POST', path, { body, secret: unknown })).expectStatus(401).expectSchema('v10-error');
+      expect([res.body.error.code, res.body.error.message], res.explain('answers another message')).toEqual(['unauthorized', message]);
+    }
+  });
 });

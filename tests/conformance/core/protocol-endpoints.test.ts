@@ -80,6 +80,19 @@ describe('Endpoints, content types, status codes and headers', () => {
     expectProtocolError(res, 404, 'not found');
   });
 
+  check.each([
+    { method: 'GET', path: '/no/such/endpoint/here' },
+    { method: 'POST', path: '/no/such/endpoint/here' },
+    { method: 'GET', path: '/v99' },
+    { method: 'POST', path: '/feed/2' },
+  ])(['PROTO-ENDPOINT-011'], 'a path no endpoint serves ($method $path) answers 404 not found without a secret and with an unknown one', async ({ method, path }) => {
+    for (const opts of [{ auth: 'none' as const }, { secret: 'not-a-secret' }]) {
+      const res = await t.server.request(method, path, method === 'POST' ? { ...opts, rawBody: '{"now":null}' } : opts);
+      const error = expectProtocolError(res, 404, 'not found');
+      expect(error.description).toBe('Not Found');
+    }
+  });
+
   check(['PROTO-CTYPE-001'], 'POST / parses the body as JSON with Content-Type: application/json', async () => {
     const res = await postRaw(t.server, '{"equals":[2,2]}', { 'content-type': 'application/json' });
     expect(res.expectStatus(200).resource).toBe(true);
@@ -154,10 +167,75 @@ describe('Endpoints, content types, status codes and headers', () => {
     }
   });
 
-  check(['PROTO-HEADER-004'], 'x-last-seen-txn with a time the server has not reached does not make the request fail', async () => {
-    const future = (BigInt(Date.now()) * 1000n + 3_600_000_000n).toString();
-    const res = await t.server.query({ equals: [3, 3] }, { headers: { 'x-last-seen-txn': future } });
-    expect(res.expectStatus(200).resource).toBe(true);
+  check(['PROTO-HEADER-018'], 'a POST / answer carries x-query-bytes-in/-out (the body lengths), x-storage-bytes-read/-write and x-txn-retries as decimal integers', async () => {
+    const write = JSON.stringify(createDoc(docRef(COLL, '320'), { name: 'café ☕' }));
+    const read = JSON.stringify({ get: docRef(COLL, '320') });
+    const answers = [
+      { res: await postRaw(t.server, write), body: write, status: 201 },
+      { res: await postRaw(t.server, read), body: read, status: 200 },
+      { res: await postRaw(t.server, '{"abort":"no"}'), body: '{"abort":"no"}', status: 400 },
+      { res: await postRaw(t.server, '{ "get" : ' + JSON.stringify(docRef(COLL, '321')) + ' }'), body: '{ "get" : ' + JSON.stringify(docRef(COLL, '321')) + ' }', status: 404 },
+    ];
+    for (const { res, body, status } of answers) {
+      res.expectStatus(status);
+      for (const header of ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write', 'x-txn-retries']) {
+        expect(res.headers[header], res.explain(`lacks ${header} as a decimal integer`)).toMatch(/^\d+$/);
+      }
+      expect(Number(res.headers['x-query-bytes-in']), res.explain('x-query-bytes-in is not the request body\'s length in bytes')).toBe(Buffer.byteLength(body));
+      expect(Number(res.headers['x-query-bytes-out']), res.explain('x-query-bytes-out is not the answer body\'s length in bytes')).toBe(Buffer.byteLength(res.text));
+    }
+    expect(Number(answers[0]!.res.headers['x-storage-bytes-write']), answers[0]!.res.explain('wrote a document and reports no storage bytes written')).toBeGreaterThan(0);
+  });
+
+  check(['PROTO-HEADER-019'], 'every answer carries a traceparent, keeping the trace id of a valid one the request sent', async () => {
+    const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+    const sent = '00-750efa5fb6a131eb2cf4db39f28366cb-5669e71839eca76b-01';
+    const ids = (res: Response): [string, string] => {
+      const match = TRACEPARENT.exec(res.headers['traceparent'] ?? '');
+      expect(match, res.explain(`answers traceparent ${res.headers['traceparent']}, not 00-<trace id>-<span id>-<flags>`)).not.toBeNull();
+      expect([match![1], match![2]], res.explain('answers an all-zero id')).not.toContain('0'.repeat(32));
+      expect(match![2], res.explain('answers an all-zero span id')).not.toBe('0'.repeat(16));
+      return [match![1]!, match![2]!];
+    };
+    const traced = { headers: { traceparent: sent } };
+    const keeping = [
+      await t.server.query({ now: null }, traced),
+      await t.server.query({ abort: 'no' }, traced),
+      await t.server.query({ now: null }, { ...traced, secret: 'not-a-secret' }),
+      await t.server.request('GET', '/no/such/endpoint/here', traced),
+      await t.server.ping(undefined, traced),
+      await t.server.fql('1 + 1', undefined, traced),
+    ];
+    for (const res of keeping) {
+      const [traceId, spanId] = ids(res);
+      expect(traceId, res.explain('does not keep the trace id of the request\'s traceparent')).toBe('750efa5fb6a131eb2cf4db39f28366cb');
+      expect(spanId, res.explain('answers the request\'s own span id')).not.toBe('5669e71839eca76b');
+    }
+    const invalid = ['invalidTraceparent', '00-00000000000000000000000000000000-5669e71839eca76b-00', '00-750efa5fb6a131eb2cf4db39f28366cb-0000000000000000-00', '00-750efa5fb6a131eb2cf4db39f28366cbff-5669e71839eca7-00'];
+    const fresh = new Set<string>();
+    for (const traceparent of invalid) fresh.add(ids(await t.server.query({ now: null }, { headers: { traceparent } }))[0]);
+    fresh.add(ids(await t.server.query({ now: null })).at(0)!);
+    fresh.add(ids(await t.server.query({ now: null })).at(0)!);
+    expect(fresh.has('750efa5fb6a131eb2cf4db39f28366cb'), 'an invalid traceparent\'s trace id was kept').toBe(false);
+    expect(fresh.size, 'requests without a valid traceparent each start a trace of their own').toBe(invalid.length + 2);
+  });
+
+  check(['PROTO-HEADER-020'], 'a POST / answer echoes the request\'s x-fauna-tags, its pairs in reverse order', async () => {
+    const tagged = await t.server.query({ now: null }, { headers: { 'x-fauna-tags': 'foo=Foo1,bar=Bar2' } });
+    expect(tagged.expectStatus(200).headers['x-fauna-tags'], tagged.explain('does not echo the tags')).toBe('bar=Bar2,foo=Foo1');
+    const three = await t.server.query(createDoc({ collection: COLL }, { n: 1 }), { headers: { 'x-fauna-tags': 'a=1,b_2=x,c=Z' } });
+    expect(three.expectStatus(201).headers['x-fauna-tags'], three.explain('does not echo the tags')).toBe('c=Z,b_2=x,a=1');
+    for (const res of [await t.server.query({ now: null }), await t.server.query({ now: null }, { headers: { 'x-fauna-tags': '' } })]) {
+      expect(res.expectStatus(200).headers, res.explain('answers tags the request did not carry')).not.toHaveProperty('x-fauna-tags');
+    }
+  });
+
+  check(['PROTO-HEADER-004'], 'x-last-seen-txn up to a second after the latest x-txn-time does not make the request fail', async () => {
+    const latest = txnTime((await t.server.query(createDoc({ collection: COLL }, { n: 1 }))).expectStatus(201));
+    const ahead = { headers: { 'x-last-seen-txn': (latest + 1_000_000n).toString() } };
+    expect((await t.server.query({ equals: [3, 3] }, ahead)).expectStatus(200).resource).toBe(true);
+    const created = (await t.server.query(createDoc({ collection: COLL }, { ahead: true }), ahead)).expectStatus(201).resource;
+    expect((await t.server.query({ select: ['data', 'ahead'], from: { get: created.ref } }, ahead)).expectStatus(200).resource).toBe(true);
   });
 
   check(['PROTO-HTTP-001'], 'the server accepts HTTP/1.1 requests', async () => {

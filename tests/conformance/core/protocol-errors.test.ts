@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, useTenant, type Response } from '../../harness/index.js';
 import { collectionRef, createCollection, createDoc, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
 
 describe('Bad request bodies', () => {
@@ -40,11 +40,18 @@ describe('Bad request bodies', () => {
   });
 
   check.each([
-    { name: 'a lone 0xFF byte in a string', bytes: Buffer.concat([Buffer.from('{"abort":"'), Buffer.from([0xff]), Buffer.from('"}')]) },
-    { name: 'an overlong encoding of "/"', bytes: Buffer.concat([Buffer.from('{"equals":["'), Buffer.from([0xc0, 0xaf]), Buffer.from('","/"]}')]) },
-    { name: 'a truncated sequence', bytes: Buffer.concat([Buffer.from('{"object":{"a":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}}')]) },
-  ])(['PROTO-BODY-005'], 'a body that is not valid UTF-8 ($name) answers 400, never 5xx', async ({ bytes }) => {
-    (await postRaw(t.server, bytes)).expectStatus(400).expectSchema('v4-error');
+    { name: 'a lone 0xFF byte', bad: [0xff] },
+    { name: 'a stray continuation byte', bad: [0x80] },
+    { name: 'an overlong encoding of "/"', bad: [0xc0, 0xaf] },
+    { name: 'a truncated sequence', bad: [0xe2, 0x82] },
+    { name: 'an encoded surrogate (the real service reads it as "?")', bad: [0xed, 0xb0, 0x80] },
+  ])(['PROTO-BODY-005'], 'a body that is not valid UTF-8 ($name) answers 400, or 200 read leniently, never 5xx', async ({ bad }) => {
+    // Read leniently, the bad bytes are a string between < and >; refused, the answer is a v4 error.
+    const res = await postRaw(t.server, Buffer.concat([Buffer.from('{"select":["a"],"from":{"object":{"a":"<'), Buffer.from(bad), Buffer.from('>"}}}')]));
+    if (res.status === 200) {
+      res.expectSchema('v4-success');
+      expect(res.resource, res.explain('read the body leniently into something else than the string')).toMatch(/^<.+>$/su);
+    } else res.expectStatus(400).expectSchema('v4-error');
   });
 
   check(['PROTO-STATUS-004'], 'no random JSON value sent as a query makes the server answer 5xx', async () => {
@@ -70,6 +77,48 @@ describe('Bad request bodies', () => {
   check(['PROTO-VALUE-012'], 'an unbound {"var": name} answers 400 with a v4 query error', async () => {
     expectQueryError(await t.server.query({ var: 'never_bound' }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
     expectQueryError(await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
+  });
+});
+
+describe('Malformed refs and variables', () => {
+  const t = useTenant();
+
+  check(['PROTO-VALUE-014'], 'a short-form @ref that is not a ref path answers 400 invalid expression at the literal', async () => {
+    (await t.server.query(createCollection('shorts'))).expectStatus(201);
+    for (const path of ['foo ref', 'collections/shorts/abc', 'collections/shorts/99999999999999999999', 'nonsense/1']) {
+      const error = expectQueryError(await t.server.query({ get: { '@ref': path } }), 400, 'invalid expression');
+      expect(error.position, `the position of the error about ${path}`).toEqual(['get']);
+    }
+  });
+
+  check(['PROTO-VALUE-015'], '{"var": <not a string>} answers 400 invalid expression at its var argument', async () => {
+    for (const name of [4, true, ['x']]) {
+      const error = expectQueryError(await t.server.query({ let: [{ x: 4 }], in: { var: name } }), 400, 'invalid expression');
+      expect(error.position).toEqual(['in', 'var']);
+    }
+  });
+});
+
+describe('Error descriptions', () => {
+  const t = useTenant();
+
+  check(['PROTO-ERROR-015'], 'v4 protocol errors carry the real service\'s descriptions', async () => {
+    const described = (res: Response, status: number) => {
+      res.expectStatus(status).expectSchema('v4-error');
+      return res.body.errors[0].description;
+    };
+    const put = await t.server.request('PUT', '/', { rawBody: '{"now":null}' });
+    expect([described(put, 405), put.headers['allow']]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
+    (await t.server.query(createCollection('described'))).expectStatus(201);
+    const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collectionRef('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
+    expect(described(viaGet, 400)).toBe('Call performs a write, which is not allowed in get requests.');
+    expect(described(await postRaw(t.server, ''), 400)).toBe('No query provided.');
+    expect(described(await postRaw(t.server, '[1'), 400)).toBe('Request body is not valid JSON.');
+    expect(described(await t.server.query({ '@ts': 'yesterday' }), 400)).toBe('Invalid time.');
+    expect(described(await t.server.query({ '@date': '2020-13-45' }), 400)).toBe('Invalid date.');
+    expect(described(await t.server.query({ get: { '@ref': 'foo ref' } }), 400)).toBe('Invalid ref.');
+    const emptyDo = await t.server.query({ do: [] });
+    expect([described(emptyDo, 400), emptyDo.body.errors[0].position]).toEqual(['Expression list cannot be empty.', ['do']]);
   });
 });
 
@@ -154,6 +203,21 @@ describe('Positions of write errors', () => {
     const client = secret === 'admin' ? t.admin : secret === 'server' ? t.server : t.client;
     const error = expectQueryError(await client.query(expr), status, code);
     expect(error.position).toEqual(position);
+  });
+
+  check(['PROTO-ERROR-014'], 'Update or Replace of a missing document answers instance not found at its target argument; Delete at the Delete itself', async () => {
+    const missing = docRef('places', '424242');
+    const cases: Array<[unknown, unknown[]]> = [
+      [{ update: missing, params: lit({ data: { n: 1n } }) }, ['update']],
+      [{ replace: missing, params: lit({ data: { n: 1n } }) }, ['replace']],
+      [{ do: [1n, { update: missing, params: lit({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
+      [{ delete: missing }, []],
+      [{ do: [1n, { delete: missing }] }, ['do', 1n]],
+    ];
+    for (const [expr, position] of cases) {
+      const res = await t.server.query(expr);
+      expect(expectQueryError(res, 404, 'instance not found').position, res.explain('reports the missing target elsewhere')).toEqual(position);
+    }
   });
 
   check(['PROTO-ERROR-013'], 'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself', async () => {

@@ -52,6 +52,34 @@ describe('Tagged values (v4 encoding)', () => {
     expect(q.expr).toEqual({ abort: 'never evaluated' });
   });
 
+  check(['PROTO-VALUE-016'], 'a returned @query carries api_version (first) when the lambda\'s or the request\'s version is past 2.12; a literal without one is 2.12', async () => {
+    const literal = { '@query': { lambda: 'X', expr: { var: 'X' } } };
+    const keys = (q: object) => Object.keys(q);
+    const v4Literal = (await t.server.query(literal)).expectStatus(200).resource['@query'];
+    expect([keys(v4Literal), v4Literal]).toEqual([['api_version', 'lambda', 'expr'], { api_version: '2.12', lambda: 'X', expr: { var: 'X' } }]);
+    const v4Query = (await t.server.query({ query: { lambda: 'x', expr: { var: 'x' } } })).expectStatus(200).resource['@query'];
+    expect([keys(v4Query), v4Query.api_version]).toEqual([['api_version', 'lambda', 'expr'], '4']);
+    const v3Query = (await t.server.query({ query: { lambda: 'x', expr: { var: 'x' } } }, { apiVersion: '3' })).expectStatus(200).resource['@query'];
+    expect(v3Query.api_version).toBe('3');
+    const kept = (await t.server.query({ '@query': { api_version: '3', lambda: 'X', expr: { var: 'X' } } })).expectStatus(200).resource['@query'];
+    expect(kept.api_version).toBe('3');
+    for (const expr of [literal, { query: { lambda: 'x', expr: { var: 'x' } } }]) {
+      const old = (await t.server.query(expr, { apiVersion: '2.1' })).expectStatus(200).resource['@query'];
+      expect(keys(old), 'a lambda of 2.12 or earlier answered at 2.1').toEqual(['lambda', 'expr']);
+    }
+  });
+
+  check(['PROTO-VALUE-017'], 'a returned @query renders a let given as a list of bindings with one object of them', async () => {
+    const body = { let: [{ x: 1n }, { y: 2n }], in: [{ var: 'x' }, { var: 'y' }] };
+    const q = (await t.server.query({ query: { lambda: '_', expr: body } })).expectStatus(200).resource['@query'];
+    expect(q.expr).toEqual({ let: { x: 1n, y: 2n }, in: [{ var: 'x' }, { var: 'y' }] });
+    expect(Object.keys(q.expr.let)).toEqual(['x', 'y']);
+    // Nested in other forms, and in a literal sent back.
+    const nested = { if: true, then: { let: [{ a: { let: [{ b: 1n }], in: { var: 'b' } } }], in: { var: 'a' } }, else: [{ let: [{ c: 3n }], in: { var: 'c' } }] };
+    const literal = (await t.server.query({ '@query': { lambda: 'v', expr: nested } })).expectStatus(200).resource['@query'];
+    expect(literal.expr).toEqual({ if: true, then: { let: { a: { let: { b: 1n }, in: { var: 'b' } } }, in: { var: 'a' } }, else: [{ let: { c: 3n }, in: { var: 'c' } }] });
+  });
+
   check(['PROTO-VALUE-006'], 'timestamps round-trip as {"@ts": "<ISO 8601 with Z>"} and dates as {"@date": "YYYY-MM-DD"}', async () => {
     const ts = { '@ts': '2020-01-02T03:04:05.123456Z' };
     const date = { '@date': '2020-01-02' };

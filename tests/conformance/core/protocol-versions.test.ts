@@ -74,4 +74,22 @@ describe('API versions and wording', () => {
     const res = await t.server.query(natives.map((name) => ({ [name]: null })), { apiVersion: '4' });
     expect(res.expectStatus(200).resource).toEqual(natives.map((id) => ({ '@ref': { id } })));
   });
+
+  check(['PROTO-VERSION-010'], 'below 2.7 error descriptions say class and instance', async () => {
+    const described = async (expr: unknown, apiVersion: string | null, status: number) => {
+      const res = (await t.server.query(expr, { apiVersion })).expectStatus(status);
+      return res.body.errors[0].description as string;
+    };
+    for (const apiVersion of ['2.1', null, '2.0']) {
+      expect(await described({ get: docRef(COLL, '404') }, apiVersion, 404)).toBe('Instance not found.');
+      expect(await described(createDoc(docRef(COLL, '1'), { v: 2 }), apiVersion, 400)).toBe('Instance already exists.');
+      expect(await described(createCollection(COLL), apiVersion, 400)).toBe('Class already exists.');
+      expect(await described({ create_collection: { object: { name: 'a b' } } }, apiVersion, 400)).toBe('instance data is not valid.');
+      expect(await described({ get: docRef('foofoo', '123') }, apiVersion, 400)).toBe("Ref refers to undefined class 'foofoo'");
+    }
+    // 2.7 and later: collection and document.
+    expect(await described({ get: docRef(COLL, '404') }, '2.7', 404)).toBe('Document not found.');
+    expect(await described(createCollection(COLL), '4', 400)).toBe('Collection already exists.');
+    expect(await described({ get: docRef('foofoo', '123') }, '4', 400)).toBe("Ref refers to undefined collection 'foofoo'");
+  });
 });

@@ -98,10 +98,14 @@ describe('Transactions', () => {
     }
   });
 
-  check(['TXN-ORDER-002', 'TXN-TIME-002'], 'x-txn-time of a later request (a read too) is at or after the ts of every write committed before it was sent', async () => {
+  /** Options that carry `res`'s `x-txn-time` as `x-last-seen-txn`, as a driver sends the latest one it has seen. */
+  const after = (res: Response) => ({ headers: { 'x-last-seen-txn': txnTime(res).toString() } });
+
+  check(['TXN-ORDER-002', 'TXN-TIME-002'], 'x-txn-time of a later request carrying the write\'s x-txn-time in x-last-seen-txn (a read too) is at or after the write\'s ts', async () => {
     for (let i = 0; i < 4; i += 1) {
-      const written = (await t.server.query(updateDoc(docRef(COLL, '1'), { round: i }))).expectStatus(200).resource.ts as bigint;
-      const reads: Response[] = [await t.server.query({ equals: [1, 1] }), await t.admin.query(getDoc(docRef(COLL, '1'))), await t.client.query({ now: null })];
+      const write = (await t.server.query(updateDoc(docRef(COLL, '1'), { round: i }))).expectStatus(200);
+      const written = write.resource.ts as bigint;
+      const reads: Response[] = [await t.server.query({ equals: [1, 1] }, after(write)), await t.admin.query(getDoc(docRef(COLL, '1')), after(write)), await t.client.query({ now: null }, after(write))];
       for (const res of reads) {
         res.expectStatus(200);
         expect(txnTime(res) >= written, res.explain(`carries x-txn-time ${res.headers['x-txn-time']} before the committed write at ${written}`)).toBe(true);
@@ -109,16 +113,16 @@ describe('Transactions', () => {
     }
   });
 
-  check(['TXN-ORDER-003'], 'a read that follows a write\'s answer sees that write', async () => {
+  check(['TXN-ORDER-003'], 'a read that follows a write\'s answer, carrying its x-txn-time in x-last-seen-txn, sees that write', async () => {
     for (let i = 0; i < 8; i += 1) {
       const id = String(50 + i);
-      (await t.server.query(createDoc(docRef(COLL, id), { v: i }))).expectStatus(201);
+      const created = (await t.server.query(createDoc(docRef(COLL, id), { v: i }))).expectStatus(201);
       // Another key, so nothing request-local can explain the read.
-      expect((await t.admin.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) })).expectStatus(200).resource).toBe(BigInt(i));
-      (await t.admin.query(updateDoc(docRef(COLL, id), { v: i + 100 }))).expectStatus(200);
-      expect((await t.server.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) })).expectStatus(200).resource).toBe(BigInt(i + 100));
-      (await t.server.query({ delete: docRef(COLL, id) })).expectStatus(200);
-      expect((await t.admin.query(exists(docRef(COLL, id)))).expectStatus(200).resource).toBe(false);
+      expect((await t.admin.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, after(created))).expectStatus(200).resource).toBe(BigInt(i));
+      const updated = (await t.admin.query(updateDoc(docRef(COLL, id), { v: i + 100 }))).expectStatus(200);
+      expect((await t.server.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, after(updated))).expectStatus(200).resource).toBe(BigInt(i + 100));
+      const deleted = (await t.server.query({ delete: docRef(COLL, id) })).expectStatus(200);
+      expect((await t.admin.query(exists(docRef(COLL, id)), after(deleted))).expectStatus(200).resource).toBe(false);
     }
   });
 
@@ -170,12 +174,22 @@ describe('Transactions', () => {
     expect(read.resource).toEqual(Array.from({ length: n }, (_, i) => BigInt(i)));
   });
 
-  check(['TXN-TIME-001'], '{"now": null} inside a write request answers the request\'s transaction time', async () => {
+  check(['TXN-TIME-001'], '{"now": null} inside a write request is no later than its x-txn-time and the ts of what it writes', async () => {
     const res = (await t.server.query([createDoc(docRef(COLL, '70'), { n: 1 }), { now: null }, { time: 'now' }])).expectStatus(200);
     const [doc, now, timeNow] = res.resource;
-    expect(isoToMicros(now['@ts'])).toBe(txnTime(res));
-    expect(isoToMicros(now['@ts'])).toBe(doc.ts);
+    const micros = isoToMicros(now['@ts']);
+    expect(micros <= txnTime(res), res.explain(`now ${micros} is after x-txn-time`)).toBe(true);
+    expect(micros <= doc.ts, res.explain(`now ${micros} is after the ts of the document written`)).toBe(true);
     expect(timeNow).toEqual(now);
+  });
+
+  check(['TXN-TIME-001'], '{"now": null} in a request that writes nothing equals its x-txn-time', async () => {
+    for (const client of [t.server, t.client]) {
+      const res = (await client.query([{ now: null }, { time: 'now' }])).expectStatus(200);
+      const [now, timeNow] = res.resource;
+      expect(isoToMicros(now['@ts']), res.explain('answers a now other than its x-txn-time')).toBe(txnTime(res));
+      expect(timeNow).toEqual(now);
+    }
   });
 
   check(['TXN-TIME-001'], '{"now": null} is one value for the whole request', async () => {

@@ -34,30 +34,30 @@ describe('Write limits', () => {
   }
 
   check(['LIMIT-WRITE-001'], 'a version of 7.8 MB is written; one of 11.7 MB answers 400 bad request and is not', async () => {
-    const kept = await t.server.query(withPart(createWith('fits', 2)));
+    const kept = await t.server.query(withPart(createWith('101', 2)));
     kept.expectStatus(200);
-    expect(kept.json).toEqual({ resource: 'fits' });
-    expect(await exists('fits')).toBe(true);
+    expect(kept.json).toEqual({ resource: '101' });
+    expect(await exists('101')).toBe(true);
 
-    expectProtocolError(await t.server.query(withPart(createWith('too-large', 3))), 400, 'bad request');
-    expect(await exists('too-large'), 'the refused version was not written').toBe(false);
+    expectProtocolError(await t.server.query(withPart(createWith('102', 3))), 400, 'bad request');
+    expect(await exists('102'), 'the refused version was not written').toBe(false);
   });
 
   check(['LIMIT-WRITE-001'], 'an Update that would make a version of 11.7 MB answers 400 bad request and changes nothing', async () => {
-    (await t.server.query(withPart(createWith('grows', 2)))).expectStatus(200);
-    const update = { update: ref('grows'), params: obj({ data: obj({ p2: part }) }) };
+    (await t.server.query(withPart(createWith('103', 2)))).expectStatus(200);
+    const update = { update: ref('103'), params: obj({ data: obj({ p2: part }) }) };
     expectProtocolError(await t.server.query(withPart({ select: 'ts', from: update })), 400, 'bad request');
-    const added = await t.server.query({ select: ['data', 'p2'], from: { get: ref('grows') }, default: 'absent' });
+    const added = await t.server.query({ select: ['data', 'p2'], from: { get: ref('103') }, default: 'absent' });
     added.expectStatus(200);
     expect(added.json, 'the refused Update added no field').toEqual({ resource: 'absent' });
   });
 
   check(['LIMIT-WRITE-002'], 'a query writing two 7.8 MB versions is kept; one writing three answers 400 bad request and writes none of them', async () => {
-    const kept = await t.server.query(withPart({ do: [createWith('pair-1', 2), createWith('pair-2', 2)] }));
+    const kept = await t.server.query(withPart({ do: [createWith('104', 2), createWith('105', 2)] }));
     kept.expectStatus(200);
-    expect([await exists('pair-1'), await exists('pair-2')]).toEqual([true, true]);
+    expect([await exists('104'), await exists('105')]).toEqual([true, true]);
 
-    expectProtocolError(await t.server.query(withPart({ do: [createWith('triple-1', 2), createWith('triple-2', 2), createWith('triple-3', 2)] })), 400, 'bad request');
-    expect([await exists('triple-1'), await exists('triple-2'), await exists('triple-3')], 'no write of the refused query was kept').toEqual([false, false, false]);
+    expectProtocolError(await t.server.query(withPart({ do: [createWith('106', 2), createWith('107', 2), createWith('108', 2)] })), 400, 'bad request');
+    expect([await exists('106'), await exists('107'), await exists('108')], 'no write of the refused query was kept').toEqual([false, false, false]);
   });
 });

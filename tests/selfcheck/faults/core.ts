@@ -215,6 +215,27 @@ function nestingDepth(bytes: Buffer): number {
 }
 
 /** `2024-01-02T03:04:05.123456Z` → microseconds since the epoch. */
+/** The object of a top-level Update or Replace of a collection that gives it a new name, else undefined. */
+function collectionRenameObject(expression: unknown): JsonObject | undefined {
+  if (!isJsonObject(expression)) return undefined;
+  const target = schemaRefOf(expression.update ?? expression.replace);
+  const params = expression.params;
+  const object = isJsonObject(params) && isJsonObject(params.object) ? params.object : undefined;
+  return target?.kind === 'collection' && object !== undefined && typeof object.name === 'string' && object.name !== target.name ? object : undefined;
+}
+
+/** Whether `id` is the text of a signed 64-bit integer (or `self`), as document ids must be. */
+function isLongId(id: string): boolean {
+  return id === 'self' || (/^[+-]?\d+$/.test(id) && BigInt(id) <= 2n ** 63n - 1n && BigInt(id) >= -(2n ** 63n));
+}
+
+/** A numeric id standing in for a non-numeric one: the same text always gives the same id. */
+function numericStandIn(id: string): string {
+  let hash = 7n;
+  for (const char of id) hash = (hash * 31n + BigInt(char.codePointAt(0)!)) % 10n ** 15n;
+  return `4${hash.toString().padStart(15, '0')}`;
+}
+
 function isoMicros(iso: string): bigint | undefined {
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
   if (!match) return undefined;
@@ -397,6 +418,81 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'HEADER-STORAGE-BYTES-MISSING',
+    title: 'No query and storage byte counts',
+    breaks: ['PROTO-HEADER-018'],
+    area: 'core',
+    description: 'The `x-query-bytes-in`, `x-query-bytes-out`, `x-storage-bytes-read` and `x-storage-bytes-write` headers are removed (the metrics of DEC-016 only).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => 'x-storage-bytes-read' in res.headers || 'x-query-bytes-out' in res.headers,
+        (res) => ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write'].reduce(withoutHeader, res),
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-QUERY-BYTES-OUT-CHARACTERS',
+    title: '`x-query-bytes-out` counts characters',
+    breaks: ['PROTO-HEADER-018'],
+    area: 'core',
+    description: '`x-query-bytes-out` is the answer body\'s length in UTF-16 code units rather than bytes (a body with non-ASCII text is undercounted).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res) => /^\d+$/.test(res.headers['x-query-bytes-out'] ?? '') && res.body.toString('utf8').length !== res.body.length,
+        (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-TRACEPARENT-MISSING',
+    title: 'No traceparent on answers',
+    breaks: ['PROTO-HEADER-019'],
+    area: 'core',
+    description: 'The `traceparent` response header is removed.',
+    apply: () => ({
+      response: rewriteResponse((res) => 'traceparent' in res.headers, (res) => withoutHeader(res, 'traceparent')),
+    }),
+  },
+  {
+    id: 'HEADER-TRACEPARENT-NEW-TRACE',
+    title: 'A request\'s trace is not continued',
+    breaks: ['PROTO-HEADER-019'],
+    area: 'core',
+    description: 'The answer to a request carrying a `traceparent` carries a `traceparent` of a new trace (trace id bytes reversed).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => ctx.original.headers['traceparent'] !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers['traceparent'] ?? ''),
+        (res) => {
+          const [version, traceId, ...rest] = res.headers['traceparent']!.split('-');
+          return withHeader(res, 'traceparent', [version, [...traceId!].reverse().join(''), ...rest].join('-'));
+        },
+      ),
+    }),
+  },
+  {
+    id: 'HEADER-TAGS-NOT-ECHOED',
+    title: 'Tags are not echoed',
+    breaks: ['PROTO-HEADER-020'],
+    area: 'core',
+    description: 'The `x-fauna-tags` response header is removed.',
+    apply: () => ({
+      response: rewriteResponse((res) => 'x-fauna-tags' in res.headers, (res) => withoutHeader(res, 'x-fauna-tags')),
+    }),
+  },
+  {
+    id: 'HEADER-TAGS-ECHOED-AS-SENT',
+    title: 'Tags are echoed in the request\'s order',
+    breaks: ['PROTO-HEADER-020'],
+    area: 'core',
+    description: 'The `x-fauna-tags` response header repeats the request\'s header as it was sent, not in the real service\'s reverse order.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
+        (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
+      ),
+    }),
+  },
+  {
     id: 'HEADER-TXN-TIME-MISSING-ON-READS',
     title: 'Read-only requests carry no x-txn-time',
     breaks: ['TXN-TIME-002'],
@@ -557,6 +653,51 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ENDPOINT-PING-NEEDS-SECRET',
+    title: '/ping needs a secret',
+    breaks: ['PROTO-ENDPOINT-009'],
+    area: 'core',
+    description: '`GET /ping` without an `Authorization` header answers 401 `unauthorized`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => pathname(ctx.original) === '/ping' && ctx.original.headers['authorization'] === undefined,
+        (res) => withStatus(withJsonBody(withHeader(res, 'www-authenticate', 'Basic realm="Unauthorized"'), { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
+    id: 'ENDPOINT-PING-STRICT-SCOPES',
+    title: '/ping defaults to node and refuses unknown scopes',
+    breaks: ['PROTO-ENDPOINT-010'],
+    area: 'core',
+    description: '`GET /ping` without a scope answers `Scope node is OK`, an unknown scope (or an alias) answers 400 `invalid url parameter`, and `HEAD /ping` answers 405.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
+        (res, ctx) => {
+          if (ctx.original.method === 'HEAD') return withStatus(withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }), 405);
+          const scope = new URL(ctx.original.path, 'http://proxy').searchParams.get('scope');
+          if (scope === null) return withJsonBody(res, { resource: 'Scope node is OK' });
+          if (['node', 'read', 'write', 'all'].includes(scope)) return res;
+          return withStatus(withJsonBody(res, { errors: [{ code: 'invalid url parameter', description: `Invalid scope '${scope}'.` }] }), 400);
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ENDPOINT-UNKNOWN-PATH-AUTH-FIRST',
+    title: 'Unknown paths are authenticated first',
+    breaks: ['PROTO-ENDPOINT-011'],
+    area: 'core',
+    description: 'A 404 `not found` answer to a request without an `Authorization` header becomes 401 `unauthorized`.',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found') && ctx.original.headers['authorization'] === undefined,
+        (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+      ),
+    }),
+  },
+  {
     id: 'BODY-INVALID-JSON-CODE',
     title: 'Invalid JSON answers `bad request` instead of `invalid expression`',
     breaks: ['PROTO-BODY-001'],
@@ -618,6 +759,19 @@ export const CORE_FAULTS: readonly Fault[] = [
       response: rewriteResponse(
         (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
         (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Decoding failed.' }] }), 500),
+      ),
+    }),
+  },
+  {
+    id: 'BODY-INVALID-UTF8-EMPTY-ANSWER',
+    title: 'A body that is not UTF-8 is answered with nothing',
+    breaks: ['PROTO-BODY-005'],
+    area: 'core',
+    description: 'A request body with invalid UTF-8 bytes answers 200 `{"resource": null}` (the bad part read as nothing).',
+    apply: () => ({
+      response: rewriteResponse(
+        (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
+        (res) => withStatus(withJsonBody(res, { resource: null }), 200),
       ),
     }),
   },
@@ -2408,6 +2562,27 @@ export const CORE_FAULTS: readonly Fault[] = [
     },
   },
   {
+    id: 'HEADER-LAST-SEEN-AHEAD-REFUSED',
+    title: 'An x-last-seen-txn ahead of the server is refused',
+    breaks: ['PROTO-HEADER-004'],
+    area: 'core',
+    description: 'A request whose `x-last-seen-txn` is later than the latest `x-txn-time` answered so far answers 400 `bad request` (a server that refuses times it has not reached instead of waiting for them).',
+    apply: () => {
+      let latest = 0n;
+      return {
+        response: (res, ctx) => {
+          const seen = ctx.original.headers['x-last-seen-txn'];
+          if (seen !== undefined && /^\d+$/.test(seen) && latest > 0n && BigInt(seen) > latest) {
+            return withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: "Invalid header 'x-last-seen-txn': Timestamp is in the future." }] }), 400);
+          }
+          const time = res.headers['x-txn-time'];
+          if (time !== undefined && /^\d+$/.test(time) && BigInt(time) > latest) latest = BigInt(time);
+          return undefined;
+        },
+      };
+    },
+  },
+  {
     id: 'TXN-READ-TIME-LAGS',
     title: 'Reads carry a transaction time in the past',
     breaks: ['TXN-ORDER-002'],
@@ -2473,6 +2648,235 @@ export const CORE_FAULTS: readonly Fault[] = [
           });
           return Number(drift);
         },
+      ),
+    }),
+  },
+  {
+    id: 'COLL-RENAME-REFUSED',
+    title: 'Collections cannot be renamed',
+    breaks: ['COLL-LIFE-008'],
+    area: 'core',
+    description: 'Update or Replace of a collection with a new `name` answers 400 `validation failed` ("Renaming collections is not supported.") and changes nothing (the name is taken out of the write).',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const object = collectionRenameObject(expression);
+        if (object === undefined) return 0;
+        delete object.name;
+        return 1;
+      }),
+      response: rewriteResponse(
+        (_res, ctx) => collectionRenameObject(v4Expression(ctx.original)) !== undefined,
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'COLL-RENAME-LOSES-DOCUMENTS',
+    title: 'A renamed collection loses its documents',
+    breaks: ['COLL-LIFE-008'],
+    area: 'core',
+    description: 'Renaming a collection deletes its documents instead of moving them to the new name.',
+    apply: () => ({ failpoints: ['COLLECTION-RENAME-LOSES-DOCUMENTS'] }),
+  },
+  {
+    id: 'DOC-ID-ANY-STRING',
+    title: 'Any string is a document id',
+    breaks: ['DOC-CREATE-011'],
+    area: 'core',
+    description: 'A document id that is not a 64-bit integer (in `{"ref": …, "id": …}` or a long-form `@ref`) is accepted: the server is sent a numeric id made from it instead, so the document is created.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        let changed = 0;
+        const substitute = (id: unknown): string | undefined => (typeof id === 'string' && !isLongId(id) ? numericStandIn(id) : undefined);
+        forEachObject(expression, (object) => {
+          // `{"ref": …, "id": …}`, or a long-form `@ref` of a document (its collection has a collection of its own).
+          const literal = isJsonObject(object['@ref']) ? object['@ref'] : undefined;
+          const parent = isJsonObject(literal?.collection) ? literal.collection['@ref'] : undefined;
+          const payload = literal === undefined ? ('ref' in object ? object : undefined) : isJsonObject(parent) && parent.collection !== undefined ? literal : undefined;
+          const standIn = payload === undefined ? undefined : substitute(payload.id);
+          if (standIn === undefined) return;
+          payload!.id = standIn;
+          changed += 1;
+        });
+        return changed;
+      }),
+    }),
+  },
+  {
+    id: 'VALUE-SHORT-REF-INVALID-REF',
+    title: 'A malformed short-form ref answers `invalid ref`',
+    breaks: ['PROTO-VALUE-014'],
+    area: 'core',
+    description: 'The `invalid expression` error of a short-form `@ref` that is not a ref path becomes `invalid ref` (`Ref \'<text>\' is not a valid ref path.`).',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'invalid expression'),
+        (body) =>
+          v4Errors(body).filter((error) => {
+            if (error.description !== 'Invalid ref.') return false;
+            error.code = 'invalid ref';
+            error.description = 'Ref is not a valid ref path.';
+            return true;
+          }).length,
+      ),
+    }),
+  },
+  {
+    id: 'VALUE-VAR-TYPE-INVALID-ARGUMENT',
+    title: 'A variable name of the wrong type answers `invalid argument`',
+    breaks: ['PROTO-VALUE-015'],
+    area: 'core',
+    description: 'The `invalid expression` error of a `var` whose name is not a string becomes `invalid argument`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'invalid expression'),
+        (body) =>
+          v4Errors(body).filter((error) => {
+            if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description))) return false;
+            error.code = 'invalid argument';
+            return true;
+          }).length,
+      ),
+    }),
+  },
+  {
+    id: 'DOC-NULLS-KEPT-IN-ARRAYS',
+    title: 'Nulls inside arrays are stored',
+    breaks: ['DOC-CREATE-012'],
+    area: 'core',
+    description: 'A write keeps `null` elements of the arrays it stores (only null fields are dropped).',
+    apply: () => ({ failpoints: ['NULLS-KEPT-IN-ARRAYS'] }),
+  },
+  {
+    id: 'QUERY-DEFAULT-VERSION-OMITTED',
+    title: 'A lambda of the default version is answered without api_version',
+    breaks: ['PROTO-VALUE-016'],
+    area: 'core',
+    description: '`"api_version": "2.12"` is removed from every `@query` answered (a server that keeps no version for an `@query` literal sent without one).',
+    apply: () => ({
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let changed = 0;
+          forEachObject(body, (object) => {
+            if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return;
+            delete object['@query'].api_version;
+            changed += 1;
+          });
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'QUERY-LET-AS-SENT',
+    title: 'A lambda\'s let is answered as a list of bindings',
+    breaks: ['PROTO-VALUE-017'],
+    area: 'core',
+    description: 'In every `@query` answered, a `let` whose bindings are one object is answered with a list of one-binding objects (the text the driver sent).',
+    apply: () => ({
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          let changed = 0;
+          forEachObject(body, (object) => {
+            if (!isJsonObject(object['@query'])) return;
+            forEachObject(object['@query'].expr, (inner) => {
+              if (!isJsonObject(inner.let) || !('in' in inner)) return;
+              inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
+              changed += 1;
+            });
+          });
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ERROR-DESCRIPTIONS-OWN-WORDS',
+    title: 'v4 errors are described in words of the server\'s own',
+    breaks: ['PROTO-ERROR-015'],
+    area: 'core',
+    description: 'The descriptions the real service gives some v4 errors are replaced by a server\'s own wording (`No query provided.` → `Request body is empty.`, `Invalid time.` → `Invalid @ts value.`, …).',
+    apply: () => {
+      const OWN_WORDS: Record<string, string> = {
+        'Allowed methods are GET, POST.': 'Method not allowed.',
+        'Call performs a write, which is not allowed in get requests.': 'Writes are not allowed in a read-only request.',
+        'No query provided.': 'Request body is empty.',
+        'Invalid time.': 'Invalid @ts value.',
+        'Invalid date.': 'Invalid @date value.',
+        'Expression list cannot be empty.': 'Do requires at least one expression.',
+      };
+      return {
+        json: rewriteJson(
+          () => true,
+          (body) =>
+            v4Errors(body).filter((error) => {
+              const own = typeof error.description === 'string' ? OWN_WORDS[error.description] : undefined;
+              if (own === undefined) return false;
+              error.description = own;
+              return true;
+            }).length,
+        ),
+      };
+    },
+  },
+  {
+    id: 'AUTH-V10-ONE-MESSAGE',
+    title: '/query/1 words its 401 as the event endpoints do',
+    breaks: ['PROTO-AUTH-008'],
+    area: 'core',
+    description: 'The 401 message `Access token required` of `/query/1` becomes `Invalid token, unable to authenticate request`.',
+    apply: () => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 401 && pathname(ctx.original) === '/query/1' && isJsonObject(body) && isJsonObject(body.error),
+        (body) => {
+          const error = (body as JsonObject).error as JsonObject;
+          if (error.message !== 'Access token required') return 0;
+          error.message = 'Invalid token, unable to authenticate request';
+          return 1;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'ERROR-WORDING-IGNORES-VERSION',
+    title: 'Error descriptions say document and collection in every API version',
+    breaks: ['PROTO-VERSION-010'],
+    area: 'core',
+    description: 'Below API version 2.7, the class and instance wording of error descriptions is replaced by the 2.7 wording (`Instance not found.` → `Document not found.`, `Class already exists.` → `Collection already exists.`, …).',
+    apply: () => {
+      const NEWER: Record<string, string> = {
+        'Instance not found.': 'Document not found.',
+        'Instance already exists.': 'Document already exists.',
+        'Class already exists.': 'Collection already exists.',
+        'instance data is not valid.': 'document data is not valid.',
+      };
+      return {
+        json: rewriteJson(
+          (_body, ctx) => ['2.0', '2.1', undefined].includes(apiVersion(ctx.original)),
+          (body) =>
+            v4Errors(body).filter((error) => {
+              const description = String(error.description);
+              const newer = NEWER[description] ?? description.replace(/^Ref refers to undefined class /, 'Ref refers to undefined collection ');
+              if (newer === description) return false;
+              error.description = newer;
+              return true;
+            }).length,
+        ),
+      };
+    },
+  },
+  {
+    id: 'TXN-NOW-BEHIND-READ-TIME',
+    title: 'A read-only request answers a `now` earlier than its x-txn-time',
+    breaks: ['TXN-TIME-001'],
+    area: 'core',
+    description: 'A read-only query using `now` carries an `x-txn-time` one second later than its `now` (its reads and its `now` come from two clocks).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+        (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
       ),
     }),
   },
@@ -2696,6 +3100,23 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'COLL-UNDERSCORE-NAME-ACCEPTED',
+    title: 'A collection may be named `_`',
+    breaks: ['COLL-CREATE-011'],
+    area: 'core',
+    description: 'CreateCollection named `_` creates a collection (the server is sent the name `_underscore`) and answers 201.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        if (!isJsonObject(expression)) return 0;
+        const create = expression.create_collection ?? expression.create_class;
+        const object = isJsonObject(create) && isJsonObject(create.object) ? create.object : undefined;
+        if (object?.name !== '_') return 0;
+        object.name = '_underscore';
+        return 1;
+      }),
+    }),
+  },
+  {
     id: 'NAME-FAILURE-CODE-GENERIC',
     title: 'Invalid and reserved names are refused as `invalid name`',
     breaks: ['COLL-CREATE-010', 'COLL-CREATE-011'],
@@ -2758,6 +3179,27 @@ export const CORE_FAULTS: readonly Fault[] = [
           for (const error of v4Errors(body)) {
             if (!Array.isArray(error.position) || error.position.length !== 0) continue;
             error.position = [topLevelForm(ctx.original)!];
+            changed++;
+          }
+          return changed;
+        },
+      ),
+    }),
+  },
+  {
+    id: 'UPDATE-MISSING-TARGET-AT-FORM',
+    title: 'A missing Update or Replace target is reported at the form',
+    breaks: ['PROTO-ERROR-014'],
+    area: 'core',
+    description: 'An `instance not found` error at a position ending in `update` or `replace` is reported at the form itself (the last element dropped).',
+    apply: () => ({
+      json: rewriteJson(
+        (body) => hasErrorCode(body, 'instance not found'),
+        (body) => {
+          let changed = 0;
+          for (const error of v4Errors(body)) {
+            if (error.code !== 'instance not found' || !Array.isArray(error.position) || !['update', 'replace'].includes(String(error.position.at(-1)))) continue;
+            error.position = error.position.slice(0, -1);
             changed++;
           }
           return changed;

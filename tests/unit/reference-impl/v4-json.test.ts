@@ -114,7 +114,11 @@ describe('v4 JSON codec', () => {
     expect(codeOf(() => parseExpression('{"a":'))).toEqual(['invalid expression', []]);
     expect(codeOf(() => parseExpression(''))).toEqual(['invalid expression', []]);
     expect(codeOf(() => parseExpression('{"@set":{"match":{"@nope":1}}}'))).toEqual(['invalid expression', ['@set', 'match']]);
-    expect(codeOf(() => parseExpression('{"get":{"@ref":"nowhere/1"}}'))).toEqual(['invalid ref', ['get']]);
+    expect(codeOf(() => parseExpression('{"get":{"@ref":"nowhere/1"}}'))).toEqual(['invalid expression', ['get']]);
+    expect(codeOf(() => parseExpression('{"get":{"@ref":"collections/c/x1"}}'))).toEqual(['invalid expression', ['get']]);
+    // DEC-132: a document id is a 64-bit integer.
+    expect(codeOf(() => parseExpression('{"get":{"@ref":{"id":"x1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}}'))).toEqual(['invalid argument', ['get', 'id']]);
+    expect(codeOf(() => parseExpression('{"get":{"@ref":{"id":"9223372036854775808","collection":{"@ref":{"id":"keys"}}}}}'))).toEqual(['invalid argument', ['get', 'id']]);
     expect(codeOf(() => parseExpression('['.repeat(2000) + ']'.repeat(2000)))).toEqual(['invalid expression', expect.any(Array)]);
   });
 

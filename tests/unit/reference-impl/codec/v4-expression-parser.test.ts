@@ -27,7 +27,7 @@ function outcome(parse: (text: string) => Expr, text: string): unknown {
 }
 
 const longWay = (text: string): Expr => {
-  if (text.trim() === '') throw new QueryError('invalid expression', 'Request body is empty.', []);
+  if (text.trim() === '') throw new QueryError('invalid expression', 'No query provided.', []);
   return toExpr(parseJsonText(text), []);
 };
 

@@ -66,3 +66,24 @@ describe('transaction: pending writes', () => {
     );
   });
 });
+
+/** The basis of `x-storage-bytes-read` and `-write` (DEC-131): the write-size measure of the versions read and written. */
+describe('transaction: storage bytes', () => {
+  it('counts the size of each version read, and of the newest pending version of each document written', () => {
+    const store = new Store();
+    const fields: ObjectValue = { data: { name: 'café' } };
+    store.commit([{ ts: 1n, database: ROOT_DATABASE, writes: [{ collection: 'collections/a', id: '1', action: 'create', before: undefined, after: { ts: 1n, action: 'create', fields, hidden: NO_HIDDEN_FIELDS } }] }]);
+    const size = Buffer.byteLength(JSON.stringify(fields));
+    const txn = new Transaction(store, 2n, false);
+    expect([txn.storageBytesRead, txn.storageBytesWritten]).toEqual([0, 0]);
+    txn.get(ROOT_DATABASE, 'collections/a', '1');
+    txn.scan(ROOT_DATABASE, 'collections/a');
+    expect(txn.storageBytesRead).toBe(2 * size);
+    txn.write(ROOT_DATABASE, 'collections/a', '2', 'create', { data: { n: 1n } }, NO_HIDDEN_FIELDS);
+    txn.write(ROOT_DATABASE, 'collections/a', '2', 'update', { data: { n: 12n } }, NO_HIDDEN_FIELDS);
+    expect(txn.storageBytesWritten).toBe(Buffer.byteLength('{"data":{"n":12}}'));
+    // A pending write is read from the transaction, not from storage.
+    txn.get(ROOT_DATABASE, 'collections/a', '2');
+    expect(txn.storageBytesRead).toBe(2 * size);
+  });
+});
