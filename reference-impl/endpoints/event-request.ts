@@ -1,7 +1,7 @@
 /**
  * What `/feed/1` and `/stream/1` share: the request body (`token`, `start_ts`, `cursor`, `page_size`), the
- * role filter (the AccessPolicy, asked as the source's creating identity at the event's time), and the checks that
- * end a stream when the creating secret is revoked or its privileges change.
+ * role filter (the AccessPolicy, asked as the consuming secret's identity at the event's time), and the checks that
+ * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
 import { v4Evaluator } from '../eval/evaluator.js';
 import { QueryLimits } from '../eval/query-limits.js';
@@ -9,7 +9,7 @@ import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
 import type { HistoryTransaction } from '../events/event-history.js';
-import { currentCreator, type SourceCreator } from '../events/source-creator.js';
+import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
@@ -64,7 +64,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
-/** The AccessPolicy's read decision for `identity` (the source's creator), at the time of the version shown. */
+/** The AccessPolicy's read decision for `identity` (the consuming secret's), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
@@ -77,21 +77,18 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
 /** Records whose change can revoke a secret or change what it may do. */
 const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
 
-/**
- * The stream checks, made for `sourceCreator`, the secret whose rights the stream runs with (for an event source the
- * identity that created it, not the consuming secret), reading in `database`.
- */
-export function streamGuardsFor(services: ServerServices, sourceCreator: SourceCreator, database: DatabaseId): StreamGuards {
-  const creator = sourceCreator.identity;
-  const usesRoles = creator.role === 'token' || (creator.roleRefs?.length ?? 0) > 0;
+/** The stream checks, made for `secret`, the secret whose revocation ends the stream, reading in `database`. */
+export function streamGuardsFor(services: ServerServices, secret: EventSecret, database: DatabaseId): StreamGuards {
+  const { identity } = secret;
+  const usesRoles = identity.role === 'token' || (identity.roleRefs?.length ?? 0) > 0;
   return {
     authorizationLost(transaction: HistoryTransaction | undefined): boolean {
       // Asked by every open stream at every commit: most commits touch no security record.
       if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
       const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
-      if (currentCreator(sourceCreator, services.authenticator, services.store) === undefined) return true;
-      return usesRoles && transaction?.database === creator.database && (touched ?? []).some((w) => w.collection === 'roles');
+      if (currentIdentity(secret, services.authenticator, services.store) === undefined) return true;
+      return usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
     },
     databaseLive(atTs: bigint): boolean {
       return new Transaction(services.store, atTs, true).isDatabaseLive(database);

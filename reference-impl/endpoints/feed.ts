@@ -5,7 +5,7 @@
  * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028).
  */
 import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
-import { currentCreator } from '../events/source-creator.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { stringifyEvent } from '../events/event-text.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
@@ -21,11 +21,9 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
     if (!body) return;
     try {
       const request = parseEventRequest(body, true);
-      const source = events.open(request.token, identity.database);
+      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator));
       const start = events.resolveStart(source, request);
-      const page = currentCreator(source.creator, ctx.services.authenticator, ctx.services.store) === undefined
-        ? events.permissionLossPage(source, start)
-        : await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.creator.identity));
+      const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.rights.identity));
       const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;
       ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, answer);
     } catch (error) {

@@ -7,7 +7,7 @@
 import { decodeSimple, decodeTagged, encodeSimple, encodeTagged, TaggedDecodeError, TaggedEventSource, toValue, type Json } from '../codec/tagged.js';
 import { planEventSource } from '../event-source/plan.js';
 import type { EventService } from '../events/event-service.js';
-import { creatorOf } from '../events/source-creator.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { storeResolver } from '../events/source-resolver.js';
 import { FqlError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
@@ -91,7 +91,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         const plan = planEventSource(expr, storeResolver(store, identity.database, txn.ts), { variables });
         const taggedArgs: Record<string, Json> = {};
         for (const [name, value] of variables) setField(taggedArgs, name, encodeTagged(value));
-        return { plan, token: events.issueToken(creatorOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
+        return { plan, token: events.issueToken(eventSecretOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
       }, { readOnly: true });
       const source = new TaggedEventSource(outcome.result.token);
       const answer = {

@@ -26,7 +26,8 @@ import { stringifyEvent } from './event-text.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
 import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
-import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
+import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
+import { failpoint } from '../failpoints.js';
 import { storeResolver } from './source-resolver.js';
 import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
@@ -117,15 +118,16 @@ export class EventService {
     return { database, key: this.key };
   }
 
-  issueToken(creator: SourceCreator, canonicalQuery: string, createdAt: bigint): string {
-    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeCreator(creator) }, this.key);
+  issueToken(creator: EventSecret, canonicalQuery: string, createdAt: bigint): string {
+    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
   }
 
   /**
-   * Reads a token for a consumer acting in `database` (any secret of the source's database may consume it; the
-   * events are filtered with the creator's rights). The source is planned against the current schema.
+   * Reads a token for `consumer`, a secret acting in the source's database. The events are filtered with the
+   * consumer's rights, as the real service does (DEC-036). The source is planned against the current schema.
    */
-  open(token: string, database: DatabaseId): OpenedSource {
+  open(token: string, consumer: EventSecret): OpenedSource {
+    const database = consumer.identity.database;
     let decoded;
     try {
       decoded = readEventSourceToken(token, this.key);
@@ -133,7 +135,7 @@ export class EventService {
       if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
       throw error;
     }
-    const creator = decoded.creator === undefined ? undefined : decodeCreator(decoded.creator);
+    const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
     if (creator === undefined || creator.identity.database !== decoded.database) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
     if (decoded.database !== database) {
       throw new EventRequestError('Error evaluating provided event source: the event source belongs to another database.');
@@ -142,7 +144,10 @@ export class EventService {
       const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
       const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
       const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
-      return { database, plan, createdAt: decoded.createdAtMicros, creator, key: `${database}\u0000${decoded.query}\u0000${decoded.creator}` };
+      // The SD's reading, the creator's rights, is kept only as the self-check's fault EVENTS-FILTERED-BY-CREATOR: it
+      // shows a consumer documents its own roles may not read.
+      const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
+      return { database, plan, createdAt: decoded.createdAtMicros, creator, consumer, rights, key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}` };
     } catch (error) {
       if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
       throw error;
@@ -176,16 +181,9 @@ export class EventService {
     return new SourceConsumer(source, mayRead, this.binding(source.database));
   }
 
-  /** The creator's secret no longer grants what it did (SD "Event source token"): the event that ends consumption. */
+  /** The secret that opened a stream no longer authenticates or grants what it did: the event that ends the stream. */
   permissionLossEvent(): Record<string, unknown> {
-    return errorEventJson('permission_loss', 'Event source authentication is no longer valid: the secret that created it was revoked or its privileges changed.', { ...zeroCost(), computeOps: 1 });
-  }
-
-  /** A feed page holding only the permission_loss event; its cursor stays at the start. */
-  permissionLossPage(source: OpenedSource, start: StartResolution): FeedPage {
-    const event = this.permissionLossEvent();
-    const position = start.ok ? start.position : positionAfterTransaction(start.startTs);
-    return { events: [stringifyEvent(event)], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Stats };
+    return errorEventJson('permission_loss', 'Stream authentication is no longer valid.', { ...zeroCost(), computeOps: 1 });
   }
 
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {

@@ -16,7 +16,7 @@ import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer,
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
   /**
-   * True when the secret that created the source was revoked or its privileges changed (→ `permission_loss`):
+   * True when the secret that opened the stream was revoked or its privileges changed (→ `permission_loss`):
    * after `transaction`, or, without one, now.
    */
   authorizationLost(transaction: HistoryTransaction | undefined): boolean;

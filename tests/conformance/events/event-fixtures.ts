@@ -146,6 +146,40 @@ export async function collectData(reader: StreamReader, count: number, timeoutMs
 }
 
 /**
+ * How long a test waits for a revoked secret's stream to end. The real service re-checks the secret that opened a
+ * stream only when it next processes a change to the tracked set or an idle notice (at most a minute apart; DEC-036),
+ * so the test keeps writing tracked documents meanwhile; the bound leaves room for its caches.
+ */
+export const REVOCATION_DEADLINE_MS = 70_000;
+/** The timeout of a test that waits for a revocation: its deadline and the requests around it. */
+export const REVOCATION_TEST_TIMEOUT_MS = REVOCATION_DEADLINE_MS + 30_000;
+
+/**
+ * The first event that is not `status`, read while `write` writes a tracked document with a secret that is still
+ * valid every half second (what makes a server re-check the secret that opened the stream), within
+ * REVOCATION_DEADLINE_MS.
+ */
+export async function nextEventWhileWriting(reader: StreamReader, write: () => Promise<unknown>): Promise<any> {
+  const deadline = Date.now() + REVOCATION_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    await write();
+    try {
+      const event = await reader.next({ timeoutMs: 500 });
+      if (event.type !== 'status') return event;
+    } catch (err) {
+      if ((err as Error).name !== 'StreamTimeoutError') throw err;
+    }
+  }
+  throw new Error(`no event but status within ${REVOCATION_DEADLINE_MS} ms of writing tracked documents every half second`);
+}
+
+/** Asserts that the server ended the stream: no further event within 3 s, then the end. */
+export async function expectEnded(reader: StreamReader): Promise<void> {
+  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+  expect(err.name, err.message).toBe('StreamEndedError');
+}
+
+/**
  * Asserts that no data event arrives within `windowMs`; status events may. Answers true when the stream is still
  * open at the end of the window.
  */

@@ -12,9 +12,12 @@ import {
   createSource,
   deleteDoc,
   docId,
+  expectEnded,
   expectQuiet,
   LARGE_DOC_CHARS,
   nextData,
+  nextEventWhileWriting,
+  REVOCATION_TEST_TIMEOUT_MS,
   showEvent,
   uniqueName,
 } from './event-fixtures.js';
@@ -29,11 +32,6 @@ async function rejected(client: Client, body: unknown): Promise<any> {
   );
   expect(error?.response, 'the stream was opened instead of rejected').toBeDefined();
   return error.response;
-}
-
-async function expectEnded(reader: StreamReader): Promise<void> {
-  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
-  expect(err.name, err.message).toBe('StreamEndedError');
 }
 
 describe('POST /stream/1', () => {
@@ -222,22 +220,22 @@ describe('POST /stream/1', () => {
     two.close();
   });
 
-  check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret created the source sends permission_loss and ends the stream', async () => {
+  check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('C');
     await createCollection(t.server, coll);
     const key = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(200, 201);
     const client = t.as(key.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
-    await reader.next();
+    expect((await reader.next()).type).toBe('status');
     (await t.admin.request('POST', '/', { body: { delete: (key.json as any).resource.ref } })).expectStatus(200);
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
+    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'revocation' }));
+    expect(event.type, `the first event after the key was deleted: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
-  });
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
-  check(['STREAM-CLOSE-003'], 'logging out the token that created the source sends permission_loss and ends the stream', async () => {
+  check(['STREAM-CLOSE-003'], 'logging out the token that opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('U');
     await createCollection(t.server, coll);
     const user = (await t.server.query({ create: { collection: coll }, params: { object: { credentials: { object: { password: 'pass-word-1' } } } } })).expectStatus(201);
@@ -245,13 +243,13 @@ describe('POST /stream/1', () => {
     const client = t.as(login.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
-    await reader.next();
+    expect((await reader.next()).type).toBe('status');
     (await client.query({ logout: false })).expectStatus(200);
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
+    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'logout' }));
+    expect(event.type, `the first event after the logout: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
-  });
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
   check(['STREAM-CLOSE-005', 'EVT-RETAIN-001'], 'the retention error reaches a stream as status then an invalid_stream_start_time error event, with HTTP 200', async () => {
     const { token } = await fresh();

@@ -1194,7 +1194,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   },
   {
     id: 'STREAM-PERMISSION-LOSS-CODE',
-    title: 'A revoked creator is reported as `unauthorized`',
+    title: 'A revoked secret is reported as `unauthorized`',
     breaks: ['STREAM-CLOSE-001'],
     area: 'events',
     description: 'The `permission_loss` error event of a stream carries code `unauthorized` instead.',
@@ -1215,10 +1215,26 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-LOGOUT-UNWATCHED',
     title: 'Logging out does not reach open streams',
-    breaks: ['STREAM-CLOSE-003', 'EVT-ACCESS-004'],
+    breaks: ['STREAM-CLOSE-003', 'EVT-ACCESS-006'],
     area: 'events',
     description: 'After a token logs out, the `permission_loss` error event is not sent: the stream stays open.',
     apply: ignorePermissionLoss((req) => v4Writes(req, 'logout')),
+  },
+  {
+    id: 'EVENTS-FILTERED-BY-CREATOR',
+    title: 'Events are filtered with the rights of the secret that created the source',
+    breaks: ['EVT-ACCESS-005'],
+    area: 'events',
+    description: 'The SD\'s creator-only reading: feeds and streams filter events with the rights of the secret that created the source instead of the consuming secret\'s, so a server key\'s source shows a restricted token every document (reference server failpoint).',
+    apply: () => ({ failpoints: ['EVENTS-FILTERED-BY-CREATOR'] }),
+  },
+  {
+    id: 'STREAM-OPENER-REVOCATION-IGNORED',
+    title: 'Revoking the secret that opened a stream does not end it',
+    breaks: ['EVT-ACCESS-006'],
+    area: 'events',
+    description: 'A stream watches the secret that created its source instead of the one that opened it: logging out the token that opened a stream on a server key\'s source leaves it running (reference server failpoint).',
+    apply: () => ({ failpoints: ['STREAM-OPENER-REVOCATION-IGNORED'] }),
   },
   {
     id: 'STREAM-RETENTION-WITHOUT-STATUS',
@@ -1545,9 +1561,9 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-READ-RIGHTS-IGNORED',
     title: 'Event sources ignore read permissions',
-    breaks: ['EVT-ACCESS-001', 'EVT-ACCESS-003'],
+    breaks: ['EVT-ACCESS-001', 'EVT-ACCESS-005'],
     area: 'events',
-    description: 'A source over a whole collection emits `add` events for every document created in it, including those the roles of the secret that created the source may not read.',
+    description: 'A source over a whole collection emits `add` events for every document created in it, including those the roles of the secret that consumes the source may not read.',
     apply: () => addCreatedDocs((create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query)),
   },
 ];

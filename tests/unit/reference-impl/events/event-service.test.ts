@@ -7,6 +7,7 @@ import { canonicalQueryText } from '../../../../reference-impl/fql/query-input.j
 import { StoreFixture } from './store-fixture.js';
 
 const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
+const OTHER_DATABASE = { identity: { kind: 'root', database: '1', role: 'admin' }, scoped: false } as const;
 const allowAll = async () => true;
 
 function setup(options: ConstructorParameters<typeof EventService>[1] = {}, query = 'Items.all().eventSource()') {
@@ -14,7 +15,7 @@ function setup(options: ConstructorParameters<typeof EventService>[1] = {}, quer
   const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), ...options });
   const createdAt = fixture.commit([{ collection: 'Items' }]);
   const token = service.issueToken(ROOT_CREATOR, canonicalQueryText(query, {}), createdAt);
-  return { fixture, service, token, source: service.open(token, '0') };
+  return { fixture, service, token, source: service.open(token, ROOT_CREATOR) };
 }
 
 const puts = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ put: 'Items', id: String(from + i), data: {} }));
@@ -49,10 +50,10 @@ const guards: StreamGuards = { authorizationLost: () => false, databaseLive: () 
 describe('EventService', () => {
   it('opens its own tokens only in their database, and with the same server key after a restart', () => {
     const { fixture, service, token } = setup();
-    expect(() => service.open(token, '1')).toThrow(EventRequestError);
-    expect(() => service.open(`${token.slice(0, -4)}AAA=`, '0')).toThrow(EventRequestError);
-    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, '0').creator.identity.kind).toBe('root');
-    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, '0')).toThrow(EventRequestError);
+    expect(() => service.open(token, OTHER_DATABASE)).toThrow(EventRequestError);
+    expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR)).toThrow(EventRequestError);
+    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, ROOT_CREATOR).creator.identity.kind).toBe('root');
+    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, ROOT_CREATOR)).toThrow(EventRequestError);
   });
 
   it(`a feed reads a transaction of ${EVENTS_PER_RUN_LIMIT} events, and ends with stream_overflow on one more`, async () => {
@@ -161,7 +162,7 @@ describe('EventService', () => {
     };
     const sinks = [new MemorySink(), new MemorySink(), new MemorySink()];
     for (const sink of sinks) {
-      const source = service.open(token, '0');
+      const source = service.open(token, ROOT_CREATOR);
       await new StreamSession(service, source, service.resolveStart(source, {}), counting, sink, guards).run();
     }
     fixture.commit(puts(1, 2));
