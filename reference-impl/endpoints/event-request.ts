@@ -11,6 +11,7 @@ import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';
+import type { EventSourcePlan } from '../event-source/plan.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
@@ -72,6 +73,25 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
     return Promise.resolve(services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version }));
   };
+}
+
+/**
+ * Why `identity` may not have events of `plan` at `atTs`, as the real service words it, or undefined when it may: its
+ * roles must read the source collection (a read privilege on it, a predicate included), and for a single document
+ * that document (fauna/faunadb `ValueSet.scala#L1352-L1367`, `#L1427-L1438`).
+ */
+export async function sourceReadRefusal(services: ServerServices, identity: Identity, plan: EventSourcePlan, atTs: bigint): Promise<string | undefined> {
+  const txn = new Transaction(services.store, atTs, true);
+  const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+  const collection = userCollectionKey(plan.collection);
+  if (plan.docId !== undefined) {
+    const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));
+    const before = txn.get(identity.database, collection, plan.docId);
+    const allowed = await services.access.allows(ctx, { action: 'read', database: identity.database, collection, ref, ...(before === undefined ? {} : { before }) });
+    return allowed ? undefined : 'Insufficient privileges to create a stream on the source document.';
+  }
+  const allowed = await services.access.hasReadPrivilege(ctx, identity.database, collection);
+  return allowed ? undefined : `Insufficient privileges to read from collection ${plan.collection}.`;
 }
 
 /** Records whose change can revoke a secret or change what it may do. */

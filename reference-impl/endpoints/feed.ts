@@ -4,11 +4,11 @@
  * `invalid_request`; an error while consuming (retention, overflow, a failing filter) is an error event that
  * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028).
  */
-import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
+import { EventRequestError, evaluationError, type AccountPlan, type EventService } from '../events/event-service.js';
 import { eventSecretOf } from '../events/event-secret.js';
 import { stringifyEvent } from '../events/event-text.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
-import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
+import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefusal } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
@@ -21,7 +21,9 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
     if (!body) return;
     try {
       const request = parseEventRequest(body, true);
-      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator));
+      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), 'feed');
+      const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
+      if (refusal !== undefined) throw evaluationError('feed', refusal);
       const start = events.resolveStart(source, request);
       const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.rights.identity));
       const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;

@@ -14,6 +14,7 @@ import { parseQuery } from '../fql/parser.js';
 import { canonicalQueryText, type QueryInput } from '../fql/query-input.js';
 import type { SourceSpan } from '../fql/source-position.js';
 import { setField, type Value } from '../values/value.js';
+import { sourceReadRefusal } from './event-request.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error, v10QueryStats } from './v10-responses.js';
@@ -89,6 +90,9 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
       const outcome = await transactions.run(async (txn) => {
         txnTs = txn.ts;
         const plan = planEventSource(expr, storeResolver(store, identity.database, txn.ts), { variables });
+        // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
+        const refusal = await sourceReadRefusal(ctx.services, identity, plan, txn.ts);
+        if (refusal !== undefined) throw new FqlError('permission_denied', refusal, expr.span);
         const taggedArgs: Record<string, Json> = {};
         for (const [name, value] of variables) setField(taggedArgs, name, encodeTagged(value));
         return { plan, token: events.issueToken(eventSecretOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };

@@ -68,6 +68,14 @@ export class EventRequestError extends Error {
   }
 }
 
+/** The endpoint that consumes a source. */
+export type EventEndpoint = 'feed' | 'stream';
+
+/** A source that cannot be evaluated for its consumer, worded as the real service's endpoints word it. */
+export function evaluationError(endpoint: EventEndpoint, message: string): EventRequestError {
+  return new EventRequestError(`Error evaluating provided ${endpoint === 'feed' ? 'event source' : 'stream'}, ${message}`);
+}
+
 /** Where consumption starts, or the retention error to send instead. */
 export type StartResolution = { readonly ok: true; readonly position: EventPosition } | { readonly ok: false; readonly startTs: bigint };
 
@@ -126,7 +134,7 @@ export class EventService {
    * Reads a token for `consumer`, a secret acting in the source's database. The events are filtered with the
    * consumer's rights, as the real service does (DEC-036). The source is planned against the current schema.
    */
-  open(token: string, consumer: EventSecret): OpenedSource {
+  open(token: string, consumer: EventSecret, endpoint: EventEndpoint): OpenedSource {
     const database = consumer.identity.database;
     let decoded;
     try {
@@ -138,7 +146,7 @@ export class EventService {
     const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
     if (creator === undefined || creator.identity.database !== decoded.database) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
     if (decoded.database !== database) {
-      throw new EventRequestError('Error evaluating provided event source: the event source belongs to another database.');
+      throw evaluationError(endpoint, 'the event source belongs to another database.');
     }
     try {
       const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
@@ -147,9 +155,9 @@ export class EventService {
       // The SD's reading, the creator's rights, is kept only as the self-check's fault EVENTS-FILTERED-BY-CREATOR: it
       // shows a consumer documents its own roles may not read.
       const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
-      return { database, plan, createdAt: decoded.createdAtMicros, creator, consumer, rights, key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}` };
+      return { database, endpoint, plan, createdAt: decoded.createdAtMicros, creator, consumer, rights, key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}` };
     } catch (error) {
-      if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
+      if (error instanceof FqlError) throw evaluationError(endpoint, error.message);
       throw error;
     }
   }

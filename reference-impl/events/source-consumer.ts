@@ -13,12 +13,15 @@ import { eventDocument } from './event-document.js';
 import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import type { EventSecret } from './event-secret.js';
+import type { EventEndpoint } from './event-service.js';
 
 /** Whether the identity whose rights filter the source may read this version of a document (the AccessPolicy, passed down). */
 export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
 
 export interface OpenedSource {
   readonly database: DatabaseId;
+  /** Where it is consumed: `/feed/1` or `/stream/1`. */
+  readonly endpoint: EventEndpoint;
   readonly plan: EventSourcePlan;
   /** Snapshot time of the creating query: the default start. */
   readonly createdAt: bigint;

@@ -11,6 +11,7 @@ import {
   createSource,
   docId,
   expectEnded,
+  expectQuiet,
   feedAll,
   nextEventWhileWriting,
   REVOCATION_TEST_TIMEOUT_MS,
@@ -106,4 +107,43 @@ describe('Event sources and roles', () => {
       reader.close();
     }
   }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
+
+  /** A key whose role has no privileges at all, and a collection with one document. */
+  async function keyWithoutPrivileges(role: string, items: string) {
+    await createCollection(t.server, items);
+    const doc = await createDoc(t.server, items, { visible: true });
+    (await t.admin.query({ create_role: { object: { name: role, privileges: [] } } })).expectStatus(200, 201);
+    const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201);
+    return { doc, client: t.as(key.resource.secret as string) };
+  }
+
+  check(['ESRC-ACCESS-001'], 'creating an event source with a secret whose roles may not read the collection answers 400 permission_denied and no token', async () => {
+    const { doc, client } = await keyWithoutPrivileges('no_reads_e', 'ItemE');
+    for (const query of ['ItemE.all().eventSource()', 'ItemE.where(.visible == true).eventSource()', `Set.single(ItemE.byId("${doc.id}")).eventSource()`]) {
+      const res = (await client.fql(query, undefined, { format: 'tagged' })).expectStatus(400).expectErrorCode('permission_denied');
+      expect(res.body, `${query}: no token`).not.toHaveProperty('data');
+    }
+  });
+
+  check(['ESRC-ACCESS-002'], 'consuming a token with a secret whose roles may not read the collection answers 400 invalid_request, or yields none of its events', async () => {
+    const { client } = await keyWithoutPrivileges('no_reads_f', 'ItemF');
+    const { token } = await createSource(t.server, 'ItemF.all().eventSource()');
+    await createDoc(t.server, 'ItemF', { visible: true });
+    const feed = await client.feed({ token });
+    if (feed.status === 200) expect(feed.body.events, 'a feed opened anyway holds none of the collection\'s events').toEqual([]);
+    else feed.expectStatus(400).expectErrorCode('invalid_request');
+    const reader = await client.stream({ token }).catch((err: any) => {
+      if (err?.response === undefined) throw err;
+      err.response.expectStatus(400).expectErrorCode('invalid_request');
+      return undefined;
+    });
+    if (reader === undefined) return;
+    try {
+      expect((await reader.next()).type).toBe('status');
+      await createDoc(t.server, 'ItemF', { visible: true });
+      await expectQuiet(reader, 1_000);
+    } finally {
+      reader.close();
+    }
+  });
 });

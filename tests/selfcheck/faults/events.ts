@@ -1221,11 +1221,19 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: ignorePermissionLoss((req) => v4Writes(req, 'logout')),
   },
   {
+    id: 'ESRC-CREATE-WITHOUT-READ-RIGHTS',
+    title: 'Event sources are created without read rights on their set',
+    breaks: ['ESRC-ACCESS-001'],
+    area: 'events',
+    description: 'A `/query/1` event source refused with `permission_denied` is answered 200 with a token instead, as from a server that hands tokens to secrets that may not read the source collection.',
+    apply: acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
+  },
+  {
     id: 'EVENTS-FILTERED-BY-CREATOR',
     title: 'Events are filtered with the rights of the secret that created the source',
-    breaks: ['EVT-ACCESS-005'],
+    breaks: ['EVT-ACCESS-005', 'ESRC-ACCESS-002'],
     area: 'events',
-    description: 'The SD\'s creator-only reading: feeds and streams filter events with the rights of the secret that created the source instead of the consuming secret\'s, so a server key\'s source shows a restricted token every document (reference server failpoint).',
+    description: 'The SD\'s creator-only reading: feeds and streams filter events with the rights of the secret that created the source instead of the consuming secret\'s, so a server key\'s source shows a restricted token, or a key without read rights, every document (reference server failpoint).',
     apply: () => ({ failpoints: ['EVENTS-FILTERED-BY-CREATOR'] }),
   },
   {

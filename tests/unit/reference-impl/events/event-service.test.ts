@@ -15,7 +15,7 @@ function setup(options: ConstructorParameters<typeof EventService>[1] = {}, quer
   const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), ...options });
   const createdAt = fixture.commit([{ collection: 'Items' }]);
   const token = service.issueToken(ROOT_CREATOR, canonicalQueryText(query, {}), createdAt);
-  return { fixture, service, token, source: service.open(token, ROOT_CREATOR) };
+  return { fixture, service, token, source: service.open(token, ROOT_CREATOR, 'feed') };
 }
 
 const puts = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ put: 'Items', id: String(from + i), data: {} }));
@@ -50,10 +50,10 @@ const guards: StreamGuards = { authorizationLost: () => false, databaseLive: () 
 describe('EventService', () => {
   it('opens its own tokens only in their database, and with the same server key after a restart', () => {
     const { fixture, service, token } = setup();
-    expect(() => service.open(token, OTHER_DATABASE)).toThrow(EventRequestError);
-    expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR)).toThrow(EventRequestError);
-    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, ROOT_CREATOR).creator.identity.kind).toBe('root');
-    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, ROOT_CREATOR)).toThrow(EventRequestError);
+    expect(() => service.open(token, OTHER_DATABASE, 'feed')).toThrow(EventRequestError);
+    expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
+    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, ROOT_CREATOR, 'feed').creator.identity.kind).toBe('root');
+    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
   });
 
   it(`a feed reads a transaction of ${EVENTS_PER_RUN_LIMIT} events, and ends with stream_overflow on one more`, async () => {
@@ -162,7 +162,7 @@ describe('EventService', () => {
     };
     const sinks = [new MemorySink(), new MemorySink(), new MemorySink()];
     for (const sink of sinks) {
-      const source = service.open(token, ROOT_CREATOR);
+      const source = service.open(token, ROOT_CREATOR, 'feed');
       await new StreamSession(service, source, service.resolveStart(source, {}), counting, sink, guards).run();
     }
     fixture.commit(puts(1, 2));
