@@ -1179,7 +1179,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-OPEN-AFTER-ERROR',
     title: 'A stream stays open after an error event',
-    breaks: ['STREAM-CLOSE-004'],
+    breaks: ['STREAM-CLOSE-004', 'STREAM-CLOSE-002'],
     area: 'events',
     description: 'After an `error` event the response is not ended: a `status` event follows and the stream stays open until the client leaves.',
     apply: () => onStreams(() => ({
