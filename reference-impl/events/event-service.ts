@@ -162,7 +162,11 @@ export class EventService {
     }
   }
 
-  /** DEC-029: retention first (an error event), then a `start_ts` before the source's creation (400). */
+  /**
+   * DEC-029, as the real service: a stream refuses a `start_ts` or `cursor` before the source's creation (400) before it
+   * looks at retention (fauna/faunadb `StreamEndpoint.scala#L59-L63`); a feed takes any start, and one older than the
+   * retention window gets the retention error event.
+   */
   resolveStart(source: OpenedSource, request: StartRequest): StartResolution {
     if (request.startTs !== undefined && request.cursor !== undefined) {
       throw new EventRequestError('Invalid request body: can not provide both `start_ts` and `cursor`.');
@@ -178,10 +182,10 @@ export class EventService {
     } else {
       position = positionAfterTransaction(request.startTs ?? source.createdAt);
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs)) return { ok: false, startTs: position.txnTs };
-    if (request.startTs !== undefined && request.startTs < source.createdAt) {
+    if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
+    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs)) return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }
 

@@ -1,6 +1,6 @@
 /**
  * How far back a source can be consumed: the source collection's `history_days`, or 15 minutes when it is 0 or
- * unset (SD "Limits"; wire-facts §4.3). DEC-029: this check comes before the "before the source's creation" one.
+ * unset (SD "Limits"; wire-facts §4.3). On a stream, a start before the source's creation is refused first (DEC-029).
  */
 import type { DatabaseId, Store } from '../store/store.js';
 

@@ -495,10 +495,30 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'FEED-START-TS-CLAMPED',
     title: 'A feed `start_ts` before the source is moved up to it',
-    breaks: ['FEED-REQ-006'],
+    breaks: ['FEED-REQ-009'],
     area: 'events',
-    description: 'A feed `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
+    description: 'A feed `start_ts` earlier than the source\'s creation is replaced by the creation time, so the changes between the two are missing.',
     apply: () => clampStartToCreation({ feed: true }),
+  },
+  {
+    id: 'FEED-START-BEFORE-CREATION-REFUSED',
+    title: 'A feed `start_ts` before the source is refused',
+    breaks: ['FEED-REQ-009'],
+    area: 'events',
+    description: 'A feed `start_ts` earlier than the source\'s creation answers 400 `invalid_request`, as streams do (this project\'s former reading of DEC-029).',
+    apply: () => {
+      const traffic = new EventTraffic();
+      return {
+        json: traffic.observer().json,
+        response(response, ctx) {
+          const body = requestObject(ctx.original);
+          const created = typeof body?.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
+          const start = bigintOf(body?.start_ts);
+          if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created) return undefined;
+          return v10ErrorResponse(response, 400, 'invalid_request', 'Invalid stream start time: Stream start time can not be before the stream create time.');
+        },
+      };
+    },
   },
   {
     id: 'FEED-UNAUTHORIZED-V4-BODY',
@@ -969,6 +989,28 @@ export const EVENT_FAULTS: readonly Fault[] = [
     area: 'events',
     description: 'A stream `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
     apply: () => clampStartToCreation({ stream: true }),
+  },
+  {
+    id: 'STREAM-START-TS-TYPE-UNCHECKED',
+    title: 'A stream `start_ts` of the wrong type is ignored',
+    breaks: ['STREAM-REQ-008'],
+    area: 'events',
+    description: 'A `start_ts` that is not an integer is dropped from stream requests (read as absent), so the stream opens instead of answering 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
+  },
+  {
+    id: 'STREAM-ID-HEADER-MISSING',
+    title: 'A stream answer has no `x-fauna-stream-id`',
+    breaks: ['STREAM-REQ-007'],
+    area: 'events',
+    description: 'The `x-fauna-stream-id` header is removed from every `/stream/1` answer.',
+    apply: () => ({
+      streamHeaders: (headers, context) => {
+        if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
+        const { 'x-fauna-stream-id': _id, ...rest } = headers;
+        return rest;
+      },
+    }),
   },
   {
     id: 'STREAM-UNKNOWN-CURSOR-IGNORED',
