@@ -24,7 +24,7 @@ import type { Value } from '../values/value.js';
 import { EventHistory, type WhenDurable } from './event-history.js';
 import { stringifyEvent } from './event-text.js';
 import { renderStats, zeroCost, addCost } from './event-stats.js';
-import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
+import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
 import { failpoint } from '../failpoints.js';
@@ -47,6 +47,11 @@ export interface EventServerOptions {
   readonly statusIntervalMs?: number;
   /** Operations an account's event streams may consume before they end with `limit_exceeded` (DEC-016); unlimited if unset. */
   readonly opsLimit?: number;
+  /**
+   * History every collection keeps beyond its `history_days`, all of it when that is 0 (DEC-020); default 15 minutes.
+   * A short one lets a suite reach the retention error without waiting 15 minutes.
+   */
+  readonly minRetentionMs?: number;
   /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
   readonly plan?: AccountPlan;
   /** Open streams one secret may hold at once (DEC-043); default `DEFAULT_MAX_STREAMS_PER_SECRET`. */
@@ -108,6 +113,8 @@ export class EventService {
   readonly accounts: AccountOperations;
   /** Open streams per secret, against their limit. */
   readonly streams: StreamLimit;
+  /** The retention every collection has beyond its `history_days` (DEC-020). */
+  readonly minRetentionMicros: bigint;
 
   constructor(
     readonly store: Store,
@@ -115,7 +122,8 @@ export class EventService {
     /** With a commit log: resolves once the commits so far are on disk; their events are published only then. */
     whenDurable?: WhenDurable,
   ) {
-    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros }, whenDurable);
+    this.minRetentionMicros = options.minRetentionMs === undefined ? DEFAULT_MIN_RETENTION_MICROS : BigInt(options.minRetentionMs) * 1000n;
+    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database, this.minRetentionMicros), nowMicros }, whenDurable);
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
@@ -185,7 +193,7 @@ export class EventService {
     if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs)) return { ok: false, startTs: position.txnTs };
+    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros)) return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }
 

@@ -1287,6 +1287,14 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: () => ({ failpoints: ['STREAM-OPENER-REVOCATION-IGNORED'] }),
   },
   {
+    id: 'EVT-RETENTION-ONLY-FOR-START-TS',
+    title: 'Only a `start_ts` can fall outside retention',
+    breaks: ['EVT-RETAIN-005', 'EVT-RETAIN-002'],
+    area: 'events',
+    description: 'The retention error is sent only to requests that give a `start_ts`: a source\'s own start and cursors never expire, so a feed answers a page without the error and a stream ends after its `status` event (as from a server that checks only `start_ts`).',
+    apply: () => editEvents((event, req) => (isRetentionError(event) && !('start_ts' in (requestObject(req) ?? {})) ? [] : undefined)),
+  },
+  {
     id: 'STREAM-RETENTION-WITHOUT-STATUS',
     title: 'The retention error comes without a status event',
     breaks: ['STREAM-CLOSE-005'],
