@@ -23,7 +23,7 @@ import type { Stats } from '../../schemas/types.js';
 import type { Value } from '../values/value.js';
 import { EventHistory, type WhenDurable } from './event-history.js';
 import { stringifyEvent } from './event-text.js';
-import { renderStats, zeroCost, addCost } from './event-stats.js';
+import { addCost, operationsOf, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
@@ -45,7 +45,7 @@ export const ACCOUNT_PLANS: readonly AccountPlan[] = ['free', 'pro', 'enterprise
 export interface EventServerOptions {
   /** Idle time after which a stream gets a `status` event (DEC-011); default 5 minutes. */
   readonly statusIntervalMs?: number;
-  /** Operations an account's event streams may consume before they end with `limit_exceeded` (DEC-016); unlimited if unset. */
+  /** Operations an account's event streams and feed polls may consume (DEC-016); unlimited if unset. */
   readonly opsLimit?: number;
   /**
    * History every collection keeps beyond its `history_days`, all of it when that is 0 (DEC-020); default 15 minutes.
@@ -210,8 +210,18 @@ export class EventService {
     return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), { readOps: 0, storageBytesRead: 0, computeOps: 1, processingTimeMs: 0 });
   }
 
-  /** One page of a feed: at most `pageSize` events after `start`; an error event ends the page. */
+  /**
+   * One page of a feed: at most `pageSize` events after `start`; an error event ends the page. What it costs counts
+   * against the account's operations limit (DEC-016).
+   */
   async feedPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck): Promise<FeedPage> {
+    const cost = zeroCost();
+    const page = await this.readPage(source, start, pageSize, mayRead, cost);
+    this.accounts.add(source.database, operationsOf(cost));
+    return page;
+  }
+
+  private async readPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck, cost: EventCost): Promise<FeedPage> {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {
       const event = this.retentionErrorEvent(start.startTs);
@@ -221,7 +231,6 @@ export class EventService {
     const snapshot = this.history.publishedTs;
     const events: string[] = [];
     let chars = 0;
-    const cost = zeroCost();
     let cursor = start.position;
     for (const transaction of this.history.transactionsAfter(source.database, start.position, snapshot)) {
       const processed = await consumer.process(transaction, start.position);

@@ -6,6 +6,7 @@
  */
 import { positionAfterTransaction, type EventPosition } from '../event-source/cursor.js';
 import type { ResponseStream } from '../transport/exchange.js';
+import { accountLimitMessage } from './account-operations.js';
 import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
@@ -222,7 +223,7 @@ export class StreamSession {
     const { accounts } = this.service;
     const limit = accounts.limit;
     if (limit === undefined || !accounts.exceeded(this.source.database)) return false;
-    this.fail(errorEventJson('limit_exceeded', `Account operations limit exceeded (${limit} operations).`, { ...zeroCost(), computeOps: 1 }));
+    this.fail(errorEventJson('limit_exceeded', accountLimitMessage(limit), { ...zeroCost(), computeOps: 1 }));
     return true;
   }
 

@@ -250,6 +250,14 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: () => withoutErrorEvents('stream_replay_volume_exceeded'),
   },
   {
+    id: 'FEED-OPS-LIMIT-IGNORED',
+    title: 'Feed polls are not refused past the account operations limit',
+    breaks: ['LIMIT-OPS-004'],
+    area: 'events',
+    description: 'A feed poll of an account past its operations limit is answered with its page, as if feeds did not count against the limit (reference server failpoint).',
+    apply: () => ({ failpoints: ['FEED-OPS-LIMIT-IGNORED'] }),
+  },
+  {
     id: 'STREAMS-PER-SECRET-UNLIMITED',
     title: 'Open streams per secret are not limited',
     breaks: ['LIMIT-STREAMS-001', 'LIMIT-STREAMS-002'],
@@ -979,6 +987,19 @@ export const EVENT_FAULTS: readonly Fault[] = [
       response(response, ctx) {
         if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
         return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
+      },
+    }),
+  },
+  {
+    id: 'STREAM-UNAUTHORIZED-V4-BODY',
+    title: 'A bad secret on /stream/1 gets the SD\'s "Any endpoint" error body',
+    breaks: ['STREAM-REQ-004'],
+    area: 'events',
+    description: 'The 401 of `/stream/1` answers `{"errors": [{"code": "unauthorized", "description": …}]}`, the SD\'s row for any endpoint, which fauna-js cannot read, instead of `{"error": {…}}`.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
+        return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
       },
     }),
   },
