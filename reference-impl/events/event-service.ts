@@ -33,7 +33,10 @@ import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
 import { StreamLimit } from './stream-limit.js';
 
-/** More events than this processed or replayed at once end the source (SD "Limits"). */
+/**
+ * More events than this to replay end a stream (SD "Limits"; LIMIT-EVENTS-002). A live transaction of any size is
+ * delivered whole, on feeds and streams, as the real service delivers it (LIMIT-EVENTS-007, -008).
+ */
 export const EVENTS_PER_RUN_LIMIT = 128;
 export const DEFAULT_STATUS_INTERVAL_MS = 300_000;
 export const DEFAULT_PAGE_SIZE = 16;
@@ -235,12 +238,6 @@ export class EventService {
     for (const transaction of this.history.transactionsAfter(source.database, start.position, snapshot)) {
       const processed = await consumer.process(transaction, start.position);
       addCost(cost, processed.cost);
-      const dataItems = processed.items.filter((item) => item.kind === 'event');
-      if (dataItems.length > EVENTS_PER_RUN_LIMIT) {
-        events.push(stringifyEvent(errorEventJson('stream_overflow', 'Too many events to process.', consumer.takePending())));
-        // Resuming with this cursor skips the oversized transaction.
-        return { events, cursor: consumer.cursorOf(positionAfterTransaction(transaction.ts)), hasNext: false, stats: renderStats(cost) };
-      }
       for (const item of processed.items) {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         const text = stringifyEvent(item.json);

@@ -1,6 +1,7 @@
 /**
  * One open event stream: a `status` event first, then the events between the start and the moment the stream
- * opened (at most 128, else `stream_replay_volume_exceeded`), then live events as transactions commit. Idle
+ * opened (at most 128, else `stream_replay_volume_exceeded`), then live events as transactions commit, each
+ * transaction whole, whatever its size. Idle
  * streams get a `status` event every `statusIntervalMs`. An error event ends the response; a deleted source
  * collection or database only silences it (DEC-039).
  */
@@ -26,22 +27,18 @@ export interface StreamGuards {
 }
 
 /**
- * A transaction's events as they go out: their lines in one buffer, then the error that ends them, if any, and how
- * many events it holds (against the per-run limit), counted once for every stream that shares it. Each event is
- * written out as it is made, so its tagged copy of the document is garbage at once (DEC-077).
+ * A transaction's events as they go out: their lines in one buffer, then the error that ends them, if any, made once
+ * for every stream that shares it. Each event is written out as it is made, so its tagged copy of the document is
+ * garbage at once (DEC-077).
  */
 async function wireBatch(consumer: SourceConsumer, transaction: HistoryTransaction, after: EventPosition): Promise<WireBatch> {
   let text = '';
   let error: Record<string, unknown> | undefined;
-  let eventCount = 0;
   const cost = await consumer.visit(transaction, after, (item) => {
     if (item.kind === 'error') error ??= item.json;
-    else {
-      eventCount++;
-      if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
-    }
+    else if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
   });
-  return { cost, bytes: Buffer.from(text, 'utf8'), error, eventCount };
+  return { cost, bytes: Buffer.from(text, 'utf8'), error };
 }
 
 export class StreamSession {
@@ -101,7 +98,7 @@ export class StreamSession {
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     if (this.overLimit()) return;
     if (await this.replayTooLong(this.start.position, snapshot)) {
-      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Restart the stream from a later point.', this.consumer.takePending()));
+      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Recreate the stream and try again.', this.consumer.takePending()));
       return;
     }
     if (this.stopped) return;
@@ -188,13 +185,9 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const { cost, bytes, error, eventCount } = await this.processLive(transaction);
+    const { cost, bytes, error } = await this.processLive(transaction);
     this.service.accounts.add(this.source.database, operationsOf(cost));
     if (this.stopped) return;
-    if (eventCount > EVENTS_PER_RUN_LIMIT) {
-      this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
-      return;
-    }
     this.sendBytes(bytes);
     if (error !== undefined) return this.fail(error);
     this.overLimit();

@@ -370,12 +370,16 @@ describe('POST /feed/1', () => {
     expect(events.filter((e) => e.type === 'error')).toEqual([]);
   });
 
-  check(['LIMIT-EVENTS-001'], 'a transaction writing 129 tracked documents yields a stream_overflow error event', async () => {
+  check(['LIMIT-EVENTS-007', 'LIMIT-EVENTS-005'], 'a transaction writing 129 tracked documents reaches a feed whole, in one page or across pages, without an error', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
-    const res = (await t.server.feed({ token, page_size: 200 })).expectStatus(200);
-    const last = res.body.events.at(-1);
-    expect(last?.type).toBe('error');
-    expect(last.error.code).toBe('stream_overflow');
+    const written = await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const ids = new Set(written.map((d) => d.id));
+    for (const pageSize of [200, 50]) {
+      const { events } = await feedAll(t.server, { token, page_size: pageSize });
+      expect(events.filter((e) => e.type === 'error'), `page_size ${pageSize}: no error`).toEqual([]);
+      expect(events.every((e) => e.type === 'add'), `page_size ${pageSize}`).toBe(true);
+      expect(events.map(docId).length, `page_size ${pageSize}: every event once`).toBe(ids.size);
+      expect(new Set(events.map(docId)), `page_size ${pageSize}`).toEqual(ids);
+    }
   });
 });

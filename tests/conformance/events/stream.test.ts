@@ -287,38 +287,65 @@ describe('POST /stream/1', () => {
     await expectEnded(reader);
   }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
-  check(['LIMIT-EVENTS-005'], 'a stream replaying exactly 128 events delivers them all without an error', async () => {
+  check(['LIMIT-EVENTS-005'], 'a stream replaying 127 events delivers them all without an error', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const written = [
+      ...(await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })))),
+      ...(await createDocs(t.server, coll, Array.from({ length: 63 }, (_, i) => ({ i })))),
+    ];
     const reader = await stream({ token });
-    const events = await collectData(reader, 128);
-    expect(events.every((e) => e.type === 'add')).toBe(true);
+    const events = await collectData(reader, 127);
+    expect(events.every((e) => e.type === 'add'), 'every replayed event is an add').toBe(true);
+    expect(new Set(events.map(docId))).toEqual(new Set(written.map((d) => d.id)));
     expect(await expectQuiet(reader, 500)).toBe(true);
     reader.close();
   });
 
-  check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay yield stream_replay_volume_exceeded and close the stream', async () => {
+  check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay: at most 128 of them, the first ones in order, then stream_replay_volume_exceeded, and the stream closes', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const first = await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
+    const second = await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
-    const event = await reader.next();
-    expect(event.type).toBe('error');
+    const replayed: any[] = [];
+    let event = await nextData(reader);
+    while (event.type !== 'error' && replayed.length <= 128) {
+      replayed.push(event);
+      event = await nextData(reader);
+    }
+    expect(event.type, `after ${replayed.length} replayed events: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('stream_replay_volume_exceeded');
+    expect(replayed.length).toBeLessThanOrEqual(128);
+    // The first ones, in commit order (each transaction's events in any order).
+    const firstIds = new Set(first.map((d) => d.id));
+    const sent = replayed.map(docId);
+    const fromFirst = sent.filter((id) => firstIds.has(id)).length;
+    expect(sent.slice(0, fromFirst).every((id) => firstIds.has(id)), 'the first transaction\'s events come first').toBe(true);
+    if (fromFirst < first.length) expect(fromFirst, 'nothing of the second transaction before the first is whole').toBe(sent.length);
+    expect(sent.every((id) => firstIds.has(id) || second.some((d) => d.id === id))).toBe(true);
+    expect(replayed.every((e) => e.type === 'add')).toBe(true);
     await expectEnded(reader);
   });
 
-  check(['LIMIT-EVENTS-001', 'LIMIT-EVENTS-003'], 'a live transaction of 129 tracked documents yields stream_overflow and closes the stream', async () => {
+  check(['LIMIT-EVENTS-008'], 'a live transaction of 129 tracked documents reaches the stream whole, or ends it with stream_overflow', async () => {
     const { coll, token } = await fresh();
     const reader = await stream({ token });
     await reader.next();
-    await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
-    expect(event.error.code).toBe('stream_overflow');
-    await expectEnded(reader);
+    const written = await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const events: any[] = [];
+    while (events.length < written.length) {
+      const event = await nextData(reader);
+      if (event.type === 'error') {
+        expect(event.error.code, showEvent(event)).toBe('stream_overflow');
+        await expectEnded(reader);
+        return;
+      }
+      events.push(event);
+    }
+    expect(events.every((e) => e.type === 'add')).toBe(true);
+    expect(new Set(events.map(docId))).toEqual(new Set(written.map((d) => d.id)));
+    expect(await expectQuiet(reader, 500), 'the stream goes on').toBe(true);
+    reader.close();
   });
 
   check(['EVT-TRIGGER-005', 'EVT-REMOVE-001'], 'deleting a tracked document pushes one remove event carrying its last version', async () => {

@@ -234,12 +234,41 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
-    id: 'EVENTS-OVERFLOW-NOT-ENFORCED',
-    title: 'The 128-event processing limit is not enforced',
-    breaks: ['LIMIT-EVENTS-001'],
+    id: 'FEED-OVERSIZED-TRANSACTION-DROPPED',
+    title: 'A feed skips a transaction of more than 128 events',
+    breaks: ['LIMIT-EVENTS-007'],
     area: 'events',
-    description: '`stream_overflow` error events are removed from streams and feed pages, as from a server that processes a transaction of any size.',
-    apply: () => withoutErrorEvents('stream_overflow'),
+    description: 'A feed page holding more than 128 events of one transaction is answered with a `stream_overflow` error event instead, whose page cursor leads past the transaction (as this project\'s reference server did).',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+        const page = feedPage(body)!;
+        const perTxn = new Map<string, number>();
+        for (const event of page.events) if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
+        if (![...perTxn.values()].some((count) => count > 128)) return 0;
+        page.events = [{ type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} }];
+        page.has_next = false;
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'STREAM-OVERSIZED-TRANSACTION-TRUNCATED',
+    title: 'A stream sends 128 events of a larger transaction and goes on',
+    breaks: ['LIMIT-EVENTS-008'],
+    area: 'events',
+    description: 'A stream drops the events of one transaction past its 128th and carries on without an error, as a server that processes 128 events at a time and loses the rest.',
+    apply: () => onStreams(() => {
+      const perTxn = new Map<string, number>();
+      return {
+        onEvent(event, writer) {
+          if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
+          const txn = String(event.txn_ts);
+          const seen = (perTxn.get(txn) ?? 0) + 1;
+          perTxn.set(txn, seen);
+          if (seen <= 128) writer.emit(event);
+        },
+      };
+    }),
   },
   {
     id: 'EVENTS-REPLAY-LIMIT-NOT-ENFORCED',
