@@ -246,12 +246,17 @@ export function planEventSource(query: Expr, resolver: EventSourceResolver, opti
   for (let i = start.consumed; i < links.length; i++) {
     const link = links[i] as ChainLink;
     if (sourceCall !== undefined) {
+      // An event source has `where()` and `map()`, as the real service's (fauna/faunadb `stdlib/EventSources.scala`).
       if (link.kind === 'call' && link.name === 'where') {
         steps.push(whereStep(link, variables));
         continue;
       }
+      if (link.kind === 'call' && link.name === 'map') {
+        steps.push({ kind: 'map', fn: functionArgument(link, variables), span: link.span });
+        continue;
+      }
       throw fqlErrorAt('invalid_query', link.kind === 'call' ? link.nameSpan : link.span,
-        `${describeLink(link)} cannot be applied to an event source; only \`where()\` can`);
+        `${describeLink(link)} cannot be applied to an event source; only \`where()\` and \`map()\` can`);
     }
     if (link.kind === 'project') {
       checkProjection(link.fields, variables);
@@ -263,6 +268,8 @@ export function planEventSource(query: Expr, resolver: EventSourceResolver, opti
       if (link.args.length !== 0) throw fqlErrorAt('invalid_argument', link.span, `\`${link.name}()\` takes no arguments`);
       sourceCall = link;
     } else if (sourceMethod === 'eventsOn') {
+      // Watched fields belong to the source set itself, not to a filtered or transformed one (ESRC-ON-004).
+      if (steps.length > 0) throw fqlErrorAt('invalid_receiver', link.nameSpan, `can't call \`.${link.name}()\` because it was not called on the source set.`);
       eventsOn = eventsOnPaths(link, start.index);
       sourceCall = link;
     } else if (link.name === 'where') {

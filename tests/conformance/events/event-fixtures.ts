@@ -36,6 +36,21 @@ export async function createIndex(client: Client, params: { name: string; source
   (await client.query({ create_index: { object: expr } })).expectStatus(200, 201);
 }
 
+/**
+ * A collection `name` with an index that `Coll.<index>(…)` reaches: terms and values are document fields. The real
+ * service's FQL reaches only the indexes a collection defines itself, which its `/query/1` creates with
+ * `Collection.create({…, indexes})`; a server of this spec's FQL subset refuses that query (400), and gets a v4
+ * index whose source is the collection instead, which the subset reaches (DEC-009).
+ */
+export async function createIndexedCollection(client: Client, name: string, index: { name: string; terms: string[]; values: string[] }): Promise<void> {
+  const fields = (paths: string[]) => paths.map((path) => `{ field: ".${path}" }`).join(', ');
+  const defined = await client.fql(`Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`);
+  if (defined.status === 200) return;
+  defined.expectStatus(400);
+  await createCollection(client, name);
+  await createIndex(client, { name: index.name, source: name, terms: index.terms.map((path) => ['data', path]), values: index.values.map((path) => ['data', path]) });
+}
+
 function writtenDoc(resource: any): WrittenDoc {
   return { id: String(resource.ref['@ref'].id), ts: BigInt(resource.ts) };
 }

@@ -6,7 +6,7 @@ import {
   createCollection,
   createDoc,
   createDocs,
-  createIndex,
+  createIndexedCollection,
   createLargeDocs,
   createSource,
   DATA_TYPES,
@@ -333,9 +333,8 @@ describe('POST /feed/1', () => {
 
   check(['EVT-TRIGGER-010'], 'on an index source an update that changes no term or value field emits no event', async () => {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
     const index = uniqueName('by_color');
-    await createIndex(t.server, { name: index, source: coll, terms: [['data', 'color']], values: [['data', 'size']] });
+    await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['size'] });
     const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
     const d = await createDoc(t.server, coll, { color: 'red', size: 1, note: 'a' });
     await createDoc(t.server, coll, { color: 'blue', size: 1 });

@@ -477,9 +477,33 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
   },
   {
+    id: 'ESRC-WHERE-FILTER-IGNORED',
+    title: 'A filtered collection source tracks the whole collection',
+    breaks: ['ESRC-SET-002'],
+    area: 'events',
+    description: '`<Coll>.where(…).eventSource()` becomes a source over `<Coll>.all()`: documents outside the filter emit events.',
+    apply: () => ({ request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')) }),
+  },
+  {
+    id: 'ESRC-EVENTS-ON-ANY-SET',
+    title: '`eventsOn` is accepted on filtered and transformed sets',
+    breaks: ['ESRC-ON-004'],
+    area: 'events',
+    description: '`eventsOn` called after `where`, `map` or a projection, refused with `invalid_receiver`, answers 200 with a token instead.',
+    apply: acceptRefusedQueries(/\.(?:eventsOn|changesOn)\(/, 'invalid_receiver'),
+  },
+  {
+    id: 'ESRC-SOURCE-MAP-REFUSED',
+    title: '`map` on an event source is refused',
+    breaks: ['ESRC-TRANSFORM-005'],
+    area: 'events',
+    description: 'A `.map(…)` called on the event source itself is refused with 400 `invalid_receiver`, as only `where()` were an event source method.',
+    apply: () => refuseQueries(/\.(?:eventSource|eventsOn)\([^()]*\)\.map\(/),
+  },
+  {
     id: 'ESRC-SINGLE-TRACKS-COLLECTION',
     title: 'A single-document source tracks its whole collection',
-    breaks: ['EVT-TRIGGER-011'],
+    breaks: ['EVT-TRIGGER-011', 'ESRC-SET-004'],
     area: 'events',
     description: '`Set.single(<Coll>.byId(…)).eventSource()` becomes a source over `<Coll>.all()`: changes to other documents emit events.',
     apply: () => ({ request: editFql((text) => text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()')) }),
@@ -1573,7 +1597,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-INDEX-SOURCE-AS-FILTER',
     title: 'An index source reacts to every field',
-    breaks: ['EVT-TRIGGER-010'],
+    breaks: ['EVT-TRIGGER-010', 'ESRC-SET-003'],
     area: 'events',
     description: 'An event source over an index is run as a `where` filter on the index terms, so an update that changes no term or value field still emits an event.',
     apply: () => {
@@ -1661,7 +1685,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-OTHER-COLLECTION-LEAKS',
     title: 'A collection source emits creates of other collections',
-    breaks: ['EVT-TRIGGER-006'],
+    breaks: ['EVT-TRIGGER-006', 'ESRC-SET-001'],
     area: 'events',
     description: 'A source over one collection also emits `add` events for documents created in other collections (the source filters writes by time only).',
     apply: () => addCreatedDocs((create, source) => create.coll !== source.collection),
