@@ -361,6 +361,19 @@ describe('POST /feed/1', () => {
     expect((await feedAll(t.server, { token })).events.map(docId)).toEqual([kept!.id]);
   });
 
+  check(['EVT-ERROR-001'], 'an error evaluating the projection for an event ends the page as an error event with its code; the page cursor goes on after it', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().map(d => { s: d.first.second }).eventSource()`);
+    await createDoc(t.server, coll, { first: { second: 'hi' } });
+    await createDoc(t.server, coll, { n: 1 });
+    await createDoc(t.server, coll, { first: { second: 'yo' } });
+    const page = await feedPage(t.server, { token, page_size: 16 });
+    expect(page.events.map((e) => e.type)).toEqual(['add', 'error']);
+    expect(page.events[0].data).toEqual({ s: 'hi' });
+    expect(page.events[1].error.code).toBe('invalid_null_access');
+    const next = await feedAll(t.server, { token, cursor: page.cursor });
+    expect(next.events.map((e) => `${e.type}:${e.data?.s}`)).toEqual(['add:yo']);
+  });
+
   check(['LIMIT-EVENTS-004', 'LIMIT-EVENTS-005'], 'a transaction writing exactly 128 tracked documents yields 128 events and no error', async () => {
     const { coll, token } = await fresh();
     await createDocs(t.server, coll, Array.from({ length: 128 }, (_, i) => ({ i })));

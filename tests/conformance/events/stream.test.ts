@@ -348,6 +348,20 @@ describe('POST /stream/1', () => {
     reader.close();
   });
 
+  check(['EVT-ERROR-001', 'STREAM-CLOSE-004'], 'an error evaluating the projection for a live event is an error event with its code, and ends the stream', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().map(d => { s: d.first.second }).eventSource()`);
+    const reader = await stream({ token });
+    expect((await reader.next()).type).toBe('status');
+    await createDoc(t.server, coll, { first: { second: 'hi' } });
+    await createDoc(t.server, coll, { n: 1 });
+    const good = await nextData(reader);
+    expect([good.type, good.data]).toEqual(['add', { s: 'hi' }]);
+    const error = await nextData(reader);
+    expect(error.type, showEvent(error)).toBe('error');
+    expect(error.error.code).toBe('invalid_null_access');
+    await expectEnded(reader);
+  });
+
   check(['EVT-TRIGGER-005', 'EVT-REMOVE-001'], 'deleting a tracked document pushes one remove event carrying its last version', async () => {
     const { coll, token } = await fresh();
     const d = await createDoc(t.server, coll, { name: 'cup' });

@@ -271,6 +271,14 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'EVT-PROJECTION-ERROR-SKIPPED',
+    title: 'A failing projection skips its event silently',
+    breaks: ['EVT-ERROR-001'],
+    area: 'events',
+    description: 'An `invalid_null_access` error event (a projection that failed for one document) is left out of feeds and streams, as from a server that drops the event and carries on.',
+    apply: () => withoutErrorEvents('invalid_null_access'),
+  },
+  {
     id: 'EVENTS-REPLAY-LIMIT-NOT-ENFORCED',
     title: 'The 128-event replay limit is not enforced',
     breaks: ['LIMIT-EVENTS-002'],
