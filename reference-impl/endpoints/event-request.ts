@@ -45,7 +45,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
   const startTs = body['start_ts'];
   // A time is a 64-bit count of microseconds: anything past that range is not a time (and no cursor can hold it).
-  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(`start_ts: ${describe(startTs)}`);
+  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(describe(startTs));
   const cursor = body['cursor'];
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
   if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');

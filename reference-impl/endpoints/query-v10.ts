@@ -78,7 +78,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     const body = readJsonBody(ctx);
     if (!body) return;
     const query = body['query'];
-    if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: Value for key query not found.');
+    if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body');
     if (!isQueryInput(query)) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: `query` must be a string or an object {"fql": [...]}.');
     const format = formatOf(ctx);
     const { transactions, store } = ctx.services;

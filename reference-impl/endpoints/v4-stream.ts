@@ -99,7 +99,8 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     const apiVersion: ApiVersion = parseApiVersion(request.headers['x-faunadb-api-version']);
     const fields = parseFields(request.query.get('fields'));
     if ('invalid' in fields) {
-      return sendProtocolError(ctx, 'v4', 400, 'invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`);
+      // A query error at the root, as the real service renders it (with `position: []`).
+      return sendV4Error(ctx, new QueryError('invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`), apiVersion);
     }
     const text = bodyText(ctx);
     if (text instanceof QueryError) return sendV4Error(ctx, text, apiVersion);

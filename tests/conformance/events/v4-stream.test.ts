@@ -148,6 +148,24 @@ describe('POST /stream (v4 streams)', () => {
     expect(collectionOf(event.event.document.ref)).toBe(name);
   });
 
+  check(['V4STREAM-DOC-005'], 'Insert and Remove of a past version send no version event on a document stream (a history_rewrite event at most)', async (context) => {
+    const name = await freshCollection();
+    const doc = await createDoc(t.server, name, { n: 1 });
+    const { reader } = await started(docRef(name, doc.id));
+    const past = doc.ts - 10_000n;
+    const inserted = await t.server.query({ insert: docRef(name, doc.id), ts: past, action: 'create', params: obj({ data: obj({ n: 0 }) }) });
+    if (inserted.status !== 200) return context.skip(`not applicable: the target does not write history (Insert answered ${inserted.status}); DEC-068`);
+    (await t.server.query({ remove: docRef(name, doc.id), ts: past, action: 'create' })).expectStatus(200);
+    const mine = await updateDoc(t.server, name, doc.id, { n: 2 });
+    for (;;) {
+      const event = await reader.next();
+      if (event.type === 'history_rewrite') continue;
+      expect(event.type, `the first event that is not history_rewrite: ${showEvent(event)}`).toBe('version');
+      expect(event.txn, `it is the live Update's, not one for the history edits: ${showEvent(event)}`).toBe(mine.ts);
+      break;
+    }
+  });
+
   check(['V4STREAM-FIELDS-002', 'V4STREAM-FIELDS-003'], 'fields are sent exactly as named, in the order action, document, diff, prev; diff holds the changed fields (removed ones null) and prev the previous version', async () => {
     const name = await freshCollection();
     const doc = await createDoc(t.server, name, { color: 'red', n: 1, extra: 'x' });
