@@ -38,7 +38,8 @@ const program = new Command('fauna-reference-server')
   .option('--root-secret <secret>', 'admin secret of the root database (default: $FAUNA_ROOT_SECRET, else generated into a file)')
   .option('--data-dir <dir>', 'keep data in this directory (commit log, fsync before each response) and recover it on start; default: in memory')
   .option('--status-interval <ms>', 'idle time before a stream gets a status event', parsePositiveInt, 300_000)
-  .option('--ops-limit <n>', 'operations the event streams of one account (a top-level database) may consume before they end with limit_exceeded', parsePositiveInt)
+  .option('--min-retention-ms <ms>', 'history every collection keeps for feeds and streams beyond its history_days (all of it when that is 0)', parsePositiveInt, 900_000)
+  .option('--ops-limit <n>', 'operations the event streams and feed polls of one account (a top-level database) may consume; past it streams end with limit_exceeded and polls answer 429', parsePositiveInt)
   .option('--max-streams-per-secret <n>', 'open event streams one secret may hold at once; one more answers 429 limit_exceeded', parsePositiveInt, DEFAULT_MAX_STREAMS_PER_SECRET)
   .option('--bcrypt-cost <n>', 'BCrypt cost of password and secret hashes (4-31)', parseBcryptCost, DEFAULT_BCRYPT_COST)
   .option('--plan <plan>', 'account plan: free refuses event feeds (free|pro|enterprise)', parsePlan, 'pro')
@@ -46,8 +47,8 @@ const program = new Command('fauna-reference-server')
   .option('--query-time-limit <ms>', 'how long a query may run before it answers 503 time out (a request\'s x-query-timeout may ask for less)', parsePositiveInt, DEFAULT_QUERY_TIME_LIMIT_MS)
   .parse();
 
-const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; opsLimit?: number; maxStreamsPerSecret: number; plan: AccountPlan; bcryptCost: number; functionTimeLimit: number; queryTimeLimit: number }>();
-const events = { statusIntervalMs: opts.statusInterval, plan: opts.plan, maxStreamsPerSecret: opts.maxStreamsPerSecret, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
+const opts = program.opts<{ port: number; host: string; rootSecret?: string; dataDir?: string; statusInterval: number; minRetentionMs: number; opsLimit?: number; maxStreamsPerSecret: number; plan: AccountPlan; bcryptCost: number; functionTimeLimit: number; queryTimeLimit: number }>();
+const events = { statusIntervalMs: opts.statusInterval, minRetentionMs: opts.minRetentionMs, plan: opts.plan, maxStreamsPerSecret: opts.maxStreamsPerSecret, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 
 try {
   const given = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];

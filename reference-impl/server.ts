@@ -17,7 +17,7 @@ export interface ReferenceServerOptions {
   dataDir?: string;
   /** Called when the commit log cannot be written: commits can no longer be acknowledged (the CLI exits). */
   onStorageFailure?: (error: unknown) => void;
-  /** Event feeds and streams: `statusIntervalMs`, `opsLimit`, `plan` (see events/event-service.ts). */
+  /** Event feeds and streams: `statusIntervalMs`, `minRetentionMs`, `opsLimit`, `plan` (see events/event-service.ts). */
   events?: EventServerOptions;
   /** How long a regular expression or a case mapping may run before the query answers 440 (default 1000 ms). */
   functionTimeLimitMs?: number;

@@ -1923,6 +1923,10 @@ export interface FaunaConformanceConfig {
      */
     statusIntervalMs?: number;
     /**
+     * How long the target keeps the events of a collection with history_days 0 (DEC-020; the real service: 900000, 15 minutes). Without it EVT-RETAIN-002, EVT-RETAIN-005 and STREAM-CLOSE-005 are reported skipped with the reason.
+     */
+    minRetentionMs?: number;
+    /**
      * The target's account operations limit for event streams (DEC-016). Without it LIMIT-OPS-001 is reported skipped with the reason.
      */
     opsLimit?: number;

@@ -12,6 +12,7 @@
 import type { AccessPolicy, AccessRequest } from '../eval/access.js';
 import { failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
+import type { CollectionKey, DatabaseId } from '../store/store.js';
 import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 import { membershipEntries, privilegeEntries, type RoleRecord } from './role-record.js';
 
@@ -61,10 +62,30 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     },
     // Role privileges and public index reads are decided per document; only the key role's blanket rights count.
     readsEveryDocument: (ctx, database, collection) => base.readsEveryDocument(ctx, database, collection),
+    hasReadPrivilege: (ctx, database, collection) => {
+      const granted = base.hasReadPrivilege(ctx, database, collection);
+      if (granted === true) return true;
+      return Promise.resolve(granted).then((answer) => answer || rolePrivilegeReads(ctx, database, collection, holds));
+    },
   };
 }
 
 type Holds = (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]) => Promise<boolean>;
+
+/** Whether one of the caller's roles grants `read` on the collection, unconditionally or under a predicate. */
+async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, holds: Holds): Promise<boolean> {
+  const { identity } = ctx;
+  if (database !== identity.database) return false;
+  if (!(identity.kind === 'token' && identity.identityDocument !== undefined) && (identity.roleRefs?.length ?? 0) === 0) return false;
+  const request: AccessRequest = { action: 'read', database, collection };
+  for (const role of await rolesOf(ctx, holds)) {
+    for (const privilege of privilegeEntries(role)) {
+      const read = privilege.actions['read'];
+      if (resourceMatches(privilege.resource, request) && (read === true || read instanceof QueryValue)) return true;
+    }
+  }
+  return false;
+}
 
 /** The roles the caller acts with: membership for tokens, the named roles for keys with role refs. */
 async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {

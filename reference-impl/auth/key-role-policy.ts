@@ -17,6 +17,9 @@ export const keyRolePolicy: AccessPolicy = {
   readsEveryDocument(ctx, database, collection) {
     return roleAllows(ctx.identity.role, ctx.identity.database, database, collection);
   },
+  hasReadPrivilege(ctx, database, collection) {
+    return roleAllows(ctx.identity.role, ctx.identity.database, database, collection);
+  },
 };
 
 function roleAllows(role: string, ownDatabase: DatabaseId, database: DatabaseId, collection: CollectionKey): boolean {

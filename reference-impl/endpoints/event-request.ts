@@ -1,7 +1,7 @@
 /**
  * What `/feed/1` and `/stream/1` share: the request body (`token`, `start_ts`, `cursor`, `page_size`), the
- * role filter (the AccessPolicy, asked as the source's creating identity at the event's time), and the checks that
- * end a stream when the creating secret is revoked or its privileges change.
+ * role filter (the AccessPolicy, asked as the consuming secret's identity at the event's time), and the checks that
+ * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
 import { v4Evaluator } from '../eval/evaluator.js';
 import { QueryLimits } from '../eval/query-limits.js';
@@ -9,8 +9,9 @@ import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
 import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
 import type { HistoryTransaction } from '../events/event-history.js';
-import { currentCreator, type SourceCreator } from '../events/source-creator.js';
+import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';
+import type { EventSourcePlan } from '../event-source/plan.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
@@ -44,7 +45,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
   const startTs = body['start_ts'];
   // A time is a 64-bit count of microseconds: anything past that range is not a time (and no cursor can hold it).
-  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(`start_ts: ${describe(startTs)}`);
+  if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(describe(startTs));
   const cursor = body['cursor'];
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
   if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');
@@ -64,7 +65,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
-/** The AccessPolicy's read decision for `identity` (the source's creator), at the time of the version shown. */
+/** The AccessPolicy's read decision for `identity` (the consuming secret's), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
@@ -74,24 +75,40 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
   };
 }
 
+/**
+ * Why `identity` may not have events of `plan` at `atTs`, as the real service words it, or undefined when it may: its
+ * roles must read the source collection (a read privilege on it, a predicate included), and for a single document
+ * that document (fauna/faunadb `ValueSet.scala#L1352-L1367`, `#L1427-L1438`).
+ */
+export async function sourceReadRefusal(services: ServerServices, identity: Identity, plan: EventSourcePlan, atTs: bigint): Promise<string | undefined> {
+  const txn = new Transaction(services.store, atTs, true);
+  const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+  const collection = userCollectionKey(plan.collection);
+  if (plan.docId !== undefined) {
+    const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));
+    const before = txn.get(identity.database, collection, plan.docId);
+    const allowed = await services.access.allows(ctx, { action: 'read', database: identity.database, collection, ref, ...(before === undefined ? {} : { before }) });
+    return allowed ? undefined : 'Insufficient privileges to create a stream on the source document.';
+  }
+  const allowed = await services.access.hasReadPrivilege(ctx, identity.database, collection);
+  return allowed ? undefined : `Insufficient privileges to read from collection ${plan.collection}.`;
+}
+
 /** Records whose change can revoke a secret or change what it may do. */
 const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
 
-/**
- * The stream checks, made for `sourceCreator`, the secret whose rights the stream runs with (for an event source the
- * identity that created it, not the consuming secret), reading in `database`.
- */
-export function streamGuardsFor(services: ServerServices, sourceCreator: SourceCreator, database: DatabaseId): StreamGuards {
-  const creator = sourceCreator.identity;
-  const usesRoles = creator.role === 'token' || (creator.roleRefs?.length ?? 0) > 0;
+/** The stream checks, made for `secret`, the secret whose revocation ends the stream, reading in `database`. */
+export function streamGuardsFor(services: ServerServices, secret: EventSecret, database: DatabaseId): StreamGuards {
+  const { identity } = secret;
+  const usesRoles = identity.role === 'token' || (identity.roleRefs?.length ?? 0) > 0;
   return {
     authorizationLost(transaction: HistoryTransaction | undefined): boolean {
       // Asked by every open stream at every commit: most commits touch no security record.
       if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
       const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
-      if (currentCreator(sourceCreator, services.authenticator, services.store) === undefined) return true;
-      return usesRoles && transaction?.database === creator.database && (touched ?? []).some((w) => w.collection === 'roles');
+      if (currentIdentity(secret, services.authenticator, services.store) === undefined) return true;
+      return usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
     },
     databaseLive(atTs: bigint): boolean {
       return new Transaction(services.store, atTs, true).isDatabaseLive(database);

@@ -2,13 +2,16 @@
  * `POST /feed/1` (SD "Endpoints 3", wire-facts §4.1): one page of a source's events. Body `{token, start_ts?,
  * cursor?, page_size?}`; answer `{events, cursor, has_next, stats}`. Request problems are 400
  * `invalid_request`; an error while consuming (retention, overflow, a failing filter) is an error event that
- * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028).
+ * ends the page. With the `free` plan the endpoint answers 403 `forbidden` (DEC-028); past the account's operations
+ * limit, 429 `limit_exceeded` (DEC-016).
  */
-import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
-import { currentCreator } from '../events/source-creator.js';
+import { accountLimitMessage } from '../events/account-operations.js';
+import { failpoint } from '../failpoints.js';
+import { EventRequestError, evaluationError, type AccountPlan, type EventService } from '../events/event-service.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { stringifyEvent } from '../events/event-text.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
-import { EventRequestBodyError, parseEventRequest, readCheckFor } from './event-request.js';
+import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefusal } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
@@ -21,11 +24,14 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
     if (!body) return;
     try {
       const request = parseEventRequest(body, true);
-      const source = events.open(request.token, identity.database);
+      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), 'feed');
+      const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
+      if (refusal !== undefined) throw evaluationError('feed', refusal);
       const start = events.resolveStart(source, request);
-      const page = currentCreator(source.creator, ctx.services.authenticator, ctx.services.store) === undefined
-        ? events.permissionLossPage(source, start)
-        : await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.creator.identity));
+      // Past the account's operations limit a poll is refused, as the real service's rate limiter refuses it (DEC-016);
+      // serving it anyway, as this server did before, is kept only as the self-check's fault FEED-OPS-LIMIT-IGNORED.
+      if (events.accounts.exceeded(source.database) && !failpoint('FEED-OPS-LIMIT-IGNORED')) return sendV10Error(ctx, 429, 'limit_exceeded', accountLimitMessage(events.accounts.limit));
+      const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.rights.identity));
       const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;
       ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, answer);
     } catch (error) {

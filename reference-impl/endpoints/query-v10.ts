@@ -7,13 +7,14 @@
 import { decodeSimple, decodeTagged, encodeSimple, encodeTagged, TaggedDecodeError, TaggedEventSource, toValue, type Json } from '../codec/tagged.js';
 import { planEventSource } from '../event-source/plan.js';
 import type { EventService } from '../events/event-service.js';
-import { creatorOf } from '../events/source-creator.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { storeResolver } from '../events/source-resolver.js';
 import { FqlError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
 import { canonicalQueryText, type QueryInput } from '../fql/query-input.js';
 import type { SourceSpan } from '../fql/source-position.js';
 import { setField, type Value } from '../values/value.js';
+import { sourceReadRefusal } from './event-request.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error, v10QueryStats } from './v10-responses.js';
@@ -77,7 +78,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     const body = readJsonBody(ctx);
     if (!body) return;
     const query = body['query'];
-    if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: Value for key query not found.');
+    if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body');
     if (!isQueryInput(query)) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: `query` must be a string or an object {"fql": [...]}.');
     const format = formatOf(ctx);
     const { transactions, store } = ctx.services;
@@ -89,9 +90,12 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
       const outcome = await transactions.run(async (txn) => {
         txnTs = txn.ts;
         const plan = planEventSource(expr, storeResolver(store, identity.database, txn.ts), { variables });
+        // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
+        const refusal = await sourceReadRefusal(ctx.services, identity, plan, txn.ts);
+        if (refusal !== undefined) throw new FqlError('permission_denied', refusal, expr.span);
         const taggedArgs: Record<string, Json> = {};
         for (const [name, value] of variables) setField(taggedArgs, name, encodeTagged(value));
-        return { plan, token: events.issueToken(creatorOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
+        return { plan, token: events.issueToken(eventSecretOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
       }, { readOnly: true });
       const source = new TaggedEventSource(outcome.result.token);
       const answer = {

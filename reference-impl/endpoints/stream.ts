@@ -5,11 +5,13 @@
  * allowed (DEC-043) gets 429 `limit_exceeded` for a valid request.
  */
 import { randomUUID } from 'node:crypto';
-import { EventRequestError, type EventService } from '../events/event-service.js';
+import { EventRequestError, evaluationError, type EventService } from '../events/event-service.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { StreamSession } from '../events/stream-session.js';
+import { failpoint } from '../failpoints.js';
 import { tooManyStreamsMessage } from '../events/stream-limit.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
-import { EventRequestBodyError, parseEventRequest, readCheckFor, streamGuardsFor } from './event-request.js';
+import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefusal, streamGuardsFor } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
@@ -22,12 +24,18 @@ export function createStreamEndpoint(events: EventService): Endpoint {
     let session: StreamSession;
     try {
       const request = parseEventRequest(body, false);
-      const source = events.open(request.token, identity.database);
+      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), 'stream');
+      const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
+      if (refusal !== undefined) throw evaluationError('stream', refusal);
       const start = events.resolveStart(source, request);
+      // Revoking the secret that opened the stream ends it (DEC-036); watching the creator's secret instead is the
+      // SD's reading, kept only as the self-check's fault STREAM-OPENER-REVOCATION-IGNORED (asked before the answer's
+      // headers go out, which name the failpoints that fired).
+      const watched = failpoint('STREAM-OPENER-REVOCATION-IGNORED') ? source.creator : source.consumer;
       const release = events.streams.acquire(identity);
       if (release === undefined) return sendV10Error(ctx, 429, 'limit_exceeded', tooManyStreamsMessage(events.streams.limit));
       const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
-      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.creator.identity), sink, streamGuardsFor(ctx.services, source.creator, source.database), release);
+      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.rights.identity), sink, streamGuardsFor(ctx.services, watched, source.database), release);
     } catch (error) {
       if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;

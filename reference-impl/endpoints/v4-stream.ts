@@ -12,7 +12,7 @@ import { isNativeCollection } from '../eval/documents.js';
 import { termTuple } from '../eval/forms/set-reading.js';
 import { documentRef } from '../eval/forms/type-checks.js';
 import type { EventService } from '../events/event-service.js';
-import { creatorOf } from '../events/source-creator.js';
+import { eventSecretOf } from '../events/event-secret.js';
 import { DEFAULT_V4_EVENT_FIELDS, V4_EVENT_FIELDS, documentTarget, documentsTarget, matchTarget, type V4EventField, type V4StreamTarget } from '../events/v4-stream-events.js';
 import { V4StreamSession } from '../events/v4-stream-session.js';
 import type { IndexManager } from '../indexes/index-manager.js';
@@ -99,7 +99,8 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     const apiVersion: ApiVersion = parseApiVersion(request.headers['x-faunadb-api-version']);
     const fields = parseFields(request.query.get('fields'));
     if ('invalid' in fields) {
-      return sendProtocolError(ctx, 'v4', 400, 'invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`);
+      // A query error at the root, as the real service renders it (with `position: []`).
+      return sendV4Error(ctx, new QueryError('invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`), apiVersion);
     }
     const text = bodyText(ctx);
     if (text instanceof QueryError) return sendV4Error(ctx, text, apiVersion);
@@ -117,7 +118,7 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     const release = events.streams.acquire(identity);
     if (release === undefined) return sendProtocolError(ctx, 'v4', 429, 'too many requests', 'Too many open streams.');
     const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-txn-time': String(events.history.publishedTs), 'x-fauna-stream-id': String(nextStreamId++) });
-    const guards = streamGuardsFor(ctx.services, creatorOf(identity, ctx.services.authenticator), identity.database);
+    const guards = streamGuardsFor(ctx.services, eventSecretOf(identity, ctx.services.authenticator), identity.database);
     new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run();
   }
   return { path: '/stream', auth: 'required', errors: 'v4', methods: { POST: post } };

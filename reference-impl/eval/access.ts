@@ -43,4 +43,10 @@ export interface AccessPolicy {
    * then asks `allows` for none of them. False whenever the answer could depend on a document.
    */
   readsEveryDocument(ctx: EvalContext, database: DatabaseId, collection: CollectionKey): boolean;
+  /**
+   * True when the identity may read some documents of the collection: it reads every one, or one of its roles has a
+   * `read` privilege on the collection, a predicate included. Asked before an event source is created or consumed, as
+   * the real service does (fauna/faunadb `Auth.checkReadCollectionPermission`).
+   */
+  hasReadPrivilege(ctx: EvalContext, database: DatabaseId, collection: CollectionKey): boolean | Promise<boolean>;
 }

@@ -5,7 +5,7 @@
  */
 import { MODULE_OF_NATIVE_COLLECTION, TaggedDocument, type TaggedValue } from '../codec/tagged.js';
 import type { Expr, ProjectionField } from '../fql/ast.js';
-import { fqlErrorAt } from '../fql/fql-error.js';
+import { FqlError, fqlErrorAt } from '../fql/fql-error.js';
 import {
   applyProjection,
   callFunction,
@@ -16,7 +16,7 @@ import {
   testPredicate,
   type FqlFunction,
 } from '../fql/evaluate.js';
-import { formatPosition, type SourceSpan } from '../fql/source-position.js';
+import type { SourceSpan } from '../fql/source-position.js';
 import { valuesIdentical } from '../fql/value-comparison.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
 
@@ -73,8 +73,6 @@ export const SYSTEM_COLLECTION_NAMES: readonly string[] = [
   ]),
 ];
 
-/** Set methods that combine several sets, so the result may hold documents of more than one collection. */
-const COMBINING_METHODS = new Set(['concat', 'union', 'flatMap', 'join', 'intersection', 'difference']);
 const EVENT_SOURCE_METHODS: Readonly<Record<string, 'eventSource' | 'eventsOn'>> = {
   eventSource: 'eventSource',
   eventsOn: 'eventsOn',
@@ -246,12 +244,17 @@ export function planEventSource(query: Expr, resolver: EventSourceResolver, opti
   for (let i = start.consumed; i < links.length; i++) {
     const link = links[i] as ChainLink;
     if (sourceCall !== undefined) {
+      // An event source has `where()` and `map()`, as the real service's (fauna/faunadb `stdlib/EventSources.scala`).
       if (link.kind === 'call' && link.name === 'where') {
         steps.push(whereStep(link, variables));
         continue;
       }
+      if (link.kind === 'call' && link.name === 'map') {
+        steps.push({ kind: 'map', fn: functionArgument(link, variables), span: link.span });
+        continue;
+      }
       throw fqlErrorAt('invalid_query', link.kind === 'call' ? link.nameSpan : link.span,
-        `${describeLink(link)} cannot be applied to an event source; only \`where()\` can`);
+        `${describeLink(link)} cannot be applied to an event source; only \`where()\` and \`map()\` can`);
     }
     if (link.kind === 'project') {
       checkProjection(link.fields, variables);
@@ -263,6 +266,8 @@ export function planEventSource(query: Expr, resolver: EventSourceResolver, opti
       if (link.args.length !== 0) throw fqlErrorAt('invalid_argument', link.span, `\`${link.name}()\` takes no arguments`);
       sourceCall = link;
     } else if (sourceMethod === 'eventsOn') {
+      // Watched fields belong to the source set itself, not to a filtered or transformed one (ESRC-ON-004).
+      if (steps.length > 0) throw new FqlError('invalid_receiver', `can't call \`.${link.name}()\` because it was not called on the source set.`, link.nameSpan);
       eventsOn = eventsOnPaths(link, start.index);
       sourceCall = link;
     } else if (link.name === 'where') {
@@ -288,11 +293,18 @@ function notAnEventSource(span: SourceSpan) {
 function unsupportedSetMethod(link: Extract<ChainLink, { kind: 'call' }>, rest: readonly ChainLink[], querySpan: SourceSpan) {
   const sourceCall = rest.find((l): l is Extract<ChainLink, { kind: 'call' }> => l.kind === 'call' && l.name in EVENT_SOURCE_METHODS);
   if (sourceCall === undefined) throw notAnEventSource(querySpan);
-  const why = COMBINING_METHODS.has(link.name)
-    ? `streaming is not supported on sets that combine documents from more than one collection (\`${link.name}()\` at ${formatPosition(link.nameSpan.start)})`
-    : `streaming is not supported on sets returned from \`${link.name}()\` (at ${formatPosition(link.nameSpan.start)})`;
-  return fqlErrorAt('invalid_receiver', sourceCall.nameSpan, `cannot call \`${sourceCall.name}()\`: ${why}`);
+  // Worded as the real service words them (fauna/faunadb FQL2StreamsSpec); the position is in the summary.
+  const why = UNSUPPORTED_SET_WORDING[link.name] ?? `sets returned from \`.${link.name}()\``;
+  return new FqlError('invalid_receiver', `can't call \`.${sourceCall.name}()\` because streaming is not supported on ${why}.`, sourceCall.nameSpan);
 }
+
+/** How the real service names the sets some methods return, when it refuses to stream them. */
+const UNSUPPORTED_SET_WORDING: Readonly<Record<string, string>> = {
+  concat: 'concatenated sets',
+  reverse: 'sets that have been reversed',
+  distinct: 'distinct sets',
+  flatMap: '`.flatMap()` sets',
+};
 
 interface SetStart {
   readonly collection: string;

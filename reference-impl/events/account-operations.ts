@@ -1,9 +1,10 @@
 /**
  * The account operations limit (SD §Errors: "operations limit of the account or plan exceeded"; DEC-016). The
  * reference server is one host of many accounts: each top-level database (a child of the root) with everything
- * in it is one account, and the root database is an account of its own. Operations consumed by event streams
- * are counted per account for the life of the process; once an account is past the limit, every stream of it
- * ends with `limit_exceeded` at its next transaction, and new streams end right after their first status event.
+ * in it is one account, and the root database is an account of its own. Operations consumed by event streams and
+ * feed polls are counted per account for the life of the process; once an account is past the limit, every stream of
+ * it ends with `limit_exceeded` at its next transaction, new streams end right after their first status event, and
+ * feed polls are answered 429 `limit_exceeded`.
  */
 import { ROOT_DATABASE, type DatabaseId, type Store } from '../store/store.js';
 
@@ -39,4 +40,9 @@ export class AccountOperations {
   exceeded(database: DatabaseId): boolean {
     return this.limit !== undefined && this.usedBy(database) > this.limit;
   }
+}
+
+/** The text of the error (event or 429 answer) past the limit. */
+export function accountLimitMessage(limit: number | undefined): string {
+  return `Account operations limit exceeded (${limit} operations).`;
 }

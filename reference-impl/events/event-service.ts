@@ -23,16 +23,20 @@ import type { Stats } from '../../schemas/types.js';
 import type { Value } from '../values/value.js';
 import { EventHistory, type WhenDurable } from './event-history.js';
 import { stringifyEvent } from './event-text.js';
-import { renderStats, zeroCost, addCost } from './event-stats.js';
-import { longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
+import { addCost, operationsOf, renderStats, zeroCost, type EventCost } from './event-stats.js';
+import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
-import { decodeCreator, encodeCreator, type SourceCreator } from './source-creator.js';
+import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
+import { failpoint } from '../failpoints.js';
 import { storeResolver } from './source-resolver.js';
 import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
 import { StreamLimit } from './stream-limit.js';
 
-/** More events than this processed or replayed at once end the source (SD "Limits"). */
+/**
+ * More events than this to replay end a stream (SD "Limits"; LIMIT-EVENTS-002). A live transaction of any size is
+ * delivered whole, on feeds and streams, as the real service delivers it (LIMIT-EVENTS-007, -008).
+ */
 export const EVENTS_PER_RUN_LIMIT = 128;
 export const DEFAULT_STATUS_INTERVAL_MS = 300_000;
 export const DEFAULT_PAGE_SIZE = 16;
@@ -44,8 +48,13 @@ export const ACCOUNT_PLANS: readonly AccountPlan[] = ['free', 'pro', 'enterprise
 export interface EventServerOptions {
   /** Idle time after which a stream gets a `status` event (DEC-011); default 5 minutes. */
   readonly statusIntervalMs?: number;
-  /** Operations an account's event streams may consume before they end with `limit_exceeded` (DEC-016); unlimited if unset. */
+  /** Operations an account's event streams and feed polls may consume (DEC-016); unlimited if unset. */
   readonly opsLimit?: number;
+  /**
+   * History every collection keeps beyond its `history_days`, all of it when that is 0 (DEC-020); default 15 minutes.
+   * A short one lets a suite reach the retention error without waiting 15 minutes.
+   */
+  readonly minRetentionMs?: number;
   /** `free` refuses feeds with 403 (DEC-028); default `pro`. */
   readonly plan?: AccountPlan;
   /** Open streams one secret may hold at once (DEC-043); default `DEFAULT_MAX_STREAMS_PER_SECRET`. */
@@ -65,6 +74,14 @@ export class EventRequestError extends Error {
     super(message);
     this.name = 'EventRequestError';
   }
+}
+
+/** The endpoint that consumes a source. */
+export type EventEndpoint = 'feed' | 'stream';
+
+/** A source that cannot be evaluated for its consumer, worded as the real service's endpoints word it. */
+export function evaluationError(endpoint: EventEndpoint, message: string): EventRequestError {
+  return new EventRequestError(`Error evaluating provided ${endpoint === 'feed' ? 'event source' : 'stream'}, ${message}`);
 }
 
 /** Where consumption starts, or the retention error to send instead. */
@@ -99,6 +116,8 @@ export class EventService {
   readonly accounts: AccountOperations;
   /** Open streams per secret, against their limit. */
   readonly streams: StreamLimit;
+  /** The retention every collection has beyond its `history_days` (DEC-020). */
+  readonly minRetentionMicros: bigint;
 
   constructor(
     readonly store: Store,
@@ -106,7 +125,8 @@ export class EventService {
     /** With a commit log: resolves once the commits so far are on disk; their events are published only then. */
     whenDurable?: WhenDurable,
   ) {
-    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database), nowMicros }, whenDurable);
+    this.minRetentionMicros = options.minRetentionMs === undefined ? DEFAULT_MIN_RETENTION_MICROS : BigInt(options.minRetentionMs) * 1000n;
+    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database, this.minRetentionMicros), nowMicros }, whenDurable);
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
@@ -117,15 +137,16 @@ export class EventService {
     return { database, key: this.key };
   }
 
-  issueToken(creator: SourceCreator, canonicalQuery: string, createdAt: bigint): string {
-    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeCreator(creator) }, this.key);
+  issueToken(creator: EventSecret, canonicalQuery: string, createdAt: bigint): string {
+    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
   }
 
   /**
-   * Reads a token for a consumer acting in `database` (any secret of the source's database may consume it; the
-   * events are filtered with the creator's rights). The source is planned against the current schema.
+   * Reads a token for `consumer`, a secret acting in the source's database. The events are filtered with the
+   * consumer's rights, as the real service does (DEC-036). The source is planned against the current schema.
    */
-  open(token: string, database: DatabaseId): OpenedSource {
+  open(token: string, consumer: EventSecret, endpoint: EventEndpoint): OpenedSource {
+    const database = consumer.identity.database;
     let decoded;
     try {
       decoded = readEventSourceToken(token, this.key);
@@ -133,23 +154,30 @@ export class EventService {
       if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
       throw error;
     }
-    const creator = decoded.creator === undefined ? undefined : decodeCreator(decoded.creator);
+    const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
     if (creator === undefined || creator.identity.database !== decoded.database) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
     if (decoded.database !== database) {
-      throw new EventRequestError('Error evaluating provided event source: the event source belongs to another database.');
+      throw evaluationError(endpoint, 'the event source belongs to another database.');
     }
     try {
       const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
       const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
       const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
-      return { database, plan, createdAt: decoded.createdAtMicros, creator, key: `${database}\u0000${decoded.query}\u0000${decoded.creator}` };
+      // The SD's reading, the creator's rights, is kept only as the self-check's fault EVENTS-FILTERED-BY-CREATOR: it
+      // shows a consumer documents its own roles may not read.
+      const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
+      return { database, endpoint, plan, createdAt: decoded.createdAtMicros, creator, consumer, rights, key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}` };
     } catch (error) {
-      if (error instanceof FqlError) throw new EventRequestError(`Error evaluating provided event source: ${error.message}`);
+      if (error instanceof FqlError) throw evaluationError(endpoint, error.message);
       throw error;
     }
   }
 
-  /** DEC-029: retention first (an error event), then a `start_ts` before the source's creation (400). */
+  /**
+   * DEC-029, as the real service: a stream refuses a `start_ts` or `cursor` before the source's creation (400) before it
+   * looks at retention (fauna/faunadb `StreamEndpoint.scala#L59-L63`); a feed takes any start, and one older than the
+   * retention window gets the retention error event.
+   */
   resolveStart(source: OpenedSource, request: StartRequest): StartResolution {
     if (request.startTs !== undefined && request.cursor !== undefined) {
       throw new EventRequestError('Invalid request body: can not provide both `start_ts` and `cursor`.');
@@ -165,10 +193,10 @@ export class EventService {
     } else {
       position = positionAfterTransaction(request.startTs ?? source.createdAt);
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs)) return { ok: false, startTs: position.txnTs };
-    if (request.startTs !== undefined && request.startTs < source.createdAt) {
+    if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
+    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros)) return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }
 
@@ -176,24 +204,27 @@ export class EventService {
     return new SourceConsumer(source, mayRead, this.binding(source.database));
   }
 
-  /** The creator's secret no longer grants what it did (SD "Event source token"): the event that ends consumption. */
+  /** The secret that opened a stream no longer authenticates or grants what it did: the event that ends the stream. */
   permissionLossEvent(): Record<string, unknown> {
-    return errorEventJson('permission_loss', 'Event source authentication is no longer valid: the secret that created it was revoked or its privileges changed.', { ...zeroCost(), computeOps: 1 });
-  }
-
-  /** A feed page holding only the permission_loss event; its cursor stays at the start. */
-  permissionLossPage(source: OpenedSource, start: StartResolution): FeedPage {
-    const event = this.permissionLossEvent();
-    const position = start.ok ? start.position : positionAfterTransaction(start.startTs);
-    return { events: [stringifyEvent(event)], cursor: this.consumer(source, async () => false).cursorOf(position), hasNext: false, stats: event['stats'] as Stats };
+    return errorEventJson('permission_loss', 'Stream authentication is no longer valid.', { ...zeroCost(), computeOps: 1 });
   }
 
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {
     return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), { readOps: 0, storageBytesRead: 0, computeOps: 1, processingTimeMs: 0 });
   }
 
-  /** One page of a feed: at most `pageSize` events after `start`; an error event ends the page. */
+  /**
+   * One page of a feed: at most `pageSize` events after `start`; an error event ends the page. What it costs counts
+   * against the account's operations limit (DEC-016).
+   */
   async feedPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck): Promise<FeedPage> {
+    const cost = zeroCost();
+    const page = await this.readPage(source, start, pageSize, mayRead, cost);
+    this.accounts.add(source.database, operationsOf(cost));
+    return page;
+  }
+
+  private async readPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck, cost: EventCost): Promise<FeedPage> {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {
       const event = this.retentionErrorEvent(start.startTs);
@@ -203,17 +234,10 @@ export class EventService {
     const snapshot = this.history.publishedTs;
     const events: string[] = [];
     let chars = 0;
-    const cost = zeroCost();
     let cursor = start.position;
     for (const transaction of this.history.transactionsAfter(source.database, start.position, snapshot)) {
       const processed = await consumer.process(transaction, start.position);
       addCost(cost, processed.cost);
-      const dataItems = processed.items.filter((item) => item.kind === 'event');
-      if (dataItems.length > EVENTS_PER_RUN_LIMIT) {
-        events.push(stringifyEvent(errorEventJson('stream_overflow', 'Too many events to process.', consumer.takePending())));
-        // Resuming with this cursor skips the oversized transaction.
-        return { events, cursor: consumer.cursorOf(positionAfterTransaction(transaction.ts)), hasNext: false, stats: renderStats(cost) };
-      }
       for (const item of processed.items) {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         const text = stringifyEvent(item.json);

@@ -20,8 +20,6 @@ export interface WireBatch {
   readonly bytes: Buffer;
   /** The error item that ends the list, if any. */
   readonly error: Record<string, unknown> | undefined;
-  /** Event items in the list (against the per-run limit). */
-  readonly eventCount: number;
 }
 
 export interface SharedTransaction extends WireBatch {

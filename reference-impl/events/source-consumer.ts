@@ -12,19 +12,26 @@ import type { DatabaseId, DocumentVersion } from '../store/store.js';
 import { eventDocument } from './event-document.js';
 import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
-import type { SourceCreator } from './source-creator.js';
+import type { EventSecret } from './event-secret.js';
+import type { EventEndpoint } from './event-service.js';
 
-/** Whether the source's creating identity may read this version of a document (the AccessPolicy, passed down). */
+/** Whether the identity whose rights filter the source may read this version of a document (the AccessPolicy, passed down). */
 export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
 
 export interface OpenedSource {
   readonly database: DatabaseId;
+  /** Where it is consumed: `/feed/1` or `/stream/1`. */
+  readonly endpoint: EventEndpoint;
   readonly plan: EventSourcePlan;
   /** Snapshot time of the creating query: the default start. */
   readonly createdAt: bigint;
-  /** The identity whose rights filter the events (SD: the secret used to create the source). */
-  readonly creator: SourceCreator;
-  /** Same for every source of the same query, database and creator: they yield the same events. */
+  /** The secret that created the source, as its token records it. */
+  readonly creator: EventSecret;
+  /** The secret of the request that consumes the source. */
+  readonly consumer: EventSecret;
+  /** The secret whose rights filter the events: the consumer's (DEC-036). */
+  readonly rights: EventSecret;
+  /** Same for every source of the same query, database and rights: they yield the same events. */
   readonly key: string;
 }
 

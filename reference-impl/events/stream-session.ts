@@ -1,11 +1,13 @@
 /**
  * One open event stream: a `status` event first, then the events between the start and the moment the stream
- * opened (at most 128, else `stream_replay_volume_exceeded`), then live events as transactions commit. Idle
+ * opened (at most 128, else `stream_replay_volume_exceeded`), then live events as transactions commit, each
+ * transaction whole, whatever its size. Idle
  * streams get a `status` event every `statusIntervalMs`. An error event ends the response; a deleted source
  * collection or database only silences it (DEC-039).
  */
 import { positionAfterTransaction, type EventPosition } from '../event-source/cursor.js';
 import type { ResponseStream } from '../transport/exchange.js';
+import { accountLimitMessage } from './account-operations.js';
 import type { HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
@@ -16,7 +18,7 @@ import { errorEventJson, type OpenedSource, type ReadCheck, type SourceConsumer,
 /** Checks the endpoint layer answers for the stream, at each committed transaction. */
 export interface StreamGuards {
   /**
-   * True when the secret that created the source was revoked or its privileges changed (→ `permission_loss`):
+   * True when the secret that opened the stream was revoked or its privileges changed (→ `permission_loss`):
    * after `transaction`, or, without one, now.
    */
   authorizationLost(transaction: HistoryTransaction | undefined): boolean;
@@ -25,22 +27,18 @@ export interface StreamGuards {
 }
 
 /**
- * A transaction's events as they go out: their lines in one buffer, then the error that ends them, if any, and how
- * many events it holds (against the per-run limit), counted once for every stream that shares it. Each event is
- * written out as it is made, so its tagged copy of the document is garbage at once (DEC-077).
+ * A transaction's events as they go out: their lines in one buffer, then the error that ends them, if any, made once
+ * for every stream that shares it. Each event is written out as it is made, so its tagged copy of the document is
+ * garbage at once (DEC-077).
  */
 async function wireBatch(consumer: SourceConsumer, transaction: HistoryTransaction, after: EventPosition): Promise<WireBatch> {
   let text = '';
   let error: Record<string, unknown> | undefined;
-  let eventCount = 0;
   const cost = await consumer.visit(transaction, after, (item) => {
     if (item.kind === 'error') error ??= item.json;
-    else {
-      eventCount++;
-      if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
-    }
+    else if (error === undefined) text += stringifyEvent(item.json) + EVENT_SEPARATOR;
   });
-  return { cost, bytes: Buffer.from(text, 'utf8'), error, eventCount };
+  return { cost, bytes: Buffer.from(text, 'utf8'), error };
 }
 
 export class StreamSession {
@@ -100,7 +98,7 @@ export class StreamSession {
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     if (this.overLimit()) return;
     if (await this.replayTooLong(this.start.position, snapshot)) {
-      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Restart the stream from a later point.', this.consumer.takePending()));
+      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Recreate the stream and try again.', this.consumer.takePending()));
       return;
     }
     if (this.stopped) return;
@@ -187,13 +185,9 @@ export class StreamSession {
       return;
     }
     if (transaction.database !== this.source.database) return;
-    const { cost, bytes, error, eventCount } = await this.processLive(transaction);
+    const { cost, bytes, error } = await this.processLive(transaction);
     this.service.accounts.add(this.source.database, operationsOf(cost));
     if (this.stopped) return;
-    if (eventCount > EVENTS_PER_RUN_LIMIT) {
-      this.fail(errorEventJson('stream_overflow', 'Too many events to process.', this.consumer.takePending()));
-      return;
-    }
     this.sendBytes(bytes);
     if (error !== undefined) return this.fail(error);
     this.overLimit();
@@ -222,7 +216,7 @@ export class StreamSession {
     const { accounts } = this.service;
     const limit = accounts.limit;
     if (limit === undefined || !accounts.exceeded(this.source.database)) return false;
-    this.fail(errorEventJson('limit_exceeded', `Account operations limit exceeded (${limit} operations).`, { ...zeroCost(), computeOps: 1 }));
+    this.fail(errorEventJson('limit_exceeded', accountLimitMessage(limit), { ...zeroCost(), computeOps: 1 }));
     return true;
   }
 

@@ -4,7 +4,8 @@ import { formatPosition, type SourceSpan } from './source-position.js';
  * Error codes the FQL subset produces, as they appear in `{"error": {"code": …}}`.
  * Request shape: `invalid_request` (a malformed `{"fql": [...]}` fragment or interpolated value).
  * Compile-time (creating the event source): `invalid_query` (syntax, unknown names, unsupported constructs),
- * `invalid_receiver` (a set that cannot become an event source), `invalid_argument` (bad method arguments).
+ * `invalid_receiver` (a set that cannot become an event source), `invalid_argument` (bad method arguments),
+ * `permission_denied` (the secret may not read the source's set).
  * Run-time (evaluating a predicate or transform against a document): `invalid_null_access`, `invalid_type`,
  * `value_too_large` (a transformed event too large to send, DEC-074).
  */
@@ -13,6 +14,7 @@ export type FqlErrorCode =
   | 'invalid_query'
   | 'invalid_receiver'
   | 'invalid_argument'
+  | 'permission_denied'
   | 'invalid_null_access'
   | 'invalid_type'
   | 'value_too_large';

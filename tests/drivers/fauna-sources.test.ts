@@ -429,14 +429,12 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
     expect(ids(await feedEvents(fql`${named(coll)}.all().eventSource()`, { cursor: first.cursor }))).toEqual([doc.id]);
   });
 
-  it('a start_ts before the source was created is refused as InvalidRequestError', async () => {
+  it('a start_ts before the source was created returns the changes after it, also those made before the source (FEED-REQ-009)', async () => {
     const coll = await freshCollection();
     const before = await create(coll, { n: 0 });
     const token = await source(fql`${named(coll)}.all().eventSource()`);
-    const error = await failureOf(() => feedEvents(token, { start_ts: before.ts - 1 }));
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect(error.code).toBe('invalid_request');
-    expect(error.httpStatus).toBe(400);
+    const after = await create(coll, { n: 1 });
+    expect(typesAndIds(await feedEvents(token, { start_ts: before.ts - 1 }))).toEqual([`add:${before.id}`, `add:${after.id}`]);
   });
 });
 

@@ -1,11 +1,13 @@
 // What the suite knows about the target's event settings, which a server cannot be asked for: the idle interval
-// of periodic status events (DEC-011), the operations limit that ends a stream (DEC-016) and the open streams one
-// secret may hold (DEC-043). They come from the config file (`target.statusIntervalMs`, `target.opsLimit`,
-// `target.maxStreamsPerSecret`) or these environment variables. Unset means
+// of periodic status events (DEC-011), how long a collection with history_days 0 keeps its events (DEC-020), the
+// operations limit that ends a stream (DEC-016) and the open streams one secret may hold (DEC-043). They come from the
+// config file (`target.statusIntervalMs`, `target.minRetentionMs`, `target.opsLimit`, `target.maxStreamsPerSecret`)
+// or these environment variables. Unset means
 // "unknown": a test that needs one skips itself with a note naming the setting, which the report shows.
 import type { TestContext } from 'vitest';
 export const EVENT_ENV = {
   statusIntervalMs: 'FAUNA_CONFORMANCE_STATUS_INTERVAL_MS',
+  minRetentionMs: 'FAUNA_CONFORMANCE_MIN_RETENTION_MS',
   opsLimit: 'FAUNA_CONFORMANCE_OPS_LIMIT',
   maxStreamsPerSecret: 'FAUNA_CONFORMANCE_MAX_STREAMS_PER_SECRET',
 } as const;
@@ -17,10 +19,16 @@ export const EVENT_ENV = {
  * higher limit only makes that test slower.
  */
 /** The stream limit is per secret: small, so its test opens few streams, yet above what other files hold on one secret. */
-export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, opsLimit: 2_000, maxStreamsPerSecret: 8 } as const;
+/**
+ * The retention window applies to every collection created without `history_days` (0, as the real service), so it
+ * must outlast the longest any test takes between creating a source (or reading a cursor) and consuming it; the
+ * retention test waits it out once.
+ */
+export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, minRetentionMs: 30_000, opsLimit: 2_000, maxStreamsPerSecret: 8 } as const;
 
 export interface EventSettings {
   readonly statusIntervalMs?: number;
+  readonly minRetentionMs?: number;
   readonly opsLimit?: number;
   readonly maxStreamsPerSecret?: number;
 }
@@ -41,6 +49,7 @@ export function eventSettings(): EventSettings {
 
 const SETTING_SOURCE: Record<keyof EventSettings, string> = {
   statusIntervalMs: `target.statusIntervalMs in the config file or ${EVENT_ENV.statusIntervalMs}`,
+  minRetentionMs: `target.minRetentionMs in the config file or ${EVENT_ENV.minRetentionMs}`,
   opsLimit: `target.opsLimit in the config file or ${EVENT_ENV.opsLimit}`,
   maxStreamsPerSecret: `target.maxStreamsPerSecret in the config file or ${EVENT_ENV.maxStreamsPerSecret}`,
 };

@@ -163,6 +163,7 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   if (streamTimeout !== undefined) env[ENV.streamTimeout] = String(streamTimeout);
   if (seed !== undefined) env[ENV.seed] = String(seed);
   if (config.target?.statusIntervalMs !== undefined) env[EVENT_ENV.statusIntervalMs] = String(config.target.statusIntervalMs);
+  if (config.target?.minRetentionMs !== undefined) env[EVENT_ENV.minRetentionMs] = String(config.target.minRetentionMs);
   if (config.target?.opsLimit !== undefined) env[EVENT_ENV.opsLimit] = String(config.target.opsLimit);
   if (config.target?.maxStreamsPerSecret !== undefined) env[EVENT_ENV.maxStreamsPerSecret] = String(config.target.maxStreamsPerSecret);
 

@@ -9,12 +9,15 @@ const SELFCHECK_QUERY_TIME_LIMIT_MS = 4_000;
 
 export async function startReferenceServer(): Promise<RunningReferenceServer> {
   const { startReferenceServer: start } = await import('../../reference-impl/server.js');
-  // The per-secret stream limit is small and cheap to reach, so the suite runs learn it (their processes inherit the
-  // environment) and its tests run; the other event settings stay unknown, which keeps fault runs short.
-  const { maxStreamsPerSecret } = EMBEDDED_EVENT_SETTINGS;
+  // The per-secret stream limit and the operations limit are small and cheap to reach, and the retention window short
+  // enough to wait out, so the suite runs learn them (their processes inherit the environment) and their tests run; the
+  // status interval stays unknown, which keeps fault runs short.
+  const { maxStreamsPerSecret, minRetentionMs, opsLimit } = EMBEDDED_EVENT_SETTINGS;
   process.env[EVENT_ENV.maxStreamsPerSecret] = String(maxStreamsPerSecret);
+  process.env[EVENT_ENV.minRetentionMs] = String(minRetentionMs);
+  process.env[EVENT_ENV.opsLimit] = String(opsLimit);
   // A query runs at most a few seconds: faults run side by side against this one server, and one that stretches a
   // query's x-query-timeout (QUERY-TIMEOUT-IGNORED) must not let a long query hold it for the default 30 s.
   // Failpoints are honoured only for the requests a fault's proxy marks, so the faults that use them share this server.
-  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS, failpoints: true });
+  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret, minRetentionMs, opsLimit }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS, failpoints: true });
 }

@@ -10,8 +10,11 @@ import type { FormDefinition } from '../form-registry.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure, withoutNulls } from '../record-fields.js';
 
-/** Days of history a collection keeps when created without `history_days` (the service's default). */
-export const DEFAULT_HISTORY_DAYS = 30n;
+/**
+ * Days of history a collection keeps when created without `history_days`: 0, as the real service
+ * (fauna/faunadb `Document.DefaultRetainDays`); its events then reach back the minimum retention window only (DEC-020).
+ */
+export const DEFAULT_HISTORY_DAYS = 0n;
 const KEY_ROLES = new Set(['admin', 'server', 'client']);
 
 function created(ctx: EvalContext, record: ObjectValue): ObjectValue {

@@ -36,6 +36,21 @@ export async function createIndex(client: Client, params: { name: string; source
   (await client.query({ create_index: { object: expr } })).expectStatus(200, 201);
 }
 
+/**
+ * A collection `name` with an index that `Coll.<index>(…)` reaches: terms and values are document fields. The real
+ * service's FQL reaches only the indexes a collection defines itself, which its `/query/1` creates with
+ * `Collection.create({…, indexes})`; a server of this spec's FQL subset refuses that query (400), and gets a v4
+ * index whose source is the collection instead, which the subset reaches (DEC-009).
+ */
+export async function createIndexedCollection(client: Client, name: string, index: { name: string; terms: string[]; values: string[] }): Promise<void> {
+  const fields = (paths: string[]) => paths.map((path) => `{ field: ".${path}" }`).join(', ');
+  const defined = await client.fql(`Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`);
+  if (defined.status === 200) return;
+  defined.expectStatus(400);
+  await createCollection(client, name);
+  await createIndex(client, { name: index.name, source: name, terms: index.terms.map((path) => ['data', path]), values: index.values.map((path) => ['data', path]) });
+}
+
 function writtenDoc(resource: any): WrittenDoc {
   return { id: String(resource.ref['@ref'].id), ts: BigInt(resource.ts) };
 }
@@ -143,6 +158,40 @@ export async function collectData(reader: StreamReader, count: number, timeoutMs
   const out: any[] = [];
   while (out.length < count) out.push(await nextData(reader, timeoutMs));
   return out;
+}
+
+/**
+ * How long a test waits for a revoked secret's stream to end. The real service re-checks the secret that opened a
+ * stream only when it next processes a change to the tracked set or an idle notice (at most a minute apart; DEC-036),
+ * so the test keeps writing tracked documents meanwhile; the bound leaves room for its caches.
+ */
+export const REVOCATION_DEADLINE_MS = 70_000;
+/** The timeout of a test that waits for a revocation: its deadline and the requests around it. */
+export const REVOCATION_TEST_TIMEOUT_MS = REVOCATION_DEADLINE_MS + 30_000;
+
+/**
+ * The first event that is not `status`, read while `write` writes a tracked document with a secret that is still
+ * valid every half second (what makes a server re-check the secret that opened the stream), within
+ * REVOCATION_DEADLINE_MS.
+ */
+export async function nextEventWhileWriting(reader: StreamReader, write: () => Promise<unknown>): Promise<any> {
+  const deadline = Date.now() + REVOCATION_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    await write();
+    try {
+      const event = await reader.next({ timeoutMs: 500 });
+      if (event.type !== 'status') return event;
+    } catch (err) {
+      if ((err as Error).name !== 'StreamTimeoutError') throw err;
+    }
+  }
+  throw new Error(`no event but status within ${REVOCATION_DEADLINE_MS} ms of writing tracked documents every half second`);
+}
+
+/** Asserts that the server ended the stream: no further event within 3 s, then the end. */
+export async function expectEnded(reader: StreamReader): Promise<void> {
+  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+  expect(err.name, err.message).toBe('StreamEndedError');
 }
 
 /**

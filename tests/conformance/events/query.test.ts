@@ -1,17 +1,25 @@
 // Creating event sources on POST /query/1: the endpoint's wire form, tokens, supported sets and transformations.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, createIndex, createSource, feedAll } from './event-fixtures.js';
+import { createCollection, createDoc, createIndexedCollection, createSource, docId, feedAll, uniqueName, updateDoc } from './event-fixtures.js';
 
 describe('POST /query/1 creates event sources', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
   beforeAll(async () => {
-    await createCollection(t.server, 'Product');
+    await createIndexedCollection(t.server, 'Product', { name: 'byColor', terms: ['color'], values: ['price'] });
     await createCollection(t.server, 'Order');
-    await createIndex(t.server, { name: 'byColor', source: 'Product', terms: [['data', 'color']], values: [['data', 'price']] });
   });
 
-  check(['ESRC-QUERY-001', 'ESRC-TOKEN-001', 'ESRC-SET-001'], 'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats', async () => {
+  /** A fresh collection, so that a feed from a new source sees only this test's writes. */
+  async function freshCollection(): Promise<string> {
+    const name = uniqueName('Q');
+    await createCollection(t.server, name);
+    return name;
+  }
+
+  const typeAndId = (event: any) => `${event.type}:${docId(event)}`;
+
+  check(['ESRC-QUERY-001', 'ESRC-TOKEN-001'], 'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats', async () => {
     for (const query of ['Product.all().eventSource()', { fql: ['Product.all().eventSource()'] }]) {
       const res = (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200).expectSchema('v10-query-response');
       expect(Object.keys(res.body.data)).toEqual(['@stream']);
@@ -69,7 +77,7 @@ describe('POST /query/1 creates event sources', () => {
     (await t.server.request('POST', '/query/1', { rawBody: '{"query": ' })).expectStatus(400).expectErrorCode('invalid_request');
   });
 
-  check(['ESRC-QUERY-005'], 'a query that does not parse answers 400 invalid_query with a message naming the position', async () => {
+  check(['ESRC-QUERY-005'], 'a query that does not parse answers 400 invalid_query, its summary or message naming the position', async () => {
     const res = (await t.server.fql('Product.all(.eventSource()')).expectStatus(400).expectErrorCode('invalid_query');
     expect(`${res.body.error.message}\n${res.body.summary ?? ''}`).toMatch(/\d+:\d+/);
   });
@@ -98,33 +106,74 @@ describe('POST /query/1 creates event sources', () => {
   });
 
   check(['ESRC-TOKEN-006'], 'a string that is not a token answers 400 invalid_request on /feed/1 and /stream/1', async () => {
-    (await t.server.feed({ token: 'not-a-token' })).expectStatus(400).expectErrorCode('invalid_request');
-    const { token } = await createSource(t.server, 'Product.all().eventSource()');
-    const edited = token.slice(0, -6) + (token.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
-    (await t.server.feed({ token: edited })).expectStatus(400).expectErrorCode('invalid_request');
+    for (const token of ['not-a-token', 'bm90LWEtdG9rZW4=', '']) {
+      (await t.server.feed({ token })).expectStatus(400).expectErrorCode('invalid_request');
+    }
     const err = await t.server.stream({ token: 'not-a-token' }).then(() => undefined, (e: any) => e);
     expect(err?.response?.status).toBe(400);
     expect(err.response.errorCode).toBe('invalid_request');
   });
 
-  check(['ESRC-SET-002', 'ESRC-TRANSFORM-001'], 'where(), map(), a projection and an index set are accepted before eventSource()', async () => {
-    for (const query of [
-      'Product.where(.price > 10).eventSource()',
-      'Product.all().where(.price > 10).map(p => p.name).eventSource()',
-      'Product.all() { name, price }.eventSource()',
-      'Product.all().where(p => p.price >= 1 && p.color != "red").eventSource()',
-    ]) {
-      (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200);
-    }
+  check(['ESRC-SET-001'], 'Coll.all() converts to a source that tracks every document of the collection and none of another', async () => {
+    const coll = await freshCollection();
+    const other = await freshCollection();
+    const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
+    const a = await createDoc(t.server, coll, { n: 1 });
+    await createDoc(t.server, other, { n: 1 });
+    const b = await createDoc(t.server, coll, { n: 2 });
+    expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${a.id}`, `add:${b.id}`]);
   });
 
-  check(['ESRC-SET-003'], 'Coll.<index>(<terms>) on a user-defined index converts to an event source', async () => {
-    (await t.server.fql('Product.byColor("red").eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
+  check(['ESRC-SET-002'], 'Coll.where(…) converts to a source that tracks only the filtered set', async () => {
+    const coll = await freshCollection();
+    const { token } = await createSource(t.server, `${coll}.where(.price > 10).eventSource()`);
+    await createDoc(t.server, coll, { price: 5 });
+    const dear = await createDoc(t.server, coll, { price: 50 });
+    expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${dear.id}`]);
   });
 
-  check(['ESRC-SET-004', 'ESRC-ON-003'], 'Set.single(Coll.byId(id)) converts, and eventsOn on it may name any field', async () => {
-    (await t.server.fql('Set.single(Product.byId("123")).eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
-    (await t.server.fql('Set.single(Product.byId("123")).eventsOn(.anything, .else)', undefined, { format: 'tagged' })).expectStatus(200);
+  check(['ESRC-TRANSFORM-001'], 'where(), map() and a projection before eventSource() are accepted and shape the events', async () => {
+    const coll = await freshCollection();
+    const mapped = await createSource(t.server, `${coll}.all().where(.price > 10).map(p => { label: p.name }).eventSource()`);
+    const projected = await createSource(t.server, `${coll}.all() { name, price }.eventSource()`);
+    const both = await createSource(t.server, `${coll}.all().where(p => p.price >= 1 && p.color != "red") { name }.eventSource()`);
+    await createDoc(t.server, coll, { name: 'cup', price: 5, color: 'red' });
+    await createDoc(t.server, coll, { name: 'mug', price: 50, color: 'blue' });
+    expect((await feedAll(t.server, { token: mapped.token })).events.map((e) => e.data)).toEqual([{ label: 'mug' }]);
+    expect((await feedAll(t.server, { token: projected.token })).events.map((e) => e.data)).toEqual([
+      { name: 'cup', price: { '@int': '5' } },
+      { name: 'mug', price: { '@int': '50' } },
+    ]);
+    expect((await feedAll(t.server, { token: both.token })).events.map((e) => e.data)).toEqual([{ name: 'mug' }]);
+  });
+
+  check(['ESRC-SET-003'], 'Coll.<index>(<terms>) converts to a source over the index\'s set: documents with the term, changes of its terms and values only', async () => {
+    const coll = uniqueName('Ix');
+    const index = uniqueName('byColor');
+    await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['price'] });
+    const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
+    const red = await createDoc(t.server, coll, { color: 'red', price: 1, note: 'a' });
+    await createDoc(t.server, coll, { color: 'blue', price: 1 });
+    await updateDoc(t.server, coll, red.id, { note: 'b' });
+    await updateDoc(t.server, coll, red.id, { price: 2 });
+    await updateDoc(t.server, coll, red.id, { color: 'blue' });
+    expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${red.id}`, `update:${red.id}`, `remove:${red.id}`]);
+  });
+
+  check(['ESRC-SET-004', 'ESRC-ON-003'], 'Set.single(Coll.byId(id)) converts to a source of that document only; eventsOn on it may name any field', async () => {
+    const coll = await freshCollection();
+    const mine = await createDoc(t.server, coll, { a: 1, b: 1 });
+    const single = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventSource()`);
+    const watched = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventsOn(.a, .anything)`);
+    const other = await createDoc(t.server, coll, { a: 1, b: 1 });
+    await updateDoc(t.server, coll, other.id, { a: 2 });
+    await updateDoc(t.server, coll, mine.id, { b: 2 });
+    await updateDoc(t.server, coll, mine.id, { a: 2 });
+    expect((await feedAll(t.server, { token: single.token })).events.map(typeAndId)).toEqual([`update:${mine.id}`, `update:${mine.id}`]);
+    // A change of b alone emits nothing; a change of a emits update.
+    const events = (await feedAll(t.server, { token: watched.token })).events;
+    expect(events.map(typeAndId)).toEqual([`update:${mine.id}`]);
+    expect(events[0].data['@doc'].a).toEqual({ '@int': '2' });
   });
 
   check(['ESRC-SET-005'], 'an event source on a system collection is rejected with 400 invalid_query or invalid_receiver', async () => {
@@ -133,9 +182,9 @@ describe('POST /query/1 creates event sources', () => {
     }
   });
 
-  check(['ESRC-SET-006'], 'a set combining documents of more than one collection is rejected with a 400 query error', async () => {
-    const res = (await t.server.fql('Product.all().concat(Order.all()).eventSource()')).expectStatus(400);
-    expect(typeof res.body.error.code).toBe('string');
+  check(['ESRC-SET-006'], 'a set combining documents of more than one collection is rejected with 400 invalid_receiver (or invalid_query) and no token', async () => {
+    const res = (await t.server.fql('Product.all().concat(Order.all()).eventSource()')).expectStatus(400).expectErrorCode('invalid_receiver', 'invalid_query');
+    expect(res.body).not.toHaveProperty('data');
   });
 
   check(['ESRC-TRANSFORM-002'], 'where() called on the event source itself is accepted', async () => {
@@ -151,9 +200,27 @@ describe('POST /query/1 creates event sources', () => {
       expect(`${res.body.error.message}\n${res.body.summary}`).toMatch(/\d+:\d+/);
     });
 
-  check(['ESRC-ON-002'], 'eventsOn on an index set naming a field outside its terms and values answers a 400 query error', async () => {
+  check(['ESRC-ON-002'], 'eventsOn on an index set naming a field outside its terms and values answers 400 invalid_argument (or invalid_query)', async () => {
     (await t.server.fql('Product.byColor("red").eventsOn(.price)', undefined, { format: 'tagged' })).expectStatus(200);
-    const res = (await t.server.fql('Product.byColor("red").eventsOn(.name)')).expectStatus(400);
-    expect(typeof res.body.error.code).toBe('string');
+    const res = (await t.server.fql('Product.byColor("red").eventsOn(.name)')).expectStatus(400).expectErrorCode('invalid_argument', 'invalid_query');
+    expect(res.body).not.toHaveProperty('data');
+  });
+
+  check(['ESRC-ON-004'], 'eventsOn on a filtered, mapped or projected set answers 400 invalid_receiver', async () => {
+    for (const query of [
+      'Order.where(.qty > 0).eventsOn(.qty)',
+      'Order.all().map(.qty).eventsOn(.qty)',
+      'Order.all() { qty }.eventsOn(.qty)',
+      'Set.single(Order.byId("1")).map(.qty).eventsOn(.qty)',
+    ]) {
+      (await t.server.fql(query)).expectStatus(400).expectErrorCode('invalid_receiver');
+    }
+  });
+
+  check(['ESRC-TRANSFORM-005'], 'map() on an event source is accepted and transforms its events', async () => {
+    const coll = await freshCollection();
+    const { token } = await createSource(t.server, `${coll}.all().eventSource().map(d => { m: d.n })`);
+    await createDoc(t.server, coll, { n: 7 });
+    expect((await feedAll(t.server, { token })).events.map((e) => e.data)).toEqual([{ m: { '@int': '7' } }]);
   });
 });

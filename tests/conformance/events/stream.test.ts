@@ -12,9 +12,12 @@ import {
   createSource,
   deleteDoc,
   docId,
+  expectEnded,
   expectQuiet,
   LARGE_DOC_CHARS,
   nextData,
+  nextEventWhileWriting,
+  REVOCATION_TEST_TIMEOUT_MS,
   showEvent,
   uniqueName,
 } from './event-fixtures.js';
@@ -29,11 +32,6 @@ async function rejected(client: Client, body: unknown): Promise<any> {
   );
   expect(error?.response, 'the stream was opened instead of rejected').toBeDefined();
   return error.response;
-}
-
-async function expectEnded(reader: StreamReader): Promise<void> {
-  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
-  expect(err.name, err.message).toBe('StreamEndedError');
 }
 
 describe('POST /stream/1', () => {
@@ -93,9 +91,39 @@ describe('POST /stream/1', () => {
     (await rejected(t.server.as('fnAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA-not-a-secret'), { token })).expectStatus(401).expectErrorCode('unauthorized');
   });
 
-  check(['STREAM-REQ-005'], 'a start_ts within retention but before the source creation answers 400 invalid_request', async () => {
+  check(['STREAM-REQ-005'], 'a start_ts before the source creation answers 400 invalid_request', async () => {
     const { token, txnTs } = await fresh();
-    (await rejected(t.server, { token, start_ts: txnTs - 60_000_000n })).expectStatus(400).expectErrorCode('invalid_request');
+    (await rejected(t.server, { token, start_ts: txnTs - 1n })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-REQ-005'], 'a start_ts far in the past answers 400 invalid_request, or a status event then the retention error event with HTTP 200', async () => {
+    const { token } = await fresh();
+    const outcome = await t.server.stream({ token, start_ts: 1 }).then((reader) => ({ reader }), (err: any) => ({ err }));
+    if ('err' in outcome) {
+      expect(outcome.err?.response, `neither a 400 nor an open stream: ${String(outcome.err)}`).toBeDefined();
+      outcome.err.response.expectStatus(400).expectErrorCode('invalid_request');
+      return;
+    }
+    const { reader } = outcome;
+    open.push(reader);
+    expect(reader.status).toBe(200);
+    expect((await reader.next()).type).toBe('status');
+    const error = await reader.next();
+    expect(error.type, showEvent(error)).toBe('error');
+    expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(error.error.code);
+    await expectEnded(reader);
+  });
+
+  check(['STREAM-REQ-008'], 'a start_ts that is not an integer answers 400 invalid_request', async () => {
+    const { token } = await fresh();
+    (await rejected(t.server, { token, start_ts: '1' })).expectStatus(400).expectErrorCode('invalid_request');
+  });
+
+  check(['STREAM-REQ-007'], 'a stream answer carries a non-empty x-fauna-stream-id header', async () => {
+    const { token } = await fresh();
+    const reader = await stream({ token });
+    expect(reader.headers['x-fauna-stream-id'], 'x-fauna-stream-id header').toMatch(/\S/);
+    reader.close();
   });
 
   check(['STREAM-REQ-006'], 'a malformed cursor answers 400 invalid_request', async () => {
@@ -222,79 +250,115 @@ describe('POST /stream/1', () => {
     two.close();
   });
 
-  check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret created the source sends permission_loss and ends the stream', async () => {
+  check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('C');
     await createCollection(t.server, coll);
     const key = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(200, 201);
     const client = t.as(key.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
-    await reader.next();
+    expect((await reader.next()).type).toBe('status');
     (await t.admin.request('POST', '/', { body: { delete: (key.json as any).resource.ref } })).expectStatus(200);
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
+    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'revocation' }));
+    expect(event.type, `the first event after the key was deleted: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
-  });
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
-  check(['STREAM-CLOSE-003'], 'logging out the token that created the source sends permission_loss and ends the stream', async () => {
+  check(['STREAM-CLOSE-003'], 'logging out the token that opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('U');
     await createCollection(t.server, coll);
+    // The users read their own collection: a token must be able to read a source's collection to create it.
+    (await t.admin.query({ create_role: { object: {
+      name: `${coll}_readers`,
+      membership: [{ object: { resource: { collection: coll } } }],
+      privileges: [{ object: { resource: { collection: coll }, actions: { object: { read: true } } } }],
+    } } })).expectStatus(200, 201);
     const user = (await t.server.query({ create: { collection: coll }, params: { object: { credentials: { object: { password: 'pass-word-1' } } } } })).expectStatus(201);
     const login = (await t.server.query({ login: (user.json as any).resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
     const client = t.as(login.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
-    await reader.next();
+    expect((await reader.next()).type).toBe('status');
     (await client.query({ logout: false })).expectStatus(200);
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
+    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'logout' }));
+    expect(event.type, `the first event after the logout: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
-  });
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
-  check(['STREAM-CLOSE-005', 'EVT-RETAIN-001'], 'the retention error reaches a stream as status then an invalid_stream_start_time error event, with HTTP 200', async () => {
-    const { token } = await fresh();
-    const reader = await stream({ token, start_ts: 1 });
-    expect(reader.status).toBe(200);
-    expect((await reader.next()).type).toBe('status');
-    const error = await reader.next();
-    expect(error.type).toBe('error');
-    expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(error.error.code);
-    await expectEnded(reader);
-  });
-
-  check(['LIMIT-EVENTS-005'], 'a stream replaying exactly 128 events delivers them all without an error', async () => {
+  check(['LIMIT-EVENTS-005'], 'a stream replaying 127 events delivers them all without an error', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const written = [
+      ...(await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })))),
+      ...(await createDocs(t.server, coll, Array.from({ length: 63 }, (_, i) => ({ i })))),
+    ];
     const reader = await stream({ token });
-    const events = await collectData(reader, 128);
-    expect(events.every((e) => e.type === 'add')).toBe(true);
+    const events = await collectData(reader, 127);
+    expect(events.every((e) => e.type === 'add'), 'every replayed event is an add').toBe(true);
+    expect(new Set(events.map(docId))).toEqual(new Set(written.map((d) => d.id)));
     expect(await expectQuiet(reader, 500)).toBe(true);
     reader.close();
   });
 
-  check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay yield stream_replay_volume_exceeded and close the stream', async () => {
+  check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay: at most 128 of them, the first ones in order, then stream_replay_volume_exceeded, and the stream closes', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
-    await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const first = await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
+    const second = await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
-    const event = await reader.next();
-    expect(event.type).toBe('error');
+    const replayed: any[] = [];
+    let event = await nextData(reader);
+    while (event.type !== 'error' && replayed.length <= 128) {
+      replayed.push(event);
+      event = await nextData(reader);
+    }
+    expect(event.type, `after ${replayed.length} replayed events: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('stream_replay_volume_exceeded');
+    expect(replayed.length).toBeLessThanOrEqual(128);
+    // The first ones, in commit order (each transaction's events in any order).
+    const firstIds = new Set(first.map((d) => d.id));
+    const sent = replayed.map(docId);
+    const fromFirst = sent.filter((id) => firstIds.has(id)).length;
+    expect(sent.slice(0, fromFirst).every((id) => firstIds.has(id)), 'the first transaction\'s events come first').toBe(true);
+    if (fromFirst < first.length) expect(fromFirst, 'nothing of the second transaction before the first is whole').toBe(sent.length);
+    expect(sent.every((id) => firstIds.has(id) || second.some((d) => d.id === id))).toBe(true);
+    expect(replayed.every((e) => e.type === 'add')).toBe(true);
     await expectEnded(reader);
   });
 
-  check(['LIMIT-EVENTS-001', 'LIMIT-EVENTS-003'], 'a live transaction of 129 tracked documents yields stream_overflow and closes the stream', async () => {
+  check(['LIMIT-EVENTS-008'], 'a live transaction of 129 tracked documents reaches the stream whole, or ends it with stream_overflow', async () => {
     const { coll, token } = await fresh();
     const reader = await stream({ token });
     await reader.next();
-    await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
-    const event = await nextData(reader);
-    expect(event.type).toBe('error');
-    expect(event.error.code).toBe('stream_overflow');
+    const written = await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const events: any[] = [];
+    while (events.length < written.length) {
+      const event = await nextData(reader);
+      if (event.type === 'error') {
+        expect(event.error.code, showEvent(event)).toBe('stream_overflow');
+        await expectEnded(reader);
+        return;
+      }
+      events.push(event);
+    }
+    expect(events.every((e) => e.type === 'add')).toBe(true);
+    expect(new Set(events.map(docId))).toEqual(new Set(written.map((d) => d.id)));
+    expect(await expectQuiet(reader, 500), 'the stream goes on').toBe(true);
+    reader.close();
+  });
+
+  check(['EVT-ERROR-001', 'STREAM-CLOSE-004'], 'an error evaluating the projection for a live event is an error event with its code, and ends the stream', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().map(d => { s: d.first.second }).eventSource()`);
+    const reader = await stream({ token });
+    expect((await reader.next()).type).toBe('status');
+    await createDoc(t.server, coll, { first: { second: 'hi' } });
+    await createDoc(t.server, coll, { n: 1 });
+    const good = await nextData(reader);
+    expect([good.type, good.data]).toEqual(['add', { s: 'hi' }]);
+    const error = await nextData(reader);
+    expect(error.type, showEvent(error)).toBe('error');
+    expect(error.error.code).toBe('invalid_null_access');
     await expectEnded(reader);
   });
 

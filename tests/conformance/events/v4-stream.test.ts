@@ -3,7 +3,7 @@
 // live; a write that must send nothing is followed by one that must, and the next event is checked to be that one.
 import { afterEach, describe, expect } from 'vitest';
 import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
-import { createCollection, createDoc, createIndex, deleteDoc, showEvent, uniqueName, updateDoc } from './event-fixtures.js';
+import { createCollection, createDoc, createIndex, deleteDoc, nextEventWhileWriting, REVOCATION_TEST_TIMEOUT_MS, showEvent, uniqueName, updateDoc } from './event-fixtures.js';
 
 const coll = (name: string) => ({ collection: name });
 const docRef = (collection: string, id: string) => ({ ref: coll(collection), id });
@@ -148,6 +148,24 @@ describe('POST /stream (v4 streams)', () => {
     expect(collectionOf(event.event.document.ref)).toBe(name);
   });
 
+  check(['V4STREAM-DOC-005'], 'Insert and Remove of a past version send no version event on a document stream (a history_rewrite event at most)', async (context) => {
+    const name = await freshCollection();
+    const doc = await createDoc(t.server, name, { n: 1 });
+    const { reader } = await started(docRef(name, doc.id));
+    const past = doc.ts - 10_000n;
+    const inserted = await t.server.query({ insert: docRef(name, doc.id), ts: past, action: 'create', params: obj({ data: obj({ n: 0 }) }) });
+    if (inserted.status !== 200) return context.skip(`not applicable: the target does not write history (Insert answered ${inserted.status}); DEC-068`);
+    (await t.server.query({ remove: docRef(name, doc.id), ts: past, action: 'create' })).expectStatus(200);
+    const mine = await updateDoc(t.server, name, doc.id, { n: 2 });
+    for (;;) {
+      const event = await reader.next();
+      if (event.type === 'history_rewrite') continue;
+      expect(event.type, `the first event that is not history_rewrite: ${showEvent(event)}`).toBe('version');
+      expect(event.txn, `it is the live Update's, not one for the history edits: ${showEvent(event)}`).toBe(mine.ts);
+      break;
+    }
+  });
+
   check(['V4STREAM-FIELDS-002', 'V4STREAM-FIELDS-003'], 'fields are sent exactly as named, in the order action, document, diff, prev; diff holds the changed fields (removed ones null) and prev the previous version', async () => {
     const name = await freshCollection();
     const doc = await createDoc(t.server, name, { color: 'red', n: 1, extra: 'x' });
@@ -281,9 +299,13 @@ describe('POST /stream (v4 streams)', () => {
     expect(refBody(event.event.document.ref).id, `the hidden document must not be sent: ${showEvent(event)}`).toBe(shown.id);
   });
 
-  async function expectPermissionDenied(reader: StreamReader): Promise<void> {
-    const event = await reader.next();
-    expect(event.type, showEvent(event)).toBe('error');
+  /**
+   * The first event after a revocation, while `write` updates the streamed document every half second: the real
+   * service re-checks a v4 stream's secret only when it renders a transaction's events (it sends no idle events).
+   */
+  async function expectPermissionDenied(reader: StreamReader, write: () => Promise<unknown>): Promise<void> {
+    const event = await nextEventWhileWriting(reader, write);
+    expect(event.type, `the first event after the revocation: ${showEvent(event)}`).toBe('error');
     expect(event.event.code).toBe('permission denied');
     expect(typeof event.event.description).toBe('string');
     await expectEnded(reader);
@@ -295,8 +317,9 @@ describe('POST /stream (v4 streams)', () => {
     const key = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(200, 201);
     const { reader } = await started(docRef(name, doc.id), {}, t.as(key.resource.secret));
     (await t.admin.query({ delete: (key.json as any).resource.ref })).expectStatus(200);
-    await expectPermissionDenied(reader);
-  });
+    let n = 1;
+    await expectPermissionDenied(reader, () => updateDoc(t.server, name, doc.id, { n: ++n }));
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
   check(['V4STREAM-ACCESS-002'], 'logging out the token of the stream\'s secret sends one permission denied error event and ends the stream', async () => {
     const users = await freshCollection();
@@ -306,8 +329,10 @@ describe('POST /stream (v4 streams)', () => {
     // A stream of the token's own user document; what it may read does not matter here.
     const { reader } = await started((user.json as any).resource.ref, {}, token);
     (await token.query({ logout: false })).expectStatus(200);
-    await expectPermissionDenied(reader);
-  });
+    const userId = refBody((user.json as any).resource.ref).id;
+    let n = 0;
+    await expectPermissionDenied(reader, () => updateDoc(t.server, users, userId, { n: ++n }));
+  }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
 
   afterEach(() => {
     for (const reader of open.splice(0)) reader.close();

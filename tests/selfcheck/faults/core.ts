@@ -3002,11 +3002,11 @@ export const CORE_FAULTS: readonly Fault[] = [
     }),
   },
   {
-    id: 'LIMIT-EVENTS-REPLAY-AT-128',
-    title: 'Replaying exactly 128 events exceeds the replay volume',
+    id: 'LIMIT-EVENTS-REPLAY-AT-127',
+    title: 'Replaying 127 events exceeds the replay volume',
     breaks: ['LIMIT-EVENTS-005'],
     area: 'events',
-    description: 'On a stream, the 128th data event is replaced by a `stream_replay_volume_exceeded` error event and the stream ends (the limit checked with `>=` instead of `>`).',
+    description: 'On a stream, the 127th data event is replaced by a `stream_replay_volume_exceeded` error event and the stream ends (the limit off by two; the real service errs after 128 replayed events).',
     apply: () => ({
       stream: () => {
         let data = 0;
@@ -3014,7 +3014,7 @@ export const CORE_FAULTS: readonly Fault[] = [
           onEvent: async (event, writer) => {
             if (writer.closed) return;
             if (isJsonObject(event) && event.type !== 'status' && event.type !== 'error') data += 1;
-            if (data !== 128) return writer.emit(event);
+            if (data !== 127) return writer.emit(event);
             const error = { type: 'error', error: { code: 'stream_replay_volume_exceeded', message: 'Too many events to replay.' }, stats: (event as JsonObject).stats };
             // Flushed before the cut, so the suite reads the error event and then the end of the stream.
             await writer.writeRaw(`${stringifyJson(error)}\r\n`);

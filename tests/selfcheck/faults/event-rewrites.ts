@@ -307,8 +307,11 @@ function acceptedQuery(from: BufferedResponse, req: ProxiedRequest, token: strin
   return withJsonBody({ ...from, status: 200 }, { data, static_type: 'EventSource', ...rest, summary: '' });
 }
 
-/** Answers 200 with a token to `/query/1` requests refused with 400 whose FQL text matches `pattern`. */
-export function acceptRefusedQueries(pattern: RegExp): () => FaultHooks {
+/**
+ * Answers 200 with a token to `/query/1` requests refused with 400 whose FQL text matches `pattern` (and, when `code`
+ * is given, whose error has that code).
+ */
+export function acceptRefusedQueries(pattern: RegExp, code?: string): () => FaultHooks {
   return () => {
     const traffic = new EventTraffic();
     return {
@@ -316,6 +319,7 @@ export function acceptRefusedQueries(pattern: RegExp): () => FaultHooks {
       response(response, ctx) {
         const text = fqlText(ctx.original);
         if (text === undefined || response.status !== 400 || !pattern.test(text)) return undefined;
+        if (code !== undefined && errorCodeOf(response) !== code) return undefined;
         return acceptedQuery(response, ctx.original, traffic.lastToken ?? 'c291cmNlLWFjY2VwdGVkLWJ5LWZhdWx0');
       },
     };

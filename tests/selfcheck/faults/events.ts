@@ -234,12 +234,49 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
-    id: 'EVENTS-OVERFLOW-NOT-ENFORCED',
-    title: 'The 128-event processing limit is not enforced',
-    breaks: ['LIMIT-EVENTS-001'],
+    id: 'FEED-OVERSIZED-TRANSACTION-DROPPED',
+    title: 'A feed skips a transaction of more than 128 events',
+    breaks: ['LIMIT-EVENTS-007'],
     area: 'events',
-    description: '`stream_overflow` error events are removed from streams and feed pages, as from a server that processes a transaction of any size.',
-    apply: () => withoutErrorEvents('stream_overflow'),
+    description: 'A feed page holding more than 128 events of one transaction is answered with a `stream_overflow` error event instead, whose page cursor leads past the transaction (as this project\'s reference server did).',
+    apply: () => ({
+      json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+        const page = feedPage(body)!;
+        const perTxn = new Map<string, number>();
+        for (const event of page.events) if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
+        if (![...perTxn.values()].some((count) => count > 128)) return 0;
+        page.events = [{ type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} }];
+        page.has_next = false;
+        return 1;
+      }),
+    }),
+  },
+  {
+    id: 'STREAM-OVERSIZED-TRANSACTION-TRUNCATED',
+    title: 'A stream sends 128 events of a larger transaction and goes on',
+    breaks: ['LIMIT-EVENTS-008'],
+    area: 'events',
+    description: 'A stream drops the events of one transaction past its 128th and carries on without an error, as a server that processes 128 events at a time and loses the rest.',
+    apply: () => onStreams(() => {
+      const perTxn = new Map<string, number>();
+      return {
+        onEvent(event, writer) {
+          if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
+          const txn = String(event.txn_ts);
+          const seen = (perTxn.get(txn) ?? 0) + 1;
+          perTxn.set(txn, seen);
+          if (seen <= 128) writer.emit(event);
+        },
+      };
+    }),
+  },
+  {
+    id: 'EVT-PROJECTION-ERROR-SKIPPED',
+    title: 'A failing projection skips its event silently',
+    breaks: ['EVT-ERROR-001'],
+    area: 'events',
+    description: 'An `invalid_null_access` error event (a projection that failed for one document) is left out of feeds and streams, as from a server that drops the event and carries on.',
+    apply: () => withoutErrorEvents('invalid_null_access'),
   },
   {
     id: 'EVENTS-REPLAY-LIMIT-NOT-ENFORCED',
@@ -248,6 +285,14 @@ export const EVENT_FAULTS: readonly Fault[] = [
     area: 'events',
     description: '`stream_replay_volume_exceeded` error events are removed from streams, as from a server that replays any number of events.',
     apply: () => withoutErrorEvents('stream_replay_volume_exceeded'),
+  },
+  {
+    id: 'FEED-OPS-LIMIT-IGNORED',
+    title: 'Feed polls are not refused past the account operations limit',
+    breaks: ['LIMIT-OPS-004'],
+    area: 'events',
+    description: 'A feed poll of an account past its operations limit is answered with its page, as if feeds did not count against the limit (reference server failpoint).',
+    apply: () => ({ failpoints: ['FEED-OPS-LIMIT-IGNORED'] }),
   },
   {
     id: 'STREAMS-PER-SECRET-UNLIMITED',
@@ -440,9 +485,33 @@ export const EVENT_FAULTS: readonly Fault[] = [
     apply: () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
   },
   {
+    id: 'ESRC-WHERE-FILTER-IGNORED',
+    title: 'A filtered collection source tracks the whole collection',
+    breaks: ['ESRC-SET-002'],
+    area: 'events',
+    description: '`<Coll>.where(…).eventSource()` becomes a source over `<Coll>.all()`: documents outside the filter emit events.',
+    apply: () => ({ request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')) }),
+  },
+  {
+    id: 'ESRC-EVENTS-ON-ANY-SET',
+    title: '`eventsOn` is accepted on filtered and transformed sets',
+    breaks: ['ESRC-ON-004'],
+    area: 'events',
+    description: '`eventsOn` called after `where`, `map` or a projection, refused with `invalid_receiver`, answers 200 with a token instead.',
+    apply: acceptRefusedQueries(/\.(?:eventsOn|changesOn)\(/, 'invalid_receiver'),
+  },
+  {
+    id: 'ESRC-SOURCE-MAP-REFUSED',
+    title: '`map` on an event source is refused',
+    breaks: ['ESRC-TRANSFORM-005'],
+    area: 'events',
+    description: 'A `.map(…)` called on the event source itself is refused with 400 `invalid_receiver`, as only `where()` were an event source method.',
+    apply: () => refuseQueries(/\.(?:eventSource|eventsOn)\([^()]*\)\.map\(/),
+  },
+  {
     id: 'ESRC-SINGLE-TRACKS-COLLECTION',
     title: 'A single-document source tracks its whole collection',
-    breaks: ['EVT-TRIGGER-011'],
+    breaks: ['EVT-TRIGGER-011', 'ESRC-SET-004'],
     area: 'events',
     description: '`Set.single(<Coll>.byId(…)).eventSource()` becomes a source over `<Coll>.all()`: changes to other documents emit events.',
     apply: () => ({ request: editFql((text) => text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()')) }),
@@ -495,10 +564,30 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'FEED-START-TS-CLAMPED',
     title: 'A feed `start_ts` before the source is moved up to it',
-    breaks: ['FEED-REQ-006'],
+    breaks: ['FEED-REQ-009'],
     area: 'events',
-    description: 'A feed `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
+    description: 'A feed `start_ts` earlier than the source\'s creation is replaced by the creation time, so the changes between the two are missing.',
     apply: () => clampStartToCreation({ feed: true }),
+  },
+  {
+    id: 'FEED-START-BEFORE-CREATION-REFUSED',
+    title: 'A feed `start_ts` before the source is refused',
+    breaks: ['FEED-REQ-009'],
+    area: 'events',
+    description: 'A feed `start_ts` earlier than the source\'s creation answers 400 `invalid_request`, as streams do (this project\'s former reading of DEC-029).',
+    apply: () => {
+      const traffic = new EventTraffic();
+      return {
+        json: traffic.observer().json,
+        response(response, ctx) {
+          const body = requestObject(ctx.original);
+          const created = typeof body?.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
+          const start = bigintOf(body?.start_ts);
+          if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created) return undefined;
+          return v10ErrorResponse(response, 400, 'invalid_request', 'Invalid stream start time: Stream start time can not be before the stream create time.');
+        },
+      };
+    },
   },
   {
     id: 'FEED-UNAUTHORIZED-V4-BODY',
@@ -963,12 +1052,47 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'STREAM-UNAUTHORIZED-V4-BODY',
+    title: 'A bad secret on /stream/1 gets the SD\'s "Any endpoint" error body',
+    breaks: ['STREAM-REQ-004'],
+    area: 'events',
+    description: 'The 401 of `/stream/1` answers `{"errors": [{"code": "unauthorized", "description": …}]}`, the SD\'s row for any endpoint, which fauna-js cannot read, instead of `{"error": {…}}`.',
+    apply: () => ({
+      response(response, ctx) {
+        if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
+        return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
+      },
+    }),
+  },
+  {
     id: 'STREAM-START-TS-CLAMPED',
     title: 'A stream `start_ts` before the source is moved up to it',
     breaks: ['STREAM-REQ-005'],
     area: 'events',
     description: 'A stream `start_ts` earlier than the source\'s creation is replaced by the creation time instead of answering 400 `invalid_request`.',
     apply: () => clampStartToCreation({ stream: true }),
+  },
+  {
+    id: 'STREAM-START-TS-TYPE-UNCHECKED',
+    title: 'A stream `start_ts` of the wrong type is ignored',
+    breaks: ['STREAM-REQ-008'],
+    area: 'events',
+    description: 'A `start_ts` that is not an integer is dropped from stream requests (read as absent), so the stream opens instead of answering 400 `invalid_request`.',
+    apply: () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
+  },
+  {
+    id: 'STREAM-ID-HEADER-MISSING',
+    title: 'A stream answer has no `x-fauna-stream-id`',
+    breaks: ['STREAM-REQ-007'],
+    area: 'events',
+    description: 'The `x-fauna-stream-id` header is removed from every `/stream/1` answer.',
+    apply: () => ({
+      streamHeaders: (headers, context) => {
+        if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
+        const { 'x-fauna-stream-id': _id, ...rest } = headers;
+        return rest;
+      },
+    }),
   },
   {
     id: 'STREAM-UNKNOWN-CURSOR-IGNORED',
@@ -1179,7 +1303,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-OPEN-AFTER-ERROR',
     title: 'A stream stays open after an error event',
-    breaks: ['STREAM-CLOSE-004'],
+    breaks: ['STREAM-CLOSE-004', 'STREAM-CLOSE-002'],
     area: 'events',
     description: 'After an `error` event the response is not ended: a `status` event follows and the stream stays open until the client leaves.',
     apply: () => onStreams(() => ({
@@ -1194,7 +1318,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   },
   {
     id: 'STREAM-PERMISSION-LOSS-CODE',
-    title: 'A revoked creator is reported as `unauthorized`',
+    title: 'A revoked secret is reported as `unauthorized`',
     breaks: ['STREAM-CLOSE-001'],
     area: 'events',
     description: 'The `permission_loss` error event of a stream carries code `unauthorized` instead.',
@@ -1215,10 +1339,42 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'STREAM-LOGOUT-UNWATCHED',
     title: 'Logging out does not reach open streams',
-    breaks: ['STREAM-CLOSE-003', 'EVT-ACCESS-004'],
+    breaks: ['STREAM-CLOSE-003', 'EVT-ACCESS-006'],
     area: 'events',
     description: 'After a token logs out, the `permission_loss` error event is not sent: the stream stays open.',
     apply: ignorePermissionLoss((req) => v4Writes(req, 'logout')),
+  },
+  {
+    id: 'ESRC-CREATE-WITHOUT-READ-RIGHTS',
+    title: 'Event sources are created without read rights on their set',
+    breaks: ['ESRC-ACCESS-001'],
+    area: 'events',
+    description: 'A `/query/1` event source refused with `permission_denied` is answered 200 with a token instead, as from a server that hands tokens to secrets that may not read the source collection.',
+    apply: acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
+  },
+  {
+    id: 'EVENTS-FILTERED-BY-CREATOR',
+    title: 'Events are filtered with the rights of the secret that created the source',
+    breaks: ['EVT-ACCESS-005', 'ESRC-ACCESS-002'],
+    area: 'events',
+    description: 'The SD\'s creator-only reading: feeds and streams filter events with the rights of the secret that created the source instead of the consuming secret\'s, so a server key\'s source shows a restricted token, or a key without read rights, every document (reference server failpoint).',
+    apply: () => ({ failpoints: ['EVENTS-FILTERED-BY-CREATOR'] }),
+  },
+  {
+    id: 'STREAM-OPENER-REVOCATION-IGNORED',
+    title: 'Revoking the secret that opened a stream does not end it',
+    breaks: ['EVT-ACCESS-006'],
+    area: 'events',
+    description: 'A stream watches the secret that created its source instead of the one that opened it: logging out the token that opened a stream on a server key\'s source leaves it running (reference server failpoint).',
+    apply: () => ({ failpoints: ['STREAM-OPENER-REVOCATION-IGNORED'] }),
+  },
+  {
+    id: 'EVT-RETENTION-ONLY-FOR-START-TS',
+    title: 'Only a `start_ts` can fall outside retention',
+    breaks: ['EVT-RETAIN-005', 'EVT-RETAIN-002'],
+    area: 'events',
+    description: 'The retention error is sent only to requests that give a `start_ts`: a source\'s own start and cursors never expire, so a feed answers a page without the error and a stream ends after its `status` event (as from a server that checks only `start_ts`).',
+    apply: () => editEvents((event, req) => (isRetentionError(event) && !('start_ts' in (requestObject(req) ?? {})) ? [] : undefined)),
   },
   {
     id: 'STREAM-RETENTION-WITHOUT-STATUS',
@@ -1449,7 +1605,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-INDEX-SOURCE-AS-FILTER',
     title: 'An index source reacts to every field',
-    breaks: ['EVT-TRIGGER-010'],
+    breaks: ['EVT-TRIGGER-010', 'ESRC-SET-003'],
     area: 'events',
     description: 'An event source over an index is run as a `where` filter on the index terms, so an update that changes no term or value field still emits an event.',
     apply: () => {
@@ -1537,7 +1693,7 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-OTHER-COLLECTION-LEAKS',
     title: 'A collection source emits creates of other collections',
-    breaks: ['EVT-TRIGGER-006'],
+    breaks: ['EVT-TRIGGER-006', 'ESRC-SET-001'],
     area: 'events',
     description: 'A source over one collection also emits `add` events for documents created in other collections (the source filters writes by time only).',
     apply: () => addCreatedDocs((create, source) => create.coll !== source.collection),
@@ -1545,9 +1701,9 @@ export const EVENT_FAULTS: readonly Fault[] = [
   {
     id: 'EVT-READ-RIGHTS-IGNORED',
     title: 'Event sources ignore read permissions',
-    breaks: ['EVT-ACCESS-001', 'EVT-ACCESS-003'],
+    breaks: ['EVT-ACCESS-001', 'EVT-ACCESS-005'],
     area: 'events',
-    description: 'A source over a whole collection emits `add` events for every document created in it, including those the roles of the secret that created the source may not read.',
+    description: 'A source over a whole collection emits `add` events for every document created in it, including those the roles of the secret that consumes the source may not read.',
     apply: () => addCreatedDocs((create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query)),
   },
 ];

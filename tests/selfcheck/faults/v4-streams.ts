@@ -1,7 +1,7 @@
 // Faults of v4 streams (`POST /stream`, DEC-064): a server whose driver streams open, but send the wrong events.
 import type { Fault, FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
 
@@ -284,5 +284,32 @@ export const V4_STREAM_FAULTS: readonly Fault[] = [
         writer.emit(event);
       },
     })),
+  },
+  {
+    id: 'V4STREAM-HISTORY-EDIT-AS-VERSION',
+    title: 'An Insert of a past version is sent as a version event',
+    breaks: ['V4STREAM-DOC-005'],
+    area: 'events',
+    description: 'After an Insert of a past version of a document, its streams get a `version` event (action `create`, the inserted version\'s time) before their next event, as from a server that reports history edits as live writes.',
+    apply: () => {
+      const inserts: bigint[] = [];
+      return {
+        request(req) {
+          const expression = v4Expression(req);
+          const ts = isJsonObject(expression) && 'insert' in expression ? expression.ts : undefined;
+          if (ts !== undefined && /^\d+$/.test(String(ts))) inserts.push(BigInt(String(ts)));
+          return undefined;
+        },
+        ...onV4Streams(() => ({
+          onEvent(event, writer) {
+            const ts = inserts.shift();
+            if (ts !== undefined && isV4Event(event, 'version') && isJsonObject(event.event) && isJsonObject(event.event.document)) {
+              writer.emit({ ...event, txn: jsonInt(ts), event: { ...event.event, action: 'create', document: { ...event.event.document, ts: jsonInt(ts) } } });
+            }
+            writer.emit(event);
+          },
+        })),
+      };
+    },
   },
 ];

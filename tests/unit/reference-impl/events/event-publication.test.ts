@@ -71,7 +71,7 @@ describe('Event publication after durability', () => {
     const createdAt = fixture.commit([{ collection: 'Items' }]);
     await log.flush();
     const token = service.issueToken(ROOT_CREATOR, canonicalQueryText('Items.all().eventSource()', {}), createdAt);
-    const source = service.open(token, '0');
+    const source = service.open(token, ROOT_CREATOR, 'feed');
     const start = service.resolveStart(source, {});
     const written = fixture.commit([{ put: 'Items', id: '1', data: {} }]);
     const pending = await service.feedPage(source, start, 16, async () => true);

@@ -14,7 +14,7 @@ function counted(bytes = 10) {
   const calls = { n: 0 };
   const compute = async (): Promise<SharedTransaction> => {
     calls.n++;
-    return { cost: zeroCost(), leftover: zeroCost(), bytes: Buffer.alloc(bytes), error: undefined, eventCount: 1 };
+    return { cost: zeroCost(), leftover: zeroCost(), bytes: Buffer.alloc(bytes), error: undefined };
   };
   return { calls, compute };
 }

@@ -15,7 +15,7 @@ function setup(query: string, mayRead: ReadCheck = async () => true) {
   const history = new EventHistory(fixture.store, { retentionMicros: () => 10n ** 12n, nowMicros: () => 0n });
   const createdAt = fixture.commit([{ collection: 'Items' }, { collection: 'Other' }]);
   const plan = planEventSource(parseQuery(query), storeResolver(fixture.store, '0', createdAt));
-  const consumer = new SourceConsumer({ database: '0', plan, createdAt, creator: ROOT_CREATOR, key: 'Items' }, mayRead, binding);
+  const consumer = new SourceConsumer({ database: '0', endpoint: 'feed', plan, createdAt, creator: ROOT_CREATOR, consumer: ROOT_CREATOR, rights: ROOT_CREATOR, key: 'Items' }, mayRead, binding);
   const last = (): HistoryTransaction => [...history.transactionsAfter('0', positionAfterTransaction(fixture.store.lastCommitTs - 1n), fixture.store.lastCommitTs)].at(-1)!;
   const step = async () => {
     const txn = last();

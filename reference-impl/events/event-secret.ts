@@ -1,9 +1,9 @@
 /**
- * The identity that created an event source. SD "Event source token": events are filtered by "the secret used
- * to create the event source", and a stream ends with `permission_loss` when THAT secret is revoked or its
- * privileges change. The token carries the creating identity (database, built-in role, custom role refs, the
- * key or token record, a token's identity document), never a secret; each use re-reads the record to see
- * whether it still grants the same rights.
+ * The identity behind a secret used with an event source: the one that consumes it (a `/feed/1` or `/stream/1`
+ * request), whose rights filter the events and whose revocation ends a stream (DEC-036, as the real service), and
+ * the one that created it, which the token records (database, built-in role, custom role refs, the key or token
+ * record, a token's identity document; never a secret). An open stream re-reads the record to see whether the
+ * secret still authenticates and grants the same rights.
  */
 import type { Identity, KeyRole } from '../eval/identity.js';
 import type { SecretAddress } from '../auth/secrets.js';
@@ -11,18 +11,18 @@ import type { DatabaseId, Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref } from '../values/value.js';
 
-/** What the creator check needs from the authenticator. */
+/** What the revocation check needs from the authenticator. */
 export interface RecordAuthenticator {
   identityOfRecord(address: SecretAddress): Identity | undefined;
 }
 
-export interface SourceCreator {
+export interface EventSecret {
   readonly identity: Identity;
   /** A scoped secret (`secret:db:role`): its rights come from the scope, its validity from the base secret. */
   readonly scoped: boolean;
 }
 
-interface CreatorJson {
+interface EventSecretJson {
   k: Identity['kind'];
   db: DatabaseId;
   r: KeyRole | 'token';
@@ -53,27 +53,27 @@ function baseOf(identity: Identity, authenticator: RecordAuthenticator): Identit
   return authenticator.identityOfRecord({ kind: identity.kind, database: record.database, id: record.ref.id });
 }
 
-export function creatorOf(identity: Identity, authenticator: RecordAuthenticator): SourceCreator {
+export function eventSecretOf(identity: Identity, authenticator: RecordAuthenticator): EventSecret {
   const base = baseOf(identity, authenticator);
   return { identity, scoped: base === undefined || !sameRights(base, identity) };
 }
 
 /**
- * The creator's identity as of now, or undefined when its secret no longer authenticates (deleted key, logged-out
+ * The secret's identity as of now, or undefined when it no longer authenticates (deleted key, logged-out
  * or expired token, deleted database) or grants different rights (another role, other custom roles).
  */
-export function currentCreator(creator: SourceCreator, authenticator: RecordAuthenticator, store: Store): Identity | undefined {
-  const { identity } = creator;
+export function currentIdentity(secret: EventSecret, authenticator: RecordAuthenticator, store: Store): Identity | undefined {
+  const { identity } = secret;
   if (!new Transaction(store, store.lastCommitTs, true).isDatabaseLive(identity.database)) return undefined;
   const base = baseOf(identity, authenticator);
   if (base === undefined) return undefined;
-  if (creator.scoped) return base.role === 'admin' ? identity : undefined;
+  if (secret.scoped) return base.role === 'admin' ? identity : undefined;
   return sameRights(base, identity) ? identity : undefined;
 }
 
-export function encodeCreator(creator: SourceCreator): string {
-  const { identity } = creator;
-  const json: CreatorJson = { k: identity.kind, db: identity.database, r: identity.role, s: creator.scoped };
+export function encodeEventSecret(secret: EventSecret): string {
+  const { identity } = secret;
+  const json: EventSecretJson = { k: identity.kind, db: identity.database, r: identity.role, s: secret.scoped };
   if (identity.roleRefs !== undefined) json.rr = identity.roleRefs.map((ref) => ref.id);
   if (identity.record !== undefined) json.rec = { db: identity.record.database, id: identity.record.ref.id };
   const doc = identity.identityDocument;
@@ -81,11 +81,11 @@ export function encodeCreator(creator: SourceCreator): string {
   return JSON.stringify(json);
 }
 
-/** Undefined for text that is not an encoded creator (the token is then invalid). */
-export function decodeCreator(text: string): SourceCreator | undefined {
-  let json: CreatorJson;
+/** Undefined for text that is not an encoded secret identity (the token is then invalid). */
+export function decodeEventSecret(text: string): EventSecret | undefined {
+  let json: EventSecretJson;
   try {
-    json = JSON.parse(text) as CreatorJson;
+    json = JSON.parse(text) as EventSecretJson;
   } catch {
     return undefined;
   }
