@@ -2218,13 +2218,14 @@ export interface Document {
 export interface EventAdd {
   type: 'add';
   /**
-   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects.
+   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects; or, when the source maps documents to values that are not objects, that value, tagged (EVT-FIELD-010).
    */
   data:
     | DocTag
     | {
         [k: string]: V10Value | undefined;
-      };
+      }
+    | V10Value;
   txn_ts: number;
   cursor: string;
   stats: Stats;
@@ -2327,13 +2328,14 @@ export interface Stats {
 export interface EventUpdate {
   type: 'update';
   /**
-   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects.
+   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects; or, when the source maps documents to values that are not objects, that value, tagged (EVT-FIELD-010).
    */
   data:
     | DocTag
     | {
         [k: string]: V10Value | undefined;
-      };
+      }
+    | V10Value;
   txn_ts: number;
   cursor: string;
   stats: Stats;
@@ -2344,13 +2346,14 @@ export interface EventUpdate {
 export interface EventRemove {
   type: 'remove';
   /**
-   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects.
+   * The document that triggered the event, tagged (`@doc`), or a plain object of the projected fields when the source query projects; or, when the source maps documents to values that are not objects, that value, tagged (EVT-FIELD-010).
    */
   data:
     | DocTag
     | {
         [k: string]: V10Value | undefined;
-      };
+      }
+    | V10Value;
   txn_ts: number;
   cursor: string;
   stats: Stats;

@@ -277,6 +277,14 @@ describe('POST /feed/1', () => {
     expect(events[1].data).toEqual({ name: 'cup', price: { '@int': '5' } });
   });
 
+  check(['EVT-FIELD-010'], 'a source that maps documents to a number sends that number, tagged, as the data of each event', async () => {
+    const { coll, token } = await fresh((c) => `${c}.all().map(.price).eventSource()`);
+    const [d] = await createDocs(t.server, coll, [{ name: 'cup', price: 5 }]);
+    await updateDoc(t.server, coll, d!.id, { price: 6 });
+    const { events } = await feedAll(t.server, { token });
+    expect(events.map((e) => [e.type, e.data])).toEqual([['add', { '@int': '5' }], ['update', { '@int': '6' }]]);
+  });
+
   check(['EVT-TRIGGER-001', 'EVT-TRIGGER-002', 'EVT-TRIGGER-003', 'EVT-TRIGGER-004', 'EVT-TRIGGER-005', 'EVT-TRIGGER-006', 'EVT-REMOVE-001', 'EVT-REMOVE-002'],
     'add, update and remove follow the trigger table of a filtered set', async () => {
       const { coll, token } = await fresh((c) => `${c}.where(.price < 10).eventSource()`);

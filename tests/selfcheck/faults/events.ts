@@ -840,6 +840,18 @@ export const EVENT_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'EVT-MAPPED-VALUE-WRAPPED',
+    title: 'A mapped value that is not an object is sent wrapped in an object',
+    breaks: ['EVT-FIELD-010'],
+    area: 'events',
+    description: 'The data of an event whose source maps documents to a tagged scalar is sent as `{"value": <scalar>}`, as if the SD allowed only plain objects.',
+    apply: () => editEvents((event) => {
+      if (!isEvent(event, ...DATA_EVENT_TYPES) || !isJsonObject(event.data)) return undefined;
+      const keys = Object.keys(event.data);
+      return keys.length === 1 && keys[0]!.startsWith('@') && keys[0] !== '@doc' ? [{ ...event, data: { value: event.data } }] : undefined;
+    }),
+  },
+  {
     id: 'EVT-ERROR-WITH-POSITION',
     title: 'Error events carry `txn_ts` and `cursor`',
     breaks: ['EVT-FIELD-006'],
