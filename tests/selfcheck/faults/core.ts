@@ -1906,7 +1906,7 @@ export const CORE_FAULTS: readonly Fault[] = [
     title: '`history_days` is echoed but not stored',
     breaks: ['COLL-GET-001', 'COLL-LIFE-005'],
     area: 'core',
-    description: 'Collection records answered by anything but CreateCollection carry the default `history_days` (30) instead of the stored one.',
+    description: 'Collection records answered by anything but CreateCollection carry a fixed `history_days` (30, as if a default) instead of the stored one.',
     apply: () => ({
       json: rewriteJson(
         (_body, ctx) => !expressionUses(ctx.original, 'create_collection') && !expressionUses(ctx.original, 'create_class'),
