@@ -1,0 +1,120 @@
+// The runner's half of dead-target detection (the workers' half is tests/harness/target-health.ts). The target is
+// lost when GET /ping gets no answer twice in a row (a heartbeat every few seconds), when several requests in a row
+// got no answer and a /ping right after gets none either, or when many requests in a row got no answer although /ping
+// still answers. Any answer to a test's request in between starts the count again, so a slow but live target is never
+// cut off. Once lost, the workers fail every request at once and the report shows the rest as not run.
+import { BroadcastChannel } from 'node:worker_threads';
+import { request } from 'undici';
+import type { Reporter } from 'vitest/node';
+import { TARGET_HEALTH_CHANNEL, type HealthReport, type HealthVerdict } from '../harness/target-health.js';
+
+export interface TargetMonitorOptions {
+  url: string;
+  /** Deadline of each GET /ping. */
+  probeTimeoutMs: number;
+  heartbeatMs?: number;
+  /** Requests in a row without an answer before /ping is asked. */
+  probeAfter?: number;
+  /** Requests in a row without an answer that end the run even though /ping answers. */
+  giveUpAfter?: number;
+}
+
+export interface TargetLoss {
+  reason: string;
+  /** Epoch ms: tests that started later did not really run. */
+  at: number;
+}
+
+const HEARTBEAT_MS = 5_000;
+const PROBE_AFTER = 3;
+const GIVE_UP_AFTER = 12;
+
+/** The probe's deadline: the request deadline, but at least 2 s (a loaded machine) and at most 5 s. */
+export function probeTimeoutFor(requestTimeoutMs: number): number {
+  return Math.min(5_000, Math.max(2_000, requestTimeoutMs));
+}
+
+/** GET /ping; undefined when it was answered (any status), else why not. */
+export async function pingFails(url: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const res = await request(`${url}/ping`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    await res.body.dump();
+    return undefined;
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+    if (code === 'ECONNREFUSED') return 'connection refused';
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed before an answer';
+    return `no answer within ${timeoutMs} ms`;
+  }
+}
+
+export class TargetMonitor implements Reporter {
+  lost: TargetLoss | undefined;
+  private channel: BroadcastChannel | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private noAnswers = 0;
+  private lastNoAnswer = '';
+  private failedPings = 0;
+  private probing = false;
+
+  constructor(private readonly options: TargetMonitorOptions) {}
+
+  onTestRunStart(): void {
+    this.channel = new BroadcastChannel(TARGET_HEALTH_CHANNEL);
+    this.channel.onmessage = (event: unknown) => this.receive((event as { data: HealthReport }).data);
+    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs ?? HEARTBEAT_MS);
+  }
+
+  onTestRunEnd(): void {
+    clearInterval(this.heartbeat);
+    this.channel?.close();
+    this.channel = undefined;
+  }
+
+  private send(verdict: HealthVerdict): void {
+    this.channel?.postMessage(verdict);
+  }
+
+  private receive(report: HealthReport): void {
+    if (report.kind === 'hello') {
+      if (this.lost) this.send({ kind: 'lost', reason: this.lost.reason });
+      else if (this.noAnswers > 0) this.send({ kind: 'suspect', on: true });
+    } else if (report.kind === 'answered') {
+      if (this.noAnswers > 0 && !this.lost) this.send({ kind: 'suspect', on: false });
+      this.noAnswers = 0;
+    } else if (!this.lost) {
+      this.noAnswers += 1;
+      this.lastNoAnswer = report.detail;
+      if (this.noAnswers === 1) this.send({ kind: 'suspect', on: true });
+      if (this.noAnswers >= (this.options.giveUpAfter ?? GIVE_UP_AFTER)) {
+        this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), though GET /ping still answers`);
+      } else if (this.noAnswers >= (this.options.probeAfter ?? PROBE_AFTER)) {
+        void this.probe((why) => `${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
+      }
+    }
+  }
+
+  private async beat(): Promise<void> {
+    await this.probe((why) => `GET /ping got no answer twice in a row (${why})`, 2);
+  }
+
+  /** Asks /ping; the target is lost after `times` failed pings in a row. */
+  private async probe(reason: (why: string) => string, times = 1): Promise<void> {
+    if (this.probing || this.lost) return;
+    this.probing = true;
+    try {
+      const why = await pingFails(this.options.url, this.options.probeTimeoutMs);
+      if (why === undefined) this.failedPings = 0;
+      else if (++this.failedPings >= times) this.lose(reason(why));
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private lose(why: string): void {
+    if (this.lost) return;
+    this.lost = { reason: `target ${this.options.url} stopped answering: ${why}`, at: Date.now() };
+    this.send({ kind: 'lost', reason: this.lost.reason });
+    clearInterval(this.heartbeat);
+  }
+}
