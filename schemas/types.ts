@@ -2153,7 +2153,7 @@ export interface ConformanceReport {
     problem: string;
   }[];
   /**
-   * Active MUST requirements without a passing test (only judged when wholeSuite).
+   * Active MUST requirements without a passing test (only judged when wholeSuite and the target did not stop answering).
    */
   untestedMust: string[];
   /**

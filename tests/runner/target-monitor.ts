@@ -55,6 +55,8 @@ export class TargetMonitor implements Reporter {
   private noAnswers = 0;
   private lastNoAnswer = '';
   private failedPings = 0;
+  /** Whether /ping answered since the current run of unanswered requests began. */
+  private pingAnswered = false;
   private probing = false;
 
   constructor(private readonly options: TargetMonitorOptions) {}
@@ -62,7 +64,7 @@ export class TargetMonitor implements Reporter {
   onTestRunStart(): void {
     this.channel = new BroadcastChannel(TARGET_HEALTH_CHANNEL);
     this.channel.onmessage = (event: unknown) => this.receive((event as { data: HealthReport }).data);
-    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs ?? HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => void this.probe(), this.options.heartbeatMs ?? HEARTBEAT_MS);
   }
 
   onTestRunEnd(): void {
@@ -85,27 +87,37 @@ export class TargetMonitor implements Reporter {
     } else if (!this.lost) {
       this.noAnswers += 1;
       this.lastNoAnswer = report.detail;
-      if (this.noAnswers === 1) this.send({ kind: 'suspect', on: true });
-      if (this.noAnswers >= (this.options.giveUpAfter ?? GIVE_UP_AFTER)) {
+      if (this.noAnswers === 1) {
+        this.pingAnswered = false;
+        this.send({ kind: 'suspect', on: true });
+      }
+      if (this.noAnswers >= (this.options.giveUpAfter ?? GIVE_UP_AFTER) && this.pingAnswered) {
         this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), though GET /ping still answers`);
-      } else if (this.noAnswers >= (this.options.probeAfter ?? PROBE_AFTER)) {
-        void this.probe((why) => `${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
+      } else if (this.noAnswers >= this.probeAfter) {
+        void this.probe();
       }
     }
   }
 
-  private async beat(): Promise<void> {
-    await this.probe((why) => `GET /ping got no answer twice in a row (${why})`, 2);
+  private get probeAfter(): number {
+    return this.options.probeAfter ?? PROBE_AFTER;
   }
 
-  /** Asks /ping; the target is lost after `times` failed pings in a row. */
-  private async probe(reason: (why: string) => string, times = 1): Promise<void> {
+  /**
+   * Asks /ping (the heartbeat, or several requests in a row without an answer): the target is lost when it gets no
+   * answer either while requests go unanswered, or twice in a row.
+   */
+  private async probe(): Promise<void> {
     if (this.probing || this.lost) return;
     this.probing = true;
     try {
       const why = await pingFails(this.options.url, this.options.probeTimeoutMs);
-      if (why === undefined) this.failedPings = 0;
-      else if (++this.failedPings >= times) this.lose(reason(why));
+      if (why === undefined) {
+        this.failedPings = 0;
+        this.pingAnswered = true;
+      }
+      else if (this.noAnswers >= this.probeAfter) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
+      else if (++this.failedPings >= 2) this.lose(`GET /ping got no answer twice in a row (${why})`);
     } finally {
       this.probing = false;
     }

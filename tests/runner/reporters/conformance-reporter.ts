@@ -68,15 +68,17 @@ export function areaOf(file: string, testsDir: string = DEFAULT_TESTS_DIR): stri
 }
 
 /**
- * Whether a test counts as not run because the target was lost: it never ran or was cut short, it started after the
- * loss (whatever it did then, it did against a run that refused every request), or it failed on a refused request.
+ * Whether a test counts as not run because the target was lost: it started after the loss (whatever it did then, it
+ * did against a run that refused every request), its body never ran or finished (a failed tenant hook, a test cut
+ * short), or it failed on a refused request.
  */
-function cutShort(test: TestCase, status: TestOutcome['status'], error: string | undefined, lostAt: number | undefined): boolean {
+function cutShort(test: TestCase, error: string | undefined, lostAt: number | undefined): boolean {
   if (lostAt === undefined) return false;
   const started = test.diagnostic()?.startTime;
   if (started !== undefined && started >= lostAt) return true;
-  if (status === 'failed') return (error ?? '').includes(TARGET_LOST);
-  return status === 'skipped' && test.meta().needsSetting === undefined;
+  const state = test.result().state;
+  if (state === 'failed') return (error ?? '').includes(TARGET_LOST);
+  return state !== 'passed' && test.meta().needsSetting === undefined;
 }
 
 export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAULT_TESTS_DIR, lostAt?: number): TestOutcome {
@@ -96,7 +98,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     error = hook ?? (result.state === 'pending' ? 'the test did not finish' : undefined);
     if (status === 'skipped' && result.state === 'skipped' && result.note) skipNote = result.note;
   }
-  if (cutShort(test, status, error, lostAt)) status = 'not-run';
+  if (cutShort(test, error, lostAt)) status = 'not-run';
   const inner = result.state === 'failed' ? result.errors?.[0] : undefined;
   const exchanges = Array.isArray(meta.exchanges) ? (meta.exchanges as Exchange[]) : undefined;
   return {

@@ -217,7 +217,7 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
   // target stopped answering) is part of targetLost.
   const wholeSuite = info.areas === undefined && info.requirement === undefined && info.testPattern === undefined;
   const notJudged: readonly RequirementVerdict[] = ['passed', 'expected-failure', 'needs-setting', 'not-run'];
-  const untestedMust = wholeSuite
+  const untestedMust = wholeSuite && info.targetLost === undefined
     ? requirements.filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && !notJudged.includes(r.status)).map((r) => r.id)
     : [];
 

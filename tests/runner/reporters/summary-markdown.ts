@@ -70,6 +70,7 @@ export function renderSummary(report: ConformanceReport): string {
   }
   lines.push('', '## Untested MUST requirements', '');
   if (!report.wholeSuite) lines.push('Not judged: the run was limited with --area, --requirement or --test.');
+  else if (report.targetLost !== undefined) lines.push('Not judged: the run ended when the target stopped answering.');
   else if (report.untestedMust.length === 0) lines.push('None: every active MUST requirement of a claimed profile has a passing test.');
   else {
     lines.push(`${report.untestedMust.length} active MUST requirement(s) of claimed profiles have no passing test (${report.policy.untestedMust === 'fail' ? 'this fails the run' : 'listed only, see the policy below'}):`, '');

@@ -6,8 +6,9 @@ import type { ConformanceReport } from './report-model.js';
 /** Why a run failed, in words: what the closing line says after FAILED. */
 export function failureReasons(report: ConformanceReport): string[] {
   const t = report.totals;
+  // Everything else a lost target causes (tests timing out before it was declared lost, MUSTs left untested) is noise.
+  if (report.targetLost !== undefined) return [`${report.targetLost}; ${t.notRun} test(s) not run, ${t.failed} failed before`];
   const reasons: string[] = [];
-  if (report.targetLost !== undefined) reasons.push(`the target stopped answering, ${t.notRun} test(s) not run`);
   if (t.failed > 0) reasons.push(`${t.failed} failing test(s)`);
   if (t.unexpectedPass > 0) reasons.push(`${t.unexpectedPass} unexpected pass(es): remove them from the expectations`);
   if (report.tagProblems.length > 0) reasons.push(`${report.tagProblems.length} requirement tag problem(s)`);
