@@ -1,7 +1,7 @@
 // The runner's half of dead-target detection (the workers' half is tests/harness/target-health.ts). The target is
-// lost when GET /ping gets no answer twice in a row (a heartbeat every few seconds), when several requests in a row
-// got no answer and a /ping right after gets none either, or when many requests in a row got no answer although /ping
-// still answers. Any answer to a test's request in between starts the count again, so a slow but live target is never
+// lost when several requests in a row got no answer and a GET /ping right after gets none either, when GET /ping (a
+// heartbeat every few seconds) gets no answer twice in a row, or when many requests in a row got no answer although
+// /ping answers. Any test request answered in between starts every count again, so a slow but live target is never
 // cut off. Once lost, the workers fail every request at once and the report shows the rest as not run.
 import { BroadcastChannel } from 'node:worker_threads';
 import { request } from 'undici';
@@ -82,21 +82,26 @@ export class TargetMonitor implements Reporter {
       if (this.lost) this.send({ kind: 'lost', reason: this.lost.reason });
       else if (this.noAnswers > 0) this.send({ kind: 'suspect', on: true });
     } else if (report.kind === 'answered') {
-      if (this.noAnswers > 0 && !this.lost) this.send({ kind: 'suspect', on: false });
+      // A request answered: whatever /ping did, the target is alive.
+      if (this.suspect && !this.lost) this.send({ kind: 'suspect', on: false });
       this.noAnswers = 0;
+      this.failedPings = 0;
     } else if (!this.lost) {
+      if (!this.suspect) this.send({ kind: 'suspect', on: true });
       this.noAnswers += 1;
       this.lastNoAnswer = report.detail;
-      if (this.noAnswers === 1) {
-        this.pingAnswered = false;
-        this.send({ kind: 'suspect', on: true });
-      }
+      if (this.noAnswers === 1) this.pingAnswered = false;
       if (this.noAnswers >= (this.options.giveUpAfter ?? GIVE_UP_AFTER) && this.pingAnswered) {
         this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), though GET /ping still answers`);
       } else if (this.noAnswers >= this.probeAfter) {
         void this.probe();
       }
     }
+  }
+
+  /** While suspect, the workers report every answered request, which clears the suspicion. */
+  private get suspect(): boolean {
+    return this.noAnswers > 0 || this.failedPings > 0;
   }
 
   private get probeAfter(): number {
@@ -113,11 +118,15 @@ export class TargetMonitor implements Reporter {
     try {
       const why = await pingFails(this.options.url, this.options.probeTimeoutMs);
       if (why === undefined) {
+        if (this.failedPings > 0 && this.noAnswers === 0) this.send({ kind: 'suspect', on: false });
         this.failedPings = 0;
         this.pingAnswered = true;
       }
       else if (this.noAnswers >= this.probeAfter) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
-      else if (++this.failedPings >= 2) this.lose(`GET /ping got no answer twice in a row (${why})`);
+      else {
+        if (!this.suspect) this.send({ kind: 'suspect', on: true });
+        if (++this.failedPings >= 2) this.lose(`GET /ping got no answer twice in a row, and no request was answered meanwhile (${why})`);
+      }
     } finally {
       this.probing = false;
     }
