@@ -55,6 +55,7 @@ export class TargetMonitor implements Reporter {
   private noAnswers = 0;
   private lastNoAnswer = '';
   private failedPings = 0;
+  private lastPingFailure = '';
   /** Whether /ping answered since the current run of unanswered requests began. */
   private pingAnswered = false;
   private probing = false;
@@ -94,7 +95,9 @@ export class TargetMonitor implements Reporter {
       if (this.noAnswers >= (this.options.giveUpAfter ?? GIVE_UP_AFTER) && this.pingAnswered) {
         this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), though GET /ping still answers`);
       } else if (this.noAnswers >= this.probeAfter) {
-        void this.probe();
+        // A /ping that already went unanswered, with no request answered since, is the probe.
+        if (this.failedPings > 0) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${this.lastPingFailure})`);
+        else void this.probe();
       }
     }
   }
@@ -124,6 +127,7 @@ export class TargetMonitor implements Reporter {
       }
       else if (this.noAnswers >= this.probeAfter) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
       else {
+        this.lastPingFailure = why;
         if (!this.suspect) this.send({ kind: 'suspect', on: true });
         if (++this.failedPings >= 2) this.lose(`GET /ping got no answer twice in a row, and no request was answered meanwhile (${why})`);
       }
@@ -137,5 +141,7 @@ export class TargetMonitor implements Reporter {
     this.lost = { reason: `target ${this.options.url} stopped answering: ${why}`, at: Date.now() };
     this.send({ kind: 'lost', reason: this.lost.reason });
     clearInterval(this.heartbeat);
+    // Said at once, so a CI log shows why the run is ending before the reports are written.
+    process.stderr.write(`fauna-conformance: ${this.lost.reason}; ending the run\n`);
   }
 }

@@ -112,6 +112,17 @@ describe('TargetMonitor', () => {
     expect(server.pings).toBeGreaterThanOrEqual(3);
   });
 
+  it('counts a heartbeat /ping that went unanswered as the probe of the requests unanswered after it', async () => {
+    const { server, monitor, w } = await setup(200);
+    server.answering = false;
+    await until(() => w.heard.some((v) => v.kind === 'suspect' && v.on), 2_000);
+    const pings = server.pings;
+    for (let i = 0; i < 3; i++) w.send({ kind: 'no-answer', detail: 'x' });
+    await until(() => monitor.lost !== undefined, 2_000);
+    expect(monitor.lost!.reason).toMatch(/3 requests in a row got no answer \(the last: x\), and GET \/ping got none either \(no answer within 300 ms\)$/);
+    expect(server.pings - pings).toBeLessThanOrEqual(1);
+  });
+
   it('tells a worker that starts after the verdict', async () => {
     const { server, monitor, w } = await setup();
     server.answering = false;
