@@ -1,13 +1,14 @@
 // The runner against a real server across a network, end to end: the reference server as a child process started
 // with default flags, and in front of it a proxy with a seeded paging bug, a proxy that stops answering, or a slow one.
 // Each run is `fauna-conformance` as a user runs it, from a foreign directory, with only a URL and a secret.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Semaphore } from 'async-mutex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../schemas/index.js';
 import { startDelayProxy, type DelayProxy } from '../../bench/delay-proxy.js';
+import { startReferenceServer } from '../../reference-impl/server.js';
 import { startServerProcess, type ServerProcess } from '../durability/server-process.js';
 import { findFault } from '../selfcheck/faults/catalogue.js';
 import { startFaultProxy, type FaultProxy } from '../selfcheck/proxy.js';
@@ -61,6 +62,25 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
     expect(run.stdout).toContain('LIMIT-STREAMS-001, LIMIT-STREAMS-002: the open event streams one secret may hold: pass --max-streams-per-secret N');
     expect(run.stdout).toMatch(/fauna-conformance PASSED: (\d+)\/\1 tests passed \(seed \d+\); \d+ requirement\(s\) need a target setting to be checked \(listed above, not failing\)\n/);
     expect(readFileSync(join(run.dir, 'summary.md'), 'utf8')).toContain('## Requirements that need a target setting');
+  });
+
+  it('the settings of a target configured otherwise reach the tests, by flag and by config file, and their requirements pass', async () => {
+    const limited = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret: SECRET, events: { maxStreamsPerSecret: 6, opsLimit: 1_500 } });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'fc-settings-'));
+      writeFileSync(join(dir, 'fauna-conformance.config.json'), JSON.stringify({ target: { url: limited.url, opsLimit: 1_500 } }));
+      const [byFlag, byConfig] = await Promise.all([
+        suite(limited.url, ['--requirement', 'LIMIT-STREAMS-001', '--max-streams-per-secret', '6']),
+        suite(limited.url, ['--requirement', 'LIMIT-OPS-001', '--config', join(dir, 'fauna-conformance.config.json')]),
+      ]);
+      expect(byFlag.code, byFlag.stdout.slice(-2000)).toBe(0);
+      expect(byFlag.report().requirements.find((r) => r.id === 'LIMIT-STREAMS-001')?.status).toBe('passed');
+      expect(byConfig.code, byConfig.stdout.slice(-2000)).toBe(0);
+      expect(byConfig.report().requirements.find((r) => r.id === 'LIMIT-OPS-001')?.status).toBe('passed');
+      expect(byConfig.report().needsSettings).toEqual([]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('a target that stops answering after its 20th request ends the whole-suite run within 60 s, exit 1, with that reason and the rest not run', async () => {
