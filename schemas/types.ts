@@ -2497,7 +2497,7 @@ export interface ConformanceExpectations {
        */
       errorCode?: string;
       /**
-       * A part of the first line of the failure message.
+       * A part of the failure's normalised assertion (conformance.json's signature.assertion: generated values replaced, compared values reduced to their kind); a raw first line is normalised before it is compared.
        */
       assertion?: string;
     };

@@ -7,8 +7,15 @@
 // A BroadcastChannel reaches every thread of the process: conformance files run in worker threads (CONFORMANCE_POOL).
 // Without a runner listening (plain `vitest run`) the messages go nowhere and nothing changes.
 import { BroadcastChannel } from 'node:worker_threads';
+import { ENV } from './config.js';
 
-export const TARGET_HEALTH_CHANNEL = 'fauna-conformance-target-health';
+/**
+ * The channel of one run: its ID is in the environment the runner gives its workers, so nothing else in the process
+ * (another run, a unit test of the monitor) talks on it.
+ */
+export function targetHealthChannel(runId: string | undefined = process.env[ENV.runId]): string {
+  return `fauna-conformance-target-health:${runId ?? ''}`;
+}
 
 /** In the message of every request refused after the target was declared lost; the reporter reads it. */
 export const TARGET_LOST = 'not sent: the run ended because the target stopped answering';
@@ -23,7 +30,7 @@ const lost = new AbortController();
 
 function open(): BroadcastChannel {
   if (channel) return channel;
-  channel = new BroadcastChannel(TARGET_HEALTH_CHANNEL);
+  channel = new BroadcastChannel(targetHealthChannel());
   // The channel must not keep a worker alive once its files are done.
   channel.unref();
   channel.onmessage = (event: unknown) => {

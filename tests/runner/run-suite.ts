@@ -6,6 +6,7 @@ import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, ENV, testTimeoutFor, type SuiteS
 import { EVENT_ENV, TARGET_SETTING_NAMES, type EventSettings } from '../harness/event-settings.js';
 import { diffReports } from './diff.js';
 import { probeTimeoutFor, TargetMonitor } from './target-monitor.js';
+import { targetHealthChannel } from '../harness/target-health.js';
 import { AREAS, type Area } from './areas.js';
 import { LongFilesFirstSequencer } from './file-sequencer.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
@@ -96,7 +97,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     ...(opts.testPattern ? { testPattern: opts.testPattern } : {}),
   };
   // Only a target elsewhere can stop answering; the embedded server lives and dies with this process.
-  const monitor = settings.url ? new TargetMonitor({ url: settings.url, probeTimeoutMs: probeTimeoutFor(settings.requestTimeoutMs) }) : undefined;
+  const monitor = settings.url ? new TargetMonitor({ url: settings.url, channel: targetHealthChannel(settings.runId), probeTimeoutMs: probeTimeoutFor(settings.requestTimeoutMs) }) : undefined;
   const withBaseline = (report: ConformanceReport): ConformanceReport =>
     opts.baseline === undefined ? report : { ...report, baseline: diffReports(opts.baseline.report, report, opts.baseline.file) };
   const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info, transform: withBaseline, ...(monitor ? { targetLoss: () => monitor.lost } : {}) });

@@ -6,10 +6,12 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { request } from 'undici';
 import type { Reporter } from 'vitest/node';
-import { TARGET_HEALTH_CHANNEL, type HealthReport, type HealthVerdict } from '../harness/target-health.js';
+import { type HealthReport, type HealthVerdict } from '../harness/target-health.js';
 
 export interface TargetMonitorOptions {
   url: string;
+  /** The run's channel (targetHealthChannel). */
+  channel: string;
   /** Deadline of each GET /ping. */
   probeTimeoutMs: number;
   heartbeatMs?: number;
@@ -63,7 +65,7 @@ export class TargetMonitor implements Reporter {
   constructor(private readonly options: TargetMonitorOptions) {}
 
   onTestRunStart(): void {
-    this.channel = new BroadcastChannel(TARGET_HEALTH_CHANNEL);
+    this.channel = new BroadcastChannel(this.options.channel);
     this.channel.onmessage = (event: unknown) => this.receive((event as { data: HealthReport }).data);
     this.heartbeat = setInterval(() => void this.probe(), this.options.heartbeatMs ?? HEARTBEAT_MS);
   }

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TARGET_HEALTH_CHANNEL, type HealthReport, type HealthVerdict } from '../../harness/target-health.js';
+import { targetHealthChannel, type HealthReport, type HealthVerdict } from '../../harness/target-health.js';
 import { TargetMonitor } from '../../runner/target-monitor.js';
 
 interface PingServer {
@@ -33,9 +33,12 @@ async function pingServer(): Promise<PingServer> {
   });
 }
 
+/** A channel of this file's own, so no other test in the process hears its verdicts. */
+const CHANNEL = targetHealthChannel(`monitortest${process.pid}`);
+
 /** A worker's side of the channel: what it sends, and the verdicts it hears. */
 function worker() {
-  const channel = new BroadcastChannel(TARGET_HEALTH_CHANNEL);
+  const channel = new BroadcastChannel(CHANNEL);
   const heard: HealthVerdict[] = [];
   channel.onmessage = (event: unknown) => heard.push((event as { data: HealthVerdict }).data);
   return {
@@ -60,7 +63,7 @@ afterEach(async () => {
 
 async function setup(heartbeatMs = 60_000) {
   const server = await pingServer();
-  const monitor = new TargetMonitor({ url: server.url, probeTimeoutMs: 300, heartbeatMs });
+  const monitor = new TargetMonitor({ url: server.url, channel: CHANNEL, probeTimeoutMs: 300, heartbeatMs });
   monitor.onTestRunStart();
   const w = worker();
   cleanups.push(() => server.close(), () => monitor.onTestRunEnd(), () => w.close());
