@@ -34,7 +34,10 @@ export function suiteVersion(): string {
 
 type ReportedError = { message?: string; cause?: unknown };
 
-/** A property failure's own message only counts runs and shows the counterexample; the assertion is its cause. */
+/** fast-check's own message, which only counts runs and shows the counterexample; its cause is the assertion. */
+const PROPERTY_FAILURE = /^Property failed after \d+ tests/;
+
+/** The error at the end of an error's chain of causes. */
 function innermost(error: ReportedError): ReportedError {
   const cause = error.cause as ReportedError | undefined;
   return cause && typeof cause === 'object' && typeof cause.message === 'string' ? innermost(cause) : error;
@@ -112,7 +115,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     ...(error === undefined ? {} : { error }),
     ...(skipNote === undefined ? {} : { skipNote }),
     ...(status === 'skipped' && typeof meta.needsSetting === 'string' ? { needsSetting: meta.needsSetting } : {}),
-    ...(status === 'failed' ? { signature: failureSignature(error, exchanges, inner !== undefined && innermost(inner) !== inner ? innermost(inner).message : undefined) } : {}),
+    ...(status === 'failed' ? { signature: failureSignature(error, exchanges, inner !== undefined && PROPERTY_FAILURE.test(inner.message ?? '') ? innermost(inner).message : undefined) } : {}),
     ...(exchanges ? { exchanges } : {}),
   };
 }
