@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PROFILES, type RequirementProfile } from '../../spec/build-index.js';
-import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
 import { TARGET_SETTING_NAMES, TARGET_SETTINGS, type EventSettings, type TargetSettingName } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
@@ -18,7 +18,7 @@ import { ConfigFileError, loadConfig, type LoadedConfig } from './config-file.js
 import { ExpectationsError, readExpectations, type Expectation } from './expectations.js';
 import { filesInFlightFor, MAX_FILES_IN_FLIGHT, measureRoundTrip } from './network.js';
 import { DEFAULT_TESTS_DIR } from './reporters/report-model.js';
-import { conformanceMaxWorkers } from '../harness/config.js';
+import { diffReportFiles, readReport, ReportFileError } from './diff.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
@@ -201,7 +201,7 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
     const value = fromConfig<number>(cmd, optionName(name), config.target?.[name]);
     if (value !== undefined) targetSettings[name] = value;
   }
-  const baseline = cmd.getOptionValueSource('baseline') === 'cli' ? (opts.baseline && resolve(opts.baseline)) : (loaded?.baseline ?? undefined);
+  const baseline = cmd.getOptionValueSource('baseline') === 'cli' && opts.baseline !== undefined ? resolve(opts.baseline) : loaded?.baseline;
 
   const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;
@@ -276,13 +276,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     run = resolveRun(cmd, opts, loadConfig(opts.config));
     settings = settingsFromEnv({ ...process.env, ...run.env });
-    if (run.baseline !== undefined) {
-      const { readReport } = await import('./diff.js');
-      baseline = { file: run.baseline, report: readReport(run.baseline) };
-    }
+    if (run.baseline !== undefined) baseline = { file: run.baseline, report: readReport(run.baseline) };
     if (settings.url) await assertReachable(settings.url, REACHABILITY_TIMEOUT_MS);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError || (err instanceof Error && err.name === 'ReportFileError')) {
+    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError || err instanceof ReportFileError) {
       process.stderr.write(`fauna-conformance: ${err.message}\n`);
       return EXIT.usage;
     }
@@ -317,14 +314,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   return report?.outcome === 'passed' ? EXIT.passed : EXIT.failed;
 }
 
-async function diffCommand(oldPath: string, newPath: string, reportDir: string | undefined): Promise<number> {
-  const { diffReportFiles } = await import('./diff.js');
+function diffCommand(oldPath: string, newPath: string, reportDir: string | undefined): number {
   try {
     const { diff, text } = diffReportFiles(resolve(oldPath), resolve(newPath), reportDir === undefined ? undefined : resolve(reportDir));
     process.stdout.write(text);
     return diff.regressed ? EXIT.failed : EXIT.passed;
   } catch (err) {
-    if (err instanceof Error && err.name === 'ReportFileError') {
+    if (err instanceof ReportFileError) {
       process.stderr.write(`fauna-conformance diff: ${err.message}\n`);
       return EXIT.usage;
     }
