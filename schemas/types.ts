@@ -2179,6 +2179,10 @@ export interface ConformanceReport {
    */
   targetLost?: string;
   /**
+   * Test files the run never started once the target stopped answering (their tests are in no list: the run was cancelled before loading them).
+   */
+  filesNotStarted?: string[];
+  /**
    * How the run fitted the target: its measured round trip and the test files it ran at once.
    */
   network?: {

@@ -75,7 +75,7 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
       claimed: first.claimedProfiles,
       expectationsFile: first.expectationsFile,
       ...first.filters,
-      ...(lost.length === 0 ? {} : { targetLost: lost.join('; ') }),
+      ...(lost.length === 0 ? {} : { targetLost: lost.join('; '), filesNotStarted: reports.flatMap((r) => r.filesNotStarted ?? []).sort() }),
     },
     spec,
     tests: [...tests.values()].sort((a, b) => a.id.localeCompare(b.id)),

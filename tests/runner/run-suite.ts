@@ -158,7 +158,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
         suiteVersion: report.suiteVersion,
         startedAt: new Date(report.startedAt),
         finishedAt: new Date(report.finishedAt),
-        ...(report.targetLost === undefined ? {} : { targetLost: report.targetLost }),
+        ...(report.targetLost === undefined ? {} : { targetLost: report.targetLost, filesNotStarted: report.filesNotStarted ?? [] }),
       },
       loadRequirementsIndex(),
       outcomesOf(report),

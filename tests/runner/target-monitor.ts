@@ -2,10 +2,12 @@
 // lost when several requests in a row got no answer and a GET /ping right after gets none either, when GET /ping (a
 // heartbeat every few seconds) gets no answer twice in a row, or when many requests in a row got no answer although
 // /ping answers. Any test request answered in between starts every count again, so a slow but live target is never
-// cut off. Once lost, the workers fail every request at once and the report shows the rest as not run.
+// cut off. Once lost, the run is cancelled: files not started are listed as not started, the workers fail every request
+// of the running ones at once, and the report shows their remaining tests as not run.
 import { BroadcastChannel } from 'node:worker_threads';
 import { request } from 'undici';
-import type { Reporter } from 'vitest/node';
+import type { CancelReason } from 'vitest';
+import type { Reporter, Vitest } from 'vitest/node';
 import { type HealthReport, type HealthVerdict } from '../harness/target-health.js';
 
 export interface TargetMonitorOptions {
@@ -52,6 +54,7 @@ export async function pingFails(url: string, timeoutMs: number): Promise<string 
 
 export class TargetMonitor implements Reporter {
   lost: TargetLoss | undefined;
+  private vitest: Vitest | undefined;
   private channel: BroadcastChannel | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private noAnswers = 0;
@@ -63,6 +66,10 @@ export class TargetMonitor implements Reporter {
   private probing = false;
 
   constructor(private readonly options: TargetMonitorOptions) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
 
   onTestRunStart(): void {
     this.channel = new BroadcastChannel(this.options.channel);
@@ -145,5 +152,7 @@ export class TargetMonitor implements Reporter {
     clearInterval(this.heartbeat);
     // Said at once, so a CI log shows why the run is ending before the reports are written.
     process.stderr.write(`fauna-conformance: ${this.lost.reason}; ending the run\n`);
+    // Files not yet started are not loaded at all (the report lists them); the running ones fail fast.
+    void this.vitest?.cancelCurrentRun('target-lost' as CancelReason);
   }
 }

@@ -148,6 +148,8 @@ export class ConformanceReporter implements Reporter {
     const root = this.vitest?.config.root ?? PACKAGE_ROOT;
     const testsDir = this.options.info?.testsDir ?? DEFAULT_TESTS_DIR;
     const loss = this.options.targetLoss?.();
+    // A file the cancelled run never started is an empty module.
+    const notStarted = loss === undefined ? [] : modules.filter((m) => [...m.children.allTests()].length === 0 && m.errors().length === 0).map((m) => relative(root, m.moduleId).split('\\').join('/')).sort();
     const outcomes = modules.flatMap((m) => [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir, loss?.at)));
     // Once the target is lost, errors of refused requests outside tests (tenant clean-up) are part of that one reason.
     const runErrors = [
@@ -164,7 +166,7 @@ export class ConformanceReporter implements Reporter {
       allAreas: [],
       failOnUntestedMust: true,
       ...this.options.info,
-      ...(loss === undefined ? {} : { targetLost: loss.reason }),
+      ...(loss === undefined ? {} : { targetLost: loss.reason, filesNotStarted: notStarted }),
       suiteVersion: suiteVersion(),
       startedAt: this.startedAt,
       finishedAt: new Date(),

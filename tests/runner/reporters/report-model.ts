@@ -65,6 +65,8 @@ export interface RunInfo {
   testsDir?: string;
   /** Why the run ended early: the target stopped answering (target-monitor.ts). */
   targetLost?: string;
+  /** Test files the run, ended early, never started. */
+  filesNotStarted?: string[];
   /** The measured round trip and the files run at once. */
   network?: ConformanceReport['network'];
 }
@@ -277,6 +279,7 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     needsSettings: needsSettingsOf(tests, new Map(requirements.map((r) => [r.id, r.status]))),
     runErrors: [...runErrors],
     ...(info.targetLost === undefined ? {} : { targetLost: info.targetLost }),
+    ...(info.filesNotStarted === undefined ? {} : { filesNotStarted: info.filesNotStarted }),
     ...(info.network === undefined ? {} : { network: info.network }),
   };
 }

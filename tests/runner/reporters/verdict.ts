@@ -7,7 +7,7 @@ import type { ConformanceReport } from './report-model.js';
 export function failureReasons(report: ConformanceReport): string[] {
   const t = report.totals;
   // Everything else a lost target causes (tests timing out before it was declared lost, MUSTs left untested) is noise.
-  if (report.targetLost !== undefined) return [`${report.targetLost}; ${t.notRun} test(s) not run, ${t.failed} failed before`];
+  if (report.targetLost !== undefined) return [`${report.targetLost}; ${t.notRun} test(s) not run, ${report.filesNotStarted?.length ?? 0} file(s) not started, ${t.failed} test(s) failed before`];
   const reasons: string[] = [];
   if (t.failed > 0) reasons.push(`${t.failed} failing test(s)`);
   if (t.unexpectedPass > 0) reasons.push(`${t.unexpectedPass} unexpected pass(es): remove them from the expectations`);

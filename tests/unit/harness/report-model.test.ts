@@ -87,11 +87,12 @@ describe('conformance report', () => {
 
   it('fails a run whose target stopped answering with that reason, its tests not run and no MUST judged', () => {
     const targetLost = 'target http://127.0.0.1:8443 stopped answering: GET /ping got no answer twice in a row';
-    const report = buildReport(info({ failOnUntestedMust: true, targetLost }), spec, [outcome({}), outcome({ id: 'b', status: 'not-run' })], []);
+    const report = buildReport(info({ failOnUntestedMust: true, targetLost, filesNotStarted: ['tests/conformance/auth/y.test.ts'] }), spec, [outcome({}), outcome({ id: 'b', status: 'not-run' })], []);
     expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
     expect(report).toMatchObject({ outcome: 'failed', targetLost, untestedMust: [], totals: { passed: 1, notRun: 1, failed: 0 } });
     expect(report.tests[1]).toMatchObject({ status: 'not-run', note: `not run: ${targetLost}` });
-    expect(renderSummary(report)).toContain(`Failed because of ${targetLost}; 1 test(s) not run, 0 failed before.`);
+    expect(report.filesNotStarted).toEqual(['tests/conformance/auth/y.test.ts']);
+    expect(renderSummary(report)).toContain(`Failed because of ${targetLost}; 1 test(s) not run, 1 file(s) not started, 0 test(s) failed before.`);
   });
 
   it('never passes a run with no tests or with errors outside tests', () => {
