@@ -6,7 +6,7 @@
 // - assertion: the first line of the innermost assertion (a property failure's cause), with every value the server or
 //   the run generates (ids, timestamps, secrets, generated names, counts of property runs) replaced by a placeholder,
 //   and every compared value by the kind of value it is, plus how the two sides differ in size (the kind of mismatch:
-//   "expected […] to deeply equal […] (more items)").
+//   "expected […] to deeply equal […] (more items)"), except for a property failure, whose sides another seed changes.
 import type { Exchange } from '../harness/transcript.js';
 import type { FailureSignature } from './reporters/report-model.js';
 
@@ -161,12 +161,16 @@ function mismatchKind(collapsed: { text: string; groups: Group[]; numbers: numbe
   return '';
 }
 
-/** The assertion part of a signature: `line` with generated values replaced and compared values by their kind. */
-export function normaliseAssertion(line: string): string {
+/**
+ * The assertion part of a signature: `line` with generated values replaced and compared values by their kind, and
+ * (`sizes`) how the two sides differ in size. A property failure's sides are its counterexample, which another seed
+ * changes, sizes included: its signature keeps only the kind.
+ */
+export function normaliseAssertion(line: string, { sizes = true }: { sizes?: boolean } = {}): string {
   let text = line.trim();
   for (const [pattern, replacement] of GENERATED) text = text.replace(pattern, replacement as string);
   const collapsed = collapseValues(text);
-  return `${collapsed.text.slice(0, MAX_ASSERTION)}${mismatchKind(collapsed)}`;
+  return `${collapsed.text.slice(0, MAX_ASSERTION)}${sizes ? mismatchKind(collapsed) : ''}`;
 }
 
 /** The line a signature is made of: the first, plus a schema mismatch's first complaint (the first line only names the schema). */
@@ -181,7 +185,7 @@ function assertionLine(message: string): string {
  */
 export function failureSignature(error: string | undefined, exchanges: readonly Exchange[] | undefined, propertyCause?: string): FailureSignature {
   const line = assertionLine(propertyCause ?? error ?? '');
-  const assertion = line.trim() === '' ? undefined : normaliseAssertion(line);
+  const assertion = line.trim() === '' ? undefined : normaliseAssertion(line, { sizes: propertyCause === undefined });
   if (propertyCause !== undefined) return assertion === undefined ? {} : { assertion };
   const answered = [...(exchanges ?? [])].reverse().find((e) => e.response !== undefined);
   const errorCode = errorCodeOf(answered?.response?.body);
