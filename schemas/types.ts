@@ -1919,7 +1919,7 @@ export interface FaunaConformanceConfig {
      */
     secretEnv?: string;
     /**
-     * The target's idle interval of periodic stream status events (DEC-011). Without it STREAM-STATUS-004 is reported skipped with the reason.
+     * The target's idle interval of periodic stream status events in ms (DEC-011; the reference server's --status-interval). Same as --status-interval. Without it STREAM-STATUS-004 is reported needs-setting.
      */
     statusIntervalMs?: number;
     /**
@@ -1927,11 +1927,11 @@ export interface FaunaConformanceConfig {
      */
     minRetentionMs?: number;
     /**
-     * The target's account operations limit for event streams (DEC-016). Without it LIMIT-OPS-001 is reported skipped with the reason.
+     * The target's account operations limit for event streams (DEC-016; the reference server's --ops-limit). Same as --ops-limit. Without it LIMIT-OPS-001 is reported needs-setting.
      */
     opsLimit?: number;
     /**
-     * The open streams one secret of the target may hold at once (DEC-043). Without it LIMIT-STREAMS-001 and LIMIT-STREAMS-002 are reported skipped with the reason.
+     * The open event streams one secret of the target may hold at once (DEC-043; the reference server's --max-streams-per-secret). Same as --max-streams-per-secret. Without it LIMIT-STREAMS-001 and LIMIT-STREAMS-002 are reported needs-setting.
      */
     maxStreamsPerSecret?: number;
   };
@@ -1948,6 +1948,10 @@ export interface FaunaConformanceConfig {
    * Path of an expectations file (schemas/expectations.schema.json) listing the server's known failures.
    */
   expectations?: string;
+  /**
+   * conformance.json of an earlier run (same as --baseline): the reports then say what newly fails, newly passes or fails another way.
+   */
+  baseline?: string;
   /**
    * Suite areas to run (default: all).
    *
@@ -1967,6 +1971,10 @@ export interface FaunaConformanceConfig {
      */
     streamMs?: number;
   };
+  /**
+   * Test files in flight at once (same as --concurrency). Default: chosen from the round trip to the target measured before the run (more files for a distant target, whose files mostly wait on the network).
+   */
+  concurrency?: number;
   /**
    * Seed for every random choice (fast-check, generated names, test order).
    */
@@ -2050,6 +2058,8 @@ export interface ConformanceReport {
     untested: number;
     'not-claimed': number;
     'expected-failure': number;
+    'needs-setting': number;
+    'not-run': number;
   };
   areas: (Counts & {
     area: string;
@@ -2076,7 +2086,10 @@ export interface ConformanceReport {
       url: string;
       note?: string;
     }[];
-    status: 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure';
+    /**
+     * passed: a test passed and none failed; needs-setting: its tests need a target setting the run was not given (see needsSettings); not-run: its tests did not run because the target stopped answering.
+     */
+    status: 'passed' | 'failed' | 'untested' | 'not-claimed' | 'expected-failure' | 'needs-setting' | 'not-run';
     /**
      * IDs of the tests that claim this requirement.
      */
@@ -2103,13 +2116,21 @@ export interface ConformanceReport {
      */
     profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
     /**
-     * What the test did.
+     * What the test did; not-run: it did not run, or was cut short, because the run ended when the target stopped answering.
      */
-    result: 'passed' | 'failed' | 'skipped';
+    result: 'passed' | 'failed' | 'skipped' | 'not-run';
     /**
-     * The gate's verdict: the result adjusted for capability claims and the expectations file. failed and unexpected-pass fail the gate.
+     * The gate's verdict: the result adjusted for capability claims, target settings and the expectations file. failed and unexpected-pass fail the gate; needs-setting (the test needs a target setting the run was not given) and not-run (the run ended before the test could, see targetLost) never do by themselves.
      */
-    status: 'passed' | 'failed' | 'skipped' | 'not-claimed' | 'expected-failure' | 'unexpected-pass';
+    status:
+      | 'passed'
+      | 'failed'
+      | 'skipped'
+      | 'not-claimed'
+      | 'expected-failure'
+      | 'unexpected-pass'
+      | 'needs-setting'
+      | 'not-run';
     durationMs: number;
     /**
      * Why the status differs from the result, or what to do about it.
@@ -2126,19 +2147,60 @@ export interface ConformanceReport {
      */
     replay?: string;
     exchanges?: Exchange[];
+    /**
+     * The target setting (needsSettings[].setting) the test could not run without.
+     */
+    setting?: string;
   }[];
   tagProblems: {
     test: string;
     problem: string;
   }[];
   /**
-   * Active MUST requirements without a passing test (only judged when wholeSuite).
+   * Active MUST requirements without a passing test (only judged when wholeSuite and the target did not stop answering).
    */
   untestedMust: string[];
   /**
    * Errors outside any test: files that failed to load, failing hooks, unhandled errors.
    */
   runErrors: string[];
+  /**
+   * Target settings the run was not given, each with the requirements of claimed profiles whose tests need it and how to declare it. Listed, never failing the gate.
+   */
+  needsSettings: {
+    setting: string;
+    description: string;
+    /**
+     * The flag to pass, with its value placeholder, e.g. --ops-limit N.
+     */
+    flag: string;
+    env: string;
+    configKey: string;
+    requirements: string[];
+  }[];
+  /**
+   * Why the run ended early: the target stopped answering. The tests it could not run are not-run.
+   */
+  targetLost?: string;
+  /**
+   * Test files the run never started once the target stopped answering (their tests are in no list: the run was cancelled before loading them).
+   */
+  filesNotStarted?: string[];
+  /**
+   * How the run fitted the target: its measured round trip and the test files it ran at once.
+   */
+  network?: {
+    /**
+     * Median round trip of GET /ping before the run (absent for the embedded server).
+     */
+    roundTripMs?: number;
+    filesInFlight: number;
+    /**
+     * auto: from the round trip; flag: --concurrency or the config file.
+     */
+    chosen?: 'auto' | 'flag';
+  };
+  baseline?: Diff;
 }
 export interface Counts {
   tests: number;
@@ -2148,10 +2210,12 @@ export interface Counts {
   notClaimed: number;
   expectedFailure: number;
   unexpectedPass: number;
+  needsSetting: number;
+  notRun: number;
   [k: string]: unknown | undefined;
 }
 /**
- * Last HTTP status and error code the failing test saw, first line of its failure message.
+ * How a failing test failed, with values the server or the run generates normalised out (failure-signature.ts): the last HTTP status and error code the test saw (absent for a property failure, whose last exchange is a shrinking attempt), and the normalised first line of its innermost assertion.
  */
 export interface Signature {
   status?: number;
@@ -2180,6 +2244,41 @@ export interface Message {
     [k: string]: string | undefined;
   };
   body?: unknown;
+}
+/**
+ * What changed since the baseline run given with --baseline.
+ */
+export interface Diff {
+  old: RunRef;
+  new: RunRef;
+  newlyFailing: DiffChange[];
+  newlyPassing: DiffChange[];
+  changedSignatures: DiffChange[];
+  /**
+   * True when a test newly fails or fails another way: the diff command then exits 1.
+   */
+  regressed: boolean;
+}
+export interface RunRef {
+  file?: string;
+  runId: string;
+  seed: number;
+  startedAt: string;
+  outcome: 'passed' | 'failed';
+}
+export interface DiffChange {
+  test: string;
+  requirements: string[];
+  /**
+   * The test's status in the old report, or absent.
+   */
+  was: string;
+  /**
+   * The test's status in the new report.
+   */
+  now: string;
+  wasSignature?: Signature;
+  signature?: Signature;
 }
 /**
  * A database record as CreateDatabase and Get return it. Source: SD "Database" (`name` required on creation; `ref` and `ts` returned; other fields not shown). Open: the real service adds fields such as `global_id` and `data`.
@@ -2409,7 +2508,7 @@ export interface ConformanceExpectations {
        */
       errorCode?: string;
       /**
-       * A part of the first line of the failure message.
+       * A part of the failure's normalised assertion (conformance.json's signature.assertion: generated values replaced, compared values reduced to their kind); a raw first line is normalised before it is compared.
        */
       assertion?: string;
     };

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,13 +73,11 @@ describe('fauna-conformance against a server that accepts connections and never 
     await new Promise((r) => hostile.close(r));
   });
 
-  it('fails the tests by timeout (exit 1) and writes valid reports with the redacted exchange', async () => {
+  it('ends the run as a lost target (exit 1, one reason), reports the rest not run, and writes valid reports without the secret', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fc-report-'));
     const secret = 'hostile-run-admin-secret';
-    // Every request and every stream read gives up after 300 ms, so the whole core area fails in seconds: the
-    // run proves that no file hangs on a silent server.
-    // The deadline only bounds a hang: the run itself costs ~15 s of CPU (a process per core file), which took
-    // 100 s on 2 cores at load 38.
+    // Every request gives up after 300 ms: a few go unanswered, /ping is not answered either, and the run ends with
+    // every test it could not run reported not run. The bound only catches a hang on a loaded machine.
     const r = await run(['--url', url, '--secret', secret, '--timeout', '300', '--stream-timeout', '300', '--area', 'core', '--report-dir', dir], 200_000);
     expect(r.code, r.stderr).toBe(1);
 
@@ -87,18 +85,18 @@ describe('fauna-conformance against a server that accepts connections and never 
     expect(validate('conformance-report', report).errors).toEqual([]);
     expect(report.outcome).toBe('failed');
     expect(report.target).toEqual({ url, embedded: false });
+    expect(report.targetLost).toMatch(new RegExp(`^target ${url} stopped answering: .*(no answer|within 300 ms)`));
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(`fauna-conformance: ${report.targetLost}`);
     expect(report.totals.tests).toBeGreaterThan(0);
     expect(report.totals.passed).toBe(0);
-    const ping = report.tests.find((t: { file: string }) => t.file === 'tests/conformance/core/ping.test.ts');
-    expect(ping).toMatchObject({ status: 'failed', requirements: ['PROTO-ENDPOINT-002'] });
-    expect(ping.error).toMatch(/within 300 ms/);
-    expect(ping.exchanges[0]).toMatchObject({ method: 'GET', path: '/ping', request: { headers: { authorization: '<redacted>' } } });
+    expect(report.totals.notRun).toBeGreaterThan(report.totals.tests / 2);
+    // Every file of the area is accounted for: begun (its tests failed or not run) or not started.
+    const begun = new Set(report.tests.map((t: { file: string }) => t.file));
+    expect(begun.size + report.filesNotStarted.length).toBe(readdirSync(join(import.meta.dirname, '..', 'conformance', 'core'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).length);
+    for (const t of report.tests) expect(['failed', 'not-run']).toContain(t.status);
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-    expect(junit).toContain('<property name="requirement" value="PROTO-ENDPOINT-002">');
-    expect(junit).toMatch(/<failure /);
-    // A testcase per test, and one more per suite whose hook failed.
-    expect(junit.match(/<testcase /g)?.length, 'a testcase per test, written whole').toBeGreaterThanOrEqual(report.totals.tests);
+    expect(junit).toContain(`<property name="requirement" value="${report.tests[0].requirements[0]}">`);
     expect(junit.trimEnd()).toMatch(/<\/testsuites>$/);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/^# fauna-conformance: FAILED/);
 

@@ -8,6 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
 import { renderHtmlReport } from '../runner/reporters/html-report.js';
+import { diffReports } from '../runner/diff.js';
 import { buildReport, type TestOutcome } from '../runner/reporters/report-model.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -73,9 +74,18 @@ const report = buildReport(
       }],
     }),
     outcome({ id: 'tests/conformance/events/feed.test.ts > Feed > pages', file: 'tests/conformance/events/feed.test.ts', name: 'Feed > pages', area: 'events', requirements: [feeds.id], status: 'failed', error: 'nope' }),
+    outcome({ name: 'Docs > limits', requirements: [core[3]!.id], status: 'skipped', skipNote: 'needs a setting', needsSetting: 'opsLimit' }),
   ],
   [],
 );
+// The run before: the failing test passed then, so it is newly failing.
+const before = buildReport(
+  { suiteVersion: '0.1.0', target: report.target, seed: 41, runId: 'html0', startedAt: new Date('2024-12-31T00:00:00Z'), finishedAt: new Date('2024-12-31T00:00:03Z'), areas: undefined, allAreas: ['core', 'events'], failOnUntestedMust: false, claimed: ['core', 'auth'] },
+  spec,
+  [outcome({ name: 'Docs > read answers 200', requirements: [core[2]!.id] })],
+  [],
+);
+report.baseline = diffReports(before, report, 'reports-main/conformance.json');
 
 describe('report.html in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -115,10 +125,11 @@ describe('report.html in headless Chromium', () => {
       tests: String(report.totals.tests), passed: String(report.totals.passed), failed: String(report.totals.failed),
       unexpectedPass: String(report.totals.unexpectedPass), expectedFailure: String(report.totals.expectedFailure),
       notClaimed: String(report.totals.notClaimed), skipped: String(report.totals.skipped),
+      needsSetting: String(report.totals.needsSetting), notRun: String(report.totals.notRun),
     });
-    expect(report.totals).toMatchObject({ tests: 4, passed: 2, failed: 1, notClaimed: 1 });
+    expect(report.totals).toMatchObject({ tests: 5, passed: 2, failed: 1, notClaimed: 1, needsSetting: 1 });
     for (const a of report.areas) {
-      await expect(page.locator(`.area-score[data-area="${a.area}"]`).textContent()).resolves.toBe(`${a.passed}/${a.tests - a.notClaimed - a.skipped}`);
+      await expect(page.locator(`.area-score[data-area="${a.area}"]`).textContent()).resolves.toBe(`${a.passed}/${a.tests - a.notClaimed - a.skipped - a.needsSetting}`);
     }
     await expect(page.locator('#matrix tbody tr.req').count()).resolves.toBe(report.requirements.length);
 
@@ -147,6 +158,13 @@ describe('report.html in headless Chromium', () => {
     await expect(page.locator(`tr.req[data-req="${failed.id}"] td.basis`).textContent()).resolves.toBe(failed.basis);
     const links = page.locator('#matrix tr.drill:not([hidden]) .evidence a');
     await expect(links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).resolves.toEqual(failed.evidence.map((e) => e.url));
+
+    // What needs a target setting, with the flag to pass, and what changed since the baseline.
+    await expect(page.locator('#settings li.needs-setting').textContent()).resolves.toBe(`${core[3]!.id}: the operations one account's event streams may consume before they end: pass --ops-limit N (or FAUNA_CONFORMANCE_OPS_LIMIT, or target.opsLimit in the config file)`);
+    await page.selectOption('#f-status', 'needs-setting');
+    await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual([core[3]!.id]);
+    await expect(page.locator('#baseline').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#newly-failing li').evaluateAll((items) => items.map((i) => i.getAttribute('data-test-id')))).resolves.toEqual(['tests/conformance/core/docs.test.ts > Docs > read answers 200']);
 
     // Filtering by basis shows exactly the requirements of that basis.
     await page.selectOption('#f-status', '');

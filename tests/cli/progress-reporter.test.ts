@@ -22,8 +22,8 @@ describe('terminal progress', () => {
       [],
     );
     const text = finalTable(report).join('\n');
-    expect(text).toMatch(/^core\s+2\s+1\s+1\s+0\s+0\s+0\s+0$/m);
-    expect(text).toContain('fauna-conformance FAILED: 1/2 (seed 3)');
+    expect(text).toMatch(/^core\s+2\s+1\s+1\s+0\s+0\s+0\s+0\s+0\s+0$/m);
+    expect(text).toContain('fauna-conformance FAILED: 1/2 tests passed (seed 3): 1 failing test(s)');
     expect(text).toContain(`✗ tests/conformance/core/a.test.ts > A > breaks [${id}]\n  GET / answered status 500, expected 200\n  replay: npx fauna-conformance --url http://127.0.0.1:9 --seed 3 --area core --test 'A breaks$'`);
   });
 });

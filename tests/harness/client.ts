@@ -7,6 +7,7 @@ import { assertMatchesSchema, responseSchemaFor, STREAM_EVENT_SCHEMA, V4_STREAM_
 import { registerSecret } from './redaction.js';
 import { registerSecretsIn } from './secret-discovery.js';
 import { StreamReader } from './stream-reader.js';
+import { reportAnswered, reportNoAnswer, TARGET_LOST, targetLostReason, targetLostSignal } from './target-health.js';
 import { recordExchange, setTranscriptBody, type Exchange } from './transcript.js';
 import { parseWireJson, stringifyWireJson } from './wire-json.js';
 
@@ -54,6 +55,8 @@ export class HttpFailure extends Error {
 const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 3_000 });
 
 function describeFailure(err: unknown, timeoutMs: number): string {
+  const lost = targetLostReason();
+  if (lost !== undefined) return `${TARGET_LOST} (${lost})`;
   if (err instanceof undiciErrors.HeadersTimeoutError) return `no response headers within ${timeoutMs} ms`;
   if (err instanceof undiciErrors.BodyTimeoutError) return `response body stalled for ${timeoutMs} ms`;
   if (err instanceof undiciErrors.ConnectTimeoutError) return 'connection timed out';
@@ -62,6 +65,14 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed by the server before a complete response';
   return err instanceof Error ? err.message : String(err);
+}
+
+/** No answer at all (a deadline, a refused or reset connection): what dead-target detection counts. */
+function isNoAnswer(err: unknown): boolean {
+  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) return true;
+  if (err instanceof Error && err.name === 'TimeoutError') return true;
+  const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 /**
@@ -173,7 +184,9 @@ export class Client {
     const { headers, payload, exchange } = this.prepare(method, path, opts, defaults);
     const timeoutMs = opts.timeoutMs ?? this.target.requestTimeoutMs;
     const started = performance.now();
+    const lost = targetLostSignal();
     try {
+      if (lost.aborted) throw lost.reason;
       const res = await undiciRequest(this.target.url + path, {
         method: method as Dispatcher.HttpMethod,
         headers,
@@ -182,14 +195,20 @@ export class Client {
         headersTimeout: timeoutMs,
         // A stream's body may legitimately be idle; StreamReader puts a deadline on every read instead.
         bodyTimeout: stream ? 0 : timeoutMs,
-        ...(stream ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+        // A lost target aborts a stream too, however long it may legitimately stay idle.
+        signal: stream ? lost : AbortSignal.any([AbortSignal.timeout(timeoutMs), lost]),
       });
       return { res, exchange, started, timeoutMs };
     } catch (err) {
-      exchange.durationMs = Math.round(performance.now() - started);
-      exchange.error = describeFailure(err, timeoutMs);
-      throw new HttpFailure(`${method} ${this.target.url}${path}: ${exchange.error}`);
+      throw this.failure(err, method, path, exchange, started, timeoutMs, '');
     }
+  }
+
+  private failure(err: unknown, method: string, path: string, exchange: Exchange, started: number, timeoutMs: number, prefix: string): HttpFailure {
+    exchange.durationMs = Math.round(performance.now() - started);
+    exchange.error = describeFailure(err, timeoutMs);
+    if (isNoAnswer(err)) reportNoAnswer(`${method} ${path}: ${exchange.error}`);
+    return new HttpFailure(`${method} ${this.target.url}${path}: ${prefix}${exchange.error}`);
   }
 
   /** Any request, as raw as wanted. Still validated against its endpoint's schema unless `validate: false`. */
@@ -199,10 +218,9 @@ export class Client {
     try {
       text = await readLimited(res);
     } catch (err) {
-      exchange.durationMs = Math.round(performance.now() - started);
-      exchange.error = describeFailure(err, timeoutMs);
-      throw new HttpFailure(`${method} ${this.target.url}${path}: status ${res.statusCode}, then ${exchange.error}`);
+      throw this.failure(err, method, path, exchange, started, timeoutMs, `status ${res.statusCode}, then `);
     }
+    reportAnswered();
     const durationMs = Math.round(performance.now() - started);
     const headers = flattenHeaders(res.headers);
     noteTxnTime(this.target.url, headers);
@@ -272,6 +290,7 @@ export class Client {
 
   private async openStream(path: string, opts: RequestOptions, defaults: Record<string, string>, eventSchema: string): Promise<StreamReader> {
     const { res, exchange, started } = await this.send('POST', path, opts, defaults, true);
+    reportAnswered();
     const headers = flattenHeaders(res.headers);
     exchange.durationMs = Math.round(performance.now() - started);
     exchange.response = { status: res.statusCode, headers };

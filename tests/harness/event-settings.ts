@@ -1,16 +1,77 @@
 // What the suite knows about the target's event settings, which a server cannot be asked for: the idle interval
 // of periodic status events (DEC-011), how long a collection with history_days 0 keeps its events (DEC-020), the
-// operations limit that ends a stream (DEC-016) and the open streams one secret may hold (DEC-043). They come from the
-// config file (`target.statusIntervalMs`, `target.minRetentionMs`, `target.opsLimit`, `target.maxStreamsPerSecret`)
-// or these environment variables. Unset means
-// "unknown": a test that needs one skips itself with a note naming the setting, which the report shows.
+// operations limit that ends a stream (DEC-016) and the open streams one secret may hold (DEC-043). The user gives them with a flag, an environment variable or a config key (TARGET_SETTINGS
+// names all three); the runner passes them to the workers through the environment. Unset means "unknown": a test that
+// needs one ends as skipped, marked with the setting it needs, and the report lists it as needs-setting with the flag.
 import type { TestContext } from 'vitest';
-export const EVENT_ENV = {
-  statusIntervalMs: 'FAUNA_CONFORMANCE_STATUS_INTERVAL_MS',
-  minRetentionMs: 'FAUNA_CONFORMANCE_MIN_RETENTION_MS',
-  opsLimit: 'FAUNA_CONFORMANCE_OPS_LIMIT',
-  maxStreamsPerSecret: 'FAUNA_CONFORMANCE_MAX_STREAMS_PER_SECRET',
-} as const;
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The target setting (a TARGET_SETTINGS key) a test could not run without (set by requireEventSetting). */
+    needsSetting?: string;
+  }
+}
+
+export interface EventSettings {
+  readonly statusIntervalMs?: number;
+  readonly minRetentionMs?: number;
+  readonly opsLimit?: number;
+  readonly maxStreamsPerSecret?: number;
+}
+
+export type TargetSettingName = keyof EventSettings;
+
+export interface TargetSetting {
+  /** The runner's flag; the reference server's flag of the same setting has the same name. */
+  flag: string;
+  /** Placeholder of the flag's value in help and notes. */
+  value: string;
+  env: string;
+  /** Key in fauna-conformance.config.json. */
+  configKey: string;
+  /** What the setting is, as a note or the help names it. */
+  description: string;
+}
+
+export const TARGET_SETTINGS: Readonly<Record<TargetSettingName, TargetSetting>> = {
+  statusIntervalMs: {
+    flag: '--status-interval',
+    value: 'MS',
+    env: 'FAUNA_CONFORMANCE_STATUS_INTERVAL_MS',
+    configKey: 'target.statusIntervalMs',
+    description: "the target's idle time before an open stream gets a status event",
+  },
+  minRetentionMs: {
+    flag: '--min-retention-ms',
+    value: 'MS',
+    env: 'FAUNA_CONFORMANCE_MIN_RETENTION_MS',
+    configKey: 'target.minRetentionMs',
+    description: 'how long the target keeps the events of a collection with history_days 0 (15 minutes on the real service)',
+  },
+  opsLimit: {
+    flag: '--ops-limit',
+    value: 'N',
+    env: 'FAUNA_CONFORMANCE_OPS_LIMIT',
+    configKey: 'target.opsLimit',
+    description: "the operations one account's event streams may consume before they end",
+  },
+  maxStreamsPerSecret: {
+    flag: '--max-streams-per-secret',
+    value: 'N',
+    env: 'FAUNA_CONFORMANCE_MAX_STREAMS_PER_SECRET',
+    configKey: 'target.maxStreamsPerSecret',
+    description: 'the open event streams one secret may hold',
+  },
+};
+
+export const TARGET_SETTING_NAMES = Object.keys(TARGET_SETTINGS) as TargetSettingName[];
+
+export const EVENT_ENV: Readonly<Record<TargetSettingName, string>> = {
+  statusIntervalMs: TARGET_SETTINGS.statusIntervalMs.env,
+  minRetentionMs: TARGET_SETTINGS.minRetentionMs.env,
+  opsLimit: TARGET_SETTINGS.opsLimit.env,
+  maxStreamsPerSecret: TARGET_SETTINGS.maxStreamsPerSecret.env,
+};
 
 /** The embedded reference server runs with these, so every event requirement is checked against it. */
 /**
@@ -26,13 +87,6 @@ export const EVENT_ENV = {
  */
 export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, minRetentionMs: 30_000, opsLimit: 2_000, maxStreamsPerSecret: 8 } as const;
 
-export interface EventSettings {
-  readonly statusIntervalMs?: number;
-  readonly minRetentionMs?: number;
-  readonly opsLimit?: number;
-  readonly maxStreamsPerSecret?: number;
-}
-
 function positive(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) <= 0) return undefined;
   return Number(raw);
@@ -40,27 +94,27 @@ function positive(raw: string | undefined): number | undefined {
 
 export function eventSettings(): EventSettings {
   const settings: { -readonly [K in keyof EventSettings]: number } = {};
-  for (const name of Object.keys(EVENT_ENV) as (keyof EventSettings)[]) {
+  for (const name of TARGET_SETTING_NAMES) {
     const value = positive(process.env[EVENT_ENV[name]]);
     if (value !== undefined) settings[name] = value;
   }
   return settings;
 }
 
-const SETTING_SOURCE: Record<keyof EventSettings, string> = {
-  statusIntervalMs: `target.statusIntervalMs in the config file or ${EVENT_ENV.statusIntervalMs}`,
-  minRetentionMs: `target.minRetentionMs in the config file or ${EVENT_ENV.minRetentionMs}`,
-  opsLimit: `target.opsLimit in the config file or ${EVENT_ENV.opsLimit}`,
-  maxStreamsPerSecret: `target.maxStreamsPerSecret in the config file or ${EVENT_ENV.maxStreamsPerSecret}`,
-};
+/** How a user declares a setting, as the report's note says it: the flag first, then the other two ways. */
+export function howToDeclare(name: TargetSettingName): string {
+  const s = TARGET_SETTINGS[name];
+  return `pass ${s.flag} ${s.value} (or ${s.env}, or ${s.configKey} in the config file)`;
+}
 
 /**
- * The setting a test needs; when the target's value is unknown the test ends as skipped, and its note (in the
- * report) says which setting to declare. Never answers undefined: the test body goes on only with a real value.
+ * The setting a test needs; when the target's value is unknown the test ends as skipped, marked with the setting, and
+ * its note says how to declare it. Never answers undefined: the test body goes on only with a real value.
  */
-export function requireEventSetting(context: TestContext, name: keyof EventSettings): number {
+export function requireEventSetting(context: TestContext, name: TargetSettingName): number {
   const value = eventSettings()[name];
   if (value !== undefined) return value;
+  context.task.meta.needsSetting = name;
   const { skip: notApplicable } = context;
-  return notApplicable(`not applicable: the target's ${name} is unknown; declare it with ${SETTING_SOURCE[name]}`);
+  return notApplicable(`needs ${TARGET_SETTINGS[name].description}: ${howToDeclare(name)}`);
 }

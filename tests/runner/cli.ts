@@ -1,20 +1,24 @@
 // fauna-conformance: runs the conformance suite against a server URL (or the embedded reference server) and writes
-// the reports; `fauna-conformance merge` combines the reports of shards. Exit 0: the gate passed; 1: a test of a
-// claimed profile failed, an expected failure passed, or the requirement check failed; 2: bad usage, a bad config or
-// expectations file, or an unreachable target, with a one-line reason.
+// the reports; `fauna-conformance merge` combines the reports of shards, `fauna-conformance diff` compares two runs.
+// Exit 0: the gate passed; 1: a test of a claimed profile failed, an expected failure passed, the requirement check
+// failed, or the target stopped answering; 2: bad usage, a bad config or expectations file, or an unreachable target,
+// with a one-line reason.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PROFILES, type RequirementProfile } from '../../spec/build-index.js';
-import { ConfigError, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
-import { EVENT_ENV } from '../harness/event-settings.js';
+import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { TARGET_SETTING_NAMES, TARGET_SETTINGS, type EventSettings, type TargetSettingName } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
 import { isKnownRequirementId } from '../harness/requirement-ids.js';
 import { AREAS, type Area } from './areas.js';
 import { ConfigFileError, loadConfig, type LoadedConfig } from './config-file.js';
 import { ExpectationsError, readExpectations, type Expectation } from './expectations.js';
+import { filesInFlightFor, MAX_FILES_IN_FLIGHT, measureRoundTrip } from './network.js';
 import { DEFAULT_TESTS_DIR } from './reporters/report-model.js';
+import { diffReportFiles, readReport, ReportFileError } from './diff.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
@@ -84,9 +88,19 @@ interface RunOptions {
   test?: string;
   testsDir?: string;
   allowUntested: boolean;
+  statusInterval?: number;
+  opsLimit?: number;
+  maxStreamsPerSecret?: number;
+  concurrency?: number;
+  baseline?: string;
 }
 
-type Chosen = { kind: 'run' } | { kind: 'merge'; dirs: string[]; reportDir: string } | undefined;
+type Chosen = { kind: 'run' } | { kind: 'merge'; dirs: string[]; reportDir: string } | { kind: 'diff'; old: string; new: string; reportDir?: string } | undefined;
+
+/** The commander option name of a target setting's flag (--max-streams-per-secret → maxStreamsPerSecret). */
+function optionName(setting: TargetSettingName): 'statusInterval' | 'minRetentionMs' | 'opsLimit' | 'maxStreamsPerSecret' {
+  return ({ statusIntervalMs: 'statusInterval', minRetentionMs: 'minRetentionMs', opsLimit: 'opsLimit', maxStreamsPerSecret: 'maxStreamsPerSecret' } as const)[setting];
+}
 
 function program(): { cmd: Command; chosen: () => Chosen } {
   let chosen: Chosen;
@@ -107,8 +121,25 @@ function program(): { cmd: Command; chosen: () => Chosen } {
     .option('--bail [n]', 'stop after n failing tests (default 1)', intArg('--bail', 1))
     .option('--requirement <id>', 'run only the tests tagged with this requirement ID', requirementArg)
     .option('--test <pattern>', 'run only tests whose "<suite> <test>" name matches this regular expression', patternArg)
+    .addOption(new Option('--concurrency <n>', `test files run at once (default: chosen from the round trip to the target, at most ${MAX_FILES_IN_FLIGHT})`).argParser(intArg('--concurrency', 1)).env('FAUNA_CONFORMANCE_CONCURRENCY'))
+    .option('--baseline <file>', 'conformance.json of an earlier run: the reports say what newly fails, newly passes or fails another way')
     .addOption(new Option('--tests-dir <dir>', 'folder of conformance tests relative to the package (for the suite\'s own tests)').hideHelp())
     .option('--allow-untested', 'list active MUST requirements of claimed profiles without a passing test but do not fail on them (by default a whole-suite run fails on them)', false);
+  // The target's settings that requirements need and a server cannot be asked for; without one, the requirements
+  // whose tests need it are reported needs-setting.
+  for (const name of TARGET_SETTING_NAMES) {
+    const s = TARGET_SETTINGS[name];
+    cmd.addOption(new Option(`${s.flag} <${s.value.toLowerCase()}>`, `${s.description} (${s.value === 'MS' ? 'ms' : 'a count'}), as the target is configured`).argParser(intArg(s.flag, 1)).env(s.env));
+  }
+  cmd
+    .command('diff')
+    .description('what newly fails, newly passes or fails another way between two runs; exit 1 when something newly fails or fails another way')
+    .argument('<old>', 'conformance.json (or its report directory) of the earlier run')
+    .argument('<new>', 'conformance.json (or its report directory) of the later run')
+    .option('--report-dir <dir>', "where diff.md and diff.json are written (default: the later run's directory)")
+    .action((old: string, later: string, o: { reportDir?: string }) => {
+      chosen = { kind: 'diff', old, new: later, ...(o.reportDir === undefined ? {} : { reportDir: o.reportDir }) };
+    });
   cmd
     .command('merge')
     .description('combine the conformance.json of several shard runs into one report')
@@ -136,6 +167,9 @@ function fromConfig<T>(cmd: Command, name: string, configValue: T | undefined): 
 
 interface ResolvedRun {
   env: Record<string, string>;
+  targetSettings: EventSettings;
+  concurrency: number | undefined;
+  baseline: string | undefined;
   reportDir: string;
   areas: Area[] | undefined;
   claimed: RequirementProfile[] | undefined;
@@ -162,10 +196,12 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   if (timeout !== undefined) env[ENV.requestTimeout] = String(timeout);
   if (streamTimeout !== undefined) env[ENV.streamTimeout] = String(streamTimeout);
   if (seed !== undefined) env[ENV.seed] = String(seed);
-  if (config.target?.statusIntervalMs !== undefined) env[EVENT_ENV.statusIntervalMs] = String(config.target.statusIntervalMs);
-  if (config.target?.minRetentionMs !== undefined) env[EVENT_ENV.minRetentionMs] = String(config.target.minRetentionMs);
-  if (config.target?.opsLimit !== undefined) env[EVENT_ENV.opsLimit] = String(config.target.opsLimit);
-  if (config.target?.maxStreamsPerSecret !== undefined) env[EVENT_ENV.maxStreamsPerSecret] = String(config.target.maxStreamsPerSecret);
+  const targetSettings: { -readonly [K in TargetSettingName]?: number } = {};
+  for (const name of TARGET_SETTING_NAMES) {
+    const value = fromConfig<number>(cmd, optionName(name), config.target?.[name]);
+    if (value !== undefined) targetSettings[name] = value;
+  }
+  const baseline = cmd.getOptionValueSource('baseline') === 'cli' && opts.baseline !== undefined ? resolve(opts.baseline) : loaded?.baseline;
 
   const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;
@@ -179,6 +215,9 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   const failOnUntestedMust = opts.allowUntested ? false : (config.failOnUntestedMust ?? strictByDefault);
   return {
     env,
+    targetSettings,
+    concurrency: fromConfig(cmd, 'concurrency', config.concurrency),
+    baseline,
     reportDir,
     areas: fromConfig(cmd, 'area', config.areas as Area[] | undefined),
     claimed: fromConfig(cmd, 'claims', config.claims),
@@ -224,6 +263,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (early !== undefined) return early;
   const what = chosen();
   if (what?.kind === 'merge') return mergeCommand(what.dirs, what.reportDir);
+  if (what?.kind === 'diff') return diffCommand(what.old, what.new, what.reportDir);
   if (cmd.args.length > 0) {
     process.stderr.write(`fauna-conformance: unexpected argument ${cmd.args[0]} (see --help)\n`);
     return EXIT.usage;
@@ -232,22 +272,32 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   let run: ResolvedRun;
   let settings;
+  let baseline;
   try {
     run = resolveRun(cmd, opts, loadConfig(opts.config));
     settings = settingsFromEnv({ ...process.env, ...run.env });
+    if (run.baseline !== undefined) baseline = { file: run.baseline, report: readReport(run.baseline) };
     if (settings.url) await assertReachable(settings.url, REACHABILITY_TIMEOUT_MS);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError) {
+    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError || err instanceof ReportFileError) {
       process.stderr.write(`fauna-conformance: ${err.message}\n`);
       return EXIT.usage;
     }
     throw err;
   }
 
+  // A distant target gets more files at once (network.ts); the embedded server is on this machine.
+  const roundTripMs = settings.url ? await measureRoundTrip(settings.url, REACHABILITY_TIMEOUT_MS) : undefined;
+  const cores = availableParallelism();
+  const filesInFlight = run.concurrency ?? (settings.url ? filesInFlightFor(roundTripMs, cores) : conformanceMaxWorkers(cores));
+
   // Loaded only now: vitest is heavy, and usage errors should answer at once.
   const { runSuite } = await import('./run-suite.js');
   const report = await runSuite({
     settings,
+    targetSettings: run.targetSettings,
+    network: { filesInFlight, chosen: run.concurrency === undefined ? 'auto' : 'flag', ...(roundTripMs === undefined ? {} : { roundTripMs }) },
+    ...(baseline === undefined ? {} : { baseline }),
     reportDir: run.reportDir,
     areas: run.areas,
     failOnUntestedMust: run.failOnUntestedMust,
@@ -260,5 +310,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     testPattern: opts.test,
     testsDir: opts.testsDir ?? DEFAULT_TESTS_DIR,
   });
+  if (report?.targetLost !== undefined) process.stderr.write(`fauna-conformance: ${report.targetLost}\n`);
   return report?.outcome === 'passed' ? EXIT.passed : EXIT.failed;
+}
+
+function diffCommand(oldPath: string, newPath: string, reportDir: string | undefined): number {
+  try {
+    const { diff, text } = diffReportFiles(resolve(oldPath), resolve(newPath), reportDir === undefined ? undefined : resolve(reportDir));
+    process.stdout.write(text);
+    return diff.regressed ? EXIT.failed : EXIT.passed;
+  } catch (err) {
+    if (err instanceof ReportFileError) {
+      process.stderr.write(`fauna-conformance diff: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
 }

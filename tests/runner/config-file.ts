@@ -1,5 +1,5 @@
-// fauna-conformance.config.json: target, the NAME of the env var holding the secret, claimed profiles, expectations
-// file, areas, timeouts, seed, report dir. Validated by schemas/config.schema.json; relative paths in it are resolved
+// fauna-conformance.config.json: target (and its settings), the NAME of the env var holding the secret, claimed
+// profiles, expectations file, baseline, areas, timeouts, concurrency, seed, report dir. Validated by schemas/config.schema.json; relative paths in it are resolved
 // against the file's folder.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,6 +19,7 @@ export interface LoadedConfig {
   /** Absolute paths, resolved against the config file's folder. */
   expectations?: string;
   reportDir?: string;
+  baseline?: string;
 }
 
 /** Reads the given file, or `fauna-conformance.config.json` in `cwd` when present; undefined when there is none. */
@@ -40,5 +41,6 @@ export function loadConfig(explicitPath: string | undefined, cwd: string = proce
     config,
     ...(config.expectations === undefined ? {} : { expectations: resolve(base, config.expectations) }),
     ...(config.reportDir === undefined ? {} : { reportDir: resolve(base, config.reportDir) }),
+    ...(config.baseline === undefined ? {} : { baseline: resolve(base, config.baseline) }),
   };
 }

@@ -3,6 +3,7 @@
 // entry is stale and must go.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { assertValid, validate } from '../../schemas/index.js';
+import { signatureMatches } from './failure-signature.js';
 import type { FailureSignature, JudgedTest, TestResult, TestStatus } from './reporters/report-model.js';
 
 export const EXPECTATIONS_SCHEMA = 'expectations';
@@ -38,14 +39,6 @@ export function readExpectations(path: string): Expectation[] {
   return entries;
 }
 
-export function signatureMatches(expected: FailureSignature, actual: FailureSignature | undefined): boolean {
-  const got = actual ?? {};
-  if (expected.status !== undefined && expected.status !== got.status) return false;
-  if (expected.errorCode !== undefined && expected.errorCode !== got.errorCode) return false;
-  if (expected.assertion !== undefined && !(got.assertion ?? '').includes(expected.assertion)) return false;
-  return true;
-}
-
 function describeSignature(s: FailureSignature | undefined): string {
   const parts = [
     s?.status === undefined ? undefined : `status ${s.status}`,
@@ -59,7 +52,7 @@ export const UNEXPECTED_PASS_NOTE = 'unexpected pass: remove it from the expecta
 
 export function judgeAgainstExpectations(entry: Expectation, result: TestResult, actual: FailureSignature | undefined): { status: TestStatus; note: string } {
   if (result === 'passed') return { status: 'unexpected-pass', note: UNEXPECTED_PASS_NOTE };
-  if (result === 'skipped') return { status: 'skipped', note: 'listed in the expectations but skipped' };
+  if (result === 'skipped' || result === 'not-run') return { status: result, note: `listed in the expectations but ${result === 'skipped' ? 'skipped' : 'not run'}` };
   if (signatureMatches(entry.signature, actual)) return { status: 'expected-failure', note: `expected failure: ${entry.reason}` };
   return { status: 'failed', note: `failed differently than expected: expected ${describeSignature(entry.signature)}, got ${describeSignature(actual)}` };
 }

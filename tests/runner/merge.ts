@@ -58,6 +58,8 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
   const startedAt = new Date(Math.min(...reports.map((r) => Date.parse(r.startedAt))));
   const finishedAt = new Date(Math.max(...reports.map((r) => Date.parse(r.finishedAt))));
   const shards = [...new Set(reports.flatMap((r) => r.shards))].sort();
+  // A shard whose target stopped answering fails the merged report too, with its reason.
+  const lost = [...new Set(reports.flatMap((r) => (r.targetLost === undefined ? [] : [r.targetLost])))];
 
   return aggregateReport({
     info: {
@@ -73,6 +75,7 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
       claimed: first.claimedProfiles,
       expectationsFile: first.expectationsFile,
       ...first.filters,
+      ...(lost.length === 0 ? {} : { targetLost: lost.join('; '), filesNotStarted: reports.flatMap((r) => r.filesNotStarted ?? []).sort() }),
     },
     spec,
     tests: [...tests.values()].sort((a, b) => a.id.localeCompare(b.id)),

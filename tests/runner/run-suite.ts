@@ -1,9 +1,12 @@
 // Starts vitest on the conformance tests only (configured here, not from vitest.config.ts, so that seed, shuffle,
 // shard, bail and filters apply), with the report writers, and hands back the conformance report.
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
 import { startVitest } from 'vitest/node';
-import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
+import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, ENV, testTimeoutFor, type SuiteSettings } from '../harness/config.js';
+import { EVENT_ENV, TARGET_SETTING_NAMES, type EventSettings } from '../harness/event-settings.js';
+import { diffReports } from './diff.js';
+import { probeTimeoutFor, TargetMonitor } from './target-monitor.js';
+import { targetHealthChannel } from '../harness/target-health.js';
 import { AREAS, type Area } from './areas.js';
 import { LongFilesFirstSequencer } from './file-sequencer.js';
 import { updatedExpectations, writeExpectations, type Expectation } from './expectations.js';
@@ -20,6 +23,11 @@ const PACKAGE_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface RunSuiteOptions {
   settings: SuiteSettings;
+  /** The target's settings the user gave; the others are unknown (their requirements are needs-setting). */
+  targetSettings: EventSettings;
+  network: NonNullable<RunInfo['network']>;
+  /** An earlier run's report: the reports then carry what changed since (diff.ts). */
+  baseline?: { file: string; report: ConformanceReport };
   reportDir: string;
   areas: Area[] | undefined;
   failOnUntestedMust: boolean;
@@ -44,6 +52,8 @@ function outcomesOf(report: ConformanceReport): TestOutcome[] {
     requirements: t.requirements,
     status: t.result,
     durationMs: t.durationMs,
+    ...(t.setting === undefined ? {} : { needsSetting: t.setting }),
+    ...(t.result === 'skipped' && t.note !== undefined ? { skipNote: t.note } : {}),
     ...(t.error === undefined ? {} : { error: t.error }),
     ...(t.signature === undefined ? {} : { signature: t.signature }),
     ...(t.exchanges === undefined ? {} : { exchanges: t.exchanges }),
@@ -64,6 +74,12 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
   } else {
     delete process.env[ENV.url];
   }
+  // The workers read the target's settings from here (the embedded server's are set by the global setup).
+  for (const name of TARGET_SETTING_NAMES) {
+    const value = opts.targetSettings[name];
+    if (value === undefined) delete process.env[EVENT_ENV[name]];
+    else process.env[EVENT_ENV[name]] = String(value);
+  }
 
   const info: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'> = {
     target: { url: settings.url ?? 'http://127.0.0.1', embedded: !settings.url },
@@ -73,13 +89,18 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     allAreas: [...AREAS],
     failOnUntestedMust: opts.failOnUntestedMust,
     testsDir,
+    network: opts.network,
     ...(opts.claimed ? { claimed: opts.claimed } : {}),
     ...(opts.expectations ? { expectations: opts.expectations } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.requirement ? { requirement: opts.requirement } : {}),
     ...(opts.testPattern ? { testPattern: opts.testPattern } : {}),
   };
-  const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info });
+  // Only a target elsewhere can stop answering; the embedded server lives and dies with this process.
+  const monitor = settings.url ? new TargetMonitor({ url: settings.url, channel: targetHealthChannel(settings.runId), probeTimeoutMs: probeTimeoutFor(settings.requestTimeoutMs) }) : undefined;
+  const withBaseline = (report: ConformanceReport): ConformanceReport =>
+    opts.baseline === undefined ? report : { ...report, baseline: diffReports(opts.baseline.report, report, opts.baseline.file) };
+  const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info, transform: withBaseline, ...(monitor ? { targetLoss: () => monitor.lost } : {}) });
   const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir, ...(opts.requirement ? { requirement: opts.requirement } : {}) });
   const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
   const allureResultsDir = join(opts.reportDir, 'allure-results');
@@ -105,7 +126,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       sequence: { shuffle: true, seed: settings.seed, sequencer: LongFilesFirstSequencer },
       watch: false,
       passWithNoTests: true,
-      maxWorkers: conformanceMaxWorkers(availableParallelism()),
+      maxWorkers: opts.network.filesInFlight,
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...(opts.bail ? { bail: opts.bail } : {}),
       ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
@@ -114,6 +135,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
       tags: requirementTagDefinitions(),
       ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
       reporters: [
+        ...(monitor ? [monitor] : []),
         new RequirementJUnitReporter({ outputFile: join(opts.reportDir, 'junit.xml') }),
         new DeferredAllureReporter({ resultsDir: allureResultsDir }, allureWriter),
         conformance,
@@ -129,12 +151,19 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     writeExpectations(opts.expectations.file, entries);
     process.stdout.write(`wrote ${entries.length} expectation(s) to ${opts.expectations.file}\n`);
     // Judge the same results against the new file, so the reports and the exit code agree with it.
-    report = buildReport(
-      { ...info, expectations: { file: opts.expectations.file, entries }, suiteVersion: report.suiteVersion, startedAt: new Date(report.startedAt), finishedAt: new Date(report.finishedAt) },
+    report = withBaseline(buildReport(
+      {
+        ...info,
+        expectations: { file: opts.expectations.file, entries },
+        suiteVersion: report.suiteVersion,
+        startedAt: new Date(report.startedAt),
+        finishedAt: new Date(report.finishedAt),
+        ...(report.targetLost === undefined ? {} : { targetLost: report.targetLost, filesNotStarted: report.filesNotStarted ?? [] }),
+      },
       loadRequirementsIndex(),
       outcomesOf(report),
       report.runErrors,
-    );
+    ));
     writeReportFiles(report, opts.reportDir);
   }
   return report;

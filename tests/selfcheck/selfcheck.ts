@@ -113,13 +113,15 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
   const failed = failedTests(run);
   const unclear = failed.filter((test) => (test.error ?? '').trim() === '').map(describeTest);
   const matching = failed.find((test) => server.reason.test(test.error ?? ''));
+  // A silent server may end the run as a lost target, its tests not run: the run's one reason must then say why.
+  const lostClearly = run.targetLost !== undefined && server.reason.test(run.targetLost);
   let problem: string | undefined;
   if (run.hung) problem = `the run did not finish within ${boundMs} ms and was killed`;
   else if (run.exitCode !== 1) problem = `exit ${run.exitCode} (expected 1): ${run.stderrTail}`;
   else if (run.tests === undefined) problem = `no conformance.json was written: ${run.stderrTail}`;
-  else if (failed.length === 0) problem = 'no test failed';
+  else if (failed.length === 0 && !lostClearly) problem = 'no test failed';
   else if (unclear.length > 0) problem = `${unclear.length} failed test(s) without a reason`;
-  else if (matching === undefined) problem = `no failure reason matches ${server.reason} (first: ${JSON.stringify((failed[0]!.error ?? '').split('\n')[0]!.slice(0, 160))})`;
+  else if (matching === undefined && !lostClearly) problem = `no failure reason matches ${server.reason} (first: ${JSON.stringify((failed[0]!.error ?? '').split('\n')[0]!.slice(0, 160))})`;
   return {
     id: server.id,
     title: server.title,
@@ -131,7 +133,7 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
     boundMs,
     failedTests: failed.length,
     unclearFailures: unclear,
-    ...(matching?.error === undefined ? {} : { sampleReason: matching.error.split('\n')[0]!.slice(0, 200) }),
+    ...(matching?.error === undefined ? (lostClearly ? { sampleReason: run.targetLost!.slice(0, 200) } : {}) : { sampleReason: matching.error.split('\n')[0]!.slice(0, 200) }),
     ...(problem === undefined ? {} : { problem }),
   };
 }

@@ -41,6 +41,8 @@ export interface SuiteRun {
   durationMs: number;
   /** Tests from conformance.json; undefined when the run wrote none. */
   tests: SuiteTest[] | undefined;
+  /** Why the run ended early, when the suite found the target had stopped answering (conformance.json's targetLost). */
+  targetLost?: string;
   /** The last lines of the child's stderr, for the report. */
   stderrTail: string;
 }
@@ -63,12 +65,12 @@ export function newlyFailed(run: SuiteRun, baseline: SuiteRun | undefined): Suit
   return failedTests(run).filter((test) => !before.has(testKey(test)));
 }
 
-function readReport(dir: string): SuiteTest[] | undefined {
+function readReport(dir: string): { tests: SuiteTest[] | undefined; targetLost?: string } {
   try {
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { tests?: SuiteTest[] };
-    return Array.isArray(report.tests) ? report.tests : undefined;
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { tests?: SuiteTest[]; targetLost?: string };
+    return { tests: Array.isArray(report.tests) ? report.tests : undefined, ...(typeof report.targetLost === 'string' ? { targetLost: report.targetLost } : {}) };
   } catch {
-    return undefined;
+    return { tests: undefined };
   }
 }
 
@@ -93,7 +95,7 @@ export async function runSuiteProcess(options: SuiteRunOptions): Promise<SuiteRu
   }, options.boundMs);
   const exitCode = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   clearTimeout(timer);
-  const run: SuiteRun = { exitCode, hung, durationMs: Date.now() - started, tests: readReport(reportDir), stderrTail: stderr.trim().split('\n').slice(-5).join('\n') };
+  const run: SuiteRun = { exitCode, hung, durationMs: Date.now() - started, ...readReport(reportDir), stderrTail: stderr.trim().split('\n').slice(-5).join('\n') };
   rmSync(reportDir, { recursive: true, force: true });
   return run;
 }

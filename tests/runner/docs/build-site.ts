@@ -56,7 +56,7 @@ function layout(title: string, body: string, depth = 0): string {
 body{font-family:system-ui,sans-serif;max-width:960px;margin:0 auto;padding:1rem 1.5rem;line-height:1.5;color:#212121}
 nav a{margin-right:1rem}code,pre{background:#f4f4f4;border-radius:3px}pre{padding:.6rem;overflow:auto}
 .req{border-left:4px solid #90a4ae;padding:.1rem .8rem;margin:.4rem 0 1rem;background:#fafafa;font-size:.9rem}
-.st-passed{color:#2e7d32}.st-failed{color:#c62828}.st-untested{color:#757575}.st-not-claimed{color:#757575}.st-expected-failure{color:#ef6c00}
+.st-passed{color:#2e7d32}.st-failed{color:#c62828}.st-untested{color:#757575}.st-not-claimed{color:#757575}.st-expected-failure{color:#ef6c00}.st-needs-setting{color:#1565c0}.st-not-run{color:#6d4c41}
 table{border-collapse:collapse}td,th{border-bottom:1px solid #e0e0e0;padding:.2rem .5rem;text-align:left;vertical-align:top}
 </style></head><body>
 <nav><a href="${up}index.html">Spec site</a><a href="${up}requirements.html">Requirements</a><a href="${up}decisions.html">Decisions</a><a href="${up}schemas.html">Schemas</a></nav>

@@ -1,10 +1,13 @@
 // badge.svg ("fauna-conformance 312/315") and a shields.io endpoint JSON with the same numbers.
 import type { ConformanceReport } from './report-model.js';
 
-/** Passed tests out of the tests that count: claimed, not skipped. Expected failures count as not passed. */
+/**
+ * Passed tests out of the tests that count: claimed, not skipped, not waiting for a target setting. Expected failures
+ * and tests a lost target left not run count as not passed.
+ */
 export function scoreOf(report: Pick<ConformanceReport, 'totals'>): { passed: number; counted: number } {
   const t = report.totals;
-  return { passed: t.passed, counted: t.tests - t.notClaimed - t.skipped };
+  return { passed: t.passed, counted: t.tests - t.notClaimed - t.skipped - t.needsSetting };
 }
 
 const COLORS = { passed: '#4c1', partial: '#dfb317', failed: '#e05d44' } as const;

@@ -7,7 +7,9 @@ import type { Reporter, TestCase, TestModule, TestSuite, Vitest } from 'vitest/n
 import { validate } from '../../../schemas/index.js';
 import { loadRequirementsIndex } from '../../../spec/build-index.js';
 import type { Exchange } from '../../harness/transcript.js';
+import { TARGET_LOST } from '../../harness/target-health.js';
 import { failureSignature } from '../failure-signature.js';
+import type { TargetLoss } from '../target-monitor.js';
 import { buildReport, DEFAULT_TESTS_DIR, type ConformanceReport, type RunInfo, type TestOutcome } from './report-model.js';
 import { writeReportFiles } from './report-files.js';
 
@@ -17,7 +19,11 @@ export const REPORT_SCHEMA = 'conformance-report';
 export interface ConformanceReporterOptions {
   /** Where conformance.json, summary.md, the badges and report.html go; without it nothing is written (the `npm test` mode). */
   reportDir?: string;
-  info?: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion'>;
+  info?: Omit<RunInfo, 'startedAt' | 'finishedAt' | 'suiteVersion' | 'targetLost'>;
+  /** Whether and when the target stopped answering (the runner's TargetMonitor). */
+  targetLoss?: () => TargetLoss | undefined;
+  /** Adds to the report before it is checked and written (the runner's baseline diff). */
+  transform?: (report: ConformanceReport) => ConformanceReport;
 }
 
 const PACKAGE_ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -26,9 +32,25 @@ export function suiteVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-function errorText(errors: readonly { message?: string; stack?: string }[] | undefined): string | undefined {
+type ReportedError = { message?: string; cause?: unknown };
+
+/** fast-check's own message, which only counts runs and shows the counterexample; its cause is the assertion. */
+const PROPERTY_FAILURE = /^Property failed after \d+ tests/;
+
+/** The error at the end of an error's chain of causes. */
+function innermost(error: ReportedError): ReportedError {
+  const cause = error.cause as ReportedError | undefined;
+  return cause && typeof cause === 'object' && typeof cause.message === 'string' ? innermost(cause) : error;
+}
+
+function errorText(errors: readonly ReportedError[] | undefined): string | undefined {
   if (!errors || errors.length === 0) return undefined;
-  return errors.map((e) => e.message ?? String(e)).join('\n');
+  return errors
+    .map((e) => {
+      const inner = innermost(e);
+      return inner === e ? (e.message ?? String(e)) : `${e.message ?? ''}\nCaused by: ${inner.message}`;
+    })
+    .join('\n');
 }
 
 /** The first error of the closest failing suite (a failed beforeAll), which vitest reports on the suite. */
@@ -48,7 +70,21 @@ export function areaOf(file: string, testsDir: string = DEFAULT_TESTS_DIR): stri
   return file.startsWith(prefix) ? (file.slice(prefix.length).split('/').length > 1 ? file.slice(prefix.length).split('/')[0]! : 'other') : 'other';
 }
 
-export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAULT_TESTS_DIR): TestOutcome {
+/**
+ * Whether a test counts as not run because the target was lost: it started after the loss (whatever it did then, it
+ * did against a run that refused every request), its body never ran or finished (a failed tenant hook, a test cut
+ * short), or it failed on a refused request.
+ */
+function cutShort(test: TestCase, error: string | undefined, lostAt: number | undefined): boolean {
+  if (lostAt === undefined) return false;
+  const started = test.diagnostic()?.startTime;
+  if (started !== undefined && started >= lostAt) return true;
+  const state = test.result().state;
+  if (state === 'failed') return (error ?? '').includes(TARGET_LOST);
+  return state !== 'passed' && test.meta().needsSetting === undefined;
+}
+
+export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAULT_TESTS_DIR, lostAt?: number): TestOutcome {
   const file = relative(root, test.module.moduleId).split('\\').join('/');
   const result = test.result();
   const meta = test.meta();
@@ -65,6 +101,8 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     error = hook ?? (result.state === 'pending' ? 'the test did not finish' : undefined);
     if (status === 'skipped' && result.state === 'skipped' && result.note) skipNote = result.note;
   }
+  if (cutShort(test, error, lostAt)) status = 'not-run';
+  const inner = result.state === 'failed' ? result.errors?.[0] : undefined;
   const exchanges = Array.isArray(meta.exchanges) ? (meta.exchanges as Exchange[]) : undefined;
   return {
     id: `${file} > ${test.fullName}`,
@@ -76,7 +114,8 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
     ...(error === undefined ? {} : { error }),
     ...(skipNote === undefined ? {} : { skipNote }),
-    ...(status === 'failed' ? { signature: failureSignature(error, exchanges) } : {}),
+    ...(status === 'skipped' && typeof meta.needsSetting === 'string' ? { needsSetting: meta.needsSetting } : {}),
+    ...(status === 'failed' ? { signature: failureSignature(error, exchanges, inner !== undefined && PROPERTY_FAILURE.test(inner.message ?? '') ? innermost(inner).message : undefined) } : {}),
     ...(exchanges ? { exchanges } : {}),
   };
 }
@@ -108,11 +147,15 @@ export class ConformanceReporter implements Reporter {
     if (modules.length === 0) return;
     const root = this.vitest?.config.root ?? PACKAGE_ROOT;
     const testsDir = this.options.info?.testsDir ?? DEFAULT_TESTS_DIR;
-    const outcomes = modules.flatMap((m) => [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir)));
+    const loss = this.options.targetLoss?.();
+    // A file the cancelled run never started is an empty module.
+    const notStarted = loss === undefined ? [] : modules.filter((m) => [...m.children.allTests()].length === 0 && m.errors().length === 0).map((m) => relative(root, m.moduleId).split('\\').join('/')).sort();
+    const outcomes = modules.flatMap((m) => [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir, loss?.at)));
+    // Once the target is lost, errors of refused requests outside tests (tenant clean-up) are part of that one reason.
     const runErrors = [
       ...modules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`)),
       ...unhandledErrors.map((e) => `unhandled error: ${e.message}`),
-    ];
+    ].filter((e) => loss === undefined || !e.includes(TARGET_LOST));
     const info: RunInfo = {
       target: { url: 'http://unknown', embedded: true },
       seed: 0,
@@ -123,11 +166,13 @@ export class ConformanceReporter implements Reporter {
       allAreas: [],
       failOnUntestedMust: true,
       ...this.options.info,
+      ...(loss === undefined ? {} : { targetLost: loss.reason, filesNotStarted: notStarted }),
       suiteVersion: suiteVersion(),
       startedAt: this.startedAt,
       finishedAt: new Date(),
     };
     let report = buildReport(info, loadRequirementsIndex(), outcomes, runErrors);
+    if (this.options.transform) report = this.options.transform(report);
     const check = validate(REPORT_SCHEMA, JSON.parse(JSON.stringify(report)));
     if (!check.valid) {
       report = { ...report, outcome: 'failed', runErrors: [...report.runErrors, `conformance.json does not match ${REPORT_SCHEMA}: ${check.errors.join('; ')}`] };

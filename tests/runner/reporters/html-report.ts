@@ -1,5 +1,7 @@
 // report.html: one self-contained page (inline CSS and JS, the report embedded as JSON) — score per area as bars,
-// the requirement matrix with drill-down to its tests and a failing test's HTTP exchanges, and filters.
+// what changed since a baseline run, the requirements that need a target setting, and the requirement matrix (each
+// requirement's statement, basis and evidence) with drill-down to its tests and a failing test's HTTP exchanges, and
+// filters.
 import { scoreOf } from './badge.js';
 import type { ConformanceReport } from './report-model.js';
 
@@ -18,7 +20,7 @@ function escapeHtml(text: string): string {
 }
 
 const CSS = `
-:root{--pass:#2e7d32;--fail:#c62828;--xfail:#ef6c00;--nc:#757575;--skip:#9e9e9e;--untested:#bdbdbd;font-family:system-ui,sans-serif}
+:root{--pass:#2e7d32;--fail:#c62828;--xfail:#ef6c00;--nc:#757575;--skip:#9e9e9e;--untested:#bdbdbd;--setting:#1565c0;--notrun:#6d4c41;font-family:system-ui,sans-serif}
 body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem;color:#212121}
 h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:1.6rem}
 .meta{color:#555;font-size:.9rem}.outcome-passed{color:var(--pass)}.outcome-failed{color:var(--fail)}
@@ -27,6 +29,7 @@ h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:1.6rem}
 .bar span{display:block;height:100%}
 .s-passed{background:var(--pass)}.s-failed,.s-unexpected-pass{background:var(--fail)}.s-expected-failure{background:var(--xfail)}
 .s-not-claimed{background:var(--nc)}.s-skipped{background:var(--skip)}.s-untested{background:var(--untested)}
+.s-needs-setting{background:var(--setting)}.s-not-run{background:var(--notrun)}.lost{border-left:4px solid var(--fail);padding:.4rem .8rem;background:#fff3f3}
 .filters{display:flex;gap:.8rem;flex-wrap:wrap;margin:.6rem 0}
 table{border-collapse:collapse;width:100%;font-size:.88rem}th,td{text-align:left;padding:.25rem .4rem;border-bottom:1px solid #e0e0e0;vertical-align:top}
 tr.req{cursor:pointer}tr.req:hover{background:#f5f5f5}
@@ -82,15 +85,15 @@ function testBlock(t) {
 
 function renderAreas() {
   const host = $('#areas');
-  const order = ['passed', 'expected-failure', 'failed', 'unexpected-pass', 'not-claimed', 'skipped'];
-  const key = { passed: 'passed', failed: 'failed', skipped: 'skipped', 'not-claimed': 'notClaimed', 'expected-failure': 'expectedFailure', 'unexpected-pass': 'unexpectedPass' };
+  const order = ['passed', 'expected-failure', 'failed', 'unexpected-pass', 'not-run', 'needs-setting', 'not-claimed', 'skipped'];
+  const key = { passed: 'passed', failed: 'failed', skipped: 'skipped', 'not-claimed': 'notClaimed', 'expected-failure': 'expectedFailure', 'unexpected-pass': 'unexpectedPass', 'needs-setting': 'needsSetting', 'not-run': 'notRun' };
   for (const a of report.areas) {
     const bar = el('div', { class: 'bar', title: a.area });
     for (const s of order) {
       const n = a[key[s]];
       if (n > 0) bar.append(el('span', { class: 's-' + s, style: 'width:' + (100 * n / a.tests) + '%', title: s + ': ' + n }));
     }
-    const counted = a.tests - a.notClaimed - a.skipped;
+    const counted = a.tests - a.notClaimed - a.skipped - a.needsSetting;
     host.append(el('div', {}, a.area), bar, el('div', { class: 'area-score', 'data-area': a.area }, a.passed + '/' + counted));
   }
 }
@@ -120,6 +123,31 @@ function renderMatrix() {
   $('#matrix-count').textContent = shown + ' of ' + report.requirements.length + ' requirements';
 }
 
+function renderSettings() {
+  const host = $('#settings');
+  if (!report.needsSettings.length) { host.append(el('p', {}, 'None: the run knew every setting of the target its tests need.')); return; }
+  host.append(el('p', {}, 'Not checked and not failing the gate: the tests of these requirements need to know how the target is configured. Pass the setting to check them.'));
+  const list = el('ul', {});
+  for (const s of report.needsSettings) {
+    list.append(el('li', { class: 'needs-setting', 'data-setting': s.setting }, s.requirements.join(', ') + ': ' + s.description + ': pass ', el('code', {}, s.flag), ' (or ', el('code', {}, s.env), ', or ', el('code', {}, s.configKey), ' in the config file)'));
+  }
+  host.append(list);
+}
+
+function renderBaseline() {
+  const d = report.baseline;
+  if (!d) return;
+  const host = $('#baseline');
+  host.hidden = false;
+  host.append(el('h2', {}, 'Since the baseline'), el('p', { class: 'meta' }, 'Baseline run ' + d.old.runId + ' (' + d.old.outcome + ', ' + d.old.startedAt + '): ' + d.newlyFailing.length + ' newly failing, ' + d.newlyPassing.length + ' newly passing, ' + d.changedSignatures.length + ' failing another way.'));
+  for (const [id, title, changes] of [['newly-failing', 'Newly failing', d.newlyFailing], ['newly-passing', 'Newly passing', d.newlyPassing], ['changed-signatures', 'Failing another way', d.changedSignatures]]) {
+    if (!changes.length) continue;
+    const list = el('ul', { id });
+    for (const c of changes) list.append(el('li', { 'data-test-id': c.test }, c.test + ' (' + c.requirements.join(', ') + '): was ' + c.was + ', now ' + c.now + (c.signature && c.signature.assertion ? ' — ' + c.signature.assertion : '')));
+    host.append(el('h3', {}, title), list);
+  }
+}
+
 function renderProblems() {
   const host = $('#problems');
   const bad = report.tests.filter((t) => t.status === 'failed' || t.status === 'unexpected-pass');
@@ -127,12 +155,14 @@ function renderProblems() {
   for (const t of bad) host.append(testBlock(t));
 }
 
-for (const [id, values] of [['#f-status', ['passed', 'failed', 'expected-failure', 'untested', 'not-claimed']], ['#f-profile', report.allProfiles], ['#f-level', ['MUST', 'SHOULD', 'MAY']], ['#f-basis', ['sd', 'core', 'decision']]]) {
+for (const [id, values] of [['#f-status', ['passed', 'failed', 'expected-failure', 'needs-setting', 'not-run', 'untested', 'not-claimed']], ['#f-profile', report.allProfiles], ['#f-level', ['MUST', 'SHOULD', 'MAY']], ['#f-basis', ['sd', 'core', 'decision']]]) {
   for (const v of values) $(id).append(el('option', { value: v }, v));
   $(id).addEventListener('change', renderMatrix);
 }
 $('#f-text').addEventListener('input', renderMatrix);
 renderAreas();
+renderBaseline();
+renderSettings();
 renderMatrix();
 renderProblems();
 document.body.dataset.ready = 'true';
@@ -153,11 +183,15 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <body>
 <h1 class="outcome-${report.outcome}" id="title">${escapeHtml(title)}</h1>
 <p class="meta">Target ${escapeHtml(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${escapeHtml(report.suiteVersion)} · spec ${escapeHtml(report.specVersion)} · seed ${report.seed} · ${escapeHtml(report.finishedAt)} · claimed: ${escapeHtml(report.claimedProfiles.join(', '))}${report.expectationsFile ? ` · expectations: ${escapeHtml(report.expectationsFile)}` : ''}</p>
-<p id="totals" data-tests="${t.tests}" data-passed="${t.passed}" data-failed="${t.failed}" data-unexpected-pass="${t.unexpectedPass}" data-expected-failure="${t.expectedFailure}" data-not-claimed="${t.notClaimed}" data-skipped="${t.skipped}">
-Tests: ${t.passed} passed, ${t.failed} failed, ${t.unexpectedPass} unexpected passes, ${t.expectedFailure} expected failures, ${t.notClaimed} not claimed, ${t.skipped} skipped (${t.tests} in all).</p>
-<p class="legend meta"><span class="tag s-passed">passed</span><span class="tag s-expected-failure">expected-failure</span><span class="tag s-failed">failed</span><span class="tag s-not-claimed">not-claimed</span><span class="tag s-skipped">skipped</span></p>
+<p id="totals" data-tests="${t.tests}" data-passed="${t.passed}" data-failed="${t.failed}" data-unexpected-pass="${t.unexpectedPass}" data-expected-failure="${t.expectedFailure}" data-not-claimed="${t.notClaimed}" data-skipped="${t.skipped}" data-needs-setting="${t.needsSetting}" data-not-run="${t.notRun}">
+Tests: ${t.passed} passed, ${t.failed} failed, ${t.unexpectedPass} unexpected passes, ${t.expectedFailure} expected failures, ${t.notClaimed} not claimed, ${t.skipped} skipped, ${t.needsSetting} need a target setting, ${t.notRun} not run (${t.tests} in all).</p>
+${report.targetLost === undefined ? '' : `<p class="lost" id="target-lost">${escapeHtml(report.targetLost)}. The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started.</p>`}
+<p class="legend meta"><span class="tag s-passed">passed</span><span class="tag s-expected-failure">expected-failure</span><span class="tag s-failed">failed</span><span class="tag s-needs-setting">needs-setting</span><span class="tag s-not-run">not-run</span><span class="tag s-not-claimed">not-claimed</span><span class="tag s-skipped">skipped</span></p>
 <h2>Score per area</h2>
 <div class="bars" id="areas"></div>
+<section id="baseline" hidden></section>
+<h2>Requirements that need a target setting</h2>
+<div id="settings"></div>
 <h2>Failing tests</h2>
 <div id="problems"></div>
 <h2>Requirements</h2>

@@ -4,7 +4,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { DEFAULT_TESTS_DIR, type ConformanceReport } from './report-model.js';
 import { areaOf } from './conformance-reporter.js';
-import { scoreOf } from './badge.js';
+import { closingLine, needsSettingLines } from './verdict.js';
 
 export interface ProgressReporterOptions {
   /** The finished report (from the conformance reporter, which runs first at the end). */
@@ -33,20 +33,26 @@ export function progressLines(tallies: ReadonlyMap<string, Tally>): string[] {
 }
 
 export function finalTable(report: ConformanceReport): string[] {
-  const header = ['area', 'tests', 'passed', 'failed', 'unexp.pass', 'exp.fail', 'not-claimed', 'skipped'];
-  const rows = report.areas.map((a) => [a.area, a.tests, a.passed, a.failed, a.unexpectedPass, a.expectedFailure, a.notClaimed, a.skipped].map(String));
-  const t = report.totals;
-  rows.push(['total', t.tests, t.passed, t.failed, t.unexpectedPass, t.expectedFailure, t.notClaimed, t.skipped].map(String));
+  const header = ['area', 'tests', 'passed', 'failed', 'unexp.pass', 'exp.fail', 'not-claimed', 'skipped', 'needs-set', 'not-run'];
+  const row = (name: string, c: ConformanceReport['totals']) => [name, c.tests, c.passed, c.failed, c.unexpectedPass, c.expectedFailure, c.notClaimed, c.skipped, c.needsSetting, c.notRun].map(String);
+  const rows = report.areas.map((a) => row(a.area, a));
+  rows.push(row('total', report.totals));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const score = scoreOf(report);
-  const lines = [fmt(header), ...rows.map(fmt), '', `fauna-conformance ${report.outcome.toUpperCase()}: ${score.passed}/${score.counted} (seed ${report.seed})`];
+  const lines = [fmt(header), ...rows.map(fmt)];
   const bad = report.tests.filter((x) => x.status === 'failed' || x.status === 'unexpected-pass');
   for (const x of bad) {
     lines.push('', `✗ ${x.id} [${x.requirements.join(', ')}]`, `  ${(x.status === 'failed' ? (x.error ?? x.note ?? '') : (x.note ?? '')).split('\n')[0]}`);
     if (x.replay) lines.push(`  replay: ${x.replay}`);
   }
   for (const e of report.runErrors) lines.push('', `! ${e.split('\n')[0]}`);
+  if (report.baseline) {
+    const d = report.baseline;
+    lines.push('', `since the baseline: ${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.changedSignatures.length} failing another way`);
+  }
+  lines.push(...needsSettingLines(report));
+  if (report.targetLost !== undefined) lines.push('', `! ${report.targetLost}`);
+  lines.push('', closingLine(report));
   return lines;
 }
 

@@ -1,23 +1,24 @@
 // Builds conformance.json from plain test outcomes. Kept free of vitest types so it can be tested with data.
 // Two steps: `judgeTests` gives every test its gate status (claims, expectations), `aggregateReport` scores areas and
 // requirements and decides the outcome. `merge` reuses the second step on judged tests of several shards.
-import type { ConformanceReport, Counts, Exchange, Requirement, RequirementsIndex, Signature } from '../../../schemas/types.js';
+import type { ConformanceReport, Counts, Diff, DiffChange, Exchange, Requirement, RequirementsIndex, Signature } from '../../../schemas/types.js';
 import { evidenceCite, evidenceUrl } from '../../../spec/build-index.js';
 import { requirementIdProblems } from '../../harness/requirement-ids.js';
+import { TARGET_SETTINGS, type TargetSettingName } from '../../harness/event-settings.js';
 import { judgeAgainstExpectations, type Expectation } from '../expectations.js';
 import { replayCommand } from '../replay.js';
 
-/** What vitest said about a test. */
-export type TestResult = 'passed' | 'failed' | 'skipped';
-/** What the gate says: the result, adjusted for capability claims and expectation files. */
-export type TestStatus = TestResult | 'not-claimed' | 'expected-failure' | 'unexpected-pass';
-export const TEST_STATUSES: readonly TestStatus[] = ['passed', 'failed', 'skipped', 'not-claimed', 'expected-failure', 'unexpected-pass'];
+/** What vitest said about a test; not-run: the run ended (the target stopped answering) before the test could. */
+export type TestResult = 'passed' | 'failed' | 'skipped' | 'not-run';
+/** What the gate says: the result, adjusted for capability claims, target settings and expectation files. */
+export type TestStatus = TestResult | 'not-claimed' | 'expected-failure' | 'unexpected-pass' | 'needs-setting';
+export const TEST_STATUSES: readonly TestStatus[] = ['passed', 'failed', 'skipped', 'not-claimed', 'expected-failure', 'unexpected-pass', 'needs-setting', 'not-run'];
 /** Statuses that fail the gate. */
 export const FAILING_STATUSES: readonly TestStatus[] = ['failed', 'unexpected-pass'];
 
 // The report's shapes are those of schemas/conformance-report.schema.json.
-export type { ConformanceReport, Counts };
-/** How a test failed: the last HTTP status and error code it saw, and the first line of its assertion message. */
+export type { ConformanceReport, Counts, Diff, DiffChange };
+/** How a test failed, with generated values normalised out (failure-signature.ts). */
 export type FailureSignature = Signature;
 /** A test as the report lists it, with its gate status. */
 export type JudgedTest = ConformanceReport['tests'][number];
@@ -33,8 +34,10 @@ export interface TestOutcome {
   status: TestResult;
   durationMs: number;
   error?: string;
-  /** Why a test skipped itself at run time (`context.skip(note)`), e.g. a target setting the config does not give. */
+  /** Why a test skipped itself at run time (`context.skip(note)`), e.g. a target setting the run was not given. */
   skipNote?: string;
+  /** The target setting a skipped test needed (requireEventSetting). */
+  needsSetting?: string;
   signature?: FailureSignature;
   exchanges?: Exchange[];
 }
@@ -60,22 +63,30 @@ export interface RunInfo {
   testPattern?: string;
   /** Folder of the conformance tests relative to the package root; default tests/conformance. */
   testsDir?: string;
+  /** Why the run ended early: the target stopped answering (target-monitor.ts). */
+  targetLost?: string;
+  /** Test files the run, ended early, never started. */
+  filesNotStarted?: string[];
+  /** The measured round trip and the files run at once. */
+  network?: ConformanceReport['network'];
 }
 
 export const DEFAULT_TESTS_DIR = 'tests/conformance';
 
-type CountKey = 'passed' | 'failed' | 'skipped' | 'notClaimed' | 'expectedFailure' | 'unexpectedPass';
-const COUNT_KEY: Record<TestStatus, CountKey> = {
+type CountKey = 'passed' | 'failed' | 'skipped' | 'notClaimed' | 'expectedFailure' | 'unexpectedPass' | 'needsSetting' | 'notRun';
+export const COUNT_KEY: Record<TestStatus, CountKey> = {
   passed: 'passed',
   failed: 'failed',
   skipped: 'skipped',
   'not-claimed': 'notClaimed',
   'expected-failure': 'expectedFailure',
   'unexpected-pass': 'unexpectedPass',
+  'needs-setting': 'needsSetting',
+  'not-run': 'notRun',
 };
 
 export function countStatuses(tests: readonly { status: TestStatus }[]): Counts {
-  const counts: Counts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, notClaimed: 0, expectedFailure: 0, unexpectedPass: 0 };
+  const counts: Counts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, notClaimed: 0, expectedFailure: 0, unexpectedPass: 0, needsSetting: 0, notRun: 0 };
   for (const t of tests) counts[COUNT_KEY[t.status]] += 1;
   return counts;
 }
@@ -99,6 +110,10 @@ export function judgeTests(info: RunInfo, spec: RequirementsIndex, outcomes: rea
     if (unclaimed.length > 0) {
       status = 'not-claimed';
       note = `profile ${unclaimed.join(', ')} not claimed; the result (${t.status}) does not count`;
+    } else if (t.status === 'skipped' && t.needsSetting !== undefined) {
+      status = 'needs-setting';
+    } else if (t.status === 'not-run') {
+      note = `not run: ${info.targetLost ?? 'the run ended first'}`;
     } else {
       const entry = entries.find((e) => e.test === t.id);
       if (entry) {
@@ -120,6 +135,7 @@ export function judgeTests(info: RunInfo, spec: RequirementsIndex, outcomes: rea
       status,
       durationMs: t.durationMs,
       ...(note === undefined ? {} : { note }),
+      ...(t.needsSetting === undefined ? {} : { setting: t.needsSetting }),
       ...(t.error === undefined ? {} : { error: t.error }),
       ...(t.signature === undefined ? {} : { signature: t.signature }),
       ...(expectation === undefined ? {} : { expectation }),
@@ -142,7 +158,34 @@ function requirementVerdict(claimed: boolean, tests: readonly JudgedTest[]): Req
   if (!claimed) return 'not-claimed';
   if (tests.some((t) => FAILING_STATUSES.includes(t.status))) return 'failed';
   if (tests.some((t) => t.status === 'expected-failure')) return 'expected-failure';
-  return tests.some((t) => t.status === 'passed') ? 'passed' : 'untested';
+  if (tests.some((t) => t.status === 'passed')) return 'passed';
+  if (tests.some((t) => t.status === 'needs-setting')) return 'needs-setting';
+  return tests.some((t) => t.status === 'not-run') ? 'not-run' : 'untested';
+}
+
+/** The settings the run lacked, each with the claimed requirements that are needs-setting for want of it. */
+function needsSettingsOf(tests: readonly JudgedTest[], verdicts: ReadonlyMap<string, RequirementVerdict>): ConformanceReport['needsSettings'] {
+  const bySetting = new Map<string, Set<string>>();
+  for (const t of tests) {
+    if (t.status !== 'needs-setting' || t.setting === undefined) continue;
+    const ids = bySetting.get(t.setting) ?? new Set<string>();
+    for (const id of t.requirements) if (verdicts.get(id) === 'needs-setting') ids.add(id);
+    bySetting.set(t.setting, ids);
+  }
+  return [...bySetting.entries()]
+    .filter(([, ids]) => ids.size > 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([setting, ids]) => {
+      const known = TARGET_SETTINGS[setting as TargetSettingName] as (typeof TARGET_SETTINGS)[TargetSettingName] | undefined;
+      return {
+        setting,
+        description: known?.description ?? setting,
+        flag: known ? `${known.flag} ${known.value}` : setting,
+        env: known?.env ?? '',
+        configKey: known?.configKey ?? '',
+        requirements: [...ids].sort(),
+      };
+    });
 }
 
 export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpectations, shards }: AggregateInput): ConformanceReport {
@@ -171,10 +214,13 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     };
   });
 
-  // Untested MUSTs are only judged when every test of every area could have run.
+  // Untested MUSTs are only judged when every test of every area could have run. A requirement whose tests need a
+  // target setting the user did not give is listed in needsSettings instead, and one the run never reached (the
+  // target stopped answering) is part of targetLost.
   const wholeSuite = info.areas === undefined && info.requirement === undefined && info.testPattern === undefined;
-  const untestedMust = wholeSuite
-    ? requirements.filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && r.status !== 'passed' && r.status !== 'expected-failure').map((r) => r.id)
+  const notJudged: readonly RequirementVerdict[] = ['passed', 'expected-failure', 'needs-setting', 'not-run'];
+  const untestedMust = wholeSuite && info.targetLost === undefined
+    ? requirements.filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && !notJudged.includes(r.status)).map((r) => r.id)
     : [];
 
   const areasRun = info.areas ?? info.allAreas;
@@ -185,6 +231,7 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     totals.tests === 0 ||
     tagProblems.length > 0 ||
     runErrors.length > 0 ||
+    info.targetLost !== undefined ||
     (info.failOnUntestedMust && untestedMust.length > 0);
   const verdictCount = (v: RequirementVerdict) => requirements.filter((r) => r.status === v).length;
 
@@ -210,8 +257,8 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     expectationsFile: info.expectationsFile,
     unmatchedExpectations,
     policy: info.failOnUntestedMust
-      ? { untestedMust: 'fail', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test.' }
-      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, and a test without requirement IDs or with an unknown ID. Tests of unclaimed profiles and expected failures never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested).' },
+      ? { untestedMust: 'fail', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, a target that stopped answering, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test. Requirements whose tests need a target setting the run was not given are listed (needs-setting), never failing it.' }
+      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and a target that stopped answering. Tests of unclaimed profiles, expected failures and requirements whose tests need a target setting never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested).' },
     outcome: failed ? 'failed' : 'passed',
     totals,
     requirementTotals: {
@@ -221,13 +268,19 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
       untested: verdictCount('untested'),
       'not-claimed': verdictCount('not-claimed'),
       'expected-failure': verdictCount('expected-failure'),
+      'needs-setting': verdictCount('needs-setting'),
+      'not-run': verdictCount('not-run'),
     },
     areas: areaNames.map((area) => ({ area, ...countStatuses(tests.filter((t) => t.area === area)) })),
     requirements,
     tests,
     tagProblems,
     untestedMust,
+    needsSettings: needsSettingsOf(tests, new Map(requirements.map((r) => [r.id, r.status]))),
     runErrors: [...runErrors],
+    ...(info.targetLost === undefined ? {} : { targetLost: info.targetLost }),
+    ...(info.filesNotStarted === undefined ? {} : { filesNotStarted: info.filesNotStarted }),
+    ...(info.network === undefined ? {} : { network: info.network }),
   };
 }
 

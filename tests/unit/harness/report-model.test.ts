@@ -73,6 +73,28 @@ describe('conformance report', () => {
     expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('untested');
   });
 
+  it('reports a test that needs a target setting as needs-setting: listed with the flag, not untested, never failing', () => {
+    const note = 'needs the operations one account\'s event streams may consume before they end: pass --ops-limit N';
+    const report = buildReport(info({ failOnUntestedMust: true }), spec, [outcome({ status: 'skipped', skipNote: note, needsSetting: 'opsLimit' }), ...must.slice(1).map((r) => outcome({ id: r.id, requirements: [r.id] }))], []);
+    expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
+    expect(report.tests[0]).toMatchObject({ result: 'skipped', status: 'needs-setting', setting: 'opsLimit', note });
+    expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('needs-setting');
+    expect(report.needsSettings).toEqual([{ setting: 'opsLimit', description: "the operations one account's event streams may consume before they end", flag: '--ops-limit N', env: 'FAUNA_CONFORMANCE_OPS_LIMIT', configKey: 'target.opsLimit', requirements: [first!.id] }]);
+    expect(report.untestedMust).toEqual([]);
+    expect(report.outcome).toBe('passed');
+    expect(renderSummary(report)).toContain(`| ${first!.id} | the operations one account's event streams may consume before they end | \`--ops-limit N\` |`);
+  });
+
+  it('fails a run whose target stopped answering with that reason, its tests not run and no MUST judged', () => {
+    const targetLost = 'target http://127.0.0.1:8443 stopped answering: GET /ping got no answer twice in a row';
+    const report = buildReport(info({ failOnUntestedMust: true, targetLost, filesNotStarted: ['tests/conformance/auth/y.test.ts'] }), spec, [outcome({}), outcome({ id: 'b', status: 'not-run' })], []);
+    expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
+    expect(report).toMatchObject({ outcome: 'failed', targetLost, untestedMust: [], totals: { passed: 1, notRun: 1, failed: 0 } });
+    expect(report.tests[1]).toMatchObject({ status: 'not-run', note: `not run: ${targetLost}` });
+    expect(report.filesNotStarted).toEqual(['tests/conformance/auth/y.test.ts']);
+    expect(renderSummary(report)).toContain(`Failed because of ${targetLost}; 1 test(s) not run, 1 file(s) not started, 0 test(s) failed before.`);
+  });
+
   it('never passes a run with no tests or with errors outside tests', () => {
     expect(buildReport(info(), spec, [], []).outcome).toBe('failed');
     expect(buildReport(info(), spec, [outcome({})], ['x.test.ts: failed to load']).outcome).toBe('failed');

@@ -1,0 +1,36 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { conformanceMaxWorkers } from '../../harness/config.js';
+import { filesInFlightFor, MAX_FILES_IN_FLIGHT, measureRoundTrip } from '../../runner/network.js';
+
+describe('files in flight', () => {
+  it('stays at the local count for a local target and grows with the round trip, up to the cap', () => {
+    const local = conformanceMaxWorkers(2);
+    expect(filesInFlightFor(undefined, 2)).toBe(local);
+    expect(filesInFlightFor(0.4, 2)).toBe(local);
+    const at30 = filesInFlightFor(30, 2);
+    const at100 = filesInFlightFor(100, 2);
+    expect(at30).toBeGreaterThan(local);
+    expect(at100).toBeGreaterThanOrEqual(at30);
+    expect(at100).toBeLessThanOrEqual(MAX_FILES_IN_FLIGHT);
+  });
+
+  it('measures the round trip of GET /ping, and gives up on a target that does not answer', async () => {
+    const delayMs = 40;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      if (req.url === '/ping') setTimeout(() => res.end('{}'), delayMs);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const rtt = await measureRoundTrip(url, 2_000);
+      expect(rtt).toBeGreaterThanOrEqual(delayMs - 1);
+      expect(await measureRoundTrip(`${url}/nowhere`, 300)).toBeUndefined();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
