@@ -160,7 +160,7 @@ describe('report.html in headless Chromium', () => {
     await expect(links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).resolves.toEqual(failed.evidence.map((e) => e.url));
 
     // What needs a target setting, with the flag to pass, and what changed since the baseline.
-    await expect(page.locator('#settings li.needs-setting').textContent()).resolves.toBe(`${core[3]!.id}: the operations one account's event streams may consume before they end: pass --ops-limit N (or FAUNA_CONFORMANCE_OPS_LIMIT, or target.opsLimit in the config file)`);
+    await expect(page.locator('#settings li.needs-setting').textContent()).resolves.toBe(`${core[3]!.id}: the operations one account's event streams and feed polls may consume: pass --ops-limit N (or FAUNA_CONFORMANCE_OPS_LIMIT, or target.opsLimit in the config file)`);
     await page.selectOption('#f-status', 'needs-setting');
     await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual([core[3]!.id]);
     await expect(page.locator('#baseline').isVisible()).resolves.toBe(true);

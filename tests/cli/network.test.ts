@@ -58,8 +58,15 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
     expect(validate('conformance-report', report).errors).toEqual([]);
     expect(report).toMatchObject({ outcome: 'passed', wholeSuite: true, untestedMust: [], target: { url: server.url, embedded: false } });
     const waiting = Object.fromEntries(report.needsSettings.map((s) => [s.flag, s.requirements]));
-    expect(waiting).toMatchObject({ '--ops-limit N': ['LIMIT-OPS-001'], '--max-streams-per-secret N': ['LIMIT-STREAMS-001', 'LIMIT-STREAMS-002'] });
-    for (const id of ['LIMIT-OPS-001', 'LIMIT-STREAMS-001', 'LIMIT-STREAMS-002']) expect(report.requirements.find((r) => r.id === id)?.status).toBe('needs-setting');
+    expect(waiting).toEqual({
+      '--ops-limit N': ['LIMIT-OPS-001', 'LIMIT-OPS-004'],
+      '--max-streams-per-secret N': ['LIMIT-STREAMS-001', 'LIMIT-STREAMS-002'],
+      '--min-retention-ms MS': ['EVT-RETAIN-002', 'EVT-RETAIN-005', 'STREAM-CLOSE-005'],
+      '--status-interval MS': ['STREAM-STATUS-004'],
+    });
+    for (const id of ['LIMIT-OPS-001', 'LIMIT-OPS-004', 'LIMIT-STREAMS-001', 'LIMIT-STREAMS-002', 'EVT-RETAIN-002', 'EVT-RETAIN-005']) {
+      expect(report.requirements.find((r) => r.id === id)?.status).toBe('needs-setting');
+    }
     expect(run.stdout).toContain('LIMIT-STREAMS-001, LIMIT-STREAMS-002: the open event streams one secret may hold: pass --max-streams-per-secret N');
     expect(run.stdout).toMatch(/fauna-conformance PASSED: (\d+)\/\1 tests passed \(seed \d+\); \d+ requirement\(s\) need a target setting to be checked \(listed above, not failing\)\n/);
     expect(readFileSync(join(run.dir, 'summary.md'), 'utf8')).toContain('## Requirements that need a target setting');

@@ -16,9 +16,10 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', ...opts.env };
-  delete env.FAUNA_CONFORMANCE_URL;
-  delete env.FAUNA_CONFORMANCE_SECRET;
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
+  // The CLI sees only the settings a test gives it: the embedded server's global setup exports its own target
+  // settings (FAUNA_CONFORMANCE_STATUS_INTERVAL_MS, …) to this process, and a run would take them as the user's.
+  for (const name of Object.keys(env)) if (name.startsWith('FAUNA_CONFORMANCE_')) delete env[name];
   delete env.VITEST;
   for (const [k, v] of Object.entries(opts.env ?? {})) env[k] = v;
   return new Promise((resolve) => {

@@ -13,7 +13,8 @@ type Doc = { ref: values.Ref; ts: number; ttl?: values.FaunaTime; data: Record<s
 
 const aSecondAgo = () => q.TimeAdd(q.Now(), -1, 'seconds');
 const aDayAhead = () => q.TimeAdd(q.Now(), 1, 'day');
-const NOT_FOUND = { status: 404, code: 'instance not found', description: 'Document not found.', position: [] };
+// A missing target of Update is reported at the form, of Delete at the top (PROTO-ERROR-014, PROTO-ERROR-013).
+const notFoundAt = (position: string[]) => ({ status: 404, code: 'instance not found', description: 'Document not found.', position });
 
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
@@ -30,7 +31,7 @@ describe('document ttl', () => {
   it('q.Create with a ttl in the past answers the document with its ttl; q.Get then fails with NotFound', async () => {
     const doc = await client.query<Doc>(q.Create(q.Ref(q.Collection('sessions'), '1'), { data: { user: 'ada' }, ttl: aSecondAgo() }));
     expect(doc.ttl).toBeInstanceOf(faunadb.values.FaunaTime);
-    expect(await firstServiceError(client.query(q.Get(doc.ref)))).toEqual(NOT_FOUND);
+    expect(await firstServiceError(client.query(q.Get(doc.ref)))).toEqual(notFoundAt([]));
     expect(await client.query(q.Exists(doc.ref))).toBe(false);
   });
 
@@ -46,14 +47,14 @@ describe('document ttl', () => {
 
   it('q.At a time before the ttl passed does not bring the document back', async () => {
     const doc = await client.query<Doc>(q.Create(q.Collection('sessions'), { data: { user: 'cy' }, ttl: aSecondAgo() }));
-    expect(await firstServiceError(client.query(q.At(doc.ts, q.Get(doc.ref))))).toEqual({ ...NOT_FOUND, position: ['expr'] });
+    expect(await firstServiceError(client.query(q.At(doc.ts, q.Get(doc.ref))))).toEqual(notFoundAt(['expr']));
   });
 
   it('q.Update and q.Delete of an expired document fail with NotFound; q.Create with its id succeeds', async () => {
     const ref = q.Ref(q.Collection('sessions'), '2');
     await client.query(q.Create(ref, { data: { user: 'dee' }, ttl: aSecondAgo() }));
-    expect(await firstServiceError(client.query(q.Update(ref, { data: { user: 'eve' } })))).toEqual(NOT_FOUND);
-    expect(await firstServiceError(client.query(q.Delete(ref)))).toEqual(NOT_FOUND);
+    expect(await firstServiceError(client.query(q.Update(ref, { data: { user: 'eve' } })))).toEqual(notFoundAt(['update']));
+    expect(await firstServiceError(client.query(q.Delete(ref)))).toEqual(notFoundAt([]));
     const again = await client.query<Doc>(q.Create(ref, { data: { user: 'dee' } }));
     expect(again.ttl).toBeUndefined();
     expect((await client.query<Doc>(q.Get(ref))).data).toEqual({ user: 'dee' });

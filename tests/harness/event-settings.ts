@@ -53,7 +53,7 @@ export const TARGET_SETTINGS: Readonly<Record<TargetSettingName, TargetSetting>>
     value: 'N',
     env: 'FAUNA_CONFORMANCE_OPS_LIMIT',
     configKey: 'target.opsLimit',
-    description: "the operations one account's event streams may consume before they end",
+    description: "the operations one account's event streams and feed polls may consume",
   },
   maxStreamsPerSecret: {
     flag: '--max-streams-per-secret',

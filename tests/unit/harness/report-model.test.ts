@@ -74,15 +74,15 @@ describe('conformance report', () => {
   });
 
   it('reports a test that needs a target setting as needs-setting: listed with the flag, not untested, never failing', () => {
-    const note = 'needs the operations one account\'s event streams may consume before they end: pass --ops-limit N';
+    const note = 'needs the operations one account\'s event streams and feed polls may consume: pass --ops-limit N';
     const report = buildReport(info({ failOnUntestedMust: true }), spec, [outcome({ status: 'skipped', skipNote: note, needsSetting: 'opsLimit' }), ...must.slice(1).map((r) => outcome({ id: r.id, requirements: [r.id] }))], []);
     expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
     expect(report.tests[0]).toMatchObject({ result: 'skipped', status: 'needs-setting', setting: 'opsLimit', note });
     expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('needs-setting');
-    expect(report.needsSettings).toEqual([{ setting: 'opsLimit', description: "the operations one account's event streams may consume before they end", flag: '--ops-limit N', env: 'FAUNA_CONFORMANCE_OPS_LIMIT', configKey: 'target.opsLimit', requirements: [first!.id] }]);
+    expect(report.needsSettings).toEqual([{ setting: 'opsLimit', description: "the operations one account's event streams and feed polls may consume", flag: '--ops-limit N', env: 'FAUNA_CONFORMANCE_OPS_LIMIT', configKey: 'target.opsLimit', requirements: [first!.id] }]);
     expect(report.untestedMust).toEqual([]);
     expect(report.outcome).toBe('passed');
-    expect(renderSummary(report)).toContain(`| ${first!.id} | the operations one account's event streams may consume before they end | \`--ops-limit N\` |`);
+    expect(renderSummary(report)).toContain(`| ${first!.id} | the operations one account's event streams and feed polls may consume | \`--ops-limit N\` |`);
   });
 
   it('fails a run whose target stopped answering with that reason, its tests not run and no MUST judged', () => {
