@@ -73,8 +73,8 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
       { create_index: obj({ name: 'all_notes', source: { collection: 'notes' } }) },
       { create_index: obj({ name: 'library_by_tag', source: { collection: 'library' }, terms: [obj({ field: ['data', 'tag'] })] }) },
     ])).expectStatus(200, 201);
-    createdRole = await t.server.query({ create_role: noteOwnerRole });
-    (await t.server.query([{ create_role: drafterRole }, { create_role: librarianRole }])).expectStatus(200, 201);
+    createdRole = await t.admin.query({ create_role: noteOwnerRole });
+    (await t.admin.query([{ create_role: drafterRole }, { create_role: librarianRole }])).expectStatus(200, 201);
     [alice, bob] = [await createUser(t.server, 'users'), await createUser(t.server, 'users')];
     active = await createUser(t.server, 'members', { active: true });
     inactive = await createUser(t.server, 'members', { active: false });
@@ -87,7 +87,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     vaultDoc = await create('vault', { s: 1n });
   });
 
-  check(['ABAC-ROLE-001', 'ABAC-ROLE-005'], 'create_role with a server key answers 201 with a role record; predicates come back as @query', async () => {
+  check(['ABAC-ROLE-001', 'ABAC-ROLE-005'], 'create_role with an admin key answers 201 with a role record; predicates come back as @query', async () => {
     const res = createdRole.expectStatus(201);
     const role = (res.json as { resource: Record<string, unknown> }).resource;
     assertMatchesSchema('role', role, 'CreateRole resource', res.text);
@@ -99,14 +99,14 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
   });
 
   check(['ABAC-ROLE-002'], 'create_role with a name already used answers 400 instance already exists', async () => {
-    (await t.server.query({ create_role: noteOwnerRole })).expectStatus(400).expectErrorCode('instance already exists');
+    (await t.admin.query({ create_role: noteOwnerRole })).expectStatus(400).expectErrorCode('instance already exists');
   });
 
   check(['ABAC-ROLE-003'], 'create_role with a client key or a token answers 403 permission denied', async () => {
     const role = obj({ name: 'sneaky', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })] });
     (await t.client.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
     (await asAlice.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
-    expect((await t.server.query({ exists: { role: 'sneaky' } })).expectStatus(200).resource).toBe(false);
+    expect((await t.admin.query({ exists: { role: 'sneaky' } })).expectStatus(200).resource).toBe(false);
     // Refused before the name is looked at: a taken name must not answer `instance already exists` to them.
     (await t.client.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
     (await asAlice.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
@@ -114,27 +114,27 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
 
   check.each([{ value: 'yes' }, { value: 1n }, { value: obj({ a: 1n }) }])(['ABAC-ROLE-004'], 'a privilege action that is neither a boolean nor a query lambda ($value) answers 400 validation failed', async ({ value }) => {
     const role = obj({ name: 'broken', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: value }) })] });
-    (await t.server.query({ create_role: role })).expectStatus(400).expectErrorCode('validation failed');
+    (await t.admin.query({ create_role: role })).expectStatus(400).expectErrorCode('validation failed');
   });
 
   check(['ABAC-ROLE-004'], 'Update and Replace of a role with a privilege action that is neither a boolean nor a query lambda answer 400 validation failed and leave the role unchanged', async () => {
     const privileges = (read: unknown) => [obj({ resource: { collection: 'notes' }, actions: obj({ read }) })];
-    const ref = (await t.server.query({ create_role: obj({ name: 'reshaped', privileges: privileges(true) }) })).expectStatus(201).resource.ref;
-    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
-    (await t.server.query({ update: ref, params: obj({ privileges: privileges('yes') }) })).expectStatus(400).expectErrorCode('validation failed');
-    (await t.server.query({ replace: ref, params: obj({ name: 'reshaped', privileges: privileges(1n) }) })).expectStatus(400).expectErrorCode('validation failed');
-    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+    const ref = (await t.admin.query({ create_role: obj({ name: 'reshaped', privileges: privileges(true) }) })).expectStatus(201).resource.ref;
+    const stored = (await t.admin.query({ get: ref })).expectStatus(200).resource;
+    (await t.admin.query({ update: ref, params: obj({ privileges: privileges('yes') }) })).expectStatus(400).expectErrorCode('validation failed');
+    (await t.admin.query({ replace: ref, params: obj({ name: 'reshaped', privileges: privileges(1n) }) })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.admin.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
   check(['ABAC-ROLE-012'], 'Update or Replace of a role with a name that is not a valid name or data that is not an object answers 400 validation failed and leaves the role unchanged', async () => {
     const privileges = [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })];
-    const ref = (await t.server.query({ create_role: obj({ name: 'renamed_badly', privileges }) })).expectStatus(201).resource.ref;
-    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
+    const ref = (await t.admin.query({ create_role: obj({ name: 'renamed_badly', privileges }) })).expectStatus(201).resource.ref;
+    const stored = (await t.admin.query({ get: ref })).expectStatus(200).resource;
     for (const fields of [obj({ name: 5n }), obj({ name: 'bad name!' }), obj({ data: 5n })]) {
-      (await t.server.query({ update: ref, params: fields })).expectStatus(400).expectErrorCode('validation failed');
+      (await t.admin.query({ update: ref, params: fields })).expectStatus(400).expectErrorCode('validation failed');
     }
-    (await t.server.query({ replace: ref, params: obj({ name: 'renamed_badly', privileges, data: 'x' }) })).expectStatus(400).expectErrorCode('validation failed');
-    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+    (await t.admin.query({ replace: ref, params: obj({ name: 'renamed_badly', privileges, data: 'x' }) })).expectStatus(400).expectErrorCode('validation failed');
+    expect((await t.admin.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
   check(['ABAC-MEMBER-001', 'ABAC-PRIV-001'], "a token of a member gets the role's privileges: read true lets it Get any document", async () => {
@@ -253,7 +253,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
 
     beforeAll(async () => {
       await createCollections(t.server, 'jots', 'jot_writers', 'jot_deleters', 'jot_creators', 'jot_placers');
-      (await t.server.query([
+      (await t.admin.query([
         { create_role: jotRole('jot_writers', 'jot_writers', { write: true }) },
         { create_role: jotRole('jot_deleters', 'jot_deleters', { delete: true }) },
         { create_role: jotRole('jot_creators', 'jot_creators', { create: true }) },
@@ -293,7 +293,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
       await createCollections(t.server, 'ledgers', 'auditors', 'taggers');
       (await t.server.query({ create_index: obj({ name: 'ledger_by_tag', source: { collection: 'ledgers' }, terms: [obj({ field: ['data', 'tag'] })] }) })).expectStatus(201);
       [open, closed] = [await create('ledgers', { tag: 'open' }), await create('ledgers', { tag: 'closed' })];
-      (await t.server.query([
+      (await t.admin.query([
         { create_role: obj({ name: 'auditors', membership: [obj({ resource: { collection: 'auditors' } })], privileges: [obj({ resource: { index: 'ledger_by_tag' }, actions: obj({ unrestricted_read: true }) })] }) },
         {
           create_role: obj({
@@ -334,10 +334,10 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     await createCollections(t.server, 'archive', 'archivists');
     const record = await create('archive', { a: 1n });
     const privileges = (read: boolean) => [obj({ resource: { collection: 'archive' }, actions: obj({ read }) })];
-    (await t.server.query({ create_role: obj({ name: 'archivists', membership: [obj({ resource: { collection: 'archivists' } })], privileges: privileges(true) }) })).expectStatus(201);
+    (await t.admin.query({ create_role: obj({ name: 'archivists', membership: [obj({ resource: { collection: 'archivists' } })], privileges: privileges(true) }) })).expectStatus(201);
     const as = t.as((await login(t.server, await createUser(t.server, 'archivists'))).secret);
     (await as.query({ get: record })).expectStatus(200);
-    (await t.server.query({ update: { role: 'archivists' }, params: obj({ privileges: privileges(false) }) })).expectStatus(200);
+    (await t.admin.query({ update: { role: 'archivists' }, params: obj({ privileges: privileges(false) }) })).expectStatus(200);
     (await as.query({ get: record })).expectStatus(403).expectErrorCode('permission denied');
   });
 

@@ -147,7 +147,7 @@ describe('Login and tokens', { shuffle: false }, () => {
 
   check(['AUTH-TOKEN-009'], "an index over tokens by instance, queried with the user's own token, lists that user's token names and no other user's", async () => {
     (await t.server.query({ create_index: obj({ name: 'tokens_by_instance', source: { tokens: null }, terms: [obj({ field: ['instance'] })], values: [obj({ field: ['data', 'name'] })] }) })).expectStatus(201);
-    (await t.server.query({
+    (await t.admin.query({
       create_role: obj({
         name: 'own_tokens',
         membership: [obj({ resource: { collection: 'token_owners' } })],
