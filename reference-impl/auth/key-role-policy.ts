@@ -1,13 +1,14 @@
 /**
- * The access policy of built-in key roles: `admin` may do everything in its database (child databases and
- * keys included); `server` has full data and schema access but cannot touch keys or child databases;
- * `client` keys and tokens get nothing here — the ABAC policy (roles, public index permissions) decides
- * for them and wraps this one.
+ * The access policy of built-in key roles: `admin` may do everything in its database (child databases, keys and
+ * roles included); `server` has full access to documents, collections, indexes and functions but none to child
+ * databases, keys, roles and access providers, as in the real service (DEC-021); `client` keys and tokens get nothing
+ * here — the ABAC policy (roles, public index permissions) decides for them and wraps this one.
  */
 import type { AccessPolicy } from '../eval/access.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 
-const ADMIN_ONLY = new Set(['keys', 'databases']);
+/** Native collections the real service keeps from server keys, for reads and writes alike (fauna/faunadb `auth/Permissions.scala`). */
+const ADMIN_ONLY = new Set(['keys', 'databases', 'roles', 'access_providers']);
 
 export const keyRolePolicy: AccessPolicy = {
   allows(ctx, request) {

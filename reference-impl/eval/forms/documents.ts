@@ -7,7 +7,7 @@ import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
+import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireAccess, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -181,6 +181,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   let fields = schemaRecordFields(params, key, existing, location.collection);
+  // The caller's right to rewrite the record is checked before its fields are, as in the real service: a caller
+  // without it is refused whatever the new fields hold (a role's, for a server key: ABAC-ROLE-015).
+  await requireAccess(ctx, 'write', location, position, existing, fields);
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
   if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
   const newName = fields['name'];

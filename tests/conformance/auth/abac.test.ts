@@ -107,9 +107,57 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await t.client.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
     (await asAlice.query({ create_role: role })).expectStatus(403).expectErrorCode('permission denied');
     expect((await t.admin.query({ exists: { role: 'sneaky' } })).expectStatus(200).resource).toBe(false);
-    // Refused before the name is looked at: a taken name must not answer `instance already exists` to them.
+    // Refused before the role is looked at: a taken name must not answer `instance already exists` to them, nor a
+    // body the server would refuse `validation failed`.
     (await t.client.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
     (await asAlice.query({ create_role: noteOwnerRole })).expectStatus(403).expectErrorCode('permission denied');
+    const invalid = obj({ name: 'sneaky', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: 'yes' }) })] });
+    (await t.client.query({ create_role: invalid })).expectStatus(403).expectErrorCode('permission denied');
+    (await asAlice.query({ create_role: invalid })).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.admin.query({ exists: { role: 'sneaky' } })).expectStatus(200).resource).toBe(false);
+  });
+
+  check(['ABAC-ROLE-014'], 'a client key, or a token whose roles grant nothing on roles, is refused Get, Update, Replace and Delete of a role (403) and the role is unchanged', async () => {
+    const role = { role: 'drafters' };
+    const stored = (await t.admin.query({ get: role })).expectStatus(200).resource;
+    for (const caller of [t.client, asAlice]) {
+      (await caller.query({ get: role })).expectStatus(403).expectErrorCode('permission denied');
+      (await caller.query({ update: role, params: obj({ data: obj({ touched: true }) }) })).expectStatus(403).expectErrorCode('permission denied');
+      (await caller.query({ replace: role, params: drafterRole })).expectStatus(403).expectErrorCode('permission denied');
+      (await caller.query({ delete: role })).expectStatus(403).expectErrorCode('permission denied');
+    }
+    expect((await t.admin.query({ get: role })).expectStatus(200).resource).toEqual(stored);
+  });
+
+  check(['ABAC-ROLE-015'], "a server key's role writes and reads answer as an admin key's, or 403 permission denied with nothing changed", async () => {
+    const privileges = [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })];
+    const refused = (res: Response): boolean => {
+      if (res.status !== 403) return false;
+      res.expectErrorCode('permission denied');
+      return true;
+    };
+    const exists = async (name: string) => (await t.admin.query({ exists: { role: name } })).expectStatus(200).resource;
+
+    const created = await t.server.query({ create_role: obj({ name: 'by_server', privileges }) });
+    if (refused(created)) expect(await exists('by_server')).toBe(false);
+    else expect(created.expectStatus(201).resource).toEqual((await t.admin.query({ get: { role: 'by_server' } })).expectStatus(200).resource);
+
+    (await t.admin.query({ create_role: obj({ name: 'server_managed', privileges }) })).expectStatus(201);
+    const stored = (await t.admin.query({ get: { role: 'server_managed' } })).expectStatus(200).resource;
+    const read = await t.server.query({ get: { role: 'server_managed' } });
+    if (!refused(read)) expect(read.expectStatus(200).resource).toEqual(stored);
+
+    const updated = await t.server.query({ update: { role: 'server_managed' }, params: obj({ data: obj({ by: 'server' }) }) });
+    const afterUpdate = (await t.admin.query({ get: { role: 'server_managed' } })).expectStatus(200).resource;
+    if (refused(updated)) expect(afterUpdate).toEqual(stored);
+    else expect([updated.expectStatus(200).resource, afterUpdate.data]).toEqual([afterUpdate, { by: 'server' }]);
+
+    const deleted = await t.server.query({ delete: { role: 'server_managed' } });
+    if (refused(deleted)) expect(await exists('server_managed')).toBe(true);
+    else {
+      deleted.expectStatus(200);
+      expect(await exists('server_managed')).toBe(false);
+    }
   });
 
   check.each([{ value: 'yes' }, { value: 1n }, { value: obj({ a: 1n }) }])(['ABAC-ROLE-004'], 'a privilege action that is neither a boolean nor a query lambda ($value) answers 400 validation failed', async ({ value }) => {
