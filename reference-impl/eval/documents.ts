@@ -104,6 +104,20 @@ export function requireAccess(ctx: EvalContext, action: AccessAction, location: 
 }
 
 /**
+ * Throws `permission denied` unless the caller may read the native collection `collection` of `database` as a whole
+ * (`Keys()`, `Collections()`, …), as the real service asks before it lists one: a listing is refused whole, never
+ * answered with the records the caller happens to be allowed (DB-LIST-*). A promise only when the policy's answer is.
+ */
+export function requireListingAccess(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, position: Position): void | Promise<void> {
+  const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection });
+  if (allowed === true) return;
+  if (allowed === false) throw errors.permissionDenied(position);
+  return allowed.then((granted) => {
+    if (!granted) throw errors.permissionDenied(position);
+  });
+}
+
+/**
  * The live document (access-checked), or undefined; a promise only when the access decision is one. Failures
  * are thrown at once or rejected, like an async function's.
  */

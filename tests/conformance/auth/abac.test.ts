@@ -146,6 +146,9 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     const stored = (await t.admin.query({ get: { role: 'server_managed' } })).expectStatus(200).resource;
     const read = await t.server.query({ get: { role: 'server_managed' } });
     if (!refused(read)) expect(read.expectStatus(200).resource).toEqual(stored);
+    const listing = { paginate: { roles: null }, size: 1000n };
+    const listed = await t.server.query(listing);
+    if (!refused(listed)) expect(listed.expectStatus(200).resource.data).toEqual((await t.admin.query(listing)).expectStatus(200).resource.data);
 
     const updated = await t.server.query({ update: { role: 'server_managed' }, params: obj({ data: obj({ by: 'server' }) }) });
     const afterUpdate = (await t.admin.query({ get: { role: 'server_managed' } })).expectStatus(200).resource;
@@ -251,6 +254,17 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     { what: 'databases', expr: { create_database: obj({ name: 'by_token' }) } },
   ])(['ABAC-PRIV-008'], 'a token with privileges only on data cannot create $what (403)', async ({ expr }) => {
     (await asActive.query(expr)).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['ABAC-PRIV-012'], 'Paginate of collections by a token answers 403 unless one of its roles may read collections, and then lists every collection', async () => {
+    await createCollections(t.server, 'schema_readers');
+    (await t.admin.query({ create_role: obj({ name: 'schema_readers', membership: [obj({ resource: { collection: 'schema_readers' } })], privileges: [obj({ resource: { collections: null }, actions: obj({ read: true }) })] }) })).expectStatus(201);
+    const reader = t.as((await login(t.server, await createUser(t.server, 'schema_readers'))).secret);
+    const listing = { paginate: { collections: null }, size: 1000n };
+    const all = (await t.admin.query(listing)).expectStatus(200).resource.data as unknown[];
+    expect(all.length).toBeGreaterThan(1);
+    expect((await reader.query(listing)).expectStatus(200).resource.data).toEqual(all);
+    (await asAlice.query(listing)).expectStatus(403).expectErrorCode('permission denied');
   });
 
   check(['ABAC-PRED-001'], 'a read predicate comparing a field with current_identity lets a token read its own documents and nothing else', async () => {

@@ -173,3 +173,27 @@ describe('Child databases', () => {
     expect((await west.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
   });
 });
+
+describe('Listings of databases, keys and schema records', () => {
+  const NATIVES = ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys'];
+  const listing = (native: string) => ({ paginate: { [native]: null }, size: 1000n });
+
+  check(['DB-LIST-001'], 'Paginate of collections, indexes, functions, roles, databases or keys with a client key answers 403 permission denied', async () => {
+    (await t.admin.query(createCollection('listed_collection'))).expectStatus(201);
+    const client = t.as((await t.admin.query(createKey(undefined, 'client'))).expectStatus(201).resource.secret);
+    for (const native of NATIVES) (await client.query(listing(native))).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['DB-LIST-002'], 'Paginate of keys or databases with a server key answers 403 permission denied, or every record the admin key lists', async () => {
+    (await t.admin.query(createDatabase('listed_database'))).expectStatus(201);
+    (await t.admin.query(createKey('listed_database', 'server'))).expectStatus(201);
+    const server = t.as((await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource.secret);
+    for (const native of ['keys', 'databases']) {
+      const all = (await t.admin.query(listing(native))).expectStatus(200).resource.data as unknown[];
+      expect(all.length, `the admin key lists ${native}`).toBeGreaterThan(0);
+      const res = await server.query(listing(native));
+      if (res.status === 403) res.expectErrorCode('permission denied');
+      else expect(res.expectStatus(200).resource.data, `the server key lists every one of the ${native} or is refused`).toEqual(all);
+    }
+  });
+});

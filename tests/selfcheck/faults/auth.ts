@@ -979,6 +979,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ABAC-LISTING-FILTERED',
+    title: 'A token\'s listing of collections answers an empty page',
+    breaks: ['ABAC-PRIV-012'],
+    area: 'auth',
+    description: 'A token\'s 403 answer to a top-level Paginate of `{"collections": null}` becomes 200 with an empty page, as on a server that filters the listing by what the token may read.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const set = topObject(ctx.original)?.paginate;
+          return res.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && isJsonObject(set) && 'collections' in set && set.collections === null;
+        },
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
+      ),
+    })),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],

@@ -344,6 +344,35 @@ function generatedIdsOverwriteChosen(): FaultHooks {
   };
 }
 
+/** The native collection a top-level `{"paginate": {"<native>": null}}` lists, if the request is one. */
+function listedNative(request: ProxiedRequest): string | undefined {
+  const expression = v4Expression(request);
+  const set = topLevelForm(request) === 'paginate' && isJsonObject(expression) ? expression.paginate : undefined;
+  if (!isJsonObject(set)) return undefined;
+  const keys = Object.keys(set);
+  return keys.length === 1 && set[keys[0]!] === null ? keys[0] : undefined;
+}
+
+/**
+ * A key of role `role` (learned from the run's CreateKey answers) gets a 200 empty page instead of its 403 answer to a
+ * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
+ */
+function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
+  return () => {
+    const ledger = new KeyLedger();
+    return {
+      json: (body) => {
+        ledger.learnFrom(body);
+        return undefined;
+      },
+      response: rewriteResponse(
+        (res, ctx) => res.status === 403 && natives.includes(listedNative(ctx.original) ?? '') && ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
+      ),
+    };
+  };
+}
+
 export const CORE_FAULTS: readonly Fault[] = [
   {
     id: 'STATUS-CREATE-200',
@@ -2897,5 +2926,21 @@ export const CORE_FAULTS: readonly Fault[] = [
         },
       ),
     }),
+  },
+  {
+    id: 'DB-LIST-CLIENT-EMPTY-PAGE',
+    title: 'A client key\'s listing of schema records answers an empty page',
+    breaks: ['DB-LIST-001'],
+    area: 'core',
+    description: 'A client key\'s 403 answer to a top-level Paginate of collections, indexes, functions, roles, databases or keys becomes 200 with an empty page, as on a server that filters the listing by what the key may read.',
+    apply: listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
+  },
+  {
+    id: 'DB-LIST-SERVER-EMPTY-PAGE',
+    title: 'A server key\'s listing of keys or databases answers an empty page',
+    breaks: ['DB-LIST-002'],
+    area: 'core',
+    description: 'A server key\'s 403 answer to a top-level Paginate of keys or databases becomes 200 with an empty page, as on a server that filters the listing by what the key may read.',
+    apply: listingFilteredForKeys('server', ['keys', 'databases']),
   },
 ];
