@@ -2098,13 +2098,39 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => crossDatabaseLookup(isDocumentKey),
   },
   {
-    id: 'KEY-NAME-DROPPED',
-    title: 'Key records lose their `name`',
-    breaks: ['KEY-CREATE-002'],
+    id: 'KEY-NAME-ALTERED',
+    title: 'Key records carry a `name` other than the one given',
+    breaks: ['KEY-CREATE-006'],
     area: 'core',
-    description: '`name` is removed from every key record.',
+    description: 'Every string `name` of a key record is answered upper-cased, as from a server that normalises labels.',
     apply: () => ({
-      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'keys' ? deleteKeys(record, 'name', (o) => o === record) : 0), 0)),
+      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
+        record.name = record.name.toUpperCase();
+        return n + 1;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'KEY-NAME-NOT-STRING-KEPT',
+    title: 'A key keeps a `name` that is not a string',
+    breaks: ['KEY-LIFE-005'],
+    area: 'core',
+    description: 'A top-level `update` of a key refused with `validation failed` whose new `name` is not a string answers 200 with the key\'s ref and that `name`, as a server that keeps names without checking them would (nothing is written).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update)) return false;
+          const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
+          return params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed');
+        },
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original) as JsonObject;
+          const name = ((expression.params as JsonObject).object as JsonObject).name;
+          return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
+        },
+      ),
     }),
   },
   {
