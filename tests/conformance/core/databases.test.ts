@@ -159,6 +159,26 @@ describe('Child databases', () => {
     expectQueryError(await right.query({ get: database('left') }), NOT_FOUND);
   });
 
+  check(['DB-CHILD-004'], "An admin or server key reads its child database's documents through scoped refs, and writes none through them", async () => {
+    (await t.admin.query(createDatabase('nursery'))).expectStatus(201);
+    const nursery = t.as((await t.admin.query(createKey('nursery', 'server'))).expectStatus(201).resource.secret);
+    (await nursery.query(createCollection('toys'))).expectStatus(201);
+    const doc = (await nursery.query(createDocument(collection('toys'), { kind: 'kite' }))).expectStatus(201).resource;
+    const id = refPayload(doc.ref).id;
+    const server = t.as((await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource.secret);
+    const toys = { collection: 'toys', scope: { database: 'nursery' } };
+    const scopedDoc = { ref: toys, id };
+    const idsOf = (page: { data: unknown[] }) => page.data.map((ref) => refPayload(ref).id);
+    for (const parent of [t.admin, server]) {
+      expect((await parent.query({ get: scopedDoc })).expectStatus(200).resource.data).toEqual({ kind: 'kite' });
+      expect((await parent.query({ exists: scopedDoc })).expectStatus(200).resource).toBe(true);
+      expect(idsOf((await parent.query({ paginate: { documents: toys } })).expectStatus(200).resource)).toEqual([id]);
+      expect(idsOf((await parent.query({ paginate: { collections: { database: 'nursery' } } })).expectStatus(200).resource)).toEqual(['toys']);
+      (await parent.query({ update: scopedDoc, params: { object: { data: { object: { kind: 'drone' } } } } })).expectStatus(400).expectErrorCode('invalid argument');
+    }
+    expect((await nursery.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ kind: 'kite' });
+  });
+
   check(['DB-CHILD-003', 'KEY-SCOPE-001'], 'Same-named collections in sibling databases are independent: a document of one is not found with a key of the other', async () => {
     for (const name of ['east', 'west']) (await t.admin.query(createDatabase(name))).expectStatus(201);
     const east = t.as((await t.admin.query(createKey('east', 'server'))).expectStatus(201).resource.secret);

@@ -2969,4 +2969,12 @@ export const CORE_FAULTS: readonly Fault[] = [
     description: 'A server key\'s 403 answer to a top-level Paginate of keys or databases becomes 200 with an empty page, as on a server that filters the listing by what the key may read.',
     apply: listingFilteredForKeys('server', ['keys', 'databases']),
   },
+  {
+    id: 'DB-CHILD-SERVER-KEY-CONFINED',
+    title: 'A server key cannot read its child databases',
+    breaks: ['DB-CHILD-004'],
+    area: 'core',
+    description: 'The reference server refuses a server key every ref scoped to a child database (403 `permission denied`), as a server that confines each key to its own database would.',
+    apply: () => ({ failpoints: ['SERVER-KEY-CHILD-READS-DENIED'] }),
+  },
 ];
