@@ -4,6 +4,7 @@ import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { definitionOf } from '../../indexes/index-manager.js';
 import { SCHEMA_COLLECTIONS, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
 import { Ref, SetRef, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
+import { failpoint } from '../../failpoints.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -125,12 +126,19 @@ const exists: FormDefinition = {
     const given = await args.value(ctx, 'exists');
     if (given instanceof SetRef) return existsFirstOf(ctx, args, given);
     const ref = expectRef(given, args.position('exists'));
-    const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
-    // A ref that does not resolve (its collection, or the schema record it names, is not there) exists as little as a
-    // missing document, as in the real service.
-    if (location === undefined) return false;
-    const found = readDocument(ctx, location, args.node.position, await atTs(ctx, args));
-    return (found instanceof Promise ? await found : found) !== undefined;
+    const ts = await atTs(ctx, args);
+    // As in the real service, Exists answers whether the caller may read the document and it is there, and never
+    // refuses (ABAC-PRIV-013): a ref that does not resolve (its collection, or the schema record it names, is not
+    // there), or that the caller may not read, exists as little as a missing document, and the answer does not tell.
+    try {
+      const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
+      if (location === undefined) return false;
+      const found = readDocument(ctx, location, args.node.position, ts);
+      return (found instanceof Promise ? await found : found) !== undefined;
+    } catch (error) {
+      if (error instanceof QueryError && error.code === 'permission denied' && !failpoint('EXISTS-REFUSED-WHEN-UNREADABLE')) return false;
+      throw error;
+    }
   },
 };
 

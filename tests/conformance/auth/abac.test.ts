@@ -267,6 +267,14 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await asAlice.query(listing)).expectStatus(403).expectErrorCode('permission denied');
   });
 
+  check(['ABAC-PRIV-013'], 'Exists of a document or role the caller may not read answers false, never 403', async () => {
+    for (const [caller, ref] of [[t.client, aliceNote], [asOutsider, book], [asAlice, bobNote], [t.client, { role: 'drafters' }], [asAlice, { role: 'drafters' }]] as const) {
+      expect((await caller.query({ exists: ref })).expectStatus(200).resource, `Exists(${JSON.stringify(ref)})`).toBe(false);
+    }
+    expect((await asAlice.query({ exists: { ref: { collection: 'notes' }, id: '999999' } })).expectStatus(200).resource).toBe(false);
+    expect((await asAlice.query({ exists: aliceNote })).expectStatus(200).resource).toBe(true);
+  });
+
   check(['ABAC-PRED-001'], 'a read predicate comparing a field with current_identity lets a token read its own documents and nothing else', async () => {
     expect((await asAlice.query({ get: aliceNote })).expectStatus(200).resource.data.text).toBe('a');
     (await asAlice.query({ get: bobNote })).expectStatus(403).expectErrorCode('permission denied');

@@ -995,6 +995,14 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'ABAC-EXISTS-REFUSED',
+    title: 'Exists of a document the caller may not read answers 403',
+    breaks: ['ABAC-PRIV-013'],
+    area: 'auth',
+    description: 'The reference server answers Exists of a ref the caller may not read with 403 `permission denied` instead of `false`, as it did before.',
+    apply: () => ({ failpoints: ['EXISTS-REFUSED-WHEN-UNREADABLE'] }),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],
