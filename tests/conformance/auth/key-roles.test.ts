@@ -46,6 +46,18 @@ describe('Keys with role refs', { shuffle: false }, () => {
     (await asKey.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 3n }) }) })).expectStatus(403).expectErrorCode('permission denied');
   });
 
+  check(['KEY-ROLE-016'], "CreateKey with a role's name as a string makes a key with that role's privileges only, or answers 400 validation failed", async () => {
+    const res = await createKey(ROLE);
+    if (res.status === 400) {
+      res.expectErrorCode('validation failed');
+      return;
+    }
+    const asKey = t.as(res.expectStatus(201).resource.secret);
+    expect((await asKey.query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    (await asKey.query({ get: other })).expectStatus(403).expectErrorCode('permission denied');
+    (await asKey.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 4n }) }) })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
   check(['KEY-ROLE-010'], 'CreateKey and Create on keys naming a role that does not exist, alone or in a list, answer 400 validation failed and create no key', async () => {
     await expectNoKeyCreated(
       { create_key: obj({ role: { role: 'no_such_role' } }) },

@@ -64,6 +64,25 @@ describe('Key roles', () => {
     (await t.admin.query(createKey(undefined, role))).expectStatus(400).expectErrorCode('validation failed');
   });
 
+  check(['KEY-ROLE-015'], 'CreateKey with role server-readonly makes a key that reads as a server key and writes nothing, or answers 400 validation failed', async () => {
+    (await t.server.query(createCollection('read_only_target'))).expectStatus(201);
+    const doc = (await t.server.query(createDocument(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
+    const res = await t.admin.query(createKey(undefined, 'server-readonly'));
+    if (res.status === 400) {
+      res.expectErrorCode('validation failed');
+      return;
+    }
+    const key = res.expectStatus(201).resource;
+    expect(key.role).toBe('server-readonly');
+    const readOnly = t.as(key.secret);
+    expect((await readOnly.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    (await readOnly.query(createDocument(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
+    (await readOnly.query({ update: doc.ref, params: { object: { data: { object: { n: 3n } } } } })).expectStatus(403).expectErrorCode('permission denied');
+    (await readOnly.query(createCollection('not_by_read_only'))).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    expect((await t.server.query({ exists: collection('not_by_read_only') })).expectStatus(200).resource).toBe(false);
+  });
+
   check(['KEY-ROLE-003'], 'A server key can create collections and documents in its database', async () => {
     (await t.server.query(createCollection('by_server'))).expectStatus(201);
     (await t.server.query(createDocument(collection('by_server'), { ok: true }))).expectStatus(201);

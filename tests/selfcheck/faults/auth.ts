@@ -1003,6 +1003,21 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => ({ failpoints: ['EXISTS-REFUSED-WHEN-UNREADABLE'] }),
   },
   {
+    id: 'KEY-ROLE-NAME-AS-SERVER',
+    title: 'A key whose role is a role\'s name gets server rights',
+    breaks: ['KEY-ROLE-016'],
+    area: 'auth',
+    description: 'A top-level `create_key` whose role is the name of a role the run created is sent with role `server`, as from a server that accepts the name without looking the role up.',
+    apply: withLedgers((ledgers) => ({
+      request: editExpression((object) => {
+        const payload = objectPayload(object.create_key);
+        if (payload === undefined || typeof payload.role !== 'string' || !ledgers.roles.roles.some((role) => role.name === payload.role)) return 0;
+        payload.role = 'server';
+        return 1;
+      }),
+    })),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],

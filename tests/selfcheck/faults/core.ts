@@ -2977,4 +2977,24 @@ export const CORE_FAULTS: readonly Fault[] = [
     description: 'The reference server refuses a server key every ref scoped to a child database (403 `permission denied`), as a server that confines each key to its own database would.',
     apply: () => ({ failpoints: ['SERVER-KEY-CHILD-READS-DENIED'] }),
   },
+  {
+    id: 'KEY-ROLE-READONLY-AS-SERVER',
+    title: 'A `server-readonly` key is a full server key',
+    breaks: ['KEY-ROLE-015'],
+    area: 'core',
+    description: 'A top-level `create_key` with role `server-readonly` is sent with role `server`, and the key record answered says `server-readonly`: a server that accepts the role without its restriction.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const payload = isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object) ? expression.create_key.object : undefined;
+        if (payload?.role !== 'server-readonly') return 0;
+        payload.role = 'server';
+        return 1;
+      }),
+      json: rewriteJson(
+        (_body, ctx) => stringifyJson(v4Expression(ctx.original) ?? null).includes('"server-readonly"'),
+        (body) => records(body).reduce((n, record) => (nativeCollectionOf(record) === 'keys' && record.role === 'server' ? ((record.role = 'server-readonly'), n + 1) : n), 0),
+      ),
+    }),
+  },
 ];
+
