@@ -128,7 +128,7 @@ const exists: FormDefinition = {
     const ref = expectRef(given, args.position('exists'));
     const ts = await atTs(ctx, args);
     // As in the real service, Exists answers whether the caller may read the document and it is there, and never
-    // refuses (ABAC-PRIV-013): a ref that does not resolve (its collection, or the schema record it names, is not
+    // refuses (ABAC-PRIV-010): a ref that does not resolve (its collection, or the schema record it names, is not
     // there), or that the caller may not read, exists as little as a missing document, and the answer does not tell.
     try {
       const location = locatedOrUnresolved(ctx, ref, args.position('exists'));

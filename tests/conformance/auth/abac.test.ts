@@ -256,7 +256,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await asActive.query(expr)).expectStatus(403).expectErrorCode('permission denied');
   });
 
-  check(['ABAC-PRIV-012'], 'Paginate of collections by a token answers 403 unless one of its roles may read collections, and then lists every collection', async () => {
+  check(['ABAC-PRIV-009'], 'Paginate of collections by a token answers 403 unless one of its roles may read collections, and then lists every collection', async () => {
     await createCollections(t.server, 'schema_readers');
     (await t.admin.query({ create_role: obj({ name: 'schema_readers', membership: [obj({ resource: { collection: 'schema_readers' } })], privileges: [obj({ resource: { collections: null }, actions: obj({ read: true }) })] }) })).expectStatus(201);
     const reader = t.as((await login(t.server, await createUser(t.server, 'schema_readers'))).secret);
@@ -267,7 +267,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await asAlice.query(listing)).expectStatus(403).expectErrorCode('permission denied');
   });
 
-  check(['ABAC-PRIV-013'], 'Exists of a document or role the caller may not read answers false, never 403', async () => {
+  check(['ABAC-PRIV-010'], 'Exists of a document or role the caller may not read answers false, never 403', async () => {
     for (const [caller, ref] of [[t.client, aliceNote], [asOutsider, book], [asAlice, bobNote], [t.client, { role: 'drafters' }], [asAlice, { role: 'drafters' }]] as const) {
       expect((await caller.query({ exists: ref })).expectStatus(200).resource, `Exists(${JSON.stringify(ref)})`).toBe(false);
     }

@@ -981,7 +981,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
   {
     id: 'ABAC-LISTING-FILTERED',
     title: 'A token\'s listing of collections answers an empty page',
-    breaks: ['ABAC-PRIV-012'],
+    breaks: ['ABAC-PRIV-009'],
     area: 'auth',
     description: 'A token\'s 403 answer to a top-level Paginate of `{"collections": null}` becomes 200 with an empty page, as on a server that filters the listing by what the token may read.',
     apply: withLedgers((ledgers) => ({
@@ -997,7 +997,7 @@ export const AUTH_FAULTS: readonly Fault[] = [
   {
     id: 'ABAC-EXISTS-REFUSED',
     title: 'Exists of a document the caller may not read answers 403',
-    breaks: ['ABAC-PRIV-013'],
+    breaks: ['ABAC-PRIV-010'],
     area: 'auth',
     description: 'The reference server answers Exists of a ref the caller may not read with 403 `permission denied` instead of `false`, as it did before.',
     apply: () => ({ failpoints: ['EXISTS-REFUSED-WHEN-UNREADABLE'] }),
