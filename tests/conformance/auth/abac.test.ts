@@ -188,6 +188,16 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     expect((await t.admin.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
+  check(['ABAC-ROLE-016'], 'create_role with only a name, or with a privilege without actions, answers 201 and the role grants nothing', async () => {
+    (await t.admin.query({ create_role: obj({ name: 'bare' }) })).expectStatus(201);
+    (await t.admin.query({ create_role: obj({ name: 'actionless', privileges: [obj({ resource: { collection: 'notes' } })] }) })).expectStatus(201);
+    for (const role of ['bare', 'actionless']) {
+      const key = t.as((await t.admin.query({ create_key: obj({ role: { role } }) })).expectStatus(201).resource.secret);
+      expect((await key.query('works')).expectStatus(200).resource).toBe('works');
+      (await key.query({ get: aliceNote })).expectStatus(403).expectErrorCode('permission denied');
+    }
+  });
+
   check(['ABAC-MEMBER-001', 'ABAC-PRIV-001'], "a token of a member gets the role's privileges: read true lets it Get any document", async () => {
     expect((await asActive.query({ get: book })).expectStatus(200).resource.data).toEqual({ tag: 'fiction' });
     expect((await asActive.query({ get: draft })).expectStatus(200).resource.data).toEqual({ v: 1n });

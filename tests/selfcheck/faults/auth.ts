@@ -1018,6 +1018,24 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'ABAC-ROLE-PRIVILEGES-REQUIRED',
+    title: 'A role needs privileges with actions',
+    breaks: ['ABAC-ROLE-016'],
+    area: 'auth',
+    description: 'A 201 answer to a top-level `create_role` without `privileges`, or with a privilege without `actions`, becomes 400 `validation failed` (nothing is undone: the role stays).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const payload = topLevelForm(ctx.original) === 'create_role' ? objectPayload(topObject(ctx.original)?.create_role) : undefined;
+          if (res.status !== 201 || payload === undefined) return false;
+          const privileges = payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
+          return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_role'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],
