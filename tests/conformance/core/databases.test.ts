@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
+import { walkForward } from '../indexes/index-fixtures.js';
 import {
   NOT_FOUND,
   collection,
@@ -202,6 +203,23 @@ describe('Listings of databases, keys and schema records', () => {
     (await t.admin.query(createCollection('listed_collection'))).expectStatus(201);
     const client = t.as((await t.admin.query(createKey(undefined, 'client'))).expectStatus(201).resource.secret);
     for (const native of NATIVES) (await client.query(listing(native))).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['DB-LIST-003'], 'Paginate of collections or databases lists each record once, in the same order every time and page by page', async () => {
+    (await t.admin.query(createDatabase('ordered'))).expectStatus(201);
+    const ordered = t.as((await t.admin.query(createKey('ordered', 'admin'))).expectStatus(201).resource.secret);
+    // Created out of name order: the real service lists in creation order, another server may list by name.
+    for (const name of ['zeta', 'alpha', 'mid', 'beta']) {
+      (await ordered.query(createCollection(name))).expectStatus(201);
+      (await ordered.query(createDatabase(name))).expectStatus(201);
+    }
+    for (const native of ['collections', 'databases']) {
+      const whole = (await ordered.query(listing(native))).expectStatus(200).resource.data as unknown[];
+      expect(whole.map((ref) => refPayload(ref).id).sort()).toEqual(['alpha', 'beta', 'mid', 'zeta']);
+      expect((await ordered.query(listing(native))).expectStatus(200).resource.data).toEqual(whole);
+      const paged = (await walkForward(ordered, { [native]: null }, 1)).flatMap((page) => page.data);
+      expect(paged, `paging through ${native} one by one`).toEqual(whole);
+    }
   });
 
   check(['DB-LIST-002'], 'Paginate of keys or databases with a server key answers 403 permission denied, or every record the admin key lists', async () => {

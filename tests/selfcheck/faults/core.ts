@@ -2996,5 +2996,26 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'DB-LIST-ORDER-UNSTABLE',
+    title: 'Native collection listings come in a different order each time',
+    breaks: ['DB-LIST-003'],
+    area: 'core',
+    description: 'The page of every second top-level Paginate of collections or databases has its `data` reversed, as from a server that lists records from an unordered map.',
+    apply: () => {
+      let seen = 0;
+      return {
+        json: rewriteJson(
+          (body, ctx) => ctx.status === 200 && ['collections', 'databases'].includes(listedNative(ctx.original) ?? '') && Array.isArray(v4Resource(body)?.data) && (seen++ % 2 === 1),
+          (body) => {
+            const data = v4Resource(body)!.data as unknown[];
+            if (data.length < 2) return false;
+            data.reverse();
+            return true;
+          },
+        ),
+      };
+    },
+  },
 ];
 
