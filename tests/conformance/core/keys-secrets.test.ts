@@ -82,6 +82,23 @@ describe('Key secrets', () => {
     expect(mapped.data.map((r: { ref: unknown }) => r.ref)).toContainEqual(key.ref);
   });
 
+  check(['KEY-SECRET-012'], "Paginating {\"keys\": null} lists the keys made in the caller's database, for it and for its children, not the key its parent made for it", async () => {
+    (await t.admin.query(createDatabase('placed'))).expectStatus(201);
+    const placedKey = await newKey(t.admin, 'placed', 'admin');
+    const placed = t.as(placedKey.secret);
+    (await ask(placed, createDatabase('inner'))).expectStatus(201);
+    const own = await newKey(placed, undefined, 'server');
+    const forInner = await newKey(placed, 'inner', 'client');
+    const keysOf = async (client: Client) => (await ask(client, { paginate: { keys: null }, size: 1000n })).expectStatus(200).resource.data as unknown[];
+    const listedByParent = await keysOf(t.admin);
+    expect(listedByParent).toContainEqual(placedKey.ref);
+    expect(listedByParent).not.toContainEqual(own.ref);
+    expect(listedByParent).not.toContainEqual(forInner.ref);
+    const listedInPlaced = await keysOf(placed);
+    expect(listedInPlaced).toHaveLength(2);
+    expect(listedInPlaced).toEqual(expect.arrayContaining([own.ref, forInner.ref]));
+  });
+
   check(['KEY-SECRET-004'], 'hashed_secret is a BCrypt hash ($2a$/$2b$/$2y$, 60 characters) and differs from the secret', async () => {
     const key = await newKey(t.admin, undefined, 'server');
     expect(key.record.hashed_secret).toHaveLength(60);

@@ -3017,5 +3017,26 @@ export const CORE_FAULTS: readonly Fault[] = [
       };
     },
   },
+  {
+    id: 'KEY-LISTED-WHERE-IT-OPENS',
+    title: 'A key is listed in the database it opens',
+    breaks: ['KEY-SECRET-012'],
+    area: 'core',
+    description: 'A key\'s 200 answer to a top-level Paginate of keys also lists that key itself, as from a server that files a key under the database it opens rather than the one it was created in.',
+    apply: () => {
+      const ledger = new KeyLedger();
+      return {
+        json: (body, ctx) => {
+          ledger.learnFrom(body);
+          const key = ledger.bySecret(requestSecret(ctx.original) ?? '');
+          const data = v4Resource(body)?.data;
+          if (ctx.status !== 200 || listedNative(ctx.original) !== 'keys' || key === undefined || !Array.isArray(data)) return undefined;
+          if (data.some((ref) => stringifyJson(ref) === key.ref)) return undefined;
+          data.push(parseJson(key.ref));
+          return body;
+        },
+      };
+    },
+  },
 ];
 
