@@ -287,6 +287,22 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     expect((await asAlice.query({ exists: aliceNote })).expectStatus(200).resource).toBe(true);
   });
 
+  check(['ABAC-PRIV-011'], 'a refusal by the roles is 403 permission denied, Insufficient privileges to perform the action., at [] for Get, Update, Replace and Delete and ["create"] for Create', async () => {
+    const refusals: Array<[unknown, unknown[]]> = [
+      [{ get: book }, []],
+      [{ update: book, params: obj({ data: obj({ tag: 'x' }) }) }, []],
+      [{ replace: book, params: obj({ data: obj({ tag: 'y' }) }) }, []],
+      [{ delete: book }, []],
+      [{ create: { collection: 'library' }, params: obj({ data: obj({ tag: 'z' }) }) }, ['create']],
+    ];
+    for (const [expr, position] of refusals) {
+      const res = (await asAlice.query(expr)).expectStatus(403).expectErrorCode('permission denied');
+      expect(res.body.errors[0].description, res.explain('describes the refusal')).toBe('Insufficient privileges to perform the action.');
+      expect(res.body.errors[0].position, res.explain(`is refused at ${JSON.stringify(position)}`)).toEqual(position);
+    }
+    expect(await dataOf(book)).toEqual({ tag: 'fiction' });
+  });
+
   check(['ABAC-PRED-001'], 'a read predicate comparing a field with current_identity lets a token read its own documents and nothing else', async () => {
     expect((await asAlice.query({ get: aliceNote })).expectStatus(200).resource.data.text).toBe('a');
     (await asAlice.query({ get: bobNote })).expectStatus(403).expectErrorCode('permission denied');

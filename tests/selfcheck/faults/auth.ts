@@ -1036,6 +1036,23 @@ export const AUTH_FAULTS: readonly Fault[] = [
     }),
   },
   {
+    id: 'ABAC-DENIED-AT-FORM',
+    title: 'A refusal by the roles is reported at the form',
+    breaks: ['ABAC-PRIV-011'],
+    area: 'auth',
+    description: 'A token\'s 403 `permission denied` at position `[]` is answered at the top-level form\'s argument (`["get"]`, `["update"]`, …) instead.',
+    apply: withLedgers((ledgers) => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && topLevelForm(ctx.original) !== undefined && hasErrorCode(body, 'permission denied'),
+        (body, ctx) => v4Errors(body).reduce((n, error) => {
+          if (!Array.isArray(error.position) || error.position.length !== 0) return n;
+          error.position = [topLevelForm(ctx.original)!];
+          return n + 1;
+        }, 0),
+      ),
+    })),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],
