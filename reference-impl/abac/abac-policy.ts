@@ -10,6 +10,7 @@
  * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
  */
 import type { AccessPolicy, AccessRequest } from '../eval/access.js';
+import { failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 import { membershipEntries, privilegeEntries, type RoleRecord } from './role-record.js';
@@ -28,6 +29,17 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     }
   };
 
+  /** Whether a membership predicate assigns its role to `member`: only an answer of `true` does (ABAC-MEMBER-007). */
+  const assigns: Assigns = async (ctx, predicate, member) => {
+    if (!failpoint('MEMBERSHIP-PREDICATE-LENIENT')) return holds(ctx, predicate, () => [member]);
+    // The deviation: anything but an answer of `false`, an error included, assigns the role.
+    try {
+      return (await runPredicate(ctx, predicate, [member])) !== false;
+    } catch {
+      return true;
+    }
+  };
+
   /** What the key role did not allow: public index reads, a token's own record, the caller's ABAC roles. */
   const beyondKeyRole = (ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean> => {
     if (isPublicIndexRead(ctx, request) || isOwnIdentityToken(ctx, request)) return true;
@@ -39,7 +51,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
 
   /** True when one of the caller's roles has a privilege on the resource whose action predicate holds. */
   const grantedByRoles = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
-    for (const role of await rolesOf(ctx, holds)) {
+    for (const role of await rolesOf(ctx, assigns)) {
       for (const privilege of privilegeEntries(role)) {
         if (!resourceMatches(privilege.resource, request)) continue;
         const action = privilege.actions[request.action];
@@ -63,10 +75,10 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
   };
 }
 
-type Holds = (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]) => Promise<boolean>;
+type Assigns = (ctx: EvalContext, predicate: QueryValue, member: Ref) => Promise<boolean>;
 
 /** The roles the caller acts with: membership for tokens, the named roles for keys with role refs. */
-async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
+async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]> {
   const { identity, txn } = ctx;
   const roles: RoleRecord[] = [];
   // A token's rights come from its memberships until a user function's role stands in for them.
@@ -75,7 +87,7 @@ async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
     for (const [, version] of txn.scan(identity.database, 'roles')) {
       for (const membership of membershipEntries(version.fields)) {
         if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource)) continue;
-        if (membership.predicate === undefined || (await holds(ctx, membership.predicate, () => [member]))) {
+        if (membership.predicate === undefined || (await assigns(ctx, membership.predicate, member))) {
           roles.push(version.fields);
           break;
         }
@@ -99,9 +111,10 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
 }
 
 /**
- * Arguments of an action predicate (DEC-041): `read`/`delete`/history get the ref, `create` the new values,
- * `write` the old values, the new values and the ref (as many as the lambda takes); a read of an index's entries
- * gets the Match's terms, as one array (DEC-054).
+ * Arguments of an action predicate (DEC-041): `read`/`delete`/history get the ref, `create` the new values; `write`
+ * gets the old and the new fields (without `ref` and `ts`), and the ref too when the lambda takes three parameters,
+ * as the real service passes them: one array, which a one-parameter lambda receives whole; a read of an index's
+ * entries gets the Match's terms, as one array (DEC-054).
  */
 function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
   if (request.terms !== undefined) return [[...request.terms]];
@@ -114,10 +127,14 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
     case 'call':
       return [request.arguments ?? null];
     case 'write': {
-      const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
-      const all: Value[] = [old, after, ref];
       const params = predicate instanceof QueryValue ? predicate.lambda : [];
-      return typeof params === 'string' ? [old] : all.slice(0, params.length);
+      if (failpoint('WRITE-PREDICATE-OLD-ARGUMENTS')) {
+        const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
+        return typeof params === 'string' ? [old] : [old, after, ref].slice(0, params.length);
+      }
+      const old: ObjectValue = request.before?.fields ?? {};
+      if (typeof params === 'string') return [[old, after]];
+      return params.length === 3 ? [old, after, ref] : [old, after];
     }
     default:
       return [ref];

@@ -216,6 +216,18 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     (await asInactive.query({ get: draft })).expectStatus(403).expectErrorCode('permission denied');
   });
 
+  check(['ABAC-MEMBER-007'], 'a membership predicate that raises an error or answers anything but true denies the role (403)', async () => {
+    const predicates: Record<string, unknown> = { erring_members: { abort: 'no membership' }, wordy_members: 'yes', numeric_members: 1n, null_members: null };
+    await createCollections(t.server, ...Object.keys(predicates));
+    (await t.admin.query(Object.entries(predicates).map(([name, expr]) => ({
+      create_role: obj({ name, membership: [obj({ resource: { collection: name }, predicate: lambda('ref', expr) })], privileges: [obj({ resource: { collection: 'library' }, actions: obj({ read: true }) })] }),
+    })))).expectStatus(200, 201);
+    for (const name of Object.keys(predicates)) {
+      const member = t.as((await login(t.server, await createUser(t.server, name))).secret);
+      (await member.query({ get: book })).expectStatus(403).expectErrorCode('permission denied');
+    }
+  });
+
   check(['ABAC-MEMBER-005'], 'a token that is a member of two roles may do what either role allows', async () => {
     (await asActive.query({ get: draft })).expectStatus(200);
     (await asActive.query({ get: book })).expectStatus(200);
@@ -342,6 +354,25 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     expect(page.map(refKey)).not.toContain(refKey(bobNote));
     const mapped = await asAlice.query({ map: { lambda: 'r', expr: { get: { var: 'r' } } }, collection: { paginate: { match: { index: 'all_notes' } }, size: 1000n } });
     expect((mapped.expectStatus(200).resource.data as Array<{ ref: unknown }>).map((doc) => refKey(doc.ref))).toEqual(page.map(refKey));
+  });
+
+  check(['ABAC-PRED-012'], 'a write predicate gets the fields without ref or ts, as [old, new] for a one-parameter lambda', async () => {
+    await createCollections(t.server, 'pairs', 'pair_writers', 'field_writers');
+    const v = (i: number) => ({ select: [i, 'data', 'v'], from: { var: 'p' } });
+    const lacks = (field: string, values: unknown) => ({ not: { contains_path: [field], in: values } });
+    const writer = (name: string, write: unknown) =>
+      obj({ name, membership: [obj({ resource: { collection: name } })], privileges: [obj({ resource: { collection: 'pairs' }, actions: obj({ read: true, write }) })] });
+    (await t.admin.query([
+      { create_role: writer('pair_writers', lambda('p', { and: [{ is_array: { var: 'p' } }, { equals: [v(0), 1n] }, { equals: [v(1), 2n] }] })) },
+      { create_role: writer('field_writers', lambda(['old', 'new'], { and: [lacks('ref', { var: 'old' }), lacks('ts', { var: 'old' }), lacks('ref', { var: 'new' })] })) },
+    ])).expectStatus(200, 201);
+    const [pairs, fields] = await Promise.all(['pair_writers', 'field_writers'].map(async (c) => t.as((await login(t.server, await createUser(t.server, c))).secret)));
+    const one = await create('pairs', { v: 1n });
+    const five = await create('pairs', { v: 5n });
+    (await pairs!.query({ update: one, params: obj({ data: obj({ v: 2n }) }) })).expectStatus(200);
+    (await pairs!.query({ update: five, params: obj({ data: obj({ v: 2n }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await fields!.query({ update: five, params: obj({ data: obj({ v: 6n }) }) })).expectStatus(200);
+    expect([await dataOf(one), await dataOf(five)]).toEqual([{ v: 2n }, { v: 6n }]);
   });
 
   describe('write privileges', () => {

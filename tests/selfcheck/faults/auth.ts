@@ -1053,6 +1053,22 @@ export const AUTH_FAULTS: readonly Fault[] = [
     })),
   },
   {
+    id: 'ABAC-WRITE-PREDICATE-OLD-ARGUMENTS',
+    title: 'A write predicate gets the old document with its ref and ts, and a one-parameter lambda only that',
+    breaks: ['ABAC-PRED-012'],
+    area: 'auth',
+    description: 'The reference server passes a write predicate the old values with `ref` and `ts`, and a one-parameter lambda the old values alone, as it did before.',
+    apply: () => ({ failpoints: ['WRITE-PREDICATE-OLD-ARGUMENTS'] }),
+  },
+  {
+    id: 'ABAC-MEMBER-PREDICATE-LENIENT',
+    title: 'A membership predicate assigns its role unless it answers false',
+    breaks: ['ABAC-MEMBER-007'],
+    area: 'auth',
+    description: 'The reference server assigns a role whose membership predicate raises an error or answers something other than a boolean, as a server that tests for `false` instead of `true` would.',
+    apply: () => ({ failpoints: ['MEMBERSHIP-PREDICATE-LENIENT'] }),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],
