@@ -276,8 +276,13 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     { what: 'roles', expr: { create_role: obj({ name: 'by_token', privileges: [obj({ resource: { collection: 'drafts' }, actions: obj({ read: true }) })] }) } },
     { what: 'keys', expr: { create_key: obj({ role: 'server' }) } },
     { what: 'databases', expr: { create_database: obj({ name: 'by_token' }) } },
-  ])(['ABAC-PRIV-008'], 'a token with privileges only on data cannot create $what (403)', async ({ expr }) => {
+  ])(['ABAC-PRIV-008'], 'a token with privileges only on data cannot create $what (403), and nothing is created', async ({ what, expr }) => {
+    const keys = async () => (await t.admin.query({ paginate: { keys: null }, size: 1000n })).expectStatus(200).resource.data as unknown[];
+    const keysBefore = await keys();
     (await asActive.query(expr)).expectStatus(403).expectErrorCode('permission denied');
+    const refOf: Record<string, unknown> = { collections: { collection: 'by_token' }, indexes: { index: 'by_token' }, roles: { role: 'by_token' }, databases: { database: 'by_token' } };
+    if (what === 'keys') expect(await keys()).toEqual(keysBefore);
+    else expect((await t.admin.query({ exists: refOf[what] })).expectStatus(200).resource, `no ${what} record was written`).toBe(false);
   });
 
   check(['ABAC-PRIV-009'], 'Paginate of collections by a token answers 403 unless one of its roles may read collections, and then lists every collection', async () => {

@@ -1069,6 +1069,17 @@ export const AUTH_FAULTS: readonly Fault[] = [
     apply: () => ({ failpoints: ['MEMBERSHIP-PREDICATE-LENIENT'] }),
   },
   {
+    id: 'ABAC-SCHEMA-DENIED-AFTER-WRITING',
+    title: 'A token\'s schema write is refused after it is applied',
+    breaks: ['ABAC-PRIV-008'],
+    area: 'auth',
+    description: 'A token\'s top-level CreateCollection, CreateIndex, CreateRole, CreateKey, CreateDatabase or CreateFunction runs with an admin key of its database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting((req, ledgers) => {
+      const token = ledgers.tokens.ofRequest(req);
+      return token !== undefined && SCHEMA_FORMS.has(topLevelForm(req) ?? '') ? adminSecretFor(token, ledgers.keys) : undefined;
+    }),
+  },
+  {
     id: 'ABAC-ROLE-ACTION-COERCED',
     title: 'Privilege actions of the wrong type are taken as false',
     breaks: ['ABAC-ROLE-004'],
