@@ -2741,7 +2741,7 @@ export interface Decision {
   anchor: string;
 }
 /**
- * A v4 role record (CreateRole, Get). Source: SD Authentication rule 4 (roles carry read/write privileges with predicates, for example by document field; tokens get access according to the roles of their identity) and the v4 role shape the drivers send (wire-facts §1.5 create_role): `name`, `privileges` (each a `resource` ref and `actions` mapping an action to a boolean or a predicate lambda), `membership` (the collections whose documents hold the role, each optionally with a predicate). Open for service-added fields.
+ * A v4 role record (CreateRole, Get). Source: SD Authentication rule 4 (roles carry read/write privileges with predicates, for example by document field; tokens get access according to the roles of their identity) and the v4 role shape the drivers send (wire-facts §1.5 create_role): `name`, `privileges` (each a `resource` ref and `actions` mapping an action to a boolean or a predicate lambda), `membership` (the collections whose documents hold the role, each optionally with a predicate). Only `name` is required of a role: `privileges` and `membership` may be absent, one object or an array, and a privilege may omit `actions` (DEC-041). Open for service-added fields.
  */
 export interface Role {
   ref: Ref;
@@ -2750,7 +2750,7 @@ export interface Role {
    */
   ts: number;
   name: string;
-  privileges: RolePrivilege[];
+  privileges?: RolePrivilege | RolePrivilege[];
   membership?: RoleMembership | RoleMembership[];
   data?: {
     [k: string]: V4Value | undefined;
@@ -2762,7 +2762,7 @@ export interface Role {
  */
 export interface RolePrivilege {
   resource: Ref;
-  actions: {
+  actions?: {
     create?: boolean | QueryTag;
     delete?: boolean | QueryTag;
     read?: boolean | QueryTag;

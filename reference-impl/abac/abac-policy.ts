@@ -30,6 +30,17 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     }
   };
 
+  /** Whether a membership predicate assigns its role to `member`: only an answer of `true` does (ABAC-MEMBER-007). */
+  const assigns: Assigns = async (ctx, predicate, member) => {
+    if (!failpoint('MEMBERSHIP-PREDICATE-LENIENT')) return holds(ctx, predicate, () => [member]);
+    // The deviation: anything but an answer of `false`, an error included, assigns the role.
+    try {
+      return (await runPredicate(ctx, predicate, [member])) !== false;
+    } catch {
+      return true;
+    }
+  };
+
   /** What the key role did not allow: public index reads, a token's own record, the caller's ABAC roles. */
   const beyondKeyRole = (ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean> => {
     if (isPublicIndexRead(ctx, request) || isOwnIdentityToken(ctx, request)) return true;
@@ -41,7 +52,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
 
   /** True when one of the caller's roles has a privilege on the resource whose action predicate holds. */
   const grantedByRoles = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
-    for (const role of await rolesOf(ctx, holds)) {
+    for (const role of await rolesOf(ctx, assigns)) {
       for (const privilege of privilegeEntries(role)) {
         if (!resourceMatches(privilege.resource, request)) continue;
         const action = privilege.actions[request.action];
@@ -65,20 +76,20 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     hasReadPrivilege: (ctx, database, collection) => {
       const granted = base.hasReadPrivilege(ctx, database, collection);
       if (granted === true) return true;
-      return Promise.resolve(granted).then((answer) => answer || rolePrivilegeReads(ctx, database, collection, holds));
+      return Promise.resolve(granted).then((answer) => answer || rolePrivilegeReads(ctx, database, collection, assigns));
     },
   };
 }
 
-type Holds = (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]) => Promise<boolean>;
+type Assigns = (ctx: EvalContext, predicate: QueryValue, member: Ref) => Promise<boolean>;
 
 /** Whether one of the caller's roles grants `read` on the collection, unconditionally or under a predicate. */
-async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, holds: Holds): Promise<boolean> {
+async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, assigns: Assigns): Promise<boolean> {
   const { identity } = ctx;
   if (database !== identity.database) return false;
   if (!(identity.kind === 'token' && identity.identityDocument !== undefined) && (identity.roleRefs?.length ?? 0) === 0) return false;
   const request: AccessRequest = { action: 'read', database, collection };
-  for (const role of await rolesOf(ctx, holds)) {
+  for (const role of await rolesOf(ctx, assigns)) {
     for (const privilege of privilegeEntries(role)) {
       const read = privilege.actions['read'];
       if (resourceMatches(privilege.resource, request) && (read === true || read instanceof QueryValue)) return true;
@@ -88,7 +99,7 @@ async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collec
 }
 
 /** The roles the caller acts with: membership for tokens, the named roles for keys with role refs. */
-async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
+async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]> {
   const { identity, txn } = ctx;
   const roles: RoleRecord[] = [];
   // A token's rights come from its memberships until a user function's role stands in for them.
@@ -97,7 +108,7 @@ async function rolesOf(ctx: EvalContext, holds: Holds): Promise<RoleRecord[]> {
     for (const [, version] of txn.scan(identity.database, 'roles')) {
       for (const membership of membershipEntries(version.fields)) {
         if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource)) continue;
-        if (membership.predicate === undefined || (await holds(ctx, membership.predicate, () => [member]))) {
+        if (membership.predicate === undefined || (await assigns(ctx, membership.predicate, member))) {
           roles.push(version.fields);
           break;
         }
@@ -121,10 +132,11 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
 }
 
 /**
- * Arguments of an action predicate (DEC-041): `read`/`delete`/`history_read` get the ref, `create` the new values,
- * `write` the old values, the new values and the ref (as many as the lambda takes); a read of an index's entries
- * gets the Match's terms, as one array (DEC-054); a history edit `[ref, ts, action, fields]`, as one array
- * (FN-HISTW-017).
+ * Arguments of an action predicate (DEC-041): `read`/`delete`/`history_read` get the ref, `create` the new values;
+ * `write` gets the old and the new fields (without `ref` and `ts`), and the ref too when the lambda takes three
+ * parameters, as the real service passes them: one array, which a one-parameter lambda receives whole; a read of an
+ * index's entries gets the Match's terms, as one array (DEC-054); a history edit `[ref, ts, action, fields]`, as one
+ * array (FN-HISTW-017).
  */
 function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
   if (request.terms !== undefined) return [[...request.terms]];
@@ -141,10 +153,14 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
       if (request.historyEdit === undefined || failpoint('HISTORY-WRITE-PREDICATE-REF-ONLY')) return [ref];
       return [[ref, Time.fromMicros(request.historyEdit.ts), request.historyEdit.action, request.historyEdit.fields]];
     case 'write': {
-      const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
-      const all: Value[] = [old, after, ref];
       const params = predicate instanceof QueryValue ? predicate.lambda : [];
-      return typeof params === 'string' ? [old] : all.slice(0, params.length);
+      if (failpoint('WRITE-PREDICATE-OLD-ARGUMENTS')) {
+        const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
+        return typeof params === 'string' ? [old] : [old, after, ref].slice(0, params.length);
+      }
+      const old: ObjectValue = request.before?.fields ?? {};
+      if (typeof params === 'string') return [[old, after]];
+      return params.length === 3 ? [old, after, ref] : [old, after];
     }
     default:
       return [ref];

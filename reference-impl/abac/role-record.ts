@@ -1,6 +1,6 @@
 /**
  * The stored shape of a role (DEC-041): `membership` — `{resource: <collection ref>, predicate?: <lambda>}`
- * entries — and `privileges` — `{resource: <ref>, actions: {<action>: <boolean | lambda>}}` entries.
+ * entries — and `privileges` — `{resource: <ref>, actions?: {<action>: <boolean | lambda>}}` entries; both optional.
  * `roleFieldFailures` validates CreateRole params; the readers tolerate any stored shape.
  */
 import type { ValidationFailure } from '../errors/query-error.js';
@@ -80,9 +80,9 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
       return out;
     });
   }
+  // Only `name` is required, as in the real service: a role may have no privileges, and a privilege no actions.
   const privileges = params['privileges'];
-  if (privileges === undefined || privileges === null) failures.push(failure(['privileges'], 'value required', 'Required value not found.'));
-  else {
+  if (privileges !== undefined && privileges !== null) {
     const list = Array.isArray(privileges) ? privileges : [privileges];
     fields['privileges'] = list.map((entry, i): Value => {
       if (!isObjectValue(entry)) {
@@ -91,7 +91,8 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
       }
       if (!(entry['resource'] instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
       const actions = entry['actions'];
-      const out: ObjectValue = { resource: entry['resource'] ?? null, actions: {} };
+      const out: ObjectValue = { resource: entry['resource'] ?? null };
+      if (actions === undefined || actions === null) return out;
       if (!isObjectValue(actions)) {
         failures.push(failure(['privileges', i, 'actions'], 'invalid type', 'An object of actions is expected.'));
         return out;

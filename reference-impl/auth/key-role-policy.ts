@@ -1,34 +1,50 @@
 /**
- * The access policy of built-in key roles: `admin` may do everything in its database (child databases and
- * keys included); `server` has full data and schema access but cannot touch keys or child databases;
- * `client` keys and tokens get nothing here — the ABAC policy (roles, public index permissions) decides
- * for them and wraps this one.
+ * The access policy of built-in key roles: `admin` may do everything in its database (child databases, keys and
+ * roles included); `server` has full access to documents, collections, indexes and functions but none to child
+ * databases, keys, roles and access providers, as in the real service (DEC-021); both read in descendant databases
+ * too, through scoped refs (writes there are refused as writes of scoped refs, DEC-050); `client` keys and tokens get
+ * nothing here — the ABAC policy (roles, public index permissions) decides for them and wraps this one.
  */
-import type { AccessPolicy } from '../eval/access.js';
+import type { AccessAction, AccessPolicy } from '../eval/access.js';
+import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 
-const ADMIN_ONLY = new Set(['keys', 'databases']);
+/** Native collections the real service keeps from server keys, for reads and writes alike (fauna/faunadb `auth/Permissions.scala`). */
+const ADMIN_ONLY = new Set(['keys', 'databases', 'roles', 'access_providers']);
+
+/** Actions that read: a server key may take them in descendant databases too (through scoped refs), as in the real service. */
+const READS: ReadonlySet<AccessAction> = new Set(['read', 'history_read', 'unrestricted_read', 'call']);
 
 export const keyRolePolicy: AccessPolicy = {
   allows(ctx, request) {
-    return roleAllows(ctx.identity.role, ctx.identity.database, request.database, request.collection);
+    return roleAllows(ctx, request.action, request.database, request.collection);
   },
   // A key role never looks at the document, so what it allows for one document it allows for all.
   readsEveryDocument(ctx, database, collection) {
-    return roleAllows(ctx.identity.role, ctx.identity.database, database, collection);
+    return roleAllows(ctx, 'read', database, collection);
   },
   hasReadPrivilege(ctx, database, collection) {
-    return roleAllows(ctx.identity.role, ctx.identity.database, database, collection);
+    return roleAllows(ctx, 'read', database, collection);
   },
 };
 
-function roleAllows(role: string, ownDatabase: DatabaseId, database: DatabaseId, collection: CollectionKey): boolean {
+function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
+  const { role, database: own } = ctx.identity;
   switch (role) {
     case 'admin':
       return true;
     case 'server':
-      return !ADMIN_ONLY.has(collection) && database === ownDatabase;
+      if (ADMIN_ONLY.has(collection)) return false;
+      return database === own || (READS.has(action) && isWithin(ctx, database, own));
     default:
       return false;
   }
+}
+
+/** Whether `database` is `ancestor` or one of its descendants. */
+function isWithin(ctx: EvalContext, database: DatabaseId, ancestor: DatabaseId): boolean {
+  for (let current: DatabaseId | undefined = database; current !== undefined; current = ctx.txn.store.database(current)?.parent) {
+    if (current === ancestor) return true;
+  }
+  return false;
 }

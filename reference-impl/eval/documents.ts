@@ -3,6 +3,7 @@
  * (user documents and schema records alike).
  */
 import { errors, type Position } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion, type HiddenFields, type WriteAction } from '../store/store.js';
 import { NATIVE_COLLECTIONS, Ref, readDocumentObject, type ObjectValue, type Value } from '../values/value.js';
 import type { AccessAction, AccessRequest } from './access.js';
@@ -25,8 +26,8 @@ export function isNativeCollection(ref: Ref): boolean {
 }
 
 /**
- * The database a `database` ref designates, relative to the context's database. Reaching into a child
- * database needs an admin (or root) identity.
+ * The database a `database` ref designates, relative to the context's database. Reaching into a child database needs
+ * an admin (or root) or server identity; what it may do there is the access policy's to say (DB-CHILD-004).
  */
 export function resolveDatabaseScope(ctx: EvalContext, dbRef: Ref | undefined, position: Position): DatabaseId {
   if (dbRef === undefined) return ctx.database;
@@ -36,7 +37,7 @@ export function resolveDatabaseScope(ctx: EvalContext, dbRef: Ref | undefined, p
   const parent = resolveDatabaseScope(ctx, dbRef.database ?? dbRef.collection.database, position);
   const record = ctx.txn.get(parent, 'databases', dbRef.id);
   if (!record || record.hidden.databaseId === undefined) throw errors.invalidRef(`Database '${dbRef.id}' does not exist.`, position);
-  if (ctx.identity.role !== 'admin') throw errors.permissionDenied(position);
+  if (ctx.identity.role !== 'admin' && (ctx.identity.role !== 'server' || failpoint('SERVER-KEY-CHILD-READS-DENIED'))) throw errors.permissionDenied(position);
   return record.hidden.databaseId;
 }
 
@@ -114,6 +115,20 @@ export function requireAccess(
     ...(terms === undefined ? {} : { terms }),
     ...(historyEdit === undefined ? {} : { historyEdit }),
   });
+  if (allowed === true) return;
+  if (allowed === false) throw errors.permissionDenied(position);
+  return allowed.then((granted) => {
+    if (!granted) throw errors.permissionDenied(position);
+  });
+}
+
+/**
+ * Throws `permission denied` unless the caller may read the native collection `collection` of `database` as a whole
+ * (`Keys()`, `Collections()`, …), as the real service asks before it lists one: a listing is refused whole, never
+ * answered with the records the caller happens to be allowed (DB-LIST-*). A promise only when the policy's answer is.
+ */
+export function requireListingAccess(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, position: Position): void | Promise<void> {
+  const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection });
   if (allowed === true) return;
   if (allowed === false) throw errors.permissionDenied(position);
   return allowed.then((granted) => {

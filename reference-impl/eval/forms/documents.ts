@@ -8,7 +8,7 @@ import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Va
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
+import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireAccess, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -126,12 +126,19 @@ const exists: FormDefinition = {
     const given = await args.value(ctx, 'exists');
     if (given instanceof SetRef) return existsFirstOf(ctx, args, given);
     const ref = expectRef(given, args.position('exists'));
-    const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
-    // A ref that does not resolve (its collection, or the schema record it names, is not there) exists as little as a
-    // missing document, as in the real service.
-    if (location === undefined) return false;
-    const found = readDocument(ctx, location, args.node.position, await atTs(ctx, args));
-    return (found instanceof Promise ? await found : found) !== undefined;
+    const ts = await atTs(ctx, args);
+    // As in the real service, Exists answers whether the caller may read the document and it is there, and never
+    // refuses (ABAC-PRIV-010): a ref that does not resolve (its collection, or the schema record it names, is not
+    // there), or that the caller may not read, exists as little as a missing document, and the answer does not tell.
+    try {
+      const location = locatedOrUnresolved(ctx, ref, args.position('exists'));
+      if (location === undefined) return false;
+      const found = readDocument(ctx, location, args.node.position, ts);
+      return (found instanceof Promise ? await found : found) !== undefined;
+    } catch (error) {
+      if (error instanceof QueryError && error.code === 'permission denied' && !failpoint('EXISTS-REFUSED-WHEN-UNREADABLE')) return false;
+      throw error;
+    }
   },
 };
 
@@ -183,6 +190,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
   let fields = schemaRecordFields(params, key, existing, location.collection);
+  // The caller's right to rewrite the record is checked before its fields are, as in the real service: a caller
+  // without it is refused whatever the new fields hold (a role's, for a server key: ABAC-ROLE-015).
+  await requireAccess(ctx, 'write', location, position, existing, fields);
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
   if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
   const newName = fields['name'];

@@ -13,7 +13,7 @@ import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type Documen
 import { Ref, SetRef, type Value } from '../../values/value.js';
 import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../../values/generational-weak-cache.js';
 import type { EvalContext } from '../context.js';
-import { isNativeCollection, resolveCollection, resolveDatabaseScope } from '../documents.js';
+import { isNativeCollection, requireListingAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 
 interface Listing {
   database: DatabaseId;
@@ -93,6 +93,12 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
 export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
+  // A native collection is listed whole or refused whole; the documents of a user collection are filtered one by one.
+  const refused = set instanceof Ref ? requireListingAccess(ctx, listing.database, listing.key, position) : undefined;
+  return refused ? refused.then(() => walkedPage(ctx, listing, position, atTs, options)) : walkedPage(ctx, listing, position, atTs, options);
+}
+
+function walkedPage(ctx: EvalContext, listing: Listing, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
   const { database, key } = listing;
   const { store } = ctx.txn;
   if (!store.hasOnlyCanonicalIds(database, key)) return undefined;

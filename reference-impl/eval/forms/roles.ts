@@ -1,11 +1,12 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
 import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-json.js';
+import { failpoint } from '../../failpoints.js';
 import type { Position, ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type QueryValue, type Value } from '../../values/value.js';
 import { Scope, type EvalContext } from '../context.js';
-import { ensureNotFound, renderDocument, writeDocument } from '../documents.js';
+import { ensureNotFound, renderDocument, requireAccess, writeDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
@@ -14,10 +15,15 @@ import { missingReference, schemaRecordFailures } from './schema.js';
 
 export const roleHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
-    const { fields, failures: roleFailures } = normaliseRoleFields(params);
-    throwIfFailures([...schemaRecordFailures('roles', params), ...roleFailures], position);
-    const data = params['data'];
     const database = ctx.database;
+    const { fields, failures: roleFailures } = normaliseRoleFields(params);
+    const failures = [...schemaRecordFailures('roles', params), ...roleFailures];
+    if (failpoint('ROLE-VALIDATED-BEFORE-PERMISSION')) throwIfFailures(failures, position);
+    // The caller's right to create a role is checked first, as in the real service: a caller without it is refused
+    // whatever the body holds (ABAC-ROLE-003, ABAC-ROLE-015).
+    await requireAccess(ctx, 'create', { database, collection: 'roles', id: '' }, position, undefined, params);
+    throwIfFailures(failures, position);
+    const data = params['data'];
     checkRoleResources(ctx, database, fields, position);
     const name = params['name'] as string;
     const ref = new Ref(name, new Ref('roles'));

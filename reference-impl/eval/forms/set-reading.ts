@@ -18,7 +18,7 @@ import { isExpired, userCollectionKey, type CollectionKey, type DatabaseId, type
 import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
-import { isNativeCollection, locateDocument, requireAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
+import { isNativeCollection, locateDocument, requireAccess, requireListingAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { listedCollectionRef } from './listing-page.js';
 import { eventHistory } from './event-history-sets.js';
@@ -263,6 +263,7 @@ export class SetReader {
     const own = (ordered: OrderedSet): OrderedSet => (options.sources ? new SourcedSet(ordered, set) : ordered);
     if (set instanceof Ref && isNativeCollection(set)) {
       const database = resolveDatabaseScope(ctx, set.database, position);
+      await requireListingAccess(ctx, database, set.id, position);
       return own(await listing(ctx, database, set.id, new Ref(set.id), atTs, set.database));
     }
     if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);

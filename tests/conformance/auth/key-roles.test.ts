@@ -34,7 +34,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     await createCollections(t.server, 'notes', 'others', ROLE);
     note = (await t.server.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 1n }) }) })).expectStatus(201).resource.ref;
     other = (await t.server.query({ create: { collection: 'others' }, params: obj({ data: obj({ n: 2n }) }) })).expectStatus(201).resource.ref;
-    roleRef = (await t.server.query({ create_role: readNotes })).expectStatus(201).resource.ref;
+    roleRef = (await t.admin.query({ create_role: readNotes })).expectStatus(201).resource.ref;
   });
 
   check(['KEY-ROLE-009'], "a key created with a role ref gets the role's privileges and nothing more", async () => {
@@ -44,6 +44,18 @@ describe('Keys with role refs', { shuffle: false }, () => {
     expect((await asKey.query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
     (await asKey.query({ get: other })).expectStatus(403).expectErrorCode('permission denied');
     (await asKey.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 3n }) }) })).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['KEY-ROLE-016'], "CreateKey with a role's name as a string makes a key with that role's privileges only, or answers 400 validation failed", async () => {
+    const res = await createKey(ROLE);
+    if (res.status === 400) {
+      res.expectErrorCode('validation failed');
+      return;
+    }
+    const asKey = t.as(res.expectStatus(201).resource.secret);
+    expect((await asKey.query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    (await asKey.query({ get: other })).expectStatus(403).expectErrorCode('permission denied');
+    (await asKey.query({ create: { collection: 'notes' }, params: obj({ data: obj({ n: 4n }) }) })).expectStatus(403).expectErrorCode('permission denied');
   });
 
   check(['KEY-ROLE-010'], 'CreateKey and Create on keys naming a role that does not exist, alone or in a list, answer 400 validation failed and create no key', async () => {
@@ -73,7 +85,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
 
   check(['KEY-ROLE-012'], 'CreateKey with a role ref scoped to another database that has the role answers 400 validation failed and creates no key', async () => {
     (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
-    const secret = (await t.admin.query({ create_key: obj({ database: { database: 'elsewhere' }, role: 'server' }) })).expectStatus(201).resource.secret;
+    const secret = (await t.admin.query({ create_key: obj({ database: { database: 'elsewhere' }, role: 'admin' }) })).expectStatus(201).resource.secret;
     await createCollections(t.as(secret), 'notes');
     (await t.as(secret).query({ create_role: readNotes })).expectStatus(201);
     await expectNoKeyCreated({ create_key: obj({ role: { role: ROLE, scope: { database: 'elsewhere' } } }) });

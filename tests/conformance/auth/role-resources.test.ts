@@ -28,7 +28,7 @@ describe('Resources named by roles', { shuffle: false }, () => {
 
   async function expectNoRoleCreatedWith(field: 'privileges' | 'membership', code: string, ...writes: unknown[]): Promise<void> {
     const before = await roleRefs();
-    for (const write of writes) expectResourceRefused(await t.server.query(write), field, code);
+    for (const write of writes) expectResourceRefused(await t.admin.query(write), field, code);
     expect(await roleRefs()).toEqual(before);
   }
 
@@ -61,11 +61,11 @@ describe('Resources named by roles', { shuffle: false }, () => {
   });
 
   check(['ABAC-ROLE-009'], 'Update or Replace of a role naming a resource that does not exist answers 400 validation failed and leaves the role unchanged', async () => {
-    const ref = (await t.server.query({ create_role: role('editable', [readable({ collection: 'notes' })]) })).expectStatus(201).resource.ref;
-    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
-    expectResourceRefused(await t.server.query({ update: ref, params: obj({ privileges: [readable({ collection: 'no_such_collection' })] }) }), 'privileges');
-    expectResourceRefused(await t.server.query({ replace: ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'no_such_collection' }]) }), 'membership');
-    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+    const ref = (await t.admin.query({ create_role: role('editable', [readable({ collection: 'notes' })]) })).expectStatus(201).resource.ref;
+    const stored = (await t.admin.query({ get: ref })).expectStatus(200).resource;
+    expectResourceRefused(await t.admin.query({ update: ref, params: obj({ privileges: [readable({ collection: 'no_such_collection' })] }) }), 'privileges');
+    expectResourceRefused(await t.admin.query({ replace: ref, params: role('editable', [readable({ collection: 'notes' })], [{ collection: 'no_such_collection' }]) }), 'membership');
+    expect((await t.admin.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
   check(['ABAC-ROLE-013'], 'a membership resource that is an index, role or document ref, or not a ref, answers 400 validation failed (invalid type) and writes no role', async () => {
@@ -73,17 +73,17 @@ describe('Resources named by roles', { shuffle: false }, () => {
     const members = [{ index: 'all_notes' }, note, 'notes'];
     await expectNoRoleCreatedWith('membership', 'invalid type', ...members.map((member) => ({ create_role: role('r', [readable({ collection: 'notes' })], [member]) })));
     await expectNoRoleCreatedWith('membership', 'invalid type', { create: { roles: null }, params: role('r', [readable({ collection: 'notes' })], [{ index: 'all_notes' }]) });
-    const ref = (await t.server.query({ create_role: role('member_checked', [readable({ collection: 'notes' })], [{ collection: 'users' }]) })).expectStatus(201).resource.ref;
-    const stored = (await t.server.query({ get: ref })).expectStatus(200).resource;
-    (await t.server.query({ create_role: role('another', [readable({ collection: 'notes' })]) })).expectStatus(201);
+    const ref = (await t.admin.query({ create_role: role('member_checked', [readable({ collection: 'notes' })], [{ collection: 'users' }]) })).expectStatus(201).resource.ref;
+    const stored = (await t.admin.query({ get: ref })).expectStatus(200).resource;
+    (await t.admin.query({ create_role: role('another', [readable({ collection: 'notes' })]) })).expectStatus(201);
     const anotherRole = { role: 'another' };
-    expectResourceRefused(await t.server.query({ update: ref, params: obj({ membership: [obj({ resource: anotherRole })] }) }), 'membership', 'invalid type');
-    expectResourceRefused(await t.server.query({ replace: ref, params: role('member_checked', [readable({ collection: 'notes' })], [{ index: 'all_notes' }]) }), 'membership', 'invalid type');
-    expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
+    expectResourceRefused(await t.admin.query({ update: ref, params: obj({ membership: [obj({ resource: anotherRole })] }) }), 'membership', 'invalid type');
+    expectResourceRefused(await t.admin.query({ replace: ref, params: role('member_checked', [readable({ collection: 'notes' })], [{ index: 'all_notes' }]) }), 'membership', 'invalid type');
+    expect((await t.admin.query({ get: ref })).expectStatus(200).resource).toEqual(stored);
   });
 
   check(['PROTO-ERROR-011'], "a validation failure's field path writes a list index as a string", async () => {
-    const res = await t.server.query({ create_role: role('indexed', [readable({ collection: 'notes' }), readable({ collection: 'no_such_collection' })]) });
+    const res = await t.admin.query({ create_role: role('indexed', [readable({ collection: 'notes' }), readable({ collection: 'no_such_collection' })]) });
     res.expectStatus(400).expectErrorCode('validation failed');
     expect(res.body.errors[0].failures.map((f: { field: unknown }) => f.field), res.explain('names the second privilege as ["privileges", "1", "resource"]')).toEqual([['privileges', '1', 'resource']]);
   });
@@ -91,21 +91,21 @@ describe('Resources named by roles', { shuffle: false }, () => {
   /** A role reading `notes` and a collection it then deletes; the role's ref. */
   async function roleOutlivingCollection(name: string, collection: string): Promise<unknown> {
     await createCollections(t.server, collection);
-    const ref = (await t.server.query({ create_role: role(name, [readable({ collection }), readable({ collection: 'notes' })]) })).expectStatus(201).resource.ref;
+    const ref = (await t.admin.query({ create_role: role(name, [readable({ collection }), readable({ collection: 'notes' })]) })).expectStatus(201).resource.ref;
     (await t.server.query({ delete: { collection } })).expectStatus(200);
     return ref;
   }
 
   check(['ABAC-ROLE-010'], 'deleting a collection a role names leaves the role, which keeps granting its other privileges', async () => {
     const ref = await roleOutlivingCollection('survivor', 'doomed');
-    (await t.server.query({ get: ref })).expectStatus(200);
+    (await t.admin.query({ get: ref })).expectStatus(200);
     const key = (await t.admin.query({ create_key: obj({ role: { role: 'survivor' } }) })).expectStatus(201).resource;
     expect((await t.as(key.secret).query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
   });
 
   check(['ABAC-ROLE-011'], 'an Update of a role that keeps a privilege on a deleted collection answers 400 validation failed; one that drops it answers 200', async () => {
     const ref = await roleOutlivingCollection('stale', 'gone');
-    expectResourceRefused(await t.server.query({ update: ref, params: obj({ data: obj({ touched: true }) }) }), 'privileges');
-    (await t.server.query({ update: ref, params: obj({ privileges: [readable({ collection: 'notes' })] }) })).expectStatus(200);
+    expectResourceRefused(await t.admin.query({ update: ref, params: obj({ data: obj({ touched: true }) }) }), 'privileges');
+    (await t.admin.query({ update: ref, params: obj({ privileges: [readable({ collection: 'notes' })] }) })).expectStatus(200);
   });
 });

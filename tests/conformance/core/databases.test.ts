@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
+import { walkForward } from '../indexes/index-fixtures.js';
 import {
   NOT_FOUND,
   collection,
@@ -159,6 +160,26 @@ describe('Child databases', () => {
     expectQueryError(await right.query({ get: database('left') }), NOT_FOUND);
   });
 
+  check(['DB-CHILD-004'], "An admin or server key reads its child database's documents through scoped refs, and writes none through them", async () => {
+    (await t.admin.query(createDatabase('nursery'))).expectStatus(201);
+    const nursery = t.as((await t.admin.query(createKey('nursery', 'server'))).expectStatus(201).resource.secret);
+    (await nursery.query(createCollection('toys'))).expectStatus(201);
+    const doc = (await nursery.query(createDocument(collection('toys'), { kind: 'kite' }))).expectStatus(201).resource;
+    const id = refPayload(doc.ref).id;
+    const server = t.as((await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource.secret);
+    const toys = { collection: 'toys', scope: { database: 'nursery' } };
+    const scopedDoc = { ref: toys, id };
+    const idsOf = (page: { data: unknown[] }) => page.data.map((ref) => refPayload(ref).id);
+    for (const parent of [t.admin, server]) {
+      expect((await parent.query({ get: scopedDoc })).expectStatus(200).resource.data).toEqual({ kind: 'kite' });
+      expect((await parent.query({ exists: scopedDoc })).expectStatus(200).resource).toBe(true);
+      expect(idsOf((await parent.query({ paginate: { documents: toys } })).expectStatus(200).resource)).toEqual([id]);
+      expect(idsOf((await parent.query({ paginate: { collections: { database: 'nursery' } } })).expectStatus(200).resource)).toEqual(['toys']);
+      (await parent.query({ update: scopedDoc, params: { object: { data: { object: { kind: 'drone' } } } } })).expectStatus(400).expectErrorCode('invalid argument');
+    }
+    expect((await nursery.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ kind: 'kite' });
+  });
+
   check(['DB-CHILD-003', 'KEY-SCOPE-001'], 'Same-named collections in sibling databases are independent: a document of one is not found with a key of the other', async () => {
     for (const name of ['east', 'west']) (await t.admin.query(createDatabase(name))).expectStatus(201);
     const east = t.as((await t.admin.query(createKey('east', 'server'))).expectStatus(201).resource.secret);
@@ -171,5 +192,46 @@ describe('Child databases', () => {
     expectQueryError(await west.query({ get: documentRef('shared_name', id) }), NOT_FOUND);
     expectQueryError(await west.query({ get: doc.ref }), NOT_FOUND);
     expect((await west.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
+  });
+});
+
+describe('Listings of databases, keys and schema records', () => {
+  const NATIVES = ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys'];
+  const listing = (native: string) => ({ paginate: { [native]: null }, size: 1000n });
+
+  check(['DB-LIST-001'], 'Paginate of collections, indexes, functions, roles, databases or keys with a client key answers 403 permission denied', async () => {
+    (await t.admin.query(createCollection('listed_collection'))).expectStatus(201);
+    const client = t.as((await t.admin.query(createKey(undefined, 'client'))).expectStatus(201).resource.secret);
+    for (const native of NATIVES) (await client.query(listing(native))).expectStatus(403).expectErrorCode('permission denied');
+  });
+
+  check(['DB-LIST-003'], 'Paginate of collections or databases lists each record once, in the same order every time and page by page', async () => {
+    (await t.admin.query(createDatabase('ordered'))).expectStatus(201);
+    const ordered = t.as((await t.admin.query(createKey('ordered', 'admin'))).expectStatus(201).resource.secret);
+    // Created out of name order: the real service lists in creation order, another server may list by name.
+    for (const name of ['zeta', 'alpha', 'mid', 'beta']) {
+      (await ordered.query(createCollection(name))).expectStatus(201);
+      (await ordered.query(createDatabase(name))).expectStatus(201);
+    }
+    for (const native of ['collections', 'databases']) {
+      const whole = (await ordered.query(listing(native))).expectStatus(200).resource.data as unknown[];
+      expect(whole.map((ref) => refPayload(ref).id).sort()).toEqual(['alpha', 'beta', 'mid', 'zeta']);
+      expect((await ordered.query(listing(native))).expectStatus(200).resource.data).toEqual(whole);
+      const paged = (await walkForward(ordered, { [native]: null }, 1)).flatMap((page) => page.data);
+      expect(paged, `paging through ${native} one by one`).toEqual(whole);
+    }
+  });
+
+  check(['DB-LIST-002'], 'Paginate of keys or databases with a server key answers 403 permission denied, or every record the admin key lists', async () => {
+    (await t.admin.query(createDatabase('listed_database'))).expectStatus(201);
+    (await t.admin.query(createKey('listed_database', 'server'))).expectStatus(201);
+    const server = t.as((await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource.secret);
+    for (const native of ['keys', 'databases']) {
+      const all = (await t.admin.query(listing(native))).expectStatus(200).resource.data as unknown[];
+      expect(all.length, `the admin key lists ${native}`).toBeGreaterThan(0);
+      const res = await server.query(listing(native));
+      if (res.status === 403) res.expectErrorCode('permission denied');
+      else expect(res.expectStatus(200).resource.data, `the server key lists every one of the ${native} or is refused`).toEqual(all);
+    }
   });
 });

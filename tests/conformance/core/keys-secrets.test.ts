@@ -56,19 +56,19 @@ describe('Key secrets', () => {
   });
 
   check(['KEY-SECRET-002', 'KEY-SECRET-005'], 'Get of a key record carries hashed_secret but never secret', async () => {
-    const key = await newKey(t.admin, undefined, 'server', { name: 'read_back' });
+    const key = await newKey(t.admin, undefined, 'server', { data: { object: { label: 'read_back' } } });
     const res = (await ask(t.admin, { get: key.ref })).expectStatus(200);
     const record = res.resource;
     expectRecord('key', record);
     expect(record).not.toHaveProperty('secret');
     expect(record.hashed_secret).toBe(key.record.hashed_secret);
-    expect(record.name).toBe('read_back');
+    expect(record.data).toEqual({ label: 'read_back' });
     expect(record.ref).toEqual(key.ref);
     expectNoSecretIn([res]);
   });
 
   check(['KEY-SECRET-003', 'KEY-SECRET-005'], 'Paginating {"keys": null} answers key refs, and Map with Get over them yields records without secret', async () => {
-    const key = await newKey(t.admin, undefined, 'client', { name: 'listed' });
+    const key = await newKey(t.admin, undefined, 'client', { data: { object: { label: 'listed' } } });
     const page = (await ask(t.admin, { paginate: { keys: null }, size: 1000n })).expectStatus(200).resource;
     expect(page.data).toContainEqual(key.ref);
     for (const ref of page.data) expect(refPayload(ref).collection).toEqual({ '@ref': { id: 'keys' } });
@@ -80,6 +80,23 @@ describe('Key secrets', () => {
       expect(record).not.toHaveProperty('secret');
     }
     expect(mapped.data.map((r: { ref: unknown }) => r.ref)).toContainEqual(key.ref);
+  });
+
+  check(['KEY-SECRET-012'], "Paginating {\"keys\": null} lists the keys made in the caller's database, for it and for its children, not the key its parent made for it", async () => {
+    (await t.admin.query(createDatabase('placed'))).expectStatus(201);
+    const placedKey = await newKey(t.admin, 'placed', 'admin');
+    const placed = t.as(placedKey.secret);
+    (await ask(placed, createDatabase('inner'))).expectStatus(201);
+    const own = await newKey(placed, undefined, 'server');
+    const forInner = await newKey(placed, 'inner', 'client');
+    const keysOf = async (client: Client) => (await ask(client, { paginate: { keys: null }, size: 1000n })).expectStatus(200).resource.data as unknown[];
+    const listedByParent = await keysOf(t.admin);
+    expect(listedByParent).toContainEqual(placedKey.ref);
+    expect(listedByParent).not.toContainEqual(own.ref);
+    expect(listedByParent).not.toContainEqual(forInner.ref);
+    const listedInPlaced = await keysOf(placed);
+    expect(listedInPlaced).toHaveLength(2);
+    expect(listedInPlaced).toEqual(expect.arrayContaining([own.ref, forInner.ref]));
   });
 
   check(['KEY-SECRET-004'], 'hashed_secret is a BCrypt hash ($2a$/$2b$/$2y$, 60 characters) and differs from the secret', async () => {
@@ -123,16 +140,16 @@ describe('Key secrets', () => {
   });
 
   check(['KEY-SECRET-009', 'KEY-SECRET-005'], 'No write of a key stores a secret it is given: Get carries no secret and the key\'s own secret still authenticates', async () => {
-    const key = await newKey(t.admin, undefined, 'server', { name: 'given_own' });
+    const key = await newKey(t.admin, undefined, 'server', { data: { object: { label: 'given_own' } } });
     // Update and Replace given the key's own secret: accepted, and nothing of it is kept or answered.
-    const updated = (await ask(t.admin, { update: key.ref, params: { object: { secret: key.secret, name: 'given_own_updated' } } })).expectStatus(200).resource;
+    const updated = (await ask(t.admin, { update: key.ref, params: { object: { secret: key.secret, data: { object: { label: 'given_own_updated' } } } } })).expectStatus(200).resource;
     expect(updated).not.toHaveProperty('secret');
-    const replaced = (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', secret: key.secret, name: 'given_own_replaced' } } })).expectStatus(200).resource;
+    const replaced = (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', secret: key.secret, data: { object: { label: 'given_own_replaced' } } } } })).expectStatus(200).resource;
     expect(replaced).not.toHaveProperty('secret');
     const record = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
     expectRecord('key', record);
     expect(record).not.toHaveProperty('secret');
-    expect(record.name).toBe('given_own_replaced');
+    expect(record.data).toEqual({ label: 'given_own_replaced' });
     expect(record.hashed_secret).toMatch(BCRYPT);
     (await ask(t.as(key.secret), { exists: collection('anything') })).expectStatus(200);
 
@@ -209,25 +226,36 @@ describe('Key lifecycle', () => {
     (await ask(t.server, { exists: collection('anything') })).expectStatus(200);
   });
 
-  check(['KEY-LIFE-003', 'KEY-SECRET-005'], "Updating a key's name or data keeps its secret working and does not return secret", async () => {
+  check(['KEY-LIFE-003', 'KEY-SECRET-005'], "Updating a key's data (and name) keeps its secret working and does not return secret", async () => {
     const key = await newKey(t.admin, undefined, 'server', { name: 'before' });
     const updated = (await ask(t.admin, { update: key.ref, params: { object: { name: 'after', data: { object: { team: 'core' } } } } })).expectStatus(200).resource;
     expectRecord('key', updated);
     expect(updated).not.toHaveProperty('secret');
-    expect(updated.name).toBe('after');
+    if ('name' in updated) expect(updated.name, 'a name kept is the name last written').toBe('after');
     expect(updated.data).toEqual({ team: 'core' });
     (await ask(t.as(key.secret), createCollection('after_update'))).expectStatus(201);
     expectNoSecretIn(answers);
   });
 
-  check(['KEY-LIFE-005'], 'Update or Replace of a key with a field CreateKey refuses answers 400 validation failed and leaves the key unchanged', async () => {
-    const key = await newKey(t.admin, undefined, 'server', { name: 'shaped' });
+  check(['KEY-LIFE-005'], 'Update or Replace of a key with a field CreateKey refuses answers 400 validation failed and leaves the key unchanged; a name that is not a string is refused so, or not kept', async () => {
+    const key = await newKey(t.admin, undefined, 'server', { data: { object: { label: 'shaped' } } });
     const stored = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
-    for (const fields of [{ name: 5n }, { data: 5n }, { database: 'x' }]) {
+    for (const fields of [{ data: 5n }, { database: 'x' }]) {
       (await ask(t.admin, { update: key.ref, params: { object: fields } })).expectStatus(400).expectErrorCode('validation failed');
     }
     (await ask(t.admin, { replace: key.ref, params: { object: { role: 'server', data: 'x' } } })).expectStatus(400).expectErrorCode('validation failed');
     expect((await ask(t.admin, { get: key.ref })).expectStatus(200).resource).toEqual(stored);
+    // A server that keeps names refuses one that is not a string; one that keeps none (the real service) drops it.
+    const named = await ask(t.admin, { update: key.ref, params: { object: { name: 5n } } });
+    const after = (await ask(t.admin, { get: key.ref })).expectStatus(200).resource;
+    if (named.status === 400) {
+      named.expectErrorCode('validation failed');
+      expect(after).toEqual(stored);
+    } else {
+      expect(named.expectStatus(200).resource).not.toHaveProperty('name');
+      expect(after).not.toHaveProperty('name');
+      expect(after.data).toEqual(stored.data);
+    }
     (await ask(t.as(key.secret), createCollection('after_refused_updates'))).expectStatus(201);
     expectNoSecretIn(answers);
   });

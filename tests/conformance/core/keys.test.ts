@@ -18,18 +18,24 @@ import {
 const t = useTenant({ roles: ['admin', 'server'] });
 
 describe('CreateKey', () => {
-  check(['KEY-CREATE-001', 'KEY-CREATE-002'], 'CreateKey with an admin key answers 201 with ref, ts, database, role, name, secret and hashed_secret', async () => {
+  check(['KEY-CREATE-001'], 'CreateKey with an admin key answers 201 with ref, ts, database, role, secret and hashed_secret', async () => {
     (await t.admin.query(createDatabase('app'))).expectStatus(201);
-    const res = (await t.admin.query(createKey('app', 'server', { name: 'backend' }))).expectStatus(201);
+    const res = (await t.admin.query(createKey('app', 'server'))).expectStatus(201);
     const key = res.resource;
     expectRecord('key-created', key);
     expect(refPayload(key.ref).collection).toEqual({ '@ref': { id: 'keys' } });
     expect(key.ts).toBe(txnTime(res));
     expect(key.database).toEqual(expectedDatabaseRef('app'));
     expect(key.role).toBe('server');
-    expect(key.name).toBe('backend');
     expect(typeof key.secret).toBe('string');
     expect(typeof key.hashed_secret).toBe('string');
+  });
+
+  check(['KEY-CREATE-006'], 'CreateKey given a name answers 201; the record and Get of it carry that name, or no name', async () => {
+    const res = (await t.admin.query(createKey(undefined, 'server', { name: 'backend' }))).expectStatus(201);
+    const got = (await t.admin.query({ get: res.resource.ref })).expectStatus(200).resource;
+    for (const record of [res.resource, got]) if ('name' in record) expect(record.name, 'a name kept is the name given').toBe('backend');
+    expect('name' in got, 'Get shows the name exactly when CreateKey answered it').toBe('name' in res.resource);
   });
 
   check(['KEY-CREATE-003'], 'CreateKey without database creates a key for the database of the calling key', async () => {
@@ -40,7 +46,7 @@ describe('CreateKey', () => {
   });
 
   check(['KEY-CREATE-004'], 'CreateKey without role answers 400 validation failed', async () => {
-    (await t.admin.query(createKey(undefined, undefined, { name: 'roleless' }))).expectStatus(400).expectErrorCode('validation failed');
+    (await t.admin.query(createKey(undefined, undefined, { data: { object: { label: 'roleless' } } }))).expectStatus(400).expectErrorCode('validation failed');
   });
 
   check(['KEY-CREATE-005'], 'CreateKey naming a database that does not exist answers a query error', async () => {
@@ -56,6 +62,25 @@ describe('Key roles', () => {
 
   check.each(['superuser', 'Server', ''])(['KEY-ROLE-002'], 'CreateKey with role "%s" answers 400 validation failed', async (role) => {
     (await t.admin.query(createKey(undefined, role))).expectStatus(400).expectErrorCode('validation failed');
+  });
+
+  check(['KEY-ROLE-015'], 'CreateKey with role server-readonly makes a key that reads as a server key and writes nothing, or answers 400 validation failed', async () => {
+    (await t.server.query(createCollection('read_only_target'))).expectStatus(201);
+    const doc = (await t.server.query(createDocument(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
+    const res = await t.admin.query(createKey(undefined, 'server-readonly'));
+    if (res.status === 400) {
+      res.expectErrorCode('validation failed');
+      return;
+    }
+    const key = res.expectStatus(201).resource;
+    expect(key.role).toBe('server-readonly');
+    const readOnly = t.as(key.secret);
+    expect((await readOnly.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    (await readOnly.query(createDocument(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
+    (await readOnly.query({ update: doc.ref, params: { object: { data: { object: { n: 3n } } } } })).expectStatus(403).expectErrorCode('permission denied');
+    (await readOnly.query(createCollection('not_by_read_only'))).expectStatus(403).expectErrorCode('permission denied');
+    expect((await t.server.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+    expect((await t.server.query({ exists: collection('not_by_read_only') })).expectStatus(200).resource).toBe(false);
   });
 
   check(['KEY-ROLE-003'], 'A server key can create collections and documents in its database', async () => {

@@ -414,7 +414,7 @@ describe('Rules', () => {
     const privilege = { object: { resource: index(name), actions: { object: { read: true } } } };
     // Entries of a Match are those of documents the role may read too (DEC-054).
     const documents = { object: { resource: collection(coll), actions: { object: { read: true } } } };
-    (await t.server.query({ create_role: { object: { name: role, privileges: [privilege, documents] } } })).expectStatus(201);
+    (await t.admin.query({ create_role: { object: { name: role, privileges: [privilege, documents] } } })).expectStatus(201);
     const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201).resource.secret as string;
     const asRole = t.as(key);
     expect((await paginate(asRole, match(name, 'a'))).data).toEqual(refs);

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { KeyLedger, TokenLedger, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
+import { KeyLedger, TokenLedger, adminSecretFor, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
 import {
   acceptedModification,
   bodyJson,
@@ -252,14 +252,14 @@ function tokenAsServer(when: (token: KnownToken, form: string | undefined, req: 
   }));
 }
 
-/** Sends a client key's request with a server key of the same database, when `when(form, req)` holds. */
-function clientAsServer(when: (form: string | undefined, req: ProxiedRequest) => boolean): () => FaultHooks {
+/** Sends a client key's request with a key of the same database of role `as` (server by default), when `when(form, req)` holds. */
+function clientAsServer(when: (form: string | undefined, req: ProxiedRequest) => boolean, as = 'server'): () => FaultHooks {
   return withLedgers((ledgers) => ({
     request: (req) => {
       const key = ledgers.keys.bySecret(requestSecret(req) ?? '');
       if (key === undefined || key.role !== 'client' || !when(topLevelForm(req), req)) return undefined;
-      const server = ledgers.keys.sibling(key, 'server');
-      return server === undefined ? undefined : withSecret(req, server.secret);
+      const stand = ledgers.keys.sibling(key, as);
+      return stand === undefined ? undefined : withSecret(req, stand.secret);
     },
   }));
 }
@@ -341,12 +341,26 @@ function tokenWriteDenied(forms: readonly string[], action: string): (req: Proxi
   };
 }
 
-/** A server key of the client key's database, for a client key's request of one of `forms`. */
-function clientRequest(forms: readonly string[]): (req: ProxiedRequest, ledgers: Ledgers) => string | undefined {
+/** A key of role `as` (server by default) of the client key's database, for a client key's request of one of `forms`. */
+function clientRequest(forms: readonly string[], as = 'server'): (req: ProxiedRequest, ledgers: Ledgers) => string | undefined {
   return (req, ledgers) => {
     const key = keyOf(ledgers, req);
-    return key?.role === 'client' && forms.includes(topLevelForm(req) ?? '') ? ledgers.keys.sibling(key, 'server')?.secret : undefined;
+    return key?.role === 'client' && forms.includes(topLevelForm(req) ?? '') ? ledgers.keys.sibling(key, as)?.secret : undefined;
   };
+}
+
+/** Whether a request is a top-level Get, Update, Replace or Delete of a role. */
+function targetsRole(req: ProxiedRequest): boolean {
+  const form = topLevelForm(req);
+  return form !== undefined && ['get', 'update', 'replace', 'delete'].includes(form) && schemaRefOf(topObject(req)?.[form])?.kind === 'role';
+}
+
+/** An admin key of the database of the client key or token a request is made with. */
+function adminOfCaller(req: ProxiedRequest, ledgers: Ledgers): string | undefined {
+  const key = keyOf(ledgers, req);
+  if (key?.role === 'client') return ledgers.keys.sibling(key, 'admin')?.secret;
+  const token = ledgers.tokens.ofRequest(req);
+  return token === undefined ? undefined : adminSecretFor(token, ledgers.keys);
 }
 
 export const AUTH_FAULTS: readonly Fault[] = [
@@ -933,8 +947,153 @@ export const AUTH_FAULTS: readonly Fault[] = [
     title: 'Client keys may create roles',
     breaks: ['ABAC-ROLE-003'],
     area: 'auth',
-    description: 'A client key\'s `create_role` runs with a server key of the same database.',
-    apply: clientAsServer((form) => form === 'create_role'),
+    description: 'A client key\'s `create_role` runs with an admin key of the same database.',
+    apply: clientAsServer((form) => form === 'create_role', 'admin'),
+  },
+  {
+    id: 'ABAC-ROLE-ADMIN-REFUSED',
+    title: 'Admin keys may not create roles',
+    breaks: ['ABAC-ROLE-001'],
+    area: 'auth',
+    description: 'An admin key\'s 201 answer to a top-level `create_role` becomes 403 `permission denied`, as on a server that reads the SD\'s "full access" of server keys as the only way to manage roles.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse((res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create_role' && keyOf(ledgers, ctx.original)?.role === 'admin', permissionDenied),
+    })),
+  },
+  {
+    id: 'ABAC-ROLE-VALIDATED-BEFORE-PERMISSION',
+    title: 'CreateRole checks the role before the caller\'s right',
+    breaks: ['ABAC-ROLE-003'],
+    area: 'auth',
+    description: 'The reference server validates a `create_role` body before it checks whether the caller may create roles, so a client key or token sending an invalid role gets 400 `validation failed` instead of 403.',
+    apply: () => ({ failpoints: ['ROLE-VALIDATED-BEFORE-PERMISSION'] }),
+  },
+  {
+    id: 'ABAC-ROLE-READABLE-BY-ANYONE',
+    title: 'Client keys and tokens may read and change roles',
+    breaks: ['ABAC-ROLE-014'],
+    area: 'auth',
+    description: 'A client key\'s or token\'s top-level Get, Update, Replace or Delete of a role runs with an admin key of its database.',
+    apply: withLedgers((ledgers) => ({
+      request: (req) => {
+        const admin = targetsRole(req) ? adminOfCaller(req, ledgers) : undefined;
+        return admin === undefined ? undefined : withSecret(req, admin);
+      },
+    })),
+  },
+  {
+    id: 'ABAC-ROLE-SERVER-DENIED-AFTER-WRITING',
+    title: 'A server key\'s role write is refused after it is applied',
+    breaks: ['ABAC-ROLE-015'],
+    area: 'auth',
+    description: 'A server key\'s top-level `create_role`, or Update or Delete of a role, runs with an admin key of the same database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting((req, ledgers) => {
+      const key = keyOf(ledgers, req);
+      const form = topLevelForm(req);
+      const write = form === 'create_role' || ((form === 'update' || form === 'delete') && targetsRole(req));
+      return key?.role === 'server' && write ? ledgers.keys.sibling(key, 'admin')?.secret : undefined;
+    }),
+  },
+  {
+    id: 'ABAC-LISTING-FILTERED',
+    title: 'A token\'s listing of collections answers an empty page',
+    breaks: ['ABAC-PRIV-009'],
+    area: 'auth',
+    description: 'A token\'s 403 answer to a top-level Paginate of `{"collections": null}` becomes 200 with an empty page, as on a server that filters the listing by what the token may read.',
+    apply: withLedgers((ledgers) => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const set = topObject(ctx.original)?.paginate;
+          return res.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && isJsonObject(set) && 'collections' in set && set.collections === null;
+        },
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
+      ),
+    })),
+  },
+  {
+    id: 'ABAC-EXISTS-REFUSED',
+    title: 'Exists of a document the caller may not read answers 403',
+    breaks: ['ABAC-PRIV-010'],
+    area: 'auth',
+    description: 'The reference server answers Exists of a ref the caller may not read with 403 `permission denied` instead of `false`, as it did before.',
+    apply: () => ({ failpoints: ['EXISTS-REFUSED-WHEN-UNREADABLE'] }),
+  },
+  {
+    id: 'KEY-ROLE-NAME-AS-SERVER',
+    title: 'A key whose role is a role\'s name gets server rights',
+    breaks: ['KEY-ROLE-016'],
+    area: 'auth',
+    description: 'A top-level `create_key` whose role is the name of a role the run created is sent with role `server`, as from a server that accepts the name without looking the role up.',
+    apply: withLedgers((ledgers) => ({
+      request: editExpression((object) => {
+        const payload = objectPayload(object.create_key);
+        if (payload === undefined || typeof payload.role !== 'string' || !ledgers.roles.roles.some((role) => role.name === payload.role)) return 0;
+        payload.role = 'server';
+        return 1;
+      }),
+    })),
+  },
+  {
+    id: 'ABAC-ROLE-PRIVILEGES-REQUIRED',
+    title: 'A role needs privileges with actions',
+    breaks: ['ABAC-ROLE-016'],
+    area: 'auth',
+    description: 'A 201 answer to a top-level `create_role` without `privileges`, or with a privilege without `actions`, becomes 400 `validation failed` (nothing is undone: the role stays).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const payload = topLevelForm(ctx.original) === 'create_role' ? objectPayload(topObject(ctx.original)?.create_role) : undefined;
+          if (res.status !== 201 || payload === undefined) return false;
+          const privileges = payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
+          return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
+        },
+        (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_role'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+      ),
+    }),
+  },
+  {
+    id: 'ABAC-DENIED-AT-FORM',
+    title: 'A refusal by the roles is reported at the form',
+    breaks: ['ABAC-PRIV-011'],
+    area: 'auth',
+    description: 'A token\'s 403 `permission denied` at position `[]` is answered at the top-level form\'s argument (`["get"]`, `["update"]`, …) instead.',
+    apply: withLedgers((ledgers) => ({
+      json: rewriteJson(
+        (body, ctx) => ctx.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && topLevelForm(ctx.original) !== undefined && hasErrorCode(body, 'permission denied'),
+        (body, ctx) => v4Errors(body).reduce((n, error) => {
+          if (!Array.isArray(error.position) || error.position.length !== 0) return n;
+          error.position = [topLevelForm(ctx.original)!];
+          return n + 1;
+        }, 0),
+      ),
+    })),
+  },
+  {
+    id: 'ABAC-WRITE-PREDICATE-OLD-ARGUMENTS',
+    title: 'A write predicate gets the old document with its ref and ts, and a one-parameter lambda only that',
+    breaks: ['ABAC-PRED-012'],
+    area: 'auth',
+    description: 'The reference server passes a write predicate the old values with `ref` and `ts`, and a one-parameter lambda the old values alone, as it did before.',
+    apply: () => ({ failpoints: ['WRITE-PREDICATE-OLD-ARGUMENTS'] }),
+  },
+  {
+    id: 'ABAC-MEMBER-PREDICATE-LENIENT',
+    title: 'A membership predicate assigns its role unless it answers false',
+    breaks: ['ABAC-MEMBER-007'],
+    area: 'auth',
+    description: 'The reference server assigns a role whose membership predicate raises an error or answers something other than a boolean, as a server that tests for `false` instead of `true` would.',
+    apply: () => ({ failpoints: ['MEMBERSHIP-PREDICATE-LENIENT'] }),
+  },
+  {
+    id: 'ABAC-SCHEMA-DENIED-AFTER-WRITING',
+    title: 'A token\'s schema write is refused after it is applied',
+    breaks: ['ABAC-PRIV-008'],
+    area: 'auth',
+    description: 'A token\'s top-level CreateCollection, CreateIndex, CreateRole, CreateKey, CreateDatabase or CreateFunction runs with an admin key of its database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting((req, ledgers) => {
+      const token = ledgers.tokens.ofRequest(req);
+      return token !== undefined && SCHEMA_FORMS.has(topLevelForm(req) ?? '') ? adminSecretFor(token, ledgers.keys) : undefined;
+    }),
   },
   {
     id: 'ABAC-ROLE-ACTION-COERCED',
@@ -2028,8 +2187,8 @@ export const AUTH_FAULTS: readonly Fault[] = [
     title: 'A client key\'s CreateRole is refused after the role is created',
     breaks: ['ABAC-ROLE-003'],
     area: 'auth',
-    description: 'A client key\'s `create_role` runs with a server key of the same database and answers 403 `permission denied`.',
-    apply: deniedAfterWriting(clientRequest(['create_role'])),
+    description: 'A client key\'s `create_role` runs with an admin key of the same database and answers 403 `permission denied`.',
+    apply: deniedAfterWriting(clientRequest(['create_role'], 'admin')),
   },
   {
     id: 'AUTH-CLIENT-DENIED-AFTER-WRITING',

@@ -365,6 +365,35 @@ function generatedIdsOverwriteChosen(): FaultHooks {
   };
 }
 
+/** The native collection a top-level `{"paginate": {"<native>": null}}` lists, if the request is one. */
+function listedNative(request: ProxiedRequest): string | undefined {
+  const expression = v4Expression(request);
+  const set = topLevelForm(request) === 'paginate' && isJsonObject(expression) ? expression.paginate : undefined;
+  if (!isJsonObject(set)) return undefined;
+  const keys = Object.keys(set);
+  return keys.length === 1 && set[keys[0]!] === null ? keys[0] : undefined;
+}
+
+/**
+ * A key of role `role` (learned from the run's CreateKey answers) gets a 200 empty page instead of its 403 answer to a
+ * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
+ */
+function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
+  return () => {
+    const ledger = new KeyLedger();
+    return {
+      json: (body) => {
+        ledger.learnFrom(body);
+        return undefined;
+      },
+      response: rewriteResponse(
+        (res, ctx) => res.status === 403 && natives.includes(listedNative(ctx.original) ?? '') && ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
+      ),
+    };
+  };
+}
+
 export const CORE_FAULTS: readonly Fault[] = [
   {
     id: 'STATUS-CREATE-200',
@@ -2223,13 +2252,39 @@ export const CORE_FAULTS: readonly Fault[] = [
     apply: () => crossDatabaseLookup(isDocumentKey),
   },
   {
-    id: 'KEY-NAME-DROPPED',
-    title: 'Key records lose their `name`',
-    breaks: ['KEY-CREATE-002'],
+    id: 'KEY-NAME-ALTERED',
+    title: 'Key records carry a `name` other than the one given',
+    breaks: ['KEY-CREATE-006'],
     area: 'core',
-    description: '`name` is removed from every key record.',
+    description: 'Every string `name` of a key record is answered upper-cased, as from a server that normalises labels.',
     apply: () => ({
-      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'keys' ? deleteKeys(record, 'name', (o) => o === record) : 0), 0)),
+      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
+        record.name = record.name.toUpperCase();
+        return n + 1;
+      }, 0)),
+    }),
+  },
+  {
+    id: 'KEY-NAME-NOT-STRING-KEPT',
+    title: 'A key keeps a `name` that is not a string',
+    breaks: ['KEY-LIFE-005'],
+    area: 'core',
+    description: 'A top-level `update` of a key refused with `validation failed` whose new `name` is not a string answers 200 with the key\'s ref and that `name`, as a server that keeps names without checking them would (nothing is written).',
+    apply: () => ({
+      response: rewriteResponse(
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original);
+          if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update)) return false;
+          const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
+          return params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed');
+        },
+        (res, ctx) => {
+          const expression = v4Expression(ctx.original) as JsonObject;
+          const name = ((expression.params as JsonObject).object as JsonObject).name;
+          return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
+        },
+      ),
     }),
   },
   {
@@ -3340,4 +3395,90 @@ export const CORE_FAULTS: readonly Fault[] = [
       ),
     }),
   },
+  {
+    id: 'DB-LIST-CLIENT-EMPTY-PAGE',
+    title: 'A client key\'s listing of schema records answers an empty page',
+    breaks: ['DB-LIST-001'],
+    area: 'core',
+    description: 'A client key\'s 403 answer to a top-level Paginate of collections, indexes, functions, roles, databases or keys becomes 200 with an empty page, as on a server that filters the listing by what the key may read.',
+    apply: listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
+  },
+  {
+    id: 'DB-LIST-SERVER-EMPTY-PAGE',
+    title: 'A server key\'s listing of keys or databases answers an empty page',
+    breaks: ['DB-LIST-002'],
+    area: 'core',
+    description: 'A server key\'s 403 answer to a top-level Paginate of keys or databases becomes 200 with an empty page, as on a server that filters the listing by what the key may read.',
+    apply: listingFilteredForKeys('server', ['keys', 'databases']),
+  },
+  {
+    id: 'DB-CHILD-SERVER-KEY-CONFINED',
+    title: 'A server key cannot read its child databases',
+    breaks: ['DB-CHILD-004'],
+    area: 'core',
+    description: 'The reference server refuses a server key every ref scoped to a child database (403 `permission denied`), as a server that confines each key to its own database would.',
+    apply: () => ({ failpoints: ['SERVER-KEY-CHILD-READS-DENIED'] }),
+  },
+  {
+    id: 'KEY-ROLE-READONLY-AS-SERVER',
+    title: 'A `server-readonly` key is a full server key',
+    breaks: ['KEY-ROLE-015'],
+    area: 'core',
+    description: 'A top-level `create_key` with role `server-readonly` is sent with role `server`, and the key record answered says `server-readonly`: a server that accepts the role without its restriction.',
+    apply: () => ({
+      request: rewriteExpression((expression) => {
+        const payload = isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object) ? expression.create_key.object : undefined;
+        if (payload?.role !== 'server-readonly') return 0;
+        payload.role = 'server';
+        return 1;
+      }),
+      json: rewriteJson(
+        (_body, ctx) => stringifyJson(v4Expression(ctx.original) ?? null).includes('"server-readonly"'),
+        (body) => records(body).reduce((n, record) => (nativeCollectionOf(record) === 'keys' && record.role === 'server' ? ((record.role = 'server-readonly'), n + 1) : n), 0),
+      ),
+    }),
+  },
+  {
+    id: 'DB-LIST-ORDER-UNSTABLE',
+    title: 'Native collection listings come in a different order each time',
+    breaks: ['DB-LIST-003'],
+    area: 'core',
+    description: 'The page of every second top-level Paginate of collections or databases has its `data` reversed, as from a server that lists records from an unordered map.',
+    apply: () => {
+      let seen = 0;
+      return {
+        json: rewriteJson(
+          (body, ctx) => ctx.status === 200 && ['collections', 'databases'].includes(listedNative(ctx.original) ?? '') && Array.isArray(v4Resource(body)?.data) && (seen++ % 2 === 1),
+          (body) => {
+            const data = v4Resource(body)!.data as unknown[];
+            if (data.length < 2) return false;
+            data.reverse();
+            return true;
+          },
+        ),
+      };
+    },
+  },
+  {
+    id: 'KEY-LISTED-WHERE-IT-OPENS',
+    title: 'A key is listed in the database it opens',
+    breaks: ['KEY-SECRET-012'],
+    area: 'core',
+    description: 'A key\'s 200 answer to a top-level Paginate of keys also lists that key itself, as from a server that files a key under the database it opens rather than the one it was created in.',
+    apply: () => {
+      const ledger = new KeyLedger();
+      return {
+        json: (body, ctx) => {
+          ledger.learnFrom(body);
+          const key = ledger.bySecret(requestSecret(ctx.original) ?? '');
+          const data = v4Resource(body)?.data;
+          if (ctx.status !== 200 || listedNative(ctx.original) !== 'keys' || key === undefined || !Array.isArray(data)) return undefined;
+          if (data.some((ref) => stringifyJson(ref) === key.ref)) return undefined;
+          data.push(parseJson(key.ref));
+          return body;
+        },
+      };
+    },
+  },
 ];
+

@@ -114,3 +114,11 @@ export function serverSecretFor(token: KnownToken, keys: KeyLedger): string | un
   if (issuer === undefined || issuer.role === 'server' || issuer.role === 'admin') return token.issuer;
   return keys.sibling(issuer, 'server')?.secret;
 }
+
+/** A secret with admin rights in the database a token was issued in: an admin key of the database of its issuer. */
+export function adminSecretFor(token: KnownToken, keys: KeyLedger): string | undefined {
+  if (token.issuer === undefined) return undefined;
+  const issuer = keys.bySecret(token.issuer);
+  if (issuer === undefined || issuer.role === 'admin') return token.issuer;
+  return keys.sibling(issuer, 'admin')?.secret;
+}

@@ -37,8 +37,8 @@ describe('User-defined functions', { shuffle: false }, () => {
   beforeAll(async () => {
     await createCollections(t.server, 'notes', 'users');
     // A role used as a function's role: it may create notes, and nothing else.
-    (await t.server.query({ create_role: obj({ name: 'note_writer', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ create: true }) })] }) })).expectStatus(201);
-    (await t.server.query([
+    (await t.admin.query({ create_role: obj({ name: 'note_writer', privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ create: true }) })] }) })).expectStatus(201);
+    (await t.admin.query([
       createFunction('echo', 'x', { var: 'x' }),
       createFunction('swap', ['a', 'b'], [{ var: 'b' }, { var: 'a' }]),
       createFunction('single', ['x'], { var: 'x' }),
@@ -55,7 +55,7 @@ describe('User-defined functions', { shuffle: false }, () => {
     ])).expectStatus(200, 201);
     // Callers may read notes and call some functions; they may not create notes nor read function records.
     const callable = ['echo', 'make_note', 'make_note_server', 'make_note_admin', 'make_note_role', 'read_note_role'];
-    (await t.server.query({
+    (await t.admin.query({
       create_role: obj({
         name: 'callers',
         membership: [obj({ resource: { collection: 'users' } })],

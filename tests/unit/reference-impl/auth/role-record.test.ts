@@ -29,8 +29,11 @@ describe('role records', () => {
     expect(failures.map((f) => f.field)).toEqual([field]);
   });
 
-  it('requires privileges and ref resources', () => {
-    expect(normaliseRoleFields({ name: 'r' }).failures.map((f) => f.field)).toEqual([['privileges']]);
+  it('needs no privileges nor actions, and refs as resources', () => {
+    expect(normaliseRoleFields({ name: 'r' }).failures).toEqual([]);
+    const actionless = normaliseRoleFields({ name: 'r', privileges: [{ resource: users }] });
+    expect(actionless.failures).toEqual([]);
+    expect(privilegeEntries(actionless.fields)[0]!.actions).toEqual({});
     const { failures } = normaliseRoleFields({ name: 'r', membership: [{ resource: 'users' }], privileges: [{ resource: 'users', actions: { read: true } }] });
     expect(failures.map((f) => f.field)).toEqual([['membership', 0, 'resource'], ['privileges', 0, 'resource']]);
   });
