@@ -1,9 +1,10 @@
-// Setup file of the conformance project: per test, it starts a transcript, publishes the requirement IDs as Allure
+// Setup file of the conformance project: per test, it starts a transcript and a scope of generated names, publishes the requirement IDs as Allure
 // labels (the JUnit properties are written by RequirementJUnitReporter from the test's meta), fails tests registered
 // without `check`, and attaches the redacted HTTP exchanges of a failing test to its result.
 import * as allure from 'allure-js-commons';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach } from 'vitest';
+import { endFileNames, enterTestNames, leaveTestNames } from './names.js';
 import { target } from './target.js';
 import { beginTestTranscript, endFileTranscript, endTestTranscript, formatExchanges, redactExchanges } from './transcript.js';
 
@@ -12,6 +13,7 @@ fc.configureGlobal({ seed: target().seed });
 
 beforeEach(async (context) => {
   const transcript = beginTestTranscript();
+  enterTestNames(context.task.fullTestName ?? context.task.name);
   const ids = context.task.meta.requirements;
   if (!ids || ids.length === 0) {
     throw new Error(`"${context.task.name}" declares no requirement IDs: register conformance tests with check([...ids], title, fn)`);
@@ -32,9 +34,11 @@ beforeEach(async (context) => {
 // onTestFailed handlers run after afterEach, so the transcript list stays reachable through the closure above.
 afterEach(() => {
   endTestTranscript();
+  leaveTestNames();
 });
 
 // After hooks run in reverse order of registration, so this one (a setup file's) runs after the test file's own.
 afterAll(() => {
   endFileTranscript();
+  endFileNames();
 });
