@@ -50,6 +50,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     return grantedByRoles(ctx, request);
   };
 
+  // Implements: UDF-ACCESS-002
   /** True when one of the caller's roles has a privilege on the resource whose action predicate holds. */
   const grantedByRoles = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
     for (const role of await rolesOf(ctx, assigns)) {
@@ -146,6 +147,7 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
     case 'create':
     case 'create_with_id':
       return [after];
+    // Implements: UDF-ACCESS-003
     case 'call':
       return [request.arguments ?? null];
     case 'history_write':

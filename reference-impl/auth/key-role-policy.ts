@@ -28,6 +28,7 @@ export const keyRolePolicy: AccessPolicy = {
   },
 };
 
+// Implements: UDF-ACCESS-001, UDF-CREATE-007
 function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
   const { role, database: own } = ctx.identity;
   switch (role) {

@@ -585,6 +585,7 @@ export function renderResource(value: Value, options: RenderOptions): string {
 }
 
 export function renderDecimal(n: number): string {
+  // Implements: FN-MATH-022
   if (!Number.isFinite(n)) return JSON.stringify(String(n));
   // String(-0) is "0"; the service (Java Double.toString) keeps the sign of a negative zero.
   const text = Object.is(n, -0) ? '-0' : String(n);

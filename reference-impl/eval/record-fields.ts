@@ -12,6 +12,7 @@ export function typeFailure(field: string, expected: string, value: Value): Vali
   return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
 }
 
+// Implements: UDF-CREATE-005
 /** `name` of a schema record: required, a valid name (DEC-049). */
 export function nameFailures(params: ObjectValue): ValidationFailure[] {
   const name = params['name'];
@@ -83,6 +84,7 @@ function copyArrayWithoutNulls(array: readonly Value[]): Value[] {
 
 export type WriteMode = 'create' | 'update' | 'replace';
 
+// Implements: DOC-TTL-010, DOC-TTL-011
 /**
  * The stored fields of a user document from Create/Update/Replace params: `data` (object), `ttl` (time),
  * and `credentials.password`, which goes only to the hidden BCrypt hash. Other keys are ignored.
@@ -157,6 +159,7 @@ const KEPT_BY_REPLACE: Readonly<Record<string, readonly string[]>> = {
   keys: ['hashed_secret'],
 };
 
+// Implements: UDF-RECORD-005
 export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion, collection: string): ObjectValue {
   if (mode === 'update') return mergeObjects(existing.fields, params);
   const kept: ObjectValue = {};

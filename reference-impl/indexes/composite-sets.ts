@@ -285,6 +285,7 @@ export function compareToBound(tuple: IndexTuple, bound: readonly Value[], rever
   return compareTuples(tuple.slice(0, width), bound.slice(0, width), reverse);
 }
 
+// Implements: FN-SET-001, FN-SET-002, FN-SET-003, FN-SET-004, FN-SET-005
 /** The tuples of `inner` from `lower` to `upper`, both inclusive, in the set's order (`Range`, DEC-065). */
 export class RangeSet implements OrderedSet {
   constructor(

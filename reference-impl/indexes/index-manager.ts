@@ -391,6 +391,7 @@ export class IndexManager {
     if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
 
+  // Implements: DOC-TTL-013
   private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {
     const removed = new Set<string>();
     const added: IndexEntry[] = [];

@@ -57,6 +57,7 @@ export class Transaction {
     readonly readOnly: boolean,
   ) {}
 
+  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009
   /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pendingWrite(database, collection, id);
@@ -68,6 +69,7 @@ export class Transaction {
     return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
+  // Implements: DOC-TTL-006
   /**
    * The document as of an earlier time (own writes are visible only at the transaction's own ts). Its ttl is judged
    * at this transaction's time, not `atTs`, as the real service does: At cannot bring back an expired document.

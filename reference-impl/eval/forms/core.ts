@@ -147,6 +147,7 @@ const select: FormDefinition = {
     const path = pathElements(await args.value(ctx, 'select'), args.position('select'));
     const from = await args.value(ctx, 'from');
     const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
+    // Implements: FN-OBJ-014
     // As SelectAll, which is Select with `all` in the real service (FN-OBJ-014).
     if (all) return selectAllValues(from, path);
     let current: Value | undefined = from;
@@ -169,6 +170,7 @@ const equals: FormDefinition = {
   },
 };
 
+// Implements: FN-CMP-006
 /**
  * Equals compares its operands as the real service does (BasicFunctions.scala): two numbers by value, an integer
  * and a decimal included, in the comparison order LT uses (Java's `Double.compare`: NaN equals NaN, 0.0 does not
@@ -211,6 +213,7 @@ const abort: FormDefinition = {
   },
 };
 
+// Implements: FN-HIST-007
 const now: FormDefinition = {
   required: ['now'],
   async evaluate(ctx) {
@@ -218,6 +221,7 @@ const now: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-020
 const time: FormDefinition = {
   required: ['time'],
   async evaluate(ctx, args) {
@@ -225,6 +229,7 @@ const time: FormDefinition = {
   },
 };
 
+// Implements: FN-ALIAS-003
 /** NewId takes an id from the store, which the real service counts as a write: a read-only request refuses it (FN-ALIAS-003). */
 const newId: FormDefinition = {
   required: ['new_id'],
@@ -234,6 +239,7 @@ const newId: FormDefinition = {
   },
 };
 
+// Implements: FN-ALIAS-001
 /** NextId, the deprecated name of NewId (FN-ALIAS-001). */
 const nextId: FormDefinition = { ...newId, required: ['next_id'] };
 

@@ -27,6 +27,7 @@ function expectWritableRef(given: Value, position: Position): Ref {
   return ref;
 }
 
+// Implements: FN-HIST-004
 /** The time a read is at: its own `ts`, else the time of an enclosing `At` (undefined: the transaction's). */
 async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
   return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
@@ -46,6 +47,7 @@ const create: FormDefinition = {
   },
 };
 
+// Implements: UDF-CREATE-002
 /**
  * Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate).
  * As in the real service, refs that do not resolve are reported at the form's position, and everything the write
@@ -101,6 +103,7 @@ const get: FormDefinition = {
   },
 };
 
+// Implements: FN-HIST-001, FN-HIST-002
 async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocation): Promise<Value> {
   const found = await readExisting(ctx, location, args.node.position, await atTs(ctx, args));
   return renderReadDocument(location.ref, found);
@@ -172,6 +175,7 @@ function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): Do
 /** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
 const RENAMABLE = new Set(['collections', 'databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
+// Implements: UDF-RECORD-003, UDF-RECORD-004, UDF-RECORD-005
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);

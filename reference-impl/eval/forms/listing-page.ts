@@ -86,6 +86,7 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
   return ref.id;
 }
 
+// Implements: UDF-RECORD-002
 /**
  * The page, or undefined when this set or request needs the materialised path. Access is checked per
  * document walked, exactly as the materialised listing does; the page comes at once unless a check waits.

@@ -110,6 +110,7 @@ function snapshot(ctx: EvalContext, args: FormArgs): Snapshot | Promise<Snapshot
   return givenSnapshot(ctx, args);
 }
 
+// Implements: FN-HIST-004, FN-HIST-016
 async function givenSnapshot(ctx: EvalContext, args: FormArgs): Promise<Snapshot> {
   const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
   const events = args.has('events') && expectBoolean(await args.value(ctx, 'events'), args.position('events'));

@@ -59,9 +59,11 @@ export const refForms: readonly FormDefinition[] = [
   named('index', 'indexes'),
   named('database', 'databases'),
   named('role', 'roles'),
+  // Implements: UDF-RECORD-001
   named('function', 'functions'),
   refWithId,
   ...NATIVE_COLLECTIONS.map((name) => native(name)),
+  // Implements: FN-ALIAS-002
   // Classes, the deprecated name of Collections (FN-ALIAS-002).
   native('collections', 'classes'),
 ];

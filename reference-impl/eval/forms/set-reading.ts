@@ -48,6 +48,7 @@ function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, pos
   return { index, record };
 }
 
+// Implements: FN-SET-008
 /**
  * How the caller may read the entries of a Match on an index (DEC-054), as the real service decides it: every entry
  * (`unrestricted_read`, a key role, a public index), or only the entries of documents the caller may read (`read`);
@@ -61,6 +62,7 @@ async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexReco
   return 'readable';
 }
 
+// Implements: FN-SET-008
 /** The entries of `set` whose documents (the ref each tuple ends with) the caller may read, as of `atTs`. */
 async function readableEntries(ctx: EvalContext, database: DatabaseId, set: OrderedSet, atTs?: bigint): Promise<OrderedSet> {
   const out: Entry[] = [];
@@ -91,6 +93,7 @@ export function termTuple(termCount: number, terms: Value | undefined): Value[] 
 
 const EMPTY = new ArraySet([], []);
 
+// Implements: DOC-TTL-005
 /**
  * An index term set as this request sees it. Stored entries stay until their document is rewritten, so the entries
  * of documents whose ttl has passed are left out here, at read time (DEC-067); only in a database where a document
@@ -126,6 +129,7 @@ function documentKey(collection: CollectionKey, id: string): string {
   return `${collection}\u0000${id}`;
 }
 
+// Implements: FN-HIST-003
 /** An index term set as it was at `atTs`, rebuilt from the documents of that time. */
 function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex, terms: Value[], atTs: bigint): OrderedSet {
   const valueCount = index.definition.values.length;
@@ -215,11 +219,13 @@ async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKe
   return new ArraySet(out, []);
 }
 
+// Implements: FN-SET-002, FN-SET-003
 /** A `Range` bound as a tuple (DEC-065): an array is the tuple, any other value a tuple of one; absent is unbounded. */
 function rangeBound(bound: Value | undefined): Value[] {
   return bound === undefined ? [] : Array.isArray(bound) ? bound : [bound];
 }
 
+// Implements: FN-SET-009
 /**
  * `Singleton(ref)` (DEC-065): the ref while its document exists, else nothing. As in the real service, reading it
  * needs `history_read` on the document (not `read`); a native collection's ref names no document, so its set is empty.
@@ -286,6 +292,7 @@ export class SetReader {
     }
     if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs, options));
     if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs, options);
+    // Implements: FN-ARR-008
     if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs, options));
     if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs, options), rangeBound(s['from']), rangeBound(s['to']));
     if ('singleton' in s) return own(await singleton(ctx, s['singleton']!, position, atTs));
@@ -304,6 +311,7 @@ export class SetReader {
     return options.sources ? new SourcedSet(ordered, set) : ordered;
   }
 
+  // Implements: FN-SET-012, FN-SET-013
   /**
    * `Filter(lambda, set)` (DEC-065): the entries whose element the lambda answers true for, in the set's order. The
    * lambda runs over every readable entry of the set, so a page costs the whole set; an answer that is not a boolean

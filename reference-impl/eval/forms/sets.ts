@@ -167,6 +167,7 @@ function occurrences(values: readonly Value[]): Map<string, number> {
   return counts;
 }
 
+// Implements: FN-SET-016
 /**
  * Union of two arrays as a multiset (FN-SET-016): each value as often as the array holding it most, every copy at the
  * value's first place, the left array's values first.
@@ -184,6 +185,7 @@ function arrayUnion(left: readonly Value[], right: readonly Value[]): Value[] {
   return out;
 }
 
+// Implements: FN-SET-017, FN-SET-018
 /** The values of `left` that `right` holds (`keep`) or does not hold, each copy in `right` matching one in `left`. */
 function arrayMatch(left: readonly Value[], right: readonly Value[], keep: boolean): Value[] {
   const available = occurrences(right);
@@ -246,6 +248,7 @@ function compatible(a: SetShape | undefined, b: SetShape | undefined): boolean {
   return a.historical === b.historical && a.reversed.every((r, i) => i >= b.reversed.length || r === b.reversed[i]);
 }
 
+// Implements: FN-SET-020
 /**
  * `{"union" | "intersection" | "difference": [a, b, …]}`: of sets, the set (operands rendered as an array even when one
  * was given, SET-REF-004); of arrays, the array computed at once (FN-SET-016 … FN-SET-018). Each operand is a set or
@@ -267,6 +270,7 @@ function combination(name: Combination): FormDefinition {
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
       if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
+      // Implements: FN-HIST-023
       // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
       const historical = operands.map(isHistoricalSet);
       if (historical.some((h) => h !== historical[0])) throw errors.invalidArgument('Sets are not compatible.', expr.position);
@@ -291,6 +295,7 @@ function distinctValues(values: readonly Value[]): Value[] {
   });
 }
 
+// Implements: FN-SET-019
 /** `{"distinct": s}`: of a set, the set; of an array, its values once each; of a page, the page so (FN-SET-019). */
 const distinct: FormDefinition = {
   required: ['distinct'],
