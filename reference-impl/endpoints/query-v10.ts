@@ -26,6 +26,7 @@ function formatOf(ctx: RequestContext): Format {
   return ctx.exchange.request.headers['x-format'] === 'tagged' ? 'tagged' : 'simple';
 }
 
+// Implements: PROTO-HEADER-016
 /** `x-query-tags` as sent (`k=v,k2=v2`): a successful answer echoes it as `query_tags` (DEC-008, wire-facts §3); the drivers read it back. */
 function queryTagsOf(ctx: RequestContext): { query_tags?: string } {
   const tags = ctx.exchange.request.headers['x-query-tags']?.trim();
@@ -70,6 +71,7 @@ function isQueryInput(query: unknown): query is QueryInput {
   return typeof query === 'object' && query !== null && !Array.isArray(query) && Array.isArray((query as { fql?: unknown }).fql);
 }
 
+// Implements: PROTO-ENDPOINT-008, PROTO-STATUS-003
 export function createV10QueryEndpoint(events: EventService): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const started = performance.now();

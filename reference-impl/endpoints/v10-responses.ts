@@ -17,6 +17,7 @@ export function v10QueryStats(queryTimeMs: number): V10QueryStats {
   };
 }
 
+// Implements: PROTO-ERROR-010
 /** A protocol-level error: `{"error": {code, message}}` only. */
 export function sendV10Error(ctx: RequestContext, status: number, code: string, message: string): void {
   const body: V10Error = { error: { code, message } };

@@ -250,6 +250,7 @@ function parseBoolean(params: ObjectValue, key: string, fallback: boolean, f: Fa
   return v;
 }
 
+// Implements: LIMIT-PART-001, LIMIT-PART-002
 function parsePartitions(params: ObjectValue, termCount: number, f: FailureCollector): number {
   const v = params['partitions'];
   const fallback = termCount === 0 ? DEFAULT_COLLECTION_INDEX_PARTITIONS : DEFAULT_PARTITIONS;

@@ -391,7 +391,7 @@ export class IndexManager {
     if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
 
-  // Implements: DOC-TTL-013
+  // Implements: DOC-TTL-013, TXN-ATOMIC-003, TXN-CONC-002
   private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {
     const removed = new Set<string>();
     const added: IndexEntry[] = [];

@@ -57,7 +57,7 @@ export class Transaction {
     readonly readOnly: boolean,
   ) {}
 
-  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009
+  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009, DOC-LIFE-002
   /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pendingWrite(database, collection, id);
@@ -168,6 +168,7 @@ export class Transaction {
     return this.store.allocateDatabase(parent);
   }
 
+  // Implements: DOC-CREATE-002, DOC-CREATE-003, DOC-CREATE-010
   newDocumentId(): string {
     return this.store.newDocumentId();
   }
@@ -225,6 +226,7 @@ export class Transaction {
     return this.historyEdits ? this.withHistoryEdits(records) : records;
   }
 
+  // Implements: TXN-ATOMIC-004
   private pendingWrite(database: DatabaseId, collection: CollectionKey, id: string): PendingWrite | undefined {
     if (this.pendingIndex) return this.pendingIndex.get(pendingKey(database, collection, id));
     for (const write of this.pending ?? []) if (write.id === id && write.collection === collection && write.database === database) return write;

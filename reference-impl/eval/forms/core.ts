@@ -24,6 +24,7 @@ async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Val
   return [{ value: await ctx.eval(expr), position: expr.position }];
 }
 
+// Implements: PROTO-VALUE-008, PROTO-VALUE-013
 const object: FormDefinition = {
   required: ['object'],
   evaluate(ctx, args) {
@@ -38,6 +39,7 @@ const object: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-008, PROTO-VALUE-012
 const variable: FormDefinition = {
   required: ['var'],
   async evaluate(ctx, args) {
@@ -50,6 +52,7 @@ const variable: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const letForm: FormDefinition = {
   required: ['let', 'in'],
   async evaluate(ctx, args) {
@@ -72,6 +75,7 @@ const letForm: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const doForm: FormDefinition = {
   required: ['do'],
   async evaluate(ctx, args) {
@@ -84,6 +88,7 @@ const doForm: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const ifForm: FormDefinition = {
   required: ['if', 'then', 'else'],
   async evaluate(ctx, args) {
@@ -140,6 +145,7 @@ function step(from: Value, element: string | bigint): Value | undefined {
   return undefined;
 }
 
+// Implements: PROTO-ERROR-008, PROTO-VALUE-008, PROTO-VALUE-009
 const select: FormDefinition = {
   required: ['select', 'from'],
   optional: ['default', 'all'],
@@ -161,6 +167,7 @@ const select: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const equals: FormDefinition = {
   required: ['equals'],
   async evaluate(ctx, args) {
@@ -205,6 +212,7 @@ const not: FormDefinition = {
   },
 };
 
+// Implements: PROTO-ERROR-006
 const abort: FormDefinition = {
   required: ['abort'],
   async evaluate(ctx, args) {
@@ -213,7 +221,7 @@ const abort: FormDefinition = {
   },
 };
 
-// Implements: FN-HIST-007
+// Implements: FN-HIST-007, TXN-TIME-001
 const now: FormDefinition = {
   required: ['now'],
   async evaluate(ctx) {

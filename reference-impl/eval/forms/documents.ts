@@ -20,6 +20,7 @@ function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise
   return whenReady(args.valueOrPending(ctx, 'params'), (params) => (params === null ? {} : expectObject(params, args.position('params'))));
 }
 
+// Implements: DOC-REF-005
 /** The ref a write targets: a ref of the query's database, as the real service refuses to write a scoped one (DEC-050). */
 function expectWritableRef(given: Value, position: Position): Ref {
   const ref = expectRef(given, position);
@@ -47,7 +48,7 @@ const create: FormDefinition = {
   },
 };
 
-// Implements: UDF-CREATE-002
+// Implements: UDF-CREATE-002, PROTO-ERROR-012, DOC-CREATE-001, DOC-CREATE-002
 /**
  * Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate).
  * As in the real service, refs that do not resolve are reported at the form's position, and everything the write
@@ -72,6 +73,7 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   );
 }
 
+// Implements: DOC-CREATE-004, DOC-CREATE-005
 /** An id the caller chose may be taken: that is checked once the fields the create would write are known. */
 async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Promise<Value> {
   const position = args.position('create');
@@ -89,6 +91,7 @@ function createdDocument(ctx: EvalContext, location: DocumentLocation, version: 
   return result;
 }
 
+// Implements: DB-GET-001, COLL-GET-001, DOC-GET-001
 const get: FormDefinition = {
   required: ['get'],
   optional: ['ts'],
@@ -122,6 +125,7 @@ async function getFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Promis
   return renderReadDocument(location.ref, await readExisting(ctx, location, args.node.position, ts));
 }
 
+// Implements: DB-LIFE-006, DOC-LIFE-001, DOC-REF-007
 const exists: FormDefinition = {
   required: ['exists'],
   optional: ['ts'],
@@ -162,6 +166,7 @@ async function existsFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Pro
   }
 }
 
+// Implements: DOC-REF-007
 /** Where `ref` lives, or undefined when it does not resolve (`invalid ref` from `locateDocument`). */
 function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation | undefined {
   try {
@@ -175,7 +180,8 @@ function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): Do
 /** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
 const RENAMABLE = new Set(['collections', 'databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
-// Implements: UDF-RECORD-003, UDF-RECORD-004, UDF-RECORD-005
+// Implements: UDF-RECORD-003, UDF-RECORD-004, UDF-RECORD-005, PROTO-ERROR-013, PROTO-ERROR-014, COLL-LIFE-005
+// Implements: COLL-LIFE-008, DOC-UPDATE-004, DOC-REPLACE-002, DOC-REPLACE-003, DOC-UPDATE-005
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
@@ -374,6 +380,8 @@ function isSoleSourceOf(record: DocumentVersion, collection: string): boolean {
   return named.length === 1 && isCollectionNamed(only!, collection);
 }
 
+// Implements: PROTO-ERROR-013, PROTO-ERROR-014, DB-LIFE-001, KEY-LIFE-001, COLL-LIFE-001, DOC-DELETE-001
+// Implements: DOC-DELETE-002, DOC-DELETE-003
 const del: FormDefinition = {
   required: ['delete'],
   async evaluate(ctx, args) {

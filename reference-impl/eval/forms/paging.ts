@@ -27,6 +27,7 @@ function cursorTuple(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
+// Implements: LIMIT-PAGE-001
 /**
  * The page size asked for, as the real service serves it (DEC-018): at most `MAX_PAGE_SIZE`; 0, and -1 for any
  * negative size (both give an empty page, which carries the cursor differently).

@@ -56,6 +56,7 @@ function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: Objec
 /** How many roles of a database may name one collection in their `membership` (DEC-052). */
 export const MAX_ROLES_PER_MEMBERSHIP_COLLECTION = 64;
 
+// Implements: LIMIT-ROLES-001
 /**
  * A `resources exceeded` failure when storing a role with these (normalised) fields would make a collection of its
  * `membership` a member of more than `MAX_ROLES_PER_MEMBERSHIP_COLLECTION` roles. `self` is the id of the role an

@@ -326,6 +326,7 @@ const join: FormDefinition = {
   },
 };
 
+// Implements: DOC-LIFE-003
 const documents: FormDefinition = {
   required: ['documents'],
   evaluate(ctx, args) {
