@@ -30,6 +30,7 @@ export const keyRolePolicy: AccessPolicy = {
 };
 
 // Implements: UDF-ACCESS-001, UDF-CREATE-007, KEY-ROLE-003, KEY-ROLE-004, KEY-ROLE-005, KEY-ROLE-006, KEY-ROLE-007
+// Implements: IDX-DEF-006
 function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
   const { role, database: own } = ctx.identity;
   switch (role) {

@@ -429,7 +429,7 @@ const BAD_TAGGED: Readonly<Record<string, string>> = {
   '@obj': 'Invalid object.',
 };
 
-// Implements: PROTO-VALUE-006, PROTO-VALUE-007
+// Implements: PROTO-VALUE-006, PROTO-VALUE-007, SET-REF-003
 function decodeTagged(tag: string, body: unknown, position: Position): Value {
   const bad = () => new QueryError('invalid expression', BAD_TAGGED[tag]!, position);
   switch (tag) {

@@ -16,6 +16,7 @@ export class LambdaValue extends QueryValue {
   }
 }
 
+// Implements: PAGE-MAP-002
 /**
  * Applies a lambda to arguments. One parameter takes the argument as-is; several parameters destructure
  * an array argument. `_` parameters are ignored.

@@ -16,7 +16,7 @@ import { asLambda } from './set-reading.js';
 
 type Kind = 'map' | 'foreach' | 'filter';
 
-// Implements: FN-ARR-009
+// Implements: FN-ARR-009, PAGE-MAP-001, PAGE-MAP-005
 /** The elements to process and how to put the results back (a page keeps its cursors). */
 function elementsOf(collection: Value, position: Position, kind: Kind): { items: Value[]; rebuild: (data: Value[]) => Value } {
   if (Array.isArray(collection)) return { items: collection, rebuild: (data) => data };
@@ -30,7 +30,7 @@ function elementsOf(collection: Value, position: Position, kind: Kind): { items:
   throw wrongType('Array, Set, or Page', collection, position);
 }
 
-// Implements: FN-SET-012, FN-SET-014
+// Implements: FN-SET-012, FN-SET-014, PAGE-MAP-001, PAGE-MAP-003, PAGE-MAP-005, PAGE-MAP-006
 function collectionForm(kind: Kind): FormDefinition {
   return {
     required: [kind, 'collection'],

@@ -125,6 +125,7 @@ function pathElements(path: Value, position: Position): Array<string | bigint> {
   });
 }
 
+// Implements: PAGE-MAP-004
 function step(from: Value, element: string | bigint): Value | undefined {
   if (typeof element === 'bigint') {
     if (!Array.isArray(from)) return undefined;

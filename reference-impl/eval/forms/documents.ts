@@ -112,6 +112,7 @@ async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocatio
   return renderReadDocument(location.ref, found);
 }
 
+// Implements: SET-GET-001
 /**
  * Get of a set: the document of its first entry in the set's order, read as Get of its ref reads it; an empty set is
  * `instance not found` at the Get (DEC-055). The set is read (and access-checked) as Paginate reads it, at `ts` if
@@ -149,6 +150,7 @@ const exists: FormDefinition = {
   },
 };
 
+// Implements: SET-GET-002
 /**
  * Exists of a set: whether its first entry's document exists and may be read, as the real service answers it
  * (DEC-055); false for an empty set. The set is read as Paginate reads it, at `ts` if given.
@@ -181,7 +183,7 @@ function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): Do
 const RENAMABLE = new Set(['collections', 'databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
 // Implements: UDF-RECORD-003, UDF-RECORD-004, UDF-RECORD-005, PROTO-ERROR-013, PROTO-ERROR-014, COLL-LIFE-005
-// Implements: COLL-LIFE-008, DOC-UPDATE-004, DOC-REPLACE-002, DOC-REPLACE-003, DOC-UPDATE-005
+// Implements: COLL-LIFE-008, DOC-UPDATE-004, DOC-REPLACE-002, DOC-REPLACE-003, DOC-UPDATE-005, IDX-RULE-001
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
@@ -227,6 +229,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
 }
 
+// Implements: IDX-RULE-003
 /**
  * Role privileges naming a renamed record are pointed at its new name in the same transaction, so they keep
  * applying (IDX-RULE-003), and so is a role's membership naming a renamed collection. Written without an access

@@ -30,6 +30,7 @@ export function isIndexRef(v: Value | undefined): v is Ref {
   return v instanceof Ref && v.collection !== undefined && v.collection.id === 'indexes' && v.collection.collection === undefined;
 }
 
+// Implements: IDX-RULE-007, SET-MATCH-006
 /** The index record a ref names, as this request sees it; `invalid ref` when there is none. */
 export function indexRecord(ctx: EvalContext, ref: Value, position: Position): { database: DatabaseId; ref: Ref; version: DocumentVersion } {
   if (!isIndexRef(ref)) throw errors.invalidArgument(`Index ref expected, ${typeName(ref)} provided.`, position);
@@ -39,6 +40,7 @@ export function indexRecord(ctx: EvalContext, ref: Value, position: Position): {
   return { database, ref, version };
 }
 
+// Implements: IDX-RULE-008
 /** The committed index behind a ref and its record; not access-checked (see `entryAccess`). */
 function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): { index: LiveIndex; record: ReturnType<typeof indexRecord> } {
   const record = indexRecord(ctx, ref, position);
@@ -84,6 +86,7 @@ async function mayReadDocument(ctx: EvalContext, database: DatabaseId, ref: Ref,
   return allowed === true || (allowed !== false && (await allowed));
 }
 
+// Implements: IDX-TERM-004, IDX-TERM-005, IDX-TERM-006, SET-MATCH-002, SET-MATCH-003, SET-MATCH-004
 /** The term tuple a Match names: a bare scalar stands for a one-element array (SD "Set"). */
 export function termTuple(termCount: number, terms: Value | undefined): Value[] | undefined {
   const given = terms === undefined ? [] : Array.isArray(terms) && (termCount !== 1 || terms.length === 1) ? terms : [terms];
@@ -178,6 +181,7 @@ function distinctEntries(entries: Entry[], reverse: readonly boolean[]): Entry[]
   return [...byKey.values()].map((same) => ({ ...same[0]!, sources: mergedSources(same) }));
 }
 
+// Implements: SET-DIFF-002, SET-INTERSECT-003, SET-UNION-002
 /**
  * A combination of operands that share no order (refs with covered values, say), built in full: the same multiset
  * rule as `CombinedSet`, per element over every operand, sorted in the first operand's order.
@@ -301,6 +305,7 @@ export class SetReader {
     throw errors.invalidArgument('Set expected.', position);
   }
 
+  // Implements: PAGE-DOC-001
   /**
    * The set `Paginate` pages: a set value, or a document ref, which pages as the set of that one ref while the
    * document exists and is read with `history_read` on it, as `Singleton` is (PAGE-DOC-001); its own source is the ref.
@@ -330,6 +335,7 @@ export class SetReader {
     return new ArraySet(kept, inner.reverse);
   }
 
+  // Implements: SET-MATCH-003, SET-MATCH-004, SET-MATCH-005
   private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
     const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
     const tuple = termTuple(index.definition.terms.length, terms);
@@ -339,6 +345,7 @@ export class SetReader {
     return access === 'every' ? set : readableEntries(ctx, index.database, set, atTs);
   }
 
+  // Implements: SET-JOIN-001, SET-JOIN-002
   /**
    * `Join(source, with)`: the sets `with` gives for each element of the source (a Match of that index, or what the
    * lambda answers), merged with equal elements collapsed to one, as the real service merges them.

@@ -33,6 +33,7 @@ function asColumnList(v: Value | undefined): Value | undefined {
   return v === undefined || v === null || Array.isArray(v) ? v : [v];
 }
 
+// Implements: IDX-RULE-009
 /** Checks that each source collection exists and was not created by this same transaction (SD §Index rule 6). */
 function checkSources(ctx: EvalContext, database: string, source: Value | undefined, position: Position): void {
   const refs: Ref[] = [];
@@ -52,6 +53,7 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   }
 }
 
+// Implements: IDX-DEF-001, IDX-DEF-003, IDX-DEF-005, IDX-DEF-007, IDX-STATE-004
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position) {
@@ -99,6 +101,7 @@ export function indexNativeHandler(): NativeCollectionHandler {
 
 const createIndex = nativeCreateForm('create_index', 'indexes');
 
+// Implements: SET-MATCH-001, SET-MATCH-002
 /**
  * Match terms as the set renders them, from the term list they stand for (SET-MATCH-001): none left out, one as that
  * value (unless it is an array, which would read back as several terms), several as the array.
@@ -109,6 +112,7 @@ function renderedTerms(terms: Value): Value | undefined {
   return terms.length === 1 && !Array.isArray(terms[0]) ? terms[0]! : terms;
 }
 
+// Implements: SET-MATCH-001, SET-REF-001, SET-REF-002
 function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   const structure: ObjectValue = { match: index };
   const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
@@ -116,6 +120,7 @@ function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   return structure;
 }
 
+// Implements: IDX-STATE-003
 /**
  * A committed index whose record says `active: false` is still building: Match on it answers 404 `instance not found`,
  * as the real service does (fauna/faunadb `SetFunctions.scala` IndexInactive; DEC-033). One created in this request
@@ -141,6 +146,7 @@ const match: FormDefinition = {
   evaluate: (ctx, args) => matchSet(ctx, args, 'match', 'terms'),
 };
 
+// Implements: SET-MATCH-007
 /** The legacy form `{"match": <terms>, "index": <index>}` (DEC-007). */
 const legacyMatch: FormDefinition = {
   required: ['index', 'match'],
@@ -248,7 +254,7 @@ function compatible(a: SetShape | undefined, b: SetShape | undefined): boolean {
   return a.historical === b.historical && a.reversed.every((r, i) => i >= b.reversed.length || r === b.reversed[i]);
 }
 
-// Implements: FN-SET-020
+// Implements: FN-SET-020, SET-REF-004
 /**
  * `{"union" | "intersection" | "difference": [a, b, …]}`: of sets, the set (operands rendered as an array even when one
  * was given, SET-REF-004); of arrays, the array computed at once (FN-SET-016 … FN-SET-018). Each operand is a set or
@@ -308,6 +314,7 @@ const distinct: FormDefinition = {
   },
 };
 
+// Implements: SET-JOIN-003, SET-REF-004
 /**
  * `{"join": s, "with": <index ref | lambda>}`. The lambda must be pure, as the real service requires: one that reads,
  * writes or calls a user function anywhere in its body is refused at `with` (SET-JOIN-003).
@@ -326,7 +333,7 @@ const join: FormDefinition = {
   },
 };
 
-// Implements: DOC-LIFE-003
+// Implements: DOC-LIFE-003, SET-DOCS-001
 const documents: FormDefinition = {
   required: ['documents'],
   evaluate(ctx, args) {
