@@ -73,7 +73,8 @@ export class Authenticator {
   }
 
   // Implements: DB-CHILD-001, DB-LIFE-002, DB-LIFE-003, DB-LIFE-004, KEY-LIFE-001, KEY-LIFE-002, KEY-LIFE-004
-  // Implements: KEY-SECRET-001
+  // Implements: KEY-SECRET-001, AUTH-CHANGE-001, AUTH-CHANGE-002, AUTH-KEY-001, AUTH-LOGIN-012, AUTH-LOGOUT-002
+  // Implements: AUTH-LOGOUT-004, AUTH-TOKEN-004, AUTH-TOKEN-005, AUTH-TOKEN-006, AUTH-TOKEN-007
   private recordIdentity(view: Transaction, address: SecretAddress, digest: string | undefined): Identity | undefined {
     if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
@@ -108,6 +109,7 @@ export class Authenticator {
   }
 }
 
+// Implements: AUTH-TOKEN-007
 /** Whether a token's `instance`, in the token's database, names a user document that `view` sees (DEC-010). */
 export function tokenIdentityLive(view: Transaction, database: DatabaseId, instance: Value | undefined): instance is Ref {
   if (!(instance instanceof Ref)) return false;

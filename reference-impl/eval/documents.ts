@@ -61,7 +61,7 @@ export function resolveCollection(ctx: EvalContext, collection: Ref, position: P
 /** Native collections whose records are named: a ref to one of them resolves only while the record exists. */
 const NAMED_RECORDS: Readonly<Record<string, string>> = { collections: 'collection', indexes: 'index', databases: 'database', roles: 'role', functions: 'function', access_providers: 'access provider' };
 
-// Implements: DB-GET-002, COLL-LIFE-002
+// Implements: DB-GET-002, COLL-LIFE-002, AUTH-SELF-001, AUTH-SELF-007
 /**
  * Where the document `ref` lives. `tokens/self` resolves to the calling token. As in the real service, a ref naming a
  * collection, index, database, role or function that does not exist does not resolve: `invalid ref`, like a document
@@ -175,6 +175,7 @@ export function existingForWrite(ctx: EvalContext, location: DocumentLocation, p
   return version;
 }
 
+// Implements: ABAC-PRED-011
 /**
  * Throws `permission denied` unless the caller may create a document with an id of its choosing (DEC-059):
  * `create_with_id`, or else both `create` and `history_write`, as in the real service.
@@ -219,6 +220,7 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
   return { ref, ts: version.ts, ...version.fields };
 }
 
+// Implements: AUTH-SELF-002, AUTH-TOKEN-008
 /** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
 export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
   return readDocumentObject(ref, version.ts, version.fields);

@@ -86,7 +86,8 @@ function copyArrayWithoutNulls(array: readonly Value[]): Value[] {
 export type WriteMode = 'create' | 'update' | 'replace';
 
 // Implements: DOC-TTL-010, DOC-TTL-011, DOC-CREATE-006, DOC-CREATE-008, DOC-CREATE-009, DOC-CRED-001, DOC-CRED-002
-// Implements: DOC-CRED-003, DOC-REPLACE-001, DOC-UPDATE-001
+// Implements: DOC-CRED-003, DOC-REPLACE-001, DOC-UPDATE-001, AUTH-PASSWORD-001, AUTH-PASSWORD-002, AUTH-PASSWORD-003
+// Implements: AUTH-PASSWORD-004, AUTH-PASSWORD-005, AUTH-PASSWORD-006
 /**
  * The stored fields of a user document from Create/Update/Replace params: `data` (object), `ttl` (time),
  * and `credentials.password`, which goes only to the hidden BCrypt hash. Other keys are ignored.

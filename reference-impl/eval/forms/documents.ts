@@ -126,7 +126,7 @@ async function getFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Promis
   return renderReadDocument(location.ref, await readExisting(ctx, location, args.node.position, ts));
 }
 
-// Implements: DB-LIFE-006, DOC-LIFE-001, DOC-REF-007
+// Implements: DB-LIFE-006, DOC-LIFE-001, DOC-REF-007, ABAC-PRIV-010
 const exists: FormDefinition = {
   required: ['exists'],
   optional: ['ts'],
@@ -346,6 +346,7 @@ const replace: FormDefinition = {
   evaluate: (ctx, args) => modify(ctx, args, 'replace'),
 };
 
+// Implements: ABAC-ROLE-010
 /**
  * Deleting a collection deletes its documents and the indexes whose only source it is in the same transaction, so a
  * later namesake starts empty and no index covers it; an index naming other collections too stays, and the index

@@ -23,7 +23,7 @@ function created(ctx: EvalContext, record: ObjectValue): ObjectValue {
 }
 
 // Implements: DB-CREATE-003, DB-LIFE-008, KEY-CREATE-006, KEY-LIFE-005, COLL-CREATE-003, COLL-CREATE-008
-// Implements: COLL-LIFE-006
+// Implements: COLL-LIFE-006, ABAC-ROLE-012
 /**
  * What a collection, database, role or key record must hold, on every write (DEC-047): a valid `name` (a key's is an
  * optional label, a string when given), `data` an object when given, for a collection `history_days` a non-negative

@@ -50,7 +50,7 @@ function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, pos
   return { index, record };
 }
 
-// Implements: FN-SET-008
+// Implements: FN-SET-008, ABAC-PRED-006, ABAC-PRED-008, ABAC-PRED-009
 /**
  * How the caller may read the entries of a Match on an index (DEC-054), as the real service decides it: every entry
  * (`unrestricted_read`, a key role, a public index), or only the entries of documents the caller may read (`read`);
@@ -64,7 +64,7 @@ async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexReco
   return 'readable';
 }
 
-// Implements: FN-SET-008
+// Implements: FN-SET-008, AUTH-TOKEN-009, ABAC-PRED-006
 /** The entries of `set` whose documents (the ref each tuple ends with) the caller may read, as of `atTs`. */
 async function readableEntries(ctx: EvalContext, database: DatabaseId, set: OrderedSet, atTs?: bigint): Promise<OrderedSet> {
   const out: Entry[] = [];
