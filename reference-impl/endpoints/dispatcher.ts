@@ -94,7 +94,7 @@ function dispatcher(routes: RouteTable, services: ServerServices, onFault: (erro
 }
 
 // Implements: PROTO-AUTH-002, PROTO-AUTH-003, PROTO-AUTH-004, PROTO-AUTH-005, PROTO-AUTH-007, PROTO-ENDPOINT-003
-// Implements: AUTH-SELF-005, AUTH-SELF-006
+// Implements: AUTH-SELF-005, AUTH-SELF-006, FEED-REQ-007, STREAM-REQ-004, V4STREAM-REQ-006
 /** The handler's promise, or nothing when the request was answered here (one async frame less per request). */
 function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undefined {
   const { exchange, services } = bare;

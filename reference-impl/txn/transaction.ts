@@ -120,6 +120,7 @@ export class Transaction {
     return this.recordWrite(database, collection, id, 'create', fields, hidden, false);
   }
 
+  // Implements: EVT-TRIGGER-007
   private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (action !== 'delete') checkRoomToWrite();

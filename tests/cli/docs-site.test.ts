@@ -1,6 +1,7 @@
 // The spec site, built after a real run: every requirement has its anchor; every requirement ID the run's tests
 // declared has its page listing those tests; each page shows its basis, evidence, the reference-server code that
-// implements it, its status in the run and an example exchange the run recorded; and every link resolves.
+// implements it (every active MUST links to one), its status in the run and an example exchange the run recorded; and
+// every link resolves.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
@@ -70,6 +71,13 @@ describe('npm run docs', () => {
     const statementAt = page.indexOf(escaped(first.statement.split(/[`*]/)[0]!.slice(0, 30)), heading);
     expect(statementAt).toBeGreaterThan(heading);
     expect(statementAt).toBeLessThan(page.indexOf(`data-requirement="${first.id}"`));
+  });
+
+  it('links every active MUST page to at least one reference-server site, a line of a page of the source', () => {
+    const unlinked = spec.requirements.filter((r) => r.level === 'MUST' && r.status === 'active' && !/class="code-site" href="code\/reference-impl\/[^"#]+\.ts\.html#L\d+"/.test(blockOf(r.id)));
+    expect(unlinked.map((r) => r.id)).toEqual([]);
+    const page = html.get('code/reference-impl/eval/forms/math.ts.html')!;
+    expect(page, 'a code page anchors its lines').toMatch(/<span id="L1"><a class="ln" href="#L1">1<\/a>/);
   });
 
   it("shows every requirement's basis and links each piece of its evidence at the pinned commit", () => {

@@ -30,11 +30,14 @@ export function scanCodeSites(root: string, dir = join(root, 'reference-impl')):
   for (const path of sourceFiles(dir)) {
     const file = relative(root, path).split('\\').join('/');
     const lines = readFileSync(path, 'utf8').split('\n');
+    // A long list takes several `Implements:` lines: they are one site, at the first of them.
+    let blockStart = -1;
     lines.forEach((text, i) => {
       const ids = IMPLEMENTS.exec(text)?.[1]?.match(ID);
       if (!ids) return;
+      if (blockStart < 0 || !IMPLEMENTS.test(lines[i - 1] ?? '')) blockStart = i;
       const code = lines.slice(i + 1).find((l) => l.trim() !== '' && !COMMENT_LINE.test(l)) ?? '';
-      const site = { file, line: i + 1, label: code.trim().replace(/\s*\{$/, '').slice(0, 120) };
+      const site = { file, line: blockStart + 1, label: code.trim().replace(/\s*\{$/, '').slice(0, 120) };
       for (const id of ids) sites.set(id, [...(sites.get(id) ?? []), site]);
     });
   }
