@@ -57,7 +57,7 @@ export class Transaction {
     readonly readOnly: boolean,
   ) {}
 
-  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009, DOC-LIFE-002
+  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009
   /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pendingWrite(database, collection, id);

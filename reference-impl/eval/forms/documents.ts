@@ -73,7 +73,7 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   );
 }
 
-// Implements: DOC-CREATE-004, DOC-CREATE-005
+// Implements: DOC-CREATE-004, DOC-CREATE-005, DOC-LIFE-002
 /** An id the caller chose may be taken: that is checked once the fields the create would write are known. */
 async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Promise<Value> {
   const position = args.position('create');
