@@ -18,6 +18,7 @@ export type ApiVersion = (typeof API_VERSIONS)[number];
 /** Without the header the real service answers as API 2.1 (`class`/`instance` wording). */
 export const DEFAULT_API_VERSION: ApiVersion = '2.1';
 
+// Implements: PROTO-VERSION-006, PROTO-VERSION-009
 export function parseApiVersion(header: string | undefined): ApiVersion {
   if (header === undefined) return DEFAULT_API_VERSION;
   const value = header.trim();
@@ -39,6 +40,7 @@ export interface Wording {
   documentKey: 'document' | 'instance';
 }
 
+// Implements: PROTO-VERSION-001, PROTO-VERSION-003
 const WORDINGS: Readonly<Record<ApiVersion, Wording>> = Object.fromEntries(
   API_VERSIONS.map((v) => [v, apiAtLeast(v, '2.7') ? { collectionKey: 'collection', documentKey: 'document' } : { collectionKey: 'class', documentKey: 'instance' }]),
 ) as Record<ApiVersion, Wording>;
@@ -53,6 +55,7 @@ export function wording(version: ApiVersion): Wording {
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+// Implements: PROTO-BODY-001
 /** JSON text → raw tree where `1` is a bigint and `1.0` (or `1e3`) a number. */
 export function parseJsonText(text: string): unknown {
   try {
@@ -68,6 +71,7 @@ export function parseJsonText(text: string): unknown {
  */
 const SMALL_LONGS: readonly bigint[] = Array.from({ length: 1000 }, (_, i) => BigInt(i));
 
+// Implements: PROTO-VALUE-011
 function wireNumber(token: string, integer: boolean): bigint | number {
   if (!integer) return Number(token);
   // Up to three characters and no sign: 0…999 (JSON has no leading zeros).
@@ -77,9 +81,11 @@ function wireNumber(token: string, integer: boolean): bigint | number {
   return n < INT64_MIN || n > INT64_MAX ? Number(token) : n;
 }
 
+// Implements: LIMIT-BODY-003, LIMIT-BODY-004
 /** Nesting deeper than this is refused rather than risking the stack. */
 export const MAX_EXPRESSION_DEPTH = 512;
 
+// Implements: PROTO-BODY-001, PROTO-BODY-002
 /**
  * Request body → expression tree. Empty bodies and invalid JSON are `invalid expression` at `[]`.
  *
@@ -108,6 +114,7 @@ export function toExpr(raw: unknown, position: Position): Expr {
   return nodeOf(raw, position, undefined, undefined, 0);
 }
 
+// Implements: PROTO-ERROR-002, PROTO-ERROR-003
 /**
  * Expression nodes know their parent and the step from it, and build their position (JSON path) when first
  * asked, then keep it: a path array per node, built whether used or not, was a large share of parsing.
@@ -422,6 +429,7 @@ const BAD_TAGGED: Readonly<Record<string, string>> = {
   '@obj': 'Invalid object.',
 };
 
+// Implements: PROTO-VALUE-006, PROTO-VALUE-007, SET-REF-003
 function decodeTagged(tag: string, body: unknown, position: Position): Value {
   const bad = () => new QueryError('invalid expression', BAD_TAGGED[tag]!, position);
   switch (tag) {
@@ -465,6 +473,7 @@ function isRawObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+// Implements: PROTO-VALUE-001, PROTO-VERSION-004
 function decodeLongRef(body: Record<string, unknown>, position: Position): Ref {
   const id = body['id'];
   if (typeof id !== 'string') throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
@@ -486,6 +495,7 @@ const MAX_DOCUMENT_ID = 2n ** 63n - 1n;
 const LONG_TEXT = /^[+-]?[0-9]+$/;
 const DIGITS = /^[0-9]*$/;
 
+// Implements: DOC-CREATE-011
 /**
  * A document id as the real service reads one (fauna/faunadb `RefParser`, `RefFunction`; DEC-132): a decimal integer
  * that fits in 64 bits, optionally signed, kept in its canonical form (`007` is `7`). Anything else is 400
@@ -511,6 +521,7 @@ function nativeRef(id: string, database?: Ref): Ref {
   return new Ref(id, undefined, database);
 }
 
+// Implements: PROTO-VERSION-004
 /** `classes` is the old name of the `collections` native collection. */
 function normalizeCollectionRef(ref: Ref): Ref {
   if (ref.collection === undefined && ref.id === 'classes') return new Ref('collections', undefined, ref.database);
@@ -533,6 +544,7 @@ const SCHEMA_PATH_PREFIXES: Record<string, string> = {
   access_providers: 'access_providers',
 };
 
+// Implements: PROTO-VALUE-002, DOC-GET-003
 /**
  * The short ref form: `collections/c/1`, `classes/c/1`, `collections/c`, `databases/db`, `keys/123`,
  * `tokens/self`, `collections`, … A document's id is decimal digits that fit in 64 bits, or `self`. Anything else is
@@ -585,6 +597,7 @@ export function renderResource(value: Value, options: RenderOptions): string {
 }
 
 export function renderDecimal(n: number): string {
+  // Implements: FN-MATH-022
   if (!Number.isFinite(n)) return JSON.stringify(String(n));
   // String(-0) is "0"; the service (Java Double.toString) keeps the sign of a negative zero.
   const text = Object.is(n, -0) ? '-0' : String(n);
@@ -670,6 +683,7 @@ function storedFieldsText(fields: ObjectValue): string | undefined {
   return text ?? undefined;
 }
 
+// Implements: PROTO-VALUE-004, PROTO-VALUE-005, PROTO-VALUE-006, PROTO-VALUE-007
 function writeValue(value: Value, state: RenderState): void {
   const parts = state.parts;
   if (typeof value === 'string') state.pushLong(JSON.stringify(value));
@@ -724,6 +738,7 @@ function writeValue(value: Value, state: RenderState): void {
   } else throw new Error(`cannot render value of type ${typeof value}`);
 }
 
+// Implements: PROTO-VALUE-013
 /** Whether an object has a key starting with `@`, which the wire reserves for tags (so it is sent as `@obj`). */
 function hasReservedKey(value: ObjectValue): boolean {
   for (const key in value) if (key.charCodeAt(0) === 64 /* '@' */) return true;
@@ -742,6 +757,7 @@ function writeObject(value: ObjectValue, state: RenderState): void {
   parts.push(separator === '{' ? '{}' : '}');
 }
 
+// Implements: PROTO-VERSION-001, PROTO-VERSION-002, PROTO-VERSION-003
 function refText(ref: Ref, state: RenderState): string {
   const version = state.version;
   if (version === '2.0' && ref.database === undefined) return `{"@ref":${JSON.stringify(legacyRefPath(ref))}}`;
@@ -765,6 +781,7 @@ function refArrayText(items: Value[]): string | undefined {
   return text + ']';
 }
 
+// Implements: PROTO-VERSION-002, PROTO-VERSION-007
 function buildRefText(ref: Ref, collectionKey: Wording['collectionKey'], legacy: RenderState | undefined): string {
   // The class wording names the native collection of collections `classes` as well.
   const id = collectionKey === 'class' && ref.collection === undefined && ref.id === 'collections' ? 'classes' : ref.id;
@@ -879,6 +896,7 @@ export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]
   return JSON.stringify(body);
 }
 
+// Implements: PROTO-ERROR-001, PROTO-ERROR-005
 function errorObject(error: QueryError, worded: (description: string) => string): V4QueryErrorItem {
   const out: V4QueryErrorItem = { position: error.position, code: error.code, description: worded(error.description) };
   // Failure paths go out as strings, list indexes too, as the real service writes them (DEC-046); `position` keeps numbers.
@@ -905,6 +923,7 @@ function classWording(description: string): string {
   return undefinedCollection === null ? description : `Ref refers to undefined class '${undefinedCollection[1]}'`;
 }
 
+// Implements: PROTO-ERROR-004
 /** A protocol error body: no position. */
 export function renderProtocolError(code: string, description: string): string {
   const body: V4ProtocolError = { errors: [{ code, description }] };

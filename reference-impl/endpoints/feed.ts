@@ -15,6 +15,7 @@ import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefus
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
+// Implements: PROTO-ENDPOINT-006, PROTO-STATUS-003, FEED-REQ-001, LIMIT-OPS-004
 export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pro'): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const identity = ctx.identity;

@@ -24,6 +24,7 @@ function getExpression(ref: Ref): Expr {
   return { kind: 'object', fields: new Map([['get', literal]]), position: [], raw: null };
 }
 
+// Implements: AUTH-SELF-001, AUTH-SELF-003, AUTH-SELF-004, AUTH-SELF-007
 async function restGet(ctx: RequestContext): Promise<void> {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
   const ref = refOfPath(ctx.exchange.request.path);

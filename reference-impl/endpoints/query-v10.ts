@@ -26,12 +26,14 @@ function formatOf(ctx: RequestContext): Format {
   return ctx.exchange.request.headers['x-format'] === 'tagged' ? 'tagged' : 'simple';
 }
 
+// Implements: PROTO-HEADER-016
 /** `x-query-tags` as sent (`k=v,k2=v2`): a successful answer echoes it as `query_tags` (DEC-008, wire-facts §3); the drivers read it back. */
 function queryTagsOf(ctx: RequestContext): { query_tags?: string } {
   const tags = ctx.exchange.request.headers['x-query-tags']?.trim();
   return tags ? { query_tags: tags } : {};
 }
 
+// Implements: ESRC-QUERY-005, ESRC-TRANSFORM-004
 /** `error: <message>` and, for a text query, the line with carets under the span (as the service's summaries). */
 export function errorSummary(message: string, query: QueryInput, span: SourceSpan | undefined): string {
   const head = `error: ${message}`;
@@ -70,6 +72,7 @@ function isQueryInput(query: unknown): query is QueryInput {
   return typeof query === 'object' && query !== null && !Array.isArray(query) && Array.isArray((query as { fql?: unknown }).fql);
 }
 
+// Implements: PROTO-ENDPOINT-008, PROTO-STATUS-003, ESRC-QUERY-001, ESRC-QUERY-002, ESRC-QUERY-007, ESRC-TOKEN-001
 export function createV10QueryEndpoint(events: EventService): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const started = performance.now();

@@ -2,6 +2,7 @@
 import { renderProtocolError } from '../codec/v4-json.js';
 import type { RequestContext, ErrorDialect } from './route-table.js';
 
+// Implements: PROTO-CTYPE-003
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 
 export function baseHeaders(ctx: RequestContext, txnTime?: bigint): Record<string, string> {

@@ -33,6 +33,7 @@ function measured(started: number, txn: Transaction | undefined): V4Metrics {
   };
 }
 
+// Implements: PROTO-HEADER-001, PROTO-HEADER-002, PROTO-HEADER-016
 /**
  * The response headers, as the real service sets them (fauna/faunadb `api/fql1/TMPEndpoint.scala` `setHeaders`;
  * DEC-131): content type, `x-txn-time`, the request's tags when it has any (`x-fauna-tags`, its pairs in reverse
@@ -119,6 +120,7 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
   throw error;
 }
 
+// Implements: PROTO-STATUS-001, PROTO-STATUS-002
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
   if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
   else {
@@ -150,6 +152,7 @@ function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<vo
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+// Implements: PROTO-BODY-005
 /** The body as text; bytes that are not UTF-8 are refused rather than silently replaced (DEC-023). */
 export function bodyText(ctx: RequestContext): string | QueryError {
   try {
@@ -159,6 +162,7 @@ export function bodyText(ctx: RequestContext): string | QueryError {
   }
 }
 
+// Implements: PROTO-CTYPE-001, PROTO-CTYPE-002, PROTO-ENDPOINT-001
 function postQuery(ctx: RequestContext): Promise<void> | undefined {
   const text = bodyText(ctx);
   if (typeof text === 'string') return query(ctx, text, false);

@@ -26,6 +26,7 @@ import { bodyText, runV4, sendV4Error } from './v4-query.js';
 
 const STREAM_WRITE_REFUSAL = 'Call performs a write, which is not allowed in stream requests.';
 
+// Implements: V4STREAM-REQ-005
 /** `?fields=a,b`: the names, trimmed; an unknown one is refused with the real service's wording. */
 function parseFields(raw: string | null): ReadonlySet<V4EventField> | { invalid: string } {
   if (raw === null) return DEFAULT_V4_EVENT_FIELDS;
@@ -55,6 +56,7 @@ function notStreamable(value: Value): QueryError {
   return errors.invalidArgument(`Expected a Document Ref or Version, or a Set Ref, got ${streamableTypeName(value)}.`, []);
 }
 
+// Implements: V4STREAM-REQ-001, V4STREAM-REQ-002, V4STREAM-REQ-003, V4STREAM-REQ-007
 /** What the evaluated body streams, or the error that refuses it. */
 function targetOf(ctx: RequestContext, indexes: IndexManager, database: DatabaseId, value: Value, fields: ReadonlySet<V4EventField>): V4StreamTarget | QueryError {
   const { store } = ctx.services;
@@ -91,6 +93,7 @@ function targetOf(ctx: RequestContext, indexes: IndexManager, database: Database
 
 let nextStreamId = BigInt(Date.now()) * 1000n;
 
+// Implements: V4STREAM-REQ-001, V4STREAM-REQ-004
 export function createV4StreamEndpoint(events: EventService, indexes: IndexManager): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const identity = ctx.identity;

@@ -140,6 +140,8 @@ export class EventSourcePlan {
     return this.run(doc).member;
   }
 
+  // Implements: ESRC-ON-001, EVT-TRIGGER-001, EVT-TRIGGER-002, EVT-TRIGGER-003, EVT-TRIGGER-004, EVT-TRIGGER-005
+  // Implements: EVT-TRIGGER-006, EVT-TRIGGER-009, EVT-TRIGGER-010
   /**
    * The event a write causes, by the SD trigger table: `before`/`after` are the versions before and after
    * the write (null for a create / a delete). A write that changes none of the watched fields causes no event.
@@ -158,12 +160,14 @@ export class EventSourcePlan {
     return 'none';
   }
 
+  // Implements: EVT-FIELD-003, EVT-FIELD-004, EVT-FIELD-010, EVT-REMOVE-003
   /** An event's `data`: the tagged document, or the transformed value when the query maps or projects. */
   eventData(doc: EventDocument): TaggedValue {
     const result = this.run(doc);
     return this.transformed ? result.value : new TaggedDocument(doc);
   }
 
+  // Implements: EVT-TRIGGER-006, EVT-TRIGGER-011
   private run(doc: EventDocument): { member: boolean; value: Value } {
     if (documentCollectionName(doc) !== this.collection) return { member: false, value: doc };
     if (this.docId !== undefined && doc['id'] !== this.docId) return { member: false, value: doc };
@@ -232,6 +236,7 @@ function describeLink(link: ChainLink): string {
 const SUPPORTED_SETS =
   'event sources are created from `<Collection>.all()`, `<Collection>.where(…)`, `<Collection>.<index>(…)` or `Set.single(<Collection>.byId(…))`';
 
+// Implements: ESRC-TRANSFORM-001, ESRC-TRANSFORM-002
 /** Plans the event source a query creates, or throws a positioned FqlError saying why it cannot. */
 export function planEventSource(query: Expr, resolver: EventSourceResolver, options: PlanOptions = {}): EventSourcePlan {
   const variables = options.variables ?? new Map<string, Value>();
@@ -290,6 +295,7 @@ function notAnEventSource(span: SourceSpan) {
     'the query does not create an event source; call `.eventSource()` or `.eventsOn(…)` on a supported set (this FQL subset only creates event sources)');
 }
 
+// Implements: ESRC-SET-006, ESRC-TRANSFORM-003, ESRC-TRANSFORM-004
 function unsupportedSetMethod(link: Extract<ChainLink, { kind: 'call' }>, rest: readonly ChainLink[], querySpan: SourceSpan) {
   const sourceCall = rest.find((l): l is Extract<ChainLink, { kind: 'call' }> => l.kind === 'call' && l.name in EVENT_SOURCE_METHODS);
   if (sourceCall === undefined) throw notAnEventSource(querySpan);
@@ -315,6 +321,7 @@ interface SetStart {
   readonly docId?: string;
 }
 
+// Implements: ESRC-SET-001, ESRC-SET-002
 function planSetRoot(root: Expr, links: readonly ChainLink[], resolver: EventSourceResolver, variables: ReadonlyMap<string, Value>): SetStart {
   if (root.kind !== 'identifier') throw fqlErrorAt('invalid_query', root.span, `this FQL subset cannot evaluate this expression; ${SUPPORTED_SETS}`);
   const first = links[0];
@@ -339,6 +346,7 @@ function planSetRoot(root: Expr, links: readonly ChainLink[], resolver: EventSou
   return planIndexSet(collection, first, resolver, variables);
 }
 
+// Implements: ESRC-SET-005
 function checkCollection(name: string, span: SourceSpan, resolver: EventSourceResolver): string {
   const info = resolver.collection(name);
   if (SYSTEM_COLLECTION_NAMES.includes(name) || (info.exists && info.system)) {
@@ -348,6 +356,7 @@ function checkCollection(name: string, span: SourceSpan, resolver: EventSourceRe
   return name;
 }
 
+// Implements: ESRC-SET-003
 function planIndexSet(collection: string, link: Extract<ChainLink, { kind: 'call' }>, resolver: EventSourceResolver, variables: ReadonlyMap<string, Value>): SetStart {
   const info = resolver.index(link.name);
   if (info === undefined) {
@@ -378,6 +387,7 @@ function planIndexSet(collection: string, link: Extract<ChainLink, { kind: 'call
   };
 }
 
+// Implements: ESRC-SET-004
 function planSingle(link: Extract<ChainLink, { kind: 'call' }>, resolver: EventSourceResolver, variables: ReadonlyMap<string, Value>): SetStart {
   if (link.args.length !== 1) throw fqlErrorAt('invalid_argument', link.span, '`Set.single()` takes one document');
   const arg = link.args[0] as Expr;
@@ -485,6 +495,7 @@ function checkExpression(expr: Expr, variables: ReadonlyMap<string, Value>, para
   }
 }
 
+// Implements: ESRC-ON-001, ESRC-ON-002, ESRC-ON-003
 /** The field paths of `eventsOn(.a, .b.c)`; on an index set only the index's terms and values are accepted. */
 function eventsOnPaths(link: Extract<ChainLink, { kind: 'call' }>, index: PlanIndex | undefined): string[][] {
   if (link.args.length === 0) throw fqlErrorAt('invalid_argument', link.span, `\`${link.name}()\` needs at least one field, such as \`.price\``);

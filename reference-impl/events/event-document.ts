@@ -6,6 +6,7 @@ import type { EventDocument } from '../event-source/plan.js';
 import type { DocumentVersion } from '../store/store.js';
 import { isObjectValue, setField, Time, type ObjectValue } from '../values/value.js';
 
+// Implements: EVT-FIELD-003, EVT-FIELD-008
 export function eventDocument(collection: string, id: string, version: DocumentVersion): EventDocument {
   const out: ObjectValue = { id, coll: collection, ts: new Time(version.ts * 1000n) };
   const data = version.fields['data'];

@@ -86,6 +86,7 @@ function mayRenderPast(json: Json, limit: number): boolean {
   return false;
 }
 
+// Implements: EVT-FIELD-001, EVT-FIELD-006
 export function errorEventJson(code: string, message: string, cost: EventCost): Record<string, unknown> {
   return { type: 'error', error: { code, message }, stats: renderStats(cost) };
 }
@@ -130,6 +131,7 @@ export class SourceConsumer {
     return { items, cost };
   }
 
+  // Implements: EVT-ERROR-001, EVT-FIELD-002, EVT-FIELD-005, LIMIT-OPS-002
   /**
    * Hands each event one transaction yields after `after` to `visitor` as it is made, and waits for it, so that a
    * caller that sends or counts events holds one at a time (DEC-077); an error item is the last. Answers the cost.
@@ -169,6 +171,8 @@ export class SourceConsumer {
     return total;
   }
 
+  // Implements: EVT-ACCESS-001, EVT-ACCESS-005, EVT-FIELD-001, EVT-FIELD-002, EVT-FIELD-007, EVT-REMOVE-001
+  // Implements: EVT-REMOVE-002, EVT-REMOVE-003
   private async eventFor(write: HistoryWrite, ts: bigint, position: EventPosition): Promise<SourceItem | undefined> {
     const { plan } = this.source;
     const beforeDoc = write.before ? eventDocument(write.collection, write.id, write.before) : null;

@@ -19,6 +19,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 const KEYWORD_LITERALS: Readonly<Record<string, Value>> = { true: true, false: false, null: null };
 const RESERVED = new Set(['true', 'false', 'null', 'let', 'if', 'else', 'at', 'isa']);
 
+// Implements: ESRC-QUERY-008, ESRC-QUERY-009
 /**
  * Most levels a query's expressions may nest (DEC-076), as v4 expressions (LIMIT-NEST-001): parentheses, arrays,
  * objects, unary operators and projections, and also chains (`a.b.c…`, `x && y && …`), which nest in the tree as
@@ -27,6 +28,7 @@ const RESERVED = new Set(['true', 'false', 'null', 'let', 'if', 'else', 'at', 'i
  */
 export const MAX_QUERY_NESTING = 512;
 
+// Implements: ESRC-QUERY-005
 /** Parses a whole query (plain text or fragment form) into one expression. */
 export function parseQuery(input: QueryInput): Expr {
   const expr = parseSegments(querySegments(input));
@@ -345,6 +347,7 @@ function tooDeep(span: SourceSpan): FqlError {
   return fqlErrorAt('invalid_query', span, `the query nests more than ${MAX_QUERY_NESTING} levels deep`);
 }
 
+// Implements: ESRC-QUERY-009
 /** Refuses a tree deeper than MAX_QUERY_NESTING; walked with a stack of its own, so any depth is measured. */
 function checkNesting(root: Expr): void {
   const stack: Array<[Expr, number]> = [[root, 1]];

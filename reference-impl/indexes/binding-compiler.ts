@@ -148,6 +148,7 @@ function compile(expr: Expr): Compiled {
   }
 }
 
+// Implements: IDX-SOURCE-006, IDX-SOURCE-008
 /** Turns a stored one-argument lambda into a binding; throws an IndexError naming the first impure form. */
 export function compileBinding(lambda: QueryValue, _at: FieldPathSegment[]): BindingFunction {
   const param = typeof lambda.lambda === 'string' ? lambda.lambda : lambda.lambda[0]!;

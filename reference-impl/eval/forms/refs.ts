@@ -26,6 +26,7 @@ function named(key: string, nativeCollection: string): FormDefinition {
   };
 }
 
+// Implements: PROTO-VALUE-003, DOC-CREATE-011, DOC-GET-003
 /** `{"ref": <collection>, "id": <id>}`: a document's id is a 64-bit integer, given as a number or its text (DEC-132). */
 const refWithId: FormDefinition = {
   required: ['ref', 'id'],
@@ -55,13 +56,16 @@ function native(name: string, key: string = name): FormDefinition {
 
 export const refForms: readonly FormDefinition[] = [
   named('collection', 'collections'),
+  // Implements: PROTO-VERSION-005
   named('class', 'collections'),
   named('index', 'indexes'),
   named('database', 'databases'),
   named('role', 'roles'),
+  // Implements: UDF-RECORD-001
   named('function', 'functions'),
   refWithId,
   ...NATIVE_COLLECTIONS.map((name) => native(name)),
+  // Implements: FN-ALIAS-002
   // Classes, the deprecated name of Collections (FN-ALIAS-002).
   native('collections', 'classes'),
 ];
