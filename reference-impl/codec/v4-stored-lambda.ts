@@ -1,7 +1,7 @@
 /**
  * A stored lambda (`@query`) as the real service renders it: its body is echoed as it parsed it, not as it was sent.
  */
-import { QueryValue, setField } from '../values/value.js';
+import { setField, type QueryValue } from '../values/value.js';
 import { LAMBDA_DEFAULT_API_VERSION, laterThanLambdaDefault, type ApiVersion } from './api-version.js';
 import { renderDecimal } from './v4-numbers.js';
 import { isRawObject } from './v4-tagged-values.js';
