@@ -7,7 +7,7 @@ import { v4Evaluator } from '../eval/evaluator.js';
 import { QueryLimits } from '../eval/query-limits.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
-import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../codec/api-version.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';

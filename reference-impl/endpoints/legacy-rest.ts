@@ -4,7 +4,8 @@
  * nothing, answer 404 `not found`.
  */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion, parseRefPath } from '../codec/v4-json.js';
+import { parseApiVersion } from '../codec/api-version.js';
+import { parseRefPath } from '../codec/v4-refs.js';
 import { QueryError } from '../errors/query-error.js';
 import type { Ref } from '../values/value.js';
 import { sendProtocolError } from './responses.js';

@@ -8,7 +8,7 @@
  * retries (commits are serialised), no typechecker and no query log. A request without these headers pays one
  * property lookup per header its endpoint reads.
  */
-import { parseApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion } from '../codec/api-version.js';
 import { ProtocolError } from '../errors/query-error.js';
 import type { HeaderMap } from '../transport/exchange.js';
 import type { Endpoint } from './route-table.js';

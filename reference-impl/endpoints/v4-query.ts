@@ -1,6 +1,9 @@
 /** `POST /` (a write-capable v4 query) and `GET /?q=<json>` (read-only), plus the runner legacy REST reuses. */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, resultTooLarge, type ApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion, type ApiVersion } from '../codec/api-version.js';
+import { renderQueryErrors } from '../codec/v4-error-body.js';
+import { parseExpression } from '../codec/v4-expression-parser.js';
+import { renderResource, resultTooLarge } from '../codec/v4-value-renderer.js';
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';

@@ -5,7 +5,8 @@
  * `x-fauna-stream-id`, then events as newline-delimited JSON (see events/v4-stream-session.ts). Refusals are v4
  * errors before any event.
  */
-import { parseApiVersion, parseExpression, type ApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion, type ApiVersion } from '../codec/api-version.js';
+import { parseExpression } from '../codec/v4-expression-parser.js';
 import type { Expr } from '../codec/v4-ast.js';
 import { errors, QueryError } from '../errors/query-error.js';
 import { isNativeCollection } from '../eval/documents.js';

@@ -8,7 +8,7 @@
  * so the ordinary paging (`indexes/ordered-set.ts`) walks it; `eventPageOptions` and `eventCursor` translate the
  * cursors between that tuple form and the event objects the wire shows.
  */
-import { apiAtLeast, wording } from '../../codec/v4-json.js';
+import { apiAtLeast, wording } from '../../codec/api-version.js';
 import { failpoint } from '../../failpoints.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';

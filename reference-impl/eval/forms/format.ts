@@ -4,7 +4,8 @@
  * and `%^` (the value in the wire JSON of API version 2.1, or of the request's version). The format string is parsed
  * whole before any value is printed; conversions are then printed in order (eval/java-format.ts).
  */
-import { DEFAULT_API_VERSION, renderValue } from '../../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
+import { renderValue } from '../../codec/v4-value-renderer.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import { expectString } from '../arguments.js';

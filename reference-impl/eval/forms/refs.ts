@@ -1,5 +1,5 @@
 /** Ref-building forms: named schema refs, `ref`+`id`, and the native collection refs. */
-import { documentId, hasNumericIds } from '../../codec/v4-json.js';
+import { documentId, hasNumericIds } from '../../codec/v4-refs.js';
 import { errors } from '../../errors/query-error.js';
 import { NATIVE_COLLECTIONS, Ref, type Value } from '../../values/value.js';
 import { expectRef, expectString, typeName } from '../arguments.js';

@@ -1,6 +1,6 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
 import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import { failpoint } from '../../failpoints.js';
 import type { Position, ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';

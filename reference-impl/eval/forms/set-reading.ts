@@ -5,7 +5,7 @@
  * Match, Union, Intersection, Difference, Distinct, Join, Documents). Of the v4 set functions (DEC-065), Range
  * streams from its set; Filter and Singleton are materialised.
  */
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { CombinedSet, DistinctSet, FilteredSet, RangeSet, SourcedSet, chosenOperand, sameOrder, sourcesOf, type Combination } from '../../indexes/composite-sets.js';

@@ -4,7 +4,7 @@
  * checks a function record needs.
  */
 import { isRoleRef } from '../../abac/role-record.js';
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
