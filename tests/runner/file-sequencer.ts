@@ -22,11 +22,11 @@ export const LONG_RUNNING_FILES: readonly string[] = [
   'tests/conformance/events/feed.test.ts',
   'tests/conformance/auth/abac.test.ts',
   'tests/conformance/paging/paging-model.test.ts',
-  'tests/conformance/core/protocol-request-parameters.test.ts',
-  'tests/conformance/paging/paging.test.ts',
   'tests/conformance/core/functions/sets.test.ts',
   'tests/conformance/core/functions/history-writes.test.ts',
   'tests/conformance/core/databases.test.ts',
+  'tests/conformance/core/documents.test.ts',
+  'tests/conformance/auth/logout-identity.test.ts',
 ];
 
 /** `items` in an order fixed by `seed`. */
