@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files, relative to the package root, that run for seconds (measured on 2 cores), longest first; then the files with
- * the longest chains of requests made one after another (130 to 230, counted per file), which make them the longest
+ * the longest chains of requests made one after another (115 to 230, counted per file), which make them the longest
  * against a distant target, where a run is as long as its longest file once every file is in flight.
  */
 export const LONG_RUNNING_FILES: readonly string[] = [
