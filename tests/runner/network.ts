@@ -10,7 +10,7 @@ import { conformanceMaxWorkers } from '../harness/config.js';
  * on 2 cores with 4 files at once, so about 20 ms of a file's time goes with each request. A round trip lengthens a
  * file only by the requests it makes one after another (tests of a `describe.concurrent` block overlap theirs): about
  * 4,100 in the suite, counted per file. Files in flight scaled by 1 + round trip / 20 ms therefore keep the waiting a
- * round trip adds, spread over the files, within the local run's time with about a quarter to spare.
+ * round trip adds, spread over the files, within the local run's time with a fifth or more to spare.
  */
 const LOCAL_REQUEST_MS = 20;
 /** Below this a target counts as local: loopback and a LAN answer within a millisecond or two. */
