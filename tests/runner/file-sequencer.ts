@@ -24,7 +24,6 @@ export const LONG_RUNNING_FILES: readonly string[] = [
   'tests/conformance/paging/paging-model.test.ts',
   'tests/conformance/core/functions/sets.test.ts',
   'tests/conformance/core/functions/history-writes.test.ts',
-  'tests/conformance/core/databases.test.ts',
   'tests/conformance/core/documents.test.ts',
   'tests/conformance/auth/logout-identity.test.ts',
 ];
