@@ -1,6 +1,7 @@
 // `check(ids, title, fn)`: a conformance test that names the requirements it checks.
 import { test, type TestContext } from 'vitest';
 import { requirementIdProblems } from './requirement-ids.js';
+import { runInTestScope } from './test-scope.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -35,7 +36,8 @@ export function check(ids: readonly string[], title: string, fn: CheckBody, opts
         throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
       };
   const tags = problems.length === 0 ? requirements : [];
-  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, body);
+  // The body runs in its test's scope, so its exchanges and generated names stay its own when tests run at once.
+  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, (context) => runInTestScope(context.task, () => body(context)));
 }
 
 /**

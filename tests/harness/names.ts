@@ -6,6 +6,7 @@ import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { target } from './target.js';
+import { currentTestScope } from './test-scope.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,23 +30,11 @@ export function tenantName(runId: string, filePath: string, seed: number): strin
   return `fc_${runId}_${fileSlug(filePath)}_${digest(`${seed}:${packagePath(filePath)}`, 6)}`;
 }
 
-/** The running test's full name (suites and title), or undefined in a file's hooks and at its load. */
-let currentTest: string | undefined;
 /** How many names each (file, test, prefix) has had, so repeated calls in one test differ. */
 const issued = new Map<string, number>();
 
-/** Called by the conformance setup file around each test. */
-export function enterTestNames(fullTestName: string): void {
-  currentTest = fullTestName;
-}
-
-export function leaveTestNames(): void {
-  currentTest = undefined;
-}
-
 /** Called when a file ends: the test process may run further files (the conformance project does not isolate them). */
 export function endFileNames(): void {
-  currentTest = undefined;
   issued.clear();
 }
 
@@ -56,7 +45,7 @@ export function endFileNames(): void {
 function seededDigits(what: string, digits: number): string {
   const testPath = expect.getState().testPath;
   if (testPath === undefined) throw new Error('generated names are for conformance test files: no test file is running');
-  const key = `${packagePath(testPath)}\u0000${currentTest ?? ''}\u0000${what}`;
+  const key = `${packagePath(testPath)}\u0000${currentTestScope()?.name ?? ''}\u0000${what}`;
   const n = issued.get(key) ?? 0;
   issued.set(key, n + 1);
   return digest(`${target().seed}\u0000${key}\u0000${n}`, digits);

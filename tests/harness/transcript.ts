@@ -1,7 +1,8 @@
-// The HTTP exchanges of the running test, kept so a failing test can show exactly what went over the wire.
-// Tests in one file run one after another in one worker, so "the current test" is a module-level slot.
+// The HTTP exchanges of the running test, kept so a failing test can show exactly what went over the wire. Which test
+// is running is test-scope.ts's to say (tests of a concurrent block run at once).
 import type { Exchange, Message } from '../../schemas/types.js';
 import { redactHeaders, redactString, redactValue } from './redaction.js';
+import { currentTestScope } from './test-scope.js';
 
 // An exchange as the conformance report carries it (schemas/conformance-report.schema.json): a message's body is the
 // parsed JSON when it was JSON, else the text, and absent when there was none; `events` are the events read from a
@@ -11,19 +12,8 @@ export type RecordedMessage = Message;
 
 const MAX_TEXT = 64 * 1024;
 
-let current: Exchange[] | undefined;
 /** Exchanges made outside a test (beforeAll/afterAll hooks), kept for the file's failing hooks. */
 let outsideTest: Exchange[] = [];
-
-/** Starts recording for a test; the returned list keeps filling until `endTestTranscript`. */
-export function beginTestTranscript(): Exchange[] {
-  current = [];
-  return current;
-}
-
-export function endTestTranscript(): void {
-  current = undefined;
-}
 
 export function hookTranscript(): Exchange[] {
   const done = outsideTest;
@@ -38,7 +28,6 @@ const observers = new Set<(exchange: Exchange) => void>();
  * conformance project does not isolate them), which must neither show nor feed this file's.
  */
 export function endFileTranscript(): void {
-  current = undefined;
   outsideTest = [];
   observers.clear();
 }
@@ -54,7 +43,7 @@ export function observeExchanges(listener: (exchange: Exchange) => void): () => 
 
 /** Records an exchange as it starts; the caller fills in the response, events or error later. */
 export function recordExchange(exchange: Exchange): Exchange {
-  (current ?? outsideTest).push(exchange);
+  (currentTestScope()?.exchanges ?? outsideTest).push(exchange);
   for (const observer of observers) observer(exchange);
   return exchange;
 }

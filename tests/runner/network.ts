@@ -6,16 +6,19 @@ import { Client } from 'undici';
 import { conformanceMaxWorkers } from '../harness/config.js';
 
 /**
- * A file's time per request on a target on this machine: the whole suite makes about 5,300 requests (counted through a
- * proxy) and runs about 30 s on 2 cores with 4 files at once, so about 20 ms of a file's time goes with each request.
- * A round trip of that much doubles each file's time, and twice the files at once keep the run as short.
+ * A file's time per request on a target on this machine: the whole suite makes about 6,200 requests and runs about 30 s
+ * on 2 cores with 4 files at once, so about 20 ms of a file's time goes with each request. A round trip lengthens a
+ * file only by the requests it makes one after another (tests of a `describe.concurrent` block overlap theirs): about
+ * 4,100 in the suite, counted per file. Files in flight scaled by 1 + round trip / 20 ms therefore keep the waiting a
+ * round trip adds, spread over the files, within the local run's time with a fifth or more to spare.
  */
 const LOCAL_REQUEST_MS = 20;
 /** Below this a target counts as local: loopback and a LAN answer within a millisecond or two. */
 const LOCAL_ROUND_TRIP_MS = 2;
 /**
  * The suite has about 60 files, and once the longest ones all run from the start the longest file is the bound;
- * every thread also costs the CPU it takes to load vitest and the harness, and memory.
+ * every thread also costs the CPU it takes to load vitest and the harness (about 0.9 s each: the suite's client took
+ * 19 s of CPU with 4 files at once, 44 s with 32), and memory.
  */
 export const MAX_FILES_IN_FLIGHT = 32;
 const PINGS = 5;

@@ -20,7 +20,10 @@ import {
 // One tenant per file: the harness names it after the file.
 const t = useTenant({ roles: ['admin'] });
 
-describe('Database records', () => {
+// The tests of the first two blocks write databases, collections and keys of names of their own, so they run at once.
+// The listings compare two listings of the whole tenant, so they run one by one, after those (vitest runs a run of
+// concurrent blocks to its end before the next block).
+describe.concurrent('Database records', () => {
   check(['DB-CREATE-001', 'DB-CREATE-002', 'DB-CREATE-005', 'DB-CREATE-007'], 'CreateDatabase with an admin key answers 201 with ref (databases/<name>), ts = x-txn-time and the data given', async () => {
     const res = (await t.admin.query(createDatabase('created', { data: { team: 'core', size: 3n } }))).expectStatus(201);
     const record = res.resource;
@@ -132,7 +135,7 @@ describe('Database records', () => {
   });
 });
 
-describe('Child databases', () => {
+describe.concurrent('Child databases', () => {
   check(['DB-CHILD-001', 'KEY-SCOPE-002'], 'A key of a child database reaches the child and its content only, never its parent', async () => {
     (await t.admin.query(createCollection('parent_only'))).expectStatus(201);
     (await t.admin.query(createDatabase('kid'))).expectStatus(201);

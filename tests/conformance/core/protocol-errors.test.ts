@@ -3,9 +3,11 @@ import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
 import { collection, createCollection, createDoc, docRef, expectQueryError, getDoc, literal, postRaw } from '../../harness/v4.js';
 
-describe('Bad request bodies', () => {
-  const t = useTenant();
+// The tests write only in collections of their own block or not at all (most answer errors), so they run at once, in
+// one tenant for the file.
+const t = useTenant();
 
+describe.concurrent('Bad request bodies', () => {
   check.each([
     { name: 'an unterminated object', body: '{"now":' },
     { name: 'a bare word', body: 'undefined' },
@@ -80,9 +82,7 @@ describe('Bad request bodies', () => {
   });
 });
 
-describe('Malformed refs and variables', () => {
-  const t = useTenant();
-
+describe.concurrent('Malformed refs and variables', () => {
   check(['PROTO-VALUE-014'], 'a short-form @ref that is not a ref path answers 400 invalid expression at the literal', async () => {
     (await t.server.query(createCollection('shorts'))).expectStatus(201);
     for (const path of ['foo ref', 'collections/shorts/abc', 'collections/shorts/99999999999999999999', 'nonsense/1']) {
@@ -99,9 +99,7 @@ describe('Malformed refs and variables', () => {
   });
 });
 
-describe('Error descriptions', () => {
-  const t = useTenant();
-
+describe.concurrent('Error descriptions', () => {
   check(['PROTO-ERROR-015'], 'v4 protocol errors carry the real service\'s descriptions', async () => {
     const described = (res: Response, status: number) => {
       res.expectStatus(status).expectSchema('v4-error');
@@ -122,9 +120,7 @@ describe('Error descriptions', () => {
   });
 });
 
-describe('Error bodies', () => {
-  const t = useTenant();
-
+describe.concurrent('Error bodies', () => {
   beforeAll(async () => {
     (await t.server.query(createCollection('things'))).expectStatus(201);
   });
@@ -183,8 +179,7 @@ describe('Error bodies', () => {
   });
 });
 
-describe('Positions of write errors', () => {
-  const t = useTenant();
+describe.concurrent('Positions of write errors', () => {
   let doc: { ref: unknown };
 
   beforeAll(async () => {

@@ -51,9 +51,11 @@ const V10_ONLY_MALFORMED = {
   'x-performance-hints': 'maybe',
 };
 
-describe('Request parameter headers on POST /', () => {
-  const t = useTenant({ roles: ['server'] });
+// The tests send headers and read, or write collections of their own names, so they run at once, in one tenant for
+// the file.
+const t = useTenant({ roles: ['server'] });
 
+describe.concurrent('Request parameter headers on POST /', () => {
   check.each(NOT_LONGS.map((value) => ({ value })))(['PROTO-HEADER-005'], "x-last-seen-txn '$value' answers 400 bad request: Invalid timestamp", async ({ value }) => {
     const res = await t.server.query(TRUE_QUERY, { headers: { 'x-last-seen-txn': value } });
     expectV4BadHeader(res, `Invalid header 'x-last-seen-txn': Invalid timestamp '${value}'.`);
@@ -104,8 +106,7 @@ describe('Request parameter headers on POST /', () => {
   });
 });
 
-describe('Request parameter headers on /query/1 and /feed/1', () => {
-  const t = useTenant({ roles: ['server'] });
+describe.concurrent('Request parameter headers on /query/1 and /feed/1', () => {
   let token: string;
   let txnTs: string;
 
@@ -205,9 +206,7 @@ const MALFORMED_TAGS = [
 ];
 const WELL_FORMED_TAGS = ['', 'a=1', 'foo=bar,baz_2=QUX_3', pairs(25), `${'k'.repeat(40)}=${'v'.repeat(80)}`];
 
-describe('Query tags and x-format', () => {
-  const t = useTenant({ roles: ['server'] });
-
+describe.concurrent('Query tags and x-format', () => {
   beforeAll(async () => {
     (await t.server.query(createCollection(`${COLLECTION}Tags`))).expectStatus(201);
   });
@@ -251,9 +250,7 @@ describe('Query tags and x-format', () => {
   );
 });
 
-describe('The API version is read before the secret', () => {
-  const t = useTenant({ roles: ['server'] });
-
+describe.concurrent('The API version is read before the secret', () => {
   check.each([{ version: '9' }, { version: 'banana' }])(
     ['PROTO-VERSION-009'],
     'an unsupported X-FaunaDB-API-Version ($version) answers 400 bad request without a secret, with an unknown one, and on GET /ping',

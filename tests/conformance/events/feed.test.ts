@@ -35,7 +35,8 @@ function int(value: any): string {
   return value?.['@int'] ?? value?.['@long'] ?? String(value);
 }
 
-describe('POST /feed/1', () => {
+// Every test reads a source over a collection of its own (or names of its own), so the tests run at once.
+describe.concurrent('POST /feed/1', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
 
   /** A fresh collection and a source over all of it, created before any write. */

@@ -29,7 +29,10 @@ async function seeded(docs: Array<Record<string, unknown>>): Promise<{ coll: str
 
 const ids = (data: WireValue[]): string[] => data.map(refId).sort();
 
-describe('Definition', () => {
+// Every test works in collections and indexes of its own (the listing test asks only about its own), so the tests of
+// each block run at once: against a distant server the file is otherwise one of the suite's longest chains of round trips.
+
+describe.concurrent('Definition', () => {
   check(['IDX-DEF-001', 'IDX-DEF-005', 'IDX-ATTR-001', 'IDX-ATTR-002', 'IDX-ATTR-005'], 'create_index answers 201 with ref in indexes, ts, name, source, active, and returns terms, values, unique, serialized, partitions, permissions as given', async () => {
     const { coll } = await seeded([]);
     const name = uniqueName('i');
@@ -120,7 +123,7 @@ describe('Definition', () => {
   });
 });
 
-describe('Sources and bindings', () => {
+describe.concurrent('Sources and bindings', () => {
   check(['IDX-SOURCE-001', 'IDX-SOURCE-002'], 'A single collection ref indexes that collection; an array of source objects indexes every named one', async () => {
     const a = await seeded([{ k: 1n }]);
     const b = await seeded([{ k: 1n }]);
@@ -221,7 +224,7 @@ describe('Sources and bindings', () => {
   });
 });
 
-describe('Terms and values', () => {
+describe.concurrent('Terms and values', () => {
   check(['IDX-TERM-001', 'IDX-TERM-003', 'IDX-VALUE-002'], 'A data term locates documents by exactly that value (not one differing in case), an array indexes each element, and entries without values are refs', async () => {
     const { coll, refs } = await seeded([{ city: 'Paris', tags: ['a', 'b'] }, { city: 'Rome', tags: ['b'] }, { city: 'rome', tags: ['c'] }]);
     const byCity = uniqueName('i');
@@ -323,7 +326,7 @@ describe('Terms and values', () => {
   });
 });
 
-describe('Unique', () => {
+describe.concurrent('Unique', () => {
   check(['IDX-UNIQUE-001', 'IDX-UNIQUE-003'], 'A Create duplicating terms and values answers 400 instance not unique and creates nothing; different values are accepted', async () => {
     const { coll } = await seeded([{ email: 'a@x', n: 1n }]);
     const name = uniqueName('i');
@@ -378,7 +381,7 @@ describe('Unique', () => {
   });
 });
 
-describe('Other attributes', () => {
+describe.concurrent('Other attributes', () => {
   check(['IDX-ATTR-004'], 'partitions has no effect on entries or order', async () => {
     const { coll } = await seeded([{ n: 3n }, { n: 1n }, { n: 2n }]);
     const pages: WireValue[][] = [];
@@ -392,7 +395,7 @@ describe('Other attributes', () => {
   });
 });
 
-describe('Rules', () => {
+describe.concurrent('Rules', () => {
   check(['IDX-RULE-001', 'IDX-RULE-002'], 'A rename changes the ref, and Match through the new name answers the same entries without a rebuild', async () => {
     const { coll, refs } = await seeded([{ k: 'a' }]);
     const name = uniqueName('i');
@@ -521,7 +524,7 @@ async function readWhileBuilding(name: string, refs: WireValue[]): Promise<void>
   expect(res.body.errors[0].description).toBe(`Index '${name}' is not active.`);
 }
 
-describe('States', () => {
+describe.concurrent('States', () => {
   check(['IDX-STATE-001', 'IDX-STATE-002', 'IDX-STATE-003'], 'An index built over existing documents reports a boolean active, a read while it builds answers a page or 404 not active, and once active it covers every document', async () => {
     const { coll, refs } = await seeded(Array.from({ length: 300 }, (_, i) => ({ i: BigInt(i) })));
     const name = uniqueName('i');

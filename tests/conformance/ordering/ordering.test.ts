@@ -91,7 +91,10 @@ async function storeCase(c: OrderingCase): Promise<string> {
 
 const firstValues = (data: WireValue[]): WireValue[] => data.map((e) => (e as WireValue[])[0]!);
 
-describe('Ordering cases', () => {
+// Every test below works in a collection and an index of its own, so they run at once: against a distant server this
+// file is otherwise the suite's longest chain of round trips (a case makes one per value and a few more).
+
+describe.concurrent('Ordering cases', () => {
   for (const c of cases) {
     check(c.requirements, `${c.description}${c.reverse ? ' (reverse)' : ''}`, async () => {
       const name = await storeCase(c);
@@ -104,7 +107,7 @@ describe('Ordering cases', () => {
   }
 });
 
-describe('Nulls and numbers', () => {
+describe.concurrent('Nulls and numbers', () => {
   /** A collection with an index covering [v, ref], and documents created in the order given (so refs ascend). */
   async function indexed(docs: Array<Record<string, unknown>>): Promise<{ name: string; refs: WireValue[] }> {
     const coll = uniqueName('o');
@@ -131,7 +134,7 @@ describe('Nulls and numbers', () => {
   });
 });
 
-describe('Several values and reverse', () => {
+describe.concurrent('Several values and reverse', () => {
   check(['ORD-CONTENT-009', 'ORD-REVERSE-002', 'ORD-REVERSE-004'], 'Entries sort by the first value then the second; reverse on the first leaves the second ascending; no reverse means ascending', async () => {
     const coll = uniqueName('o');
     const asc = uniqueName('asc');

@@ -37,7 +37,8 @@ const ids = (data: WireValue[]): string[] => data.map(refId);
 /** The refs sorted as the index orders them (by ref: numeric ids numerically). */
 const refOrder = (): WireValue[] => [...refs].sort((a, b) => { const x = BigInt(refId(a)); const y = BigInt(refId(b)); return x < y ? -1 : x > y ? 1 : 0; });
 
-describe('Pages', () => {
+// The tests read the fixtures written above or write collections and indexes of their own, so they run at once.
+describe.concurrent('Pages', () => {
   check(['PAGE-SHAPE-001', 'PAGE-SHAPE-002', 'PAGE-SHAPE-003'], 'A page has data; after while more follows, none on the last page; before only on pages reached with after', async () => {
     const first = await paginate(t.server, match(byRef), { size: 30n });
     expect(Array.isArray(first.data)).toBe(true);
@@ -73,7 +74,7 @@ describe('Pages', () => {
   });
 });
 
-describe('Size', () => {
+describe.concurrent('Size', () => {
   check(['PAGE-SIZE-001'], 'size n gives exactly n entries when enough follow, fewer at the end', async () => {
     expect((await paginate(t.server, match(byRef), { size: 7n })).data).toHaveLength(7);
     const first = await paginate(t.server, match(byRef), { size: 65n });
@@ -118,7 +119,7 @@ describe('Size', () => {
   });
 });
 
-describe('Cursors', () => {
+describe.concurrent('Cursors', () => {
   check(['PAGE-CURSOR-001'], 'The next page starts at the entry the after cursor names (inclusive)', async () => {
     const first = await paginate(t.server, match(byRef), { size: 10n });
     const all = refOrder();
@@ -217,7 +218,7 @@ describe('Cursors', () => {
   });
 });
 
-describe('Processing pages', () => {
+describe.concurrent('Processing pages', () => {
   check(['PAGE-MAP-001'], 'Map over a page applies the lambda to each entry and keeps after and before', async () => {
     const first = await paginate(t.server, match(byGroup, 2n), { size: 2n });
     const res = (await t.server.query({ map: { lambda: 'x', expr: { equals: [{ var: 'x' }, 16n] } }, collection: { paginate: match(byGroup, 2n), size: 2n, after: cursorExpr(first.after!) } })).expectStatus(200).resource;

@@ -43,7 +43,8 @@ async function refPages(): Promise<{ refs: unknown[]; first: unknown; second: un
   return { refs: all.data, first, second, secondExpr, firstExpr };
 }
 
-describe('Count, Sum, Mean, Any and All of arrays', () => {
+// The tests only read the fixtures written above, so they run at once.
+describe.concurrent('Count, Sum, Mean, Any and All of arrays', () => {
   check.each([
     { name: 'Count of an array', expr: { count: [1, 'a', null] }, expected: 3n },
     { name: 'Count of an empty array', expr: { count: [] }, expected: 0n },
@@ -118,7 +119,7 @@ describe('Count, Sum, Mean, Any and All of arrays', () => {
   });
 });
 
-describe('Aggregates of sets and pages', () => {
+describe.concurrent('Aggregates of sets and pages', () => {
   check.each([
     { group: 'ints', count: 3n, sum: 6n, mean: 2 },
     { group: 'mixed', count: 2n, sum: 3.5, mean: 1.75 },
@@ -200,7 +201,7 @@ describe('Aggregates of sets and pages', () => {
   );
 });
 
-describe('Take and Drop', () => {
+describe.concurrent('Take and Drop', () => {
   check.each(
     named([
       { expr: { take: 2, collection: [1, 2, 3] }, expected: [1n, 2n] },
@@ -265,7 +266,7 @@ describe('Take and Drop', () => {
   });
 });
 
-describe('Append, Prepend and Reverse', () => {
+describe.concurrent('Append, Prepend and Reverse', () => {
   check(['FN-ARR-010'], 'Append and Prepend may refuse to build an array of more than 1,048,576 elements', async () => {
     // Each binding appends the previous array to itself: x18 would hold 8 × 2^18 = 2,097,152 elements. The limit is
     // this project's (a MAY): the real service builds the array, so its count is accepted too.

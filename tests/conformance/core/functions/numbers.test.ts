@@ -25,9 +25,11 @@ interface ErrorCase {
   position: unknown[];
 }
 
-describe('Arithmetic', () => {
-  const t = useTenant();
+// The tests only read (each block's fixtures are its own collections, written before its tests), so they run at once,
+// in one tenant for the file.
+const t = useTenant();
 
+describe.concurrent('Arithmetic', () => {
   const expectResult = async ({ expr, expected }: ResultCase) => {
     const res = await t.server.query(expr);
     expect(res.expectStatus(200).resource, res.explain('wrong result')).toStrictEqual(expected);
@@ -128,8 +130,7 @@ describe('Arithmetic', () => {
   ])(['FN-NUM-009'], 'Abs of $name answers invalid argument', expectError);
 });
 
-describe('Max and Min', () => {
-  const t = useTenant();
+describe.concurrent('Max and Min', () => {
   const COLL = 'nm_things';
   const EMPTY = 'nm_empty';
   const ref = (id: string) => ({ '@ref': { id, collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } } });
@@ -189,8 +190,7 @@ describe('Max and Min', () => {
   });
 });
 
-describe('Comparisons', () => {
-  const t = useTenant();
+describe.concurrent('Comparisons', () => {
   const COLL = 'cmp_things';
   const IDX = 'cmp_idx';
 

@@ -20,7 +20,9 @@ beforeAll(async () => {
   doc = (await t.server.query({ create: collection('obj_docs'), params: literal({ data: { x: 10n, y: 20n } }) })).expectStatus(201).resource;
 });
 
-describe('Merge', () => {
+// The tests read the fixtures written above or write collections, databases and roles of their own names, so they
+// run at once.
+describe.concurrent('Merge', () => {
   check.each(
     named([
       { expr: { merge: literal({}), with: literal({ x: 10n, y: 20n }) }, expected: { x: 10n, y: 20n } },
@@ -100,7 +102,7 @@ describe('Merge', () => {
   });
 });
 
-describe('ContainsPath, ContainsField and ContainsValue', () => {
+describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
   const nested = literal({ a: { b: 1n, list: [10n, { c: null }] } });
   check.each(
     named([
@@ -257,7 +259,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
   });
 });
 
-describe('ToObject and ToArray', () => {
+describe.concurrent('ToObject and ToArray', () => {
   check.each(
     named([
       { expr: { to_object: [] }, expected: {} },

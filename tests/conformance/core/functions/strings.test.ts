@@ -213,9 +213,10 @@ const CONVERSION_ERRORS: readonly ErrorCase[] = [
   { name: 'ToInteger of a collection ref', ids: ['FN-CONV-008'], expr: { to_integer: NATIVE_COLLECTIONS_REF }, position: ['to_integer'], description: 'Cannot cast Collection Ref to Integer.' },
 ];
 
-describe('String functions', () => {
-  const t = useTenant();
+// Every test evaluates an expression and writes nothing, so the tests run at once, in one tenant for the file.
+const t = useTenant();
 
+describe.concurrent('String functions', () => {
   check.each(STRING_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });
@@ -248,9 +249,7 @@ describe('String functions', () => {
   });
 });
 
-describe('Conversion functions', () => {
-  const t = useTenant();
-
+describe.concurrent('Conversion functions', () => {
   check.each(CONVERSION_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });

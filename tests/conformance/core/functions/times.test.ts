@@ -244,9 +244,10 @@ const ARITHMETIC_ERRORS: readonly ErrorCase[] = [
   { name: 'TimeDiff to an integer', ids: ['FN-TIME-019'], expr: diff(ts(EPOCH), 0, 'days'), position: ['other'], description: 'Temporal expected, Integer provided.' },
 ];
 
-describe('Building times and dates', () => {
-  const t = useTenant();
+// Every test evaluates an expression and writes nothing, so the tests run at once, in one tenant for the file.
+const t = useTenant();
 
+describe.concurrent('Building times and dates', () => {
   check.each(BUILD_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });
@@ -256,9 +257,7 @@ describe('Building times and dates', () => {
   });
 });
 
-describe('Time and date conversions', () => {
-  const t = useTenant();
-
+describe.concurrent('Time and date conversions', () => {
   check.each(CONVERSION_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });
@@ -272,17 +271,13 @@ describe('Time and date conversions', () => {
   });
 });
 
-describe('Time and date fields', () => {
-  const t = useTenant();
-
+describe.concurrent('Time and date fields', () => {
   check.each(FIELD_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });
 });
 
-describe('Time arithmetic', () => {
-  const t = useTenant();
-
+describe.concurrent('Time arithmetic', () => {
   check.each(ARITHMETIC_RESULTS)((c) => c.ids, '$name', async ({ expr, expected }) => {
     expectResult(await t.server.query(expr), expected);
   });
