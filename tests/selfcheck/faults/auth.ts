@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { KeyLedger, TokenLedger, adminSecretFor, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
+import { KeyLedger, TokenLedger, adminSecretFor, requestSecret, serverSecretFor, withSecret, type KnownToken } from './lib/key-ledger.js';
 import {
   acceptedModification,
   bodyJson,
@@ -23,7 +23,7 @@ import {
   v4Resource,
   withJsonBody,
   withStatus,
-} from './rewrites.js';
+} from './lib/rewrites.js';
 
 /** Passwords found in `credentials: {password}` objects of a v4 expression (plain or `{"object": …}` wrapped). */
 function passwordsIn(expression: unknown): string[] {

@@ -5,7 +5,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, expressionUses, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, expressionUses, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const FOLDS = ['count', 'sum', 'mean', 'any', 'all'];
 const SET_READERS = [...FOLDS, 'is_empty', 'is_nonempty'];

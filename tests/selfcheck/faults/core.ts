@@ -4,7 +4,7 @@
 // Paginate's size limit: `paging`).
 import { isLosslessNumber } from 'lossless-json';
 import type { BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../fault.js';
-import { KeyLedger, TokenLedger, requestSecret, withSecret } from './key-ledger.js';
+import { KeyLedger, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, parseJson, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import {
   acceptedModification,
@@ -34,7 +34,7 @@ import {
   withJsonBody,
   withStatus,
   withoutHeader,
-} from './rewrites.js';
+} from './lib/rewrites.js';
 
 const SUPPORTED_API_VERSIONS = new Set(['2.0', '2.1', '2.7', '2.12', '3', '4', '5', 'UNSTABLE']);
 const TWO_POW_53 = 2n ** 53n;

@@ -3,7 +3,7 @@
 // original back in every answer: the server then holds a live document that looks expired to the suite.
 import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 /** Past ttls moved to unique stand-ins far ahead (`2998-…`), and back. */
 class TtlShift {

@@ -39,8 +39,8 @@ import {
   withDoc,
   withoutErrorEvents,
   withoutPositions,
-} from './event-rewrites.js';
-import { pathname, rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
+} from './lib/event-rewrites.js';
+import { pathname, rewriteJson, v4Expression, withJsonBody } from './lib/rewrites.js';
 
 export const EVENT_FAULTS: readonly Fault[] = [
   {

@@ -3,7 +3,7 @@
 // each is a server that gets one rule wrong the way a hand-written implementation plausibly would.
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
-import { bodyJson, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 /** The query's expression when it is a top-level call of `form`. */
 function topLevelCall(request: JsonResponseContext['original'], form: string): JsonObject | undefined {

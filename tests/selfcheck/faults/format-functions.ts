@@ -4,7 +4,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 /** The top-level expression when it is a call of `form`, e.g. `{"format": "%s", "values": []}` for `format`. */
 function topLevelCall(context: JsonResponseContext, form: string): JsonObject | undefined {

@@ -4,7 +4,7 @@
 // a time — made by rewriting the expression the suite sends or the error it gets back.
 import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { apiVersion, bodyJson, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+import { apiVersion, bodyJson, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
 const NOW = (): JsonObject => ({ now: null });

@@ -5,7 +5,7 @@
 // expression the suite sends or the answer it gets back.
 import type { Fault, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './rewrites.js';
+import { expressionUses, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 
 const isInsert = (object: JsonObject): boolean => 'insert' in object && 'ts' in object && 'action' in object;
 const isRemove = (object: JsonObject): boolean => 'remove' in object && 'ts' in object && 'action' in object;

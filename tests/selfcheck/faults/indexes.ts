@@ -21,8 +21,8 @@ import {
   bodyJson,
   topLevelForm,
   v4Expression,
-} from './rewrites.js';
-import { DocumentLedger, type FieldPath, type IndexDefinitions, type PageResource, createIndexParams, isPage, observingIndexes, topLevelPage, indexName, matchedIndexName, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
+} from './lib/rewrites.js';
+import { DocumentLedger, type FieldPath, type IndexDefinitions, type PageResource, createIndexParams, isPage, observingIndexes, topLevelPage, indexName, matchedIndexName, paginateForms, unwrapObject, v4ErrorResponse } from './lib/index-tracking.js';
 
 /** True for `{"index": …}` or a long-form ref into `indexes`. */
 function isIndexTarget(value: unknown): boolean {

@@ -6,7 +6,7 @@
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 import type { BufferedResponse, ExchangeContext, Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, jsonNumber, type JsonObject } from '../json-body.js';
-import { rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const WHOLE_PRESERVING = new Set(['ceil', 'floor', 'round', 'trunc']);
 const DECIMAL_RESULTS = new Set(['sqrt', 'pow', 'exp', 'ln', 'log', 'hypot', 'acos', 'asin', 'atan', 'cos', 'cosh', 'degrees', 'radians', 'sin', 'sinh', 'tan', 'tanh']);

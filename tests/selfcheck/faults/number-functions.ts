@@ -5,7 +5,7 @@
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 import type { BufferedResponse, Fault, FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const ARITHMETIC = new Set(['add', 'subtract', 'multiply', 'divide', 'modulo', 'abs']);
 const COMPARISONS = new Set(['lt', 'lte', 'gt', 'gte']);

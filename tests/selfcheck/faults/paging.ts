@@ -1,9 +1,9 @@
 // Faults of the `paging` and `ordering` areas: pages, cursors, sizes and the order of index entries.
 import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, getPath, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { resortPage, type EntryType, type OrderMistake } from './entry-order.js';
-import { DocumentLedger, createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './index-tracking.js';
-import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './rewrites.js';
+import { resortPage, type EntryType, type OrderMistake } from './lib/entry-order.js';
+import { DocumentLedger, createIndexParams, hasCursor, isPage, observingIndexes, topLevelPage, paginateForms, unwrapObject, v4ErrorResponse } from './lib/index-tracking.js';
+import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
 function indexValueObjects(expression: unknown): JsonObject[] {

@@ -2,7 +2,7 @@
 // `x-query-timeout` wrongly in one plausible way each.
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { isJsonObject, stringifyJson } from '../json-body.js';
-import { bodyJson, forwardInstead, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus, withoutHeader } from './rewrites.js';
+import { bodyJson, forwardInstead, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus, withoutHeader } from './lib/rewrites.js';
 
 const TIMED_OUT = { code: 'time out', description: 'Read timed out (Query eval has timed out.)' };
 

@@ -4,8 +4,8 @@
 // rewriting the expression it is sent or the answer it gives, or by a failpoint of the reference server.
 import type { Fault, FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
-import { requestSecret, withSecret } from './key-ledger.js';
-import { expressionUses, nativeCollectionOf, records, replaceObject, rewriteExpression, rewriteJson, topLevelForm, v4Expression, v4Errors } from './rewrites.js';
+import { requestSecret, withSecret } from './lib/key-ledger.js';
+import { expressionUses, nativeCollectionOf, records, replaceObject, rewriteExpression, rewriteJson, topLevelForm, v4Expression, v4Errors } from './lib/rewrites.js';
 
 /** Keys of the expressions that build sets, as the suite writes them. */
 const SET_FORMS = ['match', 'documents', 'union', 'intersection', 'difference', 'range', 'filter', 'singleton'];

@@ -4,7 +4,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { expressionUses, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 type JsonHook = NonNullable<FaultHooks['json']>;
 

@@ -5,7 +5,7 @@
 import { isLosslessNumber } from 'lossless-json';
 import type { BufferedResponse, ExchangeContext, Fault, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, tryParseJson, type JsonObject } from '../json-body.js';
-import { rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const TIME_FORMS = ['epoch', 'date', 'to_time', 'to_date', 'to_micros', 'to_millis', 'to_seconds', 'second', 'minute', 'hour', 'day_of_month', 'day_of_week', 'day_of_year', 'month', 'year', 'time_add', 'time_subtract', 'time_diff'];
 const TIMESTAMP_FORMS = ['to_micros', 'to_millis', 'to_seconds', 'second', 'minute', 'hour', 'day_of_month', 'day_of_week', 'day_of_year', 'month', 'year'];

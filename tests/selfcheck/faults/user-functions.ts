@@ -18,7 +18,7 @@ import {
   withJsonBody,
   withStatus,
   recodeFailures,
-} from './rewrites.js';
+} from './lib/rewrites.js';
 
 /** The first error of a v4 error body, when it has `code`. */
 function firstErrorWith(body: unknown, code: string): JsonObject | undefined {

@@ -1,7 +1,7 @@
 // Faults of v4 streams (`POST /stream`, DEC-064): a server whose driver streams open, but send the wrong events.
 import type { Fault, FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
 

@@ -2,7 +2,7 @@
 // what a query writes wrongly in one plausible way each.
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, rewriteResponse, v4Errors, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, forwardInstead, rewriteResponse, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
 
 const MIB = 1024 * 1024;
 

@@ -3,8 +3,8 @@
 // with the order the reference server keeps (the real service's, which ORD-TYPE-011 and ORD-TYPE-012 accept beside
 // the SD's), so the page is left as the server sent it.
 import { isLosslessNumber } from 'lossless-json';
-import { byCodePoint } from '../../harness/model/wire-order.js';
-import { isJsonObject, type JsonObject } from '../json-body.js';
+import { byCodePoint } from '../../../harness/model/wire-order.js';
+import { isJsonObject, type JsonObject } from '../../json-body.js';
 import type { SeenIndex } from './index-tracking.js';
 
 export const ENTRY_TYPES = ['integer', 'decimal', 'bytes', 'string', 'array', 'object', 'ref', 'time', 'date', 'other', 'boolean', 'null'] as const;

@@ -1,7 +1,7 @@
 // Remembers the keys and tokens a run creates (from CreateKey and Login answers) so a fault can act with another
 // credential's rights, or tell which credential a request uses.
-import type { ProxiedRequest } from '../fault.js';
-import { isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
+import type { ProxiedRequest } from '../../fault.js';
+import { isJsonObject, stringifyJson, type JsonObject } from '../../json-body.js';
 import { nativeCollectionOf, records } from './rewrites.js';
 
 export interface KnownKey {

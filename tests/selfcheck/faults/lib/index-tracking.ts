@@ -1,8 +1,8 @@
 // What the index, set, paging and ordering faults need to know about the exchanges they see: index
 // definitions sent through the proxy (a fault lives for one run, so it can remember them), the `paginate`
 // forms of a request, and v4 error answers a fault substitutes for a success.
-import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
+import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../../fault.js';
+import { forEachObject, isJsonObject, jsonNumber, stringifyJson, type JsonObject } from '../../json-body.js';
 import { topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
 
 /** A page resource: an object with a `data` array. */

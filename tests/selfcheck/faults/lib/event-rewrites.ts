@@ -1,8 +1,8 @@
 // Building blocks of the `events` fault catalogue: what an event request and answer are, edits of feed pages and
 // stream events, and what the proxy learns from the traffic it relays (sources, cursors, v4 writes) for faults
 // that imitate a server with a different memory.
-import type { BufferedResponse, FaultHooks, ProxiedRequest, StreamEventHook, StreamWriter } from '../fault.js';
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import type { BufferedResponse, FaultHooks, ProxiedRequest, StreamEventHook, StreamWriter } from '../../fault.js';
+import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../../json-body.js';
 import { pathname, rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
 
 export function isEvent(value: unknown, ...types: string[]): value is JsonObject {

@@ -1,7 +1,7 @@
 // Small reusable pieces the fault catalogue is written with: what a request is, and common rewrites of
 // v4 answers. Each fault stays a few lines of data plus one of these.
-import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest } from '../../fault.js';
+import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../../json-body.js';
 
 export function pathname(request: ProxiedRequest): string {
   return request.path.split('?')[0] ?? '/';
