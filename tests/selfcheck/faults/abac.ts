@@ -3,7 +3,7 @@ import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { clientAsServer, clientRequest, deniedAfterWriting, editExpression, errorAnswer, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, roleCreatedAnyway, tokenAsServer, topObject, userCollection, withLedgers, type Ledgers } from './lib/access.js';
 import { adminSecretFor, serverSecretFor, withSecret, type KnownToken } from './lib/key-ledger.js';
-import { acceptedModification, bodyJson, hasErrorCode, isV4Query, nativeCollectionOf, recodeFailures, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, recodeFailures, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
@@ -81,7 +81,6 @@ function adminOfCaller(req: ProxiedRequest, ledgers: Ledgers): string | undefine
 }
 
 export const code: FaultCode = {
-
   'ABAC-PREDICATES-GRANT-ALL': () => ({
     request: editExpression((object) => {
       if (!('create_role' in object)) return 0;
@@ -99,14 +98,12 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
   'ABAC-ROLES-NOT-APPLIED': withLedgers((ledgers) => ({
     response: rewriteResponse(
       (res, ctx) => (res.status === 200 || res.status === 201) && ledgers.tokens.ofRequest(ctx.original) !== undefined && DATA_FORMS.has(topLevelForm(ctx.original) ?? ''),
       permissionDenied,
     ),
   })),
-
   'ABAC-MEMBER-PREDICATE-IGNORED': () => ({
     request: editExpression((object) => {
       if (!('create_role' in object)) return 0;
@@ -119,7 +116,6 @@ export const code: FaultCode = {
       return removed;
     }),
   }),
-
   'ABAC-MEMBER-PREDICATE-NEVER-MATCHES': () => ({
     request: editExpression((object) => {
       if (!('create_role' in object)) return 0;
@@ -133,7 +129,6 @@ export const code: FaultCode = {
       return dropped;
     }),
   }),
-
   'ABAC-FIRST-ROLE-ONLY': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
@@ -143,7 +138,6 @@ export const code: FaultCode = {
       return first !== undefined && collection !== undefined && !first.privileges.some((p) => p.kind === 'collection' && p.name === collection);
     }, permissionDenied),
   })),
-
   'ABAC-DECISIONS-CACHED': withLedgers((ledgers) => {
     const granted = new Map<string, BufferedResponse>();
     return {
@@ -156,37 +150,19 @@ export const code: FaultCode = {
       },
     };
   }),
-
-  'ABAC-DENIED-AS-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 403 && topLevelForm(ctx.original) === 'get' && hasErrorCode(bodyJson(res), 'permission denied'),
-      (res) => errorAnswer(res, 404, 'instance not found', 'Document not found.'),
-    ),
-  }),
-
   'ABAC-CREATE-UNCHECKED': tokenAsServer((_token, form) => form === 'create'),
-
   'ABAC-WRITE-UNCHECKED': tokenAsServer((_token, form) => form === 'update' || form === 'replace'),
-
   'ABAC-DELETE-UNCHECKED': tokenAsServer((_token, form) => form === 'delete'),
-
   'ABAC-INDEX-READ-UNCHECKED': tokenAsServer((_token, form) => form === 'paginate'),
-
   'ABAC-PRIVILEGES-ANY-COLLECTION': tokenAsServer((token, form, _req, ledgers) => {
     const action = form === 'get' ? 'read' : form === 'create' ? 'create' : undefined;
     return action !== undefined && ledgers.roles.rolesOf(userCollection(token)).some((role) => role.privileges.some((p) => p.kind === 'collection' && p.actions[action] !== undefined && p.actions[action] !== false));
   }),
-
   'ABAC-SCHEMA-WRITES-UNCHECKED': tokenAsServer((_token, form) => SCHEMA_FORMS.has(form ?? '')),
-
   'ABAC-MAPPED-GET-UNCHECKED': tokenAsServer((_token, form, req) => form === 'map' && isJsonObject(topObject(req)?.collection) && 'paginate' in (topObject(req)!.collection as JsonObject)),
-
   'ABAC-INDEX-ENTRIES-UNFILTERED': tokenAsServer((_token, form, req) => form === 'paginate' && isJsonObject(topObject(req)?.paginate) && 'match' in (topObject(req)!.paginate as JsonObject)),
-
   'ABAC-UNRESTRICTED-READ-IGNORED': matchDeniedWhereRolesGrant((actions) => 'unrestricted_read' in actions && !('read' in actions)),
-
   'ABAC-INDEX-PREDICATE-GETS-REF': matchDeniedWhereRolesGrant((actions) => isJsonObject(actions.read)),
-
   'ABAC-WRITE-NEEDS-READ': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const form = topLevelForm(ctx.original);
@@ -195,7 +171,6 @@ export const code: FaultCode = {
       return collection !== undefined && !ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'read' in p.actions));
     }, permissionDenied),
   })),
-
   'ABAC-CREATE-WITH-ID-AS-CREATE': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const target = topObject(ctx.original)?.create;
@@ -208,7 +183,6 @@ export const code: FaultCode = {
       return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
     }),
   })),
-
   'ABAC-PREDICATE-ERROR-500': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       if (res.status !== 403 || ledgers.tokens.ofRequest(ctx.original) === undefined || topLevelForm(ctx.original) !== 'get') return false;
@@ -216,55 +190,36 @@ export const code: FaultCode = {
       return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && raises(p.actions.read)));
     }, (res) => errorAnswer(res, 500, 'internal server error', 'Transaction aborted: predicate failure')),
   })),
-
   'ABAC-NO-ROLE-FALLS-BACK-TO-KEY': tokenAsServer((token, form, _req, ledgers) => DATA_FORMS.has(form ?? '') && ledgers.roles.rolesOf(userCollection(token)).length === 0),
-
-  'ABAC-ROLE-CREATED-200': () => ({
-    response: rewriteResponse((res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create_role', (res) => withStatus(res, 200)),
-  }),
-
-  'ABAC-ROLE-PREDICATE-UNWRAPPED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-      if (nativeCollectionOf(record) !== 'roles' || !Array.isArray(record.privileges)) return n;
-      for (const privilege of record.privileges) {
-        if (!isJsonObject(privilege) || !isJsonObject(privilege.actions)) continue;
-        for (const [action, value] of Object.entries(privilege.actions)) {
-          if (isJsonObject(value) && '@query' in value) {
-            privilege.actions[action] = value['@query'];
-            n += 1;
-          }
+  'ABAC-ROLE-PREDICATE-UNWRAPPED': onJson(() => true, (body) => records(body).reduce((n, record) => {
+    if (nativeCollectionOf(record) !== 'roles' || !Array.isArray(record.privileges)) return n;
+    for (const privilege of record.privileges) {
+      if (!isJsonObject(privilege) || !isJsonObject(privilege.actions)) continue;
+      for (const [action, value] of Object.entries(privilege.actions)) {
+        if (isJsonObject(value) && '@query' in value) {
+          privilege.actions[action] = value['@query'];
+          n += 1;
         }
       }
-      return n;
-    }, 0)),
-  }),
-
-  'ABAC-ROLE-DUPLICATE-CODE': () => ({
-    json: rewriteJson((body, ctx) => topLevelForm(ctx.original) === 'create_role' && hasErrorCode(body, 'instance already exists'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'instance already exists') error.code = 'validation failed';
-    })),
-  }),
-
+    }
+    return n;
+  }, 0)),
   'ABAC-ROLE-CLIENT-ALLOWED': clientAsServer((form) => form === 'create_role', 'admin'),
-
   'ABAC-ROLE-ADMIN-REFUSED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create_role' && keyOf(ledgers, ctx.original)?.role === 'admin', permissionDenied),
   })),
-
   'ABAC-ROLE-READABLE-BY-ANYONE': withLedgers((ledgers) => ({
     request: (req) => {
       const admin = targetsRole(req) ? adminOfCaller(req, ledgers) : undefined;
       return admin === undefined ? undefined : withSecret(req, admin);
     },
   })),
-
   'ABAC-ROLE-SERVER-DENIED-AFTER-WRITING': deniedAfterWriting((req, ledgers) => {
     const key = keyOf(ledgers, req);
     const form = topLevelForm(req);
     const write = form === 'create_role' || ((form === 'update' || form === 'delete') && targetsRole(req));
     return key?.role === 'server' && write ? ledgers.keys.sibling(key, 'admin')?.secret : undefined;
   }),
-
   'ABAC-LISTING-FILTERED': withLedgers((ledgers) => ({
     response: rewriteResponse(
       (res, ctx) => {
@@ -274,19 +229,15 @@ export const code: FaultCode = {
       (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
     ),
   })),
-
-  'ABAC-ROLE-PRIVILEGES-REQUIRED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const payload = topLevelForm(ctx.original) === 'create_role' ? objectPayload(topObject(ctx.original)?.create_role) : undefined;
-        if (res.status !== 201 || payload === undefined) return false;
-        const privileges = payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
-        return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_role'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
-    ),
-  }),
-
+  'ABAC-ROLE-PRIVILEGES-REQUIRED': onResponse(
+    (res, ctx) => {
+      const payload = topLevelForm(ctx.original) === 'create_role' ? objectPayload(topObject(ctx.original)?.create_role) : undefined;
+      if (res.status !== 201 || payload === undefined) return false;
+      const privileges = payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
+      return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_role'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+  ),
   'ABAC-DENIED-AT-FORM': withLedgers((ledgers) => ({
     json: rewriteJson(
       (body, ctx) => ctx.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && topLevelForm(ctx.original) !== undefined && hasErrorCode(body, 'permission denied'),
@@ -297,12 +248,10 @@ export const code: FaultCode = {
       }, 0),
     ),
   })),
-
   'ABAC-SCHEMA-DENIED-AFTER-WRITING': deniedAfterWriting((req, ledgers) => {
     const token = ledgers.tokens.ofRequest(req);
     return token !== undefined && SCHEMA_FORMS.has(topLevelForm(req) ?? '') ? adminSecretFor(token, ledgers.keys) : undefined;
   }),
-
   'ABAC-ROLE-ACTION-COERCED': () => ({
     request: editExpression((object) => {
       if (!('create_role' in object)) return 0;
@@ -320,31 +269,23 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
   'ABAC-ROLE-RESOURCES-UNCHECKED': () => ({ response: roleCreatedAnyway(refusedForRoleResources) }),
-
   'ABAC-MEMBERSHIP-TYPE-AS-REFERENCE': () => ({
     json: recodeFailures(
       (failure) => failure.code === 'invalid type' && Array.isArray(failure.field) && failure.field[0] === 'membership' && failure.field[failure.field.length - 1] === 'resource',
       'invalid reference',
     ),
   }),
-
   'ABAC-ROLE-UPDATE-RESOURCES-UNCHECKED': () => acceptedModification(refusedForRoleResources),
-
   'ABAC-ROLE-UPDATE-SHAPE-UNCHECKED': () =>
     acceptedModification((body, target) => {
       if (schemaRefOf(target)?.kind !== 'role') return false;
       const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
       return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && Array.isArray(failure.field) && (failure.field[0] === 'name' || failure.field[0] === 'data'));
     }),
-
   'ABAC-CREATE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['create'], 'create')),
-
   'ABAC-WRITE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['update', 'replace'], 'write')),
-
   'ABAC-DELETE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['delete'], 'delete')),
-
   'ABAC-ROLE-CLIENT-DENIED-AFTER-WRITING': deniedAfterWriting(clientRequest(['create_role'], 'admin')),
 
 };

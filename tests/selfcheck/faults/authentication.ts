@@ -3,7 +3,7 @@ import type { BufferedResponse } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, editExpression, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, deleteKeys, hasErrorCode, isV4Query, nativeCollectionOf, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, deleteKeys, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -33,16 +33,12 @@ function deleteTokensExpr(onlyOf?: unknown): unknown {
 }
 
 export const code: FaultCode = {
-
-  'AUTH-SELF-RETURNS-SECRET': () => ({
-    json: rewriteJson(
-      (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && v4Resource(body) !== undefined && requestSecret(ctx.original) !== undefined,
-      (body, ctx) => {
-        v4Resource(body)!.secret = requestSecret(ctx.original)!;
-      },
-    ),
-  }),
-
+  'AUTH-SELF-RETURNS-SECRET': onJson(
+    (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && v4Resource(body) !== undefined && requestSecret(ctx.original) !== undefined,
+    (body, ctx) => {
+      v4Resource(body)!.secret = requestSecret(ctx.original)!;
+    },
+  ),
   'AUTH-LOGOUT-ALL-AS-ONE': () => ({
     request: (req) => {
       const expression = v4Expression(req);
@@ -56,7 +52,6 @@ export const code: FaultCode = {
       return changed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
     },
   }),
-
   'AUTH-IDENTIFY-CREATES-TOKEN': () => ({
     request: (req) => {
       const expression = v4Expression(req);
@@ -65,23 +60,7 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [login, true] })) };
     },
   }),
-
-  'AUTH-LOGIN-FAILURE-CODE-RENAMED': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'authentication failed'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'authentication failed') error.code = 'invalid password';
-    })),
-  }),
-
-  'AUTH-TOKEN-DATA-DROPPED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'tokens' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
-  }),
-
-  'AUTH-MISSING-IDENTITY-CODE': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'missing identity'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'missing identity') error.code = 'permission denied';
-    })),
-  }),
-
+  'AUTH-TOKEN-DATA-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'tokens' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
   'AUTH-LOGOUT-ONE-AS-ALL': () => ({
     request: editExpression((object) => {
       if (object.logout !== false) return 0;
@@ -89,16 +68,12 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
-  'AUTH-IDENTIFY-ALWAYS-TRUE': () => ({
-    json: rewriteJson(
-      (body, ctx) => isJsonObject(v4Expression(ctx.original)) && 'identify' in (v4Expression(ctx.original) as JsonObject) && isJsonObject(body) && body.resource === false,
-      (body) => {
-        (body as JsonObject).resource = true;
-      },
-    ),
-  }),
-
+  'AUTH-IDENTIFY-ALWAYS-TRUE': onJson(
+    (body, ctx) => isJsonObject(v4Expression(ctx.original)) && 'identify' in (v4Expression(ctx.original) as JsonObject) && isJsonObject(body) && body.resource === false,
+    (body) => {
+      (body as JsonObject).resource = true;
+    },
+  ),
   'AUTH-PASSWORD-CHANGE-IGNORED': () => ({
     request: editExpression((object) => {
       if (!('update' in object) && !('replace' in object)) return 0;
@@ -106,7 +81,6 @@ export const code: FaultCode = {
       return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
     }),
   }),
-
   'AUTH-TOKEN-TTL-IGNORED': () => ({
     request: editExpression((object) => {
       if (!('login' in object) && !('update' in object)) return 0;
@@ -114,14 +88,6 @@ export const code: FaultCode = {
       return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
     }),
   }),
-
-  'AUTH-SELF-KEY-UNAUTHORIZED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => pathname(ctx.original) === '/tokens/self' && res.status === 404,
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
   'AUTH-TOKEN-SIBLING-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
@@ -131,33 +97,16 @@ export const code: FaultCode = {
       return isJsonObject(record) && 'instance' in record && 'hashed_secret' in record && stringifyJson(record.ref) !== stringifyJson(token.refValue);
     }, permissionDenied),
   })),
-
-  'AUTH-LOGIN-CREATED-200': () => ({
-    response: rewriteResponse((res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login', (res) => withStatus(res, 200)),
-  }),
-
-  'AUTH-LOGIN-SECRET-RENAMED': () => ({
-    json: rewriteJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => renameKeys(v4Resource(body), 'secret', 'token', (o) => o === v4Resource(body))),
-  }),
-
-  'AUTH-LOGIN-NO-INSTANCE': () => ({
-    json: rewriteJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'instance', (o) => o === v4Resource(body))),
-  }),
-
-  'AUTH-LOGIN-MATCH-REJECTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject),
-      (res) => errorAnswer(res, 400, 'invalid argument', 'Ref expected, Set provided.'),
-    ),
-  }),
-
-  'AUTH-LOGIN-EMPTY-MATCH-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject) && hasErrorCode(bodyJson(res), 'authentication failed'),
-      (res) => errorAnswer(res, 404, 'instance not found', 'Set not found.'),
-    ),
-  }),
-
+  'AUTH-LOGIN-SECRET-RENAMED': onJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => renameKeys(v4Resource(body), 'secret', 'token', (o) => o === v4Resource(body))),
+  'AUTH-LOGIN-NO-INSTANCE': onJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'instance', (o) => o === v4Resource(body))),
+  'AUTH-LOGIN-MATCH-REJECTED': onResponse(
+    (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject),
+    (res) => errorAnswer(res, 400, 'invalid argument', 'Ref expected, Set provided.'),
+  ),
+  'AUTH-LOGIN-EMPTY-MATCH-NOT-FOUND': onResponse(
+    (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject) && hasErrorCode(bodyJson(res), 'authentication failed'),
+    (res) => errorAnswer(res, 404, 'instance not found', 'Set not found.'),
+  ),
   'AUTH-LOGIN-NO-CREDENTIALS-CODE': () => {
     const withoutCredentials = new Set<string>();
     return {
@@ -174,7 +123,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'AUTH-LOGIN-REUSES-TOKEN': () => {
     const first = new Map<string, JsonObject>();
     return {
@@ -191,7 +139,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'AUTH-LOGIN-TOKEN-BEFORE-CHECK': () => {
     const FAILED = 'fault:login-failed';
     return {
@@ -216,61 +163,42 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'AUTH-LOGIN-CLIENT-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse(
       (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && ledgers.keys.bySecret(requestSecret(ctx.original) ?? '')?.role === 'client',
       permissionDenied,
     ),
   })),
-
   'AUTH-IDENTIFY-CLIENT-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'identify' && keyOf(ledgers, ctx.original)?.role === 'client', permissionDenied),
   })),
-
   'AUTH-IDENTITY-IS-TOKEN': withLedgers((ledgers) => ({
     json: rewriteJson((body, ctx) => answersForm('identity', 200, ctx) && ledgers.tokens.ofRequest(ctx.original) !== undefined, (body, ctx) => {
       (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.refValue);
     }),
   })),
-
-  'AUTH-CURRENT-IDENTITY-LEGACY-REF': () => ({
-    json: rewriteJson((_body, ctx) => answersForm('current_identity', 200, ctx), (body) => legacyRefs((body as JsonObject).resource)),
-  }),
-
+  'AUTH-CURRENT-IDENTITY-LEGACY-REF': onJson((_body, ctx) => answersForm('current_identity', 200, ctx), (body) => legacyRefs((body as JsonObject).resource)),
   'AUTH-CURRENT-TOKEN-IS-INSTANCE': withLedgers((ledgers) => ({
     json: rewriteJson((_body, ctx) => answersForm('current_token', 200, ctx) && ledgers.tokens.ofRequest(ctx.original)?.instance !== undefined, (body, ctx) => {
       (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.instance);
     }),
   })),
-
   'AUTH-OWN-DOCUMENT-READABLE': tokenAsServer((token, form, req) => form === 'get' && documentRefKey(topObject(req)?.get) !== undefined && documentRefKey(topObject(req)?.get) === documentRefKey(token.instance)),
-
-  'AUTH-HAS-IDENTITY-FOR-KEYS': () => ({
-    json: rewriteJson(
-      (body, ctx) => (answersForm('has_identity', 200, ctx) || answersForm('has_current_identity', 200, ctx)) && isJsonObject(body) && body.resource === false,
-      (body) => {
-        (body as JsonObject).resource = true;
-      },
-    ),
+  'AUTH-HAS-IDENTITY-FOR-KEYS': onJson(
+    (body, ctx) => (answersForm('has_identity', 200, ctx) || answersForm('has_current_identity', 200, ctx)) && isJsonObject(body) && body.resource === false,
+    (body) => {
+      (body as JsonObject).resource = true;
+    },
+  ),
+  'AUTH-IDENTIFY-ALWAYS-FALSE': onJson((body, ctx) => answersForm('identify', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
+    (body as JsonObject).resource = false;
   }),
-
-  'AUTH-IDENTIFY-ALWAYS-FALSE': () => ({
-    json: rewriteJson((body, ctx) => answersForm('identify', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
-      (body as JsonObject).resource = false;
-    }),
+  'AUTH-LOGOUT-ANSWERS-NULL': onJson((body, ctx) => answersForm('logout', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
+    (body as JsonObject).resource = null;
   }),
-
-  'AUTH-LOGOUT-ANSWERS-NULL': () => ({
-    json: rewriteJson((body, ctx) => answersForm('logout', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
-      (body as JsonObject).resource = null;
-    }),
-  }),
-
   'AUTH-LOGOUT-KEEPS-TOKEN': () => ({
     request: (req) => (topLevelForm(req) === 'logout' && typeof topObject(req)?.logout === 'boolean' ? { ...req, body: Buffer.from('true') } : undefined),
   }),
-
   'AUTH-LOGOUT-ALL-USERS': withLedgers((ledgers) => ({
     request: (req) => {
       const token = ledgers.tokens.ofRequest(req);
@@ -280,14 +208,6 @@ export const code: FaultCode = {
       return withSecret({ ...req, body: Buffer.from(stringifyJson({ do: [deleteTokensExpr(), true] })) }, server);
     },
   })),
-
-  'AUTH-LOGOUT-WITH-KEY-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'logout' && isJsonObject(bodyJson(res)) && (bodyJson(res) as JsonObject).resource === false,
-      (res) => withJsonBody(res, { resource: true }),
-    ),
-  }),
-
   'AUTH-LOGOUT-BLOCKS-USER': withLedgers((ledgers) => {
     const loggedOut = new Set<string>();
     return {
@@ -301,7 +221,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'AUTH-LOGOUT-ARG-COERCED': () => ({
     request: (req) => {
       const arg = topObject(req)?.logout;
@@ -310,7 +229,6 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ logout: truthy })) };
     },
   }),
-
   'AUTH-PASSWORD-IGNORED-ON-CREATE': () => ({
     request: editExpression((object) => {
       if (!('create' in object)) return 0;
@@ -318,7 +236,6 @@ export const code: FaultCode = {
       return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
     }),
   }),
-
   'AUTH-PASSWORD-SHA256': () => {
     const passwords = new Map<string, string>();
     return {
@@ -335,7 +252,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'AUTH-PASSWORD-COERCED': () => ({
     request: editExpression((object) => {
       const credentials = objectPayload(object.credentials);
@@ -344,7 +260,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'AUTH-UPDATE-DROPS-PASSWORD': () => ({
     request: editExpression((object) => {
       const collection = 'update' in object ? refCollection(object.update) : undefined;
@@ -354,7 +269,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'AUTH-PASSWORD-CHANGE-ENDS-TOKENS': () => ({
     request: (req) => {
       const expression = topObject(req);
@@ -364,19 +278,10 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [deleteTokensExpr(expression[form]), expression] })) };
     },
   }),
-
   'AUTH-SELF-UNWRAPPED': () => ({
     json: (body, ctx) => (pathname(ctx.original) === '/tokens/self' && ctx.status === 200 ? v4Resource(body) : undefined),
   }),
-
-  'AUTH-SELF-LEGACY-REFS': () => ({
-    json: rewriteJson((_body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200, (body) => legacyRefs(body)),
-  }),
-
-  'AUTH-SELF-401-NO-DESCRIPTION': () => ({
-    response: rewriteResponse((res, ctx) => pathname(ctx.original) === '/tokens/self' && res.status === 401, (res) => withJsonBody(res, { errors: [{ code: 'unauthorized' }] })),
-  }),
-
+  'AUTH-SELF-LEGACY-REFS': onJson((_body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200, (body) => legacyRefs(body)),
   'AUTH-SELF-CACHED': () => {
     const answered = new Map<string, BufferedResponse>();
     return {
@@ -388,11 +293,7 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'AUTH-SELF-BASIC-ONLY': () => ({
-    response: rewriteResponse((_res, ctx) => pathname(ctx.original) === '/tokens/self' && (ctx.original.headers.authorization ?? '').startsWith('Bearer '), unauthorized),
-  }),
-
+  'AUTH-SELF-BASIC-ONLY': onResponse((_res, ctx) => pathname(ctx.original) === '/tokens/self' && (ctx.original.headers.authorization ?? '').startsWith('Bearer '), unauthorized),
   'AUTH-TOKEN-GET-SHOWS-SECRET': withLedgers((ledgers) => ({
     json: rewriteJson((_body, ctx) => isV4Query(ctx.original), (body) => records(body).reduce((n, record) => {
       const token = nativeCollectionOf(record) === 'tokens' && !('secret' in record) ? ledgers.tokens.byRef(record.ref) : undefined;
@@ -401,7 +302,6 @@ export const code: FaultCode = {
       return n + 1;
     }, 0)),
   })),
-
   'AUTH-TOKEN-SECRET-SHA256': withLedgers((ledgers) => ({
     json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
       const token = nativeCollectionOf(record) === 'tokens' && 'hashed_secret' in record ? ledgers.tokens.byRef(record.ref) : undefined;
@@ -410,14 +310,12 @@ export const code: FaultCode = {
       return n + 1;
     }, 0)),
   })),
-
   'AUTH-LOGIN-ENDS-OLDER-TOKENS': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
       return token !== undefined && ledgers.tokens.ofSameUser(token).some((other) => other.order > token.order);
     }, unauthorized),
   })),
-
   'AUTH-DELETED-USER-TOKENS-VALID': withLedgers((ledgers) => {
     const deleted = new Set<string>();
     return {
@@ -434,7 +332,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'AUTH-TOKEN-DELETE-SOFT': () => ({
     request: (req) => {
       const expression = topObject(req);
@@ -442,22 +339,18 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ get: expression.delete })) };
     },
   }),
-
-  'AUTH-TOKENS-UNLISTED': () => ({
-    json: rewriteJson((body, ctx) => {
-      let overTokens = false;
-      forEachObject(v4Expression(ctx.original), (object) => {
-        if (isJsonObject(object.paginate) && 'tokens' in object.paginate) overTokens = true;
-      });
-      return overTokens && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
-    }, (body) => {
-      const page = v4Resource(body)!;
-      const had = (page.data as unknown[]).length;
-      page.data = [];
-      return had;
-    }),
+  'AUTH-TOKENS-UNLISTED': onJson((body, ctx) => {
+    let overTokens = false;
+    forEachObject(v4Expression(ctx.original), (object) => {
+      if (isJsonObject(object.paginate) && 'tokens' in object.paginate) overTokens = true;
+    });
+    return overTokens && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
+  }, (body) => {
+    const page = v4Resource(body)!;
+    const had = (page.data as unknown[]).length;
+    page.data = [];
+    return had;
   }),
-
   'AUTH-TOKEN-INDEX-EMPTY': () => {
     const overTokens = new Set<string>();
     return {
@@ -483,23 +376,15 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'AUTH-TOKEN-INDEX-WITHOUT-ROLE': tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
-
-  'AUTH-TOKEN-CREATE-NO-SECRET': () => ({
-    json: rewriteJson(
-      (_body, ctx) => answersForm('create', 201, ctx) && isJsonObject(topObject(ctx.original)?.create) && 'tokens' in (topObject(ctx.original)!.create as JsonObject),
-      (body) => deleteKeys(v4Resource(body), 'secret'),
-    ),
-  }),
-
-  'AUTH-IDENTIFY-SET-REFUSED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => topLevelForm(ctx.original) === 'identify' && isJsonObject(topObject(ctx.original)?.identify) && 'match' in (topObject(ctx.original)!.identify as JsonObject),
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['identify'], code: 'invalid argument', description: 'Ref expected, Set provided.' }] }), 400),
-    ),
-  }),
-
+  'AUTH-TOKEN-CREATE-NO-SECRET': onJson(
+    (_body, ctx) => answersForm('create', 201, ctx) && isJsonObject(topObject(ctx.original)?.create) && 'tokens' in (topObject(ctx.original)!.create as JsonObject),
+    (body) => deleteKeys(v4Resource(body), 'secret'),
+  ),
+  'AUTH-IDENTIFY-SET-REFUSED': onResponse(
+    (_res, ctx) => topLevelForm(ctx.original) === 'identify' && isJsonObject(topObject(ctx.original)?.identify) && 'match' in (topObject(ctx.original)!.identify as JsonObject),
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['identify'], code: 'invalid argument', description: 'Ref expected, Set provided.' }] }), 400),
+  ),
   'AUTH-REPLACE-DROPS-PASSWORD': () => ({
     request: editExpression((object) => {
       const collection = 'replace' in object ? refCollection(object.replace) : undefined;
@@ -509,14 +394,12 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'AUTH-NO-ROLE-NO-IDENTITY': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
       return res.status === 200 && token !== undefined && IDENTITY_FORMS.has(topLevelForm(ctx.original) ?? '') && ledgers.roles.rolesOf(userCollection(token)).length === 0;
     }, permissionDenied),
   })),
-
   'AUTH-CLIENT-PUBLIC-EMPTY': withLedgers((ledgers) => ({
     json: rewriteJson(
       (body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
@@ -528,15 +411,10 @@ export const code: FaultCode = {
       },
     ),
   })),
-
   'AUTH-CLIENT-INDEX-UNCHECKED': clientAsServer((form) => form === 'paginate'),
-
   'AUTH-CLIENT-WRITES-UNCHECKED': clientAsServer((form) => ['create', 'update', 'replace', 'delete'].includes(form ?? '')),
-
   'AUTH-CLIENT-CREATES-TOKENS': clientAsServer((form, req) => form === 'create' && isJsonObject(topObject(req)?.create) && 'tokens' in (topObject(req)!.create as JsonObject)),
-
   'AUTH-CLIENT-DENIED-AFTER-WRITING': deniedAfterWriting(clientRequest(['create', 'update', 'delete'])),
-
   'AUTH-LOGOUT-WITH-KEY-ENDS-TOKENS': withLedgers((ledgers) => ({
     request: (req) => {
       const key = keyOf(ledgers, req);
@@ -546,7 +424,6 @@ export const code: FaultCode = {
     },
     response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => withStatus(withJsonBody(res, { resource: false }), 200)),
   })),
-
   'AUTH-PASSWORD-INVALID-STILL-CREATES': () => ({
     request: (req) => {
       const expression = topObject(req);
@@ -558,16 +435,12 @@ export const code: FaultCode = {
     },
     response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => errorAnswer(res, 400, 'validation failed', 'document data is not valid.')),
   }),
-
-  'AUTH-SELF-HASHED-SECRET-SHA256': () => ({
-    json: rewriteJson(
-      (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && typeof v4Resource(body)?.hashed_secret === 'string' && requestSecret(ctx.original) !== undefined,
-      (body, ctx) => {
-        v4Resource(body)!.hashed_secret = sha256Hex(requestSecret(ctx.original)!);
-      },
-    ),
-  }),
-
+  'AUTH-SELF-HASHED-SECRET-SHA256': onJson(
+    (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && typeof v4Resource(body)?.hashed_secret === 'string' && requestSecret(ctx.original) !== undefined,
+    (body, ctx) => {
+      v4Resource(body)!.hashed_secret = sha256Hex(requestSecret(ctx.original)!);
+    },
+  ),
   'AUTH-NO-ROLE-IDENTITY-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);

@@ -3,7 +3,7 @@ import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import { RecordMemory, answerError, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, expressionUses, hasErrorCode, nativeCollectionOf, recodeFailures, records, refPayloads, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -84,21 +84,17 @@ function generatedIdsOverwriteChosen(): FaultHooks {
 }
 
 export const code: FaultCode = {
-
-  'CRED-RETURNED': () => ({
-    json: rewriteJson(
-      (_body, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
-      (body, ctx) => {
-        const password = passwordsIn(v4Expression(ctx.original))[0]!;
-        return records(body).reduce((n, record) => {
-          if (!isUserDocument(record)) return n;
-          record.credentials = { password };
-          return n + 1;
-        }, 0);
-      },
-    ),
-  }),
-
+  'CRED-RETURNED': onJson(
+    (_body, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
+    (body, ctx) => {
+      const password = passwordsIn(v4Expression(ctx.original))[0]!;
+      return records(body).reduce((n, record) => {
+        if (!isUserDocument(record)) return n;
+        record.credentials = { password };
+        return n + 1;
+      }, 0);
+    },
+  ),
   'CRED-PASSWORD-IN-LATER-ANSWERS': () => {
     let latest: string | undefined;
     return {
@@ -121,57 +117,40 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'CRED-REJECTED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
-    ),
-  }),
-
+  'CRED-REJECTED': onResponse(
+    (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
+  ),
   'GENERATED-ID-OVERWRITES-CHOSEN': generatedIdsOverwriteChosen,
-
-  'ERROR-INSTANCE-EXISTS-RENAMED': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'instance already exists'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'instance already exists') error.code = 'instance not unique';
-    })),
-  }),
-
-  'DOC-DATA-INTEGERS-AS-DECIMALS': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let changed = 0;
-        const decimalize = (value: unknown): unknown => {
-          if (isJsonInteger(value)) {
-            changed += 1;
-            return jsonDecimal(Number(String(value)));
-          }
-          if (Array.isArray(value)) return value.map(decimalize);
-          if (isJsonObject(value)) {
-            for (const [key, child] of Object.entries(value)) value[key] = decimalize(child);
-          }
-          return value;
-        };
-        forEachObject(body, (object) => {
-          if (isJsonObject(object.data)) object.data = decimalize(object.data);
-        });
-        return changed;
-      },
-    ),
-  }),
-
-  'DOC-TS-AS-DECIMAL': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => records(body).reduce((n, record) => {
-        if (!isJsonInteger(record.ts)) return n;
-        record.ts = jsonDecimal(Number(String(record.ts)));
-        return n + 1;
-      }, 0),
-    ),
-  }),
-
+  'DOC-DATA-INTEGERS-AS-DECIMALS': onJson(
+    () => true,
+    (body) => {
+      let changed = 0;
+      const decimalize = (value: unknown): unknown => {
+        if (isJsonInteger(value)) {
+          changed += 1;
+          return jsonDecimal(Number(String(value)));
+        }
+        if (Array.isArray(value)) return value.map(decimalize);
+        if (isJsonObject(value)) {
+          for (const [key, child] of Object.entries(value)) value[key] = decimalize(child);
+        }
+        return value;
+      };
+      forEachObject(body, (object) => {
+        if (isJsonObject(object.data)) object.data = decimalize(object.data);
+      });
+      return changed;
+    },
+  ),
+  'DOC-TS-AS-DECIMAL': onJson(
+    () => true,
+    (body) => records(body).reduce((n, record) => {
+      if (!isJsonInteger(record.ts)) return n;
+      record.ts = jsonDecimal(Number(String(record.ts)));
+      return n + 1;
+    }, 0),
+  ),
   'DOC-UPDATE-REPLACES': () => ({
     request: (req) => {
       const expression = v4Expression(req);
@@ -179,7 +158,6 @@ export const code: FaultCode = {
       return renamed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
     },
   }),
-
   'DOC-REPLACE-MERGES': () => ({
     request: (req) => {
       const expression = v4Expression(req);
@@ -187,109 +165,61 @@ export const code: FaultCode = {
       return renamed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
     },
   }),
-
-  'DOC-DELETE-ANSWERS-TRUE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'delete' && v4Resource(body) !== undefined,
-      (body) => {
-        (body as JsonObject).resource = true;
-      },
-    ),
+  'DOC-DELETE-ANSWERS-TRUE': onJson(
+    (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'delete' && v4Resource(body) !== undefined,
+    (body) => {
+      (body as JsonObject).resource = true;
+    },
+  ),
+  'DOC-LIST-DROPS-LAST': onJson(
+    (body, ctx) => expressionUses(ctx.original, 'documents') && Array.isArray(v4Resource(body)?.data) && (v4Resource(body)!.data as unknown[]).length > 0,
+    (body) => {
+      (v4Resource(body)!.data as unknown[]).pop();
+    },
+  ),
+  'DOC-ID-AS-INTEGER': onJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
+    const key = refKey({ '@ref': ref });
+    if (key === undefined || !isDocumentKey(key) || typeof ref.id !== 'string' || !/^\d+$/.test(ref.id)) return n;
+    ref.id = jsonInt(BigInt(ref.id));
+    return n + 1;
+  }, 0)),
+  'DOC-ID-FROM-CLOCK': onExpression((expression) => {
+    const id = String(Date.now());
+    return editObjects(expression, (object) => {
+      const target = isJsonObject(object.create) ? object.create : undefined;
+      const coll = target === undefined || Object.keys(target).length !== 1 ? undefined : (target.collection ?? target.class);
+      if (typeof coll !== 'string' || !('params' in object)) return false;
+      object.create = { ref: { collection: coll }, id };
+      return true;
+    });
   }),
-
-  'DOC-EXISTS-ALWAYS-TRUE': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'exists' && isJsonObject(body) && body.resource === false,
-      (body) => {
-        (body as JsonObject).resource = true;
-      },
-    ),
+  'DOC-CHOSEN-ID-IGNORED': onObjects((object) => {
+    const target = isJsonObject(object.create) ? object.create : undefined;
+    if (target === undefined || !('params' in object) || typeof target.id !== 'string' || !isJsonObject(target.ref) || Object.keys(target).length !== 2) return false;
+    object.create = target.ref;
+    return true;
   }),
-
-  'DOC-GET-MISSING-NULL': () => ({
-    response: rewriteResponse(
-      (res, ctx) => topLevelForm(ctx.original) === 'get' && res.status === 404 && hasErrorCode(bodyJson(res), 'instance not found'),
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
-  'DOC-LIST-DROPS-LAST': () => ({
-    json: rewriteJson(
-      (body, ctx) => expressionUses(ctx.original, 'documents') && Array.isArray(v4Resource(body)?.data) && (v4Resource(body)!.data as unknown[]).length > 0,
-      (body) => {
-        (v4Resource(body)!.data as unknown[]).pop();
-      },
-    ),
-  }),
-
-  'DOC-ID-AS-INTEGER': () => ({
-    json: rewriteJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
-      const key = refKey({ '@ref': ref });
-      if (key === undefined || !isDocumentKey(key) || typeof ref.id !== 'string' || !/^\d+$/.test(ref.id)) return n;
-      ref.id = jsonInt(BigInt(ref.id));
-      return n + 1;
-    }, 0)),
-  }),
-
-  'DOC-ID-FROM-CLOCK': () => ({
-    request: rewriteExpression((expression) => {
-      const id = String(Date.now());
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const target = isJsonObject(object.create) ? object.create : undefined;
-        const coll = target === undefined || Object.keys(target).length !== 1 ? undefined : (target.collection ?? target.class);
-        if (typeof coll !== 'string' || !('params' in object)) return;
-        object.create = { ref: { collection: coll }, id };
-        changed += 1;
-      });
-      return changed;
-    }),
-  }),
-
-  'DOC-CHOSEN-ID-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const target = isJsonObject(object.create) ? object.create : undefined;
-        if (target === undefined || !('params' in object) || typeof target.id !== 'string' || !isJsonObject(target.ref) || Object.keys(target).length !== 2) return;
-        object.create = target.ref;
-        changed += 1;
-      });
-      return changed;
-    }),
-  }),
-
-  'DOC-CREATE-KEEPS-NULLS': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create' && isJsonObject(v4Resource(body)?.data),
-      (body, ctx) => {
-        const sent = dataMembers(topLevel(ctx.original)!) ?? {};
-        const data = v4Resource(body)!.data as JsonObject;
-        let added = 0;
-        for (const [field, value] of Object.entries(sent)) {
-          if (value === null && !(field in data)) {
-            data[field] = null;
-            added += 1;
-          }
+  'DOC-CREATE-KEEPS-NULLS': onJson(
+    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create' && isJsonObject(v4Resource(body)?.data),
+    (body, ctx) => {
+      const sent = dataMembers(topLevel(ctx.original)!) ?? {};
+      const data = v4Resource(body)!.data as JsonObject;
+      let added = 0;
+      for (const [field, value] of Object.entries(sent)) {
+        if (value === null && !(field in data)) {
+          data[field] = null;
+          added += 1;
         }
-        return added;
-      },
-    ),
+      }
+      return added;
+    },
+  ),
+  'DOC-NON-OBJECT-DATA-DROPPED': onObjects((object) => {
+    const params = 'create' in object ? objectMembers(object.params) : undefined;
+    if (params === undefined || !('data' in params) || params.data === null || objectMembers(params.data) !== undefined) return false;
+    delete params.data;
+    return true;
   }),
-
-  'DOC-NON-OBJECT-DATA-DROPPED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const params = 'create' in object ? objectMembers(object.params) : undefined;
-        if (params === undefined || !('data' in params) || params.data === null || objectMembers(params.data) !== undefined) return;
-        delete params.data;
-        changed += 1;
-      });
-      return changed;
-    }),
-  }),
-
   'DOC-GET-TS-OF-CREATION': () => {
     const firstTs = new Map<string, unknown>();
     return {
@@ -307,17 +237,13 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'DOC-GET-REF-LITERAL-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const target = topLevel(ctx.original)?.get;
-        return res.status === 200 && topLevelForm(ctx.original) === 'get' && isJsonObject(target) && isJsonObject(target['@ref']);
-      },
-      (res) => answerError(res, 404, 'instance not found', 'Document not found.'),
-    ),
-  }),
-
+  'DOC-GET-REF-LITERAL-NOT-FOUND': onResponse(
+    (res, ctx) => {
+      const target = topLevel(ctx.original)?.get;
+      return res.status === 200 && topLevelForm(ctx.original) === 'get' && isJsonObject(target) && isJsonObject(target['@ref']);
+    },
+    (res) => answerError(res, 404, 'instance not found', 'Document not found.'),
+  ),
   'DOC-UPDATE-SHALLOW-MERGE': () => ({
     request: (req) => {
       const expression = topLevel(req);
@@ -328,25 +254,21 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [clear, expression] })) };
     },
   }),
-
-  'DOC-UPDATE-NULL-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let removed = 0;
-      const dropNulls = (members: JsonObject | undefined): void => {
-        for (const [field, value] of Object.entries(members ?? {})) {
-          if (value === null) {
-            delete members![field];
-            removed += 1;
-          } else dropNulls(objectMembers(value));
-        }
-      };
-      forEachObject(expression, (object) => {
-        if ('update' in object) dropNulls(dataMembers(object));
-      });
-      return removed;
-    }),
+  'DOC-UPDATE-NULL-IGNORED': onExpression((expression) => {
+    let removed = 0;
+    const dropNulls = (members: JsonObject | undefined): void => {
+      for (const [field, value] of Object.entries(members ?? {})) {
+        if (value === null) {
+          delete members![field];
+          removed += 1;
+        } else dropNulls(objectMembers(value));
+      }
+    };
+    forEachObject(expression, (object) => {
+      if ('update' in object) dropNulls(dataMembers(object));
+    });
+    return removed;
   }),
-
   'DOC-UPDATE-ANSWERS-PREVIOUS-TS': () => {
     const latestTs = new Map<string, unknown>();
     return {
@@ -364,9 +286,7 @@ export const code: FaultCode = {
       },
     };
   },
-
   'DOC-UPDATE-UPSERTS': () => ({ request: upsert('update') }),
-
   'DOC-UPDATE-ARRAYS-MERGED': () => {
     const memory = new RecordMemory();
     return {
@@ -390,7 +310,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'DOC-REPLACE-ANSWERS-PREVIOUS': () => {
     const memory = new RecordMemory();
     return {
@@ -404,16 +323,7 @@ export const code: FaultCode = {
       },
     };
   },
-
   'DOC-REPLACE-UPSERTS': () => ({ request: upsert('replace') }),
-
-  'DOC-DELETE-MISSING-NULL': () => ({
-    response: rewriteResponse(
-      (res, ctx) => topLevelForm(ctx.original) === 'delete' && res.status === 404 && hasErrorCode(bodyJson(res), 'instance not found'),
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
   'DOC-RECREATED-KEEPS-OLD-FIELDS': () => {
     const deleted = new Map<string, JsonObject>();
     const revived = new Map<string, JsonObject>();
@@ -435,23 +345,16 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'COLL-LIST-EMPTY': () => ({
-    json: rewriteJson(
-      (body, ctx) => expressionUses(ctx.original, 'collections') && !expressionUses(ctx.original, 'create_collection') && Array.isArray(v4Resource(body)?.data),
-      (body) => {
-        const resource = v4Resource(body)!;
-        const had = (resource.data as unknown[]).length;
-        resource.data = [];
-        return had;
-      },
-    ),
-  }),
-
-  'COLL-HISTORY-DAYS-DROPPED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'collections' ? deleteKeys(record, 'history_days', (o) => o === record) : 0), 0)),
-  }),
-
+  'COLL-LIST-EMPTY': onJson(
+    (body, ctx) => expressionUses(ctx.original, 'collections') && !expressionUses(ctx.original, 'create_collection') && Array.isArray(v4Resource(body)?.data),
+    (body) => {
+      const resource = v4Resource(body)!;
+      const had = (resource.data as unknown[]).length;
+      resource.data = [];
+      return had;
+    },
+  ),
+  'COLL-HISTORY-DAYS-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'collections' ? deleteKeys(record, 'history_days', (o) => o === record) : 0), 0)),
   'COLL-REF-INTERNAL-ID': () => {
     const numbers = new Map<string, string>();
     return {
@@ -464,61 +367,39 @@ export const code: FaultCode = {
       }, 0)),
     };
   },
-
   'SCHEMA-UPDATE-UNCHECKED': () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && (['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '') || isKeyRef(target))),
-
   'COLL-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_collection') }),
-
-  'COLL-CREATE-CLASS-UNKNOWN': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => expressionUses(ctx.original, 'create_class'),
-      (res) => answerError(res, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { create_class }.'),
-    ),
+  'COLL-HISTORY-DAYS-UNCHECKED': onExpression((expression) => {
+    const members = isJsonObject(expression) ? objectMembers(expression.create_collection) : undefined;
+    if (members === undefined || !('history_days' in members)) return 0;
+    const days = members.history_days;
+    if (isJsonInteger(days) && BigInt(String(days)) >= 0n) return 0;
+    delete members.history_days;
+    return 1;
   }),
-
-  'COLL-HISTORY-DAYS-UNCHECKED': () => ({
-    request: rewriteExpression((expression) => {
-      const members = isJsonObject(expression) ? objectMembers(expression.create_collection) : undefined;
-      if (members === undefined || !('history_days' in members)) return 0;
-      const days = members.history_days;
-      if (isJsonInteger(days) && BigInt(String(days)) >= 0n) return 0;
-      delete members.history_days;
+  'COLL-HISTORY-DAYS-NOT-STORED': onJson(
+    (_body, ctx) => !expressionUses(ctx.original, 'create_collection') && !expressionUses(ctx.original, 'create_class'),
+    (body) => records(body).reduce((n, record) => {
+      if (nativeCollectionOf(record) !== 'collections' || !isJsonInteger(record.history_days) || String(record.history_days) === '30') return n;
+      record.history_days = jsonInt(30);
+      return n + 1;
+    }, 0),
+  ),
+  'COLL-DELETE-ANSWERS-REF': onJson(
+    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections',
+    (body) => {
+      (body as JsonObject).resource = v4Resource(body)!.ref;
+    },
+  ),
+  'COLL-DELETE-TS-IS-DELETE-TIME': onJson(
+    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (body, ctx) => {
+      const resource = v4Resource(body)!;
+      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
       return 1;
-    }),
-  }),
-
-  'COLL-HISTORY-DAYS-NOT-STORED': () => ({
-    json: rewriteJson(
-      (_body, ctx) => !expressionUses(ctx.original, 'create_collection') && !expressionUses(ctx.original, 'create_class'),
-      (body) => records(body).reduce((n, record) => {
-        if (nativeCollectionOf(record) !== 'collections' || !isJsonInteger(record.history_days) || String(record.history_days) === '30') return n;
-        record.history_days = jsonInt(30);
-        return n + 1;
-      }, 0),
-    ),
-  }),
-
-  'COLL-DELETE-ANSWERS-REF': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections',
-      (body) => {
-        (body as JsonObject).resource = v4Resource(body)!.ref;
-      },
-    ),
-  }),
-
-  'COLL-DELETE-TS-IS-DELETE-TIME': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-      (body, ctx) => {
-        const resource = v4Resource(body)!;
-        if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-        resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-        return 1;
-      },
-    ),
-  }),
-
+    },
+  ),
   'COLL-DELETE-KEEPS-DOCUMENTS': () => {
     const memory = new RecordMemory();
     const deletedCollections = new Set<string>();
@@ -536,14 +417,6 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'COLL-MISSING-CREATE-404': () => ({
-    response: rewriteResponse(
-      (res, ctx) => topLevelForm(ctx.original) === 'create' && res.status === 400 && hasErrorCode(bodyJson(res), 'invalid ref'),
-      (res) => answerError(res, 404, 'instance not found', 'Collection not found.', ['create']),
-    ),
-  }),
-
   'COLL-CREATED-ON-FIRST-WRITE': () => ({
     request: (req) => {
       const expression = topLevel(req);
@@ -555,14 +428,10 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [ensure, expression] })) };
     },
   }),
-
-  'COLL-UPDATE-HISTORY-DAYS-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      const members = isJsonObject(expression) && refKey(expression.update)?.startsWith('collections/') ? objectMembers(expression.params) : undefined;
-      return members !== undefined ? deleteKeys(members, 'history_days', (object) => object === members) : 0;
-    }),
+  'COLL-UPDATE-HISTORY-DAYS-IGNORED': onExpression((expression) => {
+    const members = isJsonObject(expression) && refKey(expression.update)?.startsWith('collections/') ? objectMembers(expression.params) : undefined;
+    return members !== undefined ? deleteKeys(members, 'history_days', (object) => object === members) : 0;
   }),
-
   'COLL-RENAME-REFUSED': () => ({
     request: rewriteExpression((expression) => {
       const object = collectionRenameObject(expression);
@@ -575,89 +444,61 @@ export const code: FaultCode = {
       (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }] }] }), 400),
     ),
   }),
-
-  'DOC-ID-ANY-STRING': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      const substitute = (id: unknown): string | undefined => (typeof id === 'string' && !isLongId(id) ? numericStandIn(id) : undefined);
-      forEachObject(expression, (object) => {
-        // `{"ref": …, "id": …}`, or a long-form `@ref` of a document (its collection has a collection of its own).
-        const literal = isJsonObject(object['@ref']) ? object['@ref'] : undefined;
-        const parent = isJsonObject(literal?.collection) ? literal.collection['@ref'] : undefined;
-        const payload = literal === undefined ? ('ref' in object ? object : undefined) : isJsonObject(parent) && parent.collection !== undefined ? literal : undefined;
-        const standIn = payload === undefined ? undefined : substitute(payload.id);
-        if (standIn === undefined) return;
-        payload!.id = standIn;
-        changed += 1;
-      });
-      return changed;
-    }),
+  'DOC-ID-ANY-STRING': onExpression((expression) => {
+    let changed = 0;
+    const substitute = (id: unknown): string | undefined => (typeof id === 'string' && !isLongId(id) ? numericStandIn(id) : undefined);
+    forEachObject(expression, (object) => {
+      // `{"ref": …, "id": …}`, or a long-form `@ref` of a document (its collection has a collection of its own).
+      const literal = isJsonObject(object['@ref']) ? object['@ref'] : undefined;
+      const parent = isJsonObject(literal?.collection) ? literal.collection['@ref'] : undefined;
+      const payload = literal === undefined ? ('ref' in object ? object : undefined) : isJsonObject(parent) && parent.collection !== undefined ? literal : undefined;
+      const standIn = payload === undefined ? undefined : substitute(payload.id);
+      if (standIn === undefined) return;
+      payload!.id = standIn;
+      changed += 1;
+    });
+    return changed;
   }),
-
   'WRITTEN-REF-WRONG-CODE': () => ({
     json: recodeFailures((failure) => failure.code === 'invalid reference' && Array.isArray(failure.field) && failure.field[0] === 'data', 'invalid value'),
   }),
-
-  'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
-      (res) =>
-        withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
-    ),
+  'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
+    (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
+    (res) =>
+      withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
+  ),
+  'NAME-ASCII-ONLY': onResponse(
+    (res, ctx) => {
+      if (res.status !== 201 || topLevelForm(ctx.original) !== 'create_collection') return false;
+      const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
+      return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
+  ),
+  'COLL-UNDERSCORE-NAME-ACCEPTED': onExpression((expression) => {
+    if (!isJsonObject(expression)) return 0;
+    const create = expression.create_collection ?? expression.create_class;
+    const object = isJsonObject(create) && isJsonObject(create.object) ? create.object : undefined;
+    if (object?.name !== '_') return 0;
+    object.name = '_underscore';
+    return 1;
   }),
-
-  'NAME-ASCII-ONLY': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        if (res.status !== 201 || topLevelForm(ctx.original) !== 'create_collection') return false;
-        const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
-        return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
-    ),
-  }),
-
-  'COLL-UNDERSCORE-NAME-ACCEPTED': () => ({
-    request: rewriteExpression((expression) => {
-      if (!isJsonObject(expression)) return 0;
-      const create = expression.create_collection ?? expression.create_class;
-      const object = isJsonObject(create) && isJsonObject(create.object) ? create.object : undefined;
-      if (object?.name !== '_') return 0;
-      object.name = '_underscore';
-      return 1;
-    }),
-  }),
-
   'NAME-FAILURE-CODE-GENERIC': () => ({
     json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.join() === 'name' && (failure.code === 'invalid characters' || failure.code === 'reserved name'), 'invalid name'),
   }),
-
-  'SCOPED-WRITE-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const form = topLevelForm(ctx.original);
-        if (res.status !== 400 || form === undefined || !['create', 'update', 'replace', 'delete'].includes(form)) return false;
-        return hasErrorCode(bodyJson(res), 'invalid argument') && JSON.stringify((v4Expression(ctx.original) as JsonObject)[form]).includes('"scope"');
-      },
-      (res) => withStatus(withJsonBody(res, { resource: { ts: jsonInt(Date.now() * 1000) } }), 200),
-    ),
+  'SCOPED-WRITE-ACCEPTED': onResponse(
+    (res, ctx) => {
+      const form = topLevelForm(ctx.original);
+      if (res.status !== 400 || form === undefined || !['create', 'update', 'replace', 'delete'].includes(form)) return false;
+      return hasErrorCode(bodyJson(res), 'invalid argument') && JSON.stringify((v4Expression(ctx.original) as JsonObject)[form]).includes('"scope"');
+    },
+    (res) => withStatus(withJsonBody(res, { resource: { ts: jsonInt(Date.now() * 1000) } }), 200),
+  ),
+  'REPLACE-DROPS-NAME': onExpression((expression) => {
+    if (!isJsonObject(expression) || !['collection', 'database'].includes(schemaRefOf(expression.replace)?.kind ?? '')) return 0;
+    const members = objectMembers(expression.params);
+    if (members === undefined || 'name' in members) return 0;
+    members.name = null;
+    return 1;
   }),
-
-  'EXISTS-UNRESOLVED-INVALID-REF': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'exists' && isJsonObject(bodyJson(res)) && (bodyJson(res) as JsonObject).resource === false,
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['exists'], code: 'invalid ref', description: 'Ref refers to undefined collection.' }] }), 400),
-    ),
-  }),
-
-  'REPLACE-DROPS-NAME': () => ({
-    request: rewriteExpression((expression) => {
-      if (!isJsonObject(expression) || !['collection', 'database'].includes(schemaRefOf(expression.replace)?.kind ?? '')) return 0;
-      const members = objectMembers(expression.params);
-      if (members === undefined || 'name' in members) return 0;
-      members.name = null;
-      return 1;
-    }),
-  }),
-
 };

@@ -4,7 +4,7 @@ import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type Js
 import { answersForm, documentRefKey, editExpression, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
 import { KeyLedger, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
 import { RecordMemory, answerError, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, hasErrorCode, nativeCollectionOf, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
@@ -98,7 +98,6 @@ function listingFilteredForKeys(role: string, natives: readonly string[]): () =>
 }
 
 export const code: FaultCode = {
-
   'KEY-CLIENT-ACTS-AS-SERVER': () => {
     const ledger = new KeyLedger();
     return {
@@ -115,7 +114,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'KEY-ROLE-NAME-AS-SERVER': withLedgers((ledgers) => ({
     request: editExpression((object) => {
       const payload = objectPayload(object.create_key);
@@ -124,32 +122,21 @@ export const code: FaultCode = {
       return 1;
     }),
   })),
-
-  'KEY-CREATE-NO-HASHED-SECRET': () => ({
-    json: rewriteJson((body, ctx) => answersForm('create_key', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'hashed_secret', (o) => o === v4Resource(body))),
-  }),
-
-  'KEY-CREATE-DATABASE-REQUIRED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
-    ),
-  }),
-
+  'KEY-CREATE-NO-HASHED-SECRET': onJson((body, ctx) => answersForm('create_key', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'hashed_secret', (o) => o === v4Resource(body))),
+  'KEY-CREATE-DATABASE-REQUIRED': onResponse(
+    (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+  ),
   'KEY-CREATE-ROLE-DEFAULTS': () => ({
     request: editExpression((object) => {
       const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
       return payload !== undefined && !('role' in payload) ? ((payload.role = 'server'), 1) : 0;
     }),
   }),
-
-  'KEY-CREATE-MISSING-DB-DENIED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => (res.status === 400 || res.status === 404) && 'database' in (createKeyPayload(ctx.original) ?? {}) && ['invalid ref', 'instance not found', 'validation failed'].some((code) => hasErrorCode(bodyJson(res), code)),
-      permissionDenied,
-    ),
-  }),
-
+  'KEY-CREATE-MISSING-DB-DENIED': onResponse(
+    (res, ctx) => (res.status === 400 || res.status === 404) && 'database' in (createKeyPayload(ctx.original) ?? {}) && ['invalid ref', 'instance not found', 'validation failed'].some((code) => hasErrorCode(bodyJson(res), code)),
+    permissionDenied,
+  ),
   'KEY-DELETE-REVOKES-ROLE': withLedgers((ledgers) => {
     const revoked = new Set<string>();
     return {
@@ -162,7 +149,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'KEY-ROLE-CASE-INSENSITIVE': () => ({
     request: editExpression((object) => {
       const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
@@ -172,7 +158,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'KEY-ROLE-REFS-UNCHECKED': () => ({
     request: editExpression((object) => {
       const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
@@ -181,24 +166,19 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'KEY-UPDATE-ROLE-UNCHECKED': () => acceptedModification(refusedForKeyRole),
-
   'KEY-SERVER-NO-INDEXES': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => topLevelForm(ctx.original) === 'create_index' && keyOf(ledgers, ctx.original)?.role === 'server', permissionDenied),
   })),
-
   'KEY-ADMIN-NO-DATABASES': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => topLevelForm(ctx.original) === 'create_database' && keyOf(ledgers, ctx.original)?.role === 'admin', permissionDenied),
   })),
-
   'KEY-ROOT-NOT-ADMIN': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => {
       const secret = requestSecret(ctx.original);
       return topLevelForm(ctx.original) === 'get' && schemaRefOf(topObject(ctx.original)?.get)?.kind === 'database' && secret !== undefined && keyOf(ledgers, ctx.original) === undefined && ledgers.tokens.bySecret(secret) === undefined;
     }, permissionDenied),
   })),
-
   'KEY-SHARED-NAMESPACE': withLedgers((ledgers) => {
     const creators = new Map<string, string>();
     return {
@@ -217,7 +197,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'KEY-PARENT-FALLBACK': withLedgers((ledgers) => {
     const createdBy = new Map<string, Set<string>>();
     return {
@@ -237,7 +216,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'KEY-SCOPE-FROM-TOP': withLedgers((ledgers) => ({
     request: (req) => {
       const caller = keyOf(ledgers, req);
@@ -246,7 +224,6 @@ export const code: FaultCode = {
       return withSecret(req, parent.secret);
     },
   })),
-
   'KEY-DATABASE-PARAM-IGNORED': withLedgers((ledgers) => ({
     request: (req) => {
       const expression = topObject(req);
@@ -256,19 +233,13 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(expression)) };
     },
   })),
-
-  'KEY-SECRET-PER-TRANSACTION': () => ({
-    json: rewriteJson(() => true, (body) => {
-      const keys = records(body).filter((record) => nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string');
-      for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
-      return keys.length - 1 > 0 ? keys.length - 1 : 0;
-    }),
+  'KEY-SECRET-PER-TRANSACTION': onJson(() => true, (body) => {
+    const keys = records(body).filter((record) => nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string');
+    for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
+    return keys.length - 1 > 0 ? keys.length - 1 : 0;
   }),
-
   'KEY-SECRET-STORED': () => ({ json: keyFieldKept('secret') }),
-
   'KEY-HASH-OVERWRITTEN': () => ({ json: keyFieldKept('hashed_secret') }),
-
   'KEY-SECRET-UNCHECKED': () => ({
     request: (req) => {
       const form = topLevelForm(req);
@@ -279,63 +250,39 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(expression)) };
     },
   }),
-
-  'DB-REF-WRONG-NATIVE-COLLECTION': () => ({
-    json: rewriteJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
-      if (ref.id !== 'databases' || 'collection' in ref || 'class' in ref) return n;
-      ref.id = 'database';
-      return n + 1;
-    }, 0)),
-  }),
-
-  'DB-DATA-DROPPED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'databases' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
-  }),
-
-  'DB-CREATE-200': () => ({
-    response: rewriteResponse((res, ctx) => topLevelForm(ctx.original) === 'create_database' && res.status === 201, (res) => withStatus(res, 200)),
-  }),
-
+  'DB-REF-WRONG-NATIVE-COLLECTION': onJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
+    if (ref.id !== 'databases' || 'collection' in ref || 'class' in ref) return n;
+    ref.id = 'database';
+    return n + 1;
+  }, 0)),
+  'DB-DATA-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'databases' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
   'DB-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_database') }),
-
-  'DB-GET-TS-IS-READ-TIME': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-      (body, ctx) => {
-        const resource = v4Resource(body)!;
-        if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-        resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-        return 1;
-      },
-    ),
-  }),
-
-  'DB-GET-DROPS-DATA': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases',
-      (body) => deleteKeys(v4Resource(body)!, 'data', (object) => object === v4Resource(body)),
-    ),
-  }),
-
-  'DB-GET-MISSING-403': () => ({
-    response: rewriteResponse(
-      (res, ctx) => refKey(topLevel(ctx.original)?.get)?.startsWith('databases/') === true && isNotFound(res.status, bodyJson(res)),
-      (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
-    ),
-  }),
-
-  'DB-DELETE-TS-IS-DELETE-TIME': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-      (body, ctx) => {
-        const resource = v4Resource(body)!;
-        if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-        resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-        return 1;
-      },
-    ),
-  }),
-
+  'DB-GET-TS-IS-READ-TIME': onJson(
+    (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (body, ctx) => {
+      const resource = v4Resource(body)!;
+      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+      return 1;
+    },
+  ),
+  'DB-GET-DROPS-DATA': onJson(
+    (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases',
+    (body) => deleteKeys(v4Resource(body)!, 'data', (object) => object === v4Resource(body)),
+  ),
+  'DB-GET-MISSING-403': onResponse(
+    (res, ctx) => refKey(topLevel(ctx.original)?.get)?.startsWith('databases/') === true && isNotFound(res.status, bodyJson(res)),
+    (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
+  ),
+  'DB-DELETE-TS-IS-DELETE-TIME': onJson(
+    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (body, ctx) => {
+      const resource = v4Resource(body)!;
+      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+      return 1;
+    },
+  ),
   'DB-DELETED-KEY-NOT-FOUND': () => {
     const ledger = new KeyLedger();
     return {
@@ -349,7 +296,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'DB-DELETED-TOKEN-NOT-FOUND': () => {
     const tokens = new TokenLedger();
     return {
@@ -363,7 +309,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'DB-RECREATED-INHERITS-COLLECTIONS': () => {
     const ledger = new KeyLedger();
     const created = new Map<string, Map<string, string>>();
@@ -392,58 +337,42 @@ export const code: FaultCode = {
       },
     };
   },
-
   'DB-CHILD-SEES-OTHER-COLLECTIONS': () => crossDatabaseLookup((key) => key.startsWith('collections/')),
-
   'DB-NAMES-GLOBAL': () => crossDatabaseLookup((key) => key.startsWith('databases/')),
-
   'DB-DOCUMENTS-SHARED': () => crossDatabaseLookup(isDocumentKey),
-
-  'KEY-NAME-ALTERED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-      if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
-      record.name = record.name.toUpperCase();
-      return n + 1;
-    }, 0)),
+  'KEY-NAME-ALTERED': onJson(() => true, (body) => records(body).reduce((n, record) => {
+    if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
+    record.name = record.name.toUpperCase();
+    return n + 1;
+  }, 0)),
+  'KEY-NAME-NOT-STRING-KEPT': onResponse(
+    (res, ctx) => {
+      const expression = v4Expression(ctx.original);
+      if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update)) return false;
+      const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
+      return params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed');
+    },
+    (res, ctx) => {
+      const expression = v4Expression(ctx.original) as JsonObject;
+      const name = ((expression.params as JsonObject).object as JsonObject).name;
+      return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
+    },
+  ),
+  'KEY-ROLE-NOT-ECHOED': onJson(() => true, (body) => records(body).reduce((n, record) => {
+    if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return n;
+    record.role = 'server';
+    return n + 1;
+  }, 0)),
+  'KEY-HASH-NOT-BCRYPT': onJson(() => true, (body) => {
+    let changed = 0;
+    forEachObject(body, (object) => {
+      if (typeof object.hashed_secret === 'string') {
+        object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
+        changed += 1;
+      }
+    });
+    return changed;
   }),
-
-  'KEY-NAME-NOT-STRING-KEPT': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original);
-        if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update)) return false;
-        const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
-        return params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed');
-      },
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original) as JsonObject;
-        const name = ((expression.params as JsonObject).object as JsonObject).name;
-        return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
-      },
-    ),
-  }),
-
-  'KEY-ROLE-NOT-ECHOED': () => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-      if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return n;
-      record.role = 'server';
-      return n + 1;
-    }, 0)),
-  }),
-
-  'KEY-HASH-NOT-BCRYPT': () => ({
-    json: rewriteJson(() => true, (body) => {
-      let changed = 0;
-      forEachObject(body, (object) => {
-        if (typeof object.hashed_secret === 'string') {
-          object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
-          changed += 1;
-        }
-      });
-      return changed;
-    }),
-  }),
-
   'KEY-SECRET-ON-READ': () => {
     const secrets = new Map<string, string>();
     const refKey = (record: JsonObject) => stringifyJson(record.ref);
@@ -461,7 +390,6 @@ export const code: FaultCode = {
       }, 0)),
     };
   },
-
   'KEY-DELETED-STILL-WORKS': () => {
     const ledger = new KeyLedger();
     const deleted = new Set<string>();
@@ -484,7 +412,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'KEY-SECRET-LEAKED-IN-ERRORS': () => {
     let latest: string | undefined;
     return {
@@ -499,11 +426,8 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'DB-LIST-CLIENT-EMPTY-PAGE': listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
-
   'DB-LIST-SERVER-EMPTY-PAGE': listingFilteredForKeys('server', ['keys', 'databases']),
-
   'KEY-ROLE-READONLY-AS-SERVER': () => ({
     request: rewriteExpression((expression) => {
       const payload = isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object) ? expression.create_key.object : undefined;
@@ -516,7 +440,6 @@ export const code: FaultCode = {
       (body) => records(body).reduce((n, record) => (nativeCollectionOf(record) === 'keys' && record.role === 'server' ? ((record.role = 'server-readonly'), n + 1) : n), 0),
     ),
   }),
-
   'DB-LIST-ORDER-UNSTABLE': () => {
     let seen = 0;
     return {
@@ -531,7 +454,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'KEY-LISTED-WHERE-IT-OPENS': () => {
     const ledger = new KeyLedger();
     return {

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/document-ttl.md that are code; their rows (ids, titles, what they break) are in document-ttl.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, hasErrorCode, onExpression, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Past ttls moved to unique stand-ins far ahead (`2998-…`), and back. */
@@ -122,9 +122,7 @@ function daysEarlier(iso: string, days: number): string {
 const NOT_FOUND_BODY = { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] };
 
 export const code: FaultCode = {
-
   'DOC-TTL-NEVER-EXPIRES': () => neverExpires(new TtlShift()),
-
   'DOC-TTL-GET-ONLY': () => {
     const shift = new TtlShift();
     const ledger = new ExpiredLedger();
@@ -154,7 +152,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'DOC-TTL-COMPUTED-NEVER-PASSES': () => ({
     request: rewriteExpression((expression) => {
       let delayed = 0;
@@ -179,7 +176,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'DOC-TTL-WRITES-REVIVE': () => {
     const ledger = new ExpiredLedger();
     return {
@@ -200,7 +196,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'DOC-TTL-ID-STAYS-TAKEN': () => {
     const ledger = new ExpiredLedger();
     return {
@@ -219,7 +214,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'DOC-TTL-UNIQUE-COUNTS-EXPIRED': () => {
     const expiredStrings = new Set<string>();
     return {
@@ -240,29 +234,22 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'DOC-TTL-NULL-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      if (!isJsonObject(expression) || !('update' in expression)) return 0;
-      let removed = 0;
-      forEachObject(expression.params, (object: JsonObject) => {
-        if ('ttl' in object && object.ttl === null) {
-          delete object.ttl;
-          removed++;
-        }
-      });
-      return removed;
-    }),
+  'DOC-TTL-NULL-IGNORED': onExpression((expression) => {
+    if (!isJsonObject(expression) || !('update' in expression)) return 0;
+    let removed = 0;
+    forEachObject(expression.params, (object: JsonObject) => {
+      if ('ttl' in object && object.ttl === null) {
+        delete object.ttl;
+        removed++;
+      }
+    });
+    return removed;
   }),
-
-  'DOC-TTL-TYPE-UNCHECKED': () => ({
-    response: rewriteResponse(
-      (res, context) => res.status === 400 && topLevelForm(context.original) === 'create' && v4Errors(bodyJson(res)).some((e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl')),
-      (res, context) => {
-        const expression = v4Expression(context.original) as JsonObject;
-        return withStatus(withJsonBody(res, { resource: { ref: expression.create, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
-      },
-    ),
-  }),
-
+  'DOC-TTL-TYPE-UNCHECKED': onResponse(
+    (res, context) => res.status === 400 && topLevelForm(context.original) === 'create' && v4Errors(bodyJson(res)).some((e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl')),
+    (res, context) => {
+      const expression = v4Expression(context.original) as JsonObject;
+      return withStatus(withJsonBody(res, { resource: { ref: expression.create, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
+    },
+  ),
 };

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/event-sources.md that are code; their rows (ids, titles, what they break) are in event-sources.json.
 import { jsonInt, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import { EventTraffic, acceptRefusedQueries, editFql, errorCodeOf, feedPage, fqlText, isFeedRequest, isQueryV10, isStreamRequest, refuseQueries, requestObject, tokenOf, v10ErrorResponse, withoutPositions } from './lib/event-rewrites.js';
-import { rewriteJson, withJsonBody } from './lib/rewrites.js';
+import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The deepest nesting of brackets in `text`, or its longest run of `!`, whichever is larger. */
@@ -19,14 +19,10 @@ function bracketDepth(text: string): number {
 }
 
 export const code: FaultCode = {
-
-  'ESRC-TOKEN-UNTAGGED': () => ({
-    json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body) => {
-      const answer = body as JsonObject;
-      answer.data = tokenOf(answer);
-    }),
+  'ESRC-TOKEN-UNTAGGED': onJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body) => {
+    const answer = body as JsonObject;
+    answer.data = tokenOf(answer);
   }),
-
   'ESRC-TOKEN-PER-QUERY': () => {
     const first = new Map<string, string>();
     return {
@@ -43,7 +39,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'ESRC-FORMAT-HEADER-IGNORED': () => ({
     request: (req) => {
       if (!isQueryV10(req) || req.headers['x-format'] === undefined) return undefined;
@@ -52,7 +47,6 @@ export const code: FaultCode = {
       return { ...req, headers };
     },
   }),
-
   'ESRC-VALUE-FRAGMENT-AS-TEXT': () => ({
     request: (req) => {
       const body = isQueryV10(req) ? requestObject(req) : undefined;
@@ -62,53 +56,34 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(body)) };
     },
   }),
-
   'ESRC-BAD-BODY-INVALID-QUERY': () => ({
     response(response, ctx) {
       if (!isQueryV10(ctx.original) || response.status !== 400 || requestObject(ctx.original) !== undefined || errorCodeOf(response) !== 'invalid_request') return undefined;
       return v10ErrorResponse(response, 400, 'invalid_query', 'The query failed to parse.');
     },
   }),
-
   'ESRC-PARSE-ERROR-NO-POSITION': () => withoutPositions(['invalid_query']),
-
-  'ESRC-STATS-INCOMPLETE': () => ({
-    json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats), (body) => {
-      const stats = (body as JsonObject & { stats: JsonObject }).stats;
-      delete stats.storage_bytes_write;
-      delete stats.contention_retries;
-    }),
+  'ESRC-STATS-INCOMPLETE': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats), (body) => {
+    const stats = (body as JsonObject & { stats: JsonObject }).stats;
+    delete stats.storage_bytes_write;
+    delete stats.contention_retries;
   }),
-
-  'ESRC-ERROR-BARE': () => ({
-    json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.error) && 'summary' in body, (body) => {
-      const answer = body as JsonObject;
-      delete answer.summary;
-      delete answer.txn_ts;
-      delete answer.stats;
-    }),
+  'ESRC-ERROR-BARE': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.error) && 'summary' in body, (body) => {
+    const answer = body as JsonObject;
+    delete answer.summary;
+    delete answer.txn_ts;
+    delete answer.stats;
   }),
-
   'ESRC-SYSTEM-COLLECTION-ACCEPTED': acceptRefusedQueries(/\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/),
-
   'ESRC-MIXED-SET-ACCEPTED': acceptRefusedQueries(/\.concat\(/),
-
   'ESRC-EVENTS-ON-UNCHECKED': acceptRefusedQueries(/\.eventsOn\(/),
-
   'ESRC-SET-METHOD-IGNORED': () => ({ request: editFql((text) => text.replace(/\.(?:drop|take|order|reverse)\([^()]*\)(?=\.eventSource\(\))/g, '')) }),
-
   'ESRC-RECEIVER-ERROR-NO-POSITION': () => withoutPositions(['invalid_receiver']),
-
   'ESRC-SOURCE-WHERE-IGNORED': () => ({ request: editFql((text) => text.replace(/(\.eventSource\(\))\.where\((?:[^()]|\([^()]*\))*\)/g, '$1')) }),
-
   'ESRC-EVENTS-ON-IGNORED': () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
-
   'ESRC-WHERE-FILTER-IGNORED': () => ({ request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')) }),
-
   'ESRC-EVENTS-ON-ANY-SET': acceptRefusedQueries(/\.(?:eventsOn|changesOn)\(/, 'invalid_receiver'),
-
   'ESRC-SOURCE-MAP-REFUSED': () => refuseQueries(/\.(?:eventSource|eventsOn)\([^()]*\)\.map\(/),
-
   'FQL-DEEP-QUERY-CRASHES': () => ({
     response(response, ctx) {
       const text = fqlText(ctx.original);
@@ -116,7 +91,6 @@ export const code: FaultCode = {
       return v10ErrorResponse(response, 500, 'internal_error', 'Internal server error.');
     },
   }),
-
   'FQL-NESTING-32': () => ({
     response(response, ctx) {
       const text = fqlText(ctx.original);
@@ -124,21 +98,13 @@ export const code: FaultCode = {
       return withJsonBody({ ...response, status: 400 }, { error: { code: 'invalid_query', message: '1:1: the query is nested too deeply' }, summary: 'error: the query is nested too deeply' });
     },
   }),
-
   'ESRC-CREATE-WITHOUT-READ-RIGHTS': acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
-
-  'ESRC-SUCCESS-WITHOUT-SUMMARY': () => ({
-    json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && 'data' in body && 'summary' in body, (body) => {
-      delete (body as JsonObject).summary;
-    }),
+  'ESRC-SUCCESS-WITHOUT-SUMMARY': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && 'data' in body && 'summary' in body, (body) => {
+    delete (body as JsonObject).summary;
   }),
-
   'ESRC-INDEX-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
-
   'ESRC-SINGLE-SOURCE-REFUSED': () => refuseQueries(/^\s*Set\.single\(/),
-
   'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[^]*\.eventSource\(\)/),
-
   'ESRC-CURSOR-BOUND-TO-TOKEN': () => {
     const issuedFor = new Map<string, string>();
     return {
@@ -158,7 +124,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'ESRC-FOREIGN-TOKEN-ACCEPTED': () => ({
     response(response, ctx) {
       if (!isFeedRequest(ctx.original) || response.status !== 400) return undefined;
@@ -168,7 +133,6 @@ export const code: FaultCode = {
       return withJsonBody({ ...response, status: 200 }, { events: [], cursor: 'AQAAAAAAAAAB/////wAAAAAAAAAA', has_next: false, stats: { read_ops: jsonInt(0), storage_bytes_read: jsonInt(0), compute_ops: jsonInt(1), processing_time_ms: jsonInt(0), rate_limits_hit: [] } });
     },
   }),
-
   'ESRC-BAD-TOKEN-CRASH': () => {
     const traffic = new EventTraffic();
     return {
@@ -180,7 +144,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([^]*\.eventSource\(\)/),
 
 };

@@ -1,18 +1,16 @@
 // The faults of spec/requirements/events.md that are code; their rows (ids, titles, what they break) are in events.json.
 import { isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { DATA_EVENT_TYPES, WriteLog, addCreatedDocs, bigintOf, chainJson, editEvents, editFql, eventDoc, eventDocId, feedPage, isEvent, isFeedRequest, isRetentionError, nowMicros, onStreams, requestObject, tagged, triggerRewrite, withDoc, withoutErrorEvents } from './lib/event-rewrites.js';
-import { rewriteJson, v4Expression } from './lib/rewrites.js';
+import { onJson, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
-
   'STREAM-EVENT-DUPLICATED': () => onStreams(() => ({
     onEvent(event, writer) {
       writer.emit(event);
       if (isEvent(event, ...DATA_EVENT_TYPES)) writer.emit(event);
     },
   })),
-
   'STREAM-EVENTS-SWAPPED': () => onStreams(() => {
     let held: unknown;
     let seen = 0;
@@ -29,59 +27,48 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'EVT-PROJECTION-ERROR-SKIPPED': () => withoutErrorEvents('invalid_null_access'),
-
   'ESRC-SINGLE-TRACKS-COLLECTION': () => ({ request: editFql((text) => text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()')) }),
-
-  'FEED-TXN-ORDER-UNSTABLE': () => ({
-    json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.length ?? 0) >= 2, (body) => {
-      const page = feedPage(body)!;
-      const out: unknown[] = [];
-      let changed = false;
-      let run: unknown[] = [];
-      const flush = () => {
-        if (run.length > 1) changed = true;
-        out.push(...run.reverse());
-        run = [];
-      };
-      for (const event of page.events) {
-        const ts = isJsonObject(event) ? String(event.txn_ts) : undefined;
-        const runTs = isJsonObject(run[0]) ? String(run[0].txn_ts) : undefined;
-        if (run.length > 0 && (ts === undefined || ts !== runTs || !isEvent(event, ...DATA_EVENT_TYPES))) flush();
-        run.push(event);
-      }
-      flush();
-      page.events = out;
-      return changed;
-    }),
+  'FEED-TXN-ORDER-UNSTABLE': onJson((body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.length ?? 0) >= 2, (body) => {
+    const page = feedPage(body)!;
+    const out: unknown[] = [];
+    let changed = false;
+    let run: unknown[] = [];
+    const flush = () => {
+      if (run.length > 1) changed = true;
+      out.push(...run.reverse());
+      run = [];
+    };
+    for (const event of page.events) {
+      const ts = isJsonObject(event) ? String(event.txn_ts) : undefined;
+      const runTs = isJsonObject(run[0]) ? String(run[0].txn_ts) : undefined;
+      if (run.length > 0 && (ts === undefined || ts !== runTs || !isEvent(event, ...DATA_EVENT_TYPES))) flush();
+      run.push(event);
+    }
+    flush();
+    page.events = out;
+    return changed;
   }),
-
   'EVT-TYPE-V4-NAMES': () => editEvents((event) => {
     const renamed = { add: 'create', remove: 'delete' }[String(event.type)];
     return renamed === undefined ? undefined : [{ ...event, type: renamed }];
   }),
-
   'EVT-TXN-TS-STRING': () => editEvents((event) => (isEvent(event, ...DATA_EVENT_TYPES) && isJsonInteger(event.txn_ts) ? [{ ...event, txn_ts: String(event.txn_ts) }] : undefined)),
-
   'EVT-COLL-PLAIN-STRING': () => editEvents((event) => {
     const doc = eventDoc(event);
     if (doc === undefined || !isJsonObject(doc.coll) || typeof doc.coll['@mod'] !== 'string') return undefined;
     return [withDoc(event, { ...doc, coll: doc.coll['@mod'] })];
   }),
-
   'EVT-PROJECTION-UNTAGGED': () => editEvents((event) => {
     if (!isEvent(event, ...DATA_EVENT_TYPES) || !isJsonObject(event.data) || '@doc' in event.data) return undefined;
     const data = Object.fromEntries(Object.entries(event.data).map(([k, v]) => [k, isJsonObject(v) && typeof (v['@int'] ?? v['@long']) === 'string' ? jsonInt(BigInt(String(v['@int'] ?? v['@long']))) : v]));
     return [{ ...event, data }];
   }),
-
   'EVT-MAPPED-VALUE-WRAPPED': () => editEvents((event) => {
     if (!isEvent(event, ...DATA_EVENT_TYPES) || !isJsonObject(event.data)) return undefined;
     const keys = Object.keys(event.data);
     return keys.length === 1 && keys[0]!.startsWith('@') && keys[0] !== '@doc' ? [{ ...event, data: { value: event.data } }] : undefined;
   }),
-
   'EVT-ERROR-WITH-POSITION': () => {
     let lastCursor = 'ZXJyb3ItZXZlbnQtY3Vyc29y';
     return editEvents((event) => {
@@ -89,12 +76,10 @@ export const code: FaultCode = {
       return isEvent(event, 'error') && !('cursor' in event) ? [{ ...event, txn_ts: jsonInt(nowMicros()), cursor: lastCursor }] : undefined;
     });
   },
-
   'EVT-TXN-TS-MILLIS': () => editEvents((event) => {
     const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
     return ts === undefined ? undefined : [{ ...event, txn_ts: jsonInt(ts / 1000n) }];
   }),
-
   'EVT-CREDENTIALS-LEAKED': () => {
     const writes = new WriteLog();
     const events = editEvents((event) => {
@@ -105,13 +90,11 @@ export const code: FaultCode = {
     });
     return { ...events, json: chainJson(writes.observe, events.json) };
   },
-
   'EVT-REMOVE-TOMBSTONE': () => editEvents((event) => {
     const doc = isEvent(event, 'remove') ? eventDoc(event) : undefined;
     if (doc === undefined) return undefined;
     return [withDoc(event, { id: doc.id, coll: doc.coll, ts: doc.ts })];
   }),
-
   'EVT-REMOVE-NEW-VERSION': () => {
     const writes = new WriteLog();
     const events = editEvents((event) => {
@@ -131,42 +114,30 @@ export const code: FaultCode = {
     });
     return { ...events, json: chainJson(writes.observe, events.json) };
   },
-
   'EVT-ADD-DUPLICATED': () => editEvents((event) => (isEvent(event, 'add') ? [event, { ...event }] : undefined), { feed: true, stream: false }),
-
   'EVT-ENTER-AS-UPDATE': () => triggerRewrite((event, writes) => (isEvent(event, 'add') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined)),
-
   'EVT-UPDATE-AS-ADD': () => editEvents((event) => (isEvent(event, 'update') ? [{ ...event, type: 'add' }] : undefined)),
-
   'EVT-LEAVE-AS-UPDATE': () => triggerRewrite((event, writes) => (isEvent(event, 'remove') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined)),
-
   'EVT-DELETE-SILENT': () => triggerRewrite((event, writes) => (isEvent(event, 'remove') && writes.some((w) => w.kind === 'delete') ? [] : undefined)),
-
   'EVT-EVENT-PER-WRITE': () => triggerRewrite((event, writes) => (isEvent(event, ...DATA_EVENT_TYPES) && writes.length > 1 ? writes.map(() => ({ ...event })) : undefined)),
-
-  'EVT-TXN-TS-PER-WRITE': () => ({
-    json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
-      let changed = 0;
-      let previous: string | undefined;
-      let n = 0n;
-      for (const event of feedPage(body)!.events) {
-        const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
-        if (ts === undefined) continue;
-        n = String(ts) === previous ? n + 1n : 0n;
-        previous = String(ts);
-        if (n > 0n) {
-          (event as JsonObject).txn_ts = jsonInt(ts + n);
-          changed += 1;
-        }
+  'EVT-TXN-TS-PER-WRITE': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+    let changed = 0;
+    let previous: string | undefined;
+    let n = 0n;
+    for (const event of feedPage(body)!.events) {
+      const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
+      if (ts === undefined) continue;
+      n = String(ts) === previous ? n + 1n : 0n;
+      previous = String(ts);
+      if (n > 0n) {
+        (event as JsonObject).txn_ts = jsonInt(ts + n);
+        changed += 1;
       }
-      return changed;
-    }),
+    }
+    return changed;
   }),
-
   'EVT-RETENTION-CODE': () => editEvents((event) => (isRetentionError(event) ? [{ ...event, error: { ...(event.error as JsonObject), code: 'invalid_request' } }] : undefined)),
-
   'EVT-RETENTION-ONLY-FOR-START-TS': () => editEvents((event, req) => (isRetentionError(event) && !('start_ts' in (requestObject(req) ?? {})) ? [] : undefined)),
-
   'EVT-INDEX-SOURCE-AS-FILTER': () => {
     const terms = new Map<string, string[]>();
     return {
@@ -187,7 +158,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'EVT-TRANSIENT-DOC-ADDED': () => {
     const transient: { ts: bigint; doc: JsonObject }[] = [];
     return {
@@ -219,18 +189,13 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'EVT-RETENTION-UNITS': () => ({
-    json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && isJsonInteger(requestObject(ctx.original)?.start_ts) && feedPage(body) !== undefined && !feedPage(body)!.events.some(isRetentionError), (body, ctx) => {
-      const page = feedPage(body)!;
-      const start = String(requestObject(ctx.original)!.start_ts);
-      page.events = [{ type: 'error', error: { code: 'invalid_stream_start_time', message: `Stream start time ${start} is too far in the past. Recreate the stream and try again.` }, stats: page.stats ?? {} }];
-      page.has_next = false;
-    }),
+  'EVT-RETENTION-UNITS': onJson((body, ctx) => isFeedRequest(ctx.original) && isJsonInteger(requestObject(ctx.original)?.start_ts) && feedPage(body) !== undefined && !feedPage(body)!.events.some(isRetentionError), (body, ctx) => {
+    const page = feedPage(body)!;
+    const start = String(requestObject(ctx.original)!.start_ts);
+    page.events = [{ type: 'error', error: { code: 'invalid_stream_start_time', message: `Stream start time ${start} is too far in the past. Recreate the stream and try again.` }, stats: page.stats ?? {} }];
+    page.has_next = false;
   }),
-
   'EVT-OTHER-COLLECTION-LEAKS': () => addCreatedDocs((create, source) => create.coll !== source.collection),
-
   'EVT-READ-RIGHTS-IGNORED': () => addCreatedDocs((create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query)),
 
 };

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-collections.md that are code; their rows (ids, titles, what they break) are in functions-collections.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, expressionUses, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, editErrors, expressionUses, onJson, onObjects, onResponse, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -33,16 +33,12 @@ const isSetExpression = (value: unknown): boolean => isJsonObject(value) && SET_
 function errorAtWholeArgument(forms: readonly string[]): FaultHooks['json'] {
   return rewriteJson(
     (body, context) => context.status === 400 && topLevelCall(context.original, forms) !== undefined,
-    (body) => {
-      let changed = 0;
-      for (const error of v4Errors(body)) {
-        const position = error.position;
-        if (!Array.isArray(position) || position.length !== 2 || !forms.includes(String(position[0])) || !isJsonInteger(position[1])) continue;
-        error.position = position.slice(0, 1);
-        changed++;
-      }
-      return changed;
-    },
+    (body) => editErrors(body, (error) => {
+      const position = error.position;
+      if (!Array.isArray(position) || position.length !== 2 || !forms.includes(String(position[0])) || !isJsonInteger(position[1])) return false;
+      error.position = position.slice(0, 1);
+      return true;
+    }),
   );
 }
 
@@ -63,20 +59,12 @@ function rewriteErrorsOf(forms: readonly string[], edit: (error: JsonObject) => 
 }
 
 export const code: FaultCode = {
-
-  'ARR-REVERSE-SET-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const set = object.paginate;
-        if (!isJsonObject(set) || !('reverse' in set) || Object.keys(set).length !== 1) return;
-        object.paginate = set.reverse!;
-        changed++;
-      });
-      return changed;
-    }),
+  'ARR-REVERSE-SET-IGNORED': onObjects((object) => {
+    const set = object.paginate;
+    if (!isJsonObject(set) || !('reverse' in set) || Object.keys(set).length !== 1) return false;
+    object.paginate = set.reverse!;
+    return true;
   }),
-
   'AGG-SUM-INTEGERS-AS-DOUBLE': () => ({
     json: rewriteResult(['sum'], (body) => {
       if (!isJsonInteger(body.resource)) return false;
@@ -84,17 +72,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'AGG-MEAN-EMPTY-ZERO': () => ({
-    response: rewriteResponse(
-      (res, ctx) =>
-        res.status === 400 &&
-        topLevelCall(ctx.original, ['mean']) !== undefined &&
-        v4Errors(bodyJson(res)).some((e) => e.description === 'Non-empty array expected.'),
-      (res) => withStatus(withJsonBody(res, { resource: jsonDecimal(0) }), 200),
-    ),
-  }),
-
   'AGG-PAGE-FOLD-BARE': () => ({
     json: rewriteResult(FOLDS, (body) => {
       const page = body.resource;
@@ -103,56 +80,42 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'AGG-ELEMENT-ERROR-AT-ELEMENT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, FOLDS) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const description = String(error.description);
-          if (!Array.isArray(error.position) || !/^(Number|Boolean) expected/.test(description)) continue;
-          error.position = [...error.position, jsonInt(1)];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'AGG-SETS-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const called = topLevelCall(ctx.original, SET_READERS);
-        return res.status === 200 && called !== undefined && isSetExpression(called.call[called.form]);
-      },
-      (res, ctx) => {
-        const { form } = topLevelCall(ctx.original, SET_READERS)!;
-        const error = { position: [form], code: 'invalid argument', description: 'Array or Page expected, Set provided.' };
-        return withStatus(withJsonBody(res, { errors: [error] }), 400);
-      },
-    ),
-  }),
-
-  'AGG-SET-PERMISSIONS-IGNORED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 403 && topLevelCall(ctx.original, SET_READERS) !== undefined,
-      (res, ctx) => {
-        const { form } = topLevelCall(ctx.original, SET_READERS)!;
-        const empty: Record<string, unknown> = {
-          count: jsonInt(0),
-          sum: jsonInt(0),
-          mean: jsonDecimal(0),
-          any: false,
-          all: true,
-          is_empty: true,
-          is_nonempty: false,
-        };
-        return withStatus(withJsonBody(res, { resource: empty[form] }), 200);
-      },
-    ),
-  }),
-
+  'AGG-ELEMENT-ERROR-AT-ELEMENT': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, FOLDS) !== undefined,
+    (body) => editErrors(body, (error) => {
+      const description = String(error.description);
+      if (!Array.isArray(error.position) || !/^(Number|Boolean) expected/.test(description)) return false;
+      error.position = [...error.position, jsonInt(1)];
+      return true;
+    }),
+  ),
+  'AGG-SETS-REFUSED': onResponse(
+    (res, ctx) => {
+      const called = topLevelCall(ctx.original, SET_READERS);
+      return res.status === 200 && called !== undefined && isSetExpression(called.call[called.form]);
+    },
+    (res, ctx) => {
+      const { form } = topLevelCall(ctx.original, SET_READERS)!;
+      const error = { position: [form], code: 'invalid argument', description: 'Array or Page expected, Set provided.' };
+      return withStatus(withJsonBody(res, { errors: [error] }), 400);
+    },
+  ),
+  'AGG-SET-PERMISSIONS-IGNORED': onResponse(
+    (res, ctx) => res.status === 403 && topLevelCall(ctx.original, SET_READERS) !== undefined,
+    (res, ctx) => {
+      const { form } = topLevelCall(ctx.original, SET_READERS)!;
+      const empty: Record<string, unknown> = {
+        count: jsonInt(0),
+        sum: jsonInt(0),
+        mean: jsonDecimal(0),
+        any: false,
+        all: true,
+        is_empty: true,
+        is_nonempty: false,
+      };
+      return withStatus(withJsonBody(res, { resource: empty[form] }), 200);
+    },
+  ),
   'ARR-SLICED-PAGE-CURSORS-KEPT': () => ({
     request: rewriteExpression((expression) => {
       let changed = 0;
@@ -175,20 +138,12 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
-  'ARR-APPEND-PREPENDS': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('append' in object) || !('collection' in object)) return;
-        object['prepend'] = object['append'];
-        delete object['append'];
-        changed++;
-      });
-      return changed;
-    }),
+  'ARR-APPEND-PREPENDS': onObjects((object) => {
+    if (!('append' in object) || !('collection' in object)) return false;
+    object['prepend'] = object['append'];
+    delete object['append'];
+    return true;
   }),
-
   'OBJ-MERGE-NULL-KEPT': () => ({
     json: rewriteResult(['merge'], (body, call) => {
       const merged = body.resource;
@@ -200,77 +155,41 @@ export const code: FaultCode = {
       return nulls.length > 0;
     }),
   }),
-
-  'OBJ-CONTAINS-VALUE-LOOSE-NUMBERS': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const value = object['contains_value'];
-        if (!isLosslessNumber(value) || !/^-?\d+\.0+$/.test(value.toString())) return;
-        object['contains_value'] = jsonInt(BigInt(value.toString().split('.')[0]!));
-        changed++;
-      });
-      return changed;
+  'OBJ-CONTAINS-VALUE-LOOSE-NUMBERS': onObjects((object) => {
+    const value = object['contains_value'];
+    if (!isLosslessNumber(value) || !/^-?\d+\.0+$/.test(value.toString())) return false;
+    object['contains_value'] = jsonInt(BigInt(value.toString().split('.')[0]!));
+    return true;
+  }),
+  'OBJ-CONTAINS-VALUE-PAGE-ELEMENTS': onObjects((object) => {
+    if (!('contains_value' in object) || !isJsonObject(object.in) || !('paginate' in object.in)) return false;
+    object.in = { select: ['data'], from: object.in };
+    return true;
+  }),
+  'OBJ-CONTAINS-VALUE-DENIED-AT-ARGUMENT': onJson(
+    (body, context) => context.status === 403 && isJsonObject(v4Expression(context.original)) && 'contains_value' in (v4Expression(context.original) as JsonObject),
+    (body) => editErrors(body, (error) => {
+      if (error.code !== 'permission denied' || !Array.isArray(error.position)) return false;
+      error.position = [...error.position, 'in'];
+      return true;
     }),
-  }),
-
-  'OBJ-CONTAINS-VALUE-PAGE-ELEMENTS': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('contains_value' in object) || !isJsonObject(object.in) || !('paginate' in object.in)) return;
-        object.in = { select: ['data'], from: object.in };
-        changed++;
-      });
-      return changed;
+  ),
+  'OBJ-TO-OBJECT-ERROR-AT-ARGUMENT': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, ['to_object']) !== undefined,
+    (body) => editErrors(body, (error) => {
+      if (!Array.isArray(error.position) || error.position.length < 2) return false;
+      error.position = error.position.slice(0, 1);
+      return true;
     }),
-  }),
-
-  'OBJ-CONTAINS-VALUE-DENIED-AT-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 403 && isJsonObject(v4Expression(context.original)) && 'contains_value' in (v4Expression(context.original) as JsonObject),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (error.code !== 'permission denied' || !Array.isArray(error.position)) continue;
-          error.position = [...error.position, 'in'];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'OBJ-TO-OBJECT-ERROR-AT-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, ['to_object']) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.length < 2) continue;
-          error.position = error.position.slice(0, 1);
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'OBJ-MERGE-LAMBDA-ANY-EXPRESSION': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && expressionUses(context.original, 'merge'),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (error.code !== 'invalid expression') continue;
-          error.code = 'invalid argument';
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  ),
+  'OBJ-MERGE-LAMBDA-ANY-EXPRESSION': onJson(
+    (body, context) => context.status === 400 && expressionUses(context.original, 'merge'),
+    (body) => editErrors(body, (error) => {
+      if (error.code !== 'invalid expression') return false;
+      error.code = 'invalid argument';
+      return true;
+    }),
+  ),
   'AGG-EMPTY-ANY-ALL-SWAPPED': () => ({
     json: rewriteResult(['any', 'all'], (body, call, form) => {
       if (!Array.isArray(call[form]) || (call[form] as unknown[]).length !== 0 || typeof body.resource !== 'boolean') return false;
@@ -278,23 +197,15 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'AGG-WRONG-TYPE-SETS-UNNAMED': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, [...SET_READERS, 'reverse']) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const description = String(error.description);
-          if (!description.startsWith('Array, Set, or Page expected')) continue;
-          error.description = description.replace('Array, Set, or Page expected', 'Array or Page expected');
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  'AGG-WRONG-TYPE-SETS-UNNAMED': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, [...SET_READERS, 'reverse']) !== undefined,
+    (body) => editErrors(body, (error) => {
+      const description = String(error.description);
+      if (!description.startsWith('Array, Set, or Page expected')) return false;
+      error.description = description.replace('Array, Set, or Page expected', 'Array or Page expected');
+      return true;
+    }),
+  ),
   'ARR-NEGATIVE-COUNT-FROM-END': () => ({
     json: rewriteResult(['take', 'drop'], (body, call, form) => {
       const count = call[form];
@@ -305,39 +216,26 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'ARR-COLLECTION-ERROR-AT-COUNT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, ['take', 'drop']) !== undefined,
-      (body, context) => {
-        const { form } = topLevelCall(context.original, ['take', 'drop'])!;
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== 'collection') continue;
-          error.position = [form];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'ARR-APPEND-PAGE-ACCEPTED': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, ['append', 'prepend']) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const description = String(error.description);
-          if (!description.startsWith('Array expected,')) continue;
-          error.description = description.replace('Array expected,', 'Array or Page expected,');
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  'ARR-COLLECTION-ERROR-AT-COUNT': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, ['take', 'drop']) !== undefined,
+    (body, context) => {
+      const { form } = topLevelCall(context.original, ['take', 'drop'])!;
+      return editErrors(body, (error) => {
+        if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== 'collection') return false;
+        error.position = [form];
+        return true;
+      });
+    },
+  ),
+  'ARR-APPEND-PAGE-ACCEPTED': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, ['append', 'prepend']) !== undefined,
+    (body) => editErrors(body, (error) => {
+      const description = String(error.description);
+      if (!description.startsWith('Array expected,')) return false;
+      error.description = description.replace('Array expected,', 'Array or Page expected,');
+      return true;
+    }),
+  ),
   'ARR-REVERSE-PAGE-CURSORS-SWAPPED': () => ({
     json: rewriteResult(['reverse'], (body) => {
       const page = body.resource;
@@ -346,50 +244,29 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'OBJ-MERGE-LAMBDA-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('merge' in object) || !('with' in object) || !isJsonObject(object['lambda']) || !('lambda' in object['lambda'])) return;
-        delete object['lambda'];
-        changed++;
-      });
-      return changed;
+  'OBJ-MERGE-LAMBDA-IGNORED': onObjects((object) => {
+    if (!('merge' in object) || !('with' in object) || !isJsonObject(object['lambda']) || !('lambda' in object['lambda'])) return false;
+    delete object['lambda'];
+    return true;
+  }),
+  'OBJ-MERGE-WITH-ELEMENT-AT-ARGUMENT': onJson(
+    (body, context) => context.status === 400 && topLevelCall(context.original, ['merge']) !== undefined,
+    (body) => editErrors(body, (error) => {
+      if (!Array.isArray(error.position) || error.position.length !== 2 || error.position[0] !== 'with') return false;
+      error.position = ['with'];
+      return true;
     }),
-  }),
-
-  'OBJ-MERGE-WITH-ELEMENT-AT-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelCall(context.original, ['merge']) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.length !== 2 || error.position[0] !== 'with') continue;
-          error.position = ['with'];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'OBJ-CONTAINS-OLD-NAME-UNKNOWN': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 200 && topLevelCall(ctx.original, ['contains']) !== undefined,
-      (res) => {
-        const error = { position: [], code: 'invalid expression', description: 'No form/function found, or invalid argument keys: { contains, in }.' };
-        return withStatus(withJsonBody(res, { errors: [error] }), 400);
-      },
-    ),
-  }),
-
+  ),
+  'OBJ-CONTAINS-OLD-NAME-UNKNOWN': onResponse(
+    (res, ctx) => res.status === 200 && topLevelCall(ctx.original, ['contains']) !== undefined,
+    (res) => {
+      const error = { position: [], code: 'invalid expression', description: 'No form/function found, or invalid argument keys: { contains, in }.' };
+      return withStatus(withJsonBody(res, { errors: [error] }), 400);
+    },
+  ),
   'OBJ-CONTAINS-PATH-ELEMENT-AT-ARGUMENT': () => ({ json: errorAtWholeArgument(['contains_path', 'contains']) }),
-
   'OBJ-CONTAINS-FIELD-ARRAY-FALSE': () => ({ response: refusalAnswered('contains_field', 'Object expected, Array provided.', false) }),
-
   'OBJ-CONTAINS-VALUE-SCALAR-FALSE': () => ({ response: refusalAnswered('contains_value', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', false) }),
-
   'OBJ-TO-ARRAY-PAIRS-REVERSED': () => ({
     json: rewriteResult(['to_array'], (body, call) => {
       if (!isJsonObject(call['to_array']) || !Array.isArray(body.resource)) return false;
@@ -402,44 +279,29 @@ export const code: FaultCode = {
       return changed > 0;
     }),
   }),
-
   'OBJ-SELECT-ALL-PATH-ELEMENT-AT-ARGUMENT': () => ({ json: errorAtWholeArgument(['select_all']) }),
-
-  'FOLD-SELECT-ALL-OPTION-WRAPS': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && topLevelCall(context.original, 'select')?.call.all === true && isJsonObject(body) && Array.isArray(body.resource) && body.resource.length > 1,
-      (body) => {
-        (body as JsonObject).resource = [(body as JsonObject).resource!];
-        return true;
-      },
-    ),
+  'FOLD-SELECT-ALL-OPTION-WRAPS': onJson(
+    (body, context) => context.status === 200 && topLevelCall(context.original, 'select')?.call.all === true && isJsonObject(body) && Array.isArray(body.resource) && body.resource.length > 1,
+    (body) => {
+      (body as JsonObject).resource = [(body as JsonObject).resource!];
+      return true;
+    },
+  ),
+  'FOLD-REDUCE-ELEMENT-FIRST': onObjects((object) => {
+    const fn = object['reduce'];
+    if (!('initial' in object) || !isJsonObject(fn) || !Array.isArray(fn['lambda']) || fn['lambda'].length !== 2) return false;
+    fn['lambda'] = [...fn['lambda']].reverse();
+    return true;
   }),
-
-  'FOLD-REDUCE-ELEMENT-FIRST': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const fn = object['reduce'];
-        if (!('initial' in object) || !isJsonObject(fn) || !Array.isArray(fn['lambda']) || fn['lambda'].length !== 2) return;
-        fn['lambda'] = [...fn['lambda']].reverse();
-        changed++;
-      });
-      return changed;
-    }),
-  }),
-
-  'FOLD-REDUCE-PAGE-BARE': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && isJsonObject(body) && topLevelCall(context.original, 'reduce')?.call !== undefined,
-      (body) => {
-        const page = (body as JsonObject)['resource'];
-        if (!isJsonObject(page) || !Array.isArray(page['data']) || page['data'].length !== 1) return false;
-        (body as JsonObject)['resource'] = page['data'][0];
-        return true;
-      },
-    ),
-  }),
-
+  'FOLD-REDUCE-PAGE-BARE': onJson(
+    (body, context) => context.status === 200 && isJsonObject(body) && topLevelCall(context.original, 'reduce')?.call !== undefined,
+    (body) => {
+      const page = (body as JsonObject)['resource'];
+      if (!isJsonObject(page) || !Array.isArray(page['data']) || page['data'].length !== 1) return false;
+      (body as JsonObject)['resource'] = page['data'][0];
+      return true;
+    },
+  ),
   'FOLD-REDUCE-SETS-UNNAMED': () => ({
     json: rewriteErrorsOf(['reduce'], (error) => {
       const description = String(error['description']);
@@ -448,7 +310,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'FOLD-LAMBDA-FORM-INVALID-ARGUMENT': () => ({
     json: rewriteErrorsOf(['reduce', 'map', 'foreach', 'filter'], (error) => {
       const description = String(error['description']);
@@ -457,7 +318,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'FOLD-LAMBDA-ARITY-AT-FORM': () => ({
     json: rewriteErrorsOf(['reduce', 'map', 'foreach', 'filter', 'paginate'], (error) => {
       const position = error['position'];
@@ -467,7 +327,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'FOLD-MAP-OLD-MESSAGE': () => ({
     json: rewriteErrorsOf(['map', 'foreach'], (error) => {
       const description = String(error['description']);
@@ -476,28 +335,21 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'FOLD-SELECT-ALL-ONE-UNWRAPPED': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && isJsonObject(body) && topLevelCall(context.original, 'select_all')?.call !== undefined,
-      (body) => {
-        const found = (body as JsonObject)['resource'];
-        if (!Array.isArray(found) || found.length !== 1) return false;
-        (body as JsonObject)['resource'] = found[0];
-        return true;
-      },
-    ),
-  }),
-
-  'FOLD-SELECT-ALL-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        if (res.status !== 200 || topLevelCall(ctx.original, 'select_all')?.call === undefined) return false;
-        const body = bodyJson(res);
-        return isJsonObject(body) && Array.isArray(body['resource']) && body['resource'].length === 0;
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['from'], code: 'value not found', description: 'Value not found at path [].' }] }), 404),
-    ),
-  }),
-
+  'FOLD-SELECT-ALL-ONE-UNWRAPPED': onJson(
+    (body, context) => context.status === 200 && isJsonObject(body) && topLevelCall(context.original, 'select_all')?.call !== undefined,
+    (body) => {
+      const found = (body as JsonObject)['resource'];
+      if (!Array.isArray(found) || found.length !== 1) return false;
+      (body as JsonObject)['resource'] = found[0];
+      return true;
+    },
+  ),
+  'FOLD-SELECT-ALL-NOT-FOUND': onResponse(
+    (res, ctx) => {
+      if (res.status !== 200 || topLevelCall(ctx.original, 'select_all')?.call === undefined) return false;
+      const body = bodyJson(res);
+      return isJsonObject(body) && Array.isArray(body['resource']) && body['resource'].length === 0;
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['from'], code: 'value not found', description: 'Value not found at path [].' }] }), 404),
+  ),
 };

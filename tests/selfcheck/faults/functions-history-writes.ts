@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-history-writes.md that are code; their rows (ids, titles, what they break) are in functions-history-writes.json.
 import type { JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { expressionUses, onExpression, onJson, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const isInsert = (object: JsonObject): boolean => 'insert' in object && 'ts' in object && 'action' in object;
@@ -40,7 +40,6 @@ function rewriteInsertedEvent(applies: (context: JsonResponseContext) => boolean
 }
 
 export const code: FaultCode = {
-
   'HISTW-UPDATE-ANSWERED-AS-UPDATE': () => ({
     json: rewriteInsertedEvent(
       (context) => insertsWith(v4Expression(context.original), 'update'),
@@ -51,7 +50,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'HISTW-TS-OFF-BY-ONE': () => ({
     request: rewriteCalls(isInsert, (call) => {
       if (!isJsonInteger(call.ts)) return false;
@@ -59,7 +57,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'HISTW-PARAMS-IGNORED': () => ({
     request: rewriteCalls(isInsert, (call) => {
       if (!('params' in call) || call.params === null) return false;
@@ -67,7 +64,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'HISTW-FUTURE-ACCEPTED': () => ({
     request: rewriteCalls(isInsert, (call) => {
       if (!isJsonObject(call.ts) || !('time_add' in call.ts)) return false;
@@ -75,7 +71,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'HISTW-REMOVE-IGNORES-KIND': () => ({
     request: rewriteCalls(isRemove, (call) => {
       if (call.action !== 'delete') return false;
@@ -83,17 +78,13 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'HISTW-REMOVE-ANSWERS-TRUE': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && expressionUses(context.original, 'remove') && isJsonObject(body) && 'resource' in body && body.resource === null,
-      (body) => {
-        (body as JsonObject).resource = true;
-        return true;
-      },
-    ),
-  }),
-
+  'HISTW-REMOVE-ANSWERS-TRUE': onJson(
+    (body, context) => context.status === 200 && expressionUses(context.original, 'remove') && isJsonObject(body) && 'resource' in body && body.resource === null,
+    (body) => {
+      (body as JsonObject).resource = true;
+      return true;
+    },
+  ),
   'HISTW-DELETE-EMPTY-DATA': () => ({
     json: rewriteInsertedEvent(
       () => true,
@@ -104,7 +95,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'HISTW-NO-PARAMS-DATA-OMITTED': () => ({
     json: rewriteInsertedEvent(
       (context) => {
@@ -121,44 +111,34 @@ export const code: FaultCode = {
       },
     ),
   }),
-
-  'HISTW-MISSING-COLLECTION-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, context) => (expressionUses(context.original, 'insert') || expressionUses(context.original, 'remove')) && v4Errors(body).some((error) => error.code === 'invalid ref'),
-      (body) => {
-        for (const error of v4Errors(body)) if (error.code === 'invalid ref') error.code = 'invalid argument';
-        return true;
-      },
-    ),
-  }),
-
-  'HISTW-WRITE-IMPLIES-HISTORY-WRITE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('create_role' in object)) return;
-        forEachObject(object.create_role, (actions) => {
-          if (actions.write === true && !('history_write' in actions)) {
-            actions.history_write = true;
-            changed++;
-          }
-        });
-      });
-      return changed;
-    }),
-  }),
-
-  'HISTW-REFUSED-REF-POSITION': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => typeof error.description === 'string' && /^Cannot (insert|remove) event for specified ref\.$/.test(error.description)),
-      (body) => {
-        for (const error of v4Errors(body)) {
-          const match = typeof error.description === 'string' ? /^Cannot (insert|remove) event/.exec(error.description) : null;
-          if (match) error.position = [match[1]];
+  'HISTW-MISSING-COLLECTION-ARGUMENT': onJson(
+    (body, context) => (expressionUses(context.original, 'insert') || expressionUses(context.original, 'remove')) && v4Errors(body).some((error) => error.code === 'invalid ref'),
+    (body) => {
+      for (const error of v4Errors(body)) if (error.code === 'invalid ref') error.code = 'invalid argument';
+      return true;
+    },
+  ),
+  'HISTW-WRITE-IMPLIES-HISTORY-WRITE': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (!('create_role' in object)) return;
+      forEachObject(object.create_role, (actions) => {
+        if (actions.write === true && !('history_write' in actions)) {
+          actions.history_write = true;
+          changed++;
         }
-        return true;
-      },
-    ),
+      });
+    });
+    return changed;
   }),
-
+  'HISTW-REFUSED-REF-POSITION': onJson(
+    (body) => v4Errors(body).some((error) => typeof error.description === 'string' && /^Cannot (insert|remove) event for specified ref\.$/.test(error.description)),
+    (body) => {
+      for (const error of v4Errors(body)) {
+        const match = typeof error.description === 'string' ? /^Cannot (insert|remove) event/.exec(error.description) : null;
+        if (match) error.position = [match[1]];
+      }
+      return true;
+    },
+  ),
 };

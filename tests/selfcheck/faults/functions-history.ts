@@ -1,6 +1,6 @@
 // The faults of spec/requirements/functions-history.md that are code; their rows (ids, titles, what they break) are in functions-history.json.
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { apiVersion, bodyJson, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { apiVersion, editObjects, expressionUses, onExpression, onJson, onObjects, onResponse, renameKeys, replaceObject, rewriteJson, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
@@ -58,99 +58,77 @@ function eventPage(object: JsonObject): unknown[] | undefined {
 }
 
 export const code: FaultCode = {
-
-  'HIST-AT-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const call of atCalls(expression).reverse()) {
-        if (!isJsonObject(call.expr) || isPresent(call.at)) continue;
-        replaceObject(call, call.expr);
+  'HIST-AT-IGNORED': onExpression((expression) => {
+    let changed = 0;
+    for (const call of atCalls(expression).reverse()) {
+      if (!isJsonObject(call.expr) || isPresent(call.at)) continue;
+      replaceObject(call, call.expr);
+      changed++;
+    }
+    return changed;
+  }),
+  'HIST-AT-SETS-PRESENT': onExpression((expression) => {
+    let changed = 0;
+    for (const call of atCalls(expression)) {
+      if (isPresent(call.at)) continue;
+      forEachObject(call.expr, (object) => {
+        if (!('paginate' in object) || 'ts' in object) return;
+        object.ts = NOW();
+        changed++;
+      });
+    }
+    return changed;
+  }),
+  'HIST-AT-WRITES-ALLOWED': onExpression((expression) => {
+    let changed = 0;
+    for (const call of atCalls(expression)) {
+      if (isPresent(call.at) || !containsForm(call.expr, WRITE_FORMS)) continue;
+      call.at = NOW();
+      changed++;
+    }
+    return changed;
+  }),
+  'HIST-AT-WRITE-CODE': onJson(
+    (body) => v4Errors(body).some((error) => error.code === 'invalid write time'),
+    (body) => {
+      for (const error of v4Errors(body)) if (error.code === 'invalid write time') error.code = 'invalid expression';
+      return true;
+    },
+  ),
+  'HIST-AT-NOW-MOVES': onExpression((expression) => {
+    let changed = 0;
+    for (const call of atCalls(expression)) {
+      if (isPresent(call.at)) continue;
+      if (isJsonObject(call.expr) && 'now' in call.expr) {
+        call.expr = { epoch: isJsonObject(call.at) ? { to_micros: call.at } : call.at, unit: 'microseconds' };
         changed++;
       }
-      return changed;
-    }),
+    }
+    return changed;
   }),
-
-  'HIST-AT-SETS-PRESENT': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const call of atCalls(expression)) {
-        if (isPresent(call.at)) continue;
-        forEachObject(call.expr, (object) => {
-          if (!('paginate' in object) || 'ts' in object) return;
-          object.ts = NOW();
-          changed++;
-        });
+  'HIST-AT-OUTER-WINS': onExpression((expression) => {
+    let changed = 0;
+    for (const outer of atCalls(expression)) {
+      if (isPresent(outer.at)) continue;
+      for (const inner of atCalls(outer.expr)) {
+        if (inner.at === outer.at) continue;
+        inner.at = outer.at;
+        changed++;
       }
-      return changed;
-    }),
+    }
+    return changed;
   }),
-
-  'HIST-AT-WRITES-ALLOWED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const call of atCalls(expression)) {
-        if (isPresent(call.at) || !containsForm(call.expr, WRITE_FORMS)) continue;
+  'HIST-AT-ANY-TIME': onExpression((expression) => {
+    let changed = 0;
+    for (const call of atCalls(expression)) {
+      const value = call.at;
+      if (typeof value === 'string' || typeof value === 'boolean' || value === null) {
         call.at = NOW();
         changed++;
       }
-      return changed;
-    }),
+    }
+    return changed;
   }),
-
-  'HIST-AT-WRITE-CODE': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => error.code === 'invalid write time'),
-      (body) => {
-        for (const error of v4Errors(body)) if (error.code === 'invalid write time') error.code = 'invalid expression';
-        return true;
-      },
-    ),
-  }),
-
-  'HIST-AT-NOW-MOVES': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const call of atCalls(expression)) {
-        if (isPresent(call.at)) continue;
-        if (isJsonObject(call.expr) && 'now' in call.expr) {
-          call.expr = { epoch: isJsonObject(call.at) ? { to_micros: call.at } : call.at, unit: 'microseconds' };
-          changed++;
-        }
-      }
-      return changed;
-    }),
-  }),
-
-  'HIST-AT-OUTER-WINS': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const outer of atCalls(expression)) {
-        if (isPresent(outer.at)) continue;
-        for (const inner of atCalls(outer.expr)) {
-          if (inner.at === outer.at) continue;
-          inner.at = outer.at;
-          changed++;
-        }
-      }
-      return changed;
-    }),
-  }),
-
-  'HIST-AT-ANY-TIME': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      for (const call of atCalls(expression)) {
-        const value = call.at;
-        if (typeof value === 'string' || typeof value === 'boolean' || value === null) {
-          call.at = NOW();
-          changed++;
-        }
-      }
-      return changed;
-    }),
-  }),
-
   'HIST-EVENTS-NEWEST-FIRST': () => ({
     json: rewriteEventAnswers((object) => {
       const data = eventPage(object);
@@ -159,7 +137,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'HIST-EVENTS-WHOLE-DATA': () => ({
     json: rewriteEventAnswers((object) => {
       const data = eventPage(object) as JsonObject[] | undefined;
@@ -177,7 +154,6 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
   'HIST-EVENTS-DELETE-EMPTY': () => ({
     json: rewriteEventAnswers((object) => {
       if (!isEventObject(object) || object.action !== 'delete' || !('data' in object) || object.data !== null) return 0;
@@ -185,7 +161,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'HIST-EVENTS-INSTANCE-KEY': () => ({
     json: rewriteEventAnswers((object) => {
       if (!isEventObject(object) || !('document' in object)) return 0;
@@ -194,7 +169,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-
   'HIST-EVENTS-TS-CURSORS': () => ({
     json: rewriteEventAnswers((object) => {
       if (!Array.isArray(object.data)) return 0;
@@ -209,118 +183,71 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
-  'HIST-EVENTS-FLAG-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if ('paginate' in object && object.events === true) {
-          object.events = false;
-          changed++;
-        }
-      });
-      return changed;
-    }),
-  }),
-
-  'HIST-EVENTS-NO-SNAPSHOT': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return;
-        object.ts = NOW();
+  'HIST-EVENTS-FLAG-IGNORED': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if ('paginate' in object && object.events === true) {
+        object.events = false;
         changed++;
+      }
+    });
+    return changed;
+  }),
+  'HIST-EVENTS-NO-SNAPSHOT': onObjects((object) => {
+    if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return false;
+    object.ts = NOW();
+    return true;
+  }),
+  'HIST-EVENTS-NESTED-ALLOWED': onJson(
+    (body) => v4Errors(body).some((error) => error.description === 'Set does not support events history.'),
+    (body) => {
+      for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
+      return true;
+    },
+  ),
+  'HIST-EVENTS-FLAG-ON-EVENTS-REFUSED': onResponse(
+    (res, ctx) => {
+      let flagged = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if ('paginate' in object && object.events === true && isJsonObject(object.paginate) && 'events' in object.paginate) flagged = true;
       });
-      return changed;
+      return res.status === 200 && flagged;
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }] }), 400),
+  ),
+  'HIST-EVENTS-TS-CURSOR-EXCLUSIVE': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return;
+      if (isJsonInteger(object.after)) {
+        object.after = jsonInt(BigInt(String(object.after)) + 1n);
+        changed++;
+      }
+    });
+    return changed;
+  }),
+  'HIST-EVENTS-SET-SHAPE': onJson(
+    (body, context) => context.status === 200 && expressionUses(context.original, 'events'),
+    (body) => editObjects(v4Resource(body) ?? body, (object) => {
+      const set = object['@set'];
+      if (!isJsonObject(set) || !isJsonObject(set.events) || !('@ref' in set.events)) return false;
+      set.events = { '@set': { singleton: set.events } };
+      return true;
     }),
-  }),
-
-  'HIST-EVENTS-NESTED-ALLOWED': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => error.description === 'Set does not support events history.'),
-      (body) => {
-        for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
-        return true;
-      },
-    ),
-  }),
-
-  'HIST-EVENTS-FLAG-ON-EVENTS-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        let flagged = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if ('paginate' in object && object.events === true && isJsonObject(object.paginate) && 'events' in object.paginate) flagged = true;
-        });
-        return res.status === 200 && flagged;
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }] }), 400),
-    ),
-  }),
-
-  'HIST-EVENTS-COMBINED-WITH-SNAPSHOT': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => error.description === 'Sets are not compatible.'),
-      (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
-    ),
-  }),
-
-  'HIST-EVENTS-TS-CURSOR-EXCLUSIVE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return;
-        if (isJsonInteger(object.after)) {
-          object.after = jsonInt(BigInt(String(object.after)) + 1n);
-          changed++;
+  ),
+  'HIST-EVENTS-CURSOR-AS-TUPLE': onJson(
+    (body) => v4Errors(body).some((error) => typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')),
+    (body) => {
+      for (const error of v4Errors(body)) {
+        if (typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')) {
+          error.description = error.description.replace('Object, Integer, Time, or Date expected', 'Array expected');
         }
-      });
-      return changed;
-    }),
-  }),
-
-  'HIST-EVENTS-SET-SHAPE': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && expressionUses(context.original, 'events'),
-      (body) => {
-        let changed = 0;
-        forEachObject(v4Resource(body) ?? body, (object) => {
-          const set = object['@set'];
-          if (!isJsonObject(set) || !isJsonObject(set.events) || !('@ref' in set.events)) return;
-          set.events = { '@set': { singleton: set.events } };
-          changed++;
-        });
-        return changed;
-      },
-    ),
-  }),
-
-  'HIST-EVENTS-CURSOR-AS-TUPLE': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')),
-      (body) => {
-        for (const error of v4Errors(body)) {
-          if (typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')) {
-            error.description = error.description.replace('Object, Integer, Time, or Date expected', 'Array expected');
-          }
-        }
-        return true;
-      },
-    ),
-  }),
-
-  'HIST-EVENT-DOCUMENT-KEY-IN-EVERY-VERSION': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
-      (body) => renameKeys(body, 'instance', 'document', (object) => 'action' in object && 'ts' in object),
-    ),
-  }),
-
-  'HIST-EVENTS-DENIED-AS-EMPTY': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 403 && expressionUses(ctx.original, 'events') && expressionUses(ctx.original, 'paginate'),
-      (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
-    ),
-  }),
-
+      }
+      return true;
+    },
+  ),
+  'HIST-EVENT-DOCUMENT-KEY-IN-EVERY-VERSION': onJson(
+    (body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
+    (body) => renameKeys(body, 'instance', 'document', (object) => 'action' in object && 'ts' in object),
+  ),
 };

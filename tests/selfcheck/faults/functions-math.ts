@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-math.md that are code; their rows (ids, titles, what they break) are in functions-math.json.
 import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, jsonNumber, type JsonObject } from '../json-body.js';
-import { rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { onExpression, onJson, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -101,9 +101,7 @@ const INT32_OPERATIONS: Record<string, (a: number, b: number) => number> = {
 };
 
 export const code: FaultCode = {
-
   'MATH-WHOLE-INTEGER-AS-DECIMAL': () => ({ json: rewriteResource(WHOLE_PRESERVING, (resource) => (isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined)) }),
-
   'MATH-ROUND-HALF-AWAY-FROM-ZERO': () => ({
     json: rewriteResource(new Set(['round']), (resource, call) => {
       const x = isJsonDecimal(call.round) ? jsonNumber(call.round)! : undefined;
@@ -113,22 +111,18 @@ export const code: FaultCode = {
       return jsonNumber(resource) === textbook ? undefined : jsonDecimal(textbook);
     }),
   }),
-
-  'MATH-ROUND-DEFAULT-WHOLE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        for (const form of ['round', 'trunc']) {
-          if (form in object && !('precision' in object) && Object.keys(object).length === 1) {
-            object.precision = jsonInt(0);
-            changed++;
-          }
+  'MATH-ROUND-DEFAULT-WHOLE': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      for (const form of ['round', 'trunc']) {
+        if (form in object && !('precision' in object) && Object.keys(object).length === 1) {
+          object.precision = jsonInt(0);
+          changed++;
         }
-      });
-      return changed;
-    }),
+      }
+    });
+    return changed;
   }),
-
   'MATH-TRUNC-FLOORS': () => ({
     json: rewriteResource(new Set(['trunc']), (_resource, call) => {
       const x = isJsonDecimal(call.trunc) ? jsonNumber(call.trunc)! : undefined;
@@ -139,40 +133,31 @@ export const code: FaultCode = {
       return floored === Math.trunc(x * scale) / scale ? undefined : jsonDecimal(floored);
     }),
   }),
-
   'MATH-SIGN-AS-DECIMAL': () => ({
     json: rewriteResource(new Set(['sign']), (_resource, call) => (isJsonDecimal(call.sign) ? jsonDecimal(Math.sign(jsonNumber(call.sign)!)) : undefined)),
   }),
-
   'MATH-DOMAIN-NAN': () => ({ response: acceptInstead(MATH_FORMS, (d) => DOMAIN_ERROR.test(d) && !d.startsWith('NaN '), 'NaN') }),
-
-  'MATH-DOMAIN-ERROR-AT-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
-      (body, ctx) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (typeof error.description === 'string' && DOMAIN_ERROR.test(error.description) && Array.isArray(error.position) && error.position.length === 0) {
-            error.position = [topForm(ctx, MATH_FORMS)!];
-            changed++;
-          }
+  'MATH-DOMAIN-ERROR-AT-ARGUMENT': onJson(
+    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (body, ctx) => {
+      let changed = 0;
+      for (const error of v4Errors(body)) {
+        if (typeof error.description === 'string' && DOMAIN_ERROR.test(error.description) && Array.isArray(error.position) && error.position.length === 0) {
+          error.position = [topForm(ctx, MATH_FORMS)!];
+          changed++;
         }
-        return changed;
-      },
-    ),
-  }),
-
+      }
+      return changed;
+    },
+  ),
   'MATH-WHOLE-DECIMAL-AS-INTEGER': () => ({
     json: rewriteResource(DECIMAL_RESULTS, (resource) => {
       const n = isJsonDecimal(resource) ? jsonNumber(resource)! : undefined;
       return n !== undefined && Number.isInteger(n) && !Object.is(n, -0) ? jsonInt(n) : undefined;
     }),
   }),
-
   'MATH-POW-DEFAULT-EXP-1': () => ({ request: defaultArgument('pow', 'exp', jsonInt(1)) }),
-
   'MATH-HYPOT-DEFAULT-B-0': () => ({ request: defaultArgument('hypot', 'b', jsonInt(0)) }),
-
   'MATH-BIT-INT32': () => ({
     json: rewriteResource(BIT_FOLDS, (resource, call, form) => {
       const operands = integerOperands(call, form);
@@ -181,86 +166,69 @@ export const code: FaultCode = {
       return jsonNumber(resource) === in32 ? undefined : jsonInt(in32);
     }),
   }),
-
   'MATH-BIT-DECIMAL-AS-INTEGER': () => ({
     json: rewriteResource(BIT_FOLDS, (resource, call, form) => {
       const n = isJsonDecimal(resource) ? jsonNumber(resource)! : undefined;
       return n !== undefined && Number.isInteger(n) && Array.isArray(call[form]) ? jsonInt(n) : undefined;
     }),
   }),
-
   'MATH-BITNOT-DECIMAL': () => ({
     json: rewriteResource(new Set(['bitnot']), (resource, call) => (isJsonDecimal(call.bitnot) && isJsonInteger(resource) ? jsonDecimal(jsonNumber(resource)!) : undefined)),
   }),
-
   'MATH-BIT-EMPTY-ZERO': () => ({ response: acceptInstead(BIT_FOLDS, (d) => d === 'Non-empty array expected.', jsonInt(0)) }),
-
-  'MATH-TRIG-IN-DEGREES': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        for (const form of ['sin', 'cos', 'tan']) {
-          if (form in object && Object.keys(object).length === 1) {
-            object[form] = { radians: object[form] };
-            changed++;
-          }
+  'MATH-TRIG-IN-DEGREES': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      for (const form of ['sin', 'cos', 'tan']) {
+        if (form in object && Object.keys(object).length === 1) {
+          object[form] = { radians: object[form] };
+          changed++;
         }
-      });
-      return changed;
-    }),
-  }),
-
-  'MATH-DEGREES-RADIANS-SWAPPED': () => ({
-    request: rewriteExpression((expression) => {
-      const calls: Array<{ object: JsonObject; form: string }> = [];
-      forEachObject(expression, (object) => {
-        const form = ['degrees', 'radians'].find((f) => f in object && Object.keys(object).length === 1);
-        if (form !== undefined) calls.push({ object, form });
-      });
-      for (const { object, form } of calls) {
-        const other = form === 'degrees' ? 'radians' : 'degrees';
-        object[other] = object[form];
-        delete object[form];
       }
-      return calls.length;
-    }),
+    });
+    return changed;
   }),
-
-  'MATH-TYPE-ERROR-AT-CALL': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length === 1) {
-            error.position = [];
-            changed++;
-          }
-        }
-        return changed;
-      },
-    ),
+  'MATH-DEGREES-RADIANS-SWAPPED': onExpression((expression) => {
+    const calls: Array<{ object: JsonObject; form: string }> = [];
+    forEachObject(expression, (object) => {
+      const form = ['degrees', 'radians'].find((f) => f in object && Object.keys(object).length === 1);
+      if (form !== undefined) calls.push({ object, form });
+    });
+    for (const { object, form } of calls) {
+      const other = form === 'degrees' ? 'radians' : 'degrees';
+      object[other] = object[form];
+      delete object[form];
+    }
+    return calls.length;
   }),
-
-  'MATH-PRECISION-CUT-TO-INTEGER': () => ({
-    request: rewriteExpression((expression) => {
+  'MATH-TYPE-ERROR-AT-CALL': onJson(
+    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (body) => {
       let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('round' in object || 'trunc' in object) || !('precision' in object)) return;
-        if (object.precision === null) {
-          delete object.precision;
-          changed++;
-        } else if (isJsonDecimal(object.precision)) {
-          object.precision = jsonInt(Math.trunc(jsonNumber(object.precision)!));
+      for (const error of v4Errors(body)) {
+        if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length === 1) {
+          error.position = [];
           changed++;
         }
-      });
+      }
       return changed;
-    }),
+    },
+  ),
+  'MATH-PRECISION-CUT-TO-INTEGER': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (!('round' in object || 'trunc' in object) || !('precision' in object)) return;
+      if (object.precision === null) {
+        delete object.precision;
+        changed++;
+      } else if (isJsonDecimal(object.precision)) {
+        object.precision = jsonInt(Math.trunc(jsonNumber(object.precision)!));
+        changed++;
+      }
+    });
+    return changed;
   }),
-
   'MATH-NONFINITE-AS-NULL': () => ({ json: rewriteResource(MATH_FORMS, (resource) => (typeof resource === 'string' && NON_FINITE.has(resource) ? null : undefined)) }),
-
   'MATH-NAN-PASSES-DOMAIN': () => ({ response: acceptInstead(MATH_FORMS, (d) => d.startsWith('NaN must be'), 'NaN') }),
 
 };

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-numbers.md that are code; their rows (ids, titles, what they break) are in functions-numbers.json.
 import type { BufferedResponse, FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { hasErrorCode, onExpression, onJson, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -139,7 +139,6 @@ function compareAll(expression: unknown, form: string, compare: (a: unknown, b: 
 }
 
 export const code: FaultCode = {
-
   'CMP-EQUALS-TYPED-NUMBERS': () => ({
     json: rewriteResource(new Set(['equals']), (resource, expression) => {
       const list = operands(expression, 'equals');
@@ -147,9 +146,7 @@ export const code: FaultCode = {
       return mixed && resource === true ? false : undefined;
     }),
   }),
-
   'NUM-INTEGER-AS-DECIMAL': () => ({ json: rewriteResource(ARITHMETIC, (resource) => (isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined)) }),
-
   'NUM-NO-OVERFLOW-WRAP': () => ({
     json: rewriteResource(new Set(['add', 'subtract', 'multiply', 'divide']), (_resource, expression, form) => {
       const list = integerOperands(expression, form);
@@ -163,7 +160,6 @@ export const code: FaultCode = {
       return exact < INT64_MIN || exact > INT64_MAX ? jsonDecimal(Number(exact)) : undefined;
     }),
   }),
-
   'NUM-FLOOR-DIVISION': () => ({
     json: rewriteResource(new Set(['divide', 'modulo']), (resource, expression, form) => {
       const list = integerOperands(expression, form);
@@ -175,78 +171,62 @@ export const code: FaultCode = {
       return isJsonInteger(resource) && BigInt((resource as LosslessNumber).toString()) === floored ? undefined : jsonInt(floored);
     }),
   }),
-
   'NUM-DIVIDE-BY-ZERO-NULL': () => ({ response: acceptInstead(new Set(['divide', 'modulo']), (d) => d === 'Illegal division by zero.', () => null) }),
-
-  'NUM-OPERAND-ERROR-AT-CALL': () => ({
-    json: rewriteJson(
-      (body, ctx) => topForm(ctx, ARITHMETIC) !== undefined && hasErrorCode(body, 'invalid argument'),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length > 1) {
-            error.position = error.position.slice(0, -1);
-            changed++;
-          }
+  'NUM-OPERAND-ERROR-AT-CALL': onJson(
+    (body, ctx) => topForm(ctx, ARITHMETIC) !== undefined && hasErrorCode(body, 'invalid argument'),
+    (body) => {
+      let changed = 0;
+      for (const error of v4Errors(body)) {
+        if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length > 1) {
+          error.position = error.position.slice(0, -1);
+          changed++;
         }
-        return changed;
-      },
-    ),
-  }),
-
+      }
+      return changed;
+    },
+  ),
   'NUM-EMPTY-IS-IDENTITY': () => ({
     response: acceptInstead(new Set([...ARITHMETIC, ...COMPARISONS]), (d) => d === 'Non-empty array expected.', (_expression, form) =>
       COMPARISONS.has(form) ? true : jsonInt(form === 'multiply' || form === 'divide' ? 1 : 0),
     ),
   }),
-
-  'NUM-MAX-KEEPS-FIRST-TIE': () => ({
-    request: rewriteExpression((expression) => {
-      const form = isJsonObject(expression) ? ['max', 'min'].find((f) => f in expression) : undefined;
-      const list = form === undefined ? undefined : (expression as JsonObject)[form];
-      if (!Array.isArray(list) || list.length < 2) return 0;
-      list.reverse();
-      return 1;
-    }),
+  'NUM-MAX-KEEPS-FIRST-TIE': onExpression((expression) => {
+    const form = isJsonObject(expression) ? ['max', 'min'].find((f) => f in expression) : undefined;
+    const list = form === undefined ? undefined : (expression as JsonObject)[form];
+    if (!Array.isArray(list) || list.length < 2) return 0;
+    list.reverse();
+    return 1;
   }),
-
-  'NUM-MAX-NO-SETS': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const form = topForm(ctx, new Set(['max', 'min']));
-        if (form === undefined || res.status !== 200) return false;
-        let usesSet = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if ('documents' in object || 'paginate' in object || 'match' in object) usesSet = true;
-        });
-        return usesSet;
-      },
-      (res, ctx) => {
-        const form = topLevelForm(ctx.original)!;
-        return withStatus(withJsonBody(res, { errors: [{ position: [form], code: 'invalid argument', description: 'Array expected, Set provided.' }] }), 400);
-      },
-    ),
-  }),
-
+  'NUM-MAX-NO-SETS': onResponse(
+    (res, ctx) => {
+      const form = topForm(ctx, new Set(['max', 'min']));
+      if (form === undefined || res.status !== 200) return false;
+      let usesSet = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if ('documents' in object || 'paginate' in object || 'match' in object) usesSet = true;
+      });
+      return usesSet;
+    },
+    (res, ctx) => {
+      const form = topLevelForm(ctx.original)!;
+      return withStatus(withJsonBody(res, { errors: [{ position: [form], code: 'invalid argument', description: 'Array expected, Set provided.' }] }), 400);
+    },
+  ),
   'NUM-MAX-OF-PAGE-BARE': () => ({
     json: rewriteResource(new Set(['max', 'min']), (resource) =>
       isJsonObject(resource) && Array.isArray(resource['data']) && resource['data'].length === 1 ? resource['data'][0] : undefined,
     ),
   }),
-
   'NUM-MAX-OF-LONE-VALUE': () => ({
     response: acceptInstead(new Set(['max', 'min']), (d) => d.startsWith('Array, Set, or Page expected'), (expression, form) =>
       isJsonObject(expression) ? expression[form] : undefined,
     ),
   }),
-
   'CMP-SINGLE-OPERAND-FALSE': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => (operands(expression, form)?.length === 1 && resource === true ? false : undefined)) }),
-
   'CMP-INDEX-TYPE-ORDER': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
     const answer = compareAll(expression, form, compareInIndexOrder);
     return answer === undefined || answer === resource ? undefined : answer;
   }) }),
-
   'CMP-IEEE-SIGNED-ZERO': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
     const ieee = (a: unknown, b: unknown): number | undefined => {
       if (!isLosslessNumber(a) || !isLosslessNumber(b)) return undefined;
@@ -257,46 +237,29 @@ export const code: FaultCode = {
     const answer = compareAll(expression, form, ieee);
     return answer === undefined || answer === resource ? undefined : answer;
   }) }),
-
   'CMP-STRINGS-BY-CODE-UNIT': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
     const answer = compareAll(expression, form, (a, b) => (typeof a === 'string' && typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : undefined));
     return answer === undefined || answer === resource ? undefined : answer;
   }) }),
-
-  'CMP-UNRESOLVED-REF-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 400 && topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined && hasErrorCode(parse(res), 'invalid ref'),
-      (res) => withStatus(withJsonBody(res, { resource: true }), 200),
-    ),
-  }),
-
+  'CMP-UNRESOLVED-REF-ACCEPTED': onResponse(
+    (res, ctx) => res.status === 400 && topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined && hasErrorCode(parse(res), 'invalid ref'),
+    (res) => withStatus(withJsonBody(res, { resource: true }), 200),
+  ),
   'TYPE-IS-NUMBER-INTEGERS-ONLY': () => ({ request: redefinePredicate('is_number', (x) => ({ is_integer: x })) }),
-
   'TYPE-IS-TIMESTAMP-DATES': () => ({ request: redefinePredicate('is_timestamp', (x) => ({ or: [{ is_timestamp: x }, { is_date: x }] })) }),
-
   'TYPE-IS-OBJECT-NOT-DOCUMENTS': () => ({ request: redefinePredicate('is_object', (x) => ({ and: [{ is_object: x }, { not: { is_doc: x } }] })) }),
-
   'TYPE-IS-REF-RESOLVED-ONLY': () => ({ request: redefinePredicate('is_ref', (x) => ({ and: [{ is_ref: x }, { is_doc: x }] })) }),
-
   'TYPE-IS-SET-NO-NATIVE': () => ({ request: redefinePredicate('is_set', (x) => ({ and: [{ is_set: x }, { not: { is_ref: x } }] })) }),
-
   'TYPE-IS-DOC-REFS-ONLY': () => ({ request: redefinePredicate('is_doc', (x) => ({ is_ref: x })) }),
-
   'TYPE-IS-LAMBDA-NEVER': () => ({ request: redefinePredicate('is_lambda', (x) => ({ and: [{ is_lambda: x }, false] })) }),
-
   'TYPE-IS-INTEGER-FAILS-ON-NON-NUMBERS': () => ({ request: redefinePredicate('is_integer', (x) => ({ if: { is_number: x }, then: { is_integer: x }, else: { abort: 'Number expected.' } })) }),
-
   'TYPE-IS-COLLECTION-REFS-ONLY': () => ({
     request: (req) =>
       redefinePredicate('is_collection', (x) => ({ and: [{ is_collection: x }, { is_ref: x }] }))!(req) ??
       redefinePredicate('is_index', (x) => ({ and: [{ is_index: x }, { is_ref: x }] }))!(req),
   }),
-
-  'TYPE-OWN-CREDENTIALS-DENIED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status !== 403 && JSON.stringify(v4Expression(ctx.original) ?? null) === '{"get":{"@ref":"credentials/self"}}',
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
-    ),
-  }),
-
+  'TYPE-OWN-CREDENTIALS-DENIED': onResponse(
+    (res, ctx) => res.status !== 403 && JSON.stringify(v4Expression(ctx.original) ?? null) === '{"get":{"@ref":"credentials/self"}}',
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
+  ),
 };

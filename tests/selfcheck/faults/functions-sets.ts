@@ -2,7 +2,7 @@
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { requestSecret, withSecret } from './lib/key-ledger.js';
-import { expressionUses, nativeCollectionOf, records, replaceObject, rewriteJson, topLevelForm, v4Errors } from './lib/rewrites.js';
+import { editErrors, expressionUses, nativeCollectionOf, onJson, records, replaceObject, rewriteJson, topLevelForm, v4Errors } from './lib/rewrites.js';
 import { isArrayCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -63,7 +63,6 @@ function derivedSetsReadAsCreator(): FaultHooks {
 }
 
 export const code: FaultCode = {
-
   'SET-RANGE-PREFIX-UPPER-EXCLUSIVE': () => ({
     request: rewriteObjects(
       (object) => isRangeCall(object) && isValueBound(object.to),
@@ -77,7 +76,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'SET-RANGE-EMPTY-TO-NOTHING': () => ({
     request: rewriteObjects(
       (object) => isRangeCall(object) && Array.isArray(object.to) && object.to.length === 0,
@@ -87,7 +85,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'SET-RANGE-BOUND-REF-IGNORED': () => ({
     request: rewriteObjects(
       (object) => isRangeCall(object),
@@ -103,7 +100,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'SET-RANGE-CURSOR-ESCAPES': () => ({
     request: rewriteObjects(
       (object) => isJsonObject(object.paginate) && isRangeCall(object.paginate) && ('after' in object || 'before' in object),
@@ -113,31 +109,25 @@ export const code: FaultCode = {
       },
     ),
   }),
-
-  'SET-RANGE-BOUNDS-RENDERED-AS-ARRAYS': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && isJsonObject(body) && topLevelForm(context.original) === 'range',
-      (body) => {
-        let changed = 0;
-        forEachObject(body, (object) => {
-          const set = object['@set'];
-          if (!isJsonObject(set) || !('range' in set)) return;
-          for (const side of ['from', 'to'] as const) {
-            if (side in set && !Array.isArray(set[side])) {
-              set[side] = [set[side]];
-              changed++;
-            }
+  'SET-RANGE-BOUNDS-RENDERED-AS-ARRAYS': onJson(
+    (body, context) => context.status === 200 && isJsonObject(body) && topLevelForm(context.original) === 'range',
+    (body) => {
+      let changed = 0;
+      forEachObject(body, (object) => {
+        const set = object['@set'];
+        if (!isJsonObject(set) || !('range' in set)) return;
+        for (const side of ['from', 'to'] as const) {
+          if (side in set && !Array.isArray(set[side])) {
+            set[side] = [set[side]];
+            changed++;
           }
-        });
-        return changed;
-      },
-    ),
-  }),
-
+        }
+      });
+      return changed;
+    },
+  ),
   'SET-RANGE-NOT-SET-AT-FORM': () => ({ json: rewriteErrors('range', (d) => d.startsWith('Set expected'), (error) => (error.position = [])) }),
-
   'SET-DERIVED-SETS-IGNORE-READ-RULES': derivedSetsReadAsCreator,
-
   'SET-SINGLETON-IGNORES-EXISTENCE': () => ({
     request: rewriteObjects(
       (object) => isJsonObject(object.paginate) && 'singleton' in object.paginate && Object.keys(object).every((k) => k === 'paginate' || k === 'size'),
@@ -150,9 +140,7 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'SET-SINGLETON-NON-REF-MESSAGE': () => ({ json: rewriteErrors('singleton', (d) => d.startsWith('Ref expected'), (error) => (error.description = String(error.description).replace('Ref expected', 'Set expected'))) }),
-
   'SET-FILTER-SET-FIRST-PAGE': () => ({
     request: rewriteObjects(
       (object) => 'filter' in object && 'collection' in object && isSetExpression(object.collection),
@@ -162,22 +150,17 @@ export const code: FaultCode = {
       },
     ),
   }),
-
-  'SET-FILTER-ERROR-AT-READ': () => ({
-    json: rewriteJson(
-      (_body, context) => context.status === 400 && expressionUses(context.original, 'filter'),
-      (body) => {
-        const errors = v4Errors(body).filter((e) => String(e.description).startsWith('Boolean expected') && Array.isArray(e.position) && e.position.at(-1) === 'filter' && e.position.length > 1);
-        for (const error of errors) error.position = (error.position as unknown[]).slice(0, -1);
-        return errors.length;
-      },
-    ),
-  }),
-
+  'SET-FILTER-ERROR-AT-READ': onJson(
+    (_body, context) => context.status === 400 && expressionUses(context.original, 'filter'),
+    (body) => {
+      const errors = v4Errors(body).filter((e) => String(e.description).startsWith('Boolean expected') && Array.isArray(e.position) && e.position.at(-1) === 'filter' && e.position.length > 1);
+      for (const error of errors) error.position = (error.position as unknown[]).slice(0, -1);
+      return errors.length;
+    },
+  ),
   'SET-FILTER-NON-ITERABLE-MESSAGE': () => ({
     json: rewriteErrors('filter', (d) => d.startsWith('Array, Set, or Page expected'), (error) => (error.description = String(error.description).replace('Array, Set, or Page expected', 'Array or Page expected'))),
   }),
-
   'SET-MAP-PAGES-SETS': () => ({
     request: rewriteObjects(
       (object) => ('map' in object || 'foreach' in object) && 'collection' in object && isSetExpression(object.collection),
@@ -187,9 +170,7 @@ export const code: FaultCode = {
       },
     ),
   }),
-
   'SET-ARRAY-UNION-DEDUPLICATES': () => ({ request: deduplicatedArrays('union') }),
-
   'SET-ARRAY-UNION-CONCATENATES': () => ({
     request: rewriteObjects(isArrayCombination('union'), (object) => {
       const [first, ...rest] = object.union as unknown[][];
@@ -197,38 +178,26 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'SET-ARRAY-INTERSECTION-DEDUPLICATES': () => ({ request: deduplicatedArrays('intersection') }),
-
-  'SET-DISTINCT-SORTS': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && topLevelForm(context.original) === 'distinct' && isJsonObject(body) && Array.isArray(body.resource),
-      (body) => {
-        const values = (body as JsonObject).resource as unknown[];
-        const sorted = [...values].sort((a, b) => (stringifyJson(a) < stringifyJson(b) ? -1 : stringifyJson(a) > stringifyJson(b) ? 1 : 0));
-        if (sorted.every((v, i) => v === values[i])) return 0;
-        values.splice(0, values.length, ...sorted);
-        return 1;
-      },
-    ),
-  }),
-
-  'SET-ARRAY-OPERANDS-REFUSED-AS-NOT-SETS': () => ({
-    json: rewriteJson(
-      (_body, context) => context.status === 400 && ['union', 'intersection', 'difference', 'distinct'].some((form) => expressionUses(context.original, form)),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const description = String(error.description);
-          const provided = /^(?:Set or Array|Array, Set, or Page) expected, (.+) provided\.$/.exec(description)?.[1];
-          if (description === 'Arguments cannot be of different types, expected Set or Array.') error.description = 'Set expected, Array provided.';
-          else if (provided !== undefined) error.description = `Set expected, ${provided} provided.`;
-          else continue;
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  'SET-DISTINCT-SORTS': onJson(
+    (body, context) => context.status === 200 && topLevelForm(context.original) === 'distinct' && isJsonObject(body) && Array.isArray(body.resource),
+    (body) => {
+      const values = (body as JsonObject).resource as unknown[];
+      const sorted = [...values].sort((a, b) => (stringifyJson(a) < stringifyJson(b) ? -1 : stringifyJson(a) > stringifyJson(b) ? 1 : 0));
+      if (sorted.every((v, i) => v === values[i])) return 0;
+      values.splice(0, values.length, ...sorted);
+      return 1;
+    },
+  ),
+  'SET-ARRAY-OPERANDS-REFUSED-AS-NOT-SETS': onJson(
+    (_body, context) => context.status === 400 && ['union', 'intersection', 'difference', 'distinct'].some((form) => expressionUses(context.original, form)),
+    (body) => editErrors(body, (error) => {
+      const description = String(error.description);
+      const provided = /^(?:Set or Array|Array, Set, or Page) expected, (.+) provided\.$/.exec(description)?.[1];
+      if (description === 'Arguments cannot be of different types, expected Set or Array.') error.description = 'Set expected, Array provided.';
+      else if (provided !== undefined) error.description = `Set expected, ${provided} provided.`;
+      else return false;
+      return true;
+    }),
+  ),
 };

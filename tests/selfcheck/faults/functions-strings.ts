@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-strings.md that are code; their rows (ids, titles, what they break) are in functions-strings.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { editErrors, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteExpression, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -50,17 +50,13 @@ const stringOrUndefined = (value: unknown): string | undefined => (typeof value 
 function repositionErrors(form: string, rewrite: (position: unknown[], description: string) => unknown[] | undefined): FaultHooks['json'] {
   return rewriteJson(
     (body, context) => context.status === 400 && expressionUses(context.original, form),
-    (body) => {
-      let changed = 0;
-      for (const error of v4Errors(body)) {
-        if (error.code !== 'invalid argument' || !Array.isArray(error.position) || typeof error.description !== 'string') continue;
-        const position = rewrite(error.position, error.description);
-        if (position === undefined) continue;
-        error.position = position;
-        changed++;
-      }
-      return changed;
-    },
+    (body) => editErrors(body, (error) => {
+      if (error.code !== 'invalid argument' || !Array.isArray(error.position) || typeof error.description !== 'string') return false;
+      const position = rewrite(error.position, error.description);
+      if (position === undefined) return false;
+      error.position = position;
+      return true;
+    }),
   );
 }
 
@@ -94,69 +90,50 @@ function gramsBySize(term: string, min: number, max: number): string[] {
 }
 
 export const code: FaultCode = {
-
-  'STR-CONCAT-SEPARATOR-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if ('concat' in object && 'separator' in object) {
-          delete object.separator;
-          changed++;
-        }
-      });
-      return changed;
-    }),
+  'STR-CONCAT-SEPARATOR-IGNORED': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if ('concat' in object && 'separator' in object) {
+        delete object.separator;
+        changed++;
+      }
+    });
+    return changed;
   }),
-
   'STR-CONCAT-ELEMENT-ERROR-AT-ARGUMENT': () => ({
     json: repositionErrors('concat', (position) => {
       const at = position.lastIndexOf('concat');
       return at >= 0 && at === position.length - 2 ? position.slice(0, -1) : undefined;
     }),
   }),
-
-  'STR-CASEFOLD-AS-LOWERCASE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (Object.keys(object).length === 1 && typeof object.casefold === 'string') {
-          replaceObject(object, { lowercase: object.casefold });
-          changed++;
-        }
-      });
-      return changed;
-    }),
+  'STR-CASEFOLD-AS-LOWERCASE': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (Object.keys(object).length === 1 && typeof object.casefold === 'string') {
+        replaceObject(object, { lowercase: object.casefold });
+        changed++;
+      }
+    });
+    return changed;
   }),
-
-  'STR-CASEFOLD-NORMALIZER-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if ('casefold' in object && 'normalizer' in object) {
-          delete object.normalizer;
-          changed++;
-        }
-      });
-      return changed;
-    }),
+  'STR-CASEFOLD-NORMALIZER-IGNORED': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if ('casefold' in object && 'normalizer' in object) {
+        delete object.normalizer;
+        changed++;
+      }
+    });
+    return changed;
   }),
-
   'STR-CASEFOLD-SINGLE-ELEMENT-ARRAY': () => ({
     json: answerTopLevel('casefold', (call) => (Array.isArray(call.casefold) && call.casefold.length === 1 && typeof call.casefold[0] === 'string' ? [call.casefold[0].toLowerCase()] : undefined)),
   }),
-
-  'STR-SEARCH-CASE-INSENSITIVE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('search' in object) || !['startswith', 'endswith', 'containsstr'].some((form) => typeof object[form] === 'string')) return;
-        for (const key of Object.keys(object)) if (typeof object[key] === 'string') object[key] = (object[key] as string).toLowerCase();
-        changed++;
-      });
-      return changed;
-    }),
+  'STR-SEARCH-CASE-INSENSITIVE': onObjects((object) => {
+    if (!('search' in object) || !['startswith', 'endswith', 'containsstr'].some((form) => typeof object[form] === 'string')) return false;
+    for (const key of Object.keys(object)) if (typeof object[key] === 'string') object[key] = (object[key] as string).toLowerCase();
+    return true;
   }),
-
   'STR-FINDSTR-UTF16-OFFSETS': () => ({
     json: answerTopLevel('findstr', (call) => {
       const value = stringOrUndefined(call.findstr);
@@ -165,19 +142,15 @@ export const code: FaultCode = {
       return jsonInt(value.indexOf(find, integerLiteral(call.start) ?? 0));
     }),
   }),
-
   'STR-LENGTH-UTF16': () => ({
     json: answerTopLevel('length', (call) => (typeof call.length === 'string' ? jsonInt(call.length.length) : undefined)),
   }),
-
   'STR-UPPERCASE-SIMPLE-MAPPING': () => ({
     json: answerTopLevel('uppercase', (call) => (typeof call.uppercase === 'string' ? [...call.uppercase].map((c) => (c.toUpperCase().length === c.length ? c.toUpperCase() : c)).join('') : undefined)),
   }),
-
   'STR-TITLECASE-FIRST-LETTER-ONLY': () => ({
     json: answerTopLevel('titlecase', (call) => (typeof call.titlecase === 'string' ? call.titlecase.charAt(0).toUpperCase() + call.titlecase.slice(1).toLowerCase() : undefined)),
   }),
-
   'STR-TRIM-JAVASCRIPT-WHITESPACE': () => ({
     json: firstOf(
       answerTopLevel('trim', (call) => stringOrUndefined(call.trim)?.trim()),
@@ -185,7 +158,6 @@ export const code: FaultCode = {
       answerTopLevel('rtrim', (call) => stringOrUndefined(call.rtrim)?.trimEnd()),
     ),
   }),
-
   'STR-REPEAT-UNCAPPED': () => ({
     json: firstOf(
       answerTopLevel('repeat', (call) => {
@@ -198,14 +170,12 @@ export const code: FaultCode = {
       }),
     ),
   }),
-
   'STR-REPLACESTR-FIRST-ONLY': () => ({
     json: answerTopLevel('replacestr', (call) => {
       const [value, find, replacement] = [call.replacestr, call.find, call.replace].map(stringOrUndefined);
       return value === undefined || find === undefined || replacement === undefined ? undefined : value.replace(find, () => replacement);
     }),
   }),
-
   'STR-SUBSTRING-UTF16-OFFSETS': () => ({
     json: answerTopLevel('substring', (call) => {
       const value = stringOrUndefined(call.substring);
@@ -216,7 +186,6 @@ export const code: FaultCode = {
       return value.slice(from, length === undefined ? undefined : from + length);
     }),
   }),
-
   'STR-SUBSTRING-BOUNDS-AT-ARGUMENT': () => ({
     json: repositionErrors('substring', (position, description) => {
       if (description.startsWith('start must be')) return [...position, 'start'];
@@ -224,68 +193,53 @@ export const code: FaultCode = {
       return undefined;
     }),
   }),
-
-  'STR-WRONG-TYPE-INVALID-EXPRESSION': () => ({
-    json: rewriteJson(
-      (body, context) =>
-        context.status === 400 &&
-        ['lowercase', 'uppercase', 'titlecase', 'length', 'trim', 'ltrim', 'rtrim', 'search', 'findstr', 'repeat', 'space', 'replacestr', 'substring'].some((form) =>
-          expressionUses(context.original, form),
-        ),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (error.code === 'invalid argument' && typeof error.description === 'string' && / expected, .* provided\.$/.test(error.description)) {
-            error.code = 'invalid expression';
-            changed++;
-          }
+  'STR-WRONG-TYPE-INVALID-EXPRESSION': onJson(
+    (body, context) =>
+      context.status === 400 &&
+      ['lowercase', 'uppercase', 'titlecase', 'length', 'trim', 'ltrim', 'rtrim', 'search', 'findstr', 'repeat', 'space', 'replacestr', 'substring'].some((form) =>
+        expressionUses(context.original, form),
+      ),
+    (body) => {
+      let changed = 0;
+      for (const error of v4Errors(body)) {
+        if (error.code === 'invalid argument' && typeof error.description === 'string' && / expected, .* provided\.$/.test(error.description)) {
+          error.code = 'invalid expression';
+          changed++;
         }
-        return changed;
-      },
-    ),
-  }),
-
+      }
+      return changed;
+    },
+  ),
   'CONV-TOSTRING-PYTHON-STYLE': () => ({
     json: answerTopLevel('to_string', (call) => {
       const names = new Map<unknown, string>([[true, 'True'], [false, 'False'], [null, 'None']]);
       return names.get(call.to_string);
     }),
   }),
-
-  'CONV-TOSTRING-JAVASCRIPT-DOUBLES': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 200 && isJsonObject(body) && typeof body.resource === 'string' && expressionUses(context.original, 'to_string'),
-      (body) => {
-        const text = (body as JsonObject).resource as string;
-        if (!/^-?\d+\.\d+(E-?\d+)?$/.test(text)) return false;
-        const javascript = String(Number(text));
-        if (javascript === text) return false;
-        (body as JsonObject).resource = javascript;
-        return true;
-      },
-    ),
-  }),
-
-  'CONV-CAST-ERROR-POSITIONS-SWAPPED': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && ['to_string', 'to_number', 'to_double', 'to_integer'].some((form) => expressionUses(context.original, form)),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const description = typeof error.description === 'string' ? error.description : '';
-          if (!description.startsWith('Cannot cast ') || !Array.isArray(error.position)) continue;
-          const last = error.position[error.position.length - 1];
-          if (last === 'to_double' || last === 'to_integer') error.position = error.position.slice(0, -1);
-          else if (description.endsWith(' to String.')) error.position = [...error.position, 'to_string'];
-          else if (description.endsWith(' to Number.')) error.position = [...error.position, 'to_number'];
-          else continue;
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  'CONV-TOSTRING-JAVASCRIPT-DOUBLES': onJson(
+    (body, context) => context.status === 200 && isJsonObject(body) && typeof body.resource === 'string' && expressionUses(context.original, 'to_string'),
+    (body) => {
+      const text = (body as JsonObject).resource as string;
+      if (!/^-?\d+\.\d+(E-?\d+)?$/.test(text)) return false;
+      const javascript = String(Number(text));
+      if (javascript === text) return false;
+      (body as JsonObject).resource = javascript;
+      return true;
+    },
+  ),
+  'CONV-CAST-ERROR-POSITIONS-SWAPPED': onJson(
+    (body, context) => context.status === 400 && ['to_string', 'to_number', 'to_double', 'to_integer'].some((form) => expressionUses(context.original, form)),
+    (body) => editErrors(body, (error) => {
+      const description = typeof error.description === 'string' ? error.description : '';
+      if (!description.startsWith('Cannot cast ') || !Array.isArray(error.position)) return false;
+      const last = error.position[error.position.length - 1];
+      if (last === 'to_double' || last === 'to_integer') error.position = error.position.slice(0, -1);
+      else if (description.endsWith(' to String.')) error.position = [...error.position, 'to_string'];
+      else if (description.endsWith(' to Number.')) error.position = [...error.position, 'to_number'];
+      else return false;
+      return true;
+    }),
+  ),
   'CONV-TONUMBER-JAVASCRIPT-NUMBER': () => ({
     response: (response, context) => {
       const expression = v4Expression(context.original);
@@ -299,41 +253,25 @@ export const code: FaultCode = {
       return withJsonBody(withStatus(response, 200), { resource: /[.eE]/.test(text) || !Number.isSafeInteger(value) ? jsonDecimal(value) : jsonInt(value) });
     },
   }),
-
   'CONV-TOINTEGER-ROUNDS': () => ({
     json: answerTopLevel('to_integer', (call) => {
       const value = decimalLiteral(call.to_integer);
       return value === undefined || Number.isInteger(value) ? undefined : jsonInt(Math.round(value));
     }),
   }),
-
-  'STR-REGEX-EMBEDDED-FLAGS-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (typeof object.pattern !== 'string' || !/^\(\?[ims]+\)/.test(object.pattern)) return;
-        object.pattern = object.pattern.replace(/^\(\?[ims]+\)/, '');
-        changed++;
-      });
-      return changed;
+  'STR-REGEX-EMBEDDED-FLAGS-IGNORED': onObjects((object) => {
+    if (typeof object.pattern !== 'string' || !/^\(\?[ims]+\)/.test(object.pattern)) return false;
+    object.pattern = object.pattern.replace(/^\(\?[ims]+\)/, '');
+    return true;
+  }),
+  'STR-REGEX-INVALID-PATTERN-AT-CALL': onJson(
+    (body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
+    (body) => editErrors(body, (error) => {
+      if (!Array.isArray(error.position) || error.position.at(-1) !== 'pattern' || !String(error.description).startsWith('Search pattern')) return false;
+      error.position = error.position.slice(0, -1);
+      return true;
     }),
-  }),
-
-  'STR-REGEX-INVALID-PATTERN-AT-CALL': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.at(-1) !== 'pattern' || !String(error.description).startsWith('Search pattern')) continue;
-          error.position = error.position.slice(0, -1);
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  ),
   'STR-FINDSTRREGEX-END-EXCLUSIVE': () => ({
     json: (body, context) => {
       if (context.status !== 200 || topLevelCall(context.original, 'findstrregex')?.call === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
@@ -346,7 +284,6 @@ export const code: FaultCode = {
       return changed > 0 ? body : undefined;
     },
   }),
-
   'STR-FINDSTRREGEX-END-AT-LAST-CODE-POINT': () => ({
     json: (body, context) => {
       if (context.status !== 200 || topLevelCall(context.original, 'findstrregex')?.call === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
@@ -359,17 +296,12 @@ export const code: FaultCode = {
       return changed > 0 ? body : undefined;
     },
   }),
-
   'STR-FINDSTRREGEX-START-IGNORED': () => ({ request: dropArgument('findstrregex', 'start') }),
-
   'STR-FINDSTRREGEX-NUM-RESULTS-IGNORED': () => ({ request: dropArgument('findstrregex', 'num_results') }),
-
   'STR-REPLACESTRREGEX-FIRST-IGNORED': () => ({ request: dropArgument('replacestrregex', 'first') }),
-
   'STR-REGEXESCAPE-BACKSLASHES': () => ({
     json: answerTopLevel('regexescape', (call) => (typeof call.regexescape === 'string' ? backslashEscaped(call.regexescape) : undefined)),
   }),
-
   'STR-NGRAM-BY-SIZE': () => ({
     json: answerTopLevel('ngram', (call) => {
       if (typeof call.ngram !== 'string') return undefined;
@@ -378,46 +310,27 @@ export const code: FaultCode = {
       return min === undefined || max === undefined ? undefined : gramsBySize(call.ngram, min, max);
     }),
   }),
-
-  'STR-NGRAM-ONLY-MAX-ONE-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const call = v4Expression(ctx.original);
-        return res.status === 400 && isJsonObject(call) && typeof call.ngram === 'string' && !('min' in call) && integerLiteral(call.max) === 1;
-      },
-      (res, ctx) => withStatus(withJsonBody(res, { resource: gramsBySize((v4Expression(ctx.original) as JsonObject).ngram as string, 1, 1) }), 200),
-    ),
-  }),
-
+  'STR-NGRAM-ONLY-MAX-ONE-ACCEPTED': onResponse(
+    (res, ctx) => {
+      const call = v4Expression(ctx.original);
+      return res.status === 400 && isJsonObject(call) && typeof call.ngram === 'string' && !('min' in call) && integerLiteral(call.max) === 1;
+    },
+    (res, ctx) => withStatus(withJsonBody(res, { resource: gramsBySize((v4Expression(ctx.original) as JsonObject).ngram as string, 1, 1) }), 200),
+  ),
   'STR-NGRAM-SIZE-ERROR-AT-ARGUMENT': () => ({
     json: repositionErrors('ngram', (position, description) => {
       const size = /^(min|max) ngram size/.exec(description)?.[1];
       return size === undefined ? undefined : [...position, size];
     }),
   }),
-
-  'STR-CONTAINSSTRREGEX-WHOLE-STRING': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('containsstrregex' in object) || typeof object.pattern !== 'string') return;
-        object.pattern = `\\A(?:${object.pattern})\\z`;
-        changed++;
-      });
-      return changed;
-    }),
+  'STR-CONTAINSSTRREGEX-WHOLE-STRING': onObjects((object) => {
+    if (!('containsstrregex' in object) || typeof object.pattern !== 'string') return false;
+    object.pattern = `\\A(?:${object.pattern})\\z`;
+    return true;
   }),
-
-  'STR-REPLACESTRREGEX-TRUTHY-FIRST': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('replacestrregex' in object) || !('first' in object) || typeof object.first === 'boolean' || isJsonObject(object.first)) return;
-        object.first = true;
-        changed++;
-      });
-      return changed;
-    }),
+  'STR-REPLACESTRREGEX-TRUTHY-FIRST': onObjects((object) => {
+    if (!('replacestrregex' in object) || !('first' in object) || typeof object.first === 'boolean' || isJsonObject(object.first)) return false;
+    object.first = true;
+    return true;
   }),
-
 };

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-time.md that are code; their rows (ids, titles, what they break) are in functions-time.json.
 import type { BufferedResponse, FaultHooks, JsonResponseContext } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, tryParseJson, type JsonObject } from '../json-body.js';
-import { rewriteExpression, rewriteJson, rewriteResponse, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
+import { isJsonInteger, isJsonObject, jsonInt, tryParseJson, type JsonObject } from '../json-body.js';
+import { onObjects, rewriteJson, rewriteResponse, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -149,20 +149,12 @@ function dateFieldLikeJs(form: string, ms: number): bigint | undefined {
 }
 
 export const code: FaultCode = {
-
-  'TIME-TEXT-STRICT': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const text = object.time;
-        if (typeof text !== 'string' || !(text !== text.trim() || /[+-]\d{4}$/.test(text))) return;
-        object.time = { abort: `Cannot cast '${text}' to a time.` };
-        changed++;
-      });
-      return changed;
-    }),
+  'TIME-TEXT-STRICT': onObjects((object) => {
+    const text = object.time;
+    if (typeof text !== 'string' || !(text !== text.trim() || /[+-]\d{4}$/.test(text))) return false;
+    object.time = { abort: `Cannot cast '${text}' to a time.` };
+    return true;
   }),
-
   'TIME-MICROSECOND-PRECISION': () => ({
     json: answerTopLevel(TIME_FORMS, (_call, _form, resource) => {
       if (!isJsonObject(resource) || typeof resource['@ts'] !== 'string') return undefined;
@@ -172,19 +164,11 @@ export const code: FaultCode = {
       return { '@ts': `${m[1]}${micros === '' ? '' : `.${micros}`}Z` };
     }),
   }),
-
-  'TIME-UNIT-CASE-INSENSITIVE': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (typeof object.unit !== 'string' || !UNIT_FORMS.some((form) => form in object) || object.unit === object.unit.toLowerCase()) return;
-        object.unit = object.unit.toLowerCase();
-        changed++;
-      });
-      return changed;
-    }),
+  'TIME-UNIT-CASE-INSENSITIVE': onObjects((object) => {
+    if (typeof object.unit !== 'string' || !UNIT_FORMS.some((form) => form in object) || object.unit === object.unit.toLowerCase()) return false;
+    object.unit = object.unit.toLowerCase();
+    return true;
   }),
-
   'TIME-BOUNDS-JS-MESSAGE': () => ({
     json: rewriteErrors(UNIT_FORMS, (error) => {
       if (error.description !== BOUNDS) return false;
@@ -192,7 +176,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'TIME-TEXT-NOT-TRIMMED': () => ({
     response: refuseInstead(['date', 'to_date', 'to_time'], (call, form) => {
       const text = call[form];
@@ -200,7 +183,6 @@ export const code: FaultCode = {
       return { description: `Cannot cast '${text}' to a ${form === 'to_time' ? 'time' : 'date'}.`, position: [] };
     }),
   }),
-
   'TIME-DATE-ROLLS-OVER': () => ({
     response: acceptInstead(['date', 'to_date'], (d) => d.startsWith('Cannot cast \''), (call, form) => {
       const text = call[form];
@@ -208,7 +190,6 @@ export const code: FaultCode = {
       return rolled === undefined ? undefined : { '@date': rolled };
     }),
   }),
-
   'TIME-CAST-ERROR-AT-ARGUMENT': () => ({
     json: rewriteErrors(['date', 'to_time', 'to_date'], (error, form) => {
       if (!Array.isArray(error.position) || error.position.length !== 0) return false;
@@ -216,21 +197,13 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'TIME-TOTIME-INTEGER-AS-MICROS': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (Object.keys(object).length !== 1 || !isJsonInteger(object.to_time)) return;
-        const count = object.to_time;
-        delete object.to_time;
-        Object.assign(object, { epoch: count, unit: 'microseconds' });
-        changed++;
-      });
-      return changed;
-    }),
+  'TIME-TOTIME-INTEGER-AS-MICROS': onObjects((object) => {
+    if (Object.keys(object).length !== 1 || !isJsonInteger(object.to_time)) return false;
+    const count = object.to_time;
+    delete object.to_time;
+    Object.assign(object, { epoch: count, unit: 'microseconds' });
+    return true;
   }),
-
   'TIME-CONVERSIONS-TRUNCATE': () => ({
     json: answerTopLevel(['to_micros', 'to_millis', 'to_seconds'], (call, form) => {
       const argument = call[form];
@@ -240,15 +213,12 @@ export const code: FaultCode = {
       return nanos >= 0n || nanos % per === 0n ? undefined : jsonInt(nanos / per);
     }),
   }),
-
   'TIME-DAY-OF-WEEK-SUNDAY-ZERO': () => ({
     json: answerTopLevel(['day_of_week'], (_call, _form, resource) => (isLosslessNumber(resource) && resource.toString() === '7' ? jsonInt(0) : undefined)),
   }),
-
   'TIME-TIMESTAMP-REJECTS-INTEGER': () => ({
     response: refuseInstead(TIMESTAMP_FORMS, (call, form) => (isJsonInteger(call[form]) ? { description: 'Time expected, Integer provided.', position: [form] } : undefined)),
   }),
-
   'TIME-TIMESTAMP-ACCEPTS-DATE': () => ({
     response: acceptInstead(TIMESTAMP_FORMS, (d) => d === 'Time expected, Date provided.', (call, form) => {
       const ms = dateLiteralMillis(call[form]);
@@ -256,7 +226,6 @@ export const code: FaultCode = {
       return value === undefined ? undefined : jsonInt(value);
     }),
   }),
-
   'TIME-DATE-TIME-UNITS-ACCEPTED': () => ({
     response: acceptInstead(['time_add', 'time_subtract', 'time_diff'], (d) => d.startsWith('Invalid time unit'), (call, form) => {
       if (form !== 'time_diff') return isJsonObject(call[form]) ? call[form] : undefined;
@@ -265,19 +234,11 @@ export const code: FaultCode = {
       return jsonInt((BigInt(to - from) * NANOS_PER_MS) / per);
     }),
   }),
-
-  'TIME-OFFSET-DOUBLE-TRUNCATED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('time_add' in object || 'time_subtract' in object) || !isLosslessNumber(object.offset) || isJsonInteger(object.offset)) return;
-        object.offset = jsonInt(Math.trunc(Number(object.offset.toString())));
-        changed++;
-      });
-      return changed;
-    }),
+  'TIME-OFFSET-DOUBLE-TRUNCATED': onObjects((object) => {
+    if (!('time_add' in object || 'time_subtract' in object) || !isLosslessNumber(object.offset) || isJsonInteger(object.offset)) return false;
+    object.offset = jsonInt(Math.trunc(Number(object.offset.toString())));
+    return true;
   }),
-
   'TIME-DIFF-FLOORS': () => ({
     json: answerTopLevel(['time_diff'], (call, _form, resource) => {
       const [from, to, per] = [timeLiteralNanos(call.time_diff), timeLiteralNanos(call.other), unitNanos(call.unit)];
@@ -286,7 +247,6 @@ export const code: FaultCode = {
       return isLosslessNumber(resource) && resource.toString() === floored.toString() ? undefined : jsonInt(floored);
     }),
   }),
-
   'TIME-DIFF-MIXED-ACCEPTED': () => ({
     response: acceptInstead(['time_diff'], (d) => d === 'Incompatible time arguments.', (call) => {
       const nanosOf = (value: unknown) => timeLiteralNanos(value) ?? ((ms) => (ms === undefined ? undefined : BigInt(ms) * NANOS_PER_MS))(dateLiteralMillis(value));

@@ -2,7 +2,7 @@
 import type { Fault, JsonResponseContext } from '../fault.js';
 import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { DocumentLedger, createIndexParams, indexName, isPage, matchedIndexName, observingIndexes, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse, type FieldPath, type IndexDefinitions, type PageResource } from './lib/index-tracking.js';
-import { acceptedModification, bodyJson, expressionUses, hasErrorCode, nativeCollectionOf, records, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** True for `{"index": …}` or a long-form ref into `indexes`. */
@@ -128,126 +128,79 @@ const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 export const code: FaultCode = {
   'IDX-ARRAY-TERM-WHOLE': arrayTermWhole(false),
   'IDX-BINDING-ARRAY-WHOLE': arrayTermWhole(true),
-
   'INDEX-UPDATE-UNCHECKED': () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
-
-  'IDX-ACTIVE-NEVER': () => ({
-    json: rewriteJson(() => true, (body) => {
-      let changed = 0;
-      for (const record of records(body)) {
-        if (nativeCollectionOf(record) === 'indexes' && record.active === true) {
-          record.active = false;
-          changed += 1;
-        }
+  'IDX-ACTIVE-NEVER': onJson(() => true, (body) => {
+    let changed = 0;
+    for (const record of records(body)) {
+      if (nativeCollectionOf(record) === 'indexes' && record.active === true) {
+        record.active = false;
+        changed += 1;
       }
-      return changed;
-    }),
+    }
+    return changed;
   }),
-
-  'IDX-SMALL-BUILD-ASYNC': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
-      (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-UNIQUE-IGNORED': () => ({
-    request: rewriteExpression((expression) => [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
-      if (!('unique' in params)) return n;
-      delete params.unique;
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-RESERVED-NAME-ACCEPTED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (params.name !== '_') return n;
-      params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-SD-RESERVED-NAME-WRONG-CODE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && createIndexParams(v4Expression(ctx.original)).some((params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name)),
-      (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-IMMUTABLE-FIELDS-CHANGED': () => ({
-    request: rewriteExpression((expression) => indexUpdateParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const field of ['terms', 'values', 'partitions']) {
-        if (field in params) {
-          delete params[field];
-          removed += 1;
-        }
+  'IDX-SMALL-BUILD-ASYNC': onJson(
+    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
+    (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
+  ),
+  'IDX-UNIQUE-IGNORED': onExpression((expression) => [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
+    if (!('unique' in params)) return n;
+    delete params.unique;
+    return n + 1;
+  }, 0)),
+  'IDX-RESERVED-NAME-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (params.name !== '_') return n;
+    params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
+    return n + 1;
+  }, 0)),
+  'IDX-SD-RESERVED-NAME-WRONG-CODE': onJson(
+    (body, ctx) => ctx.status === 400 && createIndexParams(v4Expression(ctx.original)).some((params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name)),
+    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+  ),
+  'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) => indexUpdateParams(expression).reduce((n, params) => {
+    let removed = 0;
+    for (const field of ['terms', 'values', 'partitions']) {
+      if (field in params) {
+        delete params[field];
+        removed += 1;
       }
-      return n + removed;
-    }, 0)),
-  }),
-
-  'IDX-SOURCE-CHANGE-ACCEPTED': () => ({
-    request: rewriteExpression((expression) => indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0)),
-  }),
-
-  'IDX-SAME-DEFINITION-REFUSED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
-      (response) => v4ErrorResponse(response, 400, 'validation failed', 'document data is not valid.', ['update']),
-    ),
-  }),
-
-  'IDX-MISSING-INDEX-EMPTY': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status >= 400 && expressionUses(ctx.original, 'paginate') && expressionUses(ctx.original, 'match') && v4Errors(bodyJson(response)).some((e) => NO_SUCH_INDEX.has(String(e.code))),
-      (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
-    ),
-  }),
-
-  'IDX-VALUES-OUT-OF-ORDER': () => ({
-    json: rewriteJson(
-      (body, ctx) => expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)),
-      (body) => {
-        const data = v4Resource(body)!.data as unknown[];
-        if (data.length === 0 || !data.every((e) => Array.isArray(e) && e.length > 1)) return 0;
-        for (const entry of data) (entry as unknown[]).reverse();
-        return data.length;
-      },
-    ),
-  }),
-
-  'IDX-ACTIVE-MISSING': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-      (body) => indexRecords(body).reduce((n, record) => ('active' in record ? (delete record.active, n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-SERIALIZED-DROPPED': () => ({
-    json: rewriteJson(() => true, (body) => indexRecords(body).reduce((n, record) => ('serialized' in record ? (delete record.serialized, n + 1) : n), 0)),
-  }),
-
-  'IDX-PERMISSIONS-NOT-STORED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => ('permissions' in params ? (delete params.permissions, n + 1) : n), 0)),
-  }),
-
-  'IDX-PARTITIONS-NOT-STORED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || partitions < 1 || partitions > 8) return n;
-      delete params.partitions;
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-DEFAULT-PARTITIONS-BY-SOURCE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
-      (body) => indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
-    ),
-  }),
-
+    }
+    return n + removed;
+  }, 0)),
+  'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) => indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0)),
+  'IDX-SAME-DEFINITION-REFUSED': onResponse(
+    (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
+    (response) => v4ErrorResponse(response, 400, 'validation failed', 'document data is not valid.', ['update']),
+  ),
+  'IDX-MISSING-INDEX-EMPTY': onResponse(
+    (response, ctx) => response.status >= 400 && expressionUses(ctx.original, 'paginate') && expressionUses(ctx.original, 'match') && v4Errors(bodyJson(response)).some((e) => NO_SUCH_INDEX.has(String(e.code))),
+    (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
+  ),
+  'IDX-VALUES-OUT-OF-ORDER': onJson(
+    (body, ctx) => expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)),
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      if (data.length === 0 || !data.every((e) => Array.isArray(e) && e.length > 1)) return 0;
+      for (const entry of data) (entry as unknown[]).reverse();
+      return data.length;
+    },
+  ),
+  'IDX-ACTIVE-MISSING': onJson(
+    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
+    (body) => indexRecords(body).reduce((n, record) => ('active' in record ? (delete record.active, n + 1) : n), 0),
+  ),
+  'IDX-SERIALIZED-DROPPED': onJson(() => true, (body) => indexRecords(body).reduce((n, record) => ('serialized' in record ? (delete record.serialized, n + 1) : n), 0)),
+  'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => ('permissions' in params ? (delete params.permissions, n + 1) : n), 0)),
+  'IDX-PARTITIONS-NOT-STORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    const partitions = jsonNumber(params.partitions);
+    if (partitions === undefined || partitions < 1 || partitions > 8) return n;
+    delete params.partitions;
+    return n + 1;
+  }, 0)),
+  'IDX-DEFAULT-PARTITIONS-BY-SOURCE': onJson(
+    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
+    (body) => indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
+  ),
   'IDX-PARTITIONS-INTERLEAVED': () =>
     observingIndexes((indexes) => ({
       json: rewriteJson(
@@ -258,38 +211,25 @@ export const code: FaultCode = {
         },
       ),
     })),
-
-  'IDX-DUPLICATE-NAME-WRONG-CODE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'create_index'),
-      (body) => v4Errors(body).reduce((n, error) => (error.code === 'instance already exists' ? ((error.code = 'validation failed'), n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-NAME-GENERATED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if ('name' in params || !('source' in params)) return n;
-      params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-CLIENT-CAN-CREATE': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 403 && topLevelForm(ctx.original) === 'create_index',
-      (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
-    ),
-  }),
-
-  'IDX-RENAME-KEEPS-REF': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 200 && renameOf(v4Expression(ctx.original)) !== undefined && v4Resource(body) !== undefined,
-      (body, ctx) => {
-        v4Resource(body)!.ref = indexRef(renameOf(v4Expression(ctx.original))!.from);
-      },
-    ),
-  }),
-
+  'IDX-DUPLICATE-NAME-WRONG-CODE': onJson(
+    (body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'create_index'),
+    (body) => v4Errors(body).reduce((n, error) => (error.code === 'instance already exists' ? ((error.code = 'validation failed'), n + 1) : n), 0),
+  ),
+  'IDX-NAME-GENERATED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if ('name' in params || !('source' in params)) return n;
+    params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
+    return n + 1;
+  }, 0)),
+  'IDX-CLIENT-CAN-CREATE': onResponse(
+    (response, ctx) => response.status === 403 && topLevelForm(ctx.original) === 'create_index',
+    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
+  ),
+  'IDX-RENAME-KEEPS-REF': onJson(
+    (body, ctx) => ctx.status === 200 && renameOf(v4Expression(ctx.original)) !== undefined && v4Resource(body) !== undefined,
+    (body, ctx) => {
+      v4Resource(body)!.ref = indexRef(renameOf(v4Expression(ctx.original))!.from);
+    },
+  ),
   'IDX-RENAME-REBUILDS': () => {
     const renamed = new Set<string>();
     return {
@@ -318,7 +258,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'IDX-RENAME-DROPS-PRIVILEGES': () => {
     const renamed = new Set<string>();
     const administrators = new Set<string>();
@@ -337,19 +276,15 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'IDX-CREATE-AND-READ-ALLOWED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => {
-        if (response.status !== 400) return false;
-        const expression = v4Expression(ctx.original);
-        const created = new Set(createIndexParams(expression).map((params) => params.name));
-        return created.size > 0 && paginateForms(expression).some((form) => created.has(matchedIndexName(form)));
-      },
-      (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
-    ),
-  }),
-
+  'IDX-CREATE-AND-READ-ALLOWED': onResponse(
+    (response, ctx) => {
+      if (response.status !== 400) return false;
+      const expression = v4Expression(ctx.original);
+      const created = new Set(createIndexParams(expression).map((params) => params.name));
+      return created.size > 0 && paginateForms(expression).some((form) => created.has(matchedIndexName(form)));
+    },
+    (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
+  ),
   'IDX-DELETED-ENTRIES-LINGER': () => {
     const sources = new Map<string, unknown>();
     const deleted = new Map<string, unknown>();
@@ -373,149 +308,108 @@ export const code: FaultCode = {
       }),
     };
   },
-
-  'IDX-DUPLICATE-SOURCE-ACCEPTED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source)) return n;
-      const seen = new Set<string>();
-      const kept = params.source.filter((item) => {
-        const key = stringifyJson(unwrapObject(item)?.collection ?? item);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
+  'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (!Array.isArray(params.source)) return n;
+    const seen = new Set<string>();
+    const kept = params.source.filter((item) => {
+      const key = stringifyJson(unwrapObject(item)?.collection ?? item);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (kept.length === params.source.length) return n;
+    params.source = kept;
+    return n + 1;
+  }, 0)),
+  'IDX-WILDCARD-IGNORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
+    params.source = params.source.filter((item) => !isWildcardSource(item));
+    return n + 1;
+  }, 0)),
+  'IDX-WILDCARD-OVERRIDES-NAMED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
+    params.source = params.source.filter(isWildcardSource);
+    return n + 1;
+  }, 0)),
+  'IDX-BINDING-PURITY-UNCHECKED': onExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
+    let changed = 0;
+    for (const binding of Object.values(fields)) {
+      const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
+      if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
+      let impure = false;
+      forEachObject(lambda.expr, (object) => {
+        if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
       });
-      if (kept.length === params.source.length) return n;
-      params.source = kept;
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-WILDCARD-IGNORED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter((item) => !isWildcardSource(item));
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-WILDCARD-OVERRIDES-NAMED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter(isWildcardSource);
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-BINDING-PURITY-UNCHECKED': () => ({
-    request: rewriteExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const binding of Object.values(fields)) {
-        const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-        if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
-        let impure = false;
-        forEachObject(lambda.expr, (object) => {
-          if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
-        });
-        if (!impure) continue;
-        lambda.expr = { var: lambda.lambda };
-        changed += 1;
+      if (!impure) continue;
+      lambda.expr = { var: lambda.lambda };
+      changed += 1;
+    }
+    return n + changed;
+  }, 0)),
+  'IDX-BINDING-SHAPE-UNCHECKED': onExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
+    let changed = 0;
+    for (const [key, binding] of Object.entries(fields)) {
+      if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
+      fields[key] = { query: { lambda: 'doc', expr: binding } };
+      changed += 1;
+    }
+    return n + changed;
+  }, 0)),
+  'IDX-BINDING-ARITY-WRONG-CODE': onJson(
+    (body, ctx) => ctx.status === 400 && bindingHolders(v4Expression(ctx.original)).some((fields) => Object.values(fields).some((binding) => isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1)),
+    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+  ),
+  'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    const used = new Set((['terms', 'values'] as const).flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding)));
+    let removed = 0;
+    for (const item of Array.isArray(params.source) ? params.source : []) {
+      const fields = unwrapObject(unwrapObject(item)?.fields);
+      for (const name of Object.keys(fields ?? {})) {
+        if (used.has(name)) continue;
+        delete fields![name];
+        removed += 1;
       }
-      return n + changed;
-    }, 0)),
+    }
+    return n + removed;
+  }, 0)),
+  'IDX-MIXED-WILDCARD-ACCEPTED': onResponse(
+    (response, ctx) => response.status === 400 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource) && params.source.every((item) => unwrapObject(item)?.fields === undefined)),
+    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+  ),
+  'IDX-NULL-TERMS-UNINDEXED': onObjects((object) => {
+    if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || !object.terms.includes(null)) return false;
+    object.terms = object.terms.map((term) => (term === null ? '\u0000no-such-term' : term));
+    return true;
   }),
-
-  'IDX-BINDING-SHAPE-UNCHECKED': () => ({
-    request: rewriteExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const [key, binding] of Object.entries(fields)) {
-        if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
-        fields[key] = { query: { lambda: 'doc', expr: binding } };
-        changed += 1;
+  'IDX-REF-ENTRIES-WRAPPED': onJson(
+    (body, ctx) => {
+      const page = topLevelPage(body, ctx);
+      return page !== undefined && page.data.length > 0 && page.data.every((entry) => isJsonObject(entry) && '@ref' in entry);
+    },
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      data.splice(0, data.length, ...data.map((entry) => [entry]));
+    },
+  ),
+  'IDX-MISSING-VALUE-OMITTED': onJson(
+    (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.includes(null)) ?? false,
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)));
+    },
+  ),
+  'IDX-MVA-IGNORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    let removed = 0;
+    for (const key of ['terms', 'values']) {
+      for (const item of Array.isArray(params[key]) ? params[key] : []) {
+        const column = unwrapObject(item);
+        if (column === undefined || !('mva' in column)) continue;
+        delete column.mva;
+        removed += 1;
       }
-      return n + changed;
-    }, 0)),
-  }),
-
-  'IDX-BINDING-ARITY-WRONG-CODE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && bindingHolders(v4Expression(ctx.original)).some((fields) => Object.values(fields).some((binding) => isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1)),
-      (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-UNUSED-BINDING-ACCEPTED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      const used = new Set((['terms', 'values'] as const).flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding)));
-      let removed = 0;
-      for (const item of Array.isArray(params.source) ? params.source : []) {
-        const fields = unwrapObject(unwrapObject(item)?.fields);
-        for (const name of Object.keys(fields ?? {})) {
-          if (used.has(name)) continue;
-          delete fields![name];
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0)),
-  }),
-
-  'IDX-MIXED-WILDCARD-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 400 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource) && params.source.every((item) => unwrapObject(item)?.fields === undefined)),
-      (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
-    ),
-  }),
-
-  'IDX-NULL-TERMS-UNINDEXED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || !object.terms.includes(null)) return;
-        object.terms = object.terms.map((term) => (term === null ? '\u0000no-such-term' : term));
-        changed += 1;
-      });
-      return changed;
-    }),
-  }),
-
-  'IDX-REF-ENTRIES-WRAPPED': () => ({
-    json: rewriteJson(
-      (body, ctx) => {
-        const page = topLevelPage(body, ctx);
-        return page !== undefined && page.data.length > 0 && page.data.every((entry) => isJsonObject(entry) && '@ref' in entry);
-      },
-      (body) => {
-        const data = v4Resource(body)!.data as unknown[];
-        data.splice(0, data.length, ...data.map((entry) => [entry]));
-      },
-    ),
-  }),
-
-  'IDX-MISSING-VALUE-OMITTED': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.includes(null)) ?? false,
-      (body) => {
-        const data = v4Resource(body)!.data as unknown[];
-        data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)));
-      },
-    ),
-  }),
-
-  'IDX-MVA-IGNORED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || !('mva' in column)) continue;
-          delete column.mva;
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0)),
-  }),
-
+    }
+    return n + removed;
+  }, 0)),
   'IDX-BUILDING-READ-FAILS': () => {
     const building = new Set<string>();
     return {
@@ -533,7 +427,6 @@ export const code: FaultCode = {
       ),
     };
   },
-
   'IDX-DELETED-STILL-LISTED': () => {
     const deleted = new Set<string>();
     return {
@@ -556,91 +449,62 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'IDX-UNIQUE-UPDATE-REJECTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => params.unique === true),
-      (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['update']),
-    ),
-  }),
-
-  'IDX-UNIQUE-TOGGLE-WRONG-ERROR': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
-      (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
-    ),
-  }),
-
-  'IDX-SOURCE-FIRST-ONLY': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || params.source.length < 2) return n;
-      params.source = params.source.slice(0, 1);
-      return n + 1;
-    }, 0)),
-  }),
-
-  'IDX-BINDING-READ-AS-FIELD': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      let changed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || typeof column.binding !== 'string') continue;
-          column.field = ['data', column.binding];
-          delete column.binding;
-          changed += 1;
-        }
-      }
-      return n + changed;
-    }, 0)),
-  }),
-
-  'IDX-REF-TERM-BY-ID': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const ref = 'match' in object && isJsonObject(object.terms) && isJsonObject(object.terms['@ref']) ? object.terms['@ref'] : undefined;
-        if (ref === undefined || typeof ref.id !== 'string') return;
-        object.terms = ref.id;
+  'IDX-UNIQUE-UPDATE-REJECTED': onResponse(
+    (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => params.unique === true),
+    (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['update']),
+  ),
+  'IDX-UNIQUE-TOGGLE-WRONG-ERROR': onJson(
+    (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
+    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
+  ),
+  'IDX-SOURCE-FIRST-ONLY': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (!Array.isArray(params.source) || params.source.length < 2) return n;
+    params.source = params.source.slice(0, 1);
+    return n + 1;
+  }, 0)),
+  'IDX-BINDING-READ-AS-FIELD': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    let changed = 0;
+    for (const key of ['terms', 'values']) {
+      for (const item of Array.isArray(params[key]) ? params[key] : []) {
+        const column = unwrapObject(item);
+        if (column === undefined || typeof column.binding !== 'string') continue;
+        column.field = ['data', column.binding];
+        delete column.binding;
         changed += 1;
+      }
+    }
+    return n + changed;
+  }, 0)),
+  'IDX-REF-TERM-BY-ID': onObjects((object) => {
+    const ref = 'match' in object && isJsonObject(object.terms) && isJsonObject(object.terms['@ref']) ? object.terms['@ref'] : undefined;
+    if (ref === undefined || typeof ref.id !== 'string') return false;
+    object.terms = ref.id;
+    return true;
+  }),
+  'IDX-REF-VALUE-AS-ID': onJson(
+    (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref']))) ?? false,
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value)) : entry)));
+    },
+  ),
+  'IDX-UNIQUE-OVER-EXISTING-REJECTED': onResponse(
+    (response, ctx) => response.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
+    (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create_index']),
+  ),
+  'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse(
+    (response, ctx) => {
+      if (response.status !== 400) return false;
+      const expression = v4Expression(ctx.original);
+      const collections = new Set<unknown>();
+      forEachObject(expression, (object) => {
+        const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
+        if (params !== undefined) collections.add(params.name);
       });
-      return changed;
-    }),
-  }),
-
-  'IDX-REF-VALUE-AS-ID': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref']))) ?? false,
-      (body) => {
-        const data = v4Resource(body)!.data as unknown[];
-        data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value)) : entry)));
-      },
-    ),
-  }),
-
-  'IDX-UNIQUE-OVER-EXISTING-REJECTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
-      (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create_index']),
-    ),
-  }),
-
-  'IDX-COLLECTION-AND-INDEX-ALLOWED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => {
-        if (response.status !== 400) return false;
-        const expression = v4Expression(ctx.original);
-        const collections = new Set<unknown>();
-        forEachObject(expression, (object) => {
-          const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
-          if (params !== undefined) collections.add(params.name);
-        });
-        return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
-      },
-      (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
-    ),
-  }),
-
+      return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
+    },
+    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+  ),
   'IDX-DELETE-NOT-UNINDEXED': () =>
     observingIndexes((indexes) => {
       const documents = new DocumentLedger();
@@ -657,7 +521,6 @@ export const code: FaultCode = {
         },
       };
     }),
-
   'IDX-UNIQUE-TERMS-ONLY': () =>
     observingIndexes((indexes) => {
       const documents = new DocumentLedger();
@@ -680,7 +543,6 @@ export const code: FaultCode = {
         ),
       };
     }),
-
   'IDX-TERMS-CASE-INSENSITIVE': () =>
     observingIndexes((indexes) => {
       const documents = new DocumentLedger();
@@ -701,13 +563,9 @@ export const code: FaultCode = {
         },
       };
     }),
-
-  'IDX-SINGLE-SOURCE-UNRESTRICTED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
-      params.source = [{ object: { collection: '_' } }];
-      return n + 1;
-    }, 0)),
-  }),
-
+  'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
+    params.source = [{ object: { collection: '_' } }];
+    return n + 1;
+  }, 0)),
 };

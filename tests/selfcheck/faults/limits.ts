@@ -5,7 +5,7 @@ import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
 import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
-import { bodyJson, forwardInstead, isV4Query, pathname, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus, withoutHeader } from './lib/rewrites.js';
+import { bodyJson, forwardInstead, isV4Query, onExpression, onJson, onResponse, pathname, v4Errors, v4Expression, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Depth of brackets and braces in a JSON text (strings skipped), without parsing it. */
@@ -58,55 +58,38 @@ function letOfDo(request: ProxiedRequest): { expression: JsonObject; steps: unkn
 }
 
 export const code: FaultCode = {
-
   'ROLE-LIMIT-UNENFORCED': () => ({ response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')) }),
-
-  'LIMIT-BODY-DECIMAL-MEGABYTE': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.body.length >= 1_000_000 && ctx.original.body.length <= 2 * 1024 * 1024,
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }] }), 413),
-    ),
-  }),
-
-  'LIMIT-BODY-413-HTML': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 413,
-      (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>413 Request Entity Too Large</h1></body></html>') }),
-    ),
-  }),
-
-  'LIMIT-NESTING-32': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => {
-        if (!isV4Query(ctx.original) || ctx.original.body.length > 1024 * 1024) return false;
-        const depth = nestingDepth(ctx.original.body);
-        return depth > 32 && depth <= 1000;
-      },
-      (res) => answerError(res, 400, 'invalid expression', 'Expression nested too deeply.'),
-    ),
-  }),
-
-  'LIMIT-NESTING-STACK-OVERFLOW': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => isV4Query(ctx.original) && ctx.original.body.length <= 4 * 1024 * 1024 && nestingDepth(ctx.original.body) > 10_000,
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }] }), 500),
-    ),
-  }),
-
-  'LIMIT-PAGE-SIZE-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        if (res.status !== 200) return false;
-        let oversized = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) oversized = true;
-        });
-        return oversized;
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }), 400),
-    ),
-  }),
-
+  'LIMIT-BODY-DECIMAL-MEGABYTE': onResponse(
+    (_res, ctx) => ctx.original.body.length >= 1_000_000 && ctx.original.body.length <= 2 * 1024 * 1024,
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }] }), 413),
+  ),
+  'LIMIT-BODY-413-HTML': onResponse(
+    (res) => res.status === 413,
+    (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>413 Request Entity Too Large</h1></body></html>') }),
+  ),
+  'LIMIT-NESTING-32': onResponse(
+    (_res, ctx) => {
+      if (!isV4Query(ctx.original) || ctx.original.body.length > 1024 * 1024) return false;
+      const depth = nestingDepth(ctx.original.body);
+      return depth > 32 && depth <= 1000;
+    },
+    (res) => answerError(res, 400, 'invalid expression', 'Expression nested too deeply.'),
+  ),
+  'LIMIT-NESTING-STACK-OVERFLOW': onResponse(
+    (_res, ctx) => isV4Query(ctx.original) && ctx.original.body.length <= 4 * 1024 * 1024 && nestingDepth(ctx.original.body) > 10_000,
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }] }), 500),
+  ),
+  'LIMIT-PAGE-SIZE-REFUSED': onResponse(
+    (res, ctx) => {
+      if (res.status !== 200) return false;
+      let oversized = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) oversized = true;
+      });
+      return oversized;
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }), 400),
+  ),
   'LIMIT-FEED-PAGE-SIZE-CLAMPED': () => ({
     request: (req) => {
       if (pathname(req) !== '/feed/1') return undefined;
@@ -117,29 +100,25 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(body)) };
     },
   }),
-
-  'LIMIT-EVENTS-OVERFLOW-AT-128': () => ({
-    json: rewriteJson(
-      (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
-      (body) => {
-        const events = (body as JsonObject).events as unknown[];
-        const perTxn = new Map<string, number>();
-        let replaced = 0;
-        events.forEach((event, index) => {
-          if (!isJsonObject(event) || event.type === 'error' || event.type === 'status') return;
-          const txn = String(event.txn_ts);
-          const seen = (perTxn.get(txn) ?? 0) + 1;
-          perTxn.set(txn, seen);
-          if (seen !== 128) return;
-          events[index] = { type: 'error', error: { code: 'stream_overflow', message: 'Too many events in one transaction.' }, stats: event.stats };
-          events.length = index + 1;
-          replaced += 1;
-        });
-        return replaced;
-      },
-    ),
-  }),
-
+  'LIMIT-EVENTS-OVERFLOW-AT-128': onJson(
+    (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
+    (body) => {
+      const events = (body as JsonObject).events as unknown[];
+      const perTxn = new Map<string, number>();
+      let replaced = 0;
+      events.forEach((event, index) => {
+        if (!isJsonObject(event) || event.type === 'error' || event.type === 'status') return;
+        const txn = String(event.txn_ts);
+        const seen = (perTxn.get(txn) ?? 0) + 1;
+        perTxn.set(txn, seen);
+        if (seen !== 128) return;
+        events[index] = { type: 'error', error: { code: 'stream_overflow', message: 'Too many events in one transaction.' }, stats: event.stats };
+        events.length = index + 1;
+        replaced += 1;
+      });
+      return replaced;
+    },
+  ),
   'LIMIT-EVENTS-REPLAY-AT-127': () => ({
     stream: () => {
       let data = 0;
@@ -156,7 +135,6 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'LIMIT-EVENTS-OPEN-AFTER-ERROR': () => ({
     stream: () => ({
       onEvent: async (event, writer) => {
@@ -167,30 +145,23 @@ export const code: FaultCode = {
       },
     }),
   }),
-
-  'LIMIT-OPS-NOT-REPORTED': () => ({
-    json: rewriteJson(
-      (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
-      (body) => ((body as JsonObject).events as unknown[]).reduce<number>((n, event) => {
-        if (!isJsonObject(event) || !isJsonObject(event.stats) || String(event.stats.compute_ops) === '0') return n;
-        event.stats.compute_ops = jsonInt(0);
-        return n + 1;
-      }, 0),
-    ),
+  'LIMIT-OPS-NOT-REPORTED': onJson(
+    (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
+    (body) => ((body as JsonObject).events as unknown[]).reduce<number>((n, event) => {
+      if (!isJsonObject(event) || !isJsonObject(event.stats) || String(event.stats.compute_ops) === '0') return n;
+      event.stats.compute_ops = jsonInt(0);
+      return n + 1;
+    }, 0),
+  ),
+  'FEED-OVERSIZED-TRANSACTION-DROPPED': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
+    const page = feedPage(body)!;
+    const perTxn = new Map<string, number>();
+    for (const event of page.events) if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
+    if (![...perTxn.values()].some((count) => count > 128)) return 0;
+    page.events = [{ type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} }];
+    page.has_next = false;
+    return 1;
   }),
-
-  'FEED-OVERSIZED-TRANSACTION-DROPPED': () => ({
-    json: rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
-      const page = feedPage(body)!;
-      const perTxn = new Map<string, number>();
-      for (const event of page.events) if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
-      if (![...perTxn.values()].some((count) => count > 128)) return 0;
-      page.events = [{ type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} }];
-      page.has_next = false;
-      return 1;
-    }),
-  }),
-
   'STREAM-OVERSIZED-TRANSACTION-TRUNCATED': () => onStreams(() => {
     const perTxn = new Map<string, number>();
     return {
@@ -203,9 +174,7 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'EVENTS-REPLAY-LIMIT-NOT-ENFORCED': () => withoutErrorEvents('stream_replay_volume_exceeded'),
-
   'STREAMS-PER-SECRET-UNLIMITED': () => ({
     response(response, ctx) {
       if (ctx.original.path.split('?')[0] !== '/stream/1' || response.status !== 429) return undefined;
@@ -215,27 +184,19 @@ export const code: FaultCode = {
       return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(status)}\r\n`) };
     },
   }),
-
-  'IDX-PARTITIONS-UNCHECKED': () => ({
-    request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
-      params.partitions = jsonInt(1);
-      return n + 1;
-    }, 0)),
-  }),
-
+  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+    const partitions = jsonNumber(params.partitions);
+    if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
+    params.partitions = jsonInt(1);
+    return n + 1;
+  }, 0)),
   'QUERY-TIMEOUT-IGNORED': () => ({
     request: (req) => (hasDeadline(req) && req.headers['x-query-timeout'] !== '600000' ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } } : undefined),
   }),
-
-  'QUERY-TIMEOUT-AS-440': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 503 && v4Errors(bodyJson(res))[0]?.code === 'time out',
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'processing time limit exceeded', description: 'Query ran for too long.' }] }), 440),
-    ),
-  }),
-
+  'QUERY-TIMEOUT-AS-440': onResponse(
+    (res) => res.status === 503 && v4Errors(bodyJson(res))[0]?.code === 'time out',
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'processing time limit exceeded', description: 'Query ran for too long.' }] }), 440),
+  ),
   'QUERY-TIMEOUT-KEEPS-EARLIER-WRITES': () =>
     forwardInstead(
       (req) => {
@@ -244,20 +205,15 @@ export const code: FaultCode = {
       },
       (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503),
     ),
-
-  'WRITE-VERSION-LIMIT-AS-413': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 400 && String(v4Errors(bodyJson(res))[0]?.description ?? '').startsWith('Version bytes'),
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'request too large', description: 'Request entity is too large.' }] }), 413),
-    ),
-  }),
-
+  'WRITE-VERSION-LIMIT-AS-413': onResponse(
+    (res) => res.status === 400 && String(v4Errors(bodyJson(res))[0]?.description ?? '').startsWith('Version bytes'),
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'request too large', description: 'Request entity is too large.' }] }), 413),
+  ),
   'WRITE-VERSION-LIMIT-TOO-LOW': () =>
     forwardInstead(
       (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),
       (res, ctx) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }] }), 400),
     ),
-
   'WRITE-TRANSACTION-LIMIT-UNCHECKED': () => ({
     request: (req) => {
       const shape = largeQuery(req, MIB) ? letOfDo(req) : undefined;

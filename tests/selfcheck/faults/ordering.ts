@@ -4,7 +4,7 @@ import { forEachObject, getPath, isJsonInteger, isJsonObject, stringifyJson, typ
 import { resortPage, type OrderMistake } from './lib/entry-order.js';
 import { DocumentLedger, createIndexParams, hasCursor, observingIndexes, topLevelPage, unwrapObject } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
-import { rewriteExpression, rewriteJson, v4Resource } from './lib/rewrites.js';
+import { onExpression, rewriteJson, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
@@ -112,31 +112,25 @@ export const code: FaultCode = {
         },
       };
     }),
-
-  'ORD-REVERSE-IGNORED': () => ({ request: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
-    if (!('reverse' in value)) return n;
-    delete value.reverse;
-    return n + 1;
-  }, 0)) }),
-
-  'ORD-DEFAULT-DESCENDING': () => ({ request: rewriteExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
-    if ('reverse' in value) return n;
-    value.reverse = true;
-    return n + 1;
-  }, 0)) }),
-
+  'ORD-REVERSE-IGNORED': onExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
+  if (!('reverse' in value)) return n;
+  delete value.reverse;
+  return n + 1;
+  }, 0)),
+  'ORD-DEFAULT-DESCENDING': onExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
+  if ('reverse' in value) return n;
+  value.reverse = true;
+  return n + 1;
+  }, 0)),
   'ORD-STRINGS-BEFORE-INTEGERS': () => ({ json: pageAnswer((page) => stringsBeforeIntegers(page.data)) }),
-
   'ORD-TIE-BREAK-REVERSED': () => ({ json: pageAnswer((page) => reverseTies(page.data)) }),
-
-  'ORD-REVERSE-FLIPS-ALL-VALUES': () => ({ request: rewriteExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    const values = (Array.isArray(params.values) ? params.values : []).map(unwrapObject).filter((value): value is JsonObject => value !== undefined);
-    if (!values.some((value) => value.reverse === true)) return n;
-    const plain = values.filter((value) => !('reverse' in value));
-    for (const value of plain) value.reverse = true;
-    return n + plain.length;
-  }, 0)) }),
-
+  'ORD-REVERSE-FLIPS-ALL-VALUES': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
+  const values = (Array.isArray(params.values) ? params.values : []).map(unwrapObject).filter((value): value is JsonObject => value !== undefined);
+  if (!values.some((value) => value.reverse === true)) return n;
+  const plain = values.filter((value) => !('reverse' in value));
+  for (const value of plain) value.reverse = true;
+  return n + plain.length;
+  }, 0)),
   'ORD-BACKWARD-PAGE-UNREVERSED': () =>
     observingIndexes((indexes) => ({
       json: rewriteJson(

@@ -3,7 +3,7 @@ import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { hasCursor, isPage, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
-import { expressionUses, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { editObjects, expressionUses, onExpression, onJson, onResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The cursor (`after` or `before`) a `paginate` form was sent with, when it is an array. */
@@ -73,84 +73,62 @@ function offsetCursorHooks(): FaultHooks {
 }
 
 export const code: FaultCode = {
-
-  'PAGE-DROPS-LAST': () => ({
-    json: rewriteJson(
-      (body, ctx) => expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
-      (body) => {
-        (v4Resource(body)!.data as unknown[]).pop();
-      },
-    ),
+  'PAGE-DROPS-LAST': onJson(
+    (body, ctx) => expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
+    (body) => {
+      (v4Resource(body)!.data as unknown[]).pop();
+    },
+  ),
+  'PAGE-AFTER-EXCLUSIVE': onJson(
+    (body, ctx) => paginateForms(v4Expression(ctx.original)).some((form) => 'after' in form || (isJsonObject(form.cursor) && 'after' in form.cursor)) && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
+    (body) => {
+      (v4Resource(body)!.data as unknown[]).shift();
+    },
+  ),
+  'PAGE-AFTER-MISSING': onJson((body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!, (body) => {
+    delete v4Resource(body)!.after;
   }),
-
-  'PAGE-AFTER-EXCLUSIVE': () => ({
-    json: rewriteJson(
-      (body, ctx) => paginateForms(v4Expression(ctx.original)).some((form) => 'after' in form || (isJsonObject(form.cursor) && 'after' in form.cursor)) && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
-      (body) => {
-        (v4Resource(body)!.data as unknown[]).shift();
-      },
-    ),
-  }),
-
-  'PAGE-AFTER-MISSING': () => ({
-    json: rewriteJson((body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!, (body) => {
-      delete v4Resource(body)!.after;
-    }),
-  }),
-
-  'PAGE-BEFORE-ON-FIRST-PAGE': () => ({
-    json: rewriteJson(
-      (body, ctx) => {
-        const forms = paginateForms(v4Expression(ctx.original));
-        const resource = v4Resource(body);
-        return forms.length > 0 && forms.every((form) => !('after' in form) && !('before' in form) && !('cursor' in form)) && isPage(resource) && resource.data.length > 0 && !('before' in resource);
-      },
-      (body) => {
-        const resource = v4Resource(body)!;
-        const first = (resource.data as unknown[])[0];
-        resource.before = Array.isArray(first) ? first : [first];
-      },
-    ),
-  }),
-
-  'PAGE-DEFAULT-SIZE-16': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if ('size' in form) return n;
-    form.size = jsonInt(16);
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-SIZE-UNCHECKED': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if (!('size' in form) || isJsonInteger(form.size)) return n;
-    form.size = jsonInt(64);
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    const cursor = unwrapObject(form.cursor);
-    if (!isJsonObject(cursor)) return n;
-    const keys = Object.keys(cursor);
-    if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
-    const side = keys.find((k) => k === 'after' || k === 'before');
-    form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-SIZE-ZERO-REFUSED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => { const size = jsonNumber(form.size); return size !== undefined && size < 1; }),
-      (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be at least 1.', ['size']),
-    ),
-  }),
-
-  'PAGE-MAP-REVERSED': () => ({
-    json: rewriteJson(
-      (body, ctx) => expressionUses(ctx.original, 'map') && expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 1,
-      (body) => {
-        (v4Resource(body)!.data as unknown[]).reverse();
-      },
-    ),
-  }),
-
+  'PAGE-BEFORE-ON-FIRST-PAGE': onJson(
+    (body, ctx) => {
+      const forms = paginateForms(v4Expression(ctx.original));
+      const resource = v4Resource(body);
+      return forms.length > 0 && forms.every((form) => !('after' in form) && !('before' in form) && !('cursor' in form)) && isPage(resource) && resource.data.length > 0 && !('before' in resource);
+    },
+    (body) => {
+      const resource = v4Resource(body)!;
+      const first = (resource.data as unknown[])[0];
+      resource.before = Array.isArray(first) ? first : [first];
+    },
+  ),
+  'PAGE-DEFAULT-SIZE-16': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  if ('size' in form) return n;
+  form.size = jsonInt(16);
+  return n + 1;
+  }, 0)),
+  'PAGE-SIZE-UNCHECKED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  if (!('size' in form) || isJsonInteger(form.size)) return n;
+  form.size = jsonInt(64);
+  return n + 1;
+  }, 0)),
+  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  const cursor = unwrapObject(form.cursor);
+  if (!isJsonObject(cursor)) return n;
+  const keys = Object.keys(cursor);
+  if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
+  const side = keys.find((k) => k === 'after' || k === 'before');
+  form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
+  return n + 1;
+  }, 0)),
+  'PAGE-SIZE-ZERO-REFUSED': onResponse(
+    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => { const size = jsonNumber(form.size); return size !== undefined && size < 1; }),
+    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be at least 1.', ['size']),
+  ),
+  'PAGE-MAP-REVERSED': onJson(
+    (body, ctx) => expressionUses(ctx.original, 'map') && expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 1,
+    (body) => {
+      (v4Resource(body)!.data as unknown[]).reverse();
+    },
+  ),
   'PAGE-BEFORE-INCLUSIVE': () => ({
     json: pageAnswer((page, forms) => {
       const cursor = forms.map((form) => requestCursor(form, 'before')).find((c) => c !== undefined && c.length > 0);
@@ -159,7 +137,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'PAGE-BEFORE-MISSING': () => ({
     json: pageAnswer((page) => {
       if (!('before' in page)) return false;
@@ -167,7 +144,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'PAGE-CURSOR-WITHOUT-REF': () => ({
     json: pageAnswer((page) => {
       let changed = 0;
@@ -181,97 +157,75 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
-  'PAGE-SIZE-OFF-BY-ONE': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    const size = jsonNumber(form.size);
-    if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
-    form.size = jsonInt(size + 1);
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-MAP-TWICE': () => ({ request: rewriteExpression((expression) => {
-    // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
-    const maps: JsonObject[] = [];
-    forEachObject(expression, (object) => {
-      if ('map' in object && isJsonObject(object.collection) && 'paginate' in object.collection) maps.push(object);
-    });
-    for (const object of maps) object.collection = { map: object.map, collection: object.collection };
-    return maps.length;
-  }) }),
-
-  'PAGE-FILTER-INVERTED': () => ({ request: rewriteExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
-      if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return;
-      lambda.expr = { not: lambda.expr };
-      changed += 1;
-    });
-    return changed;
-  }) }),
-
-  'PAGE-TS-IGNORED': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if (!('ts' in form)) return n;
-    delete form.ts;
-    return n + 1;
-  }, 0)) }),
-
+  'PAGE-SIZE-OFF-BY-ONE': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  const size = jsonNumber(form.size);
+  if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
+  form.size = jsonInt(size + 1);
+  return n + 1;
+  }, 0)),
+  'PAGE-MAP-TWICE': onExpression((expression) => {
+  // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
+  const maps: JsonObject[] = [];
+  forEachObject(expression, (object) => {
+    if ('map' in object && isJsonObject(object.collection) && 'paginate' in object.collection) maps.push(object);
+  });
+  for (const object of maps) object.collection = { map: object.map, collection: object.collection };
+  return maps.length;
+  }),
+  'PAGE-FILTER-INVERTED': onExpression((expression) => {
+  return editObjects(expression, (object) => {
+    const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
+    if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return false;
+    lambda.expr = { not: lambda.expr };
+    return true;
+  });
+  }),
+  'PAGE-TS-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  if (!('ts' in form)) return n;
+  delete form.ts;
+  return n + 1;
+  }, 0)),
   'PAGE-OFFSET-CURSORS': offsetCursorHooks,
-
-  'PAGE-REF-LITERAL-CURSOR-REJECTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => (['after', 'before'] as const).some((which) => {
-        const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
-        return Array.isArray(cursor) && cursor.some(isRefLiteral);
-      })),
-      (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Cursor refs must be written as Ref expressions.', ['after']),
-    ),
+  'PAGE-REF-LITERAL-CURSOR-REJECTED': onResponse(
+    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => (['after', 'before'] as const).some((which) => {
+      const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
+      return Array.isArray(cursor) && cursor.some(isRefLiteral);
+    })),
+    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Cursor refs must be written as Ref expressions.', ['after']),
+  ),
+  'PAGE-PARTIAL-CURSOR-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  const cursor = form.after;
+  if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
+  delete form.after;
+  return n + 1;
+  }, 0)),
+  'PAGE-CURSOR-OBJECT-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+  if (!('cursor' in form)) return n;
+  delete form.cursor;
+  return n + 1;
+  }, 0)),
+  'PAGE-MAP-PARAMS-SWAPPED': onExpression((expression) => {
+  return editObjects(expression, (object) => {
+    const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
+    if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return false;
+    lambda.lambda.reverse();
+    return true;
+  });
   }),
-
-  'PAGE-PARTIAL-CURSOR-IGNORED': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    const cursor = form.after;
-    if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
-    delete form.after;
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-CURSOR-OBJECT-IGNORED': () => ({ request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if (!('cursor' in form)) return n;
-    delete form.cursor;
-    return n + 1;
-  }, 0)) }),
-
-  'PAGE-MAP-PARAMS-SWAPPED': () => ({ request: rewriteExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
-      if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return;
-      lambda.lambda.reverse();
-      changed += 1;
-    });
-    return changed;
-  }) }),
-
-  'PAGE-SELECT-DATA-GIVES-PAGE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'select' && expressionUses(ctx.original, 'paginate') && isJsonObject(body) && Array.isArray(body.resource),
-      (body) => {
-        const holder = body as JsonObject;
-        holder.resource = { data: holder.resource };
-      },
-    ),
-  }),
-
-  'PAGE-BARE-ARRAY': () => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelPage(body, ctx) !== undefined,
-      (body) => {
-        const holder = body as JsonObject;
-        holder.resource = (holder.resource as JsonObject).data;
-      },
-    ),
-  }),
-
+  'PAGE-SELECT-DATA-GIVES-PAGE': onJson(
+    (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'select' && expressionUses(ctx.original, 'paginate') && isJsonObject(body) && Array.isArray(body.resource),
+    (body) => {
+      const holder = body as JsonObject;
+      holder.resource = { data: holder.resource };
+    },
+  ),
+  'PAGE-BARE-ARRAY': onJson(
+    (body, ctx) => topLevelPage(body, ctx) !== undefined,
+    (body) => {
+      const holder = body as JsonObject;
+      holder.resource = (holder.resource as JsonObject).data;
+    },
+  ),
   'PAGE-EMPTY-NULL-CURSORS': () => ({
     json: pageAnswer((page) => {
       if (page.data.length > 0 || 'after' in page || 'before' in page) return false;
@@ -280,32 +234,22 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'PAGE-DESCENDING': () => ({
-    json: rewriteJson(
-      (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 1,
-      (body) => {
-        (v4Resource(body)!.data as unknown[]).reverse();
-      },
-    ),
-  }),
-
-  'PAGE-SIZE-MAX-EXCLUSIVE': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
-      (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
-    ),
-  }),
-
-  'PAGE-AFTER-NULL-IS-FIRST-PAGE': () => ({
-    request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-      if (!nullCursor(form, 'after')) return n;
-      delete form.after;
-      if ('cursor' in form) form.cursor = null;
-      return n + 1;
-    }, 0)),
-  }),
-
+  'PAGE-DESCENDING': onJson(
+    (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 1,
+    (body) => {
+      (v4Resource(body)!.data as unknown[]).reverse();
+    },
+  ),
+  'PAGE-SIZE-MAX-EXCLUSIVE': onResponse(
+    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
+    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
+  ),
+  'PAGE-AFTER-NULL-IS-FIRST-PAGE': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+    if (!nullCursor(form, 'after')) return n;
+    delete form.after;
+    if ('cursor' in form) form.cursor = null;
+    return n + 1;
+  }, 0)),
   'PAGE-BEFORE-NULL-NOT-ECHOED': () => ({
     json: pageAnswer((page, forms) => {
       if (!forms.some((form) => nullCursor(form, 'before')) || !('after' in page)) return false;
@@ -313,7 +257,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
   'PAGE-CURSOR-ECHOED-BARE': () => ({
     json: pageAnswer((page, forms) => {
       let changed = 0;
@@ -333,7 +276,6 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-
   'PAGE-NEGATIVE-SIZE-BOTH-SIDES': () => ({
     json: pageAnswer((page, forms) => {
       if (!forms.some((form) => (jsonNumber(form.size) ?? 0) < 0)) return false;
@@ -343,24 +285,17 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-
-  'PAGE-CURSOR-OBJECT-OWN-TEXT': () => ({
-    json: rewriteJson(
-      (_body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'cursor'),
-      (body) => {
-        const errors = v4Errors(body).filter((error) => String(error.description).startsWith('Invalid cursor object.'));
-        for (const error of errors) error.description = 'Cursor must be an object with either after or before, Object provided.';
-        return errors.length;
-      },
-    ),
-  }),
-
-  'PAGE-SOURCES-IGNORED': () => ({
-    request: rewriteExpression((expression) => paginateForms(expression).reduce((n, form) => {
-      if (!('sources' in form)) return n;
-      delete form.sources;
-      return n + 1;
-    }, 0)),
-  }),
-
+  'PAGE-CURSOR-OBJECT-OWN-TEXT': onJson(
+    (_body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'cursor'),
+    (body) => {
+      const errors = v4Errors(body).filter((error) => String(error.description).startsWith('Invalid cursor object.'));
+      for (const error of errors) error.description = 'Cursor must be an object with either after or before, Object provided.';
+      return errors.length;
+    },
+  ),
+  'PAGE-SOURCES-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
+    if (!('sources' in form)) return n;
+    delete form.sources;
+    return n + 1;
+  }, 0)),
 };

@@ -2,7 +2,7 @@
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { answerError, isDocumentKey, refKey } from './lib/records.js';
-import { apiVersion, bodyJson, deleteKeys, hasErrorCode, isRefObject, isV4Query, pathname, refPayloads, renameKeys, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withStatus, withoutHeader } from './lib/rewrites.js';
+import { apiVersion, bodyJson, deleteKeys, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
@@ -76,296 +76,137 @@ export const code: FaultCode = {
   'EVENT-ENDPOINT-QUERY-NOT-SERVED': unserved('query'),
   'EVENT-ENDPOINT-FEED-NOT-SERVED': unserved('feed'),
   'EVENT-ENDPOINT-STREAM-NOT-SERVED': unserved('stream'),
-
-  'FAILURE-PATH-INDEX-NUMBERS': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
-      (res) => {
-        const body = bodyJson(res) as JsonObject;
-        for (const error of v4Errors(body)) {
-          for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-            if (isJsonObject(failure) && Array.isArray(failure.field)) failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
-          }
+  'FAILURE-PATH-INDEX-NUMBERS': onResponse(
+    (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
+    (res) => {
+      const body = bodyJson(res) as JsonObject;
+      for (const error of v4Errors(body)) {
+        for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+          if (isJsonObject(failure) && Array.isArray(failure.field)) failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
         }
-        return withJsonBody(res, body);
-      },
-    ),
-  }),
-
-  'STATUS-CREATE-200': () => ({
-    response: rewriteResponse((res, ctx) => isV4Query(ctx.original) && res.status === 201, (res) => withStatus(res, 200)),
-  }),
-
-  'STATUS-READ-201': () => ({
-    response: rewriteResponse((res, ctx) => isV4Query(ctx.original) && res.status === 200, (res) => withStatus(res, 201)),
-  }),
-
-  'HEADER-TXN-TIME-MISSING': () => ({
-    response: rewriteResponse((res) => 'x-txn-time' in res.headers, (res) => withoutHeader(res, 'x-txn-time')),
-  }),
-
-  'HEADER-TXN-TIME-SKEWED': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 201 && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-      (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1n).toString()),
-    ),
-  }),
-
-  'HEADER-STORAGE-BYTES-MISSING': () => ({
-    response: rewriteResponse(
-      (res) => 'x-storage-bytes-read' in res.headers || 'x-query-bytes-out' in res.headers,
-      (res) => ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write'].reduce(withoutHeader, res),
-    ),
-  }),
-
-  'HEADER-QUERY-BYTES-OUT-CHARACTERS': () => ({
-    response: rewriteResponse(
-      (res) => /^\d+$/.test(res.headers['x-query-bytes-out'] ?? '') && res.body.toString('utf8').length !== res.body.length,
-      (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
-    ),
-  }),
-
-  'HEADER-TRACEPARENT-MISSING': () => ({
-    response: rewriteResponse((res) => 'traceparent' in res.headers, (res) => withoutHeader(res, 'traceparent')),
-  }),
-
-  'HEADER-TRACEPARENT-NEW-TRACE': () => ({
-    response: rewriteResponse(
-      (res, ctx) => ctx.original.headers['traceparent'] !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers['traceparent'] ?? ''),
-      (res) => {
-        const [version, traceId, ...rest] = res.headers['traceparent']!.split('-');
-        return withHeader(res, 'traceparent', [version, [...traceId!].reverse().join(''), ...rest].join('-'));
-      },
-    ),
-  }),
-
-  'HEADER-TAGS-NOT-ECHOED': () => ({
-    response: rewriteResponse((res) => 'x-fauna-tags' in res.headers, (res) => withoutHeader(res, 'x-fauna-tags')),
-  }),
-
-  'HEADER-TAGS-ECHOED-AS-SENT': () => ({
-    response: rewriteResponse(
-      (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
-      (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
-    ),
-  }),
-
-  'HEADER-METRICS-MISSING': () => ({
-    response: rewriteResponse(
-      (res) => 'x-compute-ops' in res.headers || 'x-query-time' in res.headers,
-      (res) => ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time'].reduce(withoutHeader, res),
-    ),
-  }),
-
-  'CONTENT-TYPE-TEXT': () => ({
-    response: rewriteResponse((res) => (res.headers['content-type'] ?? '').includes('json'), (res) => withHeader(res, 'content-type', 'text/plain; charset=utf-8')),
-  }),
-
-  'CONTENT-TYPE-TEXT-PLAIN-REJECTED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && !(ctx.original.headers['content-type'] ?? '').includes('application/json'),
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'invalid expression', description: 'Unsupported content type.' }] }), 400),
-    ),
-  }),
-
+      }
+      return withJsonBody(res, body);
+    },
+  ),
+  'HEADER-TXN-TIME-SKEWED': onResponse(
+    (res) => res.status === 201 && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1n).toString()),
+  ),
+  'HEADER-STORAGE-BYTES-MISSING': onResponse(
+    (res) => 'x-storage-bytes-read' in res.headers || 'x-query-bytes-out' in res.headers,
+    (res) => ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write'].reduce(withoutHeader, res),
+  ),
+  'HEADER-QUERY-BYTES-OUT-CHARACTERS': onResponse(
+    (res) => /^\d+$/.test(res.headers['x-query-bytes-out'] ?? '') && res.body.toString('utf8').length !== res.body.length,
+    (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
+  ),
+  'HEADER-TRACEPARENT-NEW-TRACE': onResponse(
+    (res, ctx) => ctx.original.headers['traceparent'] !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers['traceparent'] ?? ''),
+    (res) => {
+      const [version, traceId, ...rest] = res.headers['traceparent']!.split('-');
+      return withHeader(res, 'traceparent', [version, [...traceId!].reverse().join(''), ...rest].join('-'));
+    },
+  ),
+  'HEADER-TAGS-ECHOED-AS-SENT': onResponse(
+    (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
+    (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
+  ),
+  'HEADER-METRICS-MISSING': onResponse(
+    (res) => 'x-compute-ops' in res.headers || 'x-query-time' in res.headers,
+    (res) => ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time'].reduce(withoutHeader, res),
+  ),
+  'CONTENT-TYPE-TEXT': onResponse((res) => (res.headers['content-type'] ?? '').includes('json'), (res) => withHeader(res, 'content-type', 'text/plain; charset=utf-8')),
+  'CONTENT-TYPE-TEXT-PLAIN-REJECTED': onResponse(
+    (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && !(ctx.original.headers['content-type'] ?? '').includes('application/json'),
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'invalid expression', description: 'Unsupported content type.' }] }), 400),
+  ),
   'AUTH-BASIC-REJECTED': () => ({
     request: (req) =>
       (req.headers.authorization ?? '').startsWith('Basic ')
         ? { ...req, headers: { ...req.headers, authorization: 'Bearer fault-unknown-secret' } }
         : undefined,
   }),
-
-  'AUTH-BEARER-REJECTED-ON-V4': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => isV4Query(ctx.original) && (ctx.original.headers.authorization ?? '').startsWith('Bearer '),
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
-  'AUTH-401-AS-403': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 401,
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'www-authenticate'), { errors: [{ code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
-    ),
-  }),
-
-  'AUTH-401-CODE-RENAMED': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 401 && hasErrorCode(body, 'unauthorized'),
-      (body) => v4Errors(body).forEach((error) => (error.code = 'unauthenticated')),
-    ),
-  }),
-
-  'AUTH-MALFORMED-HEADER-400': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const auth = ctx.original.headers.authorization;
-        return res.status === 401 && auth !== undefined && !/^(Basic|Bearer) \S+/.test(auth);
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: 'Malformed Authorization header.' }] }), 400),
-    ),
-  }),
-
-  'AUTH-WWW-AUTHENTICATE-MISSING': () => ({
-    response: rewriteResponse((res) => res.status === 401 && 'www-authenticate' in res.headers, (res) => withoutHeader(res, 'www-authenticate')),
-  }),
-
-  'ENDPOINT-405-AS-404': () => ({
-    response: rewriteResponse(
-      (res, ctx) => pathname(ctx.original) === '/' && !['GET', 'POST'].includes(ctx.original.method) && res.status === 405,
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'allow'), { errors: [{ code: 'not found', description: 'Not Found' }] }), 404),
-    ),
-  }),
-
-  'ENDPOINT-UNKNOWN-PATH-500': () => ({
-    response: rewriteResponse(
-      (res) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found'),
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Unexpected path.' }] }), 500),
-    ),
-  }),
-
-  'ENDPOINT-PING-UNWRAPPED': () => ({
-    response: rewriteResponse((res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200, (res) => withJsonBody(res, { status: 'ok' })),
-  }),
-
-  'ENDPOINT-PING-NEEDS-SECRET': () => ({
-    response: rewriteResponse(
-      (res, ctx) => pathname(ctx.original) === '/ping' && ctx.original.headers['authorization'] === undefined,
-      (res) => withStatus(withJsonBody(withHeader(res, 'www-authenticate', 'Basic realm="Unauthorized"'), { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
-  'ENDPOINT-PING-STRICT-SCOPES': () => ({
-    response: rewriteResponse(
-      (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
-      (res, ctx) => {
-        if (ctx.original.method === 'HEAD') return withStatus(withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }), 405);
-        const scope = new URL(ctx.original.path, 'http://proxy').searchParams.get('scope');
-        if (scope === null) return withJsonBody(res, { resource: 'Scope node is OK' });
-        if (['node', 'read', 'write', 'all'].includes(scope)) return res;
-        return withStatus(withJsonBody(res, { errors: [{ code: 'invalid url parameter', description: `Invalid scope '${scope}'.` }] }), 400);
-      },
-    ),
-  }),
-
-  'ENDPOINT-UNKNOWN-PATH-AUTH-FIRST': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found') && ctx.original.headers['authorization'] === undefined,
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
-  'BODY-INVALID-JSON-CODE': () => ({
-    json: rewriteJson(
-      (body, ctx) => isV4Query(ctx.original) && ctx.original.body.length > 0 && v4Expression(ctx.original) === undefined && hasErrorCode(body, 'invalid expression'),
-      (body) => v4Errors(body).forEach((error) => (error.code = 'bad request')),
-    ),
-  }),
-
-  'BODY-EMPTY-500': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && ctx.original.body.length === 0,
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Empty body.' }] }), 500),
-    ),
-  }),
-
-  'BODY-UNKNOWN-FUNCTION-NULL': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status === 400 && v4Expression(ctx.original) !== undefined && hasErrorCode(bodyJson(res), 'invalid expression'),
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
-  'BODY-WRONG-TYPE-500': () => ({
-    response: rewriteResponse(
-      (res, ctx) => isV4Query(ctx.original) && res.status === 400,
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Unhandled input.' }] }), 500),
-    ),
-  }),
-
-  'BODY-INVALID-UTF8-500': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Decoding failed.' }] }), 500),
-    ),
-  }),
-
-  'BODY-INVALID-UTF8-EMPTY-ANSWER': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
-  'ERROR-POSITION-DROPPED': () => ({
-    json: rewriteJson((body, ctx) => isV4Error(ctx.status, body), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'position'), 0)),
-  }),
-
-  'ERROR-TOP-LEVEL-POSITION-NONEMPTY': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length === 0),
-      (body) => v4Errors(body).forEach((error) => {
-        if (Array.isArray(error.position) && error.position.length === 0) error.position = ['expr'];
-      }),
-    ),
-  }),
-
-  'ERROR-POSITION-TRUNCATED': () => ({
-    json: rewriteJson(
-      (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length > 0),
-      (body) => v4Errors(body).forEach((error) => {
-        if (Array.isArray(error.position) && error.position.length > 0) error.position = error.position.slice(0, -1);
-      }),
-    ),
-  }),
-
-  'ERROR-PROTOCOL-WITH-POSITION': () => ({
-    json: rewriteJson(
-      (body, ctx) => [401, 404, 405].includes(ctx.status) && v4Errors(body).some((error) => !('position' in error)),
-      (body) => v4Errors(body).forEach((error) => {
-        if (!('position' in error)) error.position = [];
-      }),
-    ),
-  }),
-
-  'ERROR-VALIDATION-FAILURES-DROPPED': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'validation failed'), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'failures'), 0)),
-  }),
-
-  'ERROR-ABORT-CODE-RENAMED': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'transaction aborted'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'transaction aborted') error.code = 'aborted';
-    })),
-  }),
-
-  'ERROR-INSTANCE-NOT-FOUND-RENAMED': () => ({
-    json: rewriteJson((body) => hasErrorCode(body, 'instance not found'), (body) => v4Errors(body).forEach((error) => {
-      if (error.code === 'instance not found') error.code = 'document not found';
-    })),
-  }),
-
-  'ERROR-VALUE-NOT-FOUND-400': () => ({
-    response: rewriteResponse((res) => res.status === 404 && hasErrorCode(bodyJson(res), 'value not found'), (res) => withStatus(res, 400)),
-  }),
-
-  'ERROR-PERMISSION-DENIED-401': () => ({
-    response: rewriteResponse((res) => res.status === 403 && hasErrorCode(bodyJson(res), 'permission denied'), (res) => withStatus(res, 401)),
-  }),
-
-  'VERSION-4-RENDERS-CLASS': () => ({
-    json: rewriteJson(
-      (_body, ctx) => apiVersion(ctx.original) === '4',
-      (body) => refPayloads(body).reduce((n, ref) => n + renameKeys(ref, 'collection', 'class', (object) => object === ref), 0),
-    ),
-  }),
-
-  'VERSION-DEFAULT-RENDERS-COLLECTION': () => ({
-    json: rewriteJson(
-      (_body, ctx) => isV4Query(ctx.original) && apiVersion(ctx.original) === undefined,
-      (body) => refPayloads(body).reduce((n, ref) => n + renameKeys(ref, 'class', 'collection', (object) => object === ref), 0),
-    ),
-  }),
-
+  'AUTH-BEARER-REJECTED-ON-V4': onResponse(
+    (_res, ctx) => isV4Query(ctx.original) && (ctx.original.headers.authorization ?? '').startsWith('Bearer '),
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+  ),
+  'AUTH-MALFORMED-HEADER-400': onResponse(
+    (res, ctx) => {
+      const auth = ctx.original.headers.authorization;
+      return res.status === 401 && auth !== undefined && !/^(Basic|Bearer) \S+/.test(auth);
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: 'Malformed Authorization header.' }] }), 400),
+  ),
+  'ENDPOINT-405-AS-404': onResponse(
+    (res, ctx) => pathname(ctx.original) === '/' && !['GET', 'POST'].includes(ctx.original.method) && res.status === 405,
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'allow'), { errors: [{ code: 'not found', description: 'Not Found' }] }), 404),
+  ),
+  'ENDPOINT-PING-NEEDS-SECRET': onResponse(
+    (res, ctx) => pathname(ctx.original) === '/ping' && ctx.original.headers['authorization'] === undefined,
+    (res) => withStatus(withJsonBody(withHeader(res, 'www-authenticate', 'Basic realm="Unauthorized"'), { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+  ),
+  'ENDPOINT-PING-STRICT-SCOPES': onResponse(
+    (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
+    (res, ctx) => {
+      if (ctx.original.method === 'HEAD') return withStatus(withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }), 405);
+      const scope = new URL(ctx.original.path, 'http://proxy').searchParams.get('scope');
+      if (scope === null) return withJsonBody(res, { resource: 'Scope node is OK' });
+      if (['node', 'read', 'write', 'all'].includes(scope)) return res;
+      return withStatus(withJsonBody(res, { errors: [{ code: 'invalid url parameter', description: `Invalid scope '${scope}'.` }] }), 400);
+    },
+  ),
+  'ENDPOINT-UNKNOWN-PATH-AUTH-FIRST': onResponse(
+    (res, ctx) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found') && ctx.original.headers['authorization'] === undefined,
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
+  ),
+  'BODY-INVALID-JSON-CODE': onJson(
+    (body, ctx) => isV4Query(ctx.original) && ctx.original.body.length > 0 && v4Expression(ctx.original) === undefined && hasErrorCode(body, 'invalid expression'),
+    (body) => v4Errors(body).forEach((error) => (error.code = 'bad request')),
+  ),
+  'BODY-EMPTY-500': onResponse(
+    (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && ctx.original.body.length === 0,
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Empty body.' }] }), 500),
+  ),
+  'BODY-UNKNOWN-FUNCTION-NULL': onResponse(
+    (res, ctx) => res.status === 400 && v4Expression(ctx.original) !== undefined && hasErrorCode(bodyJson(res), 'invalid expression'),
+    (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+  ),
+  'BODY-INVALID-UTF8-500': onResponse(
+    (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
+    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Decoding failed.' }] }), 500),
+  ),
+  'BODY-INVALID-UTF8-EMPTY-ANSWER': onResponse(
+    (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
+    (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+  ),
+  'ERROR-POSITION-DROPPED': onJson((body, ctx) => isV4Error(ctx.status, body), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'position'), 0)),
+  'ERROR-TOP-LEVEL-POSITION-NONEMPTY': onJson(
+    (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length === 0),
+    (body) => v4Errors(body).forEach((error) => {
+      if (Array.isArray(error.position) && error.position.length === 0) error.position = ['expr'];
+    }),
+  ),
+  'ERROR-POSITION-TRUNCATED': onJson(
+    (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length > 0),
+    (body) => v4Errors(body).forEach((error) => {
+      if (Array.isArray(error.position) && error.position.length > 0) error.position = error.position.slice(0, -1);
+    }),
+  ),
+  'ERROR-PROTOCOL-WITH-POSITION': onJson(
+    (body, ctx) => [401, 404, 405].includes(ctx.status) && v4Errors(body).some((error) => !('position' in error)),
+    (body) => v4Errors(body).forEach((error) => {
+      if (!('position' in error)) error.position = [];
+    }),
+  ),
+  'ERROR-VALIDATION-FAILURES-DROPPED': onJson((body) => hasErrorCode(body, 'validation failed'), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'failures'), 0)),
+  'VERSION-4-RENDERS-CLASS': onJson(
+    (_body, ctx) => apiVersion(ctx.original) === '4',
+    (body) => refPayloads(body).reduce((n, ref) => n + renameKeys(ref, 'collection', 'class', (object) => object === ref), 0),
+  ),
+  'VERSION-DEFAULT-RENDERS-COLLECTION': onJson(
+    (_body, ctx) => isV4Query(ctx.original) && apiVersion(ctx.original) === undefined,
+    (body) => refPayloads(body).reduce((n, ref) => n + renameKeys(ref, 'class', 'collection', (object) => object === ref), 0),
+  ),
   'VERSION-UNSUPPORTED-ACCEPTED': () => ({
     request: (req) => {
       const version = apiVersion(req);
@@ -375,77 +216,61 @@ export const code: FaultCode = {
       return { ...req, headers };
     },
   }),
-
-  'VALUE-SHORT-REF-REJECTED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => isShortRefIn(v4Expression(ctx.original)),
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ position: [], code: 'invalid expression', description: 'Short ref form is not supported.' }] }), 400),
-    ),
-  }),
-
-  'VALUE-BIG-INTEGER-ROUNDED': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let rounded = 0;
-        // Array elements too: big integers usually come back in lists (`[9007199254740993, …]`).
-        const round = (container: unknown[] | JsonObject, key: number | string, value: unknown): void => {
-          if (!isJsonInteger(value)) return forEachContained(value, round);
-          const exact = BigInt(String(value));
-          if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) return;
-          const approx = jsonInt(BigInt(Number(exact)));
-          if (String(approx) === String(value)) return;
-          (container as Record<string | number, unknown>)[key] = approx;
-          rounded += 1;
-        };
-        forEachContained(body, round);
-        return rounded;
-      },
-    ),
-  }),
-
-  'VALUE-SET-TAG-RENAMED': () => ({ json: rewriteJson(() => true, (body) => renameKeys(body, '@set', '@setref')) }),
-
-  'VALUE-QUERY-TAG-RENAMED': () => ({ json: rewriteJson(() => true, (body) => renameKeys(body, '@query', '@lambda')) }),
-
-  'VALUE-TS-TAG-RENAMED': () => ({ json: rewriteJson(() => true, (body) => renameKeys(body, '@ts', '@time')) }),
-
-  'VALUE-EARLY-YEARS-AS-1900S': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let moved = 0;
-        forEachObject(body, (object) => {
-          for (const tag of ['@ts', '@date']) {
-            const text = object[tag];
-            if (typeof text !== 'string' || !/^00\d\d-/.test(text)) continue;
-            object[tag] = `19${text.slice(2)}`;
-            moved++;
+  'VALUE-SHORT-REF-REJECTED': onResponse(
+    (_res, ctx) => isShortRefIn(v4Expression(ctx.original)),
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ position: [], code: 'invalid expression', description: 'Short ref form is not supported.' }] }), 400),
+  ),
+  'VALUE-BIG-INTEGER-ROUNDED': onJson(
+    () => true,
+    (body) => {
+      let rounded = 0;
+      // Array elements too: big integers usually come back in lists (`[9007199254740993, …]`).
+      const round = (container: unknown[] | JsonObject, key: number | string, value: unknown): void => {
+        if (!isJsonInteger(value)) return forEachContained(value, round);
+        const exact = BigInt(String(value));
+        if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) return;
+        const approx = jsonInt(BigInt(Number(exact)));
+        if (String(approx) === String(value)) return;
+        (container as Record<string | number, unknown>)[key] = approx;
+        rounded += 1;
+      };
+      forEachContained(body, round);
+      return rounded;
+    },
+  ),
+  'VALUE-SET-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@set', '@setref')),
+  'VALUE-QUERY-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@query', '@lambda')),
+  'VALUE-TS-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@ts', '@time')),
+  'VALUE-EARLY-YEARS-AS-1900S': onJson(
+    () => true,
+    (body) => {
+      let moved = 0;
+      forEachObject(body, (object) => {
+        for (const tag of ['@ts', '@date']) {
+          const text = object[tag];
+          if (typeof text !== 'string' || !/^00\d\d-/.test(text)) continue;
+          object[tag] = `19${text.slice(2)}`;
+          moved++;
+        }
+      });
+      return moved;
+    },
+  ),
+  'VALUE-OBJ-UNWRAPPED': onJson(
+    () => true,
+    (body) => {
+      let unwrapped = 0;
+      forEachObject(body, (object) => {
+        for (const [key, value] of Object.entries(object)) {
+          if (isJsonObject(value) && Object.keys(value).length === 1 && isJsonObject(value['@obj'])) {
+            object[key] = value['@obj'];
+            unwrapped += 1;
           }
-        });
-        return moved;
-      },
-    ),
-  }),
-
-  'VALUE-OBJ-UNWRAPPED': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let unwrapped = 0;
-        forEachObject(body, (object) => {
-          for (const [key, value] of Object.entries(object)) {
-            if (isJsonObject(value) && Object.keys(value).length === 1 && isJsonObject(value['@obj'])) {
-              object[key] = value['@obj'];
-              unwrapped += 1;
-            }
-          }
-        });
-        return unwrapped;
-      },
-    ),
-  }),
-
+        }
+      });
+      return unwrapped;
+    },
+  ),
   'VALUE-SELECT-DEFAULT-IGNORED': () => ({
     request: (req) => {
       const expression = v4Expression(req);
@@ -453,190 +278,120 @@ export const code: FaultCode = {
       return removed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
     },
   }),
-
-  'HTTP-1-1-REFUSED': () => ({
-    response: rewriteResponse(
-      () => true,
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'http version not supported', description: 'Only HTTP/2 is served.' }] }), 505),
-    ),
-  }),
-
-  'ENDPOINT-RESULT-KEY': () => ({
-    json: rewriteJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
-  }),
-
-  'CONTENT-TYPE-JSON-NEEDS-CHARSET': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && (ctx.original.headers['content-type'] ?? '').trim().toLowerCase() === 'application/json',
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'bad request', description: 'Content-Type must declare charset=utf-8.' }] }), 400),
-    ),
-  }),
-
-  'VALUE-REF-LITERAL-NOT-BINDABLE': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => {
-        let found = false;
-        const isLongRef = (value: unknown) => isJsonObject(value) && isJsonObject(value['@ref']);
-        forEachObject(v4Expression(ctx.original), (object) => {
-          const bindings = Array.isArray(object.let) ? object.let : [object.let];
-          if ('let' in object && bindings.some((binding) => isJsonObject(binding) && Object.values(binding).some(isLongRef))) found = true;
-          if (isJsonObject(object.object) && Object.values(object.object).some(isLongRef)) found = true;
-        });
-        return found;
-      },
-      (res) => answerError(res, 400, 'invalid expression', 'Ref literals are only accepted as function arguments.'),
-    ),
-  }),
-
-  'VALUE-REFS-RENDERED-SHORT': () => ({
-    json: rewriteJson(() => true, (body) => {
-      let changed = 0;
-      forEachObject(body, (object) => {
-        const key = isRefObject(object) ? refKey(object) : undefined;
-        if (key === undefined || !isDocumentKey(key) || typeof object['@ref'] === 'string') return;
-        object['@ref'] = `collections/${key}`;
-        changed += 1;
+  'HTTP-1-1-REFUSED': onResponse(
+    () => true,
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'http version not supported', description: 'Only HTTP/2 is served.' }] }), 505),
+  ),
+  'ENDPOINT-RESULT-KEY': onJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
+  'CONTENT-TYPE-JSON-NEEDS-CHARSET': onResponse(
+    (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && (ctx.original.headers['content-type'] ?? '').trim().toLowerCase() === 'application/json',
+    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'bad request', description: 'Content-Type must declare charset=utf-8.' }] }), 400),
+  ),
+  'VALUE-REF-LITERAL-NOT-BINDABLE': onResponse(
+    (_res, ctx) => {
+      let found = false;
+      const isLongRef = (value: unknown) => isJsonObject(value) && isJsonObject(value['@ref']);
+      forEachObject(v4Expression(ctx.original), (object) => {
+        const bindings = Array.isArray(object.let) ? object.let : [object.let];
+        if ('let' in object && bindings.some((binding) => isJsonObject(binding) && Object.values(binding).some(isLongRef))) found = true;
+        if (isJsonObject(object.object) && Object.values(object.object).some(isLongRef)) found = true;
       });
-      return changed;
-    }),
-  }),
-
-  'VALUE-SELECT-STRING-PATH-REFUSED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => {
-        let found = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if ('select' in object && 'from' in object && (typeof object.select === 'string' || isLosslessNumber(object.select))) found = true;
-        });
-        return found;
-      },
-      (res) => answerError(res, 400, 'invalid argument', 'Path must be an array.', ['select']),
-    ),
-  }),
-
-  'VALUE-DO-ANSWERS-FIRST': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!Array.isArray(object.do) || object.do.length < 2 || Object.keys(object).length !== 1) return;
-        const steps = object.do;
-        delete object.do;
-        object.select = [jsonInt(0)];
-        object.from = steps;
-        changed += 1;
+      return found;
+    },
+    (res) => answerError(res, 400, 'invalid expression', 'Ref literals are only accepted as function arguments.'),
+  ),
+  'VALUE-REFS-RENDERED-SHORT': onJson(() => true, (body) => editObjects(body, (object) => {
+    const key = isRefObject(object) ? refKey(object) : undefined;
+    if (key === undefined || !isDocumentKey(key) || typeof object['@ref'] === 'string') return false;
+    object['@ref'] = `collections/${key}`;
+    return true;
+  })),
+  'VALUE-SELECT-STRING-PATH-REFUSED': onResponse(
+    (_res, ctx) => {
+      let found = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if ('select' in object && 'from' in object && (typeof object.select === 'string' || isLosslessNumber(object.select))) found = true;
       });
-      return changed;
-    }),
+      return found;
+    },
+    (res) => answerError(res, 400, 'invalid argument', 'Path must be an array.', ['select']),
+  ),
+  'VALUE-DO-ANSWERS-FIRST': onObjects((object) => {
+    if (!Array.isArray(object.do) || object.do.length < 2 || Object.keys(object).length !== 1) return false;
+    const steps = object.do;
+    delete object.do;
+    object.select = [jsonInt(0)];
+    object.from = steps;
+    return true;
   }),
-
-  'VALUE-EQUALS-FIRST-TWO-ONLY': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!Array.isArray(object.equals) || object.equals.length <= 2) return;
-        object.equals = object.equals.slice(0, 2);
-        changed += 1;
+  'VALUE-EQUALS-FIRST-TWO-ONLY': onObjects((object) => {
+    if (!Array.isArray(object.equals) || object.equals.length <= 2) return false;
+    object.equals = object.equals.slice(0, 2);
+    return true;
+  }),
+  'VALUE-UNBOUND-VAR-NULL': onResponse(
+    (res, ctx) => {
+      const bound = new Set<string>();
+      const used: string[] = [];
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if (typeof object.var === 'string') used.push(object.var);
+        for (const binding of Array.isArray(object.let) ? object.let : [object.let]) if (isJsonObject(binding)) Object.keys(binding).forEach((name) => bound.add(name));
+        if ('lambda' in object) [object.lambda].flat().forEach((name) => typeof name === 'string' && bound.add(name));
       });
-      return changed;
-    }),
-  }),
-
-  'VALUE-UNBOUND-VAR-NULL': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const bound = new Set<string>();
-        const used: string[] = [];
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if (typeof object.var === 'string') used.push(object.var);
-          for (const binding of Array.isArray(object.let) ? object.let : [object.let]) if (isJsonObject(binding)) Object.keys(binding).forEach((name) => bound.add(name));
-          if ('lambda' in object) [object.lambda].flat().forEach((name) => typeof name === 'string' && bound.add(name));
-        });
-        return res.status === 400 && used.some((name) => !bound.has(name));
-      },
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
-  'VALUE-AT-KEY-READ-AS-TAG': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => {
-        let found = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if (isJsonObject(object.object) && Object.keys(object.object).some((key) => key.startsWith('@'))) found = true;
-        });
-        return found;
-      },
-      (res) => answerError(res, 400, 'invalid expression', 'Unknown tag in object.'),
-    ),
-  }),
-
-  'VERSION-21-RENDERS-COLLECTION': () => ({
-    json: rewriteJson(
-      (_body, ctx) => apiVersion(ctx.original) === '2.1',
-      (body) => refPayloads(body).reduce((n, ref) => {
-        const renamed = renameKeys(ref, 'class', 'collection', (object) => object === ref);
-        if (ref.id === 'classes' && !('collection' in ref)) ref.id = 'collections';
-        return n + renamed;
-      }, 0),
-    ),
-  }),
-
-  'VERSION-4-REFUSES-CLASS-REFS': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => apiVersion(ctx.original) === '4' && refPayloads(v4Expression(ctx.original)).some((ref) => 'class' in ref),
-      (res) => answerError(res, 400, 'invalid ref', 'Refs must name their collection under `collection`.'),
-    ),
-  }),
-
-  'VERSION-CLASS-FORM-UNKNOWN': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => {
-        let found = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if (typeof object.class === 'string' && !('@ref' in object)) found = true;
-        });
-        return found;
-      },
-      (res) => answerError(res, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { class }.'),
-    ),
-  }),
-
-  'VERSION-4-NATIVE-CLASSES': () => ({
-    json: rewriteJson(
-      (_body, ctx) => apiVersion(ctx.original) === '4',
-      (body) => refPayloads(body).reduce((n, ref) => {
-        if (ref.id !== 'collections' || 'collection' in ref || 'class' in ref) return n;
-        ref.id = 'classes';
-        return n + 1;
-      }, 0),
-    ),
-  }),
-
-  'EVENT-ENDPOINT-401-V4-SHAPE': () => ({
-    response: rewriteResponse(
-      (res, ctx) => isEventEndpoint(ctx.original) && res.status === 401,
-      (res) => withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }),
-    ),
-  }),
-
+      return res.status === 400 && used.some((name) => !bound.has(name));
+    },
+    (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+  ),
+  'VALUE-AT-KEY-READ-AS-TAG': onResponse(
+    (_res, ctx) => {
+      let found = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if (isJsonObject(object.object) && Object.keys(object.object).some((key) => key.startsWith('@'))) found = true;
+      });
+      return found;
+    },
+    (res) => answerError(res, 400, 'invalid expression', 'Unknown tag in object.'),
+  ),
+  'VERSION-21-RENDERS-COLLECTION': onJson(
+    (_body, ctx) => apiVersion(ctx.original) === '2.1',
+    (body) => refPayloads(body).reduce((n, ref) => {
+      const renamed = renameKeys(ref, 'class', 'collection', (object) => object === ref);
+      if (ref.id === 'classes' && !('collection' in ref)) ref.id = 'collections';
+      return n + renamed;
+    }, 0),
+  ),
+  'VERSION-4-REFUSES-CLASS-REFS': onResponse(
+    (_res, ctx) => apiVersion(ctx.original) === '4' && refPayloads(v4Expression(ctx.original)).some((ref) => 'class' in ref),
+    (res) => answerError(res, 400, 'invalid ref', 'Refs must name their collection under `collection`.'),
+  ),
+  'VERSION-CLASS-FORM-UNKNOWN': onResponse(
+    (_res, ctx) => {
+      let found = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if (typeof object.class === 'string' && !('@ref' in object)) found = true;
+      });
+      return found;
+    },
+    (res) => answerError(res, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { class }.'),
+  ),
+  'VERSION-4-NATIVE-CLASSES': onJson(
+    (_body, ctx) => apiVersion(ctx.original) === '4',
+    (body) => refPayloads(body).reduce((n, ref) => {
+      if (ref.id !== 'collections' || 'collection' in ref || 'class' in ref) return n;
+      ref.id = 'classes';
+      return n + 1;
+    }, 0),
+  ),
   'EVENT-ENDPOINT-ERROR-V4-SHAPE': () => ({
     json: (body, ctx) => {
       if (!isEventEndpoint(ctx.original) || ctx.status < 400 || ctx.status === 401 || !isJsonObject(body) || !isJsonObject(body.error)) return undefined;
       return { errors: [{ code: body.error.code, description: body.error.message }] };
     },
   }),
-
-  'EVENT-ENDPOINT-SUCCESS-201': () => ({
-    response: rewriteResponse((res, ctx) => isEventEndpoint(ctx.original) && res.status === 200, (res) => withStatus(res, 201)),
-  }),
-
-  'EVENT-ENDPOINT-UNKNOWN-VERSION-500': () => ({
-    response: rewriteResponse(
-      (res, ctx) => /^\/(query|feed|stream)\/(?!1$)[^/]+$/.test(pathname(ctx.original)) && res.status === 404,
-      (res) => withStatus(withJsonBody(res, { error: { code: 'internal_error', message: 'Unsupported version.' } }), 500),
-    ),
-  }),
-
+  'EVENT-ENDPOINT-UNKNOWN-VERSION-500': onResponse(
+    (res, ctx) => /^\/(query|feed|stream)\/(?!1$)[^/]+$/.test(pathname(ctx.original)) && res.status === 404,
+    (res) => withStatus(withJsonBody(res, { error: { code: 'internal_error', message: 'Unsupported version.' } }), 500),
+  ),
   'HEADER-LAST-SEEN-AHEAD-REFUSED': () => {
     let latest = 0n;
     return {
@@ -651,65 +406,48 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'VALUE-SHORT-REF-INVALID-REF': () => ({
-    json: rewriteJson(
-      (body) => hasErrorCode(body, 'invalid expression'),
-      (body) =>
-        v4Errors(body).filter((error) => {
-          if (error.description !== 'Invalid ref.') return false;
-          error.code = 'invalid ref';
-          error.description = 'Ref is not a valid ref path.';
-          return true;
-        }).length,
-    ),
-  }),
-
-  'VALUE-VAR-TYPE-INVALID-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body) => hasErrorCode(body, 'invalid expression'),
-      (body) =>
-        v4Errors(body).filter((error) => {
-          if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description))) return false;
-          error.code = 'invalid argument';
-          return true;
-        }).length,
-    ),
-  }),
-
-  'QUERY-DEFAULT-VERSION-OMITTED': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let changed = 0;
-        forEachObject(body, (object) => {
-          if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return;
-          delete object['@query'].api_version;
+  'VALUE-SHORT-REF-INVALID-REF': onJson(
+    (body) => hasErrorCode(body, 'invalid expression'),
+    (body) =>
+      v4Errors(body).filter((error) => {
+        if (error.description !== 'Invalid ref.') return false;
+        error.code = 'invalid ref';
+        error.description = 'Ref is not a valid ref path.';
+        return true;
+      }).length,
+  ),
+  'VALUE-VAR-TYPE-INVALID-ARGUMENT': onJson(
+    (body) => hasErrorCode(body, 'invalid expression'),
+    (body) =>
+      v4Errors(body).filter((error) => {
+        if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description))) return false;
+        error.code = 'invalid argument';
+        return true;
+      }).length,
+  ),
+  'QUERY-DEFAULT-VERSION-OMITTED': onJson(
+    () => true,
+    (body) => editObjects(body, (object) => {
+      if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return false;
+      delete object['@query'].api_version;
+      return true;
+    }),
+  ),
+  'QUERY-LET-AS-SENT': onJson(
+    () => true,
+    (body) => {
+      let changed = 0;
+      forEachObject(body, (object) => {
+        if (!isJsonObject(object['@query'])) return;
+        forEachObject(object['@query'].expr, (inner) => {
+          if (!isJsonObject(inner.let) || !('in' in inner)) return;
+          inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
           changed += 1;
         });
-        return changed;
-      },
-    ),
-  }),
-
-  'QUERY-LET-AS-SENT': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let changed = 0;
-        forEachObject(body, (object) => {
-          if (!isJsonObject(object['@query'])) return;
-          forEachObject(object['@query'].expr, (inner) => {
-            if (!isJsonObject(inner.let) || !('in' in inner)) return;
-            inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
-            changed += 1;
-          });
-        });
-        return changed;
-      },
-    ),
-  }),
-
+      });
+      return changed;
+    },
+  ),
   'ERROR-DESCRIPTIONS-OWN-WORDS': () => {
     const OWN_WORDS: Record<string, string> = {
       'Allowed methods are GET, POST.': 'Method not allowed.',
@@ -732,19 +470,15 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'AUTH-V10-ONE-MESSAGE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 401 && pathname(ctx.original) === '/query/1' && isJsonObject(body) && isJsonObject(body.error),
-      (body) => {
-        const error = (body as JsonObject).error as JsonObject;
-        if (error.message !== 'Access token required') return 0;
-        error.message = 'Invalid token, unable to authenticate request';
-        return 1;
-      },
-    ),
-  }),
-
+  'AUTH-V10-ONE-MESSAGE': onJson(
+    (body, ctx) => ctx.status === 401 && pathname(ctx.original) === '/query/1' && isJsonObject(body) && isJsonObject(body.error),
+    (body) => {
+      const error = (body as JsonObject).error as JsonObject;
+      if (error.message !== 'Access token required') return 0;
+      error.message = 'Invalid token, unable to authenticate request';
+      return 1;
+    },
+  ),
   'ERROR-WORDING-IGNORES-VERSION': () => {
     const NEWER: Record<string, string> = {
       'Instance not found.': 'Document not found.',
@@ -766,83 +500,48 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'CREATE-ERROR-AT-TOP': () => ({
-    json: rewriteJson(
-      (_body, ctx) => /^create(_|$)/.test(topLevelForm(ctx.original) ?? ''),
-      (body, ctx) => {
-        const form = topLevelForm(ctx.original);
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== form) continue;
-          error.position = [];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'UPDATE-ERROR-AT-ARGUMENT': () => ({
-    json: rewriteJson(
-      (_body, ctx) => ['update', 'replace', 'delete'].includes(topLevelForm(ctx.original) ?? ''),
-      (body, ctx) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (!Array.isArray(error.position) || error.position.length !== 0) continue;
-          error.position = [topLevelForm(ctx.original)!];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'UPDATE-MISSING-TARGET-AT-FORM': () => ({
-    json: rewriteJson(
-      (body) => hasErrorCode(body, 'instance not found'),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (error.code !== 'instance not found' || !Array.isArray(error.position) || !['update', 'replace'].includes(String(error.position.at(-1)))) continue;
-          error.position = error.position.slice(0, -1);
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'CORS-HEADERS-MISSING': () => ({
-    response: rewriteResponse(
-      (res, ctx) => ctx.original.headers['origin'] !== undefined && ctx.original.method !== 'OPTIONS' && res.headers['access-control-allow-origin'] !== undefined,
-      (res) => ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce((r, name) => withoutHeader(r, name), res),
-    ),
-  }),
-
-  'CORS-PREFLIGHT-UNAUTHORIZED': () => ({
-    response: rewriteResponse(
-      (_res, ctx) => ctx.original.method === 'OPTIONS' && ctx.original.headers['origin'] !== undefined,
-      (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
+  'CREATE-ERROR-AT-TOP': onJson(
+    (_body, ctx) => /^create(_|$)/.test(topLevelForm(ctx.original) ?? ''),
+    (body, ctx) => {
+      const form = topLevelForm(ctx.original);
+      return editErrors(body, (error) => {
+        if (!Array.isArray(error.position) || error.position.length !== 1 || error.position[0] !== form) return false;
+        error.position = [];
+        return true;
+      });
+    },
+  ),
+  'UPDATE-ERROR-AT-ARGUMENT': onJson(
+    (_body, ctx) => ['update', 'replace', 'delete'].includes(topLevelForm(ctx.original) ?? ''),
+    (body, ctx) => editErrors(body, (error) => {
+      if (!Array.isArray(error.position) || error.position.length !== 0) return false;
+      error.position = [topLevelForm(ctx.original)!];
+      return true;
+    }),
+  ),
+  'UPDATE-MISSING-TARGET-AT-FORM': onJson(
+    (body) => hasErrorCode(body, 'instance not found'),
+    (body) => editErrors(body, (error) => {
+      if (error.code !== 'instance not found' || !Array.isArray(error.position) || !['update', 'replace'].includes(String(error.position.at(-1)))) return false;
+      error.position = error.position.slice(0, -1);
+      return true;
+    }),
+  ),
+  'CORS-HEADERS-MISSING': onResponse(
+    (res, ctx) => ctx.original.headers['origin'] !== undefined && ctx.original.method !== 'OPTIONS' && res.headers['access-control-allow-origin'] !== undefined,
+    (res) => ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce((r, name) => withoutHeader(r, name), res),
+  ),
   'REQUEST-PARAMETERS-IGNORED': () => ({ request: (req) => withoutHeaders(req, (name) => (REQUEST_PARAMETER_HEADERS as readonly string[]).includes(name)) }),
-
   'TAGS-UNCHECKED': () => ({ request: (req) => withoutHeaders(req, (name) => TAGS_HEADERS.includes(name)) }),
-
-  'TAGS-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status < 300 && TAGS_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
-      (res, ctx) => {
-        const name = isEventEndpoint(ctx.original) ? 'x-query-tags' : 'x-fauna-tags';
-        const message = `Invalid header '${name}': invalid tags`;
-        const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
-        return withStatus(withJsonBody(res, body), 400);
-      },
-    ),
-  }),
-
+  'TAGS-REFUSED': onResponse(
+    (res, ctx) => res.status < 300 && TAGS_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
+    (res, ctx) => {
+      const name = isEventEndpoint(ctx.original) ? 'x-query-tags' : 'x-fauna-tags';
+      const message = `Invalid header '${name}': invalid tags`;
+      const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+      return withStatus(withJsonBody(res, body), 400);
+    },
+  ),
   'FORMAT-UNCHECKED': () => ({
     request: (req) => {
       const value = req.headers['x-format'];
@@ -850,23 +549,18 @@ export const code: FaultCode = {
       return { ...req, headers: { ...req.headers, 'x-format': 'simple' } };
     },
   }),
-
   'API-VERSION-AFTER-AUTH': () => ({
     request: (req) =>
       req.headers.authorization !== undefined && pathname(req) !== '/ping'
         ? undefined
         : withoutHeaders(req, (name, value) => name === 'x-faunadb-api-version' && !SUPPORTED_API_VERSIONS.has(value.toUpperCase())),
   }),
-
-  'REQUEST-PARAMETERS-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => res.status < 300 && REQUEST_PARAMETER_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
-      (res, ctx) => {
-        const message = 'Unsupported request parameter header.';
-        const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
-        return withStatus(withJsonBody(res, body), 400);
-      },
-    ),
-  }),
-
+  'REQUEST-PARAMETERS-REFUSED': onResponse(
+    (res, ctx) => res.status < 300 && REQUEST_PARAMETER_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
+    (res, ctx) => {
+      const message = 'Unsupported request parameter header.';
+      const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+      return withStatus(withJsonBody(res, body), 400);
+    },
+  ),
 };

@@ -2,7 +2,7 @@
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
-import { bodyJson, expressionUses, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { bodyJson, expressionUses, onExpression, onJson, onObjects, onResponse, renameKeys, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -70,178 +70,116 @@ function deduplicatedCombination(name: string): FaultHooks['request'] {
 }
 
 export const code: FaultCode = {
-
-  'SET-TAG-DROPPED': () => ({ json: rewriteJson(() => true, (body) => unwrapSets(body)) }),
-
-  'SET-MATCH-ONE-ELEMENT-ARRAY': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length !== 1) return;
-        const [term] = object.terms;
-        if (Array.isArray(term) || isJsonObject(term)) return;
-        object.terms = [`${typeof term === 'string' ? term : stringifyJson(term)}\u0000not-the-scalar`];
-        changed += 1;
-      });
-      return changed;
-    }),
+  'SET-TAG-DROPPED': onJson(() => true, (body) => unwrapSets(body)),
+  'SET-MATCH-ONE-ELEMENT-ARRAY': onObjects((object) => {
+    if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length !== 1) return false;
+    const [term] = object.terms;
+    if (Array.isArray(term) || isJsonObject(term)) return false;
+    object.terms = [`${typeof term === 'string' ? term : stringifyJson(term)}\u0000not-the-scalar`];
+    return true;
   }),
-
   'SET-UNION-DROPS-ENTRY': () => ({ json: pageOf('union', (data) => data.length > 1 && data.pop() !== undefined) }),
-
-  'SET-INTERSECTION-IS-UNION': () => ({ request: rewriteExpression((expression) => renameKeys(expression, 'intersection', 'union')) }),
-
-  'SET-DIFFERENCE-REVERSED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (Array.isArray(object.difference) && object.difference.length === 2) {
-          object.difference.reverse();
-          changed += 1;
-        }
-      });
-      return changed;
-    }),
-  }),
-
-  'SET-DISTINCT-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (Object.keys(object).length === 1 && isJsonObject(object.distinct)) {
-          replaceObject(object, object.distinct);
-          changed += 1;
-        }
-      });
-      return changed;
-    }),
-  }),
-
-  'SET-JOIN-IGNORES-TARGET': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (Object.keys(object).length === 2 && 'with' in object && isJsonObject(object.join)) {
-          replaceObject(object, object.join);
-          changed += 1;
-        }
-      });
-      return changed;
-    }),
-  }),
-
-  'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
-
-  'SET-MATCH-TERMS-REVERSED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || object.terms.some((term) => Array.isArray(term) || isJsonObject(term))) return;
-        object.terms.reverse();
+  'SET-INTERSECTION-IS-UNION': onExpression((expression) => renameKeys(expression, 'intersection', 'union')),
+  'SET-DIFFERENCE-REVERSED': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (Array.isArray(object.difference) && object.difference.length === 2) {
+        object.difference.reverse();
         changed += 1;
+      }
+    });
+    return changed;
+  }),
+  'SET-DISTINCT-IGNORED': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (Object.keys(object).length === 1 && isJsonObject(object.distinct)) {
+        replaceObject(object, object.distinct);
+        changed += 1;
+      }
+    });
+    return changed;
+  }),
+  'SET-JOIN-IGNORES-TARGET': onExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (Object.keys(object).length === 2 && 'with' in object && isJsonObject(object.join)) {
+        replaceObject(object, object.join);
+        changed += 1;
+      }
+    });
+    return changed;
+  }),
+  'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
+  'SET-MATCH-TERMS-REVERSED': onObjects((object) => {
+    if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || object.terms.some((term) => Array.isArray(term) || isJsonObject(term))) return false;
+    object.terms.reverse();
+    return true;
+  }),
+  'SET-MATCH-NO-TERMS-EMPTY': onJson(
+    (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 0 && paginateForms(v4Expression(ctx.original)).some(termlessMatch),
+    (body) => {
+      const page = v4Resource(body)!;
+      page.data = [];
+      delete page.after;
+      delete page.before;
+    },
+  ),
+  'SET-MATCH-NOTHING-NOT-FOUND': onResponse(
+    (response, ctx) => {
+      if (response.status !== 200 || topLevelForm(ctx.original) !== 'paginate') return false;
+      const set = paginateForms(v4Expression(ctx.original))[0]?.paginate;
+      const page = v4Resource(bodyJson(response));
+      return isJsonObject(set) && 'match' in set && 'terms' in set && isPage(page) && page.data.length === 0;
+    },
+    (response) => v4ErrorResponse(response, 404, 'instance not found', 'Set not found.', ['paginate']),
+  ),
+  'SET-MATCH-LEGACY-REJECTED': onResponse(
+    (response, ctx) => {
+      let legacy = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
+        if ('match' in object && 'index' in object && Object.keys(object).length === 2) legacy = true;
       });
-      return changed;
-    }),
+      return legacy && response.status === 200;
+    },
+    (response) => v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
+  ),
+  'SET-EQUALS-BY-IDENTITY': onJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true, (body) => {
+    (body as JsonObject).resource = false;
   }),
-
-  'SET-MATCH-NO-TERMS-EMPTY': () => ({
-    json: rewriteJson(
-      (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 0 && paginateForms(v4Expression(ctx.original)).some(termlessMatch),
-      (body) => {
-        const page = v4Resource(body)!;
-        page.data = [];
-        delete page.after;
-        delete page.before;
-      },
-    ),
+  'SET-EQUALS-IGNORES-TERMS': onJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false, (body) => {
+    (body as JsonObject).resource = true;
   }),
-
-  'SET-MATCH-NOTHING-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (response, ctx) => {
-        if (response.status !== 200 || topLevelForm(ctx.original) !== 'paginate') return false;
-        const set = paginateForms(v4Expression(ctx.original))[0]?.paginate;
-        const page = v4Resource(bodyJson(response));
-        return isJsonObject(set) && 'match' in set && 'terms' in set && isPage(page) && page.data.length === 0;
-      },
-      (response) => v4ErrorResponse(response, 404, 'instance not found', 'Set not found.', ['paginate']),
-    ),
-  }),
-
-  'SET-MATCH-LEGACY-REJECTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => {
-        let legacy = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          if ('match' in object && 'index' in object && Object.keys(object).length === 2) legacy = true;
-        });
-        return legacy && response.status === 200;
-      },
-      (response) => v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
-    ),
-  }),
-
-  'SET-EQUALS-BY-IDENTITY': () => ({
-    json: rewriteJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true, (body) => {
+  'SET-GET-REFUSED': onResponse(
+    (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
+    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Ref expected, Set provided.', ['get']),
+  ),
+  'SET-EXISTS-ALWAYS-FALSE': onJson(
+    (body, ctx) => ctx.status === 200 && topLevelSetArgument(ctx.original, 'exists') && isJsonObject(body) && body.resource === true,
+    (body) => {
       (body as JsonObject).resource = false;
-    }),
-  }),
-
-  'SET-EQUALS-IGNORES-TERMS': () => ({
-    json: rewriteJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false, (body) => {
-      (body as JsonObject).resource = true;
-    }),
-  }),
-
-  'SET-LITERAL-REJECTED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && expressionUses(ctx.original, '@set'),
-      (response) => v4ErrorResponse(response, 400, 'invalid expression', 'Set literals are not accepted.'),
-    ),
-  }),
-
-  'SET-GET-REFUSED': () => ({
-    response: rewriteResponse(
-      (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
-      (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Ref expected, Set provided.', ['get']),
-    ),
-  }),
-
-  'SET-EXISTS-ALWAYS-FALSE': () => ({
-    json: rewriteJson(
-      (body, ctx) => ctx.status === 200 && topLevelSetArgument(ctx.original, 'exists') && isJsonObject(body) && body.resource === true,
-      (body) => {
-        (body as JsonObject).resource = false;
-        return true;
-      },
-    ),
-  }),
-
+      return true;
+    },
+  ),
   'SET-UNION-DEDUPLICATES': () => ({ request: deduplicatedCombination('union') }),
-
   'SET-INTERSECTION-DEDUPLICATES': () => ({ request: deduplicatedCombination('intersection') }),
-
   'SET-DIFFERENCE-DEDUPLICATES': () => ({ request: deduplicatedCombination('difference') }),
-
-  'SET-COMBINATION-OPERAND-BARE': () => ({
-    json: rewriteJson(
-      (body, context) => {
-        const expression = v4Expression(context.original);
-        const form = topLevelForm(context.original);
-        return context.status === 200 && form !== undefined && ['union', 'intersection', 'difference'].includes(form) && isJsonObject(expression) && !Array.isArray(expression[form]) && isJsonObject((body as JsonObject).resource);
-      },
-      (body) => {
-        const set = ((body as JsonObject).resource as JsonObject)['@set'];
-        if (!isJsonObject(set)) return 0;
-        const [name] = Object.keys(set);
-        const operands = set[name!];
-        if (!Array.isArray(operands) || operands.length !== 1) return 0;
-        set[name!] = operands[0];
-        return 1;
-      },
-    ),
-  }),
-
+  'SET-COMBINATION-OPERAND-BARE': onJson(
+    (body, context) => {
+      const expression = v4Expression(context.original);
+      const form = topLevelForm(context.original);
+      return context.status === 200 && form !== undefined && ['union', 'intersection', 'difference'].includes(form) && isJsonObject(expression) && !Array.isArray(expression[form]) && isJsonObject((body as JsonObject).resource);
+    },
+    (body) => {
+      const set = ((body as JsonObject).resource as JsonObject)['@set'];
+      if (!isJsonObject(set)) return 0;
+      const [name] = Object.keys(set);
+      const operands = set[name!];
+      if (!Array.isArray(operands) || operands.length !== 1) return 0;
+      set[name!] = operands[0];
+      return 1;
+    },
+  ),
   'SET-UNDEFINED-INDEX-TEXT-PERIOD': () => ({
     json: rewriteJson(
       (_body, context) => context.status === 400,

@@ -6,23 +6,19 @@ import { pathname, v4Expression, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
-
   'STREAM-STATUS-DROPPED': () => onStreams(() => ({
     onEvent(event, writer, index) {
       if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
     },
   })),
-
   'STREAM-CONTENT-TYPE-NDJSON': () => ({
     streamHeaders: (headers, context) => (pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined),
   }),
-
   'STREAM-STATUS-WITH-DATA': () => onStreams(() => ({
     onEvent(event, writer) {
       writer.emit(isEvent(event, 'status') ? { ...event, data: null } : event);
     },
   })),
-
   'STREAM-FIRST-EVENT-DROPPED': () => onStreams(() => {
     let dropped = false;
     return {
@@ -35,7 +31,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'STREAM-STATS-MISSING': () => onStreams(() => ({
     onEvent(event, writer) {
       if (!isEvent(event) || !('stats' in event)) return writer.emit(event);
@@ -44,14 +39,12 @@ export const code: FaultCode = {
       writer.emit(copy);
     },
   })),
-
   'STREAM-KEEPALIVE-COMMENT': () => onStreams(() => ({
     async onEvent(event, writer) {
       if (!isEvent(event, 'status')) return writer.emit(event);
       await writer.writeRaw(`: keep-alive\r\n${stringifyJson(event)}\r\n`);
     },
   })),
-
   'STREAM-NO-TOKEN-OPENS': () => ({
     response(response, ctx) {
       const body = requestObject(ctx.original);
@@ -60,27 +53,21 @@ export const code: FaultCode = {
       return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(event)}\r\n`) };
     },
   }),
-
   'STREAM-CURSOR-WINS-OVER-START': () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts) }),
-
   'STREAM-UNAUTHORIZED-403': () => ({
     response(response, ctx) {
       if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
       return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
     },
   }),
-
   'STREAM-UNAUTHORIZED-V4-BODY': () => ({
     response(response, ctx) {
       if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
       return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
     },
   }),
-
   'STREAM-START-TS-CLAMPED': () => clampStartToCreation({ stream: true }),
-
   'STREAM-START-TS-TYPE-UNCHECKED': () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
-
   'STREAM-ID-HEADER-MISSING': () => ({
     streamHeaders: (headers, context) => {
       if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
@@ -88,7 +75,6 @@ export const code: FaultCode = {
       return rest;
     },
   }),
-
   'STREAM-UNKNOWN-CURSOR-IGNORED': () => {
     const traffic = new EventTraffic();
     const observer = traffic.observer();
@@ -103,7 +89,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'STREAM-NO-REPLAY': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);
@@ -117,7 +102,6 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'STREAM-CURSOR-INCLUSIVE': () => {
     const traffic = new EventTraffic();
     return {
@@ -135,14 +119,12 @@ export const code: FaultCode = {
       },
     };
   },
-
   'STREAM-START-TS-INCLUSIVE': () => ({ request: editEventRequest({ stream: true }, (body) => {
     const ts = bigintOf(body.start_ts);
     if (ts === undefined || ts <= 1n) return false;
     body.start_ts = jsonInt(ts - 1n);
     return true;
   }) }),
-
   'STREAM-RESUME-REPLAYS-TWICE': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);
@@ -157,7 +139,6 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'STREAM-LARGE-REPLAY-CUT': () => onStreams(() => {
     let sent = 0;
     return {
@@ -169,7 +150,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'STREAM-RESUME-WITHOUT-STATUS': () => ({
     stream: (ctx) => (typeof requestObject(ctx.original)?.cursor !== 'string' ? undefined : {
       onEvent(event, writer, index) {
@@ -177,7 +157,6 @@ export const code: FaultCode = {
       },
     }),
   }),
-
   'STREAM-ONE-SUBSCRIBER-PER-TOKEN': () => {
     const newest = new Map<string, number>();
     let opened = 0;
@@ -196,7 +175,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'STREAM-IDLE-TIMEOUT': () => ({
     // The timeout is armed on every stream: each stream request counts as an application.
     request: (req) => (isStreamRequest(req) ? { ...req } : undefined),
@@ -212,7 +190,6 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'STREAM-OPEN-AFTER-ERROR': () => onStreams(() => ({
     async onEvent(event, writer) {
       writer.emit(event);
@@ -222,17 +199,13 @@ export const code: FaultCode = {
       }
     },
   })),
-
   'STREAM-PERMISSION-LOSS-CODE': () => onStreams(() => ({
     onEvent(event, writer) {
       writer.emit(isErrorEvent(event, 'permission_loss') ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } } : event);
     },
   })),
-
   'STREAM-ROLE-CHANGE-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'update', (ref) => isJsonObject(ref) && 'role' in ref)),
-
   'STREAM-LOGOUT-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'logout')),
-
   'STREAM-RETENTION-WITHOUT-STATUS': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);
@@ -251,7 +224,6 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'STREAM-ENDS-ON-COLLECTION-DELETE': () => {
     const traffic = new EventTraffic();
     const open: { collection: string; writer: StreamWriter }[] = [];
@@ -285,7 +257,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'STREAM-ENDS-ON-DATABASE-DELETE': () => {
     const open: { authorization: string | undefined; writer: StreamWriter }[] = [];
     return {
@@ -310,7 +281,6 @@ export const code: FaultCode = {
       }),
     };
   },
-
   'STREAM-BUFFERED': () => onStreams(() => {
     let buffered = '';
     return {
@@ -324,7 +294,6 @@ export const code: FaultCode = {
       },
     };
   }),
-
   'STREAM-ENDS-AFTER-STATUS': () => onStreams(() => ({
     async onEvent(event, writer, index) {
       if (index > 0) return writer.emit(event);

@@ -2,7 +2,7 @@
 import type { ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { answerError, dataMembers, isDocumentKey, refKey, topLevel } from './lib/records.js';
-import { bodyJson, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, records, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Expression, withHeader, withJsonBody, withStatus, withoutHeader } from './lib/rewrites.js';
+import { bodyJson, editObjects, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, records, rewriteExpression, rewriteResponse, topLevelForm, v4Expression, withHeader, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
@@ -43,11 +43,6 @@ class InFlight {
 }
 
 export const code: FaultCode = {
-
-  'HEADER-TXN-TIME-MISSING-ON-READS': () => ({
-    response: rewriteResponse((res, ctx) => isV4Query(ctx.original) && res.status === 200 && 'x-txn-time' in res.headers, (res) => withoutHeader(res, 'x-txn-time')),
-  }),
-
   'TXN-TS-GOES-BACKWARDS': () => {
     let shift = 0n;
     return {
@@ -65,20 +60,16 @@ export const code: FaultCode = {
       ),
     };
   },
-
-  'TXN-TS-PER-WRITE': () => ({
-    json: rewriteJson(
-      (body, ctx) => writes(ctx.original) && Array.isArray(isJsonObject(body) ? body.resource : undefined),
-      (body) => {
-        const written = ((body as JsonObject).resource as unknown[]).filter((item): item is JsonObject => isJsonObject(item) && isJsonInteger(item.ts));
-        written.forEach((record, index) => {
-          record.ts = jsonInt(BigInt(String(record.ts)) + BigInt(index));
-        });
-        return Math.max(0, written.length - 1);
-      },
-    ),
-  }),
-
+  'TXN-TS-PER-WRITE': onJson(
+    (body, ctx) => writes(ctx.original) && Array.isArray(isJsonObject(body) ? body.resource : undefined),
+    (body) => {
+      const written = ((body as JsonObject).resource as unknown[]).filter((item): item is JsonObject => isJsonObject(item) && isJsonInteger(item.ts));
+      written.forEach((record, index) => {
+        record.ts = jsonInt(BigInt(String(record.ts)) + BigInt(index));
+      });
+      return Math.max(0, written.length - 1);
+    },
+  ),
   'TXN-ABORT-KEEPS-EARLIER-WRITES': () => {
     const aborted = new WeakMap<ProxiedRequest, { message: unknown; at: number }>();
     return {
@@ -98,7 +89,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'TXN-UNIQUE-VIOLATION-KEEPS-EARLIER-WRITES': () => {
     const uniqueFields = new Map<string, string>();
     const taken = new Set<string>();
@@ -142,7 +132,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'TXN-READS-MISS-OWN-WRITES': () => ({
     request: (req) => {
       if (!writes(req)) return undefined;
@@ -159,7 +148,6 @@ export const code: FaultCode = {
       })!(req);
     },
   }),
-
   'TXN-CONC-LOST-UPDATE': () => {
     const inFlight = new InFlight();
     const target = (req: ProxiedRequest) => {
@@ -179,7 +167,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'TXN-CONC-UNIQUE-RACE-500': () => {
     const inFlight = new InFlight();
     const isCreate = (req: ProxiedRequest) => topLevelForm(req) === 'create';
@@ -196,7 +183,6 @@ export const code: FaultCode = {
       },
     };
   },
-
   'TXN-CONC-CREATES-CONTENDED': () => {
     const inFlight = new InFlight();
     const contended = new WeakSet<ProxiedRequest>();
@@ -221,30 +207,22 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'TXN-READ-TIME-LAGS': () => ({
-    response: rewriteResponse(
-      (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-      (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) - 1_000_000n).toString()),
-    ),
-  }),
-
+  'TXN-READ-TIME-LAGS': onResponse(
+    (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) - 1_000_000n).toString()),
+  ),
   'TXN-STALE-READ': () => {
     const lastWrite = new Map<string, bigint>();
     return {
       request: (req) => {
         if (writes(req)) return undefined;
-        return rewriteExpression((expression) => {
-          let changed = 0;
-          forEachObject(expression, (object) => {
-            const key = refKey(object.get ?? object.exists);
-            const at = key === undefined ? undefined : lastWrite.get(key);
-            if (at === undefined || Object.keys(object).length !== 1) return;
-            object.ts = jsonInt(at - 1n);
-            changed += 1;
-          });
-          return changed;
-        })!(req);
+        return rewriteExpression((expression) => editObjects(expression, (object) => {
+          const key = refKey(object.get ?? object.exists);
+          const at = key === undefined ? undefined : lastWrite.get(key);
+          if (at === undefined || Object.keys(object).length !== 1) return false;
+          object.ts = jsonInt(at - 1n);
+          return true;
+        }))!(req);
       },
       response: (res, ctx) => {
         const time = res.headers['x-txn-time'];
@@ -256,28 +234,21 @@ export const code: FaultCode = {
       },
     };
   },
-
-  'TXN-NOW-IS-WALL-CLOCK': () => ({
-    json: rewriteJson(
-      (_body, ctx) => expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time'),
-      (body) => {
-        let drift = 0n;
-        forEachObject(body, (object) => {
-          const micros = typeof object['@ts'] === 'string' ? isoMicros(object['@ts']) : undefined;
-          if (micros === undefined) return;
-          drift += 1n;
-          object['@ts'] = microsIso(micros + drift);
-        });
-        return Number(drift);
-      },
-    ),
-  }),
-
-  'TXN-NOW-BEHIND-READ-TIME': () => ({
-    response: rewriteResponse(
-      (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-      (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
-    ),
-  }),
-
+  'TXN-NOW-IS-WALL-CLOCK': onJson(
+    (_body, ctx) => expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time'),
+    (body) => {
+      let drift = 0n;
+      forEachObject(body, (object) => {
+        const micros = typeof object['@ts'] === 'string' ? isoMicros(object['@ts']) : undefined;
+        if (micros === undefined) return;
+        drift += 1n;
+        object['@ts'] = microsIso(micros + drift);
+      });
+      return Number(drift);
+    },
+  ),
+  'TXN-NOW-BEHIND-READ-TIME': onResponse(
+    (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
+  ),
 };

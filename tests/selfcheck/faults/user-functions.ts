@@ -1,7 +1,7 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, recodeFailures, records, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, editErrors, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The first error of a v4 error body, when it has `code`. */
@@ -27,129 +27,88 @@ function isFunctionRecord(record: JsonObject): boolean {
 }
 
 export const code: FaultCode = {
-
   'UDF-CALL-ERROR-UNWRAPPED': () => ({
     response: rewriteCallError('call error', (error) => {
       const cause = Array.isArray(error.cause) && isJsonObject(error.cause[0]) ? error.cause[0] : error;
       return { status: cause.code === 'permission denied' ? 403 : 400, error: cause };
     }),
   }),
-
-  'UDF-ARGUMENTS-ALWAYS-ARRAY': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (!('call' in object) || !('arguments' in object) || Array.isArray(object.arguments)) return;
-        object.arguments = [object.arguments];
-        changed++;
-      });
-      return changed;
-    }),
+  'UDF-ARGUMENTS-ALWAYS-ARRAY': onObjects((object) => {
+    if (!('call' in object) || !('arguments' in object) || Array.isArray(object.arguments)) return false;
+    object.arguments = [object.arguments];
+    return true;
   }),
-
-  'UDF-MISSING-FUNCTION-NOT-FOUND': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const error = isV4Query(ctx.original) ? firstErrorWith(bodyJson(res), 'invalid ref') : undefined;
-        return typeof error?.description === 'string' && error.description.startsWith('Ref refers to undefined function');
-      },
-      (res) => {
-        const error = firstErrorWith(bodyJson(res), 'invalid ref')!;
-        return withStatus(withJsonBody(res, { errors: [{ position: error.position, code: 'instance not found', description: 'Function not found.' }] }), 404);
-      },
-    ),
-  }),
-
+  'UDF-MISSING-FUNCTION-NOT-FOUND': onResponse(
+    (res, ctx) => {
+      const error = isV4Query(ctx.original) ? firstErrorWith(bodyJson(res), 'invalid ref') : undefined;
+      return typeof error?.description === 'string' && error.description.startsWith('Ref refers to undefined function');
+    },
+    (res) => {
+      const error = firstErrorWith(bodyJson(res), 'invalid ref')!;
+      return withStatus(withJsonBody(res, { errors: [{ position: error.position, code: 'instance not found', description: 'Function not found.' }] }), 404);
+    },
+  ),
   'UDF-CALL-DENIED-AS-CALL-ERROR': () => ({
     response: rewriteCallError('permission denied', (error) => ({
       status: 400,
       error: { position: error.position, code: 'call error', description: 'Calling the function resulted in an error.', cause: [{ ...error, position: [] }] },
     })),
   }),
-
   'UDF-STACK-OVERFLOW-WRAPPED': () => ({
     response: rewriteCallError('stack overflow', (error) => ({
       status: 400,
       error: { position: [], code: 'call error', description: 'Calling the function resulted in an error.', cause: [error] },
     })),
   }),
-
-  'UDF-BODY-NOT-QUERY': () => ({
-    json: rewriteJson(
-      () => true,
-      (body) => {
-        let changed = 0;
-        for (const record of records(body)) {
-          if (!isFunctionRecord(record) || !isJsonObject(record.body) || !isJsonObject(record.body['@query'])) continue;
-          record.body = record.body['@query'];
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'UDF-DUPLICATE-NAME-ACCEPTED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
-      (res) => withStatus(withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }), 201),
-    ),
-  }),
-
+  'UDF-BODY-NOT-QUERY': onJson(
+    () => true,
+    (body) => {
+      let changed = 0;
+      for (const record of records(body)) {
+        if (!isFunctionRecord(record) || !isJsonObject(record.body) || !isJsonObject(record.body['@query'])) continue;
+        record.body = record.body['@query'];
+        changed++;
+      }
+      return changed;
+    },
+  ),
+  'UDF-DUPLICATE-NAME-ACCEPTED': onResponse(
+    (res, ctx) => topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
+    (res) => withStatus(withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }), 201),
+  ),
   'UDF-BODY-FAILURE-CODE': () => ({
     json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'body', 'invalid value'),
   }),
-
-  'UDF-ROLE-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
-        if (params === undefined || !('role' in params)) return;
-        delete params.role;
-        changed++;
-      });
-      return changed;
+  'UDF-ROLE-IGNORED': onObjects((object) => {
+    const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+    if (params === undefined || !('role' in params)) return false;
+    delete params.role;
+    return true;
+  }),
+  'UDF-CALL-TARGET-TYPE-WORDING': onJson(
+    (_body, ctx) => isV4Query(ctx.original) && expressionUses(ctx.original, 'call'),
+    (body) => editErrors(body, (error) => {
+      if (error.code !== 'invalid argument' || typeof error.description !== 'string' || !error.description.startsWith('Identifier expected')) return false;
+      error.description = error.description.replace('Identifier expected', 'String or Ref expected');
+      return true;
     }),
-  }),
-
-  'UDF-CALL-TARGET-TYPE-WORDING': () => ({
-    json: rewriteJson(
-      (_body, ctx) => isV4Query(ctx.original) && expressionUses(ctx.original, 'call'),
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          if (error.code !== 'invalid argument' || typeof error.description !== 'string' || !error.description.startsWith('Identifier expected')) continue;
-          error.description = error.description.replace('Identifier expected', 'String or Ref expected');
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
-  'UDF-FUNCTIONS-LISTING-EMPTY': () => ({
-    json: rewriteJson(
-      (_body, ctx) => topLevelForm(ctx.original) === 'paginate' && expressionUses(ctx.original, 'functions'),
-      (body) => {
-        const page = isJsonObject(body) && isJsonObject(body.resource) ? body.resource : undefined;
-        if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return 0;
-        page.data = [];
-        return 1;
-      },
-    ),
-  }),
-
-  'UDF-CALL-BY-NAME-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original);
-        return res.status === 200 && isJsonObject(expression) && 'call' in expression && typeof expression.call === 'string';
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['call'], code: 'invalid argument', description: 'Ref expected, String provided.' }] }), 400),
-    ),
-  }),
-
+  ),
+  'UDF-FUNCTIONS-LISTING-EMPTY': onJson(
+    (_body, ctx) => topLevelForm(ctx.original) === 'paginate' && expressionUses(ctx.original, 'functions'),
+    (body) => {
+      const page = isJsonObject(body) && isJsonObject(body.resource) ? body.resource : undefined;
+      if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return 0;
+      page.data = [];
+      return 1;
+    },
+  ),
+  'UDF-CALL-BY-NAME-REFUSED': onResponse(
+    (res, ctx) => {
+      const expression = v4Expression(ctx.original);
+      return res.status === 200 && isJsonObject(expression) && 'call' in expression && typeof expression.call === 'string';
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['call'], code: 'invalid argument', description: 'Ref expected, String provided.' }] }), 400),
+  ),
   'UDF-BODY-WRITES-OWN-TRANSACTION': () => ({
     request: rewriteExpression((expression) => {
       if (!Array.isArray(expression) || !expression.some((e) => isJsonObject(e) && 'call' in e)) return 0;
@@ -171,106 +130,68 @@ export const code: FaultCode = {
       },
     ),
   }),
-
-  'UDF-CREATE-FUNCTIONS-REF-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original);
-        return res.status === 201 && isJsonObject(expression) && isJsonObject(expression.create) && 'functions' in expression.create;
-      },
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create'], code: 'invalid argument', description: 'Collection Ref expected, Ref provided.' }] }), 400),
-    ),
-  }),
-
-  'UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT': () => ({
-    json: rewriteJson(
-      (body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
-      (body) => {
-        let changed = 0;
-        for (const error of v4Errors(body)) {
-          const failures = Array.isArray(error.failures) ? error.failures : [];
-          if (error.code !== 'validation failed' || !failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && ['name', 'data'].includes(String(f.field[0])))) continue;
-          error.code = 'invalid argument';
-          error.description = 'Object expected.';
-          delete error.failures;
-          changed++;
-        }
-        return changed;
-      },
-    ),
-  }),
-
+  'UDF-CREATE-FUNCTIONS-REF-REFUSED': onResponse(
+    (res, ctx) => {
+      const expression = v4Expression(ctx.original);
+      return res.status === 201 && isJsonObject(expression) && isJsonObject(expression.create) && 'functions' in expression.create;
+    },
+    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create'], code: 'invalid argument', description: 'Collection Ref expected, Ref provided.' }] }), 400),
+  ),
+  'UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT': onJson(
+    (body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
+    (body) => editErrors(body, (error) => {
+      const failures = Array.isArray(error.failures) ? error.failures : [];
+      if (error.code !== 'validation failed' || !failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && ['name', 'data'].includes(String(f.field[0])))) return false;
+      error.code = 'invalid argument';
+      error.description = 'Object expected.';
+      delete error.failures;
+      return true;
+    }),
+  ),
   'UDF-ROLE-FAILURES-AS-INVALID-TYPE': () => ({ json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'role' && failure.code !== 'invalid type', 'invalid type') }),
-
-  'UDF-STRING-BODY-STORED': () => ({
-    request: rewriteExpression((expression) => {
-      let changed = 0;
-      forEachObject(expression, (object) => {
+  'UDF-STRING-BODY-STORED': onObjects((object) => {
+    const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+    if (params === undefined || typeof params.body !== 'string') return false;
+    params.body = { query: { lambda: '_', expr: params.body } };
+    return true;
+  }),
+  'UDF-ROLE-NAME-REFUSED': onResponse(
+    (res, ctx) => {
+      if (res.status !== 200 && res.status !== 201) return false;
+      let named = false;
+      forEachObject(v4Expression(ctx.original), (object) => {
         const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
-        if (params === undefined || typeof params.body !== 'string') return;
-        params.body = { query: { lambda: '_', expr: params.body } };
-        changed++;
+        const roles = params === undefined ? [] : Array.isArray(params.role) ? params.role : [params.role];
+        if (roles.some((role) => typeof role === 'string' && !['admin', 'server', 'server-readonly', 'client'].includes(role))) named = true;
       });
-      return changed;
-    }),
+      return named;
+    },
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [{ position: ['create_function'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }] }],
+        }),
+        400,
+      ),
+  ),
+  'UDF-UPDATE-FIELDS-UNCHECKED': onResponse(
+    (res, ctx) => {
+      const expression = v4Expression(ctx.original);
+      return res.status === 400 && isJsonObject(expression) && isJsonObject(expression.update) && 'function' in expression.update && hasErrorCode(bodyJson(res), 'validation failed');
+    },
+    (res) => withStatus(withJsonBody(res, { resource: null }), 200),
+  ),
+  'UDF-RENAME-IGNORED': onExpression((expression) => {
+    if (!isJsonObject(expression) || !isJsonObject(expression.update) || !('function' in expression.update)) return 0;
+    const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
+    if (params === undefined || !('name' in params)) return 0;
+    delete params.name;
+    return 1;
   }),
-
-  'UDF-ROLE-NAME-REFUSED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        if (res.status !== 200 && res.status !== 201) return false;
-        let named = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
-          const roles = params === undefined ? [] : Array.isArray(params.role) ? params.role : [params.role];
-          if (roles.some((role) => typeof role === 'string' && !['admin', 'server', 'server-readonly', 'client'].includes(role))) named = true;
-        });
-        return named;
-      },
-      (res) =>
-        withStatus(
-          withJsonBody(res, {
-            errors: [{ position: ['create_function'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }] }],
-          }),
-          400,
-        ),
-    ),
+  'UDF-REPLACE-AS-UPDATE': onExpression((expression) => {
+    if (!isJsonObject(expression) || !isJsonObject(expression.replace) || !('function' in expression.replace)) return 0;
+    expression.update = expression.replace;
+    delete expression.replace;
+    return 1;
   }),
-
-  'UDF-CREATE-CLIENT-KEY-UNAUTHORIZED': () => ({
-    response: rewriteResponse(
-      (res, context) => res.status === 403 && topLevelForm(context.original) === 'create_function' && hasErrorCode(bodyJson(res), 'permission denied'),
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-    ),
-  }),
-
-  'UDF-UPDATE-FIELDS-UNCHECKED': () => ({
-    response: rewriteResponse(
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original);
-        return res.status === 400 && isJsonObject(expression) && isJsonObject(expression.update) && 'function' in expression.update && hasErrorCode(bodyJson(res), 'validation failed');
-      },
-      (res) => withStatus(withJsonBody(res, { resource: null }), 200),
-    ),
-  }),
-
-  'UDF-RENAME-IGNORED': () => ({
-    request: rewriteExpression((expression) => {
-      if (!isJsonObject(expression) || !isJsonObject(expression.update) || !('function' in expression.update)) return 0;
-      const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
-      if (params === undefined || !('name' in params)) return 0;
-      delete params.name;
-      return 1;
-    }),
-  }),
-
-  'UDF-REPLACE-AS-UPDATE': () => ({
-    request: rewriteExpression((expression) => {
-      if (!isJsonObject(expression) || !isJsonObject(expression.replace) || !('function' in expression.replace)) return 0;
-      expression.update = expression.replace;
-      delete expression.replace;
-      return 1;
-    }),
-  }),
-
 };

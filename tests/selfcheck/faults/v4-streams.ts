@@ -1,7 +1,7 @@
 // The faults of spec/requirements/v4-streams.md that are code; their rows (ids, titles, what they break) are in v4-streams.json.
 import type { FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, hasErrorCode, pathname, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, forwardInstead, hasErrorCode, onResponse, pathname, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
@@ -63,7 +63,6 @@ function editV4Bodies(type: string, edit: (fields: JsonObject) => JsonObject | u
 }
 
 export const code: FaultCode = {
-
   'V4STREAM-VERSION-REFUSED': () => ({
     request(req) {
       if (!isV4Stream(req)) return undefined;
@@ -72,14 +71,12 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ select: ['data'], from: parsed.value })) };
     },
   }),
-
   'V4STREAM-START-EVENT-DIFFERS': () => onV4Streams(() => ({
     onEvent(event, writer) {
       if (isV4Event(event, 'start')) writer.emit({ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) });
       else writer.emit(event);
     },
   })),
-
   'V4STREAM-DELETE-ENDS-STREAM': () => onV4Streams(() => ({
     async onEvent(event, writer) {
       if (!isV4Event(event, 'version') || body(event)?.action !== 'delete') return writer.emit(event);
@@ -88,9 +85,7 @@ export const code: FaultCode = {
       writer.destroy();
     },
   })),
-
   'V4STREAM-DEFAULT-EVERY-FIELD': () => withFields((fields) => (fields === null ? V4_EVENT_FIELD_ORDER.join(',') : undefined)),
-
   'V4STREAM-FIELDS-IN-REQUEST-ORDER': () => ({
     stream: (ctx) => {
       if (!isV4Stream(ctx.original)) return undefined;
@@ -107,13 +102,11 @@ export const code: FaultCode = {
       };
     },
   }),
-
   'V4STREAM-UNKNOWN-FIELD-IGNORED': () => withFields((fields) => {
     if (fields === null) return undefined;
     const known = fields.split(',').filter((f) => (V4_EVENT_FIELD_ORDER as readonly string[]).includes(f.trim()));
     return known.length === fields.split(',').length ? undefined : known.length === 0 ? null : known.join(',');
   }),
-
   'V4STREAM-SET-DOCUMENT-WITH-DATA': () => onV4Streams(() => ({
     onEvent(event, writer) {
       const fields = isV4Event(event, 'set') ? body(event) : undefined;
@@ -122,7 +115,6 @@ export const code: FaultCode = {
       writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
     },
   })),
-
   'V4STREAM-NO-STREAM-ID': () => ({
     streamHeaders(headers, context) {
       if (!isV4Stream(context.original) || !('x-fauna-stream-id' in headers)) return undefined;
@@ -130,7 +122,6 @@ export const code: FaultCode = {
       return headers;
     },
   }),
-
   'V4STREAM-MISSING-DOCUMENT-REFUSED': () =>
     forwardInstead(
       (req) => {
@@ -145,32 +136,21 @@ export const code: FaultCode = {
         return refused ? withJsonBody(withStatus(response, 404), { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] }) : response;
       },
     ),
-
   'V4STREAM-UNSTREAMABLE-AS-INVALID-EXPRESSION': () => ({ json: refusalCodeAs(400, 'invalid argument', 'invalid expression') }),
-
   'V4STREAM-WRITE-AS-INVALID-ARGUMENT': () => ({ json: refusalCodeAs(400, 'invalid expression', 'invalid argument') }),
-
-  'V4STREAM-BAD-SECRET-FORBIDDEN': () => ({
-    response: rewriteResponse(
-      (response, context) => isV4Stream(context.original) && response.status === 401 && hasErrorCode(bodyJson(response), 'unauthorized'),
-      (response) => withJsonBody(withStatus(response, 403), { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }),
-    ),
-  }),
-
+  'V4STREAM-BAD-SECRET-FORBIDDEN': onResponse(
+    (response, context) => isV4Stream(context.original) && response.status === 401 && hasErrorCode(bodyJson(response), 'unauthorized'),
+    (response) => withJsonBody(withStatus(response, 403), { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }),
+  ),
   'V4STREAM-PERMISSION-LOSS-SILENT': () => onV4Streams(() => ({
     onEvent(event, writer) {
       if (!isV4Event(event, 'error')) writer.emit(event);
     },
   })),
-
   'V4STREAM-UPDATE-AS-CREATE': () => editV4Bodies('version', (fields) => (fields.action === 'update' ? { ...fields, action: 'create' } : undefined)),
-
   'V4STREAM-CREATE-AS-UPDATE': () => editV4Bodies('version', (fields) => (fields.action === 'create' ? { ...fields, action: 'update' } : undefined)),
-
   'V4STREAM-DIFF-IS-DOCUMENT': () => editV4Bodies('version', (fields) => (isJsonObject(fields.diff) && isJsonObject(fields.document) ? { ...fields, diff: fields.document } : undefined)),
-
   'V4STREAM-INDEX-WITHOUT-VALUES': () => editV4Bodies('set', (fields) => (isJsonObject(fields.index) ? { ...fields, index: { ...fields.index, values: [] } } : undefined)),
-
   'V4STREAM-DOCUMENTS-REMOVE-DROPPED': () => onV4Streams(() => ({
     onEvent(event, writer) {
       const fields = isV4Event(event, 'set') ? body(event) : undefined;
@@ -178,7 +158,6 @@ export const code: FaultCode = {
       writer.emit(event);
     },
   })),
-
   'V4STREAM-HISTORY-EDIT-AS-VERSION': () => {
     const inserts: bigint[] = [];
     return {

@@ -1,6 +1,6 @@
 // Small reusable pieces the fault catalogue is written with: what a request is, and common rewrites of
 // v4 answers. Each fault stays a few lines of data plus one of these.
-import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest } from '../../fault.js';
+import type { BufferedResponse, ExchangeContext, Fault, FaultHooks, JsonResponseContext, ProxiedRequest } from '../../fault.js';
 import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../../json-body.js';
 
 export function pathname(request: ProxiedRequest): string {
@@ -109,6 +109,20 @@ export function deleteKeys(value: unknown, key: string, where: (object: JsonObje
   return deleted;
 }
 
+/** Calls `edit` on every object of a tree (parents first); answers how many it changed (`edit` answers whether it did). */
+export function editObjects(value: unknown, edit: (object: JsonObject) => boolean): number {
+  let changed = 0;
+  forEachObject(value, (object) => {
+    if (edit(object)) changed += 1;
+  });
+  return changed;
+}
+
+/** Calls `edit` on every error of a v4 error body; answers how many it changed (`edit` answers whether it did). */
+export function editErrors(body: unknown, edit: (error: JsonObject) => boolean): number {
+  return v4Errors(body).filter(edit).length;
+}
+
 /** A JSON body hook that applies `rewrite` to matching exchanges and counts it only when it changed something. */
 export function rewriteJson(
   applies: (body: unknown, context: JsonResponseContext) => boolean,
@@ -128,6 +142,18 @@ export function rewriteResponse(
 ): FaultHooks['response'] {
   return (response, context) => (applies(response, context) ? rewrite(response, context) : undefined);
 }
+
+/** A fault whose one hook is `rewriteResponse(applies, rewrite)`. */
+export const onResponse = (...args: Parameters<typeof rewriteResponse>): Fault['apply'] => () => ({ response: rewriteResponse(...args) });
+
+/** A fault whose one hook is `rewriteJson(applies, rewrite)`. */
+export const onJson = (...args: Parameters<typeof rewriteJson>): Fault['apply'] => () => ({ json: rewriteJson(...args) });
+
+/** A fault that edits every object of a v4 query's expression (`edit` answers whether it changed one). */
+export const onObjects = (edit: (object: JsonObject) => boolean): Fault['apply'] => () => ({ request: rewriteExpression((expression) => editObjects(expression, edit)) });
+
+/** A fault whose one hook is `rewriteExpression(rewrite)`. */
+export const onExpression = (rewrite: (expression: unknown) => number): Fault['apply'] => () => ({ request: rewriteExpression(rewrite) });
 
 /**
  * Hooks that send the server `substitute(request)` instead of a request (when it gives a body) and answer the client
