@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AREAS } from '../../selfcheck/fault.js';
 import { CATALOGUE, FAULTS } from '../../selfcheck/faults/catalogue.js';
 import { faultList, LIST_FILE } from '../../selfcheck/faults/lib/list.js';
+import { tableFile, tableText } from '../../selfcheck/faults/lib/table.js';
 
 const index = JSON.parse(readFileSync(new URL('../../../spec/requirements.json', import.meta.url), 'utf8')) as {
   requirements: { id: string; status: string; file: string }[];
@@ -34,6 +35,10 @@ describe('fault catalogue', () => {
   it('keeps each fault in the table of the spec file of the first requirement it breaks', () => {
     const misplaced = CATALOGUE.flatMap((area) => area.faults.filter((fault) => specFile.get(fault.breaks[0]!) !== area.spec).map((fault) => `${fault.id} in ${area.spec}`));
     expect(misplaced).toEqual([]);
+  });
+
+  it.each(CATALOGUE.map((area) => area.name))('keeps faults/%s.json one row a line', (name) => {
+    expect(readFileSync(tableFile(name), 'utf8') === tableText(name), `run npm run gen:fault-list to lay out faults/${name}.json`).toBe(true);
   });
 
   it('has a current generated list (tests/selfcheck/faults/LIST.md)', () => {

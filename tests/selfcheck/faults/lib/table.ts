@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { LosslessNumber, parse } from 'lossless-json';
+import { LosslessNumber, parse, stringify } from 'lossless-json';
 import type { Area, BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../../fault.js';
 import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
 import { topLevelCall } from './calls.js';
@@ -64,6 +64,8 @@ interface FaultRow {
 export type HooksKind = 'edit' | 'failpoints' | 'code';
 
 export interface AreaFaults {
+  /** The table's name: `faults/<name>.json`. */
+  name: string;
   /** The spec file whose requirements the area's faults break first, e.g. `spec/requirements/protocol.md`. */
   spec: string;
   faults: Fault[];
@@ -138,11 +140,25 @@ function editHooks(when: When, then: Then): FaultHooks {
   };
 }
 
-/** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code without a row. */
-export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
-  const file = new URL(`../${area}.json`, import.meta.url);
+export const tableFile = (area: string): URL => new URL(`../${area}.json`, import.meta.url);
+
+function readTable(file: URL): { spec: string; faults: FaultRow[] } {
   const table = parse(readFileSync(file, 'utf8'), undefined, parseNumber);
   if (!validate(table)) throw new Error(`${file.pathname}: ${JSON.stringify(validate.errors)}`);
+  return table;
+}
+
+/** The text a table is kept in: one row a line, so the table reads (and diffs) as a table. */
+export function tableText(area: string): string {
+  const { spec, faults } = readTable(tableFile(area));
+  const row = (fault: FaultRow) => `{ ${Object.entries(fault).map(([key, value]) => `"${key}": ${stringify(value)}`).join(', ')} }`;
+  return `{\n  "$schema": "./lib/faults.schema.json",\n  "spec": "${spec}",\n  "faults": [\n    ${faults.map(row).join(',\n    ')}\n  ]\n}\n`;
+}
+
+/** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code without a row. */
+export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
+  const file = tableFile(area);
+  const table = readTable(file);
   const unused = new Set(Object.keys(code));
   const kinds = new Map<string, HooksKind>();
   const faults = table.faults.map(({ failpoints, code: isCode, when, then, ...fault }): Fault => {
@@ -161,5 +177,5 @@ export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
     return { ...fault, apply };
   });
   if (unused.size > 0) throw new Error(`${file.pathname}: code for faults it has no row for: ${[...unused].join(', ')}`);
-  return { spec: table.spec, faults, kinds };
+  return { name: area, spec: table.spec, faults, kinds };
 }
