@@ -3,7 +3,7 @@ import type { BufferedResponse } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, editExpression, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, deleteKeys, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -60,7 +60,6 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [login, true] })) };
     },
   }),
-  'AUTH-TOKEN-DATA-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'tokens' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
   'AUTH-LOGOUT-ONE-AS-ALL': () => ({
     request: editExpression((object) => {
       if (object.logout !== false) return 0;
@@ -97,8 +96,6 @@ export const code: FaultCode = {
       return isJsonObject(record) && 'instance' in record && 'hashed_secret' in record && stringifyJson(record.ref) !== stringifyJson(token.refValue);
     }, permissionDenied),
   })),
-  'AUTH-LOGIN-SECRET-RENAMED': onJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => renameKeys(v4Resource(body), 'secret', 'token', (o) => o === v4Resource(body))),
-  'AUTH-LOGIN-NO-INSTANCE': onJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'instance', (o) => o === v4Resource(body))),
   'AUTH-LOGIN-MATCH-REJECTED': onResponse(
     (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject),
     (res) => errorAnswer(res, 400, 'invalid argument', 'Ref expected, Set provided.'),
@@ -377,14 +374,6 @@ export const code: FaultCode = {
     };
   },
   'AUTH-TOKEN-INDEX-WITHOUT-ROLE': tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
-  'AUTH-TOKEN-CREATE-NO-SECRET': onJson(
-    (_body, ctx) => answersForm('create', 201, ctx) && isJsonObject(topObject(ctx.original)?.create) && 'tokens' in (topObject(ctx.original)!.create as JsonObject),
-    (body) => deleteKeys(v4Resource(body), 'secret'),
-  ),
-  'AUTH-IDENTIFY-SET-REFUSED': onResponse(
-    (_res, ctx) => topLevelForm(ctx.original) === 'identify' && isJsonObject(topObject(ctx.original)?.identify) && 'match' in (topObject(ctx.original)!.identify as JsonObject),
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['identify'], code: 'invalid argument', description: 'Ref expected, Set provided.' }] }), 400),
-  ),
   'AUTH-REPLACE-DROPS-PASSWORD': () => ({
     request: editExpression((object) => {
       const collection = 'replace' in object ? refCollection(object.replace) : undefined;

@@ -3,7 +3,7 @@ import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import { RecordMemory, answerError, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, renameKeys, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -151,20 +151,6 @@ export const code: FaultCode = {
       return n + 1;
     }, 0),
   ),
-  'DOC-UPDATE-REPLACES': () => ({
-    request: (req) => {
-      const expression = v4Expression(req);
-      const renamed = renameKeys(expression, 'update', 'replace', (object) => 'params' in object);
-      return renamed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-    },
-  }),
-  'DOC-REPLACE-MERGES': () => ({
-    request: (req) => {
-      const expression = v4Expression(req);
-      const renamed = renameKeys(expression, 'replace', 'update', (object) => 'params' in object);
-      return renamed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-    },
-  }),
   'DOC-DELETE-ANSWERS-TRUE': onJson(
     (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'delete' && v4Resource(body) !== undefined,
     (body) => {
@@ -354,7 +340,6 @@ export const code: FaultCode = {
       return had;
     },
   ),
-  'COLL-HISTORY-DAYS-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'collections' ? deleteKeys(record, 'history_days', (o) => o === record) : 0), 0)),
   'COLL-REF-INTERNAL-ID': () => {
     const numbers = new Map<string, string>();
     return {

@@ -4,7 +4,7 @@ import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type Js
 import { answersForm, documentRefKey, editExpression, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
 import { KeyLedger, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
 import { RecordMemory, answerError, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
@@ -122,7 +122,6 @@ export const code: FaultCode = {
       return 1;
     }),
   })),
-  'KEY-CREATE-NO-HASHED-SECRET': onJson((body, ctx) => answersForm('create_key', 201, ctx) && v4Resource(body) !== undefined, (body) => deleteKeys(v4Resource(body), 'hashed_secret', (o) => o === v4Resource(body))),
   'KEY-CREATE-DATABASE-REQUIRED': onResponse(
     (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
     (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
@@ -255,7 +254,6 @@ export const code: FaultCode = {
     ref.id = 'database';
     return n + 1;
   }, 0)),
-  'DB-DATA-DROPPED': onJson(() => true, (body) => records(body).reduce((n, record) => n + (nativeCollectionOf(record) === 'databases' ? deleteKeys(record, 'data', (o) => o === record) : 0), 0)),
   'DB-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_database') }),
   'DB-GET-TS-IS-READ-TIME': onJson(
     (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
@@ -265,10 +263,6 @@ export const code: FaultCode = {
       resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
       return 1;
     },
-  ),
-  'DB-GET-DROPS-DATA': onJson(
-    (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases',
-    (body) => deleteKeys(v4Resource(body)!, 'data', (object) => object === v4Resource(body)),
   ),
   'DB-GET-MISSING-403': onResponse(
     (res, ctx) => refKey(topLevel(ctx.original)?.get)?.startsWith('databases/') === true && isNotFound(res.status, bodyJson(res)),

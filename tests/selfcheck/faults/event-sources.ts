@@ -39,14 +39,6 @@ export const code: FaultCode = {
       }),
     };
   },
-  'ESRC-FORMAT-HEADER-IGNORED': () => ({
-    request: (req) => {
-      if (!isQueryV10(req) || req.headers['x-format'] === undefined) return undefined;
-      const headers = { ...req.headers };
-      delete headers['x-format'];
-      return { ...req, headers };
-    },
-  }),
   'ESRC-VALUE-FRAGMENT-AS-TEXT': () => ({
     request: (req) => {
       const body = isQueryV10(req) ? requestObject(req) : undefined;

@@ -138,12 +138,6 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-  'ARR-APPEND-PREPENDS': onObjects((object) => {
-    if (!('append' in object) || !('collection' in object)) return false;
-    object['prepend'] = object['append'];
-    delete object['append'];
-    return true;
-  }),
   'OBJ-MERGE-NULL-KEPT': () => ({
     json: rewriteResult(['merge'], (body, call) => {
       const merged = body.resource;
@@ -257,13 +251,6 @@ export const code: FaultCode = {
       return true;
     }),
   ),
-  'OBJ-CONTAINS-OLD-NAME-UNKNOWN': onResponse(
-    (res, ctx) => res.status === 200 && topLevelCall(ctx.original, ['contains']) !== undefined,
-    (res) => {
-      const error = { position: [], code: 'invalid expression', description: 'No form/function found, or invalid argument keys: { contains, in }.' };
-      return withStatus(withJsonBody(res, { errors: [error] }), 400);
-    },
-  ),
   'OBJ-CONTAINS-PATH-ELEMENT-AT-ARGUMENT': () => ({ json: errorAtWholeArgument(['contains_path', 'contains']) }),
   'OBJ-CONTAINS-FIELD-ARRAY-FALSE': () => ({ response: refusalAnswered('contains_field', 'Object expected, Array provided.', false) }),
   'OBJ-CONTAINS-VALUE-SCALAR-FALSE': () => ({ response: refusalAnswered('contains_value', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', false) }),
@@ -343,13 +330,5 @@ export const code: FaultCode = {
       (body as JsonObject)['resource'] = found[0];
       return true;
     },
-  ),
-  'FOLD-SELECT-ALL-NOT-FOUND': onResponse(
-    (res, ctx) => {
-      if (res.status !== 200 || topLevelCall(ctx.original, 'select_all')?.call === undefined) return false;
-      const body = bodyJson(res);
-      return isJsonObject(body) && Array.isArray(body['resource']) && body['resource'].length === 0;
-    },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['from'], code: 'value not found', description: 'Value not found at path [].' }] }), 404),
   ),
 };

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-math.md that are code; their rows (ids, titles, what they break) are in functions-math.json.
 import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, jsonNumber, type JsonObject } from '../json-body.js';
-import { onExpression, onJson, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { onExpression, onJson, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -64,20 +64,6 @@ function parse(res: BufferedResponse): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A request hook adding `key: value` to every call of `form` that lacks it. */
-function defaultArgument(form: string, key: string, value: unknown): FaultHooks['request'] {
-  return rewriteExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (form in object && !(key in object)) {
-        object[key] = value;
-        changed++;
-      }
-    });
-    return changed;
-  });
 }
 
 /** Textbook rounding of `x` to `places` decimal places: half away from zero. */
@@ -156,8 +142,6 @@ export const code: FaultCode = {
       return n !== undefined && Number.isInteger(n) && !Object.is(n, -0) ? jsonInt(n) : undefined;
     }),
   }),
-  'MATH-POW-DEFAULT-EXP-1': () => ({ request: defaultArgument('pow', 'exp', jsonInt(1)) }),
-  'MATH-HYPOT-DEFAULT-B-0': () => ({ request: defaultArgument('hypot', 'b', jsonInt(0)) }),
   'MATH-BIT-INT32': () => ({
     json: rewriteResource(BIT_FOLDS, (resource, call, form) => {
       const operands = integerOperands(call, form);

@@ -258,8 +258,4 @@ export const code: FaultCode = {
       redefinePredicate('is_collection', (x) => ({ and: [{ is_collection: x }, { is_ref: x }] }))!(req) ??
       redefinePredicate('is_index', (x) => ({ and: [{ is_index: x }, { is_ref: x }] }))!(req),
   }),
-  'TYPE-OWN-CREDENTIALS-DENIED': onResponse(
-    (res, ctx) => res.status !== 403 && JSON.stringify(v4Expression(ctx.original) ?? null) === '{"get":{"@ref":"credentials/self"}}',
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }), 403),
-  ),
 };

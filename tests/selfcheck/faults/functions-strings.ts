@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-strings.md that are code; their rows (ids, titles, what they break) are in functions-strings.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { editErrors, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteExpression, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { editErrors, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -58,20 +58,6 @@ function repositionErrors(form: string, rewrite: (position: unknown[], descripti
       return true;
     }),
   );
-}
-
-/** A request hook deleting the optional argument `key` from every call of `form` in the expression. */
-function dropArgument(form: string, key: string): FaultHooks['request'] {
-  return rewriteExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (form in object && key in object) {
-        delete object[key];
-        changed++;
-      }
-    });
-    return changed;
-  });
 }
 
 /** JavaScript-style escaping of a string for a pattern: a backslash before each metacharacter instead of `\Q…\E`. */
@@ -296,9 +282,6 @@ export const code: FaultCode = {
       return changed > 0 ? body : undefined;
     },
   }),
-  'STR-FINDSTRREGEX-START-IGNORED': () => ({ request: dropArgument('findstrregex', 'start') }),
-  'STR-FINDSTRREGEX-NUM-RESULTS-IGNORED': () => ({ request: dropArgument('findstrregex', 'num_results') }),
-  'STR-REPLACESTRREGEX-FIRST-IGNORED': () => ({ request: dropArgument('replacestrregex', 'first') }),
   'STR-REGEXESCAPE-BACKSLASHES': () => ({
     json: answerTopLevel('regexescape', (call) => (typeof call.regexescape === 'string' ? backslashEscaped(call.regexescape) : undefined)),
   }),

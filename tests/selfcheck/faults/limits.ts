@@ -5,7 +5,7 @@ import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
 import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
-import { bodyJson, forwardInstead, isV4Query, onExpression, onJson, onResponse, pathname, v4Errors, v4Expression, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
+import { forwardInstead, isV4Query, onExpression, onJson, onResponse, pathname, v4Expression, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Depth of brackets and braces in a JSON text (strings skipped), without parsing it. */
@@ -193,10 +193,6 @@ export const code: FaultCode = {
   'QUERY-TIMEOUT-IGNORED': () => ({
     request: (req) => (hasDeadline(req) && req.headers['x-query-timeout'] !== '600000' ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } } : undefined),
   }),
-  'QUERY-TIMEOUT-AS-440': onResponse(
-    (res) => res.status === 503 && v4Errors(bodyJson(res))[0]?.code === 'time out',
-    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'processing time limit exceeded', description: 'Query ran for too long.' }] }), 440),
-  ),
   'QUERY-TIMEOUT-KEEPS-EARLIER-WRITES': () =>
     forwardInstead(
       (req) => {
@@ -205,10 +201,6 @@ export const code: FaultCode = {
       },
       (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503),
     ),
-  'WRITE-VERSION-LIMIT-AS-413': onResponse(
-    (res) => res.status === 400 && String(v4Errors(bodyJson(res))[0]?.description ?? '').startsWith('Version bytes'),
-    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'request too large', description: 'Request entity is too large.' }] }), 413),
-  ),
   'WRITE-VERSION-LIMIT-TOO-LOW': () =>
     forwardInstead(
       (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),

@@ -1,8 +1,8 @@
 // The faults of spec/requirements/protocol.md that are code; their rows (ids, titles, what they break) are in protocol.json.
 import type { Fault, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { answerError, isDocumentKey, refKey } from './lib/records.js';
-import { apiVersion, bodyJson, deleteKeys, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
+import { apiVersion, bodyJson, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
@@ -38,10 +38,6 @@ function withoutHeaders(req: ProxiedRequest, drop: (name: string, value: string)
 function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
   if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
   else if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) visit(value, key, item);
-}
-
-function isV4Error(status: number, body: unknown): boolean {
-  return status >= 400 && v4Errors(body).length > 0;
 }
 
 function isShortRefIn(value: unknown): boolean {
@@ -92,10 +88,6 @@ export const code: FaultCode = {
     (res) => res.status === 201 && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
     (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1n).toString()),
   ),
-  'HEADER-STORAGE-BYTES-MISSING': onResponse(
-    (res) => 'x-storage-bytes-read' in res.headers || 'x-query-bytes-out' in res.headers,
-    (res) => ['x-query-bytes-in', 'x-query-bytes-out', 'x-storage-bytes-read', 'x-storage-bytes-write'].reduce(withoutHeader, res),
-  ),
   'HEADER-QUERY-BYTES-OUT-CHARACTERS': onResponse(
     (res) => /^\d+$/.test(res.headers['x-query-bytes-out'] ?? '') && res.body.toString('utf8').length !== res.body.length,
     (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
@@ -111,40 +103,13 @@ export const code: FaultCode = {
     (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
     (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
   ),
-  'HEADER-METRICS-MISSING': onResponse(
-    (res) => 'x-compute-ops' in res.headers || 'x-query-time' in res.headers,
-    (res) => ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time'].reduce(withoutHeader, res),
-  ),
   'CONTENT-TYPE-TEXT': onResponse((res) => (res.headers['content-type'] ?? '').includes('json'), (res) => withHeader(res, 'content-type', 'text/plain; charset=utf-8')),
-  'CONTENT-TYPE-TEXT-PLAIN-REJECTED': onResponse(
-    (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && !(ctx.original.headers['content-type'] ?? '').includes('application/json'),
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'invalid expression', description: 'Unsupported content type.' }] }), 400),
-  ),
   'AUTH-BASIC-REJECTED': () => ({
     request: (req) =>
       (req.headers.authorization ?? '').startsWith('Basic ')
         ? { ...req, headers: { ...req.headers, authorization: 'Bearer fault-unknown-secret' } }
         : undefined,
   }),
-  'AUTH-BEARER-REJECTED-ON-V4': onResponse(
-    (_res, ctx) => isV4Query(ctx.original) && (ctx.original.headers.authorization ?? '').startsWith('Bearer '),
-    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-  ),
-  'AUTH-MALFORMED-HEADER-400': onResponse(
-    (res, ctx) => {
-      const auth = ctx.original.headers.authorization;
-      return res.status === 401 && auth !== undefined && !/^(Basic|Bearer) \S+/.test(auth);
-    },
-    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: 'Malformed Authorization header.' }] }), 400),
-  ),
-  'ENDPOINT-405-AS-404': onResponse(
-    (res, ctx) => pathname(ctx.original) === '/' && !['GET', 'POST'].includes(ctx.original.method) && res.status === 405,
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'allow'), { errors: [{ code: 'not found', description: 'Not Found' }] }), 404),
-  ),
-  'ENDPOINT-PING-NEEDS-SECRET': onResponse(
-    (res, ctx) => pathname(ctx.original) === '/ping' && ctx.original.headers['authorization'] === undefined,
-    (res) => withStatus(withJsonBody(withHeader(res, 'www-authenticate', 'Basic realm="Unauthorized"'), { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
-  ),
   'ENDPOINT-PING-STRICT-SCOPES': onResponse(
     (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
     (res, ctx) => {
@@ -154,10 +119,6 @@ export const code: FaultCode = {
       if (['node', 'read', 'write', 'all'].includes(scope)) return res;
       return withStatus(withJsonBody(res, { errors: [{ code: 'invalid url parameter', description: `Invalid scope '${scope}'.` }] }), 400);
     },
-  ),
-  'ENDPOINT-UNKNOWN-PATH-AUTH-FIRST': onResponse(
-    (res, ctx) => res.status === 404 && hasErrorCode(bodyJson(res), 'not found') && ctx.original.headers['authorization'] === undefined,
-    (res) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401),
   ),
   'BODY-INVALID-JSON-CODE': onJson(
     (body, ctx) => isV4Query(ctx.original) && ctx.original.body.length > 0 && v4Expression(ctx.original) === undefined && hasErrorCode(body, 'invalid expression'),
@@ -179,7 +140,6 @@ export const code: FaultCode = {
     (_res, ctx) => ctx.original.body.length > 0 && !isValidUtf8(ctx.original.body),
     (res) => withStatus(withJsonBody(res, { resource: null }), 200),
   ),
-  'ERROR-POSITION-DROPPED': onJson((body, ctx) => isV4Error(ctx.status, body), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'position'), 0)),
   'ERROR-TOP-LEVEL-POSITION-NONEMPTY': onJson(
     (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length === 0),
     (body) => v4Errors(body).forEach((error) => {
@@ -198,7 +158,6 @@ export const code: FaultCode = {
       if (!('position' in error)) error.position = [];
     }),
   ),
-  'ERROR-VALIDATION-FAILURES-DROPPED': onJson((body) => hasErrorCode(body, 'validation failed'), (body) => v4Errors(body).reduce((n, error) => n + deleteKeys(error, 'failures'), 0)),
   'VERSION-4-RENDERS-CLASS': onJson(
     (_body, ctx) => apiVersion(ctx.original) === '4',
     (body) => refPayloads(body).reduce((n, ref) => n + renameKeys(ref, 'collection', 'class', (object) => object === ref), 0),
@@ -238,9 +197,6 @@ export const code: FaultCode = {
       return rounded;
     },
   ),
-  'VALUE-SET-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@set', '@setref')),
-  'VALUE-QUERY-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@query', '@lambda')),
-  'VALUE-TS-TAG-RENAMED': onJson(() => true, (body) => renameKeys(body, '@ts', '@time')),
   'VALUE-EARLY-YEARS-AS-1900S': onJson(
     () => true,
     (body) => {
@@ -270,17 +226,6 @@ export const code: FaultCode = {
       });
       return unwrapped;
     },
-  ),
-  'VALUE-SELECT-DEFAULT-IGNORED': () => ({
-    request: (req) => {
-      const expression = v4Expression(req);
-      const removed = deleteKeys(expression, 'default', (object) => 'select' in object);
-      return removed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-    },
-  }),
-  'HTTP-1-1-REFUSED': onResponse(
-    () => true,
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'http version not supported', description: 'Only HTTP/2 is served.' }] }), 505),
   ),
   'ENDPOINT-RESULT-KEY': onJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
   'CONTENT-TYPE-JSON-NEEDS-CHARSET': onResponse(
@@ -531,8 +476,6 @@ export const code: FaultCode = {
     (res, ctx) => ctx.original.headers['origin'] !== undefined && ctx.original.method !== 'OPTIONS' && res.headers['access-control-allow-origin'] !== undefined,
     (res) => ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce((r, name) => withoutHeader(r, name), res),
   ),
-  'REQUEST-PARAMETERS-IGNORED': () => ({ request: (req) => withoutHeaders(req, (name) => (REQUEST_PARAMETER_HEADERS as readonly string[]).includes(name)) }),
-  'TAGS-UNCHECKED': () => ({ request: (req) => withoutHeaders(req, (name) => TAGS_HEADERS.includes(name)) }),
   'TAGS-REFUSED': onResponse(
     (res, ctx) => res.status < 300 && TAGS_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
     (res, ctx) => {

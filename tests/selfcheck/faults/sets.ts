@@ -2,7 +2,7 @@
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
-import { bodyJson, expressionUses, onExpression, onJson, onObjects, onResponse, renameKeys, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { bodyJson, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -79,7 +79,6 @@ export const code: FaultCode = {
     return true;
   }),
   'SET-UNION-DROPS-ENTRY': () => ({ json: pageOf('union', (data) => data.length > 1 && data.pop() !== undefined) }),
-  'SET-INTERSECTION-IS-UNION': onExpression((expression) => renameKeys(expression, 'intersection', 'union')),
   'SET-DIFFERENCE-REVERSED': onExpression((expression) => {
     let changed = 0;
     forEachObject(expression, (object) => {

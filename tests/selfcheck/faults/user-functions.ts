@@ -1,7 +1,7 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editErrors, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The first error of a v4 error body, when it has `code`. */
@@ -173,13 +173,6 @@ export const code: FaultCode = {
         }),
         400,
       ),
-  ),
-  'UDF-UPDATE-FIELDS-UNCHECKED': onResponse(
-    (res, ctx) => {
-      const expression = v4Expression(ctx.original);
-      return res.status === 400 && isJsonObject(expression) && isJsonObject(expression.update) && 'function' in expression.update && hasErrorCode(bodyJson(res), 'validation failed');
-    },
-    (res) => withStatus(withJsonBody(res, { resource: null }), 200),
   ),
   'UDF-RENAME-IGNORED': onExpression((expression) => {
     if (!isJsonObject(expression) || !isJsonObject(expression.update) || !('function' in expression.update)) return 0;

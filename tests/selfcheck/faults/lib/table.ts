@@ -6,9 +6,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { LosslessNumber, parse, stringify } from 'lossless-json';
 import type { Area, BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../../fault.js';
-import { isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
+import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
 import { topLevelCall } from './calls.js';
-import { apiVersion, bodyJson, expressionUses, isV4Query, pathname, topLevelForm, v4Errors, withHeader, withJsonBody, withStatus, withoutHeader } from './rewrites.js';
+import {
+  apiVersion, bodyJson, deleteKeys, expressionUses, isV4Query, nativeCollectionOf, pathname, records, renameKeys, rewriteExpression, topLevelForm,
+  v4Errors, v4Expression, v4Resource, withHeader, withJsonBody, withStatus, withoutHeader,
+} from './rewrites.js';
 
 export type FaultCode = Readonly<Record<string, Fault['apply']>>;
 
@@ -19,15 +22,24 @@ interface When {
   path?: string;
   method?: string[];
   status?: number[];
+  notStatus?: number[];
   /** The query's top-level form (its expression's first key) is one of these. */
   form?: string[];
   /** The query's top-level expression is a call of one of these (has it as a key). */
   call?: string[];
+  /** The argument of the top-level form is an object with this key. */
+  argumentHas?: string;
   /** The query's expression uses each of these keys somewhere. */
   uses?: string[];
+  /** The query's expression is this value. */
+  expression?: unknown;
   apiVersion?: string;
   header?: string;
   requestHeader?: string;
+  /** The request has none of this header. */
+  noRequestHeader?: string;
+  /** Request headers (by name) with a value these patterns match. */
+  requestHeaderMatches?: Record<string, string>;
   /** An error of the answer has this code (and, with `description`, a description this pattern matches). */
   code?: string;
   description?: string;
@@ -35,7 +47,10 @@ interface When {
   resource?: unknown;
 }
 
-/** The edit: a new status, body or headers of the answer, or changes to its errors or its `resource`. */
+/** Where an edit of keys applies inside the answer. */
+type Inside = 'answer' | 'tree' | 'resource' | 'records' | 'errors';
+
+/** The edit: a new status, body or headers of the answer, or changes to its errors, its `resource` or its keys. */
 interface Then {
   status?: number;
   body?: unknown;
@@ -46,6 +61,24 @@ interface Then {
   errorDescription?: string;
   errorPosition?: unknown[];
   resource?: unknown;
+  /**
+   * Keys dropped or renamed: in the answer's object alone, every object of the answer (`tree`), the resource alone, each
+   * record, or each error `when` picks and the objects inside it; a resource or records of `collection` only, if given.
+   */
+  in?: Inside;
+  collection?: string;
+  drop?: string[];
+  rename?: Record<string, string>;
+}
+
+/** A rewrite of the request: its headers, or keys of every object of its v4 expression (that has the key `at`). */
+interface RequestEdit {
+  removeHeaders?: string[];
+  at?: string;
+  drop?: string[];
+  rename?: Record<string, string>;
+  /** Keys given where the object lacks them. */
+  default?: Record<string, unknown>;
 }
 
 interface FaultRow {
@@ -58,6 +91,7 @@ interface FaultRow {
   code?: true;
   when?: When;
   then?: Then;
+  request?: RequestEdit;
 }
 
 /** How a row gives its hooks: an edit read here, failpoints of the reference server, or code. */
@@ -87,18 +121,34 @@ function pickedErrors(when: When, body: unknown): JsonObject[] {
   return v4Errors(body).filter((error) => (when.code === undefined || error.code === when.code) && (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))));
 }
 
+/** Whether the request shows what `when` asks of a request. */
+function requestHolds(when: When, request: ProxiedRequest): boolean {
+  const form = topLevelForm(request);
+  const expression = v4Expression(request);
+  const argument = form !== undefined && isJsonObject(expression) ? expression[form] : undefined;
+  const headerMatches = Object.entries(when.requestHeaderMatches ?? {});
+  return (
+    (when.endpoint !== 'v4' || isV4Query(request)) &&
+    (when.endpoint !== 'events' || EVENT_ENDPOINTS.has(pathname(request))) &&
+    (when.path === undefined || pathname(request) === when.path) &&
+    (when.method === undefined || when.method.includes(request.method)) &&
+    (when.form === undefined || when.form.includes(form ?? '')) &&
+    (when.call === undefined || topLevelCall(request, when.call) !== undefined) &&
+    (when.argumentHas === undefined || (isJsonObject(argument) && when.argumentHas in argument)) &&
+    (when.uses === undefined || when.uses.every((key) => expressionUses(request, key))) &&
+    (!('expression' in when) || stringifyJson(expression ?? null) === stringifyJson(when.expression)) &&
+    (when.apiVersion === undefined || apiVersion(request) === when.apiVersion) &&
+    (when.requestHeader === undefined || request.headers[when.requestHeader] !== undefined) &&
+    (when.noRequestHeader === undefined || request.headers[when.noRequestHeader] === undefined) &&
+    headerMatches.every(([name, pattern]) => new RegExp(pattern).test(request.headers[name] ?? ''))
+  );
+}
+
 function holds(when: When, request: ProxiedRequest, status: number, headers: Record<string, string>, body: () => unknown): boolean {
-  if (when.endpoint === 'v4' && !isV4Query(request)) return false;
-  if (when.endpoint === 'events' && !EVENT_ENDPOINTS.has(pathname(request))) return false;
-  if (when.path !== undefined && pathname(request) !== when.path) return false;
-  if (when.method !== undefined && !when.method.includes(request.method)) return false;
+  if (!requestHolds(when, request)) return false;
   if (when.status !== undefined && !when.status.includes(status)) return false;
-  if (when.form !== undefined && !when.form.includes(topLevelForm(request) ?? '')) return false;
-  if (when.call !== undefined && topLevelCall(request, when.call) === undefined) return false;
-  if (when.uses !== undefined && !when.uses.every((key) => expressionUses(request, key))) return false;
-  if (when.apiVersion !== undefined && apiVersion(request) !== when.apiVersion) return false;
+  if (when.notStatus?.includes(status) === true) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
-  if (when.requestHeader !== undefined && request.headers[when.requestHeader] === undefined) return false;
   if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
   if ('resource' in when) {
     const answer = body();
@@ -107,28 +157,78 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   return true;
 }
 
+/** Drops and renames the keys `edit` names in `object` (and the objects inside it, when `deep`); answers how many. */
+function editKeys(object: unknown, edit: { drop?: string[]; rename?: Record<string, string> }, deep: boolean): number {
+  const where = (inner: JsonObject) => deep || inner === object;
+  const dropped = (edit.drop ?? []).reduce((n, key) => n + deleteKeys(object, key, where), 0);
+  return Object.entries(edit.rename ?? {}).reduce((n, [from, to]) => n + renameKeys(object, from, to, where), dropped);
+}
+
+/** The objects of the answer `then.in` names, and whether the objects inside them count too. */
+function insideObjects(when: When, then: Then, body: unknown): { objects: unknown[]; deep: boolean } {
+  const ofCollection = (record: JsonObject | undefined) => record !== undefined && (then.collection === undefined || nativeCollectionOf(record) === then.collection);
+  switch (then.in) {
+    case 'resource':
+      return { objects: [v4Resource(body)].filter(ofCollection), deep: false };
+    case 'records':
+      return { objects: records(body).filter(ofCollection), deep: false };
+    case 'errors':
+      return { objects: pickedErrors(when, body), deep: true };
+    default:
+      return { objects: [body], deep: then.in === 'tree' };
+  }
+}
+
+/** The JSON hook of a row that changes the inside of the answer. */
+function insideHook(when: When, then: Then): FaultHooks['json'] {
+  return (body, context) => {
+    if (!holds(when, context.original, context.status, context.headers, () => body)) return undefined;
+    if (then.in !== undefined) {
+      const { objects, deep } = insideObjects(when, then, body);
+      return objects.reduce<number>((n, object) => n + editKeys(object, then, deep), 0) > 0 ? body : undefined;
+    }
+    if ('resource' in then) {
+      if (!isJsonObject(body)) return undefined;
+      body.resource = parseJson(stringifyJson(then.resource));
+    }
+    const errors = pickedErrors(when, body);
+    if (!('resource' in then) && errors.length === 0) return undefined;
+    for (const error of errors) {
+      if (then.errorCode !== undefined) error.code = then.errorCode;
+      if (then.errorDescription !== undefined) error.description = then.errorDescription;
+      if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
+    }
+    return body;
+  };
+}
+
+/** The request hook of a request row. */
+function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
+  const { removeHeaders, at, ...keys } = edit;
+  const withinExpression = rewriteExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (at !== undefined && !(at in object)) return;
+      changed += editKeys(object, keys, false);
+      for (const [key, value] of Object.entries(keys.default ?? {})) {
+        if (key in object) continue;
+        object[key] = parseJson(stringifyJson(value));
+        changed += 1;
+      }
+    });
+    return changed;
+  });
+  return (request) => {
+    if (!requestHolds(when, request)) return undefined;
+    if (removeHeaders === undefined) return withinExpression!(request);
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !removeHeaders.includes(name)));
+    return Object.keys(headers).length === Object.keys(request.headers).length ? undefined : { ...request, headers };
+  };
+}
+
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
-  const inside = ['errorCode', 'errorDescription', 'errorPosition', 'resource'].some((key) => key in then);
-  if (inside) {
-    return {
-      json: (body, context) => {
-        if (!holds(when, context.original, context.status, context.headers, () => body)) return undefined;
-        if ('resource' in then) {
-          if (!isJsonObject(body)) return undefined;
-          body.resource = parseJson(stringifyJson(then.resource));
-        }
-        const errors = pickedErrors(when, body);
-        if (!('resource' in then) && errors.length === 0) return undefined;
-        for (const error of errors) {
-          if (then.errorCode !== undefined) error.code = then.errorCode;
-          if (then.errorDescription !== undefined) error.description = then.errorDescription;
-          if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
-        }
-        return body;
-      },
-    };
-  }
+  if (['errorCode', 'errorDescription', 'errorPosition', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
   return {
     response: (response, context) => {
       if (!holds(when, context.original, response.status, response.headers, () => bodyJson(response))) return undefined;
@@ -161,7 +261,7 @@ export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
   const table = readTable(file);
   const unused = new Set(Object.keys(code));
   const kinds = new Map<string, HooksKind>();
-  const faults = table.faults.map(({ failpoints, code: isCode, when, then, ...fault }): Fault => {
+  const faults = table.faults.map(({ failpoints, code: isCode, when, then, request, ...fault }): Fault => {
     unused.delete(fault.id);
     if (failpoints !== undefined) {
       kinds.set(fault.id, 'failpoints');
@@ -170,6 +270,10 @@ export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
     if (then !== undefined) {
       kinds.set(fault.id, 'edit');
       return { ...fault, apply: () => editHooks(when ?? {}, then) };
+    }
+    if (request !== undefined) {
+      kinds.set(fault.id, 'edit');
+      return { ...fault, apply: () => ({ request: requestHook(when ?? {}, request) }) };
     }
     const apply = code[fault.id];
     if (apply === undefined || isCode !== true) throw new Error(`${file.pathname}: ${fault.id} has no code`);
