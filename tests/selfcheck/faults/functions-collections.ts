@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-collections.md that are code; their rows (ids, titles, what they break) are in functions-collections.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editErrors, expressionUses, onJson, onObjects, onResponse, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, editErrors, onJson, onObjects, onResponse, rewriteExpression, rewriteJson, rewriteResponse, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -176,14 +176,6 @@ export const code: FaultCode = {
       return true;
     }),
   ),
-  'OBJ-MERGE-LAMBDA-ANY-EXPRESSION': onJson(
-    (body, context) => context.status === 400 && expressionUses(context.original, 'merge'),
-    (body) => editErrors(body, (error) => {
-      if (error.code !== 'invalid expression') return false;
-      error.code = 'invalid argument';
-      return true;
-    }),
-  ),
   'AGG-EMPTY-ANY-ALL-SWAPPED': () => ({
     json: rewriteResult(['any', 'all'], (body, call, form) => {
       if (!Array.isArray(call[form]) || (call[form] as unknown[]).length !== 0 || typeof body.resource !== 'boolean') return false;
@@ -191,15 +183,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'AGG-WRONG-TYPE-SETS-UNNAMED': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, [...SET_READERS, 'reverse']) !== undefined,
-    (body) => editErrors(body, (error) => {
-      const description = String(error.description);
-      if (!description.startsWith('Array, Set, or Page expected')) return false;
-      error.description = description.replace('Array, Set, or Page expected', 'Array or Page expected');
-      return true;
-    }),
-  ),
   'ARR-NEGATIVE-COUNT-FROM-END': () => ({
     json: rewriteResult(['take', 'drop'], (body, call, form) => {
       const count = call[form];
@@ -220,15 +203,6 @@ export const code: FaultCode = {
         return true;
       });
     },
-  ),
-  'ARR-APPEND-PAGE-ACCEPTED': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, ['append', 'prepend']) !== undefined,
-    (body) => editErrors(body, (error) => {
-      const description = String(error.description);
-      if (!description.startsWith('Array expected,')) return false;
-      error.description = description.replace('Array expected,', 'Array or Page expected,');
-      return true;
-    }),
   ),
   'ARR-REVERSE-PAGE-CURSORS-SWAPPED': () => ({
     json: rewriteResult(['reverse'], (body) => {

@@ -72,22 +72,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'FMT-MISSING-VALUE-AS-INDEX-ERROR': () => ({
-    json: rewriteFormatErrors((error) => {
-      if (error.description !== 'format specifiers count must be <= arguments size') return false;
-      error.description = 'index must be >= 1 and <= arguments size';
-      return true;
-    }),
-  }),
-  'FMT-DATE-SUFFIX-AS-CONVERSION-ERROR': () => ({
-    json: rewriteFormatErrors((error) => {
-      const match = typeof error.description === 'string' ? /^Invalid date\/time suffix '(.*)'\.$/.exec(error.description) : null;
-      if (match === null) return false;
-      error.description = `Invalid conversion format '${match[1]}'.`;
-      error.position = ['format'];
-      return true;
-    }),
-  }),
   'FMT-NEWLINE-CRLF': () => ({
     json: rewriteFormatResult((result, call) => (typeof call.format === 'string' && call.format.includes('%n') ? result.replace(/\n/g, '\r\n') : undefined)),
   }),

@@ -88,13 +88,6 @@ export const code: FaultCode = {
     }
     return changed;
   }),
-  'HIST-AT-WRITE-CODE': onJson(
-    (body) => v4Errors(body).some((error) => error.code === 'invalid write time'),
-    (body) => {
-      for (const error of v4Errors(body)) if (error.code === 'invalid write time') error.code = 'invalid expression';
-      return true;
-    },
-  ),
   'HIST-AT-NOW-MOVES': onExpression((expression) => {
     let changed = 0;
     for (const call of atCalls(expression)) {
@@ -198,13 +191,6 @@ export const code: FaultCode = {
     object.ts = NOW();
     return true;
   }),
-  'HIST-EVENTS-NESTED-ALLOWED': onJson(
-    (body) => v4Errors(body).some((error) => error.description === 'Set does not support events history.'),
-    (body) => {
-      for (const error of v4Errors(body)) if (error.description === 'Set does not support events history.') error.code = 'invalid expression';
-      return true;
-    },
-  ),
   'HIST-EVENTS-FLAG-ON-EVENTS-REFUSED': onResponse(
     (res, ctx) => {
       let flagged = false;

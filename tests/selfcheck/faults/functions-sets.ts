@@ -2,7 +2,7 @@
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { requestSecret, withSecret } from './lib/key-ledger.js';
-import { editErrors, expressionUses, nativeCollectionOf, onJson, records, replaceObject, rewriteJson, topLevelForm, v4Errors } from './lib/rewrites.js';
+import { editErrors, expressionUses, nativeCollectionOf, onJson, records, replaceObject, topLevelForm, v4Errors } from './lib/rewrites.js';
 import { isArrayCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -25,18 +25,6 @@ function deduplicatedArrays(name: string): FaultHooks['request'] {
     replaceObject(object, { distinct: { ...object } });
     return true;
   });
-}
-
-/** Answers of a top-level call of `form` that failed with an error whose description passes `matches`. */
-function rewriteErrors(form: string, matches: (description: string) => boolean, rewrite: (error: JsonObject) => void): FaultHooks['json'] {
-  return rewriteJson(
-    (_body, context) => context.status >= 400 && topLevelForm(context.original) === form,
-    (body) => {
-      const errors = v4Errors(body).filter((error) => matches(String(error.description)));
-      errors.forEach(rewrite);
-      return errors.length;
-    },
-  );
 }
 
 /**
@@ -126,7 +114,6 @@ export const code: FaultCode = {
       return changed;
     },
   ),
-  'SET-RANGE-NOT-SET-AT-FORM': () => ({ json: rewriteErrors('range', (d) => d.startsWith('Set expected'), (error) => (error.position = [])) }),
   'SET-DERIVED-SETS-IGNORE-READ-RULES': derivedSetsReadAsCreator,
   'SET-SINGLETON-IGNORES-EXISTENCE': () => ({
     request: rewriteObjects(
@@ -140,7 +127,6 @@ export const code: FaultCode = {
       },
     ),
   }),
-  'SET-SINGLETON-NON-REF-MESSAGE': () => ({ json: rewriteErrors('singleton', (d) => d.startsWith('Ref expected'), (error) => (error.description = String(error.description).replace('Ref expected', 'Set expected'))) }),
   'SET-FILTER-SET-FIRST-PAGE': () => ({
     request: rewriteObjects(
       (object) => 'filter' in object && 'collection' in object && isSetExpression(object.collection),
@@ -158,9 +144,6 @@ export const code: FaultCode = {
       return errors.length;
     },
   ),
-  'SET-FILTER-NON-ITERABLE-MESSAGE': () => ({
-    json: rewriteErrors('filter', (d) => d.startsWith('Array, Set, or Page expected'), (error) => (error.description = String(error.description).replace('Array, Set, or Page expected', 'Array or Page expected'))),
-  }),
   'SET-MAP-PAGES-SETS': () => ({
     request: rewriteObjects(
       (object) => ('map' in object || 'foreach' in object) && 'collection' in object && isSetExpression(object.collection),

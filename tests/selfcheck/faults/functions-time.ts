@@ -12,8 +12,6 @@ const TIMESTAMP_FORMS = ['to_micros', 'to_millis', 'to_seconds', 'second', 'minu
 
 const UNIT_FORMS = ['epoch', 'time_add', 'time_subtract', 'time_diff'];
 
-const BOUNDS = 'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z';
-
 const MS_PER_DAY = 86_400_000;
 
 const NANOS_PER_MS = 1_000_000n;
@@ -168,13 +166,6 @@ export const code: FaultCode = {
     if (typeof object.unit !== 'string' || !UNIT_FORMS.some((form) => form in object) || object.unit === object.unit.toLowerCase()) return false;
     object.unit = object.unit.toLowerCase();
     return true;
-  }),
-  'TIME-BOUNDS-JS-MESSAGE': () => ({
-    json: rewriteErrors(UNIT_FORMS, (error) => {
-      if (error.description !== BOUNDS) return false;
-      error.description = 'Invalid time value';
-      return true;
-    }),
   }),
   'TIME-TEXT-NOT-TRIMMED': () => ({
     response: refuseInstead(['date', 'to_date', 'to_time'], (call, form) => {

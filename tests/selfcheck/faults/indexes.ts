@@ -211,10 +211,6 @@ export const code: FaultCode = {
         },
       ),
     })),
-  'IDX-DUPLICATE-NAME-WRONG-CODE': onJson(
-    (body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'create_index'),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'instance already exists' ? ((error.code = 'validation failed'), n + 1) : n), 0),
-  ),
   'IDX-NAME-GENERATED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
     if ('name' in params || !('source' in params)) return n;
     params.name = `index_${Math.random().toString(36).slice(2, 10)}`;

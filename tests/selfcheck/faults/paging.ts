@@ -3,7 +3,7 @@ import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { hasCursor, isPage, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
-import { editObjects, expressionUses, onExpression, onJson, onResponse, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { editObjects, expressionUses, onExpression, onJson, onResponse, topLevelForm, v4Expression, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The cursor (`after` or `before`) a `paginate` form was sent with, when it is an array. */
@@ -285,14 +285,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'PAGE-CURSOR-OBJECT-OWN-TEXT': onJson(
-    (_body, ctx) => ctx.status === 400 && expressionUses(ctx.original, 'cursor'),
-    (body) => {
-      const errors = v4Errors(body).filter((error) => String(error.description).startsWith('Invalid cursor object.'));
-      for (const error of errors) error.description = 'Cursor must be an object with either after or before, Object provided.';
-      return errors.length;
-    },
-  ),
   'PAGE-SOURCES-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
     if (!('sources' in form)) return n;
     delete form.sources;

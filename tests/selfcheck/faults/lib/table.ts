@@ -23,6 +23,8 @@ interface When {
   method?: string[];
   status?: number[];
   notStatus?: number[];
+  /** The answer's status is at least this. */
+  minStatus?: number;
   /** The query's top-level form (its expression's first key) is one of these. */
   form?: string[];
   /** The query's top-level expression is a call of one of these (has it as a key). */
@@ -59,6 +61,8 @@ interface Then {
   /** The code, description or position of each error `when` picks (every error when it names none). */
   errorCode?: string;
   errorDescription?: string;
+  /** A pattern in the description and what replaces it (`$1` for its first group). */
+  errorDescriptionReplace?: [string, string];
   errorPosition?: unknown[];
   resource?: unknown;
   /**
@@ -147,7 +151,7 @@ function requestHolds(when: When, request: ProxiedRequest): boolean {
 function holds(when: When, request: ProxiedRequest, status: number, headers: Record<string, string>, body: () => unknown): boolean {
   if (!requestHolds(when, request)) return false;
   if (when.status !== undefined && !when.status.includes(status)) return false;
-  if (when.notStatus?.includes(status) === true) return false;
+  if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
   if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
   if ('resource' in when) {
@@ -196,6 +200,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
     for (const error of errors) {
       if (then.errorCode !== undefined) error.code = then.errorCode;
       if (then.errorDescription !== undefined) error.description = then.errorDescription;
+      if (then.errorDescriptionReplace !== undefined) error.description = String(error.description).replace(new RegExp(then.errorDescriptionReplace[0]), then.errorDescriptionReplace[1]);
       if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
     }
     return body;
@@ -228,7 +233,7 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
 
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
-  if (['errorCode', 'errorDescription', 'errorPosition', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
+  if (['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
   return {
     response: (response, context) => {
       if (!holds(when, context.original, response.status, response.headers, () => bodyJson(response))) return undefined;
