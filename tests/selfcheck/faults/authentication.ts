@@ -3,7 +3,7 @@ import type { BufferedResponse } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, editExpression, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -67,12 +67,6 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-  'AUTH-IDENTIFY-ALWAYS-TRUE': onJson(
-    (body, ctx) => isJsonObject(v4Expression(ctx.original)) && 'identify' in (v4Expression(ctx.original) as JsonObject) && isJsonObject(body) && body.resource === false,
-    (body) => {
-      (body as JsonObject).resource = true;
-    },
-  ),
   'AUTH-PASSWORD-CHANGE-IGNORED': () => ({
     request: editExpression((object) => {
       if (!('update' in object) && !('replace' in object)) return 0;
@@ -96,14 +90,6 @@ export const code: FaultCode = {
       return isJsonObject(record) && 'instance' in record && 'hashed_secret' in record && stringifyJson(record.ref) !== stringifyJson(token.refValue);
     }, permissionDenied),
   })),
-  'AUTH-LOGIN-MATCH-REJECTED': onResponse(
-    (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject),
-    (res) => errorAnswer(res, 400, 'invalid argument', 'Ref expected, Set provided.'),
-  ),
-  'AUTH-LOGIN-EMPTY-MATCH-NOT-FOUND': onResponse(
-    (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'login' && isJsonObject(topObject(ctx.original)?.login) && 'match' in (topObject(ctx.original)!.login as JsonObject) && hasErrorCode(bodyJson(res), 'authentication failed'),
-    (res) => errorAnswer(res, 404, 'instance not found', 'Set not found.'),
-  ),
   'AUTH-LOGIN-NO-CREDENTIALS-CODE': () => {
     const withoutCredentials = new Set<string>();
     return {
@@ -181,18 +167,6 @@ export const code: FaultCode = {
     }),
   })),
   'AUTH-OWN-DOCUMENT-READABLE': tokenAsServer((token, form, req) => form === 'get' && documentRefKey(topObject(req)?.get) !== undefined && documentRefKey(topObject(req)?.get) === documentRefKey(token.instance)),
-  'AUTH-HAS-IDENTITY-FOR-KEYS': onJson(
-    (body, ctx) => (answersForm('has_identity', 200, ctx) || answersForm('has_current_identity', 200, ctx)) && isJsonObject(body) && body.resource === false,
-    (body) => {
-      (body as JsonObject).resource = true;
-    },
-  ),
-  'AUTH-IDENTIFY-ALWAYS-FALSE': onJson((body, ctx) => answersForm('identify', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
-    (body as JsonObject).resource = false;
-  }),
-  'AUTH-LOGOUT-ANSWERS-NULL': onJson((body, ctx) => answersForm('logout', 200, ctx) && isJsonObject(body) && body.resource === true, (body) => {
-    (body as JsonObject).resource = null;
-  }),
   'AUTH-LOGOUT-KEEPS-TOKEN': () => ({
     request: (req) => (topLevelForm(req) === 'logout' && typeof topObject(req)?.logout === 'boolean' ? { ...req, body: Buffer.from('true') } : undefined),
   }),
@@ -290,7 +264,6 @@ export const code: FaultCode = {
       },
     };
   },
-  'AUTH-SELF-BASIC-ONLY': onResponse((_res, ctx) => pathname(ctx.original) === '/tokens/self' && (ctx.original.headers.authorization ?? '').startsWith('Bearer '), unauthorized),
   'AUTH-TOKEN-GET-SHOWS-SECRET': withLedgers((ledgers) => ({
     json: rewriteJson((_body, ctx) => isV4Query(ctx.original), (body) => records(body).reduce((n, record) => {
       const token = nativeCollectionOf(record) === 'tokens' && !('secret' in record) ? ledgers.tokens.byRef(record.ref) : undefined;

@@ -2,7 +2,7 @@
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
-import { RecordMemory, answerError, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
+import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
 import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -151,12 +151,6 @@ export const code: FaultCode = {
       return n + 1;
     }, 0),
   ),
-  'DOC-DELETE-ANSWERS-TRUE': onJson(
-    (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'delete' && v4Resource(body) !== undefined,
-    (body) => {
-      (body as JsonObject).resource = true;
-    },
-  ),
   'DOC-LIST-DROPS-LAST': onJson(
     (body, ctx) => expressionUses(ctx.original, 'documents') && Array.isArray(v4Resource(body)?.data) && (v4Resource(body)!.data as unknown[]).length > 0,
     (body) => {
@@ -223,13 +217,6 @@ export const code: FaultCode = {
       },
     };
   },
-  'DOC-GET-REF-LITERAL-NOT-FOUND': onResponse(
-    (res, ctx) => {
-      const target = topLevel(ctx.original)?.get;
-      return res.status === 200 && topLevelForm(ctx.original) === 'get' && isJsonObject(target) && isJsonObject(target['@ref']);
-    },
-    (res) => answerError(res, 404, 'instance not found', 'Document not found.'),
-  ),
   'DOC-UPDATE-SHALLOW-MERGE': () => ({
     request: (req) => {
       const expression = topLevel(req);

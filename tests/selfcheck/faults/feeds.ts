@@ -71,12 +71,6 @@ export const code: FaultCode = {
       },
     };
   },
-  'FEED-UNAUTHORIZED-V4-BODY': () => ({
-    response(response, ctx) {
-      if (!isFeedRequest(ctx.original) || response.status !== 401) return undefined;
-      return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
-    },
-  }),
   'FEED-BASIC-AUTH-REFUSED': () => ({
     request: (req) => {
       const auth = req.headers.authorization;

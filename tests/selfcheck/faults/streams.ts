@@ -2,7 +2,7 @@
 import type { StreamWriter } from '../fault.js';
 import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { DATA_EVENT_TYPES, EventTraffic, bigintOf, clampStartToCreation, editEventRequest, holdOpen, ignorePermissionLoss, isErrorEvent, isEvent, isRetentionError, isStreamRequest, nowMicros, onStreams, requestObject, v10ErrorResponse, v4Writes } from './lib/event-rewrites.js';
-import { pathname, v4Expression, withJsonBody } from './lib/rewrites.js';
+import { pathname, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
@@ -58,12 +58,6 @@ export const code: FaultCode = {
     response(response, ctx) {
       if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
       return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
-    },
-  }),
-  'STREAM-UNAUTHORIZED-V4-BODY': () => ({
-    response(response, ctx) {
-      if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
-      return withJsonBody(response, { errors: [{ code: 'unauthorized', description: 'Unauthorized. Check that endpoint, schema, port and secret are correct during setup.' }] });
     },
   }),
   'STREAM-START-TS-CLAMPED': () => clampStartToCreation({ stream: true }),
