@@ -3,7 +3,7 @@ import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -363,15 +363,7 @@ export const code: FaultCode = {
       (body as JsonObject).resource = v4Resource(body)!.ref;
     },
   ),
-  'COLL-DELETE-TS-IS-DELETE-TIME': onJson(
-    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-    (body, ctx) => {
-      const resource = v4Resource(body)!;
-      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-      return 1;
-    },
-  ),
+  'COLL-DELETE-TS-IS-DELETE-TIME': tsIsTxnTime('delete', 'collections'),
   'COLL-DELETE-KEEPS-DOCUMENTS': () => {
     const memory = new RecordMemory();
     const deletedCollections = new Set<string>();

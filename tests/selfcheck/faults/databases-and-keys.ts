@@ -2,9 +2,9 @@
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { answersForm, documentRefKey, editExpression, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
-import { KeyLedger, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
+import { KeyLedger, learningKeys, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
 import { RecordMemory, answerError, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, onAnswerObjects } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
@@ -82,19 +82,13 @@ function listedNative(request: ProxiedRequest): string | undefined {
  * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
  */
 function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
-  return () => {
-    const ledger = new KeyLedger();
-    return {
-      json: (body) => {
-        ledger.learnFrom(body);
-        return undefined;
-      },
+  return () =>
+    learningKeys((ledger) => ({
       response: rewriteResponse(
         (res, ctx) => res.status === 403 && natives.includes(listedNative(ctx.original) ?? '') && ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
         (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
       ),
-    };
-  };
+    }));
 }
 
 export const code: FaultCode = {
@@ -255,41 +249,19 @@ export const code: FaultCode = {
     return n + 1;
   }, 0)),
   'DB-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_database') }),
-  'DB-GET-TS-IS-READ-TIME': onJson(
-    (body, ctx) => topLevelForm(ctx.original) === 'get' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-    (body, ctx) => {
-      const resource = v4Resource(body)!;
-      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-      return 1;
-    },
-  ),
+  'DB-GET-TS-IS-READ-TIME': tsIsTxnTime('get', 'databases'),
   'DB-GET-MISSING-403': onResponse(
     (res, ctx) => refKey(topLevel(ctx.original)?.get)?.startsWith('databases/') === true && isNotFound(res.status, bodyJson(res)),
     (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
   ),
-  'DB-DELETE-TS-IS-DELETE-TIME': onJson(
-    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'databases' && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
-    (body, ctx) => {
-      const resource = v4Resource(body)!;
-      if (String(resource.ts) === ctx.headers['x-txn-time']) return 0;
-      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
-      return 1;
-    },
-  ),
-  'DB-DELETED-KEY-NOT-FOUND': () => {
-    const ledger = new KeyLedger();
-    return {
-      json: (body) => {
-        ledger.learnFrom(body);
-        return undefined;
-      },
+  'DB-DELETE-TS-IS-DELETE-TIME': tsIsTxnTime('delete', 'databases'),
+  'DB-DELETED-KEY-NOT-FOUND': () =>
+    learningKeys((ledger) => ({
       response: rewriteResponse(
         (res, ctx) => res.status === 401 && ledger.bySecret(requestSecret(ctx.original) ?? '') !== undefined,
         (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
       ),
-    };
-  },
+    })),
   'DB-DELETED-TOKEN-NOT-FOUND': () => {
     const tokens = new TokenLedger();
     return {
@@ -357,15 +329,10 @@ export const code: FaultCode = {
     record.role = 'server';
     return n + 1;
   }, 0)),
-  'KEY-HASH-NOT-BCRYPT': onJson(() => true, (body) => {
-    let changed = 0;
-    forEachObject(body, (object) => {
-      if (typeof object.hashed_secret === 'string') {
-        object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
-        changed += 1;
-      }
-    });
-    return changed;
+  'KEY-HASH-NOT-BCRYPT': onAnswerObjects((object) => {
+    if (typeof object.hashed_secret !== 'string') return false;
+    object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
+    return true;
   }),
   'KEY-SECRET-ON-READ': () => {
     const secrets = new Map<string, string>();

@@ -1,4 +1,5 @@
 // The faults of spec/requirements/functions-history.md that are code; their rows (ids, titles, what they break) are in functions-history.json.
+import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { apiVersion, editObjects, expressionUses, onExpression, onJson, onObjects, onResponse, renameKeys, replaceObject, rewriteJson, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -22,6 +23,10 @@ function atCalls(expression: unknown): JsonObject[] {
   });
   return found;
 }
+
+/** A request hook that edits each At call of the expression; `edit` answers how many changes it made. */
+const editAtCalls = (edit: (call: JsonObject) => number): Fault['apply'] =>
+  onExpression((expression) => atCalls(expression).reduce((n, call) => n + edit(call), 0));
 
 function containsForm(expression: unknown, forms: readonly string[]): boolean {
   let found = false;
@@ -67,37 +72,24 @@ export const code: FaultCode = {
     }
     return changed;
   }),
-  'HIST-AT-SETS-PRESENT': onExpression((expression) => {
-    let changed = 0;
-    for (const call of atCalls(expression)) {
-      if (isPresent(call.at)) continue;
-      forEachObject(call.expr, (object) => {
-        if (!('paginate' in object) || 'ts' in object) return;
+  'HIST-AT-SETS-PRESENT': editAtCalls((call) =>
+    isPresent(call.at)
+      ? 0
+      : editObjects(call.expr, (object) => {
+        if (!('paginate' in object) || 'ts' in object) return false;
         object.ts = NOW();
-        changed++;
-      });
-    }
-    return changed;
+        return true;
+      }),
+  ),
+  'HIST-AT-WRITES-ALLOWED': editAtCalls((call) => {
+    if (isPresent(call.at) || !containsForm(call.expr, WRITE_FORMS)) return 0;
+    call.at = NOW();
+    return 1;
   }),
-  'HIST-AT-WRITES-ALLOWED': onExpression((expression) => {
-    let changed = 0;
-    for (const call of atCalls(expression)) {
-      if (isPresent(call.at) || !containsForm(call.expr, WRITE_FORMS)) continue;
-      call.at = NOW();
-      changed++;
-    }
-    return changed;
-  }),
-  'HIST-AT-NOW-MOVES': onExpression((expression) => {
-    let changed = 0;
-    for (const call of atCalls(expression)) {
-      if (isPresent(call.at)) continue;
-      if (isJsonObject(call.expr) && 'now' in call.expr) {
-        call.expr = { epoch: isJsonObject(call.at) ? { to_micros: call.at } : call.at, unit: 'microseconds' };
-        changed++;
-      }
-    }
-    return changed;
+  'HIST-AT-NOW-MOVES': editAtCalls((call) => {
+    if (isPresent(call.at) || !isJsonObject(call.expr) || !('now' in call.expr)) return 0;
+    call.expr = { epoch: isJsonObject(call.at) ? { to_micros: call.at } : call.at, unit: 'microseconds' };
+    return 1;
   }),
   'HIST-AT-OUTER-WINS': onExpression((expression) => {
     let changed = 0;
@@ -111,16 +103,10 @@ export const code: FaultCode = {
     }
     return changed;
   }),
-  'HIST-AT-ANY-TIME': onExpression((expression) => {
-    let changed = 0;
-    for (const call of atCalls(expression)) {
-      const value = call.at;
-      if (typeof value === 'string' || typeof value === 'boolean' || value === null) {
-        call.at = NOW();
-        changed++;
-      }
-    }
-    return changed;
+  'HIST-AT-ANY-TIME': editAtCalls((call) => {
+    if (typeof call.at !== 'string' && typeof call.at !== 'boolean' && call.at !== null) return 0;
+    call.at = NOW();
+    return 1;
   }),
   'HIST-EVENTS-NEWEST-FIRST': () => ({
     json: rewriteEventAnswers((object) => {
@@ -176,15 +162,10 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-  'HIST-EVENTS-FLAG-IGNORED': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if ('paginate' in object && object.events === true) {
-        object.events = false;
-        changed++;
-      }
-    });
-    return changed;
+  'HIST-EVENTS-FLAG-IGNORED': onObjects((object) => {
+    if (!('paginate' in object) || object.events !== true) return false;
+    object.events = false;
+    return true;
   }),
   'HIST-EVENTS-NO-SNAPSHOT': onObjects((object) => {
     if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return false;

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-strings.md that are code; their rows (ids, titles, what they break) are in functions-strings.json.
 import type { FaultHooks } from '../fault.js';
-import { forEachObject, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { editErrors, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
+import { editErrors, expressionUses, onJson, onObjects, onResponse, replaceObject, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -76,41 +76,16 @@ function gramsBySize(term: string, min: number, max: number): string[] {
 }
 
 export const code: FaultCode = {
-  'STR-CONCAT-SEPARATOR-IGNORED': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if ('concat' in object && 'separator' in object) {
-        delete object.separator;
-        changed++;
-      }
-    });
-    return changed;
-  }),
   'STR-CONCAT-ELEMENT-ERROR-AT-ARGUMENT': () => ({
     json: repositionErrors('concat', (position) => {
       const at = position.lastIndexOf('concat');
       return at >= 0 && at === position.length - 2 ? position.slice(0, -1) : undefined;
     }),
   }),
-  'STR-CASEFOLD-AS-LOWERCASE': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (Object.keys(object).length === 1 && typeof object.casefold === 'string') {
-        replaceObject(object, { lowercase: object.casefold });
-        changed++;
-      }
-    });
-    return changed;
-  }),
-  'STR-CASEFOLD-NORMALIZER-IGNORED': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if ('casefold' in object && 'normalizer' in object) {
-        delete object.normalizer;
-        changed++;
-      }
-    });
-    return changed;
+  'STR-CASEFOLD-AS-LOWERCASE': onObjects((object) => {
+    if (Object.keys(object).length !== 1 || typeof object.casefold !== 'string') return false;
+    replaceObject(object, { lowercase: object.casefold });
+    return true;
   }),
   'STR-CASEFOLD-SINGLE-ELEMENT-ARRAY': () => ({
     json: answerTopLevel('casefold', (call) => (Array.isArray(call.casefold) && call.casefold.length === 1 && typeof call.casefold[0] === 'string' ? [call.casefold[0].toLowerCase()] : undefined)),

@@ -1,8 +1,8 @@
 // The faults of spec/requirements/indexes.md that are code; their rows (ids, titles, what they break) are in indexes.json.
 import type { Fault, JsonResponseContext } from '../fault.js';
 import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { DocumentLedger, createIndexParams, indexName, isPage, matchedIndexName, observingIndexes, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse, type FieldPath, type IndexDefinitions, type PageResource } from './lib/index-tracking.js';
-import { acceptedModification, bodyJson, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { createIndexParams, indexName, isPage, matchedIndexName, observingDocuments, observingIndexes, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse, type FieldPath, type IndexDefinitions, type PageResource } from './lib/index-tracking.js';
+import { acceptedModification, bodyJson, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** True for `{"index": …}` or a long-form ref into `indexes`. */
@@ -105,11 +105,8 @@ function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonRes
 
 /** Array term values indexed as one value: documents whose term (a field, or a binding when `viaBinding`) holds an array drop out of Match pages. */
 const arrayTermWhole = (viaBinding: boolean): Fault['apply'] => () =>
-  observingIndexes((indexes) => {
-    const documents = new DocumentLedger();
-    return {
+  observingDocuments((indexes, documents) => ({
       json: (body, ctx) => {
-        documents.observe(body, ctx.status, ctx.original);
         const lookup = singleTermLookup(indexes, body, ctx);
         if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
         const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
@@ -117,8 +114,7 @@ const arrayTermWhole = (viaBinding: boolean): Fault['apply'] => () =>
         lookup.page.data = kept;
         return body;
       },
-    };
-  });
+  }));
 
 /** Names the SD reserves and the real service accepts (IDX-DEF-009). */
 const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
@@ -129,15 +125,10 @@ export const code: FaultCode = {
   'IDX-ARRAY-TERM-WHOLE': arrayTermWhole(false),
   'IDX-BINDING-ARRAY-WHOLE': arrayTermWhole(true),
   'INDEX-UPDATE-UNCHECKED': () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
-  'IDX-ACTIVE-NEVER': onJson(() => true, (body) => {
-    let changed = 0;
-    for (const record of records(body)) {
-      if (nativeCollectionOf(record) === 'indexes' && record.active === true) {
-        record.active = false;
-        changed += 1;
-      }
-    }
-    return changed;
+  'IDX-ACTIVE-NEVER': onRecords((record) => {
+    if (nativeCollectionOf(record) !== 'indexes' || record.active !== true) return false;
+    record.active = false;
+    return true;
   }),
   'IDX-SMALL-BUILD-ASYNC': onJson(
     (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
@@ -502,11 +493,8 @@ export const code: FaultCode = {
     (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
   ),
   'IDX-DELETE-NOT-UNINDEXED': () =>
-    observingIndexes((indexes) => {
-      const documents = new DocumentLedger();
-      return {
+    observingDocuments((indexes, documents) => ({
         json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
           const lookup = singleTermLookup(indexes, body, ctx);
           if (lookup === undefined) return undefined;
           const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
@@ -515,16 +503,9 @@ export const code: FaultCode = {
           lookup.page.data.push(...stale.map((doc) => doc.ref));
           return body;
         },
-      };
-    }),
+    })),
   'IDX-UNIQUE-TERMS-ONLY': () =>
-    observingIndexes((indexes) => {
-      const documents = new DocumentLedger();
-      return {
-        json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
-          return undefined;
-        },
+    observingDocuments((indexes, documents) => ({
         response: rewriteResponse(
           (response, ctx) => {
             if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
@@ -537,14 +518,10 @@ export const code: FaultCode = {
           },
           (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
         ),
-      };
-    }),
+    })),
   'IDX-TERMS-CASE-INSENSITIVE': () =>
-    observingIndexes((indexes) => {
-      const documents = new DocumentLedger();
-      return {
+    observingDocuments((indexes, documents) => ({
         json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
           const lookup = singleTermLookup(indexes, body, ctx);
           if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
           const term = lookup.term.toLowerCase();
@@ -557,8 +534,7 @@ export const code: FaultCode = {
           lookup.page.data.push(...extra.map((doc) => doc.ref));
           return body;
         },
-      };
-    }),
+    })),
   'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
     if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
     params.source = [{ object: { collection: '_' } }];

@@ -2,7 +2,7 @@
 import type { Fault } from '../fault.js';
 import { forEachObject, getPath, isJsonInteger, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { resortPage, type OrderMistake } from './lib/entry-order.js';
-import { DocumentLedger, createIndexParams, hasCursor, observingIndexes, topLevelPage, unwrapObject } from './lib/index-tracking.js';
+import { createIndexParams, hasCursor, observingDocuments, observingIndexes, topLevelPage, unwrapObject } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
 import { onExpression, rewriteJson, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -94,11 +94,8 @@ export const code: FaultCode = {
   // Entries of one null run whose document lacks the covered field move after those null by other means (an array
   // holding null): a server that tells a missing value from null. Documents are known from the answers that created them.
   'ORD-MISSING-AFTER-NULL': () =>
-    observingIndexes((indexes) => {
-      const documents = new DocumentLedger();
-      return {
+    observingDocuments((indexes, documents) => ({
         json: (body, ctx) => {
-          documents.observe(body, ctx.status, ctx.original);
           const page = topLevelPage(body, ctx);
           const path = page === undefined ? undefined : indexes.pagedIndex(ctx.original)?.index.valuePaths[0];
           if (page === undefined || path === undefined) return undefined;
@@ -110,8 +107,7 @@ export const code: FaultCode = {
           page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
           return body;
         },
-      };
-    }),
+    })),
   'ORD-REVERSE-IGNORED': onExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
   if (!('reverse' in value)) return n;
   delete value.reverse;

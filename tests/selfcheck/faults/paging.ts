@@ -180,11 +180,6 @@ export const code: FaultCode = {
     return true;
   });
   }),
-  'PAGE-TS-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  if (!('ts' in form)) return n;
-  delete form.ts;
-  return n + 1;
-  }, 0)),
   'PAGE-OFFSET-CURSORS': offsetCursorHooks,
   'PAGE-REF-LITERAL-CURSOR-REJECTED': onResponse(
     (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => (['after', 'before'] as const).some((which) => {
@@ -197,11 +192,6 @@ export const code: FaultCode = {
   const cursor = form.after;
   if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
   delete form.after;
-  return n + 1;
-  }, 0)),
-  'PAGE-CURSOR-OBJECT-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  if (!('cursor' in form)) return n;
-  delete form.cursor;
   return n + 1;
   }, 0)),
   'PAGE-MAP-PARAMS-SWAPPED': onExpression((expression) => {
@@ -285,9 +275,4 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'PAGE-SOURCES-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if (!('sources' in form)) return n;
-    delete form.sources;
-    return n + 1;
-  }, 0)),
 };

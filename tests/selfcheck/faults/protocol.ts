@@ -2,7 +2,7 @@
 import type { Fault, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { answerError, isDocumentKey, refKey } from './lib/records.js';
-import { apiVersion, bodyJson, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
+import { onAnswerObjects, apiVersion, bodyJson, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
@@ -197,35 +197,20 @@ export const code: FaultCode = {
       return rounded;
     },
   ),
-  'VALUE-EARLY-YEARS-AS-1900S': onJson(
-    () => true,
-    (body) => {
-      let moved = 0;
-      forEachObject(body, (object) => {
-        for (const tag of ['@ts', '@date']) {
-          const text = object[tag];
-          if (typeof text !== 'string' || !/^00\d\d-/.test(text)) continue;
-          object[tag] = `19${text.slice(2)}`;
-          moved++;
-        }
-      });
-      return moved;
-    },
+  'VALUE-EARLY-YEARS-AS-1900S': onAnswerObjects((object) =>
+    ['@ts', '@date'].filter((tag) => {
+      const text = object[tag];
+      if (typeof text !== 'string' || !/^00\d\d-/.test(text)) return false;
+      object[tag] = `19${text.slice(2)}`;
+      return true;
+    }).length,
   ),
-  'VALUE-OBJ-UNWRAPPED': onJson(
-    () => true,
-    (body) => {
-      let unwrapped = 0;
-      forEachObject(body, (object) => {
-        for (const [key, value] of Object.entries(object)) {
-          if (isJsonObject(value) && Object.keys(value).length === 1 && isJsonObject(value['@obj'])) {
-            object[key] = value['@obj'];
-            unwrapped += 1;
-          }
-        }
-      });
-      return unwrapped;
-    },
+  'VALUE-OBJ-UNWRAPPED': onAnswerObjects((object) =>
+    Object.entries(object).filter(([key, value]) => {
+      if (!isJsonObject(value) || Object.keys(value).length !== 1 || !isJsonObject(value['@obj'])) return false;
+      object[key] = value['@obj'];
+      return true;
+    }).length,
   ),
   'ENDPOINT-RESULT-KEY': onJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
   'CONTENT-TYPE-JSON-NEEDS-CHARSET': onResponse(
@@ -245,12 +230,12 @@ export const code: FaultCode = {
     },
     (res) => answerError(res, 400, 'invalid expression', 'Ref literals are only accepted as function arguments.'),
   ),
-  'VALUE-REFS-RENDERED-SHORT': onJson(() => true, (body) => editObjects(body, (object) => {
+  'VALUE-REFS-RENDERED-SHORT': onAnswerObjects((object) => {
     const key = isRefObject(object) ? refKey(object) : undefined;
     if (key === undefined || !isDocumentKey(key) || typeof object['@ref'] === 'string') return false;
     object['@ref'] = `collections/${key}`;
     return true;
-  })),
+  }),
   'VALUE-SELECT-STRING-PATH-REFUSED': onResponse(
     (_res, ctx) => {
       let found = false;
@@ -370,28 +355,19 @@ export const code: FaultCode = {
         return true;
       }).length,
   ),
-  'QUERY-DEFAULT-VERSION-OMITTED': onJson(
-    () => true,
-    (body) => editObjects(body, (object) => {
-      if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return false;
-      delete object['@query'].api_version;
-      return true;
-    }),
-  ),
-  'QUERY-LET-AS-SENT': onJson(
-    () => true,
-    (body) => {
-      let changed = 0;
-      forEachObject(body, (object) => {
-        if (!isJsonObject(object['@query'])) return;
-        forEachObject(object['@query'].expr, (inner) => {
-          if (!isJsonObject(inner.let) || !('in' in inner)) return;
-          inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
-          changed += 1;
-        });
-      });
-      return changed;
-    },
+  'QUERY-DEFAULT-VERSION-OMITTED': onAnswerObjects((object) => {
+    if (!isJsonObject(object['@query']) || object['@query'].api_version !== '2.12') return false;
+    delete object['@query'].api_version;
+    return true;
+  }),
+  'QUERY-LET-AS-SENT': onAnswerObjects((object) =>
+    !isJsonObject(object['@query'])
+      ? 0
+      : editObjects(object['@query'].expr, (inner) => {
+        if (!isJsonObject(inner.let) || !('in' in inner)) return false;
+        inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
+        return true;
+      }),
   ),
   'ERROR-DESCRIPTIONS-OWN-WORDS': () => {
     const OWN_WORDS: Record<string, string> = {

@@ -2,7 +2,7 @@
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
-import { bodyJson, expressionUses, onExpression, onJson, onObjects, onResponse, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import { bodyJson, expressionUses, onJson, onObjects, onResponse, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
 import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -79,35 +79,20 @@ export const code: FaultCode = {
     return true;
   }),
   'SET-UNION-DROPS-ENTRY': () => ({ json: pageOf('union', (data) => data.length > 1 && data.pop() !== undefined) }),
-  'SET-DIFFERENCE-REVERSED': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (Array.isArray(object.difference) && object.difference.length === 2) {
-        object.difference.reverse();
-        changed += 1;
-      }
-    });
-    return changed;
+  'SET-DIFFERENCE-REVERSED': onObjects((object) => {
+    if (!Array.isArray(object.difference) || object.difference.length !== 2) return false;
+    object.difference.reverse();
+    return true;
   }),
-  'SET-DISTINCT-IGNORED': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (Object.keys(object).length === 1 && isJsonObject(object.distinct)) {
-        replaceObject(object, object.distinct);
-        changed += 1;
-      }
-    });
-    return changed;
+  'SET-DISTINCT-IGNORED': onObjects((object) => {
+    if (Object.keys(object).length !== 1 || !isJsonObject(object.distinct)) return false;
+    replaceObject(object, object.distinct);
+    return true;
   }),
-  'SET-JOIN-IGNORES-TARGET': onExpression((expression) => {
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      if (Object.keys(object).length === 2 && 'with' in object && isJsonObject(object.join)) {
-        replaceObject(object, object.join);
-        changed += 1;
-      }
-    });
-    return changed;
+  'SET-JOIN-IGNORES-TARGET': onObjects((object) => {
+    if (Object.keys(object).length !== 2 || !('with' in object) || !isJsonObject(object.join)) return false;
+    replaceObject(object, object.join);
+    return true;
   }),
   'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
   'SET-MATCH-TERMS-REVERSED': onObjects((object) => {

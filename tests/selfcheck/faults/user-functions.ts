@@ -1,7 +1,7 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The first error of a v4 error body, when it has `code`. */
@@ -60,18 +60,11 @@ export const code: FaultCode = {
       error: { position: [], code: 'call error', description: 'Calling the function resulted in an error.', cause: [error] },
     })),
   }),
-  'UDF-BODY-NOT-QUERY': onJson(
-    () => true,
-    (body) => {
-      let changed = 0;
-      for (const record of records(body)) {
-        if (!isFunctionRecord(record) || !isJsonObject(record.body) || !isJsonObject(record.body['@query'])) continue;
-        record.body = record.body['@query'];
-        changed++;
-      }
-      return changed;
-    },
-  ),
+  'UDF-BODY-NOT-QUERY': onRecords((record) => {
+    if (!isFunctionRecord(record) || !isJsonObject(record.body) || !isJsonObject(record.body['@query'])) return false;
+    record.body = record.body['@query'];
+    return true;
+  }),
   'UDF-DUPLICATE-NAME-ACCEPTED': onResponse(
     (res, ctx) => topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
     (res) => withStatus(withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }), 201),

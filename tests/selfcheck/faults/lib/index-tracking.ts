@@ -31,6 +31,21 @@ export function observingIndexes(build: (indexes: IndexDefinitions) => FaultHook
   };
 }
 
+/** Hooks that also keep the documents the answers show, seen before `build`'s JSON hook (if any) edits an answer. */
+export function observingDocuments(build: (indexes: IndexDefinitions, documents: DocumentLedger) => FaultHooks): FaultHooks {
+  return observingIndexes((indexes) => {
+    const documents = new DocumentLedger();
+    const hooks = build(indexes, documents);
+    return {
+      ...hooks,
+      json: (body, ctx) => {
+        documents.observe(body, ctx.status, ctx.original);
+        return hooks.json?.(body, ctx);
+      },
+    };
+  });
+}
+
 /** A term or value `field` path: object keys and array positions. */
 export type FieldPath = (string | number)[];
 

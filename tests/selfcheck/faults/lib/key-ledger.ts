@@ -1,6 +1,6 @@
 // Remembers the keys and tokens a run creates (from CreateKey and Login answers) so a fault can act with another
 // credential's rights, or tell which credential a request uses.
-import type { ProxiedRequest } from '../../fault.js';
+import type { FaultHooks, ProxiedRequest } from '../../fault.js';
 import { isJsonObject, stringifyJson, type JsonObject } from '../../json-body.js';
 import { nativeCollectionOf, records } from './rewrites.js';
 
@@ -121,4 +121,17 @@ export function adminSecretFor(token: KnownToken, keys: KeyLedger): string | und
   const issuer = keys.bySecret(token.issuer);
   if (issuer === undefined || issuer.role === 'admin') return token.issuer;
   return keys.sibling(issuer, 'admin')?.secret;
+}
+
+/** `build`'s hooks, with a ledger that learns the keys of every JSON answer before their own JSON hook sees it. */
+export function learningKeys(build: (ledger: KeyLedger) => FaultHooks): FaultHooks {
+  const ledger = new KeyLedger();
+  const hooks = build(ledger);
+  return {
+    ...hooks,
+    json: (body, context) => {
+      ledger.learnFrom(body);
+      return hooks.json?.(body, context);
+    },
+  };
 }

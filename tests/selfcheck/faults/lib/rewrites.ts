@@ -109,11 +109,11 @@ export function deleteKeys(value: unknown, key: string, where: (object: JsonObje
   return deleted;
 }
 
-/** Calls `edit` on every object of a tree (parents first); answers how many it changed (`edit` answers whether it did). */
-export function editObjects(value: unknown, edit: (object: JsonObject) => boolean): number {
+/** Calls `edit` on every object of a tree (parents first); answers how many changes it made (`edit`: whether or how many). */
+export function editObjects(value: unknown, edit: (object: JsonObject) => boolean | number): number {
   let changed = 0;
   forEachObject(value, (object) => {
-    if (edit(object)) changed += 1;
+    changed += Number(edit(object));
   });
   return changed;
 }
@@ -149,8 +149,16 @@ export const onResponse = (...args: Parameters<typeof rewriteResponse>): Fault['
 /** A fault whose one hook is `rewriteJson(applies, rewrite)`. */
 export const onJson = (...args: Parameters<typeof rewriteJson>): Fault['apply'] => () => ({ json: rewriteJson(...args) });
 
+/** A fault that edits every object of every JSON answer (`edit` answers whether or how many changes it made). */
+export const onAnswerObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ json: rewriteJson(() => true, (body) => editObjects(body, edit)) });
+
+/** A fault that edits every record (object with `ref` and `ts`) of every JSON answer (`edit`: whether it changed it). */
+export const onRecords = (edit: (record: JsonObject) => boolean): Fault['apply'] => () => ({
+  json: rewriteJson(() => true, (body) => records(body).filter(edit).length),
+});
+
 /** A fault that edits every object of a v4 query's expression (`edit` answers whether it changed one). */
-export const onObjects = (edit: (object: JsonObject) => boolean): Fault['apply'] => () => ({ request: rewriteExpression((expression) => editObjects(expression, edit)) });
+export const onObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ request: rewriteExpression((expression) => editObjects(expression, edit)) });
 
 /** A fault whose one hook is `rewriteExpression(rewrite)`. */
 export const onExpression = (rewrite: (expression: unknown) => number): Fault['apply'] => () => ({ request: rewriteExpression(rewrite) });
@@ -285,3 +293,15 @@ export function schemaRefOf(value: unknown): { kind: string; name: string } | un
   }
   return undefined;
 }
+
+/** A server that gives the record a `form` answers (of native collection `native`) the transaction's time as its `ts`. */
+export const tsIsTxnTime = (form: string, native: string): Fault['apply'] =>
+  onJson(
+    (body, ctx) => topLevelForm(ctx.original) === form && ctx.status === 200 && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (body, ctx) => {
+      const resource = v4Resource(body);
+      if (resource === undefined || nativeCollectionOf(resource) !== native || String(resource.ts) === ctx.headers['x-txn-time']) return 0;
+      resource.ts = jsonInt(BigInt(ctx.headers['x-txn-time']!));
+      return 1;
+    },
+  );
