@@ -1,9 +1,9 @@
 // The faults of spec/requirements/authentication.md that are code; their rows (ids, titles, what they break) are in authentication.json.
-import type { BufferedResponse } from '../fault.js';
+import type { BufferedResponse, Fault } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, editExpression, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, emptyPage } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -31,6 +31,17 @@ function deleteTokensExpr(onlyOf?: unknown): unknown {
   const expr = onlyOf === undefined ? del : { if: { equals: [{ select: ['instance'], from: { get: { var: 'token' } } }, onlyOf] }, then: del, else: null };
   return { foreach: { lambda: 'token', expr }, collection: { paginate: { tokens: null }, size: jsonInt(100000) } };
 }
+
+/** An Update or Replace (`form`) of a user document without credentials sent as removing its password. */
+const dropsPassword = (form: 'update' | 'replace'): Fault['apply'] => () => ({
+  request: editExpression((object) => {
+    const collection = form in object ? refCollection(object[form]) : undefined;
+    const params = objectPayload(object.params);
+    if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
+    params.credentials = null;
+    return 1;
+  }),
+});
 
 export const code: FaultCode = {
   'AUTH-SELF-RETURNS-SECRET': onJson(
@@ -231,15 +242,7 @@ export const code: FaultCode = {
       return 1;
     }),
   }),
-  'AUTH-UPDATE-DROPS-PASSWORD': () => ({
-    request: editExpression((object) => {
-      const collection = 'update' in object ? refCollection(object.update) : undefined;
-      const params = objectPayload(object.params);
-      if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
-      params.credentials = null;
-      return 1;
-    }),
-  }),
+  'AUTH-UPDATE-DROPS-PASSWORD': dropsPassword('update'),
   'AUTH-PASSWORD-CHANGE-ENDS-TOKENS': () => ({
     request: (req) => {
       const expression = topObject(req);
@@ -315,12 +318,7 @@ export const code: FaultCode = {
       if (isJsonObject(object.paginate) && 'tokens' in object.paginate) overTokens = true;
     });
     return overTokens && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
-  }, (body) => {
-    const page = v4Resource(body)!;
-    const had = (page.data as unknown[]).length;
-    page.data = [];
-    return had;
-  }),
+  }, emptyPage),
   'AUTH-TOKEN-INDEX-EMPTY': () => {
     const overTokens = new Set<string>();
     return {
@@ -338,24 +336,11 @@ export const code: FaultCode = {
           if (index?.kind === 'index' && overTokens.has(index.name)) matches = true;
         });
         return matches && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
-      }, (body) => {
-        const page = v4Resource(body)!;
-        const had = (page.data as unknown[]).length;
-        page.data = [];
-        return had;
-      }),
+      }, emptyPage),
     };
   },
   'AUTH-TOKEN-INDEX-WITHOUT-ROLE': tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
-  'AUTH-REPLACE-DROPS-PASSWORD': () => ({
-    request: editExpression((object) => {
-      const collection = 'replace' in object ? refCollection(object.replace) : undefined;
-      const params = objectPayload(object.params);
-      if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
-      params.credentials = null;
-      return 1;
-    }),
-  }),
+  'AUTH-REPLACE-DROPS-PASSWORD': dropsPassword('replace'),
   'AUTH-NO-ROLE-NO-IDENTITY': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);

@@ -3,7 +3,7 @@ import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, emptyPage } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -320,12 +320,7 @@ export const code: FaultCode = {
   },
   'COLL-LIST-EMPTY': onJson(
     (body, ctx) => expressionUses(ctx.original, 'collections') && !expressionUses(ctx.original, 'create_collection') && Array.isArray(v4Resource(body)?.data),
-    (body) => {
-      const resource = v4Resource(body)!;
-      const had = (resource.data as unknown[]).length;
-      resource.data = [];
-      return had;
-    },
+    emptyPage,
   ),
   'COLL-REF-INTERNAL-ID': () => {
     const numbers = new Map<string, string>();

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-math.md that are code; their rows (ids, titles, what they break) are in functions-math.json.
-import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext } from '../fault.js';
+import type { ExchangeContext, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, jsonNumber, type JsonObject } from '../json-body.js';
-import { onExpression, onJson, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { onExpression, onJson, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, bodyJson } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -51,19 +51,11 @@ function acceptInstead(forms: ReadonlySet<string>, matches: (description: string
   return rewriteResponse(
     (res, ctx) => {
       if (res.status !== 400 || topForm(ctx, forms) === undefined) return false;
-      const description = v4Errors(parse(res))[0]?.description;
+      const description = v4Errors(bodyJson(res))[0]?.description;
       return typeof description === 'string' && matches(description);
     },
     (res) => withStatus(withJsonBody(res, { resource: value }), 200),
   );
-}
-
-function parse(res: BufferedResponse): unknown {
-  try {
-    return JSON.parse(res.body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Textbook rounding of `x` to `places` decimal places: half away from zero. */

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/functions-numbers.md that are code; their rows (ids, titles, what they break) are in functions-numbers.json.
-import type { BufferedResponse, FaultHooks } from '../fault.js';
+import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { hasErrorCode, onExpression, onJson, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { hasErrorCode, onExpression, onJson, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, bodyJson } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -54,21 +54,13 @@ function acceptInstead(forms: ReadonlySet<string>, matches: (description: string
     (res, ctx) => {
       const form = topForm(ctx, forms);
       if (res.status !== 400 || form === undefined) return false;
-      const description = v4Errors(parse(res))[0]?.description;
+      const description = v4Errors(bodyJson(res))[0]?.description;
       if (typeof description !== 'string' || !matches(description)) return false;
       answer = value(v4Expression(ctx.original), form);
       return answer !== undefined;
     },
     (res) => withStatus(withJsonBody(res, { resource: answer }), 200),
   );
-}
-
-function parse(res: BufferedResponse): unknown {
-  try {
-    return JSON.parse(res.body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /** A request hook replacing every `{"<predicate>": x}` by `build(x)` (collected first, so the new objects are not revisited). */
@@ -242,7 +234,7 @@ export const code: FaultCode = {
     return answer === undefined || answer === resource ? undefined : answer;
   }) }),
   'CMP-UNRESOLVED-REF-ACCEPTED': onResponse(
-    (res, ctx) => res.status === 400 && topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined && hasErrorCode(parse(res), 'invalid ref'),
+    (res, ctx) => res.status === 400 && topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined && hasErrorCode(bodyJson(res), 'invalid ref'),
     (res) => withStatus(withJsonBody(res, { resource: true }), 200),
   ),
   'TYPE-IS-NUMBER-INTEGERS-ONLY': () => ({ request: redefinePredicate('is_number', (x) => ({ is_integer: x })) }),

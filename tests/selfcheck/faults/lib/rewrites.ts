@@ -305,3 +305,12 @@ export const tsIsTxnTime = (form: string, native: string): Fault['apply'] =>
       return 1;
     },
   );
+
+/** Empties the page that is the answer's resource; answers how many entries it dropped. */
+export function emptyPage(body: unknown): number {
+  const page = v4Resource(body);
+  if (page === undefined || !Array.isArray(page.data)) return 0;
+  const had = page.data.length;
+  page.data = [];
+  return had;
+}
