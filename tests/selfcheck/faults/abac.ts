@@ -1,9 +1,9 @@
 // The faults of spec/requirements/abac.md that are code; their rows (ids, titles, what they break) are in abac.json.
 import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { clientAsServer, clientRequest, deniedAfterWriting, editExpression, errorAnswer, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, roleCreatedAnyway, tokenAsServer, topObject, userCollection, withLedgers, type Ledgers } from './lib/access.js';
+import { clientAsServer, clientRequest, deniedAfterWriting, errorAnswer, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, roleCreatedAnyway, tokenAsServer, topObject, userCollection, withLedgers, type Ledgers } from './lib/access.js';
 import { adminSecretFor, serverSecretFor, withSecret, type KnownToken } from './lib/key-ledger.js';
-import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, recodeFailures, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus } from './lib/rewrites.js';
+import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, recodeFailures, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus, onObjects } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
@@ -81,22 +81,20 @@ function adminOfCaller(req: ProxiedRequest, ledgers: Ledgers): string | undefine
 }
 
 export const code: FaultCode = {
-  'ABAC-PREDICATES-GRANT-ALL': () => ({
-    request: editExpression((object) => {
-      if (!('create_role' in object)) return 0;
-      let changed = 0;
-      forEachObject(object.create_role, (inner) => {
-        const actions = objectPayload(inner.actions);
-        if (actions === undefined) return;
-        for (const [action, value] of Object.entries(actions)) {
-          if (isJsonObject(value) && 'query' in value) {
-            actions[action] = true;
-            changed += 1;
-          }
+  'ABAC-PREDICATES-GRANT-ALL': onObjects((object) => {
+    if (!('create_role' in object)) return 0;
+    let changed = 0;
+    forEachObject(object.create_role, (inner) => {
+      const actions = objectPayload(inner.actions);
+      if (actions === undefined) return;
+      for (const [action, value] of Object.entries(actions)) {
+        if (isJsonObject(value) && 'query' in value) {
+          actions[action] = true;
+          changed += 1;
         }
-      });
-      return changed;
-    }),
+      }
+    });
+    return changed;
   }),
   'ABAC-ROLES-NOT-APPLIED': withLedgers((ledgers) => ({
     response: rewriteResponse(
@@ -104,30 +102,26 @@ export const code: FaultCode = {
       permissionDenied,
     ),
   })),
-  'ABAC-MEMBER-PREDICATE-IGNORED': () => ({
-    request: editExpression((object) => {
-      if (!('create_role' in object)) return 0;
-      let removed = 0;
-      forEachObject(object.create_role, (inner) => {
-        if (!('membership' in inner)) return;
-        const entries = Array.isArray(inner.membership) ? inner.membership : [inner.membership];
-        for (const entry of entries.map(objectPayload)) if (entry !== undefined && 'predicate' in entry) removed += (delete entry.predicate, 1);
-      });
-      return removed;
-    }),
+  'ABAC-MEMBER-PREDICATE-IGNORED': onObjects((object) => {
+    if (!('create_role' in object)) return 0;
+    let removed = 0;
+    forEachObject(object.create_role, (inner) => {
+      if (!('membership' in inner)) return;
+      const entries = Array.isArray(inner.membership) ? inner.membership : [inner.membership];
+      for (const entry of entries.map(objectPayload)) if (entry !== undefined && 'predicate' in entry) removed += (delete entry.predicate, 1);
+    });
+    return removed;
   }),
-  'ABAC-MEMBER-PREDICATE-NEVER-MATCHES': () => ({
-    request: editExpression((object) => {
-      if (!('create_role' in object)) return 0;
-      let dropped = 0;
-      forEachObject(object.create_role, (inner) => {
-        if (!Array.isArray(inner.membership)) return;
-        const kept = inner.membership.filter((entry) => !(objectPayload(entry) !== undefined && 'predicate' in objectPayload(entry)!));
-        dropped += inner.membership.length - kept.length;
-        inner.membership = kept;
-      });
-      return dropped;
-    }),
+  'ABAC-MEMBER-PREDICATE-NEVER-MATCHES': onObjects((object) => {
+    if (!('create_role' in object)) return 0;
+    let dropped = 0;
+    forEachObject(object.create_role, (inner) => {
+      if (!Array.isArray(inner.membership)) return;
+      const kept = inner.membership.filter((entry) => !(objectPayload(entry) !== undefined && 'predicate' in objectPayload(entry)!));
+      dropped += inner.membership.length - kept.length;
+      inner.membership = kept;
+    });
+    return dropped;
   }),
   'ABAC-FIRST-ROLE-ONLY': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
@@ -252,22 +246,20 @@ export const code: FaultCode = {
     const token = ledgers.tokens.ofRequest(req);
     return token !== undefined && SCHEMA_FORMS.has(topLevelForm(req) ?? '') ? adminSecretFor(token, ledgers.keys) : undefined;
   }),
-  'ABAC-ROLE-ACTION-COERCED': () => ({
-    request: editExpression((object) => {
-      if (!('create_role' in object)) return 0;
-      let changed = 0;
-      forEachObject(object.create_role, (inner) => {
-        const actions = 'resource' in inner ? objectPayload(inner.actions) : undefined;
-        if (actions === undefined) return;
-        for (const [action, value] of Object.entries(actions)) {
-          if (typeof value !== 'boolean' && !(isJsonObject(value) && 'query' in value)) {
-            actions[action] = false;
-            changed += 1;
-          }
+  'ABAC-ROLE-ACTION-COERCED': onObjects((object) => {
+    if (!('create_role' in object)) return 0;
+    let changed = 0;
+    forEachObject(object.create_role, (inner) => {
+      const actions = 'resource' in inner ? objectPayload(inner.actions) : undefined;
+      if (actions === undefined) return;
+      for (const [action, value] of Object.entries(actions)) {
+        if (typeof value !== 'boolean' && !(isJsonObject(value) && 'query' in value)) {
+          actions[action] = false;
+          changed += 1;
         }
-      });
-      return changed;
-    }),
+      }
+    });
+    return changed;
   }),
   'ABAC-ROLE-RESOURCES-UNCHECKED': () => ({ response: roleCreatedAnyway(refusedForRoleResources) }),
   'ABAC-MEMBERSHIP-TYPE-AS-REFERENCE': () => ({

@@ -1,9 +1,9 @@
 // The faults of spec/requirements/authentication.md that are code; their rows (ids, titles, what they break) are in authentication.json.
 import type { BufferedResponse, Fault } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, editExpression, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
+import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, emptyPage } from './lib/rewrites.js';
+import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, emptyPage, onObjects } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -33,14 +33,12 @@ function deleteTokensExpr(onlyOf?: unknown): unknown {
 }
 
 /** An Update or Replace (`form`) of a user document without credentials sent as removing its password. */
-const dropsPassword = (form: 'update' | 'replace'): Fault['apply'] => () => ({
-  request: editExpression((object) => {
-    const collection = form in object ? refCollection(object[form]) : undefined;
-    const params = objectPayload(object.params);
-    if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
-    params.credentials = null;
-    return 1;
-  }),
+const dropsPassword = (form: 'update' | 'replace'): Fault['apply'] => onObjects((object) => {
+  const collection = form in object ? refCollection(object[form]) : undefined;
+  const params = objectPayload(object.params);
+  if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
+  params.credentials = null;
+  return 1;
 });
 
 export const code: FaultCode = {
@@ -71,26 +69,15 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ do: [login, true] })) };
     },
   }),
-  'AUTH-LOGOUT-ONE-AS-ALL': () => ({
-    request: editExpression((object) => {
-      if (object.logout !== false) return 0;
-      object.logout = true;
-      return 1;
-    }),
+  'AUTH-PASSWORD-CHANGE-IGNORED': onObjects((object) => {
+    if (!('update' in object) && !('replace' in object)) return 0;
+    const params = objectPayload(object.params);
+    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
   }),
-  'AUTH-PASSWORD-CHANGE-IGNORED': () => ({
-    request: editExpression((object) => {
-      if (!('update' in object) && !('replace' in object)) return 0;
-      const params = objectPayload(object.params);
-      return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
-    }),
-  }),
-  'AUTH-TOKEN-TTL-IGNORED': () => ({
-    request: editExpression((object) => {
-      if (!('login' in object) && !('update' in object)) return 0;
-      const params = objectPayload(object.params);
-      return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
-    }),
+  'AUTH-TOKEN-TTL-IGNORED': onObjects((object) => {
+    if (!('login' in object) && !('update' in object)) return 0;
+    const params = objectPayload(object.params);
+    return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
   }),
   'AUTH-TOKEN-SIBLING-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
@@ -211,12 +198,10 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ logout: truthy })) };
     },
   }),
-  'AUTH-PASSWORD-IGNORED-ON-CREATE': () => ({
-    request: editExpression((object) => {
-      if (!('create' in object)) return 0;
-      const params = objectPayload(object.params);
-      return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
-    }),
+  'AUTH-PASSWORD-IGNORED-ON-CREATE': onObjects((object) => {
+    if (!('create' in object)) return 0;
+    const params = objectPayload(object.params);
+    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
   }),
   'AUTH-PASSWORD-SHA256': () => {
     const passwords = new Map<string, string>();
@@ -234,13 +219,11 @@ export const code: FaultCode = {
       }),
     };
   },
-  'AUTH-PASSWORD-COERCED': () => ({
-    request: editExpression((object) => {
-      const credentials = objectPayload(object.credentials);
-      if (credentials === undefined || !('password' in credentials) || typeof credentials.password === 'string' || credentials.password === null) return 0;
-      credentials.password = stringifyJson(credentials.password);
-      return 1;
-    }),
+  'AUTH-PASSWORD-COERCED': onObjects((object) => {
+    const credentials = objectPayload(object.credentials);
+    if (credentials === undefined || !('password' in credentials) || typeof credentials.password === 'string' || credentials.password === null) return 0;
+    credentials.password = stringifyJson(credentials.password);
+    return 1;
   }),
   'AUTH-UPDATE-DROPS-PASSWORD': dropsPassword('update'),
   'AUTH-PASSWORD-CHANGE-ENDS-TOKENS': () => ({

@@ -1,10 +1,10 @@
 // The faults of spec/requirements/databases-and-keys.md that are code; their rows (ids, titles, what they break) are in databases-and-keys.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, documentRefKey, editExpression, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
+import { answersForm, documentRefKey, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
 import { KeyLedger, learningKeys, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
 import { RecordMemory, answerError, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, onAnswerObjects } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, onAnswerObjects, onObjects, editExpression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
@@ -120,11 +120,9 @@ export const code: FaultCode = {
     (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
     (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
   ),
-  'KEY-CREATE-ROLE-DEFAULTS': () => ({
-    request: editExpression((object) => {
-      const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-      return payload !== undefined && !('role' in payload) ? ((payload.role = 'server'), 1) : 0;
-    }),
+  'KEY-CREATE-ROLE-DEFAULTS': onObjects((object) => {
+    const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
+    return payload !== undefined && !('role' in payload) ? ((payload.role = 'server'), 1) : 0;
   }),
   'KEY-CREATE-MISSING-DB-DENIED': onResponse(
     (res, ctx) => (res.status === 400 || res.status === 404) && 'database' in (createKeyPayload(ctx.original) ?? {}) && ['invalid ref', 'instance not found', 'validation failed'].some((code) => hasErrorCode(bodyJson(res), code)),
@@ -142,22 +140,18 @@ export const code: FaultCode = {
       },
     };
   }),
-  'KEY-ROLE-CASE-INSENSITIVE': () => ({
-    request: editExpression((object) => {
-      const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-      const role = payload?.role;
-      if (typeof role !== 'string' || role === role.toLowerCase() || !['admin', 'server', 'client'].includes(role.toLowerCase())) return 0;
-      payload!.role = role.toLowerCase();
-      return 1;
-    }),
+  'KEY-ROLE-CASE-INSENSITIVE': onObjects((object) => {
+    const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
+    const role = payload?.role;
+    if (typeof role !== 'string' || role === role.toLowerCase() || !['admin', 'server', 'client'].includes(role.toLowerCase())) return 0;
+    payload!.role = role.toLowerCase();
+    return 1;
   }),
-  'KEY-ROLE-REFS-UNCHECKED': () => ({
-    request: editExpression((object) => {
-      const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-      if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
-      payload.role = 'client';
-      return 1;
-    }),
+  'KEY-ROLE-REFS-UNCHECKED': onObjects((object) => {
+    const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
+    if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
+    payload.role = 'client';
+    return 1;
   }),
   'KEY-UPDATE-ROLE-UNCHECKED': () => acceptedModification(refusedForKeyRole),
   'KEY-SERVER-NO-INDEXES': withLedgers((ledgers) => ({

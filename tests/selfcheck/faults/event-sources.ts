@@ -60,12 +60,6 @@ export const code: FaultCode = {
     delete stats.storage_bytes_write;
     delete stats.contention_retries;
   }),
-  'ESRC-ERROR-BARE': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.error) && 'summary' in body, (body) => {
-    const answer = body as JsonObject;
-    delete answer.summary;
-    delete answer.txn_ts;
-    delete answer.stats;
-  }),
   'ESRC-SYSTEM-COLLECTION-ACCEPTED': acceptRefusedQueries(/\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/),
   'ESRC-MIXED-SET-ACCEPTED': acceptRefusedQueries(/\.concat\(/),
   'ESRC-EVENTS-ON-UNCHECKED': acceptRefusedQueries(/\.eventsOn\(/),
@@ -91,9 +85,6 @@ export const code: FaultCode = {
     },
   }),
   'ESRC-CREATE-WITHOUT-READ-RIGHTS': acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
-  'ESRC-SUCCESS-WITHOUT-SUMMARY': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && 'data' in body && 'summary' in body, (body) => {
-    delete (body as JsonObject).summary;
-  }),
   'ESRC-INDEX-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
   'ESRC-SINGLE-SOURCE-REFUSED': () => refuseQueries(/^\s*Set\.single\(/),
   'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[^]*\.eventSource\(\)/),

@@ -38,9 +38,6 @@ export const code: FaultCode = {
   }, (body) => {
     feedPage(body)!.has_next = false;
   }),
-  'FEED-STATS-MISSING': onJson((body, ctx) => isFeed(ctx.original.path) && feedPage(body) !== undefined && 'stats' in feedPage(body)!, (body) => {
-    delete feedPage(body)!.stats;
-  }),
   'FEED-TOKEN-MISSING-CODE': () => ({
     response(response, ctx) {
       const body = requestObject(ctx.original);

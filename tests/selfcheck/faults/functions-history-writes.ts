@@ -78,13 +78,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'HISTW-REMOVE-ANSWERS-TRUE': onJson(
-    (body, context) => context.status === 200 && expressionUses(context.original, 'remove') && isJsonObject(body) && 'resource' in body && body.resource === null,
-    (body) => {
-      (body as JsonObject).resource = true;
-      return true;
-    },
-  ),
   'HISTW-DELETE-EMPTY-DATA': () => ({
     json: rewriteInsertedEvent(
       () => true,

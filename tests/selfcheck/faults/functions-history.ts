@@ -162,11 +162,6 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-  'HIST-EVENTS-FLAG-IGNORED': onObjects((object) => {
-    if (!('paginate' in object) || object.events !== true) return false;
-    object.events = false;
-    return true;
-  }),
   'HIST-EVENTS-NO-SNAPSHOT': onObjects((object) => {
     if (!('paginate' in object) || !isJsonObject(object.paginate) || !('events' in object.paginate)) return false;
     object.ts = NOW();

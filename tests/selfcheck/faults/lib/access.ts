@@ -1,6 +1,6 @@
 // Helpers of the access-control faults: secrets, keys, tokens and roles the run has seen, and answers refusing access.
 import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../../fault.js';
-import { forEachObject, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../../json-body.js';
+import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../../json-body.js';
 import { KeyLedger, TokenLedger, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
 import { bodyJson, nativeCollectionOf, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
 
@@ -16,18 +16,6 @@ export function passwordsIn(expression: unknown): string[] {
 
 export function isUserDocument(record: JsonObject): boolean {
   return nativeCollectionOf(record) === undefined && 'data' in record;
-}
-
-/** A request hook that edits every object of the v4 expression; forwards the request only when `edit` changed something. */
-export function editExpression(edit: (object: JsonObject) => number): (req: ProxiedRequest) => ProxiedRequest | undefined {
-  return (req) => {
-    const expression = v4Expression(req);
-    let changed = 0;
-    forEachObject(expression, (object) => {
-      changed += edit(object);
-    });
-    return changed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-  };
 }
 
 /** The `{"object": …}` payload of a params-like argument, or the argument itself. */

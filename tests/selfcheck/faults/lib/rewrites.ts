@@ -157,8 +157,12 @@ export const onRecords = (edit: (record: JsonObject) => boolean): Fault['apply']
   json: rewriteJson(() => true, (body) => records(body).filter(edit).length),
 });
 
-/** A fault that edits every object of a v4 query's expression (`edit` answers whether it changed one). */
-export const onObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ request: rewriteExpression((expression) => editObjects(expression, edit)) });
+/** A request hook that edits every object of the v4 expression (`edit` answers whether or how many changes it made). */
+export const editExpression = (edit: (object: JsonObject) => boolean | number): FaultHooks['request'] =>
+  rewriteExpression((expression) => editObjects(expression, edit));
+
+/** A fault that edits every object of a v4 query's expression (`edit` answers whether or how many changes it made). */
+export const onObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ request: editExpression(edit) });
 
 /** A fault whose one hook is `rewriteExpression(rewrite)`. */
 export const onExpression = (rewrite: (expression: unknown) => number): Fault['apply'] => () => ({ request: rewriteExpression(rewrite) });

@@ -47,6 +47,8 @@ interface When {
   description?: string;
   /** The answer's `resource` is this value. */
   resource?: unknown;
+  /** The answer is an object with each of these keys. */
+  answerHas?: string[];
 }
 
 /** Where an edit of keys applies inside the answer. */
@@ -83,6 +85,8 @@ interface RequestEdit {
   rename?: Record<string, string>;
   /** Keys given where the object lacks them. */
   default?: Record<string, unknown>;
+  /** A key's value (first) replaced by another (second) where the object has it. */
+  replace?: Record<string, [unknown, unknown]>;
 }
 
 interface FaultRow {
@@ -154,6 +158,10 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
   if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
+  if (when.answerHas !== undefined) {
+    const answer = body();
+    if (!isJsonObject(answer) || !when.answerHas.every((key) => key in answer)) return false;
+  }
   if ('resource' in when) {
     const answer = body();
     if (!isJsonObject(answer) || !('resource' in answer) || stringifyJson(answer.resource) !== stringifyJson(when.resource)) return false;
@@ -218,6 +226,11 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
       for (const [key, value] of Object.entries(keys.default ?? {})) {
         if (key in object) continue;
         object[key] = parseJson(stringifyJson(value));
+        changed += 1;
+      }
+      for (const [key, [from, to]] of Object.entries(keys.replace ?? {})) {
+        if (!(key in object) || stringifyJson(object[key]) !== stringifyJson(from)) continue;
+        object[key] = parseJson(stringifyJson(to));
         changed += 1;
       }
     });
