@@ -3,7 +3,7 @@ import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { clientAsServer, clientRequest, deniedAfterWriting, errorAnswer, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, roleCreatedAnyway, tokenAsServer, topObject, userCollection, withLedgers, type Ledgers } from './lib/access.js';
 import { adminSecretFor, serverSecretFor, withSecret, type KnownToken } from './lib/key-ledger.js';
-import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, recodeFailures, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus, onObjects } from './lib/rewrites.js';
+import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus, onObjects } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
@@ -262,12 +262,6 @@ export const code: FaultCode = {
     return changed;
   }),
   'ABAC-ROLE-RESOURCES-UNCHECKED': () => ({ response: roleCreatedAnyway(refusedForRoleResources) }),
-  'ABAC-MEMBERSHIP-TYPE-AS-REFERENCE': () => ({
-    json: recodeFailures(
-      (failure) => failure.code === 'invalid type' && Array.isArray(failure.field) && failure.field[0] === 'membership' && failure.field[failure.field.length - 1] === 'resource',
-      'invalid reference',
-    ),
-  }),
   'ABAC-ROLE-UPDATE-RESOURCES-UNCHECKED': () => acceptedModification(refusedForRoleResources),
   'ABAC-ROLE-UPDATE-SHAPE-UNCHECKED': () =>
     acceptedModification((body, target) => {

@@ -3,7 +3,7 @@ import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, emptyPage } from './lib/rewrites.js';
+import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, emptyPage } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -418,9 +418,6 @@ export const code: FaultCode = {
     });
     return changed;
   }),
-  'WRITTEN-REF-WRONG-CODE': () => ({
-    json: recodeFailures((failure) => failure.code === 'invalid reference' && Array.isArray(failure.field) && failure.field[0] === 'data', 'invalid value'),
-  }),
   'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
     (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
     (res) =>
@@ -441,9 +438,6 @@ export const code: FaultCode = {
     if (object?.name !== '_') return 0;
     object.name = '_underscore';
     return 1;
-  }),
-  'NAME-FAILURE-CODE-GENERIC': () => ({
-    json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.join() === 'name' && (failure.code === 'invalid characters' || failure.code === 'reserved name'), 'invalid name'),
   }),
   'SCOPED-WRITE-ACCEPTED': onResponse(
     (res, ctx) => {

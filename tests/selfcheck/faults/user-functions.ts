@@ -1,7 +1,7 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, recodeFailures, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
+import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The first error of a v4 error body, when it has `code`. */
@@ -69,9 +69,6 @@ export const code: FaultCode = {
     (res, ctx) => topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
     (res) => withStatus(withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }), 201),
   ),
-  'UDF-BODY-FAILURE-CODE': () => ({
-    json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'body', 'invalid value'),
-  }),
   'UDF-ROLE-IGNORED': onObjects((object) => {
     const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
     if (params === undefined || !('role' in params)) return false;
@@ -141,7 +138,6 @@ export const code: FaultCode = {
       return true;
     }),
   ),
-  'UDF-ROLE-FAILURES-AS-INVALID-TYPE': () => ({ json: recodeFailures((failure) => Array.isArray(failure.field) && failure.field.length === 1 && failure.field[0] === 'role' && failure.code !== 'invalid type', 'invalid type') }),
   'UDF-STRING-BODY-STORED': onObjects((object) => {
     const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
     if (params === undefined || typeof params.body !== 'string') return false;

@@ -59,27 +59,6 @@ export function v4Errors(body: unknown): JsonObject[] {
   return body.errors.filter(isJsonObject);
 }
 
-/**
- * A JSON hook giving the failures of `validation failed` answers that `matches` the code `code` instead, as from a
- * server that reports those failures under another code.
- */
-export function recodeFailures(matches: (failure: JsonObject) => boolean, code: string): FaultHooks['json'] {
-  return rewriteJson(
-    (body) => hasErrorCode(body, 'validation failed'),
-    (body) => {
-      let changed = 0;
-      for (const error of v4Errors(body)) {
-        for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-          if (!isJsonObject(failure) || !matches(failure)) continue;
-          failure.code = code;
-          changed++;
-        }
-      }
-      return changed;
-    },
-  );
-}
-
 export function hasErrorCode(body: unknown, code: string): boolean {
   return v4Errors(body).some((error) => error.code === code);
 }

@@ -49,6 +49,8 @@ interface When {
   resource?: unknown;
   /** The answer is an object with each of these keys. */
   answerHas?: string[];
+  /** Which validation failures of the errors `then.failureCode` recodes: patterns their field (joined by `.`) and code match. */
+  failure?: { field?: string; code?: string };
 }
 
 /** Where an edit of keys applies inside the answer. */
@@ -66,6 +68,8 @@ interface Then {
   /** A pattern in the description and what replaces it (`$1` for its first group). */
   errorDescriptionReplace?: [string, string];
   errorPosition?: unknown[];
+  /** The new code of the validation failures `when.failure` picks. */
+  failureCode?: string;
   resource?: unknown;
   /**
    * Keys dropped or renamed: in the answer's object alone, every object of the answer (`tree`), the resource alone, each
@@ -191,6 +195,15 @@ function insideObjects(when: When, then: Then, body: unknown): { objects: unknow
   }
 }
 
+/** Gives the failures of `errors` that `failure` picks the code `code`; answers how many. */
+function recodeFailures(errors: JsonObject[], failure: NonNullable<When['failure']>, code: string): number {
+  const [field, was] = [new RegExp(failure.field ?? ''), new RegExp(failure.code ?? '')];
+  const failures = errors.flatMap((error) => (Array.isArray(error.failures) ? error.failures.filter(isJsonObject) : []));
+  const picked = failures.filter((f) => Array.isArray(f.field) && field.test(f.field.join('.')) && was.test(String(f.code)));
+  for (const f of picked) f.code = code;
+  return picked.length;
+}
+
 /** The JSON hook of a row that changes the inside of the answer. */
 function insideHook(when: When, then: Then): FaultHooks['json'] {
   return (body, context) => {
@@ -199,6 +212,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
       const { objects, deep } = insideObjects(when, then, body);
       return objects.reduce<number>((n, object) => n + editKeys(object, then, deep), 0) > 0 ? body : undefined;
     }
+    if (then.failureCode !== undefined) return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
     if ('resource' in then) {
       if (!isJsonObject(body)) return undefined;
       body.resource = parseJson(stringifyJson(then.resource));
@@ -246,7 +260,7 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
 
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
-  if (['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
+  if (['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
   return {
     response: (response, context) => {
       if (!holds(when, context.original, response.status, response.headers, () => bodyJson(response))) return undefined;
