@@ -9,8 +9,24 @@ import type { Area, BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '
 import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
 import { topLevelCall } from './calls.js';
 import {
-  apiVersion, bodyJson, deleteKeys, expressionUses, isV4Query, nativeCollectionOf, pathname, records, renameKeys, rewriteExpression, topLevelForm,
-  v4Errors, v4Expression, v4Resource, withHeader, withJsonBody, withStatus, withoutHeader,
+  apiVersion,
+  bodyJson,
+  deleteKeys,
+  expressionUses,
+  isV4Query,
+  nativeCollectionOf,
+  pathname,
+  records,
+  renameKeys,
+  rewriteExpression,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withHeader,
+  withJsonBody,
+  withStatus,
+  withoutHeader,
 } from './rewrites.js';
 
 export type FaultCode = Readonly<Record<string, Fault['apply']>>;
@@ -119,18 +135,23 @@ export interface AreaFaults {
 }
 
 // ajv-formats is CommonJS: under NodeNext its default import is module.exports.
-const validate = formatsModule.default(new Ajv2020({ allErrors: true })).compile<{ spec: string; faults: FaultRow[] }>(
-  JSON.parse(readFileSync(new URL('./faults.schema.json', import.meta.url), 'utf8')),
-);
+const validate = formatsModule
+  .default(new Ajv2020({ allErrors: true }))
+  .compile<{ spec: string; faults: FaultRow[] }>(JSON.parse(readFileSync(new URL('./faults.schema.json', import.meta.url), 'utf8')));
 
 /** Rows keep a decimal's text (`0.0` stays a decimal on the wire); other numbers are plain, for the schema. */
-const parseNumber = (text: string): number | LosslessNumber => (/^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : new LosslessNumber(text));
+const parseNumber = (text: string): number | LosslessNumber =>
+  /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : new LosslessNumber(text);
 
 const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
 
 function pickedErrors(when: When, body: unknown): JsonObject[] {
   const pattern = when.description === undefined ? undefined : new RegExp(when.description);
-  return v4Errors(body).filter((error) => (when.code === undefined || error.code === when.code) && (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))));
+  return v4Errors(body).filter(
+    (error) =>
+      (when.code === undefined || error.code === when.code) &&
+      (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))),
+  );
 }
 
 /** Whether the request shows what `when` asks of a request. */
@@ -182,7 +203,8 @@ function editKeys(object: unknown, edit: { drop?: string[]; rename?: Record<stri
 
 /** The objects of the answer `then.in` names, and whether the objects inside them count too. */
 function insideObjects(when: When, then: Then, body: unknown): { objects: unknown[]; deep: boolean } {
-  const ofCollection = (record: JsonObject | undefined) => record !== undefined && (then.collection === undefined || nativeCollectionOf(record) === then.collection);
+  const ofCollection = (record: JsonObject | undefined) =>
+    record !== undefined && (then.collection === undefined || nativeCollectionOf(record) === then.collection);
   switch (then.in) {
     case 'resource':
       return { objects: [v4Resource(body)].filter(ofCollection), deep: false };
@@ -212,7 +234,8 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
       const { objects, deep } = insideObjects(when, then, body);
       return objects.reduce<number>((n, object) => n + editKeys(object, then, deep), 0) > 0 ? body : undefined;
     }
-    if (then.failureCode !== undefined) return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
+    if (then.failureCode !== undefined)
+      return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
     if ('resource' in then) {
       if (!isJsonObject(body)) return undefined;
       body.resource = parseJson(stringifyJson(then.resource));
@@ -222,7 +245,8 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
     for (const error of errors) {
       if (then.errorCode !== undefined) error.code = then.errorCode;
       if (then.errorDescription !== undefined) error.description = then.errorDescription;
-      if (then.errorDescriptionReplace !== undefined) error.description = String(error.description).replace(new RegExp(then.errorDescriptionReplace[0]), then.errorDescriptionReplace[1]);
+      if (then.errorDescriptionReplace !== undefined)
+        error.description = String(error.description).replace(new RegExp(then.errorDescriptionReplace[0]), then.errorDescriptionReplace[1]);
       if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
     }
     return body;
@@ -260,7 +284,12 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
 
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
-  if (['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some((key) => key in then)) return { json: insideHook(when, then) };
+  if (
+    ['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some(
+      (key) => key in then,
+    )
+  )
+    return { json: insideHook(when, then) };
   return {
     response: (response, context) => {
       if (!holds(when, context.original, response.status, response.headers, () => bodyJson(response))) return undefined;
@@ -283,8 +312,12 @@ function readTable(file: URL): { spec: string; faults: FaultRow[] } {
 /** The text a table is kept in: one row a line, so the table reads (and diffs) as a table. */
 export function tableText(area: string): string {
   const { spec, faults } = readTable(tableFile(area));
-  const row = (fault: FaultRow) => `{ ${Object.entries(fault).map(([key, value]) => `"${key}": ${stringify(value)}`).join(', ')} }`;
-  return `{\n  "$schema": "./lib/faults.schema.json",\n  "spec": "${spec}",\n  "faults": [\n    ${faults.map(row).join(',\n    ')}\n  ]\n}\n`;
+  const row = (fault: FaultRow) =>
+    `{ ${Object.entries(fault)
+      .map(([key, value]) => `"${key}": ${stringify(value)}`)
+      .join(', ')} }`;
+  const head = ['{', '  "$schema": "./lib/faults.schema.json",', `  "spec": "${spec}",`, '  "faults": ['];
+  return [...head, `    ${faults.map(row).join(',\n    ')}`, '  ]', '}', ''].join('\n');
 }
 
 /** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code without a row. */
