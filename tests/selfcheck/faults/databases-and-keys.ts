@@ -269,14 +269,12 @@ export const code: FaultCode = {
       ),
     };
   },
-  'DB-RECREATED-INHERITS-COLLECTIONS': () => {
-    const ledger = new KeyLedger();
+  'DB-RECREATED-INHERITS-COLLECTIONS': () => learningKeys((ledger) => {
     const created = new Map<string, Map<string, string>>();
     const orphaned = new Map<string, Map<string, string>>();
     return {
       response: (res, ctx) => {
         const body = bodyJson(res);
-        ledger.learnFrom(body);
         const form = topLevel(ctx.original);
         const resource = v4Resource(body);
         const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
@@ -296,7 +294,7 @@ export const code: FaultCode = {
         return undefined;
       },
     };
-  },
+  }),
   'DB-CHILD-SEES-OTHER-COLLECTIONS': () => crossDatabaseLookup((key) => key.startsWith('collections/')),
   'DB-NAMES-GLOBAL': () => crossDatabaseLookup((key) => key.startsWith('databases/')),
   'DB-DOCUMENTS-SHARED': () => crossDatabaseLookup(isDocumentKey),
