@@ -1,5 +1,5 @@
 // The faults of spec/requirements/protocol.md that are code; their rows (ids, titles, what they break) are in protocol.json.
-import type { Fault, ProxiedRequest } from '../fault.js';
+import type { ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { answerError, isDocumentKey, refKey } from './lib/records.js';
 import { onAnswerObjects, apiVersion, bodyJson, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
@@ -63,15 +63,7 @@ function isEventEndpoint(request: ProxiedRequest): boolean {
   return EVENT_ENDPOINTS.has(pathname(request));
 }
 
-/** Requests to `/<endpoint>/1` forwarded to a path the server does not serve, as a v4-only server would answer them. */
-const unserved = (endpoint: string): Fault['apply'] => () => ({
-  request: (req) => (pathname(req) === `/${endpoint}/1` ? { ...req, path: req.path.replace(`/${endpoint}/1`, `/${endpoint}/1/unserved`) } : undefined),
-});
-
 export const code: FaultCode = {
-  'EVENT-ENDPOINT-QUERY-NOT-SERVED': unserved('query'),
-  'EVENT-ENDPOINT-FEED-NOT-SERVED': unserved('feed'),
-  'EVENT-ENDPOINT-STREAM-NOT-SERVED': unserved('stream'),
   'FAILURE-PATH-INDEX-NUMBERS': onResponse(
     (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
     (res) => {

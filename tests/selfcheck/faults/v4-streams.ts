@@ -1,7 +1,7 @@
 // The faults of spec/requirements/v4-streams.md that are code; their rows (ids, titles, what they break) are in v4-streams.json.
 import type { FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, hasErrorCode, onResponse, pathname, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { bodyJson, forwardInstead, pathname, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
@@ -14,18 +14,6 @@ const isV4Stream = (req: ProxiedRequest) => req.method === 'POST' && pathname(re
 
 /** What the body V4STREAM-MISSING-DOCUMENT-REFUSED sends aborts with when the document does not exist. */
 const MISSING_DOCUMENT = 'fault: the streamed document does not exist';
-
-/** A JSON hook giving the errors of a refused v4 stream request answered `status` and `from` the code `to` instead. */
-function refusalCodeAs(status: number, from: string, to: string): FaultHooks['json'] {
-  return rewriteJson(
-    (body, context) => isV4Stream(context.original) && context.status === status && hasErrorCode(body, from),
-    (body) => {
-      const errors = v4Errors(body).filter((error) => error.code === from);
-      for (const error of errors) error.code = to;
-      return errors.length;
-    },
-  );
-}
 
 /** A hook for every open v4 stream; `/stream/1` streams pass through. */
 function onV4Streams(hook: () => StreamEventHook): FaultHooks {
@@ -136,12 +124,6 @@ export const code: FaultCode = {
         return refused ? withJsonBody(withStatus(response, 404), { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] }) : response;
       },
     ),
-  'V4STREAM-UNSTREAMABLE-AS-INVALID-EXPRESSION': () => ({ json: refusalCodeAs(400, 'invalid argument', 'invalid expression') }),
-  'V4STREAM-WRITE-AS-INVALID-ARGUMENT': () => ({ json: refusalCodeAs(400, 'invalid expression', 'invalid argument') }),
-  'V4STREAM-BAD-SECRET-FORBIDDEN': onResponse(
-    (response, context) => isV4Stream(context.original) && response.status === 401 && hasErrorCode(bodyJson(response), 'unauthorized'),
-    (response) => withJsonBody(withStatus(response, 403), { errors: [{ position: [], code: 'permission denied', description: 'Insufficient privileges to perform the action.' }] }),
-  ),
   'V4STREAM-PERMISSION-LOSS-SILENT': () => onV4Streams(() => ({
     onEvent(event, writer) {
       if (!isV4Event(event, 'error')) writer.emit(event);

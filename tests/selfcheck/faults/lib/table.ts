@@ -99,6 +99,8 @@ interface Then {
 
 /** A rewrite of the request: its headers, or keys of every object of its v4 expression (that has the key `at`). */
 interface RequestEdit {
+  /** The path the request is forwarded to (its query string kept). */
+  path?: string;
   removeHeaders?: string[];
   at?: string;
   drop?: string[];
@@ -255,7 +257,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
 
 /** The request hook of a request row. */
 function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
-  const { removeHeaders, at, ...keys } = edit;
+  const { path, removeHeaders, at, ...keys } = edit;
   const withinExpression = rewriteExpression((expression) => {
     let changed = 0;
     forEachObject(expression, (object) => {
@@ -276,6 +278,7 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
   });
   return (request) => {
     if (!requestHolds(when, request)) return undefined;
+    if (path !== undefined) return { ...request, path: request.path.replace(pathname(request), path) };
     if (removeHeaders === undefined) return withinExpression!(request);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !removeHeaders.includes(name)));
     return Object.keys(headers).length === Object.keys(request.headers).length ? undefined : { ...request, headers };
