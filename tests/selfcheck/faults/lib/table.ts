@@ -111,7 +111,7 @@ interface RequestEdit {
   replace?: Record<string, [unknown, unknown]>;
 }
 
-interface FaultRow {
+export interface FaultRow {
   id: string;
   title: string;
   breaks: string[];
@@ -304,6 +304,14 @@ function editHooks(when: When, then: Then): FaultHooks {
   };
 }
 
+/** The hooks of an edit row (one with `then` or `request`). */
+export function editRowHooks({ when = {}, then, request }: Pick<FaultRow, 'when' | 'then' | 'request'>): FaultHooks {
+  return then !== undefined ? editHooks(when, then) : { request: requestHook(when, request ?? {}) };
+}
+
+/** Whether a table is valid against faults.schema.json (`validTable.errors` says why not). */
+export const validTable = validate;
+
 export const tableFile = (area: string): URL => new URL(`../${area}.json`, import.meta.url);
 
 function readTable(file: URL): { spec: string; faults: FaultRow[] } {
@@ -335,13 +343,9 @@ export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
       kinds.set(fault.id, 'failpoints');
       return { ...fault, apply: () => ({ failpoints }) };
     }
-    if (then !== undefined) {
+    if (then !== undefined || request !== undefined) {
       kinds.set(fault.id, 'edit');
-      return { ...fault, apply: () => editHooks(when ?? {}, then) };
-    }
-    if (request !== undefined) {
-      kinds.set(fault.id, 'edit');
-      return { ...fault, apply: () => ({ request: requestHook(when ?? {}, request) }) };
+      return { ...fault, apply: () => editRowHooks({ when, then, request }) };
     }
     const apply = code[fault.id];
     if (apply === undefined || isCode !== true) throw new Error(`${file.pathname}: ${fault.id} has no code`);
