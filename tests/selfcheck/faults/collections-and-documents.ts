@@ -2,7 +2,7 @@
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
-import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel } from './lib/records.js';
+import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel, answerError } from './lib/records.js';
 import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, emptyPage } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -84,6 +84,13 @@ function generatedIdsOverwriteChosen(): FaultHooks {
 }
 
 export const code: FaultCode = {
+  'DOC-GET-REF-LITERAL-NOT-FOUND': onResponse(
+    (res, ctx) => {
+      const target = topLevel(ctx.original)?.get;
+      return res.status === 200 && topLevelForm(ctx.original) === 'get' && isJsonObject(target) && isJsonObject(target['@ref']);
+    },
+    (res) => answerError(res, 404, 'instance not found', 'Document not found.'),
+  ),
   'CRED-RETURNED': onJson(
     (_body, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
     (body, ctx) => {
