@@ -59,6 +59,13 @@ function rewriteErrorsOf(forms: readonly string[], edit: (error: JsonObject) => 
 }
 
 export const code: FaultCode = {
+  // `prepend` goes last, as the fault always had it: the form a server reads can depend on the order of the keys.
+  'ARR-APPEND-PREPENDS': onObjects((object) => {
+    if (!('append' in object) || !('collection' in object)) return false;
+    object['prepend'] = object['append'];
+    delete object['append'];
+    return true;
+  }),
   'ARR-REVERSE-SET-IGNORED': onObjects((object) => {
     const set = object.paginate;
     if (!isJsonObject(set) || !('reverse' in set) || Object.keys(set).length !== 1) return false;
