@@ -1,0 +1,162 @@
+/**
+ * Sets of FQL v10: a source (a collection's documents, an index's, one document, an array, a sequence, a
+ * concatenation) and the operations applied to it, kept as a description and read when asked (`toArray`,
+ * `paginate`, rendering). The description is also what an event source is made from: only a collection, an index
+ * or a single document, filtered, mapped or projected, can be one (fauna/faunadb `runtime/fql2/ValueSet.scala`).
+ */
+import type { ProjectionField } from '../ast.js';
+import type { SourceSpan } from '../source-position.js';
+import type { CollectionHandle, Env, FqlCallable, FqlValue } from './values.js';
+
+/** A collection-defined index (`indexes: { byX: { terms, values } }`) or a v4 index reading the collection. */
+export interface IndexDefinition {
+  readonly name: string;
+  /** Document paths of the terms, e.g. `["category"]` for `.category`. */
+  readonly terms: readonly (readonly string[])[];
+  /** Document paths of the values and their order. */
+  readonly values: readonly { readonly path: readonly string[]; readonly desc: boolean }[];
+}
+
+export type SetSource =
+  | { readonly kind: 'documents'; readonly collection: CollectionHandle }
+  | { readonly kind: 'index'; readonly collection: string; readonly index: IndexDefinition; readonly terms: readonly FqlValue[] }
+  | { readonly kind: 'single'; readonly value: FqlValue }
+  | { readonly kind: 'array'; readonly items: readonly FqlValue[] }
+  | { readonly kind: 'sequence'; readonly from: bigint; readonly until: bigint }
+  | { readonly kind: 'concat'; readonly parts: readonly FqlSet[] };
+
+export interface Ordering {
+  /** The accessor (`.price`, `x => …`), or none to order by the values themselves. */
+  readonly fn: FqlCallable | null;
+  readonly desc: boolean;
+}
+
+export type SetOp =
+  | { readonly kind: 'where'; readonly fn: FqlCallable; readonly span: SourceSpan }
+  | { readonly kind: 'map'; readonly fn: FqlCallable; readonly span: SourceSpan }
+  | { readonly kind: 'flatMap'; readonly fn: FqlCallable; readonly span: SourceSpan }
+  | { readonly kind: 'project'; readonly fields: readonly ProjectionField[]; readonly env: Env; readonly span: SourceSpan }
+  | { readonly kind: 'take'; readonly count: number; readonly span: SourceSpan }
+  | { readonly kind: 'drop'; readonly count: number; readonly span: SourceSpan }
+  | { readonly kind: 'reverse'; readonly span: SourceSpan }
+  | { readonly kind: 'order'; readonly orderings: readonly Ordering[]; readonly span: SourceSpan }
+  | { readonly kind: 'distinct'; readonly span: SourceSpan };
+
+export class FqlSet {
+  constructor(
+    readonly source: SetSource,
+    readonly ops: readonly SetOp[] = [],
+  ) {}
+
+  with(op: SetOp): FqlSet {
+    return new FqlSet(this.source, [...this.ops, op]);
+  }
+}
+
+/** What reading a set needs from the interpreter. */
+export interface SetReader {
+  /** The source's elements in the set's order. */
+  readSource(source: SetSource): Promise<FqlValue[]>;
+  call(fn: FqlCallable, args: readonly FqlValue[], span: SourceSpan): Promise<FqlValue>;
+  /** A `where` predicate's result as a decision (`true` keeps; `false`/null drop; else a type error). */
+  predicate(result: FqlValue, span: SourceSpan): boolean;
+  project(value: FqlValue, fields: readonly ProjectionField[], env: Env, span: SourceSpan): Promise<FqlValue>;
+  /** The elements `flatMap`'s function answered: an array's or a set's. */
+  elementsOf(value: FqlValue, span: SourceSpan): Promise<FqlValue[]>;
+  compare(a: FqlValue, b: FqlValue): Promise<number>;
+  equal(a: FqlValue, b: FqlValue): Promise<boolean>;
+}
+
+/** Every element of the set, in order. */
+export async function readSet(set: FqlSet, reader: SetReader): Promise<FqlValue[]> {
+  let items = await reader.readSource(set.source);
+  for (const op of set.ops) items = await applyOp(op, items, reader);
+  return items;
+}
+
+async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise<FqlValue[]> {
+  switch (op.kind) {
+    case 'where': {
+      const kept: FqlValue[] = [];
+      for (const item of items) if (reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
+      return kept;
+    }
+    case 'map': {
+      const mapped: FqlValue[] = [];
+      for (const item of items) mapped.push(await reader.call(op.fn, [item], op.span));
+      return mapped;
+    }
+    case 'flatMap': {
+      const flat: FqlValue[] = [];
+      for (const item of items) flat.push(...(await reader.elementsOf(await reader.call(op.fn, [item], op.span), op.span)));
+      return flat;
+    }
+    case 'project': {
+      const projected: FqlValue[] = [];
+      for (const item of items) projected.push(await reader.project(item, op.fields, op.env, op.span));
+      return projected;
+    }
+    case 'take':
+      return items.slice(0, op.count);
+    case 'drop':
+      return items.slice(op.count);
+    case 'reverse':
+      return [...items].reverse();
+    case 'order':
+      return orderItems(items, op.orderings, op.span, reader);
+    case 'distinct': {
+      const out: FqlValue[] = [];
+      for (const item of items) {
+        let seen = false;
+        for (const kept of out) if (await reader.equal(kept, item)) seen = true;
+        if (!seen) out.push(item);
+      }
+      return out;
+    }
+  }
+}
+
+async function orderItems(items: FqlValue[], orderings: readonly Ordering[], span: SourceSpan, reader: SetReader): Promise<FqlValue[]> {
+  const keyed: { item: FqlValue; keys: FqlValue[]; index: number }[] = [];
+  for (const [index, item] of items.entries()) {
+    const keys: FqlValue[] = [];
+    for (const ordering of orderings) keys.push(ordering.fn === null ? item : await reader.call(ordering.fn, [item], span));
+    keyed.push({ item, keys, index });
+  }
+  // An insertion sort with the asynchronous comparison: sets here are small, and the sort must be stable.
+  const sorted: typeof keyed = [];
+  for (const entry of keyed) {
+    let at = sorted.length;
+    while (at > 0 && (await compareKeys(sorted[at - 1]!, entry, orderings, reader)) > 0) at--;
+    sorted.splice(at, 0, entry);
+  }
+  return sorted.map((entry) => entry.item);
+}
+
+async function compareKeys(a: { keys: FqlValue[] }, b: { keys: FqlValue[] }, orderings: readonly Ordering[], reader: SetReader): Promise<number> {
+  for (const [i, ordering] of orderings.entries()) {
+    const order = await reader.compare(a.keys[i]!, b.keys[i]!);
+    if (order !== 0) return ordering.desc ? -order : order;
+  }
+  return 0;
+}
+
+/**
+ * Why the set cannot be an event source, worded as the real service words the reason after "can't call
+ * `.eventSource()` because " (fauna/faunadb `runtime/fql2/ValueSet.scala`), or undefined when it can.
+ */
+export function streamRefusal(set: FqlSet): string | undefined {
+  const source = set.source;
+  if (source.kind === 'concat') return 'streaming is not supported on concatenated sets.';
+  if (source.kind === 'array') return 'streaming is not supported on array sets.';
+  if (source.kind === 'sequence') return 'streaming is not supported on sets created from `Set.sequence()`.';
+  if (source.kind === 'documents' && source.collection.kind === 'native') return 'only collections and user defined indexes are streamable.';
+  for (const op of set.ops) {
+    if (op.kind === 'where' || op.kind === 'map' || op.kind === 'project') continue;
+    if (op.kind === 'reverse') return 'streaming is not supported on sets that have been reversed.';
+    if (op.kind === 'distinct') return 'streaming is not supported on distinct sets.';
+    if (op.kind === 'flatMap') return 'streaming is not supported on `.flatMap()` sets.';
+    return `streaming is not supported on sets returned from \`.${op.kind}()\`.`;
+  }
+  return undefined;
+}
