@@ -129,6 +129,8 @@ function asFqlError(error: unknown, started: number, timeoutMs: number): FqlErro
   }
   if (error instanceof ProtocolError) return error;
   if (error instanceof RangeError && /call stack/i.test(error.message)) return runtimeError('stack_overflow', undefined, 'number of stack frames exceeded limit of 200');
+  // A string or array longer than the engine can hold: the value is too large, as the real service's limits say.
+  if (error instanceof RangeError && /(string|array) length/i.test(error.message)) return runtimeError('value_too_large', undefined, 'Value too large: the result is too large to build.');
   throw error;
 }
 
@@ -176,7 +178,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         const data = encodeData(await materialize(rt, value), format);
         used = { read: txn.documentsRead, written: txn.documentsWritten };
         // Past the client's deadline the answer is 440 `time_out` and nothing is written (FQL-TIMEOUT-001).
-        if (performance.now() - started > timeoutMs && !failpoint('QUERY-TIMEOUT-IGNORED')) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
+        if (performance.now() - started > timeoutMs && !failpoint('FQL-QUERY-TIMEOUT-IGNORED')) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
         return data;
       });
       const answer = {

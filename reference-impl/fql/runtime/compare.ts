@@ -50,7 +50,16 @@ export async function equalFql(reader: Existence, a: FqlValue, b: FqlValue): Pro
  * Negative, zero or positive; for values of unrelated types undefined, unless `total` (sorting), when the types'
  * own order decides.
  */
-export async function compareFql(reader: Existence, a: FqlValue, b: FqlValue, total: boolean): Promise<number | undefined> {
+export async function compareFql(_reader: Existence, a: FqlValue, b: FqlValue, total: boolean): Promise<number | undefined> {
+  return compareValues(a, b, total);
+}
+
+/** The sort order of any two values. */
+export function compareSync(a: FqlValue, b: FqlValue): number {
+  return compareValues(a, b, true) ?? 0;
+}
+
+function compareValues(a: FqlValue, b: FqlValue, total: boolean): number | undefined {
   if (isNumber(a) && isNumber(b)) {
     const order = compareNumbers(a, b);
     return Number.isNaN(order) ? (total ? 0 : undefined) : order;
@@ -66,7 +75,7 @@ export async function compareFql(reader: Existence, a: FqlValue, b: FqlValue, to
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const order = await compareFql(reader, a[i] as FqlValue, b[i] as FqlValue, true);
+      const order = compareValues(a[i] as FqlValue, b[i] as FqlValue, true);
       if (order !== 0) return order;
     }
     return a.length - b.length;
@@ -76,7 +85,7 @@ export async function compareFql(reader: Existence, a: FqlValue, b: FqlValue, to
     const kb = Object.keys(b).sort();
     for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
       if (ka[i] !== kb[i]) return (ka[i] as string) < (kb[i] as string) ? -1 : 1;
-      const order = await compareFql(reader, a[ka[i] as string] as FqlValue, b[kb[i] as string] as FqlValue, true);
+      const order = compareValues(a[ka[i] as string] as FqlValue, b[kb[i] as string] as FqlValue, true);
       if (order !== 0) return order;
     }
     return ka.length - kb.length;

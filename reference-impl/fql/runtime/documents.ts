@@ -12,7 +12,7 @@ import { userCollectionKey, type CollectionKey, type DocumentVersion } from '../
 import { isCollectionRef, isObjectValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../../values/value.js';
 import { runtimeError, type ConstraintFailure, type FqlError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
-import { compareFql } from './compare.js';
+import { compareSync } from './compare.js';
 import { readSet, type IndexDefinition, type SetReader, type SetSource } from './sets.js';
 import {
   DocRef,
@@ -211,7 +211,10 @@ export class DocumentAccess {
         return [...source.items];
       case 'sequence': {
         const out: FqlValue[] = [];
-        for (let n = source.from; n < source.until; n++) out.push(n);
+        for (let n = source.from; n < source.until; n++) {
+          this.ctx.limits.step();
+          out.push(n);
+        }
         return out;
       }
       case 'concat': {
@@ -260,13 +263,8 @@ export class DocumentAccess {
       }
       if (matches) rows.push({ doc, values: index.values.map((value) => readPath(fields, value.path)) });
     }
-    const sorted: typeof rows = [];
-    for (const row of rows) {
-      let at = sorted.length;
-      while (at > 0 && (await compareRows(reader, sorted[at - 1]!, row, index)) > 0) at--;
-      sorted.splice(at, 0, row);
-    }
-    return sorted.map((row) => row.doc);
+    rows.sort((a, b) => compareRows(a, b, index));
+    return rows.map((row) => row.doc);
   }
 
   // ---------------------------------------------------------------------------------------------- writes
@@ -379,10 +377,11 @@ async function exactlyEqual(reader: SetReader, a: FqlValue, b: FqlValue): Promis
   return reader.equal(a, b);
 }
 
-async function compareRows(reader: SetReader, a: { doc: DocRef; values: FqlValue[] }, b: { doc: DocRef; values: FqlValue[] }, index: IndexDefinition): Promise<number> {
+/** Index order: by the values (each ascending or descending), then by document id. */
+function compareRows(a: { doc: DocRef; values: FqlValue[] }, b: { doc: DocRef; values: FqlValue[] }, index: IndexDefinition): number {
   for (const [i, value] of index.values.entries()) {
-    const order = (await compareFql({ isNull: async (v) => v === null }, a.values[i] as FqlValue, b.values[i] as FqlValue, true)) ?? 0;
+    const order = compareSync(a.values[i] as FqlValue, b.values[i] as FqlValue);
     if (order !== 0) return value.desc ? -order : order;
   }
-  return (await compareFql({ isNull: async (v) => v === null }, a.doc, b.doc, true)) ?? 0;
+  return compareSync(a.doc, b.doc);
 }

@@ -272,7 +272,7 @@ export class Interpreter implements SetReader {
     }
     if (operator === '-') {
       if (typeof operand === 'number') return -operand;
-      if (typeof operand === 'bigint') return checkedInteger(-operand, span);
+      if (typeof operand === 'bigint') return widened(-operand);
       throw functionMissing('-', operand, span);
     }
     if (typeof operand !== 'bigint') throw functionMissing('~', operand, span);
@@ -296,7 +296,6 @@ export class Interpreter implements SetReader {
         break;
     }
     const right = await this.evaluate(expr.right, env);
-    const span = expr.span;
     switch (expr.operator) {
       case '==':
         return this.equal(left, right);
@@ -317,13 +316,17 @@ export class Interpreter implements SetReader {
         return isA(left, right, expr.right.span);
       case '+':
         if (typeof left === 'string') return left + (await displayString(this, right));
-        return arithmetic('+', left, right, span, expr.right.span);
+        return arithmetic('+', left, right, expr.right.span);
       default:
-        return arithmetic(expr.operator, left, right, span, expr.right.span);
+        return arithmetic(expr.operator, left, right, expr.right.span);
     }
   }
 
   // ------------------------------------------------------------------------------------------ SetReader
+
+  step(): void {
+    this.ctx.limits.step();
+  }
 
   readSource(source: SetSource): Promise<FqlValue[]> {
     return this.documents.readSource(this, source);
@@ -411,36 +414,36 @@ function functionMissing(name: string, receiver: FqlValue, span: SourceSpan): Fq
   return runtimeError('invalid_function_invocation', span, `The function \`${name}\` does not exist on \`${typeNameOf(receiver)}\``);
 }
 
-export function checkedInteger(value: bigint, span: SourceSpan): bigint {
-  if (value < INT64_MIN || value > INT64_MAX) throw runtimeError('invalid_argument', span, 'integer overflow');
-  return value;
+/** An integer result past 64 bits becomes a double, as the real service's Long arithmetic overflows to Double. */
+function widened(value: bigint): bigint | number {
+  return value < INT64_MIN || value > INT64_MAX ? Number(value) : value;
 }
 
-function arithmetic(operator: string, left: FqlValue, right: FqlValue, span: SourceSpan, rightSpan: SourceSpan): FqlValue {
+/** Arithmetic and bitwise operators; their errors point at the right operand, as the real service's do. */
+function arithmetic(operator: string, left: FqlValue, right: FqlValue, span: SourceSpan): FqlValue {
   if (typeof left !== 'bigint' && typeof left !== 'number') throw functionMissing(operator, left, span);
   const argName = operator === '**' ? 'exponent' : 'other';
-  if (typeof right !== 'bigint' && typeof right !== 'number') throw invalidArgumentType(argName, 'Number', right, rightSpan);
+  if (typeof right !== 'bigint' && typeof right !== 'number') throw invalidArgumentType(argName, 'Number', right, span);
   if (operator === '|' || operator === '^' || operator === '&') {
-    if (typeof left !== 'bigint' || typeof right !== 'bigint') throw invalidArgumentType(argName, 'Int', right, rightSpan);
+    if (typeof left !== 'bigint' || typeof right !== 'bigint') throw invalidArgumentType(argName, 'Int', right, span);
     return operator === '|' ? left | right : operator === '^' ? left ^ right : left & right;
   }
   if (typeof left === 'bigint' && typeof right === 'bigint') {
     switch (operator) {
       case '+':
-        return checkedInteger(left + right, span);
+        return widened(left + right);
       case '-':
-        return checkedInteger(left - right, span);
+        return widened(left - right);
       case '*':
-        return checkedInteger(left * right, span);
+        return widened(left * right);
       case '/':
         if (right === 0n) throw runtimeError('divide_by_zero', span, 'Attempted integer division by zero.');
-        return checkedInteger(left / right, span);
+        return widened(left / right);
       case '%':
         if (right === 0n) throw runtimeError('divide_by_zero', span, 'Attempted integer division by zero.');
         return left % right;
       case '**':
-        if (right < 0n) return Number(left) ** Number(right);
-        return checkedInteger(left ** right, span);
+        return right < 0n || right > 64n ? Number(left) ** Number(right) : widened(left ** right);
     }
   }
   const a = Number(left);

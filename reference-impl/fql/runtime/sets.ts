@@ -55,6 +55,8 @@ export class FqlSet {
 
 /** What reading a set needs from the interpreter. */
 export interface SetReader {
+  /** Counts one step of work against the query's deadline and memory watch (throws past either). */
+  step(): void;
   /** The source's elements in the set's order. */
   readSource(source: SetSource): Promise<FqlValue[]>;
   call(fn: FqlCallable, args: readonly FqlValue[], span: SourceSpan): Promise<FqlValue>;
@@ -78,7 +80,7 @@ async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise
   switch (op.kind) {
     case 'where': {
       const kept: FqlValue[] = [];
-      for (const item of items) if (reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
+      for (const item of items) if (reader.step(), reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
       return kept;
     }
     case 'map': {
@@ -117,20 +119,31 @@ async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise
 }
 
 async function orderItems(items: FqlValue[], orderings: readonly Ordering[], span: SourceSpan, reader: SetReader): Promise<FqlValue[]> {
-  const keyed: { item: FqlValue; keys: FqlValue[]; index: number }[] = [];
-  for (const [index, item] of items.entries()) {
+  const keyed: { item: FqlValue; keys: FqlValue[] }[] = [];
+  for (const item of items) {
+    reader.step();
     const keys: FqlValue[] = [];
     for (const ordering of orderings) keys.push(ordering.fn === null ? item : await reader.call(ordering.fn, [item], span));
-    keyed.push({ item, keys, index });
+    keyed.push({ item, keys });
   }
-  // An insertion sort with the asynchronous comparison: sets here are small, and the sort must be stable.
-  const sorted: typeof keyed = [];
-  for (const entry of keyed) {
-    let at = sorted.length;
-    while (at > 0 && (await compareKeys(sorted[at - 1]!, entry, orderings, reader)) > 0) at--;
-    sorted.splice(at, 0, entry);
+  return (await mergeSort(keyed, (a, b) => compareKeys(a, b, orderings, reader), reader)).map((entry) => entry.item);
+}
+
+/** A stable merge sort with an asynchronous comparison. */
+async function mergeSort<T>(items: T[], compare: (a: T, b: T) => Promise<number>, reader: SetReader): Promise<T[]> {
+  if (items.length <= 1) return items;
+  const middle = Math.floor(items.length / 2);
+  const left = await mergeSort(items.slice(0, middle), compare, reader);
+  const right = await mergeSort(items.slice(middle), compare, reader);
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    reader.step();
+    if ((await compare(right[j] as T, left[i] as T)) < 0) out.push(right[j++] as T);
+    else out.push(left[i++] as T);
   }
-  return sorted.map((entry) => entry.item);
+  return [...out, ...left.slice(i), ...right.slice(j)];
 }
 
 async function compareKeys(a: { keys: FqlValue[] }, b: { keys: FqlValue[] }, orderings: readonly Ordering[], reader: SetReader): Promise<number> {

@@ -12,7 +12,7 @@ import { DateValue, isObjectValue, Ref, Time, type ObjectValue, type Value } fro
 import { runtimeError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
 import { convertV4Error, documentId } from './documents.js';
-import { checkArity, checkedInteger, invalidArgumentType, type Arity, type Interpreter } from './interpreter.js';
+import { checkArity, invalidArgumentType, type Arity, type Interpreter } from './interpreter.js';
 import { materialize, pageCursor, readCursor } from './render.js';
 import { FqlSet, type IndexDefinition, type Ordering } from './sets.js';
 import { displayString } from './strings.js';
@@ -501,7 +501,7 @@ function mathMethods(): MethodTable {
   return {
     abs: method(1, (args, call) => {
       const x = args[0];
-      if (typeof x === 'bigint') return checkedInteger(x < 0n ? -x : x, call.span);
+      if (typeof x === 'bigint') return x < 0n ? -x : x;
       return Math.abs(numberArg(x, 'x', call.span));
     }),
     ceil: unary(Math.ceil, true),
@@ -523,7 +523,7 @@ function mathMethods(): MethodTable {
     exp: unary(Math.exp, false),
     sum: method(1, (args, call) => {
       const items = arrayArg(args[0], 'numbers', call.span);
-      if (items.every((n) => typeof n === 'bigint')) return checkedInteger((items as bigint[]).reduce((a, b) => a + b, 0n), call.span);
+      if (items.every((n) => typeof n === 'bigint')) return (items as bigint[]).reduce((a, b) => a + b, 0n);
       return items.reduce<number>((a, b) => a + numberArg(b, 'numbers', call.span), 0);
     }),
     mean: method(1, (args, call) => {
