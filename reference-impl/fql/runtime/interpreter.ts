@@ -210,7 +210,11 @@ export class Interpreter implements SetReader {
 
   /** `receiver.name(args)`: the type's method, or a field holding a function. */
   async callMethod(receiver: FqlValue, name: string, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> {
-    if (isNullish(receiver)) throw this.nullAccess(receiver, name, call.nameSpan);
+    if (isNullish(receiver)) {
+      // Null has `toString()` (FQL2StringSpec "concatenates null values"); anything else on it is a null access.
+      if (name === 'toString' && args.length === 0 && receiver === null) return 'null';
+      throw this.nullAccess(receiver, name, call.nameSpan);
+    }
     const method = methodOf(this, receiver, name);
     if (method !== undefined) {
       checkArity(method.arity, args.length, call.span);

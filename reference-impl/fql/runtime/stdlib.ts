@@ -25,7 +25,6 @@ import {
   Lambda,
   NATIVE_MODULES,
   NativeFunction,
-  NullWithCause,
   typeNameOf,
   type FqlCallable,
   type FqlObject,
@@ -52,7 +51,7 @@ function method(arity: Arity, call: Method['call']): Method {
 
 /** The set page size when a set is rendered or paginated without one (fauna/faunadb `ValueSet.DefaultPageSize`). */
 export const DEFAULT_PAGE_SIZE = 16;
-const MAX_PAGE_SIZE = 16_000;
+const MAX_PAGE_SIZE = 100_000;
 
 /** Modules of the native collections, by v10 name. */
 const NATIVE_OF_MODULE: ReadonlyMap<string, string> = new Map(Object.entries(NATIVE_MODULES).map(([native, module]) => [module, native]));
@@ -548,11 +547,8 @@ function nativeCollectionMethods(rt: Interpreter, module: string, native: string
     toString: method(0, () => module),
   };
   if (['collections', 'databases', 'roles', 'functions', 'access_providers'].includes(native)) {
-    table['byName'] = method(1, async (args, call) => {
-      const name = stringArg(args[0], 'name', argSpan(call, 0));
-      const doc = new DocRef(handle, name);
-      return (await rt.documents.exists(doc)) ? doc : new NullWithCause({ kind: 'missing-document', doc });
-    });
+    // A reference, read when used: `.exists()` is false and `== null` true for a name nothing has (fauna-js client.ts newDB).
+    table['byName'] = method(1, (args, call) => new DocRef(handle, stringArg(args[0], 'name', argSpan(call, 0))));
   } else {
     table['byId'] = method(1, (args, call) => new DocRef(handle, documentId(args[0] as FqlValue, argSpan(call, 0))));
   }
