@@ -25,6 +25,7 @@ import {
   isFqlObject,
   isNullish,
   Lambda,
+  moduleNameOf,
   NativeFunction,
   NullWithCause,
   typeNameOf,
@@ -166,6 +167,9 @@ export class Interpreter implements SetReader {
   async getField(target: FqlValue, name: string, span: SourceSpan): Promise<FqlValue> {
     if (isNullish(target)) throw this.nullAccess(target, name, span);
     if (target instanceof DocRef) {
+      // A reference knows its id (its name) and collection without a read: they stay readable after a delete (FQL2DocSpec).
+      if (name === (target.named ? 'name' : 'id')) return target.id;
+      if (name === 'coll') return new FqlModule(moduleNameOf(target.collection), target.collection.kind === 'user' ? target.collection.name : undefined);
       const fields = await this.documents.fields(target, span);
       return fields[name] ?? null;
     }
