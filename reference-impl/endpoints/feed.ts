@@ -36,7 +36,7 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       // A page not ready within the request's `x-query-timeout-ms` is not sent: 440 `time_out`, as the real service's
       // deadline ends a poll (FQL-TIMEOUT-002; fauna-js feed.test.ts "throws a QueryTimeoutError").
       const deadline = queryDeadlineMs(ctx);
-      if (deadline !== undefined && performance.now() - started > deadline && !failpoint('FQL-FEED-TIMEOUT-IGNORED')) {
+      if (deadline !== undefined && performance.now() - started > deadline) {
         return sendV10Error(ctx, 440, 'time_out', timedOutMessage(performance.now() - started, deadline));
       }
       const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;

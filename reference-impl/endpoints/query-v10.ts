@@ -153,6 +153,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     let txnTs = transactions.lastTs;
     let used: { read: number; written: number } = { read: 0, written: 0 };
     let sourceCollection: string | undefined;
+    let failedAfterCommit: FqlError | undefined;
     try {
       const variables = decodeArguments(body['arguments'], format);
       const expr = parseQuery(query);
@@ -171,16 +172,27 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         };
         const rt: Interpreter = new Interpreter({ ctx: evalCtx, now, issueEventSource });
         const args = new Map<string, FqlValue>([...variables].map(([name, value]) => [name, rt.documents.fromStored(value)]));
-        const value = await rt.run(expr, args);
+        let value: FqlValue;
+        try {
+          value = await rt.run(expr, args);
+        } catch (error) {
+          // The self-check's fault FQL-FAILED-WRITES-KEPT: a query failing at run time commits what it wrote before.
+          if (error instanceof FqlError && error.code !== 'invalid_query' && failpoint('FQL-FAILED-WRITES-KEPT')) {
+            failedAfterCommit = error;
+            return null;
+          }
+          throw error;
+        }
         if (value instanceof EventSourceValue) sourceCollection = value.collection;
         // Rendered before the commit: reads see the transaction's own writes, and a result that cannot be rendered
         // fails the query, which then writes nothing.
         const data = encodeData(await materialize(rt, value), format);
         used = { read: txn.documentsRead, written: txn.documentsWritten };
         // Past the client's deadline the answer is 440 `time_out` and nothing is written (FQL-TIMEOUT-001).
-        if (performance.now() - started > timeoutMs && !failpoint('FQL-QUERY-TIMEOUT-IGNORED')) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
+        if (performance.now() - started > timeoutMs) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
         return data;
       });
+      if (failedAfterCommit !== undefined) throw failedAfterCommit;
       const answer = {
         data: outcome.result,
         ...(sourceCollection === undefined ? {} : { static_type: `EventSource<${sourceCollection}>` }),
