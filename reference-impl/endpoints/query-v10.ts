@@ -24,7 +24,7 @@ import { convertV4Error } from '../fql/runtime/documents.js';
 import { Interpreter } from '../fql/runtime/interpreter.js';
 import { decorate, encodeSimpleM, encodeTaggedM, materialize, type M } from '../fql/runtime/render.js';
 import { EventSourceValue, type FqlValue } from '../fql/runtime/values.js';
-import type { SourceSpan } from '../fql/source-position.js';
+import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
 import { Time, type Value } from '../values/value.js';
 import { sourceReadRefusal } from './event-request.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
@@ -119,8 +119,20 @@ function stringifyAnswer(answer: Record<string, unknown>, format: Format): strin
   return JSON.stringify(answer, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
 }
 
-/** What a query's evaluation may throw, as a v10 error (anything else is a fault of the server). */
+/** Where an error no expression of the query caused is placed: the query's first character. */
+const QUERY_START: SourceSpan = { start: NO_SPAN.start, end: { line: 1, column: 2, offset: 1 } };
+
+/**
+ * What a query's evaluation may throw, as a v10 error (anything else is a fault of the server). An error of the
+ * query always names a position (FQL-SYNTAX-003): one that no expression caused (the engine's own stack or string
+ * limits) is placed at the query's start.
+ */
 function asFqlError(error: unknown, started: number, timeoutMs: number): FqlError | ProtocolError {
+  const placed = positioned(error, started, timeoutMs);
+  return placed instanceof FqlError && placed.code !== 'invalid_request' ? placed.at(QUERY_START) : placed;
+}
+
+function positioned(error: unknown, started: number, timeoutMs: number): FqlError | ProtocolError {
   if (error instanceof FqlError) return error;
   if (error instanceof QueryError) return convertV4Error(error, undefined);
   if (error instanceof ProtocolError && error.code === 'time out') {

@@ -7,7 +7,7 @@
  */
 import { type Json } from '../codec/tagged.js';
 import { runtimeError } from '../fql/fql-error.js';
-import type { SourceSpan } from '../fql/source-position.js';
+import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
 import { readPath } from '../fql/runtime/documents.js';
 import type { Interpreter } from '../fql/runtime/interpreter.js';
 import { decodeSet, encodeSet, encodeValue, type GlobalLookup } from '../fql/runtime/serialize.js';
@@ -189,7 +189,6 @@ export class EventSourcePlan {
   }
 }
 
-const NO_SPAN: SourceSpan = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 /**
  * v4 index semantics: an array field matches any of its elements; a missing field is a null term, except that a

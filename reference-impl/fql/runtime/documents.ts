@@ -13,7 +13,7 @@ import { isCollectionRef, isObjectValue, QueryValue, Ref, SetRef, Time, type Obj
 import { runtimeError, type ConstraintFailure, type FqlError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
 import { compareSync } from './compare.js';
-import { readSet, type IndexDefinition, type SetReader, type SetSource } from './sets.js';
+import { readSet, type IndexDefinition, type SetReader, type StoredSource } from './sets.js';
 import {
   DocRef,
   EventSourceValue,
@@ -199,7 +199,7 @@ export class DocumentAccess {
 
   // ---------------------------------------------------------------------------------------------- sets
 
-  async readSource(reader: SetReader, source: SetSource): Promise<FqlValue[]> {
+  async readSource(reader: SetReader, source: StoredSource): Promise<FqlValue[]> {
     switch (source.kind) {
       case 'documents':
         return this.documentsOf(source.collection);
@@ -209,14 +209,6 @@ export class DocumentAccess {
         return [source.value];
       case 'array':
         return [...source.items];
-      case 'sequence': {
-        const out: FqlValue[] = [];
-        for (let n = source.from; n < source.until; n++) {
-          this.ctx.limits.step();
-          out.push(n);
-        }
-        return out;
-      }
       case 'concat': {
         const out: FqlValue[] = [];
         for (const part of source.parts) out.push(...(await readSet(part, reader)));

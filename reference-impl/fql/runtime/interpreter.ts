@@ -14,7 +14,7 @@ import type { SourceSpan } from '../source-position.js';
 import { compareFql, equalFql } from './compare.js';
 import { convertV4Error, DocumentAccess } from './documents.js';
 import type { EventSourceSpec } from '../../event-source/plan.js';
-import { FqlSet, readSet, type SetReader, type SetSource } from './sets.js';
+import { FqlSet, readSet, type ReadLimit, type SetReader, type StoredSource } from './sets.js';
 import { globalValue, methodOf, moduleCall, type MethodCall } from './stdlib.js';
 import { displayString } from './strings.js';
 import {
@@ -336,7 +336,7 @@ export class Interpreter implements SetReader {
     this.ctx.limits.step();
   }
 
-  readSource(source: SetSource): Promise<FqlValue[]> {
+  readSource(source: StoredSource): Promise<FqlValue[]> {
     return this.documents.readSource(this, source);
   }
 
@@ -376,9 +376,9 @@ export class Interpreter implements SetReader {
     return equalFql(this, a, b);
   }
 
-  /** Reads every element of a set. */
-  elements(set: FqlSet): Promise<FqlValue[]> {
-    return readSet(set, this);
+  /** Reads every element of a set; past `limit`, `value_too_large`. */
+  elements(set: FqlSet, limit?: ReadLimit): Promise<FqlValue[]> {
+    return readSet(set, this, limit);
   }
 
   /** The event source made from the spec (its token issued now). */

@@ -92,7 +92,8 @@ export async function materialize(rt: Interpreter, value: FqlValue, insideDocume
   }
   if (value instanceof FqlModule) return new MModule(value.name);
   if (value instanceof FqlSet) {
-    const all = await rt.elements(value);
+    // One past the page says whether another follows.
+    const all = await rt.elements(value.prefix(ANSWER_PAGE_SIZE + 1));
     const data: M[] = [];
     for (const item of all.slice(0, ANSWER_PAGE_SIZE)) data.push(await materialize(rt, item, insideDocument));
     return new MPage(data, all.length > ANSWER_PAGE_SIZE ? pageCursor(value, ANSWER_PAGE_SIZE, ANSWER_PAGE_SIZE) : undefined);

@@ -5,7 +5,9 @@
  * or a single document, filtered, mapped or projected, can be one (fauna/faunadb `runtime/fql2/ValueSet.scala`).
  */
 import type { ProjectionField } from '../ast.js';
-import type { SourceSpan } from '../source-position.js';
+import { NO_SPAN, type SourceSpan } from '../source-position.js';
+import { failpoint } from '../../failpoints.js';
+import { runtimeError } from '../fql-error.js';
 import type { CollectionHandle, Env, FqlCallable, FqlValue } from './values.js';
 
 /** A collection-defined index (`indexes: { byX: { terms, values } }`) or a v4 index reading the collection. */
@@ -24,6 +26,9 @@ export type SetSource =
   | { readonly kind: 'array'; readonly items: readonly FqlValue[] }
   | { readonly kind: 'sequence'; readonly from: bigint; readonly until: bigint }
   | { readonly kind: 'concat'; readonly parts: readonly FqlSet[] };
+
+/** A source whose elements are read at once. */
+export type StoredSource = Exclude<SetSource, { readonly kind: 'sequence' }>;
 
 export interface Ordering {
   /** The accessor (`.price`, `x => …`), or none to order by the values themselves. */
@@ -51,14 +56,19 @@ export class FqlSet {
   with(op: SetOp): FqlSet {
     return new FqlSet(this.source, [...this.ops, op]);
   }
+
+  /** The first `count` elements only: a read of it stops there. */
+  prefix(count: number): FqlSet {
+    return this.with({ kind: 'take', count, span: NO_SPAN });
+  }
 }
 
 /** What reading a set needs from the interpreter. */
 export interface SetReader {
   /** Counts one step of work against the query's deadline and memory watch (throws past either). */
   step(): void;
-  /** The source's elements in the set's order. */
-  readSource(source: SetSource): Promise<FqlValue[]>;
+  /** The source's elements in the set's order (a sequence is counted out here, one number at a time). */
+  readSource(source: StoredSource): Promise<FqlValue[]>;
   call(fn: FqlCallable, args: readonly FqlValue[], span: SourceSpan): Promise<FqlValue>;
   /** A `where` predicate's result as a decision (`true` keeps; `false`/null drop; else a type error). */
   predicate(result: FqlValue, span: SourceSpan): boolean;
@@ -69,11 +79,83 @@ export interface SetReader {
   equal(a: FqlValue, b: FqlValue): Promise<boolean>;
 }
 
-/** Every element of the set, in order. */
-export async function readSet(set: FqlSet, reader: SetReader): Promise<FqlValue[]> {
-  let items = await reader.readSource(set.source);
-  for (const op of set.ops) items = await applyOp(op, items, reader);
+/**
+ * Most elements a set is turned into at once (`toArray`, and the whole input of `order`, `reverse` and `distinct`);
+ * one more is `value_too_large`, as the real service (fauna/faunadb `runtime/fql2/ValueSet.scala` MaximumElements).
+ */
+export const MAX_MATERIALIZED_ELEMENTS = 16_000;
+
+/** A bound on how many elements a read may produce, and where the call that asked for them is. */
+export interface ReadLimit {
+  readonly elements: number;
+  readonly span: SourceSpan;
+}
+
+/**
+ * Every element of the set, in order. The source is read one element at a time through the leading element-wise
+ * steps (`where`, `map`, `flatMap`, projections, `take`, `drop`), so a `take` ends the read and a set past `limit`
+ * fails as soon as it is, not after the whole source: `Set.sequence(0, 1000000000).take(3)` reads three numbers.
+ */
+export async function readSet(set: FqlSet, reader: SetReader, limit?: ReadLimit): Promise<FqlValue[]> {
+  const streamed = set.ops.findIndex((op) => op.kind === 'reverse' || op.kind === 'order' || op.kind === 'distinct');
+  const leading = streamed === -1 ? set.ops : set.ops.slice(0, streamed);
+  const rest = streamed === -1 ? [] : set.ops.slice(streamed);
+  const materializing = rest[0];
+  const bound = materializing !== undefined ? { elements: MAX_MATERIALIZED_ELEMENTS, span: materializing.span } : limit;
+  let items = await readLeading(set.source, leading, reader, bound);
+  for (const op of rest) items = await applyOp(op, items, reader);
+  if (limit !== undefined) checkLimit(items.length, limit);
   return items;
+}
+
+function checkLimit(count: number, limit: ReadLimit): void {
+  if (count > limit.elements) throw runtimeError('value_too_large', limit.span, `Value too large: exceeded maximum number of elements (limit=${limit.elements}).`);
+}
+
+/** Elements of the source, one by one (a sequence is never built whole). */
+async function* sourceElements(source: SetSource, reader: SetReader): AsyncGenerator<FqlValue> {
+  if (source.kind === 'sequence') {
+    for (let n = source.from; n < source.until; n++) {
+      reader.step();
+      yield n;
+    }
+    return;
+  }
+  yield* await reader.readSource(source);
+}
+
+/** The source through the element-wise steps, stopping when every `take` is full or past `bound`. */
+async function readLeading(source: SetSource, ops: readonly SetOp[], reader: SetReader, bound: ReadLimit | undefined): Promise<FqlValue[]> {
+  const counts = ops.map(() => 0);
+  const out: FqlValue[] = [];
+  // Reading the whole source before stopping is kept only as the self-check's fault FQL-SET-READ-WHOLE.
+  const whole = failpoint('FQL-SET-READ-WHOLE');
+  const full = () => !whole && ops.some((op, i) => op.kind === 'take' && counts[i]! >= op.count);
+  if (full()) return out;
+  for await (const element of sourceElements(source, reader)) {
+    let batch: FqlValue[] = [element];
+    for (const [i, op] of ops.entries()) {
+      const next: FqlValue[] = [];
+      for (const item of batch) {
+        if (op.kind === 'take') {
+          if (counts[i]! >= op.count) break;
+          counts[i]! += 1;
+          next.push(item);
+        } else if (op.kind === 'drop') {
+          if (counts[i]! < op.count) counts[i]! += 1;
+          else next.push(item);
+        } else {
+          next.push(...(await applyOp(op, [item], reader)));
+        }
+      }
+      batch = next;
+    }
+    out.push(...batch);
+    if (bound !== undefined && !whole) checkLimit(out.length, bound);
+    if (full()) break;
+  }
+  if (bound !== undefined) checkLimit(out.length, bound);
+  return out;
 }
 
 async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise<FqlValue[]> {

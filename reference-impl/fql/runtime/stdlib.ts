@@ -10,11 +10,11 @@ import { storeResolver } from '../../events/source-resolver.js';
 import { eventSourceOf, withStep } from '../../event-source/plan.js';
 import { DateValue, isObjectValue, Ref, Time, type ObjectValue, type Value } from '../../values/value.js';
 import { runtimeError } from '../fql-error.js';
-import type { SourceSpan } from '../source-position.js';
+import { NO_SPAN, type SourceSpan } from '../source-position.js';
 import { convertV4Error, documentId } from './documents.js';
 import { checkArity, invalidArgumentType, type Arity, type Interpreter } from './interpreter.js';
 import { materialize, pageCursor, readCursor } from './render.js';
-import { FqlSet, type IndexDefinition, type Ordering } from './sets.js';
+import { FqlSet, MAX_MATERIALIZED_ELEMENTS, type IndexDefinition, type Ordering } from './sets.js';
 import { displayString } from './strings.js';
 import {
   DocRef,
@@ -317,7 +317,6 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
   };
 }
 
-const NO_SPAN: SourceSpan = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 /** `order(.a, desc(.b))`: accessors; `asc`/`desc` results are objects `{ asc|desc: fn }`. */
 function orderingsOf(args: readonly FqlValue[], call: MethodCall): Ordering[] {
@@ -336,6 +335,7 @@ function orderingsOf(args: readonly FqlValue[], call: MethodCall): Ordering[] {
 
 function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
   const elements = () => rt.elements(self);
+  const firstOf = () => rt.elements(self.prefix(1));
   const fnStep = (kind: 'where' | 'map' | 'flatMap') => method(1, (args, call) => self.with({ kind, fn: fnArg(args[0], kind === 'where' ? 'predicate' : 'mapper', argSpan(call, 0)), span: call.span }));
   const viaArray = (name: string) => method([0, undefined], async (args, call) => {
     const table = arrayMethods(rt, await elements());
@@ -359,16 +359,16 @@ function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
       if (!(other instanceof FqlSet)) throw invalidArgumentType('other', 'Set', other ?? null, argSpan(call, 0));
       return new FqlSet({ kind: 'concat', parts: [self, other] });
     }),
-    toArray: method(0, () => elements()),
+    toArray: method(0, (_args, call) => rt.elements(self, { elements: MAX_MATERIALIZED_ELEMENTS, span: call.span })),
     toSet: method(0, () => self),
     count: method(0, async () => BigInt((await elements()).length)),
-    first: method(0, async () => (await elements())[0] ?? null),
+    first: method(0, async () => (await firstOf())[0] ?? null),
     last: method(0, async () => {
       const all = await elements();
       return all[all.length - 1] ?? null;
     }),
-    isEmpty: method(0, async () => (await elements()).length === 0),
-    nonEmpty: method(0, async () => (await elements()).length > 0),
+    isEmpty: method(0, async () => (await firstOf()).length === 0),
+    nonEmpty: method(0, async () => (await firstOf()).length > 0),
     forEach: method(1, async (args, call) => {
       const fn = fnArg(args[0], 'func', argSpan(call, 0));
       for (const item of await elements()) await rt.call(fn, [item], call.span);
@@ -399,7 +399,8 @@ function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
 
 /** `{ data, after }` of one page of a set, from `offset`. */
 export async function page(rt: Interpreter, set: FqlSet, offset: number, size: number): Promise<FqlObject> {
-  const all = await rt.elements(set);
+  // One past the page says whether another follows.
+  const all = await rt.elements(set.prefix(offset + size + 1));
   const data = all.slice(offset, offset + size);
   const out: FqlObject = { data };
   if (offset + size < all.length) out['after'] = pageCursor(set, offset + size, size);

@@ -539,6 +539,14 @@ export const FQL10_FAULTS: Fault[] = [
     description: '`Set.sequence(a, b)` is sent as `Set.sequence(a, b + 1)`.',
     apply: () => rewriteQuery((text) => text.replace(/Set\.sequence\((-?\d+), (-?\d+)\)/g, (_m, a: string, b: string) => `Set.sequence(${a}, ${Number(b) + 1})`)),
   },
+  {
+    id: 'FQL-SET-READ-WHOLE',
+    title: 'A set is read whole before take, first, a page or the toArray limit apply',
+    breaks: ['FQL-SET-005'],
+    area: 'core',
+    description: 'The reference server reads every element of a set before it stops at a `take`, a first element, a page or 16,000 elements (failpoint FQL-SET-READ-WHOLE).',
+    apply: () => ({ failpoints: ['FQL-SET-READ-WHOLE'] }),
+  },
   // ---------------------------------------------------------------------------------------------- event sources
   {
     id: 'FQL-SOURCE-FUNCTIONS-CHECKED-AT-CREATION',

@@ -1,5 +1,5 @@
 // Sets in FQL v10 (profile fql10, spec/requirements/fql10.md FQL-SET-*): a collection's documents, set methods,
-// pages of 16 with cursors, paginate(n), Set.sequence and toSet.
+// pages of 16 with cursors, paginate(n), Set.sequence and toSet, reads that stop where they may, toArray's limit.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../../harness/index.js';
 import { data, fails, ok, unique } from './fql10-fixtures.js';
@@ -61,5 +61,17 @@ describe('sets', () => {
     const page = (await ok(t.admin, `${JSON.stringify(Array.from({ length: 20 }, (_, i) => i))}.toSet().paginate(16)`, { format: 'simple' })).body.data;
     expect(page.data).toHaveLength(16);
     expect((await ok(t.admin, `Set.paginate("${page.after}")`, { format: 'simple' })).body.data.data).toEqual([16n, 17n, 18n, 19n]);
+  });
+
+  check(['FQL-SET-005'], 'a set is read as far as needed: take, first and the first page of a billion-element sequence; toArray past 16,000 is value_too_large', async () => {
+    // A deadline far above what these reads need, so that a server building the whole set fails rather than stalls.
+    const deadline = { headers: { 'x-query-timeout-ms': '5000' } };
+    expect((await ok(t.admin, 'Set.sequence(0, 1000000000).take(3).toArray()', deadline)).body.data).toEqual([int(0), int(1), int(2)]);
+    expect((await ok(t.admin, 'Set.sequence(7, 1000000000).first()', deadline)).body.data).toEqual(int(7));
+    expect((await ok(t.admin, 'Set.sequence(0, 1000000000).drop(2)', { format: 'simple', ...deadline })).body.data.data).toEqual(Array.from({ length: 16 }, (_, i) => BigInt(i + 2)));
+    expect((await ok(t.admin, 'Set.sequence(0, 16000).toArray().length', deadline)).body.data).toEqual(int(16000));
+    const tooLarge = await fails(t.admin, 'Set.sequence(0, 16001).toArray()', 'value_too_large', deadline);
+    expect(tooLarge.error.message).toBe('Value too large: exceeded maximum number of elements (limit=16000).');
+    await fails(t.admin, 'Set.sequence(0, 1000000000).map(x => x + 1).toArray()', 'value_too_large', deadline);
   });
 });
