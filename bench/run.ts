@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --only <name>]`: runs every benchmark in `bench/`, prints a table (with the
- * machine's core count) and writes `reports/bench.json`; a full run of every file also writes `bench/RESULTS.md`.
+ * machine's core count) and writes `reports/bench.json`; a full (not quick) run records each file it ran in
+ * `bench/results.json` and `bench/RESULTS.md`, replacing that file's earlier figures.
  *
  * Convention for adding a benchmark: a file `bench/<area>.bench.ts` exporting
  *
@@ -11,12 +12,12 @@
  * stopped afterwards), use `ctx.load` (autocannon) for throughput, and set `goal`/`met` from the issue's
  * goals. Files run one after another, in name order, so they do not compete for the CPU.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { arch, cpus, platform } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { arch, cpus, loadavg, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { BenchContext, type BenchResult } from './bench-context.js';
-import { renderResultsMarkdown } from './results-markdown.js';
+import { type BenchFileOutcome, mergeRun, type RecordedResults, renderResultsMarkdown } from './results-markdown.js';
 
 const opts = new Command('bench')
   .option('--quick', 'short load runs (3 s instead of 10 s)', false)
@@ -28,24 +29,19 @@ const opts = new Command('bench')
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const files = (await readdir(benchDir)).filter((f) => f.endsWith('.bench.ts') && (!opts.only || f.includes(opts.only))).sort();
 
-interface FileOutcome {
-  file: string;
-  results: BenchResult[];
-  error?: string;
-}
-
-const outcomes: FileOutcome[] = [];
+const outcomes: BenchFileOutcome[] = [];
 for (const file of files) {
   const ctx = new BenchContext(opts.quick);
   process.stdout.write(`${file} … `);
   const started = Date.now();
+  const loadBefore = loadavg()[0];
   try {
     const module = (await import(new URL(file, import.meta.url).href)) as { run(ctx: BenchContext): Promise<BenchResult[]> };
     const results = await module.run(ctx);
-    outcomes.push({ file, results });
+    outcomes.push({ file, results, loadBefore, loadAfter: loadavg()[0] });
     console.log(`${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
-    outcomes.push({ file, results: [], error: error instanceof Error ? error.message : String(error) });
+    outcomes.push({ file, results: [], error: error instanceof Error ? error.message : String(error), loadBefore, loadAfter: loadavg()[0] });
     console.log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await ctx.close();
@@ -70,10 +66,14 @@ await mkdir(fileURLToPath(new URL('../reports/', import.meta.url)), { recursive:
 const report = { generatedAt: new Date().toISOString(), cores, cpu: cpus()[0]?.model, node: process.version, platform: platform(), quick: opts.quick, files: outcomes };
 await writeFile(opts.report, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nwrote ${opts.report}`);
-// Only a full run of every figure stands for the server; a quick or partial one leaves RESULTS.md as it was.
-if (!opts.quick && !opts.only) {
+// A quick run is a smoke test, not a measurement: only full runs are recorded, each file replacing its own figures.
+if (!opts.quick) {
+  const recordedPath = fileURLToPath(new URL('results.json', import.meta.url));
+  const earlier = JSON.parse(await readFile(recordedPath, 'utf8').catch(() => '{"files":[]}')) as RecordedResults;
+  const recorded = mergeRun(earlier, report);
+  await writeFile(recordedPath, `${JSON.stringify(recorded, null, 2)}\n`);
   const results = fileURLToPath(new URL('RESULTS.md', import.meta.url));
-  await writeFile(results, renderResultsMarkdown(report));
+  await writeFile(results, renderResultsMarkdown(recorded));
   console.log(`wrote ${results}`);
 }
 process.exit(outcomes.some((o) => o.error) ? 1 : 0);

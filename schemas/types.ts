@@ -2101,6 +2101,9 @@ export interface ConformanceReport {
      */
     claimed: boolean;
   }[];
+  /**
+   * Every test of the run. A failing test carries its redacted HTTP exchanges (exchanges); the first passing test listed for a requirement that has none yet carries one redacted exchange, long strings and arrays clipped (example), which the spec site shows.
+   */
   tests: {
     /**
      * <file> > <suite> > <test>, stable across runs.
@@ -2149,6 +2152,7 @@ export interface ConformanceReport {
      */
     replay?: string;
     exchanges?: Exchange[];
+    example?: Exchange;
     /**
      * The target setting (needsSettings[].setting) the test could not run without.
      */

@@ -20,6 +20,7 @@ import { membershipEntries, privilegeEntries, type RoleRecord } from './role-rec
 export type PredicateRunner = (ctx: EvalContext, predicate: QueryValue, args: readonly Value[]) => Promise<Value>;
 
 export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): AccessPolicy {
+  // Implements: ABAC-PRED-001, ABAC-PRED-005, ABAC-MEMBER-007
   const holds = async (ctx: EvalContext, predicate: Value | undefined, args: () => readonly Value[]): Promise<boolean> => {
     if (predicate === true) return true;
     if (!(predicate instanceof QueryValue)) return false;
@@ -30,6 +31,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     }
   };
 
+  // Implements: ABAC-MEMBER-003, ABAC-MEMBER-004, ABAC-MEMBER-007
   /** Whether a membership predicate assigns its role to `member`: only an answer of `true` does (ABAC-MEMBER-007). */
   const assigns: Assigns = async (ctx, predicate, member) => {
     if (!failpoint('MEMBERSHIP-PREDICATE-LENIENT')) return holds(ctx, predicate, () => [member]);
@@ -41,6 +43,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     }
   };
 
+  // Implements: AUTH-ACCESS-001, AUTH-ACCESS-003, AUTH-CLIENT-001, AUTH-CLIENT-002
   /** What the key role did not allow: public index reads, a token's own record, the caller's ABAC roles. */
   const beyondKeyRole = (ctx: EvalContext, request: AccessRequest): boolean | Promise<boolean> => {
     if (isPublicIndexRead(ctx, request) || isOwnIdentityToken(ctx, request)) return true;
@@ -50,6 +53,9 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     return grantedByRoles(ctx, request);
   };
 
+  // Implements: UDF-ACCESS-002, ABAC-MEMBER-005, ABAC-PRIV-001, ABAC-PRIV-002, ABAC-PRIV-003, ABAC-PRIV-004
+  // Implements: ABAC-PRIV-005, ABAC-PRIV-006, ABAC-PRIV-007, ABAC-PRIV-008, ABAC-PRIV-009, ABAC-PRED-007
+  // Implements: ABAC-PRED-010, ABAC-ROLE-016
   /** True when one of the caller's roles has a privilege on the resource whose action predicate holds. */
   const grantedByRoles = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
     for (const role of await rolesOf(ctx, assigns)) {
@@ -98,6 +104,7 @@ async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collec
   return false;
 }
 
+// Implements: ABAC-MEMBER-001, ABAC-MEMBER-002, ABAC-MEMBER-003, ABAC-MEMBER-004, ABAC-MEMBER-006, ABAC-PRED-007
 /** The roles the caller acts with: membership for tokens, the named roles for keys with role refs. */
 async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]> {
   const { identity, txn } = ctx;
@@ -122,6 +129,7 @@ async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]
   return roles;
 }
 
+// Implements: ABAC-PRIV-007, ABAC-PRIV-009
 function resourceMatches(resource: Value | undefined, request: AccessRequest): boolean {
   if (!(resource instanceof Ref)) return false;
   const parent = resource.collection;
@@ -131,6 +139,7 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
   return request.collection === parent.id && request.ref?.id === resource.id;
 }
 
+// Implements: ABAC-PRED-002, ABAC-PRED-003, ABAC-PRED-004, ABAC-PRED-009
 /**
  * Arguments of an action predicate (DEC-041): `read`/`delete`/`history_read` get the ref, `create` the new values;
  * `write` gets the old and the new fields (without `ref` and `ts`), and the ref too when the lambda takes three
@@ -146,6 +155,7 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
     case 'create':
     case 'create_with_id':
       return [after];
+    // Implements: UDF-ACCESS-003
     case 'call':
       return [request.arguments ?? null];
     case 'history_write':
@@ -167,6 +177,7 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
   }
 }
 
+// Implements: AUTH-CLIENT-001, AUTH-LOGIN-011
 /** A public index is read without restriction: its entries are not filtered by who may read their documents. */
 function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
   if ((request.action !== 'read' && request.action !== 'unrestricted_read') || request.collection !== 'indexes' || request.ref === undefined) return false;
@@ -174,6 +185,7 @@ function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
   return isObjectValue(permissions) && permissions['read'] === 'public';
 }
 
+// Implements: AUTH-TOKEN-009, AUTH-TOKEN-010
 /** A token's built-in rights, as the real service grants them: reading and deleting its identity's tokens. */
 function isOwnIdentityToken(ctx: EvalContext, request: AccessRequest): boolean {
   const { identity } = ctx;

@@ -57,6 +57,7 @@ function failure(field: Array<string | number>, code: string, description: strin
   return { field, code, description };
 }
 
+// Implements: ABAC-ROLE-004, ABAC-ROLE-005, ABAC-ROLE-013, ABAC-ROLE-016
 /**
  * Validates and normalises `membership` and `privileges` (single objects become one-element arrays,
  * lambdas become stored `@query` values). Failures name the offending field.

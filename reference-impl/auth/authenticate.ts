@@ -56,6 +56,7 @@ export class Authenticator {
     return new Transaction(this.store, this.store.lastCommitTs, true);
   }
 
+  // Implements: KEY-ROLE-008
   private baseIdentity(secret: string, view: Transaction | undefined): Identity | undefined {
     const digest = this.digestOf(secret);
     if (timingSafeEqual(digest, this.rootDigest)) return { kind: 'root', database: ROOT_DATABASE, role: 'admin' };
@@ -71,6 +72,9 @@ export class Authenticator {
     return this.recordIdentity(this.view(), address, undefined);
   }
 
+  // Implements: DB-CHILD-001, DB-LIFE-002, DB-LIFE-003, DB-LIFE-004, KEY-LIFE-001, KEY-LIFE-002, KEY-LIFE-004
+  // Implements: KEY-SECRET-001, AUTH-CHANGE-001, AUTH-CHANGE-002, AUTH-KEY-001, AUTH-LOGIN-012, AUTH-LOGOUT-002
+  // Implements: AUTH-LOGOUT-004, AUTH-TOKEN-004, AUTH-TOKEN-005, AUTH-TOKEN-006, AUTH-TOKEN-007
   private recordIdentity(view: Transaction, address: SecretAddress, digest: string | undefined): Identity | undefined {
     if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
@@ -97,6 +101,7 @@ export class Authenticator {
     }
     const role = record.fields['role'];
     if (typeof role === 'string') return { kind: 'key', database, role: role as KeyRole, record: recordInfo };
+    // Implements: KEY-ROLE-009
     // Only refs into `roles` name roles; any other ref a stored key holds (one written before role refs were validated)
     // grants nothing. Filtered here rather than where roles are looked up: event sources keep a creator's refs by id alone.
     const roleRefs = (Array.isArray(role) ? role : [role]).filter(isRoleRef);
@@ -104,6 +109,7 @@ export class Authenticator {
   }
 }
 
+// Implements: AUTH-TOKEN-007
 /** Whether a token's `instance`, in the token's database, names a user document that `view` sees (DEC-010). */
 export function tokenIdentityLive(view: Transaction, database: DatabaseId, instance: Value | undefined): instance is Ref {
   if (!(instance instanceof Ref)) return false;

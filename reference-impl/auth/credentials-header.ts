@@ -1,3 +1,4 @@
+// Implements: PROTO-AUTH-001, PROTO-AUTH-002, PROTO-AUTH-005, AUTH-SELF-008, FEED-REQ-008
 /** Extracts the secret from `Authorization: Basic base64(secret:)` or `Authorization: Bearer <secret>`. */
 export function secretFromAuthorization(header: string | undefined): string | undefined {
   if (!header) return undefined;

@@ -9,6 +9,7 @@ import type { AccessAction, AccessPolicy } from '../eval/access.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 
+// Implements: DB-LIST-002, KEY-ROLE-004, ABAC-ROLE-014
 /** Native collections the real service keeps from server keys, for reads and writes alike (fauna/faunadb `auth/Permissions.scala`). */
 const ADMIN_ONLY = new Set(['keys', 'databases', 'roles', 'access_providers']);
 
@@ -28,6 +29,8 @@ export const keyRolePolicy: AccessPolicy = {
   },
 };
 
+// Implements: UDF-ACCESS-001, UDF-CREATE-007, KEY-ROLE-003, KEY-ROLE-004, KEY-ROLE-005, KEY-ROLE-006, KEY-ROLE-007
+// Implements: IDX-DEF-006, AUTH-CLIENT-003, AUTH-CLIENT-004
 function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
   const { role, database: own } = ctx.identity;
   switch (role) {

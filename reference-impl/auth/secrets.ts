@@ -36,6 +36,7 @@ export function digestsEqual(a: string, b: string): boolean {
   return ba.length === bb.length && ba.length > 0 && timingSafeEqual(ba, bb);
 }
 
+// Implements: KEY-SECRET-004, KEY-SECRET-006, AUTH-TOKEN-003
 export async function issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string, bcryptCost: number): Promise<IssuedSecret> {
   const secret = `fn${kind === 'key' ? 'K' : 'T'}_${database}_${id}_${randomBytes(16).toString('hex')}`;
   return { secret, digest: sha256Hex(secret), hashedSecret: await bcryptHash(secret, bcryptCost) };
@@ -59,6 +60,7 @@ export function isSecretOf(secret: string, address: SecretAddress, digest: strin
   return digestsEqual(sha256Hex(secret), digest);
 }
 
+// Implements: AUTH-PASSWORD-004
 export function hashPassword(password: string, bcryptCost: number): Promise<string> {
   return bcryptHash(password, bcryptCost);
 }

@@ -124,6 +124,7 @@ function isCollectionRef(ref: Ref): boolean {
 
 // ---------------------------------------------------------------------------------------------- encoding
 
+// Implements: ESRC-QUERY-002, EVT-FIELD-003, EVT-FIELD-010
 export function encodeTagged(value: TaggedValue): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'bigint') {

@@ -39,6 +39,7 @@ function corsHeaders(origin: string, headers: Record<string, string>): Record<st
   return { ...headers, 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed.join(', ') };
 }
 
+// Implements: PROTO-CORS-001
 /** The exchange, with the CORS headers added to whatever it answers. */
 export function withCors(exchange: Exchange, origin: string): Exchange {
   return {
@@ -51,6 +52,7 @@ export function withCors(exchange: Exchange, origin: string): Exchange {
   };
 }
 
+// Implements: PROTO-CORS-002
 /** Answers a preflight: 204 with what may be sent, and nothing exposed. */
 export function answerPreflight(exchange: Exchange, origin: string): void {
   exchange.respond(

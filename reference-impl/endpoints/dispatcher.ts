@@ -46,6 +46,7 @@ function reportingFired(exchange: Exchange, failpoints: ActiveFailpoints): Excha
   };
 }
 
+// Implements: PROTO-ENDPOINT-005, PROTO-STATUS-004, PROTO-VERSION-008, PROTO-VERSION-009
 function dispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
   return (given: Exchange): Promise<void> | undefined => {
     const origin = given.request.headers['origin'];
@@ -92,6 +93,8 @@ function dispatcher(routes: RouteTable, services: ServerServices, onFault: (erro
   };
 }
 
+// Implements: PROTO-AUTH-002, PROTO-AUTH-003, PROTO-AUTH-004, PROTO-AUTH-005, PROTO-AUTH-007, PROTO-ENDPOINT-003
+// Implements: AUTH-SELF-005, AUTH-SELF-006, FEED-REQ-007, STREAM-REQ-004, V4STREAM-REQ-006
 /** The handler's promise, or nothing when the request was answered here (one async frame less per request). */
 function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undefined {
   const { exchange, services } = bare;

@@ -7,7 +7,7 @@ import { v4Evaluator } from '../eval/evaluator.js';
 import { QueryLimits } from '../eval/query-limits.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
-import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../codec/api-version.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';
@@ -38,6 +38,7 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? `Unexpected string value '${value}'.` : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
 }
 
+// Implements: FEED-PAGE-003, FEED-REQ-002, FEED-REQ-003, FEED-REQ-004, LIMIT-PAGE-002, STREAM-REQ-002, STREAM-REQ-008
 /** Reads the body fields; throws EventRequestBodyError with the service's wording. */
 export function parseEventRequest(body: Record<string, unknown>, withPageSize: boolean): EventRequest {
   const token = body['token'];
@@ -65,6 +66,7 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
+// Implements: EVT-ACCESS-001, EVT-ACCESS-005
 /** The AccessPolicy's read decision for `identity` (the consuming secret's), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
@@ -75,6 +77,7 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
   };
 }
 
+// Implements: ESRC-ACCESS-001
 /**
  * Why `identity` may not have events of `plan` at `atTs`, as the real service words it, or undefined when it may: its
  * roles must read the source collection (a read privilege on it, a predicate included), and for a single document
@@ -97,6 +100,7 @@ export async function sourceReadRefusal(services: ServerServices, identity: Iden
 /** Records whose change can revoke a secret or change what it may do. */
 const SECURITY_COLLECTIONS = new Set(['keys', 'tokens', 'roles', 'databases', 'credentials']);
 
+// Implements: EVT-ACCESS-006, STREAM-CLOSE-002, STREAM-CLOSE-001, STREAM-CLOSE-003
 /** The stream checks, made for `secret`, the secret whose revocation ends the stream, reading in `database`. */
 export function streamGuardsFor(services: ServerServices, secret: EventSecret, database: DatabaseId): StreamGuards {
   const { identity } = secret;

@@ -15,6 +15,7 @@ import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefus
 import type { Endpoint, RequestContext } from './route-table.js';
 import { queryDeadlineMs, readJsonBody, sendV10Error, timedOutMessage } from './v10-responses.js';
 
+// Implements: PROTO-ENDPOINT-006, PROTO-STATUS-003, FEED-REQ-001, LIMIT-OPS-004
 export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pro'): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const started = performance.now();
@@ -33,6 +34,7 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       // serving it anyway, as this server did before, is kept only as the self-check's fault FEED-OPS-LIMIT-IGNORED.
       if (events.accounts.exceeded(source.database) && !failpoint('FEED-OPS-LIMIT-IGNORED')) return sendV10Error(ctx, 429, 'limit_exceeded', accountLimitMessage(events.accounts.limit));
       const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.rights.identity));
+      // Implements: FQL-TIMEOUT-002
       // A page not ready within the request's `x-query-timeout-ms` is not sent: 440 `time_out`, as the real service's
       // deadline ends a poll (FQL-TIMEOUT-002; fauna-js feed.test.ts "throws a QueryTimeoutError").
       const deadline = queryDeadlineMs(ctx);

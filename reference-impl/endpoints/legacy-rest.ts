@@ -4,7 +4,8 @@
  * nothing, answer 404 `not found`.
  */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion, parseRefPath } from '../codec/v4-json.js';
+import { parseApiVersion } from '../codec/api-version.js';
+import { parseRefPath } from '../codec/v4-refs.js';
 import { QueryError } from '../errors/query-error.js';
 import type { Ref } from '../values/value.js';
 import { sendProtocolError } from './responses.js';
@@ -24,6 +25,7 @@ function getExpression(ref: Ref): Expr {
   return { kind: 'object', fields: new Map([['get', literal]]), position: [], raw: null };
 }
 
+// Implements: AUTH-SELF-001, AUTH-SELF-003, AUTH-SELF-004, AUTH-SELF-007
 async function restGet(ctx: RequestContext): Promise<void> {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
   const ref = refOfPath(ctx.exchange.request.path);

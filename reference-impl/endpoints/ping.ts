@@ -14,6 +14,7 @@ function answer(ctx: RequestContext, withBody: boolean): undefined {
   return undefined;
 }
 
+// Implements: PROTO-ENDPOINT-002, PROTO-ENDPOINT-009
 export const pingEndpoint: Endpoint = {
   path: '/ping',
   auth: 'none',

@@ -8,7 +8,7 @@
  */
 import { stringify as stringifyLossless } from 'lossless-json';
 import { decodeSimple, decodeTagged, TaggedDecodeError, toValue, type Json } from '../codec/tagged.js';
-import { DEFAULT_API_VERSION } from '../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../codec/api-version.js';
 import { ProtocolError, QueryError } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
@@ -39,6 +39,7 @@ function formatOf(ctx: RequestContext): Format {
   return format === 'tagged' || format === 'decorated' ? format : 'simple';
 }
 
+// Implements: PROTO-HEADER-016
 /** `x-query-tags` as sent (`k=v,k2=v2`): a successful answer echoes it as `query_tags` (DEC-008, wire-facts §3); the drivers read it back. */
 function queryTagsOf(ctx: RequestContext): { query_tags?: string } {
   const tags = ctx.exchange.request.headers['x-query-tags']?.trim();
@@ -59,10 +60,12 @@ function queryText(query: QueryInput): string {
   return parts.join('');
 }
 
+// Implements: ESRC-QUERY-005, ESRC-TRANSFORM-004
 /**
  * `error: <detail>`, the constraint failures, and the lines of the query the span covers with carets under it, as
  * the real service's summaries (FQL2BasicSpec, FQL2CollectionsSpec).
  */
+// Implements: FQL-SYNTAX-001, FQL-ERR-009
 export function errorSummary(detail: string, query: QueryInput, span: SourceSpan | undefined, failures: readonly { paths: readonly (readonly (string | number)[])[]; message: string }[] = []): string {
   const head = [`error: ${detail}`];
   if (failures.length > 0) {
@@ -87,6 +90,7 @@ export function errorSummary(detail: string, query: QueryInput, span: SourceSpan
   ].join('\n');
 }
 
+// Implements: FQL-QUERY-004
 function decodeArguments(raw: unknown, format: Format): Map<string, Value> {
   if (raw === undefined || raw === null) return new Map();
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new FqlError('invalid_request', 'Invalid request body: `arguments` must be an object.');
@@ -107,6 +111,7 @@ function isQueryInput(query: unknown): query is QueryInput {
   return typeof query === 'object' && query !== null && !Array.isArray(query) && Array.isArray((query as { fql?: unknown }).fql);
 }
 
+// Implements: FQL-QUERY-002, FQL-QUERY-003
 /** The answer's `data` in the request's format. */
 function encodeData(value: M, format: Format): unknown {
   if (format === 'tagged') return encodeTaggedM(value);
@@ -122,6 +127,7 @@ function stringifyAnswer(answer: Record<string, unknown>, format: Format): strin
 /** Where an error no expression of the query caused is placed: the query's first character. */
 const QUERY_START: SourceSpan = { start: NO_SPAN.start, end: { line: 1, column: 2, offset: 1 } };
 
+// Implements: FQL-SYNTAX-003
 /**
  * What a query's evaluation may throw, as a v10 error (anything else is a fault of the server). An error of the
  * query always names a position (FQL-SYNTAX-003): one that no expression caused (the engine's own stack or string
@@ -146,6 +152,8 @@ function positioned(error: unknown, started: number, timeoutMs: number): FqlErro
   throw error;
 }
 
+// Implements: PROTO-ENDPOINT-008, PROTO-STATUS-003, ESRC-QUERY-001, ESRC-QUERY-002, ESRC-QUERY-007, ESRC-TOKEN-001
+// Implements: FQL-QUERY-001, FQL-ERR-008
 export function createV10QueryEndpoint(events: EventService): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const started = performance.now();
@@ -200,6 +208,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         // fails the query, which then writes nothing.
         const data = encodeData(await materialize(rt, value), format);
         used = { read: txn.documentsRead, written: txn.documentsWritten };
+        // Implements: FQL-TIMEOUT-001
         // Past the client's deadline the answer is 440 `time_out` and nothing is written (FQL-TIMEOUT-001).
         if (performance.now() - started > timeoutMs) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
         return data;

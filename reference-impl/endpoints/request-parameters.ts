@@ -8,7 +8,7 @@
  * retries (commits are serialised), no typechecker and no query log. A request without these headers pays one
  * property lookup per header its endpoint reads.
  */
-import { parseApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion } from '../codec/api-version.js';
 import { ProtocolError } from '../errors/query-error.js';
 import type { HeaderMap } from '../transport/exchange.js';
 import type { Endpoint } from './route-table.js';
@@ -36,8 +36,10 @@ function integer(value: string, [min, max]: readonly [bigint, bigint]): bigint |
   return n < min || n > max ? undefined : n;
 }
 
+// Implements: PROTO-HEADER-005
 const timestamp: Check = (value) => (integer(value, LONG) === undefined ? `Invalid timestamp '${value}'.` : undefined);
 
+// Implements: PROTO-HEADER-006
 const timeout: Check = (value) => {
   const ms = integer(value, LONG);
   if (ms === undefined) return `Invalid number '${value}'.`;
@@ -45,6 +47,7 @@ const timeout: Check = (value) => {
   return ms > MAX_TIMEOUT_MS ? `Must be less than or equal to ${MAX_TIMEOUT_MS}.` : undefined;
 };
 
+// Implements: PROTO-HEADER-007
 const retries: Check = (value) => {
   const count = integer(value, INT);
   if (count === undefined) return `Invalid number '${value}'.`;
@@ -58,6 +61,7 @@ const TAG_KEY_MAX_LENGTH = 40;
 const TAG_VALUE_MAX_LENGTH = 80;
 const TAG_PAIR = /^([A-Za-z0-9_]+)=([A-Za-z0-9_]+)$/;
 
+// Implements: PROTO-HEADER-014, PROTO-HEADER-015, PROTO-HEADER-016
 /** `k=v,k2=v2`; limits are checked from the last pair back, as the real service folds them, so its error is reported. */
 const tags: Check = (value) => {
   if (value.length > TAGS_MAX_LENGTH) return 'header is too long';
@@ -78,8 +82,10 @@ const tags: Check = (value) => {
 
 /** The value formats of `/query/1` answers, spelled exactly (no other case, no spaces). */
 const FORMATS: ReadonlySet<string> = new Set(['simple', 'tagged', 'decorated']);
+// Implements: PROTO-HEADER-017
 const format: Check = (value) => (FORMATS.has(value) ? undefined : `Invalid format ${value}`);
 
+// Implements: PROTO-HEADER-010
 const BOOLEAN = /^(?:true|false)$/i;
 const boolean: Check = (value) => (BOOLEAN.test(value) ? undefined : 'Must be a boolean value.');
 
@@ -109,8 +115,10 @@ const QUERY: Family = {
   prefix: '',
 };
 
+// Implements: PROTO-HEADER-011
 const FEED: Family = { headers: V10_INFO, code: 'invalid_request', prefix: 'Invalid headers: ' };
 
+// Implements: PROTO-HEADER-008, PROTO-HEADER-009, PROTO-HEADER-011, PROTO-HEADER-012, PROTO-VERSION-009
 /**
  * Throws a 400 `ProtocolError` (rendered in the endpoint's dialect) for the first bad parameter header the endpoint
  * reads. The presence tests name each header literally: a lookup by a constant name is a few nanoseconds, one by a

@@ -1,7 +1,8 @@
 /** Response helpers shared by endpoints: JSON content type, `x-txn-time`, error bodies per dialect. */
-import { renderProtocolError } from '../codec/v4-json.js';
+import { renderProtocolError } from '../codec/v4-error-body.js';
 import type { RequestContext, ErrorDialect } from './route-table.js';
 
+// Implements: PROTO-CTYPE-003
 export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8';
 
 export function baseHeaders(ctx: RequestContext, txnTime?: bigint): Record<string, string> {

@@ -15,6 +15,8 @@ import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefus
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
+// Implements: PROTO-ENDPOINT-007, PROTO-STATUS-003, STREAM-FRAME-004, STREAM-REQ-001, STREAM-REQ-002, STREAM-REQ-003
+// Implements: STREAM-REQ-006, STREAM-REQ-008, LIMIT-STREAMS-001
 export function createStreamEndpoint(events: EventService): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const identity = ctx.identity;

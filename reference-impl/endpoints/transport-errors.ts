@@ -18,6 +18,7 @@ function body(dialect: ErrorDialect, v4Code: string, v10Code: string, message: s
   return dialect === 'v4' ? protocolErrorBody('v4', v4Code, message) : JSON.stringify({ error: { code: v10Code, message } });
 }
 
+// Implements: PROTO-STATUS-004, LIMIT-BODY-002
 export function transportErrors(
   routes: RouteTable,
   maxBodyBytes: number = DEFAULT_MAX_BODY_BYTES,

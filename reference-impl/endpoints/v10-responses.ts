@@ -4,6 +4,7 @@ import type { V10Error, V10QueryStats } from '../../schemas/types.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { RequestContext } from './route-table.js';
 
+// Implements: ESRC-QUERY-006
 export function v10QueryStats(queryTimeMs: number): V10QueryStats {
   return {
     compute_ops: 1,
@@ -17,12 +18,14 @@ export function v10QueryStats(queryTimeMs: number): V10QueryStats {
   };
 }
 
+// Implements: PROTO-ERROR-010
 /** A protocol-level error: `{"error": {code, message}}` only. */
 export function sendV10Error(ctx: RequestContext, status: number, code: string, message: string): void {
   const body: V10Error = { error: { code, message } };
   ctx.exchange.respond(status, { 'content-type': JSON_CONTENT_TYPE }, JSON.stringify(body));
 }
 
+// Implements: ESRC-QUERY-004, FEED-REQ-004
 /** The JSON body of a request, or undefined after answering 400 `invalid_request`. */
 export function readJsonBody(ctx: RequestContext): Record<string, unknown> | undefined {
   const text = ctx.exchange.request.body.toString('utf8');

@@ -1,6 +1,9 @@
 /** `POST /` (a write-capable v4 query) and `GET /?q=<json>` (read-only), plus the runner legacy REST reuses. */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion, parseExpression, renderQueryErrors, renderResource, resultTooLarge, type ApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion, type ApiVersion } from '../codec/api-version.js';
+import { renderQueryErrors } from '../codec/v4-error-body.js';
+import { parseExpression } from '../codec/v4-expression-parser.js';
+import { renderResource, resultTooLarge } from '../codec/v4-value-renderer.js';
 import { QueryError } from '../errors/query-error.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
@@ -33,6 +36,7 @@ function measured(started: number, txn: Transaction | undefined): V4Metrics {
   };
 }
 
+// Implements: PROTO-HEADER-001, PROTO-HEADER-002, PROTO-HEADER-016
 /**
  * The response headers, as the real service sets them (fauna/faunadb `api/fql1/TMPEndpoint.scala` `setHeaders`;
  * DEC-131): content type, `x-txn-time`, the request's tags when it has any (`x-fauna-tags`, its pairs in reverse
@@ -119,6 +123,7 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
   throw error;
 }
 
+// Implements: PROTO-STATUS-001, PROTO-STATUS-002
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
   if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
   else {
@@ -150,6 +155,7 @@ function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<vo
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+// Implements: PROTO-BODY-005
 /** The body as text; bytes that are not UTF-8 are refused rather than silently replaced (DEC-023). */
 export function bodyText(ctx: RequestContext): string | QueryError {
   try {
@@ -159,6 +165,7 @@ export function bodyText(ctx: RequestContext): string | QueryError {
   }
 }
 
+// Implements: PROTO-CTYPE-001, PROTO-CTYPE-002, PROTO-ENDPOINT-001
 function postQuery(ctx: RequestContext): Promise<void> | undefined {
   const text = bodyText(ctx);
   if (typeof text === 'string') return query(ctx, text, false);

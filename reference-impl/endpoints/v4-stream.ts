@@ -5,7 +5,8 @@
  * `x-fauna-stream-id`, then events as newline-delimited JSON (see events/v4-stream-session.ts). Refusals are v4
  * errors before any event.
  */
-import { parseApiVersion, parseExpression, type ApiVersion } from '../codec/v4-json.js';
+import { parseApiVersion, type ApiVersion } from '../codec/api-version.js';
+import { parseExpression } from '../codec/v4-expression-parser.js';
 import type { Expr } from '../codec/v4-ast.js';
 import { errors, QueryError } from '../errors/query-error.js';
 import { isNativeCollection } from '../eval/documents.js';
@@ -26,6 +27,7 @@ import { bodyText, runV4, sendV4Error } from './v4-query.js';
 
 const STREAM_WRITE_REFUSAL = 'Call performs a write, which is not allowed in stream requests.';
 
+// Implements: V4STREAM-REQ-005
 /** `?fields=a,b`: the names, trimmed; an unknown one is refused with the real service's wording. */
 function parseFields(raw: string | null): ReadonlySet<V4EventField> | { invalid: string } {
   if (raw === null) return DEFAULT_V4_EVENT_FIELDS;
@@ -55,6 +57,7 @@ function notStreamable(value: Value): QueryError {
   return errors.invalidArgument(`Expected a Document Ref or Version, or a Set Ref, got ${streamableTypeName(value)}.`, []);
 }
 
+// Implements: V4STREAM-REQ-001, V4STREAM-REQ-002, V4STREAM-REQ-003, V4STREAM-REQ-007
 /** What the evaluated body streams, or the error that refuses it. */
 function targetOf(ctx: RequestContext, indexes: IndexManager, database: DatabaseId, value: Value, fields: ReadonlySet<V4EventField>): V4StreamTarget | QueryError {
   const { store } = ctx.services;
@@ -91,6 +94,7 @@ function targetOf(ctx: RequestContext, indexes: IndexManager, database: Database
 
 let nextStreamId = BigInt(Date.now()) * 1000n;
 
+// Implements: V4STREAM-REQ-001, V4STREAM-REQ-004
 export function createV4StreamEndpoint(events: EventService, indexes: IndexManager): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const identity = ctx.identity;

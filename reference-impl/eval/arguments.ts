@@ -28,6 +28,7 @@ function wrongType(expected: string, value: Value, position: Position): QueryErr
   return new QueryError('invalid argument', `${expected} expected, ${typeName(value)} provided.`, position);
 }
 
+// Implements: PROTO-BODY-004
 export function expectString(value: Value, position: Position): string {
   if (typeof value !== 'string') throw wrongType('String', value, position);
   return value;

@@ -16,6 +16,7 @@ import { EqualPairs } from './equal-pairs.js';
 
 const equalPairs = new EqualPairs();
 
+// Implements: FN-CMP-003
 /** Rank of each kind of value; refs, times, dates and lambdas keep the order of their storage tags. */
 const RANK = {
   number: 0,
@@ -57,6 +58,7 @@ function sign(n: number): number {
   return n < 0 ? -1 : n > 0 ? 1 : 0;
 }
 
+// Implements: FN-CMP-002
 function compareNumbers(a: bigint | number, b: bigint | number): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   return compareDecimals(Number(a), Number(b));
@@ -98,6 +100,7 @@ export function compareForComparison(a: Value, b: Value): number {
   return compare(a, b);
 }
 
+// Implements: FN-CMP-003, FN-CMP-004
 function compare(a: Value, b: Value): number {
   const ka = kindOf(a);
   const kb = kindOf(b);

@@ -1,6 +1,6 @@
 /** The state one evaluation carries: transaction, acting database and identity, variables, services. */
 import type { Expr } from '../codec/v4-ast.js';
-import type { ApiVersion } from '../codec/v4-json.js';
+import type { ApiVersion } from '../codec/api-version.js';
 import type { DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { Position } from '../errors/query-error.js';

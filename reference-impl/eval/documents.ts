@@ -25,6 +25,7 @@ export function isNativeCollection(ref: Ref): boolean {
   return ref.collection === undefined && (NATIVE_COLLECTIONS as readonly string[]).includes(ref.id);
 }
 
+// Implements: DB-CHILD-002, KEY-SCOPE-002
 /**
  * The database a `database` ref designates, relative to the context's database. Reaching into a child database needs
  * an admin (or root) or server identity; what it may do there is the access policy's to say (DB-CHILD-004).
@@ -41,6 +42,7 @@ export function resolveDatabaseScope(ctx: EvalContext, dbRef: Ref | undefined, p
   return record.hidden.databaseId;
 }
 
+// Implements: DB-CHILD-003, KEY-SCOPE-001, KEY-SCOPE-002, COLL-LIFE-003, COLL-LIFE-004
 /** The collection key of a collection ref (user or native); `invalid ref` when it does not exist. */
 export function resolveCollection(ctx: EvalContext, collection: Ref, position: Position): { database: DatabaseId; collection: CollectionKey } {
   if (isNativeCollection(collection)) {
@@ -59,6 +61,7 @@ export function resolveCollection(ctx: EvalContext, collection: Ref, position: P
 /** Native collections whose records are named: a ref to one of them resolves only while the record exists. */
 const NAMED_RECORDS: Readonly<Record<string, string>> = { collections: 'collection', indexes: 'index', databases: 'database', roles: 'role', functions: 'function', access_providers: 'access provider' };
 
+// Implements: DB-GET-002, COLL-LIFE-002, AUTH-SELF-001, AUTH-SELF-007
 /**
  * Where the document `ref` lives. `tokens/self` resolves to the calling token. As in the real service, a ref naming a
  * collection, index, database, role or function that does not exist does not resolve: `invalid ref`, like a document
@@ -91,6 +94,7 @@ export const recordNotFound = (collection: CollectionKey): string => `${recordKi
 /** `<Kind> already exists.` for a record of `collection`. */
 export const recordAlreadyExists = (collection: CollectionKey): string => `${recordKind(collection)} already exists.`;
 
+// Implements: PROTO-ERROR-009
 /**
  * Throws `permission denied` unless the policy allows the action; a promise only when the policy's answer is one
  * (callers await it only then, so a synchronous decision costs no suspension).
@@ -122,6 +126,7 @@ export function requireAccess(
   });
 }
 
+// Implements: DB-LIST-001, DB-LIST-002
 /**
  * Throws `permission denied` unless the caller may read the native collection `collection` of `database` as a whole
  * (`Keys()`, `Collections()`, …), as the real service asks before it lists one: a listing is refused whole, never
@@ -154,6 +159,7 @@ export function readExisting(ctx: EvalContext, location: DocumentLocation, posit
   return existing(found, location, position);
 }
 
+// Implements: PROTO-ERROR-007, DOC-GET-002, DOC-DELETE-002
 function existing(version: DocumentVersion | undefined, location: DocumentLocation, position: Position): DocumentVersion {
   if (!version) throw errors.notFound(position, recordNotFound(location.collection));
   return version;
@@ -169,6 +175,7 @@ export function existingForWrite(ctx: EvalContext, location: DocumentLocation, p
   return version;
 }
 
+// Implements: ABAC-PRED-011
 /**
  * Throws `permission denied` unless the caller may create a document with an id of its choosing (DEC-059):
  * `create_with_id`, or else both `create` and `history_write`, as in the real service.
@@ -213,11 +220,13 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
   return { ref, ts: version.ts, ...version.fields };
 }
 
+// Implements: AUTH-SELF-002, AUTH-TOKEN-008
 /** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
 export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
   return readDocumentObject(ref, version.ts, version.fields);
 }
 
+// Implements: DB-CREATE-004
 /**
  * Throws `instance already exists` when the document is live — but only to a caller who may create it: anyone else
  * gets `permission denied`, as for any create, so a name conflict never tells a caller without rights what exists.

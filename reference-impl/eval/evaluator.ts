@@ -20,6 +20,7 @@ export function evaluateNow(ctx: EvalContext, expr: Expr): Value | Promise<Value
     case 'object': {
       // `{}` names no form; the service reads it as the empty object.
       if (expr.fields.size === 0) return {};
+      // Implements: PROTO-BODY-003
       const form = ctx.services.forms.match(expr.fields);
       if (!form) {
         throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);

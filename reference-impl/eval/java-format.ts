@@ -59,6 +59,7 @@ const KIND_OF_CONVERSION: Readonly<Record<string, ConversionKind>> = {
   '^': 'fixed-debug',
 };
 
+// Implements: FN-FMT-009
 /** Splits a format string into text and conversions; throws `UnknownConversion` for an unknown conversion. */
 export function parseFormatString(format: string): FormatPiece[] {
   const pieces: FormatPiece[] = [];
@@ -121,6 +122,7 @@ function sizeOf(digits: string | undefined, limit: number): number | undefined {
   return size;
 }
 
+// Implements: FN-FMT-008
 function refuseIf(condition: boolean): void {
   if (condition) throw new IllegalFormat('illegal format');
 }
@@ -129,6 +131,7 @@ function isUpperCase(letter: string | undefined): boolean {
   return letter !== undefined && letter !== letter.toLowerCase();
 }
 
+// Implements: FN-FMT-007
 /** Pads to the width with spaces, on the right when left-justified. */
 function justify(text: string, flags: Flags, width: number | undefined): string {
   if (width === undefined || text.length >= width) return text;
@@ -160,6 +163,7 @@ function checkNumeric(flags: Flags, width: number | undefined): void {
   refuseIf(flags.previous);
 }
 
+// Implements: FN-FMT-007
 function leadingSign(negative: boolean, flags: Flags): string {
   if (negative) return flags.parentheses ? '(' : '-';
   if (flags.plus) return '+';
@@ -271,6 +275,7 @@ function scientificParts(value: Decimal, decimals: number): { mantissa: string; 
   return { mantissa, exponent: (exponent < 0 ? '-' : '+') + String(Math.abs(exponent)).padStart(2, '0') };
 }
 
+// Implements: FN-FMT-005
 /** `%f`, `%e`, `%E`, `%g`, `%G` of a double. */
 export function formatDouble(spec: ConversionSpec, value: number, limit: number): string {
   const flags = flagsOf(spec);
@@ -338,6 +343,7 @@ function fieldsOf(value: Temporal): TimeFields & { nanos: bigint; epochNanos: bi
   return { ...timeFieldsOf(epochNanos), nanos: floorMod(epochNanos, NANOS_PER_SECOND), epochNanos };
 }
 
+// Implements: FN-FMT-010
 /** One `%t` suffix's text in the US locale, before any upper-casing. */
 function dateTimeText(suffix: string, value: Temporal): string {
   const f = fieldsOf(value);

@@ -38,6 +38,7 @@ export function javaPow(base: number, exponent: number): number {
   return base ** exponent;
 }
 
+// Implements: FN-MATH-002
 /** Round of an integer to `dp` decimal places: unchanged for `dp` > 0, else to a multiple of 10^-dp, computed in doubles. */
 export function roundInteger(n: bigint, dp: bigint): bigint {
   if (dp > 0n) return n;
@@ -45,6 +46,7 @@ export function roundInteger(n: bigint, dp: bigint): bigint {
   return doubleToLong(Number(doubleToLong(Number(n) * scale + 0.5)) / scale);
 }
 
+// Implements: FN-MATH-003, FN-MATH-004, FN-MATH-023
 /**
  * Round of a decimal to `dp` places. For `dp` > 0 the whole part is kept and half a unit of the last place is added
  * to the fraction, which is then cut to `dp` places (so a negative number rounds toward zero at the half); for
@@ -68,6 +70,7 @@ export function truncInteger(n: bigint, dp: bigint): bigint {
   return doubleToLong(Number(doubleToLong(Number(n) * scale)) / scale);
 }
 
+// Implements: FN-MATH-005, FN-MATH-023
 /** Trunc of a decimal to `dp` places, toward zero; for `dp` <= 0 the last division is left as a double. */
 export function truncDecimal(n: number, dp: bigint): number {
   if (dp > 0n) {

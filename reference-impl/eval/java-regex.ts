@@ -111,6 +111,7 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 const isLetter = (c: string | undefined): boolean => c !== undefined && /^[a-zA-Z]$/.test(c);
 
+// Implements: FN-STR-021
 /** A recursive-descent reader of a Java pattern that writes the JavaScript equivalent as it goes. */
 class Translator {
   private readonly chars: string[];
@@ -477,6 +478,7 @@ class Translator {
   }
 }
 
+// Implements: FN-STR-021
 /** The JavaScript equivalent of a Java pattern, or undefined when Java rejects it or it cannot be translated faithfully. */
 export function compileJavaPattern(pattern: string): JavaPattern | undefined {
   try {
@@ -489,6 +491,7 @@ export function compileJavaPattern(pattern: string): JavaPattern | undefined {
   }
 }
 
+// Implements: FN-STR-028
 /** `Pattern.quote`: a pattern matching `text` literally, `\Q…\E` with any `\E` inside spelled out. */
 export function quotePattern(text: string): string {
   return `\\Q${text.split('\\E').join('\\E\\\\E\\Q')}\\E`;
@@ -522,6 +525,7 @@ export function findMatches(pattern: JavaPattern, text: string, limit: number, t
   });
 }
 
+// Implements: FN-STR-026
 /** The text of `Matcher.appendReplacement` for one match: `$n` and `${name}` groups, `\` escaping the next character. */
 function expandReplacement(pattern: JavaPattern, replacement: string, match: JavaMatch): string {
   let out = '';

@@ -4,6 +4,7 @@
  * which characters are white space, how a double is written, how much of "12abc" is a number, how case is folded.
  */
 
+// Implements: FN-STR-012
 /** Code points Java's `Character.isWhitespace` accepts: space separators except the no-break ones, and controls 9–13, 28–31. */
 function isJavaWhitespace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
@@ -91,6 +92,7 @@ function caseFold(text: string): string {
 
 const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
+// Implements: FN-STR-003
 /** ICU's NFKC_Casefold normalizer: default-ignorable code points removed, case folded, compatibility composed. */
 export function nfkcCaseFold(text: string): string {
   const folded = caseFold(caseFold(text.replace(DEFAULT_IGNORABLE, '').normalize('NFD')).normalize('NFKC'));
@@ -125,6 +127,7 @@ function titlecaseOf(char: string): string {
   return first + rest.join('').toLowerCase();
 }
 
+// Implements: FN-STR-011
 /**
  * ICU's `toTitleCase` with a word break iterator: in each word, the characters before the first letter, number or
  * symbol stay as they are, that character is titlecased and the rest of the word lowercased.
@@ -146,6 +149,7 @@ export function titleCase(text: string): string {
 
 // ---- Numbers ----
 
+// Implements: FN-CONV-002
 /**
  * Java's `Double.toString`: plain notation for magnitudes in [10^-3, 10^7), else `d.dddE±n`; always a fractional
  * digit; the shortest digits that read back as the same double, two of them when one would be farther from it.
@@ -270,6 +274,7 @@ function digitsToLong({ digits, decimalAt }: ParsedDigits, positive: boolean, ne
   return value >= LONG_MIN && value <= LONG_MAX ? value : undefined;
 }
 
+// Implements: FN-CONV-004, FN-CONV-005
 /**
  * A number read from text as `NumberFormat.getInstance()` (English) reads it, after `String.trim`: an optional minus,
  * digits with grouping commas, an optional point and fraction, an optional `E` exponent; what follows is ignored.

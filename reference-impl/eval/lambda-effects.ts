@@ -28,6 +28,7 @@ function max(a: Effect, b: Effect): Effect {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
+// Implements: SET-JOIN-003
 /** The greatest effect of any call in `expr`. */
 export function expressionEffect(expr: Expr): Effect {
   if (expr.kind === 'literal') return 'pure';

@@ -16,6 +16,7 @@ export class LambdaValue extends QueryValue {
   }
 }
 
+// Implements: PAGE-MAP-002
 /**
  * Applies a lambda to arguments. One parameter takes the argument as-is; several parameters destructure
  * an array argument. `_` parameters are ignored.
@@ -29,6 +30,7 @@ export async function applyLambda(ctx: EvalContext, lambda: LambdaValue, args: r
     const params = lambda.lambda;
     const values = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
     if (values.length !== params.length) {
+      // Implements: UDF-CALL-006
       throw new QueryError('invalid argument', `Lambda expects an array with ${params.length} elements. Array contains ${values.length}.`, position);
     }
     params.forEach((param, i) => {

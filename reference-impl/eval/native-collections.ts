@@ -40,6 +40,7 @@ export class NativeCollectionHandlers {
   }
 }
 
+// Implements: PROTO-ERROR-012
 /** A `create_<thing>: {params}` form (CreateRole, CreateIndex, …): Create on the native collection `native`. */
 export function nativeCreateForm(key: string, native: string): FormDefinition {
   return {

@@ -31,6 +31,7 @@ function queryTooLarge(): ProtocolError {
   return new ProtocolError(400, 'bad request', 'Query uses too much memory: the server cannot hold the values it builds.');
 }
 
+// Implements: LIMIT-TIME-001
 export class QueryLimits {
   private readonly at: number;
   private steps = 0;
@@ -71,6 +72,7 @@ export class QueryLimits {
   }
 }
 
+// Implements: LIMIT-TIME-001
 /**
  * The limits of a request. Its deadline is `requestedMs` (its `x-query-timeout` header, already checked to be 1 to
  * 600000) when given and shorter than the server's `serverLimitMs`, else the server's limit.

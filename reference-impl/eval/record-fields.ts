@@ -12,6 +12,7 @@ export function typeFailure(field: string, expected: string, value: Value): Vali
   return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
 }
 
+// Implements: UDF-CREATE-005
 /** `name` of a schema record: required, a valid name (DEC-049). */
 export function nameFailures(params: ObjectValue): ValidationFailure[] {
   const name = params['name'];
@@ -25,6 +26,7 @@ export function throwIfFailures(failures: ValidationFailure[], position: Positio
   if (failures.length > 0) throw errors.validationFailed(failures, position);
 }
 
+// Implements: DOC-UPDATE-001, DOC-UPDATE-002, DOC-UPDATE-003, DOC-UPDATE-006
 /**
  * Deep merge as Update does it: objects merge recursively, `null` removes a field, anything else replaces (with the
  * nulls inside it dropped, as `withoutNulls`).
@@ -83,6 +85,9 @@ function copyArrayWithoutNulls(array: readonly Value[]): Value[] {
 
 export type WriteMode = 'create' | 'update' | 'replace';
 
+// Implements: DOC-TTL-010, DOC-TTL-011, DOC-CREATE-006, DOC-CREATE-008, DOC-CREATE-009, DOC-CRED-001, DOC-CRED-002
+// Implements: DOC-CRED-003, DOC-REPLACE-001, DOC-UPDATE-001, AUTH-PASSWORD-001, AUTH-PASSWORD-002, AUTH-PASSWORD-003
+// Implements: AUTH-PASSWORD-004, AUTH-PASSWORD-005, AUTH-PASSWORD-006
 /**
  * The stored fields of a user document from Create/Update/Replace params: `data` (object), `ttl` (time),
  * and `credentials.password`, which goes only to the hidden BCrypt hash. Other keys are ignored.
@@ -157,6 +162,7 @@ const KEPT_BY_REPLACE: Readonly<Record<string, readonly string[]>> = {
   keys: ['hashed_secret'],
 };
 
+// Implements: UDF-RECORD-005, DB-LIFE-009, COLL-LIFE-005, COLL-LIFE-007
 export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion, collection: string): ObjectValue {
   if (mode === 'update') return mergeObjects(existing.fields, params);
   const kept: ObjectValue = {};

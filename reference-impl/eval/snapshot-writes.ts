@@ -2,6 +2,7 @@
 import { QueryError, type Position } from '../errors/query-error.js';
 import type { EvalContext } from './context.js';
 
+// Implements: FN-HIST-005
 /**
  * A write inside `At` of an earlier time is refused at the write's position, as the real service refuses writing
  * outside the snapshot time (FN-HIST-005).

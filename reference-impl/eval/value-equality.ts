@@ -4,6 +4,7 @@ import { EqualPairs } from './equal-pairs.js';
 
 const equalPairs = new EqualPairs();
 
+// Implements: SET-REF-001, SET-REF-002
 export function valuesEqual(a: Value, b: Value): boolean {
   equalPairs.start();
   return equal(a, b);

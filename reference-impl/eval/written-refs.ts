@@ -14,6 +14,7 @@ import { isNativeCollection } from './documents.js';
 /** Native collections whose records are named, so a ref to one of them names a record that must exist. */
 const NAMED_RECORDS: ReadonlySet<string> = new Set(['collections', 'indexes', 'databases', 'roles', 'functions', 'access_providers']);
 
+// Implements: DOC-REF-001, DOC-REF-002, DOC-REF-003, DOC-REF-004, ABAC-ROLE-008
 /**
  * One `invalid reference` failure per ref in `value` that does not resolve, its `field` the path from the object's
  * root. A document ref resolves when its collection exists, whether or not the document does; a ref to a named

@@ -64,6 +64,7 @@ export function encodeEventCursor(position: EventPosition, binding: CursorBindin
   return Buffer.concat([body, mac(binding, body)]).toString('base64');
 }
 
+// Implements: FEED-REQ-005
 /** Opens a cursor issued for the same database and key; throws InvalidEventCursorError otherwise. */
 export function decodeEventCursor(cursor: string, binding: CursorBinding): EventPosition {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(cursor)) throw new InvalidEventCursorError();

@@ -41,6 +41,8 @@ function receiverError(method: string, reason: string, span: SourceSpan) {
   return runtimeError('invalid_receiver', span, `can't call \`.${method}()\` because ${reason}`);
 }
 
+// Implements: ESRC-SET-001, ESRC-SET-002, ESRC-SET-003, ESRC-SET-004, ESRC-SET-005, ESRC-SET-006, ESRC-ON-001, ESRC-ON-002, ESRC-ON-003
+// Implements: ESRC-TRANSFORM-001, ESRC-TRANSFORM-003
 /**
  * The event source `set.<method>(…)` makes, or the error the real service gives: a set that is not a collection's,
  * an index's or one document's (or went through another method) is refused `invalid_receiver`; `eventsOn` takes
@@ -90,6 +92,7 @@ export function eventSourceOf(set: FqlSet, method: string, args: readonly FqlVal
   return { collection, kind, set, eventsOn: paths };
 }
 
+// Implements: ESRC-TRANSFORM-002
 /** The source after `where(f)` or `map(f)` called on the event source itself (ESRC-TRANSFORM-002, -005). */
 export function withStep(spec: EventSourceSpec, op: SetOp): EventSourceSpec {
   const kind = spec.kind === 'all' && op.kind === 'where' ? 'where' : spec.kind;
@@ -145,6 +148,8 @@ export class EventSourcePlan {
     return undefined;
   }
 
+  // Implements: EVT-TRIGGER-001, EVT-TRIGGER-002, EVT-TRIGGER-003, EVT-TRIGGER-004, EVT-TRIGGER-005, EVT-TRIGGER-006, EVT-TRIGGER-009
+  // Implements: EVT-TRIGGER-010, ESRC-ON-001
   /**
    * The event a write causes, by the SD trigger table: `before`/`after` are the document before and after the
    * write (null for a create / a delete). A write that changes none of the watched fields causes no event.
@@ -165,11 +170,13 @@ export class EventSourcePlan {
     return 'none';
   }
 
+  // Implements: EVT-FIELD-004
   /** An event's data: the document, or the transformed value when the source maps or projects. */
   async eventData(rt: Interpreter, doc: DocRef): Promise<FqlValue> {
     return (await this.run(rt, doc)).value;
   }
 
+  // Implements: EVT-TRIGGER-006, EVT-TRIGGER-011
   private async run(rt: Interpreter, doc: DocRef): Promise<{ member: boolean; value: FqlValue }> {
     const source = this.spec.set.source;
     if (doc.collection.kind !== 'user' || doc.collection.name !== this.collection) return { member: false, value: doc };

@@ -43,6 +43,7 @@ function mac(key: Uint8Array | string, body: Uint8Array): Buffer {
   return createHmac('sha256', key).update(body).digest();
 }
 
+// Implements: ESRC-TOKEN-002
 /** Issues a new token; `nonce` is for tests that need determinism, otherwise 12 random bytes. */
 export function issueEventSourceToken(
   contents: EventSourceTokenContents,
@@ -60,6 +61,7 @@ export function issueEventSourceToken(
   return Buffer.concat([body, mac(key, body)]).toString('base64');
 }
 
+// Implements: ESRC-TOKEN-006
 /** Verifies and opens a token; throws InvalidEventSourceError for anything not issued with this key. */
 export function readEventSourceToken(token: string, key: Uint8Array | string): DecodedEventSourceToken {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) throw new InvalidEventSourceError();

@@ -8,6 +8,7 @@
  */
 import { ROOT_DATABASE, type DatabaseId, type Store } from '../store/store.js';
 
+// Implements: LIMIT-OPS-001, LIMIT-OPS-004
 export class AccountOperations {
   private readonly used = new Map<DatabaseId, number>();
 

@@ -119,6 +119,7 @@ export class EventHistory {
     return this.listeners.size;
   }
 
+  // Implements: EVT-ORDER-001, EVT-ORDER-002
   /** Transactions of `database` holding a write after `position`, oldest first, up to and including `untilTs`. */
   *transactionsAfter(database: DatabaseId, position: EventPosition, untilTs: bigint): Iterable<HistoryTransaction> {
     const list = this.byDatabase.get(database) ?? [];
@@ -136,6 +137,7 @@ export class EventHistory {
     }
   }
 
+  // Implements: V4STREAM-DOC-005
   private record(record: CommitRecord): void {
     // A rewrite of past versions (Insert, Remove) is no feed or stream event here: DEC-068.
     if (record.historyEdits !== undefined) return;
@@ -152,6 +154,7 @@ export class EventHistory {
     (durable ?? Promise.resolve()).then(() => this.publishUpTo(transaction.ts), () => undefined);
   }
 
+  // Implements: EVT-ORDER-003, EVT-TRIGGER-008
   /** A commit as the history keeps it: its user-document writes in event order, and its other writes. */
   private historyTransaction({ ts, database, writes: all }: CommitRecord): HistoryTransaction {
     if (all.length === 1) {
@@ -222,6 +225,7 @@ function historyWrite(write: DocumentWrite, collection: string, ordinal: number)
   return { collection, id: write.id, ordinal, before: write.before, after: write.after };
 }
 
+// Implements: EVT-ORDER-002
 /** The writes of a transaction strictly after `position`. */
 export function writesAfter(transaction: HistoryTransaction, position: EventPosition): readonly HistoryWrite[] {
   if (transaction.ts > position.txnTs) return transaction.writes;

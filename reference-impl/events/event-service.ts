@@ -32,12 +32,14 @@ import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
 import { StreamLimit } from './stream-limit.js';
 
+// Implements: LIMIT-EVENTS-002, LIMIT-EVENTS-004, LIMIT-EVENTS-007, LIMIT-EVENTS-008
 /**
  * More events than this to replay end a stream (SD "Limits"; LIMIT-EVENTS-002). A live transaction of any size is
  * delivered whole, on feeds and streams, as the real service delivers it (LIMIT-EVENTS-007, -008).
  */
 export const EVENTS_PER_RUN_LIMIT = 128;
 export const DEFAULT_STATUS_INTERVAL_MS = 300_000;
+// Implements: FEED-PAGE-002
 export const DEFAULT_PAGE_SIZE = 16;
 export const MAX_PAGE_SIZE = 16_000;
 
@@ -96,6 +98,7 @@ export interface StartRequest {
   readonly cursor?: string;
 }
 
+// Implements: FEED-PAGE-009
 /**
  * Characters of event text past which a feed page ends early, with `has_next` true (DEC-072): the answer is one
  * string, and pages of `page_size` large documents would pass what a string can hold (~512 Mi characters).
@@ -112,6 +115,7 @@ export interface FeedPage {
 
 export class EventService {
   readonly history: EventHistory;
+  // Implements: STREAM-LIVE-002
   /** Live-transaction results shared by streams of the same source (fan-out). */
   readonly shared = new SharedProcessing();
   private readonly key: Buffer;
@@ -139,6 +143,7 @@ export class EventService {
     this.runtime = options.runtime;
   }
 
+  // Implements: ESRC-TOKEN-004
   binding(database: DatabaseId): CursorBinding {
     return { database, key: this.key };
   }
@@ -148,6 +153,7 @@ export class EventService {
     return issueEventSourceToken({ database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
   }
 
+  // Implements: ESRC-TOKEN-005, ESRC-TOKEN-006, EVT-ACCESS-001, EVT-ACCESS-005
   /**
    * Reads a token for `consumer`, a secret acting in the source's database. The events are filtered with the
    * consumer's rights, as the real service does (DEC-036). The source is planned against the current schema.
@@ -190,6 +196,9 @@ export class EventService {
     };
   }
 
+  // Implements: ESRC-TOKEN-003, ESRC-TOKEN-004, EVT-RETAIN-001, EVT-RETAIN-002, EVT-RETAIN-004, EVT-RETAIN-005
+  // Implements: FEED-REQ-003, FEED-REQ-005, FEED-REQ-009, FEED-START-001, FEED-START-002, FEED-START-003
+  // Implements: STREAM-REQ-003, STREAM-REQ-005, STREAM-REQ-006, STREAM-REPLAY-002, STREAM-REPLAY-003
   /**
    * DEC-029, as the real service: a stream refuses a `start_ts` or `cursor` before the source's creation (400) before it
    * looks at retention (fauna/faunadb `StreamEndpoint.scala#L59-L63`); a feed takes any start, and one older than the
@@ -226,6 +235,7 @@ export class EventService {
     return errorEventJson('permission_loss', 'Stream authentication is no longer valid.', { ...zeroCost(), computeOps: 1 });
   }
 
+  // Implements: EVT-RETAIN-001
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {
     return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), { readOps: 0, storageBytesRead: 0, computeOps: 1, processingTimeMs: 0 });
   }
@@ -241,6 +251,9 @@ export class EventService {
     return page;
   }
 
+  // Implements: FEED-CONTENT-001, FEED-CONTENT-002, FEED-CONTENT-003, FEED-PAGE-001, FEED-PAGE-004, FEED-PAGE-005
+  // Implements: FEED-PAGE-006, FEED-PAGE-007, FEED-PAGE-008, FEED-PAGE-009, FEED-ORDER-001, FEED-START-001
+  // Implements: FEED-START-002, FEED-START-003, FEED-START-004, LIMIT-EVENTS-005, LIMIT-EVENTS-007
   private async readPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck, cost: EventCost): Promise<FeedPage> {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {

@@ -25,6 +25,7 @@ export function operationsOf(cost: EventCost): number {
   return cost.readOps + cost.computeOps;
 }
 
+// Implements: EVT-FIELD-005, LIMIT-OPS-002
 export function renderStats(cost: EventCost): Stats {
   return {
     read_ops: cost.readOps,

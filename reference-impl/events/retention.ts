@@ -10,6 +10,7 @@ import type { DatabaseId, Store } from '../store/store.js';
 const DAY_MICROS = 86_400_000_000n;
 export const DEFAULT_MIN_RETENTION_MICROS = 15n * 60n * 1_000_000n;
 
+// Implements: EVT-RETAIN-001
 export function retentionMicros(store: Store, database: DatabaseId, collection: string, atTs: bigint, minimumMicros: bigint): bigint {
   const days = store.getDocument(database, 'collections', collection, atTs)?.fields['history_days'];
   return (typeof days === 'bigint' && days > 0n ? days * DAY_MICROS : 0n) + minimumMicros;
@@ -32,6 +33,7 @@ export function nowMicros(): bigint {
   return BigInt(Date.now()) * 1000n;
 }
 
+// Implements: EVT-RETAIN-001, EVT-RETAIN-002, EVT-RETAIN-004, EVT-RETAIN-005
 /** True when a start (exclusive) at `startTs` reaches further back than the collection keeps history. */
 export function startBeyondRetention(store: Store, database: DatabaseId, collection: string, startTs: bigint, minimumMicros: bigint): boolean {
   const now = nowMicros();

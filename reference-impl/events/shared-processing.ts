@@ -37,6 +37,7 @@ interface Kept {
   bytes: number;
 }
 
+// Implements: STREAM-LIVE-002
 export class SharedProcessing {
   /** In the order the transactions were first handled: the oldest first. */
   private readonly kept = new Map<HistoryTransaction, Kept>();

@@ -92,10 +92,12 @@ function mayRenderPast(json: Json, limit: number): boolean {
   return false;
 }
 
+// Implements: EVT-FIELD-001, EVT-FIELD-006
 export function errorEventJson(code: string, message: string, cost: EventCost): Record<string, unknown> {
   return { type: 'error', error: { code, message }, stats: renderStats(cost) };
 }
 
+// Implements: FQL-SRC-001
 /**
  * A failure while an event is made, as the error event the real service sends: the FQL error's code and message, and
  * for `abort(value)` the value, tagged (FQL2StreamSpec; the driver's AbortError reads `abort`).
@@ -149,6 +151,7 @@ export class SourceConsumer {
     return { items, cost };
   }
 
+  // Implements: EVT-ERROR-001, EVT-FIELD-002, EVT-FIELD-005, LIMIT-OPS-002
   /**
    * Hands each event one transaction yields after `after` to `visitor` as it is made, and waits for it, so that a
    * caller that sends or counts events holds one at a time (DEC-077); an error item is the last. Answers the cost.
@@ -186,6 +189,8 @@ export class SourceConsumer {
     return total;
   }
 
+  // Implements: EVT-ACCESS-001, EVT-ACCESS-005, EVT-FIELD-001, EVT-FIELD-002, EVT-FIELD-007, EVT-REMOVE-001
+  // Implements: EVT-REMOVE-002, EVT-REMOVE-003
   private async eventFor(write: HistoryWrite, ts: bigint, position: EventPosition): Promise<SourceItem | undefined> {
     const { plan } = this.source;
     const collection = { kind: 'user' as const, name: write.collection };
@@ -199,6 +204,7 @@ export class SourceConsumer {
     const version = change === 'remove' ? write.before : write.after;
     if (shown === null || version === undefined) return undefined;
     if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
+    // Implements: FQL-SRC-002
     const data = encodeTaggedM(await materialize(rt, await plan.eventData(rt, shown)));
     if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
       throw new FqlError('value_too_large', `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`);

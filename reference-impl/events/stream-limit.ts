@@ -9,6 +9,7 @@ import type { Identity } from '../eval/identity.js';
 /** Large enough for the write→event benchmark's 1,000 streams on one secret, with room for leftovers. */
 export const DEFAULT_MAX_STREAMS_PER_SECRET = 4096;
 
+// Implements: LIMIT-STREAMS-001, LIMIT-STREAMS-002
 export class StreamLimit {
   private readonly open = new Map<string, number>();
 

@@ -81,6 +81,8 @@ export class StreamSession {
     }
   }
 
+  // Implements: STREAM-CLOSE-005, STREAM-REPLAY-001, STREAM-REPLAY-002, STREAM-REPLAY-003, STREAM-REPLAY-004
+  // Implements: STREAM-REPLAY-005, STREAM-STATUS-001, STREAM-STATUS-003, LIMIT-EVENTS-002, LIMIT-EVENTS-005
   private async replay(): Promise<void> {
     if (!this.start.ok) {
       this.sendStatus(positionAfterTransaction(this.start.startTs));
@@ -126,6 +128,7 @@ export class StreamSession {
     await this.drain();
   }
 
+  // Implements: LIMIT-EVENTS-002, LIMIT-EVENTS-004, LIMIT-EVENTS-005
   /**
    * Whether the replay from `after` up to `snapshot` holds more than 128 events, found before any is sent, as the
    * error must come instead of them. It is counted by a consumer of its own that drops each event once counted; the
@@ -173,6 +176,8 @@ export class StreamSession {
     }
   }
 
+  // Implements: STREAM-DELETE-001, STREAM-DELETE-002, STREAM-LIVE-001, STREAM-CLOSE-001, STREAM-CLOSE-002
+  // Implements: STREAM-CLOSE-003, LIMIT-EVENTS-008, LIMIT-OPS-001
   private async handle(transaction: HistoryTransaction): Promise<void> {
     if (this.silenced) return;
     const deletesDatabase = transaction.nativeWrites.some((w) => w.collection === 'databases' && w.action === 'delete');
@@ -211,6 +216,7 @@ export class StreamSession {
       transaction.nativeWrites.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
   }
 
+  // Implements: LIMIT-OPS-001
   /** DEC-016: once the source's account is past the operations limit the stream ends with `limit_exceeded`. */
   private overLimit(): boolean {
     const { accounts } = this.service;
@@ -220,15 +226,18 @@ export class StreamSession {
     return true;
   }
 
+  // Implements: STREAM-STATUS-002
   private sendStatus(position: EventPosition): void {
     const cost = addCost({ ...zeroCost(), computeOps: 1 }, this.consumer.takePending());
     this.send({ type: 'status', txn_ts: position.txnTs, cursor: this.consumer.cursorOf(position), stats: renderStats(cost) });
   }
 
+  // Implements: STREAM-FRAME-001
   private send(event: Record<string, unknown>): void {
     this.sendBytes(stringifyEvent(event) + EVENT_SEPARATOR);
   }
 
+  // Implements: STREAM-FRAME-003
   private sendBytes(data: string | Buffer): void {
     if (this.stopped || this.sink.closed || data.length === 0) return;
     this.sink.write(data);
@@ -237,6 +246,7 @@ export class StreamSession {
     if (this.timer === undefined) this.armTimer();
   }
 
+  // Implements: STREAM-CLOSE-004, LIMIT-EVENTS-003
   private fail(event: Record<string, unknown>): void {
     this.send(event);
     this.stop();
@@ -250,6 +260,7 @@ export class StreamSession {
     this.timer.unref();
   }
 
+  // Implements: STREAM-LIVE-003
   /** After `statusIntervalMs` without an event, and only when every committed transaction is handled. */
   private periodicStatus(): void {
     this.timer = undefined;

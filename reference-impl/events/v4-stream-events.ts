@@ -13,6 +13,7 @@ import type { HistoryWrite } from './event-history.js';
 
 export const V4_EVENT_FIELDS = ['action', 'document', 'diff', 'prev', 'index'] as const;
 export type V4EventField = (typeof V4_EVENT_FIELDS)[number];
+// Implements: V4STREAM-FIELDS-001
 export const DEFAULT_V4_EVENT_FIELDS: ReadonlySet<V4EventField> = new Set(['action', 'document']);
 
 export interface V4StreamEvent {
@@ -38,6 +39,7 @@ export type EntriesOf = (collection: CollectionKey, id: string, version: Documen
 
 const COLLECTIONS = new Ref('collections');
 
+// Implements: V4STREAM-FIELDS-001, V4STREAM-FIELDS-002
 /** Keeps the requested fields, in the order of `V4_EVENT_FIELDS`. */
 function select(fields: ReadonlySet<V4EventField>, all: Partial<Record<V4EventField, Value>>): ObjectValue {
   const out: ObjectValue = {};
@@ -45,6 +47,7 @@ function select(fields: ReadonlySet<V4EventField>, all: Partial<Record<V4EventFi
   return out;
 }
 
+// Implements: V4STREAM-FIELDS-003
 /**
  * The fields of `after` that differ from `before`: changed or added fields with their new value, removed ones as
  * null, objects compared member by member.
@@ -63,6 +66,7 @@ export function fieldDiff(before: ObjectValue, after: ObjectValue): ObjectValue 
   return out;
 }
 
+// Implements: V4STREAM-DOC-001, V4STREAM-DOC-002, V4STREAM-DOC-003, V4STREAM-DOC-004
 /** A document stream: every create, update, replace and delete of one document; a delete does not end it. */
 export function documentTarget(database: DatabaseId, ref: Ref, fields: ReadonlySet<V4EventField>): V4StreamTarget {
   const collection = ref.collection!.id;
@@ -87,6 +91,7 @@ export function documentTarget(database: DatabaseId, ref: Ref, fields: ReadonlyS
   };
 }
 
+// Implements: V4STREAM-SET-001, V4STREAM-SET-002
 /** `Match(index, terms)`: a document whose entries for those terms appear is added, whose entries go is removed. */
 export function matchTarget(database: DatabaseId, index: Ref, terms: readonly Value[], entriesOf: EntriesOf, fields: ReadonlySet<V4EventField>): V4StreamTarget {
   const termsKey = valueKey(terms as Value[]);
@@ -117,6 +122,7 @@ export function matchTarget(database: DatabaseId, index: Ref, terms: readonly Va
   };
 }
 
+// Implements: V4STREAM-SET-003
 /**
  * `Documents(collection)`: a created document is added, a deleted one removed; updates change nothing. The set
  * has no index record, so its events carry no `index` field (DEC-064).

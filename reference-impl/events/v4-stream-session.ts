@@ -4,7 +4,8 @@
  * is no replay and no idle event. When the secret is revoked or its rights change, one `permission denied` error
  * event ends the response (fauna/faunadb StreamRenderContext, StreamSpec).
  */
-import { renderValue, type ApiVersion } from '../codec/v4-json.js';
+import { type ApiVersion } from '../codec/api-version.js';
+import { renderValue } from '../codec/v4-value-renderer.js';
 import type { ResponseStream } from '../transport/exchange.js';
 import type { EventHistory, HistoryTransaction } from './event-history.js';
 import type { ReadCheck } from './source-consumer.js';
@@ -31,6 +32,7 @@ export class V4StreamSession {
     private readonly onStop: () => void,
   ) {}
 
+  // Implements: V4STREAM-START-001, V4STREAM-START-002
   /** Sends `start`; events follow as transactions are published. */
   run(): void {
     this.sink.onClose(() => this.stop());
@@ -56,6 +58,7 @@ export class V4StreamSession {
     }
   }
 
+  // Implements: V4STREAM-ACCESS-001, V4STREAM-ACCESS-002
   private async handle(transaction: HistoryTransaction): Promise<void> {
     if (this.guards.authorizationLost(transaction)) return this.fail(transaction.ts, 'permission denied', AUTHORIZATION_LOST);
     if (transaction.database !== this.target.database) return;
@@ -70,6 +73,7 @@ export class V4StreamSession {
     if (text !== '' && !this.stopped && !this.sink.closed) this.sink.write(text);
   }
 
+  // Implements: V4STREAM-ACCESS-002
   /** One error event, then the response ends. */
   private fail(txn: bigint, code: string, description: string): void {
     this.line('error', txn, JSON.stringify({ code, description }));

@@ -50,6 +50,7 @@ export class FqlError extends Error {
 export const VALIDATION_FAILED_MESSAGE = 'The query failed 1 validation check';
 
 /** A compile-time error: `invalid_query`, the detail and position in the summary. */
+// Implements: FQL-SYNTAX-001
 export function fqlErrorAt(code: 'invalid_query', span: SourceSpan, detail: string): FqlError {
   return new FqlError(code, VALIDATION_FAILED_MESSAGE, span, { detail });
 }

@@ -15,6 +15,7 @@ const KEYWORD_LITERALS: Readonly<Record<string, Value>> = { true: true, false: f
 /** Words that cannot name a variable (fauna/faunadb `fql/parser/Tokens.scala` `invalidIdents`). */
 const RESERVED = new Set(['if', 'else', 'at', 'match', 'case', 'let', 'null', 'true', 'false', 'isa', 'join', 'on', 'of']);
 
+// Implements: ESRC-QUERY-008, ESRC-QUERY-009
 /**
  * Most levels a query's expressions may nest (DEC-076), as v4 expressions (LIMIT-NEST-001): parentheses, arrays,
  * objects, unary operators and projections, and also chains (`a.b.c…`, `x && y && …`), which nest in the tree as
@@ -31,7 +32,9 @@ const PRECEDENCE: Readonly<Record<BinaryOperator, number>> = {
 /** Operators that may begin a new line and still continue the expression before it. */
 const LINE_CONTINUING = new Set<BinaryOperator>(['??', '||', '&&', '|', '^', '&']);
 
+// Implements: ESRC-QUERY-005
 /** Parses a whole query (plain text or fragment form) into one block. */
+// Implements: FQL-SYNTAX-001
 export function parseQuery(input: QueryInput): Expr {
   const expr = parseSegments(querySegments(input));
   checkTree(expr);
@@ -144,6 +147,7 @@ class Parser {
     if (last === undefined) {
       throw fqlErrorAt('invalid_query', here, end === 'eof' ? 'Unexpected end of query' : 'Unexpected end of block');
     }
+    // Implements: FQL-SYNTAX-002
     if (last.kind === 'let') throw fqlErrorAt('invalid_query', here, 'Missing return value: the block ends with a `let` statement, not an expression');
     return statements;
   }
@@ -470,6 +474,7 @@ function tooDeep(span: SourceSpan): FqlError {
   return fqlErrorAt('invalid_query', span, `The query nests more than ${MAX_QUERY_NESTING} levels deep`);
 }
 
+// Implements: ESRC-QUERY-009
 /**
  * Refuses a tree deeper than MAX_QUERY_NESTING, and a `this` (`.field`) outside a short-form lambda or a projection;
  * walked with a stack of its own, so any depth is measured.

@@ -35,6 +35,7 @@ export function querySegments(input: QueryInput): QuerySegment[] {
   return out;
 }
 
+// Implements: ESRC-QUERY-003
 function appendPiece(out: QuerySegment[], piece: unknown, path: string, textAllowed: boolean): void {
   if (typeof piece === 'string' && textAllowed) {
     out.push({ kind: 'text', text: piece });

@@ -4,7 +4,7 @@
  * create, …) is refused at CreateIndex, so a binding can never touch the store.
  */
 import type { Expr } from '../codec/v4-ast.js';
-import { toExpr } from '../codec/v4-json.js';
+import { toExpr } from '../codec/v4-expression-parser.js';
 import { Ref, isObjectValue, type QueryValue, type Value } from '../values/value.js';
 import type { BindingFunction, FieldPathSegment } from './index-definition.js';
 import { IndexError } from './index-error.js';
@@ -148,6 +148,7 @@ function compile(expr: Expr): Compiled {
   }
 }
 
+// Implements: IDX-SOURCE-006, IDX-SOURCE-008
 /** Turns a stored one-argument lambda into a binding; throws an IndexError naming the first impure form. */
 export function compileBinding(lambda: QueryValue, _at: FieldPathSegment[]): BindingFunction {
   const param = typeof lambda.lambda === 'string' ? lambda.lambda : lambda.lambda[0]!;

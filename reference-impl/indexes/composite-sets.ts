@@ -26,6 +26,7 @@ export function sourcesOf(set: OrderedSet, tuple: IndexTuple): readonly Value[] 
   return set.sources?.(tuple) ?? NO_SOURCES;
 }
 
+// Implements: PAGE-SOURCES-001
 /** A set read from one set value (a Match, Documents, …), which is the source of every one of its tuples. */
 export class SourcedSet implements OrderedSet {
   private readonly own: readonly Value[];
@@ -83,6 +84,7 @@ interface Group {
   behind: IndexTuple[];
 }
 
+// Implements: SET-DIFF-002, SET-INTERSECT-002, SET-INTERSECT-003, SET-UNION-002
 /**
  * Union, Intersection and Difference of operands of one order, streamed: multiset operations on elements (an entry's
  * covered values, or its ref), whichever document an entry belongs to. Tuples of equal elements are adjacent in every
@@ -194,6 +196,7 @@ export class CombinedSet implements OrderedSet {
   }
 }
 
+// Implements: SET-DISTINCT-001
 /**
  * Each element once, represented by its first tuple in ascending order, in both directions: a walk from a
  * cursor inside a run of equal elements skips the run (its element belongs before the cursor).
@@ -285,6 +288,7 @@ export function compareToBound(tuple: IndexTuple, bound: readonly Value[], rever
   return compareTuples(tuple.slice(0, width), bound.slice(0, width), reverse);
 }
 
+// Implements: FN-SET-001, FN-SET-002, FN-SET-003, FN-SET-004, FN-SET-005
 /** The tuples of `inner` from `lower` to `upper`, both inclusive, in the set's order (`Range`, DEC-065). */
 export class RangeSet implements OrderedSet {
   constructor(

@@ -22,6 +22,7 @@ export interface IndexEntry {
   ref: Ref;
 }
 
+// Implements: IDX-TERM-001, IDX-TERM-002, IDX-VALUE-003
 function readPath(document: IndexedDocument, path: readonly (string | number)[]): Value | undefined {
   let at: Value | undefined = document;
   for (const segment of path) {
@@ -52,6 +53,7 @@ function flatten(v: Value, out: Value[]): void {
   else out.push(isScalar(v) ? v : null);
 }
 
+// Implements: IDX-TERM-003, IDX-VALUE-005, IDX-VALUE-008, ORD-TYPE-009
 function fieldCandidates(v: Value | undefined, mva: boolean, valueColumn: boolean): Value[] {
   if (v === undefined || v === null) return [null];
   // The fault IDX-ARRAY-VALUE-WHOLE: an array at a value path is covered as one value.
@@ -61,6 +63,7 @@ function fieldCandidates(v: Value | undefined, mva: boolean, valueColumn: boolea
   return out.length === 0 ? [null] : distinct(out);
 }
 
+// Implements: IDX-SOURCE-007, IDX-VALUE-004
 /** Candidates of a binding's result: its scalar, or each element of its array (non-scalars as null). */
 function bindingCandidates(v: Value | undefined): Value[] {
   if (v === undefined || v === null) return [null];
@@ -85,6 +88,7 @@ function allNull(row: Value[]): boolean {
   return row.length > 0 && row.every((v) => v === null);
 }
 
+// Implements: IDX-TERM-004, IDX-TERM-005, IDX-TERM-006, IDX-VALUE-005, IDX-VALUE-007
 /** The entries `document` contributes to the index; empty when no source of the index covers its collection. */
 export function entriesFor(definition: IndexDefinition, document: IndexedDocument): IndexEntry[] {
   const collection = document.ref.collection;

@@ -90,6 +90,7 @@ class FailureCollector {
   }
 }
 
+// Implements: IDX-DEF-008
 function parseName(params: ObjectValue, f: FailureCollector): string {
   const name = params['name'];
   if (name === undefined || name === null) {
@@ -115,6 +116,7 @@ function parseCollections(v: Value | undefined, at: FieldPathSegment[], f: Failu
   return [];
 }
 
+// Implements: IDX-SOURCE-006, IDX-SOURCE-008, IDX-SOURCE-010
 function parseBindings(v: Value | undefined, at: FieldPathSegment[], f: FailureCollector, ctx: DefinitionContext): Map<string, BindingFunction> {
   const bindings = new Map<string, BindingFunction>();
   if (v === undefined || v === null) return bindings;
@@ -142,6 +144,7 @@ function parseBindings(v: Value | undefined, at: FieldPathSegment[], f: FailureC
   return bindings;
 }
 
+// Implements: IDX-SOURCE-001, IDX-SOURCE-002, IDX-SOURCE-003, IDX-SOURCE-004
 function parseSources(params: ObjectValue, f: FailureCollector, ctx: DefinitionContext): IndexSource[] {
   const raw = params['source'];
   if (raw === undefined || raw === null) {
@@ -250,6 +253,7 @@ function parseBoolean(params: ObjectValue, key: string, fallback: boolean, f: Fa
   return v;
 }
 
+// Implements: LIMIT-PART-001, LIMIT-PART-002
 function parsePartitions(params: ObjectValue, termCount: number, f: FailureCollector): number {
   const v = params['partitions'];
   const fallback = termCount === 0 ? DEFAULT_COLLECTION_INDEX_PARTITIONS : DEFAULT_PARTITIONS;
@@ -275,6 +279,7 @@ function parseOptionalObject(params: ObjectValue, key: string, f: FailureCollect
   return v;
 }
 
+// Implements: IDX-ATTR-001, IDX-ATTR-002, IDX-ATTR-005, IDX-DEF-002, IDX-DEF-005, IDX-DEF-007
 /**
  * Validates CreateIndex parameters. Throws `IndexError('invalid argument')` if `params` is not an
  * object, and `IndexError('validation failed', …, failures)` listing every failure otherwise.
@@ -308,6 +313,7 @@ export function parseIndexDefinition(params: Value, ctx: DefinitionContext): Ind
   return definition;
 }
 
+// Implements: IDX-SOURCE-004, IDX-SOURCE-005
 /**
  * The source that indexes a document of `collection`: the one naming it, else the wildcard source (which
  * applies only to instances no other source matches), else none.

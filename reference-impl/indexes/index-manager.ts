@@ -33,6 +33,7 @@ export const BUILD_BATCH_SIZE = 256;
 /** Most document versions a source may hold for its index to be built in the creating transaction (the service's). */
 export const BUILD_AT_ONCE_VERSIONS = 128;
 
+// Implements: IDX-STATE-004, IDX-STATE-005
 /**
  * Whether an index over `definition` is built in the transaction that creates it, as the real service decides
  * (fauna/faunadb `WriteAdaptor.scala` `fetchForSyncIdxBuild`): its source is one source object, naming collections
@@ -203,6 +204,7 @@ export class IndexManager {
 
   // ---- commits ------------------------------------------------------------------------------------------
 
+  // Implements: IDX-RULE-010, IDX-VALUE-006
   private applyCommit(record: CommitRecord): void {
     // Most commits touch no index record in a database without indexes: nothing to do, nothing to allocate.
     if (this.indexesOf(record.database).length === 0 && !record.writes.some(isIndexRecord)) return;
@@ -226,6 +228,7 @@ export class IndexManager {
     }
   }
 
+  // Implements: IDX-STATE-006, IDX-VALUE-006
   private applyDocumentWrites(documentWrites: readonly DocumentWrite[], indexes: readonly LiveIndex[]): void {
     // Stored index tuples hold the document's ref: one ref per document (and one collection ref per collection,
     // see collectionRefOf) shared by every index, instead of three fresh refs per index entry.
@@ -239,6 +242,7 @@ export class IndexManager {
     }
   }
 
+  // Implements: IDX-RULE-002, IDX-RULE-010
   private applyIndexRecords(record: CommitRecord, writes: readonly DocumentWrite[], fresh: Set<string>): void {
     const created = new Map<string, DocumentWrite>();
     for (const w of writes) if (w.action !== 'delete' && w.after.hidden.indexId !== undefined) created.set(w.after.hidden.indexId, w);
@@ -298,6 +302,7 @@ export class IndexManager {
     return [...keys].filter((key) => this.covers(index, key));
   }
 
+  // Implements: IDX-STATE-002, IDX-STATE-005
   /** The documents a build of `index` covers: every document its source collections held at its creation. */
   private buildWork(index: LiveIndex, partial: boolean): Array<[CollectionKey, string]> {
     const work = this.sourceKeys(index).flatMap((key) => this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]));
@@ -330,6 +335,7 @@ export class IndexManager {
     this.builds.add(tracked);
   }
 
+  // Implements: IDX-STATE-001, IDX-STATE-002
   /** `skipExisting` is the fault IDX-ACTIVE-BEFORE-BUILT: the index is marked active without covering anything. */
   private async build(index: LiveIndex, skipExisting: boolean, partial: boolean): Promise<void> {
     const work = skipExisting ? [] : this.buildWork(index, partial);
@@ -369,6 +375,7 @@ export class IndexManager {
     }
   }
 
+  // Implements: IDX-RULE-004, IDX-RULE-005, IDX-RULE-006, IDX-RULE-012
   /**
    * Refuses a write that changes an index's shape, as the real service does (fauna/faunadb `WriteAdaptor.scala`
    * `matchOrThrow`): a validation failure of code `invalid index`, the partition count first.
@@ -391,6 +398,8 @@ export class IndexManager {
     if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
 
+  // Implements: DOC-TTL-013, TXN-ATOMIC-003, TXN-CONC-002, IDX-UNIQUE-001, IDX-UNIQUE-002, IDX-UNIQUE-003
+  // Implements: IDX-UNIQUE-004, IDX-UNIQUE-005
   private checkUnique(index: LiveIndex, writes: readonly DocumentWrite[], ts: bigint): void {
     const removed = new Set<string>();
     const added: IndexEntry[] = [];

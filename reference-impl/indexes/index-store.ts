@@ -93,6 +93,7 @@ function tupleOfKey(key: StoredKey): IndexTuple {
   return key instanceof Ref ? [key] : key;
 }
 
+// Implements: IDX-ATTR-004
 export class IndexStore {
   private readonly sets = new Map<string, BTree<StoredKey, undefined>>();
   private readonly compare: (a: StoredKey, b: StoredKey) => number;
@@ -103,6 +104,7 @@ export class IndexStore {
     this.compare = (a, b) => (a instanceof Ref && b instanceof Ref ? compareColumn(a, b, reverse[0] ?? false) : compareTuples(tupleOfKey(a), tupleOfKey(b), reverse));
   }
 
+  // Implements: PAGE-CURSOR-005, PAGE-CURSOR-007
   static tupleOf(entry: IndexEntry): IndexTuple {
     // concat allocates exactly the tuple's length; a spread literal reserves 17+ slots, which for 100k stored
     // tuples is tens of megabytes.
@@ -210,6 +212,7 @@ function take<T>(it: Iterator<T>, n: number): T[] {
   return out;
 }
 
+// Implements: IDX-VALUE-001, IDX-VALUE-002
 /** A page element as Paginate returns it: the ref with no covered values, the value with one, else the array. */
 export function pageElement(tuple: IndexTuple, valueCount: number): Value {
   if (valueCount === 0) return tuple[tuple.length - 1] ?? null;

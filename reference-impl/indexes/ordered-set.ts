@@ -38,6 +38,8 @@ function take(it: Iterator<IndexTuple>, n: number): IndexTuple[] {
   return out;
 }
 
+// Implements: PAGE-CURSOR-001, PAGE-CURSOR-002, PAGE-CURSOR-003, PAGE-CURSOR-004, PAGE-CURSOR-006, PAGE-CURSOR-012
+// Implements: PAGE-SHAPE-002, PAGE-SHAPE-003, PAGE-SHAPE-004, PAGE-SIZE-001, ORD-REVERSE-005
 /**
  * One page, with the cursors the real service returns: walking forward from `after` (inclusive) the page's
  * `before` is that `after` and its `after` is the first tuple of the next page; walking back from `before`
@@ -61,6 +63,7 @@ export function paginateSet(set: OrderedSet, options: SetPageOptions): IndexPage
   return page;
 }
 
+// Implements: PAGE-CURSOR-009
 /** Index of the first tuple in `sorted` not below `bound` (a tuple or a shorter prefix). */
 function lowerBound(sorted: readonly IndexTuple[], bound: IndexTuple, reverse: readonly boolean[]): number {
   let lo = 0;

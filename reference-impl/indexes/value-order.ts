@@ -24,6 +24,8 @@
  */
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
+// Implements: ORD-TYPE-001, ORD-TYPE-002, ORD-TYPE-003, ORD-TYPE-004, ORD-TYPE-005, ORD-TYPE-006, ORD-TYPE-007
+// Implements: ORD-TYPE-010, ORD-TYPE-011, ORD-TYPE-012
 /** Position of each type in the type order; integers and decimals share one (numbers compare by value). */
 export const TYPE_RANK = {
   integer: 0,
@@ -84,11 +86,13 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
+// Implements: ORD-CONTENT-003
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
   return sign(collator.compare(a, b)) || compareCodePoints(a, b);
 }
 
+// Implements: ORD-CONTENT-002
 export function compareDecimals(a: number, b: number): number {
   const aNaN = Number.isNaN(a);
   const bNaN = Number.isNaN(b);
@@ -108,6 +112,7 @@ function compareBigints(a: bigint, b: bigint): number {
 
 const ALL_DIGITS = /^[0-9]+$/;
 
+// Implements: ORD-CONTENT-008
 function compareIds(a: string, b: string): number {
   const aNum = ALL_DIGITS.test(a);
   const bNum = ALL_DIGITS.test(b);
@@ -121,12 +126,14 @@ function compareOptionalRefs(a: Ref | undefined, b: Ref | undefined): number {
   return compareRefs(a, b);
 }
 
+// Implements: ORD-CONTENT-008
 /** Refs by id first, then collection, then scope (DEC-034), as the real service compares document ids. */
 export function compareRefs(a: Ref, b: Ref): number {
   if (a === b) return 0;
   return compareIds(a.id, b.id) || compareOptionalRefs(a.collection, b.collection) || compareOptionalRefs(a.database, b.database);
 }
 
+// Implements: ORD-CONTENT-004
 function compareArrays(a: readonly Value[], b: readonly Value[]): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
@@ -140,6 +147,7 @@ function sortedEntries(o: ObjectValue): [string, Value][] {
   return Object.entries(o).sort(([x], [y]) => compareStrings(x, y));
 }
 
+// Implements: ORD-CONTENT-005
 function compareObjects(a: ObjectValue, b: ObjectValue): number {
   const ea = sortedEntries(a);
   const eb = sortedEntries(b);
@@ -161,6 +169,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return sign(a.length - b.length);
 }
 
+// Implements: ORD-CONTENT-001, ORD-CONTENT-002, ORD-TYPE-011
 /** Integers exactly; otherwise both as decimals (an integer converted to the nearest decimal). */
 function compareNumbers(a: bigint | number, b: bigint | number): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return compareBigints(a, b);
@@ -171,6 +180,7 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
   return v instanceof SetRef ? { '@set': v.structure } : v;
 }
 
+// Implements: ORD-CONTENT-006, ORD-CONTENT-007, ORD-TYPE-009
 /** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
 export function compareValues(a: Value | undefined, b: Value | undefined): number {
   const ta = orderedTypeOf(a);
@@ -212,12 +222,14 @@ function stableText(expr: unknown): string {
   return JSON.stringify(expr, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '';
 }
 
+// Implements: ORD-REVERSE-001, ORD-REVERSE-003, ORD-REVERSE-004
 /** One value column's order: ascending, or flipped when the column is `reverse`. */
 export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
   const c = compareValues(a, b);
   return reverse && c !== 0 ? -c : c;
 }
 
+// Implements: PAGE-SHAPE-005, ORD-CONTENT-009, ORD-CONTENT-010, ORD-REVERSE-002
 /**
  * Lexicographic order of index tuples `[...coveredValues, ref]`. Column i is reversed when `reverse[i]` is
  * true; columns past `reverse` (the ref tie-breaker) are ascending. A tuple that is a proper prefix of another

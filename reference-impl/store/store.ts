@@ -241,6 +241,7 @@ export class Store {
     // no tree iterator is held across the consumer's awaits, and stepping within a chunk costs no comparisons
     // (a seek per step did). Ids committed meanwhile are newer than `atTs`, so a chunk never misses a live one.
     const ascending = direction === 'ascending';
+    // Implements: DOC-TTL-004
     const expiresByNanos = hasExpiringRecords(collection) && this.ttlDatabases.has(database) ? expiresBy * 1000n : undefined;
     const pair: [string, DocumentHistory] = ['', []];
     let bound = fromId === undefined ? undefined : idKey(fromId);
@@ -456,6 +457,7 @@ export class Store {
   }
 }
 
+// Implements: FN-HISTW-004, FN-HISTW-006, FN-HISTW-010, FN-HISTW-011, FN-HISTW-012
 /**
  * The histories `edits` make (copies, kept in ts order, one version per ts) and, per edit that changed a document's
  * newest version, a write from the newest live version before (if any) to the newest version after (a delete at the
@@ -495,6 +497,7 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
   return { writes, histories };
 }
 
+// Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-012
 /**
  * True when `version`, a version of a record in `collection`, has a `ttl` at or before `ts`: a read at `ts` sees no
  * such record, as in the real service. It judges user documents (DEC-067) and the records of keys and tokens

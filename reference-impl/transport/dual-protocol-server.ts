@@ -54,6 +54,7 @@ export interface DualProtocolServerOptions {
  */
 export const FIRST_BYTES_TIMEOUT_MS = 60_000;
 
+// Implements: LIMIT-BODY-001, LIMIT-BODY-002
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /**
  * A request's body is held in memory from its first byte until the request is answered (while it arrives, and then
@@ -76,6 +77,7 @@ export const MAX_DISCARDED_BODY_BYTES = 256 * 1024 * 1024;
 
 type CompatRequest = http.IncomingMessage | http2.Http2ServerRequest;
 
+// Implements: PROTO-HTTP-001
 export class DualProtocolServer {
   private readonly tcp: net.Server;
   private readonly h1: http.Server;
@@ -176,6 +178,7 @@ export class DualProtocolServer {
     socket.on('data', onData);
   }
 
+  // Implements: LIMIT-BODY-002
   private serve(req: CompatRequest, res: CompatResponse): void {
     res.on('error', this.faultListener);
     const protocol = req.httpVersionMajor === 2 ? 'h2c' : 'http/1.1';

@@ -61,6 +61,7 @@ export class StreamResponse implements ResponseStream {
     this.pendingBytes += bytes.length;
   }
 
+  // Implements: STREAM-FRAME-003
   /** Sends what `write` held back, unless the reader is too far behind (see above): then its connection is cut. */
   flush(): void {
     const pending = this.pending;

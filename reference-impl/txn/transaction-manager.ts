@@ -30,6 +30,7 @@ export interface TransactionOutcome<T> {
   committed: boolean;
 }
 
+// Implements: TXN-ATOMIC-001, TXN-ATOMIC-002, TXN-CONC-001, TXN-CONC-003, TXN-ORDER-001, TXN-ORDER-002, TXN-ORDER-003
 export class TransactionManager {
   private readonly lock = new SerialQueue();
   private readonly validators = new Set<CommitValidator>();
@@ -103,6 +104,8 @@ export class TransactionManager {
     });
   }
 
+  // Implements: DOC-CREATE-007, DOC-UPDATE-004, DOC-REPLACE-002, TXN-ATOMIC-001, TXN-ORDER-001, TXN-ORDER-002
+  // Implements: TXN-TIME-001
   private begin(readOnly: boolean): Transaction {
     // Reads may share the newest timestamp; a write transaction needs a fresh one.
     const read = this.readTs;
@@ -111,6 +114,7 @@ export class TransactionManager {
     return new Transaction(this.store, ts, readOnly);
   }
 
+  // Implements: TXN-ATOMIC-002, TXN-ATOMIC-003, TXN-CONC-002, LIMIT-TIME-002, LIMIT-WRITE-001, LIMIT-WRITE-002
   /** Applies `txn`'s writes (if any) under the lock, after the validators and the commit log accepted them. */
   private commit<T>(txn: Transaction, result: T): TransactionOutcome<T> {
     const records = txn.commitRecords();

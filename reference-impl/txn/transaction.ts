@@ -57,6 +57,7 @@ export class Transaction {
     readonly readOnly: boolean,
   ) {}
 
+  // Implements: DOC-TTL-001, DOC-TTL-002, DOC-TTL-003, DOC-TTL-007, DOC-TTL-008, DOC-TTL-009
   /** The live document as this transaction sees it (a user document whose ttl has passed is gone), or undefined. */
   get(database: DatabaseId, collection: CollectionKey, id: string): DocumentVersion | undefined {
     const own = this.pendingWrite(database, collection, id);
@@ -68,6 +69,7 @@ export class Transaction {
     return isExpired(collection, found, this.ts) ? undefined : found;
   }
 
+  // Implements: DOC-TTL-006
   /**
    * The document as of an earlier time (own writes are visible only at the transaction's own ts). Its ttl is judged
    * at this transaction's time, not `atTs`, as the real service does: At cannot bring back an expired document.
@@ -118,6 +120,7 @@ export class Transaction {
     return this.recordWrite(database, collection, id, 'create', fields, hidden, false);
   }
 
+  // Implements: EVT-TRIGGER-007
   private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (action !== 'delete') checkRoomToWrite();
@@ -166,6 +169,7 @@ export class Transaction {
     return this.store.allocateDatabase(parent);
   }
 
+  // Implements: DOC-CREATE-002, DOC-CREATE-003, DOC-CREATE-010
   newDocumentId(): string {
     return this.store.newDocumentId();
   }
@@ -223,6 +227,7 @@ export class Transaction {
     return this.historyEdits ? this.withHistoryEdits(records) : records;
   }
 
+  // Implements: TXN-ATOMIC-004
   private pendingWrite(database: DatabaseId, collection: CollectionKey, id: string): PendingWrite | undefined {
     if (this.pendingIndex) return this.pendingIndex.get(pendingKey(database, collection, id));
     for (const write of this.pending ?? []) if (write.id === id && write.collection === collection && write.database === database) return write;

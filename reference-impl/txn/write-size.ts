@@ -64,6 +64,7 @@ function addFieldsBytes(fields: ObjectValue, counted: number, limit: number): nu
   return total;
 }
 
+// Implements: LIMIT-WRITE-001
 /**
  * The bytes of a version with `fields`, refused with 400 `bad request` past MAX_VERSION_BYTES. The count past the
  * limit is where counting stopped, so the message gives at least how large the version is.
@@ -93,6 +94,7 @@ export function versionTooLarge(bytes: number): ProtocolError {
   return new ProtocolError(400, 'bad request', `Version bytes (${bytes}) exceeds threshold (${MAX_VERSION_BYTES})`);
 }
 
+// Implements: LIMIT-WRITE-002
 /** Refuses a transaction whose writes come to `bytes`, past MAX_TRANSACTION_BYTES. */
 export function checkTransactionBytes(bytes: number): void {
   if (bytes > MAX_TRANSACTION_BYTES) throw new ProtocolError(400, 'bad request', `Transaction exceeded limit: got ${bytes} bytes, limit ${MAX_TRANSACTION_BYTES} bytes`);

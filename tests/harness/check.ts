@@ -8,6 +8,8 @@ declare module 'vitest' {
     requirements?: string[];
     /** Redacted HTTP exchanges of a failing test (set by the conformance setup file). */
     exchanges?: unknown[];
+    /** One redacted, clipped exchange of a passing test, the spec site's example (set by the conformance setup file). */
+    example?: unknown;
   }
 }
 

@@ -8,11 +8,12 @@ export {
   type SuiteSettings,
   type Target,
 } from './config.js';
+export { uniqueId, uniqueName } from './names.js';
 export { REDACTED, redactHeaders, redactString, redactValue, registerSecret } from './redaction.js';
 export { Response } from './response.js';
 export { responseSchemaFor, SchemaMismatchError } from './response-schemas.js';
 export { StreamEndedError, StreamReader, StreamTimeoutError } from './stream-reader.js';
 export { rootClient, target } from './target.js';
-export { createDatabaseExpr, createKeyExpr, deleteDatabaseExpr, useTenant, type KeyRole, type Tenant, type TenantOptions } from './tenant.js';
+export { useTenant, type KeyRole, type Tenant, type TenantOptions } from './tenant.js';
 export { formatExchanges, observeExchanges, redactExchanges, type Exchange } from './transcript.js';
 export { decimal, parseWireJson, stringifyWireJson } from './wire-json.js';

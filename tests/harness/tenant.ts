@@ -1,12 +1,11 @@
 // Every conformance file gets its own child database and keys, made through the API with the admin secret and
 // deleted afterwards, so files run in parallel and on shared servers without seeing each other.
-import { createHash } from 'node:crypto';
-import { basename, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { Client } from './client.js';
+import { tenantName } from './names.js';
 import { formatExchanges, hookTranscript, redactExchanges } from './transcript.js';
 import { rootClient, target } from './target.js';
+import { createDatabase, createKey, database, deleteDoc } from './v4.js';
 
 export type KeyRole = 'admin' | 'server' | 'client';
 
@@ -27,36 +26,6 @@ export interface TenantOptions {
   roles?: readonly KeyRole[];
 }
 
-export function fileSlug(filePath: string): string {
-  return basename(filePath).replace(/\.test\.[cm]?[jt]s$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'file';
-}
-
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * The suffix comes from the run's seed and the file's path in the package, so a replay with the same seed makes the
- * same names, and files of the same name in two folders (`core/functions/sets.test.ts`, `indexes/sets.test.ts`),
- * which may run at once, get two tenants.
- */
-export function tenantName(runId: string, filePath: string, seed: number): string {
-  const file = relative(PACKAGE_ROOT, resolve(filePath)).split(sep).join('/');
-  const suffix = createHash('sha256').update(`${seed}:${file}`).digest('hex').slice(0, 6);
-  return `fc_${runId}_${fileSlug(filePath)}_${suffix}`;
-}
-
-/** `{"create_key": …}` as the v4 driver sends it. */
-export function createKeyExpr(database: string, role: KeyRole): unknown {
-  return { create_key: { object: { database: { database }, role } } };
-}
-
-export function createDatabaseExpr(name: string): unknown {
-  return { create_database: { object: { name } } };
-}
-
-export function deleteDatabaseExpr(name: string): unknown {
-  return { delete: { database: name } };
-}
-
 function hookFailure(what: string, err: unknown): Error {
   const exchanges = formatExchanges(redactExchanges(hookTranscript()));
   return new Error(`${what}: ${(err as Error).message}${exchanges ? `\n\nHTTP exchanges:\n${exchanges}` : ''}`);
@@ -73,10 +42,10 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
     const root = rootClient();
     const name = tenantName(target().runId, suite.file.filepath, target().seed);
     try {
-      await root.query(createDatabaseExpr(name)).then((r) => r.expectStatus(200, 201));
+      await root.query(createDatabase(name)).then((r) => r.expectStatus(200, 201));
       state = { name, clients: {}, secrets: {} };
       for (const role of roles) {
-        const res = (await root.query(createKeyExpr(name, role))).expectStatus(200, 201);
+        const res = (await root.query(createKey(name, role))).expectStatus(200, 201);
         const secret = res.resource?.secret;
         if (typeof secret !== 'string') throw new Error(res.explain(`created a ${role} key without a "secret" string`));
         state.secrets[role] = secret;
@@ -92,7 +61,7 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
   afterAll(async () => {
     if (!state) return;
     try {
-      (await rootClient().query(deleteDatabaseExpr(state.name))).expectStatus(200);
+      (await rootClient().query(deleteDoc(database(state.name)))).expectStatus(200);
       hookTranscript();
     } catch (err) {
       throw hookFailure(`could not delete the test tenant ${state.name}`, err);

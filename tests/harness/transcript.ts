@@ -110,6 +110,38 @@ export function redactExchanges(exchanges: readonly Exchange[]): Exchange[] {
   }));
 }
 
+/** Characters of a string, items of an array and events of a stream an example exchange keeps. */
+const EXAMPLE_LIMITS = { chars: 400, items: 10, events: 5 } as const;
+
+function clipped(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > EXAMPLE_LIMITS.chars ? `${value.slice(0, EXAMPLE_LIMITS.chars)}… (${value.length} characters)` : value;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, EXAMPLE_LIMITS.items).map(clipped);
+    return value.length > EXAMPLE_LIMITS.items ? [...kept, `… (${value.length} items)`] : kept;
+  }
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipped(v)]));
+  return value;
+}
+
+/**
+ * The exchange that shows what a passing test checked, redacted and clipped for the spec site: the last one answered
+ * with an error status when the test saw one (a test of a refusal usually reads on to show nothing was done), else the
+ * last one answered. Undefined when no exchange was answered.
+ */
+export function exampleExchange(exchanges: readonly Exchange[]): Exchange | undefined {
+  const answered = exchanges.filter((e) => e.response !== undefined);
+  const chosen = answered.findLast((e) => e.response!.status >= 400) ?? answered.at(-1);
+  if (chosen === undefined) return undefined;
+  const [example] = redactExchanges([chosen]);
+  const { request, response, events, ...rest } = example!;
+  return {
+    ...rest,
+    request: { headers: request.headers, ...(request.body === undefined ? {} : { body: clipped(request.body) }) },
+    ...(response ? { response: { status: response.status, headers: response.headers, ...(response.body === undefined ? {} : { body: clipped(response.body) }) } } : {}),
+    ...(events ? { events: events.slice(0, EXAMPLE_LIMITS.events).map(clipped) } : {}),
+  };
+}
+
 /** A short human-readable form for failure messages and attachments. */
 export function formatExchanges(exchanges: readonly Exchange[]): string {
   return exchanges

@@ -16,6 +16,7 @@ interface Fold<A> {
   finish(acc: A, count: number, position: Position): Value;
 }
 
+// Implements: FN-AGG-001, FN-AGG-006, FN-AGG-007
 function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
   return {
     required: [name],
@@ -31,12 +32,14 @@ function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
   };
 }
 
+// Implements: FN-AGG-001
 const count: Fold<null> = {
   seed: null,
   step: () => null,
   finish: (_acc, n) => BigInt(n),
 };
 
+// Implements: FN-AGG-002, FN-AGG-005
 /** Integers add as 64-bit longs (wrapping as the service's do); once a double is met the sum is a double. */
 function addNumber(acc: bigint | number, element: Value, position: Position): bigint | number {
   if (typeof element === 'bigint') return typeof acc === 'bigint' ? BigInt.asIntN(64, acc + element) : acc + Number(element);
@@ -50,6 +53,7 @@ const sum: Fold<bigint | number> = {
   finish: (acc) => acc,
 };
 
+// Implements: FN-AGG-003
 const mean: Fold<bigint | number> = {
   seed: 0n,
   step: addNumber,
@@ -59,6 +63,7 @@ const mean: Fold<bigint | number> = {
   },
 };
 
+// Implements: FN-AGG-004, FN-AGG-005
 /** Any and All check every element is a boolean (the first that is not fails), so they never stop early. */
 function booleanFold(seed: boolean, combine: (a: boolean, b: boolean) => boolean): Fold<boolean> {
   return {
@@ -71,6 +76,7 @@ function booleanFold(seed: boolean, combine: (a: boolean, b: boolean) => boolean
   };
 }
 
+// Implements: FN-AGG-008, FN-AGG-010
 function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
   return {
     required: [name],
@@ -83,6 +89,7 @@ function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
   };
 }
 
+// Implements: FN-ARR-004
 /** The service reads the count as a 32-bit int, so larger counts wrap (Take(4294967297, …) takes 1). */
 async function elementCount(ctx: EvalContext, args: FormArgs, name: string): Promise<number> {
   const given = await args.value(ctx, name);
@@ -90,6 +97,7 @@ async function elementCount(ctx: EvalContext, args: FormArgs, name: string): Pro
   return Number(BigInt.asIntN(32, given));
 }
 
+// Implements: FN-ARR-004
 /** The array or page argument of Take and Drop; sets are not accepted (API v4). */
 async function arrayOrPage(ctx: EvalContext, args: FormArgs): Promise<Value[] | (ObjectValue & { data: Value[] })> {
   const collection = await args.value(ctx, 'collection');
@@ -105,11 +113,13 @@ function elementCursor(element: Value): Value[] {
   return Array.isArray(element) ? element : [element];
 }
 
+// Implements: FN-ARR-002, FN-ARR-003
 /** The cursor between a page's first `n` elements and the rest: what Take's page ends at and Drop's starts at. */
 function splitCursor(page: ObjectValue, items: readonly Value[], n: number): Value | undefined {
   return n < 0 ? page['before'] : n < items.length ? elementCursor(items[n]!) : page['after'];
 }
 
+// Implements: FN-ARR-001, FN-ARR-002
 const take: FormDefinition = {
   required: ['take', 'collection'],
   async evaluate(ctx, args) {
@@ -122,6 +132,7 @@ const take: FormDefinition = {
   },
 };
 
+// Implements: FN-ARR-001, FN-ARR-002
 const drop: FormDefinition = {
   required: ['drop', 'collection'],
   async evaluate(ctx, args) {
@@ -137,6 +148,7 @@ const drop: FormDefinition = {
 /** The longest array Append and Prepend build (FN-ARR-010): a reference-server limit, as FN-STR-019 is for strings. */
 export const MAX_ARRAY_LENGTH = 1_048_576;
 
+// Implements: FN-ARR-005, FN-ARR-006
 /** Append and Prepend: the elements (one value or an array of them) joined to an array. */
 function joinForm(name: 'append' | 'prepend'): FormDefinition {
   return {
@@ -153,6 +165,7 @@ function joinForm(name: 'append' | 'prepend'): FormDefinition {
   };
 }
 
+// Implements: FN-ARR-007, FN-ARR-008
 const reverse: FormDefinition = {
   required: ['reverse'],
   async evaluate(ctx, args) {

@@ -23,6 +23,7 @@ export function authenticationFailed(position: Position): QueryError {
   return new QueryError('authentication failed', 'The document was not found or provided password was incorrect.', position);
 }
 
+// Implements: AUTH-IDENTITY-003
 export function missingIdentity(position: Position): QueryError {
   return new QueryError('missing identity', 'Authentication does not contain an identity', position);
 }
@@ -33,6 +34,7 @@ function identityRef(location: DocumentLocation): Ref {
   return new Ref(location.id, new Ref(name, new Ref('collections')));
 }
 
+// Implements: AUTH-LOGIN-003, AUTH-LOGIN-005, AUTH-LOGIN-006
 /** The user document a Login/Identify target designates, or undefined when there is none. */
 async function userLocation(ctx: EvalContext, target: Value, position: Position): Promise<DocumentLocation | undefined> {
   let ref: Ref | undefined;
@@ -52,6 +54,7 @@ async function userLocation(ctx: EvalContext, target: Value, position: Position)
   return ctx.txn.get(location.database, location.collection, location.id) ? location : undefined;
 }
 
+// Implements: AUTH-LOGIN-003, AUTH-LOGIN-006, AUTH-LOGIN-011
 /**
  * The first document of a set, read through Paginate so the caller's rights on the index apply (a client
  * key may use an index with public read permission).
@@ -68,6 +71,7 @@ async function firstRefOf(ctx: EvalContext, set: SetRef, position: Position): Pr
 /** BCrypt hash compared against when there is no document, so a miss costs what a wrong password costs. */
 let missHash: Promise<string> | undefined;
 
+// Implements: AUTH-IDENTIFY-004, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-007
 async function passwordMatches(ctx: EvalContext, location: DocumentLocation | undefined, password: string): Promise<boolean> {
   const hash = location === undefined ? undefined : ctx.txn.get(location.database, location.collection, location.id)?.hidden.credentialsHash;
   if (hash === undefined) {
@@ -99,6 +103,7 @@ function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failure
   return { fields, failures };
 }
 
+// Implements: AUTH-LOGIN-002, AUTH-LOGIN-008, AUTH-LOGIN-009, AUTH-TOKEN-001, AUTH-TOKEN-002, AUTH-TOKEN-003
 /** Writes a new token record for `instance` in `database` and renders it with its secret (the only time). */
 async function issueToken(ctx: EvalContext, database: DatabaseId, instance: Ref, extra: TokenFields, position: Position, checkAccess: boolean): Promise<ObjectValue> {
   const id = ctx.txn.newDocumentId();
@@ -114,6 +119,8 @@ async function issueToken(ctx: EvalContext, database: DatabaseId, instance: Ref,
   return record;
 }
 
+// Implements: AUTH-CLIENT-005, AUTH-LOGIN-001, AUTH-LOGIN-002, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-006
+// Implements: AUTH-LOGIN-007, AUTH-LOGIN-010, AUTH-PASSWORD-001
 const login: FormDefinition = {
   required: ['login'],
   optional: ['params'],
@@ -134,6 +141,7 @@ const login: FormDefinition = {
   },
 };
 
+// Implements: AUTH-CLIENT-005, AUTH-IDENTIFY-001, AUTH-IDENTIFY-002, AUTH-IDENTIFY-003, AUTH-IDENTIFY-004
 /** Identify takes what Login takes: a ref, or a set whose first document it checks (false when the set is empty). */
 const identify: FormDefinition = {
   required: ['identify', 'password'],
@@ -145,6 +153,8 @@ const identify: FormDefinition = {
   },
 };
 
+// Implements: AUTH-ACCESS-002, AUTH-LOGOUT-001, AUTH-LOGOUT-002, AUTH-LOGOUT-003, AUTH-LOGOUT-004, AUTH-LOGOUT-005
+// Implements: AUTH-LOGOUT-006, AUTH-LOGOUT-007, AUTH-LOGOUT-008
 const logout: FormDefinition = {
   required: ['logout'],
   async evaluate(ctx, args) {
@@ -170,10 +180,12 @@ function currentIdentity(ctx: EvalContext, position: Position): Ref {
   return document;
 }
 
+// Implements: AUTH-ACCESS-002, AUTH-IDENTITY-001, AUTH-IDENTITY-002
 function identityForm(key: string): FormDefinition {
   return { required: [key], evaluate: async (ctx, args) => currentIdentity(ctx, args.node.position) };
 }
 
+// Implements: AUTH-IDENTITY-004
 function hasIdentityForm(key: string): FormDefinition {
   return { required: [key], evaluate: async (ctx) => ctx.identity.kind === 'token' && ctx.identity.identityDocument !== undefined };
 }
@@ -182,6 +194,7 @@ export function invalidToken(position: Position): QueryError {
   return new QueryError('invalid token', 'Token metadata is not accessible.', position);
 }
 
+// Implements: AUTH-IDENTITY-005, AUTH-IDENTITY-006
 /**
  * The calling token's ref, or the calling key's when its record lives in the database the query runs in (AUTH-IDENTITY-006);
  * undefined for a key made in a parent database for this one, and for the root secret, which has no record.
@@ -209,6 +222,7 @@ const hasCurrentToken: FormDefinition = {
   evaluate: async (ctx) => currentTokenRef(ctx) !== undefined,
 };
 
+// Implements: AUTH-CLIENT-004, AUTH-TOKEN-001
 /** `Create(Tokens(), {instance, data?, ttl?})`: a token without a password, for callers allowed to create tokens. */
 export const tokenHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {

@@ -16,6 +16,7 @@ import { asLambda } from './set-reading.js';
 
 type Kind = 'map' | 'foreach' | 'filter';
 
+// Implements: FN-ARR-009, PAGE-MAP-001, PAGE-MAP-005
 /** The elements to process and how to put the results back (a page keeps its cursors). */
 function elementsOf(collection: Value, position: Position, kind: Kind): { items: Value[]; rebuild: (data: Value[]) => Value } {
   if (Array.isArray(collection)) return { items: collection, rebuild: (data) => data };
@@ -23,11 +24,13 @@ function elementsOf(collection: Value, position: Position, kind: Kind): { items:
     const page: ObjectValue = collection;
     return { items: page['data'] as Value[], rebuild: (data) => ({ ...page, data }) };
   }
+  // Implements: FN-SET-015
   // Every one of them first checks for an array, page or set; Map and Foreach then refuse a set with what they take.
   if (kind !== 'filter' && isSetValue(collection)) throw errors.invalidArgument('Array or Page expected, Set provided.', position);
   throw wrongType('Array, Set, or Page', collection, position);
 }
 
+// Implements: FN-SET-012, FN-SET-014, PAGE-MAP-001, PAGE-MAP-003, PAGE-MAP-005, PAGE-MAP-006
 function collectionForm(kind: Kind): FormDefinition {
   return {
     required: [kind, 'collection'],

@@ -24,6 +24,7 @@ async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Val
   return [{ value: await ctx.eval(expr), position: expr.position }];
 }
 
+// Implements: PROTO-VALUE-008, PROTO-VALUE-013
 const object: FormDefinition = {
   required: ['object'],
   evaluate(ctx, args) {
@@ -38,6 +39,7 @@ const object: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-008, PROTO-VALUE-012
 const variable: FormDefinition = {
   required: ['var'],
   async evaluate(ctx, args) {
@@ -50,6 +52,7 @@ const variable: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const letForm: FormDefinition = {
   required: ['let', 'in'],
   async evaluate(ctx, args) {
@@ -72,6 +75,7 @@ const letForm: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const doForm: FormDefinition = {
   required: ['do'],
   async evaluate(ctx, args) {
@@ -84,6 +88,7 @@ const doForm: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const ifForm: FormDefinition = {
   required: ['if', 'then', 'else'],
   async evaluate(ctx, args) {
@@ -120,6 +125,7 @@ function pathElements(path: Value, position: Position): Array<string | bigint> {
   });
 }
 
+// Implements: PAGE-MAP-004
 function step(from: Value, element: string | bigint): Value | undefined {
   if (typeof element === 'bigint') {
     if (!Array.isArray(from)) return undefined;
@@ -140,6 +146,7 @@ function step(from: Value, element: string | bigint): Value | undefined {
   return undefined;
 }
 
+// Implements: PROTO-ERROR-008, PROTO-VALUE-008, PROTO-VALUE-009
 const select: FormDefinition = {
   required: ['select', 'from'],
   optional: ['default', 'all'],
@@ -147,6 +154,7 @@ const select: FormDefinition = {
     const path = pathElements(await args.value(ctx, 'select'), args.position('select'));
     const from = await args.value(ctx, 'from');
     const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
+    // Implements: FN-OBJ-014
     // As SelectAll, which is Select with `all` in the real service (FN-OBJ-014).
     if (all) return selectAllValues(from, path);
     let current: Value | undefined = from;
@@ -160,6 +168,7 @@ const select: FormDefinition = {
   },
 };
 
+// Implements: PROTO-VALUE-010
 const equals: FormDefinition = {
   required: ['equals'],
   async evaluate(ctx, args) {
@@ -169,6 +178,7 @@ const equals: FormDefinition = {
   },
 };
 
+// Implements: FN-CMP-006
 /**
  * Equals compares its operands as the real service does (BasicFunctions.scala): two numbers by value, an integer
  * and a decimal included, in the comparison order LT uses (Java's `Double.compare`: NaN equals NaN, 0.0 does not
@@ -203,6 +213,7 @@ const not: FormDefinition = {
   },
 };
 
+// Implements: PROTO-ERROR-006
 const abort: FormDefinition = {
   required: ['abort'],
   async evaluate(ctx, args) {
@@ -211,6 +222,7 @@ const abort: FormDefinition = {
   },
 };
 
+// Implements: FN-HIST-007, TXN-TIME-001
 const now: FormDefinition = {
   required: ['now'],
   async evaluate(ctx) {
@@ -218,6 +230,7 @@ const now: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-020
 const time: FormDefinition = {
   required: ['time'],
   async evaluate(ctx, args) {
@@ -225,6 +238,7 @@ const time: FormDefinition = {
   },
 };
 
+// Implements: FN-ALIAS-003
 /** NewId takes an id from the store, which the real service counts as a write: a read-only request refuses it (FN-ALIAS-003). */
 const newId: FormDefinition = {
   required: ['new_id'],
@@ -234,6 +248,7 @@ const newId: FormDefinition = {
   },
 };
 
+// Implements: FN-ALIAS-001
 /** NextId, the deprecated name of NewId (FN-ALIAS-001). */
 const nextId: FormDefinition = { ...newId, required: ['next_id'] };
 

@@ -20,6 +20,7 @@ function optionalParams(ctx: EvalContext, args: FormArgs): ObjectValue | Promise
   return whenReady(args.valueOrPending(ctx, 'params'), (params) => (params === null ? {} : expectObject(params, args.position('params'))));
 }
 
+// Implements: DOC-REF-005
 /** The ref a write targets: a ref of the query's database, as the real service refuses to write a scoped one (DEC-050). */
 function expectWritableRef(given: Value, position: Position): Ref {
   const ref = expectRef(given, position);
@@ -27,6 +28,7 @@ function expectWritableRef(given: Value, position: Position): Ref {
   return ref;
 }
 
+// Implements: FN-HIST-004
 /** The time a read is at: its own `ts`, else the time of an enclosing `At` (undefined: the transaction's). */
 async function atTs(ctx: EvalContext, args: FormArgs): Promise<bigint | undefined> {
   return args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
@@ -46,6 +48,7 @@ const create: FormDefinition = {
   },
 };
 
+// Implements: UDF-CREATE-002, PROTO-ERROR-012, DOC-CREATE-001, DOC-CREATE-002
 /**
  * Create once its arguments are known: at once for a new document that waits for nothing (no password, no predicate).
  * As in the real service, refs that do not resolve are reported at the form's position, and everything the write
@@ -70,6 +73,7 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   );
 }
 
+// Implements: DOC-CREATE-004, DOC-CREATE-005, DOC-LIFE-002
 /** An id the caller chose may be taken: that is checked once the fields the create would write are known. */
 async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref, params: ObjectValue): Promise<Value> {
   const position = args.position('create');
@@ -87,6 +91,7 @@ function createdDocument(ctx: EvalContext, location: DocumentLocation, version: 
   return result;
 }
 
+// Implements: DB-GET-001, COLL-GET-001, DOC-GET-001
 const get: FormDefinition = {
   required: ['get'],
   optional: ['ts'],
@@ -101,11 +106,13 @@ const get: FormDefinition = {
   },
 };
 
+// Implements: FN-HIST-001, FN-HIST-002
 async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocation): Promise<Value> {
   const found = await readExisting(ctx, location, args.node.position, await atTs(ctx, args));
   return renderReadDocument(location.ref, found);
 }
 
+// Implements: SET-GET-001
 /**
  * Get of a set: the document of its first entry in the set's order, read as Get of its ref reads it; an empty set is
  * `instance not found` at the Get (DEC-055). The set is read (and access-checked) as Paginate reads it, at `ts` if
@@ -119,6 +126,7 @@ async function getFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Promis
   return renderReadDocument(location.ref, await readExisting(ctx, location, args.node.position, ts));
 }
 
+// Implements: DB-LIFE-006, DOC-LIFE-001, DOC-REF-007, ABAC-PRIV-010
 const exists: FormDefinition = {
   required: ['exists'],
   optional: ['ts'],
@@ -142,6 +150,7 @@ const exists: FormDefinition = {
   },
 };
 
+// Implements: SET-GET-002
 /**
  * Exists of a set: whether its first entry's document exists and may be read, as the real service answers it
  * (DEC-055); false for an empty set. The set is read as Paginate reads it, at `ts` if given.
@@ -159,6 +168,7 @@ async function existsFirstOf(ctx: EvalContext, args: FormArgs, set: SetRef): Pro
   }
 }
 
+// Implements: DOC-REF-007
 /** Where `ref` lives, or undefined when it does not resolve (`invalid ref` from `locateDocument`). */
 function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): DocumentLocation | undefined {
   try {
@@ -172,6 +182,8 @@ function locatedOrUnresolved(ctx: EvalContext, ref: Ref, position: Position): Do
 /** Schema records that may be renamed by Update/Replace: the record moves to its new name (its ref changes). */
 const RENAMABLE = new Set(['collections', 'databases', 'indexes', 'roles', 'functions', 'access_providers']);
 
+// Implements: UDF-RECORD-003, UDF-RECORD-004, UDF-RECORD-005, PROTO-ERROR-013, PROTO-ERROR-014, COLL-LIFE-005
+// Implements: COLL-LIFE-008, DOC-UPDATE-004, DOC-REPLACE-002, DOC-REPLACE-003, DOC-UPDATE-005, IDX-RULE-001
 async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace'): Promise<Value> {
   const ref = expectWritableRef(await args.value(ctx, key), args.position(key));
   const params = await optionalParams(ctx, args);
@@ -217,6 +229,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
 }
 
+// Implements: IDX-RULE-003
 /**
  * Role privileges naming a renamed record are pointed at its new name in the same transaction, so they keep
  * applying (IDX-RULE-003), and so is a role's membership naming a renamed collection. Written without an access
@@ -333,6 +346,7 @@ const replace: FormDefinition = {
   evaluate: (ctx, args) => modify(ctx, args, 'replace'),
 };
 
+// Implements: ABAC-ROLE-010
 /**
  * Deleting a collection deletes its documents and the indexes whose only source it is in the same transaction, so a
  * later namesake starts empty and no index covers it; an index naming other collections too stays, and the index
@@ -370,6 +384,8 @@ function isSoleSourceOf(record: DocumentVersion, collection: string): boolean {
   return named.length === 1 && isCollectionNamed(only!, collection);
 }
 
+// Implements: PROTO-ERROR-013, PROTO-ERROR-014, DB-LIFE-001, KEY-LIFE-001, COLL-LIFE-001, DOC-DELETE-001
+// Implements: DOC-DELETE-002, DOC-DELETE-003
 const del: FormDefinition = {
   required: ['delete'],
   async evaluate(ctx, args) {

@@ -8,7 +8,7 @@
  * so the ordinary paging (`indexes/ordered-set.ts`) walks it; `eventPageOptions` and `eventCursor` translate the
  * cursors between that tuple form and the event objects the wire shows.
  */
-import { apiAtLeast, wording } from '../../codec/v4-json.js';
+import { apiAtLeast, wording } from '../../codec/api-version.js';
 import { failpoint } from '../../failpoints.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import type { IndexManager } from '../../indexes/index-manager.js';
@@ -46,6 +46,7 @@ export function isHistoricalSet(set: Value): boolean {
   return 'filter' in s ? isHistoricalSet(s['collection'] ?? null) : false;
 }
 
+// Implements: FN-HIST-020
 /**
  * The events set of `source` (a ref or a set). `typePosition` is where a source of another type is reported;
  * an events set has no history of its own and is refused at `formPosition`, as the real service does.
@@ -72,6 +73,7 @@ function legacyAction(action: Value | undefined): 'create' | 'delete' {
   return action === 'delete' || action === 'remove' ? 'delete' : 'create';
 }
 
+// Implements: FN-HIST-019
 /** The event as the wire shows it for the request's API version (`instance` before 2.7; only create/delete before 2.1). */
 export function renderedEvent(ctx: EvalContext, event: HistoryEvent, withData: boolean): ObjectValue {
   if (!apiAtLeast(ctx.apiVersion, '2.1')) {
@@ -88,6 +90,7 @@ function tupleOf(event: HistoryEvent, isSetEvent: boolean): IndexTuple {
   return isSetEvent && event.data !== undefined ? [event.ts, event.action, event.ref, event.data] : [event.ts, event.action, event.ref];
 }
 
+// Implements: FN-HIST-012
 /**
  * The fields of `after` that differ from `before`, as the real service records a version's change: objects on
  * both sides are compared field by field, a field gone is null, an unchanged field is left out.
@@ -121,6 +124,7 @@ function versionsOf(ctx: EvalContext, database: string, collection: string, id: 
   return versions;
 }
 
+// Implements: FN-HIST-011, FN-HISTW-005
 /**
  * Each version as an event: `create` when the document did not exist before it, `update` otherwise, or `delete`.
  * A version Insert put after a live one (DEC-068) is an `update` too, and so is the version after an inserted live
@@ -143,6 +147,7 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
   return events;
 }
 
+// Implements: FN-HIST-018
 /** Membership events of a one-document set (Singleton, a Documents listing): `add` at each create, `remove` at each delete. */
 function membershipEvents(versions: readonly DocumentVersion[], ref: Ref): HistoryEvent[] {
   const events: HistoryEvent[] = [];
@@ -155,6 +160,7 @@ function membershipEvents(versions: readonly DocumentVersion[], ref: Ref): Histo
   return events;
 }
 
+// Implements: FN-HIST-018
 /**
  * The add and remove events of an index's entries under `terms`: at each version of a covered document, the
  * entries it no longer contributes are removed and the new ones added, with the index values as `data` when the
@@ -208,6 +214,7 @@ function eventSet(ctx: EvalContext, events: HistoryEvent[], isSetEvent: boolean)
   return new ArraySet(entries, []);
 }
 
+// Implements: FN-HIST-017, FN-HIST-022
 /**
  * The events of `source` up to `atTs` (else the transaction's time, the request's own writes included). A document's
  * history needs `history_read` on it, as in the real service; the history of a Documents listing or of a Match holds
@@ -270,6 +277,7 @@ async function mayReadHistory(ctx: EvalContext, database: string, key: string, r
   return allowed === true || (allowed !== false && (await allowed));
 }
 
+// Implements: FN-HIST-014, FN-HIST-021
 /** An event cursor as the tuple it stands for: an event object (its `data` ignored unless index values), or a time. */
 function cursorKey(cursor: Value, position: Position): IndexTuple {
   if (typeof cursor === 'bigint') return [cursor];
@@ -293,6 +301,7 @@ function cursorKey(cursor: Value, position: Position): IndexTuple {
   return Array.isArray(values) && values.length > 0 ? [ts, action, document, values] : [ts, action, document];
 }
 
+// Implements: FN-HIST-013, FN-HIST-014
 /** The paging options with the cursors given (each a tuple of one value, see paging.ts) read as event cursors. */
 export function eventPageOptions(options: SetPageOptions, cursorPosition: Position): SetPageOptions {
   const key = (tuple: IndexTuple | undefined): IndexTuple | undefined => (tuple === undefined ? undefined : cursorKey(tuple.length === 1 ? tuple[0]! : tuple, cursorPosition));
@@ -306,6 +315,7 @@ export function eventPageOptions(options: SetPageOptions, cursorPosition: Positi
   return out;
 }
 
+// Implements: FN-HIST-013
 /**
  * A page cursor as the wire shows it: the event without its `data` (a document's changes are not part of its
  * place in the history; a set event's values are), or, for a cursor given as a time, that time with the action

@@ -18,6 +18,7 @@ import { iterableArgument, pageWith, setElements } from './iterables.js';
 import { pathArgument, requireLambdaForm } from './objects.js';
 import { asLambda } from './set-reading.js';
 
+// Implements: FN-AGG-011, FN-AGG-012, FN-AGG-013
 /**
  * Reduce applies its lambda, written as a lambda form, to `[accumulator, element]`; an application that does not fit
  * the lambda's parameters is reported at `["reduce", "lambda"]`, as in the real service.
@@ -76,6 +77,7 @@ function selectAllAt(from: Value, path: ReadonlyArray<string | bigint>): Value |
   return undefined;
 }
 
+// Implements: FN-OBJ-012
 /**
  * Every value at `path`, as SelectAll and Select with `all: true` answer them: what was found (one value wrapped in an
  * array), or `[]`.
@@ -85,6 +87,7 @@ export function selectAllValues(from: Value, path: ReadonlyArray<string | bigint
   return found === undefined ? [] : Array.isArray(found) ? found : [found];
 }
 
+// Implements: FN-OBJ-012, FN-OBJ-013
 /** SelectAll answers an array always: what it found (one value wrapped), or `[]` (it has no default). */
 const selectAll: FormDefinition = {
   required: ['select_all', 'from'],
@@ -101,6 +104,7 @@ function databaseName(ctx: EvalContext, database: DatabaseId, parent: DatabaseId
   return ctx.txn.scan(parent, 'databases').find(([, record]) => record.hidden.databaseId === database)?.[0];
 }
 
+// Implements: FN-KEY-001, FN-KEY-004
 /**
  * How the caller's database names `database`: no ref for itself, a (nested) database ref for a descendant, and null
  * when `database` is neither, or is gone.
@@ -120,6 +124,7 @@ function databaseRefFromCaller(ctx: EvalContext, database: DatabaseId): Ref | un
   return ref;
 }
 
+// Implements: FN-KEY-001, FN-KEY-002, FN-KEY-003, FN-KEY-004, FN-KEY-005
 /**
  * The key or token record a secret belongs to, read as Get of its ref reads it. Whatever keeps the caller from it — an
  * unknown secret, a record outside the caller's database and its descendants, no right to read it — is the same

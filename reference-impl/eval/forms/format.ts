@@ -4,7 +4,8 @@
  * and `%^` (the value in the wire JSON of API version 2.1, or of the request's version). The format string is parsed
  * whole before any value is printed; conversions are then printed in order (eval/java-format.ts).
  */
-import { DEFAULT_API_VERSION, renderValue } from '../../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
+import { renderValue } from '../../codec/v4-value-renderer.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import { expectString } from '../arguments.js';
@@ -31,6 +32,7 @@ function wrongType(expected: string, value: Value, position: Position): QueryErr
   return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
 }
 
+// Implements: FN-FMT-003, FN-FMT-004, FN-FMT-006, FN-FMT-011
 /** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */
 function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, position: Position): string {
   switch (spec.kind) {
@@ -61,6 +63,7 @@ function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, p
   }
 }
 
+// Implements: FN-FMT-009
 function parse(format: string, position: Position): FormatPiece[] {
   try {
     return parseFormatString(format);
@@ -70,12 +73,14 @@ function parse(format: string, position: Position): FormatPiece[] {
   }
 }
 
+// Implements: FN-FMT-001, FN-FMT-002
 const format: FormDefinition = {
   required: ['format', 'values'],
   async evaluate(ctx, args) {
     // Both arguments are evaluated before either is checked, as the service does.
     const formatArgument = await args.value(ctx, 'format');
     const given = await args.value(ctx, 'values');
+    // Implements: FN-FMT-012
     const formatText = expectString(formatArgument, args.position('format'));
     const values = Array.isArray(given) ? given : [given];
     const formatPosition = [...args.node.position, 'format'];

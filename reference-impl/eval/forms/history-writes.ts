@@ -34,6 +34,7 @@ function expectRefArgument(value: Value, position: Position): Ref {
   return value;
 }
 
+// Implements: FN-HISTW-013
 /** The arguments both forms share, checked in the real service's order: ref, ts, action. */
 async function eventArguments(ctx: EvalContext, args: FormArgs, refKey: 'insert' | 'remove'): Promise<{ ref: Ref; ts: bigint; action: WriteAction }> {
   const ref = expectRefArgument(await args.value(ctx, refKey), args.position(refKey));
@@ -42,6 +43,7 @@ async function eventArguments(ctx: EvalContext, args: FormArgs, refKey: 'insert'
   return { ref, ts, action };
 }
 
+// Implements: FN-HISTW-014
 /**
  * A document of a user collection (only those have a history that can be written here); `invalid ref` at the ref
  * for a collection that does not exist, `invalid argument` at the form for any other ref.
@@ -56,6 +58,7 @@ function userDocument(ctx: EvalContext, ref: Ref, refPosition: Position, formPos
   return location;
 }
 
+// Implements: FN-HISTW-001, FN-HISTW-002, FN-HISTW-003, FN-HISTW-007, FN-HISTW-008, FN-HISTW-009
 /**
  * `{"insert": ref, "ts": ts, "action": action, "params": {...}}`. A `create` or an `update` stores the document as
  * `params` gives it (nothing is merged from earlier versions) and is returned as a `create` event; a `delete`
@@ -79,6 +82,7 @@ const insert: FormDefinition = {
     if (params['ttl'] !== undefined) writable['ttl'] = params['ttl'];
     throwIfFailures(unresolvedRefFailures(ctx, writable), formPosition);
     const { fields, hidden } = deleted ? { fields: {}, hidden: NO_HIDDEN_FIELDS } : await userDocumentFields(ctx, writable, 'create', undefined, formPosition);
+    // Implements: FN-HISTW-015
     // A history_write predicate gets the edit: its time, the action as given and the fields written.
     await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields, undefined, { ts, action, fields: writable });
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
@@ -87,6 +91,7 @@ const insert: FormDefinition = {
   },
 };
 
+// Implements: FN-HISTW-010, FN-HISTW-011
 /**
  * `{"remove": ref, "ts": ts, "action": action}`: takes out the version at `ts` when it is of that kind (`create` and
  * `update` both name a live version, `delete` a delete); anything else changes nothing. Always null.

@@ -8,6 +8,7 @@ import { typeName } from '../arguments.js';
 import type { FormDefinition } from '../form-registry.js';
 import { eventsSetOf } from './event-history-sets.js';
 
+// Implements: FN-HIST-008
 /** The time `At` reads at, in microseconds: a Time, or an Integer of microseconds since the epoch. */
 function atTime(value: Value, position: Position): bigint {
   if (value instanceof Time) return value.micros;
@@ -15,6 +16,7 @@ function atTime(value: Value, position: Position): bigint {
   throw errors.invalidArgument(`Time expected, ${typeName(value)} provided.`, position);
 }
 
+// Implements: FN-HIST-001, FN-HIST-004, FN-HIST-006
 /**
  * `At(ts, expr)`. The transaction's own time (e.g. `Now()`, `Time("now")`) reads the present again, so writes are
  * allowed there even inside an outer `At`. A later time changes nothing: like the real service, it is neither
@@ -29,6 +31,7 @@ const at: FormDefinition = {
   },
 };
 
+// Implements: FN-HIST-010
 /** `{"events": <ref or set>}`: the set of the history of a document or of a set. */
 const events: FormDefinition = {
   required: ['events'],

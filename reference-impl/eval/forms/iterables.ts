@@ -37,6 +37,7 @@ export function wrongType(expected: string, value: Value, position: Position) {
 export type IterableArgument =
   { kind: 'array'; items: Value[] } | { kind: 'page'; page: ObjectValue & { data: Value[] }; items: Value[] } | { kind: 'set'; set: SetRef | Ref };
 
+// Implements: FN-AGG-009
 /** An argument that may be an array, a page or a set; anything else is `invalid argument` at `position`. */
 export function iterableArgument(value: Value, position: Position): IterableArgument {
   if (Array.isArray(value)) return { kind: 'array', items: value };
@@ -56,6 +57,7 @@ function unwrapReverse(set: SetRef | Ref): { inner: Value; reversed: boolean } {
   return { inner, reversed };
 }
 
+// Implements: FN-AGG-007, FN-AGG-010, FN-AGG-012
 /** Every element of a set in the set's order, read (and access-checked, DEC-054) as Paginate reads it. */
 export async function setElements(ctx: EvalContext, set: SetRef | Ref, position: Position): Promise<Value[]> {
   const { inner, reversed } = unwrapReverse(set);

@@ -86,6 +86,8 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
   return ref.id;
 }
 
+// Implements: UDF-RECORD-002, DB-LIST-003, KEY-SECRET-003, KEY-SECRET-012, COLL-GET-002, DOC-LIFE-003, IDX-STATE-007
+// Implements: AUTH-TOKEN-008
 /**
  * The page, or undefined when this set or request needs the materialised path. Access is checked per
  * document walked, exactly as the materialised listing does; the page comes at once unless a check waits.

@@ -23,6 +23,7 @@ function numberText(n: Numeric): string {
   return typeof n === 'bigint' ? n.toString() : javaDoubleToString(n);
 }
 
+// Implements: FN-MATH-020
 /** A form of one number argument, keyed by its name. */
 function unaryForm(name: string, compute: (n: Numeric, call: Position) => Value): FormDefinition {
   return {
@@ -43,6 +44,7 @@ const NON_NEGATIVE: Domain = { holds: (x) => x >= 0, rule: 'positive' };
 const POSITIVE: Domain = { holds: (x) => x > 0, rule: 'greater than 0' };
 const UNIT_INTERVAL: Domain = { holds: (x) => x >= -1 && x <= 1, rule: 'between -1 and 1 inclusive' };
 
+// Implements: FN-MATH-008, FN-MATH-010, FN-MATH-018, FN-MATH-023
 /** A function that answers a decimal for integers and decimals alike; NaN is outside every domain. */
 function decimalForm(name: string, fn: (x: number) => number, domain?: Domain): FormDefinition {
   return unaryForm(name, (n, call) => {
@@ -57,6 +59,7 @@ function wholeForm(name: string, fn: (x: number) => number): FormDefinition {
   return unaryForm(name, (n) => (typeof n === 'bigint' ? n : fn(n)));
 }
 
+// Implements: FN-MATH-021
 /** Round's and Trunc's `precision`: an integer, else `invalid argument` at its position. */
 function expectPrecision(value: Value, position: Position): bigint {
   if (typeof value !== 'bigint') throw errors.invalidArgument(`Integer expected, ${argumentTypeName(value)} provided.`, position);
@@ -100,6 +103,7 @@ function asLong(n: Numeric): bigint {
   return typeof n === 'bigint' ? n : doubleToLong(n);
 }
 
+// Implements: FN-MATH-013, FN-MATH-014, FN-MATH-016
 /**
  * BitAnd, BitOr and BitXor fold their operands (an array, or a lone number) from the left: integers while every
  * operand so far is one; from the first decimal on each step cuts both sides to longs and answers a decimal.
@@ -122,6 +126,7 @@ function bitwiseForm(name: string, op: (a: bigint, b: bigint) => bigint): FormDe
   };
 }
 
+// Implements: FN-MATH-006, FN-MATH-023
 /** Sign: an integer -1, 0 or 1 for integers; for decimals -1 below zero and 1 otherwise (0.0, -0.0 and NaN included). */
 function sign(n: Numeric): bigint {
   if (typeof n === 'bigint') return n > 0n ? 1n : n < 0n ? -1n : 0n;
@@ -133,26 +138,37 @@ const DEGREES_PER_RADIAN = 180 / Math.PI;
 const RADIANS_PER_DEGREE = Math.PI / 180;
 
 export const mathForms: readonly FormDefinition[] = [
+  // Implements: FN-MATH-001, FN-MATH-023
   wholeForm('ceil', Math.ceil),
   wholeForm('floor', Math.floor),
+  // Implements: FN-MATH-002, FN-MATH-003, FN-MATH-004
   precisionForm('round', roundInteger, roundDecimal),
+  // Implements: FN-MATH-002, FN-MATH-005
   precisionForm('trunc', truncInteger, truncDecimal),
   unaryForm('sign', sign),
+  // Implements: FN-MATH-007, FN-MATH-008
   decimalForm('sqrt', Math.sqrt, NON_NEGATIVE),
+  // Implements: FN-MATH-011
   binaryDecimalForm('pow', 'exp', javaPow, () => 2),
+  // Implements: FN-MATH-009
   decimalForm('exp', Math.exp),
+  // Implements: FN-MATH-009, FN-MATH-010
   decimalForm('ln', Math.log, POSITIVE),
   decimalForm('log', Math.log10, POSITIVE),
+  // Implements: FN-MATH-012
   binaryDecimalForm('hypot', 'b', Math.hypot, (a) => a),
   bitwiseForm('bitand', (a, b) => a & b),
   bitwiseForm('bitor', (a, b) => a | b),
   bitwiseForm('bitxor', (a, b) => a ^ b),
+  // Implements: FN-MATH-015
   unaryForm('bitnot', (n) => ~asLong(n)),
+  // Implements: FN-MATH-017, FN-MATH-018
   decimalForm('acos', Math.acos, UNIT_INTERVAL),
   decimalForm('asin', Math.asin, UNIT_INTERVAL),
   decimalForm('atan', Math.atan),
   decimalForm('cos', Math.cos),
   decimalForm('cosh', Math.cosh),
+  // Implements: FN-MATH-019
   decimalForm('degrees', (x) => x * DEGREES_PER_RADIAN),
   decimalForm('radians', (x) => x * RADIANS_PER_DEGREE),
   decimalForm('sin', Math.sin),

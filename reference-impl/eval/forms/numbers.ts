@@ -27,6 +27,7 @@ const REF_TYPE_NAMES: Readonly<Record<string, string>> = {
   functions: 'User Function Ref',
 };
 
+// Implements: FN-NUM-007
 /** The type name the real service gives a value in `invalid argument` descriptions; refs are named by what they designate. */
 export function argumentTypeName(value: Value): string {
   if (!(value instanceof Ref)) return typeName(value);
@@ -47,6 +48,7 @@ const SCHEMA_KINDS: Readonly<Record<string, string>> = {
   access_providers: 'access_provider',
 };
 
+// Implements: FN-CMP-005
 /**
  * `<kind> '<name>'` when `value` is a ref that does not resolve in the current database: a ref to a collection,
  * index, database, role or function that does not exist, or a document ref of a collection that does not exist.
@@ -65,6 +67,7 @@ export function unresolvedRef(ctx: EvalContext, value: Value): string | undefine
   return ctx.txn.get(ctx.database, 'collections', parent.id) ? undefined : `collection '${parent.id}'`;
 }
 
+// Implements: FN-CMP-005
 /** Refuses the first value that is an unresolved ref, as comparisons, Max and Min do: `invalid ref` at `position`. */
 function requireResolved(ctx: EvalContext, values: readonly Value[], position: Position): void {
   for (const value of values) {
@@ -84,6 +87,7 @@ function nonEmpty<T>(items: readonly T[], position: Position): readonly T[] {
   return items;
 }
 
+// Implements: FN-NUM-007
 /** A number argument; anything else is `invalid argument` "Number expected, <type> provided." at `position`. */
 export function expectNumber(value: Value, position: Position): Numeric {
   if (typeof value === 'bigint' || typeof value === 'number') return value;
@@ -99,6 +103,7 @@ interface Arithmetic {
   readonly divides: boolean;
 }
 
+// Implements: FN-NUM-001, FN-NUM-002, FN-NUM-004, FN-NUM-006
 /** Folds the operands left to right; the result is an integer while every operand so far is one. */
 function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition: Position): Numeric {
   let acc = operands[0]!;
@@ -111,6 +116,7 @@ function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition:
   return acc;
 }
 
+// Implements: FN-NUM-003, FN-NUM-007, FN-NUM-008
 function arithmeticForm(operation: Arithmetic): FormDefinition {
   const name = operation.name;
   return {
@@ -124,6 +130,7 @@ function arithmeticForm(operation: Arithmetic): FormDefinition {
   };
 }
 
+// Implements: FN-NUM-005
 const ARITHMETIC: readonly Arithmetic[] = [
   { name: 'add', integers: (a, b) => a + b, decimals: (a, b) => a + b, divides: false },
   { name: 'subtract', integers: (a, b) => a - b, decimals: (a, b) => a - b, divides: false },
@@ -133,6 +140,7 @@ const ARITHMETIC: readonly Arithmetic[] = [
   { name: 'modulo', integers: (a, b) => a % b, decimals: (a, b) => a % b, divides: true },
 ];
 
+// Implements: FN-NUM-009
 const abs: FormDefinition = {
   required: ['abs'],
   evaluate(ctx, args) {
@@ -145,6 +153,7 @@ const abs: FormDefinition = {
   },
 };
 
+// Implements: FN-CMP-001, FN-NUM-008
 function comparisonForm(name: string, holds: (order: number) => boolean): FormDefinition {
   return {
     required: [name],
@@ -166,6 +175,7 @@ function isPage(value: Value): value is ObjectValue & { data: Value[] } {
   return isObjectValue(value) && Array.isArray(value['data']);
 }
 
+// Implements: FN-NUM-011, FN-NUM-012
 /** The elements of an array, page or set, and the page they came from; an array holding just one of these stands for it. */
 async function iterableElements(
   ctx: EvalContext,
@@ -188,6 +198,7 @@ async function iterableElements(
   throw errors.invalidArgument(`Array, Set, or Page expected, ${argumentTypeName(value)} provided.`, position);
 }
 
+// Implements: FN-NUM-010, FN-NUM-011, FN-NUM-012
 /**
  * Max and Min: of equal values (1 and 1.0) the later one wins, as in the real service. Of a page they answer a page
  * holding the one result with the page's cursors, as every fold of a page does (FN-NUM-011).

@@ -13,6 +13,7 @@ import { isPageValue, serviceTypeName, setElements, wrongType } from './iterable
 import { documentRef } from './type-checks.js';
 import { asLambda } from './set-reading.js';
 
+// Implements: FN-OBJ-003
 /** An object argument; a page is not one (functions-collections.md, Decisions). */
 function asObject(value: Value, position: Position): ObjectValue {
   if (isObjectValue(value) && !isPageValue(value)) return value;
@@ -29,6 +30,7 @@ function rawTypeName(raw: unknown): string {
   return 'String';
 }
 
+// Implements: FN-ARR-011, FN-AGG-013, FN-OBJ-004
 /**
  * The lambda of Merge, Map, Foreach, Filter and Reduce is read when the real service parses the query: it must be
  * written as a lambda form (`{"lambda", "expr"}`, optionally with `api_version`), not any expression that evaluates
@@ -44,6 +46,7 @@ export function requireLambdaForm(expr: Expr): void {
   if (!isLambda) throw errors.invalidExpression(`No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
 }
 
+// Implements: FN-OBJ-001, FN-OBJ-002, FN-OBJ-003
 const merge: FormDefinition = {
   required: ['merge', 'with'],
   optional: ['lambda'],
@@ -70,6 +73,7 @@ const merge: FormDefinition = {
   },
 };
 
+// Implements: FN-OBJ-006
 /** A path argument: one string or integer, or an array of them; a wrong element is reported at its own position. */
 export function pathArgument(value: Value, position: Position): Array<string | bigint> {
   const elements = Array.isArray(value) ? value.map((v, i) => ({ v, at: [...position, i] })) : [{ v: value, at: position }];
@@ -84,6 +88,7 @@ function databaseOf(ref: Ref): Ref | undefined {
   return ref.database ?? ref.collection?.database;
 }
 
+// Implements: FN-OBJ-005
 /** Whether `path` leads somewhere in `container`, walking as Select does without `all`. */
 function hasPath(container: Value, path: ReadonlyArray<string | bigint>, from = 0): boolean {
   // A loop, not recursion on the rest of the path: a path may hold hundreds of thousands of elements.
@@ -127,6 +132,7 @@ function containsPathForm(name: 'contains_path' | 'contains'): FormDefinition {
   };
 }
 
+// Implements: FN-OBJ-007
 const containsField: FormDefinition = {
   required: ['contains_field', 'in'],
   async evaluate(ctx, args) {
@@ -143,6 +149,7 @@ function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref }
   return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
 }
 
+// Implements: FN-OBJ-008, FN-OBJ-009
 async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position, callPosition: Position): Promise<boolean> {
   if (container instanceof Ref) {
     const database = databaseOf(container);
@@ -176,6 +183,7 @@ function cannotCast(value: Value, to: string, position: Position): QueryError {
   return errors.invalidArgument(`Cannot cast ${serviceTypeName(value)} to ${to}.`, position);
 }
 
+// Implements: FN-OBJ-010
 const toObject: FormDefinition = {
   required: ['to_object'],
   async evaluate(ctx, args) {
@@ -194,6 +202,7 @@ const toObject: FormDefinition = {
   },
 };
 
+// Implements: FN-OBJ-011
 const toArray: FormDefinition = {
   required: ['to_array'],
   async evaluate(ctx, args) {

@@ -20,6 +20,7 @@ import { SetReader } from './set-reading.js';
 import { eventCursor, eventPageOptions, eventsSetOf, isEventSet } from './event-history-sets.js';
 import { whenReady } from '../when-ready.js';
 
+// Implements: PAGE-SIZE-002
 export const DEFAULT_PAGE_SIZE = 64;
 export const MAX_PAGE_SIZE = 100_000;
 
@@ -27,6 +28,7 @@ function cursorTuple(v: Value): Value[] {
   return Array.isArray(v) ? v : [v];
 }
 
+// Implements: LIMIT-PAGE-001, PAGE-SIZE-003, PAGE-SIZE-004, PAGE-SIZE-005
 /**
  * The page size asked for, as the real service serves it (DEC-018): at most `MAX_PAGE_SIZE`; 0, and -1 for any
  * negative size (both give an empty page, which carries the cursor differently).
@@ -40,6 +42,7 @@ function pageSize(ctx: EvalContext, args: FormArgs): number | Promise<number> {
   });
 }
 
+// Implements: PAGE-SIZE-005
 /**
  * The cursors of an empty page asked for with size 0 or less (DEC-018): nothing was read past the cursor given, so
  * size 0 carries it on both sides, and a negative size, which has no next entry either, on its own side only.
@@ -61,6 +64,7 @@ function requestedCursor(ctx: EvalContext, args: FormArgs): GivenCursor | Promis
   return givenCursor(ctx, args);
 }
 
+// Implements: PAGE-CURSOR-008, PAGE-CURSOR-010, PAGE-CURSOR-011
 async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<GivenCursor> {
   let after: Value | undefined = args.has('after') ? await args.value(ctx, 'after') : undefined;
   let before: Value | undefined = args.has('before') ? await args.value(ctx, 'before') : undefined;
@@ -78,6 +82,7 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<GivenCurso
   return before !== undefined ? { before } : after !== undefined ? { after } : {};
 }
 
+// Implements: PAGE-CURSOR-009, PAGE-CURSOR-012, PAGE-CURSOR-013
 /**
  * The paging options of a set's cursor. A cursor is a tuple (a bare value stands for a tuple of one), compared with
  * the set's tuples in its order: `null` is `[null]`, which sorts after every value of an ascending column, so
@@ -110,6 +115,7 @@ function snapshot(ctx: EvalContext, args: FormArgs): Snapshot | Promise<Snapshot
   return givenSnapshot(ctx, args);
 }
 
+// Implements: FN-HIST-004, FN-HIST-016
 async function givenSnapshot(ctx: EvalContext, args: FormArgs): Promise<Snapshot> {
   const atTs = args.has('ts') ? expectTimestampMicros(await args.value(ctx, 'ts'), args.position('ts')) : ctx.readTs;
   const events = args.has('events') && expectBoolean(await args.value(ctx, 'events'), args.position('events'));
@@ -122,6 +128,7 @@ function cursorPosition(args: FormArgs): Position {
   return args.position(args.has('cursor') ? 'cursor' : args.has('before') ? 'before' : 'after');
 }
 
+// Implements: PAGE-SHAPE-001, PAGE-SHAPE-002, PAGE-SHAPE-003, PAGE-SHAPE-004
 /**
  * The Page value: `before` and `after` cursors when there are pages on that side, then `data`. An events set's
  * cursors are shown as events (`eventCursor`), not as the tuples they are walked by.
@@ -135,6 +142,7 @@ function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[
   return out;
 }
 
+// Implements: PAGE-SOURCES-001
 /** A page element with the set values it comes from (`sources: true`): `{"value": …, "sources": […]}`. */
 function sourcedElement(value: Value, sources: readonly Value[]): ObjectValue {
   return { value, sources: [...sources] };
@@ -185,6 +193,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   return [paginate];
 }
 
+// Implements: PAGE-DOC-001
 /** What Paginate takes: a set, or a ref (a document's, paged as the set of that one ref). */
 function pagedSet(set: Value, position: Position): Value {
   if (set instanceof Ref && set.collection !== undefined && failpoint('PAGE-DOC-REF-REFUSED')) throw errors.invalidArgument('Set expected, Ref provided.', position);

@@ -1,5 +1,5 @@
 /** Ref-building forms: named schema refs, `ref`+`id`, and the native collection refs. */
-import { documentId, hasNumericIds } from '../../codec/v4-json.js';
+import { documentId, hasNumericIds } from '../../codec/v4-refs.js';
 import { errors } from '../../errors/query-error.js';
 import { NATIVE_COLLECTIONS, Ref, type Value } from '../../values/value.js';
 import { expectRef, expectString, typeName } from '../arguments.js';
@@ -26,6 +26,7 @@ function named(key: string, nativeCollection: string): FormDefinition {
   };
 }
 
+// Implements: PROTO-VALUE-003, DOC-CREATE-011, DOC-GET-003
 /** `{"ref": <collection>, "id": <id>}`: a document's id is a 64-bit integer, given as a number or its text (DEC-132). */
 const refWithId: FormDefinition = {
   required: ['ref', 'id'],
@@ -55,13 +56,16 @@ function native(name: string, key: string = name): FormDefinition {
 
 export const refForms: readonly FormDefinition[] = [
   named('collection', 'collections'),
+  // Implements: PROTO-VERSION-005
   named('class', 'collections'),
   named('index', 'indexes'),
   named('database', 'databases'),
   named('role', 'roles'),
+  // Implements: UDF-RECORD-001
   named('function', 'functions'),
   refWithId,
   ...NATIVE_COLLECTIONS.map((name) => native(name)),
+  // Implements: FN-ALIAS-002
   // Classes, the deprecated name of Collections (FN-ALIAS-002).
   native('collections', 'classes'),
 ];

@@ -1,6 +1,6 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
 import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import { failpoint } from '../../failpoints.js';
 import type { Position, ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
@@ -13,6 +13,7 @@ import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHa
 import { throwIfFailures, withoutNulls } from '../record-fields.js';
 import { missingReference, schemaRecordFailures } from './schema.js';
 
+// Implements: ABAC-ROLE-001, ABAC-ROLE-002, ABAC-ROLE-003, ABAC-ROLE-005, ABAC-ROLE-016
 export const roleHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const database = ctx.database;
@@ -39,6 +40,7 @@ export const roleHandler: NativeCollectionHandler = {
   checkUpdate: checkedRoleFields,
 };
 
+// Implements: ABAC-ROLE-009, ABAC-ROLE-011, ABAC-ROLE-012
 /**
  * The fields of a role written by Update or Replace (the whole record as it would be stored), checked as CreateRole
  * checks them: the shape of `privileges` and `membership` (DEC-041, ABAC-ROLE-004), then the resources they name
@@ -56,6 +58,7 @@ function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: Objec
 /** How many roles of a database may name one collection in their `membership` (DEC-052). */
 export const MAX_ROLES_PER_MEMBERSHIP_COLLECTION = 64;
 
+// Implements: LIMIT-ROLES-001
 /**
  * A `resources exceeded` failure when storing a role with these (normalised) fields would make a collection of its
  * `membership` a member of more than `MAX_ROLES_PER_MEMBERSHIP_COLLECTION` roles. `self` is the id of the role an
@@ -72,6 +75,7 @@ function membershipLimitFailures(ctx: EvalContext, database: DatabaseId, fields:
   return [{ field: [], code: 'resources exceeded', description: `Maximum number of roles per membership class exceeded. Maximum allowed: ${MAX_ROLES_PER_MEMBERSHIP_COLLECTION}.` }];
 }
 
+// Implements: ABAC-ROLE-006, ABAC-ROLE-007, ABAC-ROLE-009, ABAC-ROLE-011
 /**
  * Checks that every `resource` of a role's `privileges` and `membership`, as the role is about to be stored in
  * `database`, names something there (DEC-045): `validation failed` with one `invalid reference` per resource otherwise.
@@ -104,6 +108,7 @@ export function registerRoleNativeCollection(natives: NativeCollectionHandlers):
 
 export const roleForms: readonly FormDefinition[] = [createRole];
 
+// Implements: ABAC-PRED-001, ABAC-PRED-005
 /**
  * Applies a role predicate. It runs with server rights in the caller's database (a read predicate that Gets
  * the document it guards must not be checked against itself) while `CurrentIdentity()` still answers the

@@ -22,6 +22,8 @@ function created(ctx: EvalContext, record: ObjectValue): ObjectValue {
   return record;
 }
 
+// Implements: DB-CREATE-003, DB-LIFE-008, KEY-CREATE-006, KEY-LIFE-005, COLL-CREATE-003, COLL-CREATE-008
+// Implements: COLL-LIFE-006, ABAC-ROLE-012
 /**
  * What a collection, database, role or key record must hold, on every write (DEC-047): a valid `name` (a key's is an
  * optional label, a string when given), `data` an object when given, for a collection `history_days` a non-negative
@@ -48,6 +50,7 @@ export function schemaRecordFailures(collection: 'collections' | 'databases' | '
   return failures;
 }
 
+// Implements: COLL-CREATE-001, COLL-CREATE-002, COLL-CREATE-004, COLL-CREATE-005, COLL-CREATE-006, COLL-LIFE-006
 export const collectionHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('collections', params), position);
@@ -68,6 +71,7 @@ export const collectionHandler: NativeCollectionHandler = {
   },
 };
 
+// Implements: DB-CREATE-001, DB-CREATE-002, DB-CREATE-004, DB-CREATE-005, DB-CREATE-007, DB-LIFE-005, DB-LIFE-008
 export const databaseHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('databases', params), position);
@@ -86,6 +90,7 @@ export const databaseHandler: NativeCollectionHandler = {
   },
 };
 
+// Implements: KEY-SECRET-009, KEY-SECRET-011
 /**
  * Secrets of keys are the server's (DEC-056): a key record never stores `secret`, and its `hashed_secret` is the one
  * the server made. A `secret` written to an existing key must be that key's current secret; at creation no secret is
@@ -99,6 +104,8 @@ function keySecretFailures(fields: ObjectValue, existing?: { database: DatabaseI
   return [{ field: ['secret'], code: 'invalid secret', description: 'The secret is not a secret of this key.' }];
 }
 
+// Implements: KEY-CREATE-001, KEY-CREATE-003, KEY-LIFE-003, KEY-LIFE-005, KEY-SECRET-002, KEY-SECRET-005
+// Implements: KEY-SECRET-009, KEY-SECRET-010, KEY-SECRET-012
 export const keyHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     throwIfFailures([...schemaRecordFailures('keys', params), ...keySecretFailures(params)], position);
@@ -130,6 +137,7 @@ export const keyHandler: NativeCollectionHandler = {
   },
 };
 
+// Implements: KEY-CREATE-005, KEY-SCOPE-003, KEY-ROLE-012, KEY-ROLE-013
 /**
  * Checks the `database` and `role` of a key record about to be written in `home` (DEC-021, DEC-044): `database`, when
  * given, names an existing child of `home`, where the key then acts; `role` is a built-in role or names roles of the
@@ -147,6 +155,7 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
   throwIfFailures(keyRoleFailures(ctx, fields['role'], acting), position);
 }
 
+// Implements: KEY-CREATE-004, KEY-ROLE-001, KEY-ROLE-002, KEY-ROLE-010, KEY-ROLE-011, KEY-ROLE-013
 export function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
   if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Required value not found.' }];
   if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
@@ -169,6 +178,7 @@ export function keyRoleFailures(ctx: EvalContext, role: Value | undefined, actin
   return failures;
 }
 
+// Implements: KEY-ROLE-010, KEY-ROLE-012
 /**
  * Why a ref written into a record of `database` names nothing there, in the real service's words, or undefined when
  * it names a live record or a native collection. Its database scope is not read: DEC-048 refuses scoped refs first.
@@ -189,6 +199,7 @@ export function registerCoreNativeCollections(natives: NativeCollectionHandlers)
 
 export const schemaForms: readonly FormDefinition[] = [
   nativeCreateForm('create_collection', 'collections'),
+  // Implements: COLL-CREATE-007
   nativeCreateForm('create_class', 'collections'),
   nativeCreateForm('create_database', 'databases'),
   nativeCreateForm('create_key', 'keys'),

@@ -8,6 +8,7 @@ import { locateDocument } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import { isSetValue, wrongType } from './iterables.js';
 
+// Implements: FN-SET-006
 /**
  * A `Range` bound as the set renders it: a tuple of one as its value (unless that value is an array, which would
  * read back as a tuple), anything else as given. An empty tuple stays `[]`, so the set ref keeps both bounds.
@@ -16,6 +17,7 @@ function renderedBound(bound: Value): Value {
   return Array.isArray(bound) && bound.length === 1 && !Array.isArray(bound[0]) ? bound[0]! : bound;
 }
 
+// Implements: FN-SET-001, FN-SET-006, FN-SET-007
 /** `{"range": <set>, "from": <bound>, "to": <bound>}`: the set's entries between the bounds, both inclusive. */
 const range: FormDefinition = {
   required: ['range', 'from', 'to'],
@@ -28,6 +30,7 @@ const range: FormDefinition = {
   },
 };
 
+// Implements: FN-SET-009, FN-SET-010
 /** `{"singleton": <ref>}`: the set of that one ref (empty while its document does not exist). */
 const singleton: FormDefinition = {
   required: ['singleton'],

@@ -5,7 +5,7 @@
  * Match, Union, Intersection, Difference, Distinct, Join, Documents). Of the v4 set functions (DEC-065), Range
  * streams from its set; Filter and Singleton are materialised.
  */
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { CombinedSet, DistinctSet, FilteredSet, RangeSet, SourcedSet, chosenOperand, sameOrder, sourcesOf, type Combination } from '../../indexes/composite-sets.js';
@@ -30,6 +30,7 @@ export function isIndexRef(v: Value | undefined): v is Ref {
   return v instanceof Ref && v.collection !== undefined && v.collection.id === 'indexes' && v.collection.collection === undefined;
 }
 
+// Implements: IDX-RULE-007, SET-MATCH-006
 /** The index record a ref names, as this request sees it; `invalid ref` when there is none. */
 export function indexRecord(ctx: EvalContext, ref: Value, position: Position): { database: DatabaseId; ref: Ref; version: DocumentVersion } {
   if (!isIndexRef(ref)) throw errors.invalidArgument(`Index ref expected, ${typeName(ref)} provided.`, position);
@@ -39,6 +40,7 @@ export function indexRecord(ctx: EvalContext, ref: Value, position: Position): {
   return { database, ref, version };
 }
 
+// Implements: IDX-RULE-008
 /** The committed index behind a ref and its record; not access-checked (see `entryAccess`). */
 function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): { index: LiveIndex; record: ReturnType<typeof indexRecord> } {
   const record = indexRecord(ctx, ref, position);
@@ -48,6 +50,7 @@ function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, pos
   return { index, record };
 }
 
+// Implements: FN-SET-008, ABAC-PRED-006, ABAC-PRED-008, ABAC-PRED-009
 /**
  * How the caller may read the entries of a Match on an index (DEC-054), as the real service decides it: every entry
  * (`unrestricted_read`, a key role, a public index), or only the entries of documents the caller may read (`read`);
@@ -61,6 +64,7 @@ async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexReco
   return 'readable';
 }
 
+// Implements: FN-SET-008, AUTH-TOKEN-009, ABAC-PRED-006
 /** The entries of `set` whose documents (the ref each tuple ends with) the caller may read, as of `atTs`. */
 async function readableEntries(ctx: EvalContext, database: DatabaseId, set: OrderedSet, atTs?: bigint): Promise<OrderedSet> {
   const out: Entry[] = [];
@@ -82,6 +86,7 @@ async function mayReadDocument(ctx: EvalContext, database: DatabaseId, ref: Ref,
   return allowed === true || (allowed !== false && (await allowed));
 }
 
+// Implements: IDX-TERM-004, IDX-TERM-005, IDX-TERM-006, SET-MATCH-002, SET-MATCH-003, SET-MATCH-004
 /** The term tuple a Match names: a bare scalar stands for a one-element array (SD "Set"). */
 export function termTuple(termCount: number, terms: Value | undefined): Value[] | undefined {
   const given = terms === undefined ? [] : Array.isArray(terms) && (termCount !== 1 || terms.length === 1) ? terms : [terms];
@@ -91,6 +96,7 @@ export function termTuple(termCount: number, terms: Value | undefined): Value[] 
 
 const EMPTY = new ArraySet([], []);
 
+// Implements: DOC-TTL-005
 /**
  * An index term set as this request sees it. Stored entries stay until their document is rewritten, so the entries
  * of documents whose ttl has passed are left out here, at read time (DEC-067); only in a database where a document
@@ -126,6 +132,7 @@ function documentKey(collection: CollectionKey, id: string): string {
   return `${collection}\u0000${id}`;
 }
 
+// Implements: FN-HIST-003
 /** An index term set as it was at `atTs`, rebuilt from the documents of that time. */
 function historicTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex, terms: Value[], atTs: bigint): OrderedSet {
   const valueCount = index.definition.values.length;
@@ -174,6 +181,7 @@ function distinctEntries(entries: Entry[], reverse: readonly boolean[]): Entry[]
   return [...byKey.values()].map((same) => ({ ...same[0]!, sources: mergedSources(same) }));
 }
 
+// Implements: SET-DIFF-002, SET-INTERSECT-003, SET-UNION-002
 /**
  * A combination of operands that share no order (refs with covered values, say), built in full: the same multiset
  * rule as `CombinedSet`, per element over every operand, sorted in the first operand's order.
@@ -215,11 +223,13 @@ async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKe
   return new ArraySet(out, []);
 }
 
+// Implements: FN-SET-002, FN-SET-003
 /** A `Range` bound as a tuple (DEC-065): an array is the tuple, any other value a tuple of one; absent is unbounded. */
 function rangeBound(bound: Value | undefined): Value[] {
   return bound === undefined ? [] : Array.isArray(bound) ? bound : [bound];
 }
 
+// Implements: FN-SET-009
 /**
  * `Singleton(ref)` (DEC-065): the ref while its document exists, else nothing. As in the real service, reading it
  * needs `history_read` on the document (not `read`); a native collection's ref names no document, so its set is empty.
@@ -286,6 +296,7 @@ export class SetReader {
     }
     if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs, options));
     if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs, options);
+    // Implements: FN-ARR-008
     if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs, options));
     if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs, options), rangeBound(s['from']), rangeBound(s['to']));
     if ('singleton' in s) return own(await singleton(ctx, s['singleton']!, position, atTs));
@@ -294,6 +305,7 @@ export class SetReader {
     throw errors.invalidArgument('Set expected.', position);
   }
 
+  // Implements: PAGE-DOC-001
   /**
    * The set `Paginate` pages: a set value, or a document ref, which pages as the set of that one ref while the
    * document exists and is read with `history_read` on it, as `Singleton` is (PAGE-DOC-001); its own source is the ref.
@@ -304,6 +316,7 @@ export class SetReader {
     return options.sources ? new SourcedSet(ordered, set) : ordered;
   }
 
+  // Implements: FN-SET-012, FN-SET-013
   /**
    * `Filter(lambda, set)` (DEC-065): the entries whose element the lambda answers true for, in the set's order. The
    * lambda runs over every readable entry of the set, so a page costs the whole set; an answer that is not a boolean
@@ -322,6 +335,7 @@ export class SetReader {
     return new ArraySet(kept, inner.reverse);
   }
 
+  // Implements: SET-MATCH-003, SET-MATCH-004, SET-MATCH-005
   private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
     const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
     const tuple = termTuple(index.definition.terms.length, terms);
@@ -331,6 +345,7 @@ export class SetReader {
     return access === 'every' ? set : readableEntries(ctx, index.database, set, atTs);
   }
 
+  // Implements: SET-JOIN-001, SET-JOIN-002
   /**
    * `Join(source, with)`: the sets `with` gives for each element of the source (a Match of that index, or what the
    * lambda answers), merged with equal elements collapsed to one, as the real service merges them.

@@ -33,6 +33,7 @@ function asColumnList(v: Value | undefined): Value | undefined {
   return v === undefined || v === null || Array.isArray(v) ? v : [v];
 }
 
+// Implements: IDX-RULE-009
 /** Checks that each source collection exists and was not created by this same transaction (SD §Index rule 6). */
 function checkSources(ctx: EvalContext, database: string, source: Value | undefined, position: Position): void {
   const refs: Ref[] = [];
@@ -52,6 +53,7 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   }
 }
 
+// Implements: IDX-DEF-001, IDX-DEF-003, IDX-DEF-005, IDX-DEF-007, IDX-STATE-004
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position) {
@@ -99,6 +101,7 @@ export function indexNativeHandler(): NativeCollectionHandler {
 
 const createIndex = nativeCreateForm('create_index', 'indexes');
 
+// Implements: SET-MATCH-001, SET-MATCH-002
 /**
  * Match terms as the set renders them, from the term list they stand for (SET-MATCH-001): none left out, one as that
  * value (unless it is an array, which would read back as several terms), several as the array.
@@ -109,6 +112,7 @@ function renderedTerms(terms: Value): Value | undefined {
   return terms.length === 1 && !Array.isArray(terms[0]) ? terms[0]! : terms;
 }
 
+// Implements: SET-MATCH-001, SET-REF-001, SET-REF-002
 function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   const structure: ObjectValue = { match: index };
   const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
@@ -116,6 +120,7 @@ function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   return structure;
 }
 
+// Implements: IDX-STATE-003
 /**
  * A committed index whose record says `active: false` is still building: Match on it answers 404 `instance not found`,
  * as the real service does (fauna/faunadb `SetFunctions.scala` IndexInactive; DEC-033). One created in this request
@@ -141,6 +146,7 @@ const match: FormDefinition = {
   evaluate: (ctx, args) => matchSet(ctx, args, 'match', 'terms'),
 };
 
+// Implements: SET-MATCH-007
 /** The legacy form `{"match": <terms>, "index": <index>}` (DEC-007). */
 const legacyMatch: FormDefinition = {
   required: ['index', 'match'],
@@ -167,6 +173,7 @@ function occurrences(values: readonly Value[]): Map<string, number> {
   return counts;
 }
 
+// Implements: FN-SET-016
 /**
  * Union of two arrays as a multiset (FN-SET-016): each value as often as the array holding it most, every copy at the
  * value's first place, the left array's values first.
@@ -184,6 +191,7 @@ function arrayUnion(left: readonly Value[], right: readonly Value[]): Value[] {
   return out;
 }
 
+// Implements: FN-SET-017, FN-SET-018
 /** The values of `left` that `right` holds (`keep`) or does not hold, each copy in `right` matching one in `left`. */
 function arrayMatch(left: readonly Value[], right: readonly Value[], keep: boolean): Value[] {
   const available = occurrences(right);
@@ -246,6 +254,7 @@ function compatible(a: SetShape | undefined, b: SetShape | undefined): boolean {
   return a.historical === b.historical && a.reversed.every((r, i) => i >= b.reversed.length || r === b.reversed[i]);
 }
 
+// Implements: FN-SET-020, SET-REF-004
 /**
  * `{"union" | "intersection" | "difference": [a, b, …]}`: of sets, the set (operands rendered as an array even when one
  * was given, SET-REF-004); of arrays, the array computed at once (FN-SET-016 … FN-SET-018). Each operand is a set or
@@ -267,6 +276,7 @@ function combination(name: Combination): FormDefinition {
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
       if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
+      // Implements: FN-HIST-023
       // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
       const historical = operands.map(isHistoricalSet);
       if (historical.some((h) => h !== historical[0])) throw errors.invalidArgument('Sets are not compatible.', expr.position);
@@ -291,6 +301,7 @@ function distinctValues(values: readonly Value[]): Value[] {
   });
 }
 
+// Implements: FN-SET-019
 /** `{"distinct": s}`: of a set, the set; of an array, its values once each; of a page, the page so (FN-SET-019). */
 const distinct: FormDefinition = {
   required: ['distinct'],
@@ -303,6 +314,7 @@ const distinct: FormDefinition = {
   },
 };
 
+// Implements: SET-JOIN-003, SET-REF-004
 /**
  * `{"join": s, "with": <index ref | lambda>}`. The lambda must be pure, as the real service requires: one that reads,
  * writes or calls a user function anywhere in its body is refused at `with` (SET-JOIN-003).
@@ -321,6 +333,7 @@ const join: FormDefinition = {
   },
 };
 
+// Implements: DOC-LIFE-003, SET-DOCS-001
 const documents: FormDefinition = {
   required: ['documents'],
   evaluate(ctx, args) {

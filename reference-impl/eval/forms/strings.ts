@@ -40,11 +40,13 @@ function wrongType(expected: string, value: Value, position: Position): QueryErr
   return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
 }
 
+// Implements: FN-STR-018, FN-STR-029
 function asString(value: Value, position: Position): string {
   if (typeof value !== 'string') throw wrongType('String', value, position);
   return value;
 }
 
+// Implements: FN-STR-018, FN-STR-029
 function asInteger(value: Value, position: Position): bigint {
   if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
   return value;
@@ -121,6 +123,7 @@ function caseFunction(key: string, name: string, map: (value: string) => string)
   };
 }
 
+// Implements: FN-STR-001, FN-STR-002
 const concat: FormDefinition = {
   required: ['concat'],
   optional: ['separator'],
@@ -134,6 +137,7 @@ const concat: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-004
 const NORMALIZERS: ReadonlyMap<string, (text: string) => string> = new Map([
   ['NFKCCaseFold', nfkcCaseFold],
   ['NFC', (text: string) => text.normalize('NFC')],
@@ -146,6 +150,7 @@ function isScalar(value: Value): boolean {
   return !(Array.isArray(value) || isObjectValue(value) || value instanceof QueryValue);
 }
 
+// Implements: FN-STR-004, FN-STR-005
 const casefold: FormDefinition = {
   required: ['casefold'],
   optional: ['normalizer'],
@@ -173,6 +178,7 @@ const casefold: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-007
 const findstr: FormDefinition = {
   required: ['findstr', 'find'],
   optional: ['start'],
@@ -188,6 +194,7 @@ const findstr: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-013
 const repeat: FormDefinition = {
   required: ['repeat'],
   optional: ['number'],
@@ -202,6 +209,7 @@ const repeat: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-014
 const space: FormDefinition = {
   required: ['space'],
   async evaluate(ctx, args) {
@@ -210,6 +218,7 @@ const space: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-015
 /** Java's `String.replace`: every occurrence, left to right; an empty `find` matches before every UTF-16 unit and at the end. */
 function replaceAll(value: string, find: string, replacement: string, position: Position): string {
   if (find === '') {
@@ -233,6 +242,7 @@ const replacestr: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-016, FN-STR-017
 const substring: FormDefinition = {
   required: ['substring'],
   optional: ['start', 'length'],
@@ -257,6 +267,7 @@ const substring: FormDefinition = {
   },
 };
 
+// Implements: FN-CONV-001, FN-CONV-003
 /** ToString's text of a scalar (Format's `%s` prints the same); any other value is an invalid cast at `position`. */
 export function castToString(value: Value, position: Position): string {
   if (typeof value === 'string') return value;
@@ -282,6 +293,7 @@ function numberFromString(text: string, type: string, position: Position): bigin
   return parsed;
 }
 
+// Implements: FN-CONV-004, FN-CONV-006
 const toNumber: FormDefinition = {
   required: ['to_number'],
   async evaluate(ctx, args) {
@@ -292,6 +304,7 @@ const toNumber: FormDefinition = {
   },
 };
 
+// Implements: FN-CONV-007
 const toDouble: FormDefinition = {
   required: ['to_double'],
   async evaluate(ctx, args) {
@@ -304,6 +317,7 @@ const toDouble: FormDefinition = {
   },
 };
 
+// Implements: FN-CONV-008
 const toInteger: FormDefinition = {
   required: ['to_integer'],
   async evaluate(ctx, args) {
@@ -319,6 +333,7 @@ const toInteger: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-022
 /** The pattern argument read as Java reads it (eval/java-regex.ts), or the service's invalid-pattern error. */
 function asPattern(value: Value, position: Position): JavaPattern {
   const pattern = asString(value, position);
@@ -332,6 +347,7 @@ function asBoolean(value: Value, position: Position): boolean {
   return value;
 }
 
+// Implements: FN-STR-020
 const containsstrregex: FormDefinition = {
   required: ['containsstrregex', 'pattern'],
   async evaluate(ctx, args) {
@@ -345,6 +361,7 @@ const containsstrregex: FormDefinition = {
 /** FindStrRegex answers at most this many matches, as the real service. */
 const MAX_FOUND = 1024n;
 
+// Implements: FN-STR-023, FN-STR-024, FN-STR-025
 const findstrregex: FormDefinition = {
   required: ['findstrregex', 'pattern'],
   optional: ['start', 'num_results'],
@@ -369,6 +386,7 @@ const findstrregex: FormDefinition = {
   },
 };
 
+// Implements: FN-STR-026
 const replacestrregex: FormDefinition = {
   required: ['replacestrregex', 'pattern', 'replace'],
   optional: ['first'],
@@ -393,6 +411,7 @@ const NGRAM_DEFAULT_MIN = 1n;
 const NGRAM_DEFAULT_MAX = 2n;
 const NGRAM_MAX_SPREAD = 1n;
 
+// Implements: FN-STR-031
 /** The size errors of NGram in the service's order, for the sizes as given (undefined when left out). */
 function ngramSizeErrors(min: bigint | undefined, max: bigint | undefined): string[] {
   const found: string[] = [];
@@ -434,6 +453,7 @@ function ngramLength(strings: readonly string[], smallest: number, largest: numb
   return total;
 }
 
+// Implements: FN-STR-030
 const ngram: FormDefinition = {
   required: ['ngram'],
   optional: ['min', 'max'],
@@ -464,11 +484,14 @@ const ngram: FormDefinition = {
 export const stringForms: readonly FormDefinition[] = [
   concat,
   casefold,
+  // Implements: FN-STR-006
   stringFunction(['startswith', 'search'], (value, search) => value.startsWith(search)),
   stringFunction(['endswith', 'search'], (value, search) => value.endsWith(search)),
   stringFunction(['containsstr', 'search'], (value, search) => value.includes(search)),
   findstr,
+  // Implements: FN-STR-009
   stringFunction(['length'], (value) => BigInt(codePointCount(value))),
+  // Implements: FN-STR-010
   caseFunction('lowercase', 'LowerCase', (value) => value.toLowerCase()),
   caseFunction('uppercase', 'UpperCase', (value) => value.toUpperCase()),
   caseFunction('titlecase', 'TitleCase', titleCase),

@@ -49,6 +49,7 @@ function beyondKeptYears(position: Position): QueryError {
   return errors.invalidArgument('dates and times must be between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z', position);
 }
 
+// Implements: FN-TIME-003, FN-TIME-015
 /** A Time of `nanos`, or the service's bounds error (beyond `Instant`) or the reference server's (beyond year 9999). */
 function timeWithin(nanos: bigint, position: Position): Time {
   if (nanos < INSTANT_MIN_NANOS || nanos > INSTANT_MAX_NANOS) throw outOfBounds(position);
@@ -56,6 +57,7 @@ function timeWithin(nanos: bigint, position: Position): Time {
   return new Time(nanos);
 }
 
+// Implements: FN-TIME-003, FN-TIME-015
 function dateWithin(epochDay: bigint, position: Position): DateValue {
   if (epochDay < LOCAL_DATE_MIN_DAY || epochDay > LOCAL_DATE_MAX_DAY) throw outOfBounds(position);
   if (epochDay < KEPT_MIN_DAY || epochDay > KEPT_MAX_DAY) throw beyondKeptYears(position);
@@ -66,6 +68,7 @@ function wrongType(expected: string, value: Value, position: Position): QueryErr
   return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
 }
 
+// Implements: FN-TIME-016
 function integerArgument(value: Value, position: Position): bigint {
   if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
   return value;
@@ -76,6 +79,7 @@ function stringArgument(value: Value, position: Position): string {
   return value;
 }
 
+// Implements: FN-TIME-010, FN-TIME-012
 /** A timestamp argument in nanoseconds: a Time, or an integer counting microseconds. */
 function timestampArgument(value: Value, position: Position): bigint {
   if (value instanceof Time) return value.epochNanos;
@@ -83,12 +87,14 @@ function timestampArgument(value: Value, position: Position): bigint {
   throw wrongType('Time', value, position);
 }
 
+// Implements: FN-TIME-016, FN-TIME-019
 /** A Time or a Date. */
 function temporalArgument(value: Value, position: Position): Time | DateValue {
   if (value instanceof Time || value instanceof DateValue) return value;
   throw wrongType('Temporal', value, position);
 }
 
+// Implements: FN-TIME-002
 /** A unit name; an unknown name is refused like a value of the wrong type. */
 function unitArgument(value: Value, position: Position): { unit: TimeUnit; name: string } {
   const unit = typeof value === 'string' ? timeUnitNamed(value) : undefined;
@@ -103,6 +109,7 @@ async function argumentValues(ctx: EvalContext, args: FormArgs, keys: readonly s
   return values;
 }
 
+// Implements: FN-TIME-006, FN-TIME-007, FN-TIME-020
 /** `Time` text: "now" is the transaction's time; other text is trimmed and parsed, else `Cannot cast … to a time.`. */
 /** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
 export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
@@ -112,6 +119,7 @@ export function timeFromText(ctx: EvalContext, text: string, position: Position)
   return timeWithin(nanos, position);
 }
 
+// Implements: FN-TIME-004, FN-TIME-005, FN-TIME-009
 function dateFromText(text: string, position: Position): DateValue {
   const epochDay = parseLocalDate(javaTrim(text));
   if (epochDay === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a date.`, position);
@@ -122,6 +130,7 @@ function invalidCast(value: Value, type: string, position: Position): QueryError
   return errors.invalidArgument(`Cannot cast ${argumentTypeName(value)} to ${type}.`, position);
 }
 
+// Implements: FN-TIME-001
 const epoch: FormDefinition = {
   required: ['epoch', 'unit'],
   async evaluate(ctx, args) {
@@ -132,6 +141,7 @@ const epoch: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-004
 const date: FormDefinition = {
   required: ['date'],
   async evaluate(ctx, args) {
@@ -139,6 +149,7 @@ const date: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-006, FN-TIME-007
 const toTime: FormDefinition = {
   required: ['to_time'],
   async evaluate(ctx, args) {
@@ -153,6 +164,7 @@ const toTime: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-008, FN-TIME-009
 const toDate: FormDefinition = {
   required: ['to_date'],
   async evaluate(ctx, args) {
@@ -165,6 +177,7 @@ const toDate: FormDefinition = {
   },
 };
 
+// Implements: FN-TIME-010
 /** A function of one timestamp answering an integer. */
 function timestampFunction(name: string, compute: (epochNanos: bigint) => bigint): FormDefinition {
   return {
@@ -175,6 +188,7 @@ function timestampFunction(name: string, compute: (epochNanos: bigint) => bigint
   };
 }
 
+// Implements: FN-TIME-011
 function fieldFunction(name: string, field: (fields: TimeFields) => number | bigint): FormDefinition {
   return timestampFunction(name, (epochNanos) => BigInt(field(timeFieldsOf(epochNanos))));
 }
@@ -196,6 +210,7 @@ const fields: readonly FormDefinition[] = [
   fieldFunction('year', (f) => f.year),
 ];
 
+// Implements: FN-TIME-013, FN-TIME-014, FN-TIME-015
 /** TimeAdd (`sign` 1) or TimeSubtract (-1): a Time moves by any unit, a Date by days only. */
 function timeMath(name: 'time_add' | 'time_subtract', sign: bigint): FormDefinition {
   return {
@@ -212,6 +227,7 @@ function timeMath(name: 'time_add' | 'time_subtract', sign: bigint): FormDefinit
   };
 }
 
+// Implements: FN-TIME-017
 /** `unit`s from `start` to `end`, truncated toward zero, as `ChronoUnit.between` of two instants computes them. */
 function unitsBetween(start: bigint, end: bigint, unit: TimeUnit, position: Position): bigint {
   // Nanoseconds and microseconds are counted through the nanosecond difference, which must fit in 64 bits.
@@ -225,6 +241,7 @@ function unitsBetween(start: bigint, end: bigint, unit: TimeUnit, position: Posi
   return (end - start) / unit.nanos;
 }
 
+// Implements: FN-TIME-017, FN-TIME-018, FN-TIME-019
 const timeDiff: FormDefinition = {
   required: ['time_diff', 'other', 'unit'],
   async evaluate(ctx, args) {

@@ -32,6 +32,7 @@ function inNativeCollection(ref: Ref, collection: string): boolean {
   return parent.id === collection && parent.collection === undefined;
 }
 
+// Implements: FN-TYPE-008
 /** IsCollection, IsIndex, …: a resolved ref to such a record, or such a record as a document. */
 function schemaPredicate(collection: string): (value: Value, ctx: EvalContext) => boolean {
   return (value, ctx) => {
@@ -41,23 +42,30 @@ function schemaPredicate(collection: string): (value: Value, ctx: EvalContext) =
 }
 
 const PREDICATES: ReadonlyArray<readonly [string, (value: Value, ctx: EvalContext) => boolean]> = [
+  // Implements: FN-TYPE-001
   ['is_number', (v) => typeof v === 'bigint' || typeof v === 'number'],
   ['is_double', (v) => typeof v === 'number'],
   ['is_integer', (v) => typeof v === 'bigint'],
+  // Implements: FN-TYPE-002
   ['is_boolean', (v) => typeof v === 'boolean'],
   ['is_null', (v) => v === null],
   ['is_string', (v) => typeof v === 'string'],
   ['is_array', (v) => Array.isArray(v)],
+  // Implements: FN-TYPE-003
   // Pages and documents are objects too.
   ['is_object', (v) => isObjectValue(v)],
   ['is_bytes', (v) => v instanceof Bytes],
   ['is_timestamp', (v) => v instanceof Time],
   ['is_date', (v) => v instanceof DateValue],
+  // Implements: FN-TYPE-004
   // Any ref, even one naming something that does not exist.
   ['is_ref', (v) => v instanceof Ref],
+  // Implements: FN-TYPE-005
   // A native collection ref stands for the set of its records.
   ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined)],
+  // Implements: FN-TYPE-006
   ['is_doc', (v, ctx) => resolvedRef(ctx, v) !== undefined || documentRef(v) !== undefined],
+  // Implements: FN-TYPE-007
   ['is_lambda', (v) => v instanceof QueryValue],
   ['is_collection', schemaPredicate('collections')],
   ['is_database', schemaPredicate('databases')],
@@ -69,6 +77,7 @@ const PREDICATES: ReadonlyArray<readonly [string, (value: Value, ctx: EvalContex
   ['is_role', schemaPredicate('roles')],
 ];
 
+// Implements: FN-TYPE-009
 export const typeCheckForms: readonly FormDefinition[] = PREDICATES.map(([name, holds]) => ({
   required: [name],
   evaluate: (ctx, args) => whenReady(args.valueOrPending(ctx, name), (value) => holds(value, ctx)),

@@ -4,7 +4,7 @@
  * checks a function record needs.
  */
 import { isRoleRef } from '../../abac/role-record.js';
-import { toExpr } from '../../codec/v4-json.js';
+import { toExpr } from '../../codec/v4-expression-parser.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
@@ -25,6 +25,7 @@ export const MAX_CALL_DEPTH = 200;
 
 const FUNCTIONS_REF = new Ref('functions');
 
+// Implements: UDF-CREATE-001, UDF-CREATE-004, UDF-CREATE-005, UDF-RECORD-003
 /**
  * The fields a function record stores, from CreateFunction params or the record an Update/Replace would store:
  * `name`, `body` (a lambda, stored as `@query`), and `data` and `role` when given. Anything else is not kept
@@ -55,6 +56,7 @@ const BUILTIN_FUNCTION_ROLES = new Set(['admin', 'server', 'client']);
 
 const ROLES_REF = new Ref('roles');
 
+// Implements: UDF-CREATE-006
 /**
  * Why a function `role` is refused, as the real service decides it: a built-in role, or role names and role refs of
  * the database, alone or in a list (a list holds no built-in role). A name that names no role is a `validation
@@ -85,11 +87,13 @@ function roleRefsOf(role: Value): Ref[] {
   return entries.flatMap((entry) => (entry instanceof Ref ? [entry] : typeof entry === 'string' ? [new Ref(entry, ROLES_REF)] : []));
 }
 
+// Implements: UDF-CREATE-001
 /** A lambda written as `{"lambda": …}` or `{"query": …}` is stored alike, as a plain `@query` value. */
 function storedLambda(value: QueryValue): QueryValue {
   return value instanceof LambdaValue ? new QueryValue(value.lambda, value.expr, value.apiVersion) : value;
 }
 
+// Implements: UDF-CREATE-001, UDF-CREATE-003, UDF-RECORD-003
 export const functionHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const fields = functionRecordFields(ctx, ctx.database, params, position);
@@ -113,6 +117,7 @@ function isFunctionRef(value: Value): value is Ref {
   return value instanceof Ref && value.collection !== undefined && value.collection.id === 'functions' && value.collection.collection === undefined;
 }
 
+// Implements: UDF-CALL-001, UDF-CALL-003, UDF-CALL-004
 /** Where the function a Call names lives: a name of the caller's database, or a function ref. */
 function locateFunction(ctx: EvalContext, target: Value, position: Position): DocumentLocation {
   if (typeof target === 'string') {
@@ -141,6 +146,7 @@ function bodyOf(lambda: QueryValue): Expr {
   return body;
 }
 
+// Implements: UDF-ACCESS-004, UDF-ACCESS-005, UDF-ACCESS-006
 /**
  * The identity a function's body runs as: the caller's, or with a function `role` that role's rights instead of the
  * caller's (a built-in role, or exactly the named roles). The caller's identity document stays its identity.
@@ -151,6 +157,8 @@ function actingIdentity(caller: Identity, role: Value | undefined): Identity {
   return { ...caller, role: 'client', roleRefs: roleRefsOf(role) };
 }
 
+// Implements: UDF-ACCESS-001, UDF-ACCESS-002, UDF-ACCESS-003, UDF-CALL-001, UDF-CALL-002, UDF-CALL-005, UDF-CALL-006
+// Implements: UDF-CALL-007, UDF-CALL-008, UDF-RECORD-006
 async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
   const target = await args.value(ctx, 'call');
   const argument = args.has('arguments') ? await args.value(ctx, 'arguments') : [];

@@ -18,6 +18,7 @@ export interface Existence {
   isNull(value: FqlValue): Promise<boolean>;
 }
 
+// Implements: FQL-EXPR-004
 export async function equalFql(reader: Existence, a: FqlValue, b: FqlValue): Promise<boolean> {
   if (isNullish(a) || isNullish(b)) {
     if (isNullish(a) && isNullish(b)) return true;
@@ -59,6 +60,7 @@ export function compareSync(a: FqlValue, b: FqlValue): number {
   return compareValues(a, b, true) ?? 0;
 }
 
+// Implements: FQL-EXPR-005
 function compareValues(a: FqlValue, b: FqlValue, total: boolean): number | undefined {
   if (isNumber(a) && isNumber(b)) {
     const order = compareNumbers(a, b);

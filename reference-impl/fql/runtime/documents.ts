@@ -134,6 +134,7 @@ export class DocumentAccess {
     return this.fieldsOf(doc, version);
   }
 
+  // Implements: EVT-FIELD-008, FQL-DOC-001
   fieldsOf(doc: DocRef, version: DocumentVersion): FqlObject {
     const ts = new Time(version.ts * 1000n);
     const coll = new FqlModule(moduleNameOf(doc.collection), doc.collection.kind === 'user' ? doc.collection.name : undefined);
@@ -267,6 +268,7 @@ export class DocumentAccess {
   }
 
   /** `Coll.create({…})`: the document's fields (an `id` of its own, `ttl`, data fields). */
+  // Implements: FQL-DOC-001, FQL-DOC-005
   async createDocument(collection: string, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
     const { data, ttl, id } = this.splitFields(fields, span, true);
     const params: ObjectValue = { data };
@@ -282,6 +284,7 @@ export class DocumentAccess {
   }
 
   /** `doc.update({…})` (merged) or `doc.replace({…})` (data replaced). */
+  // Implements: FQL-DOC-003
   async writeDocument(doc: DocRef, fields: FqlObject, replace: boolean, span: SourceSpan): Promise<DocRef> {
     if (!(await this.exists(doc))) throw this.notFound(doc, span);
     const params: ObjectValue = {};
@@ -306,6 +309,7 @@ export class DocumentAccess {
     return renamed === undefined ? doc : new DocRef(doc.collection, renamed);
   }
 
+  // Implements: FQL-DOC-004
   async deleteDocument(doc: DocRef, span: SourceSpan): Promise<NullWithCause> {
     if (!(await this.exists(doc))) throw this.notFound(doc, span);
     await this.v4({ delete: v4RefOf(doc) });

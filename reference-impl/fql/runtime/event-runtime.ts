@@ -2,7 +2,7 @@
  * The interpreter an event source's functions run in for one event: reading as of the event's transaction, with the
  * rights of the secret whose rights filter the events, `Time.now()` the event's time, and no event sources of its own.
  */
-import { DEFAULT_API_VERSION } from '../../codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
 import { EvalContext, Scope, type EvalServices } from '../../eval/context.js';
 import { v4Evaluator } from '../../eval/evaluator.js';
 import type { Identity } from '../../eval/identity.js';

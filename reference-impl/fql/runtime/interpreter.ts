@@ -68,11 +68,13 @@ export class Interpreter implements SetReader {
     switch (expr.kind) {
       case 'literal':
         return this.documents.fromStored(expr.value);
+      // Implements: FQL-EXPR-011
       case 'template': {
         let text = '';
         for (const part of expr.parts) text += typeof part === 'string' ? part : await displayString(this, await this.evaluate(part, env));
         return text;
       }
+      // Implements: FQL-ERR-002
       case 'identifier': {
         const bound = env.lookup(expr.name);
         if (bound !== undefined) return bound;
@@ -83,6 +85,7 @@ export class Interpreter implements SetReader {
       case 'this':
         if (env.self === undefined) throw runtimeError('invalid_query', expr.span, 'Short form lambdas are not allowed here');
         return env.self.value;
+      // Implements: FQL-EXPR-010
       case 'member': {
         const target = await this.evaluate(expr.target, env);
         if (expr.optional && (await this.isNull(target))) return null;
@@ -104,8 +107,10 @@ export class Interpreter implements SetReader {
         return this.unary(expr.operator, await this.evaluate(expr.operand, env), expr.span);
       case 'binary':
         return this.binary(expr, env);
+      // Implements: FQL-EXPR-009
       case 'lambda':
         return new Lambda(expr, env);
+      // Implements: FQL-EXPR-010
       case 'array': {
         const out: FqlValue[] = [];
         for (const element of expr.elements) out.push(await this.evaluate(element, env));
@@ -116,6 +121,7 @@ export class Interpreter implements SetReader {
         for (const entry of expr.entries) setOwn(out, entry.key, await this.evaluate(entry.value, env));
         return out;
       }
+      // Implements: FQL-EXPR-007
       case 'block': {
         let scope = env;
         let last: FqlValue = null;
@@ -125,6 +131,7 @@ export class Interpreter implements SetReader {
         }
         return last;
       }
+      // Implements: FQL-EXPR-008
       case 'if': {
         const condition = await this.evaluate(expr.condition, env);
         if (typeof condition !== 'boolean') throw typeMismatch('Boolean', condition, expr.condition.span);
@@ -137,6 +144,7 @@ export class Interpreter implements SetReader {
         const earlier = new Interpreter({ ...this.host, ctx: this.ctx.readingAt(time.micros) });
         return earlier.evaluate(expr.body, env);
       }
+      // Implements: FQL-EXPR-010
       case 'projection':
         return this.project(await this.evaluate(expr.target, env), expr.fields, env, expr.span);
     }
@@ -148,6 +156,7 @@ export class Interpreter implements SetReader {
     return value instanceof DocRef && !(await this.documents.exists(value));
   }
 
+  // Implements: FQL-ERR-005, FQL-ERR-007
   /** Throws the error `!` raises on a null: the missing document's, else `null_value`. */
   async requireNonNull(value: FqlValue, span: SourceSpan): Promise<void> {
     if (value instanceof DocRef) {
@@ -158,6 +167,7 @@ export class Interpreter implements SetReader {
     if (isNullish(value)) throw runtimeError('null_value', span, 'Null literal value');
   }
 
+  // Implements: FQL-ERR-005, FQL-ERR-006
   private nullAccess(value: null | NullWithCause, name: string, span: SourceSpan): FqlError {
     if (value instanceof NullWithCause && value.cause.kind === 'missing-document') return this.documents.notFound(value.cause.doc, span);
     return runtimeError('invalid_null_access', span, `Cannot access \`${name}\` on null.`);
@@ -213,6 +223,7 @@ export class Interpreter implements SetReader {
   }
 
   /** `receiver.name(args)`: the type's method, or a field holding a function. */
+  // Implements: FQL-ERR-003
   async callMethod(receiver: FqlValue, name: string, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> {
     if (isNullish(receiver)) {
       // Null has `toString()` (FQL2StringSpec "concatenates null values"); anything else on it is a null access.
@@ -241,6 +252,7 @@ export class Interpreter implements SetReader {
     throw runtimeError('invalid_function_invocation', call.nameSpan, `\`${typeNameOf(fn)}\` is not a function`);
   }
 
+  // Implements: FQL-EXPR-009
   async callLambda(fn: Lambda, args: readonly FqlValue[], span: SourceSpan): Promise<FqlValue> {
     const expr: LambdaExpr = fn.expr;
     const arity = expr.short ? 1 : expr.params.length;
@@ -273,6 +285,7 @@ export class Interpreter implements SetReader {
 
   // ------------------------------------------------------------------------------------------ operators
 
+  // Implements: FQL-EXPR-006
   private unary(operator: '!' | '-' | '~', operand: FqlValue, span: SourceSpan): FqlValue {
     if (operator === '!') {
       if (typeof operand !== 'boolean') throw functionMissing('!', operand, span);
@@ -287,6 +300,7 @@ export class Interpreter implements SetReader {
     return ~operand;
   }
 
+  // Implements: FQL-EXPR-004, FQL-EXPR-005, FQL-EXPR-006
   private async binary(expr: BinaryExpr, env: Env): Promise<FqlValue> {
     const left = await this.evaluate(expr.left, env);
     switch (expr.operator) {
@@ -414,6 +428,7 @@ export function typeMismatch(expected: string, value: FqlValue, span: SourceSpan
   return runtimeError('type_mismatch', span, `expected type: ${expected}, received ${typeNameOf(value)}`);
 }
 
+// Implements: FQL-ERR-004
 export function invalidArgumentType(name: string, expected: string, value: FqlValue, span: SourceSpan): FqlError {
   return runtimeError('invalid_argument', span, `expected value for \`${name}\` of type ${expected}, received ${typeNameOf(value)}`);
 }
@@ -428,6 +443,7 @@ function widened(value: bigint): bigint | number {
 }
 
 /** Arithmetic and bitwise operators; their errors point at the right operand, as the real service's do. */
+// Implements: FQL-EXPR-001, FQL-EXPR-003, FQL-EXPR-011, FQL-ERR-004
 function arithmetic(operator: string, left: FqlValue, right: FqlValue, span: SourceSpan): FqlValue {
   if (typeof left !== 'bigint' && typeof left !== 'number') throw functionMissing(operator, left, span);
   const argName = operator === '**' ? 'exponent' : 'other';

@@ -79,6 +79,7 @@ export interface SetReader {
   equal(a: FqlValue, b: FqlValue): Promise<boolean>;
 }
 
+// Implements: FQL-SET-005
 /**
  * Most elements a set is turned into at once (`toArray`, and the whole input of `order`, `reverse` and `distinct`);
  * one more is `value_too_large`, as the real service (fauna/faunadb `runtime/fql2/ValueSet.scala` MaximumElements).
@@ -91,6 +92,7 @@ export interface ReadLimit {
   readonly span: SourceSpan;
 }
 
+// Implements: FQL-SET-005
 /**
  * Every element of the set, in order. The source is read one element at a time through the leading element-wise
  * steps (`where`, `map`, `flatMap`, projections, `take`, `drop`), so a `take` ends the read and a set past `limit`
@@ -236,6 +238,7 @@ async function compareKeys(a: { keys: FqlValue[] }, b: { keys: FqlValue[] }, ord
   return 0;
 }
 
+// Implements: ESRC-SET-006, ESRC-TRANSFORM-003
 /**
  * Why the set cannot be an event source, worded as the real service words the reason after "can't call
  * `.eventSource()` because " (fauna/faunadb `runtime/fql2/ValueSet.scala`), or undefined when it can.

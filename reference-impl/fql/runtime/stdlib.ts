@@ -115,6 +115,7 @@ const MODULES = new Set([...NATIVE_OF_MODULE.keys(), 'Time', 'Date', 'Math', 'Se
 
 function GLOBAL_FUNCTIONS(rt: Interpreter): Readonly<Record<string, NativeFunction>> {
   return {
+    // Implements: FQL-ERR-001
     abort: new NativeFunction('abort', (args, call) => {
       checkArity(1, args.length, call.span);
       return materialize(rt, args[0] as FqlValue).then((value) => {
@@ -150,6 +151,7 @@ export function moduleCall(rt: Interpreter, module: FqlModule, args: readonly Fq
   return undefined;
 }
 
+// Implements: FQL-TIME-001
 function timeOf(text: string, span: SourceSpan): Time {
   try {
     return parseTime(text);
@@ -158,6 +160,7 @@ function timeOf(text: string, span: SourceSpan): Time {
   }
 }
 
+// Implements: FQL-TIME-002
 function dateOf(text: string, span: SourceSpan): DateValue {
   try {
     return parseDate(text);
@@ -333,6 +336,7 @@ function orderingsOf(args: readonly FqlValue[], call: MethodCall): Ordering[] {
 
 // ---------------------------------------------------------------------------------------------- sets
 
+// Implements: FQL-SET-001, FQL-SET-003, FQL-SET-005
 function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
   const elements = () => rt.elements(self);
   const firstOf = () => rt.elements(self.prefix(1));
@@ -398,6 +402,7 @@ function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
 }
 
 /** `{ data, after }` of one page of a set, from `offset`. */
+// Implements: FQL-SET-002, FQL-SET-003
 export async function page(rt: Interpreter, set: FqlSet, offset: number, size: number): Promise<FqlObject> {
   // One past the page says whether another follows.
   const all = await rt.elements(set.prefix(offset + size + 1));
@@ -416,6 +421,7 @@ function eventSourceMethods(rt: Interpreter, self: EventSourceValue): MethodTabl
 
 // ---------------------------------------------------------------------------------------------- documents
 
+// Implements: FQL-DOC-002, FQL-DOC-003, FQL-DOC-004
 function documentMethods(rt: Interpreter, self: DocRef): MethodTable {
   const patch = (replace: boolean, dataOnly: boolean) => method(1, async (args, call) => {
     const fields = objectArg(args[0], 'data', argSpan(call, 0));
@@ -445,6 +451,7 @@ function moduleMethods(rt: Interpreter, module: FqlModule): MethodTable {
   const native = NATIVE_OF_MODULE.get(module.name);
   if (native !== undefined) return nativeCollectionMethods(rt, module.name, native);
   switch (module.name) {
+    // Implements: FQL-TIME-001, FQL-TIME-002
     case 'Time':
       return {
         now: method(0, () => rt.host.now),
@@ -461,6 +468,7 @@ function moduleMethods(rt: Interpreter, module: FqlModule): MethodTable {
       };
     case 'Math':
       return mathMethods();
+    // Implements: FQL-SET-002, FQL-SET-004
     case 'Set':
       return {
         single: method(1, (args) => new FqlSet({ kind: 'single', value: args[0] as FqlValue })),
@@ -534,6 +542,7 @@ function mathMethods(): MethodTable {
 }
 
 /** `Collection`, `Database`, `Key`, …: the native collections' modules. */
+// Implements: FQL-SCHEMA-001, FQL-SCHEMA-003, FQL-SCHEMA-005
 function nativeCollectionMethods(rt: Interpreter, module: string, native: string): MethodTable {
   const handle = { kind: 'native' as const, native };
   const all = () => new FqlSet({ kind: 'documents', collection: handle });
@@ -559,6 +568,7 @@ function nativeCollectionMethods(rt: Interpreter, module: string, native: string
   return table;
 }
 
+// Implements: FQL-SET-001, FQL-DOC-001, FQL-DOC-002, FQL-SCHEMA-004, FQL-SRC-003
 /** A user collection's module: its documents, its indexes as methods, `create`, `byId`. */
 function userCollectionMethods(rt: Interpreter, collection: string): MethodTable {
   const handle = { kind: 'user' as const, name: collection };
@@ -635,6 +645,7 @@ function createFailure(kind: string, span: SourceSpan, failures: { paths: (strin
 }
 
 /** The `name` of a collection or database: an identifier that is not reserved. */
+// Implements: FQL-SCHEMA-002
 function checkIdentifierName(kind: string, name: FqlValue | undefined, span: SourceSpan, reserved: boolean): string {
   if (name === undefined || isNullish(name)) throw createFailure(kind, span, [{ paths: [['name']], message: 'Missing required field.' }]);
   if (typeof name !== 'string') throw createFailure(kind, span, [{ paths: [['name']], message: `Expected String, provided ${typeNameOf(name)}` }]);
@@ -652,6 +663,7 @@ function storedFields(rt: Interpreter, fields: FqlObject, skip: readonly string[
   return out;
 }
 
+// Implements: FQL-SCHEMA-001, FQL-SCHEMA-002, FQL-SCHEMA-004
 async function createCollection(rt: Interpreter, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
   const name = checkIdentifierName('Collection', fields['name'], span, true);
   const history = fields['history_days'];
@@ -690,6 +702,7 @@ function checkIndexes(indexes: FqlValue, span: SourceSpan): void {
   }
 }
 
+// Implements: FQL-SCHEMA-005, FQL-SCHEMA-006
 async function createDatabase(rt: Interpreter, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
   const name = checkIdentifierName('Database', fields['name'], span, false);
   for (const flag of ['typechecked', 'protected']) {

@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client, type Response } from '../../harness/index.js';
+import { createCollections, lambda, obj } from '../../harness/v4.js';
+import { createUser, login, refKey, type User } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
-import { createCollections, createUser, login, obj, refKey, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();
 
 const ME = { current_identity: null };
 const ownerOf = (doc: unknown) => ({ select: ['data', 'owner'], from: doc, default: null });
-const lambda = (params: string | string[], expr: unknown) => ({ query: { lambda: params, expr } });
+const predicate = (params: string | string[], expr: unknown) => ({ query: lambda(params, expr) });
 
 /** Read and delete get the ref; create the new values; write the old and new values (DEC-041). */
 const noteOwnerRole = obj({
@@ -18,20 +19,20 @@ const noteOwnerRole = obj({
     obj({
       resource: { collection: 'notes' },
       actions: obj({
-        read: lambda('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
-        create: lambda('values', { equals: [ME, ownerOf({ var: 'values' })] }),
-        write: lambda(['old', 'new'], { and: [{ equals: [ME, ownerOf({ var: 'old' })] }, { equals: [ME, ownerOf({ var: 'new' })] }] }),
-        delete: lambda('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
+        read: predicate('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
+        create: predicate('values', { equals: [ME, ownerOf({ var: 'values' })] }),
+        write: predicate(['old', 'new'], { and: [{ equals: [ME, ownerOf({ var: 'old' })] }, { equals: [ME, ownerOf({ var: 'new' })] }] }),
+        delete: predicate('ref', { equals: [ME, ownerOf({ get: { var: 'ref' } })] }),
       }),
     }),
     obj({ resource: { index: 'all_notes' }, actions: obj({ read: true }) }),
-    obj({ resource: { collection: 'vault' }, actions: obj({ read: lambda('ref', { abort: 'predicate failure' }) }) }),
+    obj({ resource: { collection: 'vault' }, actions: obj({ read: predicate('ref', { abort: 'predicate failure' }) }) }),
   ],
 });
 
 const drafterRole = obj({
   name: 'drafters',
-  membership: [obj({ resource: { collection: 'members' }, predicate: lambda('ref', { select: ['data', 'active'], from: { get: { var: 'ref' } }, default: false }) })],
+  membership: [obj({ resource: { collection: 'members' }, predicate: predicate('ref', { select: ['data', 'active'], from: { get: { var: 'ref' } }, default: false }) })],
   privileges: [obj({ resource: { collection: 'drafts' }, actions: obj({ read: true, create: true, write: true, delete: true }) })],
 });
 
@@ -220,7 +221,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     const predicates: Record<string, unknown> = { erring_members: { abort: 'no membership' }, wordy_members: 'yes', numeric_members: 1n, null_members: null };
     await createCollections(t.server, ...Object.keys(predicates));
     (await t.admin.query(Object.entries(predicates).map(([name, expr]) => ({
-      create_role: obj({ name, membership: [obj({ resource: { collection: name }, predicate: lambda('ref', expr) })], privileges: [obj({ resource: { collection: 'library' }, actions: obj({ read: true }) })] }),
+      create_role: obj({ name, membership: [obj({ resource: { collection: name }, predicate: predicate('ref', expr) })], privileges: [obj({ resource: { collection: 'library' }, actions: obj({ read: true }) })] }),
     })))).expectStatus(200, 201);
     for (const name of Object.keys(predicates)) {
       const member = t.as((await login(t.server, await createUser(t.server, name))).secret);
@@ -368,8 +369,8 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
     const writer = (name: string, write: unknown) =>
       obj({ name, membership: [obj({ resource: { collection: name } })], privileges: [obj({ resource: { collection: 'pairs' }, actions: obj({ read: true, write }) })] });
     (await t.admin.query([
-      { create_role: writer('pair_writers', lambda('p', { and: [{ is_array: { var: 'p' } }, { equals: [v(0), 1n] }, { equals: [v(1), 2n] }] })) },
-      { create_role: writer('field_writers', lambda(['old', 'new'], { and: [lacks('ref', { var: 'old' }), lacks('ts', { var: 'old' }), lacks('ref', { var: 'new' })] })) },
+      { create_role: writer('pair_writers', predicate('p', { and: [{ is_array: { var: 'p' } }, { equals: [v(0), 1n] }, { equals: [v(1), 2n] }] })) },
+      { create_role: writer('field_writers', predicate(['old', 'new'], { and: [lacks('ref', { var: 'old' }), lacks('ts', { var: 'old' }), lacks('ref', { var: 'new' })] })) },
     ])).expectStatus(200, 201);
     const [pairs, fields] = await Promise.all(['pair_writers', 'field_writers'].map(async (c) => t.as((await login(t.server, await createUser(t.server, c))).secret)));
     const one = await create('pairs', { v: 1n });
@@ -434,7 +435,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
             name: 'taggers',
             membership: [obj({ resource: { collection: 'taggers' } })],
             privileges: [
-              obj({ resource: { index: 'ledger_by_tag' }, actions: obj({ read: lambda('terms', { equals: [{ var: 'terms' }, ['open']] }) }) }),
+              obj({ resource: { index: 'ledger_by_tag' }, actions: obj({ read: predicate('terms', { equals: [{ var: 'terms' }, ['open']] }) }) }),
               obj({ resource: { collection: 'ledgers' }, actions: obj({ read: true }) }),
             ],
           }),

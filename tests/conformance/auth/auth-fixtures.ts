@@ -1,8 +1,9 @@
-// Expressions (in the v4 driver's wire form) and steps the auth tests share: users with passwords, Login,
-// token counts, and refs compared by value.
+// Steps the auth tests share: users with passwords, Login, token counts, and refs compared by value. The v4 forms
+// are the harness's (tests/harness/v4.ts).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Client, Response } from '../../harness/index.js';
+import { obj } from '../../harness/v4.js';
 
 /** A BCrypt hash as Fauna shows it (`$2a$`/`$2b$`/`$2y$`, cost, 53 characters of salt and digest). */
 export const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
@@ -12,19 +13,9 @@ export function newPassword(): string {
   return `pw-${randomUUID()}`;
 }
 
-/** Wraps a plain JS object the way the driver sends object literals. */
-export function obj(fields: Record<string, unknown>): unknown {
-  return { object: fields };
-}
-
 /** A ref as a comparable string (wire JSON of the `@ref`). */
 export function refKey(ref: unknown): string {
   return JSON.stringify(ref);
-}
-
-export async function createCollections(server: Client, ...names: string[]): Promise<void> {
-  const res = await server.query(names.map((name) => ({ create_collection: obj({ name }) })));
-  res.expectStatus(200, 201);
 }
 
 export interface User {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
-import { createCollections, createUser, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
+import { createCollections, obj } from '../../harness/v4.js';
+import { createUser, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollections, obj } from './auth-fixtures.js';
+import { createCollections, obj } from '../../harness/v4.js';
 
 const ROLE = 'note_readers';
 const readNotes = obj({ name: ROLE, privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })] });

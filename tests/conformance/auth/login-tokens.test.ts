@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
+import { createCollections, obj } from '../../harness/v4.js';
+import { createUser, identityStatus, login, loginExpr, newPassword, refKey, tokenCount, type User } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
-import { createCollections, createUser, identityStatus, login, loginExpr, newPassword, obj, refKey, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();

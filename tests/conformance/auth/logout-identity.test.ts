@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, target, useTenant, type Client } from '../../harness/index.js';
+import { createCollections, obj } from '../../harness/v4.js';
+import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
-import { BCRYPT_HASH, createCollections, createUser, identityStatus, login, newPassword, obj, tokenCount, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
-import { createCollections, createUser, identityStatus, login, loginExpr, newPassword, obj, type User } from './auth-fixtures.js';
+import { check, uniqueId, useTenant } from '../../harness/index.js';
+import { createCollections, obj } from '../../harness/v4.js';
+import { createUser, identityStatus, login, loginExpr, newPassword, type User } from './auth-fixtures.js';
 import { scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();
@@ -54,7 +55,7 @@ describe('Passwords (credentials)', { shuffle: false }, () => {
     { label: 'an object', password: obj({ p: 'x' }) },
     { label: 'a boolean', password: true },
   ])(['AUTH-PASSWORD-005'], 'a credentials.password that is $label answers 400 and creates nothing', async ({ password }) => {
-    const id = String(BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000)));
+    const id = uniqueId();
     const ref = { ref: { collection: 'users' }, id };
     const res = await t.server.query({ create: ref, params: obj({ data: obj({}), credentials: obj({ password }) }) });
     res.expectStatus(400).expectErrorCode('validation failed', 'invalid argument');

@@ -1,7 +1,7 @@
 // At most 64 roles of a database may name one collection in their membership (DEC-052).
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollections, obj } from './auth-fixtures.js';
+import { createCollections, obj } from '../../harness/v4.js';
 
 const LIMIT = 64;
 const readsNotes = [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })];

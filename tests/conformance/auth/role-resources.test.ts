@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollections, obj } from './auth-fixtures.js';
+import { createCollections, obj } from '../../harness/v4.js';
 
 const readable = (resource: unknown) => obj({ resource, actions: obj({ read: true }) });
 const role = (name: string, privileges: unknown[], membership?: unknown[]) =>

@@ -2,7 +2,8 @@
 // given already passed, so no test waits for one to pass.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../harness/index.js';
-import { createCollections, createUser, login, obj, refKey, type User } from './auth-fixtures.js';
+import { createCollections, obj } from '../../harness/v4.js';
+import { createUser, login, refKey, type User } from './auth-fixtures.js';
 
 const PAST = { '@ts': '2001-01-01T00:00:00Z' };
 const FUTURE = { '@ts': '2200-01-01T00:00:00Z' };

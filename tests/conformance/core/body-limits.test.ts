@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, docRef, postRaw } from './protocol-wire.js';
+import { createCollection, docRef, postRaw } from '../../harness/v4.js';
 
 const MIB = 1024 * 1024;
 const COLL = 'blobs';

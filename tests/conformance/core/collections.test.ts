@@ -1,17 +1,17 @@
 import { describe, expect } from 'vitest';
 import { check, decimal, useTenant } from '../../harness/index.js';
 import {
-  NOT_FOUND,
   collection,
   createCollection,
-  createDocument,
-  documentRef,
+  createDoc,
+  docRef,
+  expectedCollectionRef,
   expectQueryError,
   expectRecord,
-  expectedCollectionRef,
+  NOT_FOUND,
   refPayload,
   txnTime,
-} from './v4-records.js';
+} from '../../harness/v4.js';
 
 const t = useTenant({ roles: ['admin', 'server'] });
 
@@ -88,7 +88,7 @@ describe('CreateCollection', () => {
     expect(res.resource.ref).toEqual(expectedCollectionRef('legacy'));
     const got = (await t.server.query({ get: collection('legacy') })).expectStatus(200).resource;
     expect(got.ref).toEqual(expectedCollectionRef('legacy'));
-    (await t.server.query(createDocument(collection('legacy'), { ok: true }))).expectStatus(201);
+    (await t.server.query(createDoc(collection('legacy'), { ok: true }))).expectStatus(201);
   });
 
   check.each([
@@ -121,7 +121,7 @@ describe('Collection reads and lifecycle', () => {
 
   check(['COLL-LIFE-001', 'COLL-LIFE-002', 'COLL-LIFE-003'], 'Delete of a collection answers its record; afterwards its documents are not found and Create in it answers 400 invalid ref', async () => {
     const created = (await t.server.query(createCollection('gone', { history_days: 2n }))).expectStatus(201).resource;
-    (await t.server.query(createDocument(documentRef('gone', '11'), { v: 1n }))).expectStatus(201);
+    (await t.server.query(createDoc(docRef('gone', '11'), { v: 1n }))).expectStatus(201);
     const deleted = (await t.server.query({ delete: collection('gone') })).expectStatus(200).resource;
     expectRecord('collection', deleted);
     expect(deleted.ref).toEqual(created.ref);
@@ -130,14 +130,14 @@ describe('Collection reads and lifecycle', () => {
     // The record as it was: its last version's ts, not the time of the deletion.
     expect(deleted.ts).toBe(created.ts);
 
-    expectQueryError(await t.server.query({ get: documentRef('gone', '11') }), NOT_FOUND);
-    (await t.server.query(createDocument(collection('gone'), { v: 2n }))).expectStatus(400).expectErrorCode('invalid ref');
+    expectQueryError(await t.server.query({ get: docRef('gone', '11') }), ...NOT_FOUND);
+    (await t.server.query(createDoc(collection('gone'), { v: 2n }))).expectStatus(400).expectErrorCode('invalid ref');
     expect((await t.server.query({ exists: collection('gone') })).expectStatus(200).resource).toBe(false);
   });
 
   check(['COLL-LIFE-004'], 'Create in a collection that never existed answers 400 invalid ref', async () => {
-    (await t.server.query(createDocument(collection('never_was'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
-    (await t.server.query(createDocument(documentRef('never_was', '5'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query(createDoc(collection('never_was'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query(createDoc(docRef('never_was', '5'), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
   });
 
   check(['COLL-LIFE-006'], 'Update or Replace of a collection with a field CreateCollection refuses answers 400 validation failed and leaves the collection unchanged', async () => {
@@ -169,14 +169,14 @@ describe('Collection reads and lifecycle', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    (await t.server.query(createDocument(collection(name), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
-    (await t.server.query({ get: documentRef(name, '1') })).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query(createDoc(collection(name), { v: 1n }))).expectStatus(400).expectErrorCode('invalid ref');
+    (await t.server.query({ get: docRef(name, '1') })).expectStatus(400).expectErrorCode('invalid ref');
   }
 
   check(['COLL-LIFE-008'], 'Update or Replace with a new name renames a collection, which keeps its documents; the old name stops resolving', async () => {
     (await t.server.query(createCollection('hermit_huts', { history_days: 3n }))).expectStatus(201);
-    (await t.server.query(createDocument(documentRef('hermit_huts', '1'), { n: 1n, tags: ['a'] }))).expectStatus(201);
-    (await t.server.query(createDocument(documentRef('hermit_huts', '2'), { n: 2n }))).expectStatus(201);
+    (await t.server.query(createDoc(docRef('hermit_huts', '1'), { n: 1n, tags: ['a'] }))).expectStatus(201);
+    (await t.server.query(createDoc(docRef('hermit_huts', '2'), { n: 2n }))).expectStatus(201);
 
     const renamed = (await t.server.query({ update: collection('hermit_huts'), params: { object: { name: 'decrepit_huts' } } })).expectStatus(200).resource;
     expectRecord('collection', renamed);
@@ -184,10 +184,10 @@ describe('Collection reads and lifecycle', () => {
     const got = (await t.server.query({ get: collection('decrepit_huts') })).expectStatus(200).resource;
     expect([got.ref, got.name]).toEqual([expectedCollectionRef('decrepit_huts'), 'decrepit_huts']);
     for (const [id, data] of [['1', { n: 1n, tags: ['a'] }], ['2', { n: 2n }]] as const) {
-      const doc = (await t.server.query({ get: documentRef('decrepit_huts', id) })).expectStatus(200).resource;
+      const doc = (await t.server.query({ get: docRef('decrepit_huts', id) })).expectStatus(200).resource;
       expect([doc.ref, doc.data]).toEqual([{ '@ref': { id, collection: expectedCollectionRef('decrepit_huts') } }, data]);
     }
-    (await t.server.query(createDocument(documentRef('decrepit_huts', '3'), { n: 3n }))).expectStatus(201);
+    (await t.server.query(createDoc(docRef('decrepit_huts', '3'), { n: 3n }))).expectStatus(201);
     await expectNameGone('hermit_huts');
 
     // Back again, by Replace.
@@ -210,7 +210,7 @@ describe('Collection wording by API version', () => {
   check(['PROTO-VERSION-002', 'COLL-CREATE-007'], 'Without an API version header a collection record names its native collection under class', async () => {
     const res = (await t.server.query(createCollection('old_words'), { apiVersion: null })).expectStatus(201);
     expect(res.resource.ref).toEqual({ '@ref': { id: 'old_words', class: { '@ref': { id: 'classes' } } } });
-    const doc = (await t.server.query(createDocument(collection('old_words'), { a: 1n }), { apiVersion: null })).expectStatus(201).resource;
+    const doc = (await t.server.query(createDoc(collection('old_words'), { a: 1n }), { apiVersion: null })).expectStatus(201).resource;
     expect(refPayload(doc.ref).class).toEqual({ '@ref': { id: 'old_words', class: { '@ref': { id: 'classes' } } } });
     expect(refPayload(doc.ref)).not.toHaveProperty('collection');
   });

@@ -1,21 +1,21 @@
 import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { walkForward } from '../indexes/index-fixtures.js';
 import {
-  NOT_FOUND,
   collection,
   createCollection,
   createDatabase,
-  createDocument,
+  createDoc,
   createKey,
   database,
-  documentRef,
+  docRef,
+  expectedDatabaseRef,
   expectQueryError,
   expectRecord,
-  expectedDatabaseRef,
+  NOT_FOUND,
   refPayload,
   txnTime,
-} from './v4-records.js';
+  walkForward,
+} from '../../harness/v4.js';
 
 // One tenant per file: the harness names it after the file.
 const t = useTenant({ roles: ['admin'] });
@@ -52,7 +52,7 @@ describe('Database records', () => {
   });
 
   check(['DB-GET-002'], 'Get of a database name that does not exist answers 404 instance not found or 400 invalid ref', async () => {
-    expectQueryError(await t.admin.query({ get: database('never_created') }), NOT_FOUND);
+    expectQueryError(await t.admin.query({ get: database('never_created') }), ...NOT_FOUND);
   });
 
   check(['DB-LIFE-001', 'DB-LIFE-006'], 'Delete of a database answers the deleted record; Exists is true before and false after', async () => {
@@ -64,7 +64,7 @@ describe('Database records', () => {
     expect(deleted.name).toBe('doomed');
     expect(deleted.ts).toBe(created.ts);
     expect((await t.admin.query({ exists: database('doomed') })).expectStatus(200).resource).toBe(false);
-    expectQueryError(await t.admin.query({ get: database('doomed') }), NOT_FOUND);
+    expectQueryError(await t.admin.query({ get: database('doomed') }), ...NOT_FOUND);
   });
 
   check(['DB-LIFE-002', 'DB-LIFE-004'], 'After a database is deleted, its keys and the keys of its child databases answer 401 unauthorized', async () => {
@@ -88,7 +88,7 @@ describe('Database records', () => {
     (await t.admin.query(createDatabase('reborn'))).expectStatus(201);
     const first = (await t.admin.query(createKey('reborn', 'server'))).expectStatus(201).resource.secret as string;
     (await t.as(first).query(createCollection('old'))).expectStatus(201);
-    (await t.as(first).query(createDocument(documentRef('old', '1'), { v: 1n }))).expectStatus(201);
+    (await t.as(first).query(createDoc(docRef('old', '1'), { v: 1n }))).expectStatus(201);
     (await t.admin.query({ delete: database('reborn') })).expectStatus(200);
 
     (await t.admin.query(createDatabase('reborn'))).expectStatus(201);
@@ -96,7 +96,7 @@ describe('Database records', () => {
     expect((await t.as(second).query({ exists: collection('old') })).expectStatus(200).resource).toBe(false);
     // A key of the deleted database does not open its namesake either.
     (await t.as(first).query({ exists: collection('old') })).expectStatus(401).expectErrorCode('unauthorized');
-    expectQueryError(await t.as(second).query({ get: documentRef('old', '1') }), NOT_FOUND);
+    expectQueryError(await t.as(second).query({ get: docRef('old', '1') }), ...NOT_FOUND);
     // The name is free again in the new database.
     (await t.as(second).query(createCollection('old'))).expectStatus(201);
   });
@@ -122,12 +122,12 @@ describe('Database records', () => {
     (await t.admin.query(createDatabase('before_rename'))).expectStatus(201);
     const secret = (await t.admin.query(createKey('before_rename', 'server'))).expectStatus(201).resource.secret as string;
     (await t.as(secret).query(createCollection('kept'))).expectStatus(201);
-    (await t.as(secret).query(createDocument(documentRef('kept', '7'), { v: 'still here' }))).expectStatus(201);
+    (await t.as(secret).query(createDoc(docRef('kept', '7'), { v: 'still here' }))).expectStatus(201);
 
     const renamed = (await t.admin.query({ update: database('before_rename'), params: { object: { name: 'after_rename' } } })).expectStatus(200).resource;
     expect(renamed.name).toBe('after_rename');
     expect((await t.admin.query({ exists: database('after_rename') })).expectStatus(200).resource).toBe(true);
-    const doc = (await t.as(secret).query({ get: documentRef('kept', '7') })).expectStatus(200).resource;
+    const doc = (await t.as(secret).query({ get: docRef('kept', '7') })).expectStatus(200).resource;
     expect(doc.data).toEqual({ v: 'still here' });
   });
 });
@@ -143,9 +143,9 @@ describe('Child databases', () => {
     // The collection lives in the child: the parent's own key does not see it.
     expect((await t.admin.query({ exists: collection('kid_only') })).expectStatus(200).resource).toBe(false);
 
-    expectQueryError(await kid.query({ get: collection('parent_only') }), NOT_FOUND);
-    expectQueryError(await kid.query({ get: database(t.name) }), NOT_FOUND);
-    expectQueryError(await kid.query({ get: database('kid') }), NOT_FOUND);
+    expectQueryError(await kid.query({ get: collection('parent_only') }), ...NOT_FOUND);
+    expectQueryError(await kid.query({ get: database(t.name) }), ...NOT_FOUND);
+    expectQueryError(await kid.query({ get: database('kid') }), ...NOT_FOUND);
   });
 
   check(['DB-CHILD-002'], 'Databases created in a child database are invisible to a key of a sibling database', async () => {
@@ -156,15 +156,15 @@ describe('Child databases', () => {
 
     expect((await left.query({ exists: database('grandchild') })).expectStatus(200).resource).toBe(true);
     expect((await right.query({ exists: database('grandchild') })).expectStatus(200).resource).toBe(false);
-    expectQueryError(await right.query({ get: database('grandchild') }), NOT_FOUND);
-    expectQueryError(await right.query({ get: database('left') }), NOT_FOUND);
+    expectQueryError(await right.query({ get: database('grandchild') }), ...NOT_FOUND);
+    expectQueryError(await right.query({ get: database('left') }), ...NOT_FOUND);
   });
 
   check(['DB-CHILD-004'], "An admin or server key reads its child database's documents through scoped refs, and writes none through them", async () => {
     (await t.admin.query(createDatabase('nursery'))).expectStatus(201);
     const nursery = t.as((await t.admin.query(createKey('nursery', 'server'))).expectStatus(201).resource.secret);
     (await nursery.query(createCollection('toys'))).expectStatus(201);
-    const doc = (await nursery.query(createDocument(collection('toys'), { kind: 'kite' }))).expectStatus(201).resource;
+    const doc = (await nursery.query(createDoc(collection('toys'), { kind: 'kite' }))).expectStatus(201).resource;
     const id = refPayload(doc.ref).id;
     const server = t.as((await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource.secret);
     const toys = { collection: 'toys', scope: { database: 'nursery' } };
@@ -186,11 +186,11 @@ describe('Child databases', () => {
     const west = t.as((await t.admin.query(createKey('west', 'server'))).expectStatus(201).resource.secret);
     for (const c of [east, west]) (await c.query(createCollection('shared_name'))).expectStatus(201);
 
-    const doc = (await east.query(createDocument(collection('shared_name'), { side: 'east' }))).expectStatus(201).resource;
+    const doc = (await east.query(createDoc(collection('shared_name'), { side: 'east' }))).expectStatus(201).resource;
     const id = refPayload(doc.ref).id;
-    expect((await east.query({ get: documentRef('shared_name', id) })).expectStatus(200).resource.data).toEqual({ side: 'east' });
-    expectQueryError(await west.query({ get: documentRef('shared_name', id) }), NOT_FOUND);
-    expectQueryError(await west.query({ get: doc.ref }), NOT_FOUND);
+    expect((await east.query({ get: docRef('shared_name', id) })).expectStatus(200).resource.data).toEqual({ side: 'east' });
+    expectQueryError(await west.query({ get: docRef('shared_name', id) }), ...NOT_FOUND);
+    expectQueryError(await west.query({ get: doc.ref }), ...NOT_FOUND);
     expect((await west.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import type { Client, Response } from '../../harness/index.js';
+import { collection, createCollection, createDatabase, createDoc, createKey, docRef, expectRecord, refPayload } from '../../harness/v4.js';
 import { check, useTenant } from '../../harness/index.js';
-import { collection, createCollection, createDatabase, createDocument, createKey, documentRef, expectRecord, refPayload } from './v4-records.js';
 
 const t = useTenant({ roles: ['admin', 'server'] });
 
@@ -49,7 +49,7 @@ describe('Key secrets', () => {
     const client = t.as(key.secret);
     (await ask(client, createCollection('in_served'))).expectStatus(201);
     // Server role: documents yes, databases no.
-    (await ask(client, createDocument(collection('in_served'), { x: 1n }))).expectStatus(201);
+    (await ask(client, createDoc(collection('in_served'), { x: 1n }))).expectStatus(201);
     (await ask(client, createDatabase('nope'))).expectStatus(403).expectErrorCode('permission denied');
     // The collection landed in `served`, not in the tenant's own database.
     expect((await ask(t.server, { exists: collection('in_served') })).expectStatus(200).resource).toBe(false);
@@ -128,7 +128,7 @@ describe('Key secrets', () => {
     const key = await newKey(t.admin, undefined, 'server', { name: 'quiet' });
     const probe = t.as(key.secret);
     // Errors right after the creation, from the key itself and from others about it.
-    (await ask(probe, { get: documentRef('missing_collection', '1') })).expectStatus(400);
+    (await ask(probe, { get: docRef('missing_collection', '1') })).expectStatus(400);
     (await ask(probe, { no_such_function: 1n })).expectStatus(400);
     (await ask(probe, createKey(undefined, 'server'))).expectStatus(403);
     (await ask(t.admin, createKey(undefined, 'bogus'))).expectStatus(400);

@@ -1,19 +1,19 @@
 import { describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
 import {
-  NOT_FOUND,
   collection,
   createCollection,
   createDatabase,
-  createDocument,
+  createDoc,
   createKey,
   database,
+  expectedDatabaseRef,
   expectQueryError,
   expectRecord,
-  expectedDatabaseRef,
+  NOT_FOUND,
   refPayload,
   txnTime,
-} from './v4-records.js';
+} from '../../harness/v4.js';
 
 const t = useTenant({ roles: ['admin', 'server'] });
 
@@ -50,7 +50,7 @@ describe('CreateKey', () => {
   });
 
   check(['KEY-CREATE-005'], 'CreateKey naming a database that does not exist answers a query error', async () => {
-    expectQueryError(await t.admin.query(createKey('no_such_database', 'server')), [[400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']]);
+    expectQueryError(await t.admin.query(createKey('no_such_database', 'server')), [400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']);
   });
 });
 
@@ -66,7 +66,7 @@ describe('Key roles', () => {
 
   check(['KEY-ROLE-015'], 'CreateKey with role server-readonly makes a key that reads as a server key and writes nothing, or answers 400 validation failed', async () => {
     (await t.server.query(createCollection('read_only_target'))).expectStatus(201);
-    const doc = (await t.server.query(createDocument(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
+    const doc = (await t.server.query(createDoc(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
     const res = await t.admin.query(createKey(undefined, 'server-readonly'));
     if (res.status === 400) {
       res.expectErrorCode('validation failed');
@@ -76,7 +76,7 @@ describe('Key roles', () => {
     expect(key.role).toBe('server-readonly');
     const readOnly = t.as(key.secret);
     expect((await readOnly.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
-    (await readOnly.query(createDocument(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
+    (await readOnly.query(createDoc(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
     (await readOnly.query({ update: doc.ref, params: { object: { data: { object: { n: 3n } } } } })).expectStatus(403).expectErrorCode('permission denied');
     (await readOnly.query(createCollection('not_by_read_only'))).expectStatus(403).expectErrorCode('permission denied');
     expect((await t.server.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
@@ -85,7 +85,7 @@ describe('Key roles', () => {
 
   check(['KEY-ROLE-003'], 'A server key can create collections and documents in its database', async () => {
     (await t.server.query(createCollection('by_server'))).expectStatus(201);
-    (await t.server.query(createDocument(collection('by_server'), { ok: true }))).expectStatus(201);
+    (await t.server.query(createDoc(collection('by_server'), { ok: true }))).expectStatus(201);
   });
 
   check(['KEY-ROLE-003'], 'A server key can create indexes in its database', async () => {
@@ -123,7 +123,7 @@ describe('Key scope', () => {
   check(['KEY-SCOPE-003'], 'A key of database A cannot create a key for sibling database B', async () => {
     for (const name of ['sib_a', 'sib_b']) (await t.admin.query(createDatabase(name))).expectStatus(201);
     const a = t.as((await t.admin.query(createKey('sib_a', 'admin'))).expectStatus(201).resource.secret);
-    expectQueryError(await a.query(createKey('sib_b', 'server')), [[400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']]);
-    expectQueryError(await a.query({ get: database('sib_b') }), NOT_FOUND);
+    expectQueryError(await a.query(createKey('sib_b', 'server')), [400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']);
+    expectQueryError(await a.query({ get: database('sib_b') }), ...NOT_FOUND);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, createDoc, docRef, getDoc } from './protocol-wire.js';
+import { createCollection, createDoc, docRef, getDoc } from '../../harness/v4.js';
 
 const COLL = 'at_keys';
 

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, parseWireJson, target, useTenant, type Response } from '../../harness/index.js';
-import { createCollection, createDoc, docRef, expectProtocolError, lit, postRaw, txnTime, updateDoc } from './protocol-wire.js';
+import { createCollection, createDoc, docRef, expectProtocolError, literal, postRaw, txnTime, updateDoc } from '../../harness/v4.js';
 
 const COLL = 'gadgets';
 
@@ -51,7 +51,7 @@ describe('Endpoints, content types, status codes and headers', () => {
   check(['PROTO-ENDPOINT-001'], 'POST / with a JSON expression evaluates it and answers {"resource": <value>}', async () => {
     const res = (await t.server.query({ equals: [1, 1] })).expectStatus(200);
     expect(res.body).toEqual({ resource: true });
-    expect((await t.server.query(lit({ a: [1, 'two'] }))).expectStatus(200).body).toEqual({ resource: { a: [1n, 'two'] } });
+    expect((await t.server.query(literal({ a: [1, 'two'] }))).expectStatus(200).body).toEqual({ resource: { a: [1n, 'two'] } });
   });
 
   check.each([{ method: 'PUT' }, { method: 'PATCH' }, { method: 'DELETE' }])(
@@ -64,7 +64,7 @@ describe('Endpoints, content types, status codes and headers', () => {
   );
 
   check(['PROTO-ENDPOINT-004'], 'GET /?q=<url-encoded expression> evaluates a read-only expression and answers as POST / would', async () => {
-    const expr = { select: ['b'], from: lit({ a: 1, b: ['x', 2] }) };
+    const expr = { select: ['b'], from: literal({ a: 1, b: ['x', 2] }) };
     const viaGet = (await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(expr))}`, { headers: { 'x-faunadb-api-version': '4' } })).expectStatus(200);
     const viaPost = (await t.server.query(expr)).expectStatus(200);
     expect(viaGet.body).toEqual(viaPost.body);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { collectionRef, createCollection, createDoc, docRef, expectQueryError, getDoc, lit, postRaw } from './protocol-wire.js';
+import { collection, createCollection, createDoc, docRef, expectQueryError, getDoc, literal, postRaw } from '../../harness/v4.js';
 
 describe('Bad request bodies', () => {
   const t = useTenant();
@@ -13,30 +13,30 @@ describe('Bad request bodies', () => {
     { name: 'a trailing comma', body: '{"equals":[1,1],}' },
     { name: 'two documents', body: '{"now":null}{"now":null}' },
   ])(['PROTO-BODY-001'], 'a body that is not valid JSON ($name) answers 400 invalid expression', async ({ body }) => {
-    expectQueryError(await postRaw(t.server, body), 400, 'invalid expression');
+    expectQueryError(await postRaw(t.server, body), [400, 'invalid expression']);
   });
 
   check(['PROTO-BODY-002'], 'POST / with an empty body answers 400 invalid expression', async () => {
-    expectQueryError(await postRaw(t.server, ''), 400, 'invalid expression');
+    expectQueryError(await postRaw(t.server, ''), [400, 'invalid expression']);
   });
 
   check.each([
     { name: 'at the top level', expr: { frobnicate: 1 } },
     { name: 'inside do', expr: { do: [1, { frobnicate: 1 }] } },
-    { name: 'with a known name and an unknown key', expr: { select: ['a'], from: lit({ a: 1 }), bogus_option: true } },
+    { name: 'with a known name and an unknown key', expr: { select: ['a'], from: literal({ a: 1 }), bogus_option: true } },
   ])(['PROTO-BODY-003'], 'a JSON object naming an unknown function ($name) answers 400 invalid expression', async ({ expr }) => {
-    expectQueryError(await t.server.query(expr), 400, 'invalid expression');
+    expectQueryError(await t.server.query(expr), [400, 'invalid expression']);
   });
 
   check.each([
     { name: 'if with a string condition', expr: { if: 'yes', then: 1, else: 2 } },
     { name: 'abort with a number', expr: { abort: 7 } },
-    { name: 'select with an object as path', expr: { select: lit({ a: 1 }), from: lit({ a: 1 }) } },
+    { name: 'select with an object as path', expr: { select: literal({ a: 1 }), from: literal({ a: 1 }) } },
     { name: 'not with a number', expr: { not: 1 } },
     { name: 'get with a string', expr: { get: 'not a ref' } },
     { name: 'time with a number', expr: { time: 5 } },
   ])(['PROTO-BODY-004'], 'a known function with an argument of the wrong type ($name) answers 400 with a v4 query error', async ({ expr }) => {
-    expectQueryError(await t.server.query(expr), 400, 'invalid argument', 'invalid expression');
+    expectQueryError(await t.server.query(expr), [400, 'invalid argument'], [400, 'invalid expression']);
   });
 
   check.each([
@@ -75,8 +75,8 @@ describe('Bad request bodies', () => {
   });
 
   check(['PROTO-VALUE-012'], 'an unbound {"var": name} answers 400 with a v4 query error', async () => {
-    expectQueryError(await t.server.query({ var: 'never_bound' }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
-    expectQueryError(await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }), 400, 'invalid expression', 'invalid argument', 'unbound variable');
+    expectQueryError(await t.server.query({ var: 'never_bound' }), [400, 'invalid expression'], [400, 'invalid argument'], [400, 'unbound variable']);
+    expectQueryError(await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }), [400, 'invalid expression'], [400, 'invalid argument'], [400, 'unbound variable']);
   });
 });
 
@@ -86,14 +86,14 @@ describe('Malformed refs and variables', () => {
   check(['PROTO-VALUE-014'], 'a short-form @ref that is not a ref path answers 400 invalid expression at the literal', async () => {
     (await t.server.query(createCollection('shorts'))).expectStatus(201);
     for (const path of ['foo ref', 'collections/shorts/abc', 'collections/shorts/99999999999999999999', 'nonsense/1']) {
-      const error = expectQueryError(await t.server.query({ get: { '@ref': path } }), 400, 'invalid expression');
+      const error = expectQueryError(await t.server.query({ get: { '@ref': path } }), [400, 'invalid expression']);
       expect(error.position, `the position of the error about ${path}`).toEqual(['get']);
     }
   });
 
   check(['PROTO-VALUE-015'], '{"var": <not a string>} answers 400 invalid expression at its var argument', async () => {
     for (const name of [4, true, ['x']]) {
-      const error = expectQueryError(await t.server.query({ let: [{ x: 4 }], in: { var: name } }), 400, 'invalid expression');
+      const error = expectQueryError(await t.server.query({ let: [{ x: 4 }], in: { var: name } }), [400, 'invalid expression']);
       expect(error.position).toEqual(['in', 'var']);
     }
   });
@@ -110,7 +110,7 @@ describe('Error descriptions', () => {
     const put = await t.server.request('PUT', '/', { rawBody: '{"now":null}' });
     expect([described(put, 405), put.headers['allow']]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
     (await t.server.query(createCollection('described'))).expectStatus(201);
-    const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collectionRef('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
+    const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collection('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
     expect(described(viaGet, 400)).toBe('Call performs a write, which is not allowed in get requests.');
     expect(described(await postRaw(t.server, ''), 400)).toBe('No query provided.');
     expect(described(await postRaw(t.server, '[1'), 400)).toBe('Request body is not valid JSON.');
@@ -131,7 +131,7 @@ describe('Error bodies', () => {
 
   check(['PROTO-ERROR-001'], 'a v4 query error answers {"errors":[…]} whose objects carry position, code and description', async () => {
     const res = await t.server.query({ do: [1, { abort: 'stop here' }] });
-    const error = expectQueryError(res, 400, 'transaction aborted');
+    const error = expectQueryError(res, [400, 'transaction aborted']);
     expect(error.position).toEqual(['do', 1n]);
     for (const e of res.body.errors as Array<Record<string, unknown>>) {
       expect((e.position as unknown[]).every((p) => typeof p === 'string' || typeof p === 'bigint')).toBe(true);
@@ -139,14 +139,14 @@ describe('Error bodies', () => {
   });
 
   check(['PROTO-ERROR-002'], 'position of an error raised by the top-level expression is the empty array', async () => {
-    expect(expectQueryError(await t.server.query({ abort: 'top' }), 400, 'transaction aborted').position).toEqual([]);
-    expect(expectQueryError(await t.server.query(getDoc(docRef('things', '404404405'))), 404, 'instance not found').position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ abort: 'top' }), [400, 'transaction aborted']).position).toEqual([]);
+    expect(expectQueryError(await t.server.query(getDoc(docRef('things', '404404405'))), [404, 'instance not found']).position).toEqual([]);
   });
 
   check.each([
     { name: 'an abort inside if inside let', expr: { let: [{ a: true }], in: { if: { var: 'a' }, then: { abort: 'x' }, else: 1 } }, position: ['in', 'then'] },
-    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: lit({}) }]] }, position: ['do', 1n, 1n, 'from'] },
-    { name: 'a select of a missing path, raised at its from', expr: { select: ['missing'], from: lit({ a: 1 }) }, position: ['from'] },
+    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: literal({}) }]] }, position: ['do', 1n, 1n, 'from'] },
+    { name: 'a select of a missing path, raised at its from', expr: { select: ['missing'], from: literal({ a: 1 }) }, position: ['from'] },
     { name: 'a wrong-typed argument of if', expr: { do: [{ if: 'no', then: 1, else: 2 }] }, position: ['do', 0n, 'if'] },
     { name: 'an object member', expr: { object: { a: { abort: 'in a member' } } }, position: ['object', 'a'] },
   ])(['PROTO-ERROR-003'], 'position of an error inside an argument ($name) is the path of keys and indexes to it', async ({ expr, position }) => {
@@ -157,7 +157,7 @@ describe('Error bodies', () => {
 
   check(['PROTO-ERROR-005'], 'a validation failed error carries failures naming each invalid field', async () => {
     const res = await t.admin.query({ create_key: { object: { role: 'emperor' } } });
-    expectQueryError(res, 400, 'validation failed');
+    expectQueryError(res, [400, 'validation failed']);
     const failures = res.body.errors[0].failures as Array<Record<string, unknown>>;
     expect(Array.isArray(failures) && failures.length > 0, res.explain('has no failures')).toBe(true);
     for (const failure of failures) {
@@ -169,17 +169,17 @@ describe('Error bodies', () => {
   });
 
   check(['PROTO-ERROR-006'], 'an abort expression answers 400 transaction aborted with the message as description', async () => {
-    const error = expectQueryError(await t.server.query({ abort: 'the message, exactly' }), 400, 'transaction aborted');
+    const error = expectQueryError(await t.server.query({ abort: 'the message, exactly' }), [400, 'transaction aborted']);
     expect(error.description).toBe('the message, exactly');
   });
 
   check(['PROTO-ERROR-007'], 'Get of a missing document answers 404 instance not found', async () => {
-    expectQueryError(await t.server.query(getDoc(docRef('things', '404404404'))), 404, 'instance not found');
+    expectQueryError(await t.server.query(getDoc(docRef('things', '404404404'))), [404, 'instance not found']);
   });
 
   check(['PROTO-ERROR-008'], 'select of a missing path without default answers 404 value not found', async () => {
-    expectQueryError(await t.server.query({ select: ['a', 'b'], from: lit({ a: { c: 1 } }) }), 404, 'value not found');
-    expectQueryError(await t.server.query({ select: [3], from: [1, 2] }), 404, 'value not found');
+    expectQueryError(await t.server.query({ select: ['a', 'b'], from: literal({ a: { c: 1 } }) }), [404, 'value not found']);
+    expectQueryError(await t.server.query({ select: [3], from: [1, 2] }), [404, 'value not found']);
   });
 });
 
@@ -195,37 +195,37 @@ describe('Positions of write errors', () => {
   check.each([
     { name: 'a key role CreateKey refuses', secret: 'admin', expr: { create_key: { object: { role: 'emperor' } } }, status: 400, code: 'validation failed', position: ['create_key'] },
     { name: 'a collection name CreateCollection refuses', secret: 'server', expr: createCollection('two words'), status: 400, code: 'validation failed', position: ['create_collection'] },
-    { name: 'data that is not an object', secret: 'server', expr: { create: collectionRef('places'), params: lit({ data: 5n }) }, status: 400, code: 'validation failed', position: ['create'] },
+    { name: 'data that is not an object', secret: 'server', expr: { create: collection('places'), params: literal({ data: 5n }) }, status: 400, code: 'validation failed', position: ['create'] },
     { name: 'an id already taken', secret: 'server', expr: createDoc(docRef('places', '1'), { n: 2n }), status: 400, code: 'instance already exists', position: ['create'] },
-    { name: 'a Create the client key may not do', secret: 'client', expr: createDoc(collectionRef('places'), { n: 3n }), status: 403, code: 'permission denied', position: ['create'] },
+    { name: 'a Create the client key may not do', secret: 'client', expr: createDoc(collection('places'), { n: 3n }), status: 403, code: 'permission denied', position: ['create'] },
     { name: 'a Create nested in do', secret: 'server', expr: { do: [1n, createDoc(docRef('places', '1'), { n: 4n })] }, status: 400, code: 'instance already exists', position: ['do', 1n, 'create'] },
   ])(['PROTO-ERROR-012'], 'an error Create or a Create function raises for the record it writes ($name) is at its function argument', async ({ secret, expr, status, code, position }) => {
     const client = secret === 'admin' ? t.admin : secret === 'server' ? t.server : t.client;
-    const error = expectQueryError(await client.query(expr), status, code);
+    const error = expectQueryError(await client.query(expr), [status, code]);
     expect(error.position).toEqual(position);
   });
 
   check(['PROTO-ERROR-014'], 'Update or Replace of a missing document answers instance not found at its target argument; Delete at the Delete itself', async () => {
     const missing = docRef('places', '424242');
     const cases: Array<[unknown, unknown[]]> = [
-      [{ update: missing, params: lit({ data: { n: 1n } }) }, ['update']],
-      [{ replace: missing, params: lit({ data: { n: 1n } }) }, ['replace']],
-      [{ do: [1n, { update: missing, params: lit({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
+      [{ update: missing, params: literal({ data: { n: 1n } }) }, ['update']],
+      [{ replace: missing, params: literal({ data: { n: 1n } }) }, ['replace']],
+      [{ do: [1n, { update: missing, params: literal({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
       [{ delete: missing }, []],
       [{ do: [1n, { delete: missing }] }, ['do', 1n]],
     ];
     for (const [expr, position] of cases) {
       const res = await t.server.query(expr);
-      expect(expectQueryError(res, 404, 'instance not found').position, res.explain('reports the missing target elsewhere')).toEqual(position);
+      expect(expectQueryError(res, [404, 'instance not found']).position, res.explain('reports the missing target elsewhere')).toEqual(position);
     }
   });
 
   check(['PROTO-ERROR-013'], 'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself', async () => {
-    expect(expectQueryError(await t.server.query({ update: doc.ref, params: lit({ data: 5n }) }), 400, 'validation failed').position).toEqual([]);
-    expect(expectQueryError(await t.server.query({ replace: doc.ref, params: lit({ data: 'x' }) }), 400, 'validation failed').position).toEqual([]);
-    expect(expectQueryError(await t.client.query({ delete: doc.ref }), 403, 'permission denied').position).toEqual([]);
-    const dangling = { create: collectionRef('places'), params: { object: { data: { object: { to: collectionRef('no_such_collection') } } } } };
-    expect(expectQueryError(await t.server.query(dangling), 400, 'validation failed').position).toEqual([]);
-    expect(expectQueryError(await t.server.query({ do: [1n, dangling] }), 400, 'validation failed').position).toEqual(['do', 1n]);
+    expect(expectQueryError(await t.server.query({ update: doc.ref, params: literal({ data: 5n }) }), [400, 'validation failed']).position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ replace: doc.ref, params: literal({ data: 'x' }) }), [400, 'validation failed']).position).toEqual([]);
+    expect(expectQueryError(await t.client.query({ delete: doc.ref }), [403, 'permission denied']).position).toEqual([]);
+    const dangling = { create: collection('places'), params: { object: { data: { object: { to: collection('no_such_collection') } } } } };
+    expect(expectQueryError(await t.server.query(dangling), [400, 'validation failed']).position).toEqual([]);
+    expect(expectQueryError(await t.server.query({ do: [1n, dangling] }), [400, 'validation failed']).position).toEqual(['do', 1n]);
   });
 });

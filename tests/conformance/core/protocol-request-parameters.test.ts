@@ -3,8 +3,8 @@
 // 400 when malformed, in each endpoint family's error shape, and accepted when well formed. Every request carries a
 // valid secret and a valid body, so only the header can be at fault. The tags headers and `x-format` are DEC-066.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollection, expectProtocolError, postRaw } from './protocol-wire.js';
+import { check, uniqueName, useTenant, type Response } from '../../harness/index.js';
+import { createCollection, expectProtocolError, postRaw } from '../../harness/v4.js';
 
 /** A v4 query that reads nothing and answers `true`. */
 const TRUE_QUERY = { equals: [3, 3] };
@@ -89,7 +89,7 @@ describe('Request parameter headers on POST /', () => {
       res.expectStatus(200);
       expect(res.resource, res.explain(`answers true with ${JSON.stringify(headers)}`)).toBe(true);
     }
-    const name = `header_write_${Math.random().toString(36).slice(2, 8)}`;
+    const name = uniqueName('header_write');
     const created = await t.server.query(createCollection(name), { headers: { 'x-last-seen-txn': seen!, 'x-query-timeout': '60000', 'x-max-retries-on-contention': '2' } });
     created.expectStatus(201);
     expect(created.resource.name, created.explain('created the collection')).toBe(name);

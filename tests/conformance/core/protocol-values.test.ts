@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollection, createDoc, docRef, getDoc, lit } from './protocol-wire.js';
+import { createCollection, createDoc, docRef, getDoc, literal } from '../../harness/v4.js';
 
 const COLL = 'widgets';
 const collectionsRef = { '@ref': { id: 'collections' } };
@@ -104,7 +104,7 @@ describe('Tagged values (v4 encoding)', () => {
 
   check(['PROTO-VALUE-008'], '{"object": …} evaluates each member, {"var": name} answers the bound value, {"select": path, "from": x} answers the value at the path', async () => {
     const res = await t.server.query({
-      let: [{ x: lit({ a: [10, { b: 'deep' }] }) }],
+      let: [{ x: literal({ a: [10, { b: 'deep' }] }) }],
       in: [
         { object: { sum: { equals: [1, 1] }, v: { var: 'x' } } },
         { select: ['a', 1, 'b'], from: { var: 'x' } },
@@ -116,8 +116,8 @@ describe('Tagged values (v4 encoding)', () => {
 
   check(['PROTO-VALUE-009'], '{"select": path, "from": x, "default": d} answers d when the path is missing', async () => {
     const res = await t.server.query([
-      { select: ['a', 'zz'], from: lit({ a: {} }), default: 'fallback' },
-      { select: ['a'], from: lit({ a: 'present' }), default: 'fallback' },
+      { select: ['a', 'zz'], from: literal({ a: {} }), default: 'fallback' },
+      { select: ['a'], from: literal({ a: 'present' }), default: 'fallback' },
       { select: [5], from: [1], default: null },
     ]);
     expect(res.expectStatus(200).resource).toEqual(['fallback', 'present', null]);

@@ -5,8 +5,7 @@
 // with that limit still meets the deadline first.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollections, obj } from '../auth/auth-fixtures.js';
-import { expectProtocolError } from './protocol-wire.js';
+import { createCollections, expectProtocolError, obj } from '../../harness/v4.js';
 
 const FAN = 'deadline_fan';
 const DEADLINE_MS = 10;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { collectionRef, createCollection, createDoc, docRef, exists, getDoc, txnTime, updateDoc } from './protocol-wire.js';
+import { collection, createCollection, createDoc, docRef, exists, getDoc, refId, txnTime, updateDoc } from '../../harness/v4.js';
 
 const COLL = 'ledger';
 const OTHER = 'journal';
@@ -12,10 +12,6 @@ function isoToMicros(iso: string): bigint {
   const fraction = (match[2] ?? '').padEnd(9, '0');
   expect(fraction.slice(6), `${iso} has no precision below microseconds`).toBe('000');
   return BigInt(Date.parse(`${match[1]}Z`)) * 1000n + BigInt(fraction.slice(0, 6));
-}
-
-function refId(doc: { ref: { '@ref': { id: string } } }): string {
-  return doc.ref['@ref'].id;
 }
 
 describe('Transactions', () => {
@@ -69,7 +65,7 @@ describe('Transactions', () => {
 
     check(['TXN-ATOMIC-002'], 'a collection created before an abort does not exist afterwards', async () => {
       (await t.server.query({ do: [createCollection('ghosts'), createDoc({ collection: 'ghosts' }, { boo: 1 }), { abort: 'undo' }] })).expectStatus(400);
-      expect((await t.server.query(exists(collectionRef('ghosts')))).expectStatus(200).resource).toBe(false);
+      expect((await t.server.query(exists(collection('ghosts')))).expectStatus(200).resource).toBe(false);
     });
   });
 
@@ -169,7 +165,7 @@ describe('Transactions', () => {
     const n = 30;
     const answers = await Promise.all(Array.from({ length: n }, (_, i) => t.server.query(createDoc({ collection: OTHER }, { k: i }))));
     const refs = answers.map((res) => res.expectStatus(201).resource.ref);
-    expect(new Set(refs.map((r) => refId({ ref: r }))).size, 'every create got its own ref').toBe(n);
+    expect(new Set(refs.map((r) => refId(r))).size, 'every create got its own ref').toBe(n);
     const read = (await t.server.query(refs.map((ref) => ({ select: ['data', 'k'], from: { get: ref } })))).expectStatus(200);
     expect(read.resource).toEqual(Array.from({ length: n }, (_, i) => BigInt(i)));
   });

@@ -3,8 +3,7 @@
 // Let, so every request body stays far below the 8 MiB body limit.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { createCollections, obj } from '../auth/auth-fixtures.js';
-import { expectProtocolError } from './protocol-wire.js';
+import { createCollections, docRef, expectProtocolError, obj } from '../../harness/v4.js';
 
 const COLLECTION = 'large_things';
 /** 3.9 MB: two copies (7.8 MB) fit a version, three (11.7 MB) do not; two 7.8 MB versions fit a query, three do not. */
@@ -13,7 +12,7 @@ const part = { var: 'part' };
 
 /** A query binding PART and running `expr`, in which `{"var":"part"}` stands for it. */
 const withPart = (expr: unknown) => ({ let: [{ part: PART }], in: expr });
-const ref = (id: string) => ({ ref: { collection: COLLECTION }, id });
+const ref = (id: string) => docRef(COLLECTION, id);
 /** Create of document `id` whose data holds `copies` copies of PART, answering only its id (not 8 MB back). */
 const createWith = (id: string, copies: number) => ({
   select: ['ref', 'id'],

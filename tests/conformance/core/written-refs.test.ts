@@ -2,12 +2,11 @@
 // refused with an `invalid reference` failure at the ref's path, and writes nothing.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { collection, documentRef } from './v4-records.js';
+import { collection, docRef, obj } from '../../harness/v4.js';
 
 const t = useTenant();
 
-/** `{"object": fields}`: the values stay expressions, so a ref expression in them is written as a ref. */
-const obj = (fields: Record<string, unknown>): unknown => ({ object: fields });
+/** The values of `fields` stay expressions (`obj`, not `literal`), so a ref expression in them is written as a ref. */
 const withData = (fields: Record<string, unknown>, extra: Record<string, unknown> = {}): unknown => obj({ ...extra, data: obj(fields) });
 const create = (target: unknown, fields: Record<string, unknown>): unknown => ({ create: target, params: withData(fields) });
 
@@ -35,11 +34,11 @@ describe('Refs in written data', () => {
 
   check(['DOC-REF-001'], 'Create, Update and Replace of a document holding a ref to a collection or index that does not exist answer 400 validation failed at its path and write nothing', async () => {
     const before = await notes();
-    expectUnresolved(await t.server.query(create(collection('notes'), { friend: documentRef('no_such_collection', '1') })), ['data', 'friend']);
+    expectUnresolved(await t.server.query(create(collection('notes'), { friend: docRef('no_such_collection', '1') })), ['data', 'friend']);
     expectUnresolved(await t.server.query(create(collection('notes'), { nested: obj({ list: [1n, { index: 'no_such_index' }] }) })), ['data', 'nested', 'list', '1']);
-    expectUnresolved(await t.server.query(create(documentRef('notes', '4242'), { owner: collection('no_such_collection') })), ['data', 'owner']);
+    expectUnresolved(await t.server.query(create(docRef('notes', '4242'), { owner: collection('no_such_collection') })), ['data', 'owner']);
     const ref = (existing as { ref: unknown }).ref;
-    expectUnresolved(await t.server.query({ update: ref, params: withData({ friend: documentRef('no_such_collection', '1') }) }), ['data', 'friend']);
+    expectUnresolved(await t.server.query({ update: ref, params: withData({ friend: docRef('no_such_collection', '1') }) }), ['data', 'friend']);
     expectUnresolved(await t.server.query({ replace: ref, params: withData({ idx: { index: 'no_such_index' } }) }), ['data', 'idx']);
     expect(await notes()).toEqual(before);
     expect((await t.server.query({ get: ref })).expectStatus(200).resource).toEqual(existing);
@@ -48,7 +47,7 @@ describe('Refs in written data', () => {
   check(['DOC-REF-002'], 'A ref to a document that does not exist, in a collection that does, and refs to existing collections, indexes and databases are stored as given', async () => {
     (await t.server.query({ create_index: obj({ name: 'all_people', source: collection('people') }) })).expectStatus(201);
     const missingPerson = { '@ref': { id: '31337', collection: { '@ref': { id: 'people', collection: { '@ref': { id: 'collections' } } } } } };
-    const created = (await t.server.query(create(collection('notes'), { friend: documentRef('people', '31337'), coll: collection('people'), idx: { index: 'all_people' } }))).expectStatus(201).resource;
+    const created = (await t.server.query(create(collection('notes'), { friend: docRef('people', '31337'), coll: collection('people'), idx: { index: 'all_people' } }))).expectStatus(201).resource;
     expect(created.data.friend).toEqual(missingPerson);
     expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data.friend).toEqual(missingPerson);
     (await t.admin.query(create(collection('notes'), { db: { database: 'elsewhere' } }))).expectStatus(201);
@@ -122,7 +121,7 @@ describe('Refs in written data', () => {
 
   check(['DOC-REF-007'], 'Exists of a ref that does not resolve answers false', async () => {
     (await t.server.query({ create_collection: obj({ name: 'present' }) })).expectStatus(201);
-    for (const ref of [collection('absent'), { index: 'absent' }, { database: 'absent' }, { role: 'absent' }, documentRef('absent', '1'), documentRef('present', '1')]) {
+    for (const ref of [collection('absent'), { index: 'absent' }, { database: 'absent' }, { role: 'absent' }, docRef('absent', '1'), docRef('present', '1')]) {
       expect((await t.admin.query({ exists: ref })).expectStatus(200).resource, `Exists(${JSON.stringify(ref)})`).toBe(false);
     }
     expect((await t.admin.query({ exists: collection('present') })).expectStatus(200).resource).toBe(true);

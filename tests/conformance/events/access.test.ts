@@ -3,11 +3,11 @@
 // revoking the secret that opened a stream, ends the stream with permission_loss (DEC-036).
 import { describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
 import {
+  addDoc,
+  addDocs,
   collectData,
-  createCollection,
-  createDoc,
-  createDocs,
   createSource,
   docId,
   expectEnded,
@@ -23,8 +23,8 @@ describe('Event sources and roles', () => {
 
   /** A user with a token whose role reads the `Item` documents with `visible == true`. */
   async function tokenWithRole(role: string, items: string, users: string): Promise<string> {
-    await createCollection(t.server, items);
-    await createCollection(t.server, users);
+    await createCollections(t.server, items);
+    await createCollections(t.server, users);
     const visible = { lambda: 'ref', expr: { equals: [{ select: ['data', 'visible'], from: { get: { var: 'ref' } }, default: false }, true] } };
     (await t.admin.query({ create_role: { object: {
       name: role,
@@ -40,7 +40,7 @@ describe('Event sources and roles', () => {
     const secret = await tokenWithRole('reader_a', 'ItemA', 'UserA');
     const client = t.as(secret);
     const { token } = await createSource(client, 'ItemA.all().eventSource()');
-    const [shown, hidden] = await createDocs(t.server, 'ItemA', [{ visible: true }, { visible: false }]);
+    const [shown, hidden] = await addDocs(t.server, 'ItemA', [{ visible: true }, { visible: false }]);
     const { events, pages } = await feedAll(client, { token });
     expect(events.map(docId)).toEqual([shown!.id]);
     expect(events.map(docId)).not.toContain(hidden!.id);
@@ -57,7 +57,7 @@ describe('Event sources and roles', () => {
       expect((await reader.next()).type).toBe('status');
       (await t.admin.query({ update: { role: 'reader_b' }, params: { object: { privileges: [{ object: { resource: { collection: 'ItemB' }, actions: { object: { read: true } } } }] } } })).expectStatus(200);
       // Documents the changed role reads: a server that keeps the stream going sends their events instead.
-      const event = await nextEventWhileWriting(reader, () => createDoc(t.server, 'ItemB', { visible: true }));
+      const event = await nextEventWhileWriting(reader, () => addDoc(t.server, 'ItemB', { visible: true }));
       expect(event.type, `the first event after the role changed: ${showEvent(event)}`).toBe('error');
       expect(event.error.code).toBe('permission_loss');
       await expectEnded(reader);
@@ -73,7 +73,7 @@ describe('Event sources and roles', () => {
     const restricted = t.as(secret);
     const byServer = await createSource(t.server, 'ItemC.all().eventSource()');
     const byToken = await createSource(restricted, 'ItemC.all().eventSource()');
-    const [shown, hidden] = await createDocs(t.server, 'ItemC', [{ visible: true }, { visible: false }]);
+    const [shown, hidden] = await addDocs(t.server, 'ItemC', [{ visible: true }, { visible: false }]);
     // Created by a server key, consumed with the restricted token: only what the token's role reads.
     expect((await feedAll(restricted, { token: byServer.token })).events.map(docId)).toEqual([shown!.id]);
     // Created by the restricted token, consumed with a server key: whether the creator's rights narrow the events is
@@ -83,7 +83,7 @@ describe('Event sources and roles', () => {
     const reader = await restricted.stream({ token: byServer.token, start_ts: shown!.ts });
     try {
       expect((await reader.next()).type).toBe('status');
-      const [, later] = await createDocs(t.server, 'ItemC', [{ visible: false }, { visible: true }]);
+      const [, later] = await addDocs(t.server, 'ItemC', [{ visible: false }, { visible: true }]);
       expect((await collectData(reader, 1)).map(docId)).toEqual([later!.id]);
     } finally {
       reader.close();
@@ -99,7 +99,7 @@ describe('Event sources and roles', () => {
       expect((await reader.next()).type).toBe('status');
       (await opener.query({ logout: false })).expectStatus(200);
       // Documents the token's role reads: a server that keeps the stream going sends their events instead.
-      const event = await nextEventWhileWriting(reader, () => createDoc(t.server, 'ItemD', { visible: true }));
+      const event = await nextEventWhileWriting(reader, () => addDoc(t.server, 'ItemD', { visible: true }));
       expect(event.type, `the first event after the logout: ${showEvent(event)}`).toBe('error');
       expect(event.error.code).toBe('permission_loss');
       await expectEnded(reader);
@@ -110,8 +110,8 @@ describe('Event sources and roles', () => {
 
   /** A key whose role has no privileges at all, and a collection with one document. */
   async function keyWithoutPrivileges(role: string, items: string) {
-    await createCollection(t.server, items);
-    const doc = await createDoc(t.server, items, { visible: true });
+    await createCollections(t.server, items);
+    const doc = await addDoc(t.server, items, { visible: true });
     (await t.admin.query({ create_role: { object: { name: role, privileges: [] } } })).expectStatus(200, 201);
     const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201);
     return { doc, client: t.as(key.resource.secret as string) };
@@ -128,7 +128,7 @@ describe('Event sources and roles', () => {
   check(['ESRC-ACCESS-002'], 'consuming a token with a secret whose roles may not read the collection answers 400 invalid_request, or yields none of its events', async () => {
     const { client } = await keyWithoutPrivileges('no_reads_f', 'ItemF');
     const { token } = await createSource(t.server, 'ItemF.all().eventSource()');
-    await createDoc(t.server, 'ItemF', { visible: true });
+    await addDoc(t.server, 'ItemF', { visible: true });
     const feed = await client.feed({ token });
     if (feed.status === 200) expect(feed.body.events, 'a feed opened anyway holds none of the collection\'s events').toEqual([]);
     else feed.expectStatus(400).expectErrorCode('invalid_request');
@@ -140,7 +140,7 @@ describe('Event sources and roles', () => {
     if (reader === undefined) return;
     try {
       expect((await reader.next()).type).toBe('status');
-      await createDoc(t.server, 'ItemF', { visible: true });
+      await addDoc(t.server, 'ItemF', { visible: true });
       await expectQuiet(reader, 1_000);
     } finally {
       reader.close();

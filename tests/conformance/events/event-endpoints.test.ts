@@ -1,8 +1,9 @@
 // The three event endpoints as protocol surface: they exist, answer 200 on success, use the v10 error body for
 // every error before an event (401 included), and an unknown version segment is a 404.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, StreamRejectedError, useTenant, type Client, type Response } from '../../harness/index.js';
-import { createCollection, createSource, uniqueName } from './event-fixtures.js';
+import { check, type Client, type Response, StreamRejectedError, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
+import { createSource } from './event-fixtures.js';
 
 const UNKNOWN_SECRET = 'fnAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA-not-a-secret';
 
@@ -31,7 +32,7 @@ describe('Event endpoints', () => {
   let token: string;
   beforeAll(async () => {
     coll = uniqueName('E');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     ({ token } = await createSource(t.server, `${coll}.all().eventSource()`));
   });
 

@@ -1,7 +1,9 @@
 // Shared steps of the events area: writing documents with the v4 endpoint, creating sources on /query/1, reading
-// feeds to the end, and reading streams past status events. Black-box: HTTP only.
+// feeds to the end, and reading streams past status events. Black-box: HTTP only. The v4 forms are the harness's
+// (tests/harness/v4.ts).
 import { expect } from 'vitest';
 import type { Client, StreamReader } from '../../harness/index.js';
+import { collection, createCollections, createDoc, createIndex, deleteDoc, docRef, updateDoc } from '../../harness/v4.js';
 
 export const DATA_TYPES = ['add', 'update', 'remove'];
 
@@ -9,31 +11,6 @@ export interface WrittenDoc {
   readonly id: string;
   /** Commit time of the write, microseconds (the `ts` the v4 endpoint answered). */
   readonly ts: bigint;
-}
-
-function collectionRef(collection: string): unknown {
-  return { collection };
-}
-
-function docRef(collection: string, id: string): unknown {
-  return { ref: collectionRef(collection), id };
-}
-
-function object(fields: Record<string, unknown>): unknown {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = v !== null && typeof v === 'object' && !Array.isArray(v) ? object(v as Record<string, unknown>) : v;
-  return { object: out };
-}
-
-export async function createCollection(client: Client, name: string, params: Record<string, unknown> = {}): Promise<void> {
-  (await client.query({ create_collection: object({ name, ...params }) })).expectStatus(200, 201);
-}
-
-export async function createIndex(client: Client, params: { name: string; source: string; terms?: string[][]; values?: string[][] }): Promise<void> {
-  const expr: Record<string, unknown> = { name: params.name, source: collectionRef(params.source), active: true };
-  if (params.terms) expr['terms'] = params.terms.map((field) => ({ object: { field } }));
-  if (params.values) expr['values'] = params.values.map((field) => ({ object: { field } }));
-  (await client.query({ create_index: { object: expr } })).expectStatus(200, 201);
 }
 
 /**
@@ -47,26 +24,26 @@ export async function createIndexedCollection(client: Client, name: string, inde
   const defined = await client.fql(`Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`);
   if (defined.status === 200) return;
   defined.expectStatus(400);
-  await createCollection(client, name);
-  await createIndex(client, { name: index.name, source: name, terms: index.terms.map((path) => ['data', path]), values: index.values.map((path) => ['data', path]) });
+  await createCollections(client, name);
+  const column = (path: string) => ({ field: ['data', path] });
+  (await client.query(createIndex({ name: index.name, source: collection(name), active: true, terms: index.terms.map(column), values: index.values.map(column) }))).expectStatus(200, 201);
 }
 
 function writtenDoc(resource: any): WrittenDoc {
   return { id: String(resource.ref['@ref'].id), ts: BigInt(resource.ts) };
 }
 
-/** Creates the documents in one transaction (one request). */
-export async function createDocs(client: Client, collection: string, docs: readonly Record<string, unknown>[]): Promise<WrittenDoc[]> {
-  const exprs = docs.map((data) => ({ create: collectionRef(collection), params: object({ data }) }));
-  const res = (await client.query(exprs)).expectStatus(200, 201);
+/** Adds the documents in one transaction (one request). */
+export async function addDocs(client: Client, coll: string, docs: readonly Record<string, unknown>[]): Promise<WrittenDoc[]> {
+  const res = (await client.query(docs.map((data) => createDoc(coll, data)))).expectStatus(200, 201);
   return (res.resource as any[]).map(writtenDoc);
 }
 
-export async function createDoc(client: Client, collection: string, data: Record<string, unknown>): Promise<WrittenDoc> {
-  return (await createDocs(client, collection, [data]))[0]!;
+export async function addDoc(client: Client, coll: string, data: Record<string, unknown>): Promise<WrittenDoc> {
+  return (await addDocs(client, coll, [data]))[0]!;
 }
 
-/** Characters of text in each document `createLargeDocs` writes: ten of them pass 16 MiB together. */
+/** Characters of text in each document `addLargeDocs` writes: ten of them pass 16 MiB together. */
 export const LARGE_DOC_CHARS = 2_500_000;
 
 /**
@@ -74,23 +51,23 @@ export const LARGE_DOC_CHARS = 2_500_000;
  * the 8 MB version limit (LIMIT-WRITE-001) and the request body limit; answers them in commit order. Each write
  * answers only the document's ref (Select), not the document back.
  */
-export async function createLargeDocs(client: Client, collection: string, count: number): Promise<WrittenDoc[]> {
+export async function addLargeDocs(client: Client, coll: string, count: number): Promise<WrittenDoc[]> {
   const written: WrittenDoc[] = [];
   for (let n = 0; n < count; n++) {
     const text = String.fromCharCode(97 + (n % 26)).repeat(LARGE_DOC_CHARS);
-    const res = (await client.query({ select: ['ref'], from: { create: collectionRef(collection), params: object({ data: { n, text } }) } })).expectStatus(200, 201);
+    const res = (await client.query({ select: ['ref'], from: createDoc(coll, { n, text }) })).expectStatus(200, 201);
     written.push({ id: String(res.resource['@ref'].id), ts: BigInt(res.headers['x-txn-time']!) });
   }
   return written;
 }
 
-export async function updateDoc(client: Client, collection: string, id: string, data: Record<string, unknown>): Promise<WrittenDoc> {
-  const res = (await client.query({ update: docRef(collection, id), params: object({ data }) })).expectStatus(200);
+export async function changeDoc(client: Client, coll: string, id: string, data: Record<string, unknown>): Promise<WrittenDoc> {
+  const res = (await client.query(updateDoc(docRef(coll, id), data))).expectStatus(200);
   return writtenDoc(res.resource);
 }
 
-export async function deleteDoc(client: Client, collection: string, id: string): Promise<WrittenDoc> {
-  const res = (await client.query({ delete: docRef(collection, id) })).expectStatus(200);
+export async function removeDoc(client: Client, coll: string, id: string): Promise<WrittenDoc> {
+  const res = (await client.query(deleteDoc(docRef(coll, id)))).expectStatus(200);
   return { id, ts: BigInt(res.headers['x-txn-time'] ?? res.resource.ts) };
 }
 
@@ -99,12 +76,6 @@ export async function transaction(client: Client, exprs: unknown[]): Promise<big
   const res = (await client.query(exprs)).expectStatus(200, 201);
   return BigInt(res.headers['x-txn-time']!);
 }
-
-export const ops = {
-  create: (collection: string, data: Record<string, unknown>) => ({ create: collectionRef(collection), params: object({ data }) }),
-  update: (collection: string, id: string, data: Record<string, unknown>) => ({ update: docRef(collection, id), params: object({ data }) }),
-  delete: (collection: string, id: string) => ({ delete: docRef(collection, id) }),
-};
 
 export interface CreatedSource {
   readonly token: string;
@@ -222,8 +193,4 @@ export function showEvent(event: unknown): string {
 
 export function docId(event: any): string {
   return String(event.data?.['@doc']?.id ?? event.data?.id);
-}
-
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
 }

@@ -1,24 +1,22 @@
 // POST /feed/1 and the events it carries: request rules, start positions, pages, triggers, data, order, retention
 // and the 128-event limit.
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollection, createCollections, createDoc, docRef, updateDoc } from '../../harness/v4.js';
 import {
-  createCollection,
-  createDoc,
-  createDocs,
+  addDoc,
+  addDocs,
+  addLargeDocs,
+  changeDoc,
   createIndexedCollection,
-  createLargeDocs,
   createSource,
   DATA_TYPES,
-  deleteDoc,
   docId,
   feedAll,
   feedPage,
   LARGE_DOC_CHARS,
-  ops,
+  removeDoc,
   transaction,
-  uniqueName,
-  updateDoc,
 } from './event-fixtures.js';
 
 const STATS_KEYS = ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms'];
@@ -43,7 +41,7 @@ describe('POST /feed/1', () => {
   /** A fresh collection and a source over all of it, created before any write. */
   async function fresh(query: (coll: string) => string = (c) => `${c}.all().eventSource()`, params: Record<string, unknown> = {}) {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll, params);
+    (await t.server.query(createCollection(coll, params))).expectStatus(200, 201);
     const source = await createSource(t.server, query(coll));
     return { coll, ...source };
   }
@@ -51,7 +49,7 @@ describe('POST /feed/1', () => {
   check(['FEED-REQ-001', 'FEED-PAGE-008', 'EVT-FIELD-001', 'EVT-FIELD-002', 'EVT-FIELD-005', 'LIMIT-OPS-002'],
     'a feed answers 200 {events, cursor, has_next, stats}; data events carry type, data, txn_ts, cursor and stats with compute_ops ≥ 1', async () => {
       const { coll, token } = await fresh();
-      await createDoc(t.server, coll, { n: 1 });
+      await addDoc(t.server, coll, { n: 1 });
       const res = (await t.server.feed({ token })).expectStatus(200).expectSchema('feed-response');
       expect(Array.isArray(res.body.events)).toBe(true);
       expect(typeof res.body.cursor).toBe('string');
@@ -92,10 +90,10 @@ describe('POST /feed/1', () => {
 
   check(['FEED-REQ-009'], 'a start_ts before the source creation is accepted: the page holds the changes after it, also those made before the source', async () => {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
-    const before = await createDoc(t.server, coll, { when: 'before the source' });
+    await createCollections(t.server, coll);
+    const before = await addDoc(t.server, coll, { when: 'before the source' });
     const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
-    const after = await createDoc(t.server, coll, { when: 'after the source' });
+    const after = await addDoc(t.server, coll, { when: 'after the source' });
     const res = (await t.server.feed({ token, start_ts: before.ts - 1n })).expectStatus(200);
     expect(res.body.events.map((e: any) => `${e.type}:${docId(e)}`)).toEqual([`add:${before.id}`, `add:${after.id}`]);
   });
@@ -113,12 +111,12 @@ describe('POST /feed/1', () => {
   check(['FEED-START-001', 'ESRC-TOKEN-003', 'EVT-TRIGGER-006'], 'without start_ts or cursor a feed holds the changes after the source creation and none before or elsewhere', async () => {
     const coll = uniqueName('C');
     const other = uniqueName('O');
-    await createCollection(t.server, coll);
-    await createCollection(t.server, other);
-    const [before] = await createDocs(t.server, coll, [{ when: 'before' }]);
+    await createCollections(t.server, coll);
+    await createCollections(t.server, other);
+    const [before] = await addDocs(t.server, coll, [{ when: 'before' }]);
     const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
-    const [after] = await createDocs(t.server, coll, [{ when: 'after' }]);
-    await createDoc(t.server, other, { when: 'elsewhere' });
+    const [after] = await addDocs(t.server, coll, [{ when: 'after' }]);
+    await addDoc(t.server, other, { when: 'elsewhere' });
     const { events } = await feedAll(t.server, { token });
     expect(events.map(docId)).toEqual([after!.id]);
     expect(events.map(docId)).not.toContain(before!.id);
@@ -126,8 +124,8 @@ describe('POST /feed/1', () => {
 
   check(['FEED-START-002', 'EVT-RETAIN-004', 'EVT-FIELD-007'], 'with start_ts, events have txn_ts greater than start_ts (exclusive), and txn_ts is the write\'s ts', async () => {
     const { coll, token } = await fresh();
-    const a = await createDoc(t.server, coll, { n: 1 });
-    const b = await createDoc(t.server, coll, { n: 2 });
+    const a = await addDoc(t.server, coll, { n: 1 });
+    const b = await addDoc(t.server, coll, { n: 2 });
     const all = await feedAll(t.server, { token });
     expect(all.events.map((e) => String(e.txn_ts))).toEqual([String(a.ts), String(b.ts)]);
     const after = await feedAll(t.server, { token, start_ts: a.ts });
@@ -136,7 +134,7 @@ describe('POST /feed/1', () => {
 
   check(['FEED-START-003', 'FEED-START-004'], 'with the cursor of an event, the feed resumes right after that event (exclusive)', async () => {
     const { coll, token } = await fresh();
-    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const docs = await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     const { events } = await feedAll(t.server, { token });
     expect(events).toHaveLength(3);
     for (let i = 0; i < events.length; i++) {
@@ -149,7 +147,7 @@ describe('POST /feed/1', () => {
   check(['FEED-PAGE-001', 'FEED-PAGE-004', 'FEED-PAGE-005', 'FEED-PAGE-006'], 'pages hold at most page_size events; has_next and cursor lead through every event once, in txn_ts order', async () => {
     const { coll, token } = await fresh();
     const written: string[] = [];
-    for (let i = 0; i < 3; i++) written.push(...(await createDocs(t.server, coll, [{ i }, { i }])).map((d) => d.id));
+    for (let i = 0; i < 3; i++) written.push(...(await addDocs(t.server, coll, [{ i }, { i }])).map((d) => d.id));
     const first = await feedPage(t.server, { token, page_size: 4 });
     expect(first.events).toHaveLength(4);
     expect(first.has_next).toBe(true);
@@ -164,7 +162,7 @@ describe('POST /feed/1', () => {
 
   check(['FEED-PAGE-002'], 'without page_size a page holds at most 16 events', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 20 }, (_, i) => ({ i })));
+    await addDocs(t.server, coll, Array.from({ length: 20 }, (_, i) => ({ i })));
     const page = await feedPage(t.server, { token });
     expect(page.events).toHaveLength(16);
     expect(page.has_next).toBe(true);
@@ -177,7 +175,7 @@ describe('POST /feed/1', () => {
 
   check(['FEED-PAGE-007'], 'an empty poll answers no events, has_next false and a cursor that later finds new events', async () => {
     const { coll, token } = await fresh();
-    const first = await createDoc(t.server, coll, { n: 0 });
+    const first = await addDoc(t.server, coll, { n: 0 });
     const read = await feedAll(t.server, { token });
     expect(read.events.map(docId)).toEqual([first.id]);
     // Polling on from the end: nothing new yet, but a cursor to come back with.
@@ -185,14 +183,14 @@ describe('POST /feed/1', () => {
     expect(empty.events).toEqual([]);
     expect(empty.has_next).toBe(false);
     expect(typeof empty.cursor, 'an empty page still answers a cursor').toBe('string');
-    const doc1 = await createDoc(t.server, coll, { n: 1 });
+    const doc1 = await addDoc(t.server, coll, { n: 1 });
     const next = await feedAll(t.server, { token, cursor: empty.cursor });
     expect(next.events.map(docId)).toEqual([doc1.id]);
   });
 
   check(['FEED-PAGE-009', 'FEED-PAGE-006'], 'ten documents of 2.5 MB come whole and in order: a page that ends before page_size has has_next true, and its cursor leads on', async () => {
     const { coll, token } = await fresh();
-    const written = await createLargeDocs(t.server, coll, 10);
+    const written = await addLargeDocs(t.server, coll, 10);
     const { events, pages } = await feedAll(t.server, { token, page_size: 16 });
     expect(events.map(docId), 'every document, once, in commit order').toEqual(written.map((d) => d.id));
     for (const [i, event] of events.entries()) {
@@ -204,7 +202,7 @@ describe('POST /feed/1', () => {
 
   check(['FEED-CONTENT-001'], 'a feed never contains a status event', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
     const { events } = await feedAll(t.server, { token, page_size: 1 });
     expect(events.length).toBe(2);
     expect(events.filter((e) => e.type === 'status')).toEqual([]);
@@ -213,7 +211,7 @@ describe('POST /feed/1', () => {
   check(['EVT-RETAIN-001', 'EVT-RETAIN-003', 'FEED-CONTENT-002', 'FEED-CONTENT-003', 'EVT-FIELD-006'],
     'a start_ts older than retention yields an invalid_stream_start_time error event, last in a 200 page, without txn_ts or cursor', async () => {
       const { coll, token } = await fresh();
-      await createDoc(t.server, coll, { n: 1 });
+      await addDoc(t.server, coll, { n: 1 });
       const res = (await t.server.feed({ token, start_ts: 1 })).expectStatus(200);
       const events = res.body.events as any[];
       const last = events[events.length - 1];
@@ -235,8 +233,8 @@ describe('POST /feed/1', () => {
 
   check(['ESRC-TOKEN-004'], 'an event cursor from one token works with another token of an identical query', async () => {
     const { coll, token } = await fresh();
-    const docs = await createDocs(t.server, coll, [{ n: 1 }]);
-    const more = await createDocs(t.server, coll, [{ n: 2 }]);
+    const docs = await addDocs(t.server, coll, [{ n: 1 }]);
+    const more = await addDocs(t.server, coll, [{ n: 2 }]);
     const first = await feedPage(t.server, { token, page_size: 1 });
     expect(first.events.map(docId)).toEqual([docs[0]!.id]);
     const { token: twin } = await createSource(t.server, `${coll}.all().eventSource()`);
@@ -269,8 +267,8 @@ describe('POST /feed/1', () => {
 
   check(['EVT-FIELD-004', 'EVT-REMOVE-003'], 'a projecting source sends only the projected fields as a plain object, on remove events too', async () => {
     const { coll, token } = await fresh((c) => `${c}.where(.price < 10) { name, price }.eventSource()`);
-    const [d] = await createDocs(t.server, coll, [{ name: 'cup', price: 5, secret: 'x' }]);
-    await updateDoc(t.server, coll, d!.id, { price: 50, name: 'mug' });
+    const [d] = await addDocs(t.server, coll, [{ name: 'cup', price: 5, secret: 'x' }]);
+    await changeDoc(t.server, coll, d!.id, { price: 50, name: 'mug' });
     const { events } = await feedAll(t.server, { token });
     expect(events.map((e) => e.type)).toEqual(['add', 'remove']);
     expect(events[0].data).toEqual({ name: 'cup', price: { '@int': '5' } });
@@ -279,8 +277,8 @@ describe('POST /feed/1', () => {
 
   check(['EVT-FIELD-010'], 'a source that maps documents to a number sends that number, tagged, as the data of each event', async () => {
     const { coll, token } = await fresh((c) => `${c}.all().map(.price).eventSource()`);
-    const [d] = await createDocs(t.server, coll, [{ name: 'cup', price: 5 }]);
-    await updateDoc(t.server, coll, d!.id, { price: 6 });
+    const [d] = await addDocs(t.server, coll, [{ name: 'cup', price: 5 }]);
+    await changeDoc(t.server, coll, d!.id, { price: 6 });
     const { events } = await feedAll(t.server, { token });
     expect(events.map((e) => [e.type, e.data])).toEqual([['add', { '@int': '5' }], ['update', { '@int': '6' }]]);
   });
@@ -288,13 +286,13 @@ describe('POST /feed/1', () => {
   check(['EVT-TRIGGER-001', 'EVT-TRIGGER-002', 'EVT-TRIGGER-003', 'EVT-TRIGGER-004', 'EVT-TRIGGER-005', 'EVT-TRIGGER-006', 'EVT-REMOVE-001', 'EVT-REMOVE-002'],
     'add, update and remove follow the trigger table of a filtered set', async () => {
       const { coll, token } = await fresh((c) => `${c}.where(.price < 10).eventSource()`);
-      const [a] = await createDocs(t.server, coll, [{ price: 5 }]);
-      const [b] = await createDocs(t.server, coll, [{ price: 50 }]);
-      await updateDoc(t.server, coll, a!.id, { price: 6 });
-      await updateDoc(t.server, coll, b!.id, { price: 7 });
-      await updateDoc(t.server, coll, a!.id, { price: 60 });
-      await updateDoc(t.server, coll, a!.id, { price: 70 });
-      await deleteDoc(t.server, coll, b!.id);
+      const [a] = await addDocs(t.server, coll, [{ price: 5 }]);
+      const [b] = await addDocs(t.server, coll, [{ price: 50 }]);
+      await changeDoc(t.server, coll, a!.id, { price: 6 });
+      await changeDoc(t.server, coll, b!.id, { price: 7 });
+      await changeDoc(t.server, coll, a!.id, { price: 60 });
+      await changeDoc(t.server, coll, a!.id, { price: 70 });
+      await removeDoc(t.server, coll, b!.id);
       const { events } = await feedAll(t.server, { token });
       expect(events.map((e) => `${e.type}:${docId(e)}:${int(doc(e).price)}`)).toEqual([
         `add:${a!.id}:5`,
@@ -307,11 +305,11 @@ describe('POST /feed/1', () => {
 
   check(['EVT-TRIGGER-007', 'EVT-TRIGGER-008', 'EVT-ORDER-003', 'FEED-ORDER-001'], 'one event per document per transaction, sharing the txn_ts; two feed clients see the same order', async () => {
     const { coll, token } = await fresh();
-    const [a, b] = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const [a, b] = await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
     // The feed starts after a transaction of one write: which events of a transaction of several a feed from its
     // txn_ts returns is not asserted (FEED-START-002).
-    const marker = await createDoc(t.server, coll, { n: 0 });
-    const ts = await transaction(t.server, [ops.update(coll, a!.id, { n: 10 }), ops.update(coll, a!.id, { n: 11 }), ops.update(coll, b!.id, { n: 20 }), ops.create(coll, { n: 3 })]);
+    const marker = await addDoc(t.server, coll, { n: 0 });
+    const ts = await transaction(t.server, [updateDoc(docRef(coll, a!.id), { n: 10 }), updateDoc(docRef(coll, a!.id), { n: 11 }), updateDoc(docRef(coll, b!.id), { n: 20 }), createDoc(coll, { n: 3 })]);
     const one = await feedAll(t.server, { token, start_ts: marker.ts });
     expect(one.events).toHaveLength(3);
     expect(one.events.every((e) => e.txn_ts === ts)).toBe(true);
@@ -322,9 +320,9 @@ describe('POST /feed/1', () => {
 
   check(['EVT-TRIGGER-012'], 'a transaction that creates a tracked document and deletes it again emits no add for it', async () => {
     const { coll, token } = await fresh();
-    const res = (await t.server.query({ let: [{ doc: ops.create(coll, { n: 1 }) }], in: { delete: { select: ['ref'], from: { var: 'doc' } } } })).expectStatus(200);
+    const res = (await t.server.query({ let: [{ doc: createDoc(coll, { n: 1 }) }], in: { delete: { select: ['ref'], from: { var: 'doc' } } } })).expectStatus(200);
     const transient = String(res.resource.ref['@ref'].id);
-    const kept = await createDoc(t.server, coll, { n: 2 });
+    const kept = await addDoc(t.server, coll, { n: 2 });
     const { events } = await feedAll(t.server, { token });
     const added = events.filter((e) => e.type === 'add').map(docId);
     expect(added, `no add for the document ${transient} created and deleted in one transaction`).toEqual([kept.id]);
@@ -332,9 +330,9 @@ describe('POST /feed/1', () => {
 
   check(['EVT-TRIGGER-009', 'ESRC-ON-001'], 'with eventsOn(.a), changing only other fields emits nothing and changing a emits update', async () => {
     const { coll, token } = await fresh((c) => `${c}.all().eventsOn(.a)`);
-    const d = await createDoc(t.server, coll, { a: 1, b: 1 });
-    await updateDoc(t.server, coll, d.id, { b: 2 });
-    await updateDoc(t.server, coll, d.id, { a: 2 });
+    const d = await addDoc(t.server, coll, { a: 1, b: 1 });
+    await changeDoc(t.server, coll, d.id, { b: 2 });
+    await changeDoc(t.server, coll, d.id, { a: 2 });
     const { events } = await feedAll(t.server, { token, start_ts: d.ts });
     expect(events.map((e) => `${e.type}:${int(doc(e).a)}`)).toEqual(['update:2']);
   });
@@ -344,36 +342,36 @@ describe('POST /feed/1', () => {
     const index = uniqueName('by_color');
     await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['size'] });
     const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
-    const d = await createDoc(t.server, coll, { color: 'red', size: 1, note: 'a' });
-    await createDoc(t.server, coll, { color: 'blue', size: 1 });
-    await updateDoc(t.server, coll, d.id, { note: 'b' });
-    await updateDoc(t.server, coll, d.id, { size: 2 });
+    const d = await addDoc(t.server, coll, { color: 'red', size: 1, note: 'a' });
+    await addDoc(t.server, coll, { color: 'blue', size: 1 });
+    await changeDoc(t.server, coll, d.id, { note: 'b' });
+    await changeDoc(t.server, coll, d.id, { size: 2 });
     const { events } = await feedAll(t.server, { token });
     expect(events.map((e) => `${e.type}:${docId(e)}`)).toEqual([`add:${d.id}`, `update:${d.id}`]);
   });
 
   check(['EVT-TRIGGER-011'], 'on a single-document source changes to other documents emit no event', async () => {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
-    const [mine, other] = await createDocs(t.server, coll, [{ n: 1 }, { n: 1 }]);
+    await createCollections(t.server, coll);
+    const [mine, other] = await addDocs(t.server, coll, [{ n: 1 }, { n: 1 }]);
     const { token } = await createSource(t.server, `Set.single(${coll}.byId("${mine!.id}")).eventSource()`);
-    await updateDoc(t.server, coll, other!.id, { n: 2 });
-    await updateDoc(t.server, coll, mine!.id, { n: 3 });
+    await changeDoc(t.server, coll, other!.id, { n: 2 });
+    await changeDoc(t.server, coll, mine!.id, { n: 3 });
     const { events } = await feedAll(t.server, { token });
     expect(events.map((e) => `${e.type}:${docId(e)}`)).toEqual([`update:${mine!.id}`]);
   });
 
   check(['ESRC-TRANSFORM-002'], 'where() on the event source itself filters its events', async () => {
     const { coll, token } = await fresh((c) => `${c}.all().eventSource().where(.keep == true)`);
-    const [kept] = await createDocs(t.server, coll, [{ keep: true }, { keep: false }]);
+    const [kept] = await addDocs(t.server, coll, [{ keep: true }, { keep: false }]);
     expect((await feedAll(t.server, { token })).events.map(docId)).toEqual([kept!.id]);
   });
 
   check(['EVT-ERROR-001'], 'an error evaluating the projection for an event ends the page as an error event with its code; the page cursor goes on after it', async () => {
     const { coll, token } = await fresh((c) => `${c}.all().map(d => { s: d.first.second }).eventSource()`);
-    await createDoc(t.server, coll, { first: { second: 'hi' } });
-    await createDoc(t.server, coll, { n: 1 });
-    await createDoc(t.server, coll, { first: { second: 'yo' } });
+    await addDoc(t.server, coll, { first: { second: 'hi' } });
+    await addDoc(t.server, coll, { n: 1 });
+    await addDoc(t.server, coll, { first: { second: 'yo' } });
     const page = await feedPage(t.server, { token, page_size: 16 });
     expect(page.events.map((e) => e.type)).toEqual(['add', 'error']);
     expect(page.events[0].data).toEqual({ s: 'hi' });
@@ -384,7 +382,7 @@ describe('POST /feed/1', () => {
 
   check(['LIMIT-EVENTS-004', 'LIMIT-EVENTS-005'], 'a transaction writing exactly 128 tracked documents yields 128 events and no error', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, Array.from({ length: 128 }, (_, i) => ({ i })));
+    await addDocs(t.server, coll, Array.from({ length: 128 }, (_, i) => ({ i })));
     const { events } = await feedAll(t.server, { token, page_size: 200 });
     expect(events).toHaveLength(128);
     expect(events.filter((e) => e.type === 'error')).toEqual([]);
@@ -392,7 +390,7 @@ describe('POST /feed/1', () => {
 
   check(['LIMIT-EVENTS-007', 'LIMIT-EVENTS-005'], 'a transaction writing 129 tracked documents reaches a feed whole, in one page or across pages, without an error', async () => {
     const { coll, token } = await fresh();
-    const written = await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const written = await addDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
     const ids = new Set(written.map((d) => d.id));
     for (const pageSize of [200, 50]) {
       const { events } = await feedAll(t.server, { token, page_size: pageSize });

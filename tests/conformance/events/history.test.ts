@@ -5,8 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { check, target, useTenant, type StreamReader } from '../../harness/index.js';
+import { createCollections, createDoc, deleteDoc, docRef, updateDoc } from '../../harness/v4.js';
 import { checkHistory, expectedChanges, type ExpectedChange, type Observation, type ObservedEvent } from '../../harness/history-checker.js';
-import { createCollection, createSource, docId, feedAll, nextData, ops, showEvent } from './event-fixtures.js';
+import { createSource, docId, feedAll, nextData, showEvent } from './event-fixtures.js';
 
 const SLOTS = 6;
 const IN_SET_BELOW = 50;
@@ -30,8 +31,8 @@ describe('History checker', () => {
   check(['EVT-ORDER-001', 'EVT-ORDER-002', 'EVT-ORDER-003', 'FEED-ORDER-001', 'FEED-PAGE-006', 'STREAM-REPLAY-004', 'EVT-TRIGGER-006'],
     'every committed change reaches every feed and stream client exactly once, in txn_ts order, in one order across feeds, and nothing else does', async () => {
       const [workload] = fc.sample(workloadArb, { seed: target().seed, numRuns: 1 });
-      await createCollection(t.server, 'Tracked');
-      await createCollection(t.server, 'Elsewhere');
+      await createCollections(t.server, 'Tracked');
+      await createCollections(t.server, 'Elsewhere');
       const { token } = await createSource(t.server, `Tracked.where(.v < ${IN_SET_BELOW}).eventSource()`);
       const steady = await t.server.stream({ token });
       let dropping: StreamReader = await t.server.stream({ token });
@@ -49,7 +50,7 @@ describe('History checker', () => {
         for (const step of steps) {
           if (step.kind === 'elsewhere') {
             planned.push(undefined);
-            exprs.push(ops.create('Elsewhere', { v: step.v }));
+            exprs.push(createDoc('Elsewhere', { v: step.v }));
             continue;
           }
           if (touched.has(step.slot)) continue;
@@ -58,11 +59,11 @@ describe('History checker', () => {
             if (!current) continue;
             touched.add(step.slot);
             planned.push({ slot: step.slot, op: 'delete' });
-            exprs.push(ops.delete('Tracked', current.id));
+            exprs.push(deleteDoc(docRef('Tracked', current.id)));
           } else {
             touched.add(step.slot);
             planned.push({ slot: step.slot, op: current ? 'update' : 'create', v: step.v });
-            exprs.push(current ? ops.update('Tracked', current.id, { v: step.v }) : ops.create('Tracked', { v: step.v }));
+            exprs.push(current ? updateDoc(docRef('Tracked', current.id), { v: step.v }) : createDoc('Tracked', { v: step.v }));
           }
         }
         if (exprs.length === 0) continue;

@@ -1,9 +1,10 @@
 // LIMIT-OPS-004: feed polls past the account operations limit (DEC-016). A tenant (one account) of its own, since the
 // limit, once passed, refuses every poll of the account. Needs the target's declared limit (event-settings.ts).
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections, createDoc } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createCollection, createSource, ops, showEvent, transaction, uniqueName } from './event-fixtures.js';
+import { createSource, showEvent, transaction } from './event-fixtures.js';
 
 const PAGE_SIZE = 100;
 
@@ -23,7 +24,7 @@ describe('Account operations limit, feeds', () => {
   check(['LIMIT-OPS-004'], 'past the configured account operations limit a feed poll answers 429 limit_exceeded (or a page ending with an error event), and so do later polls', async (context) => {
     const limit = requireEventSetting(context, 'opsLimit');
     const coll = uniqueName('Polled');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
     let cursor: string | undefined;
     let served = 0;
@@ -32,7 +33,7 @@ describe('Account operations limit, feeds', () => {
     // served `limit` events; the poll that passes it may still answer its whole page.
     while (!refused) {
       expect(served, `${served} events served, past the limit of ${limit} operations`).toBeLessThanOrEqual(limit + PAGE_SIZE);
-      await transaction(t.server, Array.from({ length: PAGE_SIZE }, (_, i) => ops.create(coll, { i })));
+      await transaction(t.server, Array.from({ length: PAGE_SIZE }, (_, i) => createDoc(coll, { i })));
       const res = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
       refused = refusal(res);
       if (!refused) {

@@ -1,9 +1,10 @@
 // LIMIT-OPS-001: the account operations limit (DEC-016). This file has a tenant (one account) of its own, since
 // exceeding the limit ends every stream of the account. Needs the target's declared limit (event-settings.ts).
 import { describe, expect } from 'vitest';
-import { check, StreamReader, useTenant } from '../../harness/index.js';
+import { check, StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections, createDoc } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createCollection, createDoc, createSource, nextData, ops, showEvent, transaction, uniqueName } from './event-fixtures.js';
+import { addDoc, createSource, nextData, showEvent, transaction } from './event-fixtures.js';
 
 async function expectEnded(reader: StreamReader): Promise<void> {
   const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
@@ -17,8 +18,8 @@ describe('Account operations limit', () => {
     const limit = requireEventSetting(context, 'opsLimit');
     const busy = uniqueName('Busy');
     const quiet = uniqueName('Quiet');
-    await createCollection(t.server, busy);
-    await createCollection(t.server, quiet);
+    await createCollections(t.server, busy);
+    await createCollections(t.server, quiet);
     const reader = await t.server.stream({ token: (await createSource(t.server, `${busy}.all().eventSource()`)).token });
     // A stream of the same account that consumes almost nothing itself.
     const bystander = await t.server.stream({ token: (await createSource(t.server, `${quiet}.all().eventSource()`)).token });
@@ -29,7 +30,7 @@ describe('Account operations limit', () => {
       let error: any;
       // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
       while (error === undefined && written <= limit) {
-        await transaction(t.server, Array.from({ length: 100 }, (_, i) => ops.create(busy, { i })));
+        await transaction(t.server, Array.from({ length: 100 }, (_, i) => createDoc(busy, { i })));
         written += 100;
         for (let i = 0; i < 100 && error === undefined; i++) {
           const event = await nextData(reader);
@@ -39,7 +40,7 @@ describe('Account operations limit', () => {
       expect(error?.type, 'the busy stream got an error event').toBe('error');
       await expectEnded(reader);
       // The limit is the account's, not the stream's: one more write ends the bystander too.
-      await createDoc(t.server, quiet, { last: true });
+      await addDoc(t.server, quiet, { last: true });
       const next = await nextData(bystander);
       expect(next.type, `the bystander got ${showEvent(next)}`).toBe('error');
       await expectEnded(bystander);

@@ -1,19 +1,20 @@
 // Creating event sources on POST /query/1: the endpoint's wire form, tokens, supported sets and transformations.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
-import { createCollection, createDoc, createIndexedCollection, createSource, docId, feedAll, uniqueName, updateDoc } from './event-fixtures.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
+import { addDoc, changeDoc, createIndexedCollection, createSource, docId, feedAll } from './event-fixtures.js';
 
 describe('POST /query/1 creates event sources', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
   beforeAll(async () => {
     await createIndexedCollection(t.server, 'Product', { name: 'byColor', terms: ['color'], values: ['price'] });
-    await createCollection(t.server, 'Order');
+    await createCollections(t.server, 'Order');
   });
 
   /** A fresh collection, so that a feed from a new source sees only this test's writes. */
   async function freshCollection(): Promise<string> {
     const name = uniqueName('Q');
-    await createCollection(t.server, name);
+    await createCollections(t.server, name);
     return name;
   }
 
@@ -118,17 +119,17 @@ describe('POST /query/1 creates event sources', () => {
     const coll = await freshCollection();
     const other = await freshCollection();
     const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
-    const a = await createDoc(t.server, coll, { n: 1 });
-    await createDoc(t.server, other, { n: 1 });
-    const b = await createDoc(t.server, coll, { n: 2 });
+    const a = await addDoc(t.server, coll, { n: 1 });
+    await addDoc(t.server, other, { n: 1 });
+    const b = await addDoc(t.server, coll, { n: 2 });
     expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${a.id}`, `add:${b.id}`]);
   });
 
   check(['ESRC-SET-002'], 'Coll.where(…) converts to a source that tracks only the filtered set', async () => {
     const coll = await freshCollection();
     const { token } = await createSource(t.server, `${coll}.where(.price > 10).eventSource()`);
-    await createDoc(t.server, coll, { price: 5 });
-    const dear = await createDoc(t.server, coll, { price: 50 });
+    await addDoc(t.server, coll, { price: 5 });
+    const dear = await addDoc(t.server, coll, { price: 50 });
     expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${dear.id}`]);
   });
 
@@ -137,8 +138,8 @@ describe('POST /query/1 creates event sources', () => {
     const mapped = await createSource(t.server, `${coll}.all().where(.price > 10).map(p => { label: p.name }).eventSource()`);
     const projected = await createSource(t.server, `${coll}.all() { name, price }.eventSource()`);
     const both = await createSource(t.server, `${coll}.all().where(p => p.price >= 1 && p.color != "red") { name }.eventSource()`);
-    await createDoc(t.server, coll, { name: 'cup', price: 5, color: 'red' });
-    await createDoc(t.server, coll, { name: 'mug', price: 50, color: 'blue' });
+    await addDoc(t.server, coll, { name: 'cup', price: 5, color: 'red' });
+    await addDoc(t.server, coll, { name: 'mug', price: 50, color: 'blue' });
     expect((await feedAll(t.server, { token: mapped.token })).events.map((e) => e.data)).toEqual([{ label: 'mug' }]);
     expect((await feedAll(t.server, { token: projected.token })).events.map((e) => e.data)).toEqual([
       { name: 'cup', price: { '@int': '5' } },
@@ -152,23 +153,23 @@ describe('POST /query/1 creates event sources', () => {
     const index = uniqueName('byColor');
     await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['price'] });
     const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
-    const red = await createDoc(t.server, coll, { color: 'red', price: 1, note: 'a' });
-    await createDoc(t.server, coll, { color: 'blue', price: 1 });
-    await updateDoc(t.server, coll, red.id, { note: 'b' });
-    await updateDoc(t.server, coll, red.id, { price: 2 });
-    await updateDoc(t.server, coll, red.id, { color: 'blue' });
+    const red = await addDoc(t.server, coll, { color: 'red', price: 1, note: 'a' });
+    await addDoc(t.server, coll, { color: 'blue', price: 1 });
+    await changeDoc(t.server, coll, red.id, { note: 'b' });
+    await changeDoc(t.server, coll, red.id, { price: 2 });
+    await changeDoc(t.server, coll, red.id, { color: 'blue' });
     expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${red.id}`, `update:${red.id}`, `remove:${red.id}`]);
   });
 
   check(['ESRC-SET-004', 'ESRC-ON-003'], 'Set.single(Coll.byId(id)) converts to a source of that document only; eventsOn on it may name any field', async () => {
     const coll = await freshCollection();
-    const mine = await createDoc(t.server, coll, { a: 1, b: 1 });
+    const mine = await addDoc(t.server, coll, { a: 1, b: 1 });
     const single = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventSource()`);
     const watched = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventsOn(.a, .anything)`);
-    const other = await createDoc(t.server, coll, { a: 1, b: 1 });
-    await updateDoc(t.server, coll, other.id, { a: 2 });
-    await updateDoc(t.server, coll, mine.id, { b: 2 });
-    await updateDoc(t.server, coll, mine.id, { a: 2 });
+    const other = await addDoc(t.server, coll, { a: 1, b: 1 });
+    await changeDoc(t.server, coll, other.id, { a: 2 });
+    await changeDoc(t.server, coll, mine.id, { b: 2 });
+    await changeDoc(t.server, coll, mine.id, { a: 2 });
     expect((await feedAll(t.server, { token: single.token })).events.map(typeAndId)).toEqual([`update:${mine.id}`, `update:${mine.id}`]);
     // A change of b alone emits nothing; a change of a emits update.
     const events = (await feedAll(t.server, { token: watched.token })).events;
@@ -220,7 +221,7 @@ describe('POST /query/1 creates event sources', () => {
   check(['ESRC-TRANSFORM-005'], 'map() on an event source is accepted and transforms its events', async () => {
     const coll = await freshCollection();
     const { token } = await createSource(t.server, `${coll}.all().eventSource().map(d => { m: d.n })`);
-    await createDoc(t.server, coll, { n: 7 });
+    await addDoc(t.server, coll, { n: 7 });
     expect((await feedAll(t.server, { token })).events.map((e) => e.data)).toEqual([{ m: { '@int': '7' } }]);
   });
 });

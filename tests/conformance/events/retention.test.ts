@@ -3,9 +3,10 @@
 // collection with history_days 1 still replays. The window is the target's setting (minRetentionMs); the test waits
 // until the server's clock has passed it, so it is a file of its own, run next to the others.
 import { describe, expect } from 'vitest';
-import { check, useTenant, type StreamReader } from '../../harness/index.js';
+import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollection } from '../../harness/v4.js';
 import { eventSettings, requireEventSetting } from '../../harness/event-settings.js';
-import { createCollection, createDoc, createSource, docId, expectEnded, feedAll, feedPage, showEvent, uniqueName } from './event-fixtures.js';
+import { addDoc, createSource, docId, expectEnded, feedAll, feedPage, showEvent } from './event-fixtures.js';
 
 /** How far past the window the test reads, for a server whose clock or pruning is a little late. */
 const MARGIN_MS = 5_000;
@@ -16,7 +17,7 @@ describe('Event retention, waited out', () => {
 
   /** The server's clock: the commit time of a write (a read's time need not move when nothing commits). */
   async function serverTime(clock: string): Promise<bigint> {
-    return (await createDoc(t.server, clock, { tick: true })).ts;
+    return (await addDoc(t.server, clock, { tick: true })).ts;
   }
 
   /** Polls the server's clock, once a second, until it passes `boundary`. */
@@ -54,13 +55,13 @@ describe('Event retention, waited out', () => {
     'once the window of history_days 0 has passed, the source\'s own start and a cursor it handed out yield the retention error: a 200 page ending with it, a stream with status then it', async (context) => {
       const windowMs = requireEventSetting(context, 'minRetentionMs');
       const [expiring, kept, clock] = [uniqueName('R'), uniqueName('K'), uniqueName('Clock')];
-      await createCollection(t.server, expiring, { history_days: 0 });
-      await createCollection(t.server, kept, { history_days: 1 });
-      await createCollection(t.server, clock, { history_days: 0 });
+      (await t.server.query(createCollection(expiring, { history_days: 0 }))).expectStatus(200, 201);
+      (await t.server.query(createCollection(kept, { history_days: 1 }))).expectStatus(200, 201);
+      (await t.server.query(createCollection(clock, { history_days: 0 }))).expectStatus(200, 201);
       const source = await createSource(t.server, `${expiring}.all().eventSource()`);
       const control = await createSource(t.server, `${kept}.all().eventSource()`);
-      const written = await createDoc(t.server, expiring, { n: 1 });
-      const keptDoc = await createDoc(t.server, kept, { n: 1 });
+      const written = await addDoc(t.server, expiring, { n: 1 });
+      const keptDoc = await addDoc(t.server, kept, { n: 1 });
       const first = await feedPage(t.server, { token: source.token });
       expect(first.events.map(docId), 'the event, while it is within the window').toEqual([written.id]);
       const cursor = first.events[0].cursor as string;

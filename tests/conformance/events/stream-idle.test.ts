@@ -2,9 +2,10 @@
 // database) ends neither it nor starts data events. Each test waits out a quiet window, so these are a file of
 // their own, run next to stream.test.ts. Every read has a deadline.
 import { describe, expect } from 'vitest';
-import { check, useTenant, type StreamReader } from '../../harness/index.js';
+import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createCollection, createDoc, createSource, expectEnded, expectQuiet, showEvent, uniqueName } from './event-fixtures.js';
+import { addDoc, createSource, expectEnded, expectQuiet, showEvent } from './event-fixtures.js';
 
 /** How long "nothing more arrives" is watched for. */
 const QUIET_WINDOW_MS = 1_500;
@@ -38,7 +39,7 @@ describe('POST /stream/1, idle', () => {
 
   async function fresh() {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     return { coll, ...(await createSource(t.server, `${coll}.all().eventSource()`)) };
   }
 
@@ -65,8 +66,8 @@ describe('POST /stream/1, idle', () => {
     const reader = await t.server.stream({ token });
     await reader.next();
     (await t.server.query({ delete: { collection: coll } })).expectStatus(200);
-    await createCollection(t.server, coll);
-    await createDoc(t.server, coll, { n: 1 });
+    await createCollections(t.server, coll);
+    await addDoc(t.server, coll, { n: 1 });
     expect(await expectQuiet(reader, QUIET_WINDOW_MS)).toBe(true);
     reader.close();
   });
@@ -76,7 +77,7 @@ describe('POST /stream/1, idle', () => {
     (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
     const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(200, 201);
     const child = t.as(key.resource.secret);
-    await createCollection(child, 'Thing');
+    await createCollections(child, 'Thing');
     const { token } = await createSource(child, 'Thing.all().eventSource()');
     const reader = await child.stream({ token });
     await reader.next();

@@ -1,9 +1,10 @@
 // LIMIT-STREAMS-*: the open streams one secret may hold (DEC-043). The limit is a server setting the suite is told
 // (event-settings.ts); each test uses keys of its own, so no other test's streams count against them.
 import { describe } from 'vitest';
-import { check, StreamRejectedError, useTenant, type Client, type Response, type StreamReader } from '../../harness/index.js';
+import { check, type Client, type Response, type StreamReader, StreamRejectedError, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createCollection, createSource, uniqueName } from './event-fixtures.js';
+import { createSource } from './event-fixtures.js';
 
 /** How long a closed stream may take to be noticed by the server before its place is free again. */
 const RELEASE_DEADLINE_MS = 5_000;
@@ -44,7 +45,7 @@ describe('Open streams per secret', () => {
 
   async function sourceToken(): Promise<string> {
     const name = uniqueName('Limited');
-    await createCollection(t.server, name);
+    await createCollections(t.server, name);
     return (await createSource(t.server, `${name}.all().eventSource()`)).token;
   }
 

@@ -2,24 +2,23 @@
 // operations limit is in ops-limit.test.ts; idle streams and deleted sources, which wait out quiet windows, are in
 // stream-idle.test.ts so that both files run at once). Every read has a deadline.
 import { describe, expect } from 'vitest';
-import { check, StreamReader, useTenant, type Client } from '../../harness/index.js';
+import { check, type Client, StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { createCollections } from '../../harness/v4.js';
 import {
+  addDoc,
+  addDocs,
+  addLargeDocs,
   collectData,
-  createCollection,
-  createDoc,
-  createDocs,
-  createLargeDocs,
   createSource,
-  deleteDoc,
   docId,
   expectEnded,
   expectQuiet,
   LARGE_DOC_CHARS,
   nextData,
   nextEventWhileWriting,
+  removeDoc,
   REVOCATION_TEST_TIMEOUT_MS,
   showEvent,
-  uniqueName,
 } from './event-fixtures.js';
 
 async function rejected(client: Client, body: unknown): Promise<any> {
@@ -46,7 +45,7 @@ describe('POST /stream/1', () => {
 
   async function fresh(query: (coll: string) => string = (c) => `${c}.all().eventSource()`) {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     return { coll, ...(await createSource(t.server, query(coll))) };
   }
 
@@ -63,7 +62,7 @@ describe('POST /stream/1', () => {
         expect(typeof status.cursor).toBe('string');
         expect(status.stats).toBeTypeOf('object');
         expect(status).not.toHaveProperty('data');
-        const d = await createDoc(t.server, coll, { n: 1 });
+        const d = await addDoc(t.server, coll, { n: 1 });
         const event = await nextData(reader);
         expect(event.type).toBe('add');
         expect(docId(event)).toBe(d.id);
@@ -133,7 +132,7 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-FRAME-001', 'STREAM-FRAME-002'], 'each event is one JSON object on its own line, followed by \\r\\n', async () => {
     const { coll, token } = await fresh();
-    await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 5_000);
     let text = '';
@@ -168,12 +167,12 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-REPLAY-001', 'EVT-ORDER-001'], 'changes between source creation and stream start are replayed after the first status event, in txn_ts order', async () => {
     const { coll, token } = await fresh();
-    const a = await createDoc(t.server, coll, { n: 1 });
-    const b = await createDoc(t.server, coll, { n: 2 });
+    const a = await addDoc(t.server, coll, { n: 1 });
+    const b = await addDoc(t.server, coll, { n: 2 });
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
     // A live write after the stream opened: reading up to it tells a missing replay from a slow one.
-    const live = await createDoc(t.server, coll, { n: 3 });
+    const live = await addDoc(t.server, coll, { n: 3 });
     const events: any[] = [];
     while (events.length < 3 && docId(events.at(-1) ?? {}) !== live.id) events.push(await nextData(reader));
     expect(events.map(docId)).toEqual([a.id, b.id, live.id]);
@@ -183,7 +182,7 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-REPLAY-002', 'STREAM-STATUS-003'], 'a stream started with cursor begins with a status event and replays the events after that cursor only', async () => {
     const { coll, token } = await fresh();
-    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const docs = await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     const first = await stream({ token });
     const all = await collectData(first, 3);
     first.close();
@@ -197,8 +196,8 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-REPLAY-003'], 'a stream started with start_ts replays the events with txn_ts greater than start_ts', async () => {
     const { coll, token } = await fresh();
-    const a = await createDoc(t.server, coll, { n: 1 });
-    const b = await createDoc(t.server, coll, { n: 2 });
+    const a = await addDoc(t.server, coll, { n: 1 });
+    const b = await addDoc(t.server, coll, { n: 2 });
     const reader = await stream({ token, start_ts: a.ts });
     expect((await reader.next()).type).toBe('status');
     expect(docId(await nextData(reader))).toBe(b.id);
@@ -208,7 +207,7 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-REPLAY-005', 'STREAM-REPLAY-001'], 'a replay of ten documents of 2.5 MB reaches a client that reads it: every event, whole and in order', async () => {
     const { coll, token } = await fresh();
-    const written = await createLargeDocs(t.server, coll, 10);
+    const written = await addLargeDocs(t.server, coll, 10);
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
     const events = await collectData(reader, written.length);
@@ -223,13 +222,13 @@ describe('POST /stream/1', () => {
   check(['STREAM-REPLAY-004', 'EVT-ORDER-002'], 'after a dropped connection, resuming with the last cursor delivers every missed event exactly once, then live ones', async () => {
     const { coll, token } = await fresh();
     const reader = await stream({ token });
-    const [first] = await createDocs(t.server, coll, [{ n: 1 }]);
+    const [first] = await addDocs(t.server, coll, [{ n: 1 }]);
     const seen = [await nextData(reader)];
     reader.close();
-    const missed = [await createDoc(t.server, coll, { n: 2 }), await createDoc(t.server, coll, { n: 3 })];
+    const missed = [await addDoc(t.server, coll, { n: 2 }), await addDoc(t.server, coll, { n: 3 })];
     const resumed = await stream({ token, cursor: seen[0].cursor });
     seen.push(...(await collectData(resumed, 2)));
-    const live = await createDoc(t.server, coll, { n: 4 });
+    const live = await addDoc(t.server, coll, { n: 4 });
     seen.push(await nextData(resumed));
     expect(seen.map(docId)).toEqual([first!.id, ...missed.map((d) => d.id), live.id]);
     expect(await expectQuiet(resumed, 500)).toBe(true);
@@ -242,7 +241,7 @@ describe('POST /stream/1', () => {
     const two = await stream({ token });
     await one.next();
     await two.next();
-    const docs = await createDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
+    const docs = await addDocs(t.server, coll, [{ n: 1 }, { n: 2 }]);
     const ids = docs.map((d) => d.id).sort();
     expect((await collectData(one, 2)).map(docId).sort()).toEqual(ids);
     expect((await collectData(two, 2)).map(docId).sort()).toEqual(ids);
@@ -252,14 +251,14 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-CLOSE-001', 'STREAM-CLOSE-004'], 'deleting the key whose secret opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('C');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     const key = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(200, 201);
     const client = t.as(key.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
     expect((await reader.next()).type).toBe('status');
     (await t.admin.request('POST', '/', { body: { delete: (key.json as any).resource.ref } })).expectStatus(200);
-    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'revocation' }));
+    const event = await nextEventWhileWriting(reader, () => addDoc(t.server, coll, { after: 'revocation' }));
     expect(event.type, `the first event after the key was deleted: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
@@ -267,7 +266,7 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-CLOSE-003'], 'logging out the token that opened the stream sends permission_loss and ends the stream', async () => {
     const coll = uniqueName('U');
-    await createCollection(t.server, coll);
+    await createCollections(t.server, coll);
     // The users read their own collection: a token must be able to read a source's collection to create it.
     (await t.admin.query({ create_role: { object: {
       name: `${coll}_readers`,
@@ -281,7 +280,7 @@ describe('POST /stream/1', () => {
     const reader = await stream({ token }, client);
     expect((await reader.next()).type).toBe('status');
     (await client.query({ logout: false })).expectStatus(200);
-    const event = await nextEventWhileWriting(reader, () => createDoc(t.server, coll, { after: 'logout' }));
+    const event = await nextEventWhileWriting(reader, () => addDoc(t.server, coll, { after: 'logout' }));
     expect(event.type, `the first event after the logout: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
     await expectEnded(reader);
@@ -290,8 +289,8 @@ describe('POST /stream/1', () => {
   check(['LIMIT-EVENTS-005'], 'a stream replaying 127 events delivers them all without an error', async () => {
     const { coll, token } = await fresh();
     const written = [
-      ...(await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })))),
-      ...(await createDocs(t.server, coll, Array.from({ length: 63 }, (_, i) => ({ i })))),
+      ...(await addDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })))),
+      ...(await addDocs(t.server, coll, Array.from({ length: 63 }, (_, i) => ({ i })))),
     ];
     const reader = await stream({ token });
     const events = await collectData(reader, 127);
@@ -303,8 +302,8 @@ describe('POST /stream/1', () => {
 
   check(['LIMIT-EVENTS-002', 'LIMIT-EVENTS-003'], 'more than 128 events to replay: at most 128 of them, the first ones in order, then stream_replay_volume_exceeded, and the stream closes', async () => {
     const { coll, token } = await fresh();
-    const first = await createDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
-    const second = await createDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
+    const first = await addDocs(t.server, coll, Array.from({ length: 65 }, (_, i) => ({ i })));
+    const second = await addDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
     const replayed: any[] = [];
@@ -331,7 +330,7 @@ describe('POST /stream/1', () => {
     const { coll, token } = await fresh();
     const reader = await stream({ token });
     await reader.next();
-    const written = await createDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
+    const written = await addDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
     const events: any[] = [];
     while (events.length < written.length) {
       const event = await nextData(reader);
@@ -352,8 +351,8 @@ describe('POST /stream/1', () => {
     const { coll, token } = await fresh((c) => `${c}.all().map(d => { s: d.first.second }).eventSource()`);
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
-    await createDoc(t.server, coll, { first: { second: 'hi' } });
-    await createDoc(t.server, coll, { n: 1 });
+    await addDoc(t.server, coll, { first: { second: 'hi' } });
+    await addDoc(t.server, coll, { n: 1 });
     const good = await nextData(reader);
     expect([good.type, good.data]).toEqual(['add', { s: 'hi' }]);
     const error = await nextData(reader);
@@ -364,10 +363,10 @@ describe('POST /stream/1', () => {
 
   check(['EVT-TRIGGER-005', 'EVT-REMOVE-001'], 'deleting a tracked document pushes one remove event carrying its last version', async () => {
     const { coll, token } = await fresh();
-    const d = await createDoc(t.server, coll, { name: 'cup' });
+    const d = await addDoc(t.server, coll, { name: 'cup' });
     const reader = await stream({ token, start_ts: d.ts });
     await reader.next();
-    await deleteDoc(t.server, coll, d.id);
+    await removeDoc(t.server, coll, d.id);
     const event = await nextData(reader);
     expect(event.type).toBe('remove');
     expect(event.data['@doc'].id).toBe(d.id);

@@ -1,9 +1,9 @@
 // Get and Exists of a set (DEC-055): Get answers the document of the set's first entry in the set's own order,
 // Exists whether the set has an entry. `Get(Match(index, term))` is the usual v4 lookup of one document.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { collection, createActiveIndex, createDoc, match, paginate, refId } from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { collection, createActiveIndex, createDoc, match, paginate, refId, uniqueName } from './index-fixtures.js';
 
 const t = useTenant({ roles: ['server', 'client'] });
 const coll = uniqueName('things');

@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import {
+  collection,
+  createActiveIndex,
+  createDoc,
+  expectQueryError,
+  index,
+  match,
+  NO_INDEX,
+  paginate,
+  refId,
+  walkForward,
+} from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { NO_INDEX, collection, createActiveIndex, createDoc, expectQueryError, index, match, paginate, refId, uniqueName, walkForward } from './index-fixtures.js';
 
 const t = useTenant({ roles: ['server'] });
 const coll = uniqueName('people');
@@ -91,7 +102,7 @@ describe('Match', () => {
   check(['SET-MATCH-006'], 'Match on an index that does not exist answers 400 invalid ref (or 404)', async () => {
     const missing = uniqueName('missing');
     const res = await t.server.query({ paginate: match(missing, 'x') });
-    expectQueryError(res, NO_INDEX);
+    expectQueryError(res, ...NO_INDEX);
     if (res.status === 400) expect(res.body.errors[0].description).toBe(`Ref refers to undefined index '${missing}'`);
   });
 

@@ -4,9 +4,9 @@
 // bytes: ORD-TYPE-011, ORD-TYPE-012) a case lists both, and the page must follow one of them.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect } from 'vitest';
-import { check, parseWireJson, useTenant, type Response } from '../../harness/index.js';
+import { check, parseWireJson, type Response, uniqueName, useTenant } from '../../harness/index.js';
+import { collection, type ColumnSpec, createDoc, createIndex, decimals, match, paginate, pastEnd, walkBackward, walkForward } from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { collection, createDoc, createIndex, match, paginate, pastEnd, uniqueName, walkBackward, walkForward, type ColumnSpec } from '../indexes/index-fixtures.js';
 
 interface OrderingCase {
   description: string;
@@ -85,7 +85,7 @@ async function storeCase(c: OrderingCase): Promise<string> {
   await createOrderingIndex(coll, name, { field: ['data', 'v'], ...(c.reverse ? { reverse: true } : {}), ...(c.whole ? { mva: false } : {}) });
   // Written in reverse of the expected order so that insertion order cannot pass for index order.
   const docs = c.values.map((v, i): WireValue => ((c.missing && i === c.values.length - 1) || v === null ? { other: 0n } : { v: stored(c, v) })).reverse();
-  (await t.server.query(docs.map((d) => createDoc(coll, d)))).expectStatus(200, 201);
+  (await t.server.query(docs.map((d) => createDoc(coll, decimals(d))))).expectStatus(200, 201);
   return name;
 }
 
@@ -112,7 +112,7 @@ describe('Nulls and numbers', () => {
     (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
     (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }], active: true }))).expectStatus(201);
     const refs: WireValue[] = [];
-    for (const d of docs) refs.push((await t.server.query(createDoc(coll, d))).expectStatus(201).resource.ref);
+    for (const d of docs) refs.push((await t.server.query(createDoc(coll, decimals(d as WireValue)))).expectStatus(201).resource.ref);
     return { name, refs };
   }
 

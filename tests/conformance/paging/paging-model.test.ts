@@ -5,10 +5,10 @@
 // The run's seed (`--seed`) drives fast-check, so a failure replays exactly.
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { check, target, useTenant } from '../../harness/index.js';
+import { check, target, uniqueName, useTenant } from '../../harness/index.js';
+import { collection, createDoc, createIndex, decimals, match, paginate, walkBackward, walkForward } from '../../harness/v4.js';
 import { IndexModel, type ModelOptions, type ModelColumn, type ModelDocument } from '../../harness/model/index-model.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { collection, createDoc, createIndex, match, paginate, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
 const t = useTenant({ roles: ['server'] });
 const RUNS = 20;
@@ -47,7 +47,7 @@ async function serverReadings(): Promise<Pick<ModelOptions, 'order' | 'objectVal
   const name = uniqueName('probe_v');
   (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
   (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }], active: true }))).expectStatus(201);
-  (await t.server.query([1.5, 's', { k: 1n }].map((v) => createDoc(coll, { v } as WireValue)))).expectStatus(200);
+  (await t.server.query([1.5, 's', { k: 1n }].map((v) => createDoc(coll, decimals({ v }))))).expectStatus(200);
   const data = (await paginate(t.server, match(name))).data;
   return { order: data.indexOf(1.5) < data.indexOf('s') ? 'core' : 'sd', objectValuesWhole: data.some((v) => v !== null && typeof v === 'object') };
 }
@@ -67,7 +67,7 @@ describe('Paging equals the index model', () => {
           (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
           const terms: ModelColumn[] = termed ? [{ field: ['data', 'g'] }] : [];
           (await t.server.query(createIndex({ name, source: collection(coll), terms, values, active: true }))).expectStatus(201);
-          const created = docs.length === 0 ? [] : ((await t.server.query(docs.map((d) => createDoc(coll, d as WireValue)))).expectStatus(200).resource as ModelDocument[]);
+          const created = docs.length === 0 ? [] : ((await t.server.query(docs.map((d) => createDoc(coll, decimals(d as WireValue))))).expectStatus(200).resource as ModelDocument[]);
           const model = new IndexModel({ terms, values }, created.map((d) => ({ ref: d.ref, data: d.data! })), readings);
           const termTuple = termed ? [group] : [];
           const set = termed ? match(name, group) : match(name);

@@ -1,7 +1,17 @@
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../harness/index.js';
+import { check, uniqueName, useTenant } from '../../harness/index.js';
+import {
+  collection,
+  createActiveIndex,
+  createDoc,
+  cursorExpr,
+  match,
+  paginate,
+  refId,
+  walkBackward,
+  walkForward,
+} from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
-import { collection, createActiveIndex, createDoc, cursorExpr, match, paginate, refId, uniqueName, walkBackward, walkForward } from '../indexes/index-fixtures.js';
 
 const t = useTenant({ roles: ['server'] });
 const coll = uniqueName('items');

@@ -1,9 +1,11 @@
 // `npm run docs [OUT]`: a static site from spec/ and schemas/ (default OUT: site/, gitignored). One page per spec file
 // with each requirement anchored by its ID (`feeds.html#FEED-REQ-001`) and annotated with its level, profile,
-// sources, schemas, the tests that check it and its status in the last run (reports/conformance.json when present);
-// a requirement index, the decisions page, one page per schema.
+// sources, schemas, the tests that check it (collected as a run registers them), the reference-server code that
+// implements it (its `Implements:` comments, each linked to a page of the source), and, from the last run
+// (reports/conformance.json when present), its status and an example exchange; a requirement index, the decisions
+// page, one page per schema.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { Marked, type Tokens } from 'marked';
 import { readSchema, schemaDir, schemaNames } from '../../../schemas/index.js';
 import {
@@ -15,7 +17,10 @@ import {
   type EvidenceSource,
   type Requirement,
 } from '../../../spec/build-index.js';
-import { testsByRequirement, type TestRef } from './test-scan.js';
+import type { Exchange } from '../../../schemas/types.js';
+import { formatExchanges } from '../../harness/transcript.js';
+import { scanCodeSites, type CodeSite } from './code-sites.js';
+import { collectTestsByRequirement, type TestRef } from './collect-tests.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const REQ_HEADING = /^([A-Z][A-Z0-9]*-[A-Z][A-Z0-9]*-\d{3})\b/;
@@ -23,6 +28,8 @@ const DEC_HEADING = /^(DEC-\d{3})\b/;
 
 interface LastRun {
   statuses: Map<string, string>;
+  /** Per requirement, the first test of the run that carries an example exchange for it. */
+  examples: Map<string, { test: string; exchange: Exchange }>;
   finishedAt: string;
   target: string;
 }
@@ -40,8 +47,18 @@ export function pageOf(specFile: string): string {
 function readLastRun(path: string): LastRun | undefined {
   if (!existsSync(path)) return undefined;
   try {
-    const report = JSON.parse(readFileSync(path, 'utf8')) as { requirements: { id: string; status: string }[]; finishedAt: string; target: { url: string } };
-    return { statuses: new Map(report.requirements.map((r) => [r.id, r.status])), finishedAt: report.finishedAt, target: report.target.url };
+    const report = JSON.parse(readFileSync(path, 'utf8')) as {
+      requirements: { id: string; status: string }[];
+      tests?: { name: string; requirements: string[]; example?: Exchange }[];
+      finishedAt: string;
+      target: { url: string };
+    };
+    const examples = new Map<string, { test: string; exchange: Exchange }>();
+    for (const t of report.tests ?? []) {
+      if (t.example === undefined) continue;
+      for (const id of t.requirements) if (!examples.has(id)) examples.set(id, { test: t.name, exchange: t.example });
+    }
+    return { statuses: new Map(report.requirements.map((r) => [r.id, r.status])), examples, finishedAt: report.finishedAt, target: report.target.url };
   } catch {
     return undefined;
   }
@@ -58,6 +75,8 @@ nav a{margin-right:1rem}code,pre{background:#f4f4f4;border-radius:3px}pre{paddin
 .req{border-left:4px solid #90a4ae;padding:.1rem .8rem;margin:.4rem 0 1rem;background:#fafafa;font-size:.9rem}
 .st-passed{color:#2e7d32}.st-failed{color:#c62828}.st-untested{color:#757575}.st-not-claimed{color:#757575}.st-expected-failure{color:#ef6c00}.st-needs-setting{color:#1565c0}.st-not-run{color:#6d4c41}
 table{border-collapse:collapse}td,th{border-bottom:1px solid #e0e0e0;padding:.2rem .5rem;text-align:left;vertical-align:top}
+.source a.ln{color:#9e9e9e;text-decoration:none;display:inline-block;min-width:3.5em;text-align:right;user-select:none}.source span:target{background:#fff59d}
+.example pre{font-size:.8rem;max-height:24rem}
 </style></head><body>
 <nav><a href="${up}index.html">Spec site</a><a href="${up}requirements.html">Requirements</a><a href="${up}decisions.html">Decisions</a><a href="${up}schemas.html">Schemas</a></nav>
 ${body}
@@ -86,9 +105,27 @@ function evidenceHtml(req: Requirement, sources: Readonly<Record<string, Evidenc
     .join('; ');
 }
 
+/** The page of a source file on the site: `code/reference-impl/indexes/index-manager.ts.html`. */
+export function codePageOf(file: string): string {
+  return `code/${file}.html`;
+}
+
+function codeHtml(sites: readonly CodeSite[]): string {
+  if (sites.length === 0) return '<em>no <code>Implements:</code> comment names it</em>';
+  return sites
+    .map((s) => `<a class="code-site" href="${escapeHtml(codePageOf(s.file))}#L${s.line}"><code>${escapeHtml(s.file)}:${s.line}</code></a> <code>${escapeHtml(s.label)}</code>`)
+    .join('<br>');
+}
+
+function exampleHtml(example: { test: string; exchange: Exchange } | undefined): string {
+  if (example === undefined) return '';
+  return `<details class="example"><summary>Example exchange, from the passing test ${escapeHtml(example.test)}</summary><pre>${escapeHtml(formatExchanges([example.exchange]))}</pre></details>`;
+}
+
 function requirementBlock(
   req: Requirement,
   tests: readonly TestRef[],
+  sites: readonly CodeSite[],
   schemas: readonly string[],
   lastRun: LastRun | undefined,
   sources: Readonly<Record<string, EvidenceSource | undefined>>,
@@ -102,8 +139,17 @@ function requirementBlock(
 <div>Basis: <span class="basis" data-basis="${req.basis}">${req.basis}</span> — ${escapeHtml(BASIS[req.basis])}</div>
 <div class="evidence">Evidence: ${evidenceHtml(req, sources)}</div>
 ${schemas.length > 0 ? `<div>Schemas: ${schemas.map((s) => `<a href="schemas/${s}.html">${s}</a>`).join(', ')}</div>` : ''}
-<div>Tests: ${testList}</div>
-</div>`;
+<div class="tests">Tests: ${testList}</div>
+<div class="code">Implemented in: ${codeHtml(sites)}</div>
+${exampleHtml(lastRun?.examples.get(req.id))}
+</div><!-- ${req.id} -->`;
+}
+
+/** A source file as a page, every line anchored (`#L12`) so a requirement links to the line that implements it. */
+function codePage(file: string): string {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const numbered = lines.map((l, i) => `<span id="L${i + 1}"><a class="ln" href="#L${i + 1}">${i + 1}</a> ${escapeHtml(l)}</span>`).join('\n');
+  return layout(file, `<h1><code>${escapeHtml(file)}</code></h1>\n<pre class="source">${numbered}</pre>`, codePageOf(file).split('/').length - 1);
 }
 
 interface SiteInput {
@@ -112,17 +158,19 @@ interface SiteInput {
   testsDir?: string;
 }
 
-export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conformance.json'), testsDir = join(ROOT, 'tests', 'conformance') }: SiteInput): { pages: string[] } {
+export async function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conformance.json'), testsDir = join(ROOT, 'tests', 'conformance') }: SiteInput): Promise<{ pages: string[] }> {
   const index = loadRequirementsIndex();
   const byId = new Map(index.requirements.map((r) => [r.id, r]));
-  const tests = testsByRequirement(testsDir, ROOT);
+  const tests = await collectTestsByRequirement(ROOT, testsDir);
+  const sites = scanCodeSites(ROOT);
   const lastRun = readLastRun(reportPath);
-  mkdirSync(join(outDir, 'schemas'), { recursive: true });
   const pages: string[] = [];
   const write = (page: string, html: string) => {
+    mkdirSync(dirname(join(outDir, page)), { recursive: true });
     writeFileSync(join(outDir, page), html);
     pages.push(page);
   };
+  for (const file of new Set([...sites.values()].flat().map((s) => s.file))) write(codePageOf(file), codePage(file));
 
   const specPages: { page: string; title: string }[] = [];
   for (const path of specMarkdownFiles()) {
@@ -162,7 +210,7 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
           if (!requirement) return heading;
           const own = headingLine;
           const schemas = [...new Set(examples.filter((e) => sectionOf(e.line) === own).map((e) => e.schema))];
-          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], schemas, lastRun, index.evidenceSources);
+          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], sites.get(req!) ?? [], schemas, lastRun, index.evidenceSources);
           return heading;
         },
         link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link): string {
@@ -178,12 +226,12 @@ export function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conforma
 
   const rows = index.requirements.map((r) => {
     const status = lastRun?.statuses.get(r.id) ?? '';
-    return `<tr data-basis="${r.basis}"><td><a href="${pageOf(r.file)}#${r.id}">${r.id}</a></td><td>${r.level}</td><td>${r.profile}</td><td>${r.status}</td><td title="${escapeHtml(BASIS[r.basis])}">${r.basis}</td><td>${r.evidence.length}</td><td>${(tests.get(r.id) ?? []).length}</td><td class="st-${status}">${status}</td><td>${escapeHtml(r.statement)}</td></tr>`;
+    return `<tr data-basis="${r.basis}"><td><a href="${pageOf(r.file)}#${r.id}">${r.id}</a></td><td>${r.level}</td><td>${r.profile}</td><td>${r.status}</td><td title="${escapeHtml(BASIS[r.basis])}">${r.basis}</td><td>${r.evidence.length}</td><td>${(tests.get(r.id) ?? []).length}</td><td>${(sites.get(r.id) ?? []).length}</td><td class="st-${status}">${status}</td><td>${escapeHtml(r.statement)}</td></tr>`;
   });
   write('requirements.html', layout('Requirements', `<h1>Requirements (spec ${escapeHtml(index.specVersion)})</h1>
 <p>${lastRun ? `Statuses from the run against ${escapeHtml(lastRun.target)} finished ${escapeHtml(lastRun.finishedAt)}.` : 'No run recorded: run <code>npm start</code> to fill in statuses.'}</p>
 <p><label>Basis <select id="basis-filter"><option value="">all</option>${(Object.keys(BASIS) as Requirement['basis'][]).map((b) => `<option value="${b}">${b}: ${escapeHtml(BASIS[b])}</option>`).join('')}</select></label></p>
-<table id="requirements"><thead><tr><th>ID</th><th>Level</th><th>Profile</th><th>Spec status</th><th>Basis</th><th>Evidence</th><th>Tests</th><th>Last run</th><th>Statement</th></tr></thead><tbody>
+<table id="requirements"><thead><tr><th>ID</th><th>Level</th><th>Profile</th><th>Spec status</th><th>Basis</th><th>Evidence</th><th>Tests</th><th>Code</th><th>Last run</th><th>Statement</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
 <script>
@@ -218,7 +266,7 @@ ${decisionsPage ? '' : '<p>No decisions page.</p>'}`));
 // Only when run as a script (npm run docs), not when imported by the test.
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const out = process.argv[2] ?? join(ROOT, 'site');
-  const { pages } = buildSite({ outDir: out });
+  const { pages } = await buildSite({ outDir: out });
   process.stdout.write(`wrote ${pages.length} pages to ${out}\n`);
 }
 

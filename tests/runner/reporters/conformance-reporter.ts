@@ -104,6 +104,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
   if (cutShort(test, error, lostAt)) status = 'not-run';
   const inner = result.state === 'failed' ? result.errors?.[0] : undefined;
   const exchanges = Array.isArray(meta.exchanges) ? (meta.exchanges as Exchange[]) : undefined;
+  const example = meta.example as Exchange | undefined;
   return {
     id: `${file} > ${test.fullName}`,
     file,
@@ -117,6 +118,7 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     ...(status === 'skipped' && typeof meta.needsSetting === 'string' ? { needsSetting: meta.needsSetting } : {}),
     ...(status === 'failed' ? { signature: failureSignature(error, exchanges, inner !== undefined && PROPERTY_FAILURE.test(inner.message ?? '') ? innermost(inner).message : undefined) } : {}),
     ...(exchanges ? { exchanges } : {}),
+    ...(status === 'passed' && example !== undefined ? { example } : {}),
   };
 }
 

@@ -15,6 +15,12 @@ export function embedJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** The page shows no examples (the spec site does), so it does not carry them. */
+function withoutExample(test: ConformanceReport['tests'][number]): ConformanceReport['tests'][number] {
+  const { example: _example, ...rest } = test;
+  return rest;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -204,7 +210,7 @@ ${report.targetLost === undefined ? '' : `<p class="lost" id="target-lost">${esc
 <span class="meta" id="matrix-count"></span>
 </div>
 <table id="matrix"><thead><tr><th>Requirement</th><th>Statement</th><th>Level</th><th>Profile</th><th>Basis</th><th>Status</th><th>Tests</th></tr></thead><tbody></tbody></table>
-<script type="application/json" id="report-data">${embedJson(report)}</script>
+<script type="application/json" id="report-data">${embedJson({ ...report, tests: report.tests.map(withoutExample) })}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

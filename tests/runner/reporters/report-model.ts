@@ -40,6 +40,8 @@ export interface TestOutcome {
   needsSetting?: string;
   signature?: FailureSignature;
   exchanges?: Exchange[];
+  /** One exchange of a passing test (exampleExchange in tests/harness/transcript.ts). */
+  example?: Exchange;
 }
 
 export interface RunInfo {
@@ -141,7 +143,21 @@ export function judgeTests(info: RunInfo, spec: RequirementsIndex, outcomes: rea
       ...(expectation === undefined ? {} : { expectation }),
       ...(replay === undefined ? {} : { replay }),
       ...(t.exchanges && t.exchanges.length > 0 ? { exchanges: t.exchanges } : {}),
+      ...(t.example === undefined || status !== 'passed' ? {} : { example: t.example }),
     };
+  });
+}
+
+/** Keeps a passing test's example only where it is the first for one of its requirements: one per requirement is shown. */
+function firstExamples(tests: readonly JudgedTest[]): JudgedTest[] {
+  const shown = new Set<string>();
+  return tests.map((t) => {
+    if (t.example === undefined) return t;
+    const fresh = t.requirements.filter((id) => !shown.has(id));
+    for (const id of fresh) shown.add(id);
+    if (fresh.length > 0) return t;
+    const { example: _dropped, ...rest } = t;
+    return rest;
   });
 }
 
@@ -285,7 +301,7 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
 }
 
 export function buildReport(info: RunInfo, spec: RequirementsIndex, outcomes: readonly TestOutcome[], runErrors: readonly string[]): ConformanceReport {
-  const tests = judgeTests(info, spec, outcomes);
+  const tests = firstExamples(judgeTests(info, spec, outcomes));
   const seen = new Set(outcomes.map((t) => t.id));
   // An entry naming a test this run could have run but did not see is stale (renamed or deleted test). In a shard
   // it may just live in another shard: `merge` keeps only the entries no shard saw.

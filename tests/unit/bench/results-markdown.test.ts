@@ -1,31 +1,43 @@
-// bench/RESULTS.md is generated from a run's figures: every figure, its goal and whether it was met.
+// bench/RESULTS.md is generated from recorded figures: each bench file's latest full run, with its machine and load.
 import { describe, expect, it } from 'vitest';
-import { renderResultsMarkdown } from '../../../bench/results-markdown.js';
+import { type BenchRun, mergeRun, renderResultsMarkdown } from '../../../bench/results-markdown.js';
+
+const machine = { cores: 2, cpu: 'AMD EPYC', node: 'v20.20.2', platform: 'linux/x64' };
+
+function run(generatedAt: string, quick: boolean, files: BenchRun['files']): BenchRun {
+  return { generatedAt, quick, ...machine, files };
+}
+
+const throughput = {
+  file: 'http-throughput.bench.ts',
+  loadBefore: 0.12,
+  loadAfter: 1.5,
+  results: [
+    { name: 'Create ratio', value: 32043, unit: 'req/s', baseline: 56413, ratio: 0.568, goal: 'ratio ≥ 0.6', met: false, detail: { cpuCostRatio: 0.534 } },
+    { name: 'Get | by ref', value: 43167, unit: 'req/s', baseline: 54998, ratio: 0.785, goal: 'ratio ≥ 0.6', met: true },
+  ],
+};
 
 describe('bench/RESULTS.md', () => {
-  it('lists every figure of the run with its ratio, CPU ratio and goal, names the machine, and shows failed files', () => {
-    const text = renderResultsMarkdown({
-      generatedAt: '2026-11-28T12:00:00.000Z',
-      cores: 2,
-      cpu: 'AMD EPYC',
-      node: 'v20.20.2',
-      platform: 'linux/x64',
-      quick: false,
-      files: [
-        {
-          file: 'http-throughput.bench.ts',
-          results: [
-            { name: 'Create ratio', value: 32043, unit: 'req/s', baseline: 56413, ratio: 0.568, goal: 'ratio ≥ 0.6', met: false, detail: { cpuCostRatio: 0.534 } },
-            { name: 'Get | by ref', value: 43167, unit: 'req/s', baseline: 54998, ratio: 0.785, goal: 'ratio ≥ 0.6', met: true },
-          ],
-        },
-        { file: 'memory.bench.ts', results: [], error: 'server exited' },
-      ],
-    });
-    expect(text).toContain('on 2026-11-28T12:00:00.000Z: 2 cores (AMD EPYC), node v20.20.2, linux/x64.');
+  it('lists every figure with its ratio, CPU ratio and goal, names the machine and its load, and shows failed files', () => {
+    const recorded = mergeRun({ files: [] }, run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]));
+    const text = renderResultsMarkdown(recorded);
+    expect(text).toContain('Measured 2026-11-28T12:00:00.000Z: 2 cores (AMD EPYC), node v20.20.2, linux/x64; load average 0.12 before, 1.50 after.');
     expect(text).toContain('| Create ratio | 32,043 req/s | 56,413 | 0.57 | 0.53 | ratio ≥ 0.6 | **not met** |');
     expect(text).toContain('| Get \\| by ref | 43,167 req/s | 54,998 | 0.79 |  | ratio ≥ 0.6 | met |');
-    expect(text).toContain('- `memory.bench.ts` failed: server exited');
-    expect(text).not.toContain('quick mode');
+    expect(text).toContain('## memory.bench.ts');
+    expect(text).toContain('Failed: server exited');
+  });
+
+  it('a full run of one file replaces only that file, and a quick run records nothing', () => {
+    const first = mergeRun({ files: [] }, run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]));
+    const memory = { file: 'memory.bench.ts', results: [{ name: 'heap after 100k', value: 90, unit: 'MB' }] };
+    const second = mergeRun(first, run('2026-11-29T08:00:00.000Z', false, [memory]));
+    expect(second.files.map((f) => [f.file, f.measuredAt])).toEqual([
+      ['http-throughput.bench.ts', '2026-11-28T12:00:00.000Z'],
+      ['memory.bench.ts', '2026-11-29T08:00:00.000Z'],
+    ]);
+    expect(renderResultsMarkdown(second)).not.toContain('server exited');
+    expect(mergeRun(second, run('2026-11-30T08:00:00.000Z', true, [throughput]))).toBe(second);
   });
 });

@@ -99,4 +99,16 @@ describe('conformance report', () => {
     expect(buildReport(info(), spec, [], []).outcome).toBe('failed');
     expect(buildReport(info(), spec, [outcome({})], ['x.test.ts: failed to load']).outcome).toBe('failed');
   });
+
+  it('keeps the example exchange of a passing test only where it is the first for one of its requirements', () => {
+    const example = { method: 'POST', url: 'http://h/', path: '/', startedAt: '2025-01-01T00:00:00.000Z', durationMs: 1, request: { headers: {} }, response: { status: 201, headers: {} } };
+    const report = buildReport(info(), spec, [
+      outcome({ id: 'a', requirements: [first!.id], example }),
+      outcome({ id: 'b', requirements: [first!.id], example }),
+      outcome({ id: 'c', requirements: [first!.id, second!.id], example }),
+      outcome({ id: 'd', requirements: [second!.id], status: 'failed', error: 'boom', example }),
+    ], []);
+    expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
+    expect(report.tests.map((t) => [t.id, t.example !== undefined])).toEqual([['a', true], ['b', false], ['c', true], ['d', false]]);
+  });
 });

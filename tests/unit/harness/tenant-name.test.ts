@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tenantName } from '../../harness/tenant.js';
+import { tenantName } from '../../harness/names.js';
 
 describe('tenantName', () => {
   it('names a file the same way for the same run and seed, so a replay makes the same names', () => {

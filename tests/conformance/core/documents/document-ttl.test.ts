@@ -2,9 +2,7 @@
 // read. Expired documents are made with a ttl in the past (deterministic); one test waits for a ttl a second ahead.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../../harness/index.js';
-import { waitActive } from '../../indexes/index-fixtures.js';
-import { expectQueryError, lit, txnTime } from '../protocol-wire.js';
-import { refPayload } from '../v4-records.js';
+import { expectQueryError, literal, refPayload, txnTime, waitActive } from '../../../harness/v4.js';
 
 const t = useTenant({ roles: ['admin', 'server'] });
 
@@ -16,7 +14,7 @@ const FUTURE = { '@ts': '2999-01-01T00:00:00Z' };
 
 const coll = { collection: COLL };
 const docRef = (id: string): unknown => ({ ref: coll, id });
-const create = (target: unknown, data: Record<string, unknown>, ttl?: unknown): unknown => ({ create: target, params: lit(ttl === undefined ? { data } : { data, ttl }) });
+const create = (target: unknown, data: Record<string, unknown>, ttl?: unknown): unknown => ({ create: target, params: literal(ttl === undefined ? { data } : { data, ttl }) });
 const page = (set: unknown): unknown => ({ paginate: set, size: 1000 });
 const byKind = (kind: string): unknown => ({ match: { index: INDEX_BY_KIND }, terms: kind });
 const documentsSet = { documents: coll };
@@ -31,7 +29,7 @@ function refIds(res: Response): string[] {
 
 beforeAll(async () => {
   // history_days is explicit so that the history of an expired document is within retention on any server.
-  (await t.server.query({ create_collection: lit({ name: COLL, history_days: 30n }) })).expectStatus(201);
+  (await t.server.query({ create_collection: literal({ name: COLL, history_days: 30n }) })).expectStatus(201);
   const indexes = [
     { name: INDEX_BY_KIND, source: coll, terms: [{ object: { field: ['data', 'kind'] } }] },
     { name: INDEX_ALL, source: coll, values: [{ object: { field: ['data', 'n'] } }, { object: { field: ['ref'] } }] },
@@ -46,7 +44,7 @@ describe('reads of an expired document', () => {
     const created = (await t.server.query(create(docRef(id), { v: 1n }, PAST))).expectStatus(201).resource;
     expect(created.ttl).toEqual(PAST);
     expect(created.data).toEqual({ v: 1n });
-    const error = expectQueryError(await t.server.query({ get: docRef(id) }), 404, 'instance not found');
+    const error = expectQueryError(await t.server.query({ get: docRef(id) }), [404, 'instance not found']);
     expect(error.description).toBe('Document not found.');
     expect(error.position).toEqual([]);
   });
@@ -60,17 +58,17 @@ describe('reads of an expired document', () => {
 
   check(['DOC-TTL-003'], 'A document whose ttl is ahead is read with its ttl; once the ttl passes, Get answers instance not found', async () => {
     const id = freshId();
-    const created = (await t.server.query({ create: docRef(id), params: { object: { data: lit({ v: 'soon' }), ttl: { time_add: { now: null }, offset: 1, unit: 'second' } } } })).expectStatus(201);
+    const created = (await t.server.query({ create: docRef(id), params: { object: { data: literal({ v: 'soon' }), ttl: { time_add: { now: null }, offset: 1, unit: 'second' } } } })).expectStatus(201);
     const ttl = created.resource.ttl as { '@ts': string };
     const got = await t.server.query({ get: docRef(id) });
     // The Get may only miss the document if it ran after the ttl.
     if (got.status === 200) expect(got.resource.ttl).toEqual(ttl);
-    else expectQueryError(got, 404, 'instance not found');
+    else expectQueryError(got, [404, 'instance not found']);
     const deadline = Date.now() + 15_000;
     for (;;) {
       const res = await t.server.query({ get: docRef(id) });
       if (res.status === 404) {
-        expectQueryError(res, 404, 'instance not found');
+        expectQueryError(res, [404, 'instance not found']);
         // The miss comes only once the transaction's time has reached the ttl.
         expect(txnTime(res) * 1000n >= BigInt(Date.parse(ttl['@ts'])) * 1_000_000n).toBe(true);
         break;
@@ -108,7 +106,7 @@ describe('reads of an expired document', () => {
     const id = freshId();
     (await t.server.query(create(docRef(id), { kind }))).expectStatus(201);
     expect(refIds(await t.server.query(page(byKind(kind))))).toEqual([id]);
-    (await t.server.query({ update: docRef(id), params: lit({ ttl: PAST }) })).expectStatus(200);
+    (await t.server.query({ update: docRef(id), params: literal({ ttl: PAST }) })).expectStatus(200);
     expect(refIds(await t.server.query(page(byKind(kind))))).toEqual([]);
     expect(refIds(await t.server.query(page(documentsSet)))).not.toContain(id);
   });
@@ -118,8 +116,8 @@ describe('reads of an expired document', () => {
     const id = freshId();
     const created = (await t.server.query(create(docRef(id), { kind }, PAST))).expectStatus(201).resource;
     const at = (expr: unknown): unknown => ({ at: created.ts, expr });
-    expectQueryError(await t.server.query(at({ get: docRef(id) })), 404, 'instance not found');
-    expectQueryError(await t.server.query({ get: docRef(id), ts: created.ts }), 404, 'instance not found');
+    expectQueryError(await t.server.query(at({ get: docRef(id) })), [404, 'instance not found']);
+    expectQueryError(await t.server.query({ get: docRef(id), ts: created.ts }), [404, 'instance not found']);
     expect((await t.server.query(at({ exists: docRef(id) }))).expectStatus(200).resource).toBe(false);
     expect(refIds(await t.server.query(at(page(byKind(kind)))))).toEqual([]);
     expect(refIds(await t.server.query(at(page(documentsSet))))).not.toContain(id);
@@ -128,8 +126,8 @@ describe('reads of an expired document', () => {
   check(['DOC-TTL-006'], 'At a time before an Update set a past ttl, the earlier version (without a ttl) is read', async () => {
     const id = freshId();
     const created = (await t.server.query(create(docRef(id), { v: 'before' }))).expectStatus(201).resource;
-    (await t.server.query({ update: docRef(id), params: lit({ ttl: PAST }) })).expectStatus(200);
-    expectQueryError(await t.server.query({ get: docRef(id) }), 404, 'instance not found');
+    (await t.server.query({ update: docRef(id), params: literal({ ttl: PAST }) })).expectStatus(200);
+    expectQueryError(await t.server.query({ get: docRef(id) }), [404, 'instance not found']);
     const old = (await t.server.query({ at: created.ts, expr: { get: docRef(id) } })).expectStatus(200).resource;
     expect(old.data).toEqual({ v: 'before' });
     expect(old).not.toHaveProperty('ttl');
@@ -146,14 +144,14 @@ describe('writes to an expired document', () => {
     const alive = freshId();
     (await t.server.query(create(docRef(alive), { email }))).expectStatus(201);
     expect(refIds(await t.server.query(page({ match: { index: name }, terms: email })))).toEqual([alive]);
-    expectQueryError(await t.server.query(create(coll, { email })), 400, 'instance not unique');
+    expectQueryError(await t.server.query(create(coll, { email })), [400, 'instance not unique']);
   });
 
   check(['DOC-TTL-007'], 'Update, Replace and Delete of an expired document answer 404 instance not found', async () => {
     const id = freshId();
     (await t.server.query(create(docRef(id), {}, PAST))).expectStatus(201);
-    for (const write of [{ update: docRef(id), params: lit({ data: { v: 2n } }) }, { replace: docRef(id), params: lit({ data: { v: 3n } }) }, { delete: docRef(id) }]) {
-      const error = expectQueryError(await t.server.query(write), 404, 'instance not found');
+    for (const write of [{ update: docRef(id), params: literal({ data: { v: 2n } }) }, { replace: docRef(id), params: literal({ data: { v: 3n } }) }, { delete: docRef(id) }]) {
+      const error = expectQueryError(await t.server.query(write), [404, 'instance not found']);
       expect(error.description).toBe('Document not found.');
     }
   });
@@ -174,23 +172,23 @@ describe('writes to an expired document', () => {
     const res = await t.server.query({ do: [create(docRef(id), {}, PAST), { exists: docRef(id) }] });
     expect(res.expectStatus(200, 201).resource).toBe(false);
     const other = freshId();
-    expectQueryError(await t.server.query({ do: [create(docRef(other), {}, PAST), { get: docRef(other) }] }), 404, 'instance not found');
+    expectQueryError(await t.server.query({ do: [create(docRef(other), {}, PAST), { get: docRef(other) }] }), [404, 'instance not found']);
   });
 
   check(['DOC-TTL-010'], 'Update with ttl null removes the ttl; Update and Replace with a ttl store it', async () => {
     const id = freshId();
     (await t.server.query(create(docRef(id), { v: 1n }, FUTURE))).expectStatus(201);
-    const cleared = (await t.server.query({ update: docRef(id), params: lit({ ttl: null }) })).expectStatus(200).resource;
+    const cleared = (await t.server.query({ update: docRef(id), params: literal({ ttl: null }) })).expectStatus(200).resource;
     expect(cleared).not.toHaveProperty('ttl');
     expect(cleared.data).toEqual({ v: 1n });
     expect((await t.server.query({ get: docRef(id) })).expectStatus(200).resource).not.toHaveProperty('ttl');
-    const replaced = (await t.server.query({ replace: docRef(id), params: lit({ data: { v: 2n }, ttl: FUTURE }) })).expectStatus(200).resource;
+    const replaced = (await t.server.query({ replace: docRef(id), params: literal({ data: { v: 2n }, ttl: FUTURE }) })).expectStatus(200).resource;
     expect(replaced.ttl).toEqual(FUTURE);
     expect((await t.server.query({ get: docRef(id) })).expectStatus(200).resource.ttl).toEqual(FUTURE);
   });
 
   check(['DOC-TTL-011'], 'A ttl that is not a Time answers 400 validation failed (invalid type at ttl)', async () => {
-    const error = expectQueryError(await t.server.query(create(coll, {}, 'tomorrow')), 400, 'validation failed');
+    const error = expectQueryError(await t.server.query(create(coll, {}, 'tomorrow')), [400, 'validation failed']);
     expect(error.failures).toEqual([{ field: ['ttl'], code: 'invalid type', description: 'Invalid type String, expected type Time.' }]);
   });
 

@@ -2,11 +2,11 @@
 // summaries of abort, unbound names, missing methods, wrong arguments, missing documents and nulls, and that a failed
 // query writes nothing.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
-import { data, fails, ok, summaryPosition, unique } from './fql10-fixtures.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
+import { data, fails, ok, summaryPosition } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
-const coll = unique('Errs');
+const coll = uniqueName('Errs');
 
 beforeAll(async () => {
   await ok(t.admin, `Collection.create({ name: "${coll}" })`);
@@ -65,7 +65,7 @@ describe('run-time errors', () => {
   });
 
   check(['FQL-ERR-008'], 'a query that fails while it runs keeps none of its writes', async () => {
-    const marker = unique('m');
+    const marker = uniqueName('m');
     await fails(t.admin, `${coll}.create({ marker: "${marker}" })\nCollection.create({ name: "${coll}_x" })\nabort("stop")`, 'abort');
     expect(await data(t.admin, `${coll}.where(.marker == "${marker}").count()`)).toEqual({ '@int': '0' });
     expect(await data(t.admin, `Collection.byName("${coll}_x") == null`)).toBe(true);

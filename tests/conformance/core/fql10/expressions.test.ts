@@ -1,7 +1,7 @@
 // FQL v10 expressions (profile fql10, spec/requirements/fql10.md FQL-EXPR-*, FQL-TIME-*): arithmetic, comparison
 // and logical operators, let and blocks, if/else, functions, objects, arrays and projections, strings, times and dates.
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
 import { data, expectTag, fails, numberOf, summaryPosition } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
@@ -86,7 +86,7 @@ describe('objects, arrays and projections', () => {
       { foo: 'bar', gentleman: { other: { calo: 'galdo' } }, nope: null },
       [{ a: { '@int': '1' } }, { a: { '@int': '3' } }],
     ]);
-    const coll = `Proj_${Math.random().toString(36).slice(2, 8)}`;
+    const coll = uniqueName('Proj');
     await data(t.admin, `Collection.create({ name: "${coll}" })`);
     expect(await data(t.admin, `let d = ${coll}.create({ name: "n", age: 3, secret: "s" })\nd { name, age }`)).toEqual({ name: 'n', age: { '@int': '3' } });
   });

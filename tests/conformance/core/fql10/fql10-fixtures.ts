@@ -37,11 +37,6 @@ export function summaryPosition(summary: unknown): string | undefined {
   return m === null ? undefined : `${m[1]}:${m[2]}`;
 }
 
-/** A name no other test of the run uses. */
-export function unique(prefix: string): string {
-  return `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
-}
-
 /** Tagged integers and doubles of a result, as numbers, for comparisons of arithmetic. */
 export function numberOf(tagged: unknown): number {
   if (tagged !== null && typeof tagged === 'object') {

@@ -2,8 +2,8 @@
 // arguments, syntax errors, no 5xx for any text, and the client's deadline on queries and feeds.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
-import { data, fails, ok, summaryPosition, unique, UNTYPED } from './fql10-fixtures.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
+import { data, fails, ok, summaryPosition, UNTYPED } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
 
@@ -84,7 +84,7 @@ describe('syntax', () => {
 
 describe('deadlines', () => {
   check(['FQL-TIMEOUT-001'], 'a query still running at its x-query-timeout-ms answers 440 time_out and writes nothing', async () => {
-    const coll = unique('Timed');
+    const coll = uniqueName('Timed');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
     const res = await t.admin.fql(`${coll}.create({ a: 1 })\nSet.sequence(0, 300000).map(x => x * 2).count()`, undefined, { headers: { ...UNTYPED, 'x-query-timeout-ms': '1' } });
     res.expectStatus(440).expectSchema('v10-error').expectErrorCode('time_out');
@@ -93,7 +93,7 @@ describe('deadlines', () => {
   });
 
   check(['FQL-TIMEOUT-002'], 'a feed poll whose page is not ready within its x-query-timeout-ms answers 440 time_out', async () => {
-    const coll = unique('TimedFeed');
+    const coll = uniqueName('TimedFeed');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
     const token = (await data(t.admin, `${coll}.all().map(d => Set.sequence(0, 15000).map(x => x + 1).toArray().length).eventSource()`))['@stream'];
     expect(typeof token).toBe('string');

@@ -1,20 +1,20 @@
 // Collections, databases, keys and documents in FQL v10 (profile fql10, spec/requirements/fql10.md FQL-SCHEMA-*,
 // FQL-DOC-*): creation, lookup by name and id, collection-defined indexes, updates, replaces, deletes and ids.
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
-import { data, expectTag, fails, ok, unique } from './fql10-fixtures.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
+import { data, expectTag, fails, ok } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
 
 async function collection(prefix: string, extra = ''): Promise<string> {
-  const name = unique(prefix);
+  const name = uniqueName(prefix);
   await ok(t.admin, `Collection.create({ name: "${name}"${extra} })`);
   return name;
 }
 
 describe('collections', () => {
   check(['FQL-SCHEMA-001'], 'Collection.create answers the collection document, whose name then names the collection', async () => {
-    const name = unique('Book');
+    const name = uniqueName('Book');
     const created = await data(t.admin, `Collection.create({ name: "${name}" })`);
     expect(created['@doc']).toMatchObject({ name, coll: { '@mod': 'Collection' } });
     expectTag(created['@doc'].ts, '@time');
@@ -39,7 +39,7 @@ describe('collections', () => {
     const name = await collection('Gone');
     expect(await data(t.admin, `Collection.byName("${name}") != null`)).toBe(true);
     expect((await data(t.admin, `Collection.byName("${name}")`))['@doc']).toMatchObject({ name });
-    expect(await data(t.admin, `Collection.byName("${unique('Never')}") == null`)).toBe(true);
+    expect(await data(t.admin, `Collection.byName("${uniqueName('Never')}") == null`)).toBe(true);
     await ok(t.admin, `${name}.create({ a: 1 })`);
     await ok(t.admin, `if (Collection.byName("${name}") != null) {\n  Collection.byName("${name}")!.delete()\n}`);
     expect(await data(t.admin, `Collection.byName("${name}") == null`)).toBe(true);
@@ -62,7 +62,7 @@ describe('collections', () => {
 
 describe('databases and keys', () => {
   check(['FQL-SCHEMA-005'], 'Database.create makes a child database; byName finds it, == null and exists() false when missing; all() lists it', async () => {
-    const name = unique('child');
+    const name = uniqueName('child');
     expect(await data(t.admin, `Database.byName("${name}") == null`)).toBe(true);
     expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(false);
     const created = await data(t.admin, `if (Database.byName("${name}") == null) {\n  Database.create({ name: "${name}", protected: null, typechecked: null, priority: null })\n}`);
@@ -72,18 +72,18 @@ describe('databases and keys', () => {
   });
 
   check(['FQL-SCHEMA-006'], 'Database.create with the name of an existing child answers constraint_failure', async () => {
-    const name = unique('dup');
+    const name = uniqueName('dup');
     await ok(t.admin, `Database.create({ name: "${name}" })`);
     await fails(t.admin, `Database.create({ name: "${name}" })`, 'constraint_failure');
     expect(await data(t.admin, `Database.all().where(.name == "${name}").count()`)).toEqual({ '@int': '1' });
   });
 
   check(['FQL-SCHEMA-007'], 'Key.create answers a secret that authenticates in the child database with its role', async () => {
-    const name = unique('keyed');
+    const name = uniqueName('keyed');
     const secret = await data(t.admin, `Database.create({ name: "${name}" })\nKey.create({ role: "admin", database: "${name}" }).secret`);
     expect(typeof secret).toBe('string');
     const child = t.admin.as(secret);
-    const coll = unique('InChild');
+    const coll = uniqueName('InChild');
     await ok(child, `Collection.create({ name: "${coll}" })`);
     expect(await data(child, `Collection.byName("${coll}").exists()`)).toBe(true);
     expect(await data(t.admin, `Collection.byName("${coll}").exists()`)).toBe(false);

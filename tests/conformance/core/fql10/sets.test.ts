@@ -1,11 +1,11 @@
 // Sets in FQL v10 (profile fql10, spec/requirements/fql10.md FQL-SET-*): a collection's documents, set methods,
 // pages of 16 with cursors, paginate(n), Set.sequence and toSet, reads that stop where they may, toArray's limit.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
-import { data, fails, ok, unique } from './fql10-fixtures.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
+import { data, fails, ok } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
-const coll = unique('Items');
+const coll = uniqueName('Items');
 const int = (n: number) => ({ '@int': String(n) });
 
 beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('sets', () => {
     expect(await data(t.admin, `${coll}.firstWhere(.n == 500)`)).toBeNull();
     expect((await data(t.admin, `${coll}.all().first()`))['@doc']).toMatchObject({ n: int(0) });
     expect(await data(t.admin, `${coll}.all().where(.n > 100).first()`)).toBeNull();
-    const marker = unique('fe');
+    const marker = uniqueName('fe');
     expect(await data(t.admin, `${coll}.where(.n < 2).forEach(d => ${coll}.create({ copy: d.n, marker: "${marker}" }))`)).toBeNull();
     expect(await data(t.admin, `${coll}.where(.marker == "${marker}").map(.copy).toArray()`)).toEqual([int(0), int(1)]);
     await ok(t.admin, `${coll}.where(.marker == "${marker}").forEach(.delete())`);

@@ -2,8 +2,8 @@
 // whole language, a run-time error while an event is made is an error event like the query's error, any value a map
 // builds is sent tagged, and collection-defined indexes are sources.
 import { describe, expect } from 'vitest';
-import { check, useTenant } from '../../../harness/index.js';
-import { data, expectTag, fails, ok, unique } from './fql10-fixtures.js';
+import { check, useTenant, uniqueName } from '../../../harness/index.js';
+import { data, expectTag, fails, ok } from './fql10-fixtures.js';
 
 const t = useTenant({ roles: ['admin'] });
 
@@ -21,7 +21,7 @@ async function source(query: string): Promise<string> {
 
 describe('event sources of FQL v10', () => {
   check(['FQL-SRC-001'], 'an error while a source makes an event is an error event like the query error; creating the source succeeds', async () => {
-    const coll = unique('Aborting');
+    const coll = uniqueName('Aborting');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
     const aborting = await source(`${coll}.all().map(doc => abort("test abort")).eventSource()`);
     const unknown = await source(`${coll}.all().map((doc) => notARealFn(doc)).toStream()`);
@@ -37,7 +37,7 @@ describe('event sources of FQL v10', () => {
   });
 
   check(['FQL-SRC-002'], 'a map may build times, dates, documents and 64-bit integers, sent tagged', async () => {
-    const coll = unique('Mapped');
+    const coll = uniqueName('Mapped');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
     const token = await source(`${coll}.all().map((doc) => {\n  time: Time.now(),\n  date: Date.today(),\n  doc: doc,\n  bigInt: 922337036854775808,\n}).toStream()`);
     const created = await data(t.admin, `${coll}.create({ value: 0 })`);
@@ -50,7 +50,7 @@ describe('event sources of FQL v10', () => {
   });
 
   check(['FQL-SRC-003'], 'Coll.<index>(terms) of a collection-defined index is a source of the documents in it', async () => {
-    const coll = unique('Indexed');
+    const coll = uniqueName('Indexed');
     await ok(t.admin, `Collection.create({ name: "${coll}", indexes: { byN: { terms: [{ field: ".n" }], values: [{ field: ".m" }] } } })`);
     const token = await source(`${coll}.byN(42).eventSource()`);
     const id = (await data(t.admin, `${coll}.create({ n: 42, m: 0 }).id`)) as string;

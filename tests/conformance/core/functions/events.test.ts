@@ -2,9 +2,7 @@
 // set as a set of events, paged with event cursors; Paginate with events: true. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { docRef, lit } from '../protocol-wire.js';
-import { txnTime } from '../v4-records.js';
+import { collection, createIndex, docRef, literal, match, txnTime } from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -51,19 +49,19 @@ function timeOf(micros: bigint): unknown {
 
 beforeAll(async () => {
   // history_days is explicit so that the whole history is within retention on any server.
-  (await t.server.query([{ create_collection: lit({ name: COLL, history_days: 30n }) }, { create_collection: lit({ name: MEMBERS, history_days: 30n }) }, { create_collection: lit({ name: TAGGED, history_days: 30n }) }])).expectStatus(200, 201);
+  (await t.server.query([{ create_collection: literal({ name: COLL, history_days: 30n }) }, { create_collection: literal({ name: MEMBERS, history_days: 30n }) }, { create_collection: literal({ name: TAGGED, history_days: 30n }) }])).expectStatus(200, 201);
   (await t.server.query([
     createIndex({ name: 'ev_by_tag', source: collection(TAGGED), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }] }),
     createIndex({ name: 'ev_refs_by_tag', source: collection(TAGGED), terms: [{ field: ['data', 'tag'] }] }),
   ])).expectStatus(200, 201);
-  const created = await written(t.server, { create: docRef(COLL, '1'), params: lit({ data: { foo: 'bar', buzz: 'bing', nested: { x: 1n, y: 2n } } }) });
+  const created = await written(t.server, { create: docRef(COLL, '1'), params: literal({ data: { foo: 'bar', buzz: 'bing', nested: { x: 1n, y: 2n } } }) });
   a = created.ref;
   times.created = created.ts;
-  times.updated = (await written(t.server, { update: a, params: lit({ data: { foo: 'baz', nested: { x: 3n } } }) })).ts;
-  times.replaced = (await written(t.server, { replace: a, params: lit({ data: { foo: 'baz' } }) })).ts;
+  times.updated = (await written(t.server, { update: a, params: literal({ data: { foo: 'baz', nested: { x: 3n } } }) })).ts;
+  times.replaced = (await written(t.server, { replace: a, params: literal({ data: { foo: 'baz' } }) })).ts;
   times.deleted = (await written(t.server, { delete: a })).ts;
-  times.recreated = (await written(t.server, { create: docRef(COLL, '1'), params: lit({ data: { again: true } }) })).ts;
-  const bCreated = await written(t.server, { create: docRef(COLL, '2'), params: lit({ data: { n: 1n } }) });
+  times.recreated = (await written(t.server, { create: docRef(COLL, '1'), params: literal({ data: { again: true } }) })).ts;
+  const bCreated = await written(t.server, { create: docRef(COLL, '2'), params: literal({ data: { n: 1n } }) });
   b = bCreated.ref;
   times.bCreated = bCreated.ts;
 });
@@ -82,7 +80,7 @@ describe('Events of a document', () => {
   });
 
   check(['FN-HIST-012'], 'an update that changes nothing is still an event, with data null', async () => {
-    const { ts } = await written(t.server, { update: b, params: lit({ data: { n: 1n } }) });
+    const { ts } = await written(t.server, { update: b, params: literal({ data: { n: 1n } }) });
     expect((await pageOf(paginate(events(b)))).data).toStrictEqual([
       { ts: times.bCreated, action: 'create', document: b, data: { n: 1n } },
       { ts, action: 'update', document: b, data: null },
@@ -91,7 +89,7 @@ describe('Events of a document', () => {
 
   check(['FN-HIST-011'], 'the request\'s own writes are events at the transaction time', async () => {
     const res = (await t.server.query({
-      let: [{ doc: { create: collection(COLL), params: lit({ data: { own: 1n } }) } }, { ref: { select: ['ref'], from: { var: 'doc' } } }],
+      let: [{ doc: { create: collection(COLL), params: literal({ data: { own: 1n } }) } }, { ref: { select: ['ref'], from: { var: 'doc' } } }],
       in: [{ var: 'ref' }, paginate(events({ var: 'ref' }))],
     })).expectStatus(200, 201);
     const [ref, page] = res.resource as [unknown, unknown];
@@ -122,9 +120,9 @@ describe('Paging events', () => {
     const expected = history();
     const first = await pageOf(paginate(events(a), { size: 2n }));
     expect(first).toStrictEqual({ after: cursorOf(expected[2]!), data: expected.slice(0, 2) });
-    const second = await pageOf(paginate(events(a), { size: 2n, after: lit(first.after) }));
+    const second = await pageOf(paginate(events(a), { size: 2n, after: literal(first.after) }));
     expect(second).toStrictEqual({ before: cursorOf(expected[2]!), after: cursorOf(expected[4]!), data: expected.slice(2, 4) });
-    const last = await pageOf(paginate(events(a), { size: 2n, cursor: { object: { after: lit(second.after) } } }));
+    const last = await pageOf(paginate(events(a), { size: 2n, cursor: { object: { after: literal(second.after) } } }));
     expect(last).toStrictEqual({ before: cursorOf(expected[4]!), data: expected.slice(4) });
   });
 
@@ -134,9 +132,9 @@ describe('Paging events', () => {
     // The real service reads `before: null` as an event at the end of time and may show it back as `after`; its
     // rendering is not fixed here, only what the page holds and where it continues.
     expect({ before: last.before, data: last.data }).toStrictEqual({ before: cursorOf(expected[3]!), data: expected.slice(3) });
-    const previous = await pageOf(paginate(events(a), { size: 2n, before: lit(last.before) }));
+    const previous = await pageOf(paginate(events(a), { size: 2n, before: literal(last.before) }));
     expect(previous).toStrictEqual({ before: cursorOf(expected[1]!), after: cursorOf(expected[3]!), data: expected.slice(1, 3) });
-    const first = await pageOf(paginate(events(a), { size: 2n, before: lit(previous.before) }));
+    const first = await pageOf(paginate(events(a), { size: 2n, before: literal(previous.before) }));
     expect(first).toStrictEqual({ after: cursorOf(expected[1]!), data: expected.slice(0, 1) });
   });
 
@@ -161,10 +159,10 @@ describe('Paging events', () => {
 
 describe('Events of sets', () => {
   check(['FN-HIST-018'], 'Events of Singleton and of Documents are add and remove events of their documents', async () => {
-    const x = await written(t.server, { create: docRef(MEMBERS, '1'), params: lit({ data: { v: 1n } }) });
-    await written(t.server, { update: x.ref, params: lit({ data: { v: 2n } }) });
+    const x = await written(t.server, { create: docRef(MEMBERS, '1'), params: literal({ data: { v: 1n } }) });
+    await written(t.server, { update: x.ref, params: literal({ data: { v: 2n } }) });
     const removed = await written(t.server, { delete: x.ref });
-    const y = await written(t.server, { create: docRef(MEMBERS, '2'), params: lit({ data: { v: 3n } }) });
+    const y = await written(t.server, { create: docRef(MEMBERS, '2'), params: literal({ data: { v: 3n } }) });
     const [single, listed] = (await resultOf(t.server, [
       paginate(events({ singleton: x.ref })),
       paginate(events({ documents: collection(MEMBERS) })),
@@ -180,9 +178,9 @@ describe('Events of sets', () => {
 
 describe('Events of index sets', () => {
   check(['FN-HIST-018'], 'Events of a Match are the add and remove events of its entries, with the index values as data', async () => {
-    const d = await written(t.server, { create: collection(TAGGED), params: lit({ data: { tag: 't', v: 1n } }) });
-    const changed = await written(t.server, { update: d.ref, params: lit({ data: { v: 2n } }) });
-    const retagged = await written(t.server, { update: d.ref, params: lit({ data: { tag: 'u' } }) });
+    const d = await written(t.server, { create: collection(TAGGED), params: literal({ data: { tag: 't', v: 1n } }) });
+    const changed = await written(t.server, { update: d.ref, params: literal({ data: { v: 2n } }) });
+    const retagged = await written(t.server, { update: d.ref, params: literal({ data: { tag: 'u' } }) });
     const [withValues, refsOnly, later] = (await resultOf(t.server, [
       paginate(events(match('ev_by_tag', 't'))),
       paginate(events(match('ev_refs_by_tag', 't'))),
@@ -206,14 +204,14 @@ describe('Events of index sets', () => {
     // A set event's cursor keeps its index values: they are part of its place in the history.
     const first = await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n }));
     expect(first.after).toStrictEqual({ ts: changed.ts, action: 'remove', document: d.ref, data: [1n] });
-    expect((await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n, after: lit(first.after) }))).data).toStrictEqual((withValues as { data: unknown[] }).data.slice(2));
+    expect((await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n, after: literal(first.after) }))).data).toStrictEqual((withValues as { data: unknown[] }).data.slice(2));
   });
 });
 
 describe('Set events inside a query', () => {
   check(['FN-HIST-018'], 'Select of data of a set event of a one-value index answers the value itself; the page shows arrays', async () => {
     const tag = 'sum-me';
-    for (const v of [3n, 4n]) await written(t.server, { create: collection(TAGGED), params: lit({ data: { tag, v } }) });
+    for (const v of [3n, 4n]) await written(t.server, { create: collection(TAGGED), params: literal({ data: { tag, v } }) });
     const sum = { lambda: ['acc', 'e'], expr: { add: [{ var: 'acc' }, { select: ['data'], from: { var: 'e' } }] } };
     const set = events(match('ev_by_tag', tag));
     expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: set })).toBe(17n);

@@ -1,7 +1,7 @@
 // What the function families' data-driven tests share: the shape of a case and the exact checks of an answer.
 import { expect } from 'vitest';
 import { stringifyWireJson, type Client, type Response } from '../../../harness/index.js';
-import { expectProtocolError, expectQueryError } from '../protocol-wire.js';
+import { expectProtocolError, expectQueryError } from '../../../harness/v4.js';
 
 /** A call and the value it answers; `ids` are the requirements the case checks, where a table mixes several. */
 export interface ResultCase {
@@ -29,7 +29,7 @@ export function expectResult(res: Response, expected: unknown): void {
 
 /** A 400 invalid argument whose first error has exactly this position and description. */
 export function expectInvalidArgument(res: Response, position: unknown[], description: string): void {
-  const error = expectQueryError(res, 400, 'invalid argument');
+  const error = expectQueryError(res, [400, 'invalid argument']);
   expect(error.position, res.explain('reports another position')).toEqual(position.map((p) => (typeof p === 'number' ? BigInt(p) : p)));
   expect(error.description, res.explain('has another description')).toBe(description);
 }
@@ -41,7 +41,7 @@ export async function resultOf(client: Client, expr: unknown): Promise<any> {
 
 /** A query that must fail with `status` and `code`, its first error having exactly `description` and `position`. */
 export async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
-  const error = expectQueryError(await client.query(expr), status, code);
+  const error = expectQueryError(await client.query(expr), [status, code]);
   expect(error.description).toBe(description);
   expect(error.position).toEqual(position);
 }

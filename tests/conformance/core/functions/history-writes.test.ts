@@ -2,9 +2,7 @@
 // into, and taking them out of, a document's past. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../../harness/index.js';
-import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { docRef, expectQueryError, lit } from '../protocol-wire.js';
-import { txnTime } from '../v4-records.js';
+import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime } from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, expectResult, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -15,7 +13,7 @@ const UNIQUE_U = 'histw_unique_u';
 const SECONDS = 1_000_000n;
 
 const insert = (ref: unknown, ts: unknown, action: unknown, data?: Record<string, unknown>): unknown =>
-  data === undefined ? { insert: ref, ts, action } : { insert: ref, ts, action, params: lit({ data }) };
+  data === undefined ? { insert: ref, ts, action } : { insert: ref, ts, action, params: literal({ data }) };
 const remove = (ref: unknown, ts: unknown, action: unknown): unknown => ({ remove: ref, ts, action });
 const get = (ref: unknown, ts?: unknown): unknown => (ts === undefined ? { get: ref } : { get: ref, ts });
 const eventTimes = async (ref: unknown): Promise<bigint[]> => ((await resultOf(t.server, { paginate: { events: ref }, size: 100n })).data as Array<{ ts: bigint }>).map((e) => e.ts);
@@ -30,13 +28,13 @@ function timeOf(micros: bigint): unknown {
 let nextId = 1;
 /** A fresh document of COLL created with `data`: its ref (a value) and creation time. */
 async function aDocument(data: Record<string, unknown>): Promise<{ ref: unknown; ts: bigint }> {
-  const res = (await t.server.query({ create: docRef(COLL, String(nextId++)), params: lit({ data }) })).expectStatus(201);
+  const res = (await t.server.query({ create: docRef(COLL, String(nextId++)), params: literal({ data }) })).expectStatus(201);
   return { ref: (res.resource as { ref: unknown }).ref, ts: txnTime(res) };
 }
 
 beforeAll(async () => {
   // history_days is explicit so that the past written here is within retention on any server.
-  (await t.server.query({ create_collection: lit({ name: COLL, history_days: 30n }) })).expectStatus(201);
+  (await t.server.query({ create_collection: literal({ name: COLL, history_days: 30n }) })).expectStatus(201);
   (await t.server.query(createIndex({ name: BY_TAG, source: collection(COLL), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }] }))).expectStatus(201);
   (await t.server.query(createIndex({ name: UNIQUE_U, source: collection(COLL), terms: [{ field: ['data', 'u'] }], unique: true }))).expectStatus(201);
 });
@@ -51,7 +49,7 @@ describe('Insert writes an event into a document\'s past', () => {
     expectResult(await t.server.query(insert(doc.ref, given(ts), 'create', { v: 0n })), { ts, action: 'create', document: doc.ref, data: { v: 0n } });
     expect(await resultOf(t.server, get(doc.ref, ts))).toStrictEqual({ ref: doc.ref, ts, data: { v: 0n } });
     expect(await resultOf(t.server, get(doc.ref, ts + 1n))).toStrictEqual({ ref: doc.ref, ts, data: { v: 0n } });
-    expectQueryError(await t.server.query(get(doc.ref, ts - 1n)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref, ts - 1n)), [404, 'instance not found']);
     expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { v: 1n } });
   });
 
@@ -73,14 +71,14 @@ describe('Insert writes an event into a document\'s past', () => {
     const ts = doc.ts - 10n * SECONDS;
     (await t.server.query(insert(doc.ref, early, 'create', { v: 1n }))).expectStatus(200);
     expectResult(await t.server.query(insert(doc.ref, ts, 'delete')), { ts, action: 'delete', document: doc.ref, data: null });
-    expectQueryError(await t.server.query(get(doc.ref, ts)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref, ts)), [404, 'instance not found']);
     expect(await resultOf(t.server, get(doc.ref, early))).toStrictEqual({ ref: doc.ref, ts: early, data: { v: 1n } });
     expect(await eventTimes(doc.ref)).toStrictEqual([early, ts, doc.ts]);
   });
 
   check(['FN-HISTW-004'], 'an event at the time of an existing version replaces that version', async () => {
     const doc = await aDocument({ v: 1n });
-    const res = (await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200);
+    const res = (await t.server.query({ update: doc.ref, params: literal({ data: { v: 2n } }) })).expectStatus(200);
     (await t.server.query(insert(doc.ref, doc.ts, 'create', { v: 7n }))).expectStatus(200);
     expect(await resultOf(t.server, get(doc.ref, doc.ts))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { v: 7n } });
     expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts, txnTime(res)]);
@@ -99,7 +97,7 @@ describe('Insert writes an event into a document\'s past', () => {
 
   check(['FN-HISTW-005'], 'a live version inserted after a live one is listed as an update, and so is the version after it', async () => {
     const doc = await aDocument({ v: 1n, keep: 'x' });
-    const later = txnTime((await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200));
+    const later = txnTime((await t.server.query({ update: doc.ref, params: literal({ data: { v: 2n } }) })).expectStatus(200));
     const early = doc.ts - 20n * SECONDS;
     const between = doc.ts - 10n * SECONDS;
     (await t.server.query(insert(doc.ref, early, 'create', { v: 0n, keep: 'x' }))).expectStatus(200);
@@ -119,7 +117,7 @@ describe('Insert writes an event into a document\'s past', () => {
 
   check(['FN-HISTW-006'], 'an inserted event that becomes the newest version is what Get and index reads see', async () => {
     const doc = await aDocument({ tag: 'first', v: 1n });
-    const res = (await t.server.query({ update: doc.ref, params: lit({ data: { tag: 'second', v: 2n } }) })).expectStatus(200);
+    const res = (await t.server.query({ update: doc.ref, params: literal({ data: { tag: 'second', v: 2n } }) })).expectStatus(200);
     const ts = txnTime(res);
     (await t.server.query(insert(doc.ref, ts, 'update', { tag: 'third', v: 3n }))).expectStatus(200);
     expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts, data: { tag: 'third', v: 3n } });
@@ -133,7 +131,7 @@ describe('Insert writes an event into a document\'s past', () => {
   check(['FN-HISTW-006'], 'a newest delete inserted makes the document gone for Get, Exists and the index', async () => {
     const doc = await aDocument({ tag: 'doomed', v: 1n });
     (await t.server.query(insert(doc.ref, doc.ts + 1n, 'delete'))).expectStatus(200);
-    expectQueryError(await t.server.query(get(doc.ref)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref)), [404, 'instance not found']);
     expectResult(await t.server.query({ exists: doc.ref }), false);
     expect((await resultOf(t.server, tagged('doomed'))).data).toStrictEqual([]);
   });
@@ -177,13 +175,13 @@ describe('Remove takes an event out of a document\'s past', () => {
     expectResult(await t.server.query(remove(doc.ref, ts + 1n, 'delete')), null);
     expect(await resultOf(t.server, get(doc.ref, ts + 1n))).toStrictEqual({ ref: doc.ref, ts, data: { v: 0n } });
     expectResult(await t.server.query(remove(doc.ref, timeOf(ts), 'create')), null);
-    expectQueryError(await t.server.query(get(doc.ref, ts)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref, ts)), [404, 'instance not found']);
     expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts]);
   });
 
   check(['FN-HISTW-011'], 'create and update both remove the live version at the time; a delete names only a delete', async () => {
     const doc = await aDocument({ v: 1n });
-    const res = (await t.server.query({ update: doc.ref, params: lit({ data: { v: 2n } }) })).expectStatus(200);
+    const res = (await t.server.query({ update: doc.ref, params: literal({ data: { v: 2n } }) })).expectStatus(200);
     expectResult(await t.server.query(remove(doc.ref, doc.ts, 'delete')), null);
     expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts, txnTime(res)]);
     expectResult(await t.server.query(remove(doc.ref, doc.ts - 1n, 'create')), null);
@@ -194,15 +192,15 @@ describe('Remove takes an event out of a document\'s past', () => {
 
   check(['FN-HISTW-012'], 'removing the newest version makes the one before it what Get and index reads see', async () => {
     const doc = await aDocument({ tag: 'A', v: 1n });
-    const b = (await t.server.query({ update: doc.ref, params: lit({ data: { tag: 'B' } }) })).expectStatus(200);
-    const c = (await t.server.query({ update: doc.ref, params: lit({ data: { tag: 'A', v: 2n } }) })).expectStatus(200);
+    const b = (await t.server.query({ update: doc.ref, params: literal({ data: { tag: 'B' } }) })).expectStatus(200);
+    const c = (await t.server.query({ update: doc.ref, params: literal({ data: { tag: 'A', v: 2n } }) })).expectStatus(200);
     expectResult(await t.server.query(remove(doc.ref, txnTime(b), 'update')), null);
     expect((await resultOf(t.server, tagged('A'))).data).toStrictEqual([2n]);
     expectResult(await t.server.query(remove(doc.ref, txnTime(c), 'update')), null);
     expect(await resultOf(t.server, get(doc.ref))).toStrictEqual({ ref: doc.ref, ts: doc.ts, data: { tag: 'A', v: 1n } });
     expect((await resultOf(t.server, tagged('A'))).data).toStrictEqual([1n]);
     expectResult(await t.server.query(remove(doc.ref, doc.ts, 'create')), null);
-    expectQueryError(await t.server.query(get(doc.ref)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref)), [404, 'instance not found']);
     expect((await resultOf(t.server, tagged('A'))).data).toStrictEqual([]);
   });
 
@@ -216,7 +214,7 @@ describe('Remove takes an event out of a document\'s past', () => {
         expect(await resultOf(t.server, get(ref))).toStrictEqual(applied);
         return;
       }
-      const error = expectQueryError(res, 400, 'instance not unique');
+      const error = expectQueryError(res, [400, 'instance not unique']);
       expect(error).toMatchObject({ description: notUnique, position: [] });
       expect(await resultOf(t.server, get(ref))).toStrictEqual(unchanged);
     };
@@ -265,7 +263,7 @@ describe('Insert and Remove check their arguments', () => {
   check(['FN-HISTW-014'], 'a document of a collection that does not exist answers 400 invalid ref at the ref', async () => {
     const ref = docRef('histw_no_such_collection', '1');
     for (const [expr, key] of [[insert(ref, 1n, 'create'), 'insert'], [remove(ref, 1n, 'create'), 'remove']] as const) {
-      const error = expectQueryError(await t.server.query(expr), 400, 'invalid ref');
+      const error = expectQueryError(await t.server.query(expr), [400, 'invalid ref']);
       expect(error.position).toEqual([key]);
       expect(error.description).toBe("Ref refers to undefined collection 'histw_no_such_collection'");
     }
@@ -282,7 +280,7 @@ describe('Insert and Remove check their arguments', () => {
     const ts = doc.ts - SECONDS;
     await expectFailure(plain, insert(doc.ref, ts, 'create', { v: 0n }), 403, 'permission denied', 'Insufficient privileges to perform the action.', []);
     await expectFailure(plain, remove(doc.ref, doc.ts, 'create'), 403, 'permission denied', 'Insufficient privileges to perform the action.', []);
-    expectQueryError(await t.server.query(get(doc.ref, ts)), 404, 'instance not found');
+    expectQueryError(await t.server.query(get(doc.ref, ts)), [404, 'instance not found']);
     expect((await writer.query(insert(doc.ref, ts, 'create', { v: 0n }))).expectStatus(200).resource).toStrictEqual({ ts, action: 'create', document: doc.ref, data: { v: 0n } });
     expectResult(await writer.query(remove(doc.ref, ts, 'create')), null);
     expect(await eventTimes(doc.ref)).toStrictEqual([doc.ts]);

@@ -2,8 +2,7 @@
 // a resolver lambda, ContainsPath / Contains, ContainsField, ContainsValue, ToObject and ToArray.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
-import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { lit } from '../protocol-wire.js';
+import { collection, createIndex, literal, match } from '../../../harness/v4.js';
 import { expectFailure, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -18,51 +17,51 @@ const docRef = (): unknown => doc.ref;
 beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: 'obj_docs' } } })).expectStatus(201);
   (await t.server.query(createIndex({ name: 'obj_values', source: collection('obj_docs'), values: [{ field: ['data', 'x'] }] }))).expectStatus(201);
-  doc = (await t.server.query({ create: collection('obj_docs'), params: lit({ data: { x: 10n, y: 20n } }) })).expectStatus(201).resource;
+  doc = (await t.server.query({ create: collection('obj_docs'), params: literal({ data: { x: 10n, y: 20n } }) })).expectStatus(201).resource;
 });
 
 describe('Merge', () => {
   check.each(
     named([
-      { expr: { merge: lit({}), with: lit({ x: 10n, y: 20n }) }, expected: { x: 10n, y: 20n } },
-      { expr: { merge: lit({ x: 10n, y: 20n }), with: lit({ z: 30n }) }, expected: { x: 10n, y: 20n, z: 30n } },
-      { expr: { merge: lit({ x: 10n, y: 20n, z: -1n }), with: lit({ z: 30n }) }, expected: { x: 10n, y: 20n, z: 30n } },
-      { expr: { merge: lit({ x: 10n, y: 20n, z: -1n }), with: lit({ z: null }) }, expected: { x: 10n, y: 20n } },
-      { expr: { merge: lit({ x: 1n }), with: lit({ nope: null }) }, expected: { x: 1n } },
-      { expr: { merge: lit({}), with: [lit({ x: 10n }), lit({ y: 20n }), lit({ x: 30n })] }, expected: { x: 30n, y: 20n } },
-      { expr: { merge: lit({ x: 1n }), with: [] }, expected: { x: 1n } },
-      { expr: { merge: lit({ a: { b: 1n } }), with: lit({ a: { c: 2n } }) }, expected: { a: { c: 2n } } },
+      { expr: { merge: literal({}), with: literal({ x: 10n, y: 20n }) }, expected: { x: 10n, y: 20n } },
+      { expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ z: 30n }) }, expected: { x: 10n, y: 20n, z: 30n } },
+      { expr: { merge: literal({ x: 10n, y: 20n, z: -1n }), with: literal({ z: 30n }) }, expected: { x: 10n, y: 20n, z: 30n } },
+      { expr: { merge: literal({ x: 10n, y: 20n, z: -1n }), with: literal({ z: null }) }, expected: { x: 10n, y: 20n } },
+      { expr: { merge: literal({ x: 1n }), with: literal({ nope: null }) }, expected: { x: 1n } },
+      { expr: { merge: literal({}), with: [literal({ x: 10n }), literal({ y: 20n }), literal({ x: 30n })] }, expected: { x: 30n, y: 20n } },
+      { expr: { merge: literal({ x: 1n }), with: [] }, expected: { x: 1n } },
+      { expr: { merge: literal({ a: { b: 1n } }), with: literal({ a: { c: 2n } }) }, expected: { a: { c: 2n } } },
     ]),
   )(['FN-OBJ-001'], 'Merge: $name', async ({ expr, expected }) => {
     expect(await resultOf(t.server, expr)).toEqual(expected);
   });
 
   check(['FN-OBJ-001'], 'Merge takes a document as Get answers it', async () => {
-    expect(await resultOf(t.server, { merge: { get: docRef() }, with: lit({ data: { z: 30n } }) })).toEqual({ ref: doc.ref, ts: doc.ts, data: { z: 30n } });
-    expect(await resultOf(t.server, { merge: lit({ data: { z: 30n } }), with: { get: docRef() } })).toEqual({ ref: doc.ref, ts: doc.ts, data: doc.data });
+    expect(await resultOf(t.server, { merge: { get: docRef() }, with: literal({ data: { z: 30n } }) })).toEqual({ ref: doc.ref, ts: doc.ts, data: { z: 30n } });
+    expect(await resultOf(t.server, { merge: literal({ data: { z: 30n } }), with: { get: docRef() } })).toEqual({ ref: doc.ref, ts: doc.ts, data: doc.data });
   });
 
   check.each(
     named([
       {
-        expr: { merge: lit({ x: 10n, y: 20n }), with: lit({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('left')) },
+        expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('left')) },
         expected: { x: 10n, y: 20n },
       },
       {
-        expr: { merge: lit({ x: 10n, y: 20n }), with: lit({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('right')) },
+        expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('right')) },
         expected: { x: 100n, y: 200n },
       },
       {
-        expr: { merge: lit({ x: 10n, y: 20n }), with: lit({ x: 100n, y: 200n }), lambda: lambda('args', v('args')) },
+        expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda('args', v('args')) },
         expected: { x: ['x', 10n, 100n], y: ['y', 20n, 200n] },
       },
-      { expr: { merge: lit({}), with: lit({ a: 1n }), lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) }, expected: { a: [null, 1n] } },
-      { expr: { merge: lit({ a: 1n, b: 2n }), with: lit({ a: 5n }), lambda: lambda(['k', 'l', 'r'], null) }, expected: { b: 2n } },
+      { expr: { merge: literal({}), with: literal({ a: 1n }), lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) }, expected: { a: [null, 1n] } },
+      { expr: { merge: literal({ a: 1n, b: 2n }), with: literal({ a: 5n }), lambda: lambda(['k', 'l', 'r'], null) }, expected: { b: 2n } },
       {
-        expr: { merge: lit({ a: 1n }), with: [lit({ a: 2n }), lit({ a: 3n })], lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) },
+        expr: { merge: literal({ a: 1n }), with: [literal({ a: 2n }), literal({ a: 3n })], lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) },
         expected: { a: [[1n, 2n], 3n] },
       },
-      { expr: { merge: lit({ a: 1n }), with: lit({ b: 2n }), lambda: lambda(['k', 'l', 'r'], v('k')) }, expected: { a: 1n, b: 'b' } },
+      { expr: { merge: literal({ a: 1n }), with: literal({ b: 2n }), lambda: lambda(['k', 'l', 'r'], v('k')) }, expected: { a: 1n, b: 'b' } },
     ]),
   )(['FN-OBJ-002'], 'Merge with a lambda: $name', async ({ expr, expected }) => {
     expect(await resultOf(t.server, expr)).toEqual(expected);
@@ -70,12 +69,12 @@ describe('Merge', () => {
 
   check.each(
     named([
-      { expr: { merge: 'x', with: lit({}) }, description: 'Object expected, String provided.', position: ['merge'] },
-      { expr: { merge: lit({}), with: 'y' }, description: 'Object expected, String provided.', position: ['with'] },
+      { expr: { merge: 'x', with: literal({}) }, description: 'Object expected, String provided.', position: ['merge'] },
+      { expr: { merge: literal({}), with: 'y' }, description: 'Object expected, String provided.', position: ['with'] },
       { expr: { merge: 'x', with: 'y' }, description: 'Object expected, String provided.', position: ['merge'] },
-      { expr: { merge: lit({}), with: [lit({}), 'str', 10] }, description: 'Object expected, String provided.', position: ['with', 1n] },
-      { expr: { merge: [1], with: lit({}) }, description: 'Object expected, Array provided.', position: ['merge'] },
-      { expr: { merge: lit({}), with: [10] }, description: 'Object expected, Integer provided.', position: ['with', 0n] },
+      { expr: { merge: literal({}), with: [literal({}), 'str', 10] }, description: 'Object expected, String provided.', position: ['with', 1n] },
+      { expr: { merge: [1], with: literal({}) }, description: 'Object expected, Array provided.', position: ['merge'] },
+      { expr: { merge: literal({}), with: [10] }, description: 'Object expected, Integer provided.', position: ['with', 0n] },
     ]),
   )(['FN-OBJ-003'], 'Merge of a value that is not an object: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -83,15 +82,15 @@ describe('Merge', () => {
 
   check.each(
     named([
-      { expr: { merge: lit({}), with: lit({}), lambda: 'z' }, description: 'Lambda expected, String provided.' },
-      { expr: { merge: lit({}), with: lit({}), lambda: 5 }, description: 'Lambda expected, Integer provided.' },
+      { expr: { merge: literal({}), with: literal({}), lambda: 'z' }, description: 'Lambda expected, String provided.' },
+      { expr: { merge: literal({}), with: literal({}), lambda: 5 }, description: 'Lambda expected, Integer provided.' },
       { expr: { merge: 'x', with: 'y', lambda: null }, description: 'Lambda expected, Null provided.' },
       {
-        expr: { merge: lit({}), with: lit({}), lambda: { lambda: 'invalid lambda' } },
+        expr: { merge: literal({}), with: literal({}), lambda: { lambda: 'invalid lambda' } },
         description: 'No form/function found, or invalid argument keys: { lambda }.',
       },
       {
-        expr: { let: [{ f: lambda(['k', 'l', 'r'], v('r')) }], in: { merge: lit({}), with: lit({}), lambda: v('f') } },
+        expr: { let: [{ f: lambda(['k', 'l', 'r'], v('r')) }], in: { merge: literal({}), with: literal({}), lambda: v('f') } },
         description: 'No form/function found, or invalid argument keys: { var }.',
       },
     ]),
@@ -102,7 +101,7 @@ describe('Merge', () => {
 });
 
 describe('ContainsPath, ContainsField and ContainsValue', () => {
-  const nested = lit({ a: { b: 1n, list: [10n, { c: null }] } });
+  const nested = literal({ a: { b: 1n, list: [10n, { c: null }] } });
   check.each(
     named([
       { expr: { contains_path: ['a', 'b'], in: nested }, expected: true },
@@ -145,10 +144,10 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
 
   check.each(
     named([
-      { expr: { contains_path: ['a', true], in: lit({}) }, description: 'String or Integer expected, Boolean provided.', position: ['contains_path', 1n] },
-      { expr: { contains_path: null, in: lit({}) }, description: 'String or Integer expected, Null provided.', position: ['contains_path'] },
+      { expr: { contains_path: ['a', true], in: literal({}) }, description: 'String or Integer expected, Boolean provided.', position: ['contains_path', 1n] },
+      { expr: { contains_path: null, in: literal({}) }, description: 'String or Integer expected, Null provided.', position: ['contains_path'] },
       { expr: { contains_path: [decimal('1.5')], in: [1] }, description: 'String or Integer expected, Double provided.', position: ['contains_path', 0n] },
-      { expr: { contains: [lit({ a: 1 })], in: [1] }, description: 'String or Integer expected, Object provided.', position: ['contains', 0n] },
+      { expr: { contains: [literal({ a: 1 })], in: [1] }, description: 'String or Integer expected, Object provided.', position: ['contains', 0n] },
     ]),
   )(['FN-OBJ-006'], 'ContainsPath with a path element of the wrong type: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -156,8 +155,8 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
 
   check.each(
     named([
-      { expr: { contains_field: 'a', in: lit({ a: 1n }) }, expected: true },
-      { expr: { contains_field: 'b', in: lit({ a: { b: 1n } }) }, expected: false },
+      { expr: { contains_field: 'a', in: literal({ a: 1n }) }, expected: true },
+      { expr: { contains_field: 'b', in: literal({ a: { b: 1n } }) }, expected: false },
       { expr: { contains_field: 'a', in: 'a' }, expected: false },
       { expr: { contains_field: 'a', in: 5 }, expected: false },
       { expr: { contains_field: 'a', in: null }, expected: false },
@@ -170,8 +169,8 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, { contains_field: 'id', in: docRef() })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'data', in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'x', in: { get: docRef() } })).toBe(false);
-    await expectFailure(t.server, { contains_field: 1, in: lit({}) }, 400, 'invalid argument', 'String expected, Integer provided.', ['contains_field']);
-    await expectFailure(t.server, { contains_field: ['a'], in: lit({ a: 1 }) }, 400, 'invalid argument', 'String expected, Array provided.', ['contains_field']);
+    await expectFailure(t.server, { contains_field: 1, in: literal({}) }, 400, 'invalid argument', 'String expected, Integer provided.', ['contains_field']);
+    await expectFailure(t.server, { contains_field: ['a'], in: literal({ a: 1 }) }, 400, 'invalid argument', 'String expected, Array provided.', ['contains_field']);
     await expectFailure(t.server, { contains_field: 'a', in: [1] }, 400, 'invalid argument', 'Object expected, Array provided.', ['in']);
   });
 
@@ -180,10 +179,10 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
       { expr: { contains_value: 1, in: [1, 2] }, expected: true },
       { expr: { contains_value: 3, in: [1, 2] }, expected: false },
       { expr: { contains_value: decimal('1.0'), in: [1, 2] }, expected: false },
-      { expr: { contains_value: 'b', in: lit({ a: 'b' }) }, expected: true },
-      { expr: { contains_value: 'a', in: lit({ a: 'b' }) }, expected: false },
-      { expr: { contains_value: 1, in: lit({ a: { b: 1 } }) }, expected: false },
-      { expr: { contains_value: lit({ b: 1n }), in: lit({ a: { b: 1 } }) }, expected: true },
+      { expr: { contains_value: 'b', in: literal({ a: 'b' }) }, expected: true },
+      { expr: { contains_value: 'a', in: literal({ a: 'b' }) }, expected: false },
+      { expr: { contains_value: 1, in: literal({ a: { b: 1 } }) }, expected: false },
+      { expr: { contains_value: literal({ b: 1n }), in: literal({ a: { b: 1 } }) }, expected: true },
       { expr: { contains_value: [1], in: [[1], 2] }, expected: true },
     ]),
   )(['FN-OBJ-008'], 'ContainsValue in arrays and objects: $name', async ({ expr, expected }) => {
@@ -203,7 +202,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
   check(['FN-OBJ-008'], 'ContainsValue of a page finds its whole data array or a cursor, not its elements', async () => {
     const set = { documents: collection('obj_paged') };
     (await t.server.query({ create_collection: { object: { name: 'obj_paged' } } })).expectStatus(201);
-    (await t.server.query([1n, 2n, 3n].map((n) => ({ create: collection('obj_paged'), params: lit({ data: { n } }) })))).expectStatus(200);
+    (await t.server.query([1n, 2n, 3n].map((n) => ({ create: collection('obj_paged'), params: literal({ data: { n } }) })))).expectStatus(200);
     const all = (await resultOf(t.server, { paginate: set })).data as unknown[];
     const page = { paginate: set, size: 1n, after: [all[1]] };
     const paged = await resultOf(t.server, page);
@@ -220,7 +219,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, { contains_value: created.ts, in: event })).toBe(true);
     expect(await resultOf(t.server, { contains_value: 'create', in: event })).toBe(true);
     expect(await resultOf(t.server, { contains_value: docRef(), in: event })).toBe(true);
-    expect(await resultOf(t.server, { contains_value: lit({ x: 10n, y: 20n }), in: event })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: literal({ x: 10n, y: 20n }), in: event })).toBe(true);
     expect(await resultOf(t.server, { contains_value: 10n, in: event })).toBe(false);
   });
 
@@ -241,7 +240,7 @@ describe('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, { contains_value: 'obj_docs', in: docRef() })).toBe(false);
     expect(await resultOf(t.server, { contains_value: docRef(), in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_value: collection('obj_docs'), in: { get: docRef() } })).toBe(true);
-    expect(await resultOf(t.server, { contains_value: lit({ x: 10n, y: 20n }), in: { get: docRef() } })).toBe(true);
+    expect(await resultOf(t.server, { contains_value: literal({ x: 10n, y: 20n }), in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_value: 10, in: { get: docRef() } })).toBe(false);
   });
 
@@ -280,7 +279,7 @@ describe('ToObject and ToArray', () => {
         },
         expected: { x: null, y: null },
       },
-      { expr: { to_object: lit({ x: 10n }) }, expected: { x: 10n } },
+      { expr: { to_object: literal({ x: 10n }) }, expected: { x: 10n } },
       {
         expr: {
           to_object: {
@@ -322,13 +321,13 @@ describe('ToObject and ToArray', () => {
   check.each(
     named([
       {
-        expr: { to_array: lit({ x: 10n, y: 20n }) },
+        expr: { to_array: literal({ x: 10n, y: 20n }) },
         expected: [
           ['x', 10n],
           ['y', 20n],
         ],
       },
-      { expr: { to_array: lit({}) }, expected: [] },
+      { expr: { to_array: literal({}) }, expected: [] },
       { expr: { to_array: [1, 'a'] }, expected: [1n, 'a'] },
     ]),
   )(['FN-OBJ-011'], 'ToArray: $name', async ({ expr, expected }) => {

@@ -4,8 +4,7 @@
 // bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, match } from '../../indexes/index-fixtures.js';
-import { docRef, lit } from '../protocol-wire.js';
+import { collection, createIndex, docRef, literal, match } from '../../../harness/v4.js';
 import { expectFailure, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -43,7 +42,7 @@ beforeAll(async () => {
     createIndex({ name: 'fs_by_even', source: collection(COLL), terms: [{ field: ['data', 'even'] }] }),
   ])).expectStatus(200);
   const created = (await t.server.query(
-    ids(1, COUNT).map((i) => ({ create: ref(i), params: lit({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }) })),
+    ids(1, COUNT).map((i) => ({ create: ref(i), params: literal({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }) })),
   )).expectStatus(200).resource as Array<{ ref: unknown }>;
   created.forEach((doc, i) => (rendered[i + 1] = doc.ref));
 });
@@ -140,7 +139,7 @@ describe('Singleton', () => {
 
   check(['FN-SET-009'], 'Singleton of a ref whose document does not exist, or no longer does, pages as empty', async () => {
     expect(await pageData(t.server, { singleton: ref(999) })).toEqual([]);
-    const gone = (await t.server.query({ create: { collection: COLL }, params: lit({ data: { n: 1000n } }) })).expectStatus(201).resource.ref;
+    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1000n } }) })).expectStatus(201).resource.ref;
     expect(await pageData(t.server, { singleton: gone })).toEqual([gone]);
     (await t.server.query({ delete: gone })).expectStatus(200);
     expect(await pageData(t.server, { singleton: gone })).toEqual([]);
@@ -306,7 +305,7 @@ describe('Paginate with sources and of a document ref', () => {
     expect(await resultOf(t.server, { paginate: ref(3) })).toEqual({ data: [rendered[3]] });
     expect(await resultOf(t.server, { paginate: ref(3), size: 1n, before: null })).toEqual({ after: [null], data: [rendered[3]] });
     expect(await resultOf(t.server, { paginate: ref(999) })).toEqual({ data: [] });
-    const gone = (await t.server.query({ create: { collection: COLL }, params: lit({ data: { n: 1001n } }) })).expectStatus(201).resource.ref;
+    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1001n } }) })).expectStatus(201).resource.ref;
     expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [gone] });
     (await t.server.query({ delete: gone })).expectStatus(200);
     expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [] });

@@ -2,7 +2,7 @@
 // FN-STR-020 on. Patterns are Java's (java.util.regex).
 import { describe, expect } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
-import { expectProtocolError, expectQueryError, lit } from '../protocol-wire.js';
+import { expectProtocolError, expectQueryError, literal } from '../../../harness/v4.js';
 import { TOO_LONG, expectInvalidArgument, expectRefusedOrBuilt, expectRepeated, expectResult, expectStoppedOrDone, type ErrorCase, type ResultCase } from './function-cases.js';
 
 const SURROGATE_PAIR = '\uD801\uDC00';
@@ -117,7 +117,7 @@ const REGEX_ERRORS: readonly ErrorCase[] = [
   { name: 'RegexEscape of a number', ids: ['FN-STR-029'], expr: { regexescape: 5 }, position: ['regexescape'], description: 'String expected, Integer provided.' },
   { name: 'RegexEscape of an array', ids: ['FN-STR-029'], expr: { regexescape: ['a'] }, position: ['regexescape'], description: 'String expected, Array provided.' },
 
-  { name: 'NGram of an object', ids: ['FN-STR-030'], expr: { ngram: lit({ a: 'b' }) }, position: ['ngram'], description: 'Scalar expected, Object provided.' },
+  { name: 'NGram of an object', ids: ['FN-STR-030'], expr: { ngram: literal({ a: 'b' }) }, position: ['ngram'], description: 'Scalar expected, Object provided.' },
   { name: 'NGram of a nested array', ids: ['FN-STR-030'], expr: { ngram: ['a', ['b']] }, position: ['ngram', 1], description: 'Scalar expected, Array provided.' },
   { name: 'NGram with a min of zero', ids: ['FN-STR-031'], expr: { ngram: 'a', min: 0 }, position: [], description: 'min ngram size must be > 0 and <= max' },
   { name: 'NGram with a min above the default max', ids: ['FN-STR-031'], expr: { ngram: 'a', min: 3 }, position: [], description: 'min ngram size must be > 0 and <= max' },
@@ -215,7 +215,7 @@ describe('Regular-expression string functions and NGram', () => {
       expectProtocolError(res, 500, 'internal server error');
       return;
     }
-    const error = expectQueryError(res, 400, 'invalid argument');
+    const error = expectQueryError(res, [400, 'invalid argument']);
     expect(error.position, res.explain('reports another position')).toEqual(['replace']);
     expect(String(error.description), res.explain('has another description')).toMatch(new RegExp(`^Replacement /${replace.replace(/[\\$^.*+?()[\]{}|]/g, '\\$&')}/ is not valid`));
   });

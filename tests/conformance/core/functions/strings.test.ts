@@ -1,7 +1,7 @@
 // String functions and scalar conversions of FQL v4 (profile v4-functions): spec/requirements/functions-strings.md.
 import { describe } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
-import { lit } from '../protocol-wire.js';
+import { literal } from '../../../harness/v4.js';
 import { expectInvalidArgument, expectRefusedOrBuilt, expectRepeated, expectResult, type ErrorCase, type ResultCase } from './function-cases.js';
 
 const SURROGATE_PAIR = '\uD801\uDC00';
@@ -110,7 +110,7 @@ const STRING_ERRORS: readonly ErrorCase[] = [
   { name: 'Concat with a number separator', ids: ['FN-STR-002'], expr: { concat: ['4', '2'], separator: 5 }, position: ['separator'], description: 'String expected, Integer provided.' },
   { name: 'Casefold with an unknown normalizer', ids: ['FN-STR-004'], expr: { casefold: 'foo', normalizer: 'nope' }, position: ['normalizer'], description: "String 'NFKCCaseFold', 'NFC', 'NFD', 'NFKC', or 'NFKD' expected, String provided." },
   { name: 'Casefold with a number normalizer', ids: ['FN-STR-004'], expr: { casefold: 'foo', normalizer: 1 }, position: ['normalizer'], description: "String 'NFKCCaseFold', 'NFC', 'NFD', 'NFKC', or 'NFKD' expected, Integer provided." },
-  { name: 'Casefold of an object', ids: ['FN-STR-005'], expr: { casefold: lit({ a: 'A' }) }, position: ['casefold'], description: 'Scalar expected, Object provided.' },
+  { name: 'Casefold of an object', ids: ['FN-STR-005'], expr: { casefold: literal({ a: 'A' }) }, position: ['casefold'], description: 'Scalar expected, Object provided.' },
   { name: 'Casefold of a nested array', ids: ['FN-STR-005'], expr: { casefold: ['A', ['B']] }, position: ['casefold', 1], description: 'Scalar expected, Array provided.' },
   { name: 'SubString starting beyond the end', ids: ['FN-STR-017'], expr: { substring: 'ABCDE', start: 6, length: 2 }, position: [], description: 'start must be less than or equal to the string length' },
   { name: 'SubString starting before the beginning', ids: ['FN-STR-017'], expr: { substring: 'ABC', start: -4 }, position: [], description: 'start must be less than or equal to the string length' },
@@ -125,7 +125,7 @@ const STRING_ERRORS: readonly ErrorCase[] = [
   { name: 'RTrim of a number', ids: ['FN-STR-018'], expr: { rtrim: 7 }, position: ['rtrim'], description: 'String expected, Integer provided.' },
   { name: 'StartsWith a number', ids: ['FN-STR-018'], expr: { startswith: 'abc', search: 1 }, position: ['search'], description: 'String expected, Integer provided.' },
   { name: 'EndsWith in a number', ids: ['FN-STR-018'], expr: { endswith: 1, search: 'a' }, position: ['endswith'], description: 'String expected, Integer provided.' },
-  { name: 'ContainsStr in an object', ids: ['FN-STR-018'], expr: { containsstr: lit({}), search: 'a' }, position: ['containsstr'], description: 'String expected, Object provided.' },
+  { name: 'ContainsStr in an object', ids: ['FN-STR-018'], expr: { containsstr: literal({}), search: 'a' }, position: ['containsstr'], description: 'String expected, Object provided.' },
   { name: 'FindStr in a number', ids: ['FN-STR-018'], expr: { findstr: 7, find: '7' }, position: ['findstr'], description: 'String expected, Integer provided.' },
   { name: 'FindStr of a number', ids: ['FN-STR-018'], expr: { findstr: 'ABC', find: 7 }, position: ['find'], description: 'String expected, Integer provided.' },
   { name: 'FindStr with a string start', ids: ['FN-STR-018'], expr: { findstr: 'ABC', find: 'B', start: '1' }, position: ['start'], description: 'Integer expected, String provided.' },
@@ -190,7 +190,7 @@ const CONVERSION_RESULTS: readonly ResultCase[] = [
 
 const CONVERSION_ERRORS: readonly ErrorCase[] = [
   { name: 'ToString of an array', ids: ['FN-CONV-003'], expr: { to_string: [1, 2] }, position: [], description: 'Cannot cast Array to String.' },
-  { name: 'ToString of an object', ids: ['FN-CONV-003'], expr: { to_string: lit({ a: 1 }) }, position: [], description: 'Cannot cast Object to String.' },
+  { name: 'ToString of an object', ids: ['FN-CONV-003'], expr: { to_string: literal({ a: 1 }) }, position: [], description: 'Cannot cast Object to String.' },
   { name: 'ToString of a collection ref', ids: ['FN-CONV-003'], expr: { to_string: NATIVE_COLLECTIONS_REF }, position: [], description: 'Cannot cast Collection Ref to String.' },
   { name: 'ToString of bytes', ids: ['FN-CONV-003'], expr: { to_string: BYTES }, position: [], description: 'Cannot cast Bytes to String.' },
   { name: 'ToString of a lambda', ids: ['FN-CONV-003'], expr: { to_string: LAMBDA }, position: [], description: 'Cannot cast Lambda to String.' },

@@ -3,7 +3,7 @@
 // integers (bigints here).
 import { describe } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
-import { lit } from '../protocol-wire.js';
+import { literal } from '../../../harness/v4.js';
 import { expectInvalidArgument, expectResult, type ErrorCase, type ResultCase } from './function-cases.js';
 
 const LONG_MAX = 9223372036854775807n;
@@ -124,7 +124,7 @@ const CONVERSION_ERRORS: readonly ErrorCase[] = [
   { name: 'ToTime of a boolean', ids: ['FN-TIME-007'], expr: { to_time: true }, position: [], description: 'Cannot cast Boolean to Time.' },
   { name: 'ToTime of null', ids: ['FN-TIME-007'], expr: { to_time: null }, position: [], description: 'Cannot cast Null to Time.' },
   { name: 'ToTime of an array', ids: ['FN-TIME-007'], expr: { to_time: [1, 2, 3] }, position: [], description: 'Cannot cast Array to Time.' },
-  { name: 'ToTime of an object', ids: ['FN-TIME-007'], expr: { to_time: lit({ a: 1 }) }, position: [], description: 'Cannot cast Object to Time.' },
+  { name: 'ToTime of an object', ids: ['FN-TIME-007'], expr: { to_time: literal({ a: 1 }) }, position: [], description: 'Cannot cast Object to Time.' },
   { name: 'ToTime of bytes', ids: ['FN-TIME-007'], expr: { to_time: BYTES }, position: [], description: 'Cannot cast Bytes to Time.' },
   { name: 'ToTime of a collection ref', ids: ['FN-TIME-007'], expr: { to_time: COLLECTIONS_REF }, position: [], description: 'Cannot cast Collection Ref to Time.' },
 
@@ -143,7 +143,7 @@ const CONVERSION_ERRORS: readonly ErrorCase[] = [
   { name: 'Second of null', ids: ['FN-TIME-012'], expr: { second: null }, position: ['second'], description: 'Time expected, Null provided.' },
   { name: 'Minute of an array', ids: ['FN-TIME-012'], expr: { minute: [0] }, position: ['minute'], description: 'Time expected, Array provided.' },
   { name: 'Hour of a boolean', ids: ['FN-TIME-012'], expr: { hour: true }, position: ['hour'], description: 'Time expected, Boolean provided.' },
-  { name: 'DayOfMonth of an object', ids: ['FN-TIME-012'], expr: { day_of_month: lit({}) }, position: ['day_of_month'], description: 'Time expected, Object provided.' },
+  { name: 'DayOfMonth of an object', ids: ['FN-TIME-012'], expr: { day_of_month: literal({}) }, position: ['day_of_month'], description: 'Time expected, Object provided.' },
   { name: 'DayOfWeek of a date', ids: ['FN-TIME-012'], expr: { day_of_week: date('2024-01-31') }, position: ['day_of_week'], description: 'Time expected, Date provided.' },
   { name: 'DayOfYear of a time string', ids: ['FN-TIME-012'], expr: { day_of_year: EPOCH }, position: ['day_of_year'], description: 'Time expected, String provided.' },
   { name: 'Month of a collection ref', ids: ['FN-TIME-012'], expr: { month: COLLECTIONS_REF }, position: ['month'], description: 'Time expected, Collection Ref provided.' },

@@ -3,7 +3,7 @@
 // must answer exactly the expected booleans.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal as d, useTenant } from '../../../harness/index.js';
-import { createCollection, createDoc, docRef, expectQueryError, lit } from '../protocol-wire.js';
+import { createCollection, createDoc, docRef, expectQueryError, literal } from '../../../harness/v4.js';
 
 const COLL = 'tc_things';
 const IDX = 'tc_by_kind';
@@ -52,16 +52,16 @@ describe('Type predicates', () => {
     (await admin.query(createCollection(COLL))).expectStatus(201);
     (await admin.query({
       do: [
-        { create_index: { object: { name: IDX, source: { collection: COLL }, terms: [lit({ field: ['data', 'kind'] })] } } },
+        { create_index: { object: { name: IDX, source: { collection: COLL }, terms: [literal({ field: ['data', 'kind'] })] } } },
         { create_function: { object: { name: FN, body: { query: { lambda: 'x', expr: { var: 'x' } } } } } },
-        { create_role: lit({ name: ROLE, privileges: [] }) },
-        { create_database: lit({ name: CHILD }) },
+        { create_role: literal({ name: ROLE, privileges: [] }) },
+        { create_database: literal({ name: CHILD }) },
         createDoc(docRef(COLL, '1'), { kind: 'a' }),
-        { create: docRef(COLL, '2'), params: lit({ credentials: { password: 'sekret-tc' } }) },
+        { create: docRef(COLL, '2'), params: literal({ credentials: { password: 'sekret-tc' } }) },
       ],
     })).expectStatus(200, 201);
     keyRef = (await admin.query({ create_key: { object: { database: { database: CHILD }, role: 'server' } } })).expectStatus(201).resource.ref;
-    tokenRef = (await admin.query({ login: docRef(COLL, '2'), params: lit({ password: 'sekret-tc' }) })).expectStatus(200, 201).resource.ref;
+    tokenRef = (await admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201).resource.ref;
   });
 
   const samples: Record<string, Sample> = {
@@ -74,8 +74,8 @@ describe('Type predicates', () => {
     'null': { expr: () => null, true: ['is_null'] },
     'an empty array': { expr: () => [], true: ['is_array'] },
     'an array': { expr: () => [1n, 2n, 3n], true: ['is_array'] },
-    'an object': { expr: () => lit({ foo: 'bar' }), true: ['is_object'] },
-    'an empty object': { expr: () => lit({}), true: ['is_object'] },
+    'an object': { expr: () => literal({ foo: 'bar' }), true: ['is_object'] },
+    'an empty object': { expr: () => literal({}), true: ['is_object'] },
     'bytes': { expr: () => ({ '@bytes': 'AQIDBA==' }), true: ['is_bytes'] },
     'a time': { expr: () => ({ time: '1970-01-01T00:00:00Z' }), true: ['is_timestamp'] },
     'Now()': { expr: () => ({ now: null }), true: ['is_timestamp'] },
@@ -84,7 +84,7 @@ describe('Type predicates', () => {
     'a document ref': { expr: () => docRef(COLL, '1'), true: ['is_ref', 'is_doc'] },
     'a ref to a document that does not exist': { expr: () => docRef(COLL, '999'), true: ['is_ref', 'is_doc'] },
     'a document': { expr: () => ({ get: docRef(COLL, '1') }), true: ['is_object', 'is_doc'] },
-    'a created document': { expr: () => ({ create: { collection: COLL }, params: lit({ data: { kind: 'b' } }) }), true: ['is_object', 'is_doc'] },
+    'a created document': { expr: () => ({ create: { collection: COLL }, params: literal({ data: { kind: 'b' } }) }), true: ['is_object', 'is_doc'] },
     'a page': { expr: () => ({ paginate: { documents: { collection: COLL } } }), true: ['is_object'] },
     'a ref to a collection that does not exist': { expr: () => ({ collection: 'tc_missing' }), true: ['is_ref'] },
     'a document ref of a collection that does not exist': { expr: () => docRef('tc_missing', '1'), true: ['is_ref'] },
@@ -138,11 +138,11 @@ describe('Type predicates', () => {
   );
 
   check(['FN-TYPE-010'], 'Get(Ref("credentials/self")) with a token answers its credentials record, which IsCredentials recognises, or 404', async () => {
-    const login = (await t.admin.query({ login: docRef(COLL, '2'), params: lit({ password: 'sekret-tc' }) })).expectStatus(200, 201);
+    const login = (await t.admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201);
     const asToken = t.as(login.resource.secret as string);
     const res = await asToken.query({ get: { '@ref': 'credentials/self' } });
     if (res.status === 404) {
-      expectQueryError(res, 404, 'instance not found');
+      expectQueryError(res, [404, 'instance not found']);
       return;
     }
     const ref = res.expectStatus(200).resource.ref as { '@ref': { collection: unknown } };

@@ -1,10 +1,8 @@
 // User-defined functions (profile v4-functions, DEC-065): CreateFunction, the function record, Call, and who may call.
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect } from 'vitest';
-import { check, useTenant, type Client, type Response } from '../../../harness/index.js';
-import { createCollections, createUser, login, obj } from '../../auth/auth-fixtures.js';
-import { expectQueryError } from '../protocol-wire.js';
-import { expectRecord } from '../v4-records.js';
+import { check, uniqueId, uniqueName, useTenant, type Client, type Response } from '../../../harness/index.js';
+import { createCollections, expectQueryError, expectRecord, obj } from '../../../harness/v4.js';
+import { createUser, login } from '../../auth/auth-fixtures.js';
 
 const lambda = (params: string | string[], expr: unknown) => ({ query: { lambda: params, expr } });
 const fn = (name: string) => ({ function: name });
@@ -95,7 +93,7 @@ describe('User-defined functions', { shuffle: false }, () => {
     check(['UDF-CREATE-003'], 'CreateFunction with a taken name answers 400 instance already exists at ["create_function"] and keeps the function', async () => {
       const before = (await t.server.query({ get: fn('echo') })).expectStatus(200).resource;
       const res = await t.server.query(createFunction('echo', 'x', 'replaced'));
-      expectQueryError(res, 400, 'instance already exists');
+      expectQueryError(res, [400, 'instance already exists']);
       expect(firstError(res)).toEqual({ position: ['create_function'], code: 'instance already exists', description: 'Function already exists.' });
       expect((await t.server.query({ get: fn('echo') })).expectStatus(200).resource).toEqual(before);
     });
@@ -106,7 +104,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'an object body', params: { name: 'object_body', body: obj({ lambda: 'x' }) }, code: 'invalid type' },
     ])(['UDF-CREATE-004'], 'CreateFunction with $name answers 400 validation failed for ["body"] and creates nothing', async ({ params, code }) => {
       const res = await t.server.query({ create_function: obj(params) });
-      expectQueryError(res, 400, 'validation failed');
+      expectQueryError(res, [400, 'validation failed']);
       expect(firstError(res).failures).toContainEqual(expect.objectContaining({ field: ['body'], code }));
       expect((await t.server.query({ exists: fn(params.name) })).expectStatus(200).resource).toBe(false);
     });
@@ -116,10 +114,10 @@ describe('User-defined functions', { shuffle: false }, () => {
       const error = firstError(res);
       if (error.code === 'schema validation failed') {
         // The real service: an FQL v10 source is refused in v4, at the write.
-        expectQueryError(res, 400, 'schema validation failed');
+        expectQueryError(res, [400, 'schema validation failed']);
         expect(error).toEqual({ position: ['create_function'], code: 'schema validation failed', description: 'Invalid type provided for field `body`.' });
       } else {
-        expectQueryError(res, 400, 'validation failed');
+        expectQueryError(res, [400, 'validation failed']);
         expect(error.failures).toContainEqual(expect.objectContaining({ field: ['body'], code: 'invalid type' }));
       }
       expect((await t.server.query({ exists: fn('string_body') })).expectStatus(200).resource).toBe(false);
@@ -131,7 +129,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'data that is not an object', params: { name: 'bad_data', body: lambda('x', { var: 'x' }), data: 'text' }, field: 'data' },
     ])(['UDF-CREATE-005'], 'CreateFunction with $name answers 400 validation failed naming that field', async ({ params, field }) => {
       const res = await t.server.query({ create_function: obj(params) });
-      expectQueryError(res, 400, 'validation failed');
+      expectQueryError(res, [400, 'validation failed']);
       expect(firstError(res).failures).toContainEqual(expect.objectContaining({ field: [field] }));
     });
 
@@ -142,7 +140,7 @@ describe('User-defined functions', { shuffle: false }, () => {
     ])(['UDF-CREATE-006'], 'a function role that is $name answers 400 validation failed for ["role"] and creates nothing', async ({ role, codes }) => {
       const name = `role_${codes[0]!.replace(' ', '_')}`;
       const res = await t.server.query(createFunction(name, 'x', { var: 'x' }, { role }));
-      expectQueryError(res, 400, 'validation failed');
+      expectQueryError(res, [400, 'validation failed']);
       const failures = (firstError(res).failures as Array<Record<string, unknown>>).filter((f) => JSON.stringify(f.field) === '["role"]');
       expect(failures.length, res.explain('has no failure for ["role"]')).toBeGreaterThan(0);
       expect(codes).toContain(failures[0]!.code);
@@ -158,20 +156,20 @@ describe('User-defined functions', { shuffle: false }, () => {
       expect(note.data).toEqual({ text: 'via a role name' });
       // The role may create notes but not read them: the server key's own rights do not reach into the body.
       const res = await t.server.query(call('read_note_named_roles', note.ref));
-      expectQueryError(res, 400, 'call error');
+      expectQueryError(res, [400, 'call error']);
       expect((firstError(res).cause as Array<Record<string, unknown>>)[0]!.code).toBe('permission denied');
     });
 
     check(['UDF-CREATE-006'], 'a function role naming a role that does not exist answers 400 validation failed with invalid reference', async () => {
       const res = await t.server.query(createFunction('missing_role', 'x', { var: 'x' }, { role: { role: 'no_such_role' } }));
-      expectQueryError(res, 400, 'validation failed');
+      expectQueryError(res, [400, 'validation failed']);
       expect(firstError(res).failures).toContainEqual(expect.objectContaining({ field: ['role'], code: 'invalid reference' }));
       expect((await t.server.query({ exists: fn('missing_role') })).expectStatus(200).resource).toBe(false);
     });
 
     check(['UDF-CREATE-007'], 'CreateFunction with a client key answers 403 permission denied; a server key may create functions', async () => {
-      const name = `by_client_${randomUUID().slice(0, 8)}`;
-      expectQueryError(await t.client.query(createFunction(name, 'x', { var: 'x' })), 403, 'permission denied');
+      const name = uniqueName('by_client');
+      expectQueryError(await t.client.query(createFunction(name, 'x', { var: 'x' })), [403, 'permission denied']);
       expect((await t.server.query({ exists: fn(name) })).expectStatus(200).resource).toBe(false);
       (await t.server.query(createFunction(name, 'x', { var: 'x' }))).expectStatus(201);
     });
@@ -202,8 +200,8 @@ describe('User-defined functions', { shuffle: false }, () => {
       expect(updated.data).toEqual({ a: 1n, b: 2n });
       expect((await t.server.query(call('versioned'))).expectStatus(200).resource).toBe('v2');
       const stored = (await t.server.query({ get: fn('versioned') })).expectStatus(200).resource;
-      expectQueryError(await t.server.query({ update: fn('versioned'), params: obj({ body: 5n }) }), 400, 'validation failed');
-      expectQueryError(await t.server.query({ update: fn('versioned'), params: obj({ role: 'owner' }) }), 400, 'validation failed');
+      expectQueryError(await t.server.query({ update: fn('versioned'), params: obj({ body: 5n }) }), [400, 'validation failed']);
+      expectQueryError(await t.server.query({ update: fn('versioned'), params: obj({ role: 'owner' }) }), [400, 'validation failed']);
       expect((await t.server.query({ get: fn('versioned') })).expectStatus(200).resource).toEqual(stored);
     });
 
@@ -212,7 +210,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       const res = (await t.server.query({ update: fn('old_name'), params: obj({ name: 'new_name' }) })).expectStatus(200);
       expect(res.resource.ref).toEqual(functionRef('new_name'));
       expect((await t.server.query(call('new_name'))).expectStatus(200).resource).toBe('renamed');
-      expectQueryError(await t.server.query(call('old_name')), 400, 'invalid ref');
+      expectQueryError(await t.server.query(call('old_name')), [400, 'invalid ref']);
     });
 
     check(['UDF-RECORD-005'], 'Replace of a function stores the new body and drops the fields not given, keeping the name', async () => {
@@ -227,9 +225,9 @@ describe('User-defined functions', { shuffle: false }, () => {
       (await t.server.query(createFunction('doomed', 'x', { var: 'x' }))).expectStatus(201);
       (await t.server.query({ delete: fn('doomed') })).expectStatus(200);
       const res = await t.server.query(call(fn('doomed'), 1n));
-      expectQueryError(res, 400, 'invalid ref');
+      expectQueryError(res, [400, 'invalid ref']);
       expect(firstError(res)).toEqual({ position: ['call'], code: 'invalid ref', description: "Ref refers to undefined function 'doomed'" });
-      expectQueryError(await t.server.query({ get: fn('doomed') }), 400, 'invalid ref');
+      expectQueryError(await t.server.query({ get: fn('doomed') }), [400, 'invalid ref']);
     });
   });
 
@@ -257,7 +255,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'a name of no function, nested', target: 'nope', expr: (c: unknown) => [1n, c], position: [1, 'call'] },
     ])(['UDF-CALL-003'], 'Call of $name answers 400 invalid ref at the call argument', async ({ target, expr, position }) => {
       const res = await t.server.query(expr(call(target, 1n)));
-      expectQueryError(res, 400, 'invalid ref');
+      expectQueryError(res, [400, 'invalid ref']);
       expect(firstError(res)).toEqual({ position, code: 'invalid ref', description: "Ref refers to undefined function 'nope'" });
     });
 
@@ -269,7 +267,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'an array', target: ['echo'], type: 'Array' },
     ])(['UDF-CALL-004'], 'Call of $name answers 400 invalid argument "Identifier expected"', async ({ target, type }) => {
       const res = await t.server.query(call(target, 1n));
-      expectQueryError(res, 400, 'invalid argument');
+      expectQueryError(res, [400, 'invalid argument']);
       expect(firstError(res)).toEqual({ position: ['call'], code: 'invalid argument', description: `Identifier expected, ${type} provided.` });
     });
 
@@ -278,7 +276,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'inside an array', expr: (c: unknown) => ['first', c], position: [1] },
     ])(['UDF-CALL-005'], 'an error in the body answers 400 call error at the Call with the body error as cause ($name)', async ({ expr, position }) => {
       const res = await t.server.query(expr(call('negate', 'oops')));
-      expectQueryError(res, 400, 'call error');
+      expectQueryError(res, [400, 'call error']);
       expect(firstError(res)).toEqual({
         position,
         code: 'call error',
@@ -300,7 +298,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       { name: 'too few elements, nested', args: [1n], expr: (c: unknown) => [c], count: 1, position: [0, 'lambda'] },
     ])(['UDF-CALL-006'], 'arguments that do not fit the parameters ($name) answer 400 call error with an arity cause', async ({ args, expr, count, position }) => {
       const res = await t.server.query(expr(call('swap', args)));
-      expectQueryError(res, 400, 'call error');
+      expectQueryError(res, [400, 'call error']);
       const error = firstError(res);
       expect(error.position).toEqual(position.slice(0, -1));
       expect(error.cause).toEqual([{ position, code: 'invalid argument', description: `Lambda expects an array with 2 elements. Array contains ${count}.` }]);
@@ -309,7 +307,7 @@ describe('User-defined functions', { shuffle: false }, () => {
     check(['UDF-CALL-007'], 'Calls nest 200 deep; the 201st nested Call answers 400 stack overflow, not wrapped', async () => {
       expect((await t.server.query(call('nest', nested(199)))).expectStatus(200).resource).toBe('bottom');
       const res = await t.server.query(call('nest', nested(200)));
-      expectQueryError(res, 400, 'stack overflow');
+      expectQueryError(res, [400, 'stack overflow']);
       expect(firstError(res)).toEqual({ position: ['expr', 'else'], code: 'stack overflow', description: 'Call stack reached the maximum limit of 200.' });
     });
 
@@ -317,8 +315,8 @@ describe('User-defined functions', { shuffle: false }, () => {
       const note = (await t.server.query(call('make_note', 'kept'))).expectStatus(200, 201).resource;
       expect(note.data).toEqual({ text: 'kept' });
       expect((await t.server.query({ get: note.ref })).expectStatus(200).resource.data).toEqual({ text: 'kept' });
-      const id = String(400000000000000000n + BigInt(Math.floor(Math.random() * 1e9)));
-      expectQueryError(await t.server.query([call('make_note_with_id', [id, 'lost']), { abort: 'undo' }]), 400, 'transaction aborted');
+      const id = uniqueId();
+      expectQueryError(await t.server.query([call('make_note_with_id', [id, 'lost']), { abort: 'undo' }]), [400, 'transaction aborted']);
       expect((await t.server.query({ exists: noteRef(id) })).expectStatus(200).resource).toBe(false);
       expect((await t.server.query(call('make_note_with_id', [id, 'made']))).expectStatus(200, 201).resource.data).toEqual({ text: 'made' });
     });
@@ -329,26 +327,26 @@ describe('User-defined functions', { shuffle: false }, () => {
       expect((await t.admin.query(call('uncallable', 1n))).expectStatus(200).resource).toBe(1n);
       expect((await t.server.query(call('uncallable', 2n))).expectStatus(200).resource).toBe(2n);
       const res = await t.client.query(['x', call('echo', 3n)]);
-      expectQueryError(res, 403, 'permission denied');
+      expectQueryError(res, [403, 'permission denied']);
       expect(firstError(res)).toEqual({ position: [1], code: 'permission denied', description: 'Insufficient privileges to perform the action.' });
     });
 
     check(['UDF-ACCESS-002'], 'a token whose role grants call may call without reading the function; without call it answers 403', async () => {
       expect((await asCaller.query(call('echo', 'allowed'))).expectStatus(200).resource).toBe('allowed');
-      expectQueryError(await asCaller.query({ get: fn('echo') }), 403, 'permission denied');
+      expectQueryError(await asCaller.query({ get: fn('echo') }), [403, 'permission denied']);
       const res = await asCaller.query(call('uncallable', 1n));
-      expectQueryError(res, 403, 'permission denied');
+      expectQueryError(res, [403, 'permission denied']);
       expect(firstError(res).position).toEqual([]);
     });
 
     check(['UDF-ACCESS-003'], 'a call predicate gets the arguments as the function does: true allows the Call, false answers 403', async () => {
       expect((await asCaller.query(call('guarded', ['open', 42n]))).expectStatus(200).resource).toBe(42n);
-      expectQueryError(await asCaller.query(call('guarded', ['closed', 42n])), 403, 'permission denied');
+      expectQueryError(await asCaller.query(call('guarded', ['closed', 42n])), [403, 'permission denied']);
     });
 
     check(['UDF-ACCESS-004'], "a function without a role runs with the caller's rights: a write the caller may not make is a call error with cause permission denied", async () => {
       const res = await asCaller.query(call('make_note', 'not mine to write'));
-      expectQueryError(res, 400, 'call error');
+      expectQueryError(res, [400, 'call error']);
       const cause = (firstError(res).cause as Array<Record<string, unknown>>)[0]!;
       expect(cause.code).toBe('permission denied');
       expect(cause.position).toEqual(['expr', 'create']);
@@ -366,7 +364,7 @@ describe('User-defined functions', { shuffle: false }, () => {
       expect((await asCaller.query({ get: note.ref })).expectStatus(200).resource.data).toEqual({ text: 'via role' });
       for (const caller of [asCaller, t.server]) {
         const res = await caller.query(call('read_note_role', note.ref));
-        expectQueryError(res, 400, 'call error');
+        expectQueryError(res, [400, 'call error']);
         expect((firstError(res).cause as Array<Record<string, unknown>>)[0]!.code).toBe('permission denied');
       }
     });

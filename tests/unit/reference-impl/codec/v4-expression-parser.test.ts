@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Expr } from '../../../../reference-impl/codec/v4-ast.js';
-import { MAX_EXPRESSION_DEPTH, parseExpression, parseJsonText, toExpr } from '../../../../reference-impl/codec/v4-json.js';
+import { MAX_EXPRESSION_DEPTH, parseExpression, parseJsonText, toExpr } from '../../../../reference-impl/codec/v4-expression-parser.js';
 import { QueryError } from '../../../../reference-impl/errors/query-error.js';
 
 /** A tree as plain data, every part the evaluator can read. */

@@ -1,7 +1,7 @@
 // FQL v10 evaluation over a bare Store for unit tests: an interpreter acting as the root, event-source specs from
 // query text (the token text `/query/1` would issue), and the event runtime the event service needs.
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_API_VERSION } from '../../../../reference-impl/codec/v4-json.js';
+import { DEFAULT_API_VERSION } from '../../../../reference-impl/codec/api-version.js';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
 import { EvalContext, Scope, type EvalServices } from '../../../../reference-impl/eval/context.js';
 import { v4Evaluator } from '../../../../reference-impl/eval/evaluator.js';

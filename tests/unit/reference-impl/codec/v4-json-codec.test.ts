@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, QueryError } from '../../../reference-impl/errors/query-error.js';
-import { decodeWireValue, parseApiVersion, parseExpression, parseJsonText, renderValue } from '../../../reference-impl/codec/v4-json.js';
-import { QueryValue, Ref, SetRef, Time, readDocumentObject, type ObjectValue } from '../../../reference-impl/values/value.js';
-import { doubled } from './shared-value.js';
+import { ProtocolError, QueryError } from '../../../../reference-impl/errors/query-error.js';
+import { parseApiVersion } from '../../../../reference-impl/codec/api-version.js';
+import { parseExpression, parseJsonText } from '../../../../reference-impl/codec/v4-expression-parser.js';
+import { decodeWireValue } from '../../../../reference-impl/codec/v4-tagged-values.js';
+import { renderValue } from '../../../../reference-impl/codec/v4-value-renderer.js';
+import { QueryValue, Ref, SetRef, Time, readDocumentObject, type ObjectValue } from '../../../../reference-impl/values/value.js';
+import { doubled } from '../shared-value.js';
 
 const v4 = { apiVersion: '4' as const };
 const v21 = { apiVersion: '2.1' as const };
