@@ -222,9 +222,14 @@ export function childrenOf(expr: Expr): readonly Expr[] {
 
 /** True when the expression reads `this` outside any nested lambda: it is the body of a short-form lambda. */
 export function usesThis(expr: Expr): boolean {
-  if (expr.kind === 'this') return true;
-  if (expr.kind === 'lambda') return false;
-  // A projection's fields read the projected value as `this`, not the enclosing one.
-  if (expr.kind === 'projection') return usesThis(expr.target);
-  return childrenOf(expr).some(usesThis);
+  // Walked with a stack of its own, so that a tree deeper than the engine's stack reaches the parser's depth check.
+  const pending: Expr[] = [expr];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.kind === 'this') return true;
+    if (next.kind === 'lambda') continue;
+    // A projection's fields read the projected value as `this`, not the enclosing one.
+    if (next.kind === 'projection') pending.push(next.target);
+    else pending.push(...childrenOf(next));
+  }
+  return false;
 }
