@@ -29,6 +29,7 @@ import { code as functionsSets } from './functions-sets.js';
 import { code as functionsHistory } from './functions-history.js';
 import { code as functionsHistoryWrites } from './functions-history-writes.js';
 import { code as functionsFormat } from './functions-format.js';
+import { code as fql10 } from './fql10.js';
 import { loadArea, type AreaFaults } from './lib/table.js';
 
 export const CATALOGUE: readonly AreaFaults[] = [
@@ -60,6 +61,7 @@ export const CATALOGUE: readonly AreaFaults[] = [
   loadArea('functions-history', functionsHistory),
   loadArea('functions-history-writes', functionsHistoryWrites),
   loadArea('functions-format', functionsFormat),
+  loadArea('fql10', fql10),
 ];
 
 export const FAULTS: readonly Fault[] = CATALOGUE.flatMap((area) => area.faults);
