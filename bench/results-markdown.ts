@@ -52,7 +52,7 @@ const load = (n: number | undefined) => (n === undefined ? '?' : n.toFixed(2));
 
 function fileSection(f: RecordedFile): string[] {
   const rows = f.results.map((r) => {
-    const cpu = typeof r.detail?.['cpuCostRatio'] === 'number' ? r.detail['cpuCostRatio'].toFixed(2) : '';
+    const cpu = typeof r.detail?.cpuCostRatio === 'number' ? r.detail.cpuCostRatio.toFixed(2) : '';
     const met = r.met === undefined ? '' : r.met ? 'met' : '**not met**';
     return `| ${escape(r.name)} | ${number(r.value)} ${escape(r.unit)} | ${number(r.baseline)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${cpu} | ${escape(r.goal ?? '')} | ${met} |`;
   });

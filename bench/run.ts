@@ -52,7 +52,7 @@ const cores = cpus().length;
 const rows = outcomes.flatMap((o) => o.results);
 const cell = (n: number | undefined) => (n === undefined ? '' : n.toLocaleString('en-US'));
 // The CPU cost ratio (bare ÷ measured CPU per request) is the steadier view of a throughput ratio on a shared machine.
-const cpuRatio = (r: BenchResult) => (typeof r.detail?.['cpuCostRatio'] === 'number' ? r.detail['cpuCostRatio'].toFixed(2) : '');
+const cpuRatio = (r: BenchResult) => (typeof r.detail?.cpuCostRatio === 'number' ? r.detail.cpuCostRatio.toFixed(2) : '');
 const table = [
   ['figure', 'value', 'unit', 'baseline', 'ratio', 'cpu ratio', 'goal', 'met'],
   ...rows.map((r) => [r.name, cell(r.value), r.unit, cell(r.baseline), r.ratio === undefined ? '' : r.ratio.toFixed(2), cpuRatio(r), r.goal ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO']),

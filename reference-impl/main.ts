@@ -51,7 +51,7 @@ const opts = program.opts<{ port: number; host: string; rootSecret?: string; dat
 const events = { statusIntervalMs: opts.statusInterval, minRetentionMs: opts.minRetentionMs, plan: opts.plan, maxStreamsPerSecret: opts.maxStreamsPerSecret, ...(opts.opsLimit === undefined ? {} : { opsLimit: opts.opsLimit }) };
 
 try {
-  const given = opts.rootSecret ?? process.env['FAUNA_ROOT_SECRET'];
+  const given = opts.rootSecret ?? process.env.FAUNA_ROOT_SECRET;
   // A generated secret is written to a private file whose path is printed: logs never carry secrets.
   const generated = given === undefined ? await generatedRootSecret(opts.dataDir) : undefined;
   const onStorageFailure = (error: unknown) => {

@@ -46,12 +46,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const host = options.host ?? '127.0.0.1';
   // Transport faults (resets, malformed requests) are the clients' and logged only when debugging.
   const onFault = (error: unknown) => {
-    if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
+    if (process.env.FAUNA_REFERENCE_DEBUG) console.error('[reference-server]', error);
   };
   // A request answered 500 is a server bug and always logged: the error's name and stack frames, not its message,
   // which could quote request data (secrets, passwords).
   const onInternalError = (error: unknown) => {
-    if (process.env['FAUNA_REFERENCE_DEBUG']) return console.error('[reference-server]', error);
+    if (process.env.FAUNA_REFERENCE_DEBUG) return console.error('[reference-server]', error);
     const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1).join('\n') : '';
     console.error(`fauna-reference-server: internal error (${error instanceof Error ? error.name : typeof error}), answered 500\n${frames}`);
   };

@@ -97,7 +97,7 @@ async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collec
   const request: AccessRequest = { action: 'read', database, collection };
   for (const role of await rolesOf(ctx, assigns)) {
     for (const privilege of privilegeEntries(role)) {
-      const read = privilege.actions['read'];
+      const read = privilege.actions.read;
       if (resourceMatches(privilege.resource, request) && (read === true || read instanceof QueryValue)) return true;
     }
   }
@@ -181,8 +181,8 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
 /** A public index is read without restriction: its entries are not filtered by who may read their documents. */
 function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
   if ((request.action !== 'read' && request.action !== 'unrestricted_read') || request.collection !== 'indexes' || request.ref === undefined) return false;
-  const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields['permissions'];
-  return isObjectValue(permissions) && permissions['read'] === 'public';
+  const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields.permissions;
+  return isObjectValue(permissions) && permissions.read === 'public';
 }
 
 // Implements: AUTH-TOKEN-009, AUTH-TOKEN-010
@@ -193,6 +193,6 @@ function isOwnIdentityToken(ctx: EvalContext, request: AccessRequest): boolean {
   if (record === undefined || (request.action !== 'read' && request.action !== 'delete') || request.collection !== 'tokens' || request.database !== record.database) return false;
   if (request.ref?.id === record.ref.id) return true;
   const token = request.before ?? (request.ref === undefined ? undefined : ctx.txn.get(request.database, 'tokens', request.ref.id));
-  const instance = token?.fields['instance'];
+  const instance = token?.fields.instance;
   return instance instanceof Ref && identity.identityDocument !== undefined && instance.equals(identity.identityDocument);
 }

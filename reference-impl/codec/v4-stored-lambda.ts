@@ -73,13 +73,13 @@ function rawJsonText(raw: unknown): string {
   if (Array.isArray(raw)) {
     let out = '[';
     for (let i = 0; i < raw.length; i++) out += (i > 0 ? ',' : '') + rawJsonText(raw[i]);
-    return out + ']';
+    return `${out}]`;
   }
   let out = '{';
   let first = true;
   for (const [key, field] of Object.entries(raw as Record<string, unknown>)) {
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + rawJsonText(field);
+    out += `${(first ? '' : ',') + JSON.stringify(key)}:${rawJsonText(field)}`;
     first = false;
   }
-  return out + '}';
+  return `${out}}`;
 }

@@ -49,7 +49,7 @@ function reportingFired(exchange: Exchange, failpoints: ActiveFailpoints): Excha
 // Implements: PROTO-ENDPOINT-005, PROTO-STATUS-004, PROTO-VERSION-008, PROTO-VERSION-009
 function dispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
   return (given: Exchange): Promise<void> | undefined => {
-    const origin = given.request.headers['origin'];
+    const origin = given.request.headers.origin;
     if (origin !== undefined && given.request.method === 'OPTIONS') {
       answerPreflight(given, origin);
       return undefined;
@@ -100,7 +100,7 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
   const { exchange, services } = bare;
   let ctx = bare;
   if (endpoint.auth === 'required') {
-    const secret = secretFromAuthorization(exchange.request.headers['authorization']);
+    const secret = secretFromAuthorization(exchange.request.headers.authorization);
     const identity = secret === undefined ? undefined : services.authenticator.authenticate(secret);
     if (!identity) {
       const v4 = endpoint.errors === 'v4';

@@ -41,17 +41,17 @@ function describe(value: unknown): string {
 // Implements: FEED-PAGE-003, FEED-REQ-002, FEED-REQ-003, FEED-REQ-004, LIMIT-PAGE-002, STREAM-REQ-002, STREAM-REQ-008
 /** Reads the body fields; throws EventRequestBodyError with the service's wording. */
 export function parseEventRequest(body: Record<string, unknown>, withPageSize: boolean): EventRequest {
-  const token = body['token'];
+  const token = body.token;
   if (token === undefined || token === null) throw invalid('Value for key token not found.');
   if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
-  const startTs = body['start_ts'];
+  const startTs = body.start_ts;
   // A time is a 64-bit count of microseconds: anything past that range is not a time (and no cursor can hold it).
   if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(describe(startTs));
-  const cursor = body['cursor'];
+  const cursor = body.cursor;
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
   if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');
   let pageSize = DEFAULT_PAGE_SIZE;
-  const rawSize = body['page_size'];
+  const rawSize = body.page_size;
   if (withPageSize && rawSize !== undefined) {
     if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
     if (rawSize <= 0n) throw invalid('page size must be greater than zero.');

@@ -72,16 +72,16 @@ function targetOf(ctx: RequestContext, indexes: IndexManager, database: Database
   if (value instanceof SetRef) {
     const structure = value.structure;
     const keys = Object.keys(structure);
-    const documents = structure['documents'];
+    const documents = structure.documents;
     if (keys.length === 1 && documents instanceof Ref && documents.database === undefined && !isNativeCollection(documents)) {
       if (!collectionExists(documents.id)) return errors.invalidRef(`Ref refers to undefined collection '${documents.id}'`, []);
       return documentsTarget(database, documents.id, fields);
     }
-    const indexRef = structure['match'];
+    const indexRef = structure.match;
     if (indexRef instanceof Ref && indexRef.database === undefined && keys.every((k) => k === 'match' || k === 'terms')) {
       const index = indexes.lookup(database, indexRef.id);
       if (index === undefined) return errors.invalidRef(`Ref refers to undefined index '${indexRef.id}'`, []);
-      const terms = termTuple(index.definition.terms.length, structure['terms']);
+      const terms = termTuple(index.definition.terms.length, structure.terms);
       if (terms === undefined) return errors.invalidArgument(`Index ${indexRef.id} expects ${index.definition.terms.length} term(s).`, []);
       return matchTarget(database, indexRef, terms, (collection, id, version) => indexes.entriesOf(index, collection, id, version), fields);
     }

@@ -88,7 +88,7 @@ export class CreatedRecords {
   }
 
   has(value: object): boolean {
-    return this.records !== undefined && this.records.includes(value);
+    return this.records?.includes(value) ?? false;
   }
 }
 

@@ -12,7 +12,7 @@ export const DEFAULT_MIN_RETENTION_MICROS = 15n * 60n * 1_000_000n;
 
 // Implements: EVT-RETAIN-001
 export function retentionMicros(store: Store, database: DatabaseId, collection: string, atTs: bigint, minimumMicros: bigint): bigint {
-  const days = store.getDocument(database, 'collections', collection, atTs)?.fields['history_days'];
+  const days = store.getDocument(database, 'collections', collection, atTs)?.fields.history_days;
   return (typeof days === 'bigint' && days > 0n ? days * DAY_MICROS : 0n) + minimumMicros;
 }
 

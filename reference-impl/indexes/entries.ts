@@ -14,7 +14,7 @@
 import { failpoint } from '../failpoints.js';
 import { compareValues } from './value-order.js';
 import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
-import { Ref, isObjectValue, type Value } from '../values/value.js';
+import { type Ref, isObjectValue, type Value } from '../values/value.js';
 
 export interface IndexEntry {
   terms: Value[];

@@ -323,7 +323,7 @@ export class IndexManager {
   private buildAtOnce(index: LiveIndex, partial: boolean): void {
     for (const [key, id] of this.buildWork(index, partial)) this.buildDocument(index, key, id);
     index.built = true;
-    if (index.fields['active'] !== true) this.track(this.markActive(index));
+    if (index.fields.active !== true) this.track(this.markActive(index));
   }
 
   private startBuild(index: LiveIndex, skipExisting: boolean, partial: boolean): void {
@@ -353,7 +353,7 @@ export class IndexManager {
   private async markActive(index: LiveIndex): Promise<void> {
     await this.transactions.run(async (txn) => {
       const current = txn.get(index.database, 'indexes', index.name);
-      if (!current || current.hidden.indexId !== index.id || current.fields['active'] === true) return;
+      if (!current || current.hidden.indexId !== index.id || current.fields.active === true) return;
       txn.write(index.database, 'indexes', index.name, 'update', { ...current.fields, active: true }, current.hidden);
     });
   }
@@ -370,7 +370,7 @@ export class IndexManager {
       // A history edit (DEC-068) that changes a document's newest version changes its index entries as a write does.
       const writes = record.historyEdits === undefined ? record.writes : this.store.historyEditWrites(record.database, record.historyEdits);
       for (const index of this.indexesOf(record.database)) {
-        if (index.fields['unique'] === true) this.checkUnique(index, writes, record.ts);
+        if (index.fields.unique === true) this.checkUnique(index, writes, record.ts);
       }
     }
   }
@@ -390,7 +390,7 @@ export class IndexManager {
     if (before !== after) {
       failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${before} -> ${after}).` };
     } else if (changed('partitions')) {
-      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${String(index.fields['partitions'])} -> ${String(w.after.fields['partitions'] ?? null)}).` };
+      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${String(index.fields.partitions)} -> ${String(w.after.fields.partitions ?? null)}).` };
     } else {
       const fields = IMMUTABLE_INDEX_FIELDS.filter((field) => field !== 'partitions' && changed(field));
       if (fields.length > 0) failure = { field: [], code: 'invalid index', description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).` };
@@ -442,8 +442,8 @@ export class IndexManager {
  * partitions changes its shape.
  */
 function effectivePartitions(fields: ObjectValue): bigint {
-  if (fields['unique'] === true) return 1n;
-  const partitions = fields['partitions'];
+  if (fields.unique === true) return 1n;
+  const partitions = fields.partitions;
   return typeof partitions === 'bigint' ? partitions : 1n;
 }
 

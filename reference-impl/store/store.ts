@@ -177,9 +177,9 @@ export class Store {
   constructor() {
     this.databases.set(ROOT_DATABASE, newDatabaseState(ROOT_DATABASE, undefined));
     this.onCommit((record) => {
-      for (const write of record.writes) if (write.after.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+      for (const write of record.writes) if (write.after.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
       // An inserted past version is not among the writes (they are the newest versions), yet reads at its time see it.
-      for (const edit of record.historyEdits ?? []) if (edit.kind === 'insert' && edit.version.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+      for (const edit of record.historyEdits ?? []) if (edit.kind === 'insert' && edit.version.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
     });
   }
 
@@ -504,7 +504,7 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
  * (AUTH-TOKEN-011); other native records carry no ttl.
  */
 export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
-  return version.fields['ttl'] instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection);
+  return version.fields.ttl instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection);
 }
 
 /** Collections whose records a passed `ttl` hides from reads. */
@@ -518,7 +518,7 @@ function keptReadable(collection: CollectionKey): boolean {
 }
 
 function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {
-  const ttl = version.fields['ttl'];
+  const ttl = version.fields.ttl;
   return ttl instanceof Time && ttl.epochNanos <= nanos;
 }
 

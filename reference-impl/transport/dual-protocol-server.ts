@@ -341,7 +341,7 @@ export class DualProtocolServer {
 
 /** Every response carries a `traceparent` (DEC-131), continuing the request's trace when it names a valid one. */
 function traceparentOf(req: CompatRequest): string {
-  const header = req.headers['traceparent'];
+  const header = req.headers.traceparent;
   return responseTraceparent(typeof header === 'string' ? header : undefined);
 }
 

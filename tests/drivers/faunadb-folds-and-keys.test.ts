@@ -1,6 +1,6 @@
 // The official v4 driver's q.Reduce, q.SelectAll and q.KeyFromSecret, and q.Map / q.Foreach of what they do not take,
 // against the reference server (spec/requirements/functions-collections.md, functions-keys.md).
-import faunadb, { values } from 'faunadb';
+import faunadb, { type values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
 import { driverClient, expectBadRequest, firstServiceError } from './faunadb-client.js';

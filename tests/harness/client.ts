@@ -170,7 +170,7 @@ export class Client {
     }
     const request: Exchange['request'] = { headers: { ...headers } };
     setTranscriptBody(request, payload);
-    const exchange = recordExchange({ method, url: new URL(path, this.target.url + '/').href, path, startedAt: new Date().toISOString(), durationMs: 0, request });
+    const exchange = recordExchange({ method, url: new URL(path, `${this.target.url}/`).href, path, startedAt: new Date().toISOString(), durationMs: 0, request });
     return { headers, payload, exchange };
   }
 

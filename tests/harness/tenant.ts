@@ -1,7 +1,7 @@
 // Every conformance file gets its own child database and keys, made through the API with the admin secret and
 // deleted afterwards, so files run in parallel and on shared servers without seeing each other.
 import { afterAll, beforeAll } from 'vitest';
-import { Client } from './client.js';
+import type { Client } from './client.js';
 import { tenantName } from './names.js';
 import { formatExchanges, hookTranscript, redactExchanges } from './transcript.js';
 import { rootClient, target } from './target.js';

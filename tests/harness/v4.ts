@@ -100,8 +100,8 @@ function column(c: ColumnSpec): unknown {
 export function createIndex(spec: IndexSpec): unknown {
   const { name, source, terms, values, ...extra } = spec;
   const params: Record<string, unknown> = { name, source, ...extra };
-  if (terms) params['terms'] = terms.map(column);
-  if (values) params['values'] = values.map(column);
+  if (terms) params.terms = terms.map(column);
+  if (values) params.values = values.map(column);
   return { create_index: obj(params) };
 }
 

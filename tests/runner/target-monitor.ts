@@ -8,7 +8,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { request } from 'undici';
 import type { CancelReason } from 'vitest';
 import type { Reporter, Vitest } from 'vitest/node';
-import { type HealthReport, type HealthVerdict } from '../harness/target-health.js';
+import type { HealthReport, HealthVerdict } from '../harness/target-health.js';
 
 export interface TargetMonitorOptions {
   url: string;

@@ -27,7 +27,7 @@ function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
       let acc = fold.seed;
       for (const element of items) acc = fold.step(acc, element, position);
       const result = fold.finish(acc, items.length, position);
-      return collection.kind === 'page' ? pageWith([result], collection.page['before'], collection.page['after']) : result;
+      return collection.kind === 'page' ? pageWith([result], collection.page.before, collection.page.after) : result;
     },
   };
 }
@@ -116,7 +116,7 @@ function elementCursor(element: Value): Value[] {
 // Implements: FN-ARR-002, FN-ARR-003
 /** The cursor between a page's first `n` elements and the rest: what Take's page ends at and Drop's starts at. */
 function splitCursor(page: ObjectValue, items: readonly Value[], n: number): Value | undefined {
-  return n < 0 ? page['before'] : n < items.length ? elementCursor(items[n]!) : page['after'];
+  return n < 0 ? page.before : n < items.length ? elementCursor(items[n]!) : page.after;
 }
 
 // Implements: FN-ARR-001, FN-ARR-002
@@ -128,7 +128,7 @@ const take: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? [] : items.slice(0, n);
     if (Array.isArray(collection)) return data;
-    return pageWith(data, collection['before'], splitCursor(collection, items, n));
+    return pageWith(data, collection.before, splitCursor(collection, items, n));
   },
 };
 
@@ -141,7 +141,7 @@ const drop: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? items : items.slice(n);
     if (Array.isArray(collection)) return data;
-    return pageWith(data, splitCursor(collection, items, n), collection['after']);
+    return pageWith(data, splitCursor(collection, items, n), collection.after);
   },
 };
 
@@ -171,7 +171,7 @@ const reverse: FormDefinition = {
   async evaluate(ctx, args) {
     const collection = iterableArgument(await args.value(ctx, 'reverse'), args.position('reverse'));
     if (collection.kind === 'array') return [...collection.items].reverse();
-    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page['before'], collection.page['after']);
+    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page.before, collection.page.after);
     return new SetRef({ reverse: collection.set });
   },
 };

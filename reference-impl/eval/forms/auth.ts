@@ -63,7 +63,7 @@ async function firstRefOf(ctx: EvalContext, set: SetRef, position: Position): Pr
   const literal: Expr = { kind: 'literal', value: set, position, raw: null };
   const size: Expr = { kind: 'literal', value: 1n, position, raw: 1 };
   const page = await ctx.eval({ kind: 'object', fields: new Map([['paginate', literal], ['size', size]]), position, raw: null });
-  const first = isObjectValue(page) && Array.isArray(page['data']) ? page['data'][0] : undefined;
+  const first = isObjectValue(page) && Array.isArray(page.data) ? page.data[0] : undefined;
   if (first instanceof Ref) return first;
   return Array.isArray(first) ? first.find((v): v is Ref => v instanceof Ref) : undefined;
 }
@@ -90,8 +90,8 @@ interface TokenFields {
 function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failures: ReturnType<typeof typeFailure>[] } {
   const failures: ReturnType<typeof typeFailure>[] = [];
   const fields: TokenFields = {};
-  const data = params['data'];
-  const ttl = params['ttl'];
+  const data = params.data;
+  const ttl = params.ttl;
   if (data !== undefined && data !== null) {
     if (isObjectValue(data)) fields.data = data;
     else failures.push(typeFailure('data', 'Object', data));
@@ -128,7 +128,7 @@ const login: FormDefinition = {
     const position = args.node.position;
     const target = await args.value(ctx, 'login');
     const params = expectObject(args.has('params') ? await args.value(ctx, 'params') : {}, args.position('params'));
-    const password = params['password'];
+    const password = params.password;
     const { fields, failures } = tokenFieldFailures(params);
     if (password !== undefined && password !== null && typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
     throwIfFailures(failures, position);
@@ -167,7 +167,7 @@ const logout: FormDefinition = {
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
     for (const [id, version] of ctx.txn.scan(database, 'tokens')) {
       const mine = id === ref.id;
-      const sameIdentity = all && instance !== undefined && version.fields['instance'] instanceof Ref && version.fields['instance'].equals(instance);
+      const sameIdentity = all && instance !== undefined && version.fields.instance instanceof Ref && version.fields.instance.equals(instance);
       if (mine || sameIdentity) ctx.txn.write(database, 'tokens', id, 'delete', {}, version.hidden);
     }
     return true;
@@ -227,7 +227,7 @@ const hasCurrentToken: FormDefinition = {
 export const tokenHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const { fields, failures } = tokenFieldFailures(params);
-    const instance = params['instance'];
+    const instance = params.instance;
     if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Required value not found.' });
     else if (!(instance instanceof Ref)) failures.unshift(typeFailure('instance', 'Ref', instance));
     throwIfFailures(failures, position);

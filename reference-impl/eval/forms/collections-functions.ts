@@ -20,9 +20,9 @@ type Kind = 'map' | 'foreach' | 'filter';
 /** The elements to process and how to put the results back (a page keeps its cursors). */
 function elementsOf(collection: Value, position: Position, kind: Kind): { items: Value[]; rebuild: (data: Value[]) => Value } {
   if (Array.isArray(collection)) return { items: collection, rebuild: (data) => data };
-  if (isObjectValue(collection) && Array.isArray(collection['data'])) {
+  if (isObjectValue(collection) && Array.isArray(collection.data)) {
     const page: ObjectValue = collection;
-    return { items: page['data'] as Value[], rebuild: (data) => ({ ...page, data }) };
+    return { items: page.data as Value[], rebuild: (data) => ({ ...page, data }) };
   }
   // Implements: FN-SET-015
   // Every one of them first checks for an array, page or set; Map and Foreach then refuse a set with what they take.

@@ -207,7 +207,7 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   await requireAccess(ctx, 'write', location, position, existing, fields);
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
   if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
-  const newName = fields['name'];
+  const newName = fields.name;
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';
   const renamed = nameIsId && typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
@@ -247,10 +247,10 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
 
 /** The role's fields with each membership entry naming `from` naming `to` instead, or undefined when none does. */
 function retargetMembership(role: ObjectValue, from: Ref, to: Ref): ObjectValue | undefined {
-  const membership = role['membership'];
+  const membership = role.membership;
   const retarget = (entry: Value): Value => {
     if (entry instanceof Ref) return entry.equals(from) ? to : entry;
-    return isObjectValue(entry) && entry['resource'] instanceof Ref && entry['resource'].equals(from) ? { ...entry, resource: to } : entry;
+    return isObjectValue(entry) && entry.resource instanceof Ref && entry.resource.equals(from) ? { ...entry, resource: to } : entry;
   };
   const next = Array.isArray(membership) ? membership.map(retarget) : membership === undefined ? undefined : retarget(membership);
   const changed = Array.isArray(membership) && Array.isArray(next) ? next.some((entry, i) => entry !== membership[i]) : next !== membership;
@@ -279,7 +279,7 @@ async function moveCollectionDocuments(ctx: EvalContext, from: DocumentLocation,
     ctx.txn.write(from.database, newKey, id, 'create', version.fields, version.hidden);
   }
   for (const [id, token] of ctx.txn.scan(from.database, 'tokens')) {
-    const owner = token.fields['instance'];
+    const owner = token.fields.instance;
     if (owner instanceof Ref && owner.collection?.equals(oldRef)) {
       ctx.txn.write(from.database, 'tokens', id, 'update', { ...token.fields, instance: new Ref(owner.id, newRef) }, token.hidden);
     }
@@ -299,7 +299,7 @@ function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: str
   const namesRole = (ref: Ref) => ref.id === role.id && isRoleRef(ref);
   const retarget = (ref: Ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref);
   // A key with a `database` field acts in that child database, whose roles these are not.
-  const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields['database'] instanceof Ref));
+  const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields.database instanceof Ref));
   retargetKeyRoles(ctx, role.database, ownKeys, retarget);
   const parent = ctx.txn.store.database(role.database)?.parent;
   const record = parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
@@ -311,7 +311,7 @@ function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: str
 function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[string, DocumentVersion]>, retarget: (ref: Ref) => Ref): void {
   const each = (value: Value): Value => (value instanceof Ref ? retarget(value) : value);
   for (const [id, key] of keys) {
-    const current = key.fields['role'];
+    const current = key.fields.role;
     if (current === undefined) continue;
     const next = Array.isArray(current) ? current.map(each) : each(current);
     const changed = Array.isArray(current) && Array.isArray(next) ? next.some((r, i) => r !== current[i]) : next !== current;
@@ -325,7 +325,7 @@ function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[s
  */
 function keysOfChildDatabase(ctx: EvalContext, parent: DatabaseId, name: string): Array<[string, DocumentVersion]> {
   return ctx.txn.scan(parent, 'keys').filter(([, version]) => {
-    const target = version.fields['database'];
+    const target = version.fields.database;
     return target instanceof Ref && target.id === name;
   });
 }

@@ -43,7 +43,7 @@ export function isHistoricalSet(set: Value): boolean {
     if (operands !== undefined) return isHistoricalSet(Array.isArray(operands) ? (operands[0] ?? null) : operands);
   }
   for (const key of ['distinct', 'reverse', 'range'] as const) if (s[key] !== undefined) return isHistoricalSet(s[key]!);
-  return 'filter' in s ? isHistoricalSet(s['collection'] ?? null) : false;
+  return 'filter' in s ? isHistoricalSet(s.collection ?? null) : false;
 }
 
 // Implements: FN-HIST-020
@@ -78,11 +78,11 @@ function legacyAction(action: Value | undefined): 'create' | 'delete' {
 export function renderedEvent(ctx: EvalContext, event: HistoryEvent, withData: boolean): ObjectValue {
   if (!apiAtLeast(ctx.apiVersion, '2.1')) {
     const out: ObjectValue = { ts: event.ts, action: legacyAction(event.action), resource: event.ref };
-    if (withData && (event.action === 'add' || event.action === 'remove') && event.data !== undefined) out['values'] = event.data;
+    if (withData && (event.action === 'add' || event.action === 'remove') && event.data !== undefined) out.values = event.data;
     return out;
   }
   const out: ObjectValue = { ts: event.ts, action: event.action, [wording(ctx.apiVersion).documentKey]: event.ref };
-  if (withData && event.data !== undefined) out['data'] = event.data;
+  if (withData && event.data !== undefined) out.data = event.data;
   return out;
 }
 
@@ -141,7 +141,7 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
     }
     const created = previous === undefined || (failpoint('HISTW-INSERTED-LISTED-AS-CREATE') && version.action === 'create');
     const changed = created ? version.fields : changedFields(previous!, version.fields);
-    events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed['data'] ?? null });
+    events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed.data ?? null });
     previous = version.fields;
   }
   return events;
@@ -230,13 +230,13 @@ export async function eventHistory(ctx: EvalContext, source: Value, position: Po
     return eventSet(ctx, documentEvents(versionsOf(ctx, location.database, location.collection, location.id, untilTs), source), false);
   }
   const structure = source instanceof SetRef ? source.structure : {};
-  const singleton = structure['singleton'];
+  const singleton = structure.singleton;
   if (singleton instanceof Ref && singleton.collection !== undefined) {
     const location = locateDocument(ctx, singleton, position);
     await requireAccess(ctx, 'history_read', location, position, ctx.txn.get(location.database, location.collection, location.id));
     return eventSet(ctx, membershipEvents(versionsOf(ctx, location.database, location.collection, location.id, untilTs), singleton), true);
   }
-  const collection = structure['documents'];
+  const collection = structure.documents;
   if (collection instanceof Ref && !isNativeCollection(collection)) {
     const { database, collection: key } = resolveCollection(ctx, collection, position);
     const listed = listedCollectionRef(collection, key);
@@ -249,14 +249,14 @@ export async function eventHistory(ctx: EvalContext, source: Value, position: Po
     }
     return eventSet(ctx, events, true);
   }
-  const indexRef = structure['match'];
+  const indexRef = structure.match;
   if (indexRef !== undefined) {
     // The index is read as Match reads it now, so that its access rules (and its errors) are Match's.
     await reader.read(ctx, source, position, undefined);
     const { database, version } = indexRecord(ctx, indexRef, position);
     const indexId = version.hidden.indexId;
     const index = indexId === undefined ? undefined : reader.indexes.byIndexId(database, indexId);
-    const terms = index === undefined ? undefined : termTuple(index.definition.terms.length, structure['terms']);
+    const terms = index === undefined ? undefined : termTuple(index.definition.terms.length, structure.terms);
     if (indexId === undefined || terms === undefined) return eventSet(ctx, [], true);
     const readable: HistoryEvent[] = [];
     for (const event of indexEvents(ctx, reader.indexes, database, indexId, terms)) {
@@ -285,8 +285,8 @@ function cursorKey(cursor: Value, position: Position): IndexTuple {
   if (cursor instanceof DateValue) return [BigInt(cursor.epochDays) * MICROS_PER_DAY];
   if (!isObjectValue(cursor)) throw errors.invalidArgument(`Object, Integer, Time, or Date expected, ${typeName(cursor)} provided.`, position);
   const { ts, action } = cursor;
-  const document = cursor['document'] ?? cursor['instance'] ?? cursor['resource'];
-  const values = cursor['data'] ?? cursor['values'];
+  const document = cursor.document ?? cursor.instance ?? cursor.resource;
+  const values = cursor.data ?? cursor.values;
   const known = ['ts', 'action', 'document', 'instance', 'resource', 'data', 'values'];
   if (ts === undefined || Object.keys(cursor).some((key) => !known.includes(key))) {
     throw errors.invalidArgument(`Cannot create event cursor with keys ${Object.keys(cursor).join(', ')}`, position);

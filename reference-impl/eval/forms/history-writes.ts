@@ -78,8 +78,8 @@ const insert: FormDefinition = {
     const deleted = action === 'delete';
     // Only the fields a client writes: credentials are never set through history.
     const writable: ObjectValue = {};
-    if (params['data'] !== undefined) writable['data'] = params['data'];
-    if (params['ttl'] !== undefined) writable['ttl'] = params['ttl'];
+    if (params.data !== undefined) writable.data = params.data;
+    if (params.ttl !== undefined) writable.ttl = params.ttl;
     throwIfFailures(unresolvedRefFailures(ctx, writable), formPosition);
     const { fields, hidden } = deleted ? { fields: {}, hidden: NO_HIDDEN_FIELDS } : await userDocumentFields(ctx, writable, 'create', undefined, formPosition);
     // Implements: FN-HISTW-015
@@ -87,7 +87,7 @@ const insert: FormDefinition = {
     await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields, undefined, { ts, action, fields: writable });
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
     ctx.txn.editHistory(location.database, { kind: 'insert', collection: location.collection, id: location.id, version });
-    return renderedEvent(ctx, { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields['data'] ?? null) }, true);
+    return renderedEvent(ctx, { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields.data ?? null) }, true);
   },
 };
 

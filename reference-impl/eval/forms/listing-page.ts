@@ -44,7 +44,7 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
   }
   if (!(set instanceof SetRef)) return undefined;
   const keys = Object.keys(set.structure);
-  const collection = set.structure['documents'];
+  const collection = set.structure.documents;
   if (keys.length !== 1 || !(collection instanceof Ref)) return undefined;
   const { database, collection: key } = resolveCollection(ctx, collection, position);
   return { database, key, collectionRef: listedCollectionRef(collection, key) };

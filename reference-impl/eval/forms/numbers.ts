@@ -172,7 +172,7 @@ function comparisonForm(name: string, holds: (order: number) => boolean): FormDe
 
 /** A Paginate result: the reference server's pages are objects with a `data` array. */
 function isPage(value: Value): value is ObjectValue & { data: Value[] } {
-  return isObjectValue(value) && Array.isArray(value['data']);
+  return isObjectValue(value) && Array.isArray(value.data);
 }
 
 // Implements: FN-NUM-011, FN-NUM-012
@@ -215,7 +215,7 @@ function extremeForm(name: 'max' | 'min', keepsCurrent: (order: number) => boole
         if (best === undefined || !keepsCurrent(compareForComparison(best, value))) best = value;
       }
       if (page === undefined) return best!;
-      return pageWith([best!], page['before'], page['after']);
+      return pageWith([best!], page.before, page.after);
     },
   };
 }

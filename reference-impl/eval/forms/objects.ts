@@ -3,7 +3,7 @@
  * ContainsPath (and its older name Contains), ContainsField, ContainsValue, ToObject and ToArray.
  */
 import type { Expr } from '../../codec/v4-ast.js';
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, SetRef, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -146,7 +146,7 @@ const containsField: FormDefinition = {
 
 /** A document as Get reads it: `{ref, ts, data, …}` with the ref of a document in a user collection. */
 function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref } {
-  return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
+  return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value.data);
 }
 
 // Implements: FN-OBJ-008, FN-OBJ-009

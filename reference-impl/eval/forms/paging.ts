@@ -75,8 +75,8 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<GivenCurso
     if (!isObjectValue(cursor) || sides.length !== 1 || (sides[0] !== 'after' && sides[0] !== 'before')) {
       throw errors.invalidArgument("Invalid cursor object. Expected an object with either 'before' or 'after' key in it.", args.position('cursor'));
     }
-    after = cursor['after'];
-    before = cursor['before'];
+    after = cursor.after;
+    before = cursor.before;
   }
   if (after !== undefined && after !== null && before !== undefined) throw errors.invalidArgument('Only one of after and before may be given.', args.node.position);
   return before !== undefined ? { before } : after !== undefined ? { after } : {};
@@ -136,9 +136,9 @@ function cursorPosition(args: FormArgs): Position {
 function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[], events?: EvalContext): ObjectValue {
   const out: ObjectValue = {};
   const shown = (tuple: Value[]): Value => (events === undefined ? tuple : eventCursor(events, tuple));
-  if (cursors.before !== undefined) out['before'] = shown(cursors.before);
-  if (cursors.after !== undefined) out['after'] = shown(cursors.after);
-  out['data'] = data;
+  if (cursors.before !== undefined) out.before = shown(cursors.before);
+  if (cursors.after !== undefined) out.after = shown(cursors.after);
+  out.data = data;
   return out;
 }
 

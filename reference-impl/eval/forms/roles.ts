@@ -24,9 +24,9 @@ export const roleHandler: NativeCollectionHandler = {
     // whatever the body holds (ABAC-ROLE-003, ABAC-ROLE-015).
     await requireAccess(ctx, 'create', { database, collection: 'roles', id: '' }, position, undefined, params);
     throwIfFailures(failures, position);
-    const data = params['data'];
+    const data = params.data;
     checkRoleResources(ctx, database, fields, position);
-    const name = params['name'] as string;
+    const name = params.name as string;
     const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
     await ensureNotFound(ctx, location, position);
@@ -92,7 +92,7 @@ function resourceFailures(ctx: EvalContext, database: DatabaseId, fields: Object
   const list = Array.isArray(value) ? value : [];
   const failures: ValidationFailure[] = [];
   list.forEach((entry, i) => {
-    const resource = isObjectValue(entry) ? entry['resource'] : undefined;
+    const resource = isObjectValue(entry) ? entry.resource : undefined;
     if (!(resource instanceof Ref)) return;
     const missing = missingReference(ctx, database, resource);
     if (missing !== undefined) failures.push({ field: [key, i, 'resource'], code: 'invalid reference', description: missing });

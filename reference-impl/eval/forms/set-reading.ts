@@ -278,9 +278,9 @@ export class SetReader {
     }
     if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);
     const s: ObjectValue = set.structure;
-    if ('match' in s) return own(await this.match(ctx, s['match']!, s['terms'], position, atTs));
+    if ('match' in s) return own(await this.match(ctx, s.match!, s.terms, position, atTs));
     if ('documents' in s) {
-      const collection = s['documents'];
+      const collection = s.documents;
       if (!(collection instanceof Ref)) throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
       const { database, collection: key } = resolveCollection(ctx, collection, position);
       return own(await listing(ctx, database, key, listedCollectionRef(collection, key), atTs));
@@ -294,14 +294,14 @@ export class SetReader {
       // Operands of different orders (e.g. refs with covered values) have no common merge order: sort them all.
       return combinedEntries(kind, operands.map(all), operands[0]!.reverse);
     }
-    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs, options));
-    if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs, options);
+    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s.distinct!, position, atTs, options));
+    if ('join' in s) return this.join(ctx, s.join!, s.with ?? null, position, atTs, options);
     // Implements: FN-ARR-008
-    if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs, options));
-    if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs, options), rangeBound(s['from']), rangeBound(s['to']));
-    if ('singleton' in s) return own(await singleton(ctx, s['singleton']!, position, atTs));
-    if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs, options);
-    if ('events' in s) return own(await eventHistory(ctx, s['events']!, position, atTs, this));
+    if ('reverse' in s) return reversed(await this.read(ctx, s.reverse!, position, atTs, options));
+    if ('range' in s) return new RangeSet(await this.read(ctx, s.range!, position, atTs, options), rangeBound(s.from), rangeBound(s.to));
+    if ('singleton' in s) return own(await singleton(ctx, s.singleton!, position, atTs));
+    if ('filter' in s) return this.filtered(ctx, s.filter!, s.collection ?? null, position, atTs, options);
+    if ('events' in s) return own(await eventHistory(ctx, s.events!, position, atTs, this));
     throw errors.invalidArgument('Set expected.', position);
   }
 

@@ -40,7 +40,7 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   const collect = (v: Value | undefined): void => {
     if (v instanceof Ref) refs.push(v);
     else if (Array.isArray(v)) v.forEach(collect);
-    else if (isObjectValue(v)) collect(v['collection'] ?? v['class']);
+    else if (isObjectValue(v)) collect(v.collection ?? v.class);
   };
   collect(source);
   for (const ref of refs) {
@@ -64,7 +64,7 @@ export function indexNativeHandler(): NativeCollectionHandler {
         asQueryError(e, position);
       }
       const database = ctx.database;
-      checkSources(ctx, database, params['source'], position);
+      checkSources(ctx, database, params.source, position);
       const ref = new Ref(definition.name, new Ref('indexes'));
       const location = { database, collection: 'indexes', id: definition.name, ref };
       await ensureNotFound(ctx, location, position);
@@ -78,10 +78,10 @@ export function indexNativeHandler(): NativeCollectionHandler {
         unique: definition.unique,
         partitions: BigInt(definition.partitions),
       });
-      const terms = asColumnList(params['terms']);
-      const values = asColumnList(params['values']);
-      if (terms) fields['terms'] = terms;
-      if (values) fields['values'] = values;
+      const terms = asColumnList(params.terms);
+      const values = asColumnList(params.values);
+      if (terms) fields.terms = terms;
+      if (values) fields.values = values;
       const version = await writeDocument(ctx, location, 'create', fields, { indexId: ctx.txn.newDocumentId() }, position);
       const record = renderDocument(ref, version);
       ctx.created.add(record);
@@ -116,7 +116,7 @@ function renderedTerms(terms: Value): Value | undefined {
 function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   const structure: ObjectValue = { match: index };
   const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
-  if (rendered !== undefined) structure['terms'] = rendered;
+  if (rendered !== undefined) structure.terms = rendered;
   return structure;
 }
 
@@ -127,7 +127,7 @@ function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
  * is left to the read, which refuses it (SD §Index rule 5).
  */
 function refuseInactive(ctx: EvalContext, record: ReturnType<typeof indexRecord>, position: Position): void {
-  if (record.version.fields['active'] === true) return;
+  if (record.version.fields.active === true) return;
   if (ctx.txn.store.getDocument(record.database, 'indexes', record.ref.id, ctx.txn.ts) === undefined) return;
   throw new QueryError('instance not found', `Index '${record.ref.id}' is not active.`, position);
 }
@@ -223,28 +223,28 @@ function setShape(ctx: EvalContext, set: Value, position: Position): SetShape | 
   if (!(set instanceof SetRef)) return SINGLE;
   const s = set.structure;
   const first = (v: Value | undefined): Value => (Array.isArray(v) ? v[0] ?? null : v ?? null);
-  if ('match' in s) return indexShape(ctx, s['match']!, position);
-  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s['union'] ?? s['intersection'] ?? s['difference']), position);
-  if ('distinct' in s) return setShape(ctx, s['distinct']!, position);
-  if ('range' in s) return setShape(ctx, s['range']!, position);
-  if ('filter' in s) return setShape(ctx, s['collection'] ?? null, position);
+  if ('match' in s) return indexShape(ctx, s.match!, position);
+  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s.union ?? s.intersection ?? s.difference), position);
+  if ('distinct' in s) return setShape(ctx, s.distinct!, position);
+  if ('range' in s) return setShape(ctx, s.range!, position);
+  if ('filter' in s) return setShape(ctx, s.collection ?? null, position);
   if ('events' in s) {
-    const inner = setShape(ctx, s['events']!, position);
+    const inner = setShape(ctx, s.events!, position);
     return inner === undefined ? undefined : { ...inner, historical: true };
   }
   if ('reverse' in s) {
-    const inner = setShape(ctx, s['reverse']!, position);
+    const inner = setShape(ctx, s.reverse!, position);
     if (inner === undefined) return undefined;
     // As the real service: a set of refs reversed compares as one reversed value before the ref.
     return { ...inner, reversed: inner.reversed.length === 1 ? [true, false] : [...inner.reversed.slice(0, -1).map((r) => !r), false] };
   }
-  if ('join' in s) return isIndexRef(s['with']) ? indexShape(ctx, s['with'], position) : undefined;
+  if ('join' in s) return isIndexRef(s.with) ? indexShape(ctx, s.with, position) : undefined;
   return SINGLE;
 }
 
 function indexShape(ctx: EvalContext, index: Value, position: Position): SetShape {
-  const values = indexRecord(ctx, index, position).version.fields['values'];
-  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v['reverse'] === true) : [];
+  const values = indexRecord(ctx, index, position).version.fields.values;
+  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v.reverse === true) : [];
   return { reversed: [...reversed, false], historical: false };
 }
 
@@ -308,7 +308,7 @@ const distinct: FormDefinition = {
   async evaluate(ctx, args) {
     const source = await args.value(ctx, 'distinct');
     if (Array.isArray(source)) return distinctValues(source);
-    if (isPageValue(source)) return pageWith(distinctValues(source.data), source['before'], source['after']);
+    if (isPageValue(source)) return pageWith(distinctValues(source.data), source.before, source.after);
     if (isSetValue(source)) return new SetRef({ distinct: source });
     throw wrongType('Array, Set, or Page', source, args.position('distinct'));
   },

@@ -7,7 +7,7 @@
  * (eval/java-text.ts).
  */
 import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, QueryValue, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';

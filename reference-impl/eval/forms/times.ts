@@ -4,7 +4,7 @@
  * `v4-functions`, DEC-065; spec/requirements/functions-time.md). Times keep nanoseconds; an integer given where a
  * time is expected counts microseconds (ToTime's counts milliseconds). `Time` and `Now` are core forms.
  */
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';

@@ -42,9 +42,9 @@ export function functionRecordFields(ctx: EvalContext, database: DatabaseId, par
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   if (role !== undefined && role !== null) failures.push(...functionRoleFailures(ctx, role, database));
   throwIfFailures(failures, position);
-  const fields: ObjectValue = { name: params['name'] as string, body: storedLambda(body as QueryValue) };
-  if (isObjectValue(data)) fields['data'] = data;
-  if (role !== undefined && role !== null) fields['role'] = role;
+  const fields: ObjectValue = { name: params.name as string, body: storedLambda(body as QueryValue) };
+  if (isObjectValue(data)) fields.data = data;
+  if (role !== undefined && role !== null) fields.role = role;
   return fields;
 }
 
@@ -97,7 +97,7 @@ function storedLambda(value: QueryValue): QueryValue {
 export const functionHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const fields = functionRecordFields(ctx, ctx.database, params, position);
-    const name = fields['name'] as string;
+    const name = fields.name as string;
     const ref = new Ref(name, FUNCTIONS_REF);
     const location: DocumentLocation = { database: ctx.database, collection: 'functions', id: name, ref };
     await ensureNotFound(ctx, location, position);
@@ -165,7 +165,7 @@ async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
   const position = args.node.position;
   const location = locateFunction(ctx, target, args.position('call'));
   const version = ctx.txn.get(location.database, 'functions', location.id);
-  const body = version?.fields['body'];
+  const body = version?.fields.body;
   if (version === undefined || !(body instanceof QueryValue)) throw errors.invalidRef(`Ref refers to undefined function '${location.id}'`, args.position('call'));
   // Calling needs the `call` privilege, not `read`; its predicate gets the arguments as the function does.
   const allowed = ctx.services.access.allows(ctx, { action: 'call', database: location.database, collection: 'functions', ref: location.ref, before: version, arguments: argument });
@@ -173,7 +173,7 @@ async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
   const depth = activeCalls.get(ctx.txn) ?? 0;
   if (depth >= MAX_CALL_DEPTH) throw new QueryError('stack overflow', `Call stack reached the maximum limit of ${MAX_CALL_DEPTH}.`, position);
   const lambda = new LambdaValue(body.lambda, body.expr, bodyOf(body), Scope.EMPTY, body.apiVersion);
-  const acting = ctx.withIdentity(actingIdentity(ctx.identity, version.fields['role'])).withScope(Scope.EMPTY);
+  const acting = ctx.withIdentity(actingIdentity(ctx.identity, version.fields.role)).withScope(Scope.EMPTY);
   activeCalls.set(ctx.txn, depth + 1);
   try {
     return await applyLambda(acting, lambda, [argument], [...position, 'lambda']);

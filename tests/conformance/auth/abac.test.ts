@@ -399,21 +399,21 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
 
     check(['ABAC-PRED-010'], 'write alone lets a token Update and Replace, delete alone lets it Delete, without read', async () => {
       const jot = await create('jots', { n: 1n });
-      (await as['jot_writers']!.query({ get: jot })).expectStatus(403).expectErrorCode('permission denied');
-      (await as['jot_writers']!.query({ update: jot, params: obj({ data: obj({ n: 2n }) }) })).expectStatus(200);
-      (await as['jot_writers']!.query({ replace: jot, params: obj({ data: obj({ n: 3n }) }) })).expectStatus(200);
+      (await as.jot_writers!.query({ get: jot })).expectStatus(403).expectErrorCode('permission denied');
+      (await as.jot_writers!.query({ update: jot, params: obj({ data: obj({ n: 2n }) }) })).expectStatus(200);
+      (await as.jot_writers!.query({ replace: jot, params: obj({ data: obj({ n: 3n }) }) })).expectStatus(200);
       expect(await dataOf(jot)).toEqual({ n: 3n });
-      (await as['jot_deleters']!.query({ update: jot, params: obj({ data: obj({ n: 4n }) }) })).expectStatus(403).expectErrorCode('permission denied');
-      (await as['jot_deleters']!.query({ delete: jot })).expectStatus(200);
+      (await as.jot_deleters!.query({ update: jot, params: obj({ data: obj({ n: 4n }) }) })).expectStatus(403).expectErrorCode('permission denied');
+      (await as.jot_deleters!.query({ delete: jot })).expectStatus(200);
       expect((await t.server.query({ exists: jot })).expectStatus(200).resource).toBe(false);
     });
 
     check(['ABAC-PRED-011'], 'creating with a chosen id needs create_with_id: create alone answers 403 for it and 201 without an id', async () => {
       const chosen = (id: string) => ({ create: { ref: { collection: 'jots' }, id }, params: obj({ data: obj({ n: 1n }) }) });
-      (await as['jot_creators']!.query(chosen('7001'))).expectStatus(403).expectErrorCode('permission denied');
+      (await as.jot_creators!.query(chosen('7001'))).expectStatus(403).expectErrorCode('permission denied');
       expect((await t.server.query({ exists: { ref: { collection: 'jots' }, id: '7001' } })).expectStatus(200).resource).toBe(false);
-      (await as['jot_creators']!.query({ create: { collection: 'jots' }, params: obj({ data: obj({ n: 1n }) }) })).expectStatus(201);
-      (await as['jot_placers']!.query(chosen('7002'))).expectStatus(201);
+      (await as.jot_creators!.query({ create: { collection: 'jots' }, params: obj({ data: obj({ n: 1n }) }) })).expectStatus(201);
+      (await as.jot_placers!.query(chosen('7002'))).expectStatus(201);
     });
   });
 

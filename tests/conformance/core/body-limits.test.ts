@@ -7,7 +7,7 @@ const COLL = 'blobs';
 
 /** `{"if": true, "then": …, "else": 0}` nested `depth` times around `'bottom'`. */
 function nestedIfs(depth: number): string {
-  return '{"if":true,"then":'.repeat(depth) + '"bottom"' + ',"else":0}'.repeat(depth);
+  return `${'{"if":true,"then":'.repeat(depth)}"bottom"${',"else":0}'.repeat(depth)}`;
 }
 
 describe('Request body and nesting limits', () => {
@@ -41,7 +41,7 @@ describe('Request body and nesting limits', () => {
 
   check(['LIMIT-BODY-003'], 'an expression nested 64 levels deep is evaluated', async () => {
     expect((await postRaw(t.server, nestedIfs(64))).expectStatus(200).resource).toBe('bottom');
-    const nestedArrays = '['.repeat(64) + '7' + ']'.repeat(64);
+    const nestedArrays = `${'['.repeat(64)}7${']'.repeat(64)}`;
     let value = (await postRaw(t.server, nestedArrays)).expectStatus(200).resource;
     for (let level = 1; level < 64; level += 1) value = value[0];
     expect(value).toEqual([7n]);
@@ -50,7 +50,7 @@ describe('Request body and nesting limits', () => {
   check.each([
     { name: 'nested ifs', body: () => nestedIfs(100_000) },
     { name: 'nested arrays', body: () => '['.repeat(100_000) + ']'.repeat(100_000) },
-    { name: 'nested objects', body: () => '{"object":{"a":'.repeat(100_000) + '1' + '}}'.repeat(100_000) },
+    { name: 'nested objects', body: () => `${'{"object":{"a":'.repeat(100_000)}1${'}}'.repeat(100_000)}` },
   ])(['LIMIT-BODY-004', 'PROTO-STATUS-004'], 'an expression nested 100000 levels deep ($name) answers 400 or evaluates, never 5xx', async ({ body }) => {
     const res = await postRaw(t.server, body());
     res.expectStatus(400, 200);

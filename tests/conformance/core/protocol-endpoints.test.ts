@@ -174,7 +174,7 @@ describe('Endpoints, content types, status codes and headers', () => {
       { res: await postRaw(t.server, write), body: write, status: 201 },
       { res: await postRaw(t.server, read), body: read, status: 200 },
       { res: await postRaw(t.server, '{"abort":"no"}'), body: '{"abort":"no"}', status: 400 },
-      { res: await postRaw(t.server, '{ "get" : ' + JSON.stringify(docRef(COLL, '321')) + ' }'), body: '{ "get" : ' + JSON.stringify(docRef(COLL, '321')) + ' }', status: 404 },
+      { res: await postRaw(t.server, `{ "get" : ${JSON.stringify(docRef(COLL, '321'))} }`), body: `{ "get" : ${JSON.stringify(docRef(COLL, '321'))} }`, status: 404 },
     ];
     for (const { res, body, status } of answers) {
       res.expectStatus(status);
@@ -191,8 +191,8 @@ describe('Endpoints, content types, status codes and headers', () => {
     const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
     const sent = '00-750efa5fb6a131eb2cf4db39f28366cb-5669e71839eca76b-01';
     const ids = (res: Response): [string, string] => {
-      const match = TRACEPARENT.exec(res.headers['traceparent'] ?? '');
-      expect(match, res.explain(`answers traceparent ${res.headers['traceparent']}, not 00-<trace id>-<span id>-<flags>`)).not.toBeNull();
+      const match = TRACEPARENT.exec(res.headers.traceparent ?? '');
+      expect(match, res.explain(`answers traceparent ${res.headers.traceparent}, not 00-<trace id>-<span id>-<flags>`)).not.toBeNull();
       expect([match![1], match![2]], res.explain('answers an all-zero id')).not.toContain('0'.repeat(32));
       expect(match![2], res.explain('answers an all-zero span id')).not.toBe('0'.repeat(16));
       return [match![1]!, match![2]!];

@@ -106,7 +106,7 @@ describe.concurrent('Error descriptions', () => {
       return res.body.errors[0].description;
     };
     const put = await t.server.request('PUT', '/', { rawBody: '{"now":null}' });
-    expect([described(put, 405), put.headers['allow']]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
+    expect([described(put, 405), put.headers.allow]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
     (await t.server.query(createCollection('described'))).expectStatus(201);
     const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collection('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
     expect(described(viaGet, 400)).toBe('Call performs a write, which is not allowed in get requests.');

@@ -1,7 +1,7 @@
 // LIMIT-OPS-001: the account operations limit (DEC-016). This file has a tenant (one account) of its own, since
 // exceeding the limit ends every stream of the account. Needs the target's declared limit (event-settings.ts).
 import { describe, expect } from 'vitest';
-import { check, StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections, createDoc } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
 import { addDoc, createSource, nextData, showEvent, transaction } from './event-fixtures.js';

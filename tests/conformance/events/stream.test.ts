@@ -2,7 +2,7 @@
 // operations limit is in ops-limit.test.ts; idle streams and deleted sources, which wait out quiet windows, are in
 // stream-idle.test.ts so that both files run at once). Every read has a deadline.
 import { describe, expect } from 'vitest';
-import { check, type Client, StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type Client, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
 import {
   addDoc,

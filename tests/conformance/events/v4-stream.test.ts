@@ -2,7 +2,7 @@
 // streams, event fields, set streams and access. Every test reads `start` before writing, so the writes it makes are
 // live; a write that must send nothing is followed by one that must, and the next event is checked to be that one.
 import { afterEach, describe, expect } from 'vitest';
-import { check, type Client, StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type Client, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { collection, createCollections, createIndex, docRef, obj, refPayload } from '../../harness/v4.js';
 import { addDoc, changeDoc, nextEventWhileWriting, removeDoc, REVOCATION_TEST_TIMEOUT_MS, showEvent } from './event-fixtures.js';
 

@@ -88,11 +88,11 @@ export function refParts(ref: WireValue): RefParts {
     const cut = body.lastIndexOf('/');
     return cut < 0 ? { id: body } : { id: body.slice(cut + 1), collection: refParts({ '@ref': body.slice(0, cut) }) };
   }
-  if (!isRecord(body) || typeof body['id'] !== 'string') throw new TypeError(`not a wire ref: ${String(ref)}`);
-  const parent = body['collection'] ?? body['class'];
-  const parts: RefParts = { id: body['id'] };
+  if (!isRecord(body) || typeof body.id !== 'string') throw new TypeError(`not a wire ref: ${String(ref)}`);
+  const parent = body.collection ?? body.class;
+  const parts: RefParts = { id: body.id };
   if (parent !== undefined) parts.collection = refParts(parent);
-  if (body['database'] !== undefined) parts.database = refParts(body['database']);
+  if (body.database !== undefined) parts.database = refParts(body.database);
   return parts;
 }
 

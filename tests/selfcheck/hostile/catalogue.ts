@@ -205,7 +205,7 @@ const streamByteByByte: HostileServer = {
       hooks: {
         stream: () => ({
           async onEvent(event, writer) {
-            for (const byte of Buffer.from(stringifyJson(event) + '\r\n')) {
+            for (const byte of Buffer.from(`${stringifyJson(event)}\r\n`)) {
               if (writer.closed) return;
               await writer.writeRaw(Buffer.of(byte));
               await writer.pause(SLOW_BYTE_DELAY_MS);

@@ -12,8 +12,8 @@ const upstream = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.write(STATUS + '\r\n');
-    setTimeout(() => res.write(ADD + '\r\n'), 50);
+    res.write(`${STATUS}\r\n`);
+    setTimeout(() => res.write(`${ADD}\r\n`), 50);
   });
 });
 const upstreamUrl = useUpstream(upstream);
@@ -105,7 +105,7 @@ describe('hostile servers', () => {
     await withHostile('STREAM-STATUS-THEN-SILENCE', async (server) => {
       const { text, ending } = await readStreamFor(server.url, 300);
       expect(ending).toBe('open');
-      expect(text).toBe(STATUS + '\r\n');
+      expect(text).toBe(`${STATUS}\r\n`);
     });
   });
 
@@ -123,7 +123,7 @@ describe('hostile servers', () => {
     await withHostile('STREAM-CUT-MID-EVENT', async (server) => {
       const { text, ending } = await readStreamFor(server.url, 2_000);
       expect(ending).not.toBe('open');
-      expect(text.startsWith(STATUS + '\r\n')).toBe(true);
+      expect(text.startsWith(`${STATUS}\r\n`)).toBe(true);
       const rest = text.slice(STATUS.length + 2);
       expect(rest.length).toBeGreaterThan(0);
       expect(ADD.startsWith(rest)).toBe(true);

@@ -29,8 +29,8 @@ async function startUpstream(): Promise<Upstream> {
       if (req.url === '/stream/1') {
         res.writeHead(200, { 'content-type': 'application/json' });
         // Split one event across two writes so the proxy must reassemble lines.
-        res.write(STREAM_EVENTS[0] + '\r\n' + STREAM_EVENTS[1]!.slice(0, 10));
-        setTimeout(() => res.end(STREAM_EVENTS[1]!.slice(10) + '\r\n' + STREAM_EVENTS.slice(2).join('\r\n') + '\r\n'), 20);
+        res.write(`${STREAM_EVENTS[0]}\r\n${STREAM_EVENTS[1]!.slice(0, 10)}`);
+        setTimeout(() => res.end(`${STREAM_EVENTS[1]!.slice(10)}\r\n${STREAM_EVENTS.slice(2).join('\r\n')}\r\n`), 20);
         return;
       }
       if (req.url === '/failpoint') {

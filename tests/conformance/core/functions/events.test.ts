@@ -217,7 +217,7 @@ describe('Set events inside a query', () => {
     expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: set })).toBe(17n);
     expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: paginate(set) })).toStrictEqual({ data: [17n] });
     const page = await pageOf(paginate(set));
-    expect((page.data as Array<Record<string, unknown>>).map((e) => e['data'])).toStrictEqual([[3n], [4n]]);
+    expect((page.data as Array<Record<string, unknown>>).map((e) => e.data)).toStrictEqual([[3n], [4n]]);
   });
 });
 
@@ -225,7 +225,7 @@ describe('API versions', () => {
   check(['FN-HIST-019'], 'before API 2.7 an event names its document `instance`', async () => {
     const page = (await t.server.query(paginate(events(a), { size: 1n }), { apiVersion: '2.1' })).expectStatus(200).resource as { data: Array<Record<string, unknown>> };
     expect(Object.keys(page.data[0]!)).toEqual(['ts', 'action', 'instance', 'data']);
-    expect(page.data[0]!['data']).toEqual(history()[0]!['data']);
+    expect(page.data[0]!.data).toEqual(history()[0]!.data);
   });
 });
 

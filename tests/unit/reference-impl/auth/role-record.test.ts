@@ -17,8 +17,8 @@ describe('role records', () => {
     expect(member!.resource).toBe(users);
     expect(member!.predicate).toBeInstanceOf(QueryValue);
     const [privilege] = privilegeEntries(fields);
-    expect(privilege!.actions['create']).toBe(true);
-    expect(privilege!.actions['read']).toBeInstanceOf(QueryValue);
+    expect(privilege!.actions.create).toBe(true);
+    expect(privilege!.actions.read).toBeInstanceOf(QueryValue);
   });
 
   it.each([

@@ -48,8 +48,8 @@ const CASES = [
   '"\\u00e9\\n"', 'true', 'null', ' {"let":{"x":1},"in":{"var":"x"}} ', '{}', '[]', '', '   ', '{', '{"a":}', '[1,]', '{"a":1}}', '"\\x"',
   '['.repeat(MAX_EXPRESSION_DEPTH) + ']'.repeat(MAX_EXPRESSION_DEPTH),
   '['.repeat(MAX_EXPRESSION_DEPTH + 1) + ']'.repeat(MAX_EXPRESSION_DEPTH + 1),
-  '{"a":'.repeat(MAX_EXPRESSION_DEPTH + 1) + '1' + '}'.repeat(MAX_EXPRESSION_DEPTH + 1),
-  '{"@obj":' + '['.repeat(MAX_EXPRESSION_DEPTH + 2) + ']'.repeat(MAX_EXPRESSION_DEPTH + 2) + '}',
+  `${'{"a":'.repeat(MAX_EXPRESSION_DEPTH + 1)}1${'}'.repeat(MAX_EXPRESSION_DEPTH + 1)}`,
+  `{"@obj":${'['.repeat(MAX_EXPRESSION_DEPTH + 2)}${']'.repeat(MAX_EXPRESSION_DEPTH + 2)}}`,
   '['.repeat(100_000),
 ];
 

@@ -46,16 +46,16 @@ describe('v4 requests that wait for nothing', () => {
     const created = send({ create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } });
     expect(created.pending).toBeUndefined();
     expect(created.answer.status).toBe(201);
-    const id = (resource(created.answer.body)['ref'] as { '@ref': { id: string } })['@ref'].id;
+    const id = (resource(created.answer.body).ref as { '@ref': { id: string } })['@ref'].id;
 
     const read = send({ get: { ref: { collection: 'things' }, id } });
     expect(read.pending).toBeUndefined();
     expect(read.answer.status).toBe(200);
-    expect(resource(read.answer.body)['data']).toEqual({ n: 1 });
+    expect(resource(read.answer.body).data).toEqual({ n: 1 });
 
     const page = send({ paginate: { documents: { collection: 'things' } }, size: 10 });
     expect(page.pending).toBeUndefined();
-    expect((resource(page.answer.body)['data'] as unknown[]).length).toBe(1);
+    expect((resource(page.answer.body).data as unknown[]).length).toBe(1);
 
     const missing = send({ get: { ref: { collection: 'things' }, id: '404' } });
     expect(missing.pending).toBeUndefined();
@@ -80,7 +80,7 @@ describe('v4 requests that wait for nothing', () => {
     await withPassword.pending;
     await queued.pending;
     expect(withPassword.answer.status).toBe(201);
-    expect((resource(queued.answer.body)['data'] as unknown[]).length).toBe(1);
+    expect((resource(queued.answer.body).data as unknown[]).length).toBe(1);
   });
 
   it('commit nothing when they fail at once, even after an earlier write in the same request', async () => {
@@ -93,6 +93,6 @@ describe('v4 requests that wait for nothing', () => {
     expect(JSON.parse(failed.answer.body)).toMatchObject({ errors: [{ code: 'invalid ref', position: [1, 'create'] }] });
     expect(parts.store.lastCommitTs).toBe(before);
     const page = send({ paginate: { documents: { collection: 'things' } } });
-    expect(resource(page.answer.body)['data']).toEqual([]);
+    expect(resource(page.answer.body).data).toEqual([]);
   });
 });

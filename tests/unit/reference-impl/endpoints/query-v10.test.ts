@@ -29,7 +29,7 @@ describe('POST /query/1 query_tags', () => {
   it('echoes x-query-tags as query_tags on a successful answer', async () => {
     const res = await post('/query/1', { query: 'Tagged.all().eventSource()' }, { 'x-format': 'tagged', 'x-query-tags': 'team=search,build=42' });
     expect(res.status).toBe(200);
-    expect(res.body['query_tags']).toBe('team=search,build=42');
+    expect(res.body.query_tags).toBe('team=search,build=42');
   });
 
   it('leaves query_tags out when none were sent', async () => {

@@ -52,11 +52,11 @@ describe('IndexManager', () => {
     await createIndex('by_k', { active: false });
     const index = manager.lookup(DB, 'by_k')!;
     expect(index.built).toBe(false);
-    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields['active']).toBe(false);
+    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields.active).toBe(false);
     await manager.whenBuilt();
     expect(index.built).toBe(true);
     expect(idsUnder('by_k', 'x')).toHaveLength(count);
-    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('keeps documents written during a build exactly once, with their latest values', async () => {
@@ -88,7 +88,7 @@ describe('IndexManager', () => {
     expect(manager.lookup(DB, 'plain')!.built).toBe(true);
     expect(idsUnder('plain', 'x')).toEqual(['2', '10']);
     await manager.whenBuilt();
-    expect(store.getDocument(DB, 'indexes', 'plain', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'plain', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('builds a source of more than 128 versions in the background, even with active: true', async () => {
@@ -101,7 +101,7 @@ describe('IndexManager', () => {
     expect(index.built).toBe(false);
     await manager.whenBuilt();
     expect(idsUnder('big', 'x')).toHaveLength(BUILD_AT_ONCE_VERSIONS);
-    expect(store.getDocument(DB, 'indexes', 'big', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'big', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('builds an index of several source objects in the background', async () => {
@@ -161,7 +161,7 @@ describe('IndexManager', () => {
       const record = txn.get(DB, 'indexes', 'fixed')!;
       txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, unique: true }, record.hidden);
     });
-    expect(manager.lookup(DB, 'fixed')!.fields['unique']).toBe(true);
+    expect(manager.lookup(DB, 'fixed')!.fields.unique).toBe(true);
   });
 
   it('forgets a deleted index: no lookup by name or id, not listed, later writes do not reach it', async () => {
