@@ -155,7 +155,14 @@ class ExpressionParser extends JsonScanner {
         // refused or merged there.
         const first = name.charCodeAt(0);
         if (first >= 0x30 && first <= 0x39) this.fail('a key that is not an array index');
-        if (names === undefined ? name === firstName : names.length < SCANNED_KEYS ? names.includes(name) : (seen ??= new Set(names)).has(name)) this.fail('no repeated key');
+        let repeated: boolean;
+        if (names === undefined) repeated = name === firstName;
+        else if (names.length < SCANNED_KEYS) repeated = names.includes(name);
+        else {
+          seen ??= new Set(names);
+          repeated = seen.has(name);
+        }
+        if (repeated) this.fail('no repeated key');
         seen?.add(name);
         this.skipWhitespace();
         if (text.charCodeAt(this.at) !== 0x3a /* : */) this.fail("':'");

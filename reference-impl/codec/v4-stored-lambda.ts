@@ -27,7 +27,10 @@ function parsedForm(raw: unknown): unknown {
     let out: unknown[] | undefined;
     raw.forEach((item, i) => {
       const changed = parsedForm(item);
-      if (changed !== item) (out ??= [...raw])[i] = changed;
+      if (changed !== item) {
+        out ??= [...raw];
+        out[i] = changed;
+      }
     });
     return out ?? raw;
   }
@@ -39,7 +42,10 @@ function parsedForm(raw: unknown): unknown {
   for (const key of keys) {
     const value = object[key];
     const changed = (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
-    if (changed !== value) setField((out ??= { ...object }), key, changed);
+    if (changed !== value) {
+      out ??= { ...object };
+      setField(out, key, changed);
+    }
   }
   return out ?? raw;
 }
@@ -51,7 +57,9 @@ function parsedBindings(raw: unknown): unknown {
     // The same name bound twice cannot be one object: left as a list.
     if (new Set(names).size === names.length) {
       const merged: Record<string, unknown> = {};
-      raw.forEach((binding, i) => setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!])));
+      raw.forEach((binding, i) => {
+        setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!]));
+      });
       return merged;
     }
   }
@@ -59,7 +67,10 @@ function parsedBindings(raw: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(raw)) {
     const changed = parsedForm(value);
-    if (changed !== value) setField((out ??= { ...raw }), name, changed);
+    if (changed !== value) {
+      out ??= { ...raw };
+      setField(out, name, changed);
+    }
   }
   return out ?? raw;
 }

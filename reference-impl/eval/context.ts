@@ -84,7 +84,8 @@ export class CreatedRecords {
   private records: object[] | undefined;
 
   add(record: object): void {
-    (this.records ??= []).push(record);
+    this.records ??= [];
+    this.records.push(record);
   }
 
   has(value: object): boolean {

@@ -68,7 +68,13 @@ export class QueryLimits {
       this.passed = true;
       throw queryTimedOut();
     }
-    return { ms: left, exceeded: () => ((this.passed = true), queryTimedOut()) };
+    return {
+      ms: left,
+      exceeded: () => {
+        this.passed = true;
+        return queryTimedOut();
+      },
+    };
   }
 }
 

@@ -143,12 +143,18 @@ export class EventHistory {
     if (record.historyEdits !== undefined) return;
     const transaction = this.historyTransaction(record);
     let list = this.byDatabase.get(record.database);
-    if (!list) this.byDatabase.set(record.database, (list = []));
+    if (!list) {
+      list = [];
+      this.byDatabase.set(record.database, list);
+    }
     list.push(transaction);
     if (++this.commitsSincePrune >= PRUNE_EVERY_COMMITS) this.prune();
     // The commit log appends before the store commits, so this covers the transaction.
     const durable = this.whenDurable?.();
-    if (durable === undefined && this.unpublished.length === 0) return this.publish(transaction);
+    if (durable === undefined && this.unpublished.length === 0) {
+      this.publish(transaction);
+      return;
+    }
     this.unpublished.push(transaction);
     // A failed log stops the server; what it could not write is never published.
     (durable ?? Promise.resolve()).then(() => this.publishUpTo(transaction.ts), () => undefined);
@@ -178,7 +184,10 @@ export class EventHistory {
    */
   private collectionName(key: CollectionKey): string | undefined {
     let name = this.collectionNames.get(key);
-    if (name === undefined && !this.collectionNames.has(key)) this.collectionNames.set(key, (name = userCollectionName(key)));
+    if (name === undefined && !this.collectionNames.has(key)) {
+      name = userCollectionName(key);
+      this.collectionNames.set(key, name);
+    }
     return name;
   }
 

@@ -52,7 +52,8 @@ export class SharedProcessing {
   get(transaction: HistoryTransaction, sourceKey: string, compute: () => Promise<SharedTransaction>): Promise<SharedTransaction> {
     let entry = this.kept.get(transaction);
     if (!entry) {
-      this.kept.set(transaction, (entry = { bySource: new Map(), bytes: 0 }));
+      entry = { bySource: new Map(), bytes: 0 };
+      this.kept.set(transaction, entry);
       this.evict();
     }
     let result = entry.bySource.get(sourceKey);

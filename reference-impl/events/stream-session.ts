@@ -266,8 +266,14 @@ export class StreamSession {
     this.timer = undefined;
     if (this.stopped) return;
     const idleMs = performance.now() - this.lastSentAt;
-    if (idleMs < this.service.statusIntervalMs) return this.armTimer(this.service.statusIntervalMs - idleMs);
-    if (this.draining || this.queue.length > 0) return this.armTimer();
+    if (idleMs < this.service.statusIntervalMs) {
+      this.armTimer(this.service.statusIntervalMs - idleMs);
+      return;
+    }
+    if (this.draining || this.queue.length > 0) {
+      this.armTimer();
+      return;
+    }
     this.sendStatus(positionAfterTransaction(this.service.history.publishedTs));
   }
 

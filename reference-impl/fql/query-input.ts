@@ -31,7 +31,9 @@ export function querySegments(input: QueryInput): QuerySegment[] {
     throw badRequest('`query` must be a string or an object {"fql": [...]}.');
   }
   const out: QuerySegment[] = [];
-  input.fql.forEach((piece, i) => appendPiece(out, piece, `query.fql[${i}]`, true));
+  input.fql.forEach((piece, i) => {
+    appendPiece(out, piece, `query.fql[${i}]`, true);
+  });
   return out;
 }
 
@@ -46,7 +48,9 @@ function appendPiece(out: QuerySegment[], piece: unknown, path: string, textAllo
   }
   if ('fql' in piece) {
     if (!Array.isArray(piece.fql)) throw badRequest(`${path}.fql must be an array.`);
-    piece.fql.forEach((inner, i) => appendPiece(out, inner, `${path}.fql[${i}]`, true));
+    piece.fql.forEach((inner, i) => {
+      appendPiece(out, inner, `${path}.fql[${i}]`, true);
+    });
     return;
   }
   if ('value' in piece) {

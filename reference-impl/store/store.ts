@@ -376,7 +376,8 @@ export class Store {
       if (!state) throw new Error(`commit into unknown database ${record.database}`);
       if (record.historyEdits !== undefined) {
         // A rare path, kept out of the loop below: the listeners are told what the edits did to newest versions.
-        (notified ??= [...records])[r] = this.applyHistoryEdits(state, record.ts, record.historyEdits);
+        notified ??= [...records];
+        notified[r] = this.applyHistoryEdits(state, record.ts, record.historyEdits);
         if (record.ts > this.lastCommit) this.lastCommit = record.ts;
         continue;
       }
@@ -399,8 +400,12 @@ export class Store {
           const named = write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
           if (named !== undefined) {
             this.databaseRecords.set(named, write.id);
-            (stillNamed ??= new Set()).add(named);
-          } else if (write.before?.hidden.databaseId !== undefined) (deleted ??= []).push(write.before.hidden.databaseId);
+            stillNamed ??= new Set();
+            stillNamed.add(named);
+          } else if (write.before?.hidden.databaseId !== undefined) {
+            deleted ??= [];
+            deleted.push(write.before.hidden.databaseId);
+          }
         }
       }
       if (record.ts > this.lastCommit) this.lastCommit = record.ts;
@@ -564,7 +569,10 @@ function otherIdKey(id: string): string {
 /** `collection`'s id tree in `state`, made on its first write (see `ID_TREE_NODE_SIZE`). */
 function idTree(state: DatabaseState, collection: CollectionKey): BTree<string, DocumentHistory> {
   let ids = state.orderedIds.get(collection);
-  if (!ids) state.orderedIds.set(collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE)));
+  if (!ids) {
+    ids = new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE);
+    state.orderedIds.set(collection, ids);
+  }
   return ids;
 }
 

@@ -211,12 +211,21 @@ export class DualProtocolServer {
   receive(exchange: ServerExchange, chunk: Buffer): void {
     if (exchange.refused) return;
     exchange.size += chunk.length;
-    if (exchange.size > this.maxBodyBytes) return this.refuseExchange(exchange, this.options.tooLarge);
-    if (this.pendingBodyBytes + chunk.length > this.maxPendingBodyBytes) return this.refuseExchange(exchange, this.options.busy);
+    if (exchange.size > this.maxBodyBytes) {
+      this.refuseExchange(exchange, this.options.tooLarge);
+      return;
+    }
+    if (this.pendingBodyBytes + chunk.length > this.maxPendingBodyBytes) {
+      this.refuseExchange(exchange, this.options.busy);
+      return;
+    }
     this.pendingBodyBytes += chunk.length;
     exchange.held += chunk.length;
     if (exchange.firstChunk === undefined) exchange.firstChunk = chunk;
-    else (exchange.moreChunks ??= [exchange.firstChunk]).push(chunk);
+    else {
+      exchange.moreChunks ??= [exchange.firstChunk];
+      exchange.moreChunks.push(chunk);
+    }
   }
 
   /**
@@ -412,7 +421,8 @@ class ServerExchange implements Exchange {
   openStream(status: number, headers: Record<string, string>): StreamResponse {
     if (this.responded) throw new Error('response already sent');
     this.responded = true;
-    return (this.stream = this.server.openStream(this, status, headers));
+    this.stream = this.server.openStream(this, status, headers);
+    return this.stream;
   }
 }
 
@@ -431,7 +441,8 @@ class ReceivedRequest implements IncomingRequest {
   ) {}
 
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.search));
+    this.parsedQuery ??= new URLSearchParams(this.search);
+    return this.parsedQuery;
   }
 }
 

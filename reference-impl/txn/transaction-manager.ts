@@ -60,6 +60,7 @@ export class TransactionManager {
 
   /** The latest timestamp issued (never decreases; after recovery at least the last recovered commit). */
   get lastTs(): bigint {
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
   }
 
@@ -70,6 +71,7 @@ export class TransactionManager {
   get readTs(): bigint {
     const now = this.clockMicros();
     const last = this.lastTs;
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return now > last ? now : last;
   }
 

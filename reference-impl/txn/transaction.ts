@@ -152,9 +152,13 @@ export class Transaction {
       checkRoomToWrite();
       this.countBytes(checkedVersionBytes(edit.version.fields));
     }
-    const edits = (this.historyEdits ??= new Map());
+    this.historyEdits ??= new Map();
+    const edits = this.historyEdits;
     let list = edits.get(database);
-    if (!list) edits.set(database, (list = []));
+    if (!list) {
+      list = [];
+      edits.set(database, list);
+    }
     list.push(edit);
     if (edit.kind === 'insert') this.store.reserveDocumentId(edit.id);
   }
@@ -220,7 +224,10 @@ export class Transaction {
     for (const write of this.pending) {
       if (write.before === undefined && write.after.action === 'delete') continue;
       let writes = byDatabase.get(write.database);
-      if (!writes) byDatabase.set(write.database, (writes = []));
+      if (!writes) {
+        writes = [];
+        byDatabase.set(write.database, writes);
+      }
       writes.push({ collection: write.collection, id: write.id, action: write.after.action, before: write.before, after: write.after });
     }
     for (const [database, writes] of byDatabase) records.push({ ts: this.ts, database, writes });
@@ -235,7 +242,8 @@ export class Transaction {
   }
 
   private addPending(write: PendingWrite): void {
-    const pending = (this.pending ??= []);
+    this.pending ??= [];
+    const pending = this.pending;
     pending.push(write);
     if (this.pendingIndex) this.pendingIndex.set(pendingKey(write.database, write.collection, write.id), write);
     else if (pending.length > PENDING_SCAN_LIMIT) this.pendingIndex = new Map(pending.map((w) => [pendingKey(w.database, w.collection, w.id), w]));

@@ -83,7 +83,10 @@ export function checkedVersionBytes(fields: ObjectValue): number {
  */
 export function storedVersionBytes(fields: ObjectValue): number {
   let bytes = versionSizes.get(fields);
-  if (bytes === undefined) versionSizes.set(fields, (bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES)));
+  if (bytes === undefined) {
+    bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES);
+    versionSizes.set(fields, bytes);
+  }
   return bytes;
 }
 

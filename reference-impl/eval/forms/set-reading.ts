@@ -192,7 +192,10 @@ function combinedEntries(kind: Combination, operands: readonly Entry[][], revers
     for (const e of entries) {
       const k = valueKey(e.element);
       let groups = byKey.get(k);
-      if (groups === undefined) byKey.set(k, (groups = operands.map(() => [])));
+      if (groups === undefined) {
+        groups = operands.map(() => []);
+        byKey.set(k, groups);
+      }
       groups[i]!.push(e);
     }
   });

@@ -8,7 +8,7 @@ import { errors, QueryError, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
-import { parseIndexDefinition } from '../../indexes/index-definition.js';
+import { parseIndexDefinition, type IndexDefinition } from '../../indexes/index-definition.js';
 import { buildsAtOnce } from '../../indexes/index-manager.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { valueKey } from '../../indexes/index-store.js';
@@ -57,7 +57,7 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position) {
-      let definition;
+      let definition: IndexDefinition;
       try {
         definition = parseIndexDefinition(params, { compileBinding });
       } catch (e) {
