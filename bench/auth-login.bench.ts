@@ -9,14 +9,14 @@ import { startReferenceServer } from '../reference-impl/server.js';
 
 const COSTS = [4, 10] as const;
 
-async function query(url: string, secret: string, body: unknown): Promise<{ status: number; resource: any }> {
+async function query(url: string, secret: string, body: unknown): Promise<{ status: number; resource: { ref: unknown } }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
-  const json = (await res.json()) as { resource?: unknown };
+  const json = (await res.json()) as { resource: { ref: unknown } };
   return { status: res.status, resource: json.resource };
 }
 

@@ -50,7 +50,8 @@ export function countEvidence(index: RequirementsIndex): EvidenceCounts {
   for (const r of index.requirements) {
     if (r.status !== 'active') continue;
     const area = basename(r.file, '.md');
-    add((counts.byArea[area] ??= emptyCount()), r);
+    counts.byArea[area] ??= emptyCount();
+    add(counts.byArea[area], r);
     add(counts.byProfile[r.profile] as EvidenceCount, r);
     add(counts.total, r);
   }

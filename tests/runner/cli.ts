@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PROFILES, type RequirementProfile } from '../../spec/build-index.js';
-import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv, type SuiteSettings } from '../harness/config.js';
 import { TARGET_SETTING_NAMES, TARGET_SETTINGS, type EventSettings, type TargetSettingName } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
@@ -19,6 +19,7 @@ import { ExpectationsError, readExpectations, type Expectation } from './expecta
 import { filesInFlightFor, MAX_FILES_IN_FLIGHT, measureRoundTrip } from './network.js';
 import { DEFAULT_TESTS_DIR } from './reporters/report-model.js';
 import { diffReportFiles, readReport, ReportFileError } from './diff.js';
+import type { RunSuiteOptions } from './run-suite.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
@@ -271,8 +272,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const opts = cmd.opts<RunOptions>();
 
   let run: ResolvedRun;
-  let settings;
-  let baseline;
+  let settings: SuiteSettings;
+  let baseline: RunSuiteOptions['baseline'];
   try {
     run = resolveRun(cmd, opts, loadConfig(opts.config));
     settings = settingsFromEnv({ ...process.env, ...run.env });

@@ -76,7 +76,10 @@ export class ProgressReporter implements Reporter {
     const file = test.module.moduleId.slice(this.options.root.length + 1).split('\\').join('/');
     const area = areaOf(file, this.options.testsDir ?? DEFAULT_TESTS_DIR);
     let t = this.tallies.get(area);
-    if (!t) this.tallies.set(area, (t = { total: 0, passed: 0, failed: 0, skipped: 0 }));
+    if (!t) {
+      t = { total: 0, passed: 0, failed: 0, skipped: 0 };
+      this.tallies.set(area, t);
+    }
     return t;
   }
 
