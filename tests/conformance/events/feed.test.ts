@@ -12,6 +12,7 @@ import {
   createSource,
   DATA_TYPES,
   docId,
+  type EventData,
   feedAll,
   feedPage,
   LARGE_DOC_CHARS,
@@ -21,18 +22,27 @@ import {
 
 const STATS_KEYS = ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms'];
 
-function expectStats(stats: any, what: string): void {
+function expectStats(stats: unknown, what: string): void {
   expect(stats, `${what}: stats`).toBeTypeOf('object');
-  for (const key of STATS_KEYS) expect(typeof stats[key], `${what}: stats.${key}`).toBe('bigint');
-  expect(Array.isArray(stats.rate_limits_hit), `${what}: stats.rate_limits_hit`).toBe(true);
+  const fields = stats as Record<string, unknown>;
+  for (const key of STATS_KEYS) expect(typeof fields[key], `${what}: stats.${key}`).toBe('bigint');
+  expect(Array.isArray(fields.rate_limits_hit), `${what}: stats.rate_limits_hit`).toBe(true);
 }
 
-function doc(event: any): any {
+/** An event's document as the tests read it: tagged (`@doc`), with its timestamp tagged too. */
+interface TaggedDoc {
+  readonly ts: { readonly '@time': unknown };
+  readonly [field: string]: unknown;
+}
+
+function doc(event: { data: { '@doc': TaggedDoc } }): TaggedDoc {
   return event.data['@doc'];
 }
 
-function int(value: any): string {
-  return value?.['@int'] ?? value?.['@long'] ?? String(value);
+/** A tagged integer's digits, or the value as text when it is not tagged. */
+function int(value: unknown): string {
+  const tagged = value as { '@int'?: string; '@long'?: string } | null | undefined;
+  return tagged?.['@int'] ?? tagged?.['@long'] ?? String(value);
 }
 
 // Every test reads a source over a collection of its own (or names of its own), so the tests run at once.
@@ -96,7 +106,7 @@ describe.concurrent('POST /feed/1', () => {
     const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
     const after = await addDoc(t.server, coll, { when: 'after the source' });
     const res = (await t.server.feed({ token, start_ts: before.ts - 1n })).expectStatus(200);
-    expect(res.body.events.map((e: any) => `${e.type}:${docId(e)}`)).toEqual([`add:${before.id}`, `add:${after.id}`]);
+    expect(res.body.events.map((e: EventData & { type: string }) => `${e.type}:${docId(e)}`)).toEqual([`add:${before.id}`, `add:${after.id}`]);
   });
 
   check(['FEED-REQ-007'], 'an invalid secret answers 401 {"error": {"code": "unauthorized"}}', async () => {
@@ -214,7 +224,7 @@ describe.concurrent('POST /feed/1', () => {
       const { coll, token } = await fresh();
       await addDoc(t.server, coll, { n: 1 });
       const res = (await t.server.feed({ token, start_ts: 1 })).expectStatus(200);
-      const events = res.body.events as any[];
+      const events = res.body.events;
       const last = events[events.length - 1];
       expect(last.type).toBe('error');
       expect(['invalid_stream_start_time', 'invalid_start_time']).toContain(last.error.code);

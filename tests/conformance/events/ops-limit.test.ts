@@ -27,7 +27,7 @@ describe('Account operations limit', () => {
       await reader.next();
       await bystander.next();
       let written = 0;
-      let error: any;
+      let error: { type: string } | undefined;
       // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
       while (error === undefined && written <= limit) {
         await transaction(t.server, Array.from({ length: 100 }, (_, i) => createDoc(busy, { i })));

@@ -1,8 +1,8 @@
 // Creating event sources on POST /query/1: the endpoint's wire form, tokens, supported sets and transformations.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { check, StreamRejectedError, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
-import { addDoc, changeDoc, createIndexedCollection, createSource, docId, feedAll } from './event-fixtures.js';
+import { addDoc, changeDoc, createIndexedCollection, createSource, docId, type EventData, feedAll } from './event-fixtures.js';
 
 describe('POST /query/1 creates event sources', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
@@ -18,7 +18,7 @@ describe('POST /query/1 creates event sources', () => {
     return name;
   }
 
-  const typeAndId = (event: any) => `${event.type}:${docId(event)}`;
+  const typeAndId = (event: EventData & { type: string }) => `${event.type}:${docId(event)}`;
 
   check(['ESRC-QUERY-001', 'ESRC-TOKEN-001'], 'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats', async () => {
     for (const query of ['Product.all().eventSource()', { fql: ['Product.all().eventSource()'] }]) {
@@ -110,9 +110,11 @@ describe('POST /query/1 creates event sources', () => {
     for (const token of ['not-a-token', 'bm90LWEtdG9rZW4=', '']) {
       (await t.server.feed({ token })).expectStatus(400).expectErrorCode('invalid_request');
     }
-    const err = await t.server.stream({ token: 'not-a-token' }).then(() => undefined, (e: any) => e);
-    expect(err?.response?.status).toBe(400);
-    expect(err.response.errorCode).toBe('invalid_request');
+    const err = await t.server.stream({ token: 'not-a-token' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(StreamRejectedError);
+    const { response } = err as StreamRejectedError;
+    expect(response.status).toBe(400);
+    expect(response.errorCode).toBe('invalid_request');
   });
 
   check(['ESRC-SET-001'], 'Coll.all() converts to a source that tracks every document of the collection and none of another', async () => {

@@ -19,7 +19,7 @@ async function quietOrPermissionLoss(reader: StreamReader, windowMs: number): Pr
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) return !reader.done;
-    let event: any;
+    let event: { type: string; error?: { code: string } };
     try {
       event = await reader.next({ timeoutMs: left });
     } catch (err) {

@@ -2,7 +2,7 @@
 // operations limit is in ops-limit.test.ts; idle streams and deleted sources, which wait out quiet windows, are in
 // stream-idle.test.ts so that both files run at once). Every read has a deadline.
 import { describe, expect } from 'vitest';
-import { check, type Client, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type Client, type Response, StreamRejectedError, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
 import {
   addDoc,
@@ -11,6 +11,7 @@ import {
   collectData,
   createSource,
   docId,
+  type EventData,
   expectEnded,
   expectQuiet,
   LARGE_DOC_CHARS,
@@ -21,16 +22,16 @@ import {
   showEvent,
 } from './event-fixtures.js';
 
-async function rejected(client: Client, body: unknown): Promise<any> {
+async function rejected(client: Client, body: unknown): Promise<Response> {
   const error = await client.stream(body).then(
     (reader) => {
       reader.close();
       return undefined;
     },
-    (err: any) => err,
+    (err: unknown) => err,
   );
-  expect(error?.response, 'the stream was opened instead of rejected').toBeDefined();
-  return error.response;
+  expect(error, 'the stream was opened instead of rejected').toBeInstanceOf(StreamRejectedError);
+  return (error as StreamRejectedError).response;
 }
 
 describe('POST /stream/1', () => {
@@ -97,10 +98,10 @@ describe('POST /stream/1', () => {
 
   check(['STREAM-REQ-005'], 'a start_ts far in the past answers 400 invalid_request, or a status event then the retention error event with HTTP 200', async () => {
     const { token } = await fresh();
-    const outcome = await t.server.stream({ token, start_ts: 1 }).then((reader) => ({ reader }), (err: any) => ({ err }));
+    const outcome = await t.server.stream({ token, start_ts: 1 }).then((reader) => ({ reader }), (err: unknown) => ({ err }));
     if ('err' in outcome) {
-      expect(outcome.err?.response, `neither a 400 nor an open stream: ${String(outcome.err)}`).toBeDefined();
-      outcome.err.response.expectStatus(400).expectErrorCode('invalid_request');
+      expect(outcome.err, `neither a 400 nor an open stream: ${String(outcome.err)}`).toBeInstanceOf(StreamRejectedError);
+      (outcome.err as StreamRejectedError).response.expectStatus(400).expectErrorCode('invalid_request');
       return;
     }
     const { reader } = outcome;
@@ -173,7 +174,7 @@ describe('POST /stream/1', () => {
     expect((await reader.next()).type).toBe('status');
     // A live write after the stream opened: reading up to it tells a missing replay from a slow one.
     const live = await addDoc(t.server, coll, { n: 3 });
-    const events: any[] = [];
+    const events: (EventData & { txn_ts: bigint })[] = [];
     while (events.length < 3 && docId(events.at(-1) ?? {}) !== live.id) events.push(await nextData(reader));
     expect(events.map(docId)).toEqual([a.id, b.id, live.id]);
     expect(events[0].txn_ts < events[1].txn_ts).toBe(true);
@@ -257,7 +258,7 @@ describe('POST /stream/1', () => {
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
     expect((await reader.next()).type).toBe('status');
-    (await t.admin.request('POST', '/', { body: { delete: (key.json as any).resource.ref } })).expectStatus(200);
+    (await t.admin.request('POST', '/', { body: { delete: key.resource.ref } })).expectStatus(200);
     const event = await nextEventWhileWriting(reader, () => addDoc(t.server, coll, { after: 'revocation' }));
     expect(event.type, `the first event after the key was deleted: ${showEvent(event)}`).toBe('error');
     expect(event.error.code).toBe('permission_loss');
@@ -274,7 +275,7 @@ describe('POST /stream/1', () => {
       privileges: [{ object: { resource: { collection: coll }, actions: { object: { read: true } } } }],
     } } })).expectStatus(200, 201);
     const user = (await t.server.query({ create: { collection: coll }, params: { object: { credentials: { object: { password: 'pass-word-1' } } } } })).expectStatus(201);
-    const login = (await t.server.query({ login: (user.json as any).resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
+    const login = (await t.server.query({ login: user.resource.ref, params: { object: { password: 'pass-word-1' } } })).expectStatus(200, 201);
     const client = t.as(login.resource.secret);
     const { token } = await createSource(client, `${coll}.all().eventSource()`);
     const reader = await stream({ token }, client);
@@ -306,7 +307,7 @@ describe('POST /stream/1', () => {
     const second = await addDocs(t.server, coll, Array.from({ length: 64 }, (_, i) => ({ i })));
     const reader = await stream({ token });
     expect((await reader.next()).type).toBe('status');
-    const replayed: any[] = [];
+    const replayed: (EventData & { type: string })[] = [];
     let event = await nextData(reader);
     while (event.type !== 'error' && replayed.length <= 128) {
       replayed.push(event);
@@ -331,7 +332,7 @@ describe('POST /stream/1', () => {
     const reader = await stream({ token });
     await reader.next();
     const written = await addDocs(t.server, coll, Array.from({ length: 129 }, (_, i) => ({ i })));
-    const events: any[] = [];
+    const events: (EventData & { type: string })[] = [];
     while (events.length < written.length) {
       const event = await nextData(reader);
       if (event.type === 'error') {

@@ -2,25 +2,25 @@
 // streams, event fields, set streams and access. Every test reads `start` before writing, so the writes it makes are
 // live; a write that must send nothing is followed by one that must, and the next event is checked to be that one.
 import { afterEach, describe, expect } from 'vitest';
-import { check, type Client, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type Client, type Response, StreamRejectedError, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { collection, createCollections, createIndex, docRef, obj, refPayload } from '../../harness/v4.js';
 import { addDoc, changeDoc, nextEventWhileWriting, removeDoc, REVOCATION_TEST_TIMEOUT_MS, showEvent } from './event-fixtures.js';
 
-function collectionOf(ref: any): string | undefined {
+function collectionOf(ref: unknown): string | undefined {
   const parent = refPayload(ref).collection;
   return parent === undefined ? undefined : refPayload(parent).id;
 }
 
-async function rejected(client: Client, expr: unknown, opts: { fields?: string; secret?: string } = {}): Promise<any> {
+async function rejected(client: Client, expr: unknown, opts: { fields?: string; secret?: string } = {}): Promise<Response> {
   const error = await client.v4Stream(expr, opts).then(
     (reader) => {
       reader.close();
       return undefined;
     },
-    (err: any) => err,
+    (err: unknown) => err,
   );
-  expect(error?.response, 'the stream was opened instead of refused').toBeDefined();
-  return error.response;
+  expect(error, 'the stream was opened instead of refused').toBeInstanceOf(StreamRejectedError);
+  return (error as StreamRejectedError).response;
 }
 
 describe('POST /stream (v4 streams)', () => {
@@ -34,7 +34,7 @@ describe('POST /stream (v4 streams)', () => {
   }
 
   /** Opens the stream and reads its `start` event. */
-  async function started(expr: unknown, opts: { fields?: string } = {}, client: Client = t.server): Promise<{ reader: StreamReader; start: any }> {
+  async function started(expr: unknown, opts: { fields?: string } = {}, client: Client = t.server): Promise<{ reader: StreamReader; start: { type: string; txn: bigint; event: unknown } }> {
     const reader = await stream(expr, opts, client);
     const start = await reader.next();
     expect(start.type, `the first event: ${showEvent(start)}`).toBe('start');
@@ -282,7 +282,7 @@ describe('POST /stream (v4 streams)', () => {
       privileges: [obj({ resource: collection(items), actions: obj({ read: { query: visible } }) })],
     }) })).expectStatus(200, 201);
     const user = (await t.server.query({ create: collection(users), params: obj({ credentials: obj({ password: 'pass-word-3' }) }) })).expectStatus(201);
-    const login = (await t.server.query({ login: (user.json as any).resource.ref, params: obj({ password: 'pass-word-3' }) })).expectStatus(200, 201);
+    const login = (await t.server.query({ login: user.resource.ref, params: obj({ password: 'pass-word-3' }) })).expectStatus(200, 201);
     const { reader } = await started({ documents: collection(items) }, {}, t.as(login.resource.secret));
     await addDoc(t.server, items, { visible: false });
     const shown = await addDoc(t.server, items, { visible: true });
@@ -307,7 +307,7 @@ describe('POST /stream (v4 streams)', () => {
     const doc = await addDoc(t.server, name, { n: 1 });
     const key = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(200, 201);
     const { reader } = await started(docRef(name, doc.id), {}, t.as(key.resource.secret));
-    (await t.admin.query({ delete: (key.json as any).resource.ref })).expectStatus(200);
+    (await t.admin.query({ delete: key.resource.ref })).expectStatus(200);
     let n = 1;
     await expectPermissionDenied(reader, () => changeDoc(t.server, name, doc.id, { n: ++n }));
   }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
@@ -315,12 +315,12 @@ describe('POST /stream (v4 streams)', () => {
   check(['V4STREAM-ACCESS-002'], 'logging out the token of the stream\'s secret sends one permission denied error event and ends the stream', async () => {
     const users = await freshCollection();
     const user = (await t.server.query({ create: collection(users), params: obj({ credentials: obj({ password: 'pass-word-4' }) }) })).expectStatus(201);
-    const login = (await t.server.query({ login: (user.json as any).resource.ref, params: obj({ password: 'pass-word-4' }) })).expectStatus(200, 201);
+    const login = (await t.server.query({ login: user.resource.ref, params: obj({ password: 'pass-word-4' }) })).expectStatus(200, 201);
     const token = t.as(login.resource.secret);
     // A stream of the token's own user document; what it may read does not matter here.
-    const { reader } = await started((user.json as any).resource.ref, {}, token);
+    const { reader } = await started(user.resource.ref, {}, token);
     (await token.query({ logout: false })).expectStatus(200);
-    const userId = refPayload((user.json as any).resource.ref).id;
+    const userId = refPayload(user.resource.ref).id;
     let n = 0;
     await expectPermissionDenied(reader, () => changeDoc(t.server, users, userId, { n: ++n }));
   }, { timeout: REVOCATION_TEST_TIMEOUT_MS });
