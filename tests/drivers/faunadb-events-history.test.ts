@@ -71,8 +71,8 @@ describe('q.Events', () => {
   });
 
   it('takes a ts, a driver time or a date as a cursor', async () => {
-    const after = (cursor: unknown) => q.Select('data', q.Paginate(q.Events(created.ref), { after: cursor }));
-    const [asTs, asTime] = await client.query<Event[][]>([after(updated.ts), after(q.Epoch(updated.ts, 'microseconds'))]);
+    const eventsAfter = (cursor: unknown) => q.Select('data', q.Paginate(q.Events(created.ref), { after: cursor }));
+    const [asTs, asTime] = await client.query<Event[][]>([eventsAfter(updated.ts), eventsAfter(q.Epoch(updated.ts, 'microseconds'))]);
     expect(asTs).toEqual(history().slice(1));
     expect(asTime).toEqual(history().slice(1));
     expect(await client.query(q.Select('data', q.Paginate(q.Events(created.ref), { before: q.Date('1970-01-02') })))).toEqual([]);

@@ -16,6 +16,7 @@ describe('faunadb driver: Format', () => {
     ['one value', Format('%20s', 'str'), `${' '.repeat(17)}str`],
     ['no value', Format('100%%%n'), '100%\n'],
     ['integers', Format('%d %o %x %X %+d %,d', 15, 15, 15, 255, 10, 1234567), '15 17 f FF +10 1,234,567'],
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: a double with more digits than %.2f keeps, sent on purpose
     ['doubles', Format('%e %f %g %.2f', 3.14, 3.14, 3.14, 3.14159), '3.140000e+00 3.140000 3.14000 3.14'],
     ['booleans', Format('%b %b %B', true, null, 'x'), 'true false TRUE'],
     ['argument indexes', Format('%2$s%3$s %1$s', 'rocks', 'Fauna', 'DB'), 'FaunaDB rocks'],

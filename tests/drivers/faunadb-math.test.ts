@@ -107,7 +107,9 @@ describe('faunadb 4.x driver: trigonometric functions', () => {
   it('answer decimals close to the double-precision functions', async () => {
     const results = await client.query<number[]>([q.Sin(1), q.Cos(0), q.Tan(1), q.Asin(1), q.Acos(-1), q.Atan(1), q.Sinh(2), q.Cosh(2), q.Tanh(100), q.Degrees(2), q.Radians(180)]);
     const expected = [Math.sin(1), 1, Math.tan(1), Math.PI / 2, Math.PI, Math.PI / 4, Math.sinh(2), Math.cosh(2), 1, 114.59155902616465, Math.PI];
-    results.forEach((result, i) => expect(result).toBeCloseTo(expected[i]!, 12));
+    results.forEach((result, i) => {
+      expect(result).toBeCloseTo(expected[i]!, 12);
+    });
     expect(await client.query(q.IsDouble(q.Cos(0)))).toBe(true);
   });
 

@@ -35,7 +35,9 @@ async function existing(url: string, ids: number[]): Promise<Set<number>> {
     const batch = ids.slice(i, i + 500);
     const answer = await query(url, batch.map((id) => ({ exists: ref('items', String(id)) })));
     expect(answer.status).toBe(200);
-    (answer.body.resource as boolean[]).forEach((present, j) => present && found.add(batch[j]!));
+    (answer.body.resource as boolean[]).forEach((present, j) => {
+      if (present) found.add(batch[j]!);
+    });
   }
   return found;
 }

@@ -37,7 +37,7 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
   let state: { name: string; clients: Partial<Record<KeyRole, Client>>; secrets: Partial<Record<KeyRole, string>> } | undefined;
   let setupError: Error | undefined;
 
-  // vitest 4 reads fixtures from the first parameter, which must be a destructuring pattern.
+  // biome-ignore lint/correctness/noEmptyPattern: vitest 4 reads fixtures from the first parameter, which must be a destructuring pattern (none used here)
   beforeAll(async ({}, suite) => {
     const root = rootClient();
     const name = tenantName(target().runId, suite.file.filepath, target().seed);

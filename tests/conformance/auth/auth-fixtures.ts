@@ -20,7 +20,7 @@ export function refKey(ref: unknown): string {
 
 export interface User {
   /** The document's ref as the wire renders it (`{"@ref": {id, collection}}`). */
-  ref: any;
+  ref: { '@ref': { id: string; collection: unknown } };
   password: string;
 }
 

@@ -17,7 +17,7 @@ async function ask(client: Client, expr: unknown): Promise<Response> {
   return res;
 }
 
-async function newKey(client: Client, db: string | undefined, role: string, extra: Record<string, unknown> = {}): Promise<{ ref: unknown; secret: string; record: any }> {
+async function newKey(client: Client, db: string | undefined, role: string, extra: Record<string, unknown> = {}): Promise<{ ref: unknown; secret: string; record: { hashed_secret: string } }> {
   const res = (await client.query(createKey(db, role, extra))).expectStatus(201);
   const record = res.resource;
   expect(typeof record.secret, 'CreateKey answers the secret').toBe('string');

@@ -6,11 +6,14 @@ const COLL = 'spells';
 
 /** Every key used inside `@ref` payloads of a rendered value. */
 function refKeys(value: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => refKeys(v, into));
-  else if (value !== null && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const v of value) refKeys(v, into);
+  } else if (value !== null && typeof value === 'object') {
     const ref = (value as Record<string, unknown>)['@ref'];
-    if (ref !== null && typeof ref === 'object') Object.keys(ref).forEach((k) => into.add(k));
-    Object.values(value).forEach((v) => refKeys(v, into));
+    if (ref !== null && typeof ref === 'object') {
+      for (const k of Object.keys(ref)) into.add(k);
+    }
+    for (const v of Object.values(value)) refKeys(v, into);
   }
   return into;
 }

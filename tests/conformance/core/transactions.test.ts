@@ -95,13 +95,13 @@ describe('Transactions', () => {
   });
 
   /** Options that carry `res`'s `x-txn-time` as `x-last-seen-txn`, as a driver sends the latest one it has seen. */
-  const after = (res: Response) => ({ headers: { 'x-last-seen-txn': txnTime(res).toString() } });
+  const seenAfter = (res: Response) => ({ headers: { 'x-last-seen-txn': txnTime(res).toString() } });
 
   check(['TXN-ORDER-002', 'TXN-TIME-002'], 'x-txn-time of a later request carrying the write\'s x-txn-time in x-last-seen-txn (a read too) is at or after the write\'s ts', async () => {
     for (let i = 0; i < 4; i += 1) {
       const write = (await t.server.query(updateDoc(docRef(COLL, '1'), { round: i }))).expectStatus(200);
       const written = write.resource.ts as bigint;
-      const reads: Response[] = [await t.server.query({ equals: [1, 1] }, after(write)), await t.admin.query(getDoc(docRef(COLL, '1')), after(write)), await t.client.query({ now: null }, after(write))];
+      const reads: Response[] = [await t.server.query({ equals: [1, 1] }, seenAfter(write)), await t.admin.query(getDoc(docRef(COLL, '1')), seenAfter(write)), await t.client.query({ now: null }, seenAfter(write))];
       for (const res of reads) {
         res.expectStatus(200);
         expect(txnTime(res) >= written, res.explain(`carries x-txn-time ${res.headers['x-txn-time']} before the committed write at ${written}`)).toBe(true);
@@ -114,11 +114,11 @@ describe('Transactions', () => {
       const id = String(50 + i);
       const created = (await t.server.query(createDoc(docRef(COLL, id), { v: i }))).expectStatus(201);
       // Another key, so nothing request-local can explain the read.
-      expect((await t.admin.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, after(created))).expectStatus(200).resource).toBe(BigInt(i));
+      expect((await t.admin.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, seenAfter(created))).expectStatus(200).resource).toBe(BigInt(i));
       const updated = (await t.admin.query(updateDoc(docRef(COLL, id), { v: i + 100 }))).expectStatus(200);
-      expect((await t.server.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, after(updated))).expectStatus(200).resource).toBe(BigInt(i + 100));
+      expect((await t.server.query({ select: ['data', 'v'], from: getDoc(docRef(COLL, id)) }, seenAfter(updated))).expectStatus(200).resource).toBe(BigInt(i + 100));
       const deleted = (await t.server.query({ delete: docRef(COLL, id) })).expectStatus(200);
-      expect((await t.admin.query(exists(docRef(COLL, id)), after(deleted))).expectStatus(200).resource).toBe(false);
+      expect((await t.admin.query(exists(docRef(COLL, id)), seenAfter(deleted))).expectStatus(200).resource).toBe(false);
     }
   });
 

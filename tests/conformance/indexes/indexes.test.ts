@@ -153,9 +153,9 @@ describe.concurrent('Sources and bindings', () => {
       terms: [{ field: ['ref'] }],
       values: [{ binding: 'b' }],
     });
-    const valueOf = async (ref: WireValue): Promise<WireValue[]> => (await paginate(t.server, match(name, ref))).data;
-    expect(await valueOf(named.refs[0]!)).toEqual(['NAMED']);
-    expect(await valueOf(other.refs[0]!)).toEqual(['other']);
+    const boundValueOf = async (ref: WireValue): Promise<WireValue[]> => (await paginate(t.server, match(name, ref))).data;
+    expect(await boundValueOf(named.refs[0]!)).toEqual(['NAMED']);
+    expect(await boundValueOf(other.refs[0]!)).toEqual(['other']);
   });
 
   check(['IDX-SOURCE-006', 'IDX-VALUE-004'], 'A binding computes a value that a term and a value can use by name', async () => {

@@ -111,7 +111,8 @@ export class IndexModel {
   ) {
     const terms = index.terms ?? [];
     const values = index.values ?? [];
-    const order = (this.order = options.order ?? 'core');
+    this.order = options.order ?? 'core';
+    const order = this.order;
     this.reverse = values.map((v) => v.reverse === true);
     this.all = documents.flatMap((doc) => {
       const termRows = combinations(terms.map((t) => candidatesOf(read(doc, t.field), t, false, order))).filter((r) => !allNull(r));

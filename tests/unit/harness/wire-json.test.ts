@@ -11,7 +11,7 @@ describe('parseWireJson', () => {
   it('reads long strings, escapes and all, and keeps numbers exact', () => {
     const long = `a"b\\c\u0000é😀`.repeat(2_000);
     const text = `{"n":9007199254740993,"d":1.5,"s":${JSON.stringify(long)},"list":[${JSON.stringify(`${long}\\`)},2],${JSON.stringify('k'.repeat(5_000))}:true,"__proto__":${JSON.stringify(long)}}`;
-    const value = parseWireJson(text) as any;
+    const value = parseWireJson(text) as Record<string, unknown>;
     expect(value.n).toBe(9007199254740993n);
     expect(value.d).toBe(1.5);
     expect(value.s).toBe(long);

@@ -9,6 +9,7 @@ const commits: CommitRecord[] = [];
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   body: any;
   text: string;
 }

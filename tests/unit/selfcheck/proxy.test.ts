@@ -146,7 +146,7 @@ describe('fault proxy', () => {
     let seen: { original: string; forwarded: string } | undefined;
     const hooks: FaultHooks = {
       request: (req) => ({ ...req, method: 'PUT', headers: { ...req.headers, authorization: 'Bearer other' }, body: Buffer.from('{"changed":true}') }),
-      response(res, context) {
+      response(_res, context) {
         seen = { original: context.original.body.toString(), forwarded: context.request.body.toString() };
         return undefined;
       },

@@ -21,7 +21,10 @@ const documentsSet = { documents: coll };
 
 let nextId = 7_000_000;
 /** A fresh document id, so every test's documents are its own. */
-const freshId = (): string => String((nextId += 1));
+const freshId = (): string => {
+  nextId += 1;
+  return String(nextId);
+};
 
 function refIds(res: Response): string[] {
   return (res.expectStatus(200).resource.data as unknown[]).map((ref) => refPayload(ref).id);

@@ -44,7 +44,9 @@ beforeAll(async () => {
   const created = (await t.server.query(
     ids(1, COUNT).map((i) => ({ create: ref(i), params: literal({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }) })),
   )).expectStatus(200).resource as Array<{ ref: unknown }>;
-  created.forEach((doc, i) => (rendered[i + 1] = doc.ref));
+  created.forEach((doc, i) => {
+    rendered[i + 1] = doc.ref;
+  });
 });
 
 describe('Range', () => {

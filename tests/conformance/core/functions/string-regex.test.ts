@@ -65,6 +65,7 @@ const REGEX_RESULTS: readonly ResultCase[] = [
   { name: 'ReplaceStrRegex with first false', ids: ['FN-STR-026'], expr: { replacestrregex: 'One Fish Two Fish', pattern: 'Fish', replace: 'Car', first: false }, expected: 'One Car Two Car' },
   { name: 'ReplaceStrRegex removing white space', ids: ['FN-STR-026'], expr: { replacestrregex: 'One Car Two Car', pattern: '\\s', replace: '' }, expected: 'OneCarTwoCar' },
   { name: 'ReplaceStrRegex with groups', ids: ['FN-STR-026'], expr: { replacestrregex: 'John Smith', pattern: '(\\w+) (\\w+)', replace: '$2, $1' }, expected: 'Smith, John' },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
   { name: 'ReplaceStrRegex with a named group', ids: ['FN-STR-026'], expr: { replacestrregex: 'v=12', pattern: '(?<num>\\d+)', replace: '<${num}>' }, expected: 'v=<12>' },
   { name: 'ReplaceStrRegex takes the longest group number', ids: ['FN-STR-026'], expr: { replacestrregex: 'ab', pattern: '(a)(b)', replace: '$11$20' }, expected: 'a1b0' },
   { name: 'ReplaceStrRegex with an escaped dollar', ids: ['FN-STR-026'], expr: { replacestrregex: 'price', pattern: 'price', replace: '\\$5\\\\' }, expected: '$5\\' },
@@ -207,6 +208,7 @@ describe('Regular-expression string functions and NGram', () => {
     { name: 'a $ without a group', replace: 'cost $' },
     { name: 'a group beyond the pattern', replace: '$2' },
     { name: 'a trailing backslash', replace: 'x\\' },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
     { name: 'an unknown group name', replace: '${nope}' },
   ])(['FN-STR-027'], 'ReplaceStrRegex with $name answers invalid argument at the replacement (or, as the real service, an internal error)', async ({ replace }) => {
     const res = await t.server.query({ replacestrregex: 'a1', pattern: '(\\d)', replace });

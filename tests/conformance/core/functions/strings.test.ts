@@ -166,7 +166,7 @@ const CONVERSION_RESULTS: readonly ResultCase[] = [
   { name: 'ToNumber of an integral decimal string', ids: ['FN-CONV-004'], expr: { to_number: '1.0' }, expected: 1n },
   { name: 'ToNumber of a negative zero string', ids: ['FN-CONV-004'], expr: { to_number: '-0' }, expected: -0 },
   { name: 'ToNumber of the largest long', ids: ['FN-CONV-004'], expr: { to_number: '9223372036854775807' }, expected: 9223372036854775807n },
-  { name: 'ToNumber past the largest long', ids: ['FN-CONV-004'], expr: { to_number: '9223372036854775808' }, expected: 9223372036854775808 },
+  { name: 'ToNumber past the largest long', ids: ['FN-CONV-004'], expr: { to_number: '9223372036854775808' }, expected: 2 ** 63 },
   { name: 'ToNumber with grouping commas', ids: ['FN-CONV-005'], expr: { to_number: '1,234,567' }, expected: 1234567n },
   { name: 'ToNumber ignores trailing text', ids: ['FN-CONV-005'], expr: { to_number: '12abc' }, expected: 12n },
   { name: 'ToNumber stops at a space', ids: ['FN-CONV-005'], expr: { to_number: '1 000' }, expected: 1n },

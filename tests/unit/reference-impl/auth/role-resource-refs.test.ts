@@ -25,7 +25,14 @@ async function failuresOf(expr: unknown, secret?: string): Promise<unknown> {
 
 const cannotRead = (field: unknown[]) => ({ field, code: 'invalid reference', description: 'Cannot read reference.' });
 
-async function created(expr: unknown, secret?: string): Promise<any> {
+/** What the tests read of a created record (a role's, a key's). */
+interface CreatedRecord {
+  ref: unknown;
+  privileges?: unknown;
+  secret?: string;
+}
+
+async function created(expr: unknown, secret?: string): Promise<CreatedRecord> {
   const res = await query(expr, secret);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.resource;

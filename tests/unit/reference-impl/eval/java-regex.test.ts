@@ -119,6 +119,7 @@ describe('replaceMatches', () => {
 
   it('expands groups as Matcher.appendReplacement', () => {
     expect(replaceAll('(\\w)(\\w)', 'ab', '$2$1')).toBe('ba');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
     expect(replaceAll('(?<first>a)', 'a', '[${first}]')).toBe('[a]');
     expect(replaceAll('(a)', 'a', '$10')).toBe('a0');
     expect(replaceAll('(a)?b', 'b', '<$1>')).toBe('<>');
@@ -126,6 +127,7 @@ describe('replaceMatches', () => {
     expect(replaceAll('', 'ab', '-')).toBe('-a-b-');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
   it.each(['$', '$x', '$2', '${nope}', 'x\\'])('rejects the replacement %j when something matches', (replacement) => {
     expect(() => replaceAll('(a)', 'a', replacement)).toThrow(InvalidReplacement);
     expect(replaceAll('(a)', 'b', replacement)).toBe('b');

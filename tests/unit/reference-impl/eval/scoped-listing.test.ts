@@ -7,6 +7,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../../../../r
 
 let server: RunningReferenceServer;
 
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 async function query(expr: unknown, secret = server.rootSecret): Promise<{ status: number; body: any }> {
   const res = await request(server.url, {
     method: 'POST',

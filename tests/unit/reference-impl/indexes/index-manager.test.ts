@@ -32,7 +32,11 @@ async function createIndex(name: string, extra: ObjectValue = {}): Promise<void>
 }
 
 async function createDocs(values: readonly Value[], firstId = 1): Promise<void> {
-  await run((txn) => values.forEach((k, i) => txn.write(DB, COLL, String(firstId + i), 'create', { data: { k } }, {})));
+  await run((txn) => {
+    values.forEach((k, i) => {
+      txn.write(DB, COLL, String(firstId + i), 'create', { data: { k } }, {});
+    });
+  });
 }
 
 /** The ids of the documents an index holds under term `k`, in index order. */
