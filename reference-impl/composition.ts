@@ -42,6 +42,8 @@ import { indexNativeHandler, setForms } from './eval/forms/sets.js';
 import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { EventService, type EventServerOptions } from './events/event-service.js';
+import type { Identity } from './eval/identity.js';
+import { eventRuntime } from './fql/runtime/event-runtime.js';
 import { Store } from './store/store.js';
 import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-limits.js';
 import { DEFAULT_FUNCTION_TIME_LIMIT_MS } from './eval/time-limit.js';
@@ -115,7 +117,8 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   const routes = new RouteTable();
   routes.add(v4QueryEndpoint);
   routes.add(pingEndpoint);
-  const events = new EventService(store, { ...options.events, serverKey: options.serverKey }, () => transactions.whenDurable());
+  const runtime = (identity: Identity, ts: bigint) => eventRuntime(store, evalServices, identity, ts);
+  const events = new EventService(store, { ...options.events, serverKey: options.serverKey, runtime }, () => transactions.whenDurable());
   routes.add(createV10QueryEndpoint(events));
   routes.add(createFeedEndpoint(events, options.events?.plan));
   routes.add(createStreamEndpoint(events));

@@ -1941,8 +1941,8 @@ export interface FaunaConformanceConfig {
    * @minItems 1
    */
   claims?: [
-    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions',
-    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[]
+    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10',
+    ...('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10')[]
   ];
   /**
    * Path of an expectations file (schemas/expectations.schema.json) listing the server's known failures.
@@ -2032,8 +2032,10 @@ export interface ConformanceReport {
   /**
    * Capability profiles the server claims (default: all).
    */
-  claimedProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
-  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
+  claimedProfiles: (
+    'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10'
+  )[];
+  allProfiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10')[];
   /**
    * The expectations file used, if any.
    */
@@ -2117,7 +2119,7 @@ export interface ConformanceReport {
     /**
      * Profiles of the test's requirements; the test counts only when all are claimed.
      */
-    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions')[];
+    profiles: ('core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10')[];
     /**
      * What the test did; not-run: it did not run, or was cut short, because the run ended when the target stopped answering.
      */
@@ -2705,7 +2707,7 @@ export interface EvidenceSource {
 export interface Requirement {
   id: string;
   level: 'MUST' | 'SHOULD' | 'MAY';
-  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions';
+  profile: 'core' | 'auth' | 'abac' | 'indexes' | 'feeds' | 'streams' | 'v4-streams' | 'v4-functions' | 'fql10';
   status: 'active' | 'tentative' | 'withdrawn';
   statement: string;
   /**

@@ -28,7 +28,7 @@ export interface SchemaExample {
 }
 
 export const LEVELS: readonly RequirementLevel[] = ['MUST', 'SHOULD', 'MAY'];
-export const PROFILES: readonly RequirementProfile[] = ['core', 'auth', 'abac', 'indexes', 'feeds', 'streams', 'v4-streams', 'v4-functions'];
+export const PROFILES: readonly RequirementProfile[] = ['core', 'auth', 'abac', 'indexes', 'feeds', 'streams', 'v4-streams', 'v4-functions', 'fql10'];
 export const STATUSES: readonly RequirementStatus[] = ['active', 'tentative', 'withdrawn'];
 export const REQUIREMENT_ID = /^[A-Z][A-Z0-9]*-[A-Z][A-Z0-9]*-\d{3}$/;
 export const DECISION_ID = /^DEC-\d{3}$/;

@@ -1,29 +1,42 @@
 /**
- * `POST /query/1` (wire-facts §3, DEC-008/009): runs the FQL subset of spec/fql-subset.md, which creates event
- * sources. The answer is `{"data": {"@stream": <token>}, "txn_ts", "summary", "stats", "schema_version"}`
- * (`x-format: tagged`; the default `simple` gives the bare token). Query errors answer 400
- * `{"error": {code, message}, "summary", "txn_ts", "stats", "schema_version"}`.
+ * `POST /query/1` (wire-facts §3, DEC-008/009, DEC-150): runs an FQL v10 query as one transaction and answers
+ * `{"data", "summary", "txn_ts", "stats", "schema_version", "query_tags"?}` with `data` in the request's format
+ * (`x-format`: `simple` by default, `tagged`, or `decorated` FQL text). A query that does not parse answers 400
+ * `invalid_query` ("The query failed 1 validation check", the detail and position in `summary`); one that fails
+ * while it runs answers 400 with the run-time error's code (`abort`, `invalid_argument`, `document_not_found`, …),
+ * and nothing it wrote is kept. As the real service's `FQL2Endpoint`, without typechecking.
  */
-import { decodeSimple, decodeTagged, encodeSimple, encodeTagged, TaggedDecodeError, TaggedEventSource, toValue, type Json } from '../codec/tagged.js';
-import { planEventSource } from '../event-source/plan.js';
+import { stringify as stringifyLossless } from 'lossless-json';
+import { decodeSimple, decodeTagged, TaggedDecodeError, toValue, type Json } from '../codec/tagged.js';
+import { DEFAULT_API_VERSION } from '../codec/api-version.js';
+import { ProtocolError, QueryError } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
+import { EvalContext, Scope } from '../eval/context.js';
+import { v4Evaluator } from '../eval/evaluator.js';
+import { requestLimits } from '../eval/query-limits.js';
+import { encodeEventSourceSpec, EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
 import type { EventService } from '../events/event-service.js';
 import { eventSecretOf } from '../events/event-secret.js';
-import { storeResolver } from '../events/source-resolver.js';
-import { FqlError } from '../fql/fql-error.js';
+import { FqlError, runtimeError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
-import { canonicalQueryText, type QueryInput } from '../fql/query-input.js';
-import type { SourceSpan } from '../fql/source-position.js';
-import { setField, type Value } from '../values/value.js';
+import { canonicalQueryText, stableStringify, type QueryInput } from '../fql/query-input.js';
+import { convertV4Error } from '../fql/runtime/documents.js';
+import { Interpreter } from '../fql/runtime/interpreter.js';
+import { decorate, encodeSimpleM, encodeTaggedM, materialize, type M } from '../fql/runtime/render.js';
+import { EventSourceValue, type FqlValue } from '../fql/runtime/values.js';
+import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
+import { Time, type Value } from '../values/value.js';
 import { sourceReadRefusal } from './event-request.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
-import { readJsonBody, sendV10Error, v10QueryStats } from './v10-responses.js';
+import { readJsonBody, sendV10Error, timedOutMessage, v10QueryStats } from './v10-responses.js';
 
-type Format = 'tagged' | 'simple';
+type Format = 'tagged' | 'simple' | 'decorated';
 
-/** Any other value was refused before (DEC-066); `decorated` is answered as `simple`. */
+/** Any other value was refused before (DEC-066). */
 function formatOf(ctx: RequestContext): Format {
-  return ctx.exchange.request.headers['x-format'] === 'tagged' ? 'tagged' : 'simple';
+  const format = ctx.exchange.request.headers['x-format'];
+  return format === 'tagged' || format === 'decorated' ? format : 'simple';
 }
 
 // Implements: PROTO-HEADER-016
@@ -33,17 +46,42 @@ function queryTagsOf(ctx: RequestContext): { query_tags?: string } {
   return tags ? { query_tags: tags } : {};
 }
 
+/** The text a summary quotes: a plain query's, or a fragment query's text pieces joined (values take no room). */
+function queryText(query: QueryInput): string {
+  if (typeof query === 'string') return query;
+  const parts: string[] = [];
+  const walk = (pieces: readonly unknown[]) => {
+    for (const piece of pieces) {
+      if (typeof piece === 'string') parts.push(piece);
+      else if (typeof piece === 'object' && piece !== null && Array.isArray((piece as { fql?: unknown }).fql)) walk((piece as { fql: unknown[] }).fql);
+    }
+  };
+  walk(query.fql);
+  return parts.join('');
+}
+
 // Implements: ESRC-QUERY-005, ESRC-TRANSFORM-004
-/** `error: <message>` and, for a text query, the line with carets under the span (as the service's summaries). */
-export function errorSummary(message: string, query: QueryInput, span: SourceSpan | undefined): string {
-  const head = `error: ${message}`;
-  if (span === undefined || typeof query !== 'string') return head;
-  const lineText = query.split('\n')[span.start.line - 1] ?? '';
-  const width = span.end.line === span.start.line ? Math.max(1, span.end.column - span.start.column) : 1;
+/**
+ * `error: <detail>`, the constraint failures, and the lines of the query the span covers with carets under it, as
+ * the real service's summaries (FQL2BasicSpec, FQL2CollectionsSpec).
+ */
+// Implements: FQL-SYNTAX-001, FQL-ERR-009
+export function errorSummary(detail: string, query: QueryInput, span: SourceSpan | undefined, failures: readonly { paths: readonly (readonly (string | number)[])[]; message: string }[] = []): string {
+  const head = [`error: ${detail}`];
+  if (failures.length > 0) {
+    head.push('constraint failures:');
+    for (const failure of failures) {
+      const label = failure.paths.map((path) => path.join('.')).join(', ');
+      head.push(`  ${label === '' ? '' : `${label}: `}${failure.message}`);
+    }
+  }
+  if (span === undefined) return head.join('\n');
+  const lineText = queryText(query).split('\n')[span.start.line - 1] ?? '';
+  const width = span.end.line === span.start.line ? Math.max(1, span.end.column - span.start.column) : Math.max(1, lineText.length - span.start.column + 1);
   const gutter = String(span.start.line);
   const pad = ' '.repeat(gutter.length);
   return [
-    head,
+    ...head,
     `at *query*:${span.start.line}:${span.start.column}`,
     `${pad} |`,
     `${gutter} | ${lineText}`,
@@ -52,6 +90,7 @@ export function errorSummary(message: string, query: QueryInput, span: SourceSpa
   ].join('\n');
 }
 
+// Implements: FQL-QUERY-004
 function decodeArguments(raw: unknown, format: Format): Map<string, Value> {
   if (raw === undefined || raw === null) return new Map();
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new FqlError('invalid_request', 'Invalid request body: `arguments` must be an object.');
@@ -72,7 +111,49 @@ function isQueryInput(query: unknown): query is QueryInput {
   return typeof query === 'object' && query !== null && !Array.isArray(query) && Array.isArray((query as { fql?: unknown }).fql);
 }
 
+// Implements: FQL-QUERY-002, FQL-QUERY-003
+/** The answer's `data` in the request's format. */
+function encodeData(value: M, format: Format): unknown {
+  if (format === 'tagged') return encodeTaggedM(value);
+  if (format === 'decorated') return decorate(value);
+  return encodeSimpleM(value);
+}
+
+function stringifyAnswer(answer: Record<string, unknown>, format: Format): string {
+  if (format === 'simple') return stringifyLossless(answer) ?? 'null';
+  return JSON.stringify(answer, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
+}
+
+/** Where an error no expression of the query caused is placed: the query's first character. */
+const QUERY_START: SourceSpan = { start: NO_SPAN.start, end: { line: 1, column: 2, offset: 1 } };
+
+// Implements: FQL-SYNTAX-003
+/**
+ * What a query's evaluation may throw, as a v10 error (anything else is a fault of the server). An error of the
+ * query always names a position (FQL-SYNTAX-003): one that no expression caused (the engine's own stack or string
+ * limits) is placed at the query's start.
+ */
+function asFqlError(error: unknown, started: number, timeoutMs: number): FqlError | ProtocolError {
+  const placed = positioned(error, started, timeoutMs);
+  return placed instanceof FqlError && placed.code !== 'invalid_request' ? placed.at(QUERY_START) : placed;
+}
+
+function positioned(error: unknown, started: number, timeoutMs: number): FqlError | ProtocolError {
+  if (error instanceof FqlError) return error;
+  if (error instanceof QueryError) return convertV4Error(error, undefined);
+  if (error instanceof ProtocolError && error.code === 'time out') {
+    const elapsed = Math.round(performance.now() - started);
+    return new ProtocolError(440, 'time_out', timedOutMessage(elapsed, timeoutMs));
+  }
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return runtimeError('stack_overflow', undefined, 'number of stack frames exceeded limit of 200');
+  // A string or array longer than the engine can hold: the value is too large, as the real service's limits say.
+  if (error instanceof RangeError && /(string|array) length/i.test(error.message)) return runtimeError('value_too_large', undefined, 'Value too large: the result is too large to build.');
+  throw error;
+}
+
 // Implements: PROTO-ENDPOINT-008, PROTO-STATUS-003, ESRC-QUERY-001, ESRC-QUERY-002, ESRC-QUERY-007, ESRC-TOKEN-001
+// Implements: FQL-QUERY-001, FQL-ERR-008
 export function createV10QueryEndpoint(events: EventService): Endpoint {
   async function post(ctx: RequestContext): Promise<void> {
     const started = performance.now();
@@ -84,44 +165,82 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body');
     if (!isQueryInput(query)) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: `query` must be a string or an object {"fql": [...]}.');
     const format = formatOf(ctx);
-    const { transactions, store } = ctx.services;
+    const { transactions, store, evalServices } = ctx.services;
     const headers = { 'content-type': JSON_CONTENT_TYPE };
+    const timeoutHeader = ctx.exchange.request.headers['x-query-timeout-ms'];
+    const limits = requestLimits(timeoutHeader, evalServices.queryTimeLimitMs);
+    const timeoutMs = Math.min(timeoutHeader === undefined ? Infinity : Number(timeoutHeader), evalServices.queryTimeLimitMs);
     let txnTs = transactions.lastTs;
+    let used: { read: number; written: number } = { read: 0, written: 0 };
+    let sourceCollection: string | undefined;
+    let failedAfterCommit: FqlError | undefined;
     try {
       const variables = decodeArguments(body['arguments'], format);
       const expr = parseQuery(query);
       const outcome = await transactions.run(async (txn) => {
         txnTs = txn.ts;
-        const plan = planEventSource(expr, storeResolver(store, identity.database, txn.ts), { variables });
-        // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
-        const refusal = await sourceReadRefusal(ctx.services, identity, plan, txn.ts);
-        if (refusal !== undefined) throw new FqlError('permission_denied', refusal, expr.span);
-        const taggedArgs: Record<string, Json> = {};
-        for (const [name, value] of variables) setField(taggedArgs, name, encodeTagged(value));
-        return { plan, token: events.issueToken(eventSecretOf(identity, ctx.services.authenticator), canonicalQueryText(query, taggedArgs), txn.ts) };
-      }, { readOnly: true });
-      const source = new TaggedEventSource(outcome.result.token);
+        const evalCtx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, evalServices, Scope.EMPTY, v4Evaluator, limits);
+        const now = Time.fromMicros(txn.ts);
+        const issueEventSource = async (spec: EventSourceSpec, span: SourceSpan): Promise<string> => {
+          // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
+          const refusal = await sourceReadRefusal(ctx.services, identity, new EventSourcePlan(spec), txn.ts);
+          if (refusal !== undefined) throw runtimeError('permission_denied', span, refusal);
+          const taggedArgs: Record<string, Json> = {};
+          for (const [name, value] of variables) taggedArgs[name] = encodeTaggedM(await materialize(rt, rt.documents.fromStored(value)));
+          const text = stableStringify({ query: canonicalQueryText(query, taggedArgs), source: encodeEventSourceSpec(spec) });
+          return events.issueToken(eventSecretOf(identity, ctx.services.authenticator), text, txn.ts);
+        };
+        const rt: Interpreter = new Interpreter({ ctx: evalCtx, now, issueEventSource });
+        const args = new Map<string, FqlValue>([...variables].map(([name, value]) => [name, rt.documents.fromStored(value)]));
+        let value: FqlValue;
+        try {
+          value = await rt.run(expr, args);
+        } catch (error) {
+          // The self-check's fault FQL-FAILED-WRITES-KEPT: a query failing at run time commits what it wrote before.
+          if (error instanceof FqlError && error.code !== 'invalid_query' && failpoint('FQL-FAILED-WRITES-KEPT')) {
+            failedAfterCommit = error;
+            return null;
+          }
+          throw error;
+        }
+        if (value instanceof EventSourceValue) sourceCollection = value.collection;
+        // Rendered before the commit: reads see the transaction's own writes, and a result that cannot be rendered
+        // fails the query, which then writes nothing.
+        const data = encodeData(await materialize(rt, value), format);
+        used = { read: txn.documentsRead, written: txn.documentsWritten };
+        // Implements: FQL-TIMEOUT-001
+        // Past the client's deadline the answer is 440 `time_out` and nothing is written (FQL-TIMEOUT-001).
+        if (performance.now() - started > timeoutMs) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
+        return data;
+      });
+      if (failedAfterCommit !== undefined) throw failedAfterCommit;
       const answer = {
-        data: format === 'tagged' ? encodeTagged(source) : encodeSimple(source),
-        static_type: `EventSource<${outcome.result.plan.collection}>`,
+        data: outcome.result,
+        ...(sourceCollection === undefined ? {} : { static_type: `EventSource<${sourceCollection}>` }),
         summary: '',
-        txn_ts: Number(outcome.ts),
-        stats: v10QueryStats(performance.now() - started),
+        txn_ts: outcome.ts,
+        stats: { ...v10QueryStats(performance.now() - started), read_ops: used.read, write_ops: used.written },
         ...queryTagsOf(ctx),
-        schema_version: Number(store.lastCommitTs),
+        schema_version: store.lastCommitTs,
       };
-      ctx.exchange.respond(200, headers, JSON.stringify(answer));
-    } catch (error) {
-      if (!(error instanceof FqlError)) throw error;
+      ctx.exchange.respond(200, headers, stringifyAnswer(answer, format));
+    } catch (caught) {
+      const error = asFqlError(caught, started, timeoutMs);
+      if (error instanceof ProtocolError) {
+        const answer = { error: { code: error.code === 'time out' ? 'time_out' : error.code, message: error.description }, summary: error.description, txn_ts: txnTs, stats: v10QueryStats(performance.now() - started), schema_version: store.lastCommitTs };
+        return ctx.exchange.respond(error.status, headers, stringifyAnswer(answer, 'tagged'));
+      }
       if (error.code === 'invalid_request') return sendV10Error(ctx, 400, 'invalid_request', error.message);
+      const failures = error.details.constraintFailures ?? [];
+      const abort = error.details.abort === undefined ? {} : { abort: encodeData(error.details.abort as M, format === 'decorated' ? 'decorated' : format) };
       const answer = {
-        error: { code: error.code, message: error.message },
-        summary: errorSummary(error.message, query, error.span),
-        txn_ts: Number(txnTs),
+        error: { code: error.code, message: error.message, ...(failures.length > 0 ? { constraint_failures: failures } : {}), ...abort },
+        summary: errorSummary(error.detail, query, error.span, failures),
+        txn_ts: txnTs,
         stats: v10QueryStats(performance.now() - started),
-        schema_version: Number(store.lastCommitTs),
+        schema_version: store.lastCommitTs,
       };
-      ctx.exchange.respond(400, headers, JSON.stringify(answer));
+      ctx.exchange.respond(400, headers, stringifyAnswer(answer, format === 'simple' ? 'simple' : 'tagged'));
     }
   }
   return { path: '/query/1', auth: 'required', errors: 'v10', methods: { POST: post } };

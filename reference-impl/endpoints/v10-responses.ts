@@ -47,3 +47,14 @@ export function readJsonBody(ctx: RequestContext): Record<string, unknown> | und
   }
   return parsed as Record<string, unknown>;
 }
+
+/** The request's `x-query-timeout-ms` (checked before the handler runs), or undefined. */
+export function queryDeadlineMs(ctx: RequestContext): number | undefined {
+  const header = ctx.exchange.request.headers['x-query-timeout-ms'];
+  return header === undefined ? undefined : Number(header);
+}
+
+/** The real service's message for a request that passed its client's deadline (fauna/faunadb `api/package.scala`). */
+export function timedOutMessage(elapsedMs: number, deadlineMs: number): string {
+  return `Client set aggressive deadline: query needs ${Math.max(Math.ceil(elapsedMs), deadlineMs + 1)}, timed out within ${deadlineMs}`;
+}

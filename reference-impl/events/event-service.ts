@@ -12,15 +12,14 @@ import {
   type CursorBinding,
   type EventPosition,
 } from '../event-source/cursor.js';
-import { planEventSource } from '../event-source/plan.js';
+import { decodeEventSourceSpec, EventSourcePlan } from '../event-source/plan.js';
 import { INVALID_EVENT_SOURCE_MESSAGE, InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../event-source/token.js';
-import { decodeTagged, toValue } from '../codec/tagged.js';
+import type { Identity } from '../eval/identity.js';
 import { FqlError } from '../fql/fql-error.js';
-import { parseQuery } from '../fql/parser.js';
-import { parseCanonicalQueryText } from '../fql/query-input.js';
+import type { Interpreter } from '../fql/runtime/interpreter.js';
+import { globalValue } from '../fql/runtime/stdlib.js';
 import type { DatabaseId, Store } from '../store/store.js';
 import type { Stats } from '../../schemas/types.js';
-import type { Value } from '../values/value.js';
 import { EventHistory, type WhenDurable } from './event-history.js';
 import { stringifyEvent } from './event-text.js';
 import { addCost, operationsOf, renderStats, zeroCost, type EventCost } from './event-stats.js';
@@ -66,6 +65,11 @@ export interface EventServerOptions {
    * so they stay valid across a restart. Without it, a random key per process.
    */
   readonly serverKey?: Uint8Array;
+  /**
+   * An FQL interpreter reading as of `ts` with the rights of `identity`: where the `where`, `map` and projections of
+   * a source run for each event (the server wires it; without it a source cannot be opened).
+   */
+  readonly runtime?: (identity: Identity, ts: bigint) => Interpreter;
 }
 
 /** Separates the event signing key from other uses of the server key. */
@@ -122,6 +126,7 @@ export class EventService {
   readonly streams: StreamLimit;
   /** The retention every collection has beyond its `history_days` (DEC-020). */
   readonly minRetentionMicros: bigint;
+  private readonly runtime: ((identity: Identity, ts: bigint) => Interpreter) | undefined;
 
   constructor(
     readonly store: Store,
@@ -135,6 +140,7 @@ export class EventService {
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
     this.streams = new StreamLimit(options.maxStreamsPerSecret);
+    this.runtime = options.runtime;
   }
 
   // Implements: ESRC-TOKEN-004
@@ -142,8 +148,9 @@ export class EventService {
     return { database, key: this.key };
   }
 
-  issueToken(creator: EventSecret, canonicalQuery: string, createdAt: bigint): string {
-    return issueEventSourceToken({ database: creator.identity.database, query: canonicalQuery, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
+  /** A token for a source: `source` is the canonical query text and the source's description (`encodeEventSourceSpec`), as JSON. */
+  issueToken(creator: EventSecret, source: string, createdAt: bigint): string {
+    return issueEventSourceToken({ database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
   }
 
   // Implements: ESRC-TOKEN-005, ESRC-TOKEN-006, EVT-ACCESS-001, EVT-ACCESS-005
@@ -165,18 +172,28 @@ export class EventService {
     if (decoded.database !== database) {
       throw evaluationError(endpoint, 'the event source belongs to another database.');
     }
+    const runtime = this.runtime;
+    if (runtime === undefined) throw new Error('the event service has no FQL runtime');
+    // The SD's reading, the creator's rights, is kept only as the self-check's fault EVENTS-FILTERED-BY-CREATOR: it
+    // shows a consumer documents its own roles may not read.
+    const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
+    let plan: EventSourcePlan;
     try {
-      const { query, arguments: args } = parseCanonicalQueryText(decoded.query);
-      const variables = new Map<string, Value>(Object.entries(args ?? {}).map(([name, json]) => [name, toValue(decodeTagged(json))]));
-      const plan = planEventSource(parseQuery(query), storeResolver(this.store, database, this.store.lastCommitTs), { variables });
-      // The SD's reading, the creator's rights, is kept only as the self-check's fault EVENTS-FILTERED-BY-CREATOR: it
-      // shows a consumer documents its own roles may not read.
-      const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
-      return { database, endpoint, plan, createdAt: decoded.createdAtMicros, creator, consumer, rights, key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}` };
+      const source = JSON.parse(decoded.query) as { source?: unknown };
+      const probe = runtime(rights.identity, this.store.lastCommitTs);
+      plan = new EventSourcePlan(decodeEventSourceSpec(source.source, (name) => globalValue(probe, name)));
     } catch (error) {
-      if (error instanceof FqlError) throw evaluationError(endpoint, error.message);
+      if (error instanceof FqlError || error instanceof SyntaxError) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
       throw error;
     }
+    // The source's collection must still be there (a deleted one cannot be read).
+    if (!storeResolver(this.store, database, this.store.lastCommitTs).collection(plan.collection).exists) {
+      throw evaluationError(endpoint, `Collection \`${plan.collection}\` does not exist.`);
+    }
+    return {
+      database, endpoint, plan, runtimeAt: (ts) => runtime(rights.identity, ts), createdAt: decoded.createdAtMicros, creator, consumer, rights,
+      key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}`,
+    };
   }
 
   // Implements: ESRC-TOKEN-003, ESRC-TOKEN-004, EVT-RETAIN-001, EVT-RETAIN-002, EVT-RETAIN-004, EVT-RETAIN-005

@@ -4,12 +4,16 @@
  * processed and costs operations, also when a filter or the role discards it (EVT-ACCESS-002); the cost of
  * discarded writes is carried into the next event's stats.
  */
-import { encodeTagged, type Json } from '../codec/tagged.js';
+import type { Json } from '../codec/tagged.js';
 import { encodeEventCursor, type CursorBinding, type EventPosition } from '../event-source/cursor.js';
 import type { EventSourcePlan } from '../event-source/plan.js';
 import { FqlError } from '../fql/fql-error.js';
+import type { Interpreter } from '../fql/runtime/interpreter.js';
+import { convertV4Error } from '../fql/runtime/documents.js';
+import { encodeTaggedM, materialize, type M } from '../fql/runtime/render.js';
+import { QueryError } from '../errors/query-error.js';
+import { DocRef } from '../fql/runtime/values.js';
 import type { DatabaseId, DocumentVersion } from '../store/store.js';
-import { eventDocument } from './event-document.js';
 import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import type { EventSecret } from './event-secret.js';
@@ -23,6 +27,8 @@ export interface OpenedSource {
   /** Where it is consumed: `/feed/1` or `/stream/1`. */
   readonly endpoint: EventEndpoint;
   readonly plan: EventSourcePlan;
+  /** An interpreter reading as of a transaction's time, with the rights of `rights` (where, map and projections run in it). */
+  readonly runtimeAt: (ts: bigint) => Interpreter;
   /** Snapshot time of the creating query: the default start. */
   readonly createdAt: bigint;
   /** The secret that created the source, as its token records it. */
@@ -37,7 +43,7 @@ export interface OpenedSource {
 
 export type SourceItem =
   | { readonly kind: 'event'; readonly position: EventPosition; readonly json: Record<string, unknown> }
-  | { readonly kind: 'error'; readonly position: EventPosition; readonly code: string; readonly message: string; readonly json: Record<string, unknown> };
+  | { readonly kind: 'error'; readonly position: EventPosition; readonly code: string; readonly message: string; readonly abort?: Json; readonly json: Record<string, unknown> };
 
 export interface ProcessedTransaction {
   readonly items: SourceItem[];
@@ -89,6 +95,20 @@ function mayRenderPast(json: Json, limit: number): boolean {
 // Implements: EVT-FIELD-001, EVT-FIELD-006
 export function errorEventJson(code: string, message: string, cost: EventCost): Record<string, unknown> {
   return { type: 'error', error: { code, message }, stats: renderStats(cost) };
+}
+
+// Implements: FQL-SRC-001
+/**
+ * A failure while an event is made, as the error event the real service sends: the FQL error's code and message, and
+ * for `abort(value)` the value, tagged (FQL2StreamSpec; the driver's AbortError reads `abort`).
+ */
+function errorItem(error: unknown, position: EventPosition): SourceItem {
+  const failure = error instanceof QueryError ? convertV4Error(error, undefined) : error;
+  if (!(failure instanceof FqlError)) {
+    return { kind: 'error', position, code: 'internal_error', message: 'An internal error occurred while processing the event source.', json: {} };
+  }
+  const abort = failure.details.abort === undefined ? undefined : encodeTaggedM(failure.details.abort as M);
+  return { kind: 'error', position, code: failure.code, message: failure.message, ...(abort === undefined ? {} : { abort }), json: {} };
 }
 
 export class SourceConsumer {
@@ -148,9 +168,7 @@ export class SourceConsumer {
       try {
         item = await this.eventFor(write, transaction.ts, position);
       } catch (error) {
-        const code = error instanceof FqlError ? error.code : 'internal_error';
-        const message = error instanceof FqlError ? error.message : 'An internal error occurred while processing the event source.';
-        item = { kind: 'error', position, code, message, json: {} };
+        item = errorItem(error, position);
       }
       cost.processingTimeMs = performance.now() - started;
       addCost(total, cost);
@@ -158,7 +176,7 @@ export class SourceConsumer {
       if (item === undefined) continue;
       const stats = renderStats(this.takePending());
       if (item.kind === 'error') {
-        const visited = visitor({ ...item, json: { type: 'error', error: { code: item.code, message: item.message }, stats } });
+        const visited = visitor({ ...item, json: { type: 'error', error: { code: item.code, message: item.message, ...(item.abort === undefined ? {} : { abort: item.abort }) }, stats } });
         if (visited !== undefined) await visited;
         break;
       }
@@ -175,16 +193,19 @@ export class SourceConsumer {
   // Implements: EVT-REMOVE-002, EVT-REMOVE-003
   private async eventFor(write: HistoryWrite, ts: bigint, position: EventPosition): Promise<SourceItem | undefined> {
     const { plan } = this.source;
-    const beforeDoc = write.before ? eventDocument(write.collection, write.id, write.before) : null;
-    const afterDoc = write.after.action === 'delete' ? null : eventDocument(write.collection, write.id, write.after);
-    const change = plan.relevant(beforeDoc, afterDoc);
+    const collection = { kind: 'user' as const, name: write.collection };
+    const beforeDoc = write.before ? new DocRef(collection, write.id, write.before) : null;
+    const afterDoc = write.after.action === 'delete' ? null : new DocRef(collection, write.id, write.after);
+    const rt = this.source.runtimeAt(ts);
+    const change = await plan.relevant(rt, beforeDoc, afterDoc);
     if (change === 'none') return undefined;
     // A remove shows the document as it was just before it left the set (DEC-013).
     const shown = change === 'remove' ? beforeDoc : afterDoc;
     const version = change === 'remove' ? write.before : write.after;
     if (shown === null || version === undefined) return undefined;
     if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
-    const data = encodeTagged(plan.eventData(shown));
+    // Implements: FQL-SRC-002
+    const data = encodeTaggedM(await materialize(rt, await plan.eventData(rt, shown)));
     if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
       throw new FqlError('value_too_large', `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`);
     }

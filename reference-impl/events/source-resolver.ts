@@ -3,9 +3,26 @@
  * `collections` records, indexes from the `indexes` records (their `source`, `terms` and `values`).
  */
 import { MODULE_OF_NATIVE_COLLECTION } from '../codec/tagged.js';
-import type { CollectionInfo, EventSourceResolver, IndexInfo } from '../event-source/plan.js';
 import type { DatabaseId, Store } from '../store/store.js';
 import { isObjectValue, Ref, type Value } from '../values/value.js';
+
+/** What the resolver knows about a collection name. */
+export interface CollectionInfo {
+  readonly exists: boolean;
+  readonly system: boolean;
+}
+
+/** A v4 index reading one collection, its terms and values as written (v4 paths such as `["data", "email"]`). */
+export interface IndexInfo {
+  readonly sourceCollection: string;
+  readonly terms: readonly (readonly string[])[];
+  readonly values: readonly (readonly string[])[];
+}
+
+export interface EventSourceResolver {
+  collection(name: string): CollectionInfo;
+  index(name: string): IndexInfo | undefined;
+}
 
 export function storeResolver(store: Store, database: DatabaseId, atTs: bigint): EventSourceResolver {
   return {

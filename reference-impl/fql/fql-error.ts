@@ -1,23 +1,27 @@
-import { formatPosition, type SourceSpan } from './source-position.js';
+import type { SourceSpan } from './source-position.js';
 
 /**
- * Error codes the FQL subset produces, as they appear in `{"error": {"code": …}}`.
- * Request shape: `invalid_request` (a malformed `{"fql": [...]}` fragment or interpolated value).
- * Compile-time (creating the event source): `invalid_query` (syntax, unknown names, unsupported constructs),
- * `invalid_receiver` (a set that cannot become an event source), `invalid_argument` (bad method arguments),
- * `permission_denied` (the secret may not read the source's set).
- * Run-time (evaluating a predicate or transform against a document): `invalid_null_access`, `invalid_type`,
- * `value_too_large` (a transformed event too large to send, DEC-074).
+ * Error codes of `/query/1`, as they appear in `{"error": {"code": …}}` (the real service's, fauna/faunadb
+ * `runtime/fql2/QueryFailure.scala`). Request shape: `invalid_request`. Compile time: `invalid_query` (the query
+ * does not parse). Run time: everything else — `abort`, `invalid_argument`, `document_not_found`,
+ * `invalid_function_invocation`, `unbound_variable`, `invalid_null_access`, `null_value`, `type_mismatch`,
+ * `invalid_receiver`, `constraint_failure`, `permission_denied`, `value_too_large`, ….
  */
-export type FqlErrorCode =
-  | 'invalid_request'
-  | 'invalid_query'
-  | 'invalid_receiver'
-  | 'invalid_argument'
-  | 'permission_denied'
-  | 'invalid_null_access'
-  | 'invalid_type'
-  | 'value_too_large';
+export type FqlErrorCode = string;
+
+/** One failed rule of a write (`constraint_failures` of the error): the field paths and why. */
+export interface ConstraintFailure {
+  readonly paths: readonly (readonly (string | number)[])[];
+  readonly message: string;
+}
+
+export interface FqlErrorDetails {
+  /** The line `error: …` of the summary, when it differs from the wire message (compile-time errors). */
+  readonly detail?: string;
+  /** What `abort(value)` returned: sent as the error's `abort` field (opaque to this layer). */
+  readonly abort?: unknown;
+  readonly constraintFailures?: readonly ConstraintFailure[];
+}
 
 /** An FQL error with a code for the wire and, when the cause has one, the span of query text at fault. */
 export class FqlError extends Error {
@@ -25,13 +29,33 @@ export class FqlError extends Error {
     readonly code: FqlErrorCode,
     message: string,
     readonly span?: SourceSpan,
+    readonly details: FqlErrorDetails = {},
   ) {
     super(message);
     this.name = 'FqlError';
   }
+
+  /** What the summary says the error is. */
+  get detail(): string {
+    return this.details.detail ?? this.message;
+  }
+
+  /** The same error pointing at `span` when it has no position yet. */
+  at(span: SourceSpan): FqlError {
+    return this.span === undefined ? new FqlError(this.code, this.message, span, this.details) : this;
+  }
 }
 
-/** Builds an error whose message starts with the position, e.g. `1:14: expected ")"`. */
-export function fqlErrorAt(code: FqlErrorCode, span: SourceSpan, message: string): FqlError {
-  return new FqlError(code, `${formatPosition(span.start)}: ${message}`, span);
+/** The real service's `message` of a query that fails its checks: the detail is in the summary. */
+export const VALIDATION_FAILED_MESSAGE = 'The query failed 1 validation check';
+
+/** A compile-time error: `invalid_query`, the detail and position in the summary. */
+// Implements: FQL-SYNTAX-001
+export function fqlErrorAt(code: 'invalid_query', span: SourceSpan, detail: string): FqlError {
+  return new FqlError(code, VALIDATION_FAILED_MESSAGE, span, { detail });
+}
+
+/** A run-time error at `span`, its message as the wire carries it. */
+export function runtimeError(code: FqlErrorCode, span: SourceSpan | undefined, message: string, details: FqlErrorDetails = {}): FqlError {
+  return new FqlError(code, message, span, details);
 }

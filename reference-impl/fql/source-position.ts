@@ -23,3 +23,6 @@ export function formatPosition(position: SourcePosition): string {
 export function spanBetween(first: SourceSpan, last: SourceSpan): SourceSpan {
   return { start: first.start, end: last.end };
 }
+
+/** The span of something the query text does not spell out (an implied `take`, a field read for an event). */
+export const NO_SPAN: SourceSpan = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };

@@ -11,6 +11,7 @@ import {
   fql,
   InvalidRequestError,
   Module,
+  Page,
   QueryCheckError,
   QueryRuntimeError,
   StreamToken,
@@ -582,24 +583,26 @@ describe('fauna 2.x driver: typed values in event data', () => {
 });
 
 describe('fauna 2.x driver: errors', () => {
-  it('a query outside the subset is a QueryCheckError (invalid_query, 400) whose message starts with the position', async () => {
+  it('a query that does not parse is a QueryCheckError (invalid_query, 400), the position in its summary (FQL-SYNTAX-001)', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => client.query(fql`${named(coll)}.all().eventSource(); 1`));
+    const error = await failureOf(() => client.query(fql`${named(coll)}.all(.eventSource()`));
     expect(error).toBeInstanceOf(QueryCheckError);
     expect(error.code).toBe('invalid_query');
     expect(error.httpStatus).toBe(400);
-    expect(error.message).toMatch(/^1:\d+: /);
-    expect(error.queryInfo.summary).toContain(error.message);
+    expect(error.message).toBe('The query failed 1 validation check');
+    expect(error.queryInfo.summary).toMatch(/^error: .*\nat \*query\*:1:\d+\n/);
     expect(typeof error.queryInfo.txn_ts).toBe('number');
   });
 
-  it('an unknown collection and a query without an event source are QueryCheckErrors', async () => {
+  it('an unknown collection is a QueryRuntimeError (unbound_variable); a set without an event source answers a page (FQL-ERR-002, DEC-150)', async () => {
     const coll = await freshCollection();
-    for (const query of [fql`NoSuchCollection.all().eventSource()`, fql`${named(coll)}.where(.n > ${1})`]) {
-      const error = await failureOf(() => client.query(query));
-      expect(error).toBeInstanceOf(QueryCheckError);
-      expect(error.code).toBe('invalid_query');
-    }
+    const error = await failureOf(() => client.query(fql`NoSuchCollection.all().eventSource()`));
+    expect(error).toBeInstanceOf(QueryRuntimeError);
+    expect(error.code).toBe('unbound_variable');
+    await create(coll, { n: 2 });
+    const page = await client.query<Page<any>>(fql`${named(coll)}.where(.n > ${1})`);
+    expect(page.data).toBeInstanceOf(Page);
+    expect(page.data.data).toHaveLength(1);
   });
 
   it('another set method before eventSource() is a QueryRuntimeError with code invalid_receiver', async () => {

@@ -1,12 +1,14 @@
 /**
  * Sends generated malformed requests to a server and judges every answer: never 5xx, never a dropped
- * connection, every 4xx in the endpoint's documented error shape (`v4-error` / `v10-error`), and after each
+ * connection, every 4xx in the endpoint's documented error shape (`v4-error` / `v10-error`), FQL text answered
+ * by a v10 success or a v10 error with the position of its cause (`judgeFqlAnswer`), and after each
  * batch the server still answers a valid request. Requests are sampled in seeded batches, so a run is
  * reproducible from its seed; a failure report carries the request that caused it.
  */
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { validate } from '../../schemas/index.js';
+import { judgeFqlAnswer } from './fql-queries.js';
 import { malformedRequest, type FuzzRequest, type FuzzTargets } from './malformed-requests.js';
 
 export interface FuzzOptions {
@@ -60,6 +62,7 @@ function isTimedOut(req: FuzzRequest, status: number, text: string): boolean {
 /** Judges one exchange; undefined when it is acceptable. */
 function judge(req: FuzzRequest, status: number, text: string): string | undefined {
   if (isTimedOut(req, status, text)) return undefined;
+  if (req.fql) return judgeFqlAnswer(status, text);
   if (status >= 500) return `answered ${status}`;
   if (status < 400 || req.method === 'HEAD') return undefined;
   let body: unknown;

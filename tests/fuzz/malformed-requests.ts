@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { readSchema } from '../../schemas/index.js';
+import { fqlQueryText } from './fql-queries.js';
 
 export type ErrorDialect = 'v4' | 'v10';
 
@@ -22,6 +23,8 @@ export interface FuzzRequest {
   readonly dialect: ErrorDialect;
   /** Short description for failure reports. */
   readonly kind: string;
+  /** A well-formed request carrying FQL text: its answer must also satisfy `judgeFqlAnswer`. */
+  readonly fql?: boolean;
 }
 
 export interface FuzzTargets {
@@ -270,7 +273,20 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
   );
   // With well-formed headers, so that the query reaches the parser rather than a header check.
   const deepQuery = deepFqlQuery(targets.collection).map(
-    (query): FuzzRequest => ({ method: 'POST', path: '/query/1', headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ query }), 'utf8'), dialect: 'v10', kind: 'deep /query/1' }),
+    (query): FuzzRequest => ({ method: 'POST', path: '/query/1', headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ query }), 'utf8'), dialect: 'v10', kind: 'deep /query/1', fql: true }),
+  );
+  // Well-formed requests whose FQL text is generated from the whole v10 language: each answer a success or a
+  // positioned v10 error (FQL-SYNTAX-001, -003), with the deadline the drivers send by default.
+  const fqlText = fc.tuple(fqlQueryText(targets.collection), fc.constantFrom<Record<string, string>>({}, { 'x-format': 'tagged' }, { 'x-format': 'decorated' }, { 'x-typecheck': 'false' })).map(
+    ([query, extra]): FuzzRequest => ({
+      method: 'POST',
+      path: '/query/1',
+      headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-query-timeout-ms': '5000', ...extra },
+      body: Buffer.from(JSON.stringify({ query }), 'utf8'),
+      dialect: 'v10',
+      kind: 'fql /query/1',
+      fql: true,
+    }),
   );
   const feed = fc.tuple(headers, jsonBody(eventRequestBody(targets)), fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE')).map(
     ([h, body, method]): FuzzRequest => ({ method, path: '/feed/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /feed/1' }),
@@ -295,6 +311,7 @@ export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest
   return fc.oneof(
     { weight: 40, arbitrary: v4 },
     { weight: 20, arbitrary: v10Query },
+    { weight: 15, arbitrary: fqlText },
     { weight: 1, arbitrary: deepQuery },
     { weight: 12, arbitrary: feed },
     { weight: 6, arbitrary: stream },

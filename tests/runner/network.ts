@@ -6,13 +6,14 @@ import { Client } from 'undici';
 import { conformanceMaxWorkers } from '../harness/config.js';
 
 /**
- * A file's time per request on a target on this machine: the whole suite makes about 6,200 requests and runs about 30 s
- * on 2 cores with 4 files at once, so about 20 ms of a file's time goes with each request. A round trip lengthens a
- * file only by the requests it makes one after another (tests of a `describe.concurrent` block overlap theirs): about
- * 4,100 in the suite, counted per file. Files in flight scaled by 1 + round trip / 20 ms therefore keep the waiting a
- * round trip adds, spread over the files, within the local run's time with a fifth or more to spare.
+ * A file's time per request on a target on this machine: the whole suite makes about 6,200 requests and runs about 21 s
+ * on 2 cores with 4 files at once (bench/RESULTS.md), so about 13 ms of a file's time goes with each request. A round
+ * trip lengthens a file only by the requests it makes one after another (tests of a `describe.concurrent` block
+ * overlap theirs): about 4,000 in the suite, counted per file. Files in flight scaled by 1 + round trip / 12 ms keep
+ * the waiting a round trip adds, spread over the files, within the local run's time with some to spare (at 20 ms, 10
+ * files at a 30 ms round trip made the suite 1.53× its local time).
  */
-const LOCAL_REQUEST_MS = 20;
+const LOCAL_REQUEST_MS = 12;
 /** Below this a target counts as local: loopback and a LAN answer within a millisecond or two. */
 const LOCAL_ROUND_TRIP_MS = 2;
 /**

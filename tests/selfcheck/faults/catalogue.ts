@@ -1,27 +1,70 @@
-// The whole fault catalogue, in one list, in area order.
+// The whole fault catalogue: one table of rows per spec area (`<area>.json`), with the code of the faults that are code
+// (`<area>.ts`), in the order of the spec.
 import type { Area, Fault } from '../fault.js';
-import { AUTH_FAULTS } from './auth.js';
-import { CORE_FAULTS } from './core.js';
-import { EVENT_FAULTS } from './events.js';
-import { INDEX_FAULTS } from './indexes.js';
-import { PAGING_FAULTS } from './paging.js';
-import { COLLECTION_FUNCTION_FAULTS } from './collection-functions.js';
-import { FOLD_AND_KEY_FUNCTION_FAULTS } from './fold-and-key-functions.js';
-import { HISTORY_FUNCTION_FAULTS } from './history-functions.js';
-import { MATH_FUNCTION_FAULTS } from './math-functions.js';
-import { NUMBER_FUNCTION_FAULTS } from './number-functions.js';
-import { SET_FUNCTION_FAULTS } from './set-functions.js';
-import { STRING_FUNCTION_FAULTS } from './string-functions.js';
-import { TIME_FUNCTION_FAULTS } from './time-functions.js';
-import { USER_FUNCTION_FAULTS } from './user-functions.js';
-import { V4_STREAM_FAULTS } from './v4-streams.js';
-import { FORMAT_FUNCTION_FAULTS } from './format-functions.js';
-import { HISTORY_WRITE_FAULTS } from './history-write-functions.js';
-import { DOCUMENT_TTL_FAULTS } from './document-ttl.js';
-import { QUERY_DEADLINE_FAULTS } from './query-deadlines.js';
-import { WRITE_LIMIT_FAULTS } from './write-limits.js';
+import { code as protocol } from './protocol.js';
+import { code as transactions } from './transactions.js';
+import { code as collectionsAndDocuments } from './collections-and-documents.js';
+import { code as databasesAndKeys } from './databases-and-keys.js';
+import { code as documentTtl } from './document-ttl.js';
+import { code as limits } from './limits.js';
+import { code as authentication } from './authentication.js';
+import { code as abac } from './abac.js';
+import { code as indexes } from './indexes.js';
+import { code as sets } from './sets.js';
+import { code as ordering } from './ordering.js';
+import { code as paging } from './paging.js';
+import { code as events } from './events.js';
+import { code as eventSources } from './event-sources.js';
+import { code as feeds } from './feeds.js';
+import { code as streams } from './streams.js';
+import { code as v4Streams } from './v4-streams.js';
+import { code as userFunctions } from './user-functions.js';
+import { code as functionsNumbers } from './functions-numbers.js';
+import { code as functionsStrings } from './functions-strings.js';
+import { code as functionsCollections } from './functions-collections.js';
+import { code as functionsKeys } from './functions-keys.js';
+import { code as functionsMath } from './functions-math.js';
+import { code as functionsTime } from './functions-time.js';
+import { code as functionsSets } from './functions-sets.js';
+import { code as functionsHistory } from './functions-history.js';
+import { code as functionsHistoryWrites } from './functions-history-writes.js';
+import { code as functionsFormat } from './functions-format.js';
+import { code as fql10 } from './fql10.js';
+import { loadArea, type AreaFaults } from './lib/table.js';
 
-export const FAULTS: readonly Fault[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...INDEX_FAULTS, ...PAGING_FAULTS, ...EVENT_FAULTS, ...V4_STREAM_FAULTS, ...NUMBER_FUNCTION_FAULTS, ...STRING_FUNCTION_FAULTS, ...COLLECTION_FUNCTION_FAULTS, ...USER_FUNCTION_FAULTS, ...TIME_FUNCTION_FAULTS, ...MATH_FUNCTION_FAULTS, ...SET_FUNCTION_FAULTS, ...FOLD_AND_KEY_FUNCTION_FAULTS, ...HISTORY_FUNCTION_FAULTS, ...FORMAT_FUNCTION_FAULTS, ...HISTORY_WRITE_FAULTS, ...DOCUMENT_TTL_FAULTS, ...QUERY_DEADLINE_FAULTS, ...WRITE_LIMIT_FAULTS];
+export const CATALOGUE: readonly AreaFaults[] = [
+  loadArea('protocol', protocol),
+  loadArea('transactions', transactions),
+  loadArea('collections-and-documents', collectionsAndDocuments),
+  loadArea('databases-and-keys', databasesAndKeys),
+  loadArea('document-ttl', documentTtl),
+  loadArea('limits', limits),
+  loadArea('authentication', authentication),
+  loadArea('abac', abac),
+  loadArea('indexes', indexes),
+  loadArea('sets', sets),
+  loadArea('ordering', ordering),
+  loadArea('paging', paging),
+  loadArea('events', events),
+  loadArea('event-sources', eventSources),
+  loadArea('feeds', feeds),
+  loadArea('streams', streams),
+  loadArea('v4-streams', v4Streams),
+  loadArea('user-functions', userFunctions),
+  loadArea('functions-numbers', functionsNumbers),
+  loadArea('functions-strings', functionsStrings),
+  loadArea('functions-collections', functionsCollections),
+  loadArea('functions-keys', functionsKeys),
+  loadArea('functions-math', functionsMath),
+  loadArea('functions-time', functionsTime),
+  loadArea('functions-sets', functionsSets),
+  loadArea('functions-history', functionsHistory),
+  loadArea('functions-history-writes', functionsHistoryWrites),
+  loadArea('functions-format', functionsFormat),
+  loadArea('fql10', fql10),
+];
+
+export const FAULTS: readonly Fault[] = CATALOGUE.flatMap((area) => area.faults);
 
 export function faultsOfArea(area: Area): Fault[] {
   return FAULTS.filter((fault) => fault.area === area);

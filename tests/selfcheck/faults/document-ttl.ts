@@ -1,9 +1,8 @@
-// Faults against document ttl (DOC-TTL, DEC-067). A proxy cannot make a server keep an expired document, so the
-// faults that need one move every past `ttl` the suite writes to a far-future stand-in time on the way in, and put the
-// original back in every answer: the server then holds a live document that looks expired to the suite.
-import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
+// The faults of spec/requirements/document-ttl.md that are code; their rows (ids, titles, what they break) are in document-ttl.json.
+import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, hasErrorCode, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import { bodyJson, hasErrorCode, onExpression, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import type { FaultCode } from './lib/table.js';
 
 /** Past ttls moved to unique stand-ins far ahead (`2998-…`), and back. */
 class TtlShift {
@@ -122,198 +121,135 @@ function daysEarlier(iso: string, days: number): string {
 
 const NOT_FOUND_BODY = { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] };
 
-export const DOCUMENT_TTL_FAULTS: Fault[] = [
-  {
-    id: 'DOC-TTL-NEVER-EXPIRES',
-    title: 'Documents whose ttl has passed are still read, written and listed',
-    breaks: ['DOC-TTL-001', 'DOC-TTL-002', 'DOC-TTL-004', 'DOC-TTL-005', 'DOC-TTL-006', 'DOC-TTL-007', 'DOC-TTL-008', 'DOC-TTL-009'],
-    area: 'core',
-    description: 'A server that stores ttl and answers it, but never treats a document as gone (the reference server before DEC-067).',
-    apply: () => neverExpires(new TtlShift()),
-  },
-  {
-    id: 'DOC-TTL-GET-ONLY',
-    title: 'Get and Exists miss an expired document, but the sets and the writes still see it',
-    breaks: ['DOC-TTL-004', 'DOC-TTL-005', 'DOC-TTL-006', 'DOC-TTL-007', 'DOC-TTL-008'],
-    area: 'core',
-    description:
-      'A server that checks ttl where it reads one document for a top-level Get or Exists, and nowhere else: Documents(), index Match sets, At, Update, Replace, Delete and Create with the same id all still see the expired document.',
-    apply: () => {
-      const shift = new TtlShift();
-      const ledger = new ExpiredLedger();
-      return {
-        request: (request) => shift.shiftRequest(request),
-        json: (body, context) => {
-          ledger.note(context.original, context.status, body);
-          const expression = v4Expression(context.original);
-          const resource = isJsonObject(body) ? body.resource : undefined;
-          if (isJsonObject(expression) && 'get' in expression && !('ts' in expression) && shift.isExpiredRecord(resource)) return NOT_FOUND_BODY;
-          let changed = shift.restore(body);
-          const calls = Array.isArray(expression) ? expression : [expression];
-          const answers = Array.isArray(expression) ? resource : [resource];
-          if (Array.isArray(answers)) {
-            calls.forEach((call, i) => {
-              if (!isJsonObject(call) || !('exists' in call) || answers[i] !== true || !ledger.keys.has(requestRefKey(call.exists) ?? '')) return;
-              answers[i] = false;
-              changed++;
-            });
-            if (!Array.isArray(expression) && isJsonObject(body) && answers[0] === false && resource === true) body.resource = false;
-          }
-          return changed > 0 ? body : undefined;
-        },
-        response: rewriteResponse(
-          (res) => res.status === 200 && hasErrorCode(bodyJson(res), 'instance not found'),
-          (res) => withStatus(res, 404),
-        ),
-      };
-    },
-  },
-  {
-    id: 'DOC-TTL-COMPUTED-NEVER-PASSES',
-    title: 'A document whose ttl passes after it is written stays readable',
-    breaks: ['DOC-TTL-003'],
-    area: 'core',
-    description:
-      'A server that checks ttl only as it is written, and never expires a document later: a ttl computed in the query (`TimeAdd(Now(), 1, "second")`) is sent on 100,000 days later, and every answered ttl that far ahead is moved back, so the document reads as the suite wrote it and never goes.',
-    apply: () => ({
-      request: rewriteExpression((expression) => {
-        let delayed = 0;
-        forEachObject(expression, (object) => {
-          if (!isJsonObject(object.ttl) || '@ts' in object.ttl) return;
-          object.ttl = { time_add: object.ttl, offset: COMPUTED_TTL_DELAY_DAYS, unit: 'days' };
-          delayed++;
-        });
-        return delayed;
-      }),
-      json: rewriteJson(
-        () => true,
-        (body) => {
-          let restored = 0;
-          forEachObject(body, (object) => {
-            const ttl = object.ttl;
-            if (!isJsonObject(ttl) || typeof ttl['@ts'] !== 'string' || Number(ttl['@ts'].slice(0, 4)) < 2200) return;
-            ttl['@ts'] = daysEarlier(ttl['@ts'], COMPUTED_TTL_DELAY_DAYS);
-            restored++;
+export const code: FaultCode = {
+  'DOC-TTL-NEVER-EXPIRES': () => neverExpires(new TtlShift()),
+  'DOC-TTL-GET-ONLY': () => {
+    const shift = new TtlShift();
+    const ledger = new ExpiredLedger();
+    return {
+      request: (request) => shift.shiftRequest(request),
+      json: (body, context) => {
+        ledger.note(context.original, context.status, body);
+        const expression = v4Expression(context.original);
+        const resource = isJsonObject(body) ? body.resource : undefined;
+        if (isJsonObject(expression) && 'get' in expression && !('ts' in expression) && shift.isExpiredRecord(resource)) return NOT_FOUND_BODY;
+        let changed = shift.restore(body);
+        const calls = Array.isArray(expression) ? expression : [expression];
+        const answers = Array.isArray(expression) ? resource : [resource];
+        if (Array.isArray(answers)) {
+          calls.forEach((call, i) => {
+            if (!isJsonObject(call) || !('exists' in call) || answers[i] !== true || !ledger.keys.has(requestRefKey(call.exists) ?? '')) return;
+            answers[i] = false;
+            changed++;
           });
-          return restored;
-        },
-      ),
-    }),
-  },
-  {
-    id: 'DOC-TTL-WRITES-REVIVE',
-    title: 'Update and Replace of an expired document succeed',
-    breaks: ['DOC-TTL-007'],
-    area: 'core',
-    description: 'A server that checks ttl on reads only: Update and Replace still find the expired document (answered here as 200 with its ref).',
-    apply: () => {
-      const ledger = new ExpiredLedger();
-      return {
-        json: (body, context) => {
-          ledger.note(context.original, context.status, body);
-          return undefined;
-        },
-        response: rewriteResponse(
-          (res, context) => {
-            const form = topLevelForm(context.original);
-            const target = form === 'update' || form === 'replace' ? (v4Expression(context.original) as JsonObject)[form] : undefined;
-            return res.status === 404 && ledger.keys.has(requestRefKey(target) ?? '');
-          },
-          (res, context) => {
-            const expression = v4Expression(context.original) as JsonObject;
-            return withStatus(withJsonBody(res, { resource: { ref: expression.update ?? expression.replace, ts: jsonInt(Date.now() * 1000), data: {} } }), 200);
-          },
-        ),
-      };
-    },
-  },
-  {
-    id: 'DOC-TTL-ID-STAYS-TAKEN',
-    title: 'Create with the id of an expired document answers instance already exists',
-    breaks: ['DOC-TTL-008'],
-    area: 'core',
-    description: 'A server that hides expired documents from reads but still counts them when a Create checks that its id is free.',
-    apply: () => {
-      const ledger = new ExpiredLedger();
-      return {
-        json: (body, context) => {
-          const expression = v4Expression(context.original);
-          const key = isJsonObject(expression) && topLevelForm(context.original) === 'create' ? requestRefKey(expression.create) : undefined;
-          if (key !== undefined && ledger.keys.has(key) && context.status === 201) {
-            return { errors: [{ position: ['create'], code: 'instance already exists', description: 'Document already exists.' }] };
-          }
-          ledger.note(context.original, context.status, body);
-          return undefined;
-        },
-        response: rewriteResponse(
-          (res) => res.status === 201 && hasErrorCode(bodyJson(res), 'instance already exists'),
-          (res) => withStatus(res, 400),
-        ),
-      };
-    },
-  },
-  {
-    id: 'DOC-TTL-UNIQUE-COUNTS-EXPIRED',
-    title: 'A unique index still counts the values of expired documents',
-    breaks: ['DOC-TTL-013'],
-    area: 'core',
-    description:
-      'A server whose unique check reads stored index entries without the ttl rule: a Create whose data repeats a string an expired document held answers instance not unique (approximated for every string field).',
-    apply: () => {
-      const expiredStrings = new Set<string>();
-      return {
-        json: (body, context) => {
-          const expression = v4Expression(context.original);
-          if (context.status !== 201 || !isJsonObject(expression) || !('create' in expression)) return undefined;
-          const strings = dataStrings(expression.params);
-          if (hasPastTtl(expression.params)) {
-            for (const value of strings) expiredStrings.add(value);
-            return undefined;
-          }
-          if (!strings.some((value) => expiredStrings.has(value))) return undefined;
-          return { errors: [{ position: ['create'], code: 'instance not unique', description: 'Document is not unique.' }] };
-        },
-        response: rewriteResponse(
-          (res) => res.status === 201 && hasErrorCode(bodyJson(res), 'instance not unique'),
-          (res) => withStatus(res, 400),
-        ),
-      };
-    },
-  },
-  {
-    id: 'DOC-TTL-NULL-IGNORED',
-    title: 'Update with ttl null keeps the ttl',
-    breaks: ['DOC-TTL-010'],
-    area: 'core',
-    description: 'A server that treats `"ttl": null` in Update params as "unchanged" rather than as removing the ttl.',
-    apply: () => ({
-      request: rewriteExpression((expression) => {
-        if (!isJsonObject(expression) || !('update' in expression)) return 0;
-        let removed = 0;
-        forEachObject(expression.params, (object: JsonObject) => {
-          if ('ttl' in object && object.ttl === null) {
-            delete object.ttl;
-            removed++;
-          }
-        });
-        return removed;
-      }),
-    }),
-  },
-  {
-    id: 'DOC-TTL-TYPE-UNCHECKED',
-    title: 'A ttl that is not a time is accepted',
-    breaks: ['DOC-TTL-011'],
-    area: 'core',
-    description: 'A server that stores any value given as ttl: a Create with a string ttl answers 201 instead of validation failed.',
-    apply: () => ({
+          if (!Array.isArray(expression) && isJsonObject(body) && answers[0] === false && resource === true) body.resource = false;
+        }
+        return changed > 0 ? body : undefined;
+      },
       response: rewriteResponse(
-        (res, context) => res.status === 400 && topLevelForm(context.original) === 'create' && v4Errors(bodyJson(res)).some((e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl')),
+        (res) => res.status === 200 && hasErrorCode(bodyJson(res), 'instance not found'),
+        (res) => withStatus(res, 404),
+      ),
+    };
+  },
+  'DOC-TTL-COMPUTED-NEVER-PASSES': () => ({
+    request: rewriteExpression((expression) => {
+      let delayed = 0;
+      forEachObject(expression, (object) => {
+        if (!isJsonObject(object.ttl) || '@ts' in object.ttl) return;
+        object.ttl = { time_add: object.ttl, offset: COMPUTED_TTL_DELAY_DAYS, unit: 'days' };
+        delayed++;
+      });
+      return delayed;
+    }),
+    json: rewriteJson(
+      () => true,
+      (body) => {
+        let restored = 0;
+        forEachObject(body, (object) => {
+          const ttl = object.ttl;
+          if (!isJsonObject(ttl) || typeof ttl['@ts'] !== 'string' || Number(ttl['@ts'].slice(0, 4)) < 2200) return;
+          ttl['@ts'] = daysEarlier(ttl['@ts'], COMPUTED_TTL_DELAY_DAYS);
+          restored++;
+        });
+        return restored;
+      },
+    ),
+  }),
+  'DOC-TTL-WRITES-REVIVE': () => {
+    const ledger = new ExpiredLedger();
+    return {
+      json: (body, context) => {
+        ledger.note(context.original, context.status, body);
+        return undefined;
+      },
+      response: rewriteResponse(
+        (res, context) => {
+          const form = topLevelForm(context.original);
+          const target = form === 'update' || form === 'replace' ? (v4Expression(context.original) as JsonObject)[form] : undefined;
+          return res.status === 404 && ledger.keys.has(requestRefKey(target) ?? '');
+        },
         (res, context) => {
           const expression = v4Expression(context.original) as JsonObject;
-          return withStatus(withJsonBody(res, { resource: { ref: expression.create, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
+          return withStatus(withJsonBody(res, { resource: { ref: expression.update ?? expression.replace, ts: jsonInt(Date.now() * 1000), data: {} } }), 200);
         },
       ),
-    }),
+    };
   },
-];
+  'DOC-TTL-ID-STAYS-TAKEN': () => {
+    const ledger = new ExpiredLedger();
+    return {
+      json: (body, context) => {
+        const expression = v4Expression(context.original);
+        const key = isJsonObject(expression) && topLevelForm(context.original) === 'create' ? requestRefKey(expression.create) : undefined;
+        if (key !== undefined && ledger.keys.has(key) && context.status === 201) {
+          return { errors: [{ position: ['create'], code: 'instance already exists', description: 'Document already exists.' }] };
+        }
+        ledger.note(context.original, context.status, body);
+        return undefined;
+      },
+      response: rewriteResponse(
+        (res) => res.status === 201 && hasErrorCode(bodyJson(res), 'instance already exists'),
+        (res) => withStatus(res, 400),
+      ),
+    };
+  },
+  'DOC-TTL-UNIQUE-COUNTS-EXPIRED': () => {
+    const expiredStrings = new Set<string>();
+    return {
+      json: (body, context) => {
+        const expression = v4Expression(context.original);
+        if (context.status !== 201 || !isJsonObject(expression) || !('create' in expression)) return undefined;
+        const strings = dataStrings(expression.params);
+        if (hasPastTtl(expression.params)) {
+          for (const value of strings) expiredStrings.add(value);
+          return undefined;
+        }
+        if (!strings.some((value) => expiredStrings.has(value))) return undefined;
+        return { errors: [{ position: ['create'], code: 'instance not unique', description: 'Document is not unique.' }] };
+      },
+      response: rewriteResponse(
+        (res) => res.status === 201 && hasErrorCode(bodyJson(res), 'instance not unique'),
+        (res) => withStatus(res, 400),
+      ),
+    };
+  },
+  'DOC-TTL-NULL-IGNORED': onExpression((expression) => {
+    if (!isJsonObject(expression) || !('update' in expression)) return 0;
+    let removed = 0;
+    forEachObject(expression.params, (object: JsonObject) => {
+      if ('ttl' in object && object.ttl === null) {
+        delete object.ttl;
+        removed++;
+      }
+    });
+    return removed;
+  }),
+  'DOC-TTL-TYPE-UNCHECKED': onResponse(
+    (res, context) => res.status === 400 && topLevelForm(context.original) === 'create' && v4Errors(bodyJson(res)).some((e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl')),
+    (res, context) => {
+      const expression = v4Expression(context.original) as JsonObject;
+      return withStatus(withJsonBody(res, { resource: { ref: expression.create, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
+    },
+  ),
+};

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventHistory } from '../../../../reference-impl/events/event-history.js';
 import { EventService } from '../../../../reference-impl/events/event-service.js';
-import { canonicalQueryText } from '../../../../reference-impl/fql/query-input.js';
+import { sourceText, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
 const CLOCK = { retentionMicros: () => 1_000_000_000_000n, nowMicros: () => BigInt(Date.now()) * 1000n };
@@ -67,10 +67,10 @@ describe('Event publication after durability', () => {
   it('leaves a commit that is not yet durable out of feed pages and their cursor', async () => {
     const fixture = new StoreFixture();
     const log = new ManualLog();
-    const service = new EventService(fixture.store, { serverKey: new Uint8Array(32) }, log.whenDurable);
+    const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }, log.whenDurable);
     const createdAt = fixture.commit([{ collection: 'Items' }]);
     await log.flush();
-    const token = service.issueToken(ROOT_CREATOR, canonicalQueryText('Items.all().eventSource()', {}), createdAt);
+    const token = service.issueToken(ROOT_CREATOR, await sourceText(fixture.store, 'Items.all().eventSource()'), createdAt);
     const source = service.open(token, ROOT_CREATOR, 'feed');
     const start = service.resolveStart(source, {});
     const written = fixture.commit([{ put: 'Items', id: '1', data: {} }]);

@@ -3,18 +3,18 @@ import { EventRequestError, EventService, EVENTS_PER_RUN_LIMIT } from '../../../
 import { MAX_TRANSFORMED_DATA_CHARS } from '../../../../reference-impl/events/source-consumer.js';
 import { StreamSession, type StreamGuards } from '../../../../reference-impl/events/stream-session.js';
 import type { ResponseStream } from '../../../../reference-impl/transport/exchange.js';
-import { canonicalQueryText } from '../../../../reference-impl/fql/query-input.js';
+import { sourceText, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
 const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
 const OTHER_DATABASE = { identity: { kind: 'root', database: '1', role: 'admin' }, scoped: false } as const;
 const allowAll = async () => true;
 
-function setup(options: ConstructorParameters<typeof EventService>[1] = {}, query = 'Items.all().eventSource()') {
+async function setup(options: ConstructorParameters<typeof EventService>[1] = {}, query = 'Items.all().eventSource()') {
   const fixture = new StoreFixture();
-  const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), ...options });
+  const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store), ...options });
   const createdAt = fixture.commit([{ collection: 'Items' }]);
-  const token = service.issueToken(ROOT_CREATOR, canonicalQueryText(query, {}), createdAt);
+  const token = service.issueToken(ROOT_CREATOR, await sourceText(fixture.store, query), createdAt);
   return { fixture, service, token, source: service.open(token, ROOT_CREATOR, 'feed') };
 }
 
@@ -48,16 +48,16 @@ class MemorySink implements ResponseStream {
 const guards: StreamGuards = { authorizationLost: () => false, databaseLive: () => true };
 
 describe('EventService', () => {
-  it('opens its own tokens only in their database, and with the same server key after a restart', () => {
-    const { fixture, service, token } = setup();
+  it('opens its own tokens only in their database, and with the same server key after a restart', async () => {
+    const { fixture, service, token } = await setup();
     expect(() => service.open(token, OTHER_DATABASE, 'feed')).toThrow(EventRequestError);
     expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
-    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32) }).open(token, ROOT_CREATOR, 'feed').creator.identity.kind).toBe('root');
-    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1) }).open(token, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
+    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed').creator.identity.kind).toBe('root');
+    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
   });
 
   it(`a feed delivers a transaction of more than ${EVENTS_PER_RUN_LIMIT} events whole, across pages`, async () => {
-    const { fixture, service, source } = setup();
+    const { fixture, service, source } = await setup();
     fixture.commit(puts(1_000, EVENTS_PER_RUN_LIMIT + 1));
     const first = await service.feedPage(source, service.resolveStart(source, {}), 100, allowAll);
     expect([first.events.length, first.hasNext]).toEqual([100, true]);
@@ -67,7 +67,7 @@ describe('EventService', () => {
   });
 
   it('pages by page size with has_next', async () => {
-    const { fixture, service, source } = setup();
+    const { fixture, service, source } = await setup();
     fixture.commit(puts(1, 5));
     const first = await service.feedPage(source, service.resolveStart(source, {}), 3, allowAll);
     expect([first.events.length, first.hasNext]).toEqual([3, true]);
@@ -76,7 +76,7 @@ describe('EventService', () => {
   });
 
   it(`a stream replays up to ${EVENTS_PER_RUN_LIMIT} events, and ends with stream_replay_volume_exceeded beyond`, async () => {
-    const ok = setup();
+    const ok = await setup();
     ok.fixture.commit(puts(1, EVENTS_PER_RUN_LIMIT));
     const sink = new MemorySink();
     const session = new StreamSession(ok.service, ok.source, ok.service.resolveStart(ok.source, {}), allowAll, sink, guards);
@@ -86,7 +86,7 @@ describe('EventService', () => {
     expect(sink.closed).toBe(false);
     sink.closed = true;
 
-    const over = setup();
+    const over = await setup();
     over.fixture.commit(puts(1, 100));
     over.fixture.commit(puts(200, EVENTS_PER_RUN_LIMIT - 99));
     const overSink = new MemorySink();
@@ -96,7 +96,7 @@ describe('EventService', () => {
   });
 
   it('a replay makes each event as it sends it: a client that stops reading holds one event of the replay (DEC-077)', async () => {
-    const { fixture, service, source } = setup();
+    const { fixture, service, source } = await setup();
     fixture.commit(puts(1, 10));
     for (let n = 11; n <= 20; n++) fixture.commit(puts(n, 1));
     let made = 0;
@@ -124,19 +124,19 @@ describe('EventService', () => {
   it('a transformed event too large to send is an error event value_too_large; the document alone is sent', async () => {
     const copies = 40;
     const text = 'x'.repeat(Math.ceil(MAX_TRANSFORMED_DATA_CHARS / copies) + 1);
-    const repeated = setup({}, `Items.all().map(d => [${Array(copies).fill('d.s').join(', ')}]).eventSource()`);
+    const repeated = await setup({}, `Items.all().map(d => [${Array(copies).fill('d.s').join(', ')}]).eventSource()`);
     repeated.fixture.commit([{ put: 'Items', id: '1', data: { s: text } }]);
     const page = await repeated.service.feedPage(repeated.source, repeated.service.resolveStart(repeated.source, {}), 16, allowAll);
     expect(page.events.map((e) => JSON.parse(e).error?.code)).toEqual(['value_too_large']);
 
-    const plain = setup();
+    const plain = await setup();
     plain.fixture.commit([{ put: 'Items', id: '1', data: { s: text } }]);
     const whole = await plain.service.feedPage(plain.source, plain.service.resolveStart(plain.source, {}), 16, allowAll);
     expect(JSON.parse(whole.events[0]!).data['@doc'].s).toBe(text);
   });
 
   it('a fault while replaying ends the stream with internal_error and gives back its place', async () => {
-    const { fixture, service, source } = setup();
+    const { fixture, service, source } = await setup();
     fixture.commit(puts(1, 2));
     service.history.transactionsAfter = () => {
       throw new Error('a fault');
@@ -149,7 +149,7 @@ describe('EventService', () => {
   });
 
   it('streams of one source and creator share the role check and the encoded event of a live transaction', async () => {
-    const { fixture, service, token } = setup();
+    const { fixture, service, token } = await setup();
     let checks = 0;
     const counting = async () => {
       checks += 1;

@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventCursor, positionAfterTransaction } from '../../../../reference-impl/event-source/cursor.js';
-import { planEventSource } from '../../../../reference-impl/event-source/plan.js';
+import { EventSourcePlan } from '../../../../reference-impl/event-source/plan.js';
 import { EventHistory, type HistoryTransaction } from '../../../../reference-impl/events/event-history.js';
 import { SourceConsumer, type ReadCheck } from '../../../../reference-impl/events/source-consumer.js';
-import { storeResolver } from '../../../../reference-impl/events/source-resolver.js';
-import { parseQuery } from '../../../../reference-impl/fql/parser.js';
+import { sourceSpec, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
 const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
 const binding = { database: '0', key: 'unit-test-key' };
 
-function setup(query: string, mayRead: ReadCheck = async () => true) {
+async function setup(query: string, mayRead: ReadCheck = async () => true) {
   const fixture = new StoreFixture();
   const history = new EventHistory(fixture.store, { retentionMicros: () => 10n ** 12n, nowMicros: () => 0n });
   const createdAt = fixture.commit([{ collection: 'Items' }, { collection: 'Other' }]);
-  const plan = planEventSource(parseQuery(query), storeResolver(fixture.store, '0', createdAt));
-  const consumer = new SourceConsumer({ database: '0', endpoint: 'feed', plan, createdAt, creator: ROOT_CREATOR, consumer: ROOT_CREATOR, rights: ROOT_CREATOR, key: 'Items' }, mayRead, binding);
+  const plan = new EventSourcePlan(await sourceSpec(fixture.store, query));
+  const runtime = unitRuntime(fixture.store);
+  const source = { database: '0', endpoint: 'feed' as const, plan, runtimeAt: (ts: bigint) => runtime(ROOT_CREATOR.identity, ts), createdAt, creator: ROOT_CREATOR, consumer: ROOT_CREATOR, rights: ROOT_CREATOR, key: 'Items' };
+  const consumer = new SourceConsumer(source, mayRead, binding);
   const last = (): HistoryTransaction => [...history.transactionsAfter('0', positionAfterTransaction(fixture.store.lastCommitTs - 1n), fixture.store.lastCommitTs)].at(-1)!;
   const step = async () => {
     const txn = last();
@@ -28,7 +29,7 @@ const shown = (item: any) => ({ type: item.json.type, n: item.json.data['@doc'].
 
 describe('SourceConsumer', () => {
   it('turns writes into add, update and remove events by set membership, and nothing for writes that stay out', async () => {
-    const { fixture, step } = setup('Items.where(.n > 1).eventSource()');
+    const { fixture, step } = await setup('Items.where(.n > 1).eventSource()');
     fixture.commit([{ put: 'Items', id: '1', data: { n: 5n } }]);
     expect((await step()).items.map(shown)).toEqual([{ type: 'add', n: '5' }]);
     fixture.commit([{ put: 'Items', id: '1', data: { n: 6n } }]);
@@ -50,7 +51,7 @@ describe('SourceConsumer', () => {
   });
 
   it('skips what the read check refuses but still counts it, and gives each event a cursor of its position', async () => {
-    const { fixture, consumer, step } = setup('Items.all().eventSource()', async (_c, id) => id !== '1');
+    const { fixture, consumer, step } = await setup('Items.all().eventSource()', async (_c, id) => id !== '1');
     const ts = fixture.commit([{ put: 'Items', id: '1', data: { n: 1n } }, { put: 'Items', id: '2', data: { n: 2n } }]);
     const processed = await step();
     expect(processed.items.map(shown)).toEqual([{ type: 'add', n: '2' }]);

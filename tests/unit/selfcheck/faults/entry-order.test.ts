@@ -2,8 +2,8 @@
 // service's type order, which the spec accepts beside the SD's), so a correct page is left alone; each mistake changes
 // exactly the comparisons it names.
 import { describe, expect, it } from 'vitest';
-import { compareEntries, compareValues, entryTypeOf, resortPage, type OrderMistake } from '../../../selfcheck/faults/entry-order.js';
-import type { SeenIndex } from '../../../selfcheck/faults/index-tracking.js';
+import { compareEntries, compareValues, entryTypeOf, resortPage, type OrderMistake } from '../../../selfcheck/faults/lib/entry-order.js';
+import type { SeenIndex } from '../../../selfcheck/faults/lib/index-tracking.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
 /** Wire values as the proxy hands them to a fault: parsed losslessly (`2` and `2.0` stay apart). */

@@ -37,7 +37,7 @@ import {
   withoutErrorEvents,
   withoutPositions,
   WriteLog,
-} from '../../../selfcheck/faults/event-rewrites.js';
+} from '../../../selfcheck/faults/lib/event-rewrites.js';
 import { parseJson, stringifyJson } from '../../../selfcheck/json-body.js';
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}): ProxiedRequest => ({ method: 'POST', path, headers, body: Buffer.from(JSON.stringify(body)) });

@@ -15,7 +15,7 @@ import {
   topLevelPage,
   unwrapObject,
   v4ErrorResponse,
-} from '../../../selfcheck/faults/index-tracking.js';
+} from '../../../selfcheck/faults/lib/index-tracking.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
 const v4 = (expression: unknown): ProxiedRequest => ({ method: 'POST', path: '/', headers: {}, body: Buffer.from(JSON.stringify(expression)) });

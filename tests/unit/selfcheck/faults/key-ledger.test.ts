@@ -2,7 +2,7 @@
 // they tell which credential a request uses or find another with more rights.
 import { describe, expect, it } from 'vitest';
 import type { ProxiedRequest } from '../../../selfcheck/fault.js';
-import { isKeyRecord, KeyLedger, requestSecret, serverSecretFor, TokenLedger, withSecret } from '../../../selfcheck/faults/key-ledger.js';
+import { isKeyRecord, KeyLedger, requestSecret, serverSecretFor, TokenLedger, withSecret } from '../../../selfcheck/faults/lib/key-ledger.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
 const wire = (value: unknown): unknown => parseJson(JSON.stringify(value));

@@ -1,0 +1,314 @@
+/**
+ * A query's result on the wire. Values are first materialized — documents read (a missing one kept as a reference
+ * with its cause), sets paged (the first 16 elements and an `after` cursor), event sources and functions named —
+ * then encoded in the request's format (fauna/faunadb `runtime/fql2/serialization/MaterializedValue.scala`):
+ * `tagged` (`@int`, `@doc`, `@ref`, `@set`, `@mod`, `@stream`, …), `simple` (plain JSON; a missing document is
+ * null) or `decorated` (FQL text, a string).
+ */
+import { LosslessNumber } from 'lossless-json';
+import { formatDate, formatTime, type Json, type SimpleJson } from '../../codec/tagged.js';
+import { javaDoubleToString } from '../../eval/java-text.js';
+import { Bytes, DateValue, Time } from '../../values/value.js';
+import { runtimeError, type FqlError } from '../fql-error.js';
+import type { SourceSpan } from '../source-position.js';
+import type { Interpreter } from './interpreter.js';
+import { decodeSet, encodeSet } from './serialize.js';
+import { FqlSet } from './sets.js';
+import { globalValue } from './stdlib.js';
+import {
+  DocRef,
+  EventSourceValue,
+  FqlModule,
+  isFqlObject,
+  Lambda,
+  moduleNameOf,
+  NativeFunction,
+  NullWithCause,
+  type FqlValue,
+} from './values.js';
+
+/** A document read for the answer: its fields, `id` (or `name`), `coll` and `ts` first. */
+export class MDoc {
+  constructor(
+    readonly fields: MObject,
+  ) {}
+}
+
+/** A document not expanded (nested in another) or missing (`cause`: `not found`, `deleted`, …). */
+export class MRef {
+  constructor(
+    readonly coll: string,
+    readonly named: boolean,
+    readonly id: string,
+    readonly cause?: string,
+  ) {}
+}
+
+export class MModule {
+  constructor(readonly name: string) {}
+}
+
+export class MPage {
+  constructor(
+    readonly data: M[],
+    readonly after?: string,
+  ) {}
+}
+
+export class MStream {
+  constructor(readonly token: string) {}
+}
+
+export class MFunction {
+  constructor(readonly text: string) {}
+}
+
+export interface MObject {
+  [field: string]: M;
+}
+
+export type M = null | boolean | string | bigint | number | Time | DateValue | Bytes | M[] | MObject | MDoc | MRef | MModule | MPage | MStream | MFunction;
+
+/** Elements of a set rendered in an answer when nothing asks for another page size. */
+const ANSWER_PAGE_SIZE = 16;
+
+export async function materialize(rt: Interpreter, value: FqlValue, insideDocument = false): Promise<M> {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return value;
+  if (value instanceof Time || value instanceof DateValue || value instanceof Bytes) return value;
+  if (value instanceof NullWithCause) {
+    if (value.cause.kind !== 'missing-document') return null;
+    const doc = value.cause.doc;
+    return new MRef(moduleNameOf(doc.collection), doc.named, doc.id, 'not found');
+  }
+  if (value instanceof DocRef) {
+    const coll = moduleNameOf(value.collection);
+    if (insideDocument) return new MRef(coll, value.named, value.id);
+    const version = await rt.documents.version(value);
+    if (version === undefined) return new MRef(coll, value.named, value.id, 'not found');
+    const fields = rt.documents.fieldsOf(value, version);
+    const out: MObject = {};
+    for (const [key, field] of Object.entries(fields)) out[key] = await materialize(rt, field, true);
+    return new MDoc(out);
+  }
+  if (value instanceof FqlModule) return new MModule(value.name);
+  if (value instanceof FqlSet) {
+    // One past the page says whether another follows.
+    const all = await rt.elements(value.prefix(ANSWER_PAGE_SIZE + 1));
+    const data: M[] = [];
+    for (const item of all.slice(0, ANSWER_PAGE_SIZE)) data.push(await materialize(rt, item, insideDocument));
+    return new MPage(data, all.length > ANSWER_PAGE_SIZE ? pageCursor(value, ANSWER_PAGE_SIZE, ANSWER_PAGE_SIZE) : undefined);
+  }
+  if (value instanceof EventSourceValue) return new MStream(value.token);
+  if (value instanceof Lambda) return new MFunction('[function <lambda>]');
+  if (value instanceof NativeFunction) return new MFunction(`[function ${value.name}()]`);
+  if (Array.isArray(value)) {
+    const out: M[] = [];
+    for (const item of value) out.push(await materialize(rt, item, insideDocument));
+    return out;
+  }
+  if (isFqlObject(value)) {
+    const out: MObject = {};
+    for (const [key, field] of Object.entries(value)) setOwn(out, key, await materialize(rt, field, insideDocument));
+    return out;
+  }
+  return null;
+}
+
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+// ---------------------------------------------------------------------------------------------- cursors
+
+/** A page's `after`: the set and where the next page starts, as text. */
+export function pageCursor(set: FqlSet, offset: number, size: number): string {
+  return Buffer.from(JSON.stringify({ s: encodeSet(set), o: offset, n: size }), 'utf8').toString('base64');
+}
+
+export function readCursor(rt: Interpreter, text: string, span: SourceSpan): { set: FqlSet; offset: number; size: number } {
+  const invalid = (): FqlError => runtimeError('invalid_cursor', span, 'Cursor cursor is invalid or expired.');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw invalid();
+  const { s, o, n } = parsed as Record<string, unknown>;
+  if (typeof o !== 'number' || typeof n !== 'number' || !Number.isInteger(o) || !Number.isInteger(n) || o < 0 || n < 1) throw invalid();
+  try {
+    return { set: decodeSet(s, (name) => globalValue(rt, name)), offset: o, size: n };
+  } catch {
+    throw invalid();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- encodings
+
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+
+function formatDouble(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Infinity) return 'Infinity';
+  if (n === -Infinity) return '-Infinity';
+  if (Object.is(n, -0)) return '-0.0';
+  const text = String(n);
+  return /[.eE]/.test(text) ? text : `${text}.0`;
+}
+
+function refFields(ref: MRef): Record<string, Json> {
+  return ref.named ? { name: ref.id, coll: { '@mod': ref.coll } } : { id: ref.id, coll: { '@mod': ref.coll } };
+}
+
+export function encodeTaggedM(value: M): Json {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint') return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
+  if (typeof value === 'number') return { '@double': formatDouble(value) };
+  if (value instanceof Time) return { '@time': formatTime(value) };
+  if (value instanceof DateValue) return { '@date': formatDate(value) };
+  if (value instanceof Bytes) return { '@bytes': Buffer.from(value.bytes).toString('base64') };
+  if (Array.isArray(value)) return value.map(encodeTaggedM);
+  if (value instanceof MDoc) return { '@doc': encodeFieldsTagged(value.fields) };
+  if (value instanceof MRef) {
+    const ref = refFields(value);
+    if (value.cause !== undefined) Object.assign(ref, { exists: false, cause: value.cause });
+    return { '@ref': ref };
+  }
+  if (value instanceof MModule) return { '@mod': value.name };
+  if (value instanceof MPage) {
+    const page: Record<string, Json> = { data: value.data.map(encodeTaggedM) };
+    if (value.after !== undefined) page['after'] = value.after;
+    return { '@set': page };
+  }
+  if (value instanceof MStream) return { '@stream': value.token };
+  if (value instanceof MFunction) return value.text;
+  const fields = encodeFieldsTagged(value);
+  return Object.keys(value).some((key) => key.startsWith('@')) ? { '@object': fields } : fields;
+}
+
+function encodeFieldsTagged(fields: MObject): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [key, field] of Object.entries(fields)) setOwn(out, key, encodeTaggedM(field));
+  return out;
+}
+
+export function encodeSimpleM(value: M): SimpleJson {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? new LosslessNumber(formatDouble(value)) : formatDouble(value);
+  if (value instanceof Time) return formatTime(value);
+  if (value instanceof DateValue) return formatDate(value);
+  if (value instanceof Bytes) return Buffer.from(value.bytes).toString('base64');
+  if (Array.isArray(value)) return value.map(encodeSimpleM);
+  if (value instanceof MDoc) return encodeFieldsSimple(value.fields);
+  if (value instanceof MRef) return value.cause !== undefined ? null : value.named ? { name: value.id, coll: value.coll } : { id: value.id, coll: value.coll };
+  if (value instanceof MModule) return value.name;
+  if (value instanceof MPage) {
+    const page: Record<string, SimpleJson> = { data: value.data.map(encodeSimpleM) };
+    if (value.after !== undefined) page['after'] = value.after;
+    return page;
+  }
+  if (value instanceof MStream) return value.token;
+  if (value instanceof MFunction) return value.text;
+  return encodeFieldsSimple(value);
+}
+
+function encodeFieldsSimple(fields: MObject): Record<string, SimpleJson> {
+  const out: Record<string, SimpleJson> = {};
+  for (const [key, field] of Object.entries(fields)) setOwn(out, key, encodeSimpleM(field));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- decorated
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\', '\0': '\\0', "'": "\\'", '"': '\\"', '`': '\\`', '\n': '\\n', '\r': '\\r', '\v': '\\v', '\t': '\\t', '\b': '\\b', '\f': '\\f', '#': '\\#',
+};
+
+/** A string as an FQL double-quoted literal. */
+export function escapeString(text: string): string {
+  let out = '"';
+  for (const ch of text) out += ESCAPES[ch] ?? ch;
+  return `${out}"`;
+}
+
+export function isIdentifier(key: string): boolean {
+  return /^\p{L}[\p{L}\p{N}_]*$/u.test(key);
+}
+
+/** The value as FQL text, indented by two spaces a level (the `decorated` format). */
+export function decorate(value: M): string {
+  const lines: string[] = [];
+  let line = '';
+  let indent = 0;
+  const write = (text: string) => {
+    if (line === '') line = '  '.repeat(indent);
+    line += text;
+  };
+  const newline = () => {
+    lines.push(line);
+    line = '';
+  };
+  const stringLiteral = (text: string) => {
+    if (!text.includes('\n')) return write(escapeString(text));
+    const sigil = !text.includes('END') ? 'END' : [...Array(10).keys()].map((i) => `END${i}`).find((s) => !text.includes(s));
+    if (sigil === undefined) return write(escapeString(text));
+    write(`<<-${sigil}`);
+    newline();
+    indent++;
+    for (const part of text.split('\n')) {
+      write(part);
+      newline();
+    }
+    indent--;
+    write(sigil);
+  };
+  const refText = (ref: MRef) => (ref.named ? `${ref.coll}.byName(${escapeString(ref.id)})` : `${ref.coll}("${ref.id}")`);
+  const encode = (v: M): void => {
+    if (v === null) return write('null');
+    if (typeof v === 'boolean' || typeof v === 'bigint') return write(String(v));
+    if (typeof v === 'number') return write(Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v));
+    if (typeof v === 'string') return stringLiteral(v);
+    if (v instanceof Time) return write(`Time(${escapeString(formatTime(v))})`);
+    if (v instanceof DateValue) return write(`Date(${escapeString(formatDate(v))})`);
+    if (v instanceof Bytes) return write(`Bytes(${escapeString(Buffer.from(v.bytes).toString('base64'))})`);
+    if (v instanceof MDoc) return encode(v.fields);
+    if (v instanceof MRef) return write(v.cause === undefined ? refText(v) : `${refText(v)} /* ${v.cause} */`);
+    if (v instanceof MModule) return write(v.name);
+    if (v instanceof MStream) return stringLiteral(v.token);
+    if (v instanceof MFunction) return stringLiteral(v.text);
+    if (v instanceof MPage) return encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
+    if (Array.isArray(v)) {
+      if (v.length === 0) return write('[]');
+      write('[');
+      newline();
+      indent++;
+      v.forEach((item, i) => {
+        encode(item);
+        if (i < v.length - 1) write(',');
+        newline();
+      });
+      indent--;
+      return write(']');
+    }
+    const entries = Object.entries(v);
+    if (entries.length === 0) return write('{}');
+    write('{');
+    newline();
+    indent++;
+    entries.forEach(([key, field], i) => {
+      if (isIdentifier(key)) write(key);
+      else stringLiteral(key);
+      write(': ');
+      encode(field);
+      if (i < entries.length - 1) write(',');
+      newline();
+    });
+    indent--;
+    write('}');
+  };
+  encode(value);
+  lines.push(line);
+  return lines.join('\n');
+}

@@ -1,0 +1,357 @@
+// The catalogue as data: each spec area's faults are rows of `faults/<area>.json` (lib/faults.schema.json). A row names
+// its hooks: failpoints of the reference server; an edit, `when` an exchange matches, read here; or code, which the
+// area's module gives under the row's id.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import { LosslessNumber, parse, stringify } from 'lossless-json';
+import type { Area, BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../../fault.js';
+import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
+import { topLevelCall } from './calls.js';
+import {
+  apiVersion,
+  bodyJson,
+  deleteKeys,
+  expressionUses,
+  isV4Query,
+  nativeCollectionOf,
+  pathname,
+  records,
+  renameKeys,
+  rewriteExpression,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withHeader,
+  withJsonBody,
+  withStatus,
+  withoutHeader,
+} from './rewrites.js';
+
+export type FaultCode = Readonly<Record<string, Fault['apply']>>;
+
+/** What an exchange must show for an edit to apply; every condition given must hold. */
+interface When {
+  /** `v4`: a v4 query (`POST /`, `GET /?q=`); `events`: `/query/1`, `/feed/1` or `/stream/1`. */
+  endpoint?: 'v4' | 'events';
+  path?: string;
+  method?: string[];
+  status?: number[];
+  notStatus?: number[];
+  /** The answer's status is at least this. */
+  minStatus?: number;
+  /** The query's top-level form (its expression's first key) is one of these. */
+  form?: string[];
+  /** The query's top-level expression is a call of one of these (has it as a key). */
+  call?: string[];
+  /** The argument of the top-level form is an object with this key. */
+  argumentHas?: string;
+  /** The query's expression uses each of these keys somewhere. */
+  uses?: string[];
+  /** The query's expression is this value. */
+  expression?: unknown;
+  apiVersion?: string;
+  header?: string;
+  requestHeader?: string;
+  /** The request has none of this header. */
+  noRequestHeader?: string;
+  /** Request headers (by name) with a value these patterns match. */
+  requestHeaderMatches?: Record<string, string>;
+  /** An error of the answer has this code (and, with `description`, a description this pattern matches). */
+  code?: string;
+  description?: string;
+  /** The answer's `resource` is this value. */
+  resource?: unknown;
+  /** The answer is an object with each of these keys. */
+  answerHas?: string[];
+  /** Which validation failures of the errors `then.failureCode` recodes: patterns their field (joined by `.`) and code match. */
+  failure?: { field?: string; code?: string };
+}
+
+/** Where an edit of keys applies inside the answer. */
+type Inside = 'answer' | 'tree' | 'resource' | 'records' | 'errors';
+
+/** The edit: a new status, body or headers of the answer, or changes to its errors, its `resource` or its keys. */
+interface Then {
+  status?: number;
+  body?: unknown;
+  removeHeaders?: string[];
+  setHeaders?: Record<string, string>;
+  /** The code, description or position of each error `when` picks (every error when it names none). */
+  errorCode?: string;
+  errorDescription?: string;
+  /** A pattern in the description and what replaces it (`$1` for its first group). */
+  errorDescriptionReplace?: [string, string];
+  errorPosition?: unknown[];
+  /** The new code of the validation failures `when.failure` picks. */
+  failureCode?: string;
+  resource?: unknown;
+  /**
+   * Keys dropped or renamed: in the answer's object alone, every object of the answer (`tree`), the resource alone, each
+   * record, or each error `when` picks and the objects inside it; a resource or records of `collection` only, if given.
+   */
+  in?: Inside;
+  collection?: string;
+  drop?: string[];
+  rename?: Record<string, string>;
+}
+
+/** A rewrite of the request: its headers, or keys of every object of its v4 expression (that has the key `at`). */
+interface RequestEdit {
+  /** The path the request is forwarded to (its query string kept). */
+  path?: string;
+  removeHeaders?: string[];
+  at?: string;
+  drop?: string[];
+  rename?: Record<string, string>;
+  /** Keys given where the object lacks them. */
+  default?: Record<string, unknown>;
+  /** A key's value (first) replaced by another (second) where the object has it. */
+  replace?: Record<string, [unknown, unknown]>;
+}
+
+export interface FaultRow {
+  id: string;
+  title: string;
+  breaks: string[];
+  area: Area;
+  description: string;
+  failpoints?: string[];
+  code?: true;
+  when?: When;
+  then?: Then;
+  request?: RequestEdit;
+}
+
+/** How a row gives its hooks: an edit read here, failpoints of the reference server, or code. */
+export type HooksKind = 'edit' | 'failpoints' | 'code';
+
+export interface AreaFaults {
+  /** The table's name: `faults/<name>.json`. */
+  name: string;
+  /** The spec file whose requirements the area's faults break first, e.g. `spec/requirements/protocol.md`. */
+  spec: string;
+  faults: Fault[];
+  kinds: ReadonlyMap<string, HooksKind>;
+}
+
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports.
+const validate = formatsModule
+  .default(new Ajv2020({ allErrors: true }))
+  .compile<{ spec: string; faults: FaultRow[] }>(JSON.parse(readFileSync(new URL('./faults.schema.json', import.meta.url), 'utf8')));
+
+/** Rows keep a decimal's text (`0.0` stays a decimal on the wire); other numbers are plain, for the schema. */
+const parseNumber = (text: string): number | LosslessNumber =>
+  /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : new LosslessNumber(text);
+
+const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
+
+function pickedErrors(when: When, body: unknown): JsonObject[] {
+  const pattern = when.description === undefined ? undefined : new RegExp(when.description);
+  return v4Errors(body).filter(
+    (error) =>
+      (when.code === undefined || error.code === when.code) &&
+      (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))),
+  );
+}
+
+/** Whether the request shows what `when` asks of a request. */
+function requestHolds(when: When, request: ProxiedRequest): boolean {
+  const form = topLevelForm(request);
+  const expression = v4Expression(request);
+  const argument = form !== undefined && isJsonObject(expression) ? expression[form] : undefined;
+  const headerMatches = Object.entries(when.requestHeaderMatches ?? {});
+  return (
+    (when.endpoint !== 'v4' || isV4Query(request)) &&
+    (when.endpoint !== 'events' || EVENT_ENDPOINTS.has(pathname(request))) &&
+    (when.path === undefined || pathname(request) === when.path) &&
+    (when.method === undefined || when.method.includes(request.method)) &&
+    (when.form === undefined || when.form.includes(form ?? '')) &&
+    (when.call === undefined || topLevelCall(request, when.call) !== undefined) &&
+    (when.argumentHas === undefined || (isJsonObject(argument) && when.argumentHas in argument)) &&
+    (when.uses === undefined || when.uses.every((key) => expressionUses(request, key))) &&
+    (!('expression' in when) || stringifyJson(expression ?? null) === stringifyJson(when.expression)) &&
+    (when.apiVersion === undefined || apiVersion(request) === when.apiVersion) &&
+    (when.requestHeader === undefined || request.headers[when.requestHeader] !== undefined) &&
+    (when.noRequestHeader === undefined || request.headers[when.noRequestHeader] === undefined) &&
+    headerMatches.every(([name, pattern]) => new RegExp(pattern).test(request.headers[name] ?? ''))
+  );
+}
+
+function holds(when: When, request: ProxiedRequest, status: number, headers: Record<string, string>, body: () => unknown): boolean {
+  if (!requestHolds(when, request)) return false;
+  if (when.status !== undefined && !when.status.includes(status)) return false;
+  if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
+  if (when.header !== undefined && !(when.header in headers)) return false;
+  if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
+  if (when.answerHas !== undefined) {
+    const answer = body();
+    if (!isJsonObject(answer) || !when.answerHas.every((key) => key in answer)) return false;
+  }
+  if ('resource' in when) {
+    const answer = body();
+    if (!isJsonObject(answer) || !('resource' in answer) || stringifyJson(answer.resource) !== stringifyJson(when.resource)) return false;
+  }
+  return true;
+}
+
+/** Drops and renames the keys `edit` names in `object` (and the objects inside it, when `deep`); answers how many. */
+function editKeys(object: unknown, edit: { drop?: string[]; rename?: Record<string, string> }, deep: boolean): number {
+  const where = (inner: JsonObject) => deep || inner === object;
+  const dropped = (edit.drop ?? []).reduce((n, key) => n + deleteKeys(object, key, where), 0);
+  return Object.entries(edit.rename ?? {}).reduce((n, [from, to]) => n + renameKeys(object, from, to, where), dropped);
+}
+
+/** The objects of the answer `then.in` names, and whether the objects inside them count too. */
+function insideObjects(when: When, then: Then, body: unknown): { objects: unknown[]; deep: boolean } {
+  const ofCollection = (record: JsonObject | undefined) =>
+    record !== undefined && (then.collection === undefined || nativeCollectionOf(record) === then.collection);
+  switch (then.in) {
+    case 'resource':
+      return { objects: [v4Resource(body)].filter(ofCollection), deep: false };
+    case 'records':
+      return { objects: records(body).filter(ofCollection), deep: false };
+    case 'errors':
+      return { objects: pickedErrors(when, body), deep: true };
+    default:
+      return { objects: [body], deep: then.in === 'tree' };
+  }
+}
+
+/** Gives the failures of `errors` that `failure` picks the code `code`; answers how many. */
+function recodeFailures(errors: JsonObject[], failure: NonNullable<When['failure']>, code: string): number {
+  const [field, was] = [new RegExp(failure.field ?? ''), new RegExp(failure.code ?? '')];
+  const failures = errors.flatMap((error) => (Array.isArray(error.failures) ? error.failures.filter(isJsonObject) : []));
+  const picked = failures.filter((f) => Array.isArray(f.field) && field.test(f.field.join('.')) && was.test(String(f.code)));
+  for (const f of picked) f.code = code;
+  return picked.length;
+}
+
+/** The JSON hook of a row that changes the inside of the answer. */
+function insideHook(when: When, then: Then): FaultHooks['json'] {
+  return (body, context) => {
+    if (!holds(when, context.original, context.status, context.headers, () => body)) return undefined;
+    if (then.in !== undefined) {
+      const { objects, deep } = insideObjects(when, then, body);
+      return objects.reduce<number>((n, object) => n + editKeys(object, then, deep), 0) > 0 ? body : undefined;
+    }
+    if (then.failureCode !== undefined)
+      return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
+    if ('resource' in then) {
+      if (!isJsonObject(body)) return undefined;
+      body.resource = parseJson(stringifyJson(then.resource));
+    }
+    const errors = pickedErrors(when, body);
+    if (!('resource' in then) && errors.length === 0) return undefined;
+    for (const error of errors) {
+      if (then.errorCode !== undefined) error.code = then.errorCode;
+      if (then.errorDescription !== undefined) error.description = then.errorDescription;
+      if (then.errorDescriptionReplace !== undefined)
+        error.description = String(error.description).replace(new RegExp(then.errorDescriptionReplace[0]), then.errorDescriptionReplace[1]);
+      if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
+    }
+    return body;
+  };
+}
+
+/** The request hook of a request row. */
+function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
+  const { path, removeHeaders, at, ...keys } = edit;
+  const withinExpression = rewriteExpression((expression) => {
+    let changed = 0;
+    forEachObject(expression, (object) => {
+      if (at !== undefined && !(at in object)) return;
+      changed += editKeys(object, keys, false);
+      for (const [key, value] of Object.entries(keys.default ?? {})) {
+        if (key in object) continue;
+        object[key] = parseJson(stringifyJson(value));
+        changed += 1;
+      }
+      for (const [key, [from, to]] of Object.entries(keys.replace ?? {})) {
+        if (!(key in object) || stringifyJson(object[key]) !== stringifyJson(from)) continue;
+        object[key] = parseJson(stringifyJson(to));
+        changed += 1;
+      }
+    });
+    return changed;
+  });
+  return (request) => {
+    if (!requestHolds(when, request)) return undefined;
+    if (path !== undefined) return { ...request, path: request.path.replace(pathname(request), path) };
+    if (removeHeaders === undefined) return withinExpression!(request);
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !removeHeaders.includes(name)));
+    return Object.keys(headers).length === Object.keys(request.headers).length ? undefined : { ...request, headers };
+  };
+}
+
+/** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
+function editHooks(when: When, then: Then): FaultHooks {
+  if (
+    ['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some(
+      (key) => key in then,
+    )
+  )
+    return { json: insideHook(when, then) };
+  return {
+    response: (response, context) => {
+      if (!holds(when, context.original, response.status, response.headers, () => bodyJson(response))) return undefined;
+      let edited: BufferedResponse = (then.removeHeaders ?? []).reduce(withoutHeader, response);
+      for (const [name, value] of Object.entries(then.setHeaders ?? {})) edited = withHeader(edited, name, value);
+      if ('body' in then) edited = withJsonBody(edited, then.body);
+      return then.status === undefined ? edited : withStatus(edited, then.status);
+    },
+  };
+}
+
+/** The hooks of an edit row (one with `then` or `request`). */
+export function editRowHooks({ when = {}, then, request }: Pick<FaultRow, 'when' | 'then' | 'request'>): FaultHooks {
+  return then !== undefined ? editHooks(when, then) : { request: requestHook(when, request ?? {}) };
+}
+
+/** Whether a table is valid against faults.schema.json (`validTable.errors` says why not). */
+export const validTable = validate;
+
+export const tableFile = (area: string): URL => new URL(`../${area}.json`, import.meta.url);
+
+function readTable(file: URL): { spec: string; faults: FaultRow[] } {
+  const table = parse(readFileSync(file, 'utf8'), undefined, parseNumber);
+  if (!validate(table)) throw new Error(`${file.pathname}: ${JSON.stringify(validate.errors)}`);
+  return table;
+}
+
+/** The text a table is kept in: one row a line, so the table reads (and diffs) as a table. */
+export function tableText(area: string): string {
+  const { spec, faults } = readTable(tableFile(area));
+  const row = (fault: FaultRow) =>
+    `{ ${Object.entries(fault)
+      .map(([key, value]) => `"${key}": ${stringify(value)}`)
+      .join(', ')} }`;
+  const head = ['{', '  "$schema": "./lib/faults.schema.json",', `  "spec": "${spec}",`, '  "faults": ['];
+  return [...head, `    ${faults.map(row).join(',\n    ')}`, '  ]', '}', ''].join('\n');
+}
+
+/** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code without a row. */
+export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
+  const file = tableFile(area);
+  const table = readTable(file);
+  const unused = new Set(Object.keys(code));
+  const kinds = new Map<string, HooksKind>();
+  const faults = table.faults.map(({ failpoints, code: isCode, when, then, request, ...fault }): Fault => {
+    unused.delete(fault.id);
+    if (failpoints !== undefined) {
+      kinds.set(fault.id, 'failpoints');
+      return { ...fault, apply: () => ({ failpoints }) };
+    }
+    if (then !== undefined || request !== undefined) {
+      kinds.set(fault.id, 'edit');
+      return { ...fault, apply: () => editRowHooks({ when, then, request }) };
+    }
+    const apply = code[fault.id];
+    if (apply === undefined || isCode !== true) throw new Error(`${file.pathname}: ${fault.id} has no code`);
+    kinds.set(fault.id, 'code');
+    return { ...fault, apply };
+  });
+  if (unused.size > 0) throw new Error(`${file.pathname}: code for faults it has no row for: ${[...unused].join(', ')}`);
+  return { name: area, spec: table.spec, faults, kinds };
+}

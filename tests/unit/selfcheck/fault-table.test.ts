@@ -1,0 +1,112 @@
+// The fault tables' schema and the interpreter of their edit rows (tests/selfcheck/faults/lib/table.ts).
+import { describe, expect, it } from 'vitest';
+import type { JsonResponseContext, ProxiedRequest } from '../../selfcheck/fault.js';
+import { parseJson, stringifyJson } from '../../selfcheck/json-body.js';
+import { editRowHooks, validTable, type FaultRow } from '../../selfcheck/faults/lib/table.js';
+
+const META = { id: 'SOME-FAULT', title: 'A fault', breaks: ['PROTO-STATUS-001'], area: 'core', description: 'What it does.' };
+const table = (row: object) => ({ spec: 'spec/requirements/protocol.md', faults: [{ ...META, ...row }] });
+
+function query(expression: unknown, headers: Record<string, string> = {}): ProxiedRequest {
+  return {
+    method: 'POST',
+    path: '/',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(expression)),
+  };
+}
+
+/** What a row's JSON hook makes of `answer` to `request` (undefined: left alone). */
+function answered(row: Pick<FaultRow, 'when' | 'then'>, request: ProxiedRequest, status: number, answer: unknown): unknown {
+  const context: JsonResponseContext = { original: request, request, status, headers: {} };
+  const edited = editRowHooks(row).json!(parseJson(JSON.stringify(answer)), context);
+  return edited === undefined ? undefined : JSON.parse(stringifyJson(edited));
+}
+
+describe('fault table schema', () => {
+  it.each([
+    ['an edit of the answer', { when: { status: [201] }, then: { status: 200 } }],
+    ['keys dropped from records', { then: { in: 'records', collection: 'tokens', drop: ['data'] } }],
+    ['a request key renamed', { request: { at: 'params', rename: { update: 'replace' } } }],
+    ['code', { code: true }],
+  ])('accepts %s', (_name, row) => {
+    expect(validTable(table(row)), JSON.stringify(validTable.errors)).toBe(true);
+  });
+
+  it.each([
+    ['two kinds of hooks', { code: true, then: { status: 200 } }],
+    ['no hooks', {}],
+    ['changes to the whole answer and inside it at once', { then: { status: 200, errorCode: 'x' } }],
+    ['a key edit without a place', { then: { drop: ['data'] } }],
+    ['a request path with key edits', { request: { path: '/x', drop: ['ts'] } }],
+    ['an unknown condition', { when: { sometimes: true }, then: { status: 200 } }],
+    ['a condition without an edit', { when: { status: [200] }, code: true }],
+  ])('rejects %s', (_name, row) => {
+    expect(validTable(table(row))).toBe(false);
+  });
+});
+
+describe('fault table interpreter', () => {
+  it('changes the errors the row picks, by code and description pattern', () => {
+    const row = {
+      when: { code: 'invalid ref', description: '^Ref' },
+      then: { errorDescriptionReplace: ['^Ref expected', 'Set expected'] as [string, string] },
+    };
+    const answer = {
+      errors: [
+        { code: 'invalid ref', description: 'Ref expected, Int provided.' },
+        { code: 'other', description: 'Ref expected.' },
+      ],
+    };
+    expect(answered(row, query({ get: 1 }), 400, answer)).toEqual({
+      errors: [
+        { code: 'invalid ref', description: 'Set expected, Int provided.' },
+        { code: 'other', description: 'Ref expected.' },
+      ],
+    });
+    expect(answered(row, query({ get: 1 }), 400, { errors: [{ code: 'other', description: 'Ref expected.' }] })).toBeUndefined();
+  });
+
+  it('drops keys from the resource only for the form and status it names', () => {
+    const row = { when: { status: [201], form: ['login'] }, then: { in: 'resource' as const, drop: ['instance'] } };
+    const answer = { resource: { secret: 's', instance: { '@ref': 'x' }, data: { instance: 1 } } };
+    expect(answered(row, query({ login: 1, params: {} }), 201, answer)).toEqual({ resource: { secret: 's', data: { instance: 1 } } });
+    expect(answered(row, query({ get: 1 }), 201, answer)).toBeUndefined();
+    expect(answered(row, query({ login: 1, params: {} }), 200, answer)).toBeUndefined();
+  });
+
+  it('recodes the validation failures whose field and code match', () => {
+    const row = { when: { code: 'validation failed', failure: { field: '^name$' } }, then: { failureCode: 'invalid name' } };
+    const failures = [
+      { field: ['name'], code: 'reserved name' },
+      { field: ['data'], code: 'invalid type' },
+    ];
+    expect(answered(row, query({}), 400, { errors: [{ code: 'validation failed', failures }] })).toEqual({
+      errors: [{ code: 'validation failed', failures: [{ field: ['name'], code: 'invalid name' }, failures[1]] }],
+    });
+  });
+
+  it('rewrites the request: keys of objects that have `at`, headers, path', async () => {
+    const rename = editRowHooks({ request: { at: 'params', rename: { update: 'replace' } } }).request!;
+    const renamed = await rename(query({ do: [{ update: 1, params: {} }, { update: 2 }] }));
+    expect(JSON.parse(renamed!.body.toString())).toEqual({ do: [{ replace: 1, params: {} }, { update: 2 }] });
+    expect(await rename(query({ get: 1 }))).toBeUndefined();
+
+    const headers = editRowHooks({ request: { removeHeaders: ['x-query-tags'] } }).request!;
+    expect((await headers(query(null, { 'x-query-tags': 'a=b' })))!.headers).not.toHaveProperty('x-query-tags');
+    expect(await headers(query(null))).toBeUndefined();
+
+    const path = editRowHooks({ when: { path: '/feed/1' }, request: { path: '/feed/1/unserved' } }).request!;
+    expect((await path({ ...query({}), path: '/feed/1?x=1' }))!.path).toBe('/feed/1/unserved?x=1');
+    expect(await path(query({}))).toBeUndefined();
+  });
+
+  it('gives the answer a new status and body only when every condition holds', () => {
+    const hooks = editRowHooks({ when: { path: '/ping', noRequestHeader: 'authorization' }, then: { status: 401, body: { errors: [] } } });
+    const response = { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"resource":"ok"}') };
+    const ping = { method: 'GET', path: '/ping', headers: {}, body: Buffer.alloc(0) };
+    expect(hooks.response!(response, { original: ping, request: ping })?.status).toBe(401);
+    const withSecret = { ...ping, headers: { authorization: 'Bearer s' } };
+    expect(hooks.response!(response, { original: withSecret, request: withSecret })).toBeUndefined();
+  });
+});
