@@ -128,7 +128,12 @@ function percentile(sorted: number[], p: number): number {
 const AUTH = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'content-type': 'application/json' };
 
 async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { ...AUTH, ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { ...AUTH, ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
@@ -147,7 +152,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     for (const [level, count] of LEVELS.entries()) {
       const collection = `Bench${level}`;
       await post(url, '/', { create_collection: { object: { name: collection } } }, { 'x-faunadb-api-version': '4' });
-      const source = (await post(url, '/query/1', { query: `${collection}.all().eventSource()` }, { 'x-format': 'tagged' })) as { data: { '@stream': string } };
+      const source = (await post(url, '/query/1', { query: `${collection}.all().eventSource()` }, { 'x-format': 'tagged' })) as {
+        data: { '@stream': string };
+      };
       const token = source.data['@stream'];
       const streams = await Promise.all(Array.from({ length: count }, () => TimedStream.open(url, dispatcher, token)));
       const samples: number[] = [];
@@ -158,8 +165,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
         const id = String(9_000_000_000_000_000n + BigInt(level * 100_000 + i));
         const arrivals = Promise.all(streams.map((s) => s.arrival(id)));
         const sent = performance.now();
-        await post(url, '/', { create: { ref: { collection }, id }, params: { object: { data: { object: { i } } } } }, { 'x-faunadb-api-version': '4' });
-        for (const at of await withTimeout(arrivals, ARRIVAL_TIMEOUT_MS, `write ${i}: not every stream got its event`)) samples.push(at - sent);
+        await post(
+          url,
+          '/',
+          { create: { ref: { collection }, id }, params: { object: { data: { object: { i } } } } },
+          { 'x-faunadb-api-version': '4' },
+        );
+        for (const at of await withTimeout(arrivals, ARRIVAL_TIMEOUT_MS, `write ${i}: not every stream got its event`))
+          samples.push(at - sent);
       }
       const serverCpuMs = processCpuMicros(pid) / 1000 - serverCpuBefore;
       const clientCpu = process.cpuUsage(clientCpuBefore);

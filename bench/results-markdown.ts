@@ -40,7 +40,14 @@ export interface RecordedResults {
 /** The recorded results with every file of a full run replacing its earlier entry; a quick run changes nothing. */
 export function mergeRun(recorded: RecordedResults, run: BenchRun): RecordedResults {
   if (run.quick) return recorded;
-  const fresh = run.files.map((f) => ({ ...f, measuredAt: run.generatedAt, cores: run.cores, cpu: run.cpu, node: run.node, platform: run.platform }));
+  const fresh = run.files.map((f) => ({
+    ...f,
+    measuredAt: run.generatedAt,
+    cores: run.cores,
+    cpu: run.cpu,
+    node: run.node,
+    platform: run.platform,
+  }));
   const replaced = new Set(fresh.map((f) => f.file));
   const files = [...recorded.files.filter((f) => !replaced.has(f.file)), ...fresh].sort((a, b) => a.file.localeCompare(b.file));
   return { files };

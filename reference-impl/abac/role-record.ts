@@ -36,7 +36,10 @@ function entries(value: Value | undefined): ObjectValue[] {
 }
 
 export function membershipEntries(role: RoleRecord): MembershipEntry[] {
-  return entries(role.membership).map((m) => ({ resource: m.resource, predicate: m.predicate instanceof QueryValue ? m.predicate : undefined }));
+  return entries(role.membership).map((m) => ({
+    resource: m.resource,
+    predicate: m.predicate instanceof QueryValue ? m.predicate : undefined,
+  }));
 }
 
 export function privilegeEntries(role: RoleRecord): PrivilegeEntry[] {
@@ -74,10 +77,12 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
         return entry;
       }
       const out: ObjectValue = { resource: entry.resource ?? null };
-      if (!isCollectionRef(entry.resource)) failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
+      if (!isCollectionRef(entry.resource))
+        failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
       const predicate = entry.predicate;
       if (predicate instanceof QueryValue) out.predicate = storedLambda(predicate);
-      else if (predicate !== undefined && predicate !== null) failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
+      else if (predicate !== undefined && predicate !== null)
+        failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
       return out;
     });
   }
@@ -100,7 +105,8 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
       }
       const stored: ObjectValue = {};
       for (const [action, value] of Object.entries(actions)) {
-        if (!ROLE_ACTIONS.has(action)) failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
+        if (!ROLE_ACTIONS.has(action))
+          failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
         else if (typeof value === 'boolean') stored[action] = value;
         else if (value instanceof QueryValue) stored[action] = storedLambda(value);
         else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));

@@ -84,7 +84,8 @@ export class Authenticator {
     if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
     // A key or token ends once its `ttl` is at or before the request's time (DEC-010).
     const ttl = record.fields.ttl;
-    if (ttl instanceof Time && ttl.micros <= this.requestTs() && (address.kind === 'token' || !failpoint('KEY-TTL-IGNORED'))) return undefined;
+    if (ttl instanceof Time && ttl.micros <= this.requestTs() && (address.kind === 'token' || !failpoint('KEY-TTL-IGNORED')))
+      return undefined;
     const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
     if (address.kind === 'token') {
       // A token also ends with its identity document (DEC-010).

@@ -40,13 +40,7 @@ export class TaggedSetPage {
   ) {}
 }
 
-export type TaggedValue =
-  | Value
-  | TaggedDocument
-  | TaggedEventSource
-  | TaggedSetPage
-  | TaggedValue[]
-  | { [field: string]: TaggedValue };
+export type TaggedValue = Value | TaggedDocument | TaggedEventSource | TaggedSetPage | TaggedValue[] | { [field: string]: TaggedValue };
 
 export type Json = null | boolean | number | string | Json[] | { [field: string]: Json };
 
@@ -325,14 +319,16 @@ const TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1
 export function parseTime(text: string, path = '$'): Time {
   const m = TIME_PATTERN.exec(text);
   if (!m) throw new TaggedDecodeError(`${path}: "${text}" is not an ISO 8601 time such as 2024-01-01T00:00:00Z`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const millis = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(millis);
   if (
-    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day ||
-    hour > 23 || minute > 59 || second > 59
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
   ) {
     throw new TaggedDecodeError(`${path}: "${text}" is not a valid calendar time`);
   }
@@ -455,15 +451,7 @@ function isPlainRecord(value: TaggedValue): value is { [field: string]: TaggedVa
 // ---------------------------------------------------------------------------------------------- simple
 
 /** A `simple`-format value: JSON plus bigints and exact decimals, written out by `stringifySimple`. */
-export type SimpleJson =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | LosslessNumber
-  | SimpleJson[]
-  | { [field: string]: SimpleJson };
+export type SimpleJson = null | boolean | number | bigint | string | LosslessNumber | SimpleJson[] | { [field: string]: SimpleJson };
 
 /**
  * The `simple` format: no tags. Integers are JSON numbers (bigints keep every digit), decimals keep a

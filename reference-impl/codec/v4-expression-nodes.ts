@@ -82,7 +82,8 @@ export class ObjectNode extends ParsedNode implements ObjectExpr {
     if (this.source === undefined) {
       const raw: Record<string, unknown> = {};
       // Defined, not assigned: a `__proto__` key is a field, as `JSON.parse` makes it.
-      for (const [name, expr] of this.fields) Object.defineProperty(raw, name, { value: expr.raw, writable: true, enumerable: true, configurable: true });
+      for (const [name, expr] of this.fields)
+        Object.defineProperty(raw, name, { value: expr.raw, writable: true, enumerable: true, configurable: true });
       this.source = raw;
     }
     return this.source;

@@ -5,7 +5,17 @@
 import { QueryError, type Position } from '../errors/query-error.js';
 import type { Expr } from './v4-ast.js';
 import { JsonScanner, parseExactJson } from './exact-json.js';
-import { ArrayNode, EMPTY_FIELDS, ExprFields, LiteralNode, ObjectNode, ROOT, SCANNED_KEYS, withFields, type ParsedNode } from './v4-expression-nodes.js';
+import {
+  ArrayNode,
+  EMPTY_FIELDS,
+  ExprFields,
+  LiteralNode,
+  ObjectNode,
+  ROOT,
+  SCANNED_KEYS,
+  withFields,
+  type ParsedNode,
+} from './v4-expression-nodes.js';
 import { wireNumber } from './v4-numbers.js';
 import { decodeTagged, isWireTag } from './v4-tagged-values.js';
 

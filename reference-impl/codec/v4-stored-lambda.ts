@@ -12,7 +12,8 @@ import { isRawObject } from './v4-tagged-values.js';
  */
 export function storedLambdaText(value: QueryValue, requestVersion: ApiVersion): string {
   const version = value.apiVersion ?? LAMBDA_DEFAULT_API_VERSION;
-  const apiVersion = laterThanLambdaDefault(version) || laterThanLambdaDefault(requestVersion) ? `"api_version":${JSON.stringify(version)},` : '';
+  const apiVersion =
+    laterThanLambdaDefault(version) || laterThanLambdaDefault(requestVersion) ? `"api_version":${JSON.stringify(version)},` : '';
   return `{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(parsedForm(value.expr))}}}`;
 }
 
@@ -41,7 +42,8 @@ function parsedForm(raw: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const key of keys) {
     const value = object[key];
-    const changed = (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
+    const changed =
+      (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
     if (changed !== value) {
       out ??= { ...object };
       setField(out, key, changed);

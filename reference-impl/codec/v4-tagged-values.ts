@@ -70,7 +70,11 @@ export function decodeTagged(tag: string, body: unknown, position: Position): Va
       if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad();
       const apiVersion = body.api_version;
       // A lambda sent without its version is read as one of 2.12, as the real service parses it (DEC-136).
-      return new QueryValue(lambda as string | string[], body.expr, typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION);
+      return new QueryValue(
+        lambda as string | string[],
+        body.expr,
+        typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION,
+      );
     }
     case '@obj':
       if (!isRawObject(body)) throw bad();

@@ -3,7 +3,18 @@
  * response may have.
  */
 import { QueryError } from '../errors/query-error.js';
-import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, storedFields, type ObjectValue, type Value } from '../values/value.js';
+import {
+  Bytes,
+  DateValue,
+  QueryValue,
+  Ref,
+  SetRef,
+  Time,
+  isObjectValue,
+  storedFields,
+  type ObjectValue,
+  type Value,
+} from '../values/value.js';
 import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../values/generational-weak-cache.js';
 import { wording, type ApiVersion, type Wording } from './api-version.js';
 import { formatIsoDate, formatIsoTime } from './iso-time.js';

@@ -35,7 +35,9 @@ function invalid(message: string): EventRequestBodyError {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `Unexpected string value '${value}'.` : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
+  return typeof value === 'string'
+    ? `Unexpected string value '${value}'.`
+    : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
 }
 
 // Implements: FEED-PAGE-003, FEED-REQ-002, FEED-REQ-003, FEED-REQ-004, LIMIT-PAGE-002, STREAM-REQ-002, STREAM-REQ-008
@@ -71,9 +73,26 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
-    const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+    const ctx = new EvalContext(
+      txn,
+      identity.database,
+      identity,
+      DEFAULT_API_VERSION,
+      services.evalServices,
+      Scope.EMPTY,
+      v4Evaluator,
+      new QueryLimits(services.evalServices.queryTimeLimitMs),
+    );
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
-    return Promise.resolve(services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version }));
+    return Promise.resolve(
+      services.access.allows(ctx, {
+        action: 'read',
+        database: identity.database,
+        collection: userCollectionKey(collection),
+        ref,
+        before: version,
+      }),
+    );
   };
 }
 
@@ -83,14 +102,34 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
  * roles must read the source collection (a read privilege on it, a predicate included), and for a single document
  * that document (fauna/faunadb `ValueSet.scala#L1352-L1367`, `#L1427-L1438`).
  */
-export async function sourceReadRefusal(services: ServerServices, identity: Identity, plan: EventSourcePlan, atTs: bigint): Promise<string | undefined> {
+export async function sourceReadRefusal(
+  services: ServerServices,
+  identity: Identity,
+  plan: EventSourcePlan,
+  atTs: bigint,
+): Promise<string | undefined> {
   const txn = new Transaction(services.store, atTs, true);
-  const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+  const ctx = new EvalContext(
+    txn,
+    identity.database,
+    identity,
+    DEFAULT_API_VERSION,
+    services.evalServices,
+    Scope.EMPTY,
+    v4Evaluator,
+    new QueryLimits(services.evalServices.queryTimeLimitMs),
+  );
   const collection = userCollectionKey(plan.collection);
   if (plan.docId !== undefined) {
     const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));
     const before = txn.get(identity.database, collection, plan.docId);
-    const allowed = await services.access.allows(ctx, { action: 'read', database: identity.database, collection, ref, ...(before === undefined ? {} : { before }) });
+    const allowed = await services.access.allows(ctx, {
+      action: 'read',
+      database: identity.database,
+      collection,
+      ref,
+      ...(before === undefined ? {} : { before }),
+    });
     return allowed ? undefined : 'Insufficient privileges to create a stream on the source document.';
   }
   const allowed = await services.access.hasReadPrivilege(ctx, identity.database, collection);

@@ -124,18 +124,51 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.limits, this.created, this.readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      this.identity,
+      this.apiVersion,
+      this.services,
+      scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      this.readTs,
+    );
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, this.readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      identity,
+      this.apiVersion,
+      this.services,
+      this.scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      this.readTs,
+    );
   }
 
   /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
   readingAt(readTs: bigint | undefined): EvalContext {
     if (readTs === this.readTs) return this;
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      this.identity,
+      this.apiVersion,
+      this.services,
+      this.scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      readTs,
+    );
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

@@ -7,7 +7,6 @@ import { Time, isObjectValue, setField, type ObjectValue, type Value } from '../
 import { typeName } from './arguments.js';
 import type { EvalContext } from './context.js';
 
-
 export function typeFailure(field: string, expected: string, value: Value): ValidationFailure {
   return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
 }
@@ -111,7 +110,11 @@ export function userDocumentFields(
     else {
       const pw = credentials.password;
       if (pw !== undefined && pw !== null && typeof pw !== 'string') {
-        failures.push({ field: ['credentials', 'password'], code: 'invalid type', description: `Invalid type ${typeName(pw)}, expected type String.` });
+        failures.push({
+          field: ['credentials', 'password'],
+          code: 'invalid type',
+          description: `Invalid type ${typeName(pw)}, expected type String.`,
+        });
       } else password = pw;
     }
   } else if (credentials === null) password = null;
@@ -132,7 +135,8 @@ export function userDocumentFields(
   }
   const previous = existing?.hidden ?? NO_HIDDEN_FIELDS;
   // Only a password makes this wait (for its hash): the fields are ready at once otherwise.
-  if (typeof password === 'string') return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
+  if (typeof password === 'string')
+    return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
   return { fields, hidden: withCredentialsHash(previous, password === null ? undefined : previous.credentialsHash) };
 }
 
@@ -163,7 +167,12 @@ const KEPT_BY_REPLACE: Readonly<Record<string, readonly string[]>> = {
 };
 
 // Implements: UDF-RECORD-005, DB-LIFE-009, COLL-LIFE-005, COLL-LIFE-007
-export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion, collection: string): ObjectValue {
+export function schemaRecordFields(
+  params: ObjectValue,
+  mode: 'update' | 'replace',
+  existing: DocumentVersion,
+  collection: string,
+): ObjectValue {
   if (mode === 'update') return mergeObjects(existing.fields, params);
   const kept: ObjectValue = {};
   for (const field of KEPT_BY_REPLACE[collection] ?? []) if (existing.fields[field] !== undefined) kept[field] = existing.fields[field]!;

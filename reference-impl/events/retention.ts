@@ -35,7 +35,13 @@ export function nowMicros(): bigint {
 
 // Implements: EVT-RETAIN-001, EVT-RETAIN-002, EVT-RETAIN-004, EVT-RETAIN-005
 /** True when a start (exclusive) at `startTs` reaches further back than the collection keeps history. */
-export function startBeyondRetention(store: Store, database: DatabaseId, collection: string, startTs: bigint, minimumMicros: bigint): boolean {
+export function startBeyondRetention(
+  store: Store,
+  database: DatabaseId,
+  collection: string,
+  startTs: bigint,
+  minimumMicros: bigint,
+): boolean {
   const now = nowMicros();
   return startTs < now - retentionMicros(store, database, collection, store.lastCommitTs, minimumMicros);
 }

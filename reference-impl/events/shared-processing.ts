@@ -61,12 +61,15 @@ export class SharedProcessing {
       const kept = entry;
       result = compute();
       entry.bySource.set(sourceKey, result);
-      result.then((shared) => {
-        if (this.kept.get(transaction) !== kept) return;
-        kept.bytes += shared.bytes.length;
-        this.keptBytes += shared.bytes.length;
-        this.evict();
-      }, () => {});
+      result.then(
+        (shared) => {
+          if (this.kept.get(transaction) !== kept) return;
+          kept.bytes += shared.bytes.length;
+          this.keptBytes += shared.bytes.length;
+          this.evict();
+        },
+        () => {},
+      );
     }
     return result;
   }

@@ -117,7 +117,12 @@ function parseCollections(v: Value | undefined, at: FieldPathSegment[], f: Failu
 }
 
 // Implements: IDX-SOURCE-006, IDX-SOURCE-008, IDX-SOURCE-010
-function parseBindings(v: Value | undefined, at: FieldPathSegment[], f: FailureCollector, ctx: DefinitionContext): Map<string, BindingFunction> {
+function parseBindings(
+  v: Value | undefined,
+  at: FieldPathSegment[],
+  f: FailureCollector,
+  ctx: DefinitionContext,
+): Map<string, BindingFunction> {
   const bindings = new Map<string, BindingFunction>();
   if (v === undefined || v === null) return bindings;
   if (!isObjectValue(v)) {
@@ -151,9 +156,8 @@ function parseSources(params: ObjectValue, f: FailureCollector, ctx: DefinitionC
     f.add(['source'], 'value required', 'Required value not found.');
     return [];
   }
-  const items: { v: Value; at: FieldPathSegment[] }[] = Array.isArray(raw) && !raw.every(isCollectionRef)
-    ? raw.map((v, i) => ({ v, at: ['source', i] }))
-    : [{ v: raw, at: ['source'] }];
+  const items: { v: Value; at: FieldPathSegment[] }[] =
+    Array.isArray(raw) && !raw.every(isCollectionRef) ? raw.map((v, i) => ({ v, at: ['source', i] })) : [{ v: raw, at: ['source'] }];
   const sources: IndexSource[] = [];
   for (const { v, at } of items) {
     if (isObjectValue(v)) {
@@ -233,7 +237,9 @@ function parseColumns(params: ObjectValue, key: 'terms' | 'values', f: FailureCo
 function checkBindingsUsed(params: ObjectValue, columns: readonly TermColumn[], f: FailureCollector): void {
   const used = new Set(columns.flatMap(({ extractor }) => (extractor.kind === 'binding' ? [extractor.name] : [])));
   const raw = params.source;
-  const items: { item: Value; at: FieldPathSegment[] }[] = Array.isArray(raw) ? raw.map((item, i) => ({ item, at: ['source', i] })) : [{ item: raw ?? null, at: ['source'] }];
+  const items: { item: Value; at: FieldPathSegment[] }[] = Array.isArray(raw)
+    ? raw.map((item, i) => ({ item, at: ['source', i] }))
+    : [{ item: raw ?? null, at: ['source'] }];
   for (const { item, at } of items) {
     const fields = isObjectValue(item) ? item.fields : undefined;
     if (!isObjectValue(fields)) continue;

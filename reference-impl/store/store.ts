@@ -90,7 +90,15 @@ export interface CommitRecord {
   readonly historyEdits?: readonly HistoryEdit[];
 }
 
-export const SCHEMA_COLLECTIONS: ReadonlySet<CollectionKey> = new Set(['collections', 'indexes', 'databases', 'keys', 'roles', 'functions', 'access_providers']);
+export const SCHEMA_COLLECTIONS: ReadonlySet<CollectionKey> = new Set([
+  'collections',
+  'indexes',
+  'databases',
+  'keys',
+  'roles',
+  'functions',
+  'access_providers',
+]);
 
 /** A committed write to a schema record (collection, index, database, key, role, function). */
 export interface SchemaChange extends DocumentWrite {
@@ -179,7 +187,8 @@ export class Store {
     this.onCommit((record) => {
       for (const write of record.writes) if (write.after.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
       // An inserted past version is not among the writes (they are the newest versions), yet reads at its time see it.
-      for (const edit of record.historyEdits ?? []) if (edit.kind === 'insert' && edit.version.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
+      for (const edit of record.historyEdits ?? [])
+        if (edit.kind === 'insert' && edit.version.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
     });
   }
 
@@ -223,7 +232,15 @@ export class Store {
    * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. Records expired at
    * `expiresBy` (the reading transaction's time, which an `At` read passes apart from `atTs`) are left out.
    */
-  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<[string, DocumentVersion]> {
+  *walkCollection(
+    database: DatabaseId,
+    collection: CollectionKey,
+    atTs: bigint,
+    direction: 'ascending' | 'descending',
+    fromId?: string,
+    expected = WALK_FIRST_CHUNK,
+    expiresBy = atTs,
+  ): Generator<[string, DocumentVersion]> {
     for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected, expiresBy)) {
       for (let i = 0; i < chunk.count; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
@@ -233,7 +250,15 @@ export class Store {
    * The same walk a chunk at a time (each chunk's live documents, side by side): a page walks 65 documents, and
    * a generator step and a pair per document were a third of its cost.
    */
-  *walkCollectionChunks(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<LiveChunk> {
+  *walkCollectionChunks(
+    database: DatabaseId,
+    collection: CollectionKey,
+    atTs: bigint,
+    direction: 'ascending' | 'descending',
+    fromId?: string,
+    expected = WALK_FIRST_CHUNK,
+    expiresBy = atTs,
+  ): Generator<LiveChunk> {
     const state = this.databases.get(database);
     const ids = state?.orderedIds.get(collection);
     if (!ids) return;
@@ -257,7 +282,12 @@ export class Store {
         read++;
         last = key;
         const version = versionAt(history, atTs);
-        if (version && version.action !== 'delete' && !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))) live.add(key, version);
+        if (
+          version &&
+          version.action !== 'delete' &&
+          !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))
+        )
+          live.add(key, version);
       }
       if (live.count > 0) yield live;
       if (read < chunkSize) return;
@@ -468,7 +498,10 @@ export class Store {
  * newest version, a write from the newest live version before (if any) to the newest version after (a delete at the
  * removed version's time when none is left).
  */
-function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): { writes: DocumentWrite[]; histories: Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }> } {
+function planHistoryEdits(
+  state: DatabaseState,
+  edits: readonly HistoryEdit[],
+): { writes: DocumentWrite[]; histories: Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }> } {
   const writes: DocumentWrite[] = [];
   const histories = new Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }>();
   for (const edit of edits) {
@@ -476,7 +509,11 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
     let planned = histories.get(key);
     if (planned === undefined) {
       const history = state.orderedIds.get(edit.collection)?.get(idKey(edit.id));
-      planned = { collection: edit.collection, id: edit.id, versions: history === undefined ? [] : Array.isArray(history) ? [...history] : [history] };
+      planned = {
+        collection: edit.collection,
+        id: edit.id,
+        versions: history === undefined ? [] : Array.isArray(history) ? [...history] : [history],
+      };
     }
     const versions = planned.versions;
     const newestBefore = versions[versions.length - 1];
@@ -509,7 +546,9 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
  * (AUTH-TOKEN-011); other native records carry no ttl.
  */
 export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
-  return version.fields.ttl instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection);
+  return (
+    version.fields.ttl instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection)
+  );
 }
 
 /** Collections whose records a passed `ttl` hides from reads. */

@@ -274,7 +274,11 @@ export class DualProtocolServer {
     }
     // A handler that answered at once costs no promise here either.
     if (pending === undefined) this.handlerDone(exchange);
-    else pending.then(() => this.handlerDone(exchange), (err: unknown) => this.handlerFailed(exchange, err));
+    else
+      pending.then(
+        () => this.handlerDone(exchange),
+        (err: unknown) => this.handlerFailed(exchange, err),
+      );
   }
 
   private handlerFailed(exchange: ServerExchange, err: unknown): void {
@@ -324,7 +328,12 @@ export class DualProtocolServer {
     // the client, still uploading, would see a dropped connection instead of 413.
     const h1 = res as http.ServerResponse;
     const payload = Buffer.from(canned.body, 'utf8');
-    h1.writeHead(canned.status, { ...canned.headers, traceparent: traceparentOf(req), connection: 'close', 'content-length': String(payload.length) });
+    h1.writeHead(canned.status, {
+      ...canned.headers,
+      traceparent: traceparentOf(req),
+      connection: 'close',
+      'content-length': String(payload.length),
+    });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_DISCARDED_BODY_BYTES) {
       h1.end(payload);
@@ -363,7 +372,9 @@ const REASONS = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' } a
 function malformedResponse(status: 400 | 431, malformed: DualProtocolServerOptions['malformed']): Buffer {
   const canned = malformed?.(status);
   const body = Buffer.from(canned?.body ?? '', 'utf8');
-  const headers = Object.entries(canned?.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headers = Object.entries(canned?.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n${headers}Connection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }

@@ -91,7 +91,10 @@ export class TransactionManager {
    * nothing, the transaction runs and commits before this returns (failures are then thrown at once). With a
    * commit log every outcome waits for the disk anyway, so it is always a promise.
    */
-  runNow<T>(body: (txn: Transaction) => T | Promise<T>, options: { readOnly?: boolean } = {}): TransactionOutcome<T> | Promise<TransactionOutcome<T>> {
+  runNow<T>(
+    body: (txn: Transaction) => T | Promise<T>,
+    options: { readOnly?: boolean } = {},
+  ): TransactionOutcome<T> | Promise<TransactionOutcome<T>> {
     const readOnly = options.readOnly ?? false;
     if (this.commitLog) {
       return this.run((txn) => {

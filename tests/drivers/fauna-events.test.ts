@@ -29,7 +29,9 @@ async function v4(expr: unknown, secret = server.rootSecret): Promise<unknown> {
 }
 
 async function createWidgets(count: number, collection = 'Widget'): Promise<string[]> {
-  const created = await v4(Array.from({ length: count }, (_, i) => ({ create: { collection }, params: { object: { data: { object: { n: i } } } } })));
+  const created = await v4(
+    Array.from({ length: count }, (_, i) => ({ create: { collection }, params: { object: { data: { object: { n: i } } } } })),
+  );
   return (created as WrittenDocument[]).map((doc) => String(doc.ref['@ref'].id));
 }
 

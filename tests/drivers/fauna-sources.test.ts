@@ -87,7 +87,11 @@ async function source(query: Query<StreamToken>, options?: QueryOptions, on: Cli
 }
 
 /** Every event of a feed from its start to the last page, through the driver's page iterator. */
-async function feedEvents(token: StreamToken | Query<StreamToken>, options: Partial<FeedClientConfiguration> = {}, on: Client = client): Promise<StreamEventData<any>[]> {
+async function feedEvents(
+  token: StreamToken | Query<StreamToken>,
+  options: Partial<FeedClientConfiguration> = {},
+  on: Client = client,
+): Promise<StreamEventData<any>[]> {
   const out: StreamEventData<any>[] = [];
   for await (const page of on.feed(token, options)) out.push(...page.events);
   return out;
@@ -193,7 +197,9 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
 
   it('where() with interpolated string, integer, double, boolean and null values keeps only the matching documents', async () => {
     const coll = await freshCollection();
-    const token = await source(fql`${named(coll)}.where(.color == ${'red'} && .n >= ${2} && .w < ${2.5} && .ok == ${true} && .gone == ${null}).eventSource()`);
+    const token = await source(
+      fql`${named(coll)}.where(.color == ${'red'} && .n >= ${2} && .w < ${2.5} && .ok == ${true} && .gone == ${null}).eventSource()`,
+    );
     const match = await create(coll, { color: 'red', n: 2, w: 1.5, ok: true });
     await create(coll, { color: 'blue', n: 2, w: 1.5, ok: true });
     await create(coll, { color: 'red', n: 1, w: 1.5, ok: true });
@@ -219,10 +225,18 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
 
   it('where() compares with interpolated bigint (@long) and Uint8Array (@bytes) values', async () => {
     const coll = await freshCollection();
-    const token = await source(fql`${named(coll)}.where(.huge == ${9007199254740993n} && .blob == ${new Uint8Array([1, 2, 3])}).eventSource()`);
-    const match = await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQID"}}}}}}`);
-    await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740992,"blob":{"@bytes":"AQID"}}}}}}`);
-    await v4(`{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQIE"}}}}}}`);
+    const token = await source(
+      fql`${named(coll)}.where(.huge == ${9007199254740993n} && .blob == ${new Uint8Array([1, 2, 3])}).eventSource()`,
+    );
+    const match = await v4(
+      `{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQID"}}}}}}`,
+    );
+    await v4(
+      `{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740992,"blob":{"@bytes":"AQID"}}}}}}`,
+    );
+    await v4(
+      `{"create":{"collection":"${coll}"},"params":{"object":{"data":{"object":{"huge":9007199254740993,"blob":{"@bytes":"AQIE"}}}}}}`,
+    );
     expect(ids(await feedEvents(token))).toEqual([String(match.ref['@ref'].id)]);
   });
 
@@ -248,7 +262,10 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
   it('query arguments of several types are variables of the query', async () => {
     const coll = await freshCollection();
     const args = { color: 'red', min: 3, since: TimeStub.from('2024-01-01T00:00:00Z'), allowed: ['x', 'y'] };
-    const token = await source(fql`${named(coll)}.where(.color == color && .n >= min && .at > since && .kind == allowed[1]).eventSource()`, { arguments: args });
+    const token = await source(
+      fql`${named(coll)}.where(.color == color && .n >= min && .at > since && .kind == allowed[1]).eventSource()`,
+      { arguments: args },
+    );
     const match = await create(coll, { color: 'red', n: 3, at: { '@ts': '2024-02-01T00:00:00Z' }, kind: 'y' });
     await create(coll, { color: 'red', n: 2, at: { '@ts': '2024-02-01T00:00:00Z' }, kind: 'y' });
     await create(coll, { color: 'red', n: 3, at: { '@ts': '2023-02-01T00:00:00Z' }, kind: 'y' });
@@ -261,7 +278,13 @@ describe('fauna 2.x driver: event sources of every form of the FQL subset', () =
     const index = `${coll.toLowerCase()}_by_color`;
     await v4({
       create_index: {
-        object: { name: index, source: { collection: coll }, terms: [{ object: { field: ['data', 'color'] } }], values: [{ object: { field: ['data', 'n'] } }], active: true },
+        object: {
+          name: index,
+          source: { collection: coll },
+          terms: [{ object: { field: ['data', 'color'] } }],
+          values: [{ object: { field: ['data', 'n'] } }],
+          active: true,
+        },
       },
     });
     const token = await source(fql`${named(coll)}.${named(index)}(${'red'}).eventSource()`);
@@ -358,7 +381,8 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
       expect(typeof page.cursor).toBe('string');
       // Feed stats are event stats (FEED-PAGE-008), not the query stats the driver's type names.
       const stats = page.stats as Record<string, unknown> | undefined;
-      for (const field of ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms']) expect(Number.isInteger(stats?.[field])).toBe(true);
+      for (const field of ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms'])
+        expect(Number.isInteger(stats?.[field])).toBe(true);
     }
     expect(pages).toEqual([
       { size: 3, hasNext: true },

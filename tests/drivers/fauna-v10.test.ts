@@ -162,7 +162,9 @@ describe('fauna 2.x driver: FQL v10 queries', () => {
 
   it('throws a QueryTimeoutError for a query that outlasts query_timeout_ms, which then wrote nothing', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => child.query(fql([`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x + 1).count()`]), { query_timeout_ms: 1 }));
+    const error = await failureOf(() =>
+      child.query(fql([`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x + 1).count()`]), { query_timeout_ms: 1 }),
+    );
     expect(error).toBeInstanceOf(QueryTimeoutError);
     expect(error.httpStatus).toBe(440);
     expect(error.message).toContain('aggressive deadline');
@@ -242,7 +244,11 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
 
   it('decodes times, dates, documents and longs that a map builds', async () => {
     const coll = await freshCollection();
-    const token = (await child.query<StreamToken>(fql([`${coll}.all().map((doc) => { time: Time.now(), date: Date.today(), doc: doc, bigInt: 922337036854775808 }).toStream()`]))).data;
+    const token = (
+      await child.query<StreamToken>(
+        fql([`${coll}.all().map((doc) => { time: Time.now(), date: Date.today(), doc: doc, bigInt: 922337036854775808 }).toStream()`]),
+      )
+    ).data;
     const numbers = child.stream(token);
     const bigints = new Client({ secret: childSecret, endpoint: new URL(server.url), max_attempts: 1, long_type: 'bigint' }).stream(token);
     await child.query(fql([`${coll}.create({ value: 0 })`]));
@@ -261,7 +267,9 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
     const stream = child.stream(fql([`${coll}.all().toStream()`]), { status_events: true });
     const events = await readStream(stream, (seen) => {
       if (seen.length === 1) {
-        void child.query(fql([`${coll}.create({ value: 0 })\n${coll}.create({ value: 1 })\n${coll}.create({ value: 2 })`])).then(() => child.query(fql([`${coll}.all().forEach(.delete())`])));
+        void child
+          .query(fql([`${coll}.create({ value: 0 })\n${coll}.create({ value: 1 })\n${coll}.create({ value: 2 })`]))
+          .then(() => child.query(fql([`${coll}.all().forEach(.delete())`])));
       }
       return seen.length === 7;
     });

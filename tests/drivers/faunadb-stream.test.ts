@@ -44,7 +44,10 @@ class Recorder {
     const list = this.seen.get(type) ?? [];
     if (list.length >= count) return Promise.resolve(list.slice() as T[]);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${count} ${type} event(s) within ${WAIT_MS} ms; saw ${JSON.stringify([...this.seen.keys()])}`)), WAIT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${count} ${type} event(s) within ${WAIT_MS} ms; saw ${JSON.stringify([...this.seen.keys()])}`)),
+        WAIT_MS,
+      );
       this.waiters.push({
         type,
         count,
@@ -80,7 +83,15 @@ beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = clientFor(server.rootSecret);
   await client.query(q.CreateCollection({ name: 'parcels' }));
-  await client.query(q.CreateIndex({ name: 'parcels_by_state', source: q.Collection('parcels'), terms: [{ field: ['data', 'state'] }], values: [{ field: ['data', 'weight'] }], active: true }));
+  await client.query(
+    q.CreateIndex({
+      name: 'parcels_by_state',
+      source: q.Collection('parcels'),
+      terms: [{ field: ['data', 'state'] }],
+      values: [{ field: ['data', 'weight'] }],
+      active: true,
+    }),
+  );
 });
 afterEach(() => {
   for (const each of subscriptions.splice(0)) each.close();

@@ -55,7 +55,9 @@ describe('event sources survive SIGKILL with --data-dir', () => {
   it('a feed cursor from before the kill continues after the restart without gaps', async () => {
     server = await data.start();
     const before = server.url;
-    expect((await post(before, '/', { create_collection: { object: { name: 'items' } } }, { 'x-faunadb-api-version': '4' })).status).toBe(201);
+    expect((await post(before, '/', { create_collection: { object: { name: 'items' } } }, { 'x-faunadb-api-version': '4' })).status).toBe(
+      201,
+    );
     const source = await post(before, '/query/1', { query: 'items.all().eventSource()' }, { 'x-format': 'tagged' });
     expect(source.status, JSON.stringify(source.body)).toBe(200);
     const token = source.body.data['@stream'] as string;

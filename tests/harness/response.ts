@@ -51,7 +51,11 @@ export class Response {
   expectErrorCode(...accepted: string[]): this {
     const code = this.errorCode;
     if (code === undefined || !accepted.includes(code)) {
-      throw new Error(this.explain(`error code ${code === undefined ? '(none)' : JSON.stringify(code)}, expected ${accepted.map((c) => JSON.stringify(c)).join(' or ')}`));
+      throw new Error(
+        this.explain(
+          `error code ${code === undefined ? '(none)' : JSON.stringify(code)}, expected ${accepted.map((c) => JSON.stringify(c)).join(' or ')}`,
+        ),
+      );
     }
     return this;
   }

@@ -40,7 +40,8 @@ export class StreamReader {
     this.lines = readline.createInterface({ input: body, crlfDelay: Infinity });
     this.lines.on('line', (line) => this.onLine(line));
     this.lines.on('close', () => this.finish(new StreamEndedError(`${this.where()} ended after ${this.events.length} event(s)`)));
-    const failed = (err: Error) => this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`));
+    const failed = (err: Error) =>
+      this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`));
     // readline re-emits the body's error on the interface first; unheard, it throws out of the body's emit and the
     // reader never learns that a server cut the stream.
     this.lines.on('error', failed);
@@ -65,7 +66,10 @@ export class StreamReader {
       this.events.push(event);
       item = { event };
     } catch (err) {
-      item = { error: err instanceof SyntaxError ? new Error(`${this.where()} sent a line that is not JSON: ${trimmed.slice(0, 500)}`) : (err as Error) };
+      item = {
+        error:
+          err instanceof SyntaxError ? new Error(`${this.where()} sent a line that is not JSON: ${trimmed.slice(0, 500)}`) : (err as Error),
+      };
     }
     this.push(item);
   }
@@ -107,7 +111,9 @@ export class StreamReader {
     const item = await new Promise<Item | undefined>((resolve) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
-        resolve({ error: new StreamTimeoutError(`${this.where()}: no event within ${timeoutMs} ms (after ${this.events.length} event(s))`) });
+        resolve({
+          error: new StreamTimeoutError(`${this.where()}: no event within ${timeoutMs} ms (after ${this.events.length} event(s))`),
+        });
       }, timeoutMs);
       this.waiter = (it) => {
         clearTimeout(timer);

@@ -83,7 +83,10 @@ function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
     async evaluate(ctx, args) {
       const collection = iterableArgument(await args.value(ctx, name), args.position(name));
       // The service checks a set through its Exists, so a refused read is reported at `exists`.
-      const nonEmpty = collection.kind === 'set' ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists']) : collection.items.length > 0;
+      const nonEmpty =
+        collection.kind === 'set'
+          ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists'])
+          : collection.items.length > 0;
       return name === 'is_empty' ? !nonEmpty : nonEmpty;
     },
   };
@@ -159,7 +162,8 @@ function joinForm(name: 'append' | 'prepend'): FormDefinition {
       if (!Array.isArray(collection)) throw wrongType('Array', collection, args.position('collection'));
       const elements = Array.isArray(given) ? given : [given];
       // Appending an array to itself doubles it: a few dozen nested calls would exhaust the server's memory.
-      if (collection.length + elements.length > MAX_ARRAY_LENGTH) throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
+      if (collection.length + elements.length > MAX_ARRAY_LENGTH)
+        throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
       return name === 'append' ? [...collection, ...elements] : [...elements, ...collection];
     },
   };

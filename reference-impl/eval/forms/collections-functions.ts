@@ -47,7 +47,8 @@ function collectionForm(kind: Kind): FormDefinition {
         const result = await applyLambda(ctx, lambda, [item], [...lambdaExpr.position, 'lambda']);
         if (kind === 'map') out.push(result);
         else if (kind === 'filter') {
-          if (typeof result !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(result)} provided.`, lambdaExpr.position);
+          if (typeof result !== 'boolean')
+            throw errors.invalidArgument(`Boolean expected, ${typeName(result)} provided.`, lambdaExpr.position);
           if (result) out.push(item);
         }
       }
@@ -56,4 +57,8 @@ function collectionForm(kind: Kind): FormDefinition {
   };
 }
 
-export const collectionFunctionForms: readonly FormDefinition[] = [collectionForm('map'), collectionForm('foreach'), collectionForm('filter')];
+export const collectionFunctionForms: readonly FormDefinition[] = [
+  collectionForm('map'),
+  collectionForm('foreach'),
+  collectionForm('filter'),
+];

@@ -8,7 +8,22 @@ import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Va
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireAccess, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
+import {
+  existingForWrite,
+  isNativeCollection,
+  locateDocument,
+  recordAlreadyExists,
+  readExisting,
+  requireAccess,
+  requireCreateWithId,
+  readDocument,
+  renderDocument,
+  renderReadDocument,
+  resolveCollection,
+  writeDocument,
+  writeNewDocument,
+  type DocumentLocation,
+} from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -81,7 +96,8 @@ async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref,
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
   // Choosing the id is a privilege of its own (DEC-059), checked before a taken id is revealed.
   await requireCreateWithId(ctx, location, position, fields);
-  if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
+  if (ctx.txn.get(location.database, location.collection, location.id))
+    throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
   return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position, true));
 }
 
@@ -213,14 +229,24 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const renamed = nameIsId && typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
   if (!renamed) return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, existing.hidden, position));
   if (!RENAMABLE.has(location.collection)) {
-    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }], position);
+    throwIfFailures(
+      [{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }],
+      position,
+    );
   }
   const moved: DocumentLocation = { ...location, id: newName, ref: new Ref(newName, location.ref.collection, location.ref.database) };
   if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position, recordAlreadyExists(moved.collection));
   await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
   if (location.collection === 'databases') {
     for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) {
-      await writeDocument(ctx, keyLocation(location.database, id), 'update', { ...key.fields, database: new Ref(newName, new Ref('databases')) }, key.hidden, position);
+      await writeDocument(
+        ctx,
+        keyLocation(location.database, id),
+        'update',
+        { ...key.fields, database: new Ref(newName, new Ref('databases')) },
+        key.hidden,
+        position,
+      );
     }
   }
   if (location.collection === 'collections') await moveCollectionDocuments(ctx, location, moved, position);
@@ -240,7 +266,7 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
   const newRef = new Ref(to.id, new Ref(to.collection));
   for (const [id, role] of ctx.txn.scan(from.database, 'roles')) {
     const privileges = retargetPrivileges(role.fields, oldRef, newRef) ?? role.fields;
-    const retargeted = from.collection === 'collections' ? retargetMembership(privileges, oldRef, newRef) ?? privileges : privileges;
+    const retargeted = from.collection === 'collections' ? (retargetMembership(privileges, oldRef, newRef) ?? privileges) : privileges;
     if (retargeted !== role.fields) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
   }
 }
@@ -267,7 +293,10 @@ function retargetMembership(role: ObjectValue, from: Ref, to: Ref): ObjectValue 
 async function moveCollectionDocuments(ctx: EvalContext, from: DocumentLocation, to: DocumentLocation, position: Position): Promise<void> {
   const reading = ctx.txn.scan(from.database, 'indexes').find(([, version]) => namesCollection(version, from.id));
   if (reading !== undefined) {
-    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming a collection that index '${reading[0]}' reads is not supported.` }], position);
+    throwIfFailures(
+      [{ field: ['name'], code: 'invalid value', description: `Renaming a collection that index '${reading[0]}' reads is not supported.` }],
+      position,
+    );
   }
   const oldKey = userCollectionKey(from.id);
   const newKey = userCollectionKey(to.id);
@@ -302,13 +331,19 @@ function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: str
   const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields.database instanceof Ref));
   retargetKeyRoles(ctx, role.database, ownKeys, retarget);
   const parent = ctx.txn.store.database(role.database)?.parent;
-  const record = parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
+  const record =
+    parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
   if (parent === undefined || record === undefined) return;
   retargetKeyRoles(ctx, parent, keysOfChildDatabase(ctx, parent, record[0]), retarget);
 }
 
 /** Rewrites the role refs (alone or in a list) of `keys` of `database` through `retarget`, writing the keys it changed. */
-function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[string, DocumentVersion]>, retarget: (ref: Ref) => Ref): void {
+function retargetKeyRoles(
+  ctx: EvalContext,
+  database: DatabaseId,
+  keys: Array<[string, DocumentVersion]>,
+  retarget: (ref: Ref) => Ref,
+): void {
   const each = (value: Value): Value => (value instanceof Ref ? retarget(value) : value);
   for (const [id, key] of keys) {
     const current = key.fields.role;
@@ -363,7 +398,14 @@ async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLoc
   const dropsShared = failpoint('IDX-COLLECTION-DELETE-DROPS-SHARED');
   for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
     if (!(dropsShared ? namesCollection(version, location.id) : isSoleSourceOf(version, location.id))) continue;
-    await writeDocument(ctx, { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) }, 'delete', {}, version.hidden, position);
+    await writeDocument(
+      ctx,
+      { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) },
+      'delete',
+      {},
+      version.hidden,
+      position,
+    );
   }
 }
 
@@ -372,7 +414,9 @@ function isCollectionNamed(ref: Ref, collection: string): boolean {
 }
 
 function namesCollection(record: DocumentVersion, collection: string): boolean {
-  return definitionOf(record.fields).sources.some((s) => s.collections !== '_' && s.collections.some((c) => isCollectionNamed(c, collection)));
+  return definitionOf(record.fields).sources.some(
+    (s) => s.collections !== '_' && s.collections.some((c) => isCollectionNamed(c, collection)),
+  );
 }
 
 /** True when the index's sources are exactly the collection `collection` (no other, no wildcard). */
@@ -396,7 +440,8 @@ const del: FormDefinition = {
     const existing = existingForWrite(ctx, location, position);
     if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);
     if (location.collection === 'databases') {
-      for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
+      for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id))
+        await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
     }
     await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
     return renderDocument(location.ref, existing);

@@ -35,7 +35,9 @@ export function wrongType(expected: string, value: Value, position: Position) {
 }
 
 export type IterableArgument =
-  { kind: 'array'; items: Value[] } | { kind: 'page'; page: ObjectValue & { data: Value[] }; items: Value[] } | { kind: 'set'; set: SetRef | Ref };
+  | { kind: 'array'; items: Value[] }
+  | { kind: 'page'; page: ObjectValue & { data: Value[] }; items: Value[] }
+  | { kind: 'set'; set: SetRef | Ref };
 
 // Implements: FN-AGG-009
 /** An argument that may be an array, a page or a set; anything else is `invalid argument` at `position`. */

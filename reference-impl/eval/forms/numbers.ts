@@ -111,7 +111,10 @@ function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition:
     const operand = operands[i]!;
     // 0 === -0, so a negative decimal zero divides by zero too.
     if (operation.divides && (operand === 0n || operand === 0)) throw errors.invalidArgument('Illegal division by zero.', formPosition);
-    acc = typeof acc === 'bigint' && typeof operand === 'bigint' ? BigInt.asIntN(64, operation.integers(acc, operand)) : operation.decimals(Number(acc), Number(operand));
+    acc =
+      typeof acc === 'bigint' && typeof operand === 'bigint'
+        ? BigInt.asIntN(64, operation.integers(acc, operand))
+        : operation.decimals(Number(acc), Number(operand));
   }
   return acc;
 }

@@ -42,7 +42,8 @@ export function requireLambdaForm(expr: Expr): void {
     throw errors.invalidExpression(`Lambda expected, ${rawTypeName(raw)} provided.`, expr.position);
   }
   const keys = Object.keys(raw);
-  const isLambda = keys.includes('lambda') && keys.includes('expr') && keys.every((k) => k === 'lambda' || k === 'expr' || k === 'api_version');
+  const isLambda =
+    keys.includes('lambda') && keys.includes('expr') && keys.every((k) => k === 'lambda' || k === 'expr' || k === 'api_version');
   if (!isLambda) throw errors.invalidExpression(`No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
 }
 
@@ -54,7 +55,9 @@ const merge: FormDefinition = {
     if (args.has('lambda')) requireLambdaForm(args.expr('lambda'));
     const left = await args.value(ctx, 'merge');
     const right = await args.value(ctx, 'with');
-    const resolver: LambdaValue | undefined = args.has('lambda') ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda')) : undefined;
+    const resolver: LambdaValue | undefined = args.has('lambda')
+      ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda'))
+      : undefined;
     const base = asObject(left, args.position('merge'));
     const withPosition = args.position('with');
     const others = Array.isArray(right) ? right.map((o, i) => asObject(o, [...withPosition, i])) : [asObject(right, withPosition)];
@@ -62,7 +65,8 @@ const merge: FormDefinition = {
     for (const other of others) {
       for (const [key, value] of Object.entries(other)) {
         // The resolver gets [key, left value (null when absent), right value]; a null result removes the key.
-        const resolved = resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
+        const resolved =
+          resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
         if (resolved === null) merged.delete(key);
         else merged.set(key, resolved);
       }
@@ -150,7 +154,13 @@ function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref }
 }
 
 // Implements: FN-OBJ-008, FN-OBJ-009
-async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position, callPosition: Position): Promise<boolean> {
+async function containsValue(
+  ctx: EvalContext,
+  value: Value,
+  container: Value,
+  position: Position,
+  callPosition: Position,
+): Promise<boolean> {
   if (container instanceof Ref) {
     const database = databaseOf(container);
     return (

@@ -42,8 +42,10 @@ export function schemaRecordFailures(collection: 'collections' | 'databases' | '
   }
   if (collection === 'collections') {
     const history = fields.history_days;
-    if (history !== undefined && history !== null && typeof history !== 'bigint') failures.push(typeFailure('history_days', 'Integer', history));
-    if (typeof history === 'bigint' && history < 0n) failures.push({ field: ['history_days'], code: 'non-negative value required', description: 'Value must be non-negative.' });
+    if (history !== undefined && history !== null && typeof history !== 'bigint')
+      failures.push(typeFailure('history_days', 'Integer', history));
+    if (typeof history === 'bigint' && history < 0n)
+      failures.push({ field: ['history_days'], code: 'non-negative value required', description: 'Value must be non-negative.' });
   }
   const data = fields.data;
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
@@ -96,7 +98,10 @@ export const databaseHandler: NativeCollectionHandler = {
  * the server made. A `secret` written to an existing key must be that key's current secret; at creation no secret is
  * the new key's, so any given one is refused. Failures for what `fields` carries as `secret`, or none.
  */
-function keySecretFailures(fields: ObjectValue, existing?: { database: DatabaseId; id: string; digest: string | undefined }): ValidationFailure[] {
+function keySecretFailures(
+  fields: ObjectValue,
+  existing?: { database: DatabaseId; id: string; digest: string | undefined },
+): ValidationFailure[] {
   const secret = fields.secret;
   if (secret === undefined || secret === null) return [];
   if (typeof secret !== 'string') return [typeFailure('secret', 'String', secret)];
@@ -116,7 +121,14 @@ export const keyHandler: NativeCollectionHandler = {
     const issued = await ctx.services.issueSecret('key', home, id);
     const { secret: _given, hashed_secret: _givenHash, ...kept } = params;
     const fields = withoutNulls({ ...kept, hashed_secret: issued.hashedSecret });
-    const version = await writeDocument(ctx, { database: home, collection: 'keys', id, ref }, 'create', fields, { secretDigest: issued.digest }, position);
+    const version = await writeDocument(
+      ctx,
+      { database: home, collection: 'keys', id, ref },
+      'create',
+      fields,
+      { secretDigest: issued.digest },
+      position,
+    );
     const rendered = renderDocument(ref, version);
     const { hashed_secret: hashed, ...rest } = rendered;
     return created(ctx, { ...rest, secret: issued.secret, hashed_secret: hashed as Value });
@@ -147,9 +159,14 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
   const target = fields.database;
   let acting = home;
   if (target instanceof Ref) {
-    const isDatabaseRef = target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
+    const isDatabaseRef =
+      target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
     const child = isDatabaseRef ? ctx.txn.get(home, 'databases', target.id)?.hidden.databaseId : undefined;
-    if (child === undefined) throw errors.validationFailed([{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }], position);
+    if (child === undefined)
+      throw errors.validationFailed(
+        [{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }],
+        position,
+      );
     acting = child;
   }
   throwIfFailures(keyRoleFailures(ctx, fields.role, acting), position);
@@ -204,4 +221,3 @@ export const schemaForms: readonly FormDefinition[] = [
   nativeCreateForm('create_database', 'databases'),
   nativeCreateForm('create_key', 'keys'),
 ];
-

@@ -48,7 +48,10 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
     const { collection } = resolveCollection(ctx, ref, position);
     const committed = ctx.txn.store.getDocument(database, 'collections', ref.id, ctx.txn.ts);
     if (!committed) {
-      throw errors.invalidArgument(`Collection '${ref.id}' is created by this transaction; an index on it must be created in a later one (${collection}).`, position);
+      throw errors.invalidArgument(
+        `Collection '${ref.id}' is created by this transaction; an index on it must be created in a later one (${collection}).`,
+        position,
+      );
     }
   }
 }
@@ -222,9 +225,10 @@ const SINGLE: SetShape = { reversed: [false], historical: false };
 function setShape(ctx: EvalContext, set: Value, position: Position): SetShape | undefined {
   if (!(set instanceof SetRef)) return SINGLE;
   const s = set.structure;
-  const first = (v: Value | undefined): Value => (Array.isArray(v) ? v[0] ?? null : v ?? null);
+  const first = (v: Value | undefined): Value => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null));
   if ('match' in s) return indexShape(ctx, s.match!, position);
-  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s.union ?? s.intersection ?? s.difference), position);
+  if ('union' in s || 'intersection' in s || 'difference' in s)
+    return setShape(ctx, first(s.union ?? s.intersection ?? s.difference), position);
   if ('distinct' in s) return setShape(ctx, s.distinct!, position);
   if ('range' in s) return setShape(ctx, s.range!, position);
   if ('filter' in s) return setShape(ctx, s.collection ?? null, position);
@@ -274,7 +278,8 @@ function combination(name: Combination): FormDefinition {
         if (!Array.isArray(o) && !isSetValue(o)) throw wrongType('Array, Set, or Page', o, position);
       });
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
-      if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
+      if (arrays.length === operands.length)
+        return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
       // Implements: FN-HIST-023
       // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
@@ -327,7 +332,8 @@ const join: FormDefinition = {
     const at = args.position('with');
     if (isIndexRef(target)) indexRecord(ctx, target, at);
     else {
-      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED')) throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
+      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED'))
+        throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
     }
     return new SetRef({ join: source, with: target });
   },
@@ -346,5 +352,15 @@ const documents: FormDefinition = {
 };
 
 export function setForms(): readonly FormDefinition[] {
-  return [createIndex, match, legacyMatch, combination('union'), combination('intersection'), combination('difference'), distinct, join, documents];
+  return [
+    createIndex,
+    match,
+    legacyMatch,
+    combination('union'),
+    combination('intersection'),
+    combination('difference'),
+    distinct,
+    join,
+    documents,
+  ];
 }

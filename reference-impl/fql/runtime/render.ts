@@ -29,9 +29,7 @@ import {
 
 /** A document read for the answer: its fields, `id` (or `name`), `coll` and `ts` first. */
 export class MDoc {
-  constructor(
-    readonly fields: MObject,
-  ) {}
+  constructor(readonly fields: MObject) {}
 }
 
 /** A document not expanded (nested in another) or missing (`cause`: `not found`, `deleted`, …). */
@@ -67,13 +65,30 @@ export interface MObject {
   [field: string]: M;
 }
 
-export type M = null | boolean | string | bigint | number | Time | DateValue | Bytes | M[] | MObject | MDoc | MRef | MModule | MPage | MStream | MFunction;
+export type M =
+  | null
+  | boolean
+  | string
+  | bigint
+  | number
+  | Time
+  | DateValue
+  | Bytes
+  | M[]
+  | MObject
+  | MDoc
+  | MRef
+  | MModule
+  | MPage
+  | MStream
+  | MFunction;
 
 /** Elements of a set rendered in an answer when nothing asks for another page size. */
 const ANSWER_PAGE_SIZE = 16;
 
 export async function materialize(rt: Interpreter, value: FqlValue, insideDocument = false): Promise<M> {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return value;
+  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number')
+    return value;
   if (value instanceof Time || value instanceof DateValue || value instanceof Bytes) return value;
   if (value instanceof NullWithCause) {
     if (value.cause.kind !== 'missing-document') return null;
@@ -164,7 +179,8 @@ function refFields(ref: MRef): Record<string, Json> {
 
 export function encodeTaggedM(value: M): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'bigint') return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
+  if (typeof value === 'bigint')
+    return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
   if (typeof value === 'number') return { '@double': formatDouble(value) };
   if (value instanceof Time) return { '@time': formatTime(value) };
   if (value instanceof DateValue) return { '@date': formatDate(value) };
@@ -179,7 +195,7 @@ export function encodeTaggedM(value: M): Json {
   if (value instanceof MModule) return { '@mod': value.name };
   if (value instanceof MPage) {
     const page: Record<string, Json> = { data: value.data.map(encodeTaggedM) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return { '@set': page };
   }
   if (value instanceof MStream) return { '@stream': value.token };
@@ -202,11 +218,12 @@ export function encodeSimpleM(value: M): SimpleJson {
   if (value instanceof Bytes) return Buffer.from(value.bytes).toString('base64');
   if (Array.isArray(value)) return value.map(encodeSimpleM);
   if (value instanceof MDoc) return encodeFieldsSimple(value.fields);
-  if (value instanceof MRef) return value.cause !== undefined ? null : value.named ? { name: value.id, coll: value.coll } : { id: value.id, coll: value.coll };
+  if (value instanceof MRef)
+    return value.cause !== undefined ? null : value.named ? { name: value.id, coll: value.coll } : { id: value.id, coll: value.coll };
   if (value instanceof MModule) return value.name;
   if (value instanceof MPage) {
     const page: Record<string, SimpleJson> = { data: value.data.map(encodeSimpleM) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return page;
   }
   if (value instanceof MStream) return value.token;
@@ -223,7 +240,18 @@ function encodeFieldsSimple(fields: MObject): Record<string, SimpleJson> {
 // ---------------------------------------------------------------------------------------------- decorated
 
 const ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\\\', '\0': '\\0', "'": "\\'", '"': '\\"', '`': '\\`', '\n': '\\n', '\r': '\\r', '\v': '\\v', '\t': '\\t', '\b': '\\b', '\f': '\\f', '#': '\\#',
+  '\\': '\\\\',
+  '\0': '\\0',
+  "'": "\\'",
+  '"': '\\"',
+  '`': '\\`',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\v': '\\v',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '#': '\\#',
 };
 
 /** A string as an FQL double-quoted literal. */
@@ -268,7 +296,10 @@ export function decorate(value: M): string {
   const encode = (v: M): void => {
     if (v === null) return write('null');
     if (typeof v === 'boolean' || typeof v === 'bigint') return write(String(v));
-    if (typeof v === 'number') return write(Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v));
+    if (typeof v === 'number')
+      return write(
+        Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v),
+      );
     if (typeof v === 'string') return stringLiteral(v);
     if (v instanceof Time) return write(`Time(${escapeString(formatTime(v))})`);
     if (v instanceof DateValue) return write(`Date(${escapeString(formatDate(v))})`);

@@ -25,8 +25,15 @@ export interface User {
 }
 
 /** Creates a document with `credentials.password` (and `data`) in `collection`. */
-export async function createUser(server: Client, collection: string, data: Record<string, unknown> = {}, password = newPassword()): Promise<User> {
-  const res = (await server.query({ create: { collection }, params: obj({ data: obj(data), credentials: obj({ password }) }) })).expectStatus(201);
+export async function createUser(
+  server: Client,
+  collection: string,
+  data: Record<string, unknown> = {},
+  password = newPassword(),
+): Promise<User> {
+  const res = (
+    await server.query({ create: { collection }, params: obj({ data: obj(data), credentials: obj({ password }) }) })
+  ).expectStatus(201);
   return { ref: res.resource.ref, password };
 }
 

@@ -28,7 +28,9 @@ describe('API versions and wording', () => {
 
   check(['PROTO-VERSION-001'], 'with X-FaunaDB-API-Version: 4, refs render their collection under the key collection', async () => {
     const res = (await t.server.query({ get: docRef(COLL, '1') }, { apiVersion: '4' })).expectStatus(200);
-    expect(res.resource.ref).toEqual({ '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } } });
+    expect(res.resource.ref).toEqual({
+      '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } },
+    });
     expect([...refKeys(res.body)]).not.toContain('class');
   });
 
@@ -50,7 +52,14 @@ describe('API versions and wording', () => {
     async ({ version }) => {
       const withCollection = { '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } } };
       const withClass = { '@ref': { id: '1', class: { '@ref': { id: COLL, class: { '@ref': { id: 'classes' } } } } } };
-      const res = await t.server.query([{ select: ['data', 'v'], from: { get: withCollection } }, { select: ['data', 'v'], from: { get: withClass } }, { equals: [withClass, withCollection] }], { apiVersion: version });
+      const res = await t.server.query(
+        [
+          { select: ['data', 'v'], from: { get: withCollection } },
+          { select: ['data', 'v'], from: { get: withClass } },
+          { equals: [withClass, withCollection] },
+        ],
+        { apiVersion: version },
+      );
       expect(res.expectStatus(200).resource).toEqual([1n, 1n, true]);
     },
   );
@@ -74,7 +83,10 @@ describe('API versions and wording', () => {
 
   check(['PROTO-VERSION-007'], 'with API version 4, native collection refs render as {"@ref":{"id":"collections"}} and so on', async () => {
     const natives = ['collections', 'databases', 'keys', 'indexes', 'tokens', 'roles'];
-    const res = await t.server.query(natives.map((name) => ({ [name]: null })), { apiVersion: '4' });
+    const res = await t.server.query(
+      natives.map((name) => ({ [name]: null })),
+      { apiVersion: '4' },
+    );
     expect(res.expectStatus(200).resource).toEqual(natives.map((id) => ({ '@ref': { id } })));
   });
 

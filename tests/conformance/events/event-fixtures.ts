@@ -19,14 +19,30 @@ export interface WrittenDoc {
  * `Collection.create({…, indexes})`; a server of this spec's FQL subset refuses that query (400), and gets a v4
  * index whose source is the collection instead, which the subset reaches (DEC-009).
  */
-export async function createIndexedCollection(client: Client, name: string, index: { name: string; terms: string[]; values: string[] }): Promise<void> {
+export async function createIndexedCollection(
+  client: Client,
+  name: string,
+  index: { name: string; terms: string[]; values: string[] },
+): Promise<void> {
   const fields = (paths: string[]) => paths.map((path) => `{ field: ".${path}" }`).join(', ');
-  const defined = await client.fql(`Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`);
+  const defined = await client.fql(
+    `Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`,
+  );
   if (defined.status === 200) return;
   defined.expectStatus(400);
   await createCollections(client, name);
   const column = (path: string) => ({ field: ['data', path] });
-  (await client.query(createIndex({ name: index.name, source: collection(name), active: true, terms: index.terms.map(column), values: index.values.map(column) }))).expectStatus(200, 201);
+  (
+    await client.query(
+      createIndex({
+        name: index.name,
+        source: collection(name),
+        active: true,
+        terms: index.terms.map(column),
+        values: index.values.map(column),
+      }),
+    )
+  ).expectStatus(200, 201);
 }
 
 /** What `writtenDoc` reads of a written document (integers parsed as bigint). */
@@ -89,7 +105,11 @@ export interface CreatedSource {
 }
 
 /** Creates an event source on `/query/1` (tagged format) and answers its token and creation time. */
-export async function createSource(client: Client, query: string | { fql: unknown[] }, args?: Record<string, unknown>): Promise<CreatedSource> {
+export async function createSource(
+  client: Client,
+  query: string | { fql: unknown[] },
+  args?: Record<string, unknown>,
+): Promise<CreatedSource> {
   const res = (await client.fql(query, args, { format: 'tagged' })).expectStatus(200);
   const token = res.body?.data?.['@stream'];
   if (typeof token !== 'string') throw new Error(res.explain('did not answer {"data": {"@stream": <token>}}'));
@@ -111,7 +131,11 @@ export async function feedPage(client: Client, body: Record<string, unknown>): P
 
 /** Polls page after page until `has_next` is false; answers every event and the last cursor. */
 // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
-export async function feedAll(client: Client, body: Record<string, unknown>, maxPages = 200): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
+export async function feedAll(
+  client: Client,
+  body: Record<string, unknown>,
+  maxPages = 200,
+): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
   const pages: FeedPage[] = [];
   let request = body;
   for (let i = 0; i < maxPages; i++) {
@@ -172,7 +196,10 @@ export async function nextEventWhileWriting(reader: StreamReader, write: () => P
 
 /** Asserts that the server ended the stream: no further event within 3 s, then the end. */
 export async function expectEnded(reader: StreamReader): Promise<void> {
-  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+  const err = await reader.next({ timeoutMs: 3_000 }).then(
+    (e) => new Error(`another event followed: ${showEvent(e)}`),
+    (e: Error) => e,
+  );
   expect(err.name, err.message).toBe('StreamEndedError');
 }
 

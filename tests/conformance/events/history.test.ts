@@ -31,8 +31,10 @@ function observed(event: StreamedEvent): ObservedEvent {
 describe('History checker', () => {
   const t = useTenant({ roles: ['server'] });
 
-  check(['EVT-ORDER-001', 'EVT-ORDER-002', 'EVT-ORDER-003', 'FEED-ORDER-001', 'FEED-PAGE-006', 'STREAM-REPLAY-004', 'EVT-TRIGGER-006'],
-    'every committed change reaches every feed and stream client exactly once, in txn_ts order, in one order across feeds, and nothing else does', async () => {
+  check(
+    ['EVT-ORDER-001', 'EVT-ORDER-002', 'EVT-ORDER-003', 'FEED-ORDER-001', 'FEED-PAGE-006', 'STREAM-REPLAY-004', 'EVT-TRIGGER-006'],
+    'every committed change reaches every feed and stream client exactly once, in txn_ts order, in one order across feeds, and nothing else does',
+    async () => {
       const [workload] = fc.sample(workloadArb, { seed: target().seed, numRuns: 1 });
       await createCollections(t.server, 'Tracked');
       await createCollections(t.server, 'Elsewhere');
@@ -111,5 +113,7 @@ describe('History checker', () => {
       ];
       const problems = checkHistory(expected, observations);
       expect(problems, `workload ${showEvent(workload)}`).toEqual([]);
-    }, { timeout: 60_000 });
+    },
+    { timeout: 60_000 },
+  );
 });

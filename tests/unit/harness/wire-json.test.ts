@@ -24,12 +24,25 @@ describe('parseWireJson', () => {
   it('answers what lossless-json answers for any JSON holding long strings', () => {
     const longString = fc.string({ unit: 'binary', minLength: 4_000, maxLength: 6_000 });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), longString, fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string(), longString), tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string(),
+        longString,
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(fc.oneof(fc.string(), longString), tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
-    fc.assert(fc.property(value, (v) => {
-      const text = JSON.stringify(v);
-      expect(parseWireJson(text)).toEqual(lossless(text));
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = JSON.stringify(v);
+        expect(parseWireJson(text)).toEqual(lossless(text));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('refuses what is not JSON, as lossless-json does', () => {

@@ -13,7 +13,11 @@ function formatOptions(format: 'tagged' | 'simple' | 'decorated' = 'tagged', hea
 }
 
 /** Runs `query`; answers the whole 200 response. */
-export async function ok(client: Client, query: string | { fql: unknown[] }, opts: { format?: 'tagged' | 'simple' | 'decorated'; args?: Record<string, unknown>; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function ok(
+  client: Client,
+  query: string | { fql: unknown[] },
+  opts: { format?: 'tagged' | 'simple' | 'decorated'; args?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const res = await client.fql(query, opts.args, formatOptions(opts.format, opts.headers));
   return res.expectStatus(200).expectSchema('v10-query-response');
 }
@@ -24,7 +28,12 @@ export async function data(client: Client, query: string | { fql: unknown[] }, a
 }
 
 /** Runs `query`, which must fail with 400 and one of `codes`; answers the error body. */
-export async function fails(client: Client, query: string | { fql: unknown[] }, codes: string | readonly string[], opts: { format?: 'tagged' | 'simple' | 'decorated'; headers?: Record<string, string> } = {}): Promise<any> {
+export async function fails(
+  client: Client,
+  query: string | { fql: unknown[] },
+  codes: string | readonly string[],
+  opts: { format?: 'tagged' | 'simple' | 'decorated'; headers?: Record<string, string> } = {},
+): Promise<any> {
   const res = await client.fql(query, undefined, formatOptions(opts.format, opts.headers));
   res.expectStatus(400).expectSchema('v10-error');
   res.expectErrorCode(...(typeof codes === 'string' ? [codes] : codes));

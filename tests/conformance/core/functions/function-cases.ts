@@ -41,7 +41,14 @@ export async function resultOf(client: Client, expr: unknown): Promise<any> {
 }
 
 /** A query that must fail with `status` and `code`, its first error having exactly `description` and `position`. */
-export async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
+export async function expectFailure(
+  client: Client,
+  expr: unknown,
+  status: number,
+  code: string,
+  description: string,
+  position: unknown[],
+): Promise<void> {
   const error = expectQueryError(await client.query(expr), [status, code]);
   expect(error.description).toBe(description);
   expect(error.position).toEqual(position);

@@ -123,28 +123,48 @@ export function rewriteResponse(
 }
 
 /** A fault whose one hook is `rewriteResponse(applies, rewrite)`. */
-export const onResponse = (...args: Parameters<typeof rewriteResponse>): Fault['apply'] => () => ({ response: rewriteResponse(...args) });
+export const onResponse =
+  (...args: Parameters<typeof rewriteResponse>): Fault['apply'] =>
+  () => ({ response: rewriteResponse(...args) });
 
 /** A fault whose one hook is `rewriteJson(applies, rewrite)`. */
-export const onJson = (...args: Parameters<typeof rewriteJson>): Fault['apply'] => () => ({ json: rewriteJson(...args) });
+export const onJson =
+  (...args: Parameters<typeof rewriteJson>): Fault['apply'] =>
+  () => ({ json: rewriteJson(...args) });
 
 /** A fault that edits every object of every JSON answer (`edit` answers whether or how many changes it made). */
-export const onAnswerObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ json: rewriteJson(() => true, (body) => editObjects(body, edit)) });
+export const onAnswerObjects =
+  (edit: (object: JsonObject) => boolean | number): Fault['apply'] =>
+  () => ({
+    json: rewriteJson(
+      () => true,
+      (body) => editObjects(body, edit),
+    ),
+  });
 
 /** A fault that edits every record (object with `ref` and `ts`) of every JSON answer (`edit`: whether it changed it). */
-export const onRecords = (edit: (record: JsonObject) => boolean): Fault['apply'] => () => ({
-  json: rewriteJson(() => true, (body) => records(body).filter(edit).length),
-});
+export const onRecords =
+  (edit: (record: JsonObject) => boolean): Fault['apply'] =>
+  () => ({
+    json: rewriteJson(
+      () => true,
+      (body) => records(body).filter(edit).length,
+    ),
+  });
 
 /** A request hook that edits every object of the v4 expression (`edit` answers whether or how many changes it made). */
 export const editExpression = (edit: (object: JsonObject) => boolean | number): FaultHooks['request'] =>
   rewriteExpression((expression) => editObjects(expression, edit));
 
 /** A fault that edits every object of a v4 query's expression (`edit` answers whether or how many changes it made). */
-export const onObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ request: editExpression(edit) });
+export const onObjects =
+  (edit: (object: JsonObject) => boolean | number): Fault['apply'] =>
+  () => ({ request: editExpression(edit) });
 
 /** A fault whose one hook is `rewriteExpression(rewrite)`. */
-export const onExpression = (rewrite: (expression: unknown) => number): Fault['apply'] => () => ({ request: rewriteExpression(rewrite) });
+export const onExpression =
+  (rewrite: (expression: unknown) => number): Fault['apply'] =>
+  () => ({ request: rewriteExpression(rewrite) });
 
 /**
  * Hooks that send the server `substitute(request)` instead of a request (when it gives a body) and answer the client
@@ -267,7 +287,13 @@ export function schemaRefOf(value: unknown): { kind: string; name: string } | un
   if (isJsonObject(value['@ref'])) {
     const payload = value['@ref'];
     const parent = isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
-    const kinds: Record<string, string> = { collections: 'collection', indexes: 'index', roles: 'role', databases: 'database', functions: 'function' };
+    const kinds: Record<string, string> = {
+      collections: 'collection',
+      indexes: 'index',
+      roles: 'role',
+      databases: 'database',
+      functions: 'function',
+    };
     const kind = typeof parent?.id === 'string' ? kinds[parent.id] : undefined;
     return kind !== undefined && typeof payload.id === 'string' ? { kind, name: payload.id } : undefined;
   }

@@ -18,7 +18,14 @@ function setup() {
   const send = (expr: unknown) => {
     const answer = { status: 0, body: '' };
     const exchange: Exchange = {
-      request: { method: 'POST', path: '/', query: new URLSearchParams(), headers: { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' }, body: Buffer.from(JSON.stringify(expr)), protocol: 'http/1.1' },
+      request: {
+        method: 'POST',
+        path: '/',
+        query: new URLSearchParams(),
+        headers: { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' },
+        body: Buffer.from(JSON.stringify(expr)),
+        protocol: 'http/1.1',
+      },
       responded: false,
       respond(status, _headers, body) {
         (this as { responded: boolean }).responded = true;
@@ -71,7 +78,10 @@ describe('v4 requests that wait for nothing', () => {
   it('answer later, with the same outcome, when a password must be hashed or another transaction is running', async () => {
     const { send } = setup();
     await send({ create_collection: { object: { name: 'users' } } }).pending;
-    const withPassword = send({ create: { collection: 'users' }, params: { object: { credentials: { object: { password: 'sekret' } }, data: { object: { a: 1 } } } } });
+    const withPassword = send({
+      create: { collection: 'users' },
+      params: { object: { credentials: { object: { password: 'sekret' } }, data: { object: { a: 1 } } } },
+    });
     expect(withPassword.pending).toBeInstanceOf(Promise);
     // Queued behind the hashing create: it may not run (or answer) before that one commits.
     const queued = send({ paginate: { documents: { collection: 'users' } } });
@@ -87,7 +97,10 @@ describe('v4 requests that wait for nothing', () => {
     const { send, parts } = setup();
     await send({ create_collection: { object: { name: 'things' } } }).pending;
     const before = parts.store.lastCommitTs;
-    const failed = send([{ create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } }, { create: { collection: 'nowhere' } }]);
+    const failed = send([
+      { create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } },
+      { create: { collection: 'nowhere' } },
+    ]);
     expect(failed.pending).toBeUndefined();
     expect(failed.answer.status).toBe(400);
     expect(JSON.parse(failed.answer.body)).toMatchObject({ errors: [{ code: 'invalid ref', position: [1, 'create'] }] });

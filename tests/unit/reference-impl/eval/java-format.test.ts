@@ -28,7 +28,18 @@ describe('parseFormatString', () => {
       { text: 'b' },
       { text: '\n' },
       { text: 'c' },
-      { spec: { kind: 'string', index: 2, source: '%-5s', flags: '-', width: '5', precision: undefined, dateTime: undefined, conversion: 's' } },
+      {
+        spec: {
+          kind: 'string',
+          index: 2,
+          source: '%-5s',
+          flags: '-',
+          width: '5',
+          precision: undefined,
+          dateTime: undefined,
+          conversion: 's',
+        },
+      },
       { text: 'd' },
     ]);
   });

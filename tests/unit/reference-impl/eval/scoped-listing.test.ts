@@ -31,7 +31,8 @@ beforeAll(async () => {
   const inChild = `${server.rootSecret}:child:admin`;
   expect((await query({ create_collection: { object: { name: 'notes' } } }, inChild)).status).toBe(201);
   // The parent has no collection `notes`: a listed ref that lost its scope designates nothing.
-  for (const n of [1, 2]) expect((await query({ create: { collection: 'notes' }, params: { object: { data: { object: { n } } } } }, inChild)).status).toBe(201);
+  for (const n of [1, 2])
+    expect((await query({ create: { collection: 'notes' }, params: { object: { data: { object: { n } } } } }, inChild)).status).toBe(201);
 });
 afterAll(() => server.close());
 

@@ -52,8 +52,20 @@ describe('EventService', () => {
     const { fixture, service, token } = await setup();
     expect(() => service.open(token, OTHER_DATABASE, 'feed')).toThrow(EventRequestError);
     expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
-    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed').creator.identity.kind).toBe('root');
-    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
+    expect(
+      new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }).open(
+        token,
+        ROOT_CREATOR,
+        'feed',
+      ).creator.identity.kind,
+    ).toBe('root');
+    expect(() =>
+      new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1), runtime: unitRuntime(fixture.store) }).open(
+        token,
+        ROOT_CREATOR,
+        'feed',
+      ),
+    ).toThrow(EventRequestError);
   });
 
   it(`a feed delivers a transaction of more than ${EVENTS_PER_RUN_LIMIT} events whole, across pages`, async () => {

@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { QueryError } from '../../../../reference-impl/errors/query-error.js';
-import { BUILD_AT_ONCE_VERSIONS, BUILD_BATCH_SIZE, IndexManager, buildsAtOnce, definitionOf } from '../../../../reference-impl/indexes/index-manager.js';
+import {
+  BUILD_AT_ONCE_VERSIONS,
+  BUILD_BATCH_SIZE,
+  IndexManager,
+  buildsAtOnce,
+  definitionOf,
+} from '../../../../reference-impl/indexes/index-manager.js';
 import type { IndexTuple } from '../../../../reference-impl/indexes/index-store.js';
 import { ROOT_DATABASE, Store } from '../../../../reference-impl/store/store.js';
 import type { Transaction } from '../../../../reference-impl/txn/transaction.js';
@@ -137,13 +143,17 @@ describe('IndexManager', () => {
     await createDocs(['a']);
     await expect(createDocs(['a'], 2)).rejects.toMatchObject({ code: 'instance not unique' });
     expect(store.getDocument(DB, COLL, '2', txns.lastTs)).toBeUndefined();
-    await expect(run((txn) => {
-      txn.write(DB, COLL, '3', 'create', { data: { k: 'b' } }, {});
-      txn.write(DB, COLL, '4', 'create', { data: { k: 'b' } }, {});
-    })).rejects.toBeInstanceOf(QueryError);
+    await expect(
+      run((txn) => {
+        txn.write(DB, COLL, '3', 'create', { data: { k: 'b' } }, {});
+        txn.write(DB, COLL, '4', 'create', { data: { k: 'b' } }, {});
+      }),
+    ).rejects.toBeInstanceOf(QueryError);
     expect(idsUnder('uniq', 'b')).toEqual([]);
     await createDocs(['b'], 5);
-    await expect(run((txn) => txn.write(DB, COLL, '5', 'update', { data: { k: 'a' } }, {}))).rejects.toMatchObject({ code: 'instance not unique' });
+    await expect(run((txn) => txn.write(DB, COLL, '5', 'update', { data: { k: 'a' } }, {}))).rejects.toMatchObject({
+      code: 'instance not unique',
+    });
     // Moving the existing entry away and another onto its old value in one commit is no conflict.
     await run((txn) => {
       txn.write(DB, COLL, '1', 'update', { data: { k: 'c' } }, {});
@@ -156,10 +166,12 @@ describe('IndexManager', () => {
     await createIndex('fixed', { active: true });
     const changes: ObjectValue[] = [{ terms: [{ field: ['data', 'other'] }] }, { values: [{ field: ['data', 'k'] }] }, { partitions: 2n }];
     for (const change of changes) {
-      await expect(run((txn) => {
-        const record = txn.get(DB, 'indexes', 'fixed')!;
-        txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, ...change }, record.hidden);
-      })).rejects.toMatchObject({ code: 'validation failed' });
+      await expect(
+        run((txn) => {
+          const record = txn.get(DB, 'indexes', 'fixed')!;
+          txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, ...change }, record.hidden);
+        }),
+      ).rejects.toMatchObject({ code: 'validation failed' });
     }
     await run((txn) => {
       const record = txn.get(DB, 'indexes', 'fixed')!;
