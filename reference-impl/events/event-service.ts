@@ -14,6 +14,7 @@ import {
 } from '../event-source/cursor.js';
 import { decodeEventSourceSpec, EventSourcePlan } from '../event-source/plan.js';
 import {
+  type DecodedEventSourceToken,
   INVALID_EVENT_SOURCE_MESSAGE,
   InvalidEventSourceError,
   issueEventSourceToken,
@@ -172,7 +173,7 @@ export class EventService {
    */
   open(token: string, consumer: EventSecret, endpoint: EventEndpoint): OpenedSource {
     const database = consumer.identity.database;
-    let decoded;
+    let decoded: DecodedEventSourceToken;
     try {
       decoded = readEventSourceToken(token, this.key);
     } catch (error) {

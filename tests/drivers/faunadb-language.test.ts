@@ -348,8 +348,8 @@ describe('faunadb 4.x driver: typed values', () => {
     const query = await client.query<values.Query>(q.Query(q.Lambda('x', q.Select(['data', 'n'], q.Var('x')))));
     expect(query).toBeInstanceOf(values.Query);
     expect(query.toJSON()).toMatchObject({ '@query': { lambda: 'x', expr: { select: ['data', 'n'], from: { var: 'x' } } } });
-    // biome-ignore lint/correctness/noUnusedFunctionParameters: faunadb-js names the lambda's variable after the parameter, so `x` is what Var('x') reads
     const doc = await client.query<Doc<{ fn: values.Query }>>(
+      // biome-ignore lint/correctness/noUnusedFunctionParameters: faunadb-js names the lambda's variable after the parameter, so `x` is what Var('x') reads
       q.Create(q.Collection('notes'), { data: { fn: q.Query((x) => q.Var('x')) } }),
     );
     const stored = (await client.query<typeof doc>(q.Get(doc.ref))).data.fn;

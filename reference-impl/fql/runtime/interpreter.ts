@@ -257,7 +257,7 @@ export class Interpreter implements SetReader {
     if (fn instanceof Lambda) return this.callLambda(fn, args, call.span);
     if (fn instanceof NativeFunction) return this.guard(() => fn.implementation(args, call), call.span);
     if (fn instanceof FqlModule) {
-      const result = moduleCall(this, fn, args, call);
+      const result = moduleCall(fn, args, call);
       if (result !== undefined) return this.guard(() => result, call.span);
     }
     throw runtimeError('invalid_function_invocation', call.nameSpan, `\`${typeNameOf(fn)}\` is not a function`);

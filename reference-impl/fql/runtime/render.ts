@@ -293,51 +293,58 @@ export function decorate(value: M): string {
     write(sigil);
   };
   const refText = (ref: MRef) => (ref.named ? `${ref.coll}.byName(${escapeString(ref.id)})` : `${ref.coll}("${ref.id}")`);
-  const encode = (v: M): void => {
-    if (v === null) return write('null');
-    if (typeof v === 'boolean' || typeof v === 'bigint') return write(String(v));
-    if (typeof v === 'number')
-      return write(
-        Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v),
-      );
-    if (typeof v === 'string') return stringLiteral(v);
-    if (v instanceof Time) return write(`Time(${escapeString(formatTime(v))})`);
-    if (v instanceof DateValue) return write(`Date(${escapeString(formatDate(v))})`);
-    if (v instanceof Bytes) return write(`Bytes(${escapeString(Buffer.from(v.bytes).toString('base64'))})`);
-    if (v instanceof MDoc) return encode(v.fields);
-    if (v instanceof MRef) return write(v.cause === undefined ? refText(v) : `${refText(v)} /* ${v.cause} */`);
-    if (v instanceof MModule) return write(v.name);
-    if (v instanceof MStream) return stringLiteral(v.token);
-    if (v instanceof MFunction) return stringLiteral(v.text);
-    if (v instanceof MPage) return encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
-    if (Array.isArray(v)) {
-      if (v.length === 0) return write('[]');
-      write('[');
-      newline();
-      indent++;
-      v.forEach((item, i) => {
-        encode(item);
-        if (i < v.length - 1) write(',');
-        newline();
-      });
-      indent--;
-      return write(']');
+  const encodeList = (items: M[]) => {
+    if (items.length === 0) {
+      write('[]');
+      return;
     }
-    const entries = Object.entries(v);
-    if (entries.length === 0) return write('{}');
+    write('[');
+    newline();
+    indent++;
+    items.forEach((item, i) => {
+      encode(item);
+      if (i < items.length - 1) write(',');
+      newline();
+    });
+    indent--;
+    write(']');
+  };
+  const encodeFields = (fields: [string, M][]) => {
+    if (fields.length === 0) {
+      write('{}');
+      return;
+    }
     write('{');
     newline();
     indent++;
-    entries.forEach(([key, field], i) => {
+    fields.forEach(([key, field], i) => {
       if (isIdentifier(key)) write(key);
       else stringLiteral(key);
       write(': ');
       encode(field);
-      if (i < entries.length - 1) write(',');
+      if (i < fields.length - 1) write(',');
       newline();
     });
     indent--;
     write('}');
+  };
+  const encode = (v: M): void => {
+    if (v === null) write('null');
+    else if (typeof v === 'boolean' || typeof v === 'bigint') write(String(v));
+    else if (typeof v === 'number')
+      write(Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v));
+    else if (typeof v === 'string') stringLiteral(v);
+    else if (v instanceof Time) write(`Time(${escapeString(formatTime(v))})`);
+    else if (v instanceof DateValue) write(`Date(${escapeString(formatDate(v))})`);
+    else if (v instanceof Bytes) write(`Bytes(${escapeString(Buffer.from(v.bytes).toString('base64'))})`);
+    else if (v instanceof MDoc) encode(v.fields);
+    else if (v instanceof MRef) write(v.cause === undefined ? refText(v) : `${refText(v)} /* ${v.cause} */`);
+    else if (v instanceof MModule) write(v.name);
+    else if (v instanceof MStream) stringLiteral(v.token);
+    else if (v instanceof MFunction) stringLiteral(v.text);
+    else if (v instanceof MPage) encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
+    else if (Array.isArray(v)) encodeList(v);
+    else encodeFields(Object.entries(v));
   };
   encode(value);
   lines.push(line);

@@ -108,7 +108,7 @@ function corrupt(): Error {
 /** A syntax tree as JSON: nodes as they are, literal values tagged. */
 export function encodeExpr(expr: Expr): Json {
   return JSON.parse(
-    JSON.stringify(expr, (key, value: unknown) => {
+    JSON.stringify(expr, (_key, value: unknown) => {
       if (isRecord(value) && value.kind === 'literal') return { ...value, value: encodeTagged(value.value as Value) };
       return typeof value === 'bigint' ? value.toString() : value;
     }),

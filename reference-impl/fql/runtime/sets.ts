@@ -165,7 +165,10 @@ async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise
   switch (op.kind) {
     case 'where': {
       const kept: FqlValue[] = [];
-      for (const item of items) if ((reader.step(), reader.predicate(await reader.call(op.fn, [item], op.span), op.span))) kept.push(item);
+      for (const item of items) {
+        reader.step();
+        if (reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
+      }
       return kept;
     }
     case 'map': {

@@ -186,7 +186,7 @@ function GLOBAL_FUNCTIONS(rt: Interpreter): Readonly<Record<string, NativeFuncti
 }
 
 /** Calling a module: `Time("…")`, `Date("…")`, `Product("123")` (a document by id). */
-export function moduleCall(rt: Interpreter, module: FqlModule, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> | undefined {
+export function moduleCall(module: FqlModule, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> | undefined {
   if (module.collection !== undefined) {
     return Promise.resolve().then(() => {
       checkArity(1, args.length, call.span);
@@ -304,7 +304,7 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
   const each = async (
     fnValue: FqlValue | undefined,
     call: MethodCall,
-    visit: (result: FqlValue, item: FqlValue, index: number) => boolean | void,
+    visit: (result: FqlValue, item: FqlValue, index: number) => boolean | undefined,
   ): Promise<void> => {
     const fn = fnArg(fnValue, 'func', argSpan(call, 0));
     for (const [index, item] of self.entries()) if (visit(await rt.call(fn, [item], call.span), item, index) === false) return;
@@ -333,22 +333,37 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
     }),
     firstWhere: method(1, async (args, call) => {
       let found: FqlValue = null;
-      await each(args[0], call, (result, item) => (rt.predicate(result, call.span) ? ((found = item), false) : true));
+      await each(args[0], call, (result, item) => {
+        if (!rt.predicate(result, call.span)) return true;
+        found = item;
+        return false;
+      });
       return found;
     }),
     lastWhere: method(1, async (args, call) => {
       let found: FqlValue = null;
-      await each(args[0], call, (result, item) => void (rt.predicate(result, call.span) && (found = item)));
+      await each(args[0], call, (result, item) => {
+        if (rt.predicate(result, call.span)) found = item;
+        return undefined;
+      });
       return found;
     }),
     every: method(1, async (args, call) => {
       let all = true;
-      await each(args[0], call, (result) => (rt.predicate(result, call.span) ? true : ((all = false), false)));
+      await each(args[0], call, (result) => {
+        if (rt.predicate(result, call.span)) return true;
+        all = false;
+        return false;
+      });
       return all;
     }),
     any: method(1, async (args, call) => {
       let some = false;
-      await each(args[0], call, (result) => (rt.predicate(result, call.span) ? ((some = true), false) : true));
+      await each(args[0], call, (result) => {
+        if (!rt.predicate(result, call.span)) return true;
+        some = true;
+        return false;
+      });
       return some;
     }),
     first: method(0, () => self[0] ?? null),

@@ -130,11 +130,11 @@ export async function feedPage(client: Client, body: Record<string, unknown>): P
 }
 
 /** Polls page after page until `has_next` is false; answers every event and the last cursor. */
-// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function feedAll(
   client: Client,
   body: Record<string, unknown>,
   maxPages = 200,
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 ): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
   const pages: FeedPage[] = [];
   let request = body;

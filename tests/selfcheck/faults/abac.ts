@@ -153,7 +153,10 @@ export const code: FaultCode = {
       if (!('membership' in inner)) return;
       const entries = Array.isArray(inner.membership) ? inner.membership : [inner.membership];
       for (const entry of entries.map(objectPayload))
-        if (entry !== undefined && 'predicate' in entry) removed += (delete entry.predicate, 1);
+        if (entry !== undefined && 'predicate' in entry) {
+          delete entry.predicate;
+          removed += 1;
+        }
     });
     return removed;
   }),

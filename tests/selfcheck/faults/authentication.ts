@@ -116,12 +116,16 @@ export const code: FaultCode = {
   'AUTH-PASSWORD-CHANGE-IGNORED': onObjects((object) => {
     if (!('update' in object) && !('replace' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
+    if (params === undefined || !('credentials' in params)) return 0;
+    delete params.credentials;
+    return 1;
   }),
   'AUTH-TOKEN-TTL-IGNORED': onObjects((object) => {
     if (!('login' in object) && !('update' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
+    if (params === undefined || !('ttl' in params)) return 0;
+    delete params.ttl;
+    return 1;
   }),
   'AUTH-TOKEN-SIBLING-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
@@ -216,7 +220,7 @@ export const code: FaultCode = {
   })),
   'AUTH-IDENTITY-IS-TOKEN': withLedgers((ledgers) => ({
     json: rewriteJson(
-      (body, ctx) => answersForm('identity', 200, ctx) && ledgers.tokens.ofRequest(ctx.original) !== undefined,
+      (_body, ctx) => answersForm('identity', 200, ctx) && ledgers.tokens.ofRequest(ctx.original) !== undefined,
       (body, ctx) => {
         (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.refValue);
       },
@@ -277,7 +281,9 @@ export const code: FaultCode = {
   'AUTH-PASSWORD-IGNORED-ON-CREATE': onObjects((object) => {
     if (!('create' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
+    if (params === undefined || !('credentials' in params)) return 0;
+    delete params.credentials;
+    return 1;
   }),
   'AUTH-PASSWORD-SHA256': () => {
     const passwords = new Map<string, string>();
@@ -444,7 +450,7 @@ export const code: FaultCode = {
   })),
   'AUTH-CLIENT-PUBLIC-EMPTY': withLedgers((ledgers) => ({
     json: rewriteJson(
-      (body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
+      (_body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
       (body) => {
         const page = v4Resource(body);
         if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return false;

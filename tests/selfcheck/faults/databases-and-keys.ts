@@ -193,7 +193,9 @@ export const code: FaultCode = {
   ),
   'KEY-CREATE-ROLE-DEFAULTS': onObjects((object) => {
     const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-    return payload !== undefined && !('role' in payload) ? ((payload.role = 'server'), 1) : 0;
+    if (payload === undefined || 'role' in payload) return 0;
+    payload.role = 'server';
+    return 1;
   }),
   'KEY-CREATE-MISSING-DB-DENIED': onResponse(
     (res, ctx) =>
@@ -321,7 +323,7 @@ export const code: FaultCode = {
     (body) => {
       const keys = records(body).filter((record) => nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string');
       for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
-      return keys.length - 1 > 0 ? keys.length - 1 : 0;
+      return Math.max(keys.length - 1, 0);
     },
   ),
   'KEY-SECRET-STORED': () => ({ json: keyFieldKept('secret') }),
@@ -535,11 +537,11 @@ export const code: FaultCode = {
     json: rewriteJson(
       (_body, ctx) => stringifyJson(v4Expression(ctx.original) ?? null).includes('"server-readonly"'),
       (body) =>
-        records(body).reduce(
-          (n, record) =>
-            nativeCollectionOf(record) === 'keys' && record.role === 'server' ? ((record.role = 'server-readonly'), n + 1) : n,
-          0,
-        ),
+        records(body).reduce((n, record) => {
+          if (nativeCollectionOf(record) !== 'keys' || record.role !== 'server') return n;
+          record.role = 'server-readonly';
+          return n + 1;
+        }, 0),
     ),
   }),
   'DB-LIST-ORDER-UNSTABLE': () => {

@@ -239,7 +239,7 @@ export const code: FaultCode = {
   'DOC-TTL-UNIQUE-COUNTS-EXPIRED': () => {
     const expiredStrings = new Set<string>();
     return {
-      json: (body, context) => {
+      json: (_body, context) => {
         const expression = v4Expression(context.original);
         if (context.status !== 201 || !isJsonObject(expression) || !('create' in expression)) return undefined;
         const strings = dataStrings(expression.params);

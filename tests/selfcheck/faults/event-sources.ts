@@ -134,7 +134,7 @@ export const code: FaultCode = {
   'ESRC-INDEX-SOURCE-REFUSED': () =>
     refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
   'ESRC-SINGLE-SOURCE-REFUSED': () => refuseQueries(/^\s*Set\.single\(/),
-  'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[^]*\.eventSource\(\)/),
+  'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[\s\S]*\.eventSource\(\)/),
   'ESRC-CURSOR-BOUND-TO-TOKEN': () => {
     const issuedFor = new Map<string, string>();
     return {
@@ -188,5 +188,5 @@ export const code: FaultCode = {
       },
     };
   },
-  'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([^]*\.eventSource\(\)/),
+  'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([\s\S]*\.eventSource\(\)/),
 };

@@ -49,7 +49,7 @@ const isSetExpression = (value: unknown): boolean => isJsonObject(value) && SET_
  */
 function errorAtWholeArgument(forms: readonly string[]): FaultHooks['json'] {
   return rewriteJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, forms) !== undefined,
+    (_body, context) => context.status === 400 && topLevelCall(context.original, forms) !== undefined,
     (body) =>
       editErrors(body, (error) => {
         const position = error.position;
@@ -110,7 +110,7 @@ export const code: FaultCode = {
     }),
   }),
   'AGG-ELEMENT-ERROR-AT-ELEMENT': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, FOLDS) !== undefined,
+    (_body, context) => context.status === 400 && topLevelCall(context.original, FOLDS) !== undefined,
     (body) =>
       editErrors(body, (error) => {
         const description = String(error.description);
@@ -195,7 +195,7 @@ export const code: FaultCode = {
     return true;
   }),
   'OBJ-CONTAINS-VALUE-DENIED-AT-ARGUMENT': onJson(
-    (body, context) =>
+    (_body, context) =>
       context.status === 403 &&
       isJsonObject(v4Expression(context.original)) &&
       'contains_value' in (v4Expression(context.original) as JsonObject),
@@ -207,7 +207,7 @@ export const code: FaultCode = {
       }),
   ),
   'OBJ-TO-OBJECT-ERROR-AT-ARGUMENT': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, ['to_object']) !== undefined,
+    (_body, context) => context.status === 400 && topLevelCall(context.original, ['to_object']) !== undefined,
     (body) =>
       editErrors(body, (error) => {
         if (!Array.isArray(error.position) || error.position.length < 2) return false;
@@ -233,7 +233,7 @@ export const code: FaultCode = {
     }),
   }),
   'ARR-COLLECTION-ERROR-AT-COUNT': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, ['take', 'drop']) !== undefined,
+    (_body, context) => context.status === 400 && topLevelCall(context.original, ['take', 'drop']) !== undefined,
     (body, context) => {
       const { form } = topLevelCall(context.original, ['take', 'drop'])!;
       return editErrors(body, (error) => {
@@ -257,7 +257,7 @@ export const code: FaultCode = {
     return true;
   }),
   'OBJ-MERGE-WITH-ELEMENT-AT-ARGUMENT': onJson(
-    (body, context) => context.status === 400 && topLevelCall(context.original, ['merge']) !== undefined,
+    (_body, context) => context.status === 400 && topLevelCall(context.original, ['merge']) !== undefined,
     (body) =>
       editErrors(body, (error) => {
         if (!Array.isArray(error.position) || error.position.length !== 2 || error.position[0] !== 'with') return false;

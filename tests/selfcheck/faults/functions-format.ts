@@ -112,7 +112,7 @@ export const code: FaultCode = {
     return true;
   }),
   'ALIAS-NEXT-ID-NUMBER': onJson(
-    (body, context) => {
+    (_body, context) => {
       const expression = v4Expression(context.original);
       const calls = Array.isArray(expression) ? expression : [expression];
       return context.status === 200 && calls.length > 0 && calls.every((call) => isJsonObject(call) && 'next_id' in call);
@@ -129,7 +129,7 @@ export const code: FaultCode = {
     (res) => withStatus(withJsonBody(res, { resource: '364819920847028736' }), 200),
   ),
   'ALIAS-CLASSES-EMPTY-PAGE': onJson(
-    (body, context) => {
+    (_body, context) => {
       const expression = v4Expression(context.original);
       return context.status === 200 && isJsonObject(expression) && isJsonObject(expression.paginate) && 'classes' in expression.paginate;
     },

@@ -211,7 +211,7 @@ export const code: FaultCode = {
     return changed;
   }),
   'HIST-EVENTS-SET-SHAPE': onJson(
-    (body, context) => context.status === 200 && expressionUses(context.original, 'events'),
+    (_body, context) => context.status === 200 && expressionUses(context.original, 'events'),
     (body) =>
       editObjects(v4Resource(body) ?? body, (object) => {
         const set = object['@set'];
@@ -235,7 +235,7 @@ export const code: FaultCode = {
     },
   ),
   'HIST-EVENT-DOCUMENT-KEY-IN-EVERY-VERSION': onJson(
-    (body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
+    (_body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
     (body) => renameKeys(body, 'instance', 'document', (object) => 'action' in object && 'ts' in object),
   ),
 };

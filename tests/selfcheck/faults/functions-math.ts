@@ -154,7 +154,7 @@ export const code: FaultCode = {
   }),
   'MATH-DOMAIN-NAN': () => ({ response: acceptInstead(MATH_FORMS, (d) => DOMAIN_ERROR.test(d) && !d.startsWith('NaN '), 'NaN') }),
   'MATH-DOMAIN-ERROR-AT-ARGUMENT': onJson(
-    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (_body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
     (body, ctx) => {
       let changed = 0;
       for (const error of v4Errors(body)) {
@@ -223,7 +223,7 @@ export const code: FaultCode = {
     return calls.length;
   }),
   'MATH-TYPE-ERROR-AT-CALL': onJson(
-    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (_body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
     (body) => {
       let changed = 0;
       for (const error of v4Errors(body)) {

@@ -155,7 +155,7 @@ export const code: FaultCode = {
   'CMP-EQUALS-TYPED-NUMBERS': () => ({
     json: rewriteResource(new Set(['equals']), (resource, expression) => {
       const list = operands(expression, 'equals');
-      const mixed = list !== undefined && list.some(isJsonInteger) && list.some((n) => isLosslessNumber(n) && !isJsonInteger(n));
+      const mixed = list?.some(isJsonInteger) && list.some((n) => isLosslessNumber(n) && !isJsonInteger(n));
       return mixed && resource === true ? false : undefined;
     }),
   }),

@@ -61,7 +61,7 @@ const stringOrUndefined = (value: unknown): string | undefined => (typeof value 
 /** Rewrites the position of every `invalid argument` error of a request that uses `form`, when `rewrite` changes it. */
 function repositionErrors(form: string, rewrite: (position: unknown[], description: string) => unknown[] | undefined): FaultHooks['json'] {
   return rewriteJson(
-    (body, context) => context.status === 400 && expressionUses(context.original, form),
+    (_body, context) => context.status === 400 && expressionUses(context.original, form),
     (body) =>
       editErrors(body, (error) => {
         if (error.code !== 'invalid argument' || !Array.isArray(error.position) || typeof error.description !== 'string') return false;
@@ -180,7 +180,7 @@ export const code: FaultCode = {
     }),
   }),
   'STR-WRONG-TYPE-INVALID-EXPRESSION': onJson(
-    (body, context) =>
+    (_body, context) =>
       context.status === 400 &&
       [
         'lowercase',
@@ -235,7 +235,7 @@ export const code: FaultCode = {
     },
   ),
   'CONV-CAST-ERROR-POSITIONS-SWAPPED': onJson(
-    (body, context) =>
+    (_body, context) =>
       context.status === 400 &&
       ['to_string', 'to_number', 'to_double', 'to_integer'].some((form) => expressionUses(context.original, form)),
     (body) =>
@@ -279,7 +279,7 @@ export const code: FaultCode = {
     return true;
   }),
   'STR-REGEX-INVALID-PATTERN-AT-CALL': onJson(
-    (body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
+    (_body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
     (body) =>
       editErrors(body, (error) => {
         if (

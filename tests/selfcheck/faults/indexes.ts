@@ -176,11 +176,16 @@ export const code: FaultCode = {
     return true;
   }),
   'IDX-SMALL-BUILD-ASYNC': onJson(
-    (body, ctx) =>
+    (_body, ctx) =>
       ctx.status === 201 &&
       topLevelForm(ctx.original) === 'create_index' &&
       createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
-    (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (record.active !== true) return n;
+        record.active = false;
+        return n + 1;
+      }, 0),
   ),
   'IDX-UNIQUE-IGNORED': onExpression((expression) =>
     [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
@@ -197,12 +202,17 @@ export const code: FaultCode = {
     }, 0),
   ),
   'IDX-SD-RESERVED-NAME-WRONG-CODE': onJson(
-    (body, ctx) =>
+    (_body, ctx) =>
       ctx.status === 400 &&
       createIndexParams(v4Expression(ctx.original)).some(
         (params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name),
       ),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+    (body) =>
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'invalid argument';
+        return n + 1;
+      }, 0),
   ),
   'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) =>
     indexUpdateParams(expression).reduce((n, params) => {
@@ -217,7 +227,11 @@ export const code: FaultCode = {
     }, 0),
   ),
   'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) =>
-    indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0),
+    indexUpdateParams(expression).reduce((n, params) => {
+      if (!('source' in params)) return n;
+      delete params.source;
+      return n + 1;
+    }, 0),
   ),
   'IDX-SAME-DEFINITION-REFUSED': onResponse(
     (response, ctx) =>
@@ -242,15 +256,29 @@ export const code: FaultCode = {
     },
   ),
   'IDX-ACTIVE-MISSING': onJson(
-    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-    (body) => indexRecords(body).reduce((n, record) => ('active' in record ? (delete record.active, n + 1) : n), 0),
+    (_body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (!('active' in record)) return n;
+        delete record.active;
+        return n + 1;
+      }, 0),
   ),
   'IDX-SERIALIZED-DROPPED': onJson(
     () => true,
-    (body) => indexRecords(body).reduce((n, record) => ('serialized' in record ? (delete record.serialized, n + 1) : n), 0),
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (!('serialized' in record)) return n;
+        delete record.serialized;
+        return n + 1;
+      }, 0),
   ),
   'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => ('permissions' in params ? (delete params.permissions, n + 1) : n), 0),
+    createIndexParams(expression).reduce((n, params) => {
+      if (!('permissions' in params)) return n;
+      delete params.permissions;
+      return n + 1;
+    }, 0),
   ),
   'IDX-PARTITIONS-NOT-STORED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
@@ -261,14 +289,18 @@ export const code: FaultCode = {
     }, 0),
   ),
   'IDX-DEFAULT-PARTITIONS-BY-SOURCE': onJson(
-    (body, ctx) =>
+    (_body, ctx) =>
       ctx.status === 201 &&
       topLevelForm(ctx.original) === 'create_index' &&
       createIndexParams(v4Expression(ctx.original)).some(
         (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params),
       ),
     (body) =>
-      indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
+      indexRecords(body).reduce((n, record) => {
+        if (jsonNumber(record.partitions) !== 8) return n;
+        record.partitions = jsonInt(1);
+        return n + 1;
+      }, 0),
   ),
   'IDX-PARTITIONS-INTERLEAVED': () =>
     observingIndexes((indexes) => ({
@@ -443,7 +475,7 @@ export const code: FaultCode = {
     }, 0),
   ),
   'IDX-BINDING-ARITY-WRONG-CODE': onJson(
-    (body, ctx) =>
+    (_body, ctx) =>
       ctx.status === 400 &&
       bindingHolders(v4Expression(ctx.original)).some((fields) =>
         Object.values(fields).some(
@@ -451,7 +483,12 @@ export const code: FaultCode = {
             isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1,
         ),
       ),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+    (body) =>
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'invalid argument';
+        return n + 1;
+      }, 0),
   ),
   'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
@@ -568,9 +605,13 @@ export const code: FaultCode = {
     (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['update']),
   ),
   'IDX-UNIQUE-TOGGLE-WRONG-ERROR': onJson(
-    (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
+    (_body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
     (body) =>
-      v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'instance not unique';
+        return n + 1;
+      }, 0),
   ),
   'IDX-SOURCE-FIRST-ONLY': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {

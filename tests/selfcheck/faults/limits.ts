@@ -39,8 +39,10 @@ function nestingDepth(bytes: Buffer): number {
       if (byte === 0x5c) i += 1;
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, (depth += 1));
-    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      deepest = Math.max(deepest, depth);
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
   }
   return deepest;
 }

@@ -147,11 +147,7 @@ export const code: FaultCode = {
           const paged = indexes.pagedIndex(ctx.original);
           const page = topLevelPage(body, ctx);
           return (
-            page !== undefined &&
-            page.data.length > 1 &&
-            paged !== undefined &&
-            paged.index.reverse.includes(true) &&
-            hasCursor(paged.form, 'before')
+            (page?.data.length ?? 0) > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before')
           );
         },
         (body) => {

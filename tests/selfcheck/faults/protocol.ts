@@ -59,7 +59,10 @@ function withoutHeaders(req: ProxiedRequest, drop: (name: string, value: string)
 
 /** Calls `visit` for every element of an array or value of an object (not deeper: `visit` recurses if it wants). */
 function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
-  if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
+  if (Array.isArray(value))
+    value.forEach((item, index) => {
+      visit(value, index, item);
+    });
   else if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) visit(value, key, item);
 }
 
@@ -152,7 +155,10 @@ export const code: FaultCode = {
       ctx.original.body.length > 0 &&
       v4Expression(ctx.original) === undefined &&
       hasErrorCode(body, 'invalid expression'),
-    (body) => v4Errors(body).forEach((error) => (error.code = 'bad request')),
+    (body) =>
+      v4Errors(body).forEach((error) => {
+        error.code = 'bad request';
+      }),
   ),
   'BODY-EMPTY-500': onResponse(
     (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && ctx.original.body.length === 0,
@@ -224,7 +230,10 @@ export const code: FaultCode = {
       let rounded = 0;
       // Array elements too: big integers usually come back in lists (`[9007199254740993, …]`).
       const round = (container: unknown[] | JsonObject, key: number | string, value: unknown): void => {
-        if (!isJsonInteger(value)) return forEachContained(value, round);
+        if (!isJsonInteger(value)) {
+          forEachContained(value, round);
+          return;
+        }
         const exact = BigInt(String(value));
         if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) return;
         const approx = jsonInt(BigInt(Number(exact)));
@@ -319,8 +328,14 @@ export const code: FaultCode = {
       forEachObject(v4Expression(ctx.original), (object) => {
         if (typeof object.var === 'string') used.push(object.var);
         for (const binding of Array.isArray(object.let) ? object.let : [object.let])
-          if (isJsonObject(binding)) Object.keys(binding).forEach((name) => bound.add(name));
-        if ('lambda' in object) [object.lambda].flat().forEach((name) => typeof name === 'string' && bound.add(name));
+          if (isJsonObject(binding))
+            Object.keys(binding).forEach((name) => {
+              bound.add(name);
+            });
+        if ('lambda' in object)
+          [object.lambda].flat().forEach((name) => {
+            if (typeof name === 'string') bound.add(name);
+          });
       });
       return res.status === 400 && used.some((name) => !bound.has(name));
     },

@@ -150,7 +150,7 @@ export const code: FaultCode = {
       return aborts;
     }),
     response: rewriteResponse(
-      (res, ctx) => {
+      (_res, ctx) => {
         const expression = v4Expression(ctx.original);
         return (
           Array.isArray(expression) &&
@@ -187,7 +187,7 @@ export const code: FaultCode = {
       ),
   ),
   'UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT': onJson(
-    (body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
+    (_body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
     (body) =>
       editErrors(body, (error) => {
         const failures = Array.isArray(error.failures) ? error.failures : [];

@@ -23,6 +23,7 @@ export async function ok(
 }
 
 /** The tagged `data` of a query that must succeed. */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function data(client: Client, query: string | { fql: unknown[] }, args?: Record<string, unknown>): Promise<any> {
   return (await ok(client, query, args === undefined ? {} : { args })).body.data;
 }
@@ -33,6 +34,7 @@ export async function fails(
   query: string | { fql: unknown[] },
   codes: string | readonly string[],
   opts: { format?: 'tagged' | 'simple' | 'decorated'; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 ): Promise<any> {
   const res = await client.fql(query, undefined, formatOptions(opts.format, opts.headers));
   res.expectStatus(400).expectSchema('v10-error');

@@ -249,10 +249,10 @@ const REGEX_RESULTS: readonly ResultCase[] = [
     expr: { replacestrregex: 'John Smith', pattern: '(\\w+) (\\w+)', replace: '$2, $1' },
     expected: 'Smith, John',
   },
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
   {
     name: 'ReplaceStrRegex with a named group',
     ids: ['FN-STR-026'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
     expr: { replacestrregex: 'v=12', pattern: '(?<num>\\d+)', replace: '<${num}>' },
     expected: 'v=<12>',
   },

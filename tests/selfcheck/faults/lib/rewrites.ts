@@ -105,6 +105,7 @@ export function editErrors(body: unknown, edit: (error: JsonObject) => boolean):
 /** A JSON body hook that applies `rewrite` to matching exchanges and counts it only when it changed something. */
 export function rewriteJson(
   applies: (body: unknown, context: JsonResponseContext) => boolean,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a rewrite that returns nothing (a forEach over the body) always counts as a change
   rewrite: (body: unknown, context: JsonResponseContext) => number | boolean | void,
 ): FaultHooks['json'] {
   return (body, context) => {
@@ -306,7 +307,7 @@ export function schemaRefOf(value: unknown): { kind: string; name: string } | un
 /** A server that gives the record a `form` answers (of native collection `native`) the transaction's time as its `ts`. */
 export const tsIsTxnTime = (form: string, native: string): Fault['apply'] =>
   onJson(
-    (body, ctx) => topLevelForm(ctx.original) === form && ctx.status === 200 && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (_body, ctx) => topLevelForm(ctx.original) === form && ctx.status === 200 && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
     (body, ctx) => {
       const resource = v4Resource(body);
       if (resource === undefined || nativeCollectionOf(resource) !== native || String(resource.ts) === ctx.headers['x-txn-time']) return 0;

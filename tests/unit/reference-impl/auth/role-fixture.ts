@@ -2,11 +2,11 @@
 import { request } from 'undici';
 import type { RunningReferenceServer } from '../../../../reference-impl/server.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function queryServer(
   server: RunningReferenceServer,
   expr: unknown,
   secret = server.rootSecret,
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 ): Promise<{ status: number; body: any }> {
   const res = await request(`${server.url}/`, {
     method: 'POST',

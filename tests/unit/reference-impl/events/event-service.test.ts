@@ -21,6 +21,7 @@ async function setup(options: ConstructorParameters<typeof EventService>[1] = {}
 const puts = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ put: 'Items', id: String(from + i), data: {} }));
 
 class MemorySink implements ResponseStream {
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   readonly events: any[] = [];
   /** What each `write` got: a live transaction's events arrive as one buffer. */
   readonly writes: (string | Uint8Array)[] = [];
@@ -118,7 +119,7 @@ describe('EventService', () => {
     };
     // A client that reads the status event and the first replayed event, then nothing more.
     class StalledSink extends MemorySink {
-      override whenWritable(): any {
+      override whenWritable(): Promise<void> | undefined {
         return this.events.length >= 2 ? new Promise<void>(() => {}) : undefined;
       }
     }

@@ -36,6 +36,7 @@ async function setup(query: string, mayRead: ReadCheck = async () => true) {
   return { fixture, consumer, step };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 const shown = (item: any) => ({ type: item.json.type, n: item.json.data['@doc'].n['@int'] ?? item.json.data['@doc'].n });
 
 describe('SourceConsumer', () => {
@@ -59,7 +60,7 @@ describe('SourceConsumer', () => {
     const back = await step();
     expect(back.items.map(shown)).toEqual([{ type: 'add', n: '9' }]);
     // The discarded write's cost rides on the next event.
-    expect((back.items[0]!.json.stats as any).read_ops).toBe(2);
+    expect((back.items[0]!.json.stats as { read_ops: number }).read_ops).toBe(2);
     fixture.commit([{ remove: 'Items', id: '1' }]);
     expect((await step()).items.map(shown)).toEqual([{ type: 'remove', n: '9' }]);
   });

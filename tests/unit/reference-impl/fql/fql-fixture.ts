@@ -50,7 +50,10 @@ export async function evaluate(store: Store, query: string): Promise<{ value: Fq
   const rt = new Interpreter({
     ctx,
     now: Time.fromMicros(ts),
-    issueEventSource: async (spec) => (sources.push(spec), `token-${sources.length}`),
+    issueEventSource: async (spec) => {
+      sources.push(spec);
+      return `token-${sources.length}`;
+    },
   });
   return { value: await rt.run(parseQuery(query), new Map()), sources };
 }

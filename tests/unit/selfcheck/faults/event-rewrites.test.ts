@@ -73,6 +73,7 @@ const response = (status: number, body: unknown): BufferedResponse => ({
   headers: { 'x-txn-time': '7' },
   body: Buffer.from(JSON.stringify(body)),
 });
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 const bodyOf = (res: BufferedResponse | undefined): any => (res === undefined ? undefined : JSON.parse(res.body.toString()));
 
 /** A writer that records what a stream hook emits; `pause` ends the stream (the suite left). */
@@ -411,7 +412,7 @@ describe('query faults', () => {
 describe('faults that imitate a server with a different memory', () => {
   it('triggerRewrite edits data events with the writes the proxy saw for their document in their transaction', () => {
     const calls: unknown[] = [];
-    const hooks = triggerRewrite((event, writes) => {
+    const hooks = triggerRewrite((_event, writes) => {
       calls.push(writes.map((w) => w.kind));
       return writes.some((w) => w.kind === 'update') ? [] : undefined;
     });
