@@ -41,7 +41,7 @@ class MemorySink implements ResponseStream {
     this.closed = true;
   }
   onClose(): void {}
-  whenWritable(): undefined {
+  whenWritable(): Promise<void> | undefined {
     return undefined;
   }
 }
