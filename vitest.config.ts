@@ -1,6 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, conformanceMaxWorkers, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, ENV, testTimeoutFor } from './tests/harness/config.js';
+import {
+  CONFORMANCE_ISOLATE,
+  CONFORMANCE_POOL,
+  conformanceMaxWorkers,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_STREAM_TIMEOUT_MS,
+  ENV,
+  testTimeoutFor,
+} from './tests/harness/config.js';
 import { requirementTagDefinitions } from './tests/harness/requirement-ids.js';
 import { ConformanceReporter } from './tests/runner/reporters/conformance-reporter.js';
 

@@ -9,14 +9,14 @@ import { startReferenceServer } from '../reference-impl/server.js';
 
 const COSTS = [4, 10] as const;
 
-async function query(url: string, secret: string, body: unknown): Promise<{ status: number; resource: any }> {
+async function query(url: string, secret: string, body: unknown): Promise<{ status: number; resource: { ref: unknown } }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4' },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
-  const json = (await res.json()) as { resource?: unknown };
+  const json = (await res.json()) as { resource: { ref: unknown } };
   return { status: res.status, resource: json.resource };
 }
 
@@ -24,7 +24,12 @@ function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   const round = (n: number) => Math.round(n * 1000) / 1000;
-  return { meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length), p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(sorted[sorted.length - 1]!) };
+  return {
+    meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length),
+    p50Ms: round(at(0.5)),
+    p95Ms: round(at(0.95)),
+    maxMs: round(sorted[sorted.length - 1]!),
+  };
 }
 
 async function timed(times: number, run: () => Promise<void>): Promise<number[]> {
@@ -36,7 +41,6 @@ async function timed(times: number, run: () => Promise<void>): Promise<number[]>
   }
   return samples;
 }
-
 
 async function measure(bcryptCost: number, iterations: number): Promise<BenchResult[]> {
   const server = await startReferenceServer({ port: 0, bcryptCost });
@@ -52,11 +56,27 @@ async function measure(bcryptCost: number, iterations: number): Promise<BenchRes
     };
     // Warm-up: JIT and connection.
     await timed(3, async () => expectStatus((await send({ identify: ref, password })).status, 200, 'Identify'));
-    const login = summary(await timed(iterations, async () => expectStatus((await send({ login: ref, params: { object: { password } } })).status, 201, 'Login')));
-    const identify = summary(await timed(iterations, async () => expectStatus((await send({ identify: ref, password })).status, 200, 'Identify')));
+    const login = summary(
+      await timed(iterations, async () =>
+        expectStatus((await send({ login: ref, params: { object: { password } } })).status, 201, 'Login'),
+      ),
+    );
+    const identify = summary(
+      await timed(iterations, async () => expectStatus((await send({ identify: ref, password })).status, 200, 'Identify')),
+    );
     return [
-      { name: `Login latency, p50 (bcrypt cost ${bcryptCost})`, value: login.p50Ms, unit: 'ms', detail: { ...login, iterations, bcryptCost } },
-      { name: `Identify latency, p50 (bcrypt cost ${bcryptCost})`, value: identify.p50Ms, unit: 'ms', detail: { ...identify, iterations, bcryptCost } },
+      {
+        name: `Login latency, p50 (bcrypt cost ${bcryptCost})`,
+        value: login.p50Ms,
+        unit: 'ms',
+        detail: { ...login, iterations, bcryptCost },
+      },
+      {
+        name: `Identify latency, p50 (bcrypt cost ${bcryptCost})`,
+        value: identify.p50Ms,
+        unit: 'ms',
+        detail: { ...identify, iterations, bcryptCost },
+      },
     ];
   } finally {
     await server.close();

@@ -120,7 +120,11 @@ export class BenchContext {
         });
       });
       server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-    const child = spawn(process.execPath, ['-e', code, body, JSON.stringify(headers), String(status), String(busyMicros), String(endOfTurnWrites)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', code, body, JSON.stringify(headers), String(status), String(busyMicros), String(endOfTurnWrites)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.cleanups.push(async () => {
       child.kill('SIGTERM');
@@ -140,7 +144,14 @@ export class BenchContext {
   /** An autocannon run over HTTP/1.1 keep-alive connections for `loadSeconds`, after `warmupSeconds` untimed. */
   async load(options: LoadOptions): Promise<LoadResult> {
     const run = (duration: number) =>
-      autocannon({ url: options.url, method: options.method ?? 'POST', headers: options.headers, body: options.body, connections: options.connections ?? 64, duration });
+      autocannon({
+        url: options.url,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        body: options.body,
+        connections: options.connections ?? 64,
+        duration,
+      });
     await run(this.warmupSeconds);
     const cpuBefore = options.pid === undefined ? undefined : processCpuMicros(options.pid);
     const result = await run(this.loadSeconds);
@@ -151,7 +162,9 @@ export class BenchContext {
       p99Ms: result.latency.p99,
       non2xx: result.non2xx,
       errors: result.errors,
-      ...(cpuSpent === undefined || result.requests.total === 0 ? {} : { serverCpuMicrosPerRequest: Math.round((cpuSpent / result.requests.total) * 10) / 10 }),
+      ...(cpuSpent === undefined || result.requests.total === 0
+        ? {}
+        : { serverCpuMicrosPerRequest: Math.round((cpuSpent / result.requests.total) * 10) / 10 }),
     };
   }
 
@@ -228,6 +241,12 @@ export function ratioResult(name: string, measured: LoadResult, baseline: LoadRe
     ratio,
     goal: `ratio ≥ ${minRatio}`,
     met: ratio >= minRatio && measured.non2xx === 0 && measured.errors === 0,
-    detail: { p50Ms: measured.p50Ms, p99Ms: measured.p99Ms, non2xx: measured.non2xx, errors: measured.errors, baselineP99Ms: baseline.p99Ms },
+    detail: {
+      p50Ms: measured.p50Ms,
+      p99Ms: measured.p99Ms,
+      non2xx: measured.non2xx,
+      errors: measured.errors,
+      baselineP99Ms: baseline.p99Ms,
+    },
   };
 }

@@ -21,7 +21,16 @@ export async function run(_ctx: BenchContext): Promise<BenchResult[]> {
       child.once('exit', (exit) => resolve(exit));
     });
     const seconds = Math.round((Date.now() - started) / 100) / 10;
-    return [{ name: 'Full conformance suite (embedded server)', value: seconds, unit: 's', goal: `≤ ${GOAL_SECONDS} s`, met: seconds <= GOAL_SECONDS, detail: { exitCode: code ?? 'signal' } }];
+    return [
+      {
+        name: 'Full conformance suite (embedded server)',
+        value: seconds,
+        unit: 's',
+        goal: `≤ ${GOAL_SECONDS} s`,
+        met: seconds <= GOAL_SECONDS,
+        detail: { exitCode: code ?? 'signal' },
+      },
+    ];
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }

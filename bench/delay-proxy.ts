@@ -41,7 +41,7 @@ function relay(from: net.Socket, to: net.Socket, delayMs: number, openAt: number
   };
   const push = (chunk: Buffer | 'end' | 'close') => {
     queue.push({ at: Math.max(performance.now() + delayMs, openAt), chunk });
-    timer ??= setTimeout(pump, Math.max(0, queue[0]!.at - performance.now()));
+    if (timer === undefined) timer = setTimeout(pump, Math.max(0, queue[0]!.at - performance.now()));
   };
   from.on('data', (chunk: Buffer) => {
     inFlight += chunk.length;

@@ -57,8 +57,7 @@ class TimedStream implements Dispatcher.DispatchHandler {
   readArrived(): void {
     for (const { chunk, at } of this.chunks.splice(0)) {
       this.buffered += this.decoder.write(chunk);
-      let newline: number;
-      while ((newline = this.buffered.indexOf('\n')) >= 0) {
+      for (let newline = this.buffered.indexOf('\n'); newline >= 0; newline = this.buffered.indexOf('\n')) {
         const line = this.buffered.slice(0, newline).trim();
         this.buffered = this.buffered.slice(newline + 1);
         if (line !== '') this.received(JSON.parse(line) as { type: string; data?: { '@doc'?: { id: string } } }, at);
@@ -128,8 +127,13 @@ function percentile(sorted: number[], p: number): number {
 
 const AUTH = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'content-type': 'application/json' };
 
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { ...AUTH, ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { ...AUTH, ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
@@ -148,7 +152,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     for (const [level, count] of LEVELS.entries()) {
       const collection = `Bench${level}`;
       await post(url, '/', { create_collection: { object: { name: collection } } }, { 'x-faunadb-api-version': '4' });
-      const token = (await post(url, '/query/1', { query: `${collection}.all().eventSource()` }, { 'x-format': 'tagged' })).data['@stream'] as string;
+      const source = (await post(url, '/query/1', { query: `${collection}.all().eventSource()` }, { 'x-format': 'tagged' })) as {
+        data: { '@stream': string };
+      };
+      const token = source.data['@stream'];
       const streams = await Promise.all(Array.from({ length: count }, () => TimedStream.open(url, dispatcher, token)));
       const samples: number[] = [];
       const serverCpuBefore = processCpuMicros(pid) / 1000;
@@ -158,8 +165,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
         const id = String(9_000_000_000_000_000n + BigInt(level * 100_000 + i));
         const arrivals = Promise.all(streams.map((s) => s.arrival(id)));
         const sent = performance.now();
-        await post(url, '/', { create: { ref: { collection }, id }, params: { object: { data: { object: { i } } } } }, { 'x-faunadb-api-version': '4' });
-        for (const at of await withTimeout(arrivals, ARRIVAL_TIMEOUT_MS, `write ${i}: not every stream got its event`)) samples.push(at - sent);
+        await post(
+          url,
+          '/',
+          { create: { ref: { collection }, id }, params: { object: { data: { object: { i } } } } },
+          { 'x-faunadb-api-version': '4' },
+        );
+        for (const at of await withTimeout(arrivals, ARRIVAL_TIMEOUT_MS, `write ${i}: not every stream got its event`))
+          samples.push(at - sent);
       }
       const serverCpuMs = processCpuMicros(pid) / 1000 - serverCpuBefore;
       const clientCpu = process.cpuUsage(clientCpuBefore);

@@ -12,9 +12,16 @@ const HEADERS = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'x-faunadb-api-v
 const MIN_RATIO = 0.6;
 
 async function post(url: string, expr: unknown): Promise<{ status: number; text: string; headers: Record<string, string> }> {
-  const res = await request(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(expr), headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const res = await request(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(expr),
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string' && !CONNECTION_HEADERS.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(res.headers))
+    if (typeof value === 'string' && !CONNECTION_HEADERS.has(name)) headers[name] = value;
   return { status: res.statusCode, text: await res.body.text(), headers };
 }
 
@@ -27,7 +34,10 @@ async function loadedServer(ctx: BenchContext): Promise<{ url: string; pid: numb
   const url = `${server.url}/`;
   const setup = await post(url, { create_collection: { object: { name: 'bench' } } });
   if (setup.status !== 201) throw new Error(`cannot create the bench collection: ${setup.text}`);
-  const docs = Array.from({ length: 200 }, (_, i) => ({ create: { ref: { collection: 'bench' }, id: String(i + 1) }, params: { object: { data: { object: { n: i, name: `item ${i}`, tags: ['a', 'b'] } } } } }));
+  const docs = Array.from({ length: 200 }, (_, i) => ({
+    create: { ref: { collection: 'bench' }, id: String(i + 1) },
+    params: { object: { data: { object: { n: i, name: `item ${i}`, tags: ['a', 'b'] } } } },
+  }));
   const loaded = await post(url, docs);
   if (loaded.status >= 300) throw new Error(`cannot load documents: ${loaded.text.slice(0, 200)}`);
   return { url, pid: server.child.pid!, stop: () => server.kill('SIGTERM') };
@@ -42,7 +52,11 @@ async function measure(ctx: BenchContext, name: string, expr: unknown): Promise<
     // The baseline sends the reference server's response, headers included: the metrics headers the protocol asks
     // for cost node:http a few µs per response, which is wire format, not the server's work.
     const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
-    const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: server.url, headers: HEADERS, body, pid: server.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
+    const { measured, baseline, roundRatios, cpu } = await compareLoads(
+      ctx,
+      { url: server.url, headers: HEADERS, body, pid: server.pid },
+      { url: bare.url, headers: HEADERS, body, pid: bare.pid },
+    );
     const result = ratioResult(name, measured, baseline, MIN_RATIO);
     return { ...result, detail: { ...result.detail, responseBytes: Buffer.byteLength(probe.text), ...comparisonDetail(roundRatios, cpu) } };
   } finally {
@@ -56,7 +70,13 @@ async function measure(ctx: BenchContext, name: string, expr: unknown): Promise<
  * ratio would be if the server's CPU were the only limit).
  */
 function comparisonDetail(roundRatios: readonly number[], cpu: LoadComparison['cpu']): Record<string, number | string> {
-  const cpuDetail: Record<string, number> = cpu ? { serverCpuMicrosPerRequest: cpu.measured, baselineCpuMicrosPerRequest: cpu.baseline, cpuCostRatio: Math.round((cpu.baseline / cpu.measured) * 100) / 100 } : {};
+  const cpuDetail: Record<string, number> = cpu
+    ? {
+        serverCpuMicrosPerRequest: cpu.measured,
+        baselineCpuMicrosPerRequest: cpu.baseline,
+        cpuCostRatio: Math.round((cpu.baseline / cpu.measured) * 100) / 100,
+      }
+    : {};
   return { roundRatios: roundRatios.join(' '), ...cpuDetail };
 }
 
@@ -67,7 +87,13 @@ const CALIBRATION_BUSY_MICROS = 15;
  * The bare server answering the reference server's response to `expr`, against a variant of itself (`variant`):
  * measured the same way as the reference server, so its ratio reads on the same scale.
  */
-async function bareVariant(ctx: BenchContext, name: string, expr: unknown, variant: { busyMicros?: number; endOfTurnWrites?: boolean }, detail: Record<string, number | string>): Promise<BenchResult> {
+async function bareVariant(
+  ctx: BenchContext,
+  name: string,
+  expr: unknown,
+  variant: { busyMicros?: number; endOfTurnWrites?: boolean },
+  detail: Record<string, number | string>,
+): Promise<BenchResult> {
   const server = await loadedServer(ctx);
   let probe: Awaited<ReturnType<typeof post>>;
   try {
@@ -78,7 +104,11 @@ async function bareVariant(ctx: BenchContext, name: string, expr: unknown, varia
   const body = JSON.stringify(expr);
   const changed = await ctx.bareServer(probe.text, probe.headers, probe.status, variant);
   const bare = await ctx.bareServer(probe.text, probe.headers, probe.status);
-  const { measured, baseline, roundRatios, cpu } = await compareLoads(ctx, { url: changed.url, headers: HEADERS, body, pid: changed.pid }, { url: bare.url, headers: HEADERS, body, pid: bare.pid });
+  const { measured, baseline, roundRatios, cpu } = await compareLoads(
+    ctx,
+    { url: changed.url, headers: HEADERS, body, pid: changed.pid },
+    { url: bare.url, headers: HEADERS, body, pid: bare.pid },
+  );
   return {
     name,
     value: measured.requestsPerSecond,
@@ -96,7 +126,13 @@ async function bareVariant(ctx: BenchContext, name: string, expr: unknown, varia
  * machine's cores, so the answer depends on the machine, which is why it is measured.
  */
 function calibrate(ctx: BenchContext, expr: unknown): Promise<BenchResult> {
-  return bareVariant(ctx, `Calibration: bare + ${CALIBRATION_BUSY_MICROS} µs busy work per request`, expr, { busyMicros: CALIBRATION_BUSY_MICROS }, { busyMicrosPerRequest: CALIBRATION_BUSY_MICROS });
+  return bareVariant(
+    ctx,
+    `Calibration: bare + ${CALIBRATION_BUSY_MICROS} µs busy work per request`,
+    expr,
+    { busyMicros: CALIBRATION_BUSY_MICROS },
+    { busyMicrosPerRequest: CALIBRATION_BUSY_MICROS },
+  );
 }
 
 /**
@@ -111,7 +147,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const get = { get: { ref: { collection: 'bench' }, id: '7' } };
   return [
     await measure(ctx, 'Get by ref (HTTP/1.1, 64 conns)', get),
-    await measure(ctx, 'Create (HTTP/1.1, 64 conns)', { create: { collection: 'bench' }, params: { object: { data: { object: { n: 1, name: 'new' } } } } }),
+    await measure(ctx, 'Create (HTTP/1.1, 64 conns)', {
+      create: { collection: 'bench' },
+      params: { object: { data: { object: { n: 1, name: 'new' } } } },
+    }),
     await measure(ctx, 'Paginate size 64 (HTTP/1.1, 64 conns)', { paginate: { documents: { collection: 'bench' } }, size: 64 }),
     await calibrate(ctx, get),
     await endOfTurnBaseline(ctx, get),

@@ -11,7 +11,13 @@ const BATCH = 1_000;
 const GOAL_MB = 200;
 
 async function post(url: string, expr: unknown): Promise<void> {
-  const res = await request(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(expr), headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const res = await request(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(expr),
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`answered ${res.statusCode}: ${text.slice(0, 300)}`);
 }
@@ -21,11 +27,26 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const url = `${server.url}/`;
   const idle = await ctx.rssBytes(server.child.pid!);
   await post(url, { create_collection: { object: { name: 'small' } } });
-  await post(url, { create_index: { object: { name: 'small_by_group', source: { collection: 'small' }, terms: [{ object: { field: ['data', 'group'] } }] } } });
-  await post(url, { create_index: { object: { name: 'small_by_n', source: { collection: 'small' }, values: [{ object: { field: ['data', 'n'] } }, { object: { field: ['ref'] } }] } } });
+  await post(url, {
+    create_index: {
+      object: { name: 'small_by_group', source: { collection: 'small' }, terms: [{ object: { field: ['data', 'group'] } }] },
+    },
+  });
+  await post(url, {
+    create_index: {
+      object: {
+        name: 'small_by_n',
+        source: { collection: 'small' },
+        values: [{ object: { field: ['data', 'n'] } }, { object: { field: ['ref'] } }],
+      },
+    },
+  });
   const started = Date.now();
   for (let first = 0; first < DOCUMENTS; first += BATCH) {
-    const batch = Array.from({ length: BATCH }, (_, i) => ({ create: { collection: 'small' }, params: { object: { data: { object: { n: first + i, group: (first + i) % 100, label: `doc-${first + i}` } } } } }));
+    const batch = Array.from({ length: BATCH }, (_, i) => ({
+      create: { collection: 'small' },
+      params: { object: { data: { object: { n: first + i, group: (first + i) % 100, label: `doc-${first + i}` } } } },
+    }));
     await post(url, batch);
   }
   const loadSeconds = (Date.now() - started) / 1000;

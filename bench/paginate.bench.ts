@@ -13,7 +13,13 @@ const SIZES = [1_000, 10_000, 100_000] as const;
 const GOAL_RATIO = 1.5;
 
 async function post(url: string, expr: unknown): Promise<{ data: unknown[] }> {
-  const res = await request(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(expr), headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const res = await request(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(expr),
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${JSON.stringify(expr).slice(0, 80)} answered ${res.statusCode}: ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { resource: { data: unknown[] } }).resource;
@@ -22,10 +28,17 @@ async function post(url: string, expr: unknown): Promise<{ data: unknown[] }> {
 /** A collection of `entries` documents `{i}` and an active index covering `i`, written in batches. */
 async function prepare(url: string, name: string, entries: number): Promise<void> {
   await post(url, { create_collection: { object: { name } } });
-  await post(url, { create_index: { object: { name: `${name}_by_i`, source: { collection: name }, values: [{ object: { field: ['data', 'i'] } }], active: true } } });
+  await post(url, {
+    create_index: {
+      object: { name: `${name}_by_i`, source: { collection: name }, values: [{ object: { field: ['data', 'i'] } }], active: true },
+    },
+  });
   for (let from = 0; from < entries; from += WRITE_BATCH) {
     const batch = Array.from({ length: Math.min(WRITE_BATCH, entries - from) }, (_, k) => from + k);
-    await post(url, { foreach: { lambda: 'i', expr: { create: { collection: name }, params: { object: { data: { object: { i: { var: 'i' } } } } } } }, collection: batch });
+    await post(url, {
+      foreach: { lambda: 'i', expr: { create: { collection: name }, params: { object: { data: { object: { i: { var: 'i' } } } } } } },
+      collection: batch,
+    });
   }
 }
 
@@ -68,7 +81,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const latencies = await measure(url, iterations);
   const results: BenchResult[] = SIZES.map((entries) => {
     const latency = latencies.get(entries)!;
-    return { name: `Paginate 64 p50, ${entries.toLocaleString('en-US')} entries`, value: latency.p50Ms, unit: 'ms', detail: { ...latency, iterations } };
+    return {
+      name: `Paginate 64 p50, ${entries.toLocaleString('en-US')} entries`,
+      value: latency.p50Ms,
+      unit: 'ms',
+      detail: { ...latency, iterations },
+    };
   });
   const small = latencies.get(SIZES[0])!;
   const large = latencies.get(SIZES[SIZES.length - 1])!;

@@ -31,7 +31,18 @@ interface SuiteRun {
 async function runSuite(url: string, areas: string | undefined): Promise<SuiteRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'fc-bench-remote-'));
   try {
-    const args = [CLI, '--url', url, '--secret', BENCH_ROOT_SECRET, '--seed', '1', '--report-dir', reportDir, ...(areas ? ['--area', areas] : [])];
+    const args = [
+      CLI,
+      '--url',
+      url,
+      '--secret',
+      BENCH_ROOT_SECRET,
+      '--seed',
+      '1',
+      '--report-dir',
+      reportDir,
+      ...(areas ? ['--area', areas] : []),
+    ];
     const started = Date.now();
     const exitCode = await new Promise<number | null>((resolve) => {
       spawn(process.execPath, args, { stdio: 'ignore', env: { ...process.env, CI: 'true' } }).once('exit', (code) => resolve(code));
@@ -41,7 +52,14 @@ async function runSuite(url: string, areas: string | undefined): Promise<SuiteRu
       totals: { tests: number; passed: number };
       network?: { filesInFlight: number; roundTripMs?: number };
     };
-    return { seconds, exitCode, tests: report.totals.tests, passed: report.totals.passed, filesInFlight: report.network?.filesInFlight, roundTripMs: report.network?.roundTripMs };
+    return {
+      seconds,
+      exitCode,
+      tests: report.totals.tests,
+      passed: report.totals.passed,
+      filesInFlight: report.network?.filesInFlight,
+      roundTripMs: report.network?.roundTripMs,
+    };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
@@ -62,7 +80,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const what = areas ? `areas ${areas}` : 'whole suite';
   const server = await ctx.referenceServer();
   const direct = await runSuite(server.url, areas);
-  const results: BenchResult[] = [{ name: `Suite against a server on this machine (${what})`, value: direct.seconds, unit: 's', detail: detail(direct) }];
+  const results: BenchResult[] = [
+    { name: `Suite against a server on this machine (${what})`, value: direct.seconds, unit: 's', detail: detail(direct) },
+  ];
   for (const { ms, goal } of ROUND_TRIPS) {
     const proxy = await startDelayProxy(server.url, ms / 2);
     try {

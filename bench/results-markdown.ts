@@ -40,21 +40,28 @@ export interface RecordedResults {
 /** The recorded results with every file of a full run replacing its earlier entry; a quick run changes nothing. */
 export function mergeRun(recorded: RecordedResults, run: BenchRun): RecordedResults {
   if (run.quick) return recorded;
-  const fresh = run.files.map((f) => ({ ...f, measuredAt: run.generatedAt, cores: run.cores, cpu: run.cpu, node: run.node, platform: run.platform }));
+  const fresh = run.files.map((f) => ({
+    ...f,
+    measuredAt: run.generatedAt,
+    cores: run.cores,
+    cpu: run.cpu,
+    node: run.node,
+    platform: run.platform,
+  }));
   const replaced = new Set(fresh.map((f) => f.file));
   const files = [...recorded.files.filter((f) => !replaced.has(f.file)), ...fresh].sort((a, b) => a.file.localeCompare(b.file));
   return { files };
 }
 
 const number = (n: number | undefined) => (n === undefined ? '' : n.toLocaleString('en-US', { maximumFractionDigits: 3 }));
-const escape = (text: string) => text.replace(/\|/g, '\\|');
+const escapePipes = (text: string) => text.replace(/\|/g, '\\|');
 const load = (n: number | undefined) => (n === undefined ? '?' : n.toFixed(2));
 
 function fileSection(f: RecordedFile): string[] {
   const rows = f.results.map((r) => {
-    const cpu = typeof r.detail?.['cpuCostRatio'] === 'number' ? r.detail['cpuCostRatio'].toFixed(2) : '';
+    const cpu = typeof r.detail?.cpuCostRatio === 'number' ? r.detail.cpuCostRatio.toFixed(2) : '';
     const met = r.met === undefined ? '' : r.met ? 'met' : '**not met**';
-    return `| ${escape(r.name)} | ${number(r.value)} ${escape(r.unit)} | ${number(r.baseline)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${cpu} | ${escape(r.goal ?? '')} | ${met} |`;
+    return `| ${escapePipes(r.name)} | ${number(r.value)} ${escapePipes(r.unit)} | ${number(r.baseline)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${cpu} | ${escapePipes(r.goal ?? '')} | ${met} |`;
   });
   return [
     `## ${f.file}`,
@@ -62,7 +69,7 @@ function fileSection(f: RecordedFile): string[] {
     `Measured ${f.measuredAt}: ${f.cores} cores (${f.cpu ?? 'unknown cpu'}), node ${f.node}, ${f.platform}; load average ${load(f.loadBefore)} before, ${load(f.loadAfter)} after.`,
     '',
     ...(f.error !== undefined
-      ? [`Failed: ${escape(f.error)}`]
+      ? [`Failed: ${escapePipes(f.error)}`]
       : ['| Figure | Value | Baseline | Ratio | CPU ratio | Goal | |', '|---|---|---|---|---|---|---|', ...rows]),
     '',
   ];

@@ -41,7 +41,13 @@ for (const file of files) {
     outcomes.push({ file, results, loadBefore, loadAfter: loadavg()[0] });
     console.log(`${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
-    outcomes.push({ file, results: [], error: error instanceof Error ? error.message : String(error), loadBefore, loadAfter: loadavg()[0] });
+    outcomes.push({
+      file,
+      results: [],
+      error: error instanceof Error ? error.message : String(error),
+      loadBefore,
+      loadAfter: loadavg()[0],
+    });
     console.log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await ctx.close();
@@ -52,18 +58,37 @@ const cores = cpus().length;
 const rows = outcomes.flatMap((o) => o.results);
 const cell = (n: number | undefined) => (n === undefined ? '' : n.toLocaleString('en-US'));
 // The CPU cost ratio (bare ÷ measured CPU per request) is the steadier view of a throughput ratio on a shared machine.
-const cpuRatio = (r: BenchResult) => (typeof r.detail?.['cpuCostRatio'] === 'number' ? r.detail['cpuCostRatio'].toFixed(2) : '');
+const cpuRatio = (r: BenchResult) => (typeof r.detail?.cpuCostRatio === 'number' ? r.detail.cpuCostRatio.toFixed(2) : '');
 const table = [
   ['figure', 'value', 'unit', 'baseline', 'ratio', 'cpu ratio', 'goal', 'met'],
-  ...rows.map((r) => [r.name, cell(r.value), r.unit, cell(r.baseline), r.ratio === undefined ? '' : r.ratio.toFixed(2), cpuRatio(r), r.goal ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO']),
+  ...rows.map((r) => [
+    r.name,
+    cell(r.value),
+    r.unit,
+    cell(r.baseline),
+    r.ratio === undefined ? '' : r.ratio.toFixed(2),
+    cpuRatio(r),
+    r.goal ?? '',
+    r.met === undefined ? '' : r.met ? 'yes' : 'NO',
+  ]),
 ];
 const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-console.log(`\n${cores} cores (${cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${platform()}/${arch()}${opts.quick ? ', quick mode' : ''}`);
+console.log(
+  `\n${cores} cores (${cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${platform()}/${arch()}${opts.quick ? ', quick mode' : ''}`,
+);
 for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 for (const o of outcomes.filter((o) => o.error)) console.log(`${o.file}: ${o.error}`);
 
 await mkdir(fileURLToPath(new URL('../reports/', import.meta.url)), { recursive: true });
-const report = { generatedAt: new Date().toISOString(), cores, cpu: cpus()[0]?.model, node: process.version, platform: platform(), quick: opts.quick, files: outcomes };
+const report = {
+  generatedAt: new Date().toISOString(),
+  cores,
+  cpu: cpus()[0]?.model,
+  node: process.version,
+  platform: platform(),
+  quick: opts.quick,
+  files: outcomes,
+};
 await writeFile(opts.report, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nwrote ${opts.report}`);
 // A quick run is a smoke test, not a measurement: only full runs are recorded, each file replacing its own figures.

@@ -21,7 +21,16 @@ const cacheDir = fileURLToPath(new URL('../node_modules/.cache/fauna-conformance
 
 async function bundle() {
   const { build } = await import('esbuild');
-  const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+  });
   mkdirSync(cacheDir, { recursive: true });
   const code = result.outputFiles[0].contents;
   // Named by content: servers starting together share one file, and a rename never exposes half a file.

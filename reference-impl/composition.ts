@@ -90,7 +90,21 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
   forms.register(...authForms);
   forms.register(...roleForms);
   // FQL v4 functions beyond the SD's list (DEC-065, profile v4-functions).
-  forms.register(...numberForms, ...typeCheckForms, ...stringForms, ...aggregateForms, ...objectForms, ...userFunctionForms, ...timeForms, ...mathForms, ...setFunctionForms, ...foldAndKeyForms, ...historyForms, ...historyWriteForms, ...formatForms);
+  forms.register(
+    ...numberForms,
+    ...typeCheckForms,
+    ...stringForms,
+    ...aggregateForms,
+    ...objectForms,
+    ...userFunctionForms,
+    ...timeForms,
+    ...mathForms,
+    ...setFunctionForms,
+    ...foldAndKeyForms,
+    ...historyForms,
+    ...historyWriteForms,
+    ...formatForms,
+  );
 
   const natives = new NativeCollectionHandlers();
   registerCoreNativeCollections(natives);
@@ -112,7 +126,13 @@ export function composeReferenceServer(options: CompositionOptions): ReferenceSe
     functionTimeLimitMs: options.functionTimeLimitMs ?? DEFAULT_FUNCTION_TIME_LIMIT_MS,
     queryTimeLimitMs: options.queryTimeLimitMs ?? DEFAULT_QUERY_TIME_LIMIT_MS,
   };
-  const services: ServerServices = { store, transactions, authenticator: new Authenticator(store, options.rootSecret, () => transactions.readTs), evalServices, access };
+  const services: ServerServices = {
+    store,
+    transactions,
+    authenticator: new Authenticator(store, options.rootSecret, () => transactions.readTs),
+    evalServices,
+    access,
+  };
 
   const routes = new RouteTable();
   routes.add(v4QueryEndpoint);

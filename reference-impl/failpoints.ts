@@ -43,7 +43,10 @@ export function activeFailpoints(): ActiveFailpoints | undefined {
 /** The failpoints a request's header names (undefined when it names none). */
 export function requestedFailpoints(header: string | undefined): ActiveFailpoints | undefined {
   if (header === undefined) return undefined;
-  const names = header.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = header
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   return names.length === 0 ? undefined : new ActiveFailpoints(new Set(names));
 }
 

@@ -40,39 +40,51 @@ export interface RunningReferenceServerWithParts extends RunningReferenceServer 
   readonly parts: ReferenceServerParts;
 }
 
-
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServerWithParts> {
   const rootSecret = options.rootSecret ?? `root-${randomBytes(12).toString('hex')}`;
   const host = options.host ?? '127.0.0.1';
   // Transport faults (resets, malformed requests) are the clients' and logged only when debugging.
   const onFault = (error: unknown) => {
-    if (process.env['FAUNA_REFERENCE_DEBUG']) console.error('[reference-server]', error);
+    if (process.env.FAUNA_REFERENCE_DEBUG) console.error('[reference-server]', error);
   };
   // A request answered 500 is a server bug and always logged: the error's name and stack frames, not its message,
   // which could quote request data (secrets, passwords).
   const onInternalError = (error: unknown) => {
-    if (process.env['FAUNA_REFERENCE_DEBUG']) return console.error('[reference-server]', error);
+    if (process.env.FAUNA_REFERENCE_DEBUG) return console.error('[reference-server]', error);
     const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1).join('\n') : '';
-    console.error(`fauna-reference-server: internal error (${error instanceof Error ? error.name : typeof error}), answered 500\n${frames}`);
+    console.error(
+      `fauna-reference-server: internal error (${error instanceof Error ? error.name : typeof error}), answered 500\n${frames}`,
+    );
   };
   let dataDir: DataDirectory | undefined;
   if (options.dataDir !== undefined) dataDir = await openDataDirectory(options.dataDir, options.onStorageFailure ?? onFault);
   const serverKey = dataDir?.serverKey ?? randomBytes(32);
-  const parts = composeReferenceServer({ rootSecret, bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST, serverKey, ...(options.events ? { events: options.events } : {}), ...(options.functionTimeLimitMs !== undefined ? { functionTimeLimitMs: options.functionTimeLimitMs } : {}), ...(options.queryTimeLimitMs !== undefined ? { queryTimeLimitMs: options.queryTimeLimitMs } : {}) });
+  const parts = composeReferenceServer({
+    rootSecret,
+    bcryptCost: options.bcryptCost ?? DEFAULT_BCRYPT_COST,
+    serverKey,
+    ...(options.events ? { events: options.events } : {}),
+    ...(options.functionTimeLimitMs !== undefined ? { functionTimeLimitMs: options.functionTimeLimitMs } : {}),
+    ...(options.queryTimeLimitMs !== undefined ? { queryTimeLimitMs: options.queryTimeLimitMs } : {}),
+  });
   if (dataDir) {
     try {
       const recovered = dataDir.recover(parts.store, parts.transactions);
-      if (recovered.droppedBytes > 0) console.error(`fauna-reference-server: dropped a torn final commit-log record (${recovered.droppedBytes} bytes)`);
+      if (recovered.droppedBytes > 0)
+        console.error(`fauna-reference-server: dropped a torn final commit-log record (${recovered.droppedBytes} bytes)`);
     } catch (error) {
       await dataDir.close();
       throw error;
     }
   }
-  const transport = new DualProtocolServer(createDispatcher(parts.routes, parts.services, onInternalError, { failpoints: options.failpoints ?? false }), {
-    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    ...transportErrors(parts.routes),
-    onFault,
-  });
+  const transport = new DualProtocolServer(
+    createDispatcher(parts.routes, parts.services, onInternalError, { failpoints: options.failpoints ?? false }),
+    {
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      ...transportErrors(parts.routes),
+      onFault,
+    },
+  );
   let address: { port: number };
   try {
     address = await transport.listen(options.port ?? 8443, host);

@@ -28,7 +28,17 @@ export interface SchemaExample {
 }
 
 export const LEVELS: readonly RequirementLevel[] = ['MUST', 'SHOULD', 'MAY'];
-export const PROFILES: readonly RequirementProfile[] = ['core', 'auth', 'abac', 'indexes', 'feeds', 'streams', 'v4-streams', 'v4-functions', 'fql10'];
+export const PROFILES: readonly RequirementProfile[] = [
+  'core',
+  'auth',
+  'abac',
+  'indexes',
+  'feeds',
+  'streams',
+  'v4-streams',
+  'v4-functions',
+  'fql10',
+];
 export const STATUSES: readonly RequirementStatus[] = ['active', 'tentative', 'withdrawn'];
 export const REQUIREMENT_ID = /^[A-Z][A-Z0-9]*-[A-Z][A-Z0-9]*-\d{3}$/;
 export const DECISION_ID = /^DEC-\d{3}$/;
@@ -95,7 +105,10 @@ export function parseRequirements(text: string, file: string): Requirement[] {
     const m = REQUIREMENT_HEADING.exec(lines[i] as string);
     if (!m) continue;
     const lineNo = i + 1;
-    const parts = (lines[i] as string).replace(/^###\s+/, '').trim().split(SEPARATOR);
+    const parts = (lines[i] as string)
+      .replace(/^###\s+/, '')
+      .trim()
+      .split(SEPARATOR);
     if (parts.length !== 3) {
       throw new SpecFormatError(file, lineNo, 'requirement heading must read "### AREA-TOPIC-NNN · LEVEL · profile"');
     }
@@ -138,7 +151,11 @@ export function parseRequirements(text: string, file: string): Requirement[] {
 
     const evidenceLines = body.filter((l) => l.startsWith('Evidence:'));
     if (evidenceLines.length !== 1) {
-      throw new SpecFormatError(file, lineNo, `${id}: needs exactly one "Evidence:" line (a cited line range, or "none found"), found ${evidenceLines.length}`);
+      throw new SpecFormatError(
+        file,
+        lineNo,
+        `${id}: needs exactly one "Evidence:" line (a cited line range, or "none found"), found ${evidenceLines.length}`,
+      );
     }
     const evidence = parseEvidence((evidenceLines[0] as string).slice('Evidence:'.length).trim(), file, lineNo, id);
 
@@ -179,7 +196,12 @@ export function parseEvidence(text: string, file: string, line: number, id: stri
   if (/^none found(\s+\(.+\))?$/.test(text)) return [];
   return text.split(/;\s+(?=[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+:)/).map((entry) => {
     const m = EVIDENCE_ENTRY.exec(entry.trim());
-    if (!m) throw new SpecFormatError(file, line, `${id}: malformed evidence "${entry.trim()}" (want owner/repo:path#Lfirst-Llast (note), or "none found")`);
+    if (!m)
+      throw new SpecFormatError(
+        file,
+        line,
+        `${id}: malformed evidence "${entry.trim()}" (want owner/repo:path#Lfirst-Llast (note), or "none found")`,
+      );
     const first = Number(m[3]);
     const last = m[4] === undefined ? first : Number(m[4]);
     if (first < 1 || last < first) throw new SpecFormatError(file, line, `${id}: evidence line range L${first}-L${last} is empty`);
@@ -284,7 +306,8 @@ export function buildIndexFrom(
         if (!decisionIds.has(cited)) throw new SpecFormatError(file, 0, `${r.id}: Source cites unknown decision ${cited}`);
       }
       for (const { repo } of r.evidence) {
-        if (!(repo in evidenceSources)) throw new SpecFormatError(file, 0, `${r.id}: evidence cites ${repo}, which spec/evidence-sources.json does not pin`);
+        if (!(repo in evidenceSources))
+          throw new SpecFormatError(file, 0, `${r.id}: evidence cites ${repo}, which spec/evidence-sources.json does not pin`);
       }
       requirements.push(r);
     }
@@ -314,7 +337,5 @@ export const REQUIREMENTS_INDEX_PATH = INDEX_FILE;
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const index = buildIndex();
   writeFileSync(INDEX_FILE, serializeIndex(index));
-  process.stdout.write(
-    `wrote ${repoPath(INDEX_FILE)}: ${index.requirements.length} requirements, ${index.decisions.length} decisions\n`,
-  );
+  process.stdout.write(`wrote ${repoPath(INDEX_FILE)}: ${index.requirements.length} requirements, ${index.decisions.length} decisions\n`);
 }

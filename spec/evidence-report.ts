@@ -50,7 +50,8 @@ export function countEvidence(index: RequirementsIndex): EvidenceCounts {
   for (const r of index.requirements) {
     if (r.status !== 'active') continue;
     const area = basename(r.file, '.md');
-    add((counts.byArea[area] ??= emptyCount()), r);
+    counts.byArea[area] ??= emptyCount();
+    add(counts.byArea[area], r);
     add(counts.byProfile[r.profile] as EvidenceCount, r);
     add(counts.total, r);
   }
@@ -101,7 +102,8 @@ function table(title: string, rows: Record<string, EvidenceCount>): string {
     .filter(([, c]) => c.active > 0)
     .map(([name, c]) => line(name, c));
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
-  const fmt = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number))).join('  ');
+  const fmt = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number))).join('  ');
   return [fmt(head), ...body.map(fmt)].join('\n');
 }
 
@@ -112,7 +114,9 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(counts, null, 2)}\n`);
   } else {
-    process.stdout.write(`${table('area', counts.byArea)}\n\n${table('profile', counts.byProfile)}\n\n${table('', { total: counts.total })}\n`);
+    process.stdout.write(
+      `${table('area', counts.byArea)}\n\n${table('profile', counts.byProfile)}\n\n${table('', { total: counts.total })}\n`,
+    );
   }
   const verifyAt = args.indexOf('--verify');
   if (verifyAt >= 0) {

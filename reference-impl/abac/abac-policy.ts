@@ -97,7 +97,7 @@ async function rolePrivilegeReads(ctx: EvalContext, database: DatabaseId, collec
   const request: AccessRequest = { action: 'read', database, collection };
   for (const role of await rolesOf(ctx, assigns)) {
     for (const privilege of privilegeEntries(role)) {
-      const read = privilege.actions['read'];
+      const read = privilege.actions.read;
       if (resourceMatches(privilege.resource, request) && (read === true || read instanceof QueryValue)) return true;
     }
   }
@@ -114,7 +114,8 @@ async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]
     const member = identity.identityDocument;
     for (const [, version] of txn.scan(identity.database, 'roles')) {
       for (const membership of membershipEntries(version.fields)) {
-        if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource)) continue;
+        if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource))
+          continue;
         if (membership.predicate === undefined || (await assigns(ctx, membership.predicate, member))) {
           roles.push(version.fields);
           break;
@@ -165,7 +166,9 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
     case 'write': {
       const params = predicate instanceof QueryValue ? predicate.lambda : [];
       if (failpoint('WRITE-PREDICATE-OLD-ARGUMENTS')) {
-        const old: ObjectValue = request.before ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields } : {};
+        const old: ObjectValue = request.before
+          ? { ...(request.ref ? { ref: request.ref } : {}), ts: request.before.ts, ...request.before.fields }
+          : {};
         return typeof params === 'string' ? [old] : [old, after, ref].slice(0, params.length);
       }
       const old: ObjectValue = request.before?.fields ?? {};
@@ -180,9 +183,14 @@ function predicateArguments(request: AccessRequest, predicate: Value | undefined
 // Implements: AUTH-CLIENT-001, AUTH-LOGIN-011
 /** A public index is read without restriction: its entries are not filtered by who may read their documents. */
 function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
-  if ((request.action !== 'read' && request.action !== 'unrestricted_read') || request.collection !== 'indexes' || request.ref === undefined) return false;
-  const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields['permissions'];
-  return isObjectValue(permissions) && permissions['read'] === 'public';
+  if (
+    (request.action !== 'read' && request.action !== 'unrestricted_read') ||
+    request.collection !== 'indexes' ||
+    request.ref === undefined
+  )
+    return false;
+  const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields.permissions;
+  return isObjectValue(permissions) && permissions.read === 'public';
 }
 
 // Implements: AUTH-TOKEN-009, AUTH-TOKEN-010
@@ -190,9 +198,15 @@ function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
 function isOwnIdentityToken(ctx: EvalContext, request: AccessRequest): boolean {
   const { identity } = ctx;
   const record = identity.kind === 'token' ? identity.record : undefined;
-  if (record === undefined || (request.action !== 'read' && request.action !== 'delete') || request.collection !== 'tokens' || request.database !== record.database) return false;
+  if (
+    record === undefined ||
+    (request.action !== 'read' && request.action !== 'delete') ||
+    request.collection !== 'tokens' ||
+    request.database !== record.database
+  )
+    return false;
   if (request.ref?.id === record.ref.id) return true;
   const token = request.before ?? (request.ref === undefined ? undefined : ctx.txn.get(request.database, 'tokens', request.ref.id));
-  const instance = token?.fields['instance'];
+  const instance = token?.fields.instance;
   return instance instanceof Ref && identity.identityDocument !== undefined && instance.equals(identity.identityDocument);
 }

@@ -36,11 +36,14 @@ function entries(value: Value | undefined): ObjectValue[] {
 }
 
 export function membershipEntries(role: RoleRecord): MembershipEntry[] {
-  return entries(role['membership']).map((m) => ({ resource: m['resource'], predicate: m['predicate'] instanceof QueryValue ? m['predicate'] : undefined }));
+  return entries(role.membership).map((m) => ({
+    resource: m.resource,
+    predicate: m.predicate instanceof QueryValue ? m.predicate : undefined,
+  }));
 }
 
 export function privilegeEntries(role: RoleRecord): PrivilegeEntry[] {
-  return entries(role['privileges']).map((p) => ({ resource: p['resource'], actions: isObjectValue(p['actions']) ? p['actions'] : {} }));
+  return entries(role.privileges).map((p) => ({ resource: p.resource, actions: isObjectValue(p.actions) ? p.actions : {} }));
 }
 
 /** A ref to a role: a document of the `roles` native collection, whatever its database scope. */
@@ -65,34 +68,36 @@ function failure(field: Array<string | number>, code: string, description: strin
 export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue; failures: ValidationFailure[] } {
   const failures: ValidationFailure[] = [];
   const fields: ObjectValue = {};
-  const membership = params['membership'];
+  const membership = params.membership;
   if (membership !== undefined && membership !== null) {
     const list = Array.isArray(membership) ? membership : [membership];
-    fields['membership'] = list.map((entry, i): Value => {
+    fields.membership = list.map((entry, i): Value => {
       if (!isObjectValue(entry)) {
         failures.push(failure(['membership', i], 'invalid type', 'Membership entries must be objects.'));
         return entry;
       }
-      const out: ObjectValue = { resource: entry['resource'] ?? null };
-      if (!isCollectionRef(entry['resource'])) failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
-      const predicate = entry['predicate'];
-      if (predicate instanceof QueryValue) out['predicate'] = storedLambda(predicate);
-      else if (predicate !== undefined && predicate !== null) failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
+      const out: ObjectValue = { resource: entry.resource ?? null };
+      if (!isCollectionRef(entry.resource))
+        failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
+      const predicate = entry.predicate;
+      if (predicate instanceof QueryValue) out.predicate = storedLambda(predicate);
+      else if (predicate !== undefined && predicate !== null)
+        failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
       return out;
     });
   }
   // Only `name` is required, as in the real service: a role may have no privileges, and a privilege no actions.
-  const privileges = params['privileges'];
+  const privileges = params.privileges;
   if (privileges !== undefined && privileges !== null) {
     const list = Array.isArray(privileges) ? privileges : [privileges];
-    fields['privileges'] = list.map((entry, i): Value => {
+    fields.privileges = list.map((entry, i): Value => {
       if (!isObjectValue(entry)) {
         failures.push(failure(['privileges', i], 'invalid type', 'Privilege entries must be objects.'));
         return entry;
       }
-      if (!(entry['resource'] instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
-      const actions = entry['actions'];
-      const out: ObjectValue = { resource: entry['resource'] ?? null };
+      if (!(entry.resource instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
+      const actions = entry.actions;
+      const out: ObjectValue = { resource: entry.resource ?? null };
       if (actions === undefined || actions === null) return out;
       if (!isObjectValue(actions)) {
         failures.push(failure(['privileges', i, 'actions'], 'invalid type', 'An object of actions is expected.'));
@@ -100,12 +105,13 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
       }
       const stored: ObjectValue = {};
       for (const [action, value] of Object.entries(actions)) {
-        if (!ROLE_ACTIONS.has(action)) failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
+        if (!ROLE_ACTIONS.has(action))
+          failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
         else if (typeof value === 'boolean') stored[action] = value;
         else if (value instanceof QueryValue) stored[action] = storedLambda(value);
         else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));
       }
-      out['actions'] = stored;
+      out.actions = stored;
       return out;
     });
   }
@@ -118,11 +124,11 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
  * keeps inbound references working).
  */
 export function retargetPrivileges(role: RoleRecord, from: Ref, to: Ref): RoleRecord | undefined {
-  const privileges = role['privileges'];
+  const privileges = role.privileges;
   if (!Array.isArray(privileges)) return undefined;
   let changed = false;
   const next = privileges.map((entry): Value => {
-    if (!isObjectValue(entry) || !(entry['resource'] instanceof Ref) || !entry['resource'].equals(from)) return entry;
+    if (!isObjectValue(entry) || !(entry.resource instanceof Ref) || !entry.resource.equals(from)) return entry;
     changed = true;
     return { ...entry, resource: to };
   });

@@ -83,23 +83,24 @@ export class Authenticator {
     if (!record || record.hidden.secretDigest === undefined) return undefined;
     if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
     // A key or token ends once its `ttl` is at or before the request's time (DEC-010).
-    const ttl = record.fields['ttl'];
-    if (ttl instanceof Time && ttl.micros <= this.requestTs() && (address.kind === 'token' || !failpoint('KEY-TTL-IGNORED'))) return undefined;
+    const ttl = record.fields.ttl;
+    if (ttl instanceof Time && ttl.micros <= this.requestTs() && (address.kind === 'token' || !failpoint('KEY-TTL-IGNORED')))
+      return undefined;
     const recordInfo = { ref: new Ref(address.id, new Ref(collection)), database: address.database };
     if (address.kind === 'token') {
       // A token also ends with its identity document (DEC-010).
-      const instance = record.fields['instance'];
+      const instance = record.fields.instance;
       if (!tokenIdentityLive(view, address.database, instance)) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;
-    const target = record.fields['database'];
+    const target = record.fields.database;
     if (target instanceof Ref) {
       const child = view.get(address.database, 'databases', target.id)?.hidden.databaseId;
       if (child === undefined) return undefined;
       database = child;
     }
-    const role = record.fields['role'];
+    const role = record.fields.role;
     if (typeof role === 'string') return { kind: 'key', database, role: role as KeyRole, record: recordInfo };
     // Implements: KEY-ROLE-009
     // Only refs into `roles` name roles; any other ref a stored key holds (one written before role refs were validated)

@@ -36,7 +36,10 @@ export interface Wording {
 
 // Implements: PROTO-VERSION-001, PROTO-VERSION-003
 const WORDINGS: Readonly<Record<ApiVersion, Wording>> = Object.fromEntries(
-  API_VERSIONS.map((v) => [v, apiAtLeast(v, '2.7') ? { collectionKey: 'collection', documentKey: 'document' } : { collectionKey: 'class', documentKey: 'instance' }]),
+  API_VERSIONS.map((v) => [
+    v,
+    apiAtLeast(v, '2.7') ? { collectionKey: 'collection', documentKey: 'document' } : { collectionKey: 'class', documentKey: 'instance' },
+  ]),
 ) as Record<ApiVersion, Wording>;
 
 /** The words `version` answers with; made once per version, since every rendered ref asks. */

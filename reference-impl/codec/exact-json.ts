@@ -85,12 +85,12 @@ export class JsonScanner {
       }
       if (c === BACKSLASH) {
         out += text.slice(start, at);
-        const escape = text[at + 1];
-        const simple = escape === undefined ? undefined : ESCAPES[escape];
+        const escaped = text[at + 1];
+        const simple = escaped === undefined ? undefined : ESCAPES[escaped];
         if (simple !== undefined) {
           out += simple;
           at += 2;
-        } else if (escape === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(at + 2, at + 6))) {
+        } else if (escaped === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(at + 2, at + 6))) {
           out += String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16));
           at += 6;
         } else {

@@ -40,13 +40,7 @@ export class TaggedSetPage {
   ) {}
 }
 
-export type TaggedValue =
-  | Value
-  | TaggedDocument
-  | TaggedEventSource
-  | TaggedSetPage
-  | TaggedValue[]
-  | { [field: string]: TaggedValue };
+export type TaggedValue = Value | TaggedDocument | TaggedEventSource | TaggedSetPage | TaggedValue[] | { [field: string]: TaggedValue };
 
 export type Json = null | boolean | number | string | Json[] | { [field: string]: Json };
 
@@ -143,7 +137,7 @@ export function encodeTagged(value: TaggedValue): Json {
   if (value instanceof TaggedSetPage) {
     if (value.data === undefined) return { '@set': value.after ?? '' };
     const page: { [field: string]: Json } = { data: value.data.map(encodeTagged) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return { '@set': page };
   }
   if (value instanceof SetRef) throw new TaggedEncodeError('v4 set references have no FQL v10 encoding');
@@ -241,7 +235,7 @@ function decodeAt(json: unknown, path: string): TaggedValue {
   const record = json as Record<string, unknown>;
   const keys = Object.keys(record);
   const tag = keys.length === 1 ? keys[0] : undefined;
-  if (tag !== undefined && tag.startsWith('@')) return decodeTag(tag, record[tag], `${path}.${tag}`);
+  if (tag?.startsWith('@')) return decodeTag(tag, record[tag], `${path}.${tag}`);
   return decodeFields(record, path);
 }
 
@@ -325,14 +319,16 @@ const TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1
 export function parseTime(text: string, path = '$'): Time {
   const m = TIME_PATTERN.exec(text);
   if (!m) throw new TaggedDecodeError(`${path}: "${text}" is not an ISO 8601 time such as 2024-01-01T00:00:00Z`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const millis = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(millis);
   if (
-    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day ||
-    hour > 23 || minute > 59 || second > 59
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
   ) {
     throw new TaggedDecodeError(`${path}: "${text}" is not a valid calendar time`);
   }
@@ -386,13 +382,13 @@ function decodeCollectionField(body: unknown, path: string): Ref {
 
 function decodeRef(body: unknown, path: string): Ref {
   if (!isJsonRecord(body)) throw new TaggedDecodeError(`${path}: expected an object with id or name, and coll`);
-  const collection = decodeCollectionField(body['coll'], `${path}.coll`);
-  if (typeof body['id'] === 'string' && body['id'] !== '') return new Ref(body['id'], collection);
-  if (typeof body['name'] === 'string' && body['name'] !== '') {
+  const collection = decodeCollectionField(body.coll, `${path}.coll`);
+  if (typeof body.id === 'string' && body.id !== '') return new Ref(body.id, collection);
+  if (typeof body.name === 'string' && body.name !== '') {
     if (collection.collection === undefined && collection.id === 'collections') {
-      return collectionRefOfModule(body['name']);
+      return collectionRefOfModule(body.name);
     }
-    return new Ref(body['name'], collection);
+    return new Ref(body.name, collection);
   }
   throw new TaggedDecodeError(`${path}: a ref needs a non-empty "id" or "name"`);
 }
@@ -405,23 +401,23 @@ function decodeDocument(body: unknown, path: string): TaggedDocument {
     if (key === 'coll') setField(fields, key, decodeCollectionField(field, fieldPath));
     else setField(fields, key, toValue(decodeAt(field, fieldPath), fieldPath));
   }
-  if (typeof fields['id'] !== 'string' && typeof fields['name'] !== 'string') {
+  if (typeof fields.id !== 'string' && typeof fields.name !== 'string') {
     throw new TaggedDecodeError(`${path}: a document needs a string "id" or "name"`);
   }
-  if (!(fields['coll'] instanceof Ref)) throw new TaggedDecodeError(`${path}: a document needs "coll"`);
-  if (!(fields['ts'] instanceof Time)) throw new TaggedDecodeError(`${path}: a document needs an @time "ts"`);
+  if (!(fields.coll instanceof Ref)) throw new TaggedDecodeError(`${path}: a document needs "coll"`);
+  if (!(fields.ts instanceof Time)) throw new TaggedDecodeError(`${path}: a document needs an @time "ts"`);
   return new TaggedDocument(fields);
 }
 
 function decodeSet(body: unknown, path: string): TaggedSetPage {
   if (typeof body === 'string') return new TaggedSetPage(undefined, body);
-  if (!isJsonRecord(body) || !Array.isArray(body['data'])) {
+  if (!isJsonRecord(body) || !Array.isArray(body.data)) {
     throw new TaggedDecodeError(`${path}: expected a cursor string or {"data": [...], "after"?: "..."}`);
   }
-  const after = body['after'];
+  const after = body.after;
   if (after !== undefined && typeof after !== 'string') throw new TaggedDecodeError(`${path}.after: expected a string`);
   return new TaggedSetPage(
-    body['data'].map((item, i) => decodeAt(item, `${path}.data[${i}]`)),
+    body.data.map((item, i) => decodeAt(item, `${path}.data[${i}]`)),
     after,
   );
 }
@@ -432,8 +428,8 @@ function decodeSet(body: unknown, path: string): TaggedSetPage {
  */
 export function toValue(value: TaggedValue, path = '$'): Value {
   if (value instanceof TaggedDocument) {
-    const coll = value.fields['coll'];
-    const id = value.fields['id'] ?? value.fields['name'];
+    const coll = value.fields.coll;
+    const id = value.fields.id ?? value.fields.name;
     if (!(coll instanceof Ref) || typeof id !== 'string') throw new TaggedDecodeError(`${path}: incomplete document`);
     return isCollectionRef(new Ref(id, coll)) ? collectionRefOfModule(id) : new Ref(id, coll);
   }
@@ -455,15 +451,7 @@ function isPlainRecord(value: TaggedValue): value is { [field: string]: TaggedVa
 // ---------------------------------------------------------------------------------------------- simple
 
 /** A `simple`-format value: JSON plus bigints and exact decimals, written out by `stringifySimple`. */
-export type SimpleJson =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | LosslessNumber
-  | SimpleJson[]
-  | { [field: string]: SimpleJson };
+export type SimpleJson = null | boolean | number | bigint | string | LosslessNumber | SimpleJson[] | { [field: string]: SimpleJson };
 
 /**
  * The `simple` format: no tags. Integers are JSON numbers (bigints keep every digit), decimals keep a
@@ -483,8 +471,8 @@ export function encodeSimple(value: TaggedValue): SimpleJson {
     const tagged = encodeRef(value) as { [field: string]: { [field: string]: Json } | string };
     if ('@mod' in tagged) return tagged['@mod'] as string;
     const ref = tagged['@ref'] as { [field: string]: Json };
-    const coll = (ref['coll'] as { '@mod': string })['@mod'];
-    return 'id' in ref ? { id: ref['id'] as string, coll } : { name: ref['name'] as string, coll };
+    const coll = (ref.coll as { '@mod': string })['@mod'];
+    return 'id' in ref ? { id: ref.id as string, coll } : { name: ref.name as string, coll };
   }
   if (value instanceof Time) return formatTime(value);
   if (value instanceof DateValue) return formatDate(value);
@@ -497,7 +485,7 @@ export function encodeSimple(value: TaggedValue): SimpleJson {
   if (value instanceof TaggedEventSource) return value.token;
   if (value instanceof TaggedSetPage) {
     const page: { [field: string]: SimpleJson } = { data: (value.data ?? []).map(encodeSimple) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return page;
   }
   if (value instanceof SetRef || value instanceof QueryValue) {

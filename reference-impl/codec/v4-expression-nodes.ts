@@ -59,7 +59,8 @@ export class ArrayNode extends ParsedNode implements ArrayExpr {
   }
 
   get raw(): unknown[] {
-    return (this.source ??= this.items.map((item) => item.raw));
+    this.source ??= this.items.map((item) => item.raw);
+    return this.source;
   }
 }
 
@@ -81,7 +82,8 @@ export class ObjectNode extends ParsedNode implements ObjectExpr {
     if (this.source === undefined) {
       const raw: Record<string, unknown> = {};
       // Defined, not assigned: a `__proto__` key is a field, as `JSON.parse` makes it.
-      for (const [name, expr] of this.fields) Object.defineProperty(raw, name, { value: expr.raw, writable: true, enumerable: true, configurable: true });
+      for (const [name, expr] of this.fields)
+        Object.defineProperty(raw, name, { value: expr.raw, writable: true, enumerable: true, configurable: true });
       this.source = raw;
     }
     return this.source;
@@ -112,11 +114,14 @@ export class ExprFields implements ReadonlyMap<string, Expr> {
       const i = this.names.indexOf(key);
       return i < 0 ? undefined : this.exprs[i];
     }
-    return (this.index ??= new Map(this.entries())).get(key);
+    this.index ??= new Map(this.entries());
+    return this.index.get(key);
   }
 
   has(key: string): boolean {
-    return this.names.length <= SCANNED_KEYS ? this.names.includes(key) : (this.index ??= new Map(this.entries())).has(key);
+    if (this.names.length <= SCANNED_KEYS) return this.names.includes(key);
+    this.index ??= new Map(this.entries());
+    return this.index.has(key);
   }
 
   keys(): MapIterator<string> {

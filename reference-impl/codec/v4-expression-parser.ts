@@ -5,7 +5,17 @@
 import { QueryError, type Position } from '../errors/query-error.js';
 import type { Expr } from './v4-ast.js';
 import { JsonScanner, parseExactJson } from './exact-json.js';
-import { ArrayNode, EMPTY_FIELDS, ExprFields, LiteralNode, ObjectNode, ROOT, SCANNED_KEYS, withFields, type ParsedNode } from './v4-expression-nodes.js';
+import {
+  ArrayNode,
+  EMPTY_FIELDS,
+  ExprFields,
+  LiteralNode,
+  ObjectNode,
+  ROOT,
+  SCANNED_KEYS,
+  withFields,
+  type ParsedNode,
+} from './v4-expression-nodes.js';
 import { wireNumber } from './v4-numbers.js';
 import { decodeTagged, isWireTag } from './v4-tagged-values.js';
 
@@ -155,7 +165,14 @@ class ExpressionParser extends JsonScanner {
         // refused or merged there.
         const first = name.charCodeAt(0);
         if (first >= 0x30 && first <= 0x39) this.fail('a key that is not an array index');
-        if (names === undefined ? name === firstName : names.length < SCANNED_KEYS ? names.includes(name) : (seen ??= new Set(names)).has(name)) this.fail('no repeated key');
+        let repeated: boolean;
+        if (names === undefined) repeated = name === firstName;
+        else if (names.length < SCANNED_KEYS) repeated = names.includes(name);
+        else {
+          seen ??= new Set(names);
+          repeated = seen.has(name);
+        }
+        if (repeated) this.fail('no repeated key');
         seen?.add(name);
         this.skipWhitespace();
         if (text.charCodeAt(this.at) !== 0x3a /* : */) this.fail("':'");

@@ -12,7 +12,8 @@ import { isRawObject } from './v4-tagged-values.js';
  */
 export function storedLambdaText(value: QueryValue, requestVersion: ApiVersion): string {
   const version = value.apiVersion ?? LAMBDA_DEFAULT_API_VERSION;
-  const apiVersion = laterThanLambdaDefault(version) || laterThanLambdaDefault(requestVersion) ? `"api_version":${JSON.stringify(version)},` : '';
+  const apiVersion =
+    laterThanLambdaDefault(version) || laterThanLambdaDefault(requestVersion) ? `"api_version":${JSON.stringify(version)},` : '';
   return `{"@query":{${apiVersion}"lambda":${JSON.stringify(value.lambda)},"expr":${rawJsonText(parsedForm(value.expr))}}}`;
 }
 
@@ -27,7 +28,10 @@ function parsedForm(raw: unknown): unknown {
     let out: unknown[] | undefined;
     raw.forEach((item, i) => {
       const changed = parsedForm(item);
-      if (changed !== item) (out ??= [...raw])[i] = changed;
+      if (changed !== item) {
+        out ??= [...raw];
+        out[i] = changed;
+      }
     });
     return out ?? raw;
   }
@@ -38,8 +42,12 @@ function parsedForm(raw: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const key of keys) {
     const value = object[key];
-    const changed = (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
-    if (changed !== value) setField((out ??= { ...object }), key, changed);
+    const changed =
+      (key === 'object' && keys.length === 1) || (key === 'let' && 'in' in object) ? parsedBindings(value) : parsedForm(value);
+    if (changed !== value) {
+      out ??= { ...object };
+      setField(out, key, changed);
+    }
   }
   return out ?? raw;
 }
@@ -51,7 +59,9 @@ function parsedBindings(raw: unknown): unknown {
     // The same name bound twice cannot be one object: left as a list.
     if (new Set(names).size === names.length) {
       const merged: Record<string, unknown> = {};
-      raw.forEach((binding, i) => setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!])));
+      raw.forEach((binding, i) => {
+        setField(merged, names[i]!, parsedForm((binding as Record<string, unknown>)[names[i]!]));
+      });
       return merged;
     }
   }
@@ -59,7 +69,10 @@ function parsedBindings(raw: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(raw)) {
     const changed = parsedForm(value);
-    if (changed !== value) setField((out ??= { ...raw }), name, changed);
+    if (changed !== value) {
+      out ??= { ...raw };
+      setField(out, name, changed);
+    }
   }
   return out ?? raw;
 }
@@ -73,13 +86,13 @@ function rawJsonText(raw: unknown): string {
   if (Array.isArray(raw)) {
     let out = '[';
     for (let i = 0; i < raw.length; i++) out += (i > 0 ? ',' : '') + rawJsonText(raw[i]);
-    return out + ']';
+    return `${out}]`;
   }
   let out = '{';
   let first = true;
   for (const [key, field] of Object.entries(raw as Record<string, unknown>)) {
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + rawJsonText(field);
+    out += `${(first ? '' : ',') + JSON.stringify(key)}:${rawJsonText(field)}`;
     first = false;
   }
-  return out + '}';
+  return `${out}}`;
 }

@@ -66,11 +66,15 @@ export function decodeTagged(tag: string, body: unknown, position: Position): Va
       return new Bytes(new Uint8Array(Buffer.from(body, body.includes('-') || body.includes('_') ? 'base64url' : 'base64')));
     case '@query': {
       if (!isRawObject(body) || !('lambda' in body) || !('expr' in body)) throw bad();
-      const lambda = body['lambda'];
+      const lambda = body.lambda;
       if (!(typeof lambda === 'string' || (Array.isArray(lambda) && lambda.every((p) => typeof p === 'string')))) throw bad();
-      const apiVersion = body['api_version'];
+      const apiVersion = body.api_version;
       // A lambda sent without its version is read as one of 2.12, as the real service parses it (DEC-136).
-      return new QueryValue(lambda as string | string[], body['expr'], typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION);
+      return new QueryValue(
+        lambda as string | string[],
+        body.expr,
+        typeof apiVersion === 'string' ? apiVersion : LAMBDA_DEFAULT_API_VERSION,
+      );
     }
     case '@obj':
       if (!isRawObject(body)) throw bad();
@@ -87,11 +91,11 @@ export function isRawObject(x: unknown): x is Record<string, unknown> {
 
 // Implements: PROTO-VALUE-001, PROTO-VERSION-004
 function decodeLongRef(body: Record<string, unknown>, position: Position): Ref {
-  const id = body['id'];
+  const id = body.id;
   if (typeof id !== 'string') throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);
-  const parentRaw = body['collection'] ?? body['class'];
+  const parentRaw = body.collection ?? body.class;
   const parent = parentRaw === undefined ? undefined : decodeWireValue(parentRaw, position);
-  const dbRaw = body['database'];
+  const dbRaw = body.database;
   const database = dbRaw === undefined ? undefined : decodeWireValue(dbRaw, position);
   if ((parent !== undefined && !(parent instanceof Ref)) || (database !== undefined && !(database instanceof Ref))) {
     throw new QueryError('invalid expression', BAD_TAGGED['@ref']!, position);

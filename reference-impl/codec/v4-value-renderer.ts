@@ -3,7 +3,18 @@
  * response may have.
  */
 import { QueryError } from '../errors/query-error.js';
-import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, storedFields, type ObjectValue, type Value } from '../values/value.js';
+import {
+  Bytes,
+  DateValue,
+  QueryValue,
+  Ref,
+  SetRef,
+  Time,
+  isObjectValue,
+  storedFields,
+  type ObjectValue,
+  type Value,
+} from '../values/value.js';
 import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../values/generational-weak-cache.js';
 import { wording, type ApiVersion, type Wording } from './api-version.js';
 import { formatIsoDate, formatIsoTime } from './iso-time.js';
@@ -143,10 +154,10 @@ function writeValue(value: Value, state: RenderState): void {
   else if (value instanceof QueryValue) state.pushLong(storedLambdaText(value, state.version));
   else if (isObjectValue(value)) {
     const stored = state.keepsText ? storedFields(value) : undefined;
-    if (stored !== undefined && value['ref'] instanceof Ref && typeof value['ts'] === 'bigint') {
+    if (stored !== undefined && value.ref instanceof Ref && typeof value.ts === 'bigint') {
       const fields = storedFieldsText(stored);
       if (fields !== undefined) {
-        parts.push('{"ref":', refText(value['ref'], state), ',"ts":', value['ts'].toString());
+        parts.push('{"ref":', refText(value.ref, state), ',"ts":', value.ts.toString());
         state.pushLong(fields);
         parts.push('}');
         return;
@@ -198,20 +209,20 @@ function refArrayText(items: Value[]): string | undefined {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (!(item instanceof Ref)) return undefined;
-    text += i === 0 ? item.wireText(currentRefText) : ',' + item.wireText(currentRefText);
+    text += i === 0 ? item.wireText(currentRefText) : `,${item.wireText(currentRefText)}`;
   }
-  return text + ']';
+  return `${text}]`;
 }
 
 // Implements: PROTO-VERSION-002, PROTO-VERSION-007
 function buildRefText(ref: Ref, collectionKey: Wording['collectionKey'], legacy: RenderState | undefined): string {
   // The class wording names the native collection of collections `classes` as well.
   const id = collectionKey === 'class' && ref.collection === undefined && ref.id === 'collections' ? 'classes' : ref.id;
-  let out = '{"@ref":{"id":' + JSON.stringify(id);
-  if (ref.collection) out += ',"' + collectionKey + '":' + (legacy ? refText(ref.collection, legacy) : ref.collection.wireText(currentRefText));
-  if (ref.database) out += ',"database":' + (legacy ? refText(ref.database, legacy) : ref.database.wireText(currentRefText));
+  let out = `{"@ref":{"id":${JSON.stringify(id)}`;
+  if (ref.collection) out += `,"${collectionKey}":${legacy ? refText(ref.collection, legacy) : ref.collection.wireText(currentRefText)}`;
+  if (ref.database) out += `,"database":${legacy ? refText(ref.database, legacy) : ref.database.wireText(currentRefText)}`;
   // Flattened once here, so a cached text is never a rope that every response would walk again.
-  return flat(out + '}}');
+  return flat(`${out}}}`);
 }
 
 /** `text` with its rope flattened in place (reading a character of a rope makes V8 flatten it). */

@@ -37,7 +37,8 @@ export async function readCommitLog(path: string): Promise<LogContents> {
   }
   if (bytes.length === 0) return { payloads: [], validBytes: 0, droppedBytes: 0 };
   if (bytes.length < FILE_MAGIC.length) return { payloads: [], validBytes: 0, droppedBytes: bytes.length };
-  if (!bytes.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC)) throw new CorruptLogError(`${path} is not a fauna-reference-server commit log`);
+  if (!bytes.subarray(0, FILE_MAGIC.length).equals(FILE_MAGIC))
+    throw new CorruptLogError(`${path} is not a fauna-reference-server commit log`);
   const payloads: unknown[] = [];
   let offset = FILE_MAGIC.length;
   while (offset + FRAME_HEADER_BYTES <= bytes.length) {

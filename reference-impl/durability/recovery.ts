@@ -18,7 +18,8 @@ export function replayCommitLog(store: Store, payloads: readonly unknown[]): Rec
     // A transaction may create a database and write into it, so every database it names exists first.
     for (const record of transaction.records) {
       for (const write of record.writes) {
-        if (write.collection === 'databases' && write.after.hidden.databaseId !== undefined) store.restoreDatabase(write.after.hidden.databaseId, record.database);
+        if (write.collection === 'databases' && write.after.hidden.databaseId !== undefined)
+          store.restoreDatabase(write.after.hidden.databaseId, record.database);
       }
     }
     const records: CommitRecord[] = transaction.records.map((record) => {

@@ -28,7 +28,15 @@ export interface EncodedTransaction {
 function encodeHistoryEdit(edit: HistoryEdit): EncodedHistoryEdit {
   if (edit.kind === 'remove') return ['remove', edit.collection, edit.id, edit.ts.toString(), edit.deleted];
   const { version } = edit;
-  return ['insert', edit.collection, edit.id, version.ts.toString(), version.action, encodeObject(version.fields), encodeObject({ ...version.hidden })];
+  return [
+    'insert',
+    edit.collection,
+    edit.id,
+    version.ts.toString(),
+    version.action,
+    encodeObject(version.fields),
+    encodeObject({ ...version.hidden }),
+  ];
 }
 
 function decodeHistoryEdit(encoded: EncodedHistoryEdit): HistoryEdit {
@@ -40,7 +48,12 @@ function decodeHistoryEdit(encoded: EncodedHistoryEdit): HistoryEdit {
   if (encoded[0] !== 'insert') throw new CorruptValueError('history edit');
   const [, collection, id, ts, action, fields, hidden] = encoded;
   if (!ACTIONS.has(action)) throw new CorruptValueError('action');
-  return { kind: 'insert', collection, id, version: { ts: BigInt(ts), action, fields: decodeObject(fields), hidden: decodeObject(hidden) as HiddenFields } };
+  return {
+    kind: 'insert',
+    collection,
+    id,
+    version: { ts: BigInt(ts), action, fields: decodeObject(fields), hidden: decodeObject(hidden) as HiddenFields },
+  };
 }
 
 export function encodeTransaction(records: readonly CommitRecord[]): EncodedTransaction {
@@ -49,7 +62,9 @@ export function encodeTransaction(records: readonly CommitRecord[]): EncodedTran
     ts: ts.toString(),
     records: records.map((record) => ({
       db: record.database,
-      writes: record.writes.map((w): EncodedWrite => [w.collection, w.id, w.action, encodeObject(w.after.fields), encodeObject({ ...w.after.hidden })]),
+      writes: record.writes.map(
+        (w): EncodedWrite => [w.collection, w.id, w.action, encodeObject(w.after.fields), encodeObject({ ...w.after.hidden })],
+      ),
       ...(record.historyEdits === undefined ? {} : { history: record.historyEdits.map(encodeHistoryEdit) }),
     })),
   };
@@ -58,7 +73,11 @@ export function encodeTransaction(records: readonly CommitRecord[]): EncodedTran
 /** A stored transaction: what each database received, with versions but without `before`. */
 export interface DecodedTransaction {
   readonly ts: bigint;
-  readonly records: Array<{ database: string; writes: Array<{ collection: string; id: string; after: DocumentVersion }>; historyEdits?: HistoryEdit[] }>;
+  readonly records: Array<{
+    database: string;
+    writes: Array<{ collection: string; id: string; after: DocumentVersion }>;
+    historyEdits?: HistoryEdit[];
+  }>;
 }
 
 const ACTIONS: ReadonlySet<string> = new Set(['create', 'update', 'delete']);

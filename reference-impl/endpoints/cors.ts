@@ -36,7 +36,12 @@ const ALLOWED_HEADERS = [
 
 function corsHeaders(origin: string, headers: Record<string, string>): Record<string, string> {
   const exposed = Object.keys(headers).filter((name) => name.toLowerCase().startsWith('x-'));
-  return { ...headers, 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed.join(', ') };
+  return {
+    ...headers,
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': exposed.join(', '),
+  };
 }
 
 // Implements: PROTO-CORS-001

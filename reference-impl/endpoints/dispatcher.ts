@@ -23,7 +23,12 @@ export interface DispatcherOptions {
   failpoints?: boolean;
 }
 
-export function createDispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void, options: DispatcherOptions = {}) {
+export function createDispatcher(
+  routes: RouteTable,
+  services: ServerServices,
+  onFault: (error: unknown) => void,
+  options: DispatcherOptions = {},
+) {
   const dispatch = dispatcher(routes, services, onFault);
   if (!options.failpoints) return dispatch;
   return (given: Exchange): Promise<void> | undefined => {
@@ -49,7 +54,7 @@ function reportingFired(exchange: Exchange, failpoints: ActiveFailpoints): Excha
 // Implements: PROTO-ENDPOINT-005, PROTO-STATUS-004, PROTO-VERSION-008, PROTO-VERSION-009
 function dispatcher(routes: RouteTable, services: ServerServices, onFault: (error: unknown) => void) {
   return (given: Exchange): Promise<void> | undefined => {
-    const origin = given.request.headers['origin'];
+    const origin = given.request.headers.origin;
     if (origin !== undefined && given.request.method === 'OPTIONS') {
       answerPreflight(given, origin);
       return undefined;
@@ -100,14 +105,22 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
   const { exchange, services } = bare;
   let ctx = bare;
   if (endpoint.auth === 'required') {
-    const secret = secretFromAuthorization(exchange.request.headers['authorization']);
+    const secret = secretFromAuthorization(exchange.request.headers.authorization);
     const identity = secret === undefined ? undefined : services.authenticator.authenticate(secret);
     if (!identity) {
       const v4 = endpoint.errors === 'v4';
       exchange.respond(
         401,
-        { 'content-type': 'application/json;charset=utf-8', 'x-txn-time': String(services.transactions.lastTs), 'www-authenticate': v4 ? 'Basic realm="Unauthorized"' : 'Bearer' },
-        protocolErrorBody(endpoint.errors, 'unauthorized', v4 ? 'Unauthorized' : endpoint.path === '/query/1' ? QUERY_UNAUTHORIZED : V10_UNAUTHORIZED),
+        {
+          'content-type': 'application/json;charset=utf-8',
+          'x-txn-time': String(services.transactions.lastTs),
+          'www-authenticate': v4 ? 'Basic realm="Unauthorized"' : 'Bearer',
+        },
+        protocolErrorBody(
+          endpoint.errors,
+          'unauthorized',
+          v4 ? 'Unauthorized' : endpoint.path === '/query/1' ? QUERY_UNAUTHORIZED : V10_UNAUTHORIZED,
+        ),
       );
       return undefined;
     }
@@ -116,8 +129,18 @@ function handle(endpoint: Endpoint, bare: RequestContext): Promise<void> | undef
   const handler = endpoint.methods[exchange.request.method];
   if (!handler) {
     // As the real service words it (`APIResponse.MethodNotAllowed`); HEAD goes with GET, unnamed.
-    const allow = Object.keys(endpoint.methods).filter((method) => method !== 'HEAD').sort().join(', ');
-    sendProtocolError(ctx, endpoint.errors, 405, 'method not allowed', endpoint.errors === 'v4' ? `Allowed methods are ${allow}.` : 'Method not allowed.', { allow });
+    const allow = Object.keys(endpoint.methods)
+      .filter((method) => method !== 'HEAD')
+      .sort()
+      .join(', ');
+    sendProtocolError(
+      ctx,
+      endpoint.errors,
+      405,
+      'method not allowed',
+      endpoint.errors === 'v4' ? `Allowed methods are ${allow}.` : 'Method not allowed.',
+      { allow },
+    );
     return undefined;
   }
   return handler(ctx);

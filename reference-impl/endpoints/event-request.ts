@@ -35,23 +35,25 @@ function invalid(message: string): EventRequestBodyError {
 }
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `Unexpected string value '${value}'.` : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
+  return typeof value === 'string'
+    ? `Unexpected string value '${value}'.`
+    : `Unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}.`;
 }
 
 // Implements: FEED-PAGE-003, FEED-REQ-002, FEED-REQ-003, FEED-REQ-004, LIMIT-PAGE-002, STREAM-REQ-002, STREAM-REQ-008
 /** Reads the body fields; throws EventRequestBodyError with the service's wording. */
 export function parseEventRequest(body: Record<string, unknown>, withPageSize: boolean): EventRequest {
-  const token = body['token'];
+  const token = body.token;
   if (token === undefined || token === null) throw invalid('Value for key token not found.');
   if (typeof token !== 'string') throw invalid(`token: ${describe(token)}`);
-  const startTs = body['start_ts'];
+  const startTs = body.start_ts;
   // A time is a 64-bit count of microseconds: anything past that range is not a time (and no cursor can hold it).
   if (startTs !== undefined && (typeof startTs !== 'bigint' || startTs < 0n || startTs > INT64_MAX)) throw invalid(describe(startTs));
-  const cursor = body['cursor'];
+  const cursor = body.cursor;
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid(`cursor: ${describe(cursor)}`);
   if (startTs !== undefined && cursor !== undefined && cursor !== null) throw invalid('can not provide both `start_ts` and `cursor`.');
   let pageSize = DEFAULT_PAGE_SIZE;
-  const rawSize = body['page_size'];
+  const rawSize = body.page_size;
   if (withPageSize && rawSize !== undefined) {
     if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
     if (rawSize <= 0n) throw invalid('page size must be greater than zero.');
@@ -71,9 +73,26 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
     const txn = new Transaction(services.store, ts, true);
-    const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+    const ctx = new EvalContext(
+      txn,
+      identity.database,
+      identity,
+      DEFAULT_API_VERSION,
+      services.evalServices,
+      Scope.EMPTY,
+      v4Evaluator,
+      new QueryLimits(services.evalServices.queryTimeLimitMs),
+    );
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
-    return Promise.resolve(services.access.allows(ctx, { action: 'read', database: identity.database, collection: userCollectionKey(collection), ref, before: version }));
+    return Promise.resolve(
+      services.access.allows(ctx, {
+        action: 'read',
+        database: identity.database,
+        collection: userCollectionKey(collection),
+        ref,
+        before: version,
+      }),
+    );
   };
 }
 
@@ -83,14 +102,34 @@ export function readCheckFor(services: ServerServices, identity: Identity): Read
  * roles must read the source collection (a read privilege on it, a predicate included), and for a single document
  * that document (fauna/faunadb `ValueSet.scala#L1352-L1367`, `#L1427-L1438`).
  */
-export async function sourceReadRefusal(services: ServerServices, identity: Identity, plan: EventSourcePlan, atTs: bigint): Promise<string | undefined> {
+export async function sourceReadRefusal(
+  services: ServerServices,
+  identity: Identity,
+  plan: EventSourcePlan,
+  atTs: bigint,
+): Promise<string | undefined> {
   const txn = new Transaction(services.store, atTs, true);
-  const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services.evalServices, Scope.EMPTY, v4Evaluator, new QueryLimits(services.evalServices.queryTimeLimitMs));
+  const ctx = new EvalContext(
+    txn,
+    identity.database,
+    identity,
+    DEFAULT_API_VERSION,
+    services.evalServices,
+    Scope.EMPTY,
+    v4Evaluator,
+    new QueryLimits(services.evalServices.queryTimeLimitMs),
+  );
   const collection = userCollectionKey(plan.collection);
   if (plan.docId !== undefined) {
     const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));
     const before = txn.get(identity.database, collection, plan.docId);
-    const allowed = await services.access.allows(ctx, { action: 'read', database: identity.database, collection, ref, ...(before === undefined ? {} : { before }) });
+    const allowed = await services.access.allows(ctx, {
+      action: 'read',
+      database: identity.database,
+      collection,
+      ref,
+      ...(before === undefined ? {} : { before }),
+    });
     return allowed ? undefined : 'Insufficient privileges to create a stream on the source document.';
   }
   const allowed = await services.access.hasReadPrivilege(ctx, identity.database, collection);

@@ -32,7 +32,8 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       const start = events.resolveStart(source, request);
       // Past the account's operations limit a poll is refused, as the real service's rate limiter refuses it (DEC-016);
       // serving it anyway, as this server did before, is kept only as the self-check's fault FEED-OPS-LIMIT-IGNORED.
-      if (events.accounts.exceeded(source.database) && !failpoint('FEED-OPS-LIMIT-IGNORED')) return sendV10Error(ctx, 429, 'limit_exceeded', accountLimitMessage(events.accounts.limit));
+      if (events.accounts.exceeded(source.database) && !failpoint('FEED-OPS-LIMIT-IGNORED'))
+        return sendV10Error(ctx, 429, 'limit_exceeded', accountLimitMessage(events.accounts.limit));
       const page = await events.feedPage(source, start, request.pageSize, readCheckFor(ctx.services, source.rights.identity));
       // Implements: FQL-TIMEOUT-002
       // A page not ready within the request's `x-query-timeout-ms` is not sent: 440 `time_out`, as the real service's
@@ -44,7 +45,8 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
       const answer = `{"events":[${page.events.join(',')}],"cursor":${JSON.stringify(page.cursor)},"has_next":${page.hasNext},"stats":${stringifyEvent(page.stats)}}`;
       ctx.exchange.respond(200, { 'content-type': JSON_CONTENT_TYPE }, answer);
     } catch (error) {
-      if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
+      if (error instanceof EventRequestBodyError || error instanceof EventRequestError)
+        return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;
     }
   }

@@ -6,7 +6,7 @@
 import type { Expr } from '../codec/v4-ast.js';
 import { parseApiVersion } from '../codec/api-version.js';
 import { parseRefPath } from '../codec/v4-refs.js';
-import { QueryError } from '../errors/query-error.js';
+import type { QueryError } from '../errors/query-error.js';
 import type { Ref } from '../values/value.js';
 import { sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';

@@ -53,7 +53,8 @@ function queryText(query: QueryInput): string {
   const walk = (pieces: readonly unknown[]) => {
     for (const piece of pieces) {
       if (typeof piece === 'string') parts.push(piece);
-      else if (typeof piece === 'object' && piece !== null && Array.isArray((piece as { fql?: unknown }).fql)) walk((piece as { fql: unknown[] }).fql);
+      else if (typeof piece === 'object' && piece !== null && Array.isArray((piece as { fql?: unknown }).fql))
+        walk((piece as { fql: unknown[] }).fql);
     }
   };
   walk(query.fql);
@@ -66,7 +67,12 @@ function queryText(query: QueryInput): string {
  * the real service's summaries (FQL2BasicSpec, FQL2CollectionsSpec).
  */
 // Implements: FQL-SYNTAX-001, FQL-ERR-009
-export function errorSummary(detail: string, query: QueryInput, span: SourceSpan | undefined, failures: readonly { paths: readonly (readonly (string | number)[])[]; message: string }[] = []): string {
+export function errorSummary(
+  detail: string,
+  query: QueryInput,
+  span: SourceSpan | undefined,
+  failures: readonly { paths: readonly (readonly (string | number)[])[]; message: string }[] = [],
+): string {
   const head = [`error: ${detail}`];
   if (failures.length > 0) {
     head.push('constraint failures:');
@@ -77,7 +83,10 @@ export function errorSummary(detail: string, query: QueryInput, span: SourceSpan
   }
   if (span === undefined) return head.join('\n');
   const lineText = queryText(query).split('\n')[span.start.line - 1] ?? '';
-  const width = span.end.line === span.start.line ? Math.max(1, span.end.column - span.start.column) : Math.max(1, lineText.length - span.start.column + 1);
+  const width =
+    span.end.line === span.start.line
+      ? Math.max(1, span.end.column - span.start.column)
+      : Math.max(1, lineText.length - span.start.column + 1);
   const gutter = String(span.start.line);
   const pad = ' '.repeat(gutter.length);
   return [
@@ -93,7 +102,8 @@ export function errorSummary(detail: string, query: QueryInput, span: SourceSpan
 // Implements: FQL-QUERY-004
 function decodeArguments(raw: unknown, format: Format): Map<string, Value> {
   if (raw === undefined || raw === null) return new Map();
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new FqlError('invalid_request', 'Invalid request body: `arguments` must be an object.');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new FqlError('invalid_request', 'Invalid request body: `arguments` must be an object.');
   const out = new Map<string, Value>();
   for (const [name, json] of Object.entries(raw as Record<string, unknown>)) {
     try {
@@ -146,9 +156,11 @@ function positioned(error: unknown, started: number, timeoutMs: number): FqlErro
     return new ProtocolError(440, 'time_out', timedOutMessage(elapsed, timeoutMs));
   }
   if (error instanceof ProtocolError) return error;
-  if (error instanceof RangeError && /call stack/i.test(error.message)) return runtimeError('stack_overflow', undefined, 'number of stack frames exceeded limit of 200');
+  if (error instanceof RangeError && /call stack/i.test(error.message))
+    return runtimeError('stack_overflow', undefined, 'number of stack frames exceeded limit of 200');
   // A string or array longer than the engine can hold: the value is too large, as the real service's limits say.
-  if (error instanceof RangeError && /(string|array) length/i.test(error.message)) return runtimeError('value_too_large', undefined, 'Value too large: the result is too large to build.');
+  if (error instanceof RangeError && /(string|array) length/i.test(error.message))
+    return runtimeError('value_too_large', undefined, 'Value too large: the result is too large to build.');
   throw error;
 }
 
@@ -161,9 +173,10 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     if (!identity) throw new Error('/query/1 needs an authenticated identity');
     const body = readJsonBody(ctx);
     if (!body) return;
-    const query = body['query'];
+    const query = body.query;
     if (query === undefined) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body');
-    if (!isQueryInput(query)) return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: `query` must be a string or an object {"fql": [...]}.');
+    if (!isQueryInput(query))
+      return sendV10Error(ctx, 400, 'invalid_request', 'Invalid request body: `query` must be a string or an object {"fql": [...]}.');
     const format = formatOf(ctx);
     const { transactions, store, evalServices } = ctx.services;
     const headers = { 'content-type': JSON_CONTENT_TYPE };
@@ -175,11 +188,20 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     let sourceCollection: string | undefined;
     let failedAfterCommit: FqlError | undefined;
     try {
-      const variables = decodeArguments(body['arguments'], format);
+      const variables = decodeArguments(body.arguments, format);
       const expr = parseQuery(query);
       const outcome = await transactions.run(async (txn) => {
         txnTs = txn.ts;
-        const evalCtx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, evalServices, Scope.EMPTY, v4Evaluator, limits);
+        const evalCtx = new EvalContext(
+          txn,
+          identity.database,
+          identity,
+          DEFAULT_API_VERSION,
+          evalServices,
+          Scope.EMPTY,
+          v4Evaluator,
+          limits,
+        );
         const now = Time.fromMicros(txn.ts);
         const issueEventSource = async (spec: EventSourceSpec, span: SourceSpan): Promise<string> => {
           // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
@@ -210,7 +232,8 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         used = { read: txn.documentsRead, written: txn.documentsWritten };
         // Implements: FQL-TIMEOUT-001
         // Past the client's deadline the answer is 440 `time_out` and nothing is written (FQL-TIMEOUT-001).
-        if (performance.now() - started > timeoutMs) throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
+        if (performance.now() - started > timeoutMs)
+          throw new ProtocolError(440, 'time_out', timedOutMessage(performance.now() - started, timeoutMs));
         return data;
       });
       if (failedAfterCommit !== undefined) throw failedAfterCommit;
@@ -227,12 +250,21 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     } catch (caught) {
       const error = asFqlError(caught, started, timeoutMs);
       if (error instanceof ProtocolError) {
-        const answer = { error: { code: error.code === 'time out' ? 'time_out' : error.code, message: error.description }, summary: error.description, txn_ts: txnTs, stats: v10QueryStats(performance.now() - started), schema_version: store.lastCommitTs };
+        const answer = {
+          error: { code: error.code === 'time out' ? 'time_out' : error.code, message: error.description },
+          summary: error.description,
+          txn_ts: txnTs,
+          stats: v10QueryStats(performance.now() - started),
+          schema_version: store.lastCommitTs,
+        };
         return ctx.exchange.respond(error.status, headers, stringifyAnswer(answer, 'tagged'));
       }
       if (error.code === 'invalid_request') return sendV10Error(ctx, 400, 'invalid_request', error.message);
       const failures = error.details.constraintFailures ?? [];
-      const abort = error.details.abort === undefined ? {} : { abort: encodeData(error.details.abort as M, format === 'decorated' ? 'decorated' : format) };
+      const abort =
+        error.details.abort === undefined
+          ? {}
+          : { abort: encodeData(error.details.abort as M, format === 'decorated' ? 'decorated' : format) };
       const answer = {
         error: { code: error.code, message: error.message, ...(failures.length > 0 ? { constraint_failures: failures } : {}), ...abort },
         summary: errorSummary(error.detail, query, error.span, failures),

@@ -110,7 +110,14 @@ const V10_INFO = [
 
 /** `/query/1` also reads its tags, then the format and three booleans (`FQL2Endpoint.getRequest`). */
 const QUERY: Family = {
-  headers: [...V10_INFO, ['x-query-tags', tags], ['x-format', format], ['x-typecheck', boolean], ['x-linearized', boolean], ['x-performance-hints', boolean]],
+  headers: [
+    ...V10_INFO,
+    ['x-query-tags', tags],
+    ['x-format', format],
+    ['x-typecheck', boolean],
+    ['x-linearized', boolean],
+    ['x-performance-hints', boolean],
+  ],
   code: 'invalid_request',
   prefix: '',
 };
@@ -129,11 +136,23 @@ export function checkRequestParameters(endpoint: Endpoint, headers: HeaderMap): 
     // The drivers send `4`: only another value pays for parsing.
     const version = headers['x-faunadb-api-version'];
     if (version !== undefined && version !== '4') parseApiVersion(version);
-    if (headers['x-last-seen-txn'] !== undefined || headers['x-query-timeout'] !== undefined || headers['x-max-retries-on-contention'] !== undefined || headers['x-fauna-tags'] !== undefined) {
+    if (
+      headers['x-last-seen-txn'] !== undefined ||
+      headers['x-query-timeout'] !== undefined ||
+      headers['x-max-retries-on-contention'] !== undefined ||
+      headers['x-fauna-tags'] !== undefined
+    ) {
       refuseFirstBad(V4, headers);
     }
   } else if (endpoint.path === '/query/1') {
-    if (hasV10Info(headers) || headers['x-query-tags'] !== undefined || headers['x-format'] !== undefined || headers['x-typecheck'] !== undefined || headers['x-linearized'] !== undefined || headers['x-performance-hints'] !== undefined) {
+    if (
+      hasV10Info(headers) ||
+      headers['x-query-tags'] !== undefined ||
+      headers['x-format'] !== undefined ||
+      headers['x-typecheck'] !== undefined ||
+      headers['x-linearized'] !== undefined ||
+      headers['x-performance-hints'] !== undefined
+    ) {
       refuseFirstBad(QUERY, headers);
     }
   } else if (endpoint.path === '/feed/1' && hasV10Info(headers)) {
@@ -142,7 +161,11 @@ export function checkRequestParameters(endpoint: Endpoint, headers: HeaderMap): 
 }
 
 function hasV10Info(headers: HeaderMap): boolean {
-  return headers['x-last-txn-ts'] !== undefined || headers['x-query-timeout-ms'] !== undefined || headers['x-max-contention-retries'] !== undefined;
+  return (
+    headers['x-last-txn-ts'] !== undefined ||
+    headers['x-query-timeout-ms'] !== undefined ||
+    headers['x-max-contention-retries'] !== undefined
+  );
 }
 
 function refuseFirstBad(family: Family, headers: HeaderMap): void {

@@ -15,6 +15,13 @@ export function protocolErrorBody(dialect: ErrorDialect, code: string, descripti
   return JSON.stringify({ error: { code: code.replace(/ /g, '_'), message: description } });
 }
 
-export function sendProtocolError(ctx: RequestContext, dialect: ErrorDialect, status: number, code: string, description: string, headers: Record<string, string> = {}): void {
+export function sendProtocolError(
+  ctx: RequestContext,
+  dialect: ErrorDialect,
+  status: number,
+  code: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
   ctx.exchange.respond(status, { ...baseHeaders(ctx), ...headers }, protocolErrorBody(dialect, code, description));
 }

@@ -37,9 +37,18 @@ export function createStreamEndpoint(events: EventService): Endpoint {
       const release = events.streams.acquire(identity);
       if (release === undefined) return sendV10Error(ctx, 429, 'limit_exceeded', tooManyStreamsMessage(events.streams.limit));
       const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
-      session = new StreamSession(events, source, start, readCheckFor(ctx.services, source.rights.identity), sink, streamGuardsFor(ctx.services, watched, source.database), release);
+      session = new StreamSession(
+        events,
+        source,
+        start,
+        readCheckFor(ctx.services, source.rights.identity),
+        sink,
+        streamGuardsFor(ctx.services, watched, source.database),
+        release,
+      );
     } catch (error) {
-      if (error instanceof EventRequestBodyError || error instanceof EventRequestError) return sendV10Error(ctx, 400, 'invalid_request', error.message);
+      if (error instanceof EventRequestBodyError || error instanceof EventRequestError)
+        return sendV10Error(ctx, 400, 'invalid_request', error.message);
       throw error;
     }
     await session.run();

@@ -28,7 +28,12 @@ export function transportErrors(
     tooLarge: (path): CannedResponse => ({
       status: 413,
       headers: HEADERS,
-      body: body(dialectOf(path), 'request too large', 'request_size_exceeded', `Request body exceeds the ${mebibytes(maxBodyBytes)} limit.`),
+      body: body(
+        dialectOf(path),
+        'request too large',
+        'request_size_exceeded',
+        `Request body exceeds the ${mebibytes(maxBodyBytes)} limit.`,
+      ),
     }),
     busy: (path): CannedResponse => ({
       status: 429,
@@ -43,7 +48,12 @@ export function transportErrors(
     malformed: (status): CannedResponse => ({
       status,
       headers: HEADERS,
-      body: body('v4', 'bad request', 'invalid_request', status === 431 ? 'Request line or headers are too large.' : 'Malformed HTTP request.'),
+      body: body(
+        'v4',
+        'bad request',
+        'invalid_request',
+        status === 431 ? 'Request line or headers are too large.' : 'Malformed HTTP request.',
+      ),
     }),
   };
 }

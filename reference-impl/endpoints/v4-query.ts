@@ -24,7 +24,10 @@ export interface V4Metrics {
 }
 
 /** A success carries its value and `body`, the value rendered as the answer (`{"resource": …}`). */
-export type V4Outcome = ({ ok: true; value: Value; body: string; created: boolean; ts: bigint } | { ok: false; error: QueryError; ts: bigint }) & { metrics: V4Metrics };
+export type V4Outcome = (
+  | { ok: true; value: Value; body: string; created: boolean; ts: bigint }
+  | { ok: false; error: QueryError; ts: bigint }
+) & { metrics: V4Metrics };
 
 function measured(started: number, txn: Transaction | undefined): V4Metrics {
   return {
@@ -69,7 +72,13 @@ function v4Headers(ctx: RequestContext, ts: bigint, metrics: V4Metrics, body: st
  * Evaluates an expression as one transaction; a failure commits nothing. The outcome comes at once when the
  * evaluation waited for nothing (no promise is made for such a request), else as a promise.
  */
-export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, readOnly: boolean, writeRefusal = READ_ONLY_WRITE_REFUSAL): V4Outcome | Promise<V4Outcome> {
+export function runV4(
+  ctx: RequestContext,
+  expr: Expr,
+  apiVersion: ApiVersion,
+  readOnly: boolean,
+  writeRefusal = READ_ONLY_WRITE_REFUSAL,
+): V4Outcome | Promise<V4Outcome> {
   const identity = ctx.identity;
   if (!identity) return Promise.reject(new Error('v4 evaluation needs an authenticated identity'));
   const { transactions, evalServices } = ctx.services;
@@ -85,8 +94,15 @@ export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, r
     ts: outcome.ts,
     metrics: measured(started, used),
   });
-  const failed = (error: unknown): V4Outcome => ({ ok: false, error: asQueryError(error, writeRefusal), ts: failedAt, metrics: measured(started, used) });
-  let outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }> | Promise<TransactionOutcome<{ value: Value; body: string; created: boolean }>>;
+  const failed = (error: unknown): V4Outcome => ({
+    ok: false,
+    error: asQueryError(error, writeRefusal),
+    ts: failedAt,
+    metrics: measured(started, used),
+  });
+  let outcome:
+    | TransactionOutcome<{ value: Value; body: string; created: boolean }>
+    | Promise<TransactionOutcome<{ value: Value; body: string; created: boolean }>>;
   try {
     outcome = transactions.runNow(
       (txn) => {
@@ -125,7 +141,8 @@ function asQueryError(error: unknown, writeRefusal: string): QueryError {
 
 // Implements: PROTO-STATUS-001, PROTO-STATUS-002
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
-  if (outcome.ok) ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
+  if (outcome.ok)
+    ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
   else {
     const body = renderQueryErrors([outcome.error], apiVersion);
     ctx.exchange.respond(outcome.error.status, v4Headers(ctx, outcome.ts, outcome.metrics, body), body);
@@ -134,7 +151,11 @@ export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersio
 
 /** A v4 query error answered before (or without) evaluation. */
 export function sendV4Error(ctx: RequestContext, error: QueryError, apiVersion: ApiVersion): void {
-  sendV4Outcome(ctx, { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) }, apiVersion);
+  sendV4Outcome(
+    ctx,
+    { ok: false, error, ts: ctx.services.transactions.lastTs, metrics: measured(performance.now(), undefined) },
+    apiVersion,
+  );
 }
 
 function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> | undefined {

@@ -14,7 +14,15 @@ import { termTuple } from '../eval/forms/set-reading.js';
 import { documentRef } from '../eval/forms/type-checks.js';
 import type { EventService } from '../events/event-service.js';
 import { eventSecretOf } from '../events/event-secret.js';
-import { DEFAULT_V4_EVENT_FIELDS, V4_EVENT_FIELDS, documentTarget, documentsTarget, matchTarget, type V4EventField, type V4StreamTarget } from '../events/v4-stream-events.js';
+import {
+  DEFAULT_V4_EVENT_FIELDS,
+  V4_EVENT_FIELDS,
+  documentTarget,
+  documentsTarget,
+  matchTarget,
+  type V4EventField,
+  type V4StreamTarget,
+} from '../events/v4-stream-events.js';
 import { V4StreamSession } from '../events/v4-stream-session.js';
 import type { IndexManager } from '../indexes/index-manager.js';
 import type { DatabaseId } from '../store/store.js';
@@ -47,7 +55,14 @@ function streamableTypeName(value: Value): string {
   const parent = value.collection;
   if (parent === undefined) return 'Ref';
   if (parent.collection === undefined) {
-    const names: Record<string, string> = { collections: 'Collection Ref', classes: 'Collection Ref', indexes: 'Index Ref', databases: 'Database Ref', keys: 'Key Ref', functions: 'User Function Ref' };
+    const names: Record<string, string> = {
+      collections: 'Collection Ref',
+      classes: 'Collection Ref',
+      indexes: 'Index Ref',
+      databases: 'Database Ref',
+      keys: 'Key Ref',
+      functions: 'User Function Ref',
+    };
     return names[parent.id] ?? 'Ref';
   }
   return 'Ref';
@@ -59,29 +74,42 @@ function notStreamable(value: Value): QueryError {
 
 // Implements: V4STREAM-REQ-001, V4STREAM-REQ-002, V4STREAM-REQ-003, V4STREAM-REQ-007
 /** What the evaluated body streams, or the error that refuses it. */
-function targetOf(ctx: RequestContext, indexes: IndexManager, database: DatabaseId, value: Value, fields: ReadonlySet<V4EventField>): V4StreamTarget | QueryError {
+function targetOf(
+  ctx: RequestContext,
+  indexes: IndexManager,
+  database: DatabaseId,
+  value: Value,
+  fields: ReadonlySet<V4EventField>,
+): V4StreamTarget | QueryError {
   const { store } = ctx.services;
   const collectionExists = (name: string) => store.getDocument(database, 'collections', name, store.lastCommitTs) !== undefined;
   if (value instanceof Ref) {
     const parent = value.collection;
     // A document of a user collection of this database; its own existence is not required.
-    if (parent === undefined || value.database !== undefined || parent.database !== undefined || isNativeCollection(parent) || parent.collection === undefined) return notStreamable(value);
+    if (
+      parent === undefined ||
+      value.database !== undefined ||
+      parent.database !== undefined ||
+      isNativeCollection(parent) ||
+      parent.collection === undefined
+    )
+      return notStreamable(value);
     if (!collectionExists(parent.id)) return errors.invalidRef(`Ref refers to undefined collection '${parent.id}'`, []);
     return documentTarget(database, value, fields);
   }
   if (value instanceof SetRef) {
     const structure = value.structure;
     const keys = Object.keys(structure);
-    const documents = structure['documents'];
+    const documents = structure.documents;
     if (keys.length === 1 && documents instanceof Ref && documents.database === undefined && !isNativeCollection(documents)) {
       if (!collectionExists(documents.id)) return errors.invalidRef(`Ref refers to undefined collection '${documents.id}'`, []);
       return documentsTarget(database, documents.id, fields);
     }
-    const indexRef = structure['match'];
+    const indexRef = structure.match;
     if (indexRef instanceof Ref && indexRef.database === undefined && keys.every((k) => k === 'match' || k === 'terms')) {
       const index = indexes.lookup(database, indexRef.id);
       if (index === undefined) return errors.invalidRef(`Ref refers to undefined index '${indexRef.id}'`, []);
-      const terms = termTuple(index.definition.terms.length, structure['terms']);
+      const terms = termTuple(index.definition.terms.length, structure.terms);
       if (terms === undefined) return errors.invalidArgument(`Index ${indexRef.id} expects ${index.definition.terms.length} term(s).`, []);
       return matchTarget(database, indexRef, terms, (collection, id, version) => indexes.entriesOf(index, collection, id, version), fields);
     }
@@ -104,7 +132,11 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     const fields = parseFields(request.query.get('fields'));
     if ('invalid' in fields) {
       // A query error at the root, as the real service renders it (with `position: []`).
-      return sendV4Error(ctx, new QueryError('invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`), apiVersion);
+      return sendV4Error(
+        ctx,
+        new QueryError('invalid url parameter', `Invalid url parameter fields. Invalid field name '${fields.invalid}'.`),
+        apiVersion,
+      );
     }
     const text = bodyText(ctx);
     if (text instanceof QueryError) return sendV4Error(ctx, text, apiVersion);
@@ -121,7 +153,11 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     if (target instanceof QueryError) return sendV4Error(ctx, target, apiVersion);
     const release = events.streams.acquire(identity);
     if (release === undefined) return sendProtocolError(ctx, 'v4', 429, 'too many requests', 'Too many open streams.');
-    const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-txn-time': String(events.history.publishedTs), 'x-fauna-stream-id': String(nextStreamId++) });
+    const sink = ctx.exchange.openStream(200, {
+      'content-type': JSON_CONTENT_TYPE,
+      'x-txn-time': String(events.history.publishedTs),
+      'x-fauna-stream-id': String(nextStreamId++),
+    });
     const guards = streamGuardsFor(ctx.services, eventSecretOf(identity, ctx.services.authenticator), identity.database);
     new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run();
   }

@@ -61,7 +61,8 @@ export const errors = {
   invalidArgument: (description: string, position: Position) => new QueryError('invalid argument', description, position),
   invalidRef: (description: string, position: Position) => new QueryError('invalid ref', description, position),
   notFound: (position: Position, description = 'Document not found.') => new QueryError('instance not found', description, position),
-  alreadyExists: (position: Position, description = 'Document already exists.') => new QueryError('instance already exists', description, position),
+  alreadyExists: (position: Position, description = 'Document already exists.') =>
+    new QueryError('instance already exists', description, position),
   validationFailed: (failures: ValidationFailure[], position: Position) =>
     new QueryError('validation failed', 'document data is not valid.', position, { failures }),
   permissionDenied: (position: Position) => new QueryError('permission denied', 'Insufficient privileges to perform the action.', position),

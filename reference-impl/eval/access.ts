@@ -11,7 +11,16 @@ import type { EvalContext } from './context.js';
  * `unrestricted_read` is asked of indexes only: reading every entry, whoever may read the entries' documents. `call`
  * is asked of user functions only (Call).
  */
-export type AccessAction = 'read' | 'create' | 'create_with_id' | 'write' | 'delete' | 'history_read' | 'history_write' | 'unrestricted_read' | 'call';
+export type AccessAction =
+  | 'read'
+  | 'create'
+  | 'create_with_id'
+  | 'write'
+  | 'delete'
+  | 'history_read'
+  | 'history_write'
+  | 'unrestricted_read'
+  | 'call';
 
 export interface AccessRequest {
   readonly action: AccessAction;

@@ -84,11 +84,12 @@ export class CreatedRecords {
   private records: object[] | undefined;
 
   add(record: object): void {
-    (this.records ??= []).push(record);
+    this.records ??= [];
+    this.records.push(record);
   }
 
   has(value: object): boolean {
-    return this.records !== undefined && this.records.includes(value);
+    return this.records?.includes(value) ?? false;
   }
 }
 
@@ -123,18 +124,51 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, scope, this.evaluator, this.limits, this.created, this.readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      this.identity,
+      this.apiVersion,
+      this.services,
+      scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      this.readTs,
+    );
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
-    return new EvalContext(this.txn, this.database, identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, this.readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      identity,
+      this.apiVersion,
+      this.services,
+      this.scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      this.readTs,
+    );
   }
 
   /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
   readingAt(readTs: bigint | undefined): EvalContext {
     if (readTs === this.readTs) return this;
-    return new EvalContext(this.txn, this.database, this.identity, this.apiVersion, this.services, this.scope, this.evaluator, this.limits, this.created, readTs);
+    return new EvalContext(
+      this.txn,
+      this.database,
+      this.identity,
+      this.apiVersion,
+      this.services,
+      this.scope,
+      this.evaluator,
+      this.limits,
+      this.created,
+      readTs,
+    );
   }
 
   withBindings(vars: ReadonlyMap<string, Value>): EvalContext {

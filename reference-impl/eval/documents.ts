@@ -4,7 +4,14 @@
  */
 import { errors, type Position } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
-import { userCollectionKey, type CollectionKey, type DatabaseId, type DocumentVersion, type HiddenFields, type WriteAction } from '../store/store.js';
+import {
+  userCollectionKey,
+  type CollectionKey,
+  type DatabaseId,
+  type DocumentVersion,
+  type HiddenFields,
+  type WriteAction,
+} from '../store/store.js';
 import { NATIVE_COLLECTIONS, Ref, readDocumentObject, type ObjectValue, type Value } from '../values/value.js';
 import type { AccessAction, AccessRequest } from './access.js';
 import type { EvalContext } from './context.js';
@@ -38,17 +45,26 @@ export function resolveDatabaseScope(ctx: EvalContext, dbRef: Ref | undefined, p
   const parent = resolveDatabaseScope(ctx, dbRef.database ?? dbRef.collection.database, position);
   const record = ctx.txn.get(parent, 'databases', dbRef.id);
   if (!record || record.hidden.databaseId === undefined) throw errors.invalidRef(`Database '${dbRef.id}' does not exist.`, position);
-  if (ctx.identity.role !== 'admin' && (ctx.identity.role !== 'server' || failpoint('SERVER-KEY-CHILD-READS-DENIED'))) throw errors.permissionDenied(position);
+  if (ctx.identity.role !== 'admin' && (ctx.identity.role !== 'server' || failpoint('SERVER-KEY-CHILD-READS-DENIED')))
+    throw errors.permissionDenied(position);
   return record.hidden.databaseId;
 }
 
 // Implements: DB-CHILD-003, KEY-SCOPE-001, KEY-SCOPE-002, COLL-LIFE-003, COLL-LIFE-004
 /** The collection key of a collection ref (user or native); `invalid ref` when it does not exist. */
-export function resolveCollection(ctx: EvalContext, collection: Ref, position: Position): { database: DatabaseId; collection: CollectionKey } {
+export function resolveCollection(
+  ctx: EvalContext,
+  collection: Ref,
+  position: Position,
+): { database: DatabaseId; collection: CollectionKey } {
   if (isNativeCollection(collection)) {
     return { database: resolveDatabaseScope(ctx, collection.database, position), collection: collection.id };
   }
-  if (collection.collection === undefined || !collection.collection.equals(new Ref('collections', undefined, collection.collection.database)) || collection.collection.collection) {
+  if (
+    collection.collection === undefined ||
+    !collection.collection.equals(new Ref('collections', undefined, collection.collection.database)) ||
+    collection.collection.collection
+  ) {
     throw errors.invalidRef(`Ref '${collection.toPath()}' is not a collection ref.`, position);
   }
   const database = resolveDatabaseScope(ctx, collection.database ?? collection.collection.database, position);
@@ -59,7 +75,14 @@ export function resolveCollection(ctx: EvalContext, collection: Ref, position: P
 }
 
 /** Native collections whose records are named: a ref to one of them resolves only while the record exists. */
-const NAMED_RECORDS: Readonly<Record<string, string>> = { collections: 'collection', indexes: 'index', databases: 'database', roles: 'role', functions: 'function', access_providers: 'access provider' };
+const NAMED_RECORDS: Readonly<Record<string, string>> = {
+  collections: 'collection',
+  indexes: 'index',
+  databases: 'database',
+  roles: 'role',
+  functions: 'function',
+  access_providers: 'access provider',
+};
 
 // Implements: DB-GET-002, COLL-LIFE-002, AUTH-SELF-001, AUTH-SELF-007
 /**
@@ -78,13 +101,23 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
   const named = NAMED_RECORDS[collection];
-  if (named !== undefined && !ctx.txn.get(database, collection, ref.id)) throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
+  if (named !== undefined && !ctx.txn.get(database, collection, ref.id))
+    throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
   return { database, collection, id: ref.id, ref };
 }
 
 /** What a record of `collection` is called in error descriptions, as the real service names them. */
 function recordKind(collection: CollectionKey): string {
-  const kinds: Record<string, string> = { collections: 'Collection', indexes: 'Index', databases: 'Database', keys: 'Key', tokens: 'Token', roles: 'Role', functions: 'Function', credentials: 'Credentials' };
+  const kinds: Record<string, string> = {
+    collections: 'Collection',
+    indexes: 'Index',
+    databases: 'Database',
+    keys: 'Key',
+    tokens: 'Token',
+    roles: 'Role',
+    functions: 'Function',
+    credentials: 'Credentials',
+  };
   return kinds[collection] ?? 'Document';
 }
 
@@ -132,7 +165,12 @@ export function requireAccess(
  * (`Keys()`, `Collections()`, …), as the real service asks before it lists one: a listing is refused whole, never
  * answered with the records the caller happens to be allowed (DB-LIST-*). A promise only when the policy's answer is.
  */
-export function requireListingAccess(ctx: EvalContext, database: DatabaseId, collection: CollectionKey, position: Position): void | Promise<void> {
+export function requireListingAccess(
+  ctx: EvalContext,
+  database: DatabaseId,
+  collection: CollectionKey,
+  position: Position,
+): void | Promise<void> {
   const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection });
   if (allowed === true) return;
   if (allowed === false) throw errors.permissionDenied(position);
@@ -145,15 +183,28 @@ export function requireListingAccess(ctx: EvalContext, database: DatabaseId, col
  * The live document (access-checked), or undefined; a promise only when the access decision is one. Failures
  * are thrown at once or rejected, like an async function's.
  */
-export function readDocument(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): DocumentVersion | undefined | Promise<DocumentVersion | undefined> {
-  const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+export function readDocument(
+  ctx: EvalContext,
+  location: DocumentLocation,
+  position: Position,
+  atTs?: bigint,
+): DocumentVersion | undefined | Promise<DocumentVersion | undefined> {
+  const version =
+    atTs === undefined
+      ? ctx.txn.get(location.database, location.collection, location.id)
+      : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
   if (!version) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;
 }
 
 /** The live document, or `instance not found` (at once, or as a rejection when the access decision is a promise). */
-export function readExisting(ctx: EvalContext, location: DocumentLocation, position: Position, atTs?: bigint): DocumentVersion | Promise<DocumentVersion> {
+export function readExisting(
+  ctx: EvalContext,
+  location: DocumentLocation,
+  position: Position,
+  atTs?: bigint,
+): DocumentVersion | Promise<DocumentVersion> {
   const found = readDocument(ctx, location, position, atTs);
   if (found instanceof Promise) return found.then((version) => existing(version, location, position));
   return existing(found, location, position);
@@ -180,8 +231,14 @@ export function existingForWrite(ctx: EvalContext, location: DocumentLocation, p
  * Throws `permission denied` unless the caller may create a document with an id of its choosing (DEC-059):
  * `create_with_id`, or else both `create` and `history_write`, as in the real service.
  */
-export async function requireCreateWithId(ctx: EvalContext, location: DocumentLocation, position: Position, after: ObjectValue): Promise<void> {
-  const asks = (action: AccessAction) => ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
+export async function requireCreateWithId(
+  ctx: EvalContext,
+  location: DocumentLocation,
+  position: Position,
+  after: ObjectValue,
+): Promise<void> {
+  const asks = (action: AccessAction) =>
+    ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
   if (await asks('create_with_id')) return;
   if ((await asks('create')) && (await asks('history_write'))) return;
   throw errors.permissionDenied(position);
@@ -203,13 +260,21 @@ export function writeDocument(
   checked = false,
 ): DocumentVersion | Promise<DocumentVersion> {
   const before = ctx.txn.get(location.database, location.collection, location.id);
-  const pending = checked ? undefined : requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
+  const pending = checked
+    ? undefined
+    : requireAccess(ctx, ACCESS_FOR_WRITE[action], location, position, before, action === 'delete' ? undefined : fields);
   const write = () => ctx.txn.write(location.database, location.collection, location.id, action, fields, hidden);
   return pending ? pending.then(write) : write();
 }
 
 /** Creates a document under an id generated for it: no earlier version exists to read or to check access against. */
-export function writeNewDocument(ctx: EvalContext, location: DocumentLocation, fields: ObjectValue, hidden: HiddenFields, position: Position): DocumentVersion | Promise<DocumentVersion> {
+export function writeNewDocument(
+  ctx: EvalContext,
+  location: DocumentLocation,
+  fields: ObjectValue,
+  hidden: HiddenFields,
+  position: Position,
+): DocumentVersion | Promise<DocumentVersion> {
   const pending = requireAccess(ctx, 'create', location, position, undefined, fields);
   const write = () => ctx.txn.writeNew(location.database, location.collection, location.id, fields, hidden);
   return pending ? pending.then(write) : write();
@@ -237,4 +302,3 @@ export async function ensureNotFound(ctx: EvalContext, location: DocumentLocatio
   if (pending) await pending;
   throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
 }
-

@@ -26,9 +26,13 @@ export class EqualPairs {
   /** Records that `a` and `b` were found equal (once past the threshold). */
   found(a: object, b: object): void {
     if (this.left >= 0) return;
-    const pairs = (this.pairs ??= new WeakMap());
+    this.pairs ??= new WeakMap();
+    const pairs = this.pairs;
     let partners = pairs.get(a);
-    if (partners === undefined) pairs.set(a, (partners = new WeakSet()));
+    if (partners === undefined) {
+      partners = new WeakSet();
+      pairs.set(a, partners);
+    }
     partners.add(b);
   }
 }

@@ -23,7 +23,11 @@ export function evaluateNow(ctx: EvalContext, expr: Expr): Value | Promise<Value
       // Implements: PROTO-BODY-003
       const form = ctx.services.forms.match(expr.fields);
       if (!form) {
-        throw new QueryError('invalid expression', `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`, expr.position);
+        throw new QueryError(
+          'invalid expression',
+          `No form/function found, or invalid argument keys: { ${[...expr.fields.keys()].join(', ')} }.`,
+          expr.position,
+        );
       }
       ctx.limits.step();
       return form.evaluate(ctx, new FormArgs(expr));
@@ -43,7 +47,11 @@ export function evaluate(ctx: EvalContext, expr: Expr): Promise<Value> {
 
 function evaluateArray(ctx: EvalContext, expr: ArrayExpr): Value[] | Promise<Value[]> {
   const out: Value[] = [];
-  const done = eachInOrder(expr.items.values(), (item) => evaluateNow(ctx, item), (_, value) => out.push(value));
+  const done = eachInOrder(
+    expr.items.values(),
+    (item) => evaluateNow(ctx, item),
+    (_, value) => out.push(value),
+  );
   return done === undefined ? out : done.then(() => out);
 }
 

@@ -48,25 +48,87 @@ interface ClassNode {
 }
 
 const DIGIT: Range[] = [[0x30, 0x39]];
-const WORD: Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const SPACE: Range[] = [[0x09, 0x0d], [0x20, 0x20]];
-const HORIZONTAL: Range[] = [[0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x180e, 0x180e], [0x2000, 0x200a], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000]];
-const VERTICAL: Range[] = [[0x0a, 0x0d], [0x85, 0x85], [0x2028, 0x2029]];
+const WORD: Range[] = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
+const SPACE: Range[] = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+];
+const HORIZONTAL: Range[] = [
+  [0x09, 0x09],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x180e, 0x180e],
+  [0x2000, 0x200a],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+];
+const VERTICAL: Range[] = [
+  [0x0a, 0x0d],
+  [0x85, 0x85],
+  [0x2028, 0x2029],
+];
 
 /** Java's POSIX classes (`\p{Alpha}` …), which are ASCII-only. */
 const POSIX: ReadonlyMap<string, Range[]> = new Map<string, Range[]>([
   ['Lower', [[0x61, 0x7a]]],
   ['Upper', [[0x41, 0x5a]]],
   ['ASCII', [[0x00, 0x7f]]],
-  ['Alpha', [[0x41, 0x5a], [0x61, 0x7a]]],
+  [
+    'Alpha',
+    [
+      [0x41, 0x5a],
+      [0x61, 0x7a],
+    ],
+  ],
   ['Digit', DIGIT],
-  ['Alnum', [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]]],
-  ['Punct', [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]]],
+  [
+    'Alnum',
+    [
+      [0x30, 0x39],
+      [0x41, 0x5a],
+      [0x61, 0x7a],
+    ],
+  ],
+  [
+    'Punct',
+    [
+      [0x21, 0x2f],
+      [0x3a, 0x40],
+      [0x5b, 0x60],
+      [0x7b, 0x7e],
+    ],
+  ],
   ['Graph', [[0x21, 0x7e]]],
   ['Print', [[0x20, 0x7e]]],
-  ['Blank', [[0x09, 0x09], [0x20, 0x20]]],
-  ['Cntrl', [[0x00, 0x1f], [0x7f, 0x7f]]],
-  ['XDigit', [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]]],
+  [
+    'Blank',
+    [
+      [0x09, 0x09],
+      [0x20, 0x20],
+    ],
+  ],
+  [
+    'Cntrl',
+    [
+      [0x00, 0x1f],
+      [0x7f, 0x7f],
+    ],
+  ],
+  [
+    'XDigit',
+    [
+      [0x30, 0x39],
+      [0x41, 0x46],
+      [0x61, 0x66],
+    ],
+  ],
   ['Space', SPACE],
 ]);
 
@@ -283,7 +345,8 @@ class Translator {
 
   /** A back reference JavaScript reads as Java does: to a group already closed, case-sensitive, not in a look-behind. */
   private backReference(group: number, flags: Flags, source: string): string {
-    if (group > this.groupCount || this.openGroups.includes(group) || flags.caseInsensitive || this.lookbehindDepth > 0) throw new Refused();
+    if (group > this.groupCount || this.openGroups.includes(group) || flags.caseInsensitive || this.lookbehindDepth > 0)
+      throw new Refused();
     return `(?:${source})`;
   }
 
@@ -548,7 +611,8 @@ function expandReplacement(pattern: JavaPattern, replacement: string, match: Jav
         if (!isDigit(replacement[i])) throw new InvalidReplacement('illegal group reference');
         group = Number(replacement[i]);
         // Further digits are taken while they still name a group of the pattern.
-        while (isDigit(replacement[i + 1]) && group * 10 + Number(replacement[i + 1]) <= pattern.groupCount) group = group * 10 + Number(replacement[++i]);
+        while (isDigit(replacement[i + 1]) && group * 10 + Number(replacement[i + 1]) <= pattern.groupCount)
+          group = group * 10 + Number(replacement[++i]);
         if (group > pattern.groupCount) throw new InvalidReplacement(`no group ${group}`);
       }
       out += match.groups[group] ?? '';
@@ -562,7 +626,15 @@ function expandReplacement(pattern: JavaPattern, replacement: string, match: Jav
  * InvalidReplacement for a replacement Java rejects (only when something matches), and `tooLong` when the result would
  * exceed `maxLength`; within `timeLimit`.
  */
-export function replaceMatches(pattern: JavaPattern, text: string, replacement: string, firstOnly: boolean, maxLength: number, tooLong: () => Error, timeLimit: TimeLimit): string {
+export function replaceMatches(
+  pattern: JavaPattern,
+  text: string,
+  replacement: string,
+  firstOnly: boolean,
+  maxLength: number,
+  tooLong: () => Error,
+  timeLimit: TimeLimit,
+): string {
   return withinTimeLimit('A regular expression', timeLimit, () => {
     // Without `$` or `\\` a replacement expands to itself.
     const literal = /[$\\]/.test(replacement) ? undefined : replacement;

@@ -105,10 +105,18 @@ const WORDS = new Intl.Segmenter('en', { granularity: 'word' });
 
 /** Titlecase mappings that differ from the first code point of the uppercase followed by the lowercase of the rest. */
 const TITLECASE_SPECIAL: ReadonlyMap<number, string> = new Map([
-  [0x1c4, '\u01c5'], [0x1c5, '\u01c5'], [0x1c6, '\u01c5'],
-  [0x1c7, '\u01c8'], [0x1c8, '\u01c8'], [0x1c9, '\u01c8'],
-  [0x1ca, '\u01cb'], [0x1cb, '\u01cb'], [0x1cc, '\u01cb'],
-  [0x1f1, '\u01f2'], [0x1f2, '\u01f2'], [0x1f3, '\u01f2'],
+  [0x1c4, '\u01c5'],
+  [0x1c5, '\u01c5'],
+  [0x1c6, '\u01c5'],
+  [0x1c7, '\u01c8'],
+  [0x1c8, '\u01c8'],
+  [0x1c9, '\u01c8'],
+  [0x1ca, '\u01cb'],
+  [0x1cb, '\u01cb'],
+  [0x1cc, '\u01cb'],
+  [0x1f1, '\u01f2'],
+  [0x1f2, '\u01f2'],
+  [0x1f3, '\u01f2'],
   [0x149, '\u02bcN'],
 ]);
 

@@ -12,7 +12,7 @@ export const NANOS_PER_DAY = SECONDS_PER_DAY * NANOS_PER_SECOND;
 /** Division rounding toward negative infinity, as Java's `Math.floorDiv`. */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** The remainder of `floorDiv`, with the divisor's sign, as Java's `Math.floorMod`. */
@@ -185,7 +185,8 @@ export function parseLocalDate(text: string): bigint | undefined {
 }
 
 /** What follows the date in a timestamp: `T`, hours and minutes, optional seconds and fraction, then the offset. */
-const TIME_OF_DAY_PATTERN = /^[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{0,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2})(?::(\d{2}))?|([+-])(\d{2})(\d{2}))?$/;
+const TIME_OF_DAY_PATTERN =
+  /^[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{0,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2})(?::(\d{2}))?|([+-])(\d{2})(\d{2}))?$/;
 
 /**
  * The service's timestamp text: an ISO local date-time and an offset (`Z`, `+HH:MM`, `+HH:MM:ss` or `+HHMM`);
@@ -197,8 +198,29 @@ export function parseTimestamp(text: string): bigint | undefined {
   if (date === undefined) return undefined;
   const m = TIME_OF_DAY_PATTERN.exec(text.slice(date.length));
   if (m === null) return undefined;
-  const [, hh, mm, ss = '0', fraction = '', zulu, colonSign, colonHours, colonMinutes, colonSeconds = '0', plainSign, plainHours, plainMinutes] = m;
-  const offset = zulu !== undefined ? 0 : colonSign !== undefined ? offsetSeconds(colonSign, colonHours!, colonMinutes!, colonSeconds) : plainSign !== undefined ? offsetSeconds(plainSign, plainHours!, plainMinutes!, '0') : undefined;
+  const [
+    ,
+    hh,
+    mm,
+    ss = '0',
+    fraction = '',
+    zulu,
+    colonSign,
+    colonHours,
+    colonMinutes,
+    colonSeconds = '0',
+    plainSign,
+    plainHours,
+    plainMinutes,
+  ] = m;
+  const offset =
+    zulu !== undefined
+      ? 0
+      : colonSign !== undefined
+        ? offsetSeconds(colonSign, colonHours!, colonMinutes!, colonSeconds)
+        : plainSign !== undefined
+          ? offsetSeconds(plainSign, plainHours!, plainMinutes!, '0')
+          : undefined;
   // Without an offset the text names no instant.
   if (offset === undefined || Number.isNaN(offset)) return undefined;
   let hour = Number(hh);

@@ -10,16 +10,52 @@ export type Effect = 'pure' | 'read' | 'write';
 
 /** Form keys of the functions the real service declares as reads (fauna/faunadb `ast/functions`). */
 const READ_FORMS = new Set([
-  'get', 'exists', 'paginate', 'first', 'last', 'key_from_secret', 'identity', 'current_identity', 'has_identity',
-  'has_current_identity', 'identify', 'current_token', 'contains_value', 'reduce', 'count', 'sum', 'mean', 'any', 'all',
-  'max', 'min',
+  'get',
+  'exists',
+  'paginate',
+  'first',
+  'last',
+  'key_from_secret',
+  'identity',
+  'current_identity',
+  'has_identity',
+  'has_current_identity',
+  'identify',
+  'current_token',
+  'contains_value',
+  'reduce',
+  'count',
+  'sum',
+  'mean',
+  'any',
+  'all',
+  'max',
+  'min',
 ]);
 
 /** Form keys of the functions the real service declares as writes, and Call. */
 const WRITE_FORMS = new Set([
-  'create', 'create_class', 'create_collection', 'create_database', 'create_index', 'create_function', 'create_key',
-  'create_role', 'create_access_provider', 'update', 'replace', 'delete', 'insert', 'remove', 'move_database', 'login',
-  'logout', 'issue_access_jwt', 'new_id', 'next_id', 'call',
+  'create',
+  'create_class',
+  'create_collection',
+  'create_database',
+  'create_index',
+  'create_function',
+  'create_key',
+  'create_role',
+  'create_access_provider',
+  'update',
+  'replace',
+  'delete',
+  'insert',
+  'remove',
+  'move_database',
+  'login',
+  'logout',
+  'issue_access_jwt',
+  'new_id',
+  'next_id',
+  'call',
 ]);
 
 const RANK: Record<Effect, number> = { pure: 0, read: 1, write: 2 };

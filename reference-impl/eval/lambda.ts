@@ -31,7 +31,11 @@ export async function applyLambda(ctx: EvalContext, lambda: LambdaValue, args: r
     const values = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
     if (values.length !== params.length) {
       // Implements: UDF-CALL-006
-      throw new QueryError('invalid argument', `Lambda expects an array with ${params.length} elements. Array contains ${values.length}.`, position);
+      throw new QueryError(
+        'invalid argument',
+        `Lambda expects an array with ${params.length} elements. Array contains ${values.length}.`,
+        position,
+      );
     }
     params.forEach((param, i) => {
       if (param !== '_') bindings.set(param, values[i]!);

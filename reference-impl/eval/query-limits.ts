@@ -8,7 +8,7 @@
  */
 import { ProtocolError } from '../errors/query-error.js';
 import { HEAP_CEILING_BYTES, heapIsFull } from '../store/heap-room.js';
-import { type TimeLimit } from './time-limit.js';
+import type { TimeLimit } from './time-limit.js';
 
 /** The longest a query may run unless the server is started with another limit (`--query-time-limit`). */
 export const DEFAULT_QUERY_TIME_LIMIT_MS = 30_000;
@@ -68,7 +68,13 @@ export class QueryLimits {
       this.passed = true;
       throw queryTimedOut();
     }
-    return { ms: left, exceeded: () => ((this.passed = true), queryTimedOut()) };
+    return {
+      ms: left,
+      exceeded: () => {
+        this.passed = true;
+        return queryTimedOut();
+      },
+    };
   }
 }
 

@@ -7,7 +7,6 @@ import { Time, isObjectValue, setField, type ObjectValue, type Value } from '../
 import { typeName } from './arguments.js';
 import type { EvalContext } from './context.js';
 
-
 export function typeFailure(field: string, expected: string, value: Value): ValidationFailure {
   return { field: [field], code: 'invalid type', description: `Invalid type ${typeName(value)}, expected type ${expected}.` };
 }
@@ -15,7 +14,7 @@ export function typeFailure(field: string, expected: string, value: Value): Vali
 // Implements: UDF-CREATE-005
 /** `name` of a schema record: required, a valid name (DEC-049). */
 export function nameFailures(params: ObjectValue): ValidationFailure[] {
-  const name = params['name'];
+  const name = params.name;
   if (name === undefined || name === null) return [{ field: ['name'], code: 'value required', description: 'Required value not found.' }];
   if (typeof name !== 'string') return [typeFailure('name', 'String', name)];
   const problem = nameProblem(name);
@@ -100,18 +99,22 @@ export function userDocumentFields(
   position: Position,
 ): StoredFields | Promise<StoredFields> {
   const failures: ValidationFailure[] = [];
-  const data = params['data'];
-  const ttl = params['ttl'];
-  const credentials = params['credentials'];
+  const data = params.data;
+  const ttl = params.ttl;
+  const credentials = params.credentials;
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   if (ttl !== undefined && ttl !== null && !(ttl instanceof Time)) failures.push(typeFailure('ttl', 'Time', ttl));
   let password: string | null | undefined;
   if (credentials !== undefined && credentials !== null) {
     if (!isObjectValue(credentials)) failures.push(typeFailure('credentials', 'Object', credentials));
     else {
-      const pw = credentials['password'];
+      const pw = credentials.password;
       if (pw !== undefined && pw !== null && typeof pw !== 'string') {
-        failures.push({ field: ['credentials', 'password'], code: 'invalid type', description: `Invalid type ${typeName(pw)}, expected type String.` });
+        failures.push({
+          field: ['credentials', 'password'],
+          code: 'invalid type',
+          description: `Invalid type ${typeName(pw)}, expected type String.`,
+        });
       } else password = pw;
     }
   } else if (credentials === null) password = null;
@@ -121,10 +124,10 @@ export function userDocumentFields(
   if (mode === 'update') {
     const previous = existing?.fields ?? {};
     fields = { ...previous };
-    if (isObjectValue(data)) fields['data'] = mergeObjects(isObjectValue(previous['data']) ? (previous['data'] as ObjectValue) : {}, data);
-    else if (data === null) delete fields['data'];
-    if (ttl instanceof Time) fields['ttl'] = ttl;
-    else if (ttl === null) delete fields['ttl'];
+    if (isObjectValue(data)) fields.data = mergeObjects(isObjectValue(previous.data) ? (previous.data as ObjectValue) : {}, data);
+    else if (data === null) delete fields.data;
+    if (ttl instanceof Time) fields.ttl = ttl;
+    else if (ttl === null) delete fields.ttl;
   } else {
     // Literals sized to their fields: an empty literal filled in reserves four slots (24 bytes more per document).
     const stored = isObjectValue(data) ? withoutNulls(data) : {};
@@ -132,7 +135,8 @@ export function userDocumentFields(
   }
   const previous = existing?.hidden ?? NO_HIDDEN_FIELDS;
   // Only a password makes this wait (for its hash): the fields are ready at once otherwise.
-  if (typeof password === 'string') return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
+  if (typeof password === 'string')
+    return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
   return { fields, hidden: withCredentialsHash(previous, password === null ? undefined : previous.credentialsHash) };
 }
 
@@ -163,7 +167,12 @@ const KEPT_BY_REPLACE: Readonly<Record<string, readonly string[]>> = {
 };
 
 // Implements: UDF-RECORD-005, DB-LIFE-009, COLL-LIFE-005, COLL-LIFE-007
-export function schemaRecordFields(params: ObjectValue, mode: 'update' | 'replace', existing: DocumentVersion, collection: string): ObjectValue {
+export function schemaRecordFields(
+  params: ObjectValue,
+  mode: 'update' | 'replace',
+  existing: DocumentVersion,
+  collection: string,
+): ObjectValue {
   if (mode === 'update') return mergeObjects(existing.fields, params);
   const kept: ObjectValue = {};
   for (const field of KEPT_BY_REPLACE[collection] ?? []) if (existing.fields[field] !== undefined) kept[field] = existing.fields[field]!;

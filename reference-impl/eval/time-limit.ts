@@ -28,13 +28,13 @@ const timed = createContext({ operation: undefined as (() => unknown) | undefine
 
 /** Runs `operation`, stopped with `limit`'s error once it has run `limit.ms`. */
 export function withinTimeLimit<T>(what: string, limit: TimeLimit, operation: () => T): T {
-  timed['operation'] = operation;
+  timed.operation = operation;
   try {
     return runInContext('operation()', timed, { timeout: limit.ms }) as T;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw limit.exceeded(what);
     throw error;
   } finally {
-    timed['operation'] = undefined;
+    timed.operation = undefined;
   }
 }

@@ -25,12 +25,18 @@ function equal(a: Value, b: Value): boolean {
   if (a instanceof Ref || b instanceof Ref) return a instanceof Ref && b instanceof Ref && a.equals(b);
   if (a instanceof SetRef || b instanceof SetRef) return a instanceof SetRef && b instanceof SetRef && equal(a.structure, b.structure);
   if (a instanceof Time || b instanceof Time) return a instanceof Time && b instanceof Time && a.epochNanos === b.epochNanos;
-  if (a instanceof DateValue || b instanceof DateValue) return a instanceof DateValue && b instanceof DateValue && a.epochDays === b.epochDays;
+  if (a instanceof DateValue || b instanceof DateValue)
+    return a instanceof DateValue && b instanceof DateValue && a.epochDays === b.epochDays;
   if (a instanceof Bytes || b instanceof Bytes) {
     return a instanceof Bytes && b instanceof Bytes && Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
   }
   if (a instanceof QueryValue || b instanceof QueryValue) {
-    return a instanceof QueryValue && b instanceof QueryValue && JSON.stringify(a.lambda) === JSON.stringify(b.lambda) && rawEqual(a.expr, b.expr);
+    return (
+      a instanceof QueryValue &&
+      b instanceof QueryValue &&
+      JSON.stringify(a.lambda) === JSON.stringify(b.lambda) &&
+      rawEqual(a.expr, b.expr)
+    );
   }
   if (!isObjectValue(a) || !isObjectValue(b)) return false;
   const ka = Object.keys(a);

@@ -10,7 +10,11 @@ export function whenReady<T, R>(value: T | Promise<T>, then: (value: T) => R | P
  * Evaluates `items` one after another, in order, handing each value to `take`: at once while no item waits, and
  * from the first item that waits on, as one promise (the later items are still evaluated one at a time).
  */
-export function eachInOrder<T, V>(items: Iterator<T>, evaluate: (item: T) => V | Promise<V>, take: (item: T, value: V) => void): void | Promise<void> {
+export function eachInOrder<T, V>(
+  items: Iterator<T>,
+  evaluate: (item: T) => V | Promise<V>,
+  take: (item: T, value: V) => void,
+): void | Promise<void> {
   for (let next = items.next(); !next.done; next = items.next()) {
     const value = evaluate(next.value);
     if (value instanceof Promise) return finishInOrder(items, next.value, value, evaluate, take);
@@ -19,7 +23,13 @@ export function eachInOrder<T, V>(items: Iterator<T>, evaluate: (item: T) => V |
   return undefined;
 }
 
-async function finishInOrder<T, V>(items: Iterator<T>, item: T, pending: Promise<V>, evaluate: (item: T) => V | Promise<V>, take: (item: T, value: V) => void): Promise<void> {
+async function finishInOrder<T, V>(
+  items: Iterator<T>,
+  item: T,
+  pending: Promise<V>,
+  evaluate: (item: T) => V | Promise<V>,
+  take: (item: T, value: V) => void,
+): Promise<void> {
   take(item, await pending);
   for (let next = items.next(); !next.done; next = items.next()) {
     const value = evaluate(next.value);

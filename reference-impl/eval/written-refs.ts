@@ -58,5 +58,7 @@ function unresolved(txn: Transaction, database: DatabaseId, ref: Ref): string | 
   const parent = ref.collection;
   if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
   if (isNativeCollection(parent)) return NAMED_RECORDS.has(parent.id) && !exists(parent.id, ref.id) ? 'Cannot read reference.' : undefined;
-  return isCollectionRef(parent) && parent.collection !== undefined && exists('collections', parent.id) ? undefined : 'Cannot read reference.';
+  return isCollectionRef(parent) && parent.collection !== undefined && exists('collections', parent.id)
+    ? undefined
+    : 'Cannot read reference.';
 }

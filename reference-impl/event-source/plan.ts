@@ -5,13 +5,13 @@
  * source is described by an `EventSourceSpec` — the set with its functions and the variables they read — which its
  * token carries; an `EventSourcePlan` answers, for each write, whether and how it is an event.
  */
-import { type Json } from '../codec/tagged.js';
+import type { Json } from '../codec/tagged.js';
 import { runtimeError } from '../fql/fql-error.js';
 import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
 import { readPath } from '../fql/runtime/documents.js';
 import type { Interpreter } from '../fql/runtime/interpreter.js';
 import { decodeSet, encodeSet, encodeValue, type GlobalLookup } from '../fql/runtime/serialize.js';
-import { FqlSet, streamRefusal, type IndexDefinition, type SetOp } from '../fql/runtime/sets.js';
+import { type FqlSet, streamRefusal, type IndexDefinition, type SetOp } from '../fql/runtime/sets.js';
 import { DocRef, isNullish, Lambda, type FqlValue } from '../fql/runtime/values.js';
 
 export interface EventSourceSpec {
@@ -48,7 +48,13 @@ function receiverError(method: string, reason: string, span: SourceSpan) {
  * an index's or one document's (or went through another method) is refused `invalid_receiver`; `eventsOn` takes
  * only field paths, only on the source set itself, and on an index only the index's fields.
  */
-export function eventSourceOf(set: FqlSet, method: string, args: readonly FqlValue[], span: SourceSpan, argSpans: readonly SourceSpan[]): EventSourceSpec {
+export function eventSourceOf(
+  set: FqlSet,
+  method: string,
+  args: readonly FqlValue[],
+  span: SourceSpan,
+  argSpans: readonly SourceSpan[],
+): EventSourceSpec {
   const refusal = streamRefusal(set);
   if (refusal !== undefined) throw receiverError(method, refusal, span);
   const source = set.source;
@@ -68,14 +74,25 @@ export function eventSourceOf(set: FqlSet, method: string, args: readonly FqlVal
   }
   const watching = method === 'eventsOn' || method === 'changesOn';
   if (!watching) {
-    if (args.length !== 0) throw runtimeError('invalid_function_invocation', span, `callee function expects no arguments, but ${args.length} ${args.length === 1 ? 'was' : 'were'} provided.`);
+    if (args.length !== 0)
+      throw runtimeError(
+        'invalid_function_invocation',
+        span,
+        `callee function expects no arguments, but ${args.length} ${args.length === 1 ? 'was' : 'were'} provided.`,
+      );
     return { collection, kind, set };
   }
   if (set.ops.length > 0) throw receiverError(method, 'it was not called on the source set.', span);
-  if (args.length === 0) throw runtimeError('invalid_function_invocation', span, 'callee function expects at least 1 argument, but 0 were provided.');
+  if (args.length === 0)
+    throw runtimeError('invalid_function_invocation', span, 'callee function expects at least 1 argument, but 0 were provided.');
   const paths = args.map((arg, i) => {
     const path = fieldPathOf(arg);
-    if (path === undefined) throw runtimeError('invalid_argument', argSpans[i] ?? span, `invalid argument \`fields\`: \`${method}()\` takes field accessors such as \`.price\` or \`.address.city\``);
+    if (path === undefined)
+      throw runtimeError(
+        'invalid_argument',
+        argSpans[i] ?? span,
+        `invalid argument \`fields\`: \`${method}()\` takes field accessors such as \`.price\` or \`.address.city\``,
+      );
     return path;
   });
   if (source.kind === 'index') {
@@ -84,8 +101,11 @@ export function eventSourceOf(set: FqlSet, method: string, args: readonly FqlVal
       if (path.length === 1 && path[0] === 'id') continue;
       if (!allowed.some((field) => samePath(field, path))) {
         const names = allowed.map((field) => `\`.${field.join('.')}\``).join(', ') || 'none';
-        throw runtimeError('invalid_argument', argSpans[i] ?? span,
-          `invalid argument \`fields\`: \`${method}()\` on index \`${source.index.name}\` accepts only the index's terms and values fields (${names}); \`.${path.join('.')}\` is not covered by the \`${source.index.name}\` index.`);
+        throw runtimeError(
+          'invalid_argument',
+          argSpans[i] ?? span,
+          `invalid argument \`fields\`: \`${method}()\` on index \`${source.index.name}\` accepts only the index's terms and values fields (${names}); \`.${path.join('.')}\` is not covered by the \`${source.index.name}\` index.`,
+        );
       }
     }
   }
@@ -100,14 +120,19 @@ export function withStep(spec: EventSourceSpec, op: SetOp): EventSourceSpec {
 }
 
 export function encodeEventSourceSpec(spec: EventSourceSpec): Json {
-  return { c: spec.collection, k: spec.kind, s: encodeSet(spec.set), ...(spec.eventsOn === undefined ? {} : { on: spec.eventsOn.map((p) => [...p]) }) };
+  return {
+    c: spec.collection,
+    k: spec.kind,
+    s: encodeSet(spec.set),
+    ...(spec.eventsOn === undefined ? {} : { on: spec.eventsOn.map((p) => [...p]) }),
+  };
 }
 
 export function decodeEventSourceSpec(json: unknown, globals: GlobalLookup): EventSourceSpec {
   const record = json as Record<string, unknown>;
-  const kind = record['k'] as EventSourceSpec['kind'];
-  const on = record['on'] as string[][] | undefined;
-  return { collection: String(record['c']), kind, set: decodeSet(record['s'], globals), ...(on === undefined ? {} : { eventsOn: on }) };
+  const kind = record.k as EventSourceSpec['kind'];
+  const on = record.on as string[][] | undefined;
+  return { collection: String(record.c), kind, set: decodeSet(record.s, globals), ...(on === undefined ? {} : { eventsOn: on }) };
 }
 
 function samePath(a: readonly string[], b: readonly string[]): boolean {
@@ -159,7 +184,9 @@ export class EventSourcePlan {
     if (before !== null && after !== null && watched !== undefined) {
       const was = await rt.documents.fields(before, NO_SPAN);
       const is = await rt.documents.fields(after, NO_SPAN);
-      const changed = watched.some((path) => JSON.stringify(encodeValue(readPath(was, path))) !== JSON.stringify(encodeValue(readPath(is, path))));
+      const changed = watched.some(
+        (path) => JSON.stringify(encodeValue(readPath(was, path))) !== JSON.stringify(encodeValue(readPath(is, path))),
+      );
       if (!changed) return 'none';
     }
     const wasMember = before !== null && (await this.run(rt, before)).member;
@@ -195,7 +222,6 @@ export class EventSourcePlan {
     return { member: true, value };
   }
 }
-
 
 /**
  * v4 index semantics: an array field matches any of its elements; a missing field is a null term, except that a

@@ -14,7 +14,16 @@
  * (retention.ts), so nothing a consumable cursor needs is dropped.
  */
 import { compareEventPositions, type EventPosition } from '../event-source/cursor.js';
-import { compareIds, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import {
+  compareIds,
+  userCollectionName,
+  type CollectionKey,
+  type CommitRecord,
+  type DatabaseId,
+  type DocumentVersion,
+  type DocumentWrite,
+  type Store,
+} from '../store/store.js';
 
 export interface HistoryWrite {
   /** User collection name. */
@@ -143,15 +152,24 @@ export class EventHistory {
     if (record.historyEdits !== undefined) return;
     const transaction = this.historyTransaction(record);
     let list = this.byDatabase.get(record.database);
-    if (!list) this.byDatabase.set(record.database, (list = []));
+    if (!list) {
+      list = [];
+      this.byDatabase.set(record.database, list);
+    }
     list.push(transaction);
     if (++this.commitsSincePrune >= PRUNE_EVERY_COMMITS) this.prune();
     // The commit log appends before the store commits, so this covers the transaction.
     const durable = this.whenDurable?.();
-    if (durable === undefined && this.unpublished.length === 0) return this.publish(transaction);
+    if (durable === undefined && this.unpublished.length === 0) {
+      this.publish(transaction);
+      return;
+    }
     this.unpublished.push(transaction);
     // A failed log stops the server; what it could not write is never published.
-    (durable ?? Promise.resolve()).then(() => this.publishUpTo(transaction.ts), () => undefined);
+    (durable ?? Promise.resolve()).then(
+      () => this.publishUpTo(transaction.ts),
+      () => undefined,
+    );
   }
 
   // Implements: EVT-ORDER-003, EVT-TRIGGER-008
@@ -161,14 +179,19 @@ export class EventHistory {
       // Most commits write one document: no sorting, and one object kept.
       const only = all[0]!;
       const name = this.collectionName(only.collection);
-      return name === undefined ? { ts, database, writes: NO_USER_WRITES, nativeWrites: all } : new SingleWriteTransaction(ts, database, name, only.id, only.before, only.after);
+      return name === undefined
+        ? { ts, database, writes: NO_USER_WRITES, nativeWrites: all }
+        : new SingleWriteTransaction(ts, database, name, only.id, only.before, only.after);
     }
     const userWrites: DocumentWrite[] = [];
     const nativeWrites: DocumentWrite[] = [];
     for (const write of all) (this.collectionName(write.collection) === undefined ? nativeWrites : userWrites).push(write);
     // User collection keys share one prefix, so key order is collection-name order.
     userWrites.sort((a, b) => compareIds(a.id, b.id) || (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0));
-    const writes = userWrites.length === 0 ? NO_USER_WRITES : userWrites.map((write, ordinal) => historyWrite(write, this.collectionName(write.collection)!, ordinal));
+    const writes =
+      userWrites.length === 0
+        ? NO_USER_WRITES
+        : userWrites.map((write, ordinal) => historyWrite(write, this.collectionName(write.collection)!, ordinal));
     return { ts, database, writes, nativeWrites: nativeWrites.length === 0 ? NO_WRITES : nativeWrites };
   }
 
@@ -178,12 +201,16 @@ export class EventHistory {
    */
   private collectionName(key: CollectionKey): string | undefined {
     let name = this.collectionNames.get(key);
-    if (name === undefined && !this.collectionNames.has(key)) this.collectionNames.set(key, (name = userCollectionName(key)));
+    if (name === undefined && !this.collectionNames.has(key)) {
+      name = userCollectionName(key);
+      this.collectionNames.set(key, name);
+    }
     return name;
   }
 
   private publishUpTo(ts: bigint): void {
-    while (this.unpublished.length > 0 && (this.unpublished[0] as HistoryTransaction).ts <= ts) this.publish(this.unpublished.shift() as HistoryTransaction);
+    while (this.unpublished.length > 0 && (this.unpublished[0] as HistoryTransaction).ts <= ts)
+      this.publish(this.unpublished.shift() as HistoryTransaction);
   }
 
   private publish(transaction: HistoryTransaction): void {

@@ -40,9 +40,10 @@ function sameRefs(a: readonly Ref[] | undefined, b: readonly Ref[] | undefined):
 
 /** Same database, built-in role, custom roles and identity document: the same rights. */
 export function sameRights(a: Identity, b: Identity): boolean {
-  const docs = a.identityDocument === undefined || b.identityDocument === undefined
-    ? a.identityDocument === b.identityDocument
-    : a.identityDocument.equals(b.identityDocument);
+  const docs =
+    a.identityDocument === undefined || b.identityDocument === undefined
+      ? a.identityDocument === b.identityDocument
+      : a.identityDocument.equals(b.identityDocument);
   return a.kind === b.kind && a.database === b.database && a.role === b.role && sameRefs(a.roleRefs, b.roleRefs) && docs;
 }
 

@@ -13,7 +13,13 @@ import {
   type EventPosition,
 } from '../event-source/cursor.js';
 import { decodeEventSourceSpec, EventSourcePlan } from '../event-source/plan.js';
-import { INVALID_EVENT_SOURCE_MESSAGE, InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../event-source/token.js';
+import {
+  type DecodedEventSourceToken,
+  INVALID_EVENT_SOURCE_MESSAGE,
+  InvalidEventSourceError,
+  issueEventSourceToken,
+  readEventSourceToken,
+} from '../event-source/token.js';
 import type { Identity } from '../eval/identity.js';
 import { FqlError } from '../fql/fql-error.js';
 import type { Interpreter } from '../fql/runtime/interpreter.js';
@@ -135,7 +141,11 @@ export class EventService {
     whenDurable?: WhenDurable,
   ) {
     this.minRetentionMicros = options.minRetentionMs === undefined ? DEFAULT_MIN_RETENTION_MICROS : BigInt(options.minRetentionMs) * 1000n;
-    this.history = new EventHistory(store, { retentionMicros: (database) => longestRetentionMicros(store, database, this.minRetentionMicros), nowMicros }, whenDurable);
+    this.history = new EventHistory(
+      store,
+      { retentionMicros: (database) => longestRetentionMicros(store, database, this.minRetentionMicros), nowMicros },
+      whenDurable,
+    );
     this.key = options.serverKey === undefined ? randomBytes(32) : createHmac('sha256', options.serverKey).update(EVENT_KEY_LABEL).digest();
     this.statusIntervalMs = options.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS;
     this.accounts = new AccountOperations(store, options.opsLimit);
@@ -150,7 +160,10 @@ export class EventService {
 
   /** A token for a source: `source` is the canonical query text and the source's description (`encodeEventSourceSpec`), as JSON. */
   issueToken(creator: EventSecret, source: string, createdAt: bigint): string {
-    return issueEventSourceToken({ database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) }, this.key);
+    return issueEventSourceToken(
+      { database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) },
+      this.key,
+    );
   }
 
   // Implements: ESRC-TOKEN-005, ESRC-TOKEN-006, EVT-ACCESS-001, EVT-ACCESS-005
@@ -160,7 +173,7 @@ export class EventService {
    */
   open(token: string, consumer: EventSecret, endpoint: EventEndpoint): OpenedSource {
     const database = consumer.identity.database;
-    let decoded;
+    let decoded: DecodedEventSourceToken;
     try {
       decoded = readEventSourceToken(token, this.key);
     } catch (error) {
@@ -168,7 +181,8 @@ export class EventService {
       throw error;
     }
     const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
-    if (creator === undefined || creator.identity.database !== decoded.database) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
+    if (creator === undefined || creator.identity.database !== decoded.database)
+      throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
     if (decoded.database !== database) {
       throw evaluationError(endpoint, 'the event source belongs to another database.');
     }
@@ -183,7 +197,8 @@ export class EventService {
       const probe = runtime(rights.identity, this.store.lastCommitTs);
       plan = new EventSourcePlan(decodeEventSourceSpec(source.source, (name) => globalValue(probe, name)));
     } catch (error) {
-      if (error instanceof FqlError || error instanceof SyntaxError) throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
+      if (error instanceof FqlError || error instanceof SyntaxError)
+        throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
       throw error;
     }
     // The source's collection must still be there (a deleted one cannot be read).
@@ -191,7 +206,14 @@ export class EventService {
       throw evaluationError(endpoint, `Collection \`${plan.collection}\` does not exist.`);
     }
     return {
-      database, endpoint, plan, runtimeAt: (ts) => runtime(rights.identity, ts), createdAt: decoded.createdAtMicros, creator, consumer, rights,
+      database,
+      endpoint,
+      plan,
+      runtimeAt: (ts) => runtime(rights.identity, ts),
+      createdAt: decoded.createdAtMicros,
+      creator,
+      consumer,
+      rights,
       key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}`,
     };
   }
@@ -222,7 +244,8 @@ export class EventService {
     if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros)) return { ok: false, startTs: position.txnTs };
+    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros))
+      return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }
 
@@ -237,7 +260,12 @@ export class EventService {
 
   // Implements: EVT-RETAIN-001
   retentionErrorEvent(startTs: bigint): Record<string, unknown> {
-    return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), { readOps: 0, storageBytesRead: 0, computeOps: 1, processingTimeMs: 0 });
+    return errorEventJson('invalid_stream_start_time', retentionMessage(startTs), {
+      readOps: 0,
+      storageBytesRead: 0,
+      computeOps: 1,
+      processingTimeMs: 0,
+    });
   }
 
   /**
@@ -254,11 +282,22 @@ export class EventService {
   // Implements: FEED-CONTENT-001, FEED-CONTENT-002, FEED-CONTENT-003, FEED-PAGE-001, FEED-PAGE-004, FEED-PAGE-005
   // Implements: FEED-PAGE-006, FEED-PAGE-007, FEED-PAGE-008, FEED-PAGE-009, FEED-ORDER-001, FEED-START-001
   // Implements: FEED-START-002, FEED-START-003, FEED-START-004, LIMIT-EVENTS-005, LIMIT-EVENTS-007
-  private async readPage(source: OpenedSource, start: StartResolution, pageSize: number, mayRead: ReadCheck, cost: EventCost): Promise<FeedPage> {
+  private async readPage(
+    source: OpenedSource,
+    start: StartResolution,
+    pageSize: number,
+    mayRead: ReadCheck,
+    cost: EventCost,
+  ): Promise<FeedPage> {
     const consumer = this.consumer(source, mayRead);
     if (!start.ok) {
       const event = this.retentionErrorEvent(start.startTs);
-      return { events: [stringifyEvent(event)], cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)), hasNext: false, stats: event['stats'] as Stats };
+      return {
+        events: [stringifyEvent(event)],
+        cursor: consumer.cursorOf(positionAfterTransaction(start.startTs)),
+        hasNext: false,
+        stats: event.stats as Stats,
+      };
     }
     // Only what is published: a commit not yet on disk is not in a page, and the cursor does not pass it.
     const snapshot = this.history.publishedTs;
@@ -272,7 +311,8 @@ export class EventService {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         const text = stringifyEvent(item.json);
         // A page holds at least one event, so a poll always moves on.
-        if (events.length > 0 && chars + text.length > FEED_PAGE_MAX_CHARS) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
+        if (events.length > 0 && chars + text.length > FEED_PAGE_MAX_CHARS)
+          return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         events.push(text);
         chars += text.length;
         cursor = item.position;

@@ -12,7 +12,7 @@ export const DEFAULT_MIN_RETENTION_MICROS = 15n * 60n * 1_000_000n;
 
 // Implements: EVT-RETAIN-001
 export function retentionMicros(store: Store, database: DatabaseId, collection: string, atTs: bigint, minimumMicros: bigint): bigint {
-  const days = store.getDocument(database, 'collections', collection, atTs)?.fields['history_days'];
+  const days = store.getDocument(database, 'collections', collection, atTs)?.fields.history_days;
   return (typeof days === 'bigint' && days > 0n ? days * DAY_MICROS : 0n) + minimumMicros;
 }
 
@@ -35,7 +35,13 @@ export function nowMicros(): bigint {
 
 // Implements: EVT-RETAIN-001, EVT-RETAIN-002, EVT-RETAIN-004, EVT-RETAIN-005
 /** True when a start (exclusive) at `startTs` reaches further back than the collection keeps history. */
-export function startBeyondRetention(store: Store, database: DatabaseId, collection: string, startTs: bigint, minimumMicros: bigint): boolean {
+export function startBeyondRetention(
+  store: Store,
+  database: DatabaseId,
+  collection: string,
+  startTs: bigint,
+  minimumMicros: bigint,
+): boolean {
   const now = nowMicros();
   return startTs < now - retentionMicros(store, database, collection, store.lastCommitTs, minimumMicros);
 }

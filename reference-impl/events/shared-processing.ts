@@ -52,7 +52,8 @@ export class SharedProcessing {
   get(transaction: HistoryTransaction, sourceKey: string, compute: () => Promise<SharedTransaction>): Promise<SharedTransaction> {
     let entry = this.kept.get(transaction);
     if (!entry) {
-      this.kept.set(transaction, (entry = { bySource: new Map(), bytes: 0 }));
+      entry = { bySource: new Map(), bytes: 0 };
+      this.kept.set(transaction, entry);
       this.evict();
     }
     let result = entry.bySource.get(sourceKey);
@@ -60,12 +61,15 @@ export class SharedProcessing {
       const kept = entry;
       result = compute();
       entry.bySource.set(sourceKey, result);
-      result.then((shared) => {
-        if (this.kept.get(transaction) !== kept) return;
-        kept.bytes += shared.bytes.length;
-        this.keptBytes += shared.bytes.length;
-        this.evict();
-      }, () => {});
+      result.then(
+        (shared) => {
+          if (this.kept.get(transaction) !== kept) return;
+          kept.bytes += shared.bytes.length;
+          this.keptBytes += shared.bytes.length;
+          this.evict();
+        },
+        () => {},
+      );
     }
     return result;
   }

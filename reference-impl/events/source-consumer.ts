@@ -43,7 +43,14 @@ export interface OpenedSource {
 
 export type SourceItem =
   | { readonly kind: 'event'; readonly position: EventPosition; readonly json: Record<string, unknown> }
-  | { readonly kind: 'error'; readonly position: EventPosition; readonly code: string; readonly message: string; readonly abort?: Json; readonly json: Record<string, unknown> };
+  | {
+      readonly kind: 'error';
+      readonly position: EventPosition;
+      readonly code: string;
+      readonly message: string;
+      readonly abort?: Json;
+      readonly json: Record<string, unknown>;
+    };
 
 export interface ProcessedTransaction {
   readonly items: SourceItem[];
@@ -105,7 +112,13 @@ export function errorEventJson(code: string, message: string, cost: EventCost): 
 function errorItem(error: unknown, position: EventPosition): SourceItem {
   const failure = error instanceof QueryError ? convertV4Error(error, undefined) : error;
   if (!(failure instanceof FqlError)) {
-    return { kind: 'error', position, code: 'internal_error', message: 'An internal error occurred while processing the event source.', json: {} };
+    return {
+      kind: 'error',
+      position,
+      code: 'internal_error',
+      message: 'An internal error occurred while processing the event source.',
+      json: {},
+    };
   }
   const abort = failure.details.abort === undefined ? undefined : encodeTaggedM(failure.details.abort as M);
   return { kind: 'error', position, code: failure.code, message: failure.message, ...(abort === undefined ? {} : { abort }), json: {} };
@@ -156,13 +169,22 @@ export class SourceConsumer {
    * Hands each event one transaction yields after `after` to `visitor` as it is made, and waits for it, so that a
    * caller that sends or counts events holds one at a time (DEC-077); an error item is the last. Answers the cost.
    */
-  async visit(transaction: HistoryTransaction, after: EventPosition, visitor: (item: SourceItem) => void | Promise<void>): Promise<EventCost> {
+  async visit(
+    transaction: HistoryTransaction,
+    after: EventPosition,
+    visitor: (item: SourceItem) => void | Promise<void>,
+  ): Promise<EventCost> {
     const total = zeroCost();
     const { plan } = this.source;
     for (const write of writesAfter(transaction, after)) {
       if (write.collection !== plan.collection) continue;
       const started = performance.now();
-      const cost: EventCost = { readOps: 1, storageBytesRead: storedSize(write.after.action === 'delete' ? write.before ?? write.after : write.after), computeOps: 1, processingTimeMs: 0 };
+      const cost: EventCost = {
+        readOps: 1,
+        storageBytesRead: storedSize(write.after.action === 'delete' ? (write.before ?? write.after) : write.after),
+        computeOps: 1,
+        processingTimeMs: 0,
+      };
       const position = { txnTs: transaction.ts, ordinal: write.ordinal };
       let item: SourceItem | undefined;
       try {
@@ -176,7 +198,14 @@ export class SourceConsumer {
       if (item === undefined) continue;
       const stats = renderStats(this.takePending());
       if (item.kind === 'error') {
-        const visited = visitor({ ...item, json: { type: 'error', error: { code: item.code, message: item.message, ...(item.abort === undefined ? {} : { abort: item.abort }) }, stats } });
+        const visited = visitor({
+          ...item,
+          json: {
+            type: 'error',
+            error: { code: item.code, message: item.message, ...(item.abort === undefined ? {} : { abort: item.abort }) },
+            stats,
+          },
+        });
         if (visited !== undefined) await visited;
         break;
       }
@@ -207,7 +236,10 @@ export class SourceConsumer {
     // Implements: FQL-SRC-002
     const data = encodeTaggedM(await materialize(rt, await plan.eventData(rt, shown)));
     if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
-      throw new FqlError('value_too_large', `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`);
+      throw new FqlError(
+        'value_too_large',
+        `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`,
+      );
     }
     const json = { type: change, data, txn_ts: ts };
     return { kind: 'event', position, json };

@@ -32,10 +32,10 @@ export function storeResolver(store: Store, database: DatabaseId, atTs: bigint):
     index(name: string): IndexInfo | undefined {
       const record = store.getDocument(database, 'indexes', name, atTs);
       if (!record) return undefined;
-      const sourceCollection = indexSourceCollection(record.fields['source']);
+      const sourceCollection = indexSourceCollection(record.fields.source);
       if (sourceCollection === undefined) return undefined;
-      const terms = fieldPaths(record.fields['terms']);
-      const values = fieldPaths(record.fields['values']);
+      const terms = fieldPaths(record.fields.terms);
+      const values = fieldPaths(record.fields.values);
       if (terms === undefined || values === undefined) return undefined;
       return { sourceCollection, terms, values };
     },
@@ -46,8 +46,8 @@ export function storeResolver(store: Store, database: DatabaseId, atTs: bigint):
 function indexSourceCollection(source: Value | undefined): string | undefined {
   if (Array.isArray(source)) return source.length === 1 ? indexSourceCollection(source[0]) : undefined;
   if (isObjectValue(source)) {
-    if (source['fields'] !== undefined && source['fields'] !== null) return undefined;
-    return indexSourceCollection(source['collection']);
+    if (source.fields !== undefined && source.fields !== null) return undefined;
+    return indexSourceCollection(source.collection);
   }
   if (source instanceof Ref && source.collection?.id === 'collections' && source.collection.collection === undefined) return source.id;
   // A native collection (keys, tokens, …): its module name, which the planner rejects as a system collection.
@@ -64,7 +64,7 @@ function fieldPaths(columns: Value | undefined): string[][] | undefined {
   const out: string[][] = [];
   for (const column of list) {
     if (!isObjectValue(column)) return undefined;
-    const field = column['field'];
+    const field = column.field;
     if (typeof field === 'string') out.push([field]);
     else if (Array.isArray(field) && field.every((s): s is string => typeof s === 'string')) out.push(field);
     else return undefined;

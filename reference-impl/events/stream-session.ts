@@ -100,7 +100,14 @@ export class StreamSession {
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     if (this.overLimit()) return;
     if (await this.replayTooLong(this.start.position, snapshot)) {
-      if (!this.stopped) this.fail(errorEventJson('stream_replay_volume_exceeded', 'Too many events to replay. Recreate the stream and try again.', this.consumer.takePending()));
+      if (!this.stopped)
+        this.fail(
+          errorEventJson(
+            'stream_replay_volume_exceeded',
+            'Too many events to replay. Recreate the stream and try again.',
+            this.consumer.takePending(),
+          ),
+        );
       return;
     }
     if (this.stopped) return;
@@ -212,8 +219,10 @@ export class StreamSession {
   }
 
   private deletesSourceCollection(transaction: HistoryTransaction): boolean {
-    return transaction.database === this.source.database &&
-      transaction.nativeWrites.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete');
+    return (
+      transaction.database === this.source.database &&
+      transaction.nativeWrites.some((w) => w.collection === 'collections' && w.id === this.source.plan.collection && w.action === 'delete')
+    );
   }
 
   // Implements: LIMIT-OPS-001
@@ -266,8 +275,14 @@ export class StreamSession {
     this.timer = undefined;
     if (this.stopped) return;
     const idleMs = performance.now() - this.lastSentAt;
-    if (idleMs < this.service.statusIntervalMs) return this.armTimer(this.service.statusIntervalMs - idleMs);
-    if (this.draining || this.queue.length > 0) return this.armTimer();
+    if (idleMs < this.service.statusIntervalMs) {
+      this.armTimer(this.service.statusIntervalMs - idleMs);
+      return;
+    }
+    if (this.draining || this.queue.length > 0) {
+      this.armTimer();
+      return;
+    }
     this.sendStatus(positionAfterTransaction(this.service.history.publishedTs));
   }
 
@@ -282,5 +297,8 @@ export class StreamSession {
 }
 
 function internalErrorEvent(): Record<string, unknown> {
-  return errorEventJson('internal_error', 'An internal error occurred while processing the event source.', { ...zeroCost(), computeOps: 1 });
+  return errorEventJson('internal_error', 'An internal error occurred while processing the event source.', {
+    ...zeroCost(),
+    computeOps: 1,
+  });
 }

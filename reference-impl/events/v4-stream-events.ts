@@ -79,11 +79,26 @@ export function documentTarget(database: DatabaseId, ref: Ref, fields: ReadonlyS
       let event: ObjectValue;
       if (after.action === 'delete') {
         // The deleted version's data, as of the delete (the real service swaps it in for the empty delete version).
-        event = select(fields, { action: 'delete', document: { ...head(txnTs), ...before?.fields }, diff: head(txnTs), prev: before ? { ...head(before.ts), ...before.fields } : head(txnTs) });
+        event = select(fields, {
+          action: 'delete',
+          document: { ...head(txnTs), ...before?.fields },
+          diff: head(txnTs),
+          prev: before ? { ...head(before.ts), ...before.fields } : head(txnTs),
+        });
       } else if (before === undefined) {
-        event = select(fields, { action: 'create', document: { ...head(after.ts), ...after.fields }, diff: { ...head(after.ts), ...after.fields }, prev: head(after.ts) });
+        event = select(fields, {
+          action: 'create',
+          document: { ...head(after.ts), ...after.fields },
+          diff: { ...head(after.ts), ...after.fields },
+          prev: head(after.ts),
+        });
       } else {
-        event = select(fields, { action: 'update', document: { ...head(after.ts), ...after.fields }, diff: { ...head(after.ts), ...fieldDiff(before.fields, after.fields) }, prev: { ...head(before.ts), ...before.fields } });
+        event = select(fields, {
+          action: 'update',
+          document: { ...head(after.ts), ...after.fields },
+          diff: { ...head(after.ts), ...fieldDiff(before.fields, after.fields) },
+          prev: { ...head(before.ts), ...before.fields },
+        });
       }
       const readVersion = after.action === 'delete' && before !== undefined ? before : after;
       return [{ type: 'version', collection, id: write.id, readVersion, event }];
@@ -93,7 +108,13 @@ export function documentTarget(database: DatabaseId, ref: Ref, fields: ReadonlyS
 
 // Implements: V4STREAM-SET-001, V4STREAM-SET-002
 /** `Match(index, terms)`: a document whose entries for those terms appear is added, whose entries go is removed. */
-export function matchTarget(database: DatabaseId, index: Ref, terms: readonly Value[], entriesOf: EntriesOf, fields: ReadonlySet<V4EventField>): V4StreamTarget {
+export function matchTarget(
+  database: DatabaseId,
+  index: Ref,
+  terms: readonly Value[],
+  entriesOf: EntriesOf,
+  fields: ReadonlySet<V4EventField>,
+): V4StreamTarget {
   const termsKey = valueKey(terms as Value[]);
   const matching = (write: HistoryWrite, version: DocumentVersion | undefined): Map<string, IndexEntry> => {
     const out = new Map<string, IndexEntry>();
@@ -113,7 +134,11 @@ export function matchTarget(database: DatabaseId, index: Ref, terms: readonly Va
         collection: write.collection,
         id: write.id,
         readVersion,
-        event: select(fields, { action, document: { ref: entry.ref, ts: txnTs }, index: { ref: index, terms: entry.terms, values: entry.values } }),
+        event: select(fields, {
+          action,
+          document: { ref: entry.ref, ts: txnTs },
+          index: { ref: index, terms: entry.terms, values: entry.values },
+        }),
       });
       for (const [key, entry] of before) if (!after.has(key)) events.push(setEvent('remove', entry, write.before!));
       for (const [key, entry] of after) if (!before.has(key)) events.push(setEvent('add', entry, write.after));

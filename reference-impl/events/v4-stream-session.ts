@@ -4,7 +4,7 @@
  * is no replay and no idle event. When the secret is revoked or its rights change, one `permission denied` error
  * event ends the response (fauna/faunadb StreamRenderContext, StreamSpec).
  */
-import { type ApiVersion } from '../codec/api-version.js';
+import type { ApiVersion } from '../codec/api-version.js';
 import { renderValue } from '../codec/v4-value-renderer.js';
 import type { ResponseStream } from '../transport/exchange.js';
 import type { EventHistory, HistoryTransaction } from './event-history.js';

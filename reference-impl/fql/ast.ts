@@ -97,8 +97,25 @@ export interface UnaryExpr {
 }
 
 export type BinaryOperator =
-  | '??' | '||' | '&&' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'isa'
-  | '|' | '^' | '&' | '+' | '-' | '*' | '/' | '%' | '**';
+  | '??'
+  | '||'
+  | '&&'
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'isa'
+  | '|'
+  | '^'
+  | '&'
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '**';
 
 export interface BinaryExpr {
   readonly kind: 'binary';

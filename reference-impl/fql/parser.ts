@@ -4,7 +4,16 @@
  * FqlErrors that point at the offending token.
  */
 import type { Value } from '../values/value.js';
-import { childrenOf, usesThis, type BinaryOperator, type Expr, type LambdaExpr, type ObjectEntry, type ProjectionField, type Statement } from './ast.js';
+import {
+  childrenOf,
+  usesThis,
+  type BinaryOperator,
+  type Expr,
+  type LambdaExpr,
+  type ObjectEntry,
+  type ProjectionField,
+  type Statement,
+} from './ast.js';
 import { fqlErrorAt, type FqlError } from './fql-error.js';
 import { querySegments, type QueryInput, type QuerySegment } from './query-input.js';
 import { spanBetween, type SourcePosition, type SourceSpan } from './source-position.js';
@@ -26,8 +35,25 @@ export const MAX_QUERY_NESTING = 512;
 
 /** Binary operators from the loosest to the tightest (ExprParser.scala `ExprOpPrecedences`). */
 const PRECEDENCE: Readonly<Record<BinaryOperator, number>> = {
-  '??': 0, '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 4, '<=': 4, '>': 4, '>=': 4, isa: 5,
-  '|': 6, '^': 7, '&': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10, '**': 11,
+  '??': 0,
+  '||': 1,
+  '&&': 2,
+  '==': 3,
+  '!=': 3,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  isa: 5,
+  '|': 6,
+  '^': 7,
+  '&': 8,
+  '+': 9,
+  '-': 9,
+  '*': 10,
+  '/': 10,
+  '%': 10,
+  '**': 11,
 };
 /** Operators that may begin a new line and still continue the expression before it. */
 const LINE_CONTINUING = new Set<BinaryOperator>(['??', '||', '&&', '|', '^', '&']);
@@ -148,7 +174,8 @@ class Parser {
       throw fqlErrorAt('invalid_query', here, end === 'eof' ? 'Unexpected end of query' : 'Unexpected end of block');
     }
     // Implements: FQL-SYNTAX-002
-    if (last.kind === 'let') throw fqlErrorAt('invalid_query', here, 'Missing return value: the block ends with a `let` statement, not an expression');
+    if (last.kind === 'let')
+      throw fqlErrorAt('invalid_query', here, 'Missing return value: the block ends with a `let` statement, not an expression');
     return statements;
   }
 
@@ -219,7 +246,13 @@ class Parser {
       const param = this.expectName('a lambda parameter');
       this.next();
       const body = this.parseExpression();
-      return { kind: 'lambda', params: [param.text === '_' ? null : param.text], short: false, body, span: spanBetween(first.span, body.span) };
+      return {
+        kind: 'lambda',
+        params: [param.text === '_' ? null : param.text],
+        short: false,
+        body,
+        span: spanBetween(first.span, body.span),
+      };
     }
     if (!this.isPunctuator('(')) return undefined;
     let ahead = 1;
@@ -237,7 +270,8 @@ class Parser {
     const params: (string | null)[] = [];
     while (!this.isPunctuator(')')) {
       const param = this.expectName('a lambda parameter');
-      if (param.text !== '_' && params.includes(param.text)) throw fqlErrorAt('invalid_query', param.span, `Duplicate lambda argument \`${param.text}\``);
+      if (param.text !== '_' && params.includes(param.text))
+        throw fqlErrorAt('invalid_query', param.span, `Duplicate lambda argument \`${param.text}\``);
       params.push(param.text === '_' ? null : param.text);
       if (this.isPunctuator(',')) this.next();
     }
@@ -267,7 +301,14 @@ class Parser {
       this.next();
       const level = PRECEDENCE[found.operator];
       const right = this.nested(() => this.parseBinary(found.operator === '**' ? level : level + 1));
-      left = { kind: 'binary', operator: found.operator, left, right, operatorSpan: found.token.span, span: spanBetween(left.span, right.span) };
+      left = {
+        kind: 'binary',
+        operator: found.operator,
+        left,
+        right,
+        operatorSpan: found.token.span,
+        span: spanBetween(left.span, right.span),
+      };
     }
   }
 
@@ -279,7 +320,10 @@ class Parser {
       if (token.text === '-' && (number.kind === 'integer' || number.kind === 'decimal') && !number.newlineBefore) {
         this.next();
         const span = spanBetween(token.span, number.span);
-        const literal = number.kind === 'integer' ? this.integerLiteral(-number.value, span) : { kind: 'literal' as const, value: -number.value, interpolated: false, span };
+        const literal =
+          number.kind === 'integer'
+            ? this.integerLiteral(-number.value, span)
+            : { kind: 'literal' as const, value: -number.value, interpolated: false, span };
         return this.parsePostfix(literal);
       }
       const operand = this.nested(() => this.parseUnary());
@@ -302,14 +346,28 @@ class Parser {
       if (token.text === '.') {
         this.next();
         const name = this.expectName('a field name after `.`', true);
-        expr = { kind: 'member', target: expr, name: name.text, optional: false, nameSpan: name.span, span: spanBetween(expr.span, name.span) };
+        expr = {
+          kind: 'member',
+          target: expr,
+          name: name.text,
+          optional: false,
+          nameSpan: name.span,
+          span: spanBetween(expr.span, name.span),
+        };
       } else if (token.text === '?.') {
         this.next();
         if (this.isPunctuator('(')) expr = this.parseCall(expr, true);
         else if (this.isPunctuator('[')) expr = this.parseIndex(expr, true);
         else {
           const name = this.expectName('a field name after `?.`', true);
-          expr = { kind: 'member', target: expr, name: name.text, optional: true, nameSpan: name.span, span: spanBetween(expr.span, name.span) };
+          expr = {
+            kind: 'member',
+            target: expr,
+            name: name.text,
+            optional: true,
+            nameSpan: name.span,
+            span: spanBetween(expr.span, name.span),
+          };
         }
       } else if (token.newlineBefore) {
         return expr;
@@ -379,7 +437,11 @@ class Parser {
     const copy: Expr = { kind: 'member', target: self, name: name.text, optional: false, nameSpan: name.span, span: name.span };
     if (this.isPunctuator('{') && !this.peek().newlineBefore) {
       const nested = this.nested(() => this.parseProjection());
-      return { name: name.text, value: { kind: 'projection', target: copy, fields: nested.fields, span: spanBetween(name.span, nested.span) }, span: spanBetween(name.span, nested.span) };
+      return {
+        name: name.text,
+        value: { kind: 'projection', target: copy, fields: nested.fields, span: spanBetween(name.span, nested.span) },
+        span: spanBetween(name.span, nested.span),
+      };
     }
     return { name: name.text, value: copy, span: name.span };
   }
@@ -393,7 +455,13 @@ class Parser {
       case 'string':
         return { kind: 'literal', value: token.value, interpolated: false, span: token.span };
       case 'template':
-        return { kind: 'template', parts: token.parts.map((part) => (part.kind === 'text' ? part.text : parseSegments([{ kind: 'text', text: part.source }], part.start))), span: token.span };
+        return {
+          kind: 'template',
+          parts: token.parts.map((part) =>
+            part.kind === 'text' ? part.text : parseSegments([{ kind: 'text', text: part.source }], part.start),
+          ),
+          span: token.span,
+        };
       case 'value':
         return { kind: 'literal', value: token.value, interpolated: true, span: token.span };
       case 'piece':

@@ -31,7 +31,9 @@ export function querySegments(input: QueryInput): QuerySegment[] {
     throw badRequest('`query` must be a string or an object {"fql": [...]}.');
   }
   const out: QuerySegment[] = [];
-  input.fql.forEach((piece, i) => appendPiece(out, piece, `query.fql[${i}]`, true));
+  input.fql.forEach((piece, i) => {
+    appendPiece(out, piece, `query.fql[${i}]`, true);
+  });
   return out;
 }
 
@@ -45,13 +47,15 @@ function appendPiece(out: QuerySegment[], piece: unknown, path: string, textAllo
     throw badRequest(`${path} must be a string, {"value": …}, {"fql": [...]}, {"object": {...}} or {"array": [...]}.`);
   }
   if ('fql' in piece) {
-    if (!Array.isArray(piece['fql'])) throw badRequest(`${path}.fql must be an array.`);
-    piece['fql'].forEach((inner, i) => appendPiece(out, inner, `${path}.fql[${i}]`, true));
+    if (!Array.isArray(piece.fql)) throw badRequest(`${path}.fql must be an array.`);
+    piece.fql.forEach((inner, i) => {
+      appendPiece(out, inner, `${path}.fql[${i}]`, true);
+    });
     return;
   }
   if ('value' in piece) {
     try {
-      out.push({ kind: 'value', value: toValue(decodeTagged(piece['value'])) });
+      out.push({ kind: 'value', value: toValue(decodeTagged(piece.value)) });
     } catch (error) {
       if (error instanceof TaggedDecodeError) throw badRequest(`${path}.value${error.message.slice(1)}`);
       throw error;
@@ -59,7 +63,7 @@ function appendPiece(out: QuerySegment[], piece: unknown, path: string, textAllo
     return;
   }
   if ('object' in piece) {
-    const members = piece['object'];
+    const members = piece.object;
     if (!isRecord(members)) throw badRequest(`${path}.object must be an object.`);
     out.push({
       kind: 'object',
@@ -68,7 +72,7 @@ function appendPiece(out: QuerySegment[], piece: unknown, path: string, textAllo
     return;
   }
   if ('array' in piece) {
-    const items = piece['array'];
+    const items = piece.array;
     if (!Array.isArray(items)) throw badRequest(`${path}.array must be an array.`);
     out.push({ kind: 'array', items: items.map((item, i) => memberSegments(item, `${path}.array[${i}]`)) });
     return;
@@ -90,7 +94,7 @@ function memberSegments(member: unknown, path: string): QuerySegment[] {
 export function canonicalQueryText(input: QueryInput, args?: Readonly<Record<string, unknown>>): string {
   querySegments(input);
   const canonical: Record<string, unknown> = { fql: flattenPieces(typeof input === 'string' ? [input] : input.fql) };
-  if (args !== undefined && Object.keys(args).length > 0) canonical['arguments'] = args;
+  if (args !== undefined && Object.keys(args).length > 0) canonical.arguments = args;
   return stableStringify(canonical);
 }
 
@@ -102,10 +106,10 @@ export function parseCanonicalQueryText(text: string): { query: QueryInput; argu
   } catch {
     throw badRequest('not a canonical query text.');
   }
-  if (!isRecord(parsed) || !Array.isArray(parsed['fql'])) throw badRequest('not a canonical query text.');
-  const query = { fql: parsed['fql'] as unknown[] };
+  if (!isRecord(parsed) || !Array.isArray(parsed.fql)) throw badRequest('not a canonical query text.');
+  const query = { fql: parsed.fql as unknown[] };
   querySegments(query);
-  const args = parsed['arguments'];
+  const args = parsed.arguments;
   if (args === undefined) return { query };
   if (!isRecord(args)) throw badRequest('not a canonical query text.');
   return { query, arguments: args };
@@ -114,14 +118,14 @@ export function parseCanonicalQueryText(text: string): { query: QueryInput; argu
 function flattenPieces(pieces: readonly unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const piece of pieces) {
-    if (isRecord(piece) && Array.isArray(piece['fql'])) {
-      for (const inner of flattenPieces(piece['fql'])) pushMerged(out, inner);
-    } else if (isRecord(piece) && isRecord(piece['object'])) {
+    if (isRecord(piece) && Array.isArray(piece.fql)) {
+      for (const inner of flattenPieces(piece.fql)) pushMerged(out, inner);
+    } else if (isRecord(piece) && isRecord(piece.object)) {
       const members: Record<string, unknown> = {};
-      for (const [key, member] of Object.entries(piece['object'])) setField(members, key, flattenMember(member));
+      for (const [key, member] of Object.entries(piece.object)) setField(members, key, flattenMember(member));
       out.push({ object: members });
-    } else if (isRecord(piece) && Array.isArray(piece['array'])) {
-      out.push({ array: piece['array'].map(flattenMember) });
+    } else if (isRecord(piece) && Array.isArray(piece.array)) {
+      out.push({ array: piece.array.map(flattenMember) });
     } else {
       pushMerged(out, piece);
     }
@@ -130,7 +134,7 @@ function flattenPieces(pieces: readonly unknown[]): unknown[] {
 }
 
 function flattenMember(member: unknown): unknown {
-  if (isRecord(member) && Array.isArray(member['fql'])) return { fql: flattenPieces(member['fql']) };
+  if (isRecord(member) && Array.isArray(member.fql)) return { fql: flattenPieces(member.fql) };
   const [only] = flattenPieces([member]);
   return only;
 }

@@ -11,13 +11,48 @@ import type { QuerySegment } from './query-input.js';
 import type { SourcePosition, SourceSpan } from './source-position.js';
 
 export const PUNCTUATORS = [
-  '**', '=>', '==', '!=', '<=', '>=', '&&', '||', '?.', '??', '=~', '!~',
-  '.', ',', '(', ')', '{', '}', '[', ']', ':', ';', '<', '>', '!', '-', '+', '*', '/', '%', '=', '|', '&', '^', '~',
+  '**',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '?.',
+  '??',
+  '=~',
+  '!~',
+  '.',
+  ',',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ';',
+  '<',
+  '>',
+  '!',
+  '-',
+  '+',
+  '*',
+  '/',
+  '%',
+  '=',
+  '|',
+  '&',
+  '^',
+  '~',
 ] as const;
 export type Punctuator = (typeof PUNCTUATORS)[number];
 
 /** A piece of an interpolated string: text, or the source of an embedded expression and where it starts. */
-export type TemplatePart = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'expr'; readonly source: string; readonly start: SourcePosition };
+export type TemplatePart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'expr'; readonly source: string; readonly start: SourcePosition };
 
 interface TokenBase {
   readonly span: SourceSpan;
@@ -58,8 +93,19 @@ export function describeToken(token: Token): string {
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0',
-  '\\': '\\', '"': '"', "'": "'", '`': '`', '#': '#', '/': '/',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '`': '`',
+  '#': '#',
+  '/': '/',
 };
 
 class Scanner {
@@ -137,7 +183,11 @@ class Scanner {
         yield this.scanString(ch);
       } else if (ch === '<' && this.peek(1) === '<' && (this.peek(2) === '+' || this.peek(2) === '-')) {
         const start = this.position();
-        throw fqlErrorAt('invalid_query', { start, end: start }, 'heredoc strings (`<<+`, `<<-`) are not supported by the reference server');
+        throw fqlErrorAt(
+          'invalid_query',
+          { start, end: start },
+          'heredoc strings (`<<+`, `<<-`) are not supported by the reference server',
+        );
       } else {
         yield this.scanPunctuator();
       }
@@ -202,8 +252,10 @@ class Scanner {
       digits += this.advance();
       readDigits();
     }
-    if ((this.peek() === 'e' || this.peek() === 'E') &&
-        (isDigit(this.peek(1)) || ((this.peek(1) === '+' || this.peek(1) === '-') && isDigit(this.peek(2))))) {
+    if (
+      (this.peek() === 'e' || this.peek() === 'E') &&
+      (isDigit(this.peek(1)) || ((this.peek(1) === '+' || this.peek(1) === '-') && isDigit(this.peek(2))))
+    ) {
       decimal = true;
       digits += this.advance();
       if (this.peek() === '+' || this.peek() === '-') digits += this.advance();
@@ -213,7 +265,9 @@ class Scanner {
       throw fqlErrorAt('invalid_query', this.spanFrom(start), `invalid number literal \`${digits}${this.peek()}\``);
     }
     const span = this.spanFrom(start);
-    return decimal ? { kind: 'decimal', value: Number(digits), span, newlineBefore } : { kind: 'integer', value: BigInt(digits), span, newlineBefore };
+    return decimal
+      ? { kind: 'decimal', value: Number(digits), span, newlineBefore }
+      : { kind: 'integer', value: BigInt(digits), span, newlineBefore };
   }
 
   /** A string; a double-quoted one may embed expressions as `#{…}`, which makes it a template. */
@@ -286,7 +340,8 @@ class Scanner {
       if (this.peek() === '{') {
         this.advance();
         while (/[0-9a-fA-F]/.test(this.peek())) hex += this.advance();
-        if (this.peek() !== '}' || hex === '' || hex.length > 6) throw fqlErrorAt('invalid_query', this.spanFrom(start), 'invalid `\\u{…}` escape');
+        if (this.peek() !== '}' || hex === '' || hex.length > 6)
+          throw fqlErrorAt('invalid_query', this.spanFrom(start), 'invalid `\\u{…}` escape');
         this.advance();
       } else {
         for (let i = 0; i < 4 && /[0-9a-fA-F]/.test(this.peek()); i++) hex += this.advance();

@@ -16,7 +16,9 @@ import type { Value } from '../values/value.js';
 /** True when every set orders its tuples the same way (same value count and reverse flags). */
 export function sameOrder(sets: readonly OrderedSet[]): boolean {
   const [first, ...rest] = sets;
-  return first === undefined || rest.every((s) => s.reverse.length === first.reverse.length && s.reverse.every((r, i) => r === first.reverse[i]));
+  return (
+    first === undefined || rest.every((s) => s.reverse.length === first.reverse.length && s.reverse.every((r, i) => r === first.reverse[i]))
+  );
 }
 
 const NO_SOURCES: readonly Value[] = [];
@@ -136,7 +138,8 @@ export class CombinedSet implements OrderedSet {
       for (let i = 0; i < heads.length; i++) {
         const head = heads[i]!;
         if (head.done) continue;
-        if (best < 0 || direction * compareTuples(head.value, (heads[best] as IteratorYieldResult<IndexTuple>).value, this.reverse) < 0) best = i;
+        if (best < 0 || direction * compareTuples(head.value, (heads[best] as IteratorYieldResult<IndexTuple>).value, this.reverse) < 0)
+          best = i;
       }
       if (best < 0) return;
       const key = this.key(best, (heads[best] as IteratorYieldResult<IndexTuple>).value);
@@ -148,7 +151,10 @@ export class CombinedSet implements OrderedSet {
         }
         return { walked, behind: first && cursor !== undefined ? this.behindCursor(i, direction, cursor, key) : [] };
       });
-      const chosen = chosenOperand(this.kind, groups.map((g) => g.walked.length + g.behind.length));
+      const chosen = chosenOperand(
+        this.kind,
+        groups.map((g) => g.walked.length + g.behind.length),
+      );
       if (this.kind === 'union' && failpoint('SET-UNION-KEEPS-EVERY-COPY')) {
         yield* this.everyCopy(groups);
       } else if (this.kind === 'difference' && chosen === undefined && failpoint('SET-DIFFERENCE-SUBTRACTS-COPIES')) {
@@ -190,7 +196,8 @@ export class CombinedSet implements OrderedSet {
   private groupSources(groups: readonly Group[]): Value[] {
     const seen = new Map<string, Value>();
     groups.forEach((g, i) => {
-      for (const tuple of [...g.behind, ...g.walked]) for (const source of sourcesOf(this.operands[i]!, tuple)) seen.set(valueKey(source), source);
+      for (const tuple of [...g.behind, ...g.walked])
+        for (const source of sourcesOf(this.operands[i]!, tuple)) seen.set(valueKey(source), source);
     });
     return [...seen.values()];
   }

@@ -14,7 +14,7 @@
 import { failpoint } from '../failpoints.js';
 import { compareValues } from './value-order.js';
 import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
-import { Ref, isObjectValue, type Value } from '../values/value.js';
+import { type Ref, isObjectValue, type Value } from '../values/value.js';
 
 export interface IndexEntry {
   terms: Value[];
@@ -96,7 +96,11 @@ export function entriesFor(definition: IndexDefinition, document: IndexedDocumen
   const source = sourceFor(definition, collection);
   if (source === undefined) return [];
   // The faults IDX-NULL-TERMS-INDEXED and IDX-NULL-VALUES-INDEXED keep the all-null rows.
-  const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter((r) => !allNull(r) || failpoint('IDX-NULL-TERMS-INDEXED'));
-  const valueRows = product(definition.values.map((c) => candidates(document, source, c, true))).filter((r) => !allNull(r) || failpoint('IDX-NULL-VALUES-INDEXED'));
+  const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter(
+    (r) => !allNull(r) || failpoint('IDX-NULL-TERMS-INDEXED'),
+  );
+  const valueRows = product(definition.values.map((c) => candidates(document, source, c, true))).filter(
+    (r) => !allNull(r) || failpoint('IDX-NULL-VALUES-INDEXED'),
+  );
   return termRows.flatMap((terms) => valueRows.map((values) => ({ terms, values, ref: document.ref })));
 }

@@ -10,7 +10,7 @@
  */
 import { IndexError, type ValidationFailure } from './index-error.js';
 import { nameProblem } from '../values/schema-name.js';
-import { QueryValue, Ref, SetRef, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
+import { QueryValue, type Ref, SetRef, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 
 export const MAX_PARTITIONS = 8;
 /** Partitions of an index with no terms (a "collection index", listing every instance) unless given. */
@@ -92,7 +92,7 @@ class FailureCollector {
 
 // Implements: IDX-DEF-008
 function parseName(params: ObjectValue, f: FailureCollector): string {
-  const name = params['name'];
+  const name = params.name;
   if (name === undefined || name === null) {
     f.add(['name'], 'value required', 'Required value not found.');
     return '';
@@ -117,7 +117,12 @@ function parseCollections(v: Value | undefined, at: FieldPathSegment[], f: Failu
 }
 
 // Implements: IDX-SOURCE-006, IDX-SOURCE-008, IDX-SOURCE-010
-function parseBindings(v: Value | undefined, at: FieldPathSegment[], f: FailureCollector, ctx: DefinitionContext): Map<string, BindingFunction> {
+function parseBindings(
+  v: Value | undefined,
+  at: FieldPathSegment[],
+  f: FailureCollector,
+  ctx: DefinitionContext,
+): Map<string, BindingFunction> {
   const bindings = new Map<string, BindingFunction>();
   if (v === undefined || v === null) return bindings;
   if (!isObjectValue(v)) {
@@ -146,21 +151,20 @@ function parseBindings(v: Value | undefined, at: FieldPathSegment[], f: FailureC
 
 // Implements: IDX-SOURCE-001, IDX-SOURCE-002, IDX-SOURCE-003, IDX-SOURCE-004
 function parseSources(params: ObjectValue, f: FailureCollector, ctx: DefinitionContext): IndexSource[] {
-  const raw = params['source'];
+  const raw = params.source;
   if (raw === undefined || raw === null) {
     f.add(['source'], 'value required', 'Required value not found.');
     return [];
   }
-  const items: { v: Value; at: FieldPathSegment[] }[] = Array.isArray(raw) && !raw.every(isCollectionRef)
-    ? raw.map((v, i) => ({ v, at: ['source', i] }))
-    : [{ v: raw, at: ['source'] }];
+  const items: { v: Value; at: FieldPathSegment[] }[] =
+    Array.isArray(raw) && !raw.every(isCollectionRef) ? raw.map((v, i) => ({ v, at: ['source', i] })) : [{ v: raw, at: ['source'] }];
   const sources: IndexSource[] = [];
   for (const { v, at } of items) {
     if (isObjectValue(v)) {
       const key = 'collection' in v ? 'collection' : 'class';
       sources.push({
         collections: parseCollections(v[key], [...at, key], f, ctx),
-        bindings: parseBindings(v['fields'], [...at, 'fields'], f, ctx),
+        bindings: parseBindings(v.fields, [...at, 'fields'], f, ctx),
       });
     } else {
       sources.push({ collections: parseCollections(v, at, f, ctx), bindings: new Map() });
@@ -183,8 +187,8 @@ function parseSources(params: ObjectValue, f: FailureCollector, ctx: DefinitionC
 }
 
 function parseExtractor(col: ObjectValue, at: FieldPathSegment[], f: FailureCollector, bindingNames: Set<string>): Extractor | undefined {
-  const field = col['field'];
-  const binding = col['binding'];
+  const field = col.field;
+  const binding = col.binding;
   if (field !== undefined && field !== null) {
     if (typeof field === 'string') return { kind: 'field', path: [field] };
     if (Array.isArray(field) && field.length > 0 && field.every((s) => typeof s === 'string' || typeof s === 'bigint')) {
@@ -220,9 +224,9 @@ function parseColumns(params: ObjectValue, key: 'terms' | 'values', f: FailureCo
       return;
     }
     const extractor = parseExtractor(col, at, f, bindingNames);
-    const reverse = col['reverse'] ?? false;
+    const reverse = col.reverse ?? false;
     if (typeof reverse !== 'boolean') f.invalidType([...at, 'reverse'], 'Boolean', reverse);
-    const mva = col['mva'] ?? true;
+    const mva = col.mva ?? true;
     if (typeof mva !== 'boolean') f.invalidType([...at, 'mva'], 'Boolean', mva);
     if (extractor) columns.push({ extractor, reverse: reverse === true, mva: mva !== false });
   });
@@ -232,10 +236,12 @@ function parseColumns(params: ObjectValue, key: 'terms' | 'values', f: FailureCo
 /** A binding no term or value uses is refused, as the real service does (`unused binding`). */
 function checkBindingsUsed(params: ObjectValue, columns: readonly TermColumn[], f: FailureCollector): void {
   const used = new Set(columns.flatMap(({ extractor }) => (extractor.kind === 'binding' ? [extractor.name] : [])));
-  const raw = params['source'];
-  const items: { item: Value; at: FieldPathSegment[] }[] = Array.isArray(raw) ? raw.map((item, i) => ({ item, at: ['source', i] })) : [{ item: raw ?? null, at: ['source'] }];
+  const raw = params.source;
+  const items: { item: Value; at: FieldPathSegment[] }[] = Array.isArray(raw)
+    ? raw.map((item, i) => ({ item, at: ['source', i] }))
+    : [{ item: raw ?? null, at: ['source'] }];
   for (const { item, at } of items) {
-    const fields = isObjectValue(item) ? item['fields'] : undefined;
+    const fields = isObjectValue(item) ? item.fields : undefined;
     if (!isObjectValue(fields)) continue;
     for (const name of Object.keys(fields)) {
       if (!used.has(name)) f.add([...at, 'fields', name], 'unused binding', 'Source binding is not used as a term or value.');
@@ -255,7 +261,7 @@ function parseBoolean(params: ObjectValue, key: string, fallback: boolean, f: Fa
 
 // Implements: LIMIT-PART-001, LIMIT-PART-002
 function parsePartitions(params: ObjectValue, termCount: number, f: FailureCollector): number {
-  const v = params['partitions'];
+  const v = params.partitions;
   const fallback = termCount === 0 ? DEFAULT_COLLECTION_INDEX_PARTITIONS : DEFAULT_PARTITIONS;
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'bigint') {

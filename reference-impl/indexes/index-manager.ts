@@ -17,7 +17,17 @@
  */
 import { QueryError, type ValidationFailure } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
-import { isExpired, userCollectionKey, userCollectionName, type CollectionKey, type CommitRecord, type DatabaseId, type DocumentVersion, type DocumentWrite, type Store } from '../store/store.js';
+import {
+  isExpired,
+  userCollectionKey,
+  userCollectionName,
+  type CollectionKey,
+  type CommitRecord,
+  type DatabaseId,
+  type DocumentVersion,
+  type DocumentWrite,
+  type Store,
+} from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { TransactionManager } from '../txn/transaction-manager.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
@@ -45,7 +55,10 @@ export function buildsAtOnce(store: Store, database: DatabaseId, definition: Ind
   if (definition.sources.length !== 1) return false;
   const source = definition.sources[0]!;
   const state = store.database(database);
-  if (source.collections === '_') return ![...(state?.orderedIds.keys() ?? [])].some((key) => userCollectionName(key) !== undefined && (state?.orderedIds.get(key)?.size ?? 0) > 0);
+  if (source.collections === '_')
+    return ![...(state?.orderedIds.keys() ?? [])].some(
+      (key) => userCollectionName(key) !== undefined && (state?.orderedIds.get(key)?.size ?? 0) > 0,
+    );
   let versions = 0;
   for (const collection of source.collections) {
     for (const [, history] of state?.orderedIds.get(collectionKeyOf(collection))?.entries() ?? []) {
@@ -98,7 +111,6 @@ export function collectionRefOf(key: CollectionKey): Ref {
   }
   return ref;
 }
-
 
 /** The collection key of a source ref (user or native collection). */
 export function collectionKeyOf(ref: Ref): CollectionKey {
@@ -305,7 +317,9 @@ export class IndexManager {
   // Implements: IDX-STATE-002, IDX-STATE-005
   /** The documents a build of `index` covers: every document its source collections held at its creation. */
   private buildWork(index: LiveIndex, partial: boolean): Array<[CollectionKey, string]> {
-    const work = this.sourceKeys(index).flatMap((key) => this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]));
+    const work = this.sourceKeys(index).flatMap((key) =>
+      this.store.documentIds(index.database, key).map((id): [CollectionKey, string] => [key, id]),
+    );
     // The fault IDX-ACTIVE-TRUE-PARTIAL-BUILD: an index created `active: true` covers every other existing document.
     return partial ? work.filter((_, i) => i % 2 === 0) : work;
   }
@@ -323,7 +337,7 @@ export class IndexManager {
   private buildAtOnce(index: LiveIndex, partial: boolean): void {
     for (const [key, id] of this.buildWork(index, partial)) this.buildDocument(index, key, id);
     index.built = true;
-    if (index.fields['active'] !== true) this.track(this.markActive(index));
+    if (index.fields.active !== true) this.track(this.markActive(index));
   }
 
   private startBuild(index: LiveIndex, skipExisting: boolean, partial: boolean): void {
@@ -353,7 +367,7 @@ export class IndexManager {
   private async markActive(index: LiveIndex): Promise<void> {
     await this.transactions.run(async (txn) => {
       const current = txn.get(index.database, 'indexes', index.name);
-      if (!current || current.hidden.indexId !== index.id || current.fields['active'] === true) return;
+      if (!current || current.hidden.indexId !== index.id || current.fields.active === true) return;
       txn.write(index.database, 'indexes', index.name, 'update', { ...current.fields, active: true }, current.hidden);
     });
   }
@@ -370,7 +384,7 @@ export class IndexManager {
       // A history edit (DEC-068) that changes a document's newest version changes its index entries as a write does.
       const writes = record.historyEdits === undefined ? record.writes : this.store.historyEditWrites(record.database, record.historyEdits);
       for (const index of this.indexesOf(record.database)) {
-        if (index.fields['unique'] === true) this.checkUnique(index, writes, record.ts);
+        if (index.fields.unique === true) this.checkUnique(index, writes, record.ts);
       }
     }
   }
@@ -390,10 +404,19 @@ export class IndexManager {
     if (before !== after) {
       failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${before} -> ${after}).` };
     } else if (changed('partitions')) {
-      failure = { field: [], code: 'invalid index', description: `Index partition count may not be updated (${String(index.fields['partitions'])} -> ${String(w.after.fields['partitions'] ?? null)}).` };
+      failure = {
+        field: [],
+        code: 'invalid index',
+        description: `Index partition count may not be updated (${String(index.fields.partitions)} -> ${String(w.after.fields.partitions ?? null)}).`,
+      };
     } else {
       const fields = IMMUTABLE_INDEX_FIELDS.filter((field) => field !== 'partitions' && changed(field));
-      if (fields.length > 0) failure = { field: [], code: 'invalid index', description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).` };
+      if (fields.length > 0)
+        failure = {
+          field: [],
+          code: 'invalid index',
+          description: `Index sources, terms, and values may not be updated (${fields.join(', ')}).`,
+        };
     }
     if (failure !== undefined) throw new QueryError('validation failed', 'document data is not valid.', [], { failures: [failure] });
   }
@@ -416,10 +439,18 @@ export class IndexManager {
       seen.set(k, e.ref);
       const bound: IndexTuple = [...e.values];
       for (const tuple of index.entries.ascending(e.terms, bound)) {
-        if (compareTuples(tuple.slice(0, bound.length), bound, index.definition.values.map((v) => v.reverse)) !== 0) break;
+        if (
+          compareTuples(
+            tuple.slice(0, bound.length),
+            bound,
+            index.definition.values.map((v) => v.reverse),
+          ) !== 0
+        )
+          break;
         const ref = tuple[tuple.length - 1] as Value;
         if (!(ref instanceof Ref) || ref.equals(e.ref)) continue;
-        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref })) && !this.isExpiredDocument(index.database, ref, ts)) throw notUnique(index);
+        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref })) && !this.isExpiredDocument(index.database, ref, ts))
+          throw notUnique(index);
       }
     }
   }
@@ -442,8 +473,8 @@ export class IndexManager {
  * partitions changes its shape.
  */
 function effectivePartitions(fields: ObjectValue): bigint {
-  if (fields['unique'] === true) return 1n;
-  const partitions = fields['partitions'];
+  if (fields.unique === true) return 1n;
+  const partitions = fields.partitions;
   return typeof partitions === 'bigint' ? partitions : 1n;
 }
 

@@ -73,7 +73,8 @@ function key(v: Value | undefined): string {
   if (v instanceof DateValue) return `D${v.epochDays}`;
   if (v instanceof Bytes) return `b${Buffer.from(v.bytes).toString('hex')}`;
   if (v instanceof SetRef) return `S${key(v.structure)}`;
-  if (v instanceof QueryValue) return `q${JSON.stringify([v.lambda, v.apiVersion ?? null, v.expr], (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`;
+  if (v instanceof QueryValue)
+    return `q${JSON.stringify([v.lambda, v.apiVersion ?? null, v.expr], (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`;
   const keys = Object.keys(v).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${key(v[k])}`).join(',')}}`;
 }
@@ -101,7 +102,10 @@ export class IndexStore {
   /** `reverse[i]` is the reverse flag of covered value i. */
   constructor(readonly reverse: readonly boolean[]) {
     // Two bare refs compare as the one-column tuples they stand for; a bound (a cursor) is always a tuple.
-    this.compare = (a, b) => (a instanceof Ref && b instanceof Ref ? compareColumn(a, b, reverse[0] ?? false) : compareTuples(tupleOfKey(a), tupleOfKey(b), reverse));
+    this.compare = (a, b) =>
+      a instanceof Ref && b instanceof Ref
+        ? compareColumn(a, b, reverse[0] ?? false)
+        : compareTuples(tupleOfKey(a), tupleOfKey(b), reverse);
   }
 
   // Implements: PAGE-CURSOR-005, PAGE-CURSOR-007

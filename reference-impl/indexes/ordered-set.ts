@@ -107,7 +107,8 @@ export class ArraySet implements OrderedSet {
   }
 
   *descending(before?: IndexTuple): Iterator<IndexTuple> {
-    for (let i = (before === undefined ? this.tuples.length : lowerBound(this.tuples, before, this.reverse)) - 1; i >= 0; i--) yield this.tuples[i]!;
+    for (let i = (before === undefined ? this.tuples.length : lowerBound(this.tuples, before, this.reverse)) - 1; i >= 0; i--)
+      yield this.tuples[i]!;
   }
 }
 

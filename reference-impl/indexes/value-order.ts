@@ -215,7 +215,10 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
 }
 
 function compareQueries(a: QueryValue, b: QueryValue): number {
-  return compareStrings(JSON.stringify([a.lambda, a.apiVersion ?? null]), JSON.stringify([b.lambda, b.apiVersion ?? null])) || compareStrings(stableText(a.expr), stableText(b.expr));
+  return (
+    compareStrings(JSON.stringify([a.lambda, a.apiVersion ?? null]), JSON.stringify([b.lambda, b.apiVersion ?? null])) ||
+    compareStrings(stableText(a.expr), stableText(b.expr))
+  );
 }
 
 function stableText(expr: unknown): string {

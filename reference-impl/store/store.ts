@@ -90,7 +90,15 @@ export interface CommitRecord {
   readonly historyEdits?: readonly HistoryEdit[];
 }
 
-export const SCHEMA_COLLECTIONS: ReadonlySet<CollectionKey> = new Set(['collections', 'indexes', 'databases', 'keys', 'roles', 'functions', 'access_providers']);
+export const SCHEMA_COLLECTIONS: ReadonlySet<CollectionKey> = new Set([
+  'collections',
+  'indexes',
+  'databases',
+  'keys',
+  'roles',
+  'functions',
+  'access_providers',
+]);
 
 /** A committed write to a schema record (collection, index, database, key, role, function). */
 export interface SchemaChange extends DocumentWrite {
@@ -177,9 +185,10 @@ export class Store {
   constructor() {
     this.databases.set(ROOT_DATABASE, newDatabaseState(ROOT_DATABASE, undefined));
     this.onCommit((record) => {
-      for (const write of record.writes) if (write.after.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+      for (const write of record.writes) if (write.after.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
       // An inserted past version is not among the writes (they are the newest versions), yet reads at its time see it.
-      for (const edit of record.historyEdits ?? []) if (edit.kind === 'insert' && edit.version.fields['ttl'] !== undefined) this.ttlDatabases.add(record.database);
+      for (const edit of record.historyEdits ?? [])
+        if (edit.kind === 'insert' && edit.version.fields.ttl !== undefined) this.ttlDatabases.add(record.database);
     });
   }
 
@@ -223,7 +232,15 @@ export class Store {
    * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. Records expired at
    * `expiresBy` (the reading transaction's time, which an `At` read passes apart from `atTs`) are left out.
    */
-  *walkCollection(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<[string, DocumentVersion]> {
+  *walkCollection(
+    database: DatabaseId,
+    collection: CollectionKey,
+    atTs: bigint,
+    direction: 'ascending' | 'descending',
+    fromId?: string,
+    expected = WALK_FIRST_CHUNK,
+    expiresBy = atTs,
+  ): Generator<[string, DocumentVersion]> {
     for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected, expiresBy)) {
       for (let i = 0; i < chunk.count; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
@@ -233,7 +250,15 @@ export class Store {
    * The same walk a chunk at a time (each chunk's live documents, side by side): a page walks 65 documents, and
    * a generator step and a pair per document were a third of its cost.
    */
-  *walkCollectionChunks(database: DatabaseId, collection: CollectionKey, atTs: bigint, direction: 'ascending' | 'descending', fromId?: string, expected = WALK_FIRST_CHUNK, expiresBy = atTs): Generator<LiveChunk> {
+  *walkCollectionChunks(
+    database: DatabaseId,
+    collection: CollectionKey,
+    atTs: bigint,
+    direction: 'ascending' | 'descending',
+    fromId?: string,
+    expected = WALK_FIRST_CHUNK,
+    expiresBy = atTs,
+  ): Generator<LiveChunk> {
     const state = this.databases.get(database);
     const ids = state?.orderedIds.get(collection);
     if (!ids) return;
@@ -257,7 +282,12 @@ export class Store {
         read++;
         last = key;
         const version = versionAt(history, atTs);
-        if (version && version.action !== 'delete' && !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))) live.add(key, version);
+        if (
+          version &&
+          version.action !== 'delete' &&
+          !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))
+        )
+          live.add(key, version);
       }
       if (live.count > 0) yield live;
       if (read < chunkSize) return;
@@ -376,7 +406,8 @@ export class Store {
       if (!state) throw new Error(`commit into unknown database ${record.database}`);
       if (record.historyEdits !== undefined) {
         // A rare path, kept out of the loop below: the listeners are told what the edits did to newest versions.
-        (notified ??= [...records])[r] = this.applyHistoryEdits(state, record.ts, record.historyEdits);
+        notified ??= [...records];
+        notified[r] = this.applyHistoryEdits(state, record.ts, record.historyEdits);
         if (record.ts > this.lastCommit) this.lastCommit = record.ts;
         continue;
       }
@@ -399,8 +430,12 @@ export class Store {
           const named = write.after.action !== 'delete' ? write.after.hidden.databaseId : undefined;
           if (named !== undefined) {
             this.databaseRecords.set(named, write.id);
-            (stillNamed ??= new Set()).add(named);
-          } else if (write.before?.hidden.databaseId !== undefined) (deleted ??= []).push(write.before.hidden.databaseId);
+            stillNamed ??= new Set();
+            stillNamed.add(named);
+          } else if (write.before?.hidden.databaseId !== undefined) {
+            deleted ??= [];
+            deleted.push(write.before.hidden.databaseId);
+          }
         }
       }
       if (record.ts > this.lastCommit) this.lastCommit = record.ts;
@@ -463,7 +498,10 @@ export class Store {
  * newest version, a write from the newest live version before (if any) to the newest version after (a delete at the
  * removed version's time when none is left).
  */
-function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): { writes: DocumentWrite[]; histories: Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }> } {
+function planHistoryEdits(
+  state: DatabaseState,
+  edits: readonly HistoryEdit[],
+): { writes: DocumentWrite[]; histories: Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }> } {
   const writes: DocumentWrite[] = [];
   const histories = new Map<string, { collection: CollectionKey; id: string; versions: DocumentVersion[] }>();
   for (const edit of edits) {
@@ -471,7 +509,11 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
     let planned = histories.get(key);
     if (planned === undefined) {
       const history = state.orderedIds.get(edit.collection)?.get(idKey(edit.id));
-      planned = { collection: edit.collection, id: edit.id, versions: history === undefined ? [] : Array.isArray(history) ? [...history] : [history] };
+      planned = {
+        collection: edit.collection,
+        id: edit.id,
+        versions: history === undefined ? [] : Array.isArray(history) ? [...history] : [history],
+      };
     }
     const versions = planned.versions;
     const newestBefore = versions[versions.length - 1];
@@ -504,7 +546,9 @@ function planHistoryEdits(state: DatabaseState, edits: readonly HistoryEdit[]): 
  * (AUTH-TOKEN-011); other native records carry no ttl.
  */
 export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
-  return version.fields['ttl'] instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection);
+  return (
+    version.fields.ttl instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection)
+  );
 }
 
 /** Collections whose records a passed `ttl` hides from reads. */
@@ -518,7 +562,7 @@ function keptReadable(collection: CollectionKey): boolean {
 }
 
 function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {
-  const ttl = version.fields['ttl'];
+  const ttl = version.fields.ttl;
   return ttl instanceof Time && ttl.epochNanos <= nanos;
 }
 
@@ -564,7 +608,10 @@ function otherIdKey(id: string): string {
 /** `collection`'s id tree in `state`, made on its first write (see `ID_TREE_NODE_SIZE`). */
 function idTree(state: DatabaseState, collection: CollectionKey): BTree<string, DocumentHistory> {
   let ids = state.orderedIds.get(collection);
-  if (!ids) state.orderedIds.set(collection, (ids = new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE)));
+  if (!ids) {
+    ids = new BTree<string, DocumentHistory>(undefined, compareKeys, ID_TREE_NODE_SIZE);
+    state.orderedIds.set(collection, ids);
+  }
   return ids;
 }
 

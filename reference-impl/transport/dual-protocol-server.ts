@@ -211,12 +211,21 @@ export class DualProtocolServer {
   receive(exchange: ServerExchange, chunk: Buffer): void {
     if (exchange.refused) return;
     exchange.size += chunk.length;
-    if (exchange.size > this.maxBodyBytes) return this.refuseExchange(exchange, this.options.tooLarge);
-    if (this.pendingBodyBytes + chunk.length > this.maxPendingBodyBytes) return this.refuseExchange(exchange, this.options.busy);
+    if (exchange.size > this.maxBodyBytes) {
+      this.refuseExchange(exchange, this.options.tooLarge);
+      return;
+    }
+    if (this.pendingBodyBytes + chunk.length > this.maxPendingBodyBytes) {
+      this.refuseExchange(exchange, this.options.busy);
+      return;
+    }
     this.pendingBodyBytes += chunk.length;
     exchange.held += chunk.length;
     if (exchange.firstChunk === undefined) exchange.firstChunk = chunk;
-    else (exchange.moreChunks ??= [exchange.firstChunk]).push(chunk);
+    else {
+      exchange.moreChunks ??= [exchange.firstChunk];
+      exchange.moreChunks.push(chunk);
+    }
   }
 
   /**
@@ -265,7 +274,11 @@ export class DualProtocolServer {
     }
     // A handler that answered at once costs no promise here either.
     if (pending === undefined) this.handlerDone(exchange);
-    else pending.then(() => this.handlerDone(exchange), (err: unknown) => this.handlerFailed(exchange, err));
+    else
+      pending.then(
+        () => this.handlerDone(exchange),
+        (err: unknown) => this.handlerFailed(exchange, err),
+      );
   }
 
   private handlerFailed(exchange: ServerExchange, err: unknown): void {
@@ -315,7 +328,12 @@ export class DualProtocolServer {
     // the client, still uploading, would see a dropped connection instead of 413.
     const h1 = res as http.ServerResponse;
     const payload = Buffer.from(canned.body, 'utf8');
-    h1.writeHead(canned.status, { ...canned.headers, traceparent: traceparentOf(req), connection: 'close', 'content-length': String(payload.length) });
+    h1.writeHead(canned.status, {
+      ...canned.headers,
+      traceparent: traceparentOf(req),
+      connection: 'close',
+      'content-length': String(payload.length),
+    });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_DISCARDED_BODY_BYTES) {
       h1.end(payload);
@@ -341,7 +359,7 @@ export class DualProtocolServer {
 
 /** Every response carries a `traceparent` (DEC-131), continuing the request's trace when it names a valid one. */
 function traceparentOf(req: CompatRequest): string {
-  const header = req.headers['traceparent'];
+  const header = req.headers.traceparent;
   return responseTraceparent(typeof header === 'string' ? header : undefined);
 }
 
@@ -354,7 +372,9 @@ const REASONS = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' } a
 function malformedResponse(status: 400 | 431, malformed: DualProtocolServerOptions['malformed']): Buffer {
   const canned = malformed?.(status);
   const body = Buffer.from(canned?.body ?? '', 'utf8');
-  const headers = Object.entries(canned?.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headers = Object.entries(canned?.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n${headers}Connection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
@@ -412,7 +432,8 @@ class ServerExchange implements Exchange {
   openStream(status: number, headers: Record<string, string>): StreamResponse {
     if (this.responded) throw new Error('response already sent');
     this.responded = true;
-    return (this.stream = this.server.openStream(this, status, headers));
+    this.stream = this.server.openStream(this, status, headers);
+    return this.stream;
   }
 }
 
@@ -431,7 +452,8 @@ class ReceivedRequest implements IncomingRequest {
   ) {}
 
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.search));
+    this.parsedQuery ??= new URLSearchParams(this.search);
+    return this.parsedQuery;
   }
 }
 

@@ -69,7 +69,10 @@ export class StreamResponse implements ResponseStream {
     this.pending = [];
     this.pendingBytes = 0;
     if (this.isClosed && !this.ending) return;
-    if (this.backlog() > MAX_BACKLOG_BYTES) return this.cut();
+    if (this.backlog() > MAX_BACKLOG_BYTES) {
+      this.cut();
+      return;
+    }
     const res = this.res;
     if (res instanceof http.ServerResponse && res.chunkedEncoding) {
       const socket = res.socket;

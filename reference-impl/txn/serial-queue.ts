@@ -19,10 +19,11 @@ export class SerialQueue {
    * queue is free again before this returns), else its promise. When busy, the task waits its turn as in `run`.
    */
   runNow<T>(task: () => T | Promise<T>): T | Promise<T> {
-    if (this.running) return this.run(() => {
-      const result = task();
-      return result instanceof Promise ? result : Promise.resolve(result);
-    });
+    if (this.running)
+      return this.run(() => {
+        const result = task();
+        return result instanceof Promise ? result : Promise.resolve(result);
+      });
     this.running = true;
     let result: T | Promise<T>;
     try {

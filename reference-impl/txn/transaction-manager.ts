@@ -60,6 +60,7 @@ export class TransactionManager {
 
   /** The latest timestamp issued (never decreases; after recovery at least the last recovered commit). */
   get lastTs(): bigint {
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return this.lastIssued > this.store.lastCommitTs ? this.lastIssued : this.store.lastCommitTs;
   }
 
@@ -70,6 +71,7 @@ export class TransactionManager {
   get readTs(): bigint {
     const now = this.clockMicros();
     const last = this.lastTs;
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return now > last ? now : last;
   }
 
@@ -89,7 +91,10 @@ export class TransactionManager {
    * nothing, the transaction runs and commits before this returns (failures are then thrown at once). With a
    * commit log every outcome waits for the disk anyway, so it is always a promise.
    */
-  runNow<T>(body: (txn: Transaction) => T | Promise<T>, options: { readOnly?: boolean } = {}): TransactionOutcome<T> | Promise<TransactionOutcome<T>> {
+  runNow<T>(
+    body: (txn: Transaction) => T | Promise<T>,
+    options: { readOnly?: boolean } = {},
+  ): TransactionOutcome<T> | Promise<TransactionOutcome<T>> {
     const readOnly = options.readOnly ?? false;
     if (this.commitLog) {
       return this.run((txn) => {

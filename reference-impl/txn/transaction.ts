@@ -108,7 +108,14 @@ export class Transaction {
    * Records a write. `fields` are the document's complete top-level fields after the write (the caller
    * merges for updates); deletes pass `{}`.
    */
-  write(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
+  write(
+    database: DatabaseId,
+    collection: CollectionKey,
+    id: string,
+    action: WriteAction,
+    fields: ObjectValue,
+    hidden: HiddenFields,
+  ): DocumentVersion {
     return this.recordWrite(database, collection, id, action, fields, hidden, true);
   }
 
@@ -121,7 +128,15 @@ export class Transaction {
   }
 
   // Implements: EVT-TRIGGER-007
-  private recordWrite(database: DatabaseId, collection: CollectionKey, id: string, action: WriteAction, fields: ObjectValue, hidden: HiddenFields, mayExist: boolean): DocumentVersion {
+  private recordWrite(
+    database: DatabaseId,
+    collection: CollectionKey,
+    id: string,
+    action: WriteAction,
+    fields: ObjectValue,
+    hidden: HiddenFields,
+    mayExist: boolean,
+  ): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (action !== 'delete') checkRoomToWrite();
     const bytes = checkedVersionBytes(fields);
@@ -152,9 +167,13 @@ export class Transaction {
       checkRoomToWrite();
       this.countBytes(checkedVersionBytes(edit.version.fields));
     }
-    const edits = (this.historyEdits ??= new Map());
+    this.historyEdits ??= new Map();
+    const edits = this.historyEdits;
     let list = edits.get(database);
-    if (!list) edits.set(database, (list = []));
+    if (!list) {
+      list = [];
+      edits.set(database, list);
+    }
     list.push(edit);
     if (edit.kind === 'insert') this.store.reserveDocumentId(edit.id);
   }
@@ -220,7 +239,10 @@ export class Transaction {
     for (const write of this.pending) {
       if (write.before === undefined && write.after.action === 'delete') continue;
       let writes = byDatabase.get(write.database);
-      if (!writes) byDatabase.set(write.database, (writes = []));
+      if (!writes) {
+        writes = [];
+        byDatabase.set(write.database, writes);
+      }
       writes.push({ collection: write.collection, id: write.id, action: write.after.action, before: write.before, after: write.after });
     }
     for (const [database, writes] of byDatabase) records.push({ ts: this.ts, database, writes });
@@ -230,15 +252,18 @@ export class Transaction {
   // Implements: TXN-ATOMIC-004
   private pendingWrite(database: DatabaseId, collection: CollectionKey, id: string): PendingWrite | undefined {
     if (this.pendingIndex) return this.pendingIndex.get(pendingKey(database, collection, id));
-    for (const write of this.pending ?? []) if (write.id === id && write.collection === collection && write.database === database) return write;
+    for (const write of this.pending ?? [])
+      if (write.id === id && write.collection === collection && write.database === database) return write;
     return undefined;
   }
 
   private addPending(write: PendingWrite): void {
-    const pending = (this.pending ??= []);
+    this.pending ??= [];
+    const pending = this.pending;
     pending.push(write);
     if (this.pendingIndex) this.pendingIndex.set(pendingKey(write.database, write.collection, write.id), write);
-    else if (pending.length > PENDING_SCAN_LIMIT) this.pendingIndex = new Map(pending.map((w) => [pendingKey(w.database, w.collection, w.id), w]));
+    else if (pending.length > PENDING_SCAN_LIMIT)
+      this.pendingIndex = new Map(pending.map((w) => [pendingKey(w.database, w.collection, w.id), w]));
   }
 
   /** `records` followed by the history edits' records: after the ordinary writes, whose `before` was read without them. */

@@ -14,7 +14,8 @@ export const MAX_TRANSACTION_BYTES = 16 * 1024 * 1024;
 /** Bytes of a ref's text: its id, its collection's and database's, and the tags around them. */
 function refBytes(ref: Ref): number {
   let bytes = 0;
-  for (let at: Ref | undefined = ref; at !== undefined; at = at.collection) bytes += at.id.length + 24 + (at.database === undefined ? 0 : refBytes(at.database));
+  for (let at: Ref | undefined = ref; at !== undefined; at = at.collection)
+    bytes += at.id.length + 24 + (at.database === undefined ? 0 : refBytes(at.database));
   return bytes;
 }
 
@@ -22,7 +23,8 @@ function refBytes(ref: Ref): number {
 function addValueBytes(value: Value, counted: number, limit: number): number {
   if (counted > limit) return counted;
   if (typeof value === 'string') return counted + Buffer.byteLength(value, 'utf8') + 2;
-  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value === null) return counted + String(value).length;
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value === null)
+    return counted + String(value).length;
   if (Array.isArray(value)) {
     let total = counted + 2 + Math.max(0, value.length - 1);
     for (const item of value) {
@@ -83,7 +85,10 @@ export function checkedVersionBytes(fields: ObjectValue): number {
  */
 export function storedVersionBytes(fields: ObjectValue): number {
   let bytes = versionSizes.get(fields);
-  if (bytes === undefined) versionSizes.set(fields, (bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES)));
+  if (bytes === undefined) {
+    bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES);
+    versionSizes.set(fields, bytes);
+  }
   return bytes;
 }
 
@@ -97,5 +102,6 @@ export function versionTooLarge(bytes: number): ProtocolError {
 // Implements: LIMIT-WRITE-002
 /** Refuses a transaction whose writes come to `bytes`, past MAX_TRANSACTION_BYTES. */
 export function checkTransactionBytes(bytes: number): void {
-  if (bytes > MAX_TRANSACTION_BYTES) throw new ProtocolError(400, 'bad request', `Transaction exceeded limit: got ${bytes} bytes, limit ${MAX_TRANSACTION_BYTES} bytes`);
+  if (bytes > MAX_TRANSACTION_BYTES)
+    throw new ProtocolError(400, 'bad request', `Transaction exceeded limit: got ${bytes} bytes, limit ${MAX_TRANSACTION_BYTES} bytes`);
 }

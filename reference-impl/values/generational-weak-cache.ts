@@ -9,7 +9,7 @@
  * stored) takes its entry with it, and a hit costs one WeakMap lookup, as an unbounded cache's did. (LRU caches from npm
  * hold their keys strongly and cost about twice as much per hit.)
  */
-export class GenerationalWeakCache<K extends object, V extends {} | null> {
+export class GenerationalWeakCache<K extends object, V extends NonNullable<unknown> | null> {
   private current = new WeakMap<K, V>();
   private previous = new WeakMap<K, V>();
   private count = 0;

@@ -15,7 +15,8 @@ const NAME_CHARACTERS = /^[;@+$\-_.!~%\p{Alphabetic}\p{Mn}\p{Me}\p{Mc}\p{Nd}\p{P
 // Implements: COLL-CREATE-009, COLL-CREATE-010, COLL-CREATE-011
 /** What is wrong with a record name, as a validation failure's code and description, or undefined when nothing is. */
 export function nameProblem(name: string): { code: 'reserved name' | 'invalid characters'; description: string } | undefined {
-  if (RESERVED_NAMES.includes(name)) return { code: 'reserved name', description: `Invalid name ${name}. Reserved names: ${RESERVED_NAMES.join(', ')}.` };
+  if (RESERVED_NAMES.includes(name))
+    return { code: 'reserved name', description: `Invalid name ${name}. Reserved names: ${RESERVED_NAMES.join(', ')}.` };
   if (!NAME_CHARACTERS.test(name)) return { code: 'invalid characters', description: `The name ${name} uses invalid characters.` };
   return undefined;
 }

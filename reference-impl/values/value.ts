@@ -57,7 +57,8 @@ export class Ref {
    * document's, a collection's) are rendered on every request that returns them.
    */
   wireText(build: (ref: Ref) => string): string {
-    return (this.#wireText ??= build(this));
+    this.#wireText ??= build(this);
+    return this.#wireText;
   }
 
   equals(other: Ref): boolean {

@@ -15,7 +15,12 @@ import { runCli } from './run-fixture-suite.js';
  * Files whose tests mostly take their requirement IDs from tables (a case's `ids`) or functions of the case, which a
  * reading of the sources for `check([...])` missed.
  */
-const RUN = ['--area', 'core,events', '--test', '^(Merge|ContainsPath, ContainsField and ContainsValue|ToObject and ToArray|POST /query/1 creates event sources) '];
+const RUN = [
+  '--area',
+  'core,events',
+  '--test',
+  '^(Merge|ContainsPath, ContainsField and ContainsValue|ToObject and ToArray|POST /query/1 creates event sources) ',
+];
 
 const spec = loadRequirementsIndex();
 let report: ConformanceReport;
@@ -46,13 +51,16 @@ describe('npm run docs', () => {
   it('anchors every requirement by its ID on its area page and every decision on the decisions page', () => {
     for (const r of spec.requirements) expect(html.get(pageOf(r.file)), r.id).toContain(`id="${r.id}"`);
     for (const d of spec.decisions) expect(html.get('decisions.html'), d.id).toContain(`id="${d.id}"`);
-    for (const page of ['index.html', 'requirements.html', 'schemas.html', 'schemas/config.html', 'schemas/conformance-report.html']) expect(html.has(page), page).toBe(true);
+    for (const page of ['index.html', 'requirements.html', 'schemas.html', 'schemas/config.html', 'schemas/conformance-report.html'])
+      expect(html.has(page), page).toBe(true);
   });
 
   it("gives every requirement ID the run's tests declared its page, listing each of those tests", () => {
     const declared = new Set(report.tests.flatMap((t) => t.requirements));
     expect(declared.size, 'the run declared requirement IDs').toBeGreaterThan(30);
-    for (const t of report.tests) for (const id of t.requirements) expect(blockOf(id), `${id} lists ${t.name}`).toContain(`<code>${t.file}</code> — ${escaped(t.name)}`);
+    for (const t of report.tests)
+      for (const id of t.requirements)
+        expect(blockOf(id), `${id} lists ${t.name}`).toContain(`<code>${t.file}</code> — ${escaped(t.name)}`);
   });
 
   it("shows a requirement's statement first, then its status in the run and an example exchange from a test that passed", () => {
@@ -63,7 +71,9 @@ describe('npm run docs', () => {
       expect(block, r.id).toContain('<span class="st-passed">passed</span>');
       const example = report.tests.find((t) => t.example !== undefined && t.requirements.includes(r.id))!;
       expect(example, `${r.id}: a passing test keeps an example`).toBeDefined();
-      expect(block, r.id).toContain(`<details class="example"><summary>Example exchange, from the passing test ${escaped(example.name)}</summary><pre>${example.example!.method} ${escaped(example.example!.path)}`);
+      expect(block, r.id).toContain(
+        `<details class="example"><summary>Example exchange, from the passing test ${escaped(example.name)}</summary><pre>${example.example!.method} ${escaped(example.example!.path)}`,
+      );
     }
     const first = passed[0]!;
     const page = html.get(pageOf(spec.requirements.find((r) => r.id === first.id)!.file))!;
@@ -74,7 +84,12 @@ describe('npm run docs', () => {
   });
 
   it('links every active MUST page to at least one reference-server site, a line of a page of the source', () => {
-    const unlinked = spec.requirements.filter((r) => r.level === 'MUST' && r.status === 'active' && !/class="code-site" href="code\/reference-impl\/[^"#]+\.ts\.html#L\d+"/.test(blockOf(r.id)));
+    const unlinked = spec.requirements.filter(
+      (r) =>
+        r.level === 'MUST' &&
+        r.status === 'active' &&
+        !/class="code-site" href="code\/reference-impl\/[^"#]+\.ts\.html#L\d+"/.test(blockOf(r.id)),
+    );
     expect(unlinked.map((r) => r.id)).toEqual([]);
     const page = html.get('code/reference-impl/eval/forms/math.ts.html')!;
     expect(page, 'a code page anchors its lines').toMatch(/<span id="L1"><a class="ln" href="#L1">1<\/a>/);

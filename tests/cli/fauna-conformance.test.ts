@@ -78,7 +78,10 @@ describe('fauna-conformance against a server that accepts connections and never 
     const secret = 'hostile-run-admin-secret';
     // Every request gives up after 300 ms: a few go unanswered, /ping is not answered either, and the run ends with
     // every test it could not run reported not run. The bound only catches a hang on a loaded machine.
-    const r = await run(['--url', url, '--secret', secret, '--timeout', '300', '--stream-timeout', '300', '--area', 'core', '--report-dir', dir], 200_000);
+    const r = await run(
+      ['--url', url, '--secret', secret, '--timeout', '300', '--stream-timeout', '300', '--area', 'core', '--report-dir', dir],
+      200_000,
+    );
     expect(r.code, r.stderr).toBe(1);
 
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
@@ -92,7 +95,11 @@ describe('fauna-conformance against a server that accepts connections and never 
     expect(report.totals.notRun).toBeGreaterThan(report.totals.tests / 2);
     // Every file of the area is accounted for: begun (its tests failed or not run) or not started.
     const begun = new Set(report.tests.map((t: { file: string }) => t.file));
-    expect(begun.size + report.filesNotStarted.length).toBe(readdirSync(join(import.meta.dirname, '..', 'conformance', 'core'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).length);
+    expect(begun.size + report.filesNotStarted.length).toBe(
+      readdirSync(join(import.meta.dirname, '..', 'conformance', 'core'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+        f.endsWith('.test.ts'),
+      ).length,
+    );
     for (const t of report.tests) expect(['failed', 'not-run']).toContain(t.status);
 
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');

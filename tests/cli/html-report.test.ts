@@ -12,7 +12,16 @@ import { diffReports } from '../runner/diff.js';
 import { buildReport, type TestOutcome } from '../runner/reporters/report-model.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Installs Debian's chromium when missing; the reason it cannot be had otherwise. */
 function ensureChromium(): string | undefined {
@@ -67,20 +76,51 @@ const report = buildReport(
       status: 'failed',
       error: 'GET /docs/1 answered status 500, expected 200 </script><b>x</b>',
       signature: { status: 500, assertion: 'GET /docs/1 answered status 500, expected 200' },
-      exchanges: [{
-        method: 'GET', url: 'http://127.0.0.1:8443/docs/1', path: '/docs/1', startedAt: '2025-01-01T00:00:01.000Z', durationMs: 3,
-        request: { headers: { authorization: '<redacted>' } },
-        response: { status: 500, headers: { 'content-type': 'application/json' }, body: { errors: [{ code: 'internal error' }] } },
-      }],
+      exchanges: [
+        {
+          method: 'GET',
+          url: 'http://127.0.0.1:8443/docs/1',
+          path: '/docs/1',
+          startedAt: '2025-01-01T00:00:01.000Z',
+          durationMs: 3,
+          request: { headers: { authorization: '<redacted>' } },
+          response: { status: 500, headers: { 'content-type': 'application/json' }, body: { errors: [{ code: 'internal error' }] } },
+        },
+      ],
     }),
-    outcome({ id: 'tests/conformance/events/feed.test.ts > Feed > pages', file: 'tests/conformance/events/feed.test.ts', name: 'Feed > pages', area: 'events', requirements: [feeds.id], status: 'failed', error: 'nope' }),
-    outcome({ name: 'Docs > limits', requirements: [core[3]!.id], status: 'skipped', skipNote: 'needs a setting', needsSetting: 'opsLimit' }),
+    outcome({
+      id: 'tests/conformance/events/feed.test.ts > Feed > pages',
+      file: 'tests/conformance/events/feed.test.ts',
+      name: 'Feed > pages',
+      area: 'events',
+      requirements: [feeds.id],
+      status: 'failed',
+      error: 'nope',
+    }),
+    outcome({
+      name: 'Docs > limits',
+      requirements: [core[3]!.id],
+      status: 'skipped',
+      skipNote: 'needs a setting',
+      needsSetting: 'opsLimit',
+    }),
   ],
   [],
 );
 // The run before: the failing test passed then, so it is newly failing.
 const before = buildReport(
-  { suiteVersion: '0.1.0', target: report.target, seed: 41, runId: 'html0', startedAt: new Date('2024-12-31T00:00:00Z'), finishedAt: new Date('2024-12-31T00:00:03Z'), areas: undefined, allAreas: ['core', 'events'], failOnUntestedMust: false, claimed: ['core', 'auth'] },
+  {
+    suiteVersion: '0.1.0',
+    target: report.target,
+    seed: 41,
+    runId: 'html0',
+    startedAt: new Date('2024-12-31T00:00:00Z'),
+    finishedAt: new Date('2024-12-31T00:00:03Z'),
+    areas: undefined,
+    allAreas: ['core', 'events'],
+    failOnUntestedMust: false,
+    claimed: ['core', 'auth'],
+  },
   spec,
   [outcome({ name: 'Docs > read answers 200', requirements: [core[2]!.id] })],
   [],
@@ -122,14 +162,21 @@ describe('report.html in headless Chromium', () => {
 
     const totals = await page.locator('#totals').evaluate((el) => ({ ...(el as HTMLElement).dataset }));
     expect(totals).toEqual({
-      tests: String(report.totals.tests), passed: String(report.totals.passed), failed: String(report.totals.failed),
-      unexpectedPass: String(report.totals.unexpectedPass), expectedFailure: String(report.totals.expectedFailure),
-      notClaimed: String(report.totals.notClaimed), skipped: String(report.totals.skipped),
-      needsSetting: String(report.totals.needsSetting), notRun: String(report.totals.notRun),
+      tests: String(report.totals.tests),
+      passed: String(report.totals.passed),
+      failed: String(report.totals.failed),
+      unexpectedPass: String(report.totals.unexpectedPass),
+      expectedFailure: String(report.totals.expectedFailure),
+      notClaimed: String(report.totals.notClaimed),
+      skipped: String(report.totals.skipped),
+      needsSetting: String(report.totals.needsSetting),
+      notRun: String(report.totals.notRun),
     });
     expect(report.totals).toMatchObject({ tests: 5, passed: 2, failed: 1, notClaimed: 1, needsSetting: 1 });
     for (const a of report.areas) {
-      await expect(page.locator(`.area-score[data-area="${a.area}"]`).textContent()).resolves.toBe(`${a.passed}/${a.tests - a.notClaimed - a.skipped - a.needsSetting}`);
+      await expect(page.locator(`.area-score[data-area="${a.area}"]`).textContent()).resolves.toBe(
+        `${a.passed}/${a.tests - a.notClaimed - a.skipped - a.needsSetting}`,
+      );
     }
     await expect(page.locator('#matrix tbody tr.req').count()).resolves.toBe(report.requirements.length);
 
@@ -137,7 +184,9 @@ describe('report.html in headless Chromium', () => {
     await page.selectOption('#f-status', 'failed');
     const failedIds = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
     expect(failedIds).toEqual([core[2]!.id]);
-    await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual(failedIds);
+    await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual(
+      failedIds,
+    );
 
     // Drill down and open the exchange.
     await page.click(`tr.req[data-req="${failedIds[0]}"]`);
@@ -160,11 +209,17 @@ describe('report.html in headless Chromium', () => {
     await expect(links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).resolves.toEqual(failed.evidence.map((e) => e.url));
 
     // What needs a target setting, with the flag to pass, and what changed since the baseline.
-    await expect(page.locator('#settings li.needs-setting').textContent()).resolves.toBe(`${core[3]!.id}: the operations one account's event streams and feed polls may consume: pass --ops-limit N (or FAUNA_CONFORMANCE_OPS_LIMIT, or target.opsLimit in the config file)`);
+    await expect(page.locator('#settings li.needs-setting').textContent()).resolves.toBe(
+      `${core[3]!.id}: the operations one account's event streams and feed polls may consume: pass --ops-limit N (or FAUNA_CONFORMANCE_OPS_LIMIT, or target.opsLimit in the config file)`,
+    );
     await page.selectOption('#f-status', 'needs-setting');
-    await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual([core[3]!.id]);
+    await expect(page.locator('#matrix tbody tr.req').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-req')))).resolves.toEqual([
+      core[3]!.id,
+    ]);
     await expect(page.locator('#baseline').isVisible()).resolves.toBe(true);
-    await expect(page.locator('#newly-failing li').evaluateAll((items) => items.map((i) => i.getAttribute('data-test-id')))).resolves.toEqual(['tests/conformance/core/docs.test.ts > Docs > read answers 200']);
+    await expect(
+      page.locator('#newly-failing li').evaluateAll((items) => items.map((i) => i.getAttribute('data-test-id'))),
+    ).resolves.toEqual(['tests/conformance/core/docs.test.ts > Docs > read answers 200']);
 
     // Filtering by basis shows exactly the requirements of that basis.
     await page.selectOption('#f-status', '');

@@ -67,13 +67,22 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
     for (const id of ['LIMIT-OPS-001', 'LIMIT-OPS-004', 'LIMIT-STREAMS-001', 'LIMIT-STREAMS-002', 'EVT-RETAIN-002', 'EVT-RETAIN-005']) {
       expect(report.requirements.find((r) => r.id === id)?.status).toBe('needs-setting');
     }
-    expect(run.stdout).toContain('LIMIT-STREAMS-001, LIMIT-STREAMS-002: the open event streams one secret may hold: pass --max-streams-per-secret N');
-    expect(run.stdout).toMatch(/fauna-conformance PASSED: (\d+)\/\1 tests passed \(seed \d+\); \d+ requirement\(s\) need a target setting to be checked \(listed above, not failing\)\n/);
+    expect(run.stdout).toContain(
+      'LIMIT-STREAMS-001, LIMIT-STREAMS-002: the open event streams one secret may hold: pass --max-streams-per-secret N',
+    );
+    expect(run.stdout).toMatch(
+      /fauna-conformance PASSED: (\d+)\/\1 tests passed \(seed \d+\); \d+ requirement\(s\) need a target setting to be checked \(listed above, not failing\)\n/,
+    );
     expect(readFileSync(join(run.dir, 'summary.md'), 'utf8')).toContain('## Requirements that need a target setting');
   });
 
   it('the settings of a target configured otherwise reach the tests, by flag and by config file, and their requirements pass', async () => {
-    const limited = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret: SECRET, events: { maxStreamsPerSecret: 6, opsLimit: 1_500 } });
+    const limited = await startReferenceServer({
+      port: 0,
+      host: '127.0.0.1',
+      rootSecret: SECRET,
+      events: { maxStreamsPerSecret: 6, opsLimit: 1_500 },
+    });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'fc-settings-'));
       writeFileSync(join(dir, 'fauna-conformance.config.json'), JSON.stringify({ target: { url: limited.url, opsLimit: 1_500 } }));
@@ -106,7 +115,9 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
       expect(report.totals.notRun).toBeGreaterThan(report.totals.tests - 50);
       expect(report.totals.failed).toBeLessThan(50);
       // Every test file is accounted for: begun (its tests listed) or not started.
-      const files = readdirSync(join(import.meta.dirname, '..', 'conformance'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
+      const files = readdirSync(join(import.meta.dirname, '..', 'conformance'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+        f.endsWith('.test.ts'),
+      );
       expect(new Set(report.tests.map((t) => t.file)).size + report.filesNotStarted!.length).toBe(files.length);
       expect(run.stdout).toContain(`: ${report.targetLost}; ${report.totals.notRun} test(s) not run`);
     } finally {
@@ -135,7 +146,8 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
 
     it('--update-expectations records the seeded bug, and five runs without --seed then pass the gate', () => {
       expect(recorded.code, recorded.stdout.slice(-2000)).toBe(0);
-      const entries = (JSON.parse(readFileSync(file, 'utf8')) as { expectations: { test: string; signature: { assertion?: string } }[] }).expectations;
+      const entries = (JSON.parse(readFileSync(file, 'utf8')) as { expectations: { test: string; signature: { assertion?: string } }[] })
+        .expectations;
       expect(entries.length).toBeGreaterThanOrEqual(5);
       // No signature holds a value the server or the run generated.
       for (const e of entries) expect(e.signature.assertion ?? '', e.test).not.toMatch(/\d{10,}|fc_[a-z0-9]+_|after \d+ tests/);
@@ -156,7 +168,9 @@ describe('against a real server across a network', { timeout: 900_000 }, () => {
       expect(fixed.stdout).toContain('unexpected pass: remove it from the expectations');
       expect(fixed.stdout).toMatch(/FAILED: .*: \d+ unexpected pass\(es\): remove them from the expectations/);
       expect(report.baseline?.newlyPassing.map((c) => c.test).sort()).toEqual(entries.map((e) => e.test).sort());
-      expect(readFileSync(join(fixed.dir, 'summary.md'), 'utf8')).toContain(`## Since the baseline (run ${recorded.report().runId}, passed)`);
+      expect(readFileSync(join(fixed.dir, 'summary.md'), 'utf8')).toContain(
+        `## Since the baseline (run ${recorded.report().runId}, passed)`,
+      );
     });
 
     it('fauna-conformance diff of real runs: what the fault broke, what the fix mended, and another bug failing another way', async () => {

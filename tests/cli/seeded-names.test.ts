@@ -22,10 +22,13 @@ async function recordingProxy(upstream: string): Promise<{ url: string; bodies: 
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       if (req.method === 'POST' && req.url === '/') bodies.push(body.toString('utf8'));
-      const forwarded = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forwarded = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forwarded.on('error', () => res.destroy());
       forwarded.end(body);
     });
@@ -34,10 +37,11 @@ async function recordingProxy(upstream: string): Promise<{ url: string; bodies: 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -49,7 +53,8 @@ function createdNames(bodies: readonly string[]): string[] {
     else if (value !== null && typeof value === 'object') {
       for (const [key, field] of Object.entries(value)) {
         const name = (field as { object?: { name?: unknown } } | null)?.object?.name;
-        if (/^create_(database|collection|index)$/.test(key) && typeof name === 'string') names.push(`${key}:${name.replace(/^fc_[a-z0-9]+_/, 'fc_<run>_')}`);
+        if (/^create_(database|collection|index)$/.test(key) && typeof name === 'string')
+          names.push(`${key}:${name.replace(/^fc_[a-z0-9]+_/, 'fc_<run>_')}`);
         walk(field);
       }
     }
@@ -73,7 +78,10 @@ describe('--seed', { timeout: 300_000 }, () => {
     const proxy = await recordingProxy(server.url);
     try {
       const dir = mkdtempSync(join(tmpdir(), 'fc-seeded-names-'));
-      const run = await runCli(['--url', proxy.url, '--secret', SECRET, '--seed', String(seed), '--area', 'paging', '--allow-untested', '--report-dir', dir], { timeoutMs: 240_000 });
+      const run = await runCli(
+        ['--url', proxy.url, '--secret', SECRET, '--seed', String(seed), '--area', 'paging', '--allow-untested', '--report-dir', dir],
+        { timeoutMs: 240_000 },
+      );
       return { run, names: createdNames(proxy.bodies) };
     } finally {
       await proxy.close();

@@ -21,10 +21,22 @@ export async function startStopsAnswering(upstream: string, answered: number): P
       req.resume();
       return;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'keep-alive', 'transfer-encoding'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)),
+    ) as Record<string, string>;
     void (async () => {
-      const up = await request(new URL(req.url ?? '/', upstream), { method: req.method as 'GET', headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req, dispatcher });
-      res.writeHead(up.statusCode, Object.fromEntries(Object.entries(up.headers).filter(([k]) => !['connection', 'keep-alive', 'transfer-encoding'].includes(k))) as Record<string, string>);
+      const up = await request(new URL(req.url ?? '/', upstream), {
+        method: req.method as 'GET',
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req,
+        dispatcher,
+      });
+      res.writeHead(
+        up.statusCode,
+        Object.fromEntries(
+          Object.entries(up.headers).filter(([k]) => !['connection', 'keep-alive', 'transfer-encoding'].includes(k)),
+        ) as Record<string, string>,
+      );
       await pipeline(up.body, res);
     })().catch(() => res.destroy());
   });

@@ -1,27 +1,38 @@
 // The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
 // a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
-import { Client, fql, type StreamToken } from 'fauna';
+import { Client, type Document, fql, type StreamToken } from 'fauna';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
 
 let server: RunningReferenceServerWithParts;
 let client: Client;
 
-async function v4(expr: unknown, secret = server.rootSecret): Promise<any> {
+/** What these tests read of v4 answers: the documents a create wrote, a key. */
+interface WrittenDocument {
+  ref: { '@ref': { id: string } };
+}
+interface CreatedKey {
+  ref: unknown;
+  secret: string;
+}
+
+async function v4(expr: unknown, secret = server.rootSecret): Promise<unknown> {
   const res = await fetch(`${server.url}/`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
     body: JSON.stringify(expr),
     signal: AbortSignal.timeout(10_000),
   });
-  const body = (await res.json()) as any;
+  const body = (await res.json()) as { resource?: unknown };
   if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
   return body.resource;
 }
 
 async function createWidgets(count: number, collection = 'Widget'): Promise<string[]> {
-  const created = await v4(Array.from({ length: count }, (_, i) => ({ create: { collection }, params: { object: { data: { object: { n: i } } } } })));
-  return (created as any[]).map((doc) => String(doc.ref['@ref'].id));
+  const created = await v4(
+    Array.from({ length: count }, (_, i) => ({ create: { collection }, params: { object: { data: { object: { n: i } } } } })),
+  );
+  return (created as WrittenDocument[]).map((doc) => String(doc.ref['@ref'].id));
 }
 
 async function source(query = fql`Widget.all().eventSource()`, on: Client = client): Promise<StreamToken> {
@@ -45,8 +56,8 @@ describe('fauna 2.x driver: event feeds and streams', () => {
     const token = await source();
     const ids = await createWidgets(5);
     const seen: string[] = [];
-    for await (const page of client.feed(token, { page_size: 2 })) {
-      for (const event of page.events) seen.push(String((event.data as any).id));
+    for await (const page of client.feed<Document>(token, { page_size: 2 })) {
+      for (const event of page.events) seen.push(String(event.data.id));
     }
     expect(seen).toEqual(ids);
   });
@@ -54,12 +65,12 @@ describe('fauna 2.x driver: event feeds and streams', () => {
   it('streams replayed and live events, then resumes from a cursor', async () => {
     const token = await source();
     const replayed = await createWidgets(2);
-    const stream = client.stream(token);
+    const stream = client.stream<Document>(token);
     const seen: { id: string; cursor: string }[] = [];
     let live: string[] = [];
     for await (const event of stream) {
       if (event.type === 'status') continue;
-      seen.push({ id: String((event.data as any).id), cursor: event.cursor });
+      seen.push({ id: String(event.data.id), cursor: event.cursor });
       if (seen.length === 2) live = await createWidgets(1);
       if (seen.length === 3) break;
     }
@@ -67,11 +78,11 @@ describe('fauna 2.x driver: event feeds and streams', () => {
     expect(seen.map((s) => s.id)).toEqual([...replayed, ...live]);
 
     const later = await createWidgets(1);
-    const resumed = client.stream(token, { cursor: seen[0]!.cursor });
+    const resumed = client.stream<Document>(token, { cursor: seen[0]!.cursor });
     const after: string[] = [];
     for await (const event of resumed) {
       if (event.type === 'status') continue;
-      after.push(String((event.data as any).id));
+      after.push(String(event.data.id));
       if (after.length === 3) break;
     }
     resumed.close();
@@ -79,7 +90,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
   });
 
   it('surfaces an error event (permission_loss when the creating key is deleted) as the driver error', async () => {
-    const key = await v4({ create_key: { object: { role: 'server' } } });
+    const key = (await v4({ create_key: { object: { role: 'server' } } })) as CreatedKey;
     const keyClient = new Client({ secret: key.secret, endpoint: new URL(server.url), max_attempts: 1 });
     try {
       const token = await source(fql`Widget.all().eventSource()`, keyClient);

@@ -11,6 +11,7 @@ import {
   ConstraintFailureError,
   DateStub,
   Document,
+  type DocumentT,
   fql,
   Page,
   QueryCheckError,
@@ -18,7 +19,10 @@ import {
   QueryTimeoutError,
   StreamToken,
   TimeStub,
+  type QueryValue,
   type StreamClient,
+  type StreamEventData,
+  type StreamEventStatus,
 } from 'fauna';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
@@ -70,8 +74,8 @@ async function freshCollection(): Promise<string> {
   return name;
 }
 
-/** The error `run` throws, or a failure if it succeeds. */
-async function failureOf(run: () => Promise<unknown>): Promise<any> {
+/** The error `run` throws, or a failure if it succeeds; callers assert its class before they read it as one. */
+async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
   try {
     await run();
   } catch (error) {
@@ -80,9 +84,17 @@ async function failureOf(run: () => Promise<unknown>): Promise<any> {
   throw new Error('expected a failure');
 }
 
+type StreamEvent<T extends QueryValue> = StreamEventData<T> | StreamEventStatus;
+
+/** What the map of the decoding test builds for each document, longs as the client's long_type says. */
+type Built<Long> = { time: TimeStub; date: DateStub; doc: Document; bigInt: Long };
+
 /** Reads a stream until `enough`; fails past the deadline (closing the stream ends the iterator). */
-async function readStream(stream: StreamClient<any>, enough: (events: any[]) => boolean): Promise<any[]> {
-  const events: any[] = [];
+async function readStream<T extends QueryValue>(
+  stream: StreamClient<T>,
+  enough: (events: StreamEvent<T>[]) => boolean,
+): Promise<StreamEvent<T>[]> {
+  const events: StreamEvent<T>[] = [];
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -103,7 +115,7 @@ async function readStream(stream: StreamClient<any>, enough: (events: any[]) => 
 
 describe('fauna 2.x driver: FQL v10 queries', () => {
   it('evaluates expressions, let, if/else and functions, and decodes the values', async () => {
-    const res = await child.query<any>(fql`
+    const res = await child.query<{ n: number; label: string; at: TimeStub; day: DateStub; list: (number | string)[] }>(fql`
       let double = (x) => x * 2
       let label = if (${3} > 2) "big" else "small"
       { n: double(21), label: label, at: Time("2024-01-02T00:00:00Z"), day: Date("2024-01-02"), list: [1, 2.5, "a"] }
@@ -122,7 +134,9 @@ describe('fauna 2.x driver: FQL v10 queries', () => {
     const created = await child.query<Document>(fql([`${coll}.create({ value: 1 })`]));
     expect(created.data).toBeInstanceOf(Document);
     expect(created.data.id).toMatch(/^\d+$/);
-    const updated = await child.query<any>(fql([`${coll}.byId("${created.data.id}")!.update({ value: 2, extra: true })`]));
+    const updated = await child.query<DocumentT<{ value: number; extra: boolean }>>(
+      fql([`${coll}.byId("${created.data.id}")!.update({ value: 2, extra: true })`]),
+    );
     expect(updated.data.value).toBe(2);
     expect(updated.data.extra).toBe(true);
     await child.query(fql([`${coll}.all().forEach(d => d.delete())`]));
@@ -132,37 +146,39 @@ describe('fauna 2.x driver: FQL v10 queries', () => {
   it('pages a set through the driver, following the cursors', async () => {
     const coll = await freshCollection();
     await child.query(fql([`Set.sequence(0, 40).forEach(v => ${coll}.create({ value: v }));`]));
-    const first = await child.query<Page<any>>(fql([`${coll}.all()`]));
+    const first = await child.query<Page<Document>>(fql([`${coll}.all()`]));
     expect(first.data).toBeInstanceOf(Page);
     expect(first.data.data).toHaveLength(16);
     expect(typeof first.data.after).toBe('string');
     const values: number[] = [];
-    for await (const page of child.paginate<any>(fql([`${coll}.all().map(.value)`]))) values.push(...page);
+    for await (const page of child.paginate<number>(fql([`${coll}.all().map(.value)`]))) values.push(...page);
     expect(values).toEqual(Array.from({ length: 40 }, (_, i) => i));
   });
 
   it('throws the driver error of each run-time error', async () => {
-    const abort = await failureOf(() => child.query(fql`abort("oops")`));
+    const abort = (await failureOf(() => child.query(fql`abort("oops")`))) as AbortError;
     expect(abort).toBeInstanceOf(AbortError);
     expect(abort.httpStatus).toBe(400);
     expect(abort.abort).toBe('oops');
-    expect(abort.queryInfo.summary).toContain('at *query*:1:6');
-    const runtime = await failureOf(() => child.query(fql`2 + "2"`, { typecheck: false }));
+    expect(abort.queryInfo?.summary).toContain('at *query*:1:6');
+    const runtime = (await failureOf(() => child.query(fql`2 + "2"`, { typecheck: false }))) as QueryRuntimeError;
     expect(runtime).toBeInstanceOf(QueryRuntimeError);
     expect(runtime.code).toBe('invalid_argument');
-    const check = await failureOf(() => child.query(fql`happy little fox`));
+    const check = (await failureOf(() => child.query(fql`happy little fox`))) as QueryCheckError;
     expect(check).toBeInstanceOf(QueryCheckError);
     expect(check.code).toBe('invalid_query');
-    expect(check.queryInfo.summary).toBeDefined();
+    expect(check.queryInfo?.summary).toBeDefined();
     const coll = await freshCollection();
-    const conflict = await failureOf(() => child.query(fql([`Collection.create({ name: "${coll}" })`])));
+    const conflict = (await failureOf(() => child.query(fql([`Collection.create({ name: "${coll}" })`])))) as ConstraintFailureError;
     expect(conflict).toBeInstanceOf(ConstraintFailureError);
     expect(conflict.constraint_failures).toEqual([{ message: expect.any(String), paths: expect.arrayContaining([expect.any(Array)]) }]);
   });
 
   it('throws a QueryTimeoutError for a query that outlasts query_timeout_ms, which then wrote nothing', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => child.query(fql([`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x + 1).count()`]), { query_timeout_ms: 1 }));
+    const error = (await failureOf(() =>
+      child.query(fql([`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x + 1).count()`]), { query_timeout_ms: 1 }),
+    )) as QueryTimeoutError;
     expect(error).toBeInstanceOf(QueryTimeoutError);
     expect(error.httpStatus).toBe(440);
     expect(error.message).toContain('aggressive deadline');
@@ -197,10 +213,10 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
     const pages = [];
     for await (const page of child.feed(fql([`${coll}.all().eventSource()`]), { page_size: 1, start_ts: startAt })) pages.push(page);
     expect(pages).toHaveLength(3);
-    expect((Array.from(pages[0]!.events)[0]!.data as any).value).toBe(1);
+    expect((Array.from(pages[0]!.events)[0]!.data as DocumentT<{ value: number }>).value).toBe(1);
     const resumed = [];
     for await (const page of child.feed(fql([`${coll}.all().eventSource()`]), { cursor: pages[0]!.cursor })) resumed.push(...page.events);
-    expect(resumed.map((event: any) => event.data.value)).toEqual([2, 3]);
+    expect(resumed.map((event) => (event.data as DocumentT<{ value: number }>).value)).toEqual([2, 3]);
   });
 
   it('a feed of a query that is not an event source is a ClientError', async () => {
@@ -218,7 +234,7 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
     expect(token).toBeInstanceOf(StreamToken);
     const stream = child.stream(token);
     await child.query(fql([`${coll}.create({ value: 0 })`]));
-    const streamError = await failureOf(() => readStream(stream, () => false));
+    const streamError = (await failureOf(() => readStream(stream, () => false))) as AbortError;
     expect(streamError).toBeInstanceOf(AbortError);
     expect(streamError.httpStatus).toBeUndefined();
     expect(streamError.abort).toBe('oops');
@@ -235,25 +251,31 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
     const token = (await child.query<StreamToken>(fql([`${coll}.all().map((doc) => notARealFn(doc)).toStream()`]))).data;
     const stream = child.stream(token);
     await child.query(fql([`${coll}.create({ value: 0 })`]));
-    const error = await failureOf(() => readStream(stream, () => false));
+    const error = (await failureOf(() => readStream(stream, () => false))) as QueryRuntimeError;
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error.httpStatus).toBeUndefined();
   });
 
   it('decodes times, dates, documents and longs that a map builds', async () => {
     const coll = await freshCollection();
-    const token = (await child.query<StreamToken>(fql([`${coll}.all().map((doc) => { time: Time.now(), date: Date.today(), doc: doc, bigInt: 922337036854775808 }).toStream()`]))).data;
-    const numbers = child.stream(token);
-    const bigints = new Client({ secret: childSecret, endpoint: new URL(server.url), max_attempts: 1, long_type: 'bigint' }).stream(token);
+    const token = (
+      await child.query<StreamToken>(
+        fql([`${coll}.all().map((doc) => { time: Time.now(), date: Date.today(), doc: doc, bigInt: 922337036854775808 }).toStream()`]),
+      )
+    ).data;
+    const numbers = child.stream<Built<number>>(token);
+    const bigints = new Client({ secret: childSecret, endpoint: new URL(server.url), max_attempts: 1, long_type: 'bigint' }).stream<
+      Built<bigint>
+    >(token);
     await child.query(fql([`${coll}.create({ value: 0 })`]));
-    const [event] = await readStream(numbers, (events) => events.length === 1);
-    expect(event.type).toBe('add');
-    expect(event.data.time).toBeInstanceOf(TimeStub);
-    expect(event.data.date).toBeInstanceOf(DateStub);
-    expect(event.data.doc).toBeInstanceOf(Document);
-    expect(event.data.bigInt).toBe(922337036854775808);
-    const [exact] = await readStream(bigints, (events) => events.length === 1);
-    expect(exact.data.bigInt).toBe(922337036854775808n);
+    const [event] = (await readStream(numbers, (events) => events.length === 1)) as StreamEventData<Built<number>>[];
+    expect(event!.type).toBe('add');
+    expect(event!.data.time).toBeInstanceOf(TimeStub);
+    expect(event!.data.date).toBeInstanceOf(DateStub);
+    expect(event!.data.doc).toBeInstanceOf(Document);
+    expect(event!.data.bigInt).toBe(Number(922337036854775808n));
+    const [exact] = (await readStream(bigints, (events) => events.length === 1)) as StreamEventData<Built<bigint>>[];
+    expect(exact!.data.bigInt).toBe(922337036854775808n);
   });
 
   it('streams the events of writes and deletes made with FQL, several in one transaction', async () => {
@@ -261,7 +283,9 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
     const stream = child.stream(fql([`${coll}.all().toStream()`]), { status_events: true });
     const events = await readStream(stream, (seen) => {
       if (seen.length === 1) {
-        void child.query(fql([`${coll}.create({ value: 0 })\n${coll}.create({ value: 1 })\n${coll}.create({ value: 2 })`])).then(() => child.query(fql([`${coll}.all().forEach(.delete())`])));
+        void child
+          .query(fql([`${coll}.create({ value: 0 })\n${coll}.create({ value: 1 })\n${coll}.create({ value: 2 })`]))
+          .then(() => child.query(fql([`${coll}.all().forEach(.delete())`])));
       }
       return seen.length === 7;
     });

@@ -30,7 +30,15 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
     const clientKey = await root.query<{ secret: string }>(q.CreateKey({ database: q.Database('authdb'), role: 'client' }));
     const admin = clientFor(serverKey.secret);
     await admin.query(q.CreateCollection({ name: 'users' }));
-    await admin.query(q.CreateIndex({ name: 'users_by_email', source: q.Collection('users'), terms: [{ field: ['data', 'email'] }], unique: true, permissions: { read: 'public' } }));
+    await admin.query(
+      q.CreateIndex({
+        name: 'users_by_email',
+        source: q.Collection('users'),
+        terms: [{ field: ['data', 'email'] }],
+        unique: true,
+        permissions: { read: 'public' },
+      }),
+    );
     const user = await admin.query<{ ref: faunadb.values.Ref; credentials?: unknown }>(
       q.Create(q.Collection('users'), { data: { email: 'ada@example.com' }, credentials: { password: 'correct horse' } }),
     );
@@ -65,7 +73,11 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(faunadb.errors.BadRequest);
-    expect((failure as faunadb.errors.FaunaHTTPError).requestResult?.responseContent).toMatchObject({ errors: [{ code: 'authentication failed' }] });
-    await expect(clientFor('fnT_0_1_00000000000000000000000000000000').query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+    expect((failure as faunadb.errors.FaunaHTTPError).requestResult?.responseContent).toMatchObject({
+      errors: [{ code: 'authentication failed' }],
+    });
+    await expect(clientFor('fnT_0_1_00000000000000000000000000000000').query(q.CurrentIdentity())).rejects.toBeInstanceOf(
+      faunadb.errors.Unauthorized,
+    );
   });
 });

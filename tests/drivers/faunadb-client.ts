@@ -30,7 +30,11 @@ export function useDriverServer(): { readonly server: RunningReferenceServer; re
 }
 
 /** A driver client of `server` over plain HTTP, with the root secret unless another is given. */
-export function driverClient(server: RunningReferenceServer, secret: string = server.rootSecret, extra: Partial<ClientConfig> = {}): faunadb.Client {
+export function driverClient(
+  server: RunningReferenceServer,
+  secret: string = server.rootSecret,
+  extra: Partial<ClientConfig> = {},
+): faunadb.Client {
   const port = Number(new URL(server.url).port);
   return new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10, ...extra });
 }

@@ -22,7 +22,12 @@ beforeAll(async () => {
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'scores' }));
   await client.query(
-    q.CreateIndex({ name: 'scores_by_team', source: q.Collection('scores'), terms: [{ field: ['data', 'team'] }], values: [{ field: ['data', 'score'] }] }),
+    q.CreateIndex({
+      name: 'scores_by_team',
+      source: q.Collection('scores'),
+      terms: [{ field: ['data', 'team'] }],
+      values: [{ field: ['data', 'score'] }],
+    }),
   );
   const made = await client.query<Array<Doc<{ team: string; score: number }>>>(
     q.Map(
@@ -117,7 +122,12 @@ describe('faunadb 4.x driver: objects', () => {
     expect(await client.query(q.ContainsField('data', q.Get(firstScore.ref)))).toBe(true);
     expect(await client.query(q.ContainsValue(5, scores))).toBe(true);
     expect(await client.query(q.ContainsValue(7, [1, 2]))).toBe(false);
-    await expectBadRequest(client.query(q.ContainsValue(1, 'abc')), 'invalid argument', 'Object, Array, Page, Set, or Ref expected, Scalar provided.', ['in']);
+    await expectBadRequest(
+      client.query(q.ContainsValue(1, 'abc')),
+      'invalid argument',
+      'Object, Array, Page, Set, or Ref expected, Scalar provided.',
+      ['in'],
+    );
   });
 
   it('ToObject and ToArray', async () => {

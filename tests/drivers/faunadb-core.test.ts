@@ -31,7 +31,9 @@ describe('faunadb 4.x driver against the reference server', () => {
     try {
       const coll = await inner.query<{ name: string; history_days: number }>(q.CreateCollection({ name: 'widgets' }));
       expect(coll.name).toBe('widgets');
-      const doc = await inner.query<{ ref: faunadb.values.Ref; ts: number; data: { n: number } }>(q.Create(q.Collection('widgets'), { data: { n: 1 } }));
+      const doc = await inner.query<{ ref: faunadb.values.Ref; ts: number; data: { n: number } }>(
+        q.Create(q.Collection('widgets'), { data: { n: 1 } }),
+      );
       expect(doc.data).toEqual({ n: 1 });
       expect(doc.ref.collection?.id).toBe('widgets');
       const got = await inner.query<{ data: { n: number } }>(q.Get(doc.ref));

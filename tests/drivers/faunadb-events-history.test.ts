@@ -42,7 +42,7 @@ function history(): Event[] {
 }
 
 describe('q.Events', () => {
-  it('is a set value the driver decodes, and pages to the document\'s events', async () => {
+  it("is a set value the driver decodes, and pages to the document's events", async () => {
     const set = await client.query<values.SetRef>(q.Events(created.ref));
     expect(set).toBeInstanceOf(faunadb.values.SetRef);
     // The driver's typings declare a string payload; at run time it holds the decoded `@set` structure.
@@ -61,7 +61,7 @@ describe('q.Events', () => {
     expect(back.data).toEqual(history().slice(0, 1));
   });
 
-  it('is walked whole by the driver\'s page helper, and matches Paginate with events: true', async () => {
+  it("is walked whole by the driver's page helper, and matches Paginate with events: true", async () => {
     const pages: Event[][] = [];
     await client.paginate(q.Events(created.ref), { size: 2 }).each((page) => {
       pages.push(page as Event[]);
@@ -71,8 +71,8 @@ describe('q.Events', () => {
   });
 
   it('takes a ts, a driver time or a date as a cursor', async () => {
-    const after = (cursor: unknown) => q.Select('data', q.Paginate(q.Events(created.ref), { after: cursor }));
-    const [asTs, asTime] = await client.query<Event[][]>([after(updated.ts), after(q.Epoch(updated.ts, 'microseconds'))]);
+    const eventsAfter = (cursor: unknown) => q.Select('data', q.Paginate(q.Events(created.ref), { after: cursor }));
+    const [asTs, asTime] = await client.query<Event[][]>([eventsAfter(updated.ts), eventsAfter(q.Epoch(updated.ts, 'microseconds'))]);
     expect(asTs).toEqual(history().slice(1));
     expect(asTime).toEqual(history().slice(1));
     expect(await client.query(q.Select('data', q.Paginate(q.Events(created.ref), { before: q.Date('1970-01-02') })))).toEqual([]);
@@ -80,6 +80,11 @@ describe('q.Events', () => {
 
   it('refuses what has no history', async () => {
     await expectBadRequest(client.query(q.Events('notes')), 'invalid argument', 'Ref or Set expected, String provided.', ['events']);
-    await expectBadRequest(client.query(q.Paginate(q.Events(q.Events(created.ref)))), 'invalid argument', 'Set does not support events history.', ['paginate']);
+    await expectBadRequest(
+      client.query(q.Paginate(q.Events(q.Events(created.ref)))),
+      'invalid argument',
+      'Set does not support events history.',
+      ['paginate'],
+    );
   });
 });

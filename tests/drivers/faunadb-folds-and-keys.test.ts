@@ -1,6 +1,6 @@
 // The official v4 driver's q.Reduce, q.SelectAll and q.KeyFromSecret, and q.Map / q.Foreach of what they do not take,
 // against the reference server (spec/requirements/functions-collections.md, functions-keys.md).
-import faunadb, { values } from 'faunadb';
+import faunadb, { type values } from 'faunadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
 import { driverClient, expectBadRequest, firstServiceError } from './faunadb-client.js';
@@ -17,7 +17,12 @@ beforeAll(async () => {
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'points' }));
   await client.query(
-    q.CreateIndex({ name: 'points_by_team', source: q.Collection('points'), terms: [{ field: ['data', 'team'] }], values: [{ field: ['data', 'n'] }] }),
+    q.CreateIndex({
+      name: 'points_by_team',
+      source: q.Collection('points'),
+      terms: [{ field: ['data', 'team'] }],
+      values: [{ field: ['data', 'n'] }],
+    }),
   );
   await client.query(q.Foreach([4, 1, 3, 2], q.Lambda('n', q.Create(q.Collection('points'), { data: { team: 'red', n: q.Var('n') } }))));
 });
@@ -40,7 +45,9 @@ describe('faunadb 4.x driver: Reduce', () => {
   });
 
   it('refuses what it cannot fold', async () => {
-    await expectBadRequest(client.query(q.Reduce(add, 0, 5)), 'invalid argument', 'Array, Set, or Page expected, Integer provided.', ['collection']);
+    await expectBadRequest(client.query(q.Reduce(add, 0, 5)), 'invalid argument', 'Array, Set, or Page expected, Integer provided.', [
+      'collection',
+    ]);
     await expectBadRequest(
       client.query(q.Reduce(q.Lambda(['a', 'b', 'c'], q.Var('a')), 0, [1])),
       'invalid argument',
@@ -53,8 +60,12 @@ describe('faunadb 4.x driver: Reduce', () => {
 describe('faunadb 4.x driver: Map and Foreach of what they do not take', () => {
   it('names arrays, sets and pages for a non-collection, arrays and pages for a set', async () => {
     const identity = q.Lambda('x', q.Var('x'));
-    await expectBadRequest(client.query(q.Map(5, identity)), 'invalid argument', 'Array, Set, or Page expected, Integer provided.', ['collection']);
-    await expectBadRequest(client.query(q.Foreach('abc', identity)), 'invalid argument', 'Array, Set, or Page expected, String provided.', ['collection']);
+    await expectBadRequest(client.query(q.Map(5, identity)), 'invalid argument', 'Array, Set, or Page expected, Integer provided.', [
+      'collection',
+    ]);
+    await expectBadRequest(client.query(q.Foreach('abc', identity)), 'invalid argument', 'Array, Set, or Page expected, String provided.', [
+      'collection',
+    ]);
     await expectBadRequest(client.query(q.Map(red, identity)), 'invalid argument', 'Array or Page expected, Set provided.', ['collection']);
   });
 });
@@ -64,7 +75,12 @@ describe('faunadb 4.x driver: SelectAll', () => {
     expect(await client.query(q.SelectAll('a', [{ a: 1 }, { b: 2 }, { a: [3, 4] }]))).toEqual([1, 3, 4]);
     expect(await client.query(q.SelectAll(['a', 'b'], { a: [{ b: 1 }, { b: 2 }] }))).toEqual([1, 2]);
     expect(await client.query(q.SelectAll('z', { a: 1 }))).toEqual([]);
-    await expectBadRequest(client.query(q.SelectAll(['a', true], {})), 'invalid argument', 'String or Integer expected, Boolean provided.', ['select_all', 1]);
+    await expectBadRequest(
+      client.query(q.SelectAll(['a', true], {})),
+      'invalid argument',
+      'String or Integer expected, Boolean provided.',
+      ['select_all', 1],
+    );
   });
 });
 
@@ -81,7 +97,12 @@ describe('faunadb 4.x driver: KeyFromSecret', () => {
     try {
       expect(await asServer.query(q.KeyFromSecret(token.secret))).toEqual(await asServer.query(q.Get(token.ref)));
       const refused = await firstServiceError(asServer.query(q.KeyFromSecret(key.secret)));
-      expect(refused).toEqual({ status: 404, code: 'instance not found', description: `No key found for secret ${key.secret}.`, position: [] });
+      expect(refused).toEqual({
+        status: 404,
+        code: 'instance not found',
+        description: `No key found for secret ${key.secret}.`,
+        position: [],
+      });
     } finally {
       await asServer.close();
     }
@@ -90,6 +111,11 @@ describe('faunadb 4.x driver: KeyFromSecret', () => {
   it('answers instance not found for an unknown secret and invalid argument for a non-string', async () => {
     const unknown = await firstServiceError(client.query(q.KeyFromSecret('nope')));
     expect(unknown).toEqual({ status: 404, code: 'instance not found', description: 'No key found for secret nope.', position: [] });
-    await expectBadRequest(client.query(q.KeyFromSecret(1 as unknown as string)), 'invalid argument', 'String expected, Integer provided.', ['key_from_secret']);
+    await expectBadRequest(
+      client.query(q.KeyFromSecret(1 as unknown as string)),
+      'invalid argument',
+      'String expected, Integer provided.',
+      ['key_from_secret'],
+    );
   });
 });

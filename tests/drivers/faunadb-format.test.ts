@@ -16,13 +16,18 @@ describe('faunadb driver: Format', () => {
     ['one value', Format('%20s', 'str'), `${' '.repeat(17)}str`],
     ['no value', Format('100%%%n'), '100%\n'],
     ['integers', Format('%d %o %x %X %+d %,d', 15, 15, 15, 255, 10, 1234567), '15 17 f FF +10 1,234,567'],
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: a double with more digits than %.2f keeps, sent on purpose
     ['doubles', Format('%e %f %g %.2f', 3.14, 3.14, 3.14, 3.14159), '3.140000e+00 3.140000 3.14000 3.14'],
     ['booleans', Format('%b %b %B', true, null, 'x'), 'true false TRUE'],
     ['argument indexes', Format('%2$s%3$s %1$s', 'rocks', 'Fauna', 'DB'), 'FaunaDB rocks'],
     ['a date', Format('%tA, %1$tB %1$te', q.Date('1970-03-01')), 'Sunday, March 1'],
     ['a time', Format('%tT %1$tp %1$tN', q.Time('1970-03-01T15:30:45.123456789Z')), '15:30:45 pm 123456789'],
     ['an object as JSON', Format('%@', { x: 10, y: 3.14, z: ['str'] }), '{"x":10,"y":3.14,"z":["str"]}'],
-    ['a ref in the driver\'s API version', Format('%^', q.Ref(q.Collection('c'), '1')), '{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}'],
+    [
+      "a ref in the driver's API version",
+      Format('%^', q.Ref(q.Collection('c'), '1')),
+      '{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}',
+    ],
     ['computed values', Format('%s-%d', q.Concat(['a', 'b']), q.Add(1, 2)), 'ab-3'],
   ];
 
@@ -39,13 +44,26 @@ describe('faunadb driver: Format', () => {
   });
 
   it('a value of the wrong type is an invalid argument at the value', async () => {
-    await expectBadRequest(driver.client.query(Format('%t', 10)), 'invalid argument', 'Date or Time expected, Integer provided.', ['values', 0]);
-    await expectBadRequest(driver.client.query(Format('%s %d', 'a', 'b')), 'invalid argument', 'Integer expected, String provided.', ['values', 1]);
+    await expectBadRequest(driver.client.query(Format('%t', 10)), 'invalid argument', 'Date or Time expected, Integer provided.', [
+      'values',
+      0,
+    ]);
+    await expectBadRequest(driver.client.query(Format('%s %d', 'a', 'b')), 'invalid argument', 'Integer expected, String provided.', [
+      'values',
+      1,
+    ]);
   });
 
   it('missing values are an invalid argument at the format', async () => {
-    await expectBadRequest(driver.client.query(Format('%d %d', 10)), 'invalid argument', 'format specifiers count must be <= arguments size', ['format']);
-    await expectBadRequest(driver.client.query(Format('%4$d', 10)), 'invalid argument', 'index must be >= 1 and <= arguments size', ['format']);
+    await expectBadRequest(
+      driver.client.query(Format('%d %d', 10)),
+      'invalid argument',
+      'format specifiers count must be <= arguments size',
+      ['format'],
+    );
+    await expectBadRequest(driver.client.query(Format('%4$d', 10)), 'invalid argument', 'index must be >= 1 and <= arguments size', [
+      'format',
+    ]);
   });
 });
 
@@ -76,6 +94,8 @@ describe('faunadb driver: deprecated aliases', () => {
 
   it('Classes of a child database answers the scoped collections ref', async () => {
     await driver.client.query(q.CreateDatabase({ name: 'classes_child' }));
-    expect(await driver.client.query(q.Equals(q.Classes(q.Database('classes_child')), q.Collections(q.Database('classes_child'))))).toBe(true);
+    expect(await driver.client.query(q.Equals(q.Classes(q.Database('classes_child')), q.Collections(q.Database('classes_child'))))).toBe(
+      true,
+    );
   });
 });

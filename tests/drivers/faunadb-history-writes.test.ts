@@ -17,7 +17,14 @@ beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'ledger', history_days: 30 }));
-  await client.query(q.CreateIndex({ name: 'ledger_by_tag', source: q.Collection('ledger'), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }] }));
+  await client.query(
+    q.CreateIndex({
+      name: 'ledger_by_tag',
+      source: q.Collection('ledger'),
+      terms: [{ field: ['data', 'tag'] }],
+      values: [{ field: ['data', 'v'] }],
+    }),
+  );
 });
 afterAll(async () => {
   await client.close();
@@ -45,7 +52,7 @@ describe('q.Insert and q.Remove', () => {
     expect((await client.query<{ data: Event[] }>(q.Paginate(q.Events(doc.ref)))).data.map((e) => e.ts)).toEqual([doc.ts]);
   });
 
-  it('an event at the newest version\'s time replaces it, for Get and the index', async () => {
+  it("an event at the newest version's time replaces it, for Get and the index", async () => {
     const doc = await client.query<Doc<{ tag: string; v: number }>>(q.Create(q.Collection('ledger'), { data: { tag: 'old', v: 3 } }));
     await client.query(q.Insert(doc.ref, doc.ts, 'update', { data: { tag: 'new', v: 4 } }));
     expect((await client.query<Doc<unknown>>(q.Get(doc.ref))).data).toEqual({ tag: 'new', v: 4 });
@@ -55,8 +62,23 @@ describe('q.Insert and q.Remove', () => {
 
   it('reports refused arguments and a time in the future', async () => {
     const doc = await client.query<Doc<unknown>>(q.Create(q.Collection('ledger'), { data: {} }));
-    await expectBadRequest(client.query(q.Insert(doc.ref, doc.ts, 'modify', {})), 'invalid argument', "String 'create', 'update', or 'delete' expected, String provided.", ['action']);
-    await expectBadRequest(client.query(q.Remove(q.Collection('ledger'), doc.ts, 'create')), 'invalid argument', 'Cannot remove event for specified ref.', []);
-    await expectBadRequest(client.query(q.Insert(doc.ref, q.TimeAdd(q.Now(), 1, 'hour'), 'create', {})), 'invalid write time', 'Cannot write outside of snapshot time.', []);
+    await expectBadRequest(
+      client.query(q.Insert(doc.ref, doc.ts, 'modify', {})),
+      'invalid argument',
+      "String 'create', 'update', or 'delete' expected, String provided.",
+      ['action'],
+    );
+    await expectBadRequest(
+      client.query(q.Remove(q.Collection('ledger'), doc.ts, 'create')),
+      'invalid argument',
+      'Cannot remove event for specified ref.',
+      [],
+    );
+    await expectBadRequest(
+      client.query(q.Insert(doc.ref, q.TimeAdd(q.Now(), 1, 'hour'), 'create', {})),
+      'invalid write time',
+      'Cannot write outside of snapshot time.',
+      [],
+    );
   });
 });

@@ -19,7 +19,14 @@ beforeAll(async () => {
   client = driverClient(server);
   // history_days is explicit so that reads at an earlier time are within retention.
   await client.query(q.CreateCollection({ name: 'entries', history_days: 30 }));
-  await client.query(q.CreateIndex({ name: 'entries_by_tag', source: q.Collection('entries'), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }] }));
+  await client.query(
+    q.CreateIndex({
+      name: 'entries_by_tag',
+      source: q.Collection('entries'),
+      terms: [{ field: ['data', 'tag'] }],
+      values: [{ field: ['data', 'v'] }],
+    }),
+  );
   created = await client.query(q.Create(q.Collection('entries'), { data: { tag: 'x', v: 1 } }));
   updated = await client.query(q.Update(created.ref, { data: { v: 2 } }));
 });
@@ -49,12 +56,19 @@ describe('q.At', () => {
   });
 
   it('refuses writes at an earlier time and allows them at q.Now()', async () => {
-    await expectBadRequest(client.query(q.At(created.ts, q.Update(created.ref, { data: { v: 9 } }))), 'invalid write time', 'Cannot write outside of snapshot time.', ['expr']);
+    await expectBadRequest(
+      client.query(q.At(created.ts, q.Update(created.ref, { data: { v: 9 } }))),
+      'invalid write time',
+      'Cannot write outside of snapshot time.',
+      ['expr'],
+    );
     const written = await client.query<Doc<{ v: number }>>(q.At(created.ts, q.At(q.Now(), q.Update(created.ref, { data: { v: 3 } }))));
     expect(written.data.v).toBe(3);
   });
 
   it('refuses a time that is not one', async () => {
-    await expectBadRequest(client.query(q.At('yesterday', q.Get(created.ref))), 'invalid argument', 'Time expected, String provided.', ['at']);
+    await expectBadRequest(client.query(q.At('yesterday', q.Get(created.ref))), 'invalid argument', 'Time expected, String provided.', [
+      'at',
+    ]);
   });
 });

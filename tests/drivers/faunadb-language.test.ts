@@ -42,7 +42,9 @@ function clockOf(driver: faunadb.Client): { getLastTxnTime(): number; syncLastTx
 beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = clientFor(server.rootSecret);
-  await client.query(q.Do(q.CreateCollection({ name: 'items' }), q.CreateCollection({ name: 'notes' }), q.CreateCollection({ name: 'readers' })));
+  await client.query(
+    q.Do(q.CreateCollection({ name: 'items' }), q.CreateCollection({ name: 'notes' }), q.CreateCollection({ name: 'readers' })),
+  );
   await client.query(
     q.Do(
       q.CreateIndex({
@@ -52,7 +54,13 @@ beforeAll(async () => {
         values: [{ field: ['data', 'size'], reverse: true }, { field: ['ref'] }],
         active: true,
       }),
-      q.CreateIndex({ name: 'items_by_code', source: q.Collection('items'), terms: [{ field: ['data', 'code'] }], unique: true, active: true }),
+      q.CreateIndex({
+        name: 'items_by_code',
+        source: q.Collection('items'),
+        terms: [{ field: ['data', 'code'] }],
+        unique: true,
+        active: true,
+      }),
     ),
   );
 });
@@ -63,9 +71,15 @@ afterAll(async () => {
 
 describe('faunadb 4.x driver: indexes and sets through the query builder', () => {
   it('CreateIndex answers the record with terms, values and unique as given and the source as a driver Ref', async () => {
-    const index = await client.query<{ ref: values.Ref; name: string; source: values.Ref; terms: unknown[]; values: unknown[]; unique?: boolean; active: boolean }>(
-      q.Get(q.Index('items_by_kind_color')),
-    );
+    const index = await client.query<{
+      ref: values.Ref;
+      name: string;
+      source: values.Ref;
+      terms: unknown[];
+      values: unknown[];
+      unique?: boolean;
+      active: boolean;
+    }>(q.Get(q.Index('items_by_kind_color')));
     expect(index.ref).toBeInstanceOf(values.Ref);
     expect(sameRef(index.ref, new values.Ref('items_by_kind_color', values.Native.INDEXES))).toBe(true);
     expect(index.source).toBeInstanceOf(values.Ref);
@@ -87,7 +101,10 @@ describe('faunadb 4.x driver: indexes and sets through the query builder', () =>
           ['cap', 'red', 9],
           ['hat', 'red', 4],
         ],
-        q.Lambda(['kind', 'color', 'size'], q.Create(q.Collection('items'), { data: { kind: q.Var('kind'), color: q.Var('color'), size: q.Var('size') } })),
+        q.Lambda(
+          ['kind', 'color', 'size'],
+          q.Create(q.Collection('items'), { data: { kind: q.Var('kind'), color: q.Var('color'), size: q.Var('size') } }),
+        ),
       ),
     );
     const page = await client.query<Page<[number, values.Ref]>>(q.Paginate(q.Match(q.Index('items_by_kind_color'), 'hat', 'red')));
@@ -123,8 +140,18 @@ describe('faunadb 4.x driver: indexes and sets through the query builder', () =>
   it('a Create or an Update that would repeat a unique term is the driver BadRequest "instance not unique" and writes nothing', async () => {
     const a = await client.query<Doc<{ code: string }>>(q.Create(q.Collection('items'), { data: { code: 'A-1' } }));
     const b = await client.query<Doc<{ code: string }>>(q.Create(q.Collection('items'), { data: { code: 'B-1' } }));
-    expectDriverError(await failureOf(client.query(q.Create(q.Collection('items'), { data: { code: 'A-1' } }))), errors.BadRequest, 400, 'instance not unique');
-    expectDriverError(await failureOf(client.query(q.Update(b.ref, { data: { code: 'A-1' } }))), errors.BadRequest, 400, 'instance not unique');
+    expectDriverError(
+      await failureOf(client.query(q.Create(q.Collection('items'), { data: { code: 'A-1' } }))),
+      errors.BadRequest,
+      400,
+      'instance not unique',
+    );
+    expectDriverError(
+      await failureOf(client.query(q.Update(b.ref, { data: { code: 'A-1' } }))),
+      errors.BadRequest,
+      400,
+      'instance not unique',
+    );
     expect((await client.query<Doc<{ code: string }>>(q.Get(b.ref))).data.code).toBe('B-1');
     const holders = await client.query<Page<values.Ref>>(q.Paginate(q.Match(q.Index('items_by_code'), 'A-1')));
     expect(holders.data.map((ref) => ref.id)).toEqual([a.ref.id]);
@@ -134,7 +161,10 @@ describe('faunadb 4.x driver: indexes and sets through the query builder', () =>
 describe('faunadb 4.x driver: expression forms', () => {
   it('Let binds in order so a later binding reads an earlier one with Var, and If/Equals picks the branch', async () => {
     const result = await client.query(
-      q.Let({ a: 'left', b: q.Var('a'), same: q.Equals(q.Var('a'), q.Var('b')) }, q.If(q.Var('same'), { picked: q.Var('b') }, 'wrong branch')),
+      q.Let(
+        { a: 'left', b: q.Var('a'), same: q.Equals(q.Var('a'), q.Var('b')) },
+        q.If(q.Var('same'), { picked: q.Var('b') }, 'wrong branch'),
+      ),
     );
     expect(result).toEqual({ picked: 'left' });
     expect(await client.query(q.If(q.Equals(1, 2), 'then', 'else'))).toBe('else');
@@ -148,10 +178,24 @@ describe('faunadb 4.x driver: expression forms', () => {
   });
 
   it('Map applies a multi-parameter Lambda and a JavaScript arrow function, over arrays and over a page keeping its cursor', async () => {
-    const pairs = await client.query(q.Map([['k1', 1], ['k2', 2]], q.Lambda(['key', 'value'], { key: q.Var('key'), value: q.Var('value') })));
-    expect(pairs).toEqual([{ key: 'k1', value: 1 }, { key: 'k2', value: 2 }]);
+    const pairs = await client.query(
+      q.Map(
+        [
+          ['k1', 1],
+          ['k2', 2],
+        ],
+        q.Lambda(['key', 'value'], { key: q.Var('key'), value: q.Var('value') }),
+      ),
+    );
+    expect(pairs).toEqual([
+      { key: 'k1', value: 1 },
+      { key: 'k2', value: 2 },
+    ]);
     const wrapped = await client.query(q.Map(['p', 'q'], (item) => [item, item]));
-    expect(wrapped).toEqual([['p', 'p'], ['q', 'q']]);
+    expect(wrapped).toEqual([
+      ['p', 'p'],
+      ['q', 'q'],
+    ]);
     const page = await client.query<Page<number>>(
       q.Map(q.Paginate(q.Match(q.Index('items_by_kind_color'), 'hat', 'red'), { size: 2 }), q.Lambda(['size', 'ref'], q.Var('size'))),
     );
@@ -161,14 +205,21 @@ describe('faunadb 4.x driver: expression forms', () => {
 
   it('Foreach runs its writes for every element and answers the input unchanged', async () => {
     const input = ['n1', 'n2', 'n3'];
-    expect(await client.query(q.Foreach(input, q.Lambda('title', q.Create(q.Collection('notes'), { data: { title: q.Var('title') } }))))).toEqual(input);
-    const titles = await client.query<Page<string>>(q.Map(q.Paginate(q.Documents(q.Collection('notes'))), q.Lambda('ref', q.Select(['data', 'title'], q.Get(q.Var('ref'))))));
+    expect(
+      await client.query(q.Foreach(input, q.Lambda('title', q.Create(q.Collection('notes'), { data: { title: q.Var('title') } })))),
+    ).toEqual(input);
+    const titles = await client.query<Page<string>>(
+      q.Map(q.Paginate(q.Documents(q.Collection('notes'))), q.Lambda('ref', q.Select(['data', 'title'], q.Get(q.Var('ref'))))),
+    );
     expect([...titles.data].sort()).toEqual(input);
   });
 
   it('Do answers its last value, sees its own earlier writes, and its writes share one ts', async () => {
     const [created, read] = await client.query<[Doc<{ v: number }>, Doc<{ v: number }>]>(
-      q.Let({ doc: q.Create(q.Collection('notes'), { data: { v: 1 } }) }, q.Do(q.Update(q.Select('ref', q.Var('doc')), { data: { v: 2 } }), [q.Var('doc'), q.Get(q.Select('ref', q.Var('doc')))])),
+      q.Let(
+        { doc: q.Create(q.Collection('notes'), { data: { v: 1 } }) },
+        q.Do(q.Update(q.Select('ref', q.Var('doc')), { data: { v: 2 } }), [q.Var('doc'), q.Get(q.Select('ref', q.Var('doc')))]),
+      ),
     );
     expect(created.data.v).toBe(1);
     expect(read.data.v).toBe(2);
@@ -177,7 +228,9 @@ describe('faunadb 4.x driver: expression forms', () => {
   });
 
   it('an Abort inside Do is the driver BadRequest "transaction aborted" and the writes before it are gone', async () => {
-    const failure = await failureOf(client.query(q.Do(q.Create(q.Ref(q.Collection('notes'), '4242'), { data: { lost: true } }), q.Abort('stop here'))));
+    const failure = await failureOf(
+      client.query(q.Do(q.Create(q.Ref(q.Collection('notes'), '4242'), { data: { lost: true } }), q.Abort('stop here'))),
+    );
     expectDriverError(failure, errors.BadRequest, 400, 'transaction aborted');
     expect((failure as errors.FaunaHTTPError).description).toBe('stop here');
     expect(await client.query(q.Exists(q.Ref(q.Collection('notes'), '4242')))).toBe(false);
@@ -186,7 +239,9 @@ describe('faunadb 4.x driver: expression forms', () => {
 
 describe('faunadb 4.x driver: document writes', () => {
   it('Update merges (null removes a field), Replace drops what it is not given, Delete answers the last version, Exists follows', async () => {
-    const doc = await client.query<Doc<Record<string, unknown>>>(q.Create(q.Collection('notes'), { data: { a: 1, b: { c: 2, d: 3 }, gone: 'x' } }));
+    const doc = await client.query<Doc<Record<string, unknown>>>(
+      q.Create(q.Collection('notes'), { data: { a: 1, b: { c: 2, d: 3 }, gone: 'x' } }),
+    );
     expect(await client.query(q.Exists(doc.ref))).toBe(true);
     const updated = await client.query<Doc<Record<string, unknown>>>(q.Update(doc.ref, { data: { b: { c: 20 }, gone: null, e: [1] } }));
     expect(updated.data).toEqual({ a: 1, b: { c: 20, d: 3 }, e: [1] });
@@ -217,11 +272,17 @@ describe('faunadb 4.x driver: a child database through scoped refs', () => {
     const written = await inBranch.query<Doc<{ n: number }>>(q.Create(q.Collection('leaves'), { data: { n: 1 } }));
     const leaf = await client.query<Doc<{ n: number }>>(q.Get(q.Ref(q.Collection('leaves', q.Database('branch')), written.ref.id)));
     expect(leaf.ref.collection?.database?.id).toBe('branch');
-    await expect(client.query(q.Create(q.Collection('leaves', q.Database('branch')), { data: { n: 2 } }))).rejects.toMatchObject({ requestResult: { statusCode: 400 } });
-    const collections = await client.query<Page<{ name: string; ref: values.Ref }>>(q.Map(q.Paginate(q.Collections(q.Database('branch'))), q.Lambda('ref', q.Get(q.Var('ref')))));
+    await expect(client.query(q.Create(q.Collection('leaves', q.Database('branch')), { data: { n: 2 } }))).rejects.toMatchObject({
+      requestResult: { statusCode: 400 },
+    });
+    const collections = await client.query<Page<{ name: string; ref: values.Ref }>>(
+      q.Map(q.Paginate(q.Collections(q.Database('branch'))), q.Lambda('ref', q.Get(q.Var('ref')))),
+    );
     expect(collections.data.map(({ name }) => name)).toEqual(['leaves']);
     expect(collections.data[0]!.ref.database?.id).toBe('branch');
-    const leaves = await client.query<Page<Doc<{ n: number }>>>(q.Map(q.Paginate(q.Documents(q.Collection('leaves', q.Database('branch')))), q.Lambda('ref', q.Get(q.Var('ref')))));
+    const leaves = await client.query<Page<Doc<{ n: number }>>>(
+      q.Map(q.Paginate(q.Documents(q.Collection('leaves', q.Database('branch')))), q.Lambda('ref', q.Get(q.Var('ref')))),
+    );
     expect(leaves.data.map((doc) => doc.data.n)).toEqual([1]);
     expect(sameRef(leaves.data[0]!.ref, leaf.ref)).toBe(true);
   });
@@ -232,7 +293,12 @@ describe('faunadb 4.x driver: typed values', () => {
     const bytes = new Uint8Array([0, 1, 127, 128, 255]);
     const doc = await client.query<Doc<{ at: values.FaunaTime; literal: values.FaunaTime; day: values.FaunaDate; blob: values.Bytes }>>(
       q.Create(q.Collection('notes'), {
-        data: { at: q.Time('2024-02-29T23:59:58.5Z'), literal: new values.FaunaTime('1999-12-31T00:00:00Z'), day: new values.FaunaDate('2024-02-29'), blob: new values.Bytes(bytes) },
+        data: {
+          at: q.Time('2024-02-29T23:59:58.5Z'),
+          literal: new values.FaunaTime('1999-12-31T00:00:00Z'),
+          day: new values.FaunaDate('2024-02-29'),
+          blob: new values.Bytes(bytes),
+        },
       }),
     );
     const read = await client.query<typeof doc>(q.Get(doc.ref));
@@ -265,7 +331,9 @@ describe('faunadb 4.x driver: typed values', () => {
   it('refs nested in objects and arrays (documents, collections, indexes) come back as driver Refs equal to what was stored', async () => {
     const target = await client.query<Doc<object>>(q.Create(q.Collection('notes'), { data: { target: true } }));
     const doc = await client.query<Doc<{ links: { list: values.Ref[]; byName: { coll: values.Ref; index: values.Ref } } }>>(
-      q.Create(q.Collection('notes'), { data: { links: { list: [target.ref, target.ref], byName: { coll: q.Collection('items'), index: q.Index('items_by_code') } } } }),
+      q.Create(q.Collection('notes'), {
+        data: { links: { list: [target.ref, target.ref], byName: { coll: q.Collection('items'), index: q.Index('items_by_code') } } },
+      }),
     );
     const { links } = (await client.query<typeof doc>(q.Get(doc.ref))).data;
     expect(links.list.every((ref) => ref instanceof values.Ref && sameRef(ref, target.ref))).toBe(true);
@@ -280,7 +348,10 @@ describe('faunadb 4.x driver: typed values', () => {
     const query = await client.query<values.Query>(q.Query(q.Lambda('x', q.Select(['data', 'n'], q.Var('x')))));
     expect(query).toBeInstanceOf(values.Query);
     expect(query.toJSON()).toMatchObject({ '@query': { lambda: 'x', expr: { select: ['data', 'n'], from: { var: 'x' } } } });
-    const doc = await client.query<Doc<{ fn: values.Query }>>(q.Create(q.Collection('notes'), { data: { fn: q.Query((x) => q.Var('x')) } }));
+    const doc = await client.query<Doc<{ fn: values.Query }>>(
+      // biome-ignore lint/correctness/noUnusedFunctionParameters: faunadb-js names the lambda's variable after the parameter, so `x` is what Var('x') reads
+      q.Create(q.Collection('notes'), { data: { fn: q.Query((x) => q.Var('x')) } }),
+    );
     const stored = (await client.query<typeof doc>(q.Get(doc.ref))).data.fn;
     expect(stored).toBeInstanceOf(values.Query);
     expect(stored.toJSON()).toMatchObject({ '@query': { lambda: 'x', expr: { var: 'x' } } });
@@ -293,14 +364,22 @@ describe('faunadb 4.x driver: privileges', () => {
   it('a token whose role only reads is refused Create, Update and Delete as the driver PermissionDenied, and nothing changes', async () => {
     const note = await client.query<Doc<{ text: string }>>(q.Create(q.Collection('notes'), { data: { text: 'keep' } }));
     const role = await client.query<{ privileges: Array<{ actions: { read: boolean } }> }>(
-      q.CreateRole({ name: 'notes_reader', membership: [{ resource: q.Collection('readers') }], privileges: [{ resource: q.Collection('notes'), actions: { read: true } }] }),
+      q.CreateRole({
+        name: 'notes_reader',
+        membership: [{ resource: q.Collection('readers') }],
+        privileges: [{ resource: q.Collection('notes'), actions: { read: true } }],
+      }),
     );
     expect(role.privileges[0]!.actions.read).toBe(true);
     const reader = await client.query<Doc<object>>(q.Create(q.Collection('readers'), { credentials: { password: 'pw' } }));
     const { secret } = await client.query<{ secret: string }>(q.Login(reader.ref, { password: 'pw' }));
     const session = clientFor(secret);
     expect((await session.query<Doc<{ text: string }>>(q.Get(note.ref))).data.text).toBe('keep');
-    for (const expr of [q.Create(q.Collection('notes'), { data: { text: 'new' } }), q.Update(note.ref, { data: { text: 'changed' } }), q.Delete(note.ref)]) {
+    for (const expr of [
+      q.Create(q.Collection('notes'), { data: { text: 'new' } }),
+      q.Update(note.ref, { data: { text: 'changed' } }),
+      q.Delete(note.ref),
+    ]) {
       expectDriverError(await failureOf(session.query(expr)), errors.PermissionDenied, 403, 'permission denied');
     }
     expect((await client.query<Doc<{ text: string }>>(q.Get(note.ref))).data.text).toBe('keep');
@@ -308,9 +387,19 @@ describe('faunadb 4.x driver: privileges', () => {
 
   it('a client key is refused CreateCollection and a server key CreateKey, both as the driver PermissionDenied', async () => {
     const clientKey = await client.query<{ secret: string }>(q.CreateKey({ role: 'client' }));
-    expectDriverError(await failureOf(clientFor(clientKey.secret).query(q.CreateCollection({ name: 'refused' }))), errors.PermissionDenied, 403, 'permission denied');
+    expectDriverError(
+      await failureOf(clientFor(clientKey.secret).query(q.CreateCollection({ name: 'refused' }))),
+      errors.PermissionDenied,
+      403,
+      'permission denied',
+    );
     const serverKey = await client.query<{ secret: string }>(q.CreateKey({ role: 'server' }));
-    expectDriverError(await failureOf(clientFor(serverKey.secret).query(q.CreateKey({ role: 'client' }))), errors.PermissionDenied, 403, 'permission denied');
+    expectDriverError(
+      await failureOf(clientFor(serverKey.secret).query(q.CreateKey({ role: 'client' }))),
+      errors.PermissionDenied,
+      403,
+      'permission denied',
+    );
     expect(await client.query(q.Exists(q.Collection('refused')))).toBe(false);
   });
 
@@ -319,7 +408,12 @@ describe('faunadb 4.x driver: privileges', () => {
       q.CreateRole({
         name: 'own_items',
         membership: [{ resource: q.Collection('readers') }],
-        privileges: [{ resource: q.Collection('items'), actions: { read: q.Query(q.Lambda('ref', q.Equals(q.CurrentIdentity(), q.Select(['data', 'owner'], q.Get(q.Var('ref')))))) } }],
+        privileges: [
+          {
+            resource: q.Collection('items'),
+            actions: { read: q.Query(q.Lambda('ref', q.Equals(q.CurrentIdentity(), q.Select(['data', 'owner'], q.Get(q.Var('ref')))))) },
+          },
+        ],
       }),
     );
     const read = (await client.query<typeof role>(q.Get(q.Role('own_items')))).privileges[0]!.actions.read;
@@ -338,12 +432,15 @@ describe('faunadb 4.x driver: ping and headers', () => {
 
   it('the observer sees x-txn-time equal to the written ts and the metrics headers, which queryWithMetrics reads as numbers', async () => {
     const seen: Array<Record<string, string>> = [];
-    const observed = clientFor(server.rootSecret, { observer: (result) => void seen.push(result.responseHeaders as Record<string, string>) });
+    const observed = clientFor(server.rootSecret, {
+      observer: (result) => void seen.push(result.responseHeaders as Record<string, string>),
+    });
     const doc = await observed.query<Doc<object>>(q.Create(q.Collection('notes'), { data: { observed: true } }));
     expect(seen).toHaveLength(1);
     expect(seen[0]!['x-txn-time']).toBe(String(doc.ts));
     expect(clockOf(observed).getLastTxnTime()).toBe(doc.ts);
-    for (const header of ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time']) expect(seen[0]![header]).toMatch(/^\d+$/);
+    for (const header of ['x-compute-ops', 'x-byte-read-ops', 'x-byte-write-ops', 'x-query-time'])
+      expect(seen[0]![header]).toMatch(/^\d+$/);
     const { value, metrics } = await observed.queryWithMetrics<Doc<object>>(q.Get(doc.ref));
     expect(value.ts).toBe(doc.ts);
     for (const metric of Object.values(metrics)) expect(Number.isInteger(metric)).toBe(true);

@@ -57,27 +57,72 @@ describe('faunadb 4.x driver: rounding', () => {
   });
 
   it('an integer stays an integer and a decimal a decimal', async () => {
-    const types = await client.query([q.IsInteger(q.Ceil(7)), q.IsDouble(q.Ceil(1.5)), q.IsInteger(q.Round(555, -2)), q.IsDouble(q.Round(5.5, 0)), q.IsInteger(q.Trunc(1234, 2)), q.IsDouble(q.Trunc(1.5))]);
+    const types = await client.query([
+      q.IsInteger(q.Ceil(7)),
+      q.IsDouble(q.Ceil(1.5)),
+      q.IsInteger(q.Round(555, -2)),
+      q.IsDouble(q.Round(5.5, 0)),
+      q.IsInteger(q.Trunc(1234, 2)),
+      q.IsDouble(q.Trunc(1.5)),
+    ]);
     expect(types).toEqual([true, true, true, true, true, true]);
   });
 
   it('a precision that is not an integer fails at ["precision"]', async () => {
-    expect(await firstServiceError(client.query(q.Round(1.25, 1.5)))).toEqual({ status: 400, code: 'invalid argument', description: 'Integer expected, Double provided.', position: ['precision'] });
+    expect(await firstServiceError(client.query(q.Round(1.25, 1.5)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Integer expected, Double provided.',
+      position: ['precision'],
+    });
   });
 });
 
 describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   it('answer the real service results and types', async () => {
-    const results = await client.query([q.Sign(-5), q.Sign(0.5), q.Sqrt(9), q.Pow(2), q.Pow(2, 3), q.Pow(10, -3), q.Hypot(3, 4), q.Hypot(0), q.Log(1000), q.Ln(1), q.Exp(0)]);
+    const results = await client.query([
+      q.Sign(-5),
+      q.Sign(0.5),
+      q.Sqrt(9),
+      q.Pow(2),
+      q.Pow(2, 3),
+      q.Pow(10, -3),
+      q.Hypot(3, 4),
+      q.Hypot(0),
+      q.Log(1000),
+      q.Ln(1),
+      q.Exp(0),
+    ]);
     expect(results).toEqual([-1, 1, 3, 4, 8, 0.001, 5, 0, 3, 0, 1]);
-    const types = await client.query([q.IsInteger(q.Sign(0.5)), q.IsDouble(q.Sqrt(9)), q.IsDouble(q.Pow(2, 3)), q.IsDouble(q.Hypot(3, 4)), q.IsDouble(q.Log(1000))]);
+    const types = await client.query([
+      q.IsInteger(q.Sign(0.5)),
+      q.IsDouble(q.Sqrt(9)),
+      q.IsDouble(q.Pow(2, 3)),
+      q.IsDouble(q.Hypot(3, 4)),
+      q.IsDouble(q.Log(1000)),
+    ]);
     expect(types).toEqual([true, true, true, true, true]);
   });
 
   it('a number outside the domain fails with the service description at the call', async () => {
-    expect(await firstServiceError(client.query(q.Sqrt(-4)))).toEqual({ status: 400, code: 'invalid argument', description: '-4 must be positive', position: [] });
-    expect(await firstServiceError(client.query(q.Ln(0)))).toEqual({ status: 400, code: 'invalid argument', description: '0 must be greater than 0', position: [] });
-    expect(await firstServiceError(client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))))).toEqual({ status: 400, code: 'invalid argument', description: '-2.5 must be greater than 0', position: ['in'] });
+    expect(await firstServiceError(client.query(q.Sqrt(-4)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: '-4 must be positive',
+      position: [],
+    });
+    expect(await firstServiceError(client.query(q.Ln(0)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: '0 must be greater than 0',
+      position: [],
+    });
+    expect(await firstServiceError(client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: '-2.5 must be greater than 0',
+      position: ['in'],
+    });
   });
 
   it('infinite and undefined results come back as the strings the service writes', async () => {
@@ -85,34 +130,94 @@ describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   });
 
   it('a non-number argument fails at its position', async () => {
-    expect(await firstServiceError(client.query(q.Pow(2, 'three')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['exp'] });
-    expect(await firstServiceError(client.query(q.Hypot(3, true)))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, Boolean provided.', position: ['b'] });
+    expect(await firstServiceError(client.query(q.Pow(2, 'three')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Number expected, String provided.',
+      position: ['exp'],
+    });
+    expect(await firstServiceError(client.query(q.Hypot(3, true)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Number expected, Boolean provided.',
+      position: ['b'],
+    });
   });
 });
 
 describe('faunadb 4.x driver: bitwise functions', () => {
   it('BitAnd, BitOr, BitXor and BitNot answer the real service results', async () => {
-    const results = await client.query([q.BitAnd(15, 7, 3), q.BitAnd(255, 7, 15), q.BitOr(1, 2, 4, 8), q.BitXor(1, 0, 1), q.BitNot(0), q.BitNot(1), q.BitAnd(5.5, 3), q.BitNot(1.5)]);
+    const results = await client.query([
+      q.BitAnd(15, 7, 3),
+      q.BitAnd(255, 7, 15),
+      q.BitOr(1, 2, 4, 8),
+      q.BitXor(1, 0, 1),
+      q.BitNot(0),
+      q.BitNot(1),
+      q.BitAnd(5.5, 3),
+      q.BitNot(1.5),
+    ]);
     expect(results).toEqual([3, 7, 15, 0, -1, -2, 1, -2]);
     const types = await client.query([q.IsInteger(q.BitOr(1, 2)), q.IsDouble(q.BitAnd(5.5, 3)), q.IsInteger(q.BitNot(1.5))]);
     expect(types).toEqual([true, true, true]);
   });
 
   it('a non-number operand fails at its index', async () => {
-    expect(await firstServiceError(client.query(q.BitOr(1, 'two')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['bitor', 1] });
+    expect(await firstServiceError(client.query(q.BitOr(1, 'two')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Number expected, String provided.',
+      position: ['bitor', 1],
+    });
   });
 });
 
 describe('faunadb 4.x driver: trigonometric functions', () => {
   it('answer decimals close to the double-precision functions', async () => {
-    const results = await client.query<number[]>([q.Sin(1), q.Cos(0), q.Tan(1), q.Asin(1), q.Acos(-1), q.Atan(1), q.Sinh(2), q.Cosh(2), q.Tanh(100), q.Degrees(2), q.Radians(180)]);
-    const expected = [Math.sin(1), 1, Math.tan(1), Math.PI / 2, Math.PI, Math.PI / 4, Math.sinh(2), Math.cosh(2), 1, 114.59155902616465, Math.PI];
-    results.forEach((result, i) => expect(result).toBeCloseTo(expected[i]!, 12));
+    const results = await client.query<number[]>([
+      q.Sin(1),
+      q.Cos(0),
+      q.Tan(1),
+      q.Asin(1),
+      q.Acos(-1),
+      q.Atan(1),
+      q.Sinh(2),
+      q.Cosh(2),
+      q.Tanh(100),
+      q.Degrees(2),
+      q.Radians(180),
+    ]);
+    const expected = [
+      Math.sin(1),
+      1,
+      Math.tan(1),
+      Math.PI / 2,
+      Math.PI,
+      Math.PI / 4,
+      Math.sinh(2),
+      Math.cosh(2),
+      1,
+      114.59155902616465,
+      Math.PI,
+    ];
+    results.forEach((result, i) => {
+      expect(result).toBeCloseTo(expected[i]!, 12);
+    });
     expect(await client.query(q.IsDouble(q.Cos(0)))).toBe(true);
   });
 
   it('Acos and Asin outside [-1, 1] fail at the call', async () => {
-    expect(await firstServiceError(client.query(q.Acos(2)))).toEqual({ status: 400, code: 'invalid argument', description: '2 must be between -1 and 1 inclusive', position: [] });
-    expect(await firstServiceError(client.query(q.Asin(-1.5)))).toEqual({ status: 400, code: 'invalid argument', description: '-1.5 must be between -1 and 1 inclusive', position: [] });
+    expect(await firstServiceError(client.query(q.Acos(2)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: '2 must be between -1 and 1 inclusive',
+      position: [],
+    });
+    expect(await firstServiceError(client.query(q.Asin(-1.5)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: '-1.5 must be between -1 and 1 inclusive',
+      position: [],
+    });
   });
 });

@@ -28,34 +28,79 @@ afterAll(async () => {
 describe('faunadb 4.x driver: arithmetic', () => {
   it('Add, Subtract, Multiply, Divide, Modulo and Abs answer the real service results', async () => {
     const results = await client.query(
-      q.Do([q.Add(1, 2, 3), q.Subtract(10, 3, 2), q.Multiply(2, 3, 4), q.Divide(7, 2), q.Divide(-7, 2), q.Modulo(-7, 2), q.Abs(-5), q.Add(5), q.Divide(1, 0.5), q.Add(0.25, 0.5)]),
+      q.Do([
+        q.Add(1, 2, 3),
+        q.Subtract(10, 3, 2),
+        q.Multiply(2, 3, 4),
+        q.Divide(7, 2),
+        q.Divide(-7, 2),
+        q.Modulo(-7, 2),
+        q.Abs(-5),
+        q.Add(5),
+        q.Divide(1, 0.5),
+        q.Add(0.25, 0.5),
+      ]),
     );
     expect(results).toEqual([6, 5, 24, 3, -3, -1, 5, 5, 2, 0.75]);
   });
 
   it('integer operations stay integers and a decimal operand makes a decimal', async () => {
-    const types = await client.query([q.IsInteger(q.Divide(7, 2)), q.IsInteger(q.Add(1, 2)), q.IsDouble(q.Add(1, 0.5, 0.5)), q.IsDouble(q.Multiply(2, 1.5)), q.IsInteger(q.Abs(-3))]);
+    const types = await client.query([
+      q.IsInteger(q.Divide(7, 2)),
+      q.IsInteger(q.Add(1, 2)),
+      q.IsDouble(q.Add(1, 0.5, 0.5)),
+      q.IsDouble(q.Multiply(2, 1.5)),
+      q.IsInteger(q.Abs(-3)),
+    ]);
     expect(types).toEqual([true, true, true, true, true]);
   });
 
   it('division by zero fails with invalid argument "Illegal division by zero."', async () => {
-    expect(await firstServiceError(client.query(q.Divide(1, 0)))).toEqual({ status: 400, code: 'invalid argument', description: 'Illegal division by zero.', position: [] });
-    expect(await firstServiceError(client.query(q.Modulo(5, 0)))).toMatchObject({ code: 'invalid argument', description: 'Illegal division by zero.' });
+    expect(await firstServiceError(client.query(q.Divide(1, 0)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Illegal division by zero.',
+      position: [],
+    });
+    expect(await firstServiceError(client.query(q.Modulo(5, 0)))).toMatchObject({
+      code: 'invalid argument',
+      description: 'Illegal division by zero.',
+    });
   });
 
   it('a non-number operand fails at its position', async () => {
-    expect(await firstServiceError(client.query(q.Add(1, 'two')))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, String provided.', position: ['add', 1] });
-    expect(await firstServiceError(client.query(q.Abs(NULL)))).toEqual({ status: 400, code: 'invalid argument', description: 'Number expected, Null provided.', position: ['abs'] });
+    expect(await firstServiceError(client.query(q.Add(1, 'two')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Number expected, String provided.',
+      position: ['add', 1],
+    });
+    expect(await firstServiceError(client.query(q.Abs(NULL)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Number expected, Null provided.',
+      position: ['abs'],
+    });
   });
 });
 
 describe('faunadb 4.x driver: Max and Min', () => {
   it('Max and Min of numbers given as arguments or as one array', async () => {
-    expect(await client.query([q.Max(1, 5, 3), q.Min([4, 2, 8]), q.Max(1, 2.5, 2), q.Min(q.Map([3, 1, 2], q.Lambda('x', q.Multiply(q.Var('x'), 10))))])).toEqual([5, 2, 2.5, 10]);
+    expect(
+      await client.query([
+        q.Max(1, 5, 3),
+        q.Min([4, 2, 8]),
+        q.Max(1, 2.5, 2),
+        q.Min(q.Map([3, 1, 2], q.Lambda('x', q.Multiply(q.Var('x'), 10)))),
+      ]),
+    ).toEqual([5, 2, 2.5, 10]);
   });
 
   it('Max of a set answers a driver Ref; Min of a page a page holding it', async () => {
-    const [max, min] = await client.query<[values.Ref, { data: values.Ref[] }]>([q.Max(q.Documents(q.Collection('scores'))), q.Min(q.Paginate(q.Documents(q.Collection('scores'))))]);
+    const [max, min] = await client.query<[values.Ref, { data: values.Ref[] }]>([
+      q.Max(q.Documents(q.Collection('scores'))),
+      q.Min(q.Paginate(q.Documents(q.Collection('scores')))),
+    ]);
     expect(max).toBeInstanceOf(values.Ref);
     expect([max.id, max.collection?.id]).toEqual(['30', 'scores']);
     expect(min.data).toHaveLength(1);
@@ -63,7 +108,12 @@ describe('faunadb 4.x driver: Max and Min', () => {
   });
 
   it('Max of a lone number fails: the driver sends it unwrapped', async () => {
-    expect(await firstServiceError(client.query(q.Max(5)))).toEqual({ status: 400, code: 'invalid argument', description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] });
+    expect(await firstServiceError(client.query(q.Max(5)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Array, Set, or Page expected, Integer provided.',
+      position: ['max'],
+    });
   });
 });
 
@@ -84,7 +134,12 @@ describe('faunadb 4.x driver: comparisons', () => {
 
   it('a comparison inside a Filter lambda keeps the matching elements', async () => {
     expect(await client.query(q.Filter([1, 5, 10, 3], q.Lambda('x', q.GT(q.Var('x'), 3))))).toEqual([5, 10]);
-    const high = await client.query<values.Ref[]>(q.Filter(q.Select('data', q.Paginate(q.Documents(q.Collection('scores')))), q.Lambda('r', q.GTE(q.Select(['data', 'points'], q.Get(q.Var('r'))), 7))));
+    const high = await client.query<values.Ref[]>(
+      q.Filter(
+        q.Select('data', q.Paginate(q.Documents(q.Collection('scores')))),
+        q.Lambda('r', q.GTE(q.Select(['data', 'points'], q.Get(q.Var('r'))), 7)),
+      ),
+    );
     expect(high.map((ref) => ref.id).sort()).toEqual(['30', '7']);
   });
 

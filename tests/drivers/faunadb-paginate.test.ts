@@ -14,9 +14,21 @@ beforeAll(async () => {
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'things' }));
   // Created active before the documents exist, so every later write is indexed at once.
-  await client.query(q.CreateIndex({ name: 'things_by_i', source: q.Collection('things'), values: [{ field: ['data', 'i'] }, { field: ['ref'] }], active: true }));
+  await client.query(
+    q.CreateIndex({
+      name: 'things_by_i',
+      source: q.Collection('things'),
+      values: [{ field: ['data', 'i'] }, { field: ['ref'] }],
+      active: true,
+    }),
+  );
   await client.query(q.CreateIndex({ name: 'all_things', source: q.Collection('things'), active: true }));
-  await client.query(q.Map(Array.from({ length: 23 }, (_, i) => i), q.Lambda('i', q.Create(q.Collection('things'), { data: { i: q.Var('i') } }))));
+  await client.query(
+    q.Map(
+      Array.from({ length: 23 }, (_, i) => i),
+      q.Lambda('i', q.Create(q.Collection('things'), { data: { i: q.Var('i') } })),
+    ),
+  );
 });
 afterAll(async () => {
   client.close?.();

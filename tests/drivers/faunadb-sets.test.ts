@@ -28,14 +28,21 @@ beforeAll(async () => {
   await client.query(
     q.Do(
       q.CreateIndex({ name: 'sets_by_n', source: q.Collection('sets_items'), values: [{ field: ['data', 'n'] }] }),
-      q.CreateIndex({ name: 'sets_by_n_neg', source: q.Collection('sets_items'), values: [{ field: ['data', 'n'] }, { field: ['data', 'neg'] }] }),
+      q.CreateIndex({
+        name: 'sets_by_n_neg',
+        source: q.Collection('sets_items'),
+        values: [{ field: ['data', 'n'] }, { field: ['data', 'neg'] }],
+      }),
       q.CreateIndex({ name: 'sets_refs', source: q.Collection('sets_items') }),
     ),
   );
   docs = await client.query<Doc[]>(
     q.Map(
       [1, 2, 3, 4, 5, 6, 7, 8],
-      q.Lambda('i', q.Create(q.Ref(q.Collection('sets_items'), q.ToString(q.Var('i'))), { data: { n: q.Var('i'), neg: q.Subtract(0, q.Var('i')) } })),
+      q.Lambda(
+        'i',
+        q.Create(q.Ref(q.Collection('sets_items'), q.ToString(q.Var('i'))), { data: { n: q.Var('i'), neg: q.Subtract(0, q.Var('i')) } }),
+      ),
     ),
   );
 });
@@ -99,11 +106,23 @@ describe('q.Filter and q.Map of a set', () => {
   });
 
   it('Filter of a set with a lambda answering no boolean fails when the set is read', async () => {
-    await expectBadRequest(client.query(q.Paginate(q.Filter(byN, q.Lambda('n', q.Var('n'))))), 'invalid argument', 'Boolean expected, Integer provided.', ['paginate', 'filter']);
+    await expectBadRequest(
+      client.query(q.Paginate(q.Filter(byN, q.Lambda('n', q.Var('n'))))),
+      'invalid argument',
+      'Boolean expected, Integer provided.',
+      ['paginate', 'filter'],
+    );
   });
 
   it('Map of a set is refused; Map of its page is not', async () => {
-    await expectBadRequest(client.query(q.Map(byN, q.Lambda('n', q.Var('n')))), 'invalid argument', 'Array or Page expected, Set provided.', ['collection']);
-    expect(await client.query(q.Map(q.Paginate(q.Range(byN, 1, 2)), q.Lambda('n', q.Multiply(q.Var('n'), 10))))).toEqual({ data: [10, 20] });
+    await expectBadRequest(
+      client.query(q.Map(byN, q.Lambda('n', q.Var('n')))),
+      'invalid argument',
+      'Array or Page expected, Set provided.',
+      ['collection'],
+    );
+    expect(await client.query(q.Map(q.Paginate(q.Range(byN, 1, 2)), q.Lambda('n', q.Multiply(q.Var('n'), 10))))).toEqual({
+      data: [10, 20],
+    });
   });
 });

@@ -40,14 +40,39 @@ class Recorder {
   }
 
   /** Resolves with every event of `type` once there are `count` of them; fails after the deadline. */
-  until(type: string, count = 1): Promise<any[]> {
+  until<T = unknown>(type: string, count = 1): Promise<T[]> {
     const list = this.seen.get(type) ?? [];
-    if (list.length >= count) return Promise.resolve(list.slice());
+    if (list.length >= count) return Promise.resolve(list.slice() as T[]);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${count} ${type} event(s) within ${WAIT_MS} ms; saw ${JSON.stringify([...this.seen.keys()])}`)), WAIT_MS);
-      this.waiters.push({ type, count, resolve: (events) => (clearTimeout(timer), resolve(events)) });
+      const timer = setTimeout(
+        () => reject(new Error(`no ${count} ${type} event(s) within ${WAIT_MS} ms; saw ${JSON.stringify([...this.seen.keys()])}`)),
+        WAIT_MS,
+      );
+      this.waiters.push({
+        type,
+        count,
+        resolve: (events) => {
+          clearTimeout(timer);
+          resolve(events as T[]);
+        },
+      });
     });
   }
+}
+
+/** What the tests read of the driver's stream events (faunadb-js leaves them untyped). */
+interface SnapshotEvent {
+  data: unknown;
+}
+interface VersionEvent {
+  action: string;
+  document: { ref: values.Ref; ts: number; data: unknown };
+  diff: { data: unknown };
+}
+interface SetEvent {
+  action: string;
+  document: { ref: values.Ref };
+  index: { ref: values.Ref; terms: unknown[]; values: unknown[] };
 }
 
 function sameRef(a: values.Ref, b: values.Ref): boolean {
@@ -58,7 +83,15 @@ beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = clientFor(server.rootSecret);
   await client.query(q.CreateCollection({ name: 'parcels' }));
-  await client.query(q.CreateIndex({ name: 'parcels_by_state', source: q.Collection('parcels'), terms: [{ field: ['data', 'state'] }], values: [{ field: ['data', 'weight'] }], active: true }));
+  await client.query(
+    q.CreateIndex({
+      name: 'parcels_by_state',
+      source: q.Collection('parcels'),
+      terms: [{ field: ['data', 'state'] }],
+      values: [{ field: ['data', 'weight'] }],
+      active: true,
+    }),
+  );
 });
 afterEach(() => {
   for (const each of subscriptions.splice(0)) each.close();
@@ -83,11 +116,11 @@ describe('faunadb 4.x driver: client.stream', () => {
     subscription.start();
     const [start] = await recorder.until('start');
     expect(typeof start).toBe('number');
-    const [snapshot] = await recorder.until('snapshot');
+    const [snapshot] = await recorder.until<SnapshotEvent>('snapshot');
     expect(snapshot.data).toEqual({ state: 'packed', weight: 3 });
     const updated = await client.query<{ ts: number }>(q.Update(ref, { data: { state: 'sent' } }));
     await client.query(q.Delete(ref));
-    const [update, removal] = await recorder.until('version', 2);
+    const [update, removal] = await recorder.until<VersionEvent>('version', 2);
     expect(update.action).toBe('update');
     expect(sameRef(update.document.ref, ref)).toBe(true);
     expect(update.document.ts).toBe(updated.ts);
@@ -109,7 +142,7 @@ describe('faunadb 4.x driver: client.stream', () => {
     await recorder.until('start');
     const parcel = await client.query<{ ref: values.Ref }>(q.Create(q.Collection('parcels'), { data: { state: 'lost', weight: 7 } }));
     await client.query(q.Update(parcel.ref, { data: { state: 'found' } }));
-    const [added, removed] = await recorder.until('set', 2);
+    const [added, removed] = await recorder.until<SetEvent>('set', 2);
     expect(added.action).toBe('add');
     expect(added.document.ref).toBeInstanceOf(values.Ref);
     expect(sameRef(added.document.ref, parcel.ref)).toBe(true);

@@ -12,7 +12,14 @@ describe('faunadb driver: regular-expression string functions', () => {
   it.each<[string, ExprArg, unknown]>([
     ['ContainsStrRegex', q.ContainsStrRegex('One 2\n3 Four', '(?m)^3'), true],
     ['ContainsStrRegex without a match', q.ContainsStrRegex('One 2\n3 Four', '^3'), false],
-    ['FindStrRegex', q.FindStrRegex('One Fish Two fish', '[fF]ish'), [{ start: 4, end: 7, data: 'Fish' }, { start: 13, end: 16, data: 'fish' }]],
+    [
+      'FindStrRegex',
+      q.FindStrRegex('One Fish Two fish', '[fF]ish'),
+      [
+        { start: 4, end: 7, data: 'Fish' },
+        { start: 13, end: 16, data: 'fish' },
+      ],
+    ],
     ['FindStrRegex with a start', q.FindStrRegex('One Fish Two fish', '[fF]ish', 9), [{ start: 13, end: 16, data: 'fish' }]],
     ['FindStrRegex with a start and num_results', q.FindStrRegex('a1b2c3', '\\d', 2, 1), [{ start: 3, end: 3, data: '2' }]],
     ['ReplaceStrRegex', q.ReplaceStrRegex('1 Cat 2 Cap 3 cam', '[cC]a.', 'FISH'), '1 FISH 2 FISH 3 FISH'],
@@ -28,11 +35,18 @@ describe('faunadb driver: regular-expression string functions', () => {
   });
 
   it('reports an invalid pattern at the pattern, as the real service', async () => {
-    await expectBadRequest(driver.client.query(q.FindStrRegex('', '{')), 'invalid argument', 'Search pattern /{/ is not a valid regular expression.', ['pattern']);
+    await expectBadRequest(
+      driver.client.query(q.FindStrRegex('', '{')),
+      'invalid argument',
+      'Search pattern /{/ is not a valid regular expression.',
+      ['pattern'],
+    );
   });
 
   it('reports a wrong argument type at the argument', async () => {
-    await expectBadRequest(driver.client.query(q.ReplaceStrRegex(7, '7', '8')), 'invalid argument', 'String expected, Integer provided.', ['replacestrregex']);
+    await expectBadRequest(driver.client.query(q.ReplaceStrRegex(7, '7', '8')), 'invalid argument', 'String expected, Integer provided.', [
+      'replacestrregex',
+    ]);
   });
 
   it('reports NGram sizes too far apart at the call', async () => {

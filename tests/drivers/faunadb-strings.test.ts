@@ -51,8 +51,16 @@ describe('faunadb driver: string functions', () => {
   });
 
   it('reports a wrong argument type at the argument, as the real service', async () => {
-    expect(await firstError(q.Concat(['a', 1]))).toEqual({ position: ['concat', 1], code: 'invalid argument', description: 'String expected, Integer provided.' });
-    expect(await firstError(q.FindStr('abc', 'b', 'x'))).toEqual({ position: ['start'], code: 'invalid argument', description: 'Integer expected, String provided.' });
+    expect(await firstError(q.Concat(['a', 1]))).toEqual({
+      position: ['concat', 1],
+      code: 'invalid argument',
+      description: 'String expected, Integer provided.',
+    });
+    expect(await firstError(q.FindStr('abc', 'b', 'x'))).toEqual({
+      position: ['start'],
+      code: 'invalid argument',
+      description: 'Integer expected, String provided.',
+    });
   });
 
   it('reports a SubString start beyond the string at the call', async () => {
@@ -81,9 +89,25 @@ describe('faunadb driver: conversions', () => {
   });
 
   it('reports conversions that cannot be made', async () => {
-    expect(await firstError(q.ToNumber('abc'))).toEqual({ position: [], code: 'invalid argument', description: 'Cannot cast String to Number.' });
-    expect(await firstError(q.ToDouble(true))).toEqual({ position: ['to_double'], code: 'invalid argument', description: 'Cannot cast Boolean to Double.' });
-    expect(await firstError(q.ToInteger(false))).toEqual({ position: ['to_integer'], code: 'invalid argument', description: 'Cannot cast Boolean to Integer.' });
-    expect(await firstError(q.ToString([1]))).toEqual({ position: [], code: 'invalid argument', description: 'Cannot cast Array to String.' });
+    expect(await firstError(q.ToNumber('abc'))).toEqual({
+      position: [],
+      code: 'invalid argument',
+      description: 'Cannot cast String to Number.',
+    });
+    expect(await firstError(q.ToDouble(true))).toEqual({
+      position: ['to_double'],
+      code: 'invalid argument',
+      description: 'Cannot cast Boolean to Double.',
+    });
+    expect(await firstError(q.ToInteger(false))).toEqual({
+      position: ['to_integer'],
+      code: 'invalid argument',
+      description: 'Cannot cast Boolean to Integer.',
+    });
+    expect(await firstError(q.ToString([1]))).toEqual({
+      position: [],
+      code: 'invalid argument',
+      description: 'Cannot cast Array to String.',
+    });
   });
 });

@@ -20,7 +20,9 @@ beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'bookings' }));
-  await client.query(q.Create(q.Ref(q.Collection('bookings'), '1'), { data: { starts: q.Time('2024-02-28T18:30:00Z'), day: q.Date('2024-02-28') } }));
+  await client.query(
+    q.Create(q.Ref(q.Collection('bookings'), '1'), { data: { starts: q.Time('2024-02-28T18:30:00Z'), day: q.Date('2024-02-28') } }),
+  );
 });
 afterAll(async () => {
   await client.close();
@@ -56,9 +58,15 @@ describe('faunadb 4.x driver: building and converting times', () => {
 
   it('ToMicros, ToMillis and ToSeconds of a time and of microseconds', async () => {
     const time = q.Time('2020-01-02T03:04:05.123456Z');
-    expect(await client.query([q.ToMicros(time), q.ToMillis(time), q.ToSeconds(time), q.ToMillis(1500), q.ToSeconds(q.Time('1969-12-31T23:59:59.5Z'))])).toEqual([
-      1577934245123456, 1577934245123, 1577934245, 1, -1,
-    ]);
+    expect(
+      await client.query([
+        q.ToMicros(time),
+        q.ToMillis(time),
+        q.ToSeconds(time),
+        q.ToMillis(1500),
+        q.ToSeconds(q.Time('1969-12-31T23:59:59.5Z')),
+      ]),
+    ).toEqual([1577934245123456, 1577934245123, 1577934245, 1, -1]);
   });
 
   it('ToTime("now") is Now()', async () => {
@@ -69,7 +77,16 @@ describe('faunadb 4.x driver: building and converting times', () => {
 describe('faunadb 4.x driver: fields of a stored time', () => {
   it('Second … Year of a document field', async () => {
     const starts = q.Select(['data', 'starts'], q.Get(q.Ref(q.Collection('bookings'), '1')));
-    const fields = await client.query([q.Second(starts), q.Minute(starts), q.Hour(starts), q.DayOfMonth(starts), q.DayOfWeek(starts), q.DayOfYear(starts), q.Month(starts), q.Year(starts)]);
+    const fields = await client.query([
+      q.Second(starts),
+      q.Minute(starts),
+      q.Hour(starts),
+      q.DayOfMonth(starts),
+      q.DayOfWeek(starts),
+      q.DayOfYear(starts),
+      q.Month(starts),
+      q.Year(starts),
+    ]);
     expect(fields).toEqual([0, 30, 18, 28, 3, 59, 2, 2024]);
   });
 });
@@ -84,7 +101,13 @@ describe('faunadb 4.x driver: time arithmetic', () => {
       q.TimeSubtract(q.Date('2024-03-01'), 1, 'day'),
       q.TimeAdd(q.Epoch(0, 'second'), 1, 'nanosecond'),
     ]);
-    expect(results.map(textOf)).toEqual(['2024-02-29T18:30:00Z', '2024-02-28T17:00:00Z', '2024-02-29', '2024-02-29', '1970-01-01T00:00:00.000000001Z']);
+    expect(results.map(textOf)).toEqual([
+      '2024-02-29T18:30:00Z',
+      '2024-02-28T17:00:00Z',
+      '2024-02-29',
+      '2024-02-29',
+      '1970-01-01T00:00:00.000000001Z',
+    ]);
   });
 
   it('TimeDiff of times and of dates', async () => {
@@ -98,22 +121,47 @@ describe('faunadb 4.x driver: time arithmetic', () => {
   });
 
   it('errors: a bad unit, a time unit on a date, mixed arguments, and the bounds', async () => {
-    expect(await firstServiceError(client.query(q.Epoch(0, 'picosecond')))).toEqual({ status: 400, code: 'invalid argument', description: 'Time Unit expected, String provided.', position: ['unit'] });
-    expect(await firstServiceError(client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({ status: 400, code: 'invalid argument', description: "Invalid time unit 'hour'.", position: ['unit'] });
+    expect(await firstServiceError(client.query(q.Epoch(0, 'picosecond')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Time Unit expected, String provided.',
+      position: ['unit'],
+    });
+    expect(await firstServiceError(client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: "Invalid time unit 'hour'.",
+      position: ['unit'],
+    });
     expect(await firstServiceError(client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')))).toEqual({
       status: 400,
       code: 'invalid argument',
       description: 'Incompatible time arguments.',
       position: ['time_diff'],
     });
-    expect(await firstServiceError(client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({ status: 400, code: 'invalid argument', description: 'Integer expected, String provided.', position: ['offset'] });
+    expect(await firstServiceError(client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Integer expected, String provided.',
+      position: ['offset'],
+    });
     expect(await firstServiceError(client.query(q.Epoch(100000000000000000, 'seconds')))).toEqual({
       status: 400,
       code: 'invalid argument',
       description: 'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
       position: [],
     });
-    expect(await firstServiceError(client.query(q.Date('2023-02-29')))).toEqual({ status: 400, code: 'invalid argument', description: "Cannot cast '2023-02-29' to a date.", position: [] });
-    expect(await firstServiceError(client.query(q.ToTime(true)))).toEqual({ status: 400, code: 'invalid argument', description: 'Cannot cast Boolean to Time.', position: [] });
+    expect(await firstServiceError(client.query(q.Date('2023-02-29')))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: "Cannot cast '2023-02-29' to a date.",
+      position: [],
+    });
+    expect(await firstServiceError(client.query(q.ToTime(true)))).toEqual({
+      status: 400,
+      code: 'invalid argument',
+      description: 'Cannot cast Boolean to Time.',
+      position: [],
+    });
   });
 });

@@ -14,7 +14,9 @@ const clients: faunadb.Client[] = [];
 type FunctionRecord = { ref: values.Ref; ts: number; name: string; body: values.Query; data?: Record<string, unknown>; role?: unknown };
 type Doc<T> = { ref: values.Ref; ts: number; data: T };
 type Page<T> = { data: T[] };
-type ErrorBody = { errors: Array<{ code: string; description: string; position: unknown[]; cause?: Array<{ code: string; position: unknown[] }> }> };
+type ErrorBody = {
+  errors: Array<{ code: string; description: string; position: unknown[]; cause?: Array<{ code: string; position: unknown[] }> }>;
+};
 
 function clientFor(secret: string, extra: Partial<ClientConfig> = {}): faunadb.Client {
   const created = driverClient(server, secret, extra);
@@ -39,8 +41,15 @@ beforeAll(async () => {
       q.CreateFunction({ name: 'echo', body: q.Query(q.Lambda('x', q.Var('x'))) }),
       q.CreateFunction({ name: 'swap', body: q.Query((a: unknown, b: unknown) => [b, a]) }),
       q.CreateFunction({ name: 'negate', body: q.Query(q.Lambda('x', q.Not(q.Var('x')))) }),
-      q.CreateFunction({ name: 'add_entry', role: 'server', body: q.Query(q.Lambda('text', q.Create(q.Collection('entries'), { data: { text: q.Var('text') } }))) }),
-      q.CreateFunction({ name: 'add_entry_as_caller', body: q.Query(q.Lambda('text', q.Create(q.Collection('entries'), { data: { text: q.Var('text') } }))) }),
+      q.CreateFunction({
+        name: 'add_entry',
+        role: 'server',
+        body: q.Query(q.Lambda('text', q.Create(q.Collection('entries'), { data: { text: q.Var('text') } }))),
+      }),
+      q.CreateFunction({
+        name: 'add_entry_as_caller',
+        body: q.Query(q.Lambda('text', q.Create(q.Collection('entries'), { data: { text: q.Var('text') } }))),
+      }),
       q.CreateFunction({ name: 'secret_echo', body: q.Query(q.Lambda('x', q.Var('x'))) }),
     ),
   );
@@ -63,7 +72,9 @@ afterAll(async () => {
 
 describe('faunadb driver: user-defined functions', () => {
   it('CreateFunction answers the record: a Ref into functions, the name, the body as a driver Query, data and role', async () => {
-    const record = await client.query<FunctionRecord>(q.CreateFunction({ name: 'described', body: q.Query(q.Lambda('x', q.Var('x'))), data: { v: 1 }, role: 'server' }));
+    const record = await client.query<FunctionRecord>(
+      q.CreateFunction({ name: 'described', body: q.Query(q.Lambda('x', q.Var('x'))), data: { v: 1 }, role: 'server' }),
+    );
     expect(record.ref).toBeInstanceOf(values.Ref);
     expect(record.ref.id).toBe('described');
     expect(record.ref.collection?.id).toBe('functions');
@@ -119,7 +130,12 @@ describe('faunadb driver: user-defined functions', () => {
     const entry = await caller.query<Doc<{ text: string }>>(q.Call('add_entry', 'through the function'));
     expect(entry.data).toEqual({ text: 'through the function' });
     expect(await client.query(q.Select(['data', 'text'], q.Get(entry.ref)))).toBe('through the function');
-    const body = expectDriverError(await failureOf(caller.query(q.Call('add_entry_as_caller', 'denied'))), errors.BadRequest, 400, 'call error');
+    const body = expectDriverError(
+      await failureOf(caller.query(q.Call('add_entry_as_caller', 'denied'))),
+      errors.BadRequest,
+      400,
+      'call error',
+    );
     expect(body.errors[0]!.cause?.[0]?.code).toBe('permission denied');
   });
 });
@@ -127,8 +143,15 @@ describe('faunadb driver: user-defined functions', () => {
 describe('faunadb driver: query deadlines (LIMIT-TIME-001)', () => {
   it('a query outlasting the queryTimeout option is the driver UnavailableError "time out", and the client goes on', async () => {
     const half = q.Call('fan', q.Subtract(q.Var('n'), 1));
-    await client.query(q.CreateFunction({ name: 'fan', body: q.Query(q.Lambda('n', q.If(q.Equals(q.Var('n'), 0), 0, q.Add(half, half)))) }));
-    const body = expectDriverError(await failureOf(client.query(q.Call('fan', 16), { queryTimeout: 10 })), errors.UnavailableError, 503, 'time out');
+    await client.query(
+      q.CreateFunction({ name: 'fan', body: q.Query(q.Lambda('n', q.If(q.Equals(q.Var('n'), 0), 0, q.Add(half, half)))) }),
+    );
+    const body = expectDriverError(
+      await failureOf(client.query(q.Call('fan', 16), { queryTimeout: 10 })),
+      errors.UnavailableError,
+      503,
+      'time out',
+    );
     expect(body.errors[0]!.description).toBe('Read timed out (Query eval has timed out.)');
     expect(await client.query(q.Call('fan', 3), { queryTimeout: 10_000 })).toBe(0);
   });

@@ -13,7 +13,14 @@ let client: faunadb.Client;
 interface Thing {
   ref: values.Ref;
   ts: number;
-  data: { sku: string; price: number; at: values.FaunaTime; blob: values.Bytes; ratio: number; nested: { list: unknown[]; owner: values.Ref } };
+  data: {
+    sku: string;
+    price: number;
+    at: values.FaunaTime;
+    blob: values.Bytes;
+    ratio: number;
+    nested: { list: unknown[]; owner: values.Ref };
+  };
 }
 
 /** The code of the first error the driver read from the response (its `errors()` is typed as a bare object). */
@@ -25,8 +32,12 @@ beforeAll(async () => {
   server = await startReferenceServer({ port: 0 });
   client = driverClient(server);
   await client.query(q.CreateCollection({ name: 'things' }));
-  await client.query(q.CreateIndex({ name: 'things_by_sku', source: q.Collection('things'), terms: [{ field: ['data', 'sku'] }], unique: true }));
-  await client.query(q.CreateIndex({ name: 'things_by_price', source: q.Collection('things'), values: [{ field: ['data', 'price'] }, { field: ['ref'] }] }));
+  await client.query(
+    q.CreateIndex({ name: 'things_by_sku', source: q.Collection('things'), terms: [{ field: ['data', 'sku'] }], unique: true }),
+  );
+  await client.query(
+    q.CreateIndex({ name: 'things_by_price', source: q.Collection('things'), values: [{ field: ['data', 'price'] }, { field: ['ref'] }] }),
+  );
 });
 afterAll(async () => {
   client.close?.();
@@ -38,7 +49,14 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
     const owner = await client.query<{ ref: values.Ref }>(q.Create(q.Collection('things'), { data: { sku: 'owner', price: 0 } }));
     const created = await client.query<Thing>(
       q.Create(q.Collection('things'), {
-        data: { sku: 'a1', price: 3, at: q.Time('2024-01-02T03:04:05.123456Z'), blob: q.Bytes('AQID'), ratio: 1.5, nested: { list: [1, 'x', null, true], owner: owner.ref } },
+        data: {
+          sku: 'a1',
+          price: 3,
+          at: q.Time('2024-01-02T03:04:05.123456Z'),
+          blob: q.Bytes('AQID'),
+          ratio: 1.5,
+          nested: { list: [1, 'x', null, true], owner: owner.ref },
+        },
       }),
     );
     const read = await client.query<Thing>(q.Get(created.ref));
@@ -61,11 +79,16 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
 
   it('finds a document by index term, and pages a values index as [value, ref] tuples in value order', async () => {
     const refs = await client.query<values.Ref[]>(
-      q.Map(['p-30', 'p-10', 'p-20'], q.Lambda('sku', q.Select('ref', q.Create(q.Collection('things'), { data: { sku: q.Var('sku'), price: q.Var('sku') } })))),
+      q.Map(
+        ['p-30', 'p-10', 'p-20'],
+        q.Lambda('sku', q.Select('ref', q.Create(q.Collection('things'), { data: { sku: q.Var('sku'), price: q.Var('sku') } }))),
+      ),
     );
     const bySku = await client.query<{ data: values.Ref[] }>(q.Paginate(q.Match(q.Index('things_by_sku'), 'p-20')));
     expect(bySku.data.map((ref) => ref.id)).toEqual([refs[2]!.id]);
-    const byPrice = await client.query<{ data: Array<[unknown, values.Ref]> }>(q.Paginate(q.Match(q.Index('things_by_price')), { size: 100 }));
+    const byPrice = await client.query<{ data: Array<[unknown, values.Ref]> }>(
+      q.Paginate(q.Match(q.Index('things_by_price')), { size: 100 }),
+    );
     const tuples = byPrice.data.filter(([price]) => typeof price === 'string');
     expect(tuples.map(([price]) => price)).toEqual(['p-10', 'p-20', 'p-30']);
     expect(tuples.map(([, ref]) => ref.id)).toEqual([refs[1]!.id, refs[2]!.id, refs[0]!.id]);
@@ -74,7 +97,9 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
 
   it('refuses a second document with a unique term as the driver BadRequest "instance not unique", and writes nothing', async () => {
     await client.query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 1 } }));
-    const failure = await client.query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 2 } })).catch((error: unknown) => error);
+    const failure = await client
+      .query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 2 } }))
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(errors.BadRequest);
     expect((failure as errors.FaunaHTTPError).requestResult.statusCode).toBe(400);
     expect(firstErrorCode(failure)).toBe('instance not unique');

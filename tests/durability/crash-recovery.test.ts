@@ -33,9 +33,14 @@ async function existing(url: string, ids: number[]): Promise<Set<number>> {
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
     const batch = ids.slice(i, i + 500);
-    const answer = await query(url, batch.map((id) => ({ exists: ref('items', String(id)) })));
+    const answer = await query(
+      url,
+      batch.map((id) => ({ exists: ref('items', String(id)) })),
+    );
     expect(answer.status).toBe(200);
-    (answer.body.resource as boolean[]).forEach((present, j) => present && found.add(batch[j]!));
+    (answer.body.resource as boolean[]).forEach((present, j) => {
+      if (present) found.add(batch[j]!);
+    });
   }
   return found;
 }
@@ -108,7 +113,10 @@ describe('--data-dir survives SIGKILL', () => {
     await appendFile(join(data.dir, 'commit.log'), Buffer.from([0, 0, 3, 232, 1, 2, 3, 4, 9, 9, 9]));
     server = await data.start();
     expect(server.stderr()).toMatch(/dropped a torn final commit-log record \(11 bytes\)/);
-    const created = await query(server.url, { create: ref('items', '999999999'), params: { object: { data: { object: { after: 'torn' } } } } });
+    const created = await query(server.url, {
+      create: ref('items', '999999999'),
+      params: { object: { data: { object: { after: 'torn' } } } },
+    });
     expect(created.status).toBe(201);
     await server.kill('SIGKILL');
     server = await data.start();

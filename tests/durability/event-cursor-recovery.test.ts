@@ -24,7 +24,13 @@ async function createItems(url: string, ns: number[]): Promise<void> {
   expect([200, 201], JSON.stringify(answer.body)).toContain(answer.status);
 }
 
-async function feed(url: string, body: Record<string, unknown>): Promise<{ events: any[]; cursor: string; has_next: boolean }> {
+/** What the test reads of a feed event: its type and its document's `n` (tagged when the format is). */
+interface ItemEvent {
+  type: string;
+  data: { '@doc': { n: { '@int'?: string } } };
+}
+
+async function feed(url: string, body: Record<string, unknown>): Promise<{ events: ItemEvent[]; cursor: string; has_next: boolean }> {
   const answer = await post(url, '/feed/1', body, { 'x-format': 'tagged' });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body;
@@ -49,7 +55,9 @@ describe('event sources survive SIGKILL with --data-dir', () => {
   it('a feed cursor from before the kill continues after the restart without gaps', async () => {
     server = await data.start();
     const before = server.url;
-    expect((await post(before, '/', { create_collection: { object: { name: 'items' } } }, { 'x-faunadb-api-version': '4' })).status).toBe(201);
+    expect((await post(before, '/', { create_collection: { object: { name: 'items' } } }, { 'x-faunadb-api-version': '4' })).status).toBe(
+      201,
+    );
     const source = await post(before, '/query/1', { query: 'items.all().eventSource()' }, { 'x-format': 'tagged' });
     expect(source.status, JSON.stringify(source.body)).toBe(200);
     const token = source.body.data['@stream'] as string;

@@ -30,7 +30,7 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
   const args = [...(options.nodeArgs ?? []), LAUNCHER, '--port', '0', '--root-secret', options.rootSecret];
   if (options.dataDir !== undefined) args.push('--data-dir', options.dataDir);
   const env = { ...process.env };
-  delete env['FAUNA_ROOT_SECRET'];
+  delete env.FAUNA_ROOT_SECRET;
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';

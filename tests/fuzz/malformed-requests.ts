@@ -41,23 +41,150 @@ export interface FuzzTargets {
 
 /** Names the fuzzer always uses, some of them argument keys or misspellings rather than functions. */
 const EXTRA_FORM_NAMES = [
-  'get', 'create', 'update', 'replace', 'delete', 'exists', 'paginate', 'match', 'index', 'collection', 'class', 'database',
-  'ref', 'select', 'lambda', 'let', 'var', 'do', 'if', 'map', 'foreach', 'filter', 'and', 'or', 'not', 'equals', 'abort', 'now',
-  'time', 'date', 'new_id', 'login', 'logout', 'identify', 'identity', 'has_identity', 'current_identity', 'create_key',
-  'create_index', 'create_collection', 'create_class', 'create_database', 'create_role', 'create_function', 'call', 'documents',
-  'union', 'intersection', 'difference', 'distinct', 'join', 'range', 'singleton', 'events', 'keys', 'tokens', 'credentials',
-  'query', 'object', 'count', 'add', 'concat', 'contains_path', 'is_null', 'to_string', 'reverse', 'take', 'drop', 'append',
-  'prepend', 'sort', 'terms', 'values', 'size', 'after', 'before', 'ts', 'action', 'params', 'expr', 'in', 'then', 'else', 'from',
-  'path', 'default', 'id', 'scope', 'data', 'name', 'source', 'unique', 'serialized', 'role', 'password', 'credentials', 'ttl',
+  'get',
+  'create',
+  'update',
+  'replace',
+  'delete',
+  'exists',
+  'paginate',
+  'match',
+  'index',
+  'collection',
+  'class',
+  'database',
+  'ref',
+  'select',
+  'lambda',
+  'let',
+  'var',
+  'do',
+  'if',
+  'map',
+  'foreach',
+  'filter',
+  'and',
+  'or',
+  'not',
+  'equals',
+  'abort',
+  'now',
+  'time',
+  'date',
+  'new_id',
+  'login',
+  'logout',
+  'identify',
+  'identity',
+  'has_identity',
+  'current_identity',
+  'create_key',
+  'create_index',
+  'create_collection',
+  'create_class',
+  'create_database',
+  'create_role',
+  'create_function',
+  'call',
+  'documents',
+  'union',
+  'intersection',
+  'difference',
+  'distinct',
+  'join',
+  'range',
+  'singleton',
+  'events',
+  'keys',
+  'tokens',
+  'credentials',
+  'query',
+  'object',
+  'count',
+  'add',
+  'concat',
+  'contains_path',
+  'is_null',
+  'to_string',
+  'reverse',
+  'take',
+  'drop',
+  'append',
+  'prepend',
+  'sort',
+  'terms',
+  'values',
+  'size',
+  'after',
+  'before',
+  'ts',
+  'action',
+  'params',
+  'expr',
+  'in',
+  'then',
+  'else',
+  'from',
+  'path',
+  'default',
+  'id',
+  'scope',
+  'data',
+  'name',
+  'source',
+  'unique',
+  'serialized',
+  'role',
+  'password',
+  'credentials',
+  'ttl',
 ];
-const EXTRA_ARG_KEYS = ['params', 'object', 'in', 'then', 'else', 'from', 'size', 'after', 'before', 'terms', 'expr', 'id', 'scope', 'default', 'path', 'events', 'sources', 'ts', 'action'];
+const EXTRA_ARG_KEYS = [
+  'params',
+  'object',
+  'in',
+  'then',
+  'else',
+  'from',
+  'size',
+  'after',
+  'before',
+  'terms',
+  'expr',
+  'id',
+  'scope',
+  'default',
+  'path',
+  'events',
+  'sources',
+  'ts',
+  'action',
+];
 /** Every function form of the expression schema: its first key is the function's name, the others its arguments. */
-const SCHEMA_FORMS = Object.entries(readSchema('expression')['$defs'] as Record<string, { required?: string[]; properties?: Record<string, unknown> }>)
+const SCHEMA_FORMS = Object.entries(
+  readSchema('expression').$defs as Record<string, { required?: string[]; properties?: Record<string, unknown> }>,
+)
   .filter(([name]) => name.startsWith('form-'))
   .map(([, form]) => ({ name: form.required?.[0], keys: Object.keys(form.properties ?? {}) }));
 const V4_FORMS = [...new Set([...EXTRA_FORM_NAMES, ...SCHEMA_FORMS.flatMap((form) => (form.name === undefined ? [] : [form.name]))])];
 const ARG_KEYS = [...new Set([...EXTRA_ARG_KEYS, ...SCHEMA_FORMS.flatMap((form) => form.keys)])];
-const TAGS = ['@ref', '@ts', '@date', '@bytes', '@query', '@obj', '@set', '@doc', '@mod', '@int', '@long', '@double', '@time', '@object', '@nope'];
+const TAGS = [
+  '@ref',
+  '@ts',
+  '@date',
+  '@bytes',
+  '@query',
+  '@obj',
+  '@set',
+  '@doc',
+  '@mod',
+  '@int',
+  '@long',
+  '@double',
+  '@time',
+  '@object',
+  '@nope',
+];
 
 /** Random JSON with integers, decimals, unicode, and nesting — valid JSON text, mostly meaningless. */
 const randomJson = fc.jsonValue({ maxDepth: 4 });
@@ -79,7 +206,12 @@ function v4Expression(targets: FuzzTargets): fc.Arbitrary<unknown> {
     fc.constant(collectionRef),
     fc.constant({ ref: collectionRef, id: '1' }),
     fc.constant({ index: targets.index ?? 'nope' }),
-    fc.tuple(fc.constantFrom(...TAGS), fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null), fc.constant({}), fc.constant([]))).map(([tag, v]) => ({ [tag]: v })),
+    fc
+      .tuple(
+        fc.constantFrom(...TAGS),
+        fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null), fc.constant({}), fc.constant([])),
+      )
+      .map(([tag, v]) => ({ [tag]: v })),
     fc.constant({ '@ref': { id: '1', collection: { '@ref': { id: targets.collection, collection: { '@ref': { id: 'collections' } } } } } }),
     fc.constant({ '@ts': '2024-13-45T99:99:99Z' }),
     fc.constant({ '@query': { lambda: 'x', expr: { var: 'y' } } }),
@@ -97,15 +229,75 @@ function v4Expression(targets: FuzzTargets): fc.Arbitrary<unknown> {
   })).expr;
 }
 
-const FQL_TOKENS = ['.', '(', ')', '{', '}', '[', ']', ',', ':', '=>', '=', '==', '!', '?.', '??', '"', "'", '`', '#{', 'let', 'if', 'else', 'null', 'true',
-  'Time', 'Date', 'all', 'where', 'map', 'forEach', 'first', 'byId', 'create', 'update', 'delete', 'eventSource', 'eventsOn', 'toStream', 'changesOn', 'abort',
-  'Collection', 'Key', 'Database', 'x', '1', '1.5', '-', '+', '*', '/', '$', ';', '\n', '"unterminated', '9999999999999999999999', '\\u{D800}'];
+const FQL_TOKENS = [
+  '.',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '=>',
+  '=',
+  '==',
+  '!',
+  '?.',
+  '??',
+  '"',
+  "'",
+  '`',
+  '#{',
+  'let',
+  'if',
+  'else',
+  'null',
+  'true',
+  'Time',
+  'Date',
+  'all',
+  'where',
+  'map',
+  'forEach',
+  'first',
+  'byId',
+  'create',
+  'update',
+  'delete',
+  'eventSource',
+  'eventsOn',
+  'toStream',
+  'changesOn',
+  'abort',
+  'Collection',
+  'Key',
+  'Database',
+  'x',
+  '1',
+  '1.5',
+  '-',
+  '+',
+  '*',
+  '/',
+  '$',
+  ';',
+  '\n',
+  '"unterminated',
+  '9999999999999999999999',
+  '\\u{D800}',
+];
 
 function fqlQuery(targets: FuzzTargets): fc.Arbitrary<string> {
   return fc.oneof(
     fc.array(fc.constantFrom(...FQL_TOKENS, targets.collection), { maxLength: 16 }).map((tokens) => tokens.join(' ')),
     fc.string({ maxLength: 60 }),
-    fc.constantFrom(`${targets.collection}.all()`, `${targets.collection}.all().eventSource()`, `${targets.collection}.byId("1")`, `${targets.collection}.all().map(x => x.nope.nope)`),
+    fc.constantFrom(
+      `${targets.collection}.all()`,
+      `${targets.collection}.all().eventSource()`,
+      `${targets.collection}.byId("1")`,
+      `${targets.collection}.all().map(x => x.nope.nope)`,
+    ),
   );
 }
 
@@ -149,7 +341,12 @@ const headerText = fc.string({ maxLength: 30 }).map((s) => s.replace(/[^\x20-\x7
 function commonHeaders(targets: FuzzTargets): fc.Arbitrary<Record<string, string>> {
   const wellFormed = fc.constantFrom<Record<string, string>>(
     { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4' },
-    { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4', 'x-query-timeout': '2000' },
+    {
+      authorization: `Bearer ${targets.secret}`,
+      'content-type': 'application/json',
+      'x-faunadb-api-version': '4',
+      'x-query-timeout': '2000',
+    },
     { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-format': 'tagged' },
   );
   return fc.oneof({ weight: 1, arbitrary: wellFormed }, { weight: 2, arbitrary: drawnHeaders(targets) });
@@ -160,7 +357,10 @@ function drawnHeaders(targets: FuzzTargets): fc.Arbitrary<Record<string, string>
     .record(
       {
         authorization: SECRET_VARIANTS(targets.secret),
-        'content-type': fc.oneof(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''), headerText),
+        'content-type': fc.oneof(
+          fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''),
+          headerText,
+        ),
         'x-faunadb-api-version': fc.oneof(fc.constantFrom('2.0', '2.1', '2.7', '4', '5', 'UNSTABLE', '', '4.0', 'v4', '99'), headerText),
         'x-format': fc.oneof(fc.constantFrom('tagged', 'simple', 'decorated'), headerText),
         'x-query-timeout-ms': fc.oneof(fc.constantFrom('0', '-1', '1', 'abc', '1e99', '99999999999999999999'), headerText),
@@ -177,7 +377,13 @@ function drawnHeaders(targets: FuzzTargets): fc.Arbitrary<Record<string, string>
     .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>);
 }
 
-const INVALID_UTF8 = [Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]), Buffer.from([0xe2, 0x82])];
+const INVALID_UTF8 = [
+  Buffer.from([0xff, 0xfe, 0xfd]),
+  Buffer.from([0xc3, 0x28]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
+  Buffer.from([0xe2, 0x82]),
+];
 
 /**
  * A query of a few hundred bytes whose result is `initial` doubled `times` times: `[acc, acc]` shares its halves, so
@@ -193,22 +399,53 @@ function jsonBody(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
   return fc.oneof(
     { weight: 12, arbitrary: plausible.map((v) => Buffer.from(JSON.stringify(v) ?? 'null', 'utf8')) },
     { weight: 3, arbitrary: randomJson.map((v) => Buffer.from(JSON.stringify(v), 'utf8')) },
-    { weight: 2, arbitrary: plausible.chain((v) => {
-      const full = JSON.stringify(v) ?? 'null';
-      return fc.nat({ max: Math.max(0, full.length - 1) }).map((cut) => Buffer.from(full.slice(0, cut), 'utf8'));
-    }) },
-    text(fc.constantFrom('', ' ', '{', '}', '[', '{"a":}', '{"a" 1}', "{'a':1}", 'nul', 'NaN', 'Infinity', '-', '1e999999', '01', '"\\ud800"', '{"a":1,"a":2}', '\u0000', '[1,]', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}')),
-    { weight: 3, arbitrary: fc.oneof(
-    text(fc.integer({ min: 2, max: 5 }).map((k) => deepNesting(10 ** k, '[', ']'))),
-    text(fc.integer({ min: 2, max: 5 }).map((k) => deepNesting(10 ** k, '{"a":', '}'))),
-    text(fc.integer({ min: 2, max: 4 }).map((k) => deepNesting(10 ** k, '{"do":[', ']}'))),
-    text(fc.integer({ min: 2, max: 3 }).map((k) => deepNesting(10 ** k, '{"add":[1,', ']}'))),
-    text(fc.integer({ min: 4, max: 6 }).map((k) => JSON.stringify({ concat: ['x'.repeat(10 ** k), 'y'] }))),
-    text(fc.integer({ min: 3, max: 4 }).map((k) => JSON.stringify(Array.from({ length: 10 ** k }, (_, i) => i)))),
-    text(fc.integer({ min: 3, max: 4 }).map((k) => `{"object":{${Array.from({ length: 10 ** k }, (_, i) => `"k${i}":${i}`).join(',')}}}`)),
-    text(fc.integer({ min: 22, max: 40 }).map((k) => doubling(k, '[]'))),
-    text(fc.integer({ min: 6, max: 12 }).map((k) => doubling(k, '{"format":"%8000000s","values":"x"}'))),
-    ) },
+    {
+      weight: 2,
+      arbitrary: plausible.chain((v) => {
+        const full = JSON.stringify(v) ?? 'null';
+        return fc.nat({ max: Math.max(0, full.length - 1) }).map((cut) => Buffer.from(full.slice(0, cut), 'utf8'));
+      }),
+    },
+    text(
+      fc.constantFrom(
+        '',
+        ' ',
+        '{',
+        '}',
+        '[',
+        '{"a":}',
+        '{"a" 1}',
+        "{'a':1}",
+        'nul',
+        'NaN',
+        'Infinity',
+        '-',
+        '1e999999',
+        '01',
+        '"\\ud800"',
+        '{"a":1,"a":2}',
+        '\u0000',
+        '[1,]',
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{}}}',
+      ),
+    ),
+    {
+      weight: 3,
+      arbitrary: fc.oneof(
+        text(fc.integer({ min: 2, max: 5 }).map((k) => deepNesting(10 ** k, '[', ']'))),
+        text(fc.integer({ min: 2, max: 5 }).map((k) => deepNesting(10 ** k, '{"a":', '}'))),
+        text(fc.integer({ min: 2, max: 4 }).map((k) => deepNesting(10 ** k, '{"do":[', ']}'))),
+        text(fc.integer({ min: 2, max: 3 }).map((k) => deepNesting(10 ** k, '{"add":[1,', ']}'))),
+        text(fc.integer({ min: 4, max: 6 }).map((k) => JSON.stringify({ concat: ['x'.repeat(10 ** k), 'y'] }))),
+        text(fc.integer({ min: 3, max: 4 }).map((k) => JSON.stringify(Array.from({ length: 10 ** k }, (_, i) => i)))),
+        text(
+          fc.integer({ min: 3, max: 4 }).map((k) => `{"object":{${Array.from({ length: 10 ** k }, (_, i) => `"k${i}":${i}`).join(',')}}}`),
+        ),
+        text(fc.integer({ min: 22, max: 40 }).map((k) => doubling(k, '[]'))),
+        text(fc.integer({ min: 6, max: 12 }).map((k) => doubling(k, '{"format":"%8000000s","values":"x"}'))),
+      ),
+    },
     fc.tuple(plausible, fc.constantFrom(...INVALID_UTF8)).map(([v, bad]) => {
       const full = Buffer.from(JSON.stringify({ s: JSON.stringify(v) ?? '' }), 'utf8');
       return Buffer.concat([full.subarray(0, full.length - 3), bad, full.subarray(full.length - 3)]);
@@ -219,7 +456,14 @@ function jsonBody(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
 
 function eventRequestBody(targets: FuzzTargets): fc.Arbitrary<unknown> {
   const token = fc.oneof(
-    ...(targets.eventToken ? [fc.constant(targets.eventToken), fc.constant(targets.eventToken.slice(0, -4)), fc.constant(`${targets.eventToken}AAAA`), fc.constant(targets.eventToken.replace(/[A-Z]/, 'z'))] : []),
+    ...(targets.eventToken
+      ? [
+          fc.constant(targets.eventToken),
+          fc.constant(targets.eventToken.slice(0, -4)),
+          fc.constant(`${targets.eventToken}AAAA`),
+          fc.constant(targets.eventToken.replace(/[A-Z]/, 'z')),
+        ]
+      : []),
     fc.string({ maxLength: 40 }),
     fc.constantFrom('', '====', 'AAAA', 'not base64!'),
     fc.integer(),
@@ -230,8 +474,21 @@ function eventRequestBody(targets: FuzzTargets): fc.Arbitrary<unknown> {
     {
       token,
       cursor,
-      start_ts: fc.oneof(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => Number(n)), fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.double()),
-      page_size: fc.oneof(fc.integer({ min: -10, max: 20000 }), fc.double(), fc.string({ maxLength: 5 }), fc.constant(null), fc.constant(16001), fc.constant(0)),
+      start_ts: fc.oneof(
+        fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => Number(n)),
+        fc.integer(),
+        fc.string({ maxLength: 10 }),
+        fc.constant(null),
+        fc.double(),
+      ),
+      page_size: fc.oneof(
+        fc.integer({ min: -10, max: 20000 }),
+        fc.double(),
+        fc.string({ maxLength: 5 }),
+        fc.constant(null),
+        fc.constant(16001),
+        fc.constant(0),
+      ),
       extra: randomJson,
     },
     { requiredKeys: [] },
@@ -240,7 +497,13 @@ function eventRequestBody(targets: FuzzTargets): fc.Arbitrary<unknown> {
 
 function v10QueryBody(targets: FuzzTargets): fc.Arbitrary<unknown> {
   return fc.oneof(
-    fc.record({ query: fqlQuery(targets), arguments: fc.option(fc.dictionary(fc.string({ maxLength: 6 }), randomJson, { maxKeys: 3 }), { nil: undefined }) }, { requiredKeys: ['query'] }),
+    fc.record(
+      {
+        query: fqlQuery(targets),
+        arguments: fc.option(fc.dictionary(fc.string({ maxLength: 6 }), randomJson, { maxKeys: 3 }), { nil: undefined }),
+      },
+      { requiredKeys: ['query'] },
+    ),
     fc.record({ query: fc.oneof(fc.constant({ fql: [] }), fc.constant({ fql: ['x', { value: { '@int': 'x' } }] }), randomJson) }),
     fc.constant({}),
     randomJson,
@@ -251,9 +514,31 @@ function v10QueryBody(targets: FuzzTargets): fc.Arbitrary<unknown> {
 function oddPath(targets: FuzzTargets): fc.Arbitrary<string> {
   return fc.oneof(
     fc.constantFrom(
-      `/collections/${targets.collection}/1`, `/collections/${targets.collection}/%ff`, '/%', '/%zz', '/%00', '/..', '/./collections', '//', '/tokens/self',
-      '/keys/1', '/databases/%2F', `/classes/${targets.collection}`, '/indexes/nope', '/query/2', '/feed', '/stream/1/x', '/ping/', '/?q=', '/?q=%7B',
-      '/?q=%7B%22get%22%3A1%7D', '/?q=%ff%fe', `/?q=${'%5B'.repeat(2000)}`, '/linked/1', '/ping?scope=global', '/ping?scope=%ff',
+      `/collections/${targets.collection}/1`,
+      `/collections/${targets.collection}/%ff`,
+      '/%',
+      '/%zz',
+      '/%00',
+      '/..',
+      '/./collections',
+      '//',
+      '/tokens/self',
+      '/keys/1',
+      '/databases/%2F',
+      `/classes/${targets.collection}`,
+      '/indexes/nope',
+      '/query/2',
+      '/feed',
+      '/stream/1/x',
+      '/ping/',
+      '/?q=',
+      '/?q=%7B',
+      '/?q=%7B%22get%22%3A1%7D',
+      '/?q=%ff%fe',
+      `/?q=${'%5B'.repeat(2000)}`,
+      '/linked/1',
+      '/ping?scope=global',
+      '/ping?scope=%ff',
     ),
     fc.array(fc.string({ maxLength: 8 }), { maxLength: 4 }).map((segments) => `/${segments.map(encodeURIComponent).join('/')}`),
   );
@@ -263,50 +548,121 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
 export function malformedRequest(targets: FuzzTargets): fc.Arbitrary<FuzzRequest> {
   const headers = commonHeaders(targets);
-  const v4 = fc.tuple(headers, jsonBody(v4Expression(targets)), fc.constantFrom(...METHODS.filter((m) => m !== 'HEAD'))).map(([h, body, method]): FuzzRequest => {
-    // Mostly POST /, sometimes GET /?q= with the same text.
-    if (method === 'GET') return { method, path: `/?q=${encodeURIComponent(body.toString('latin1'))}`.slice(0, 60_000), headers: h, dialect: 'v4', kind: 'v4 GET /?q=' };
-    return { method: method === 'PATCH' || method === 'PUT' ? method : 'POST', path: '/', headers: h, body, dialect: 'v4', kind: 'v4 POST /' };
-  });
+  const v4 = fc
+    .tuple(headers, jsonBody(v4Expression(targets)), fc.constantFrom(...METHODS.filter((m) => m !== 'HEAD')))
+    .map(([h, body, method]): FuzzRequest => {
+      // Mostly POST /, sometimes GET /?q= with the same text.
+      if (method === 'GET')
+        return {
+          method,
+          path: `/?q=${encodeURIComponent(body.toString('latin1'))}`.slice(0, 60_000),
+          headers: h,
+          dialect: 'v4',
+          kind: 'v4 GET /?q=',
+        };
+      return {
+        method: method === 'PATCH' || method === 'PUT' ? method : 'POST',
+        path: '/',
+        headers: h,
+        body,
+        dialect: 'v4',
+        kind: 'v4 POST /',
+      };
+    });
   const v10Query = fc.tuple(headers, jsonBody(v10QueryBody(targets)), fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT')).map(
-    ([h, body, method]): FuzzRequest => ({ method, path: '/query/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /query/1' }),
+    ([h, body, method]): FuzzRequest => ({
+      method,
+      path: '/query/1',
+      headers: h,
+      body: method === 'GET' ? undefined : body,
+      dialect: 'v10',
+      kind: 'v10 /query/1',
+    }),
   );
   // With well-formed headers, so that the query reaches the parser rather than a header check.
   const deepQuery = deepFqlQuery(targets.collection).map(
-    (query): FuzzRequest => ({ method: 'POST', path: '/query/1', headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ query }), 'utf8'), dialect: 'v10', kind: 'deep /query/1', fql: true }),
-  );
-  // Well-formed requests whose FQL text is generated from the whole v10 language: each answer a success or a
-  // positioned v10 error (FQL-SYNTAX-001, -003), with the deadline the drivers send by default.
-  const fqlText = fc.tuple(fqlQueryText(targets.collection), fc.constantFrom<Record<string, string>>({}, { 'x-format': 'tagged' }, { 'x-format': 'decorated' }, { 'x-typecheck': 'false' })).map(
-    ([query, extra]): FuzzRequest => ({
+    (query): FuzzRequest => ({
       method: 'POST',
       path: '/query/1',
-      headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-query-timeout-ms': '5000', ...extra },
+      headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json' },
       body: Buffer.from(JSON.stringify({ query }), 'utf8'),
       dialect: 'v10',
-      kind: 'fql /query/1',
+      kind: 'deep /query/1',
       fql: true,
     }),
   );
+  // Well-formed requests whose FQL text is generated from the whole v10 language: each answer a success or a
+  // positioned v10 error (FQL-SYNTAX-001, -003), with the deadline the drivers send by default.
+  const fqlText = fc
+    .tuple(
+      fqlQueryText(targets.collection),
+      fc.constantFrom<Record<string, string>>({}, { 'x-format': 'tagged' }, { 'x-format': 'decorated' }, { 'x-typecheck': 'false' }),
+    )
+    .map(
+      ([query, extra]): FuzzRequest => ({
+        method: 'POST',
+        path: '/query/1',
+        headers: { authorization: `Bearer ${targets.secret}`, 'content-type': 'application/json', 'x-query-timeout-ms': '5000', ...extra },
+        body: Buffer.from(JSON.stringify({ query }), 'utf8'),
+        dialect: 'v10',
+        kind: 'fql /query/1',
+        fql: true,
+      }),
+    );
   const feed = fc.tuple(headers, jsonBody(eventRequestBody(targets)), fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE')).map(
-    ([h, body, method]): FuzzRequest => ({ method, path: '/feed/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /feed/1' }),
+    ([h, body, method]): FuzzRequest => ({
+      method,
+      path: '/feed/1',
+      headers: h,
+      body: method === 'GET' ? undefined : body,
+      dialect: 'v10',
+      kind: 'v10 /feed/1',
+    }),
   );
   const stream = fc.tuple(headers, jsonBody(eventRequestBody(targets)), fc.constantFrom('POST', 'POST', 'GET')).map(
-    ([h, body, method]): FuzzRequest => ({ method, path: '/stream/1', headers: h, body: method === 'GET' ? undefined : body, dialect: 'v10', kind: 'v10 /stream/1' }),
+    ([h, body, method]): FuzzRequest => ({
+      method,
+      path: '/stream/1',
+      headers: h,
+      body: method === 'GET' ? undefined : body,
+      dialect: 'v10',
+      kind: 'v10 /stream/1',
+    }),
   );
   // The v4 driver's streams (DEC-064): the v4 expressions, with good, unknown or empty `fields`.
   const fields = fc.constantFrom(undefined, 'action,document', 'diff,prev,index', 'bogus', '', 'action,,document');
   const v4Stream = fc.tuple(headers, jsonBody(v4Expression(targets)), fields, fc.constantFrom('POST', 'POST', 'POST', 'GET')).map(
-    ([h, body, f, method]): FuzzRequest => ({ method, path: f === undefined ? '/stream' : `/stream?fields=${encodeURIComponent(f)}`, headers: h, body: method === 'GET' ? undefined : body, dialect: 'v4', kind: 'v4 /stream' }),
+    ([h, body, f, method]): FuzzRequest => ({
+      method,
+      path: f === undefined ? '/stream' : `/stream?fields=${encodeURIComponent(f)}`,
+      headers: h,
+      body: method === 'GET' ? undefined : body,
+      dialect: 'v4',
+      kind: 'v4 /stream',
+    }),
   );
   const rest = fc.tuple(headers, oddPath(targets), fc.constantFrom(...METHODS), fc.option(jsonBody(randomJson), { nil: undefined })).map(
-    ([h, path, method, body]): FuzzRequest => ({ method, path, headers: h, body: method === 'GET' || method === 'HEAD' ? undefined : body, dialect: 'v4', kind: `${method} other-path` }),
+    ([h, path, method, body]): FuzzRequest => ({
+      method,
+      path,
+      headers: h,
+      body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      dialect: 'v4',
+      kind: `${method} other-path`,
+    }),
   );
-  const ping = fc.tuple(headers, fc.constantFrom(...METHODS), fc.constantFrom('/ping', '/ping?scope=node', '/ping?scope=write', '/ping?scope=x')).map(
-    ([h, method, path]): FuzzRequest => ({ method, path, headers: h, dialect: 'v4', kind: `${method} /ping` }),
-  );
+  const ping = fc
+    .tuple(headers, fc.constantFrom(...METHODS), fc.constantFrom('/ping', '/ping?scope=node', '/ping?scope=write', '/ping?scope=x'))
+    .map(([h, method, path]): FuzzRequest => ({ method, path, headers: h, dialect: 'v4', kind: `${method} /ping` }));
   const oversized = fc.tuple(headers, fc.constantFrom('/', '/query/1', '/feed/1', '/stream/1')).map(
-    ([h, path]): FuzzRequest => ({ method: 'POST', path, headers: h, body: Buffer.alloc(targets.oversizedBytes, 0x20), dialect: path === '/' ? 'v4' : 'v10', kind: `oversized ${path}` }),
+    ([h, path]): FuzzRequest => ({
+      method: 'POST',
+      path,
+      headers: h,
+      body: Buffer.alloc(targets.oversizedBytes, 0x20),
+      dialect: path === '/' ? 'v4' : 'v10',
+      kind: `oversized ${path}`,
+    }),
   );
   return fc.oneof(
     { weight: 40, arbitrary: v4 },

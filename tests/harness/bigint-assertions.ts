@@ -72,6 +72,9 @@ function printingBigIntOperands(matcher: (...args: unknown[]) => unknown): (...a
 function passedThrough(error: unknown): void {
   printBigIntOperands(error);
   if (error instanceof Error && error.stack) {
-    error.stack = error.stack.split('\n').filter((line) => !line.includes(OWN_FILE)).join('\n');
+    error.stack = error.stack
+      .split('\n')
+      .filter((line) => !line.includes(OWN_FILE))
+      .join('\n');
   }
 }

@@ -30,22 +30,31 @@ export type CheckBody = (context: TestContext) => unknown | Promise<unknown>;
 export function check(ids: readonly string[], title: string, fn: CheckBody, opts: CheckOptions = {}): void {
   const requirements = [...ids];
   const problems = requirementIdProblems(requirements);
-  const body: CheckBody = problems.length === 0
-    ? fn
-    : () => {
-        throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
-      };
+  const body: CheckBody =
+    problems.length === 0
+      ? fn
+      : () => {
+          throw new Error(`invalid requirement tags on "${title}": ${problems.join('; ')}`);
+        };
   const tags = problems.length === 0 ? requirements : [];
   // The body runs in its test's scope, so its exchanges and generated names stay its own when tests run at once.
-  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, (context) => runInTestScope(context.task, () => body(context)));
+  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, (context) =>
+    runInTestScope(context.task, () => body(context)),
+  );
 }
 
 /**
  * One check per case: `check.each(cases)(ids, title, fn)`, where `title` may use `%s`-style or `$field`
  * placeholders like vitest's `test.each`, and `ids`/`fn` receive the case.
  */
-check.each = <T>(cases: readonly T[]) =>
-  (ids: readonly string[] | ((c: T) => readonly string[]), title: string, fn: (c: T, context: TestContext) => unknown, opts: CheckOptions = {}): void => {
+check.each =
+  <T>(cases: readonly T[]) =>
+  (
+    ids: readonly string[] | ((c: T) => readonly string[]),
+    title: string,
+    fn: (c: T, context: TestContext) => unknown,
+    opts: CheckOptions = {},
+  ): void => {
     cases.forEach((c, i) => {
       const caseIds = typeof ids === 'function' ? ids(c) : ids;
       check(caseIds, formatTitle(title, c, i), (context) => fn(c, context), opts);

@@ -52,7 +52,12 @@ export class HttpFailure extends Error {
 // server is closing fails with "connection closed" although the server did nothing wrong, and a POST cannot be
 // safely retried. undici keeps a connection for the server's `Keep-Alive: timeout=N` hint minus the threshold (so
 // 2 s against a server that idles out at 5 s), at most 4 s, and its idle timers can fire up to a second late.
-const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 3_000 });
+const agent = new Agent({
+  connect: { timeout: 5_000 },
+  keepAliveTimeout: 2_000,
+  keepAliveMaxTimeout: 4_000,
+  keepAliveTimeoutThreshold: 3_000,
+});
 
 function describeFailure(err: unknown, timeoutMs: number): string {
   const lost = targetLostReason();
@@ -60,7 +65,8 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof undiciErrors.HeadersTimeoutError) return `no response headers within ${timeoutMs} ms`;
   if (err instanceof undiciErrors.BodyTimeoutError) return `response body stalled for ${timeoutMs} ms`;
   if (err instanceof undiciErrors.ConnectTimeoutError) return 'connection timed out';
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return `no complete response within ${timeoutMs} ms`;
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+    return `no complete response within ${timeoutMs} ms`;
   const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed by the server before a complete response';
@@ -69,7 +75,12 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 
 /** No answer at all (a deadline, a refused or reset connection): what dead-target detection counts. */
 function isNoAnswer(err: unknown): boolean {
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) return true;
+  if (
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    err instanceof undiciErrors.ConnectTimeoutError
+  )
+    return true;
   if (err instanceof Error && err.name === 'TimeoutError') return true;
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
@@ -170,7 +181,14 @@ export class Client {
     }
     const request: Exchange['request'] = { headers: { ...headers } };
     setTranscriptBody(request, payload);
-    const exchange = recordExchange({ method, url: new URL(path, this.target.url + '/').href, path, startedAt: new Date().toISOString(), durationMs: 0, request });
+    const exchange = recordExchange({
+      method,
+      url: new URL(path, `${this.target.url}/`).href,
+      path,
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      request,
+    });
     return { headers, payload, exchange };
   }
 
@@ -204,7 +222,15 @@ export class Client {
     }
   }
 
-  private failure(err: unknown, method: string, path: string, exchange: Exchange, started: number, timeoutMs: number, prefix: string): HttpFailure {
+  private failure(
+    err: unknown,
+    method: string,
+    path: string,
+    exchange: Exchange,
+    started: number,
+    timeoutMs: number,
+    prefix: string,
+  ): HttpFailure {
     exchange.durationMs = Math.round(performance.now() - started);
     exchange.error = describeFailure(err, timeoutMs);
     if (isNoAnswer(err)) reportNoAnswer(`${method} ${path}: ${exchange.error}`);
@@ -288,7 +314,12 @@ export class Client {
     return this.openStream(path, { ...rest, body: expr }, { 'x-faunadb-api-version': '4' }, V4_STREAM_EVENT_SCHEMA);
   }
 
-  private async openStream(path: string, opts: RequestOptions, defaults: Record<string, string>, eventSchema: string): Promise<StreamReader> {
+  private async openStream(
+    path: string,
+    opts: RequestOptions,
+    defaults: Record<string, string>,
+    eventSchema: string,
+  ): Promise<StreamReader> {
     const { res, exchange, started } = await this.send('POST', path, opts, defaults, true);
     reportAnswered();
     const headers = flattenHeaders(res.headers);
@@ -302,7 +333,15 @@ export class Client {
       if (opts.validate !== false) response.expectSchema(responseSchemaFor(path, res.statusCode));
       throw new StreamRejectedError(response);
     }
-    return new StreamReader(res.statusCode, headers, res.body as Readable, exchange, this.target.streamTimeoutMs, opts.validate !== false, eventSchema);
+    return new StreamReader(
+      res.statusCode,
+      headers,
+      res.body as Readable,
+      exchange,
+      this.target.streamTimeoutMs,
+      opts.validate !== false,
+      eventSchema,
+    );
   }
 }
 

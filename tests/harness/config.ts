@@ -72,7 +72,12 @@ export function normalizeUrl(raw: string): string {
 }
 
 export function newRunId(): string {
-  return Date.now().toString(36) + Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0');
+  return (
+    Date.now().toString(36) +
+    Math.floor(Math.random() * 36 ** 4)
+      .toString(36)
+      .padStart(4, '0')
+  );
 }
 
 /** Reads the settings from environment variables (the runner writes its flags there before starting vitest). */

@@ -85,7 +85,12 @@ export const EVENT_ENV: Readonly<Record<TargetSettingName, string>> = {
  * must outlast the longest any test takes between creating a source (or reading a cursor) and consuming it; the
  * retention test waits it out once.
  */
-export const EMBEDDED_EVENT_SETTINGS = { statusIntervalMs: 2_000, minRetentionMs: 30_000, opsLimit: 2_000, maxStreamsPerSecret: 8 } as const;
+export const EMBEDDED_EVENT_SETTINGS = {
+  statusIntervalMs: 2_000,
+  minRetentionMs: 30_000,
+  opsLimit: 2_000,
+  maxStreamsPerSecret: 8,
+} as const;
 
 function positive(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) <= 0) return undefined;

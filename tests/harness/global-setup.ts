@@ -29,9 +29,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const { startReferenceServer } = await import('../../reference-impl/server.js');
     const rootSecret = settings.secret ?? `fc-root-${settings.runId}-${Math.random().toString(36).slice(2, 10)}`;
     // A short function time limit: each FN-STR-033 check holds the in-process server for that long (1 s by default).
-    const server = await startReferenceServer({ port: 0, host: '127.0.0.1', rootSecret, events: EMBEDDED_EVENT_SETTINGS, functionTimeLimitMs: EMBEDDED_FUNCTION_TIME_LIMIT_MS });
+    const server = await startReferenceServer({
+      port: 0,
+      host: '127.0.0.1',
+      rootSecret,
+      events: EMBEDDED_EVENT_SETTINGS,
+      functionTimeLimitMs: EMBEDDED_FUNCTION_TIME_LIMIT_MS,
+    });
     // Workers start after this and inherit the environment: they learn the embedded server's event settings.
-    for (const name of Object.keys(EVENT_ENV) as (keyof typeof EVENT_ENV)[]) process.env[EVENT_ENV[name]] = String(EMBEDDED_EVENT_SETTINGS[name]);
+    for (const name of Object.keys(EVENT_ENV) as (keyof typeof EVENT_ENV)[])
+      process.env[EVENT_ENV[name]] = String(EMBEDDED_EVENT_SETTINGS[name]);
     close = () => server.close();
     target = { ...settings, url: server.url, secret: server.rootSecret, embedded: true };
   }

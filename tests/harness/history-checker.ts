@@ -38,9 +38,11 @@ export function checkHistory(expected: readonly ExpectedChange[], observations: 
     observation.events.forEach((event, i) => {
       const k = key(event);
       seen.set(k, (seen.get(k) ?? 0) + 1);
-      if (!wanted.has(k)) problems.push(`${who}: event #${i + 1} (${event.type} of ${event.id} at ${event.ts}) is not a committed change of the source`);
+      if (!wanted.has(k))
+        problems.push(`${who}: event #${i + 1} (${event.type} of ${event.id} at ${event.ts}) is not a committed change of the source`);
       const previous = observation.events[i - 1];
-      if (previous && event.ts < previous.ts) problems.push(`${who}: event #${i + 1} at ${event.ts} comes after an event at ${previous.ts} (txn_ts must ascend)`);
+      if (previous && event.ts < previous.ts)
+        problems.push(`${who}: event #${i + 1} at ${event.ts} comes after an event at ${previous.ts} (txn_ts must ascend)`);
     });
     for (const [k, change] of wanted) {
       const count = seen.get(k) ?? 0;

@@ -1,5 +1,14 @@
 export { check, type CheckBody, type CheckOptions } from './check.js';
-export { Client, HttpFailure, StreamRejectedError, type AuthScheme, type ClientTarget, type FqlOptions, type QueryOptions, type RequestOptions } from './client.js';
+export {
+  Client,
+  HttpFailure,
+  StreamRejectedError,
+  type AuthScheme,
+  type ClientTarget,
+  type FqlOptions,
+  type QueryOptions,
+  type RequestOptions,
+} from './client.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_STREAM_TIMEOUT_MS,

@@ -18,7 +18,14 @@ function packagePath(filePath: string): string {
 const digest = (text: string, digits: number): string => createHash('sha256').update(text).digest('hex').slice(0, digits);
 
 export function fileSlug(filePath: string): string {
-  return basename(filePath).replace(/\.test\.[cm]?[jt]s$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'file';
+  return (
+    basename(filePath)
+      .replace(/\.test\.[cm]?[jt]s$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 24) || 'file'
+  );
 }
 
 /**

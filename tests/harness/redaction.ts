@@ -41,7 +41,10 @@ export function redactValue(value: unknown, secrets: Iterable<string> = knownSec
   return walk(value);
 }
 
-export function redactHeaders(headers: { readonly [name: string]: string | undefined }, secrets: Iterable<string> = knownSecrets): Record<string, string> {
+export function redactHeaders(
+  headers: { readonly [name: string]: string | undefined },
+  secrets: Iterable<string> = knownSecrets,
+): Record<string, string> {
   const list = [...secrets];
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {

@@ -10,6 +10,7 @@ export class Response {
     readonly headers: Readonly<Record<string, string>>,
     readonly text: string,
     /** Parsed with integers as bigint and decimals as number; undefined when the body is not JSON. */
+    // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
     readonly body: any,
     /** Parsed with plain JSON.parse (what schemas see); undefined when the body is not JSON. */
     readonly json: unknown,
@@ -17,6 +18,7 @@ export class Response {
   ) {}
 
   /** `body.resource` of a v4 success; fails when absent. */
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   get resource(): any {
     if (this.body === null || typeof this.body !== 'object' || !('resource' in this.body)) {
       throw new Error(this.explain('has no "resource" field'));
@@ -49,7 +51,11 @@ export class Response {
   expectErrorCode(...accepted: string[]): this {
     const code = this.errorCode;
     if (code === undefined || !accepted.includes(code)) {
-      throw new Error(this.explain(`error code ${code === undefined ? '(none)' : JSON.stringify(code)}, expected ${accepted.map((c) => JSON.stringify(c)).join(' or ')}`));
+      throw new Error(
+        this.explain(
+          `error code ${code === undefined ? '(none)' : JSON.stringify(code)}, expected ${accepted.map((c) => JSON.stringify(c)).join(' or ')}`,
+        ),
+      );
     }
     return this;
   }

@@ -15,7 +15,7 @@ export class StreamEndedError extends Error {
   override name = 'StreamEndedError';
 }
 
-type Item = { event: any } | { error: Error };
+type Item = { event: unknown } | { error: Error };
 
 export class StreamReader {
   private readonly queue: Item[] = [];
@@ -24,6 +24,7 @@ export class StreamReader {
   private endReason: Error | undefined;
   private readonly lines: readline.Interface;
   /** Every event read so far, in order. */
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   readonly events: any[] = [];
 
   constructor(
@@ -39,7 +40,8 @@ export class StreamReader {
     this.lines = readline.createInterface({ input: body, crlfDelay: Infinity });
     this.lines.on('line', (line) => this.onLine(line));
     this.lines.on('close', () => this.finish(new StreamEndedError(`${this.where()} ended after ${this.events.length} event(s)`)));
-    const failed = (err: Error) => this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`));
+    const failed = (err: Error) =>
+      this.finish(new StreamEndedError(`${this.where()} failed after ${this.events.length} event(s): ${err.message}`));
     // readline re-emits the body's error on the interface first; unheard, it throws out of the body's emit and the
     // reader never learns that a server cut the stream.
     this.lines.on('error', failed);
@@ -57,13 +59,17 @@ export class StreamReader {
     try {
       const event = parseWireJson(trimmed);
       const plain = JSON.parse(trimmed);
-      (this.exchange.events ??= []).push(plain);
+      this.exchange.events ??= [];
+      this.exchange.events.push(plain);
       registerSecretsIn(plain);
       if (this.validateEvents) assertMatchesSchema(this.eventSchema, plain, `${this.where()} event #${this.events.length + 1}`, trimmed);
       this.events.push(event);
       item = { event };
     } catch (err) {
-      item = { error: err instanceof SyntaxError ? new Error(`${this.where()} sent a line that is not JSON: ${trimmed.slice(0, 500)}`) : (err as Error) };
+      item = {
+        error:
+          err instanceof SyntaxError ? new Error(`${this.where()} sent a line that is not JSON: ${trimmed.slice(0, 500)}`) : (err as Error),
+      };
     }
     this.push(item);
   }
@@ -95,6 +101,7 @@ export class StreamReader {
   }
 
   /** The next event; throws StreamTimeoutError when none arrives in time, StreamEndedError when the stream ended. */
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   async next(opts: { timeoutMs?: number } = {}): Promise<any> {
     const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
     const queued = this.queue.shift();
@@ -104,7 +111,9 @@ export class StreamReader {
     const item = await new Promise<Item | undefined>((resolve) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
-        resolve({ error: new StreamTimeoutError(`${this.where()}: no event within ${timeoutMs} ms (after ${this.events.length} event(s))`) });
+        resolve({
+          error: new StreamTimeoutError(`${this.where()}: no event within ${timeoutMs} ms (after ${this.events.length} event(s))`),
+        });
       }, timeoutMs);
       this.waiter = (it) => {
         clearTimeout(timer);
@@ -116,8 +125,9 @@ export class StreamReader {
   }
 
   /** Reads exactly `count` events, each within the timeout. */
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   async collect(count: number, opts: { timeoutMs?: number } = {}): Promise<any[]> {
-    const out: any[] = [];
+    const out: unknown[] = [];
     while (out.length < count) out.push(await this.next(opts));
     return out;
   }
@@ -130,7 +140,7 @@ export class StreamReader {
   }
 }
 
-function unwrap(item: Item): any {
+function unwrap(item: Item): unknown {
   if ('error' in item) throw item.error;
   return item.event;
 }

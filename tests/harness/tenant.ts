@@ -1,7 +1,7 @@
 // Every conformance file gets its own child database and keys, made through the API with the admin secret and
 // deleted afterwards, so files run in parallel and on shared servers without seeing each other.
 import { afterAll, beforeAll } from 'vitest';
-import { Client } from './client.js';
+import type { Client } from './client.js';
 import { tenantName } from './names.js';
 import { formatExchanges, hookTranscript, redactExchanges } from './transcript.js';
 import { rootClient, target } from './target.js';
@@ -37,7 +37,7 @@ export function useTenant(opts: TenantOptions = {}): Tenant {
   let state: { name: string; clients: Partial<Record<KeyRole, Client>>; secrets: Partial<Record<KeyRole, string>> } | undefined;
   let setupError: Error | undefined;
 
-  // vitest 4 reads fixtures from the first parameter, which must be a destructuring pattern.
+  // biome-ignore lint/correctness/noEmptyPattern: vitest 4 reads fixtures from the first parameter, which must be a destructuring pattern (none used here)
   beforeAll(async ({}, suite) => {
     const root = rootClient();
     const name = tenantName(target().runId, suite.file.filepath, target().seed);

@@ -103,7 +103,8 @@ export function redactExchanges(exchanges: readonly Exchange[]): Exchange[] {
 const EXAMPLE_LIMITS = { chars: 400, items: 10, events: 5 } as const;
 
 function clipped(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > EXAMPLE_LIMITS.chars ? `${value.slice(0, EXAMPLE_LIMITS.chars)}… (${value.length} characters)` : value;
+  if (typeof value === 'string')
+    return value.length > EXAMPLE_LIMITS.chars ? `${value.slice(0, EXAMPLE_LIMITS.chars)}… (${value.length} characters)` : value;
   if (Array.isArray(value)) {
     const kept = value.slice(0, EXAMPLE_LIMITS.items).map(clipped);
     return value.length > EXAMPLE_LIMITS.items ? [...kept, `… (${value.length} items)`] : kept;
@@ -126,7 +127,15 @@ export function exampleExchange(exchanges: readonly Exchange[]): Exchange | unde
   return {
     ...rest,
     request: { headers: request.headers, ...(request.body === undefined ? {} : { body: clipped(request.body) }) },
-    ...(response ? { response: { status: response.status, headers: response.headers, ...(response.body === undefined ? {} : { body: clipped(response.body) }) } } : {}),
+    ...(response
+      ? {
+          response: {
+            status: response.status,
+            headers: response.headers,
+            ...(response.body === undefined ? {} : { body: clipped(response.body) }),
+          },
+        }
+      : {}),
     ...(events ? { events: events.slice(0, EXAMPLE_LIMITS.events).map(clipped) } : {}),
   };
 }

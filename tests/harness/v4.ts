@@ -56,13 +56,18 @@ export const index = (name: string): unknown => ({ index: name });
 export const database = (name: string): unknown => ({ database: name });
 export const docRef = (coll: string, id: string): unknown => ({ ref: collection(coll), id });
 
-
-export const createCollection = (name: string, extra: Record<string, unknown> = {}): unknown => ({ create_collection: literal({ name, ...extra }) });
-export const createDatabase = (name: string, extra: Record<string, unknown> = {}): unknown => ({ create_database: literal({ name, ...extra }) });
+export const createCollection = (name: string, extra: Record<string, unknown> = {}): unknown => ({
+  create_collection: literal({ name, ...extra }),
+});
+export const createDatabase = (name: string, extra: Record<string, unknown> = {}): unknown => ({
+  create_database: literal({ name, ...extra }),
+});
 
 /** `{"create_key": …}`; `db` undefined leaves `database` out (a key for the caller's own database), as does `role`. */
 export function createKey(db: string | undefined, role: unknown, extra: Record<string, unknown> = {}): unknown {
-  return { create_key: obj({ ...(db === undefined ? {} : { database: database(db) }), ...(role === undefined ? {} : { role }), ...extra }) };
+  return {
+    create_key: obj({ ...(db === undefined ? {} : { database: database(db) }), ...(role === undefined ? {} : { role }), ...extra }),
+  };
 }
 
 /** Create in `target`, a collection's name or an expression of a collection or document ref; `data` and `extra` are literals. */
@@ -100,8 +105,8 @@ function column(c: ColumnSpec): unknown {
 export function createIndex(spec: IndexSpec): unknown {
   const { name, source, terms, values, ...extra } = spec;
   const params: Record<string, unknown> = { name, source, ...extra };
-  if (terms) params['terms'] = terms.map(column);
-  if (values) params['values'] = values.map(column);
+  if (terms) params.terms = terms.map(column);
+  if (values) params.values = values.map(column);
   return { create_index: obj(params) };
 }
 
@@ -129,9 +134,18 @@ export function postRaw(client: Client, body: string | Buffer, headers: Record<s
 /** A status and the error code that goes with it; no code accepts any. */
 export type AcceptedError = readonly [status: number, code?: string];
 
-export const NOT_FOUND: readonly AcceptedError[] = [[404, 'instance not found'], [400, 'invalid ref']];
-export const NO_INDEX: readonly AcceptedError[] = [[400, 'invalid ref'], [404, 'instance not found']];
-export const INVALID_DEFINITION: readonly AcceptedError[] = [[400, 'validation failed'], [400, 'invalid argument']];
+export const NOT_FOUND: readonly AcceptedError[] = [
+  [404, 'instance not found'],
+  [400, 'invalid ref'],
+];
+export const NO_INDEX: readonly AcceptedError[] = [
+  [400, 'invalid ref'],
+  [404, 'instance not found'],
+];
+export const INVALID_DEFINITION: readonly AcceptedError[] = [
+  [400, 'validation failed'],
+  [400, 'invalid argument'],
+];
 
 /**
  * A v4 query error, `{"errors":[{position, code, description}]}`, with one of the accepted statuses and codes;
@@ -139,7 +153,10 @@ export const INVALID_DEFINITION: readonly AcceptedError[] = [[400, 'validation f
  */
 export function expectQueryError(res: Response, ...accepted: readonly AcceptedError[]): Record<string, unknown> {
   const ok = accepted.some(([status, code]) => res.status === status && (code === undefined || res.errorCode === code));
-  if (!ok) throw new Error(res.explain(`expected ${accepted.map(([s, c]) => `${s} ${c === undefined ? '(any code)' : JSON.stringify(c)}`).join(' or ')}`));
+  if (!ok)
+    throw new Error(
+      res.explain(`expected ${accepted.map(([s, c]) => `${s} ${c === undefined ? '(any code)' : JSON.stringify(c)}`).join(' or ')}`),
+    );
   res.expectSchema('v4-query-error');
   const error = res.body.errors[0] as Record<string, unknown>;
   expect(Array.isArray(error.position), 'a query error carries a position array').toBe(true);
@@ -214,7 +231,11 @@ export async function walkForward(client: Client, set: unknown, size: number, li
   const pages: Page[] = [];
   let after: WireValue[] | undefined;
   do {
-    const page = await paginate(client, set, after === undefined ? { size: BigInt(size) } : { size: BigInt(size), after: cursorExpr(after) });
+    const page = await paginate(
+      client,
+      set,
+      after === undefined ? { size: BigInt(size) } : { size: BigInt(size), after: cursorExpr(after) },
+    );
     pages.push(page);
     after = page.after;
     expect(pages.length, 'a forward walk ends').toBeLessThanOrEqual(limit);
@@ -226,7 +247,13 @@ export async function walkForward(client: Client, set: unknown, size: number, li
  * Every page of a backward walk from the cursor `end`, last page first. The default, `before: null`, is the cursor
  * `[null]`, past every entry of a set whose first column is ascending; a reversed first column needs `pastEnd`.
  */
-export async function walkBackward(client: Client, set: unknown, size: number, end: WireValue[] | null = null, limit = 500): Promise<Page[]> {
+export async function walkBackward(
+  client: Client,
+  set: unknown,
+  size: number,
+  end: WireValue[] | null = null,
+  limit = 500,
+): Promise<Page[]> {
   const pages: Page[] = [];
   let before: WireValue[] | null | undefined = end;
   while (before !== undefined) {

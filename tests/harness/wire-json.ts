@@ -57,7 +57,8 @@ function restoreLongStrings(value: unknown, longStrings: readonly string[]): unk
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       // Defined, not assigned: a `__proto__` key stays a field, as lossless-json made it.
-      for (const [key, field] of Object.entries(v)) Object.defineProperty(out, restore(key), { value: walk(field), enumerable: true, writable: true, configurable: true });
+      for (const [key, field] of Object.entries(v))
+        Object.defineProperty(out, restore(key), { value: walk(field), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return v;

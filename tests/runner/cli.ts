@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PROFILES, type RequirementProfile } from '../../spec/build-index.js';
-import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv } from '../harness/config.js';
+import { ConfigError, conformanceMaxWorkers, ENV, normalizeUrl, settingsFromEnv, type SuiteSettings } from '../harness/config.js';
 import { TARGET_SETTING_NAMES, TARGET_SETTINGS, type EventSettings, type TargetSettingName } from '../harness/event-settings.js';
 import { REQUIREMENT_ID } from '../../spec/build-index.js';
 import { assertReachable, UnreachableError } from '../harness/reachability.js';
@@ -19,6 +19,7 @@ import { ExpectationsError, readExpectations, type Expectation } from './expecta
 import { filesInFlightFor, MAX_FILES_IN_FLIGHT, measureRoundTrip } from './network.js';
 import { DEFAULT_TESTS_DIR } from './reporters/report-model.js';
 import { diffReportFiles, readReport, ReportFileError } from './diff.js';
+import type { RunSuiteOptions } from './run-suite.js';
 
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 const REACHABILITY_TIMEOUT_MS = 3_000;
@@ -38,7 +39,10 @@ function intArg(name: string, min: number) {
 
 function listArg<T extends string>(what: string, allowed: readonly T[]) {
   return (raw: string): T[] => {
-    const items = raw.split(',').map((a) => a.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
     const unknown = items.filter((a) => !(allowed as readonly string[]).includes(a));
     if (items.length === 0 || unknown.length > 0) {
       throw new InvalidArgumentError(`unknown ${what} ${unknown.join(', ') || '(none)'}; ${what}s are ${allowed.join(', ')}`);
@@ -95,11 +99,22 @@ interface RunOptions {
   baseline?: string;
 }
 
-type Chosen = { kind: 'run' } | { kind: 'merge'; dirs: string[]; reportDir: string } | { kind: 'diff'; old: string; new: string; reportDir?: string } | undefined;
+type Chosen =
+  | { kind: 'run' }
+  | { kind: 'merge'; dirs: string[]; reportDir: string }
+  | { kind: 'diff'; old: string; new: string; reportDir?: string }
+  | undefined;
 
 /** The commander option name of a target setting's flag (--max-streams-per-secret → maxStreamsPerSecret). */
 function optionName(setting: TargetSettingName): 'statusInterval' | 'minRetentionMs' | 'opsLimit' | 'maxStreamsPerSecret' {
-  return ({ statusIntervalMs: 'statusInterval', minRetentionMs: 'minRetentionMs', opsLimit: 'opsLimit', maxStreamsPerSecret: 'maxStreamsPerSecret' } as const)[setting];
+  return (
+    {
+      statusIntervalMs: 'statusInterval',
+      minRetentionMs: 'minRetentionMs',
+      opsLimit: 'opsLimit',
+      maxStreamsPerSecret: 'maxStreamsPerSecret',
+    } as const
+  )[setting];
 }
 
 function program(): { cmd: Command; chosen: () => Chosen } {
@@ -108,10 +123,16 @@ function program(): { cmd: Command; chosen: () => Chosen } {
     .description('Run the Fauna-compatible API conformance suite against a server (default: the embedded reference server).')
     .option('--config <path>', 'config file (default: ./fauna-conformance.config.json when present); flags override it')
     .addOption(new Option('--url <url>', 'target server URL; without it the embedded reference server is started').env(ENV.url))
-    .addOption(new Option('--secret <secret>', 'admin secret of the target (needed with --url); prefer the environment variable').env(ENV.secret))
+    .addOption(
+      new Option('--secret <secret>', 'admin secret of the target (needed with --url); prefer the environment variable').env(ENV.secret),
+    )
     .option('--report-dir <dir>', 'where reports are written', 'reports')
     .option('--area <areas>', `comma-separated areas to run (${AREAS.join(', ')})`, listArg('area', AREAS))
-    .option('--claims <profiles>', `comma-separated capability profiles the server claims (${PROFILES.join(', ')}; default all)`, listArg('profile', PROFILES))
+    .option(
+      '--claims <profiles>',
+      `comma-separated capability profiles the server claims (${PROFILES.join(', ')}; default all)`,
+      listArg('profile', PROFILES),
+    )
     .option('--expectations <file>', 'expectations file listing known failures')
     .option('--update-expectations', 'write the expectations file from this run (failing tests of claimed profiles)')
     .option('--timeout <ms>', 'per-request timeout in ms (default 10000)', intArg('--timeout', 1))
@@ -121,19 +142,41 @@ function program(): { cmd: Command; chosen: () => Chosen } {
     .option('--bail [n]', 'stop after n failing tests (default 1)', intArg('--bail', 1))
     .option('--requirement <id>', 'run only the tests tagged with this requirement ID', requirementArg)
     .option('--test <pattern>', 'run only tests whose "<suite> <test>" name matches this regular expression', patternArg)
-    .addOption(new Option('--concurrency <n>', `test files run at once (default: chosen from the round trip to the target, at most ${MAX_FILES_IN_FLIGHT})`).argParser(intArg('--concurrency', 1)).env('FAUNA_CONFORMANCE_CONCURRENCY'))
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        `test files run at once (default: chosen from the round trip to the target, at most ${MAX_FILES_IN_FLIGHT})`,
+      )
+        .argParser(intArg('--concurrency', 1))
+        .env('FAUNA_CONFORMANCE_CONCURRENCY'),
+    )
     .option('--baseline <file>', 'conformance.json of an earlier run: the reports say what newly fails, newly passes or fails another way')
-    .addOption(new Option('--tests-dir <dir>', 'folder of conformance tests relative to the package (for the suite\'s own tests)').hideHelp())
-    .option('--allow-untested', 'list active MUST requirements of claimed profiles without a passing test but do not fail on them (by default a whole-suite run fails on them)', false);
+    .addOption(
+      new Option('--tests-dir <dir>', "folder of conformance tests relative to the package (for the suite's own tests)").hideHelp(),
+    )
+    .option(
+      '--allow-untested',
+      'list active MUST requirements of claimed profiles without a passing test but do not fail on them (by default a whole-suite run fails on them)',
+      false,
+    );
   // The target's settings that requirements need and a server cannot be asked for; without one, the requirements
   // whose tests need it are reported needs-setting.
   for (const name of TARGET_SETTING_NAMES) {
     const s = TARGET_SETTINGS[name];
-    cmd.addOption(new Option(`${s.flag} <${s.value.toLowerCase()}>`, `${s.description} (${s.value === 'MS' ? 'ms' : 'a count'}), as the target is configured`).argParser(intArg(s.flag, 1)).env(s.env));
+    cmd.addOption(
+      new Option(
+        `${s.flag} <${s.value.toLowerCase()}>`,
+        `${s.description} (${s.value === 'MS' ? 'ms' : 'a count'}), as the target is configured`,
+      )
+        .argParser(intArg(s.flag, 1))
+        .env(s.env),
+    );
   }
   cmd
     .command('diff')
-    .description('what newly fails, newly passes or fails another way between two runs; exit 1 when something newly fails or fails another way')
+    .description(
+      'what newly fails, newly passes or fails another way between two runs; exit 1 when something newly fails or fails another way',
+    )
     .argument('<old>', 'conformance.json (or its report directory) of the earlier run')
     .argument('<new>', 'conformance.json (or its report directory) of the later run')
     .option('--report-dir <dir>', "where diff.md and diff.json are written (default: the later run's directory)")
@@ -153,7 +196,10 @@ function program(): { cmd: Command; chosen: () => Chosen } {
   });
   // Options after `merge` belong to merge (its --report-dir is the output, not the run's).
   cmd.enablePositionalOptions();
-  for (const c of [cmd, ...cmd.commands]) c.exitOverride().configureOutput({ writeErr: () => {} }).showHelpAfterError(false);
+  for (const c of [cmd, ...cmd.commands])
+    c.exitOverride()
+      .configureOutput({ writeErr: () => {} })
+      .showHelpAfterError(false);
   return { cmd, chosen: () => chosen };
 }
 
@@ -185,7 +231,8 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   let secret = cmd.getOptionValueSource('secret') === 'cli' ? opts.secret : undefined;
   if (secret === undefined && config.target?.secretEnv) {
     secret = process.env[config.target.secretEnv] || undefined;
-    if (url && secret === undefined) throw new UsageError(`the config file names ${config.target.secretEnv} as the secret's environment variable, but it is not set`);
+    if (url && secret === undefined)
+      throw new UsageError(`the config file names ${config.target.secretEnv} as the secret's environment variable, but it is not set`);
   }
   secret ??= opts.secret;
   if (url) env[ENV.url] = normalizeUrl(url);
@@ -201,11 +248,14 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
     const value = fromConfig<number>(cmd, optionName(name), config.target?.[name]);
     if (value !== undefined) targetSettings[name] = value;
   }
-  const baseline = cmd.getOptionValueSource('baseline') === 'cli' && opts.baseline !== undefined ? resolve(opts.baseline) : loaded?.baseline;
+  const baseline =
+    cmd.getOptionValueSource('baseline') === 'cli' && opts.baseline !== undefined ? resolve(opts.baseline) : loaded?.baseline;
 
-  const reportDir = cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
+  const reportDir =
+    cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;
-  if (opts.updateExpectations && !expectationsPath) throw new UsageError('--update-expectations needs an expectations file (--expectations FILE or "expectations" in the config file)');
+  if (opts.updateExpectations && !expectationsPath)
+    throw new UsageError('--update-expectations needs an expectations file (--expectations FILE or "expectations" in the config file)');
   let expectations: Expectation[] | undefined;
   if (expectationsPath && (existsSync(expectationsPath) || !opts.updateExpectations)) expectations = readExpectations(expectationsPath);
   else if (expectationsPath) expectations = [];
@@ -244,8 +294,13 @@ function parse(cmd: Command, argv: readonly string[]): number | undefined {
 async function mergeCommand(dirs: string[], reportDir: string): Promise<number> {
   const { mergeReportDirs, MergeError } = await import('./merge.js');
   try {
-    const report = mergeReportDirs(dirs.map((d) => resolve(d)), resolve(reportDir));
-    process.stdout.write(`fauna-conformance merge: ${report.tests.length} tests from ${dirs.length} report(s), ${report.outcome}; reports in ${resolve(reportDir)}\n`);
+    const report = mergeReportDirs(
+      dirs.map((d) => resolve(d)),
+      resolve(reportDir),
+    );
+    process.stdout.write(
+      `fauna-conformance merge: ${report.tests.length} tests from ${dirs.length} report(s), ${report.outcome}; reports in ${resolve(reportDir)}\n`,
+    );
     return report.outcome === 'passed' ? EXIT.passed : EXIT.failed;
   } catch (err) {
     if (err instanceof MergeError) {
@@ -271,15 +326,22 @@ export async function main(argv: readonly string[]): Promise<number> {
   const opts = cmd.opts<RunOptions>();
 
   let run: ResolvedRun;
-  let settings;
-  let baseline;
+  let settings: SuiteSettings;
+  let baseline: RunSuiteOptions['baseline'];
   try {
     run = resolveRun(cmd, opts, loadConfig(opts.config));
     settings = settingsFromEnv({ ...process.env, ...run.env });
     if (run.baseline !== undefined) baseline = { file: run.baseline, report: readReport(run.baseline) };
     if (settings.url) await assertReachable(settings.url, REACHABILITY_TIMEOUT_MS);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UnreachableError || err instanceof ConfigFileError || err instanceof ExpectationsError || err instanceof UsageError || err instanceof ReportFileError) {
+    if (
+      err instanceof ConfigError ||
+      err instanceof UnreachableError ||
+      err instanceof ConfigFileError ||
+      err instanceof ExpectationsError ||
+      err instanceof UsageError ||
+      err instanceof ReportFileError
+    ) {
       process.stderr.write(`fauna-conformance: ${err.message}\n`);
       return EXIT.usage;
     }
@@ -296,7 +358,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const report = await runSuite({
     settings,
     targetSettings: run.targetSettings,
-    network: { filesInFlight, chosen: run.concurrency === undefined ? 'auto' : 'flag', ...(roundTripMs === undefined ? {} : { roundTripMs }) },
+    network: {
+      filesInFlight,
+      chosen: run.concurrency === undefined ? 'auto' : 'flag',
+      ...(roundTripMs === undefined ? {} : { roundTripMs }),
+    },
     ...(baseline === undefined ? {} : { baseline }),
     reportDir: run.reportDir,
     areas: run.areas,

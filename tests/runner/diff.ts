@@ -22,7 +22,8 @@ export function readReport(path: string): ConformanceReport {
     throw new ReportFileError(`cannot read ${file}: ${(err as Error).message}`);
   }
   const check = validate('conformance-report', data);
-  if (!check.valid) throw new ReportFileError(`${file} is not a conformance report of this version: ${check.errors.slice(0, 3).join('; ')}`);
+  if (!check.valid)
+    throw new ReportFileError(`${file} is not a conformance report of this version: ${check.errors.slice(0, 3).join('; ')}`);
   return data as ConformanceReport;
 }
 
@@ -46,7 +47,13 @@ function change(test: JudgedTest, old: JudgedTest | undefined): DiffChange {
 }
 
 function runRef(report: ConformanceReport, file: string | undefined): Diff['old'] {
-  return { ...(file === undefined ? {} : { file }), runId: report.runId, seed: report.seed, startedAt: report.startedAt, outcome: report.outcome };
+  return {
+    ...(file === undefined ? {} : { file }),
+    runId: report.runId,
+    seed: report.seed,
+    startedAt: report.startedAt,
+    outcome: report.outcome,
+  };
 }
 
 export function diffReports(old: ConformanceReport, now: ConformanceReport, oldFile?: string, newFile?: string): Diff {
@@ -59,7 +66,8 @@ export function diffReports(old: ConformanceReport, now: ConformanceReport, oldF
     const [from, to] = [stateOf(was), stateOf(test)];
     if (to === 'failed' && from !== 'failed') newlyFailing.push(change(test, was));
     else if (to === 'passed' && from === 'failed') newlyPassing.push(change(test, was));
-    else if (to === 'failed' && from === 'failed' && !sameSignature(was!.signature, test.signature)) changedSignatures.push(change(test, was));
+    else if (to === 'failed' && from === 'failed' && !sameSignature(was!.signature, test.signature))
+      changedSignatures.push(change(test, was));
   }
   return {
     old: runRef(old, oldFile),
@@ -73,7 +81,13 @@ export function diffReports(old: ConformanceReport, now: ConformanceReport, oldF
 
 function describe(signature: DiffChange['signature']): string {
   if (signature === undefined) return 'no signature';
-  return [signature.status === undefined ? '' : `status ${signature.status}`, signature.errorCode ?? '', signature.assertion === undefined ? '' : `"${signature.assertion}"`].filter(Boolean).join(', ');
+  return [
+    signature.status === undefined ? '' : `status ${signature.status}`,
+    signature.errorCode ?? '',
+    signature.assertion === undefined ? '' : `"${signature.assertion}"`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

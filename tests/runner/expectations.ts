@@ -50,11 +50,19 @@ function describeSignature(s: FailureSignature | undefined): string {
 
 export const UNEXPECTED_PASS_NOTE = 'unexpected pass: remove it from the expectations';
 
-export function judgeAgainstExpectations(entry: Expectation, result: TestResult, actual: FailureSignature | undefined): { status: TestStatus; note: string } {
+export function judgeAgainstExpectations(
+  entry: Expectation,
+  result: TestResult,
+  actual: FailureSignature | undefined,
+): { status: TestStatus; note: string } {
   if (result === 'passed') return { status: 'unexpected-pass', note: UNEXPECTED_PASS_NOTE };
-  if (result === 'skipped' || result === 'not-run') return { status: result, note: `listed in the expectations but ${result === 'skipped' ? 'skipped' : 'not run'}` };
+  if (result === 'skipped' || result === 'not-run')
+    return { status: result, note: `listed in the expectations but ${result === 'skipped' ? 'skipped' : 'not run'}` };
   if (signatureMatches(entry.signature, actual)) return { status: 'expected-failure', note: `expected failure: ${entry.reason}` };
-  return { status: 'failed', note: `failed differently than expected: expected ${describeSignature(entry.signature)}, got ${describeSignature(actual)}` };
+  return {
+    status: 'failed',
+    note: `failed differently than expected: expected ${describeSignature(entry.signature)}, got ${describeSignature(actual)}`,
+  };
 }
 
 const RECORDED_REASON = 'recorded by --update-expectations; replace with why this server fails it';

@@ -25,7 +25,23 @@ function errorCodeOf(body: unknown): string | undefined {
  * Words that end API identifiers (create_database, invalid_argument) and look like the 8-character suffix of a
  * generated name (`items_k3j9x0qa`); every other `word_xxxxxxxx` is a generated name.
  */
-const IDENTIFIER_WORDS = new Set(['argument', 'database', 'document', 'exceeded', 'function', 'identity', 'nonempty', 'overflow', 'provider', 'receiver', 'subtract', 'instance', 'password', 'resource', 'required']);
+const IDENTIFIER_WORDS = new Set([
+  'argument',
+  'database',
+  'document',
+  'exceeded',
+  'function',
+  'identity',
+  'nonempty',
+  'overflow',
+  'provider',
+  'receiver',
+  'subtract',
+  'instance',
+  'password',
+  'resource',
+  'required',
+]);
 
 /** Values the server or the run generates, whatever the assertion: replaced before anything else. */
 const GENERATED: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
@@ -34,7 +50,10 @@ const GENERATED: readonly [RegExp, string | ((match: string, ...groups: string[]
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   // A test file's tenant: fc_<run id>_<file slug>_<hash>.
   [/\bfc_[a-z0-9]+_[a-z0-9_]*_[0-9a-f]{6}\b/g, '<tenant>'],
-  [/\b([A-Za-z][A-Za-z0-9]*)_([a-z0-9]{8})\b/g, (match, prefix: string, suffix: string) => (IDENTIFIER_WORDS.has(suffix) ? match : `${prefix}_<name>`)],
+  [
+    /\b([A-Za-z][A-Za-z0-9]*)_([a-z0-9]{8})\b/g,
+    (match, prefix: string, suffix: string) => (IDENTIFIER_WORDS.has(suffix) ? match : `${prefix}_<name>`),
+  ],
   [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
   // Document ids, transaction times and timestamps in µs or ms.
   [/(?<![\w.])-?\d{10,}n?\b/g, '<id>'],
@@ -183,7 +202,11 @@ function assertionLine(message: string): string {
  * `error` is the test's whole failure text; `propertyCause`, for a property failure, the message of the assertion
  * that failed inside it.
  */
-export function failureSignature(error: string | undefined, exchanges: readonly Exchange[] | undefined, propertyCause?: string): FailureSignature {
+export function failureSignature(
+  error: string | undefined,
+  exchanges: readonly Exchange[] | undefined,
+  propertyCause?: string,
+): FailureSignature {
   const line = assertionLine(propertyCause ?? error ?? '');
   const assertion = line.trim() === '' ? undefined : normaliseAssertion(line, { sizes: propertyCause === undefined });
   if (propertyCause !== undefined) return assertion === undefined ? {} : { assertion };
@@ -208,5 +231,9 @@ export function signatureMatches(expected: FailureSignature, actual: FailureSign
 }
 
 export function sameSignature(a: FailureSignature | undefined, b: FailureSignature | undefined): boolean {
-  return (a?.status ?? null) === (b?.status ?? null) && (a?.errorCode ?? null) === (b?.errorCode ?? null) && (a?.assertion ?? null) === (b?.assertion ?? null);
+  return (
+    (a?.status ?? null) === (b?.status ?? null) &&
+    (a?.errorCode ?? null) === (b?.errorCode ?? null) &&
+    (a?.assertion ?? null) === (b?.assertion ?? null)
+  );
 }

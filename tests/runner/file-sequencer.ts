@@ -37,7 +37,13 @@ export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
 /** `paths` shuffled by `seed`, with the long-running files first, in LONG_RUNNING_FILES's order. */
 export function fileOrder(paths: readonly string[], seed: number): string[] {
   const long = LONG_RUNNING_FILES.filter((file) => paths.includes(file));
-  return [...long, ...seededShuffle(paths.filter((path) => !long.includes(path)), seed)];
+  return [
+    ...long,
+    ...seededShuffle(
+      paths.filter((path) => !long.includes(path)),
+      seed,
+    ),
+  ];
 }
 
 export class LongFilesFirstSequencer extends BaseSequencer {

@@ -29,7 +29,8 @@ function readReport(path: string): ConformanceReport {
 function same<K extends keyof ConformanceReport>(reports: readonly ConformanceReport[], key: K, what: string): void {
   const first = JSON.stringify(reports[0]![key]);
   const other = reports.find((r) => JSON.stringify(r[key]) !== first);
-  if (other) throw new MergeError(`the reports differ in ${what} (${first} vs ${JSON.stringify(other[key])}); merge only shards of one run`);
+  if (other)
+    throw new MergeError(`the reports differ in ${what} (${first} vs ${JSON.stringify(other[key])}); merge only shards of one run`);
 }
 
 export function mergeReports(reports: readonly ConformanceReport[]): ConformanceReport {
@@ -44,7 +45,8 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
   same(reports, 'filters', 'filters');
   const spec = loadRequirementsIndex();
   const first = reports[0]!;
-  if (spec.specVersion !== first.specVersion) throw new MergeError(`the reports are of spec ${first.specVersion}, this suite has spec ${spec.specVersion}`);
+  if (spec.specVersion !== first.specVersion)
+    throw new MergeError(`the reports are of spec ${first.specVersion}, this suite has spec ${spec.specVersion}`);
 
   const tests = new Map<string, JudgedTest>();
   for (const r of reports) {
@@ -54,7 +56,9 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
     }
   }
   // An expectation entry is stale only if no shard saw its test.
-  const unmatched = first.unmatchedExpectations.filter((id) => reports.every((r) => r.unmatchedExpectations.includes(id)) && !tests.has(id));
+  const unmatched = first.unmatchedExpectations.filter(
+    (id) => reports.every((r) => r.unmatchedExpectations.includes(id)) && !tests.has(id),
+  );
   const startedAt = new Date(Math.min(...reports.map((r) => Date.parse(r.startedAt))));
   const finishedAt = new Date(Math.max(...reports.map((r) => Date.parse(r.finishedAt))));
   const shards = [...new Set(reports.flatMap((r) => r.shards))].sort();
@@ -75,7 +79,9 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
       claimed: first.claimedProfiles,
       expectationsFile: first.expectationsFile,
       ...first.filters,
-      ...(lost.length === 0 ? {} : { targetLost: lost.join('; '), filesNotStarted: reports.flatMap((r) => r.filesNotStarted ?? []).sort() }),
+      ...(lost.length === 0
+        ? {}
+        : { targetLost: lost.join('; '), filesNotStarted: reports.flatMap((r) => r.filesNotStarted ?? []).sort() }),
     },
     spec,
     tests: [...tests.values()].sort((a, b) => a.id.localeCompare(b.id)),

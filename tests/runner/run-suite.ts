@@ -97,52 +97,68 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     ...(opts.testPattern ? { testPattern: opts.testPattern } : {}),
   };
   // Only a target elsewhere can stop answering; the embedded server lives and dies with this process.
-  const monitor = settings.url ? new TargetMonitor({ url: settings.url, channel: targetHealthChannel(settings.runId), probeTimeoutMs: probeTimeoutFor(settings.requestTimeoutMs) }) : undefined;
+  const monitor = settings.url
+    ? new TargetMonitor({
+        url: settings.url,
+        channel: targetHealthChannel(settings.runId),
+        probeTimeoutMs: probeTimeoutFor(settings.requestTimeoutMs),
+      })
+    : undefined;
   const withBaseline = (report: ConformanceReport): ConformanceReport =>
     opts.baseline === undefined ? report : { ...report, baseline: diffReports(opts.baseline.report, report, opts.baseline.file) };
-  const conformance = new ConformanceReporter({ reportDir: opts.reportDir, info, transform: withBaseline, ...(monitor ? { targetLoss: () => monitor.lost } : {}) });
-  const progress = new ProgressReporter({ report: () => conformance.report, root: PACKAGE_ROOT, testsDir, ...(opts.requirement ? { requirement: opts.requirement } : {}) });
+  const conformance = new ConformanceReporter({
+    reportDir: opts.reportDir,
+    info,
+    transform: withBaseline,
+    ...(monitor ? { targetLoss: () => monitor.lost } : {}),
+  });
+  const progress = new ProgressReporter({
+    report: () => conformance.report,
+    root: PACKAGE_ROOT,
+    testsDir,
+    ...(opts.requirement ? { requirement: opts.requirement } : {}),
+  });
   const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
   const allureResultsDir = join(opts.reportDir, 'allure-results');
   const allureWriter = new DeferredAllureWriter(allureResultsDir);
   const filters = (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
-  const vitest = await startVitest(
-    'test',
-    filters,
-    {
-      root: PACKAGE_ROOT,
-      config: false,
-      name: CONFORMANCE_PROJECT,
-      include: [`${testsDir}/**/*.test.ts`],
-      globalSetup: [join(PACKAGE_ROOT, 'tests/harness/global-setup.ts')],
-      // assertion-setup first: its matcher wrappers must sit inside allure-vitest's (see bigint-assertions.ts).
-      setupFiles: [join(PACKAGE_ROOT, 'tests/harness/assertion-setup.ts'), 'allure-vitest/setup', join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts')],
-      isolate: CONFORMANCE_ISOLATE,
-      pool: CONFORMANCE_POOL,
-      testTimeout: timeout,
-      hookTimeout: timeout,
-      // The seed fixes the order of files and of tests within them, so a replay sees the same order; the files that
-      // run for seconds start first (LongFilesFirstSequencer).
-      sequence: { shuffle: true, seed: settings.seed, sequencer: LongFilesFirstSequencer },
-      watch: false,
-      passWithNoTests: true,
-      maxWorkers: opts.network.filesInFlight,
-      ...(opts.shard ? { shard: opts.shard } : {}),
-      ...(opts.bail ? { bail: opts.bail } : {}),
-      ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
-      // check() tags every test with its requirement IDs, so vitest itself deselects for --requirement (a file none
-      // of whose tests is selected runs no hooks).
-      tags: requirementTagDefinitions(),
-      ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
-      reporters: [
-        ...(monitor ? [monitor] : []),
-        new RequirementJUnitReporter({ outputFile: join(opts.reportDir, 'junit.xml') }),
-        new DeferredAllureReporter({ resultsDir: allureResultsDir }, allureWriter),
-        conformance,
-        progress,
-      ],
-    },
-  );
+  const vitest = await startVitest('test', filters, {
+    root: PACKAGE_ROOT,
+    config: false,
+    name: CONFORMANCE_PROJECT,
+    include: [`${testsDir}/**/*.test.ts`],
+    globalSetup: [join(PACKAGE_ROOT, 'tests/harness/global-setup.ts')],
+    // assertion-setup first: its matcher wrappers must sit inside allure-vitest's (see bigint-assertions.ts).
+    setupFiles: [
+      join(PACKAGE_ROOT, 'tests/harness/assertion-setup.ts'),
+      'allure-vitest/setup',
+      join(PACKAGE_ROOT, 'tests/harness/conformance-setup.ts'),
+    ],
+    isolate: CONFORMANCE_ISOLATE,
+    pool: CONFORMANCE_POOL,
+    testTimeout: timeout,
+    hookTimeout: timeout,
+    // The seed fixes the order of files and of tests within them, so a replay sees the same order; the files that
+    // run for seconds start first (LongFilesFirstSequencer).
+    sequence: { shuffle: true, seed: settings.seed, sequencer: LongFilesFirstSequencer },
+    watch: false,
+    passWithNoTests: true,
+    maxWorkers: opts.network.filesInFlight,
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.bail ? { bail: opts.bail } : {}),
+    ...(opts.testPattern ? { testNamePattern: opts.testPattern } : {}),
+    // check() tags every test with its requirement IDs, so vitest itself deselects for --requirement (a file none
+    // of whose tests is selected runs no hooks).
+    tags: requirementTagDefinitions(),
+    ...(opts.requirement ? { tagsFilter: [opts.requirement] } : {}),
+    reporters: [
+      ...(monitor ? [monitor] : []),
+      new RequirementJUnitReporter({ outputFile: join(opts.reportDir, 'junit.xml') }),
+      new DeferredAllureReporter({ resultsDir: allureResultsDir }, allureWriter),
+      conformance,
+      progress,
+    ],
+  });
   await vitest.close();
   await allureWriter.flush();
   let report = conformance.report;
@@ -151,19 +167,21 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
     writeExpectations(opts.expectations.file, entries);
     process.stdout.write(`wrote ${entries.length} expectation(s) to ${opts.expectations.file}\n`);
     // Judge the same results against the new file, so the reports and the exit code agree with it.
-    report = withBaseline(buildReport(
-      {
-        ...info,
-        expectations: { file: opts.expectations.file, entries },
-        suiteVersion: report.suiteVersion,
-        startedAt: new Date(report.startedAt),
-        finishedAt: new Date(report.finishedAt),
-        ...(report.targetLost === undefined ? {} : { targetLost: report.targetLost, filesNotStarted: report.filesNotStarted ?? [] }),
-      },
-      loadRequirementsIndex(),
-      outcomesOf(report),
-      report.runErrors,
-    ));
+    report = withBaseline(
+      buildReport(
+        {
+          ...info,
+          expectations: { file: opts.expectations.file, entries },
+          suiteVersion: report.suiteVersion,
+          startedAt: new Date(report.startedAt),
+          finishedAt: new Date(report.finishedAt),
+          ...(report.targetLost === undefined ? {} : { targetLost: report.targetLost, filesNotStarted: report.filesNotStarted ?? [] }),
+        },
+        loadRequirementsIndex(),
+        outcomesOf(report),
+        report.runErrors,
+      ),
+    );
     writeReportFiles(report, opts.reportDir);
   }
   return report;

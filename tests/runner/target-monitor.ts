@@ -8,7 +8,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { request } from 'undici';
 import type { CancelReason } from 'vitest';
 import type { Reporter, Vitest } from 'vitest/node';
-import { type HealthReport, type HealthVerdict } from '../harness/target-health.js';
+import type { HealthReport, HealthVerdict } from '../harness/target-health.js';
 
 export interface TargetMonitorOptions {
   url: string;
@@ -41,7 +41,12 @@ export function probeTimeoutFor(requestTimeoutMs: number): number {
 /** GET /ping; undefined when it was answered (any status), else why not. */
 export async function pingFails(url: string, timeoutMs: number): Promise<string | undefined> {
   try {
-    const res = await request(`${url}/ping`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(`${url}/ping`, {
+      method: 'GET',
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.body.dump();
     return undefined;
   } catch (err) {
@@ -105,7 +110,10 @@ export class TargetMonitor implements Reporter {
         this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), though GET /ping still answers`);
       } else if (this.noAnswers >= this.probeAfter) {
         // A /ping that already went unanswered, with no request answered since, is the probe.
-        if (this.failedPings > 0) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${this.lastPingFailure})`);
+        if (this.failedPings > 0)
+          this.lose(
+            `${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${this.lastPingFailure})`,
+          );
         else void this.probe();
       }
     }
@@ -133,8 +141,10 @@ export class TargetMonitor implements Reporter {
         if (this.failedPings > 0 && this.noAnswers === 0) this.send({ kind: 'suspect', on: false });
         this.failedPings = 0;
         this.pingAnswered = true;
-      }
-      else if (this.noAnswers >= this.probeAfter) this.lose(`${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`);
+      } else if (this.noAnswers >= this.probeAfter)
+        this.lose(
+          `${this.noAnswers} requests in a row got no answer (the last: ${this.lastNoAnswer}), and GET /ping got none either (${why})`,
+        );
       else {
         this.lastPingFailure = why;
         if (!this.suspect) this.send({ kind: 'suspect', on: true });

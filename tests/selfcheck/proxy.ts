@@ -3,14 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request as upstreamRequest } from 'undici';
-import type {
-  BufferedResponse,
-  ExchangeContext,
-  FaultHooks,
-  ProxiedRequest,
-  StreamEventHook,
-  StreamWriter,
-} from './fault.js';
+import type { BufferedResponse, ExchangeContext, FaultHooks, ProxiedRequest, StreamEventHook, StreamWriter } from './fault.js';
 import { FAILPOINTS_FIRED_HEADER, FAILPOINTS_HEADER } from '../../reference-impl/failpoints.js';
 import { stringifyJson, tryParseJson } from './json-body.js';
 
@@ -36,12 +29,19 @@ const EVENT_SEPARATOR = '\r\n';
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those the proxy recomputes; accept-encoding is dropped so
 // every body the hooks see is plain text.
 const REQUEST_HEADERS_NOT_FORWARDED = new Set([
-  'host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection',
-  'content-length', 'expect', 'accept-encoding', 'trailer',
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'proxy-connection',
+  'content-length',
+  'expect',
+  'accept-encoding',
+  'trailer',
 ]);
-const RESPONSE_HEADERS_NOT_FORWARDED = new Set([
-  'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'trailer', 'upgrade',
-]);
+const RESPONSE_HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'trailer', 'upgrade']);
 
 /** `/stream/1`, and `/stream` (v4 streams, DEC-064): relayed event by event instead of buffered. */
 export function isStreamPath(path: string): boolean {
@@ -49,10 +49,7 @@ export function isStreamPath(path: string): boolean {
   return route === '/stream/1' || route === '/stream';
 }
 
-function flattenHeaders(
-  raw: Record<string, string | string[] | undefined>,
-  skip: ReadonlySet<string>,
-): Record<string, string> {
+function flattenHeaders(raw: Record<string, string | string[] | undefined>, skip: ReadonlySet<string>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     const lower = name.toLowerCase();

@@ -19,5 +19,11 @@ export async function startReferenceServer(): Promise<RunningReferenceServer> {
   // A query runs at most a few seconds: faults run side by side against this one server, and one that stretches a
   // query's x-query-timeout (QUERY-TIMEOUT-IGNORED) must not let a long query hold it for the default 30 s.
   // Failpoints are honoured only for the requests a fault's proxy marks, so the faults that use them share this server.
-  return start({ port: 0, host: '127.0.0.1', events: { maxStreamsPerSecret, minRetentionMs, opsLimit }, queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS, failpoints: true });
+  return start({
+    port: 0,
+    host: '127.0.0.1',
+    events: { maxStreamsPerSecret, minRetentionMs, opsLimit },
+    queryTimeLimitMs: SELFCHECK_QUERY_TIME_LIMIT_MS,
+    failpoints: true,
+  });
 }

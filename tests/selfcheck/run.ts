@@ -27,7 +27,13 @@ interface RunOptions {
 }
 
 function list(raw: string, previous: string[] = []): string[] {
-  return [...previous, ...raw.split(',').map((item) => item.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ];
 }
 
 function areaList(raw: string, previous: Area[] = []): Area[] {
@@ -70,7 +76,9 @@ async function main(argv: string[]): Promise<number> {
   if (options.merge !== undefined) {
     const report = mergeSelfcheckReports(options.merge.map((dir) => readSelfcheckReport(resolve(dir))));
     writeSelfcheckReport(options.out, report);
-    process.stdout.write(`selfcheck: merged ${options.merge.length} report(s): ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`);
+    process.stdout.write(
+      `selfcheck: merged ${options.merge.length} report(s): ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`,
+    );
     return report.outcome === 'passed' ? 0 : 1;
   }
 
@@ -81,25 +89,48 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const inArea = (area: Area) => options.area === undefined || options.area.includes(area);
-  const faults = !options.faults ? [] : FAULTS.filter((fault) => (options.fault === undefined || options.fault.includes(fault.id)) && inArea(fault.area));
+  const faults = !options.faults
+    ? []
+    : FAULTS.filter((fault) => (options.fault === undefined || options.fault.includes(fault.id)) && inArea(fault.area));
   const onlyFaultsNamed = options.fault !== undefined && options.hostile === undefined;
-  const hostile = !options.hostileServers || onlyFaultsNamed ? [] : HOSTILE_SERVERS.filter((server) => (options.hostile === undefined || options.hostile.includes(server.id)) && inArea(server.area));
+  const hostile =
+    !options.hostileServers || onlyFaultsNamed
+      ? []
+      : HOSTILE_SERVERS.filter((server) => (options.hostile === undefined || options.hostile.includes(server.id)) && inArea(server.area));
 
   if (options.narrow && options.requirement !== undefined) {
     process.stderr.write('selfcheck: --narrow and --requirement both choose the requirement; give one\n');
     return 2;
   }
-  const fixed: SuiteScope | undefined = options.requirement === undefined && options.test === undefined ? undefined : {
-    ...(options.requirement === undefined ? {} : { requirement: options.requirement }),
-    ...(options.test === undefined ? {} : { testPattern: options.test }),
-  };
-  const scopeFor = options.narrow ? (fault: Fault): SuiteScope => ({ ...fixed, ...firstBrokenRequirement(fault) }) : fixed === undefined ? undefined : () => fixed;
+  const fixed: SuiteScope | undefined =
+    options.requirement === undefined && options.test === undefined
+      ? undefined
+      : {
+          ...(options.requirement === undefined ? {} : { requirement: options.requirement }),
+          ...(options.test === undefined ? {} : { testPattern: options.test }),
+        };
+  const scopeFor = options.narrow
+    ? (fault: Fault): SuiteScope => ({ ...fixed, ...firstBrokenRequirement(fault) })
+    : fixed === undefined
+      ? undefined
+      : () => fixed;
 
   const reference = await startReferenceServer();
   try {
-    const report = await runSelfcheck({ reference, faults, hostile, fast: options.fast, jobs: options.jobs, ...(scopeFor === undefined ? {} : { scopeFor }), ...(fixed === undefined ? {} : { hostileScope: fixed }), log: (line) => process.stdout.write(`${line}\n`) });
+    const report = await runSelfcheck({
+      reference,
+      faults,
+      hostile,
+      fast: options.fast,
+      jobs: options.jobs,
+      ...(scopeFor === undefined ? {} : { scopeFor }),
+      ...(fixed === undefined ? {} : { hostileScope: fixed }),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
     writeSelfcheckReport(options.out, report);
-    process.stdout.write(`selfcheck: ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`);
+    process.stdout.write(
+      `selfcheck: ${report.totals.caught}/${report.totals.faults} faults caught, ${report.totals.survived}/${report.totals.hostile} hostile servers survived; reports in ${options.out}\n`,
+    );
     return report.outcome === 'passed' ? 0 : 1;
   } finally {
     await reference.close();

@@ -92,14 +92,35 @@ export function selfcheckMarkdown(report: SelfcheckReport): string {
   }
   lines.push('', '## Faults', '', '| Fault | Area | Breaks | Caught | Caught by | Applied |', '|---|---|---|---|---|---|');
   for (const fault of report.faults) {
-    const by = fault.caughtBy.length === 0 ? cell(fault.problem ?? '—') : cell(fault.caughtBy.slice(0, 3).map((c) => c.test).join('; ') + (fault.caughtBy.length > 3 ? ` (+${fault.caughtBy.length - 3})` : ''));
-    const area = fault.scope === undefined ? fault.area : `${fault.area} (${[fault.scope.requirement, fault.scope.testPattern].filter(Boolean).join(', ')} only)`;
-    lines.push(`| \`${fault.id}\` ${cell(fault.title)} | ${cell(area)} | ${fault.breaks.join(', ')} | ${fault.caught ? 'yes' : '**no**'} | ${by} | ${fault.applied} |`);
+    const by =
+      fault.caughtBy.length === 0
+        ? cell(fault.problem ?? '—')
+        : cell(
+            fault.caughtBy
+              .slice(0, 3)
+              .map((c) => c.test)
+              .join('; ') + (fault.caughtBy.length > 3 ? ` (+${fault.caughtBy.length - 3})` : ''),
+          );
+    const area =
+      fault.scope === undefined
+        ? fault.area
+        : `${fault.area} (${[fault.scope.requirement, fault.scope.testPattern].filter(Boolean).join(', ')} only)`;
+    lines.push(
+      `| \`${fault.id}\` ${cell(fault.title)} | ${cell(area)} | ${fault.breaks.join(', ')} | ${fault.caught ? 'yes' : '**no**'} | ${by} | ${fault.applied} |`,
+    );
   }
-  lines.push('', '## Hostile servers', '', '| Server | Area | Survived | Exit | Time / bound | Failed tests | Note |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '## Hostile servers',
+    '',
+    '| Server | Area | Survived | Exit | Time / bound | Failed tests | Note |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const hostile of report.hostile) {
     const note = hostile.problem ?? hostile.sampleReason ?? '';
-    lines.push(`| \`${hostile.id}\` ${cell(hostile.title)} | ${hostile.area} | ${hostile.survived ? 'yes' : '**no**'} | ${hostile.exitCode ?? 'killed'} | ${Math.round(hostile.durationMs / 1000)} s / ${Math.round(hostile.boundMs / 1000)} s | ${hostile.failedTests} | ${cell(note)} |`);
+    lines.push(
+      `| \`${hostile.id}\` ${cell(hostile.title)} | ${hostile.area} | ${hostile.survived ? 'yes' : '**no**'} | ${hostile.exitCode ?? 'killed'} | ${Math.round(hostile.durationMs / 1000)} s / ${Math.round(hostile.boundMs / 1000)} s | ${hostile.failedTests} | ${cell(note)} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

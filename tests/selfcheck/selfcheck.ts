@@ -69,10 +69,17 @@ function planFor(fault: Fault, options: SelfcheckOptions): RunPlan {
 }
 
 function describePlan(plan: RunPlan): string {
-  return [plan.areas.join(','), plan.scope?.requirement, plan.scope?.testPattern === undefined ? undefined : `/${plan.scope.testPattern}/`].filter(Boolean).join(' ');
+  return [plan.areas.join(','), plan.scope?.requirement, plan.scope?.testPattern === undefined ? undefined : `/${plan.scope.testPattern}/`]
+    .filter(Boolean)
+    .join(' ');
 }
 
-async function runThroughProxy(reference: RunningReferenceServer, fault: Fault | undefined, plan: RunPlan, boundMs: number): Promise<{ run: SuiteRun; applied: number }> {
+async function runThroughProxy(
+  reference: RunningReferenceServer,
+  fault: Fault | undefined,
+  plan: RunPlan,
+  boundMs: number,
+): Promise<{ run: SuiteRun; applied: number }> {
   const proxy = await startFaultProxy({ upstream: reference.url, hooks: fault?.apply() });
   try {
     const run = await runSuiteProcess({ url: proxy.url, secret: reference.rootSecret, areas: plan.areas, ...plan.scope, boundMs });
@@ -83,7 +90,11 @@ async function runThroughProxy(reference: RunningReferenceServer, fault: Fault |
 }
 
 export function judgeFault(fault: Fault, plan: RunPlan, run: SuiteRun, applied: number, baseline: SuiteRun | undefined): FaultResult {
-  const caughtBy = newlyFailed(run, baseline).map((test) => ({ test: describeTest(test), requirements: test.requirements, error: test.error?.slice(0, 300) }));
+  const caughtBy = newlyFailed(run, baseline).map((test) => ({
+    test: describeTest(test),
+    requirements: test.requirements,
+    error: test.error?.slice(0, 300),
+  }));
   let problem: string | undefined;
   if (run.hung) problem = 'the suite run hung and was killed';
   else if (run.tests === undefined) problem = `the suite wrote no conformance.json (exit ${run.exitCode}): ${run.stderrTail}`;
@@ -121,7 +132,8 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
   else if (run.tests === undefined) problem = `no conformance.json was written: ${run.stderrTail}`;
   else if (failed.length === 0 && !lostClearly) problem = 'no test failed';
   else if (unclear.length > 0) problem = `${unclear.length} failed test(s) without a reason`;
-  else if (matching === undefined && !lostClearly) problem = `no failure reason matches ${server.reason} (first: ${JSON.stringify((failed[0]!.error ?? '').split('\n')[0]!.slice(0, 160))})`;
+  else if (matching === undefined && !lostClearly)
+    problem = `no failure reason matches ${server.reason} (first: ${JSON.stringify((failed[0]!.error ?? '').split('\n')[0]!.slice(0, 160))})`;
   return {
     id: server.id,
     title: server.title,
@@ -133,7 +145,11 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
     boundMs,
     failedTests: failed.length,
     unclearFailures: unclear,
-    ...(matching?.error === undefined ? (lostClearly ? { sampleReason: run.targetLost!.slice(0, 200) } : {}) : { sampleReason: matching.error.split('\n')[0]!.slice(0, 200) }),
+    ...(matching?.error === undefined
+      ? lostClearly
+        ? { sampleReason: run.targetLost!.slice(0, 200) }
+        : {}
+      : { sampleReason: matching.error.split('\n')[0]!.slice(0, 200) }),
     ...(problem === undefined ? {} : { problem }),
   };
 }
@@ -161,7 +177,9 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
     const plan = planFor(fault, options);
     const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound);
     const result = judgeFault(fault, plan, run, applied, baselines.get(plan.key));
-    log(`${result.caught ? 'caught  ' : 'MISSED  '} ${fault.id} (${fault.area}) applied=${applied}${result.caught ? ` by ${result.caughtBy.length} test(s)` : `: ${result.problem}`}`);
+    log(
+      `${result.caught ? 'caught  ' : 'MISSED  '} ${fault.id} (${fault.area}) applied=${applied}${result.caught ? ` by ${result.caughtBy.length} test(s)` : `: ${result.problem}`}`,
+    );
     return result;
   });
 
@@ -180,7 +198,9 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
         boundMs: hostileBound,
       });
       const result = judgeHostile(server, run, hostileBound);
-      log(`${result.survived ? 'survived' : 'BROKEN  '} ${server.id} (${server.area}) exit=${run.exitCode} ${Math.round(run.durationMs / 1000)}s${result.problem ? `: ${result.problem}` : ''}`);
+      log(
+        `${result.survived ? 'survived' : 'BROKEN  '} ${server.id} (${server.area}) exit=${run.exitCode} ${Math.round(run.durationMs / 1000)}s${result.problem ? `: ${result.problem}` : ''}`,
+      );
       hostile.push(result);
     } finally {
       await running.close();

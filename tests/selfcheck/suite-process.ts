@@ -68,7 +68,10 @@ export function newlyFailed(run: SuiteRun, baseline: SuiteRun | undefined): Suit
 function readReport(dir: string): { tests: SuiteTest[] | undefined; targetLost?: string } {
   try {
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { tests?: SuiteTest[]; targetLost?: string };
-    return { tests: Array.isArray(report.tests) ? report.tests : undefined, ...(typeof report.targetLost === 'string' ? { targetLost: report.targetLost } : {}) };
+    return {
+      tests: Array.isArray(report.tests) ? report.tests : undefined,
+      ...(typeof report.targetLost === 'string' ? { targetLost: report.targetLost } : {}),
+    };
   } catch {
     return { tests: undefined };
   }
@@ -95,7 +98,13 @@ export async function runSuiteProcess(options: SuiteRunOptions): Promise<SuiteRu
   }, options.boundMs);
   const exitCode = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   clearTimeout(timer);
-  const run: SuiteRun = { exitCode, hung, durationMs: Date.now() - started, ...readReport(reportDir), stderrTail: stderr.trim().split('\n').slice(-5).join('\n') };
+  const run: SuiteRun = {
+    exitCode,
+    hung,
+    durationMs: Date.now() - started,
+    ...readReport(reportDir),
+    stderrTail: stderr.trim().split('\n').slice(-5).join('\n'),
+  };
   rmSync(reportDir, { recursive: true, force: true });
   return run;
 }

@@ -21,7 +21,9 @@ describe('Implements: comments in reference-impl/', () => {
   });
 
   it('give every active MUST of every profile at least one site', () => {
-    const missing = spec.requirements.filter((r) => r.level === 'MUST' && r.status === 'active' && !sites.has(r.id)).map((r) => `${r.id} (${r.profile})`);
+    const missing = spec.requirements
+      .filter((r) => r.level === 'MUST' && r.status === 'active' && !sites.has(r.id))
+      .map((r) => `${r.id} (${r.profile})`);
     expect(missing).toEqual([]);
   });
 

@@ -17,9 +17,7 @@ describe('spec/decisions.md', () => {
   const cited = new Set(index.requirements.flatMap((r) => r.source.flatMap((s) => s.match(/DEC-\d+/g) ?? [])));
 
   it('cites every decision from a requirement, or the decision says "Not tested"', () => {
-    const orphans = index.decisions
-      .filter((d) => !cited.has(d.id) && !/Not tested/.test(decisionBody(d.id)))
-      .map((d) => d.id);
+    const orphans = index.decisions.filter((d) => !cited.has(d.id) && !/Not tested/.test(decisionBody(d.id))).map((d) => d.id);
     expect(orphans, 'decisions neither cited nor marked "Not tested"').toEqual([]);
   });
 

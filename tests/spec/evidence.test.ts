@@ -41,8 +41,20 @@ describe('npm run spec:evidence', () => {
 
   it('counts active requirements per area and profile: MUSTs cited, all cited, and their basis', () => {
     const counts = countEvidence(sample);
-    expect(counts.byArea['authentication']).toEqual({ active: 3, must: 2, mustWithEvidence: 1, withEvidence: 2, basis: { sd: 2, core: 1, decision: 0 } });
-    expect(counts.byProfile['indexes']).toEqual({ active: 1, must: 1, mustWithEvidence: 0, withEvidence: 0, basis: { sd: 0, core: 0, decision: 1 } });
+    expect(counts.byArea.authentication).toEqual({
+      active: 3,
+      must: 2,
+      mustWithEvidence: 1,
+      withEvidence: 2,
+      basis: { sd: 2, core: 1, decision: 0 },
+    });
+    expect(counts.byProfile.indexes).toEqual({
+      active: 1,
+      must: 1,
+      mustWithEvidence: 0,
+      withEvidence: 0,
+      basis: { sd: 0, core: 0, decision: 1 },
+    });
     expect(counts.total.active).toBe(4);
     expect(mustEvidencePercent(counts, ['auth'])).toBe(50);
     expect(mustEvidencePercent(counts, ['auth', 'indexes'])).toBeCloseTo(100 / 3);

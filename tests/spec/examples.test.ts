@@ -12,10 +12,7 @@ describe('spec examples', () => {
 
   for (const example of examples) {
     it(`${example.file}:${example.line} validates as ${example.schema}`, () => {
-      const documents =
-        example.language === 'ndjson'
-          ? example.text.split('\n').filter((line) => line.trim() !== '')
-          : [example.text];
+      const documents = example.language === 'ndjson' ? example.text.split('\n').filter((line) => line.trim() !== '') : [example.text];
       for (const text of documents) {
         const value: unknown = JSON.parse(text);
         const result = validate(example.schema, value);

@@ -13,7 +13,10 @@ function requirement(heading: string, body = 'A checkable sentence.\n\nSource: S
 describe('parseRequirements', () => {
   it('reads ID, level, profile, statement, sources and default status', () => {
     const [r] = parseRequirements(
-      requirement('AUTH-LOGIN-001 · MUST · auth', 'Login works.\n\nSource: SD §A; DEC-001\nEvidence: fauna/faunadb:ext/a/Spec.scala#L10-L24 (logs in; expects a secret)'),
+      requirement(
+        'AUTH-LOGIN-001 · MUST · auth',
+        'Login works.\n\nSource: SD §A; DEC-001\nEvidence: fauna/faunadb:ext/a/Spec.scala#L10-L24 (logs in; expects a secret)',
+      ),
       FILE,
     );
     expect(r).toEqual({
@@ -32,14 +35,20 @@ describe('parseRequirements', () => {
 
   it('reads several cited places, a single line, and "none found"', () => {
     const [r] = parseRequirements(
-      requirement('DOC-GET-001 · MUST · core', 'S.\n\nSource: DEC-001\nEvidence: fauna/faunadb:a.scala#L7; fauna/faunadb-js:test/query.test.js#L1-L3 (a; b)'),
+      requirement(
+        'DOC-GET-001 · MUST · core',
+        'S.\n\nSource: DEC-001\nEvidence: fauna/faunadb:a.scala#L7; fauna/faunadb-js:test/query.test.js#L1-L3 (a; b)',
+      ),
       FILE,
     );
     expect(r?.evidence).toEqual([
       { repo: 'fauna/faunadb', path: 'a.scala', lines: [7, 7] },
       { repo: 'fauna/faunadb-js', path: 'test/query.test.js', lines: [1, 3], note: 'a; b' },
     ]);
-    const [none] = parseRequirements(requirement('DOC-GET-002 · MUST · core', 'S.\n\nSource: DEC-001\nEvidence: none found (no test reads it)'), FILE);
+    const [none] = parseRequirements(
+      requirement('DOC-GET-002 · MUST · core', 'S.\n\nSource: DEC-001\nEvidence: none found (no test reads it)'),
+      FILE,
+    );
     expect(none?.evidence).toEqual([]);
   });
 
@@ -49,13 +58,19 @@ describe('parseRequirements', () => {
     [['DEC-001'], 'fauna/faunadb:a.scala#L1', 'core'],
     [['DEC-001'], 'none found', 'decision'],
   ])('gives Source %j with Evidence %s the basis %s', (source, evidence, basis) => {
-    const [r] = parseRequirements(requirement('DOC-GET-001 · MUST · core', `S.\n\nSource: ${source.join('; ')}\nEvidence: ${evidence}`), FILE);
+    const [r] = parseRequirements(
+      requirement('DOC-GET-001 · MUST · core', `S.\n\nSource: ${source.join('; ')}\nEvidence: ${evidence}`),
+      FILE,
+    );
     expect(r?.basis).toBe(basis);
   });
 
   it('reads a tentative status and joins a statement wrapped over lines', () => {
     const [r] = parseRequirements(
-      requirement('PAGE-SIZE-001 · SHOULD · indexes', 'First half\nsecond half.\n\nStatus: tentative\nSource: DEC-001\nEvidence: none found'),
+      requirement(
+        'PAGE-SIZE-001 · SHOULD · indexes',
+        'First half\nsecond half.\n\nStatus: tentative\nSource: DEC-001\nEvidence: none found',
+      ),
       FILE,
     );
     expect(r?.status).toBe('tentative');
@@ -72,12 +87,28 @@ describe('parseRequirements', () => {
     ['a malformed ID', requirement('AUTH-LOGIN-1 · MUST · auth'), /malformed requirement ID/],
     ['a missing Source', requirement('AUTH-LOGIN-001 · MUST · auth', 'Sentence.'), /Source/],
     ['a missing statement', requirement('AUTH-LOGIN-001 · MUST · auth', 'Source: SD\nEvidence: none found'), /missing statement/],
-    ['an unknown status', requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nStatus: draft\nSource: SD\nEvidence: none found'), /unknown status/],
+    [
+      'an unknown status',
+      requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nStatus: draft\nSource: SD\nEvidence: none found'),
+      /unknown status/,
+    ],
     ['a heading without separators', requirement('AUTH-LOGIN-001 MUST auth'), /heading must read/],
     ['a missing Evidence', requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD'), /Evidence/],
-    ['evidence without a line', requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: fauna/faunadb:a.scala'), /malformed evidence/],
-    ['evidence with an empty range', requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: fauna/faunadb:a.scala#L9-L3'), /is empty/],
-    ['two Evidence lines', requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: none found\nEvidence: none found'), /exactly one "Evidence:"/],
+    [
+      'evidence without a line',
+      requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: fauna/faunadb:a.scala'),
+      /malformed evidence/,
+    ],
+    [
+      'evidence with an empty range',
+      requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: fauna/faunadb:a.scala#L9-L3'),
+      /is empty/,
+    ],
+    [
+      'two Evidence lines',
+      requirement('AUTH-LOGIN-001 · MUST · auth', 'S.\n\nSource: SD\nEvidence: none found\nEvidence: none found'),
+      /exactly one "Evidence:"/,
+    ],
   ])('throws on %s', (_, text, message) => {
     expect(() => parseRequirements(text, FILE)).toThrow(message);
   });
@@ -86,9 +117,17 @@ describe('parseRequirements', () => {
 describe('buildIndexFrom', () => {
   it('throws on a duplicate requirement ID across files', () => {
     const text = requirement('DOC-GET-001 · MUST · core');
-    expect(() => buildIndexFrom([{ file: FILE, text }, { file: 'spec/requirements/other.md', text }], DECISIONS, '0.0.0', SOURCES)).toThrow(
-      /duplicate requirement DOC-GET-001/,
-    );
+    expect(() =>
+      buildIndexFrom(
+        [
+          { file: FILE, text },
+          { file: 'spec/requirements/other.md', text },
+        ],
+        DECISIONS,
+        '0.0.0',
+        SOURCES,
+      ),
+    ).toThrow(/duplicate requirement DOC-GET-001/);
   });
 
   it('throws on a Source citing an unknown decision', () => {

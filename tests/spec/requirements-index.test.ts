@@ -1,12 +1,6 @@
 // The committed requirements index must be exactly what the spec's Markdown builds, and well-formed.
 import { describe, expect, it } from 'vitest';
-import {
-  buildIndex,
-  DECISION_ID,
-  loadRequirementsIndex,
-  REQUIREMENT_ID,
-  serializeIndex,
-} from '../../spec/build-index.js';
+import { buildIndex, DECISION_ID, loadRequirementsIndex, REQUIREMENT_ID, serializeIndex } from '../../spec/build-index.js';
 import { validate } from '../../schemas/index.js';
 
 describe('spec/requirements.json', () => {

@@ -27,7 +27,7 @@ function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
       let acc = fold.seed;
       for (const element of items) acc = fold.step(acc, element, position);
       const result = fold.finish(acc, items.length, position);
-      return collection.kind === 'page' ? pageWith([result], collection.page['before'], collection.page['after']) : result;
+      return collection.kind === 'page' ? pageWith([result], collection.page.before, collection.page.after) : result;
     },
   };
 }
@@ -83,7 +83,10 @@ function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
     async evaluate(ctx, args) {
       const collection = iterableArgument(await args.value(ctx, name), args.position(name));
       // The service checks a set through its Exists, so a refused read is reported at `exists`.
-      const nonEmpty = collection.kind === 'set' ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists']) : collection.items.length > 0;
+      const nonEmpty =
+        collection.kind === 'set'
+          ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists'])
+          : collection.items.length > 0;
       return name === 'is_empty' ? !nonEmpty : nonEmpty;
     },
   };
@@ -116,7 +119,7 @@ function elementCursor(element: Value): Value[] {
 // Implements: FN-ARR-002, FN-ARR-003
 /** The cursor between a page's first `n` elements and the rest: what Take's page ends at and Drop's starts at. */
 function splitCursor(page: ObjectValue, items: readonly Value[], n: number): Value | undefined {
-  return n < 0 ? page['before'] : n < items.length ? elementCursor(items[n]!) : page['after'];
+  return n < 0 ? page.before : n < items.length ? elementCursor(items[n]!) : page.after;
 }
 
 // Implements: FN-ARR-001, FN-ARR-002
@@ -128,7 +131,7 @@ const take: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? [] : items.slice(0, n);
     if (Array.isArray(collection)) return data;
-    return pageWith(data, collection['before'], splitCursor(collection, items, n));
+    return pageWith(data, collection.before, splitCursor(collection, items, n));
   },
 };
 
@@ -141,7 +144,7 @@ const drop: FormDefinition = {
     const items = Array.isArray(collection) ? collection : collection.data;
     const data = n < 0 ? items : items.slice(n);
     if (Array.isArray(collection)) return data;
-    return pageWith(data, splitCursor(collection, items, n), collection['after']);
+    return pageWith(data, splitCursor(collection, items, n), collection.after);
   },
 };
 
@@ -159,7 +162,8 @@ function joinForm(name: 'append' | 'prepend'): FormDefinition {
       if (!Array.isArray(collection)) throw wrongType('Array', collection, args.position('collection'));
       const elements = Array.isArray(given) ? given : [given];
       // Appending an array to itself doubles it: a few dozen nested calls would exhaust the server's memory.
-      if (collection.length + elements.length > MAX_ARRAY_LENGTH) throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
+      if (collection.length + elements.length > MAX_ARRAY_LENGTH)
+        throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
       return name === 'append' ? [...collection, ...elements] : [...elements, ...collection];
     },
   };
@@ -171,7 +175,7 @@ const reverse: FormDefinition = {
   async evaluate(ctx, args) {
     const collection = iterableArgument(await args.value(ctx, 'reverse'), args.position('reverse'));
     if (collection.kind === 'array') return [...collection.items].reverse();
-    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page['before'], collection.page['after']);
+    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page.before, collection.page.after);
     return new SetRef({ reverse: collection.set });
   },
 };

@@ -62,8 +62,16 @@ async function userLocation(ctx: EvalContext, target: Value, position: Position)
 async function firstRefOf(ctx: EvalContext, set: SetRef, position: Position): Promise<Ref | undefined> {
   const literal: Expr = { kind: 'literal', value: set, position, raw: null };
   const size: Expr = { kind: 'literal', value: 1n, position, raw: 1 };
-  const page = await ctx.eval({ kind: 'object', fields: new Map([['paginate', literal], ['size', size]]), position, raw: null });
-  const first = isObjectValue(page) && Array.isArray(page['data']) ? page['data'][0] : undefined;
+  const page = await ctx.eval({
+    kind: 'object',
+    fields: new Map([
+      ['paginate', literal],
+      ['size', size],
+    ]),
+    position,
+    raw: null,
+  });
+  const first = isObjectValue(page) && Array.isArray(page.data) ? page.data[0] : undefined;
   if (first instanceof Ref) return first;
   return Array.isArray(first) ? first.find((v): v is Ref => v instanceof Ref) : undefined;
 }
@@ -73,7 +81,8 @@ let missHash: Promise<string> | undefined;
 
 // Implements: AUTH-IDENTIFY-004, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-007
 async function passwordMatches(ctx: EvalContext, location: DocumentLocation | undefined, password: string): Promise<boolean> {
-  const hash = location === undefined ? undefined : ctx.txn.get(location.database, location.collection, location.id)?.hidden.credentialsHash;
+  const hash =
+    location === undefined ? undefined : ctx.txn.get(location.database, location.collection, location.id)?.hidden.credentialsHash;
   if (hash === undefined) {
     missHash ??= ctx.services.hashPassword('\u0000no document\u0000');
     await ctx.services.verifyPassword(password, await missHash);
@@ -90,8 +99,8 @@ interface TokenFields {
 function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failures: ReturnType<typeof typeFailure>[] } {
   const failures: ReturnType<typeof typeFailure>[] = [];
   const fields: TokenFields = {};
-  const data = params['data'];
-  const ttl = params['ttl'];
+  const data = params.data;
+  const ttl = params.ttl;
   if (data !== undefined && data !== null) {
     if (isObjectValue(data)) fields.data = data;
     else failures.push(typeFailure('data', 'Object', data));
@@ -105,7 +114,14 @@ function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failure
 
 // Implements: AUTH-LOGIN-002, AUTH-LOGIN-008, AUTH-LOGIN-009, AUTH-TOKEN-001, AUTH-TOKEN-002, AUTH-TOKEN-003
 /** Writes a new token record for `instance` in `database` and renders it with its secret (the only time). */
-async function issueToken(ctx: EvalContext, database: DatabaseId, instance: Ref, extra: TokenFields, position: Position, checkAccess: boolean): Promise<ObjectValue> {
+async function issueToken(
+  ctx: EvalContext,
+  database: DatabaseId,
+  instance: Ref,
+  extra: TokenFields,
+  position: Position,
+  checkAccess: boolean,
+): Promise<ObjectValue> {
   const id = ctx.txn.newDocumentId();
   const issued = await ctx.services.issueSecret('token', database, id);
   const fields: ObjectValue = { instance, ...extra, hashed_secret: issued.hashedSecret };
@@ -128,9 +144,10 @@ const login: FormDefinition = {
     const position = args.node.position;
     const target = await args.value(ctx, 'login');
     const params = expectObject(args.has('params') ? await args.value(ctx, 'params') : {}, args.position('params'));
-    const password = params['password'];
+    const password = params.password;
     const { fields, failures } = tokenFieldFailures(params);
-    if (password !== undefined && password !== null && typeof password !== 'string') failures.unshift(typeFailure('password', 'String', password));
+    if (password !== undefined && password !== null && typeof password !== 'string')
+      failures.unshift(typeFailure('password', 'String', password));
     throwIfFailures(failures, position);
     // No password cannot match any credentials: the login fails as a wrong one does (AUTH-LOGIN-013).
     if (password === undefined || password === null) throw authenticationFailed(position);
@@ -148,7 +165,8 @@ const identify: FormDefinition = {
   async evaluate(ctx, args) {
     const target = await args.value(ctx, 'identify');
     const password = await args.value(ctx, 'password');
-    if (typeof password !== 'string') throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
+    if (typeof password !== 'string')
+      throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
     return passwordMatches(ctx, await userLocation(ctx, target, args.position('identify')), password);
   },
 };
@@ -167,7 +185,8 @@ const logout: FormDefinition = {
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
     for (const [id, version] of ctx.txn.scan(database, 'tokens')) {
       const mine = id === ref.id;
-      const sameIdentity = all && instance !== undefined && version.fields['instance'] instanceof Ref && version.fields['instance'].equals(instance);
+      const sameIdentity =
+        all && instance !== undefined && version.fields.instance instanceof Ref && version.fields.instance.equals(instance);
       if (mine || sameIdentity) ctx.txn.write(database, 'tokens', id, 'delete', {}, version.hidden);
     }
     return true;
@@ -227,8 +246,9 @@ const hasCurrentToken: FormDefinition = {
 export const tokenHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const { fields, failures } = tokenFieldFailures(params);
-    const instance = params['instance'];
-    if (instance === undefined || instance === null) failures.unshift({ field: ['instance'], code: 'value required', description: 'Required value not found.' });
+    const instance = params.instance;
+    if (instance === undefined || instance === null)
+      failures.unshift({ field: ['instance'], code: 'value required', description: 'Required value not found.' });
     else if (!(instance instanceof Ref)) failures.unshift(typeFailure('instance', 'Ref', instance));
     throwIfFailures(failures, position);
     const database = ctx.database;

@@ -20,9 +20,9 @@ type Kind = 'map' | 'foreach' | 'filter';
 /** The elements to process and how to put the results back (a page keeps its cursors). */
 function elementsOf(collection: Value, position: Position, kind: Kind): { items: Value[]; rebuild: (data: Value[]) => Value } {
   if (Array.isArray(collection)) return { items: collection, rebuild: (data) => data };
-  if (isObjectValue(collection) && Array.isArray(collection['data'])) {
+  if (isObjectValue(collection) && Array.isArray(collection.data)) {
     const page: ObjectValue = collection;
-    return { items: page['data'] as Value[], rebuild: (data) => ({ ...page, data }) };
+    return { items: page.data as Value[], rebuild: (data) => ({ ...page, data }) };
   }
   // Implements: FN-SET-015
   // Every one of them first checks for an array, page or set; Map and Foreach then refuse a set with what they take.
@@ -47,7 +47,8 @@ function collectionForm(kind: Kind): FormDefinition {
         const result = await applyLambda(ctx, lambda, [item], [...lambdaExpr.position, 'lambda']);
         if (kind === 'map') out.push(result);
         else if (kind === 'filter') {
-          if (typeof result !== 'boolean') throw errors.invalidArgument(`Boolean expected, ${typeName(result)} provided.`, lambdaExpr.position);
+          if (typeof result !== 'boolean')
+            throw errors.invalidArgument(`Boolean expected, ${typeName(result)} provided.`, lambdaExpr.position);
           if (result) out.push(item);
         }
       }
@@ -56,4 +57,8 @@ function collectionForm(kind: Kind): FormDefinition {
   };
 }
 
-export const collectionFunctionForms: readonly FormDefinition[] = [collectionForm('map'), collectionForm('foreach'), collectionForm('filter')];
+export const collectionFunctionForms: readonly FormDefinition[] = [
+  collectionForm('map'),
+  collectionForm('foreach'),
+  collectionForm('filter'),
+];

@@ -34,7 +34,11 @@ const object: FormDefinition = {
     const out: ObjectValue = {};
     const fields = arg.fields;
     // Keys and lookups rather than entries(): no generator and no pair per field.
-    const done = eachInOrder(fields.keys(), (key) => ctx.evalNow(fields.get(key)!), (key, value) => setField(out, key, value));
+    const done = eachInOrder(
+      fields.keys(),
+      (key) => ctx.evalNow(fields.get(key)!),
+      (key, value) => setField(out, key, value),
+    );
     return done === undefined ? out : done.then(() => out);
   },
 };
@@ -112,7 +116,8 @@ const query: FormDefinition = {
   required: ['query'],
   async evaluate(ctx, args) {
     const value = await args.value(ctx, 'query');
-    if (!(value instanceof QueryValue)) throw errors.invalidArgument(`Lambda expected, ${typeName(value)} provided.`, args.position('query'));
+    if (!(value instanceof QueryValue))
+      throw errors.invalidArgument(`Lambda expected, ${typeName(value)} provided.`, args.position('query'));
     return new QueryValue(value.lambda, value.expr, value.apiVersion ?? ctx.apiVersion);
   },
 };
@@ -164,7 +169,10 @@ const select: FormDefinition = {
     }
     if (current !== undefined) return current;
     if (args.has('default')) return args.value(ctx, 'default');
-    throw errors.valueNotFound(path.map((p) => (typeof p === 'bigint' ? Number(p) : p)), args.position('from'));
+    throw errors.valueNotFound(
+      path.map((p) => (typeof p === 'bigint' ? Number(p) : p)),
+      args.position('from'),
+    );
   },
 };
 
@@ -195,7 +203,8 @@ function logic(name: 'and' | 'or'): FormDefinition {
     async evaluate(ctx, args) {
       const expr = args.expr(name);
       const items = expr.kind === 'array' ? expr.items : [expr];
-      if (items.length === 0) throw errors.invalidArgument(`${name === 'and' ? 'And' : 'Or'} requires at least one argument.`, expr.position);
+      if (items.length === 0)
+        throw errors.invalidArgument(`${name === 'and' ? 'And' : 'Or'} requires at least one argument.`, expr.position);
       for (const item of items) {
         const value = expectBoolean(await ctx.eval(item), item.position);
         if (name === 'and' && !value) return false;
@@ -252,4 +261,22 @@ const newId: FormDefinition = {
 /** NextId, the deprecated name of NewId (FN-ALIAS-001). */
 const nextId: FormDefinition = { ...newId, required: ['next_id'] };
 
-export const coreForms: readonly FormDefinition[] = [object, variable, letForm, doForm, ifForm, lambda, query, select, equals, logic('and'), logic('or'), not, abort, now, time, newId, nextId];
+export const coreForms: readonly FormDefinition[] = [
+  object,
+  variable,
+  letForm,
+  doForm,
+  ifForm,
+  lambda,
+  query,
+  select,
+  equals,
+  logic('and'),
+  logic('or'),
+  not,
+  abort,
+  now,
+  time,
+  newId,
+  nextId,
+];

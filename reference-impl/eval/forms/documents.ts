@@ -8,7 +8,22 @@ import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Va
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { existingForWrite, isNativeCollection, locateDocument, recordAlreadyExists, readExisting, requireAccess, requireCreateWithId, readDocument, renderDocument, renderReadDocument, resolveCollection, writeDocument, writeNewDocument, type DocumentLocation } from '../documents.js';
+import {
+  existingForWrite,
+  isNativeCollection,
+  locateDocument,
+  recordAlreadyExists,
+  readExisting,
+  requireAccess,
+  requireCreateWithId,
+  readDocument,
+  renderDocument,
+  renderReadDocument,
+  resolveCollection,
+  writeDocument,
+  writeNewDocument,
+  type DocumentLocation,
+} from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
 import { unresolvedRefFailures } from '../written-refs.js';
@@ -81,7 +96,8 @@ async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref,
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
   // Choosing the id is a privilege of its own (DEC-059), checked before a taken id is revealed.
   await requireCreateWithId(ctx, location, position, fields);
-  if (ctx.txn.get(location.database, location.collection, location.id)) throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
+  if (ctx.txn.get(location.database, location.collection, location.id))
+    throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
   return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position, true));
 }
 
@@ -207,20 +223,30 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   await requireAccess(ctx, 'write', location, position, existing, fields);
   const checkUpdate = ctx.services.natives.get(location.collection)?.checkUpdate;
   if (checkUpdate) fields = checkUpdate(ctx, location.database, fields, position, location.id);
-  const newName = fields['name'];
+  const newName = fields.name;
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';
   const renamed = nameIsId && typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
   if (!renamed) return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, existing.hidden, position));
   if (!RENAMABLE.has(location.collection)) {
-    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }], position);
+    throwIfFailures(
+      [{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }],
+      position,
+    );
   }
   const moved: DocumentLocation = { ...location, id: newName, ref: new Ref(newName, location.ref.collection, location.ref.database) };
   if (ctx.txn.get(moved.database, moved.collection, moved.id)) throw errors.alreadyExists(position, recordAlreadyExists(moved.collection));
   await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
   if (location.collection === 'databases') {
     for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) {
-      await writeDocument(ctx, keyLocation(location.database, id), 'update', { ...key.fields, database: new Ref(newName, new Ref('databases')) }, key.hidden, position);
+      await writeDocument(
+        ctx,
+        keyLocation(location.database, id),
+        'update',
+        { ...key.fields, database: new Ref(newName, new Ref('databases')) },
+        key.hidden,
+        position,
+      );
     }
   }
   if (location.collection === 'collections') await moveCollectionDocuments(ctx, location, moved, position);
@@ -240,17 +266,17 @@ function followRename(ctx: EvalContext, from: DocumentLocation, to: DocumentLoca
   const newRef = new Ref(to.id, new Ref(to.collection));
   for (const [id, role] of ctx.txn.scan(from.database, 'roles')) {
     const privileges = retargetPrivileges(role.fields, oldRef, newRef) ?? role.fields;
-    const retargeted = from.collection === 'collections' ? retargetMembership(privileges, oldRef, newRef) ?? privileges : privileges;
+    const retargeted = from.collection === 'collections' ? (retargetMembership(privileges, oldRef, newRef) ?? privileges) : privileges;
     if (retargeted !== role.fields) ctx.txn.write(from.database, 'roles', id, 'update', retargeted, role.hidden);
   }
 }
 
 /** The role's fields with each membership entry naming `from` naming `to` instead, or undefined when none does. */
 function retargetMembership(role: ObjectValue, from: Ref, to: Ref): ObjectValue | undefined {
-  const membership = role['membership'];
+  const membership = role.membership;
   const retarget = (entry: Value): Value => {
     if (entry instanceof Ref) return entry.equals(from) ? to : entry;
-    return isObjectValue(entry) && entry['resource'] instanceof Ref && entry['resource'].equals(from) ? { ...entry, resource: to } : entry;
+    return isObjectValue(entry) && entry.resource instanceof Ref && entry.resource.equals(from) ? { ...entry, resource: to } : entry;
   };
   const next = Array.isArray(membership) ? membership.map(retarget) : membership === undefined ? undefined : retarget(membership);
   const changed = Array.isArray(membership) && Array.isArray(next) ? next.some((entry, i) => entry !== membership[i]) : next !== membership;
@@ -267,7 +293,10 @@ function retargetMembership(role: ObjectValue, from: Ref, to: Ref): ObjectValue 
 async function moveCollectionDocuments(ctx: EvalContext, from: DocumentLocation, to: DocumentLocation, position: Position): Promise<void> {
   const reading = ctx.txn.scan(from.database, 'indexes').find(([, version]) => namesCollection(version, from.id));
   if (reading !== undefined) {
-    throwIfFailures([{ field: ['name'], code: 'invalid value', description: `Renaming a collection that index '${reading[0]}' reads is not supported.` }], position);
+    throwIfFailures(
+      [{ field: ['name'], code: 'invalid value', description: `Renaming a collection that index '${reading[0]}' reads is not supported.` }],
+      position,
+    );
   }
   const oldKey = userCollectionKey(from.id);
   const newKey = userCollectionKey(to.id);
@@ -279,7 +308,7 @@ async function moveCollectionDocuments(ctx: EvalContext, from: DocumentLocation,
     ctx.txn.write(from.database, newKey, id, 'create', version.fields, version.hidden);
   }
   for (const [id, token] of ctx.txn.scan(from.database, 'tokens')) {
-    const owner = token.fields['instance'];
+    const owner = token.fields.instance;
     if (owner instanceof Ref && owner.collection?.equals(oldRef)) {
       ctx.txn.write(from.database, 'tokens', id, 'update', { ...token.fields, instance: new Ref(owner.id, newRef) }, token.hidden);
     }
@@ -299,19 +328,25 @@ function followRoleRename(ctx: EvalContext, role: DocumentLocation, newName: str
   const namesRole = (ref: Ref) => ref.id === role.id && isRoleRef(ref);
   const retarget = (ref: Ref) => (namesRole(ref) ? new Ref(newName, ref.collection, ref.database) : ref);
   // A key with a `database` field acts in that child database, whose roles these are not.
-  const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields['database'] instanceof Ref));
+  const ownKeys = ctx.txn.scan(role.database, 'keys').filter(([, key]) => !(key.fields.database instanceof Ref));
   retargetKeyRoles(ctx, role.database, ownKeys, retarget);
   const parent = ctx.txn.store.database(role.database)?.parent;
-  const record = parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
+  const record =
+    parent === undefined ? undefined : ctx.txn.scan(parent, 'databases').find(([, version]) => version.hidden.databaseId === role.database);
   if (parent === undefined || record === undefined) return;
   retargetKeyRoles(ctx, parent, keysOfChildDatabase(ctx, parent, record[0]), retarget);
 }
 
 /** Rewrites the role refs (alone or in a list) of `keys` of `database` through `retarget`, writing the keys it changed. */
-function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[string, DocumentVersion]>, retarget: (ref: Ref) => Ref): void {
+function retargetKeyRoles(
+  ctx: EvalContext,
+  database: DatabaseId,
+  keys: Array<[string, DocumentVersion]>,
+  retarget: (ref: Ref) => Ref,
+): void {
   const each = (value: Value): Value => (value instanceof Ref ? retarget(value) : value);
   for (const [id, key] of keys) {
-    const current = key.fields['role'];
+    const current = key.fields.role;
     if (current === undefined) continue;
     const next = Array.isArray(current) ? current.map(each) : each(current);
     const changed = Array.isArray(current) && Array.isArray(next) ? next.some((r, i) => r !== current[i]) : next !== current;
@@ -325,7 +360,7 @@ function retargetKeyRoles(ctx: EvalContext, database: DatabaseId, keys: Array<[s
  */
 function keysOfChildDatabase(ctx: EvalContext, parent: DatabaseId, name: string): Array<[string, DocumentVersion]> {
   return ctx.txn.scan(parent, 'keys').filter(([, version]) => {
-    const target = version.fields['database'];
+    const target = version.fields.database;
     return target instanceof Ref && target.id === name;
   });
 }
@@ -363,7 +398,14 @@ async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLoc
   const dropsShared = failpoint('IDX-COLLECTION-DELETE-DROPS-SHARED');
   for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
     if (!(dropsShared ? namesCollection(version, location.id) : isSoleSourceOf(version, location.id))) continue;
-    await writeDocument(ctx, { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) }, 'delete', {}, version.hidden, position);
+    await writeDocument(
+      ctx,
+      { database: location.database, collection: 'indexes', id, ref: new Ref(id, new Ref('indexes')) },
+      'delete',
+      {},
+      version.hidden,
+      position,
+    );
   }
 }
 
@@ -372,7 +414,9 @@ function isCollectionNamed(ref: Ref, collection: string): boolean {
 }
 
 function namesCollection(record: DocumentVersion, collection: string): boolean {
-  return definitionOf(record.fields).sources.some((s) => s.collections !== '_' && s.collections.some((c) => isCollectionNamed(c, collection)));
+  return definitionOf(record.fields).sources.some(
+    (s) => s.collections !== '_' && s.collections.some((c) => isCollectionNamed(c, collection)),
+  );
 }
 
 /** True when the index's sources are exactly the collection `collection` (no other, no wildcard). */
@@ -396,7 +440,8 @@ const del: FormDefinition = {
     const existing = existingForWrite(ctx, location, position);
     if (location.collection === 'collections') await deleteCollectionDocuments(ctx, location, position);
     if (location.collection === 'databases') {
-      for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id)) await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
+      for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id))
+        await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
     }
     await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
     return renderDocument(location.ref, existing);

@@ -43,7 +43,7 @@ export function isHistoricalSet(set: Value): boolean {
     if (operands !== undefined) return isHistoricalSet(Array.isArray(operands) ? (operands[0] ?? null) : operands);
   }
   for (const key of ['distinct', 'reverse', 'range'] as const) if (s[key] !== undefined) return isHistoricalSet(s[key]!);
-  return 'filter' in s ? isHistoricalSet(s['collection'] ?? null) : false;
+  return 'filter' in s ? isHistoricalSet(s.collection ?? null) : false;
 }
 
 // Implements: FN-HIST-020
@@ -53,7 +53,8 @@ export function isHistoricalSet(set: Value): boolean {
  */
 export function eventsSetOf(source: Value, typePosition: Position, formPosition: Position): SetRef {
   if (isEventSet(source)) throw errors.invalidArgument('Set does not support events history.', formPosition);
-  if (!(source instanceof Ref) && !(source instanceof SetRef)) throw errors.invalidArgument(`Ref or Set expected, ${typeName(source)} provided.`, typePosition);
+  if (!(source instanceof Ref) && !(source instanceof SetRef))
+    throw errors.invalidArgument(`Ref or Set expected, ${typeName(source)} provided.`, typePosition);
   return new SetRef({ events: source });
 }
 
@@ -78,11 +79,11 @@ function legacyAction(action: Value | undefined): 'create' | 'delete' {
 export function renderedEvent(ctx: EvalContext, event: HistoryEvent, withData: boolean): ObjectValue {
   if (!apiAtLeast(ctx.apiVersion, '2.1')) {
     const out: ObjectValue = { ts: event.ts, action: legacyAction(event.action), resource: event.ref };
-    if (withData && (event.action === 'add' || event.action === 'remove') && event.data !== undefined) out['values'] = event.data;
+    if (withData && (event.action === 'add' || event.action === 'remove') && event.data !== undefined) out.values = event.data;
     return out;
   }
   const out: ObjectValue = { ts: event.ts, action: event.action, [wording(ctx.apiVersion).documentKey]: event.ref };
-  if (withData && event.data !== undefined) out['data'] = event.data;
+  if (withData && event.data !== undefined) out.data = event.data;
   return out;
 }
 
@@ -141,7 +142,7 @@ function documentEvents(versions: readonly DocumentVersion[], ref: Ref): History
     }
     const created = previous === undefined || (failpoint('HISTW-INSERTED-LISTED-AS-CREATE') && version.action === 'create');
     const changed = created ? version.fields : changedFields(previous!, version.fields);
-    events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed['data'] ?? null });
+    events.push({ ts: version.ts, action: created ? 'create' : 'update', ref, data: changed.data ?? null });
     previous = version.fields;
   }
   return events;
@@ -176,13 +177,20 @@ function indexEvents(ctx: EvalContext, indexes: IndexManager, database: string, 
   for (const key of keys) {
     if (!indexes.covers(index, key)) continue;
     const ids = new Set(ctx.txn.store.documentIds(database, key));
-    for (const record of ctx.txn.commitRecords()) for (const w of record.writes) if (record.database === database && w.collection === key) ids.add(w.id);
+    for (const record of ctx.txn.commitRecords())
+      for (const w of record.writes) if (record.database === database && w.collection === key) ids.add(w.id);
     for (const id of ids) {
       let previous = new Map<string, { values: Value[]; ref: Ref }>();
       for (const version of versionsOf(ctx, database, key, id, ctx.txn.ts)) {
         const current = new Map<string, { values: Value[]; ref: Ref }>();
-        for (const entry of indexes.entriesOf(index, key, id, version)) if (sameTerms(entry.terms)) current.set(valueKey([...entry.values, entry.ref]), entry);
-        const eventOf = (action: SetAction, entry: { values: Value[]; ref: Ref }): HistoryEvent => ({ ts: version.ts, action, ref: entry.ref, ...(withValues ? { data: entry.values } : {}) });
+        for (const entry of indexes.entriesOf(index, key, id, version))
+          if (sameTerms(entry.terms)) current.set(valueKey([...entry.values, entry.ref]), entry);
+        const eventOf = (action: SetAction, entry: { values: Value[]; ref: Ref }): HistoryEvent => ({
+          ts: version.ts,
+          action,
+          ref: entry.ref,
+          ...(withValues ? { data: entry.values } : {}),
+        });
         for (const [k, entry] of previous) if (!current.has(k)) events.push(eventOf('remove', entry));
         for (const [k, entry] of current) if (!previous.has(k)) events.push(eventOf('add', entry));
         previous = current;
@@ -207,7 +215,8 @@ export function singleSetEventValue(event: ObjectValue): { value: Value } | unde
 function eventSet(ctx: EvalContext, events: HistoryEvent[], isSetEvent: boolean): OrderedSet {
   const entries = events.map((event) => {
     const element = renderedEvent(ctx, event, true);
-    if (isSetEvent && Array.isArray(event.data) && event.data.length === 1 && 'data' in element) singleValueEvents.set(element, event.data[0]!);
+    if (isSetEvent && Array.isArray(event.data) && event.data.length === 1 && 'data' in element)
+      singleValueEvents.set(element, event.data[0]!);
     return { tuple: tupleOf(event, isSetEvent), element };
   });
   entries.sort((a, b) => compareTuples(a.tuple, b.tuple, []));
@@ -221,27 +230,37 @@ function eventSet(ctx: EvalContext, events: HistoryEvent[], isSetEvent: boolean)
  * only the documents whose history the caller may read (a Match is first checked as Match checks it). Other sets
  * (Union, Join, …) have no history here: `invalid argument`.
  */
-export async function eventHistory(ctx: EvalContext, source: Value, position: Position, atTs: bigint | undefined, reader: SetReader): Promise<OrderedSet> {
+export async function eventHistory(
+  ctx: EvalContext,
+  source: Value,
+  position: Position,
+  atTs: bigint | undefined,
+  reader: SetReader,
+): Promise<OrderedSet> {
   const untilTs = atTs ?? ctx.txn.ts;
   if (source instanceof Ref) {
     const location = locateDocument(ctx, source, position);
-    const current = untilTs >= ctx.txn.ts ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, untilTs);
+    const current =
+      untilTs >= ctx.txn.ts
+        ? ctx.txn.get(location.database, location.collection, location.id)
+        : ctx.txn.getAt(location.database, location.collection, location.id, untilTs);
     await requireAccess(ctx, 'history_read', location, position, current);
     return eventSet(ctx, documentEvents(versionsOf(ctx, location.database, location.collection, location.id, untilTs), source), false);
   }
   const structure = source instanceof SetRef ? source.structure : {};
-  const singleton = structure['singleton'];
+  const singleton = structure.singleton;
   if (singleton instanceof Ref && singleton.collection !== undefined) {
     const location = locateDocument(ctx, singleton, position);
     await requireAccess(ctx, 'history_read', location, position, ctx.txn.get(location.database, location.collection, location.id));
     return eventSet(ctx, membershipEvents(versionsOf(ctx, location.database, location.collection, location.id, untilTs), singleton), true);
   }
-  const collection = structure['documents'];
+  const collection = structure.documents;
   if (collection instanceof Ref && !isNativeCollection(collection)) {
     const { database, collection: key } = resolveCollection(ctx, collection, position);
     const listed = listedCollectionRef(collection, key);
     const ids = new Set(ctx.txn.store.documentIds(database, key));
-    for (const record of ctx.txn.commitRecords()) for (const w of record.writes) if (record.database === database && w.collection === key) ids.add(w.id);
+    for (const record of ctx.txn.commitRecords())
+      for (const w of record.writes) if (record.database === database && w.collection === key) ids.add(w.id);
     const events: HistoryEvent[] = [];
     for (const id of ids) {
       const ref = new Ref(id, listed);
@@ -249,14 +268,14 @@ export async function eventHistory(ctx: EvalContext, source: Value, position: Po
     }
     return eventSet(ctx, events, true);
   }
-  const indexRef = structure['match'];
+  const indexRef = structure.match;
   if (indexRef !== undefined) {
     // The index is read as Match reads it now, so that its access rules (and its errors) are Match's.
     await reader.read(ctx, source, position, undefined);
     const { database, version } = indexRecord(ctx, indexRef, position);
     const indexId = version.hidden.indexId;
     const index = indexId === undefined ? undefined : reader.indexes.byIndexId(database, indexId);
-    const terms = index === undefined ? undefined : termTuple(index.definition.terms.length, structure['terms']);
+    const terms = index === undefined ? undefined : termTuple(index.definition.terms.length, structure.terms);
     if (indexId === undefined || terms === undefined) return eventSet(ctx, [], true);
     const readable: HistoryEvent[] = [];
     for (const event of indexEvents(ctx, reader.indexes, database, indexId, terms)) {
@@ -273,7 +292,13 @@ export async function eventHistory(ctx: EvalContext, source: Value, position: Po
 /** Whether the caller may read the history of the document `ref` (every document, or this one by `history_read`). */
 async function mayReadHistory(ctx: EvalContext, database: string, key: string, ref: Ref): Promise<boolean> {
   if (ctx.services.access.readsEveryDocument(ctx, database, key)) return true;
-  const allowed = ctx.services.access.allows(ctx, { action: 'history_read', database, collection: key, ref, before: ctx.txn.get(database, key, ref.id) });
+  const allowed = ctx.services.access.allows(ctx, {
+    action: 'history_read',
+    database,
+    collection: key,
+    ref,
+    before: ctx.txn.get(database, key, ref.id),
+  });
   return allowed === true || (allowed !== false && (await allowed));
 }
 
@@ -283,10 +308,11 @@ function cursorKey(cursor: Value, position: Position): IndexTuple {
   if (typeof cursor === 'bigint') return [cursor];
   if (cursor instanceof Time) return [cursor.micros];
   if (cursor instanceof DateValue) return [BigInt(cursor.epochDays) * MICROS_PER_DAY];
-  if (!isObjectValue(cursor)) throw errors.invalidArgument(`Object, Integer, Time, or Date expected, ${typeName(cursor)} provided.`, position);
+  if (!isObjectValue(cursor))
+    throw errors.invalidArgument(`Object, Integer, Time, or Date expected, ${typeName(cursor)} provided.`, position);
   const { ts, action } = cursor;
-  const document = cursor['document'] ?? cursor['instance'] ?? cursor['resource'];
-  const values = cursor['data'] ?? cursor['values'];
+  const document = cursor.document ?? cursor.instance ?? cursor.resource;
+  const values = cursor.data ?? cursor.values;
   const known = ['ts', 'action', 'document', 'instance', 'resource', 'data', 'values'];
   if (ts === undefined || Object.keys(cursor).some((key) => !known.includes(key))) {
     throw errors.invalidArgument(`Cannot create event cursor with keys ${Object.keys(cursor).join(', ')}`, position);
@@ -304,7 +330,8 @@ function cursorKey(cursor: Value, position: Position): IndexTuple {
 // Implements: FN-HIST-013, FN-HIST-014
 /** The paging options with the cursors given (each a tuple of one value, see paging.ts) read as event cursors. */
 export function eventPageOptions(options: SetPageOptions, cursorPosition: Position): SetPageOptions {
-  const key = (tuple: IndexTuple | undefined): IndexTuple | undefined => (tuple === undefined ? undefined : cursorKey(tuple.length === 1 ? tuple[0]! : tuple, cursorPosition));
+  const key = (tuple: IndexTuple | undefined): IndexTuple | undefined =>
+    tuple === undefined ? undefined : cursorKey(tuple.length === 1 ? tuple[0]! : tuple, cursorPosition);
   const out: SetPageOptions = { ...options };
   const after = key(options.after);
   const before = key(options.before);

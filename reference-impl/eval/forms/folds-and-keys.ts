@@ -35,7 +35,7 @@ const reduce: FormDefinition = {
     const items = collection.kind === 'set' ? await setElements(ctx, collection.set, position) : collection.items;
     let acc = initial;
     for (const element of items) acc = await applyLambda(ctx, lambda, [acc, element], [...position, 'lambda']);
-    return collection.kind === 'page' ? pageWith([acc], collection.page['before'], collection.page['after']) : acc;
+    return collection.kind === 'page' ? pageWith([acc], collection.page.before, collection.page.after) : acc;
   },
 };
 
@@ -141,7 +141,12 @@ const keyFromSecret: FormDefinition = {
     const record = ctx.txn.isDatabaseLive(address.database) ? ctx.txn.get(address.database, collection, address.id) : undefined;
     if (!record || !isSecretOf(secret, address, record.hidden.secretDigest)) throw notFound();
     // As authentication: a token whose identity document is gone is no live secret (an expired record `get` hid already).
-    if (address.kind === 'token' && !tokenIdentityLive(ctx.txn, address.database, record.fields['instance']) && !failpoint('KEY-FROM-SECRET-ORPHAN-TOKEN')) throw notFound();
+    if (
+      address.kind === 'token' &&
+      !tokenIdentityLive(ctx.txn, address.database, record.fields.instance) &&
+      !failpoint('KEY-FROM-SECRET-ORPHAN-TOKEN')
+    )
+      throw notFound();
     const databaseRef = databaseRefFromCaller(ctx, address.database);
     if (databaseRef === null) throw notFound();
     const ref = new Ref(address.id, new Ref(collection, undefined, databaseRef));

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
 import { renderValue } from '../../codec/v4-value-renderer.js';
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import { expectString } from '../arguments.js';
 import type { EvalContext } from '../context.js';

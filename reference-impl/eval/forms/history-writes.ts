@@ -36,7 +36,11 @@ function expectRefArgument(value: Value, position: Position): Ref {
 
 // Implements: FN-HISTW-013
 /** The arguments both forms share, checked in the real service's order: ref, ts, action. */
-async function eventArguments(ctx: EvalContext, args: FormArgs, refKey: 'insert' | 'remove'): Promise<{ ref: Ref; ts: bigint; action: WriteAction }> {
+async function eventArguments(
+  ctx: EvalContext,
+  args: FormArgs,
+  refKey: 'insert' | 'remove',
+): Promise<{ ref: Ref; ts: bigint; action: WriteAction }> {
   const ref = expectRefArgument(await args.value(ctx, refKey), args.position(refKey));
   const ts = eventTime(await args.value(ctx, 'ts'), args.position('ts'));
   const action = eventAction(await args.value(ctx, 'action'), args.position('action'));
@@ -50,7 +54,12 @@ async function eventArguments(ctx: EvalContext, args: FormArgs, refKey: 'insert'
  */
 function userDocument(ctx: EvalContext, ref: Ref, refPosition: Position, formPosition: Position, refused: string): DocumentLocation {
   const parent = ref.collection;
-  if (parent === undefined || parent.collection === undefined || parent.collection.id !== 'collections' || parent.collection.collection !== undefined) {
+  if (
+    parent === undefined ||
+    parent.collection === undefined ||
+    parent.collection.id !== 'collections' ||
+    parent.collection.collection !== undefined
+  ) {
     throw errors.invalidArgument(refused, formPosition);
   }
   const location = locateDocument(ctx, ref, refPosition);
@@ -78,16 +87,26 @@ const insert: FormDefinition = {
     const deleted = action === 'delete';
     // Only the fields a client writes: credentials are never set through history.
     const writable: ObjectValue = {};
-    if (params['data'] !== undefined) writable['data'] = params['data'];
-    if (params['ttl'] !== undefined) writable['ttl'] = params['ttl'];
+    if (params.data !== undefined) writable.data = params.data;
+    if (params.ttl !== undefined) writable.ttl = params.ttl;
     throwIfFailures(unresolvedRefFailures(ctx, writable), formPosition);
-    const { fields, hidden } = deleted ? { fields: {}, hidden: NO_HIDDEN_FIELDS } : await userDocumentFields(ctx, writable, 'create', undefined, formPosition);
+    const { fields, hidden } = deleted
+      ? { fields: {}, hidden: NO_HIDDEN_FIELDS }
+      : await userDocumentFields(ctx, writable, 'create', undefined, formPosition);
     // Implements: FN-HISTW-015
     // A history_write predicate gets the edit: its time, the action as given and the fields written.
-    await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields, undefined, { ts, action, fields: writable });
+    await requireAccess(ctx, 'history_write', location, formPosition, undefined, deleted ? undefined : fields, undefined, {
+      ts,
+      action,
+      fields: writable,
+    });
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
     ctx.txn.editHistory(location.database, { kind: 'insert', collection: location.collection, id: location.id, version });
-    return renderedEvent(ctx, { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields['data'] ?? null) }, true);
+    return renderedEvent(
+      ctx,
+      { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields.data ?? null) },
+      true,
+    );
   },
 };
 
@@ -105,8 +124,18 @@ const remove: FormDefinition = {
     const location = userDocument(ctx, ref, args.position('remove'), formPosition, 'Cannot remove event for specified ref.');
     const there = ctx.txn.store.versionAt(location.database, location.collection, location.id, ts);
     const before = there?.ts === ts && there.action !== 'delete' ? there : undefined;
-    await requireAccess(ctx, 'history_write', location, formPosition, before, undefined, undefined, { ts, action, fields: before?.fields ?? {} });
-    ctx.txn.editHistory(location.database, { kind: 'remove', collection: location.collection, id: location.id, ts, deleted: action === 'delete' });
+    await requireAccess(ctx, 'history_write', location, formPosition, before, undefined, undefined, {
+      ts,
+      action,
+      fields: before?.fields ?? {},
+    });
+    ctx.txn.editHistory(location.database, {
+      kind: 'remove',
+      collection: location.collection,
+      id: location.id,
+      ts,
+      deleted: action === 'delete',
+    });
     return null;
   },
 };

@@ -15,7 +15,7 @@ import { firstEntryRef } from './paging.js';
  * `after`. The wire has no other mark of a page, so such an object is one (functions-collections.md, Decisions).
  */
 export function isPageValue(value: Value): value is ObjectValue & { data: Value[] } {
-  if (!isObjectValue(value) || !Array.isArray(value['data'])) return false;
+  if (!isObjectValue(value) || !Array.isArray(value.data)) return false;
   for (const key of Object.keys(value)) if (key !== 'data' && key !== 'before' && key !== 'after') return false;
   return true;
 }
@@ -35,7 +35,9 @@ export function wrongType(expected: string, value: Value, position: Position) {
 }
 
 export type IterableArgument =
-  { kind: 'array'; items: Value[] } | { kind: 'page'; page: ObjectValue & { data: Value[] }; items: Value[] } | { kind: 'set'; set: SetRef | Ref };
+  | { kind: 'array'; items: Value[] }
+  | { kind: 'page'; page: ObjectValue & { data: Value[] }; items: Value[] }
+  | { kind: 'set'; set: SetRef | Ref };
 
 // Implements: FN-AGG-009
 /** An argument that may be an array, a page or a set; anything else is `invalid argument` at `position`. */
@@ -51,7 +53,7 @@ function unwrapReverse(set: SetRef | Ref): { inner: Value; reversed: boolean } {
   let inner: Value = set;
   let reversed = false;
   while (inner instanceof SetRef && Object.keys(inner.structure).length === 1 && 'reverse' in inner.structure) {
-    inner = inner.structure['reverse']!;
+    inner = inner.structure.reverse!;
     reversed = !reversed;
   }
   return { inner, reversed };
@@ -76,8 +78,8 @@ export async function setHasElements(ctx: EvalContext, set: SetRef | Ref, positi
 /** A page with other data and cursors, fields in the order Paginate writes them. */
 export function pageWith(data: Value[], before: Value | undefined, after: Value | undefined): ObjectValue {
   const out: ObjectValue = {};
-  if (before !== undefined) out['before'] = before;
-  if (after !== undefined) out['after'] = after;
-  out['data'] = data;
+  if (before !== undefined) out.before = before;
+  if (after !== undefined) out.after = after;
+  out.data = data;
   return out;
 }

@@ -44,7 +44,7 @@ function listingOf(ctx: EvalContext, set: Value, position: Position): Listing | 
   }
   if (!(set instanceof SetRef)) return undefined;
   const keys = Object.keys(set.structure);
-  const collection = set.structure['documents'];
+  const collection = set.structure.documents;
   if (keys.length !== 1 || !(collection instanceof Ref)) return undefined;
   const { database, collection: key } = resolveCollection(ctx, collection, position);
   return { database, key, collectionRef: listedCollectionRef(collection, key) };
@@ -81,7 +81,8 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
   if (cursor === undefined) return undefined;
   const [ref] = cursor;
   if (cursor.length !== 1 || !(ref instanceof Ref) || ref.collection === undefined) return false;
-  if (ref.database === undefined ? listing.scope !== undefined : listing.scope === undefined || !ref.database.equals(listing.scope)) return false;
+  if (ref.database === undefined ? listing.scope !== undefined : listing.scope === undefined || !ref.database.equals(listing.scope))
+    return false;
   if (!ref.collection.equals(listing.collectionRef) || !isCanonicalNumericId(ref.id)) return false;
   return ref.id;
 }
@@ -92,15 +93,29 @@ function cursorId(listing: Listing, cursor: IndexTuple | undefined): string | un
  * The page, or undefined when this set or request needs the materialised path. Access is checked per
  * document walked, exactly as the materialised listing does; the page comes at once unless a check waits.
  */
-export function listingPage(ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
+export function listingPage(
+  ctx: EvalContext,
+  set: Value,
+  position: Position,
+  atTs: bigint | undefined,
+  options: SetPageOptions,
+): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
   // A native collection is listed whole or refused whole; the documents of a user collection are filtered one by one.
   const refused = set instanceof Ref ? requireListingAccess(ctx, listing.database, listing.key, position) : undefined;
-  return refused ? refused.then(() => walkedPage(ctx, listing, position, atTs, options)) : walkedPage(ctx, listing, position, atTs, options);
+  return refused
+    ? refused.then(() => walkedPage(ctx, listing, position, atTs, options))
+    : walkedPage(ctx, listing, position, atTs, options);
 }
 
-function walkedPage(ctx: EvalContext, listing: Listing, position: Position, atTs: bigint | undefined, options: SetPageOptions): ListingPage | undefined | Promise<ListingPage | undefined> {
+function walkedPage(
+  ctx: EvalContext,
+  listing: Listing,
+  position: Position,
+  atTs: bigint | undefined,
+  options: SetPageOptions,
+): ListingPage | undefined | Promise<ListingPage | undefined> {
   const { database, key } = listing;
   const { store } = ctx.txn;
   if (!store.hasOnlyCanonicalIds(database, key)) return undefined;
@@ -110,7 +125,15 @@ function walkedPage(ctx: EvalContext, listing: Listing, position: Position, atTs
   if (from === false) return undefined;
   const { size } = options;
   if (!Number.isSafeInteger(size) || size < 1) throw errors.invalidArgument('Page size must be a positive integer.', position);
-  const chunks = store.walkCollectionChunks(database, key, atTs ?? ctx.txn.ts, backwards ? 'descending' : 'ascending', from, size + 1, ctx.txn.ts);
+  const chunks = store.walkCollectionChunks(
+    database,
+    key,
+    atTs ?? ctx.txn.ts,
+    backwards ? 'descending' : 'ascending',
+    from,
+    size + 1,
+    ctx.txn.ts,
+  );
   if (!ctx.services.access.readsEveryDocument(ctx, database, key)) return checkedPage(ctx, listing, chunks, backwards, options);
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {
@@ -123,7 +146,13 @@ function walkedPage(ctx: EvalContext, listing: Listing, position: Position, atTs
 }
 
 /** The same walk for a caller whose read rights depend on the document: each one walked is checked. */
-async function checkedPage(ctx: EvalContext, listing: Listing, chunks: Iterable<LiveChunk>, backwards: boolean, options: SetPageOptions): Promise<ListingPage> {
+async function checkedPage(
+  ctx: EvalContext,
+  listing: Listing,
+  chunks: Iterable<LiveChunk>,
+  backwards: boolean,
+  options: SetPageOptions,
+): Promise<ListingPage> {
   const { database, key } = listing;
   const taken: Ref[] = [];
   walk: for (const chunk of chunks) {

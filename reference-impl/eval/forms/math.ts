@@ -67,7 +67,11 @@ function expectPrecision(value: Value, position: Position): bigint {
 }
 
 /** Round and Trunc: a number and an optional integer precision; without one a decimal keeps two places. */
-function precisionForm(name: string, integers: (n: bigint, dp: bigint) => bigint, decimals: (n: number, dp: bigint) => number): FormDefinition {
+function precisionForm(
+  name: string,
+  integers: (n: bigint, dp: bigint) => bigint,
+  decimals: (n: number, dp: bigint) => number,
+): FormDefinition {
   return {
     required: [name],
     optional: ['precision'],
@@ -84,7 +88,12 @@ function precisionForm(name: string, integers: (n: bigint, dp: bigint) => bigint
 }
 
 /** Pow and Hypot: a number and an optional second number; the answer is a decimal. */
-function binaryDecimalForm(name: string, second: string, fn: (a: number, b: number) => number, defaultSecond: (a: number) => number): FormDefinition {
+function binaryDecimalForm(
+  name: string,
+  second: string,
+  fn: (a: number, b: number) => number,
+  defaultSecond: (a: number) => number,
+): FormDefinition {
   return {
     required: [name],
     optional: [second],

@@ -111,7 +111,10 @@ function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition:
     const operand = operands[i]!;
     // 0 === -0, so a negative decimal zero divides by zero too.
     if (operation.divides && (operand === 0n || operand === 0)) throw errors.invalidArgument('Illegal division by zero.', formPosition);
-    acc = typeof acc === 'bigint' && typeof operand === 'bigint' ? BigInt.asIntN(64, operation.integers(acc, operand)) : operation.decimals(Number(acc), Number(operand));
+    acc =
+      typeof acc === 'bigint' && typeof operand === 'bigint'
+        ? BigInt.asIntN(64, operation.integers(acc, operand))
+        : operation.decimals(Number(acc), Number(operand));
   }
   return acc;
 }
@@ -172,7 +175,7 @@ function comparisonForm(name: string, holds: (order: number) => boolean): FormDe
 
 /** A Paginate result: the reference server's pages are objects with a `data` array. */
 function isPage(value: Value): value is ObjectValue & { data: Value[] } {
-  return isObjectValue(value) && Array.isArray(value['data']);
+  return isObjectValue(value) && Array.isArray(value.data);
 }
 
 // Implements: FN-NUM-011, FN-NUM-012
@@ -215,7 +218,7 @@ function extremeForm(name: 'max' | 'min', keepsCurrent: (order: number) => boole
         if (best === undefined || !keepsCurrent(compareForComparison(best, value))) best = value;
       }
       if (page === undefined) return best!;
-      return pageWith([best!], page['before'], page['after']);
+      return pageWith([best!], page.before, page.after);
     },
   };
 }

@@ -3,7 +3,7 @@
  * ContainsPath (and its older name Contains), ContainsField, ContainsValue, ToObject and ToArray.
  */
 import type { Expr } from '../../codec/v4-ast.js';
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, SetRef, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -42,7 +42,8 @@ export function requireLambdaForm(expr: Expr): void {
     throw errors.invalidExpression(`Lambda expected, ${rawTypeName(raw)} provided.`, expr.position);
   }
   const keys = Object.keys(raw);
-  const isLambda = keys.includes('lambda') && keys.includes('expr') && keys.every((k) => k === 'lambda' || k === 'expr' || k === 'api_version');
+  const isLambda =
+    keys.includes('lambda') && keys.includes('expr') && keys.every((k) => k === 'lambda' || k === 'expr' || k === 'api_version');
   if (!isLambda) throw errors.invalidExpression(`No form/function found, or invalid argument keys: { ${keys.join(', ')} }.`, expr.position);
 }
 
@@ -54,7 +55,9 @@ const merge: FormDefinition = {
     if (args.has('lambda')) requireLambdaForm(args.expr('lambda'));
     const left = await args.value(ctx, 'merge');
     const right = await args.value(ctx, 'with');
-    const resolver: LambdaValue | undefined = args.has('lambda') ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda')) : undefined;
+    const resolver: LambdaValue | undefined = args.has('lambda')
+      ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda'))
+      : undefined;
     const base = asObject(left, args.position('merge'));
     const withPosition = args.position('with');
     const others = Array.isArray(right) ? right.map((o, i) => asObject(o, [...withPosition, i])) : [asObject(right, withPosition)];
@@ -62,7 +65,8 @@ const merge: FormDefinition = {
     for (const other of others) {
       for (const [key, value] of Object.entries(other)) {
         // The resolver gets [key, left value (null when absent), right value]; a null result removes the key.
-        const resolved = resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
+        const resolved =
+          resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
         if (resolved === null) merged.delete(key);
         else merged.set(key, resolved);
       }
@@ -146,11 +150,17 @@ const containsField: FormDefinition = {
 
 /** A document as Get reads it: `{ref, ts, data, …}` with the ref of a document in a user collection. */
 function isUserDocument(value: ObjectValue): value is ObjectValue & { ref: Ref } {
-  return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value['data']);
+  return documentRef(value)?.collection?.collection?.id === 'collections' && isObjectValue(value.data);
 }
 
 // Implements: FN-OBJ-008, FN-OBJ-009
-async function containsValue(ctx: EvalContext, value: Value, container: Value, position: Position, callPosition: Position): Promise<boolean> {
+async function containsValue(
+  ctx: EvalContext,
+  value: Value,
+  container: Value,
+  position: Position,
+  callPosition: Position,
+): Promise<boolean> {
   if (container instanceof Ref) {
     const database = databaseOf(container);
     return (

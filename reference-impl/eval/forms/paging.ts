@@ -73,12 +73,16 @@ async function givenCursor(ctx: EvalContext, args: FormArgs): Promise<GivenCurso
   if (cursor !== null) {
     const sides = isObjectValue(cursor) ? Object.keys(cursor) : [];
     if (!isObjectValue(cursor) || sides.length !== 1 || (sides[0] !== 'after' && sides[0] !== 'before')) {
-      throw errors.invalidArgument("Invalid cursor object. Expected an object with either 'before' or 'after' key in it.", args.position('cursor'));
+      throw errors.invalidArgument(
+        "Invalid cursor object. Expected an object with either 'before' or 'after' key in it.",
+        args.position('cursor'),
+      );
     }
-    after = cursor['after'];
-    before = cursor['before'];
+    after = cursor.after;
+    before = cursor.before;
   }
-  if (after !== undefined && after !== null && before !== undefined) throw errors.invalidArgument('Only one of after and before may be given.', args.node.position);
+  if (after !== undefined && after !== null && before !== undefined)
+    throw errors.invalidArgument('Only one of after and before may be given.', args.node.position);
   return before !== undefined ? { before } : after !== undefined ? { after } : {};
 }
 
@@ -136,9 +140,9 @@ function cursorPosition(args: FormArgs): Position {
 function pageObject(cursors: { before?: Value[]; after?: Value[] }, data: Value[], events?: EvalContext): ObjectValue {
   const out: ObjectValue = {};
   const shown = (tuple: Value[]): Value => (events === undefined ? tuple : eventCursor(events, tuple));
-  if (cursors.before !== undefined) out['before'] = shown(cursors.before);
-  if (cursors.after !== undefined) out['after'] = shown(cursors.after);
-  out['data'] = data;
+  if (cursors.before !== undefined) out.before = shown(cursors.before);
+  if (cursors.after !== undefined) out.after = shown(cursors.after);
+  out.data = data;
   return out;
 }
 
@@ -150,7 +154,14 @@ function sourcedElement(value: Value, sources: readonly Value[]): ObjectValue {
 
 export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   /** The page once every argument is known: at once when it is a listing walked without waiting. */
-  const page = (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean): Value | Promise<Value> => {
+  const page = (
+    ctx: EvalContext,
+    set: Value,
+    position: Position,
+    atTs: bigint | undefined,
+    options: SetPageOptions,
+    sources: boolean,
+  ): Value | Promise<Value> => {
     if (sources) return materialisedPage(ctx, set, position, atTs, options, true);
     return whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
       if (!walked) return materialisedPage(ctx, set, position, atTs, options, false);
@@ -158,11 +169,20 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
     });
   };
 
-  const materialisedPage = async (ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean): Promise<Value> => {
+  const materialisedPage = async (
+    ctx: EvalContext,
+    set: Value,
+    position: Position,
+    atTs: bigint | undefined,
+    options: SetPageOptions,
+    sources: boolean,
+  ): Promise<Value> => {
     const ordered = await reader.readPaged(ctx, set, position, atTs, { sources });
     const page = paginateSet(ordered, options);
     if (options.after !== undefined && page.data.length > 0 && failpoint('PAGE-BEFORE-IS-FIRST-ENTRY')) page.before = page.data[0];
-    const data = page.data.map((tuple) => (sources ? sourcedElement(ordered.element(tuple), sourcesOf(ordered, tuple)) : ordered.element(tuple)));
+    const data = page.data.map((tuple) =>
+      sources ? sourcedElement(ordered.element(tuple), sourcesOf(ordered, tuple)) : ordered.element(tuple),
+    );
     return pageObject(page, data, isEventSet(set) ? ctx : undefined);
   };
 
@@ -176,13 +196,18 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
           whenReady(requestedCursor(ctx, args), (given) =>
             whenReady(snapshot(ctx, args), ({ atTs, events, sources }) => {
               // An events set is already a history: `events: true` leaves it as it is, as in the real service.
-              const target = events && !isEventSet(set) ? eventsSetOf(set, args.position('paginate'), args.position('paginate')) : pagedSet(set, args.position('paginate'));
+              const target =
+                events && !isEventSet(set)
+                  ? eventsSetOf(set, args.position('paginate'), args.position('paginate'))
+                  : pagedSet(set, args.position('paginate'));
               // An events set's cursors are events or times, read as the tuples its history is ordered by.
               const cursor = isEventSet(target) ? eventCursorOptions(given, cursorPosition(args)) : setCursor(given);
               const shownAs = isEventSet(target) ? ctx : undefined;
               return size < 1
                 ? // The set is still read (and refused when it is not one); the page holds nothing.
-                  whenReady(page(ctx, target, args.position('paginate'), atTs, { ...cursor, size: 1 }, false), () => pageObject(emptyPageCursors(cursor, size), [], shownAs))
+                  whenReady(page(ctx, target, args.position('paginate'), atTs, { ...cursor, size: 1 }, false), () =>
+                    pageObject(emptyPageCursors(cursor, size), [], shownAs),
+                  )
                 : page(ctx, target, args.position('paginate'), atTs, { ...cursor, size }, sources);
             }),
           ),
@@ -196,7 +221,8 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
 // Implements: PAGE-DOC-001
 /** What Paginate takes: a set, or a ref (a document's, paged as the set of that one ref). */
 function pagedSet(set: Value, position: Position): Value {
-  if (set instanceof Ref && set.collection !== undefined && failpoint('PAGE-DOC-REF-REFUSED')) throw errors.invalidArgument('Set expected, Ref provided.', position);
+  if (set instanceof Ref && set.collection !== undefined && failpoint('PAGE-DOC-REF-REFUSED'))
+    throw errors.invalidArgument('Set expected, Ref provided.', position);
   if (set instanceof Ref || set instanceof SetRef) return set;
   throw errors.invalidArgument(`Ref or Set expected, ${typeName(set)} provided.`, position);
 }
@@ -207,7 +233,12 @@ function pagedSet(set: Value, position: Position): Value {
  * collection listing is walked only to its first readable document. Like Paginate's, the ref is the entry's own:
  * a Match on an index read through a database scope answers refs without it.
  */
-export async function firstEntryRef(ctx: EvalContext, set: Value, position: Position, givenTs: bigint | undefined): Promise<Ref | undefined> {
+export async function firstEntryRef(
+  ctx: EvalContext,
+  set: Value,
+  position: Position,
+  givenTs: bigint | undefined,
+): Promise<Ref | undefined> {
   const atTs = givenTs ?? ctx.readTs;
   const walked = await listingPage(ctx, set, position, atTs, { size: 1 });
   if (walked) return walked.data[0];

@@ -49,7 +49,9 @@ function native(name: string, key: string = name): FormDefinition {
   return {
     required: [key],
     evaluate(ctx, args) {
-      return whenReady(args.valueOrPending(ctx, key), (scope) => (scope === null ? unscoped : new Ref(name, undefined, expectRef(scope, args.position(key)))));
+      return whenReady(args.valueOrPending(ctx, key), (scope) =>
+        scope === null ? unscoped : new Ref(name, undefined, expectRef(scope, args.position(key))),
+      );
     },
   };
 }

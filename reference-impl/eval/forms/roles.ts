@@ -24,9 +24,9 @@ export const roleHandler: NativeCollectionHandler = {
     // whatever the body holds (ABAC-ROLE-003, ABAC-ROLE-015).
     await requireAccess(ctx, 'create', { database, collection: 'roles', id: '' }, position, undefined, params);
     throwIfFailures(failures, position);
-    const data = params['data'];
+    const data = params.data;
     checkRoleResources(ctx, database, fields, position);
-    const name = params['name'] as string;
+    const name = params.name as string;
     const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
     await ensureNotFound(ctx, location, position);
@@ -65,14 +65,24 @@ export const MAX_ROLES_PER_MEMBERSHIP_COLLECTION = 64;
  * Update or Replace rewrites, which is not counted twice.
  */
 function membershipLimitFailures(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, self?: string): ValidationFailure[] {
-  const resources = membershipEntries(fields).map((m) => m.resource).filter((r): r is Ref => r instanceof Ref);
+  const resources = membershipEntries(fields)
+    .map((m) => m.resource)
+    .filter((r): r is Ref => r instanceof Ref);
   if (resources.length === 0) return [];
   const others = ctx.txn.scan(database, 'roles').filter(([id]) => id !== self);
   const exceeded = resources.some(
-    (resource) => others.filter(([, role]) => membershipEntries(role.fields).some((m) => m.resource instanceof Ref && m.resource.equals(resource))).length >= MAX_ROLES_PER_MEMBERSHIP_COLLECTION,
+    (resource) =>
+      others.filter(([, role]) => membershipEntries(role.fields).some((m) => m.resource instanceof Ref && m.resource.equals(resource)))
+        .length >= MAX_ROLES_PER_MEMBERSHIP_COLLECTION,
   );
   if (!exceeded) return [];
-  return [{ field: [], code: 'resources exceeded', description: `Maximum number of roles per membership class exceeded. Maximum allowed: ${MAX_ROLES_PER_MEMBERSHIP_COLLECTION}.` }];
+  return [
+    {
+      field: [],
+      code: 'resources exceeded',
+      description: `Maximum number of roles per membership class exceeded. Maximum allowed: ${MAX_ROLES_PER_MEMBERSHIP_COLLECTION}.`,
+    },
+  ];
 }
 
 // Implements: ABAC-ROLE-006, ABAC-ROLE-007, ABAC-ROLE-009, ABAC-ROLE-011
@@ -84,15 +94,23 @@ function membershipLimitFailures(ctx: EvalContext, database: DatabaseId, fields:
  * (`normaliseRoleFields`), so both lists are lists of well-formed entries.
  */
 function checkRoleResources(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position): void {
-  throwIfFailures([...resourceFailures(ctx, database, fields, 'membership'), ...resourceFailures(ctx, database, fields, 'privileges')], position);
+  throwIfFailures(
+    [...resourceFailures(ctx, database, fields, 'membership'), ...resourceFailures(ctx, database, fields, 'privileges')],
+    position,
+  );
 }
 
-function resourceFailures(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, key: 'membership' | 'privileges'): ValidationFailure[] {
+function resourceFailures(
+  ctx: EvalContext,
+  database: DatabaseId,
+  fields: ObjectValue,
+  key: 'membership' | 'privileges',
+): ValidationFailure[] {
   const value = fields[key];
   const list = Array.isArray(value) ? value : [];
   const failures: ValidationFailure[] = [];
   list.forEach((entry, i) => {
-    const resource = isObjectValue(entry) ? entry['resource'] : undefined;
+    const resource = isObjectValue(entry) ? entry.resource : undefined;
     if (!(resource instanceof Ref)) return;
     const missing = missingReference(ctx, database, resource);
     if (missing !== undefined) failures.push({ field: [key, i, 'resource'], code: 'invalid reference', description: missing });

@@ -33,19 +33,21 @@ function created(ctx: EvalContext, record: ObjectValue): ObjectValue {
 export function schemaRecordFailures(collection: 'collections' | 'databases' | 'roles' | 'keys', fields: ObjectValue): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
   if (collection === 'keys') {
-    const name = fields['name'];
+    const name = fields.name;
     if (name !== undefined && name !== null && typeof name !== 'string') failures.push(typeFailure('name', 'String', name));
-    const target = fields['database'];
+    const target = fields.database;
     if (target !== undefined && target !== null && !(target instanceof Ref)) failures.push(typeFailure('database', 'Ref', target));
   } else {
     failures.push(...nameFailures(fields));
   }
   if (collection === 'collections') {
-    const history = fields['history_days'];
-    if (history !== undefined && history !== null && typeof history !== 'bigint') failures.push(typeFailure('history_days', 'Integer', history));
-    if (typeof history === 'bigint' && history < 0n) failures.push({ field: ['history_days'], code: 'non-negative value required', description: 'Value must be non-negative.' });
+    const history = fields.history_days;
+    if (history !== undefined && history !== null && typeof history !== 'bigint')
+      failures.push(typeFailure('history_days', 'Integer', history));
+    if (typeof history === 'bigint' && history < 0n)
+      failures.push({ field: ['history_days'], code: 'non-negative value required', description: 'Value must be non-negative.' });
   }
-  const data = fields['data'];
+  const data = fields.data;
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   return failures;
 }
@@ -54,14 +56,14 @@ export function schemaRecordFailures(collection: 'collections' | 'databases' | '
 export const collectionHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('collections', params), position);
-    const history = params['history_days'];
+    const history = params.history_days;
     const database = ctx.database;
-    const name = params['name'] as string;
+    const name = params.name as string;
     const ref = new Ref(name, new Ref('collections'));
     const location = { database, collection: 'collections', id: name, ref };
     await ensureNotFound(ctx, location, position);
     const fields = withoutNulls({ ...params, history_days: history === undefined ? DEFAULT_HISTORY_DAYS : history });
-    if (history === null) delete fields['history_days'];
+    if (history === null) delete fields.history_days;
     const version = await writeDocument(ctx, location, 'create', fields, {}, position);
     return created(ctx, renderDocument(ref, version));
   },
@@ -76,7 +78,7 @@ export const databaseHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     throwIfFailures(schemaRecordFailures('databases', params), position);
     const parent = ctx.database;
-    const name = params['name'] as string;
+    const name = params.name as string;
     const ref = new Ref(name, new Ref('databases'));
     const location = { database: parent, collection: 'databases', id: name, ref };
     await ensureNotFound(ctx, location, position);
@@ -96,8 +98,11 @@ export const databaseHandler: NativeCollectionHandler = {
  * the server made. A `secret` written to an existing key must be that key's current secret; at creation no secret is
  * the new key's, so any given one is refused. Failures for what `fields` carries as `secret`, or none.
  */
-function keySecretFailures(fields: ObjectValue, existing?: { database: DatabaseId; id: string; digest: string | undefined }): ValidationFailure[] {
-  const secret = fields['secret'];
+function keySecretFailures(
+  fields: ObjectValue,
+  existing?: { database: DatabaseId; id: string; digest: string | undefined },
+): ValidationFailure[] {
+  const secret = fields.secret;
   if (secret === undefined || secret === null) return [];
   if (typeof secret !== 'string') return [typeFailure('secret', 'String', secret)];
   if (existing && isSecretOf(secret, { kind: 'key', database: existing.database, id: existing.id }, existing.digest)) return [];
@@ -116,7 +121,14 @@ export const keyHandler: NativeCollectionHandler = {
     const issued = await ctx.services.issueSecret('key', home, id);
     const { secret: _given, hashed_secret: _givenHash, ...kept } = params;
     const fields = withoutNulls({ ...kept, hashed_secret: issued.hashedSecret });
-    const version = await writeDocument(ctx, { database: home, collection: 'keys', id, ref }, 'create', fields, { secretDigest: issued.digest }, position);
+    const version = await writeDocument(
+      ctx,
+      { database: home, collection: 'keys', id, ref },
+      'create',
+      fields,
+      { secretDigest: issued.digest },
+      position,
+    );
     const rendered = renderDocument(ref, version);
     const { hashed_secret: hashed, ...rest } = rendered;
     return created(ctx, { ...rest, secret: issued.secret, hashed_secret: hashed as Value });
@@ -129,10 +141,10 @@ export const keyHandler: NativeCollectionHandler = {
     // The key's own secret is accepted and not kept: its stored BCrypt hash is already a hash of it. Any hash the write
     // carries gives way to the stored one (the real service re-hashes the secret, a new salt of the same secret).
     const kept: ObjectValue = { ...fields };
-    delete kept['secret'];
-    const hashed = stored?.fields['hashed_secret'];
-    if (hashed === undefined) delete kept['hashed_secret'];
-    else kept['hashed_secret'] = hashed;
+    delete kept.secret;
+    const hashed = stored?.fields.hashed_secret;
+    if (hashed === undefined) delete kept.hashed_secret;
+    else kept.hashed_secret = hashed;
     return kept;
   },
 };
@@ -144,15 +156,20 @@ export const keyHandler: NativeCollectionHandler = {
  * database the key acts in. Throws `validation failed` otherwise.
  */
 function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position): void {
-  const target = fields['database'];
+  const target = fields.database;
   let acting = home;
   if (target instanceof Ref) {
-    const isDatabaseRef = target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
+    const isDatabaseRef =
+      target.collection?.id === 'databases' && target.collection.collection === undefined && target.database === undefined;
     const child = isDatabaseRef ? ctx.txn.get(home, 'databases', target.id)?.hidden.databaseId : undefined;
-    if (child === undefined) throw errors.validationFailed([{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }], position);
+    if (child === undefined)
+      throw errors.validationFailed(
+        [{ field: ['database'], code: 'invalid reference', description: 'Database does not exist.' }],
+        position,
+      );
     acting = child;
   }
-  throwIfFailures(keyRoleFailures(ctx, fields['role'], acting), position);
+  throwIfFailures(keyRoleFailures(ctx, fields.role, acting), position);
 }
 
 // Implements: KEY-CREATE-004, KEY-ROLE-001, KEY-ROLE-002, KEY-ROLE-010, KEY-ROLE-011, KEY-ROLE-013
@@ -204,4 +221,3 @@ export const schemaForms: readonly FormDefinition[] = [
   nativeCreateForm('create_database', 'databases'),
   nativeCreateForm('create_key', 'keys'),
 ];
-

@@ -8,7 +8,17 @@
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import { errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
-import { CombinedSet, DistinctSet, FilteredSet, RangeSet, SourcedSet, chosenOperand, sameOrder, sourcesOf, type Combination } from '../../indexes/composite-sets.js';
+import {
+  CombinedSet,
+  DistinctSet,
+  FilteredSet,
+  RangeSet,
+  SourcedSet,
+  chosenOperand,
+  sameOrder,
+  sourcesOf,
+  type Combination,
+} from '../../indexes/composite-sets.js';
 import { ArraySet, IndexTermSet, type OrderedSet } from '../../indexes/ordered-set.js';
 import { collectionKeyOf, indexedDocument, type IndexManager, type LiveIndex } from '../../indexes/index-manager.js';
 import { entriesFor } from '../../indexes/entries.js';
@@ -18,7 +28,14 @@ import { isExpired, userCollectionKey, type CollectionKey, type DatabaseId, type
 import { QueryValue, Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
-import { isNativeCollection, locateDocument, requireAccess, requireListingAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
+import {
+  isNativeCollection,
+  locateDocument,
+  requireAccess,
+  requireListingAccess,
+  resolveCollection,
+  resolveDatabaseScope,
+} from '../documents.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { listedCollectionRef } from './listing-page.js';
 import { eventHistory } from './event-history-sets.js';
@@ -32,7 +49,11 @@ export function isIndexRef(v: Value | undefined): v is Ref {
 
 // Implements: IDX-RULE-007, SET-MATCH-006
 /** The index record a ref names, as this request sees it; `invalid ref` when there is none. */
-export function indexRecord(ctx: EvalContext, ref: Value, position: Position): { database: DatabaseId; ref: Ref; version: DocumentVersion } {
+export function indexRecord(
+  ctx: EvalContext,
+  ref: Value,
+  position: Position,
+): { database: DatabaseId; ref: Ref; version: DocumentVersion } {
   if (!isIndexRef(ref)) throw errors.invalidArgument(`Index ref expected, ${typeName(ref)} provided.`, position);
   const database = resolveDatabaseScope(ctx, ref.database ?? ref.collection!.database, position);
   const version = ctx.txn.get(database, 'indexes', ref.id);
@@ -42,7 +63,12 @@ export function indexRecord(ctx: EvalContext, ref: Value, position: Position): {
 
 // Implements: IDX-RULE-008
 /** The committed index behind a ref and its record; not access-checked (see `entryAccess`). */
-function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, position: Position): { index: LiveIndex; record: ReturnType<typeof indexRecord> } {
+function committedIndex(
+  ctx: EvalContext,
+  indexes: IndexManager,
+  ref: Value,
+  position: Position,
+): { index: LiveIndex; record: ReturnType<typeof indexRecord> } {
   const record = indexRecord(ctx, ref, position);
   const id = record.version.hidden.indexId;
   const index = id === undefined ? undefined : indexes.byIndexId(record.database, id);
@@ -56,11 +82,24 @@ function committedIndex(ctx: EvalContext, indexes: IndexManager, ref: Value, pos
  * (`unrestricted_read`, a key role, a public index), or only the entries of documents the caller may read (`read`);
  * `permission denied` otherwise. Index predicates receive the Match's terms.
  */
-async function entryAccess(ctx: EvalContext, record: ReturnType<typeof indexRecord>, terms: readonly Value[], position: Position): Promise<'every' | 'readable'> {
+async function entryAccess(
+  ctx: EvalContext,
+  record: ReturnType<typeof indexRecord>,
+  terms: readonly Value[],
+  position: Position,
+): Promise<'every' | 'readable'> {
   const request = { database: record.database, collection: 'indexes', ref: record.ref, before: record.version, terms };
   const unrestricted = ctx.services.access.allows(ctx, { ...request, action: 'unrestricted_read' });
   if (unrestricted === true || (unrestricted !== false && (await unrestricted))) return 'every';
-  await requireAccess(ctx, 'read', { database: record.database, collection: 'indexes', id: record.ref.id, ref: record.ref }, position, record.version, undefined, terms);
+  await requireAccess(
+    ctx,
+    'read',
+    { database: record.database, collection: 'indexes', id: record.ref.id, ref: record.ref },
+    position,
+    record.version,
+    undefined,
+    terms,
+  );
   return 'readable';
 }
 
@@ -114,7 +153,8 @@ function indexTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex,
     for (const w of record.writes) {
       if (!indexes.covers(index, w.collection)) continue;
       written.add(documentKey(w.collection, w.id));
-      for (const e of indexes.entriesOf(index, w.collection, w.id, w.before)) if (sameTerms(e.terms)) removed.add(valueKey(IndexStore.tupleOf(e)));
+      for (const e of indexes.entriesOf(index, w.collection, w.id, w.before))
+        if (sameTerms(e.terms)) removed.add(valueKey(IndexStore.tupleOf(e)));
       if (isExpired(w.collection, w.after, ctx.txn.ts)) continue;
       for (const e of indexes.entriesOf(index, w.collection, w.id, w.after)) if (sameTerms(e.terms)) added.push(IndexStore.tupleOf(e));
     }
@@ -123,7 +163,8 @@ function indexTermSet(ctx: EvalContext, indexes: IndexManager, index: LiveIndex,
   if (!ctx.txn.store.mayHoldExpiringDocuments(index.database)) return set;
   return new FilteredSet(set, (_element, tuple) => {
     const ref = tuple[tuple.length - 1];
-    if (!(ref instanceof Ref) || ref.collection === undefined || written.has(documentKey(collectionKeyOf(ref.collection), ref.id))) return true;
+    if (!(ref instanceof Ref) || ref.collection === undefined || written.has(documentKey(collectionKeyOf(ref.collection), ref.id)))
+      return true;
     return !indexes.isExpiredDocument(index.database, ref, ctx.txn.ts);
   });
 }
@@ -157,7 +198,8 @@ type Entry = { tuple: IndexTuple; element: Value; sources: readonly Value[] };
 function all(set: OrderedSet): Entry[] {
   const out: Entry[] = [];
   const it = set.ascending();
-  for (let r = it.next(); !r.done; r = it.next()) out.push({ tuple: r.value, element: set.element(r.value), sources: sourcesOf(set, r.value) });
+  for (let r = it.next(); !r.done; r = it.next())
+    out.push({ tuple: r.value, element: set.element(r.value), sources: sourcesOf(set, r.value) });
   return out;
 }
 
@@ -192,13 +234,19 @@ function combinedEntries(kind: Combination, operands: readonly Entry[][], revers
     for (const e of entries) {
       const k = valueKey(e.element);
       let groups = byKey.get(k);
-      if (groups === undefined) byKey.set(k, (groups = operands.map(() => [])));
+      if (groups === undefined) {
+        groups = operands.map(() => []);
+        byKey.set(k, groups);
+      }
       groups[i]!.push(e);
     }
   });
   const out: Entry[] = [];
   for (const groups of byKey.values()) {
-    const chosen = chosenOperand(kind, groups.map((g) => g.length));
+    const chosen = chosenOperand(
+      kind,
+      groups.map((g) => g.length),
+    );
     if (chosen === undefined) continue;
     const sources = mergedSources(groups.flat());
     for (const e of groups[chosen]!) out.push({ ...e, sources });
@@ -211,8 +259,16 @@ function operandList(v: Value | undefined): Value[] {
 }
 
 /** Every readable record of a collection; `scope` is the database scope the listed record refs carry, if any. */
-async function listing(ctx: EvalContext, database: DatabaseId, key: CollectionKey, collectionRef: Ref, atTs?: bigint, scope?: Ref): Promise<OrderedSet> {
-  const docs: Iterable<[string, DocumentVersion]> = atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs, ctx.txn.ts);
+async function listing(
+  ctx: EvalContext,
+  database: DatabaseId,
+  key: CollectionKey,
+  collectionRef: Ref,
+  atTs?: bigint,
+  scope?: Ref,
+): Promise<OrderedSet> {
+  const docs: Iterable<[string, DocumentVersion]> =
+    atTs === undefined ? ctx.txn.scan(database, key) : ctx.txn.store.scanCollection(database, key, atTs, ctx.txn.ts);
   const out: Array<{ tuple: IndexTuple; element: Value }> = [];
   const readsAll = ctx.services.access.readsEveryDocument(ctx, database, key);
   for (const [id, version] of docs) {
@@ -238,7 +294,10 @@ async function singleton(ctx: EvalContext, ref: Value, position: Position, atTs?
   if (!(ref instanceof Ref)) throw errors.invalidArgument(`Ref expected, ${typeName(ref)} provided.`, position);
   if (ref.collection === undefined) return EMPTY;
   const location = locateDocument(ctx, ref, position);
-  const version = atTs === undefined ? ctx.txn.get(location.database, location.collection, location.id) : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+  const version =
+    atTs === undefined
+      ? ctx.txn.get(location.database, location.collection, location.id)
+      : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
   await requireAccess(ctx, 'history_read', location, position, version);
   return new ArraySet(version ? [{ tuple: [ref], element: ref }] : [], []);
 }
@@ -248,7 +307,10 @@ function reversed(set: OrderedSet): OrderedSet {
   const entries = all(set);
   let width = set.reverse.length;
   for (const entry of entries) width = Math.max(width, entry.tuple.length);
-  return new ArraySet(entries, Array.from({ length: width }, (_, i) => !(set.reverse[i] ?? false)));
+  return new ArraySet(
+    entries,
+    Array.from({ length: width }, (_, i) => !(set.reverse[i] ?? false)),
+  );
 }
 
 /** The lambda of a Join or Map: an evaluated lambda, or a stored `@query` given back to the server. */
@@ -278,10 +340,11 @@ export class SetReader {
     }
     if (!(set instanceof SetRef)) throw errors.invalidArgument(`Set expected, ${typeName(set)} provided.`, position);
     const s: ObjectValue = set.structure;
-    if ('match' in s) return own(await this.match(ctx, s['match']!, s['terms'], position, atTs));
+    if ('match' in s) return own(await this.match(ctx, s.match!, s.terms, position, atTs));
     if ('documents' in s) {
-      const collection = s['documents'];
-      if (!(collection instanceof Ref)) throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
+      const collection = s.documents;
+      if (!(collection instanceof Ref))
+        throw errors.invalidArgument(`Collection ref expected, ${typeName(collection ?? null)} provided.`, position);
       const { database, collection: key } = resolveCollection(ctx, collection, position);
       return own(await listing(ctx, database, key, listedCollectionRef(collection, key), atTs));
     }
@@ -294,14 +357,14 @@ export class SetReader {
       // Operands of different orders (e.g. refs with covered values) have no common merge order: sort them all.
       return combinedEntries(kind, operands.map(all), operands[0]!.reverse);
     }
-    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s['distinct']!, position, atTs, options));
-    if ('join' in s) return this.join(ctx, s['join']!, s['with'] ?? null, position, atTs, options);
+    if ('distinct' in s) return new DistinctSet(await this.read(ctx, s.distinct!, position, atTs, options));
+    if ('join' in s) return this.join(ctx, s.join!, s.with ?? null, position, atTs, options);
     // Implements: FN-ARR-008
-    if ('reverse' in s) return reversed(await this.read(ctx, s['reverse']!, position, atTs, options));
-    if ('range' in s) return new RangeSet(await this.read(ctx, s['range']!, position, atTs, options), rangeBound(s['from']), rangeBound(s['to']));
-    if ('singleton' in s) return own(await singleton(ctx, s['singleton']!, position, atTs));
-    if ('filter' in s) return this.filtered(ctx, s['filter']!, s['collection'] ?? null, position, atTs, options);
-    if ('events' in s) return own(await eventHistory(ctx, s['events']!, position, atTs, this));
+    if ('reverse' in s) return reversed(await this.read(ctx, s.reverse!, position, atTs, options));
+    if ('range' in s) return new RangeSet(await this.read(ctx, s.range!, position, atTs, options), rangeBound(s.from), rangeBound(s.to));
+    if ('singleton' in s) return own(await singleton(ctx, s.singleton!, position, atTs));
+    if ('filter' in s) return this.filtered(ctx, s.filter!, s.collection ?? null, position, atTs, options);
+    if ('events' in s) return own(await eventHistory(ctx, s.events!, position, atTs, this));
     throw errors.invalidArgument('Set expected.', position);
   }
 
@@ -322,7 +385,14 @@ export class SetReader {
    * lambda runs over every readable entry of the set, so a page costs the whole set; an answer that is not a boolean
    * is `invalid argument` at the lambda (`[…position, "filter"]`).
    */
-  private async filtered(ctx: EvalContext, lambdaValue: Value, source: Value, position: Position, atTs: bigint | undefined, options: ReadOptions): Promise<OrderedSet> {
+  private async filtered(
+    ctx: EvalContext,
+    lambdaValue: Value,
+    source: Value,
+    position: Position,
+    atTs: bigint | undefined,
+    options: ReadOptions,
+  ): Promise<OrderedSet> {
     const at: Position = [...position, 'filter'];
     const lambda = asLambda(lambdaValue, at);
     const inner = await this.read(ctx, source, position, atTs, options);
@@ -341,7 +411,10 @@ export class SetReader {
     const tuple = termTuple(index.definition.terms.length, terms);
     const access = await entryAccess(ctx, record, tuple ?? operandList(terms), position);
     if (tuple === undefined) return new ArraySet([], index.entries.reverse);
-    const set = atTs !== undefined && atTs < ctx.txn.ts ? historicTermSet(ctx, this.indexes, index, tuple, atTs) : indexTermSet(ctx, this.indexes, index, tuple);
+    const set =
+      atTs !== undefined && atTs < ctx.txn.ts
+        ? historicTermSet(ctx, this.indexes, index, tuple, atTs)
+        : indexTermSet(ctx, this.indexes, index, tuple);
     return access === 'every' ? set : readableEntries(ctx, index.database, set, atTs);
   }
 
@@ -350,17 +423,30 @@ export class SetReader {
    * `Join(source, with)`: the sets `with` gives for each element of the source (a Match of that index, or what the
    * lambda answers), merged with equal elements collapsed to one, as the real service merges them.
    */
-  private async join(ctx: EvalContext, source: Value, target: Value, position: Position, atTs: bigint | undefined, options: ReadOptions): Promise<OrderedSet> {
+  private async join(
+    ctx: EvalContext,
+    source: Value,
+    target: Value,
+    position: Position,
+    atTs: bigint | undefined,
+    options: ReadOptions,
+  ): Promise<OrderedSet> {
     const read = all(await this.read(ctx, source, position, atTs));
     const entries = failpoint('SET-JOIN-FIRST-SOURCE-VALUE-ONLY') ? read.slice(0, 1) : read;
     const parts: OrderedSet[] = [];
     for (const { element } of entries) {
-      const part = isIndexRef(target) ? new SetRef({ match: target, terms: element }) : await applyLambda(ctx, asLambda(target, position), [element], position);
+      const part = isIndexRef(target)
+        ? new SetRef({ match: target, terms: element })
+        : await applyLambda(ctx, asLambda(target, position), [element], position);
       parts.push(await this.read(ctx, part, position, atTs, options));
     }
     if (parts.length === 0) return EMPTY;
     const reverse = parts[0]!.reverse;
-    if (failpoint('SET-JOIN-CONCATENATES')) return new ArraySet(parts.flatMap(all).map((e, i) => ({ ...e, tuple: [i] })), []);
+    if (failpoint('SET-JOIN-CONCATENATES'))
+      return new ArraySet(
+        parts.flatMap(all).map((e, i) => ({ ...e, tuple: [i] })),
+        [],
+      );
     return new ArraySet(distinctEntries(parts.flatMap(all), reverse), reverse);
   }
 }

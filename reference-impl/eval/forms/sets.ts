@@ -8,7 +8,7 @@ import { errors, QueryError, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { IndexError } from '../../indexes/index-error.js';
 import { compileBinding } from '../../indexes/binding-compiler.js';
-import { parseIndexDefinition } from '../../indexes/index-definition.js';
+import { parseIndexDefinition, type IndexDefinition } from '../../indexes/index-definition.js';
 import { buildsAtOnce } from '../../indexes/index-manager.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { valueKey } from '../../indexes/index-store.js';
@@ -40,7 +40,7 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
   const collect = (v: Value | undefined): void => {
     if (v instanceof Ref) refs.push(v);
     else if (Array.isArray(v)) v.forEach(collect);
-    else if (isObjectValue(v)) collect(v['collection'] ?? v['class']);
+    else if (isObjectValue(v)) collect(v.collection ?? v.class);
   };
   collect(source);
   for (const ref of refs) {
@@ -48,7 +48,10 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
     const { collection } = resolveCollection(ctx, ref, position);
     const committed = ctx.txn.store.getDocument(database, 'collections', ref.id, ctx.txn.ts);
     if (!committed) {
-      throw errors.invalidArgument(`Collection '${ref.id}' is created by this transaction; an index on it must be created in a later one (${collection}).`, position);
+      throw errors.invalidArgument(
+        `Collection '${ref.id}' is created by this transaction; an index on it must be created in a later one (${collection}).`,
+        position,
+      );
     }
   }
 }
@@ -57,14 +60,14 @@ function checkSources(ctx: EvalContext, database: string, source: Value | undefi
 export function indexNativeHandler(): NativeCollectionHandler {
   return {
     async create(ctx, params, position) {
-      let definition;
+      let definition: IndexDefinition;
       try {
         definition = parseIndexDefinition(params, { compileBinding });
       } catch (e) {
         asQueryError(e, position);
       }
       const database = ctx.database;
-      checkSources(ctx, database, params['source'], position);
+      checkSources(ctx, database, params.source, position);
       const ref = new Ref(definition.name, new Ref('indexes'));
       const location = { database, collection: 'indexes', id: definition.name, ref };
       await ensureNotFound(ctx, location, position);
@@ -78,10 +81,10 @@ export function indexNativeHandler(): NativeCollectionHandler {
         unique: definition.unique,
         partitions: BigInt(definition.partitions),
       });
-      const terms = asColumnList(params['terms']);
-      const values = asColumnList(params['values']);
-      if (terms) fields['terms'] = terms;
-      if (values) fields['values'] = values;
+      const terms = asColumnList(params.terms);
+      const values = asColumnList(params.values);
+      if (terms) fields.terms = terms;
+      if (values) fields.values = values;
       const version = await writeDocument(ctx, location, 'create', fields, { indexId: ctx.txn.newDocumentId() }, position);
       const record = renderDocument(ref, version);
       ctx.created.add(record);
@@ -116,7 +119,7 @@ function renderedTerms(terms: Value): Value | undefined {
 function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
   const structure: ObjectValue = { match: index };
   const rendered = terms === undefined || failpoint('SET-MATCH-TERMS-AS-GIVEN') ? terms : renderedTerms(terms);
-  if (rendered !== undefined) structure['terms'] = rendered;
+  if (rendered !== undefined) structure.terms = rendered;
   return structure;
 }
 
@@ -127,7 +130,7 @@ function matchStructure(index: Value, terms: Value | undefined): ObjectValue {
  * is left to the read, which refuses it (SD §Index rule 5).
  */
 function refuseInactive(ctx: EvalContext, record: ReturnType<typeof indexRecord>, position: Position): void {
-  if (record.version.fields['active'] === true) return;
+  if (record.version.fields.active === true) return;
   if (ctx.txn.store.getDocument(record.database, 'indexes', record.ref.id, ctx.txn.ts) === undefined) return;
   throw new QueryError('instance not found', `Index '${record.ref.id}' is not active.`, position);
 }
@@ -222,29 +225,30 @@ const SINGLE: SetShape = { reversed: [false], historical: false };
 function setShape(ctx: EvalContext, set: Value, position: Position): SetShape | undefined {
   if (!(set instanceof SetRef)) return SINGLE;
   const s = set.structure;
-  const first = (v: Value | undefined): Value => (Array.isArray(v) ? v[0] ?? null : v ?? null);
-  if ('match' in s) return indexShape(ctx, s['match']!, position);
-  if ('union' in s || 'intersection' in s || 'difference' in s) return setShape(ctx, first(s['union'] ?? s['intersection'] ?? s['difference']), position);
-  if ('distinct' in s) return setShape(ctx, s['distinct']!, position);
-  if ('range' in s) return setShape(ctx, s['range']!, position);
-  if ('filter' in s) return setShape(ctx, s['collection'] ?? null, position);
+  const first = (v: Value | undefined): Value => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null));
+  if ('match' in s) return indexShape(ctx, s.match!, position);
+  if ('union' in s || 'intersection' in s || 'difference' in s)
+    return setShape(ctx, first(s.union ?? s.intersection ?? s.difference), position);
+  if ('distinct' in s) return setShape(ctx, s.distinct!, position);
+  if ('range' in s) return setShape(ctx, s.range!, position);
+  if ('filter' in s) return setShape(ctx, s.collection ?? null, position);
   if ('events' in s) {
-    const inner = setShape(ctx, s['events']!, position);
+    const inner = setShape(ctx, s.events!, position);
     return inner === undefined ? undefined : { ...inner, historical: true };
   }
   if ('reverse' in s) {
-    const inner = setShape(ctx, s['reverse']!, position);
+    const inner = setShape(ctx, s.reverse!, position);
     if (inner === undefined) return undefined;
     // As the real service: a set of refs reversed compares as one reversed value before the ref.
     return { ...inner, reversed: inner.reversed.length === 1 ? [true, false] : [...inner.reversed.slice(0, -1).map((r) => !r), false] };
   }
-  if ('join' in s) return isIndexRef(s['with']) ? indexShape(ctx, s['with'], position) : undefined;
+  if ('join' in s) return isIndexRef(s.with) ? indexShape(ctx, s.with, position) : undefined;
   return SINGLE;
 }
 
 function indexShape(ctx: EvalContext, index: Value, position: Position): SetShape {
-  const values = indexRecord(ctx, index, position).version.fields['values'];
-  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v['reverse'] === true) : [];
+  const values = indexRecord(ctx, index, position).version.fields.values;
+  const reversed = Array.isArray(values) ? values.map((v) => isObjectValue(v) && v.reverse === true) : [];
   return { reversed: [...reversed, false], historical: false };
 }
 
@@ -274,7 +278,8 @@ function combination(name: Combination): FormDefinition {
         if (!Array.isArray(o) && !isSetValue(o)) throw wrongType('Array, Set, or Page', o, position);
       });
       const arrays = operands.filter((o): o is Value[] => Array.isArray(o));
-      if (arrays.length === operands.length) return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
+      if (arrays.length === operands.length)
+        return arrays.slice(1).reduce<Value[]>((acc, next) => ARRAY_COMBINATIONS[name](acc, next), arrays[0]!);
       if (arrays.length > 0) throw errors.invalidArgument('Arguments cannot be of different types, expected Set or Array.', expr.position);
       // Implements: FN-HIST-023
       // A set of events combines only with sets of events, as in the real service (FN-HIST-023).
@@ -308,7 +313,7 @@ const distinct: FormDefinition = {
   async evaluate(ctx, args) {
     const source = await args.value(ctx, 'distinct');
     if (Array.isArray(source)) return distinctValues(source);
-    if (isPageValue(source)) return pageWith(distinctValues(source.data), source['before'], source['after']);
+    if (isPageValue(source)) return pageWith(distinctValues(source.data), source.before, source.after);
     if (isSetValue(source)) return new SetRef({ distinct: source });
     throw wrongType('Array, Set, or Page', source, args.position('distinct'));
   },
@@ -327,7 +332,8 @@ const join: FormDefinition = {
     const at = args.position('with');
     if (isIndexRef(target)) indexRecord(ctx, target, at);
     else {
-      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED')) throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
+      if (expressionEffect(asLambda(target, at).body) !== 'pure' && !failpoint('SET-JOIN-LAMBDA-UNCHECKED'))
+        throw errors.invalidArgument('Invalid lambda. Lambda in this context may not read, write, or call a user function.', at);
     }
     return new SetRef({ join: source, with: target });
   },
@@ -346,5 +352,15 @@ const documents: FormDefinition = {
 };
 
 export function setForms(): readonly FormDefinition[] {
-  return [createIndex, match, legacyMatch, combination('union'), combination('intersection'), combination('difference'), distinct, join, documents];
+  return [
+    createIndex,
+    match,
+    legacyMatch,
+    combination('union'),
+    combination('intersection'),
+    combination('difference'),
+    distinct,
+    join,
+    documents,
+  ];
 }

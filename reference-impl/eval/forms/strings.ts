@@ -7,7 +7,7 @@
  * (eval/java-text.ts).
  */
 import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, QueryValue, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -173,7 +173,9 @@ const casefold: FormDefinition = {
       normalize = chosen;
     }
     // Strings are normalized, other scalars kept; one term answers itself rather than a one-element array.
-    const normalized = terms.map((term) => (typeof term === 'string' ? caseMapped(ctx, 'Casefold', normalize, term, args.node.position) : term));
+    const normalized = terms.map((term) =>
+      typeof term === 'string' ? caseMapped(ctx, 'Casefold', normalize, term, args.node.position) : term,
+    );
     return normalized.length === 1 ? normalized[0]! : normalized;
   },
 };
@@ -434,7 +436,8 @@ function ngramsOf(term: string, smallest: number, largest: number): string[] {
   const codePoints = Array.from(term);
   const grams: string[] = [];
   for (let from = 0; from < codePoints.length; from++) {
-    for (let size = smallest; size <= largest && from + size <= codePoints.length; size++) grams.push(codePoints.slice(from, from + size).join(''));
+    for (let size = smallest; size <= largest && from + size <= codePoints.length; size++)
+      grams.push(codePoints.slice(from, from + size).join(''));
   }
   return grams;
 }

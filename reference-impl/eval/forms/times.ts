@@ -4,7 +4,7 @@
  * `v4-functions`, DEC-065; spec/requirements/functions-time.md). Times keep nanoseconds; an integer given where a
  * time is expected counts microseconds (ToTime's counts milliseconds). `Time` and `Now` are core forms.
  */
-import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -233,7 +233,8 @@ function unitsBetween(start: bigint, end: bigint, unit: TimeUnit, position: Posi
   // Nanoseconds and microseconds are counted through the nanosecond difference, which must fit in 64 bits.
   if (unit.nanos < 1_000_000n) {
     const nanos = end - start;
-    if (nanos < INT64_MIN || nanos > INT64_MAX) throw errors.invalidArgument('The difference in nanoseconds does not fit in a 64-bit integer.', position);
+    if (nanos < INT64_MIN || nanos > INT64_MAX)
+      throw errors.invalidArgument('The difference in nanoseconds does not fit in a 64-bit integer.', position);
     return nanos / unit.nanos;
   }
   // Milliseconds: the difference of the two instants' milliseconds, each rounded down.
@@ -258,4 +259,14 @@ const timeDiff: FormDefinition = {
   },
 };
 
-export const timeForms: readonly FormDefinition[] = [epoch, date, toTime, toDate, ...conversions, ...fields, timeMath('time_add', 1n), timeMath('time_subtract', -1n), timeDiff];
+export const timeForms: readonly FormDefinition[] = [
+  epoch,
+  date,
+  toTime,
+  toDate,
+  ...conversions,
+  ...fields,
+  timeMath('time_add', 1n),
+  timeMath('time_subtract', -1n),
+  timeDiff,
+];

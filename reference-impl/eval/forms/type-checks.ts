@@ -15,8 +15,8 @@ import { unresolvedRef } from './numbers.js';
  */
 export function documentRef(value: Value): Ref | undefined {
   if (!isObjectValue(value)) return undefined;
-  const ref = value['ref'];
-  return ref instanceof Ref && ref.collection !== undefined && typeof value['ts'] === 'bigint' ? ref : undefined;
+  const ref = value.ref;
+  return ref instanceof Ref && ref.collection !== undefined && typeof value.ts === 'bigint' ? ref : undefined;
 }
 
 /** A ref that resolves in the current database (a ref naming a missing collection, index, … does not). */

@@ -37,14 +37,15 @@ export function functionRecordFields(ctx: EvalContext, database: DatabaseId, par
   // checks any field.
   if (typeof body === 'string') throw new QueryError('schema validation failed', 'Invalid type provided for field `body`.', position);
   const failures: ValidationFailure[] = [...nameFailures(params)];
-  if (body === undefined || body === null) failures.push({ field: ['body'], code: 'value required', description: 'Required value not found.' });
+  if (body === undefined || body === null)
+    failures.push({ field: ['body'], code: 'value required', description: 'Required value not found.' });
   else if (!(body instanceof QueryValue)) failures.push(typeFailure('body', 'Query', body));
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   if (role !== undefined && role !== null) failures.push(...functionRoleFailures(ctx, role, database));
   throwIfFailures(failures, position);
-  const fields: ObjectValue = { name: params['name'] as string, body: storedLambda(body as QueryValue) };
-  if (isObjectValue(data)) fields['data'] = data;
-  if (role !== undefined && role !== null) fields['role'] = role;
+  const fields: ObjectValue = { name: params.name as string, body: storedLambda(body as QueryValue) };
+  if (isObjectValue(data)) fields.data = data;
+  if (role !== undefined && role !== null) fields.role = role;
   return fields;
 }
 
@@ -64,15 +65,18 @@ const ROLES_REF = new Ref('roles');
  */
 function functionRoleFailures(ctx: EvalContext, role: Value, database: DatabaseId): ValidationFailure[] {
   if (typeof role === 'string' && BUILTIN_FUNCTION_ROLES.has(role)) return [];
-  if (role === 'server-readonly') return [{ field: ['role'], code: 'invalid value', description: "Role 'server-readonly' is not supported." }];
+  if (role === 'server-readonly')
+    return [{ field: ['role'], code: 'invalid value', description: "Role 'server-readonly' is not supported." }];
   const inList = Array.isArray(role);
   const entries = inList ? role : [role];
   const builtin = (entry: Value) => typeof entry === 'string' && (BUILTIN_FUNCTION_ROLES.has(entry) || entry === 'server-readonly');
-  if (!entries.every((entry) => isRoleRef(entry) || (typeof entry === 'string' && !(inList && builtin(entry))))) return [typeFailure('role', 'Role', role)];
+  if (!entries.every((entry) => isRoleRef(entry) || (typeof entry === 'string' && !(inList && builtin(entry)))))
+    return [typeFailure('role', 'Role', role)];
   const failures: ValidationFailure[] = [];
   entries.forEach((entry, i) => {
     if (typeof entry === 'string') {
-      if (!ctx.txn.get(database, 'roles', entry)) failures.push({ field: ['role'], code: 'validation failure', description: `Role name \`${entry}\` does not exist.` });
+      if (!ctx.txn.get(database, 'roles', entry))
+        failures.push({ field: ['role'], code: 'validation failure', description: `Role name \`${entry}\` does not exist.` });
       return;
     }
     const missing = missingReference(ctx, database, entry as Ref);
@@ -97,7 +101,7 @@ function storedLambda(value: QueryValue): QueryValue {
 export const functionHandler: NativeCollectionHandler = {
   async create(ctx, params, position) {
     const fields = functionRecordFields(ctx, ctx.database, params, position);
-    const name = fields['name'] as string;
+    const name = fields.name as string;
     const ref = new Ref(name, FUNCTIONS_REF);
     const location: DocumentLocation = { database: ctx.database, collection: 'functions', id: name, ref };
     await ensureNotFound(ctx, location, position);
@@ -114,7 +118,12 @@ export function registerFunctionNativeCollection(natives: NativeCollectionHandle
 
 /** True for a ref to a record of the `functions` native collection, whatever its database scope. */
 function isFunctionRef(value: Value): value is Ref {
-  return value instanceof Ref && value.collection !== undefined && value.collection.id === 'functions' && value.collection.collection === undefined;
+  return (
+    value instanceof Ref &&
+    value.collection !== undefined &&
+    value.collection.id === 'functions' &&
+    value.collection.collection === undefined
+  );
 }
 
 // Implements: UDF-CALL-001, UDF-CALL-003, UDF-CALL-004
@@ -165,15 +174,24 @@ async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
   const position = args.node.position;
   const location = locateFunction(ctx, target, args.position('call'));
   const version = ctx.txn.get(location.database, 'functions', location.id);
-  const body = version?.fields['body'];
-  if (version === undefined || !(body instanceof QueryValue)) throw errors.invalidRef(`Ref refers to undefined function '${location.id}'`, args.position('call'));
+  const body = version?.fields.body;
+  if (version === undefined || !(body instanceof QueryValue))
+    throw errors.invalidRef(`Ref refers to undefined function '${location.id}'`, args.position('call'));
   // Calling needs the `call` privilege, not `read`; its predicate gets the arguments as the function does.
-  const allowed = ctx.services.access.allows(ctx, { action: 'call', database: location.database, collection: 'functions', ref: location.ref, before: version, arguments: argument });
+  const allowed = ctx.services.access.allows(ctx, {
+    action: 'call',
+    database: location.database,
+    collection: 'functions',
+    ref: location.ref,
+    before: version,
+    arguments: argument,
+  });
   if (!(allowed === true || (allowed !== false && (await allowed)))) throw errors.permissionDenied(position);
   const depth = activeCalls.get(ctx.txn) ?? 0;
-  if (depth >= MAX_CALL_DEPTH) throw new QueryError('stack overflow', `Call stack reached the maximum limit of ${MAX_CALL_DEPTH}.`, position);
+  if (depth >= MAX_CALL_DEPTH)
+    throw new QueryError('stack overflow', `Call stack reached the maximum limit of ${MAX_CALL_DEPTH}.`, position);
   const lambda = new LambdaValue(body.lambda, body.expr, bodyOf(body), Scope.EMPTY, body.apiVersion);
-  const acting = ctx.withIdentity(actingIdentity(ctx.identity, version.fields['role'])).withScope(Scope.EMPTY);
+  const acting = ctx.withIdentity(actingIdentity(ctx.identity, version.fields.role)).withScope(Scope.EMPTY);
   activeCalls.set(ctx.txn, depth + 1);
   try {
     return await applyLambda(acting, lambda, [argument], [...position, 'lambda']);

@@ -4,15 +4,7 @@
  * and are false between unrelated types; sorting (`order()`) orders any two values, by type first.
  */
 import { Bytes, DateValue, Time } from '../../values/value.js';
-import {
-  DocRef,
-  EventSourceValue,
-  FqlModule,
-  isFqlObject,
-  isNullish,
-  moduleNameOf,
-  type FqlValue,
-} from './values.js';
+import { DocRef, EventSourceValue, FqlModule, isFqlObject, isNullish, moduleNameOf, type FqlValue } from './values.js';
 
 export interface Existence {
   isNull(value: FqlValue): Promise<boolean>;

@@ -58,13 +58,19 @@ function storeKeyOf(collection: CollectionHandle): CollectionKey {
 }
 
 /** A v4 query error as the v10 error the real service gives for the same failure. */
-export function convertV4Error(error: QueryError, span: SourceSpan | undefined, what?: { action: 'create' | 'update' | 'replace' | 'delete'; kind: string }): FqlError {
+export function convertV4Error(
+  error: QueryError,
+  span: SourceSpan | undefined,
+  what?: { action: 'create' | 'update' | 'replace' | 'delete'; kind: string },
+): FqlError {
   switch (error.code) {
     case 'permission denied':
       return runtimeError('permission_denied', span, 'Insufficient privileges to perform the action.');
     case 'validation failed':
     case 'instance already exists': {
-      const failures: ConstraintFailure[] = (error.failures ?? [{ field: ['name'], code: 'duplicate', description: error.description } as ValidationFailure]).map((failure) => ({
+      const failures: ConstraintFailure[] = (
+        error.failures ?? [{ field: ['name'], code: 'duplicate', description: error.description } as ValidationFailure]
+      ).map((failure) => ({
         paths: [failure.field],
         message: failure.description,
       }));
@@ -140,10 +146,11 @@ export class DocumentAccess {
     const coll = new FqlModule(moduleNameOf(doc.collection), doc.collection.kind === 'user' ? doc.collection.name : undefined);
     if (doc.collection.kind === 'user') {
       const out: FqlObject = { id: doc.id, coll, ts };
-      const data = version.fields['data'];
-      if (isObjectValue(data)) for (const [key, value] of Object.entries(data)) if (!Object.hasOwn(out, key)) out[key] = this.fromStored(value);
-      const ttl = version.fields['ttl'];
-      if (ttl !== undefined && ttl !== null) out['ttl'] = this.fromStored(ttl);
+      const data = version.fields.data;
+      if (isObjectValue(data))
+        for (const [key, value] of Object.entries(data)) if (!Object.hasOwn(out, key)) out[key] = this.fromStored(value);
+      const ttl = version.fields.ttl;
+      if (ttl !== undefined && ttl !== null) out.ttl = this.fromStored(ttl);
       return out;
     }
     const out: FqlObject = doc.named ? { name: doc.id, coll, ts } : { id: doc.id, coll, ts };
@@ -186,7 +193,13 @@ export class DocumentAccess {
       const native = Object.entries(NATIVE_MODULES).find(([, module]) => module === value.name)?.[0];
       if (native !== undefined) return new Ref(native);
     }
-    if (value instanceof FqlModule || value instanceof Lambda || value instanceof NativeFunction || value instanceof FqlSet || value instanceof EventSourceValue) {
+    if (
+      value instanceof FqlModule ||
+      value instanceof Lambda ||
+      value instanceof NativeFunction ||
+      value instanceof FqlSet ||
+      value instanceof EventSourceValue
+    ) {
       throw runtimeError('invalid_type', span, `Value at \`${path}\` has type ${typeNameOf(value)}, which cannot be persisted.`);
     }
     if (Array.isArray(value)) return value.map((item, i) => this.toStored(item, `${path}.${i}`, span));
@@ -229,7 +242,13 @@ export class DocumentAccess {
     const out: FqlValue[] = [];
     for (const [id, version] of this.scan(key)) {
       const doc = new DocRef(collection, id);
-      const allowed = await this.ctx.services.access.allows(this.ctx, { action: 'read', database: this.database, collection: key, ref: v4RefOf(doc), before: version });
+      const allowed = await this.ctx.services.access.allows(this.ctx, {
+        action: 'read',
+        database: this.database,
+        collection: key,
+        ref: v4RefOf(doc),
+        before: version,
+      });
       if (allowed) out.push(doc);
     }
     return out;
@@ -272,13 +291,13 @@ export class DocumentAccess {
   async createDocument(collection: string, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
     const { data, ttl, id } = this.splitFields(fields, span, true);
     const params: ObjectValue = { data };
-    if (ttl !== undefined) params['ttl'] = ttl;
+    if (ttl !== undefined) params.ttl = ttl;
     const target = id === undefined ? collectionRef(collection) : new Ref(id, collectionRef(collection));
     if (id !== undefined && this.get(userCollectionKey(collection), id) !== undefined) {
       throw runtimeError('document_id_exists', span, `Collection \`${collection}\` already contains document with id ${id}.`);
     }
     const created = await this.v4({ create: target, params });
-    const ref = isObjectValue(created) ? created['ref'] : undefined;
+    const ref = isObjectValue(created) ? created.ref : undefined;
     if (!(ref instanceof Ref)) throw new Error('Create answered no ref');
     return new DocRef({ kind: 'user', name: collection }, ref.id);
   }
@@ -290,9 +309,9 @@ export class DocumentAccess {
     const params: ObjectValue = {};
     if (doc.collection.kind === 'user') {
       const { data, ttl } = this.splitFields(fields, span, false);
-      params['data'] = data;
-      if (ttl !== undefined) params['ttl'] = ttl;
-      else if (replace) params['ttl'] = null;
+      params.data = data;
+      if (ttl !== undefined) params.ttl = ttl;
+      else if (replace) params.ttl = null;
     } else {
       for (const [key, value] of Object.entries(fields)) {
         if (key === 'coll' || key === 'ts') continue;
@@ -302,10 +321,14 @@ export class DocumentAccess {
     try {
       await this.v4(replace ? { replace: v4RefOf(doc), params } : { update: v4RefOf(doc), params });
     } catch (error) {
-      if (error instanceof QueryError) throw convertV4Error(error, span, { action: replace ? 'replace' : 'update', kind: moduleNameOf(doc.collection) === doc.id ? 'document' : kindName(doc) });
+      if (error instanceof QueryError)
+        throw convertV4Error(error, span, {
+          action: replace ? 'replace' : 'update',
+          kind: moduleNameOf(doc.collection) === doc.id ? 'document' : kindName(doc),
+        });
       throw error;
     }
-    const renamed = doc.named && typeof fields['name'] === 'string' ? fields['name'] : undefined;
+    const renamed = doc.named && typeof fields.name === 'string' ? fields.name : undefined;
     return renamed === undefined ? doc : new DocRef(doc.collection, renamed);
   }
 
@@ -326,7 +349,13 @@ export class DocumentAccess {
         id = documentId(value, span);
       } else if (key === 'ttl') {
         if (value !== null && !(value instanceof Time) && !(value instanceof NullWithCause)) {
-          throw constraintFailure(span, creating ? 'create' : 'update', 'document', [['ttl']], `Expected Time | Null, provided ${typeNameOf(value)}`);
+          throw constraintFailure(
+            span,
+            creating ? 'create' : 'update',
+            'document',
+            [['ttl']],
+            `Expected Time | Null, provided ${typeNameOf(value)}`,
+          );
         }
         ttl = value instanceof NullWithCause ? null : value;
       } else if (RESERVED_DOCUMENT_FIELDS.has(key)) {
@@ -352,8 +381,10 @@ export function constraintFailure(span: SourceSpan, action: string, kind: string
 export function documentId(value: FqlValue, span: SourceSpan): string {
   if (typeof value === 'bigint' && value >= 0n) return value.toString();
   if (typeof value === 'string' && /^\d+$/.test(value) && BigInt(value) < 2n ** 63n) return BigInt(value).toString();
-  if (typeof value === 'string' && /^-\d+$/.test(value)) throw constraintFailure(span, 'create', 'document', [['id']], 'Invalid document ID: id must be nonnegative');
-  if (typeof value === 'bigint') throw constraintFailure(span, 'create', 'document', [['id']], 'Invalid document ID: id must be nonnegative');
+  if (typeof value === 'string' && /^-\d+$/.test(value))
+    throw constraintFailure(span, 'create', 'document', [['id']], 'Invalid document ID: id must be nonnegative');
+  if (typeof value === 'bigint')
+    throw constraintFailure(span, 'create', 'document', [['id']], 'Invalid document ID: id must be nonnegative');
   throw constraintFailure(span, 'create', 'document', [['id']], `Expected ID | String | Long, provided ${typeNameOf(value)}`);
 }
 

@@ -14,6 +14,15 @@ import { Interpreter } from './interpreter.js';
 
 export function eventRuntime(store: Store, services: EvalServices, identity: Identity, ts: bigint): Interpreter {
   const txn = new Transaction(store, ts, true);
-  const ctx = new EvalContext(txn, identity.database, identity, DEFAULT_API_VERSION, services, Scope.EMPTY, v4Evaluator, new QueryLimits(services.queryTimeLimitMs));
+  const ctx = new EvalContext(
+    txn,
+    identity.database,
+    identity,
+    DEFAULT_API_VERSION,
+    services,
+    Scope.EMPTY,
+    v4Evaluator,
+    new QueryLimits(services.queryTimeLimitMs),
+  );
   return new Interpreter({ ctx, now: Time.fromMicros(ts) });
 }

@@ -179,7 +179,8 @@ export class Interpreter implements SetReader {
     if (target instanceof DocRef) {
       // A reference knows its id (its name) and collection without a read: they stay readable after a delete (FQL2DocSpec).
       if (name === (target.named ? 'name' : 'id')) return target.id;
-      if (name === 'coll') return new FqlModule(moduleNameOf(target.collection), target.collection.kind === 'user' ? target.collection.name : undefined);
+      if (name === 'coll')
+        return new FqlModule(moduleNameOf(target.collection), target.collection.kind === 'user' ? target.collection.name : undefined);
       const fields = await this.documents.fields(target, span);
       return fields[name] ?? null;
     }
@@ -195,7 +196,8 @@ export class Interpreter implements SetReader {
     if (isNullish(target)) throw this.nullAccess(target, String(index), span);
     if (Array.isArray(target)) {
       if (typeof index !== 'bigint') throw invalidArgumentType('index', 'Int', index, span);
-      if (index < 0n || index >= BigInt(target.length)) throw runtimeError('index_out_of_bounds', span, `index ${index} out of bounds for length ${target.length}`);
+      if (index < 0n || index >= BigInt(target.length))
+        throw runtimeError('index_out_of_bounds', span, `index ${index} out of bounds for length ${target.length}`);
       return target[Number(index)] as FqlValue;
     }
     if (typeof index === 'string') return this.getField(target, index, span);
@@ -208,7 +210,11 @@ export class Interpreter implements SetReader {
       const receiver = await this.evaluate(callee.target, env);
       if (callee.optional && (await this.isNull(receiver))) return null;
       const args = await this.evaluateArgs(expr.args, env);
-      return this.callMethod(receiver, callee.name, args, { span: expr.argsSpan, nameSpan: callee.nameSpan, argSpans: expr.args.map((arg) => arg.span) });
+      return this.callMethod(receiver, callee.name, args, {
+        span: expr.argsSpan,
+        nameSpan: callee.nameSpan,
+        argSpans: expr.args.map((arg) => arg.span),
+      });
     }
     const fn = await this.evaluate(callee, env);
     if (expr.optional && (await this.isNull(fn))) return null;
@@ -237,7 +243,12 @@ export class Interpreter implements SetReader {
     }
     const field = await this.getField(receiver, name, call.nameSpan);
     if (field instanceof Lambda || field instanceof NativeFunction) return this.callValue(field, args, call);
-    if (isNullish(field)) throw runtimeError('invalid_function_invocation', call.nameSpan, `The function \`${name}\` does not exist on \`${typeNameOf(receiver)}\``);
+    if (isNullish(field))
+      throw runtimeError(
+        'invalid_function_invocation',
+        call.nameSpan,
+        `The function \`${name}\` does not exist on \`${typeNameOf(receiver)}\``,
+      );
     throw runtimeError('invalid_function_invocation', call.nameSpan, `\`${name}\`: Expected a function, found \`${typeNameOf(field)}\``);
   }
 
@@ -246,7 +257,7 @@ export class Interpreter implements SetReader {
     if (fn instanceof Lambda) return this.callLambda(fn, args, call.span);
     if (fn instanceof NativeFunction) return this.guard(() => fn.implementation(args, call), call.span);
     if (fn instanceof FqlModule) {
-      const result = moduleCall(this, fn, args, call);
+      const result = moduleCall(fn, args, call);
       if (result !== undefined) return this.guard(() => result, call.span);
     }
     throw runtimeError('invalid_function_invocation', call.nameSpan, `\`${typeNameOf(fn)}\` is not a function`);
@@ -257,7 +268,11 @@ export class Interpreter implements SetReader {
     const expr: LambdaExpr = fn.expr;
     const arity = expr.short ? 1 : expr.params.length;
     if (args.length !== arity) {
-      throw runtimeError('invalid_function_invocation', span, `callee function expects ${arityText(arity)}, but ${args.length} ${args.length === 1 ? 'was' : 'were'} provided.`);
+      throw runtimeError(
+        'invalid_function_invocation',
+        span,
+        `callee function expects ${arityText(arity)}, but ${args.length} ${args.length === 1 ? 'was' : 'were'} provided.`,
+      );
     }
     if (expr.short) return this.evaluate(expr.body, fn.closure.withThis(args[0] as FqlValue));
     const bound = new Map<string, FqlValue>();
@@ -369,7 +384,8 @@ export class Interpreter implements SetReader {
       return out;
     }
     if (value instanceof FqlSet) return value.with({ kind: 'project', fields, env, span });
-    if (!isFqlObject(value) && !(value instanceof DocRef)) throw runtimeError('invalid_type', span, `cannot project fields out of ${typeNameOf(value)}`);
+    if (!isFqlObject(value) && !(value instanceof DocRef))
+      throw runtimeError('invalid_type', span, `cannot project fields out of ${typeNameOf(value)}`);
     const scope = env.withThis(value);
     const out: FqlObject = {};
     for (const field of fields) setOwn(out, field.name, await this.evaluate(field.value, scope));
@@ -420,8 +436,15 @@ export function checkArity(arity: Arity, given: number, span: SourceSpan): void 
   let expected: string;
   if (min === max) expected = arityText(min);
   else if (max === undefined) expected = min === 1 ? 'at least 1 argument' : `at least ${min} arguments`;
-  else expected = Array.from({ length: max - min + 1 }, (_, i) => min + i).join(', ').replace(/, (\d+)$/, ' or $1') + ' arguments';
-  throw runtimeError('invalid_function_invocation', span, `callee function expects ${expected}, but ${given} ${given === 1 ? 'was' : 'were'} provided.`);
+  else
+    expected = `${Array.from({ length: max - min + 1 }, (_, i) => min + i)
+      .join(', ')
+      .replace(/, (\d+)$/, ' or $1')} arguments`;
+  throw runtimeError(
+    'invalid_function_invocation',
+    span,
+    `callee function expects ${expected}, but ${given} ${given === 1 ? 'was' : 'were'} provided.`,
+  );
 }
 
 export function typeMismatch(expected: string, value: FqlValue, span: SourceSpan): FqlError {
@@ -491,7 +514,8 @@ function arithmetic(operator: string, left: FqlValue, right: FqlValue, span: Sou
 /** `value isa Type`: the types named by modules (`String`, `Number`, a collection's name, …). */
 function isA(value: FqlValue, type: FqlValue, span: SourceSpan): boolean {
   if (!(type instanceof FqlModule)) throw invalidArgumentType('type', 'Module', type, span);
-  if (type.collection !== undefined) return value instanceof DocRef && value.collection.kind === 'user' && value.collection.name === type.collection;
+  if (type.collection !== undefined)
+    return value instanceof DocRef && value.collection.kind === 'user' && value.collection.name === type.collection;
   const name = typeNameOf(value);
   switch (type.name) {
     case 'Number':
@@ -526,7 +550,11 @@ function timeField(value: Time | DateValue, name: string): FqlValue {
     case 'dayOfWeek':
       return BigInt(date.getUTCDay() === 0 ? 7 : date.getUTCDay());
     case 'dayOfYear':
-      return BigInt(Math.floor((Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - Date.UTC(date.getUTCFullYear(), 0, 1)) / 86_400_000) + 1);
+      return BigInt(
+        Math.floor(
+          (Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - Date.UTC(date.getUTCFullYear(), 0, 1)) / 86_400_000,
+        ) + 1,
+      );
     default:
       break;
   }
@@ -544,7 +572,8 @@ function timeField(value: Time | DateValue, name: string): FqlValue {
 }
 
 function moduleField(module: FqlModule, name: string): FqlValue {
-  if (module.collection !== undefined && name === 'definition') return new DocRef({ kind: 'native', native: 'collections' }, module.collection);
+  if (module.collection !== undefined && name === 'definition')
+    return new DocRef({ kind: 'native', native: 'collections' }, module.collection);
   if (module.name === 'Math') {
     if (name === 'PI') return Math.PI;
     if (name === 'E') return Math.E;

@@ -29,9 +29,7 @@ import {
 
 /** A document read for the answer: its fields, `id` (or `name`), `coll` and `ts` first. */
 export class MDoc {
-  constructor(
-    readonly fields: MObject,
-  ) {}
+  constructor(readonly fields: MObject) {}
 }
 
 /** A document not expanded (nested in another) or missing (`cause`: `not found`, `deleted`, …). */
@@ -67,13 +65,30 @@ export interface MObject {
   [field: string]: M;
 }
 
-export type M = null | boolean | string | bigint | number | Time | DateValue | Bytes | M[] | MObject | MDoc | MRef | MModule | MPage | MStream | MFunction;
+export type M =
+  | null
+  | boolean
+  | string
+  | bigint
+  | number
+  | Time
+  | DateValue
+  | Bytes
+  | M[]
+  | MObject
+  | MDoc
+  | MRef
+  | MModule
+  | MPage
+  | MStream
+  | MFunction;
 
 /** Elements of a set rendered in an answer when nothing asks for another page size. */
 const ANSWER_PAGE_SIZE = 16;
 
 export async function materialize(rt: Interpreter, value: FqlValue, insideDocument = false): Promise<M> {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return value;
+  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number')
+    return value;
   if (value instanceof Time || value instanceof DateValue || value instanceof Bytes) return value;
   if (value instanceof NullWithCause) {
     if (value.cause.kind !== 'missing-document') return null;
@@ -164,7 +179,8 @@ function refFields(ref: MRef): Record<string, Json> {
 
 export function encodeTaggedM(value: M): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'bigint') return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
+  if (typeof value === 'bigint')
+    return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
   if (typeof value === 'number') return { '@double': formatDouble(value) };
   if (value instanceof Time) return { '@time': formatTime(value) };
   if (value instanceof DateValue) return { '@date': formatDate(value) };
@@ -179,7 +195,7 @@ export function encodeTaggedM(value: M): Json {
   if (value instanceof MModule) return { '@mod': value.name };
   if (value instanceof MPage) {
     const page: Record<string, Json> = { data: value.data.map(encodeTaggedM) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return { '@set': page };
   }
   if (value instanceof MStream) return { '@stream': value.token };
@@ -202,11 +218,12 @@ export function encodeSimpleM(value: M): SimpleJson {
   if (value instanceof Bytes) return Buffer.from(value.bytes).toString('base64');
   if (Array.isArray(value)) return value.map(encodeSimpleM);
   if (value instanceof MDoc) return encodeFieldsSimple(value.fields);
-  if (value instanceof MRef) return value.cause !== undefined ? null : value.named ? { name: value.id, coll: value.coll } : { id: value.id, coll: value.coll };
+  if (value instanceof MRef)
+    return value.cause !== undefined ? null : value.named ? { name: value.id, coll: value.coll } : { id: value.id, coll: value.coll };
   if (value instanceof MModule) return value.name;
   if (value instanceof MPage) {
     const page: Record<string, SimpleJson> = { data: value.data.map(encodeSimpleM) };
-    if (value.after !== undefined) page['after'] = value.after;
+    if (value.after !== undefined) page.after = value.after;
     return page;
   }
   if (value instanceof MStream) return value.token;
@@ -223,7 +240,18 @@ function encodeFieldsSimple(fields: MObject): Record<string, SimpleJson> {
 // ---------------------------------------------------------------------------------------------- decorated
 
 const ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\\\', '\0': '\\0', "'": "\\'", '"': '\\"', '`': '\\`', '\n': '\\n', '\r': '\\r', '\v': '\\v', '\t': '\\t', '\b': '\\b', '\f': '\\f', '#': '\\#',
+  '\\': '\\\\',
+  '\0': '\\0',
+  "'": "\\'",
+  '"': '\\"',
+  '`': '\\`',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\v': '\\v',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '#': '\\#',
 };
 
 /** A string as an FQL double-quoted literal. */
@@ -265,48 +293,58 @@ export function decorate(value: M): string {
     write(sigil);
   };
   const refText = (ref: MRef) => (ref.named ? `${ref.coll}.byName(${escapeString(ref.id)})` : `${ref.coll}("${ref.id}")`);
-  const encode = (v: M): void => {
-    if (v === null) return write('null');
-    if (typeof v === 'boolean' || typeof v === 'bigint') return write(String(v));
-    if (typeof v === 'number') return write(Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v));
-    if (typeof v === 'string') return stringLiteral(v);
-    if (v instanceof Time) return write(`Time(${escapeString(formatTime(v))})`);
-    if (v instanceof DateValue) return write(`Date(${escapeString(formatDate(v))})`);
-    if (v instanceof Bytes) return write(`Bytes(${escapeString(Buffer.from(v.bytes).toString('base64'))})`);
-    if (v instanceof MDoc) return encode(v.fields);
-    if (v instanceof MRef) return write(v.cause === undefined ? refText(v) : `${refText(v)} /* ${v.cause} */`);
-    if (v instanceof MModule) return write(v.name);
-    if (v instanceof MStream) return stringLiteral(v.token);
-    if (v instanceof MFunction) return stringLiteral(v.text);
-    if (v instanceof MPage) return encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
-    if (Array.isArray(v)) {
-      if (v.length === 0) return write('[]');
-      write('[');
-      newline();
-      indent++;
-      v.forEach((item, i) => {
-        encode(item);
-        if (i < v.length - 1) write(',');
-        newline();
-      });
-      indent--;
-      return write(']');
+  const encodeList = (items: M[]) => {
+    if (items.length === 0) {
+      write('[]');
+      return;
     }
-    const entries = Object.entries(v);
-    if (entries.length === 0) return write('{}');
+    write('[');
+    newline();
+    indent++;
+    items.forEach((item, i) => {
+      encode(item);
+      if (i < items.length - 1) write(',');
+      newline();
+    });
+    indent--;
+    write(']');
+  };
+  const encodeFields = (fields: [string, M][]) => {
+    if (fields.length === 0) {
+      write('{}');
+      return;
+    }
     write('{');
     newline();
     indent++;
-    entries.forEach(([key, field], i) => {
+    fields.forEach(([key, field], i) => {
       if (isIdentifier(key)) write(key);
       else stringLiteral(key);
       write(': ');
       encode(field);
-      if (i < entries.length - 1) write(',');
+      if (i < fields.length - 1) write(',');
       newline();
     });
     indent--;
     write('}');
+  };
+  const encode = (v: M): void => {
+    if (v === null) write('null');
+    else if (typeof v === 'boolean' || typeof v === 'bigint') write(String(v));
+    else if (typeof v === 'number')
+      write(Number.isNaN(v) ? 'Math.NaN' : v === Infinity ? 'Math.Infinity' : v === -Infinity ? '-Math.Infinity' : javaDoubleToString(v));
+    else if (typeof v === 'string') stringLiteral(v);
+    else if (v instanceof Time) write(`Time(${escapeString(formatTime(v))})`);
+    else if (v instanceof DateValue) write(`Date(${escapeString(formatDate(v))})`);
+    else if (v instanceof Bytes) write(`Bytes(${escapeString(Buffer.from(v.bytes).toString('base64'))})`);
+    else if (v instanceof MDoc) encode(v.fields);
+    else if (v instanceof MRef) write(v.cause === undefined ? refText(v) : `${refText(v)} /* ${v.cause} */`);
+    else if (v instanceof MModule) write(v.name);
+    else if (v instanceof MStream) stringLiteral(v.token);
+    else if (v instanceof MFunction) stringLiteral(v.text);
+    else if (v instanceof MPage) encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
+    else if (Array.isArray(v)) encodeList(v);
+    else encodeFields(Object.entries(v));
   };
   encode(value);
   lines.push(line);

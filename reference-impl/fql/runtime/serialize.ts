@@ -26,7 +26,8 @@ export type GlobalLookup = (name: string) => FqlValue | undefined;
 
 export function encodeValue(value: FqlValue): Json {
   if (value instanceof NullWithCause) return { v: null };
-  if (value instanceof DocRef) return { doc: [value.collection.kind, value.collection.kind === 'user' ? value.collection.name : value.collection.native, value.id] };
+  if (value instanceof DocRef)
+    return { doc: [value.collection.kind, value.collection.kind === 'user' ? value.collection.name : value.collection.native, value.id] };
   if (value instanceof FqlModule) return { mod: value.collection === undefined ? [value.name] : [value.name, value.collection] };
   if (value instanceof Lambda) return { fn: encodeLambda(value) };
   if (value instanceof NativeFunction) return { global: value.name };
@@ -45,31 +46,39 @@ export function encodeValue(value: FqlValue): Json {
 function isPlain(value: FqlValue): boolean {
   if (Array.isArray(value)) return value.every(isPlain);
   if (isFqlObject(value)) return Object.values(value).every(isPlain);
-  return !(value instanceof NullWithCause || value instanceof DocRef || value instanceof FqlModule || value instanceof Lambda || value instanceof NativeFunction || value instanceof FqlSet || value instanceof EventSourceValue);
+  return !(
+    value instanceof NullWithCause ||
+    value instanceof DocRef ||
+    value instanceof FqlModule ||
+    value instanceof Lambda ||
+    value instanceof NativeFunction ||
+    value instanceof FqlSet ||
+    value instanceof EventSourceValue
+  );
 }
 
 export function decodeValue(json: unknown, globals: GlobalLookup): FqlValue {
   if (!isRecord(json)) throw corrupt();
-  if ('v' in json) return fromPlain(toValue(decodeTagged(json['v'])));
+  if ('v' in json) return fromPlain(toValue(decodeTagged(json.v)));
   if ('doc' in json) {
-    const [kind, name, id] = json['doc'] as [string, string, string];
+    const [kind, name, id] = json.doc as [string, string, string];
     return new DocRef(kind === 'user' ? { kind: 'user', name } : { kind: 'native', native: name }, id);
   }
   if ('mod' in json) {
-    const [name, collection] = json['mod'] as [string, string | undefined];
+    const [name, collection] = json.mod as [string, string | undefined];
     return new FqlModule(name, collection);
   }
-  if ('fn' in json) return decodeLambda(json['fn'], globals);
+  if ('fn' in json) return decodeLambda(json.fn, globals);
   if ('global' in json) {
-    const found = globals(String(json['global']));
+    const found = globals(String(json.global));
     if (found === undefined) throw corrupt();
     return found;
   }
-  if ('set' in json) return decodeSet(json['set'], globals);
-  if ('arr' in json && Array.isArray(json['arr'])) return json['arr'].map((item) => decodeValue(item, globals));
-  if ('obj' in json && isRecord(json['obj'])) {
+  if ('set' in json) return decodeSet(json.set, globals);
+  if ('arr' in json && Array.isArray(json.arr)) return json.arr.map((item) => decodeValue(item, globals));
+  if ('obj' in json && isRecord(json.obj)) {
     const out: FqlObject = {};
-    for (const [key, field] of Object.entries(json['obj'])) out[key] = decodeValue(field, globals);
+    for (const [key, field] of Object.entries(json.obj)) out[key] = decodeValue(field, globals);
     return out;
   }
   throw corrupt();
@@ -98,17 +107,19 @@ function corrupt(): Error {
 
 /** A syntax tree as JSON: nodes as they are, literal values tagged. */
 export function encodeExpr(expr: Expr): Json {
-  return JSON.parse(JSON.stringify(expr, (key, value: unknown) => {
-    if (isRecord(value) && value['kind'] === 'literal') return { ...value, value: encodeTagged(value['value'] as Value) };
-    return typeof value === 'bigint' ? value.toString() : value;
-  })) as Json;
+  return JSON.parse(
+    JSON.stringify(expr, (_key, value: unknown) => {
+      if (isRecord(value) && value.kind === 'literal') return { ...value, value: encodeTagged(value.value as Value) };
+      return typeof value === 'bigint' ? value.toString() : value;
+    }),
+  ) as Json;
 }
 
 export function decodeExpr(json: unknown): Expr {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!isRecord(node)) return node;
-    if (node['kind'] === 'literal') return { ...node, value: toValue(decodeTagged(node['value'])) };
+    if (node.kind === 'literal') return { ...node, value: toValue(decodeTagged(node.value)) };
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
     return out;
@@ -156,9 +167,9 @@ function encodeLambda(fn: Lambda): Json {
 
 function decodeLambda(json: unknown, globals: GlobalLookup): Lambda {
   if (!isRecord(json)) throw corrupt();
-  const expr = decodeExpr(json['expr']);
+  const expr = decodeExpr(json.expr);
   if (expr.kind !== 'lambda') throw corrupt();
-  return new Lambda(expr as LambdaExpr, restore(json['env'], globals));
+  return new Lambda(expr as LambdaExpr, restore(json.env, globals));
 }
 
 // ---------------------------------------------------------------------------------------------- sets
@@ -168,8 +179,11 @@ export function encodeSet(set: FqlSet): Json {
 }
 
 export function decodeSet(json: unknown, globals: GlobalLookup): FqlSet {
-  if (!isRecord(json) || !Array.isArray(json['ops'])) throw corrupt();
-  return new FqlSet(decodeSource(json['source'], globals), json['ops'].map((op) => decodeOp(op, globals)));
+  if (!isRecord(json) || !Array.isArray(json.ops)) throw corrupt();
+  return new FqlSet(
+    decodeSource(json.source, globals),
+    json.ops.map((op) => decodeOp(op, globals)),
+  );
 }
 
 function encodeSource(source: SetSource): Json {
@@ -177,7 +191,12 @@ function encodeSource(source: SetSource): Json {
     case 'documents':
       return { kind: 'documents', collection: { ...source.collection } };
     case 'index':
-      return { kind: 'index', collection: source.collection, index: JSON.parse(JSON.stringify(source.index)) as Json, terms: source.terms.map(encodeValue) };
+      return {
+        kind: 'index',
+        collection: source.collection,
+        index: JSON.parse(JSON.stringify(source.index)) as Json,
+        terms: source.terms.map(encodeValue),
+      };
     case 'single':
       return { kind: 'single', value: encodeValue(source.value) };
     case 'array':
@@ -191,19 +210,27 @@ function encodeSource(source: SetSource): Json {
 
 function decodeSource(json: unknown, globals: GlobalLookup): SetSource {
   if (!isRecord(json)) throw corrupt();
-  switch (json['kind']) {
+  switch (json.kind) {
     case 'documents':
-      return { kind: 'documents', collection: json['collection'] as SetSource & { kind: 'documents' } extends { collection: infer C } ? C : never };
+      return {
+        kind: 'documents',
+        collection: json.collection as SetSource & { kind: 'documents' } extends { collection: infer C } ? C : never,
+      };
     case 'index':
-      return { kind: 'index', collection: String(json['collection']), index: json['index'] as Extract<SetSource, { kind: 'index' }>['index'], terms: (json['terms'] as unknown[]).map((t) => decodeValue(t, globals)) };
+      return {
+        kind: 'index',
+        collection: String(json.collection),
+        index: json.index as Extract<SetSource, { kind: 'index' }>['index'],
+        terms: (json.terms as unknown[]).map((t) => decodeValue(t, globals)),
+      };
     case 'single':
-      return { kind: 'single', value: decodeValue(json['value'], globals) };
+      return { kind: 'single', value: decodeValue(json.value, globals) };
     case 'array':
-      return { kind: 'array', items: (json['items'] as unknown[]).map((t) => decodeValue(t, globals)) };
+      return { kind: 'array', items: (json.items as unknown[]).map((t) => decodeValue(t, globals)) };
     case 'sequence':
-      return { kind: 'sequence', from: BigInt(String(json['from'])), until: BigInt(String(json['until'])) };
+      return { kind: 'sequence', from: BigInt(String(json.from)), until: BigInt(String(json.until)) };
     case 'concat':
-      return { kind: 'concat', parts: (json['parts'] as unknown[]).map((p) => decodeSet(p, globals)) };
+      return { kind: 'concat', parts: (json.parts as unknown[]).map((p) => decodeSet(p, globals)) };
     default:
       throw corrupt();
   }
@@ -218,13 +245,22 @@ function encodeOp(op: SetOp): Json {
     case 'project': {
       const names = new Set<string>();
       for (const field of op.fields) freeNames(field.value, names);
-      return { kind: 'project', fields: op.fields.map((f) => ({ name: f.name, value: encodeExpr(f.value), span: spanJson(f.span) })), env: captured(names, op.env), span: spanJson(op.span) };
+      return {
+        kind: 'project',
+        fields: op.fields.map((f) => ({ name: f.name, value: encodeExpr(f.value), span: spanJson(f.span) })),
+        env: captured(names, op.env),
+        span: spanJson(op.span),
+      };
     }
     case 'take':
     case 'drop':
       return { kind: op.kind, count: op.count, span: spanJson(op.span) };
     case 'order':
-      return { kind: 'order', orderings: op.orderings.map((o) => ({ fn: o.fn === null ? null : encodeValue(o.fn), desc: o.desc })), span: spanJson(op.span) };
+      return {
+        kind: 'order',
+        orderings: op.orderings.map((o) => ({ fn: o.fn === null ? null : encodeValue(o.fn), desc: o.desc })),
+        span: spanJson(op.span),
+      };
     case 'reverse':
     case 'distinct':
       return { kind: op.kind, span: spanJson(op.span) };
@@ -233,38 +269,42 @@ function encodeOp(op: SetOp): Json {
 
 function decodeOp(json: unknown, globals: GlobalLookup): SetOp {
   if (!isRecord(json)) throw corrupt();
-  const span = json['span'] as SetOp['span'];
-  switch (json['kind']) {
+  const span = json.span as SetOp['span'];
+  switch (json.kind) {
     case 'where':
     case 'map':
     case 'flatMap': {
-      const fn = decodeValue(json['fn'], globals);
+      const fn = decodeValue(json.fn, globals);
       if (!(fn instanceof Lambda || fn instanceof NativeFunction)) throw corrupt();
-      return { kind: json['kind'], fn, span };
+      return { kind: json.kind, fn, span };
     }
     case 'project':
       return {
         kind: 'project',
-        fields: (json['fields'] as Record<string, unknown>[]).map((f) => ({ name: String(f['name']), value: decodeExpr(f['value']), span: f['span'] as ProjectionField['span'] })),
-        env: restore(json['env'], globals),
+        fields: (json.fields as Record<string, unknown>[]).map((f) => ({
+          name: String(f.name),
+          value: decodeExpr(f.value),
+          span: f.span as ProjectionField['span'],
+        })),
+        env: restore(json.env, globals),
         span,
       };
     case 'take':
     case 'drop':
-      return { kind: json['kind'], count: Number(json['count']), span };
+      return { kind: json.kind, count: Number(json.count), span };
     case 'order':
       return {
         kind: 'order',
-        orderings: (json['orderings'] as Record<string, unknown>[]).map((o) => {
-          const fn = o['fn'] === null ? null : decodeValue(o['fn'], globals);
+        orderings: (json.orderings as Record<string, unknown>[]).map((o) => {
+          const fn = o.fn === null ? null : decodeValue(o.fn, globals);
           if (fn !== null && !(fn instanceof Lambda || fn instanceof NativeFunction)) throw corrupt();
-          return { fn, desc: o['desc'] === true };
+          return { fn, desc: o.desc === true };
         }),
         span,
       };
     case 'reverse':
     case 'distinct':
-      return { kind: json['kind'], span };
+      return { kind: json.kind, span };
     default:
       throw corrupt();
   }

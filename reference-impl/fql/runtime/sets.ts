@@ -111,7 +111,8 @@ export async function readSet(set: FqlSet, reader: SetReader, limit?: ReadLimit)
 }
 
 function checkLimit(count: number, limit: ReadLimit): void {
-  if (count > limit.elements) throw runtimeError('value_too_large', limit.span, `Value too large: exceeded maximum number of elements (limit=${limit.elements}).`);
+  if (count > limit.elements)
+    throw runtimeError('value_too_large', limit.span, `Value too large: exceeded maximum number of elements (limit=${limit.elements}).`);
 }
 
 /** Elements of the source, one by one (a sequence is never built whole). */
@@ -164,7 +165,10 @@ async function applyOp(op: SetOp, items: FqlValue[], reader: SetReader): Promise
   switch (op.kind) {
     case 'where': {
       const kept: FqlValue[] = [];
-      for (const item of items) if (reader.step(), reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
+      for (const item of items) {
+        reader.step();
+        if (reader.predicate(await reader.call(op.fn, [item], op.span), op.span)) kept.push(item);
+      }
       return kept;
     }
     case 'map': {
@@ -230,7 +234,12 @@ async function mergeSort<T>(items: T[], compare: (a: T, b: T) => Promise<number>
   return [...out, ...left.slice(i), ...right.slice(j)];
 }
 
-async function compareKeys(a: { keys: FqlValue[] }, b: { keys: FqlValue[] }, orderings: readonly Ordering[], reader: SetReader): Promise<number> {
+async function compareKeys(
+  a: { keys: FqlValue[] },
+  b: { keys: FqlValue[] },
+  orderings: readonly Ordering[],
+  reader: SetReader,
+): Promise<number> {
   for (const [i, ordering] of orderings.entries()) {
     const order = await reader.compare(a.keys[i]!, b.keys[i]!);
     if (order !== 0) return ordering.desc ? -order : order;
@@ -248,7 +257,8 @@ export function streamRefusal(set: FqlSet): string | undefined {
   if (source.kind === 'concat') return 'streaming is not supported on concatenated sets.';
   if (source.kind === 'array') return 'streaming is not supported on array sets.';
   if (source.kind === 'sequence') return 'streaming is not supported on sets created from `Set.sequence()`.';
-  if (source.kind === 'documents' && source.collection.kind === 'native') return 'only collections and user defined indexes are streamable.';
+  if (source.kind === 'documents' && source.collection.kind === 'native')
+    return 'only collections and user defined indexes are streamable.';
   for (const op of set.ops) {
     if (op.kind === 'where' || op.kind === 'map' || op.kind === 'project') continue;
     if (op.kind === 'reverse') return 'streaming is not supported on sets that have been reversed.';

@@ -58,9 +58,45 @@ const NATIVE_OF_MODULE: ReadonlyMap<string, string> = new Map(Object.entries(NAT
 
 /** Names a collection cannot have: the modules and types of FQL, and its keywords. */
 const RESERVED_IDENTIFIERS = new Set([
-  ...NATIVE_OF_MODULE.keys(), 'Time', 'Date', 'Math', 'Set', 'Object', 'String', 'Number', 'Boolean', 'Array', 'Null', 'Int', 'Long',
-  'Double', 'Float', 'Bytes', 'Query', 'FQL', 'ID', 'UUID', 'TransactionTime', 'Any', 'Never', 'Struct', 'EventSource',
-  'if', 'else', 'at', 'match', 'case', 'let', 'null', 'true', 'false', 'isa', 'join', 'on', 'of', '_',
+  ...NATIVE_OF_MODULE.keys(),
+  'Time',
+  'Date',
+  'Math',
+  'Set',
+  'Object',
+  'String',
+  'Number',
+  'Boolean',
+  'Array',
+  'Null',
+  'Int',
+  'Long',
+  'Double',
+  'Float',
+  'Bytes',
+  'Query',
+  'FQL',
+  'ID',
+  'UUID',
+  'TransactionTime',
+  'Any',
+  'Never',
+  'Struct',
+  'EventSource',
+  'if',
+  'else',
+  'at',
+  'match',
+  'case',
+  'let',
+  'null',
+  'true',
+  'false',
+  'isa',
+  'join',
+  'on',
+  'of',
+  '_',
 ]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -111,7 +147,22 @@ export function globalValue(rt: Interpreter, name: string): FqlValue | undefined
   return undefined;
 }
 
-const MODULES = new Set([...NATIVE_OF_MODULE.keys(), 'Time', 'Date', 'Math', 'Set', 'Object', 'String', 'Number', 'Boolean', 'Array', 'Null', 'Int', 'Long', 'Double']);
+const MODULES = new Set([
+  ...NATIVE_OF_MODULE.keys(),
+  'Time',
+  'Date',
+  'Math',
+  'Set',
+  'Object',
+  'String',
+  'Number',
+  'Boolean',
+  'Array',
+  'Null',
+  'Int',
+  'Long',
+  'Double',
+]);
 
 function GLOBAL_FUNCTIONS(rt: Interpreter): Readonly<Record<string, NativeFunction>> {
   return {
@@ -135,7 +186,7 @@ function GLOBAL_FUNCTIONS(rt: Interpreter): Readonly<Record<string, NativeFuncti
 }
 
 /** Calling a module: `Time("…")`, `Date("…")`, `Product("123")` (a document by id). */
-export function moduleCall(rt: Interpreter, module: FqlModule, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> | undefined {
+export function moduleCall(module: FqlModule, args: readonly FqlValue[], call: MethodCall): Promise<FqlValue> | undefined {
   if (module.collection !== undefined) {
     return Promise.resolve().then(() => {
       checkArity(1, args.length, call.span);
@@ -145,7 +196,9 @@ export function moduleCall(rt: Interpreter, module: FqlModule, args: readonly Fq
   if (module.name === 'Time' || module.name === 'Date') {
     return Promise.resolve().then(() => {
       checkArity(1, args.length, call.span);
-      return module.name === 'Time' ? timeOf(stringArg(args[0], 'time', argSpan(call, 0)), call.span) : dateOf(stringArg(args[0], 'date', argSpan(call, 0)), call.span);
+      return module.name === 'Time'
+        ? timeOf(stringArg(args[0], 'time', argSpan(call, 0)), call.span)
+        : dateOf(stringArg(args[0], 'date', argSpan(call, 0)), call.span);
     });
   }
   return undefined;
@@ -174,7 +227,8 @@ function dateOf(text: string, span: SourceSpan): DateValue {
 export function methodOf(rt: Interpreter, receiver: FqlValue, name: string): Method | undefined {
   let table: MethodTable;
   if (typeof receiver === 'string') table = stringMethods(rt, receiver);
-  else if (typeof receiver === 'bigint' || typeof receiver === 'number' || typeof receiver === 'boolean') table = scalarMethods(rt, receiver);
+  else if (typeof receiver === 'bigint' || typeof receiver === 'number' || typeof receiver === 'boolean')
+    table = scalarMethods(rt, receiver);
   else if (Array.isArray(receiver)) table = arrayMethods(rt, receiver);
   else if (receiver instanceof FqlSet) table = setMethods(rt, receiver);
   else if (receiver instanceof DocRef) table = documentMethods(rt, receiver);
@@ -209,17 +263,31 @@ function stringMethods(rt: Interpreter, self: string): MethodTable {
     includes: method(1, (args, call) => self.includes(stringArg(args[0], 'pattern', call.span))),
     startsWith: method(1, (args, call) => self.startsWith(stringArg(args[0], 'prefix', call.span))),
     endsWith: method(1, (args, call) => self.endsWith(stringArg(args[0], 'suffix', call.span))),
-    indexOf: method([1, 2], (args, call) => BigInt(self.indexOf(stringArg(args[0], 'pattern', call.span), args[1] === undefined ? 0 : Number(intArg(args[1], 'start', call.span))))),
+    indexOf: method([1, 2], (args, call) =>
+      BigInt(
+        self.indexOf(stringArg(args[0], 'pattern', call.span), args[1] === undefined ? 0 : Number(intArg(args[1], 'start', call.span))),
+      ),
+    ),
     split: method(1, (args, call) => self.split(stringArg(args[0], 'separator', call.span))),
-    slice: method([1, 2], (args, call) => self.slice(Number(intArg(args[0], 'start', call.span)), args[1] === undefined ? undefined : Number(intArg(args[1], 'end', call.span)))),
-    replace: method(2, (args, call) => self.replace(stringArg(args[0], 'pattern', call.span), () => stringArg(args[1], 'replacement', call.span))),
-    replaceAll: method(2, (args, call) => self.replaceAll(stringArg(args[0], 'pattern', call.span), () => stringArg(args[1], 'replacement', call.span))),
+    slice: method([1, 2], (args, call) =>
+      self.slice(
+        Number(intArg(args[0], 'start', call.span)),
+        args[1] === undefined ? undefined : Number(intArg(args[1], 'end', call.span)),
+      ),
+    ),
+    replace: method(2, (args, call) =>
+      self.replace(stringArg(args[0], 'pattern', call.span), () => stringArg(args[1], 'replacement', call.span)),
+    ),
+    replaceAll: method(2, (args, call) =>
+      self.replaceAll(stringArg(args[0], 'pattern', call.span), () => stringArg(args[1], 'replacement', call.span)),
+    ),
     trim: method(0, () => self.trim()),
     trimStart: method(0, () => self.trimStart()),
     trimEnd: method(0, () => self.trimEnd()),
     at: method(1, (args, call) => {
       const i = Number(intArg(args[0], 'index', call.span));
-      if (i < 0 || i >= self.length) throw runtimeError('index_out_of_bounds', call.span, `index ${i} out of bounds for length ${self.length}`);
+      if (i < 0 || i >= self.length)
+        throw runtimeError('index_out_of_bounds', call.span, `index ${i} out of bounds for length ${self.length}`);
       return self[i] as string;
     }),
     parseInt: method(0, () => (/^[+-]?\d+$/.test(self.trim()) ? BigInt(self.trim()) : null)),
@@ -233,7 +301,11 @@ function stringMethods(rt: Interpreter, self: string): MethodTable {
 // ---------------------------------------------------------------------------------------------- arrays
 
 function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
-  const each = async (fnValue: FqlValue | undefined, call: MethodCall, visit: (result: FqlValue, item: FqlValue, index: number) => boolean | void): Promise<void> => {
+  const each = async (
+    fnValue: FqlValue | undefined,
+    call: MethodCall,
+    visit: (result: FqlValue, item: FqlValue, index: number) => boolean | undefined,
+  ): Promise<void> => {
     const fn = fnArg(fnValue, 'func', argSpan(call, 0));
     for (const [index, item] of self.entries()) if (visit(await rt.call(fn, [item], call.span), item, index) === false) return;
   };
@@ -261,22 +333,37 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
     }),
     firstWhere: method(1, async (args, call) => {
       let found: FqlValue = null;
-      await each(args[0], call, (result, item) => (rt.predicate(result, call.span) ? ((found = item), false) : true));
+      await each(args[0], call, (result, item) => {
+        if (!rt.predicate(result, call.span)) return true;
+        found = item;
+        return false;
+      });
       return found;
     }),
     lastWhere: method(1, async (args, call) => {
       let found: FqlValue = null;
-      await each(args[0], call, (result, item) => void (rt.predicate(result, call.span) && (found = item)));
+      await each(args[0], call, (result, item) => {
+        if (rt.predicate(result, call.span)) found = item;
+        return undefined;
+      });
       return found;
     }),
     every: method(1, async (args, call) => {
       let all = true;
-      await each(args[0], call, (result) => (rt.predicate(result, call.span) ? true : ((all = false), false)));
+      await each(args[0], call, (result) => {
+        if (rt.predicate(result, call.span)) return true;
+        all = false;
+        return false;
+      });
       return all;
     }),
     any: method(1, async (args, call) => {
       let some = false;
-      await each(args[0], call, (result) => (rt.predicate(result, call.span) ? ((some = true), false) : true));
+      await each(args[0], call, (result) => {
+        if (!rt.predicate(result, call.span)) return true;
+        some = true;
+        return false;
+      });
       return some;
     }),
     first: method(0, () => self[0] ?? null),
@@ -294,13 +381,20 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
     concat: method(1, (args, call) => [...self, ...arrayArg(args[0], 'other', call.span)]),
     append: method(1, (args) => [...self, args[0] as FqlValue]),
     prepend: method(1, (args) => [args[0] as FqlValue, ...self]),
-    slice: method([1, 2], (args, call) => self.slice(Number(intArg(args[0], 'from', call.span)), args[1] === undefined ? undefined : Number(intArg(args[1], 'until', call.span)))),
+    slice: method([1, 2], (args, call) =>
+      self.slice(
+        Number(intArg(args[0], 'from', call.span)),
+        args[1] === undefined ? undefined : Number(intArg(args[1], 'until', call.span)),
+      ),
+    ),
     take: method(1, (args, call) => self.slice(0, Math.max(0, Number(intArg(args[0], 'limit', call.span))))),
     drop: method(1, (args, call) => self.slice(Math.max(0, Number(intArg(args[0], 'amount', call.span))))),
     reverse: method(0, () => [...self].reverse()),
     flatten: method(0, (_args, call) => self.flatMap((item) => arrayArg(item, 'element', call.span))),
     distinct: method(0, () => rt.elements(new FqlSet({ kind: 'array', items: self }, [{ kind: 'distinct', span: NO_SPAN }]))),
-    order: method([0, undefined], (args, call) => rt.elements(new FqlSet({ kind: 'array', items: self }, [{ kind: 'order', orderings: orderingsOf(args, call), span: call.span }]))),
+    order: method([0, undefined], (args, call) =>
+      rt.elements(new FqlSet({ kind: 'array', items: self }, [{ kind: 'order', orderings: orderingsOf(args, call), span: call.span }])),
+    ),
     toSet: method(0, () => new FqlSet({ kind: 'array', items: self })),
     toArray: method(0, () => self),
     fold: method(2, async (args, call) => {
@@ -319,7 +413,6 @@ function arrayMethods(rt: Interpreter, self: FqlValue[]): MethodTable {
     at: method(1, (args, call) => rt.access(self, intArg(args[0], 'index', call.span), call.span)),
   };
 }
-
 
 /** `order(.a, desc(.b))`: accessors; `asc`/`desc` results are objects `{ asc|desc: fn }`. */
 function orderingsOf(args: readonly FqlValue[], call: MethodCall): Ordering[] {
@@ -340,21 +433,30 @@ function orderingsOf(args: readonly FqlValue[], call: MethodCall): Ordering[] {
 function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
   const elements = () => rt.elements(self);
   const firstOf = () => rt.elements(self.prefix(1));
-  const fnStep = (kind: 'where' | 'map' | 'flatMap') => method(1, (args, call) => self.with({ kind, fn: fnArg(args[0], kind === 'where' ? 'predicate' : 'mapper', argSpan(call, 0)), span: call.span }));
-  const viaArray = (name: string) => method([0, undefined], async (args, call) => {
-    const table = arrayMethods(rt, await elements());
-    const found = table[name] as Method;
-    checkArity(found.arity, args.length, call.span);
-    return found.call(args, call);
-  });
-  const source = (name: string) => method([0, undefined], async (args, call) => rt.eventSource(eventSourceOf(self, name, args, call.span, call.argSpans), call.span));
+  const fnStep = (kind: 'where' | 'map' | 'flatMap') =>
+    method(1, (args, call) =>
+      self.with({ kind, fn: fnArg(args[0], kind === 'where' ? 'predicate' : 'mapper', argSpan(call, 0)), span: call.span }),
+    );
+  const viaArray = (name: string) =>
+    method([0, undefined], async (args, call) => {
+      const table = arrayMethods(rt, await elements());
+      const found = table[name] as Method;
+      checkArity(found.arity, args.length, call.span);
+      return found.call(args, call);
+    });
+  const source = (name: string) =>
+    method([0, undefined], async (args, call) => rt.eventSource(eventSourceOf(self, name, args, call.span, call.argSpans), call.span));
   return {
     toString: method(0, () => '[set]'),
     where: fnStep('where'),
     map: fnStep('map'),
     flatMap: fnStep('flatMap'),
-    take: method(1, (args, call) => self.with({ kind: 'take', count: Math.max(0, Number(intArg(args[0], 'limit', call.span))), span: call.span })),
-    drop: method(1, (args, call) => self.with({ kind: 'drop', count: Math.max(0, Number(intArg(args[0], 'amount', call.span))), span: call.span })),
+    take: method(1, (args, call) =>
+      self.with({ kind: 'take', count: Math.max(0, Number(intArg(args[0], 'limit', call.span))), span: call.span }),
+    ),
+    drop: method(1, (args, call) =>
+      self.with({ kind: 'drop', count: Math.max(0, Number(intArg(args[0], 'amount', call.span))), span: call.span }),
+    ),
     reverse: method(0, (_args, call) => self.with({ kind: 'reverse', span: call.span })),
     distinct: method(0, (_args, call) => self.with({ kind: 'distinct', span: call.span })),
     order: method([0, undefined], (args, call) => self.with({ kind: 'order', orderings: orderingsOf(args, call), span: call.span })),
@@ -387,7 +489,12 @@ function setMethods(rt: Interpreter, self: FqlSet): MethodTable {
     reduce: viaArray('reduce'),
     paginate: method([0, 1], async (args, call) => {
       const size = args[0] === undefined ? DEFAULT_PAGE_SIZE : Number(intArg(args[0], 'size', call.span));
-      if (size < 1 || size > MAX_PAGE_SIZE) throw runtimeError('invalid_bounds', call.span, `expected \`size\` to be greater than or equal to 1 and less than or equal to ${MAX_PAGE_SIZE}, received ${size}`);
+      if (size < 1 || size > MAX_PAGE_SIZE)
+        throw runtimeError(
+          'invalid_bounds',
+          call.span,
+          `expected \`size\` to be greater than or equal to 1 and less than or equal to ${MAX_PAGE_SIZE}, received ${size}`,
+        );
       return page(rt, self, 0, size);
     }),
     pageSize: method(1, (args, call) => {
@@ -408,14 +515,20 @@ export async function page(rt: Interpreter, set: FqlSet, offset: number, size: n
   const all = await rt.elements(set.prefix(offset + size + 1));
   const data = all.slice(offset, offset + size);
   const out: FqlObject = { data };
-  if (offset + size < all.length) out['after'] = pageCursor(set, offset + size, size);
+  if (offset + size < all.length) out.after = pageCursor(set, offset + size, size);
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------- event sources
 
 function eventSourceMethods(rt: Interpreter, self: EventSourceValue): MethodTable {
-  const step = (kind: 'where' | 'map') => method(1, async (args, call) => rt.eventSource(withStep(self.spec, { kind, fn: fnArg(args[0], kind === 'where' ? 'predicate' : 'mapper', argSpan(call, 0)), span: call.span }), call.span));
+  const step = (kind: 'where' | 'map') =>
+    method(1, async (args, call) =>
+      rt.eventSource(
+        withStep(self.spec, { kind, fn: fnArg(args[0], kind === 'where' ? 'predicate' : 'mapper', argSpan(call, 0)), span: call.span }),
+        call.span,
+      ),
+    );
   return { where: step('where'), map: step('map'), toString: method(0, () => '[event source]') };
 }
 
@@ -423,10 +536,11 @@ function eventSourceMethods(rt: Interpreter, self: EventSourceValue): MethodTabl
 
 // Implements: FQL-DOC-002, FQL-DOC-003, FQL-DOC-004
 function documentMethods(rt: Interpreter, self: DocRef): MethodTable {
-  const patch = (replace: boolean, dataOnly: boolean) => method(1, async (args, call) => {
-    const fields = objectArg(args[0], 'data', argSpan(call, 0));
-    return rt.documents.writeDocument(self, dataOnly ? withoutReserved(fields) : fields, replace, call.span);
-  });
+  const patch = (replace: boolean, dataOnly: boolean) =>
+    method(1, async (args, call) => {
+      const fields = objectArg(args[0], 'data', argSpan(call, 0));
+      return rt.documents.writeDocument(self, dataOnly ? withoutReserved(fields) : fields, replace, call.span);
+    });
   return {
     toString: method(0, () => displayString(rt, self)),
     exists: method(0, () => rt.documents.exists(self)),
@@ -463,7 +577,7 @@ function moduleMethods(rt: Interpreter, module: FqlModule): MethodTable {
       };
     case 'Date':
       return {
-        today: method(0, () => new DateValue(Number((rt.host.now.epochNanos / 1_000_000n) / 86_400_000n))),
+        today: method(0, () => new DateValue(Number(rt.host.now.epochNanos / 1_000_000n / 86_400_000n))),
         fromString: method(1, (args, call) => dateOf(stringArg(args[0], 'date', argSpan(call, 0)), call.span)),
       };
     case 'Math':
@@ -472,7 +586,15 @@ function moduleMethods(rt: Interpreter, module: FqlModule): MethodTable {
     case 'Set':
       return {
         single: method(1, (args) => new FqlSet({ kind: 'single', value: args[0] as FqlValue })),
-        sequence: method(2, (args, call) => new FqlSet({ kind: 'sequence', from: intArg(args[0], 'from', argSpan(call, 0)), until: intArg(args[1], 'until', argSpan(call, 1)) })),
+        sequence: method(
+          2,
+          (args, call) =>
+            new FqlSet({
+              kind: 'sequence',
+              from: intArg(args[0], 'from', argSpan(call, 0)),
+              until: intArg(args[1], 'until', argSpan(call, 1)),
+            }),
+        ),
         paginate: method([1, 2], async (args, call) => {
           const cursor = readCursor(rt, stringArg(args[0], 'cursor', argSpan(call, 0)), call.span);
           const size = args[1] === undefined ? cursor.size : Number(intArg(args[1], 'size', argSpan(call, 1)));
@@ -492,7 +614,10 @@ function moduleMethods(rt: Interpreter, module: FqlModule): MethodTable {
           }
           return out;
         }),
-        assign: method(2, (args, call) => ({ ...objectArg(args[0], 'destination', call.span), ...objectArg(args[1], 'source', call.span) })),
+        assign: method(2, (args, call) => ({
+          ...objectArg(args[0], 'destination', call.span),
+          ...objectArg(args[1], 'source', call.span),
+        })),
       };
     default:
       return {};
@@ -524,8 +649,14 @@ function mathMethods(): MethodTable {
     trunc: unary(Math.trunc, true),
     sqrt: unary(Math.sqrt, false),
     pow: method(2, (args, call) => numberArg(args[0], 'x', call.span) ** numberArg(args[1], 'exponent', call.span)),
-    max: method(2, (args, call) => (numberArg(args[0], 'x', call.span) >= numberArg(args[1], 'y', call.span) ? args[0] : args[1]) as FqlValue),
-    min: method(2, (args, call) => (numberArg(args[0], 'x', call.span) <= numberArg(args[1], 'y', call.span) ? args[0] : args[1]) as FqlValue),
+    max: method(
+      2,
+      (args, call) => (numberArg(args[0], 'x', call.span) >= numberArg(args[1], 'y', call.span) ? args[0] : args[1]) as FqlValue,
+    ),
+    min: method(
+      2,
+      (args, call) => (numberArg(args[0], 'x', call.span) <= numberArg(args[1], 'y', call.span) ? args[0] : args[1]) as FqlValue,
+    ),
     log: unary(Math.log, false),
     log10: unary(Math.log10, false),
     exp: unary(Math.exp, false),
@@ -558,13 +689,15 @@ function nativeCollectionMethods(rt: Interpreter, module: string, native: string
   };
   if (['collections', 'databases', 'roles', 'functions', 'access_providers'].includes(native)) {
     // A reference, read when used: `.exists()` is false and `== null` true for a name nothing has (fauna-js client.ts newDB).
-    table['byName'] = method(1, (args, call) => new DocRef(handle, stringArg(args[0], 'name', argSpan(call, 0))));
+    table.byName = method(1, (args, call) => new DocRef(handle, stringArg(args[0], 'name', argSpan(call, 0))));
   } else {
-    table['byId'] = method(1, (args, call) => new DocRef(handle, documentId(args[0] as FqlValue, argSpan(call, 0))));
+    table.byId = method(1, (args, call) => new DocRef(handle, documentId(args[0] as FqlValue, argSpan(call, 0))));
   }
-  if (native === 'collections') table['create'] = method(1, (args, call) => createCollection(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
-  if (native === 'databases') table['create'] = method(1, (args, call) => createDatabase(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
-  if (native === 'keys') table['create'] = method(1, (args, call) => createKey(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
+  if (native === 'collections')
+    table.create = method(1, (args, call) => createCollection(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
+  if (native === 'databases')
+    table.create = method(1, (args, call) => createDatabase(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
+  if (native === 'keys') table.create = method(1, (args, call) => createKey(rt, objectArg(args[0], 'schema', argSpan(call, 0)), call.span));
   return table;
 }
 
@@ -583,11 +716,16 @@ function userCollectionMethods(rt: Interpreter, collection: string): MethodTable
     }),
     byId: method(1, (args, call) => new DocRef(handle, documentId(args[0] as FqlValue, argSpan(call, 0)))),
     create: method(1, (args, call) => rt.documents.createDocument(collection, objectArg(args[0], 'data', argSpan(call, 0)), call.span)),
-    createData: method(1, (args, call) => rt.documents.createDocument(collection, withoutReserved(objectArg(args[0], 'data', argSpan(call, 0))), call.span)),
+    createData: method(1, (args, call) =>
+      rt.documents.createDocument(collection, withoutReserved(objectArg(args[0], 'data', argSpan(call, 0))), call.span),
+    ),
     toString: method(0, () => collection),
   };
   for (const index of indexesOf(rt, collection)) {
-    table[index.name] = method([index.terms.length, index.terms.length], (args) => new FqlSet({ kind: 'index', collection, index, terms: [...args] }));
+    table[index.name] = method(
+      [index.terms.length, index.terms.length],
+      (args) => new FqlSet({ kind: 'index', collection, index, terms: [...args] }),
+    );
   }
   return table;
 }
@@ -600,12 +738,12 @@ function userCollectionMethods(rt: Interpreter, collection: string): MethodTable
 function indexesOf(rt: Interpreter, collection: string): IndexDefinition[] {
   const record = rt.ctx.txn.get(rt.ctx.database, 'collections', collection);
   const out: IndexDefinition[] = [];
-  const defined = record?.fields['indexes'];
+  const defined = record?.fields.indexes;
   if (isObjectValue(defined)) {
     for (const [name, definition] of Object.entries(defined)) {
       if (!isObjectValue(definition)) continue;
-      const terms = fieldList(definition['terms']).map((entry) => entry.path);
-      out.push({ name, terms, values: fieldList(definition['values']) });
+      const terms = fieldList(definition.terms).map((entry) => entry.path);
+      out.push({ name, terms, values: fieldList(definition.values) });
     }
   }
   const resolver = storeResolver(rt.ctx.txn.store, rt.ctx.database, rt.ctx.txn.ts);
@@ -613,7 +751,8 @@ function indexesOf(rt: Interpreter, collection: string): IndexDefinition[] {
     if (out.some((index) => index.name === name)) continue;
     const info = resolver.index(name);
     if (info === undefined || info.sourceCollection !== collection) continue;
-    const path = (field: readonly string[]) => (field[0] === 'data' ? field.slice(1) : field.length === 1 && field[0] === 'ref' ? ['id'] : [...field]);
+    const path = (field: readonly string[]) =>
+      field[0] === 'data' ? field.slice(1) : field.length === 1 && field[0] === 'ref' ? ['id'] : [...field];
     out.push({ name, terms: info.terms.map(path), values: info.values.map((field) => ({ path: path(field), desc: false })) });
   }
   return out;
@@ -624,8 +763,8 @@ function fieldList(value: Value | undefined): { path: string[]; desc: boolean }[
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry) => {
     if (!isObjectValue(entry)) return [];
-    const path = fieldPath(entry['field']);
-    return path === undefined ? [] : [{ path, desc: entry['order'] === 'desc' }];
+    const path = fieldPath(entry.field);
+    return path === undefined ? [] : [{ path, desc: entry.order === 'desc' }];
   });
 }
 
@@ -648,9 +787,11 @@ function createFailure(kind: string, span: SourceSpan, failures: { paths: (strin
 // Implements: FQL-SCHEMA-002
 function checkIdentifierName(kind: string, name: FqlValue | undefined, span: SourceSpan, reserved: boolean): string {
   if (name === undefined || isNullish(name)) throw createFailure(kind, span, [{ paths: [['name']], message: 'Missing required field.' }]);
-  if (typeof name !== 'string') throw createFailure(kind, span, [{ paths: [['name']], message: `Expected String, provided ${typeNameOf(name)}` }]);
+  if (typeof name !== 'string')
+    throw createFailure(kind, span, [{ paths: [['name']], message: `Expected String, provided ${typeNameOf(name)}` }]);
   if (!IDENTIFIER.test(name)) throw createFailure(kind, span, [{ paths: [['name']], message: 'Invalid identifier.' }]);
-  if (reserved && RESERVED_IDENTIFIERS.has(name)) throw createFailure(kind, span, [{ paths: [['name']], message: `The identifier \`${name}\` is reserved.` }]);
+  if (reserved && RESERVED_IDENTIFIERS.has(name))
+    throw createFailure(kind, span, [{ paths: [['name']], message: `The identifier \`${name}\` is reserved.` }]);
   return name;
 }
 
@@ -665,37 +806,56 @@ function storedFields(rt: Interpreter, fields: FqlObject, skip: readonly string[
 
 // Implements: FQL-SCHEMA-001, FQL-SCHEMA-002, FQL-SCHEMA-004
 async function createCollection(rt: Interpreter, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
-  const name = checkIdentifierName('Collection', fields['name'], span, true);
-  const history = fields['history_days'];
+  const name = checkIdentifierName('Collection', fields.name, span, true);
+  const history = fields.history_days;
   if (history !== undefined && !isNullish(history) && (typeof history !== 'bigint' || history < 0n)) {
-    throw createFailure('Collection', span, [{ paths: [['history_days']], message: typeof history === 'bigint' ? 'Non-negative value required.' : `Expected Int | Null, provided ${typeNameOf(history)}` }]);
+    throw createFailure('Collection', span, [
+      {
+        paths: [['history_days']],
+        message: typeof history === 'bigint' ? 'Non-negative value required.' : `Expected Int | Null, provided ${typeNameOf(history)}`,
+      },
+    ]);
   }
-  const data = fields['data'];
-  if (data !== undefined && !isNullish(data) && !isFqlObject(data)) throw createFailure('Collection', span, [{ paths: [['data']], message: `Expected { *: Any } | Null, provided ${typeNameOf(data)}` }]);
-  const indexes = fields['indexes'];
+  const data = fields.data;
+  if (data !== undefined && !isNullish(data) && !isFqlObject(data))
+    throw createFailure('Collection', span, [{ paths: [['data']], message: `Expected { *: Any } | Null, provided ${typeNameOf(data)}` }]);
+  const indexes = fields.indexes;
   if (indexes !== undefined && !isNullish(indexes)) checkIndexes(indexes, span);
   const params = storedFields(rt, fields, ['coll', 'ts'], span);
-  if (rt.documents.collectionExists(name)) throw createFailure('Collection', span, [{ paths: [['name']], message: `A Collection already exists with the name \`${name}\`` }]);
+  if (rt.documents.collectionExists(name))
+    throw createFailure('Collection', span, [{ paths: [['name']], message: `A Collection already exists with the name \`${name}\`` }]);
   await schemaWrite(rt, { create_collection: params }, 'Collection', span);
   return new DocRef({ kind: 'native', native: 'collections' }, name);
 }
 
 /** `indexes: { name: { terms: [{ field }], values: [{ field, order }] } }`: names are identifiers, fields paths. */
 function checkIndexes(indexes: FqlValue, span: SourceSpan): void {
-  if (!isFqlObject(indexes)) throw createFailure('Collection', span, [{ paths: [['indexes']], message: `Expected { *: Any } | Null, provided ${typeNameOf(indexes)}` }]);
+  if (!isFqlObject(indexes))
+    throw createFailure('Collection', span, [
+      { paths: [['indexes']], message: `Expected { *: Any } | Null, provided ${typeNameOf(indexes)}` },
+    ]);
   for (const [name, definition] of Object.entries(indexes)) {
     if (!IDENTIFIER.test(name)) throw createFailure('Collection', span, [{ paths: [['indexes']], message: 'Invalid identifier.' }]);
-    if (!isFqlObject(definition)) throw createFailure('Collection', span, [{ paths: [['indexes', name]], message: `Expected { *: Any }, provided ${typeNameOf(definition)}` }]);
+    if (!isFqlObject(definition))
+      throw createFailure('Collection', span, [
+        { paths: [['indexes', name]], message: `Expected { *: Any }, provided ${typeNameOf(definition)}` },
+      ]);
     for (const part of ['terms', 'values']) {
       const list = definition[part];
       if (list === undefined || isNullish(list)) continue;
-      if (!Array.isArray(list)) throw createFailure('Collection', span, [{ paths: [['indexes', name, part]], message: `Expected Array | Null, provided ${typeNameOf(list)}` }]);
+      if (!Array.isArray(list))
+        throw createFailure('Collection', span, [
+          { paths: [['indexes', name, part]], message: `Expected Array | Null, provided ${typeNameOf(list)}` },
+        ]);
       list.forEach((entry, i) => {
-        const field = isFqlObject(entry) ? entry['field'] : undefined;
-        if (fieldPath(field as Value) === undefined) throw createFailure('Collection', span, [{ paths: [['indexes', name, part, i, 'field']], message: 'Invalid field path.' }]);
-        const order = isFqlObject(entry) ? entry['order'] : undefined;
+        const field = isFqlObject(entry) ? entry.field : undefined;
+        if (fieldPath(field as Value) === undefined)
+          throw createFailure('Collection', span, [{ paths: [['indexes', name, part, i, 'field']], message: 'Invalid field path.' }]);
+        const order = isFqlObject(entry) ? entry.order : undefined;
         if (order !== undefined && order !== null && order !== 'asc' && order !== 'desc') {
-          throw createFailure('Collection', span, [{ paths: [['indexes', name, part, i, 'order']], message: 'Expected "asc" | "desc" | Null' }]);
+          throw createFailure('Collection', span, [
+            { paths: [['indexes', name, part, i, 'order']], message: 'Expected "asc" | "desc" | Null' },
+          ]);
         }
       });
     }
@@ -704,14 +864,21 @@ function checkIndexes(indexes: FqlValue, span: SourceSpan): void {
 
 // Implements: FQL-SCHEMA-005, FQL-SCHEMA-006
 async function createDatabase(rt: Interpreter, fields: FqlObject, span: SourceSpan): Promise<DocRef> {
-  const name = checkIdentifierName('Database', fields['name'], span, false);
+  const name = checkIdentifierName('Database', fields.name, span, false);
   for (const flag of ['typechecked', 'protected']) {
     const value = fields[flag];
-    if (value !== undefined && !isNullish(value) && typeof value !== 'boolean') throw createFailure('Database', span, [{ paths: [[flag]], message: `Expected Boolean | Null, provided ${typeNameOf(value)}` }]);
+    if (value !== undefined && !isNullish(value) && typeof value !== 'boolean')
+      throw createFailure('Database', span, [{ paths: [[flag]], message: `Expected Boolean | Null, provided ${typeNameOf(value)}` }]);
   }
-  const priority = fields['priority'];
+  const priority = fields.priority;
   if (priority !== undefined && !isNullish(priority) && (typeof priority !== 'bigint' || priority < 1n || priority > 500n)) {
-    throw createFailure('Database', span, [{ paths: [['priority']], message: typeof priority === 'bigint' ? 'Value must be between 1 and 500.' : `Expected Int | Null, provided ${typeNameOf(priority)}` }]);
+    throw createFailure('Database', span, [
+      {
+        paths: [['priority']],
+        message:
+          typeof priority === 'bigint' ? 'Value must be between 1 and 500.' : `Expected Int | Null, provided ${typeNameOf(priority)}`,
+      },
+    ]);
   }
   if (rt.ctx.txn.get(rt.ctx.database, 'databases', name) !== undefined) {
     throw createFailure('Database', span, [{ paths: [['name']], message: `A Database already exists with the name \`${name}\`` }]);
@@ -723,14 +890,15 @@ async function createDatabase(rt: Interpreter, fields: FqlObject, span: SourceSp
 /** `Key.create({ role, database?, data? })`: the key's document with its secret, shown this once. */
 async function createKey(rt: Interpreter, fields: FqlObject, span: SourceSpan): Promise<FqlObject> {
   const params = storedFields(rt, fields, ['coll', 'ts', 'database'], span);
-  const database = fields['database'];
-  if (typeof database === 'string') params['database'] = new Ref(database, new Ref('databases'));
-  else if (database !== undefined && !isNullish(database)) throw createFailure('Key', span, [{ paths: [['database']], message: `Expected String | Null, provided ${typeNameOf(database)}` }]);
+  const database = fields.database;
+  if (typeof database === 'string') params.database = new Ref(database, new Ref('databases'));
+  else if (database !== undefined && !isNullish(database))
+    throw createFailure('Key', span, [{ paths: [['database']], message: `Expected String | Null, provided ${typeNameOf(database)}` }]);
   const created = await schemaWrite(rt, { create_key: params }, 'Key', span);
-  if (!isObjectValue(created) || !(created['ref'] instanceof Ref)) throw new Error('CreateKey answered no ref');
-  const doc = new DocRef({ kind: 'native', native: 'keys' }, created['ref'].id);
+  if (!isObjectValue(created) || !(created.ref instanceof Ref)) throw new Error('CreateKey answered no ref');
+  const doc = new DocRef({ kind: 'native', native: 'keys' }, created.ref.id);
   const out = await rt.documents.fields(doc, span);
-  out['secret'] = created['secret'] as FqlValue;
+  out.secret = created.secret as FqlValue;
   return out;
 }
 
@@ -740,7 +908,14 @@ async function schemaWrite(rt: Interpreter, call: Record<string, Value>, kind: s
   } catch (error) {
     if (error instanceof QueryError) {
       if (error.code === 'validation failed' || error.code === 'instance already exists') {
-        throw createFailure(kind, span, (error.failures ?? [{ field: ['name'], code: '', description: error.description }]).map((failure) => ({ paths: [failure.field], message: failure.description })));
+        throw createFailure(
+          kind,
+          span,
+          (error.failures ?? [{ field: ['name'], code: '', description: error.description }]).map((failure) => ({
+            paths: [failure.field],
+            message: failure.description,
+          })),
+        );
       }
       throw convertV4Error(error, span);
     }
@@ -751,13 +926,20 @@ async function schemaWrite(rt: Interpreter, call: Record<string, Value>, kind: s
 // ---------------------------------------------------------------------------------------------- times
 
 const UNIT_NANOS: Readonly<Record<string, bigint>> = {
-  nanosecond: 1n, nanoseconds: 1n,
-  microsecond: 1_000n, microseconds: 1_000n,
-  millisecond: 1_000_000n, milliseconds: 1_000_000n,
-  second: 1_000_000_000n, seconds: 1_000_000_000n,
-  minute: 60_000_000_000n, minutes: 60_000_000_000n,
-  hour: 3_600_000_000_000n, hours: 3_600_000_000_000n,
-  day: 86_400_000_000_000n, days: 86_400_000_000_000n,
+  nanosecond: 1n,
+  nanoseconds: 1n,
+  microsecond: 1_000n,
+  microseconds: 1_000n,
+  millisecond: 1_000_000n,
+  milliseconds: 1_000_000n,
+  second: 1_000_000_000n,
+  seconds: 1_000_000_000n,
+  minute: 60_000_000_000n,
+  minutes: 60_000_000_000n,
+  hour: 3_600_000_000_000n,
+  hours: 3_600_000_000_000n,
+  day: 86_400_000_000_000n,
+  days: 86_400_000_000_000n,
 };
 
 function unitNanos(unit: string, span: SourceSpan): bigint {
@@ -768,13 +950,14 @@ function unitNanos(unit: string, span: SourceSpan): bigint {
 
 function timeMethods(rt: Interpreter, self: Time | DateValue): MethodTable {
   const isTime = self instanceof Time;
-  const shift = (sign: 1n | -1n) => method(2, (args, call) => {
-    const amount = intArg(args[0], 'amount', argSpan(call, 0));
-    const unit = stringArg(args[1], 'unit', argSpan(call, 1));
-    if (self instanceof Time) return new Time(self.epochNanos + sign * amount * unitNanos(unit, call.span));
-    if (unit !== 'days' && unit !== 'day') throw runtimeError('invalid_unit', call.span, `\`${unit}\` is not a valid date unit.`);
-    return new DateValue(self.epochDays + Number(sign * amount));
-  });
+  const shift = (sign: 1n | -1n) =>
+    method(2, (args, call) => {
+      const amount = intArg(args[0], 'amount', argSpan(call, 0));
+      const unit = stringArg(args[1], 'unit', argSpan(call, 1));
+      if (self instanceof Time) return new Time(self.epochNanos + sign * amount * unitNanos(unit, call.span));
+      if (unit !== 'days' && unit !== 'day') throw runtimeError('invalid_unit', call.span, `\`${unit}\` is not a valid date unit.`);
+      return new DateValue(self.epochDays + Number(sign * amount));
+    });
   const table: Record<string, Method> = {
     toString: method(0, () => displayString(rt, self)),
     add: shift(1n),
@@ -792,9 +975,9 @@ function timeMethods(rt: Interpreter, self: Time | DateValue): MethodTable {
   };
   if (isTime) {
     const time = self as Time;
-    table['toMicros'] = method(0, () => time.epochNanos / 1_000n);
-    table['toMillis'] = method(0, () => time.epochNanos / 1_000_000n);
-    table['toSeconds'] = method(0, () => time.epochNanos / 1_000_000_000n);
+    table.toMicros = method(0, () => time.epochNanos / 1_000n);
+    table.toMillis = method(0, () => time.epochNanos / 1_000_000n);
+    table.toSeconds = method(0, () => time.epochNanos / 1_000_000_000n);
   }
   return table;
 }

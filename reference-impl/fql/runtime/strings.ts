@@ -8,7 +8,17 @@ import { javaDoubleToString } from '../../eval/java-text.js';
 import { Bytes, DateValue, Time } from '../../values/value.js';
 import { escapeString, isIdentifier } from './render.js';
 import { FqlSet } from './sets.js';
-import { DocRef, EventSourceValue, FqlModule, isFqlObject, isNullish, Lambda, moduleNameOf, NativeFunction, type FqlValue } from './values.js';
+import {
+  DocRef,
+  EventSourceValue,
+  FqlModule,
+  isFqlObject,
+  isNullish,
+  Lambda,
+  moduleNameOf,
+  NativeFunction,
+  type FqlValue,
+} from './values.js';
 
 /** What reads documents for the text of a value. */
 export interface DocumentFields {
@@ -52,7 +62,8 @@ async function debugString(rt: DocumentFields, value: FqlValue, nested: boolean)
     const entries = Object.entries(value);
     if (entries.length === 0) return '{}';
     const parts: string[] = [];
-    for (const [key, field] of entries) parts.push(`${isIdentifier(key) ? key : escapeString(key)}: ${await debugString(rt, field, nested)}`);
+    for (const [key, field] of entries)
+      parts.push(`${isIdentifier(key) ? key : escapeString(key)}: ${await debugString(rt, field, nested)}`);
     return `{ ${parts.join(', ')} }`;
   }
   return String(value);

@@ -50,7 +50,14 @@ export const NATIVE_MODULES: Readonly<Record<string, string>> = {
 };
 
 /** Native collections whose documents are named (`Collection.byName("x")`), not numbered. */
-export const NAMED_NATIVES: ReadonlySet<string> = new Set(['collections', 'databases', 'roles', 'functions', 'access_providers', 'indexes']);
+export const NAMED_NATIVES: ReadonlySet<string> = new Set([
+  'collections',
+  'databases',
+  'roles',
+  'functions',
+  'access_providers',
+  'indexes',
+]);
 
 export function moduleNameOf(collection: CollectionHandle): string {
   return collection.kind === 'user' ? collection.name : (NATIVE_MODULES[collection.native] ?? collection.native);
@@ -70,7 +77,11 @@ export class DocRef {
   }
 
   equals(other: DocRef): boolean {
-    return this.id === other.id && moduleNameOf(this.collection) === moduleNameOf(other.collection) && this.collection.kind === other.collection.kind;
+    return (
+      this.id === other.id &&
+      moduleNameOf(this.collection) === moduleNameOf(other.collection) &&
+      this.collection.kind === other.collection.kind
+    );
   }
 }
 

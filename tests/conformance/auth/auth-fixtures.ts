@@ -20,13 +20,20 @@ export function refKey(ref: unknown): string {
 
 export interface User {
   /** The document's ref as the wire renders it (`{"@ref": {id, collection}}`). */
-  ref: any;
+  ref: { '@ref': { id: string; collection: unknown } };
   password: string;
 }
 
 /** Creates a document with `credentials.password` (and `data`) in `collection`. */
-export async function createUser(server: Client, collection: string, data: Record<string, unknown> = {}, password = newPassword()): Promise<User> {
-  const res = (await server.query({ create: { collection }, params: obj({ data: obj(data), credentials: obj({ password }) }) })).expectStatus(201);
+export async function createUser(
+  server: Client,
+  collection: string,
+  data: Record<string, unknown> = {},
+  password = newPassword(),
+): Promise<User> {
+  const res = (
+    await server.query({ create: { collection }, params: obj({ data: obj(data), credentials: obj({ password }) }) })
+  ).expectStatus(201);
   return { ref: res.resource.ref, password };
 }
 

@@ -14,22 +14,43 @@ describe('Client keys and key scope', { shuffle: false }, () => {
   beforeAll(async () => {
     await createCollections(t.server, 'users');
     ada = await createUser(t.server, 'users', { email: 'ada@example.com' });
-    (await t.server.query([
-      { create_index: obj({ name: 'public_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true, permissions: obj({ read: 'public' }) }) },
-      { create_index: obj({ name: 'private_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true }) },
-    ])).expectStatus(200, 201);
+    (
+      await t.server.query([
+        {
+          create_index: obj({
+            name: 'public_by_email',
+            source: { collection: 'users' },
+            terms: [obj({ field: ['data', 'email'] })],
+            unique: true,
+            permissions: obj({ read: 'public' }),
+          }),
+        },
+        {
+          create_index: obj({
+            name: 'private_by_email',
+            source: { collection: 'users' },
+            terms: [obj({ field: ['data', 'email'] })],
+            unique: true,
+          }),
+        },
+      ])
+    ).expectStatus(200, 201);
     await login(t.server, ada);
   });
 
-  check(['AUTH-CLIENT-001'], 'a client key\'s Paginate of a public index answers its entries (SD reading) or 403 permission denied (core reading)', async () => {
-    const open = await t.client.query({ paginate: { match: { index: 'public_by_email' }, terms: 'ada@example.com' } });
-    if (open.status === 403) {
-      open.expectErrorCode('permission denied');
-      expect(open.text).not.toContain(JSON.stringify(ada.ref['@ref'].id));
-    } else {
-      expect(open.expectStatus(200).resource.data).toEqual([ada.ref]);
-    }
-  });
+  check(
+    ['AUTH-CLIENT-001'],
+    "a client key's Paginate of a public index answers its entries (SD reading) or 403 permission denied (core reading)",
+    async () => {
+      const open = await t.client.query({ paginate: { match: { index: 'public_by_email' }, terms: 'ada@example.com' } });
+      if (open.status === 403) {
+        open.expectErrorCode('permission denied');
+        expect(open.text).not.toContain(JSON.stringify(ada.ref['@ref'].id));
+      } else {
+        expect(open.expectStatus(200).resource.data).toEqual([ada.ref]);
+      }
+    },
+  );
 
   check(['AUTH-CLIENT-002'], 'a client key gets 403 permission denied on an index without public read', async () => {
     const closed = await t.client.query({ paginate: { match: { index: 'private_by_email' }, terms: 'ada@example.com' } });
@@ -60,11 +81,17 @@ describe('Client keys and key scope', { shuffle: false }, () => {
 
   check(['AUTH-CLIENT-003'], 'a client key cannot Create, Update or Delete documents and changes nothing', async () => {
     const before = (await t.server.query({ get: ada.ref })).expectStatus(200).resource;
-    (await t.client.query({ create: { collection: 'users' }, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
-    (await t.client.query({ update: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.client.query({ create: { collection: 'users' }, params: obj({ data: obj({ email: 'eve@example.com' }) }) }))
+      .expectStatus(403)
+      .expectErrorCode('permission denied');
+    (await t.client.query({ update: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) }))
+      .expectStatus(403)
+      .expectErrorCode('permission denied');
     (await t.client.query({ delete: ada.ref })).expectStatus(403).expectErrorCode('permission denied');
     // Creating at the id of a live document is refused as a create, not answered `instance already exists`.
-    (await t.client.query({ create: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.client.query({ create: ada.ref, params: obj({ data: obj({ email: 'eve@example.com' }) }) }))
+      .expectStatus(403)
+      .expectErrorCode('permission denied');
     const after = (await t.server.query({ get: ada.ref })).expectStatus(200).resource;
     expect(after).toEqual(before);
     const found = (await t.server.query({ paginate: { match: { index: 'public_by_email' }, terms: 'eve@example.com' } })).expectStatus(200);
@@ -73,7 +100,9 @@ describe('Client keys and key scope', { shuffle: false }, () => {
 
   check(['AUTH-CLIENT-004'], 'a client key cannot create tokens other than through Login', async () => {
     const before = await tokenCount(t.server, ada);
-    (await t.client.query({ create: { tokens: null }, params: obj({ instance: ada.ref }) })).expectStatus(403).expectErrorCode('permission denied');
+    (await t.client.query({ create: { tokens: null }, params: obj({ instance: ada.ref }) }))
+      .expectStatus(403)
+      .expectErrorCode('permission denied');
     expect(await tokenCount(t.server, ada)).toBe(before);
     (await t.client.query({ login: ada.ref, params: obj({ password: ada.password }) })).expectStatus(201);
     expect(await tokenCount(t.server, ada)).toBe(before + 1);
@@ -81,7 +110,10 @@ describe('Client keys and key scope', { shuffle: false }, () => {
 
   check(['KEY-SCOPE-001', 'KEY-SCOPE-002'], 'a key of database A cannot touch database B, its sibling, nor its parent', async () => {
     (await t.admin.query([{ create_database: obj({ name: 'a' }) }, { create_database: obj({ name: 'b' }) }])).expectStatus(200, 201);
-    const keyOf = async (database: string) => rootClient().as((await t.admin.query({ create_key: obj({ database: { database }, role: 'server' }) })).expectStatus(201).resource.secret);
+    const keyOf = async (database: string) =>
+      rootClient().as(
+        (await t.admin.query({ create_key: obj({ database: { database }, role: 'server' }) })).expectStatus(201).resource.secret,
+      );
     const a = await keyOf('a');
     const b = await keyOf('b');
     await createCollections(b, 'notes');
@@ -96,18 +128,28 @@ describe('Client keys and key scope', { shuffle: false }, () => {
 
   check(['AUTH-LOGIN-012', 'KEY-SCOPE-001'], 'a token of database A cannot read documents of database B', async () => {
     (await t.admin.query({ create_database: obj({ name: 'c' }) })).expectStatus(201);
-    const inner = rootClient().as((await t.admin.query({ create_key: obj({ database: { database: 'c' }, role: 'server' }) })).expectStatus(201).resource.secret);
+    const inner = rootClient().as(
+      (await t.admin.query({ create_key: obj({ database: { database: 'c' }, role: 'server' }) })).expectStatus(201).resource.secret,
+    );
     await createCollections(inner, 'notes');
     const note = (await inner.query({ create: { collection: 'notes' }, params: obj({ data: obj({}) }) })).expectStatus(201).resource.ref;
     const token = await login(t.server, ada);
     (await t.as(token.secret).query({ get: note })).expectStatus(400, 403, 404);
-    (await t.as(token.secret).query({ get: { ref: { collection: 'notes', scope: { database: 'c' } }, id: note['@ref'].id } })).expectStatus(400, 403, 404);
+    (await t.as(token.secret).query({ get: { ref: { collection: 'notes', scope: { database: 'c' } }, id: note['@ref'].id } })).expectStatus(
+      400,
+      403,
+      404,
+    );
   });
 
-  check(['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
-    const coverage = scan.coverage();
-    expect(coverage.secrets).toBeGreaterThan(3);
-    expect(coverage.passwords).toBeGreaterThan(0);
-    expect(scan.leaks()).toEqual([]);
-  });
+  check(
+    ['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'],
+    'no response of this file contains a password it sent, nor a secret outside the answer that created it',
+    () => {
+      const coverage = scan.coverage();
+      expect(coverage.secrets).toBeGreaterThan(3);
+      expect(coverage.passwords).toBeGreaterThan(0);
+      expect(scan.leaks()).toEqual([]);
+    },
+  );
 });

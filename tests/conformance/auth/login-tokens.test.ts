@@ -16,23 +16,35 @@ describe('Login and tokens', { shuffle: false }, () => {
   beforeAll(async () => {
     await createCollections(t.server, 'users', 'guests', 'token_owners');
     ada = await createUser(t.server, 'users', { email: 'ada@example.com' });
-    (await t.server.query({
-      create_index: obj({ name: 'users_by_email', source: { collection: 'users' }, terms: [obj({ field: ['data', 'email'] })], unique: true, permissions: obj({ read: 'public' }) }),
-    })).expectStatus(201);
+    (
+      await t.server.query({
+        create_index: obj({
+          name: 'users_by_email',
+          source: { collection: 'users' },
+          terms: [obj({ field: ['data', 'email'] })],
+          unique: true,
+          permissions: obj({ read: 'public' }),
+        }),
+      })
+    ).expectStatus(201);
     await login(t.server, ada);
   });
 
   const byEmail = (email: string) => ({ match: { index: 'users_by_email' }, terms: email });
 
-  check(['AUTH-LOGIN-001', 'AUTH-LOGIN-002'], 'Login with a ref and the right password answers 201 with a token record: ref in tokens, ts, instance, secret', async () => {
-    const res = (await t.server.query(loginExpr(ada.ref, ada.password))).expectStatus(201);
-    assertMatchesSchema('token-login', (res.json as { resource: unknown }).resource, 'Login resource', res.text);
-    const token = res.resource;
-    expect(token.ref['@ref'].collection).toEqual({ '@ref': { id: 'tokens' } });
-    expect(typeof token.ts).toBe('bigint');
-    expect(token.instance).toEqual(ada.ref);
-    expect(typeof token.secret).toBe('string');
-  });
+  check(
+    ['AUTH-LOGIN-001', 'AUTH-LOGIN-002'],
+    'Login with a ref and the right password answers 201 with a token record: ref in tokens, ts, instance, secret',
+    async () => {
+      const res = (await t.server.query(loginExpr(ada.ref, ada.password))).expectStatus(201);
+      assertMatchesSchema('token-login', (res.json as { resource: unknown }).resource, 'Login resource', res.text);
+      const token = res.resource;
+      expect(token.ref['@ref'].collection).toEqual({ '@ref': { id: 'tokens' } });
+      expect(typeof token.ts).toBe('bigint');
+      expect(token.instance).toEqual(ada.ref);
+      expect(typeof token.secret).toBe('string');
+    },
+  );
 
   check(['AUTH-LOGIN-003'], 'Login with a Match on a unique index finds the user and answers a token for that user', async () => {
     const token = (await t.server.query(loginExpr(byEmail('ada@example.com'), ada.password))).expectStatus(201).resource;
@@ -50,7 +62,9 @@ describe('Login and tokens', { shuffle: false }, () => {
   });
 
   check(['AUTH-LOGIN-006'], 'Login with a Match that finds no document answers 400 authentication failed', async () => {
-    (await t.server.query(loginExpr(byEmail('nobody@example.com'), ada.password))).expectStatus(400).expectErrorCode('authentication failed');
+    (await t.server.query(loginExpr(byEmail('nobody@example.com'), ada.password)))
+      .expectStatus(400)
+      .expectErrorCode('authentication failed');
   });
 
   check(['AUTH-LOGIN-007'], 'Login on a document without credentials answers 400 authentication failed', async () => {
@@ -86,19 +100,23 @@ describe('Login and tokens', { shuffle: false }, () => {
     expect(await tokenCount(t.server, user)).toBe(before);
   });
 
-  check(['AUTH-LOGIN-011'], 'a client key\'s Login through a public unique index answers a token (SD reading) or 403 permission denied and no token (core reading)', async () => {
-    const before = await tokenCount(t.server, ada);
-    const res = await t.client.query(loginExpr(byEmail('ada@example.com'), ada.password));
-    if (res.status === 403) {
-      res.expectErrorCode('permission denied');
-      expect(await tokenCount(t.server, ada)).toBe(before);
-      return;
-    }
-    const token = res.expectStatus(201).resource;
-    expect(token.instance).toEqual(ada.ref);
-    expect(await tokenCount(t.server, ada)).toBe(before + 1);
-    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
-  });
+  check(
+    ['AUTH-LOGIN-011'],
+    "a client key's Login through a public unique index answers a token (SD reading) or 403 permission denied and no token (core reading)",
+    async () => {
+      const before = await tokenCount(t.server, ada);
+      const res = await t.client.query(loginExpr(byEmail('ada@example.com'), ada.password));
+      if (res.status === 403) {
+        res.expectErrorCode('permission denied');
+        expect(await tokenCount(t.server, ada)).toBe(before);
+        return;
+      }
+      const token = res.expectStatus(201).resource;
+      expect(token.instance).toEqual(ada.ref);
+      expect(await tokenCount(t.server, ada)).toBe(before + 1);
+      expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
+    },
+  );
 
   check(['AUTH-LOGIN-012'], 'a token secret from Login authenticates requests that run as that user', async () => {
     const { secret } = await login(t.server, ada);
@@ -123,7 +141,9 @@ describe('Login and tokens', { shuffle: false }, () => {
   });
 
   check(['AUTH-TOKEN-005'], 'a token whose ttl is in the past answers 401 unauthorized', async () => {
-    const res = (await t.server.query({ login: ada.ref, params: obj({ password: ada.password, ttl: { '@ts': '2001-01-01T00:00:00Z' } }) })).expectStatus(201);
+    const res = (
+      await t.server.query({ login: ada.ref, params: obj({ password: ada.password, ttl: { '@ts': '2001-01-01T00:00:00Z' } }) })
+    ).expectStatus(201);
     (await t.as(res.resource.secret).query({ has_current_identity: null })).expectStatus(401).expectErrorCode('unauthorized');
     const { secret, response } = await login(t.server, ada);
     (await t.server.query({ update: response.resource.ref, params: obj({ ttl: { '@ts': '2001-01-01T00:00:00Z' } }) })).expectStatus(200);
@@ -144,74 +164,109 @@ describe('Login and tokens', { shuffle: false }, () => {
     (await t.as(secret).query({ has_current_identity: null })).expectStatus(401).expectErrorCode('unauthorized');
   });
 
-  check(['AUTH-TOKEN-008'], 'paginating {"tokens": null} with a server key lists token refs; Get of one has instance and no secret', async () => {
-    const { response } = await login(t.server, ada);
-    const page = (await t.server.query({ paginate: { tokens: null }, size: 100000n })).expectStatus(200).resource;
-    const refs: unknown[] = page.data;
-    expect(refs.map(refKey)).toContain(refKey(response.resource.ref));
-    const got = (await t.server.query({ get: response.resource.ref })).expectStatus(200).resource;
-    expect(got.instance).toEqual(ada.ref);
-    expect(got).not.toHaveProperty('secret');
-  });
+  check(
+    ['AUTH-TOKEN-008'],
+    'paginating {"tokens": null} with a server key lists token refs; Get of one has instance and no secret',
+    async () => {
+      const { response } = await login(t.server, ada);
+      const page = (await t.server.query({ paginate: { tokens: null }, size: 100000n })).expectStatus(200).resource;
+      const refs: unknown[] = page.data;
+      expect(refs.map(refKey)).toContain(refKey(response.resource.ref));
+      const got = (await t.server.query({ get: response.resource.ref })).expectStatus(200).resource;
+      expect(got.instance).toEqual(ada.ref);
+      expect(got).not.toHaveProperty('secret');
+    },
+  );
 
-  check(['AUTH-TOKEN-009'], "with a role granting read on it, an index over tokens by instance, queried with the user's own token, lists that user's token names and no other user's; without the role, 403", async () => {
-    (await t.server.query({ create_index: obj({ name: 'tokens_by_instance', source: { tokens: null }, terms: [obj({ field: ['instance'] })], values: [obj({ field: ['data', 'name'] })] }) })).expectStatus(201);
-    const owner = await createUser(t.server, 'token_owners');
-    const other = await createUser(t.server, 'token_owners');
-    const { secret } = await login(t.server, owner, { name: 'laptop' });
-    await login(t.server, owner, { name: 'phone' });
-    await login(t.server, other, { name: 'tablet' });
-    const ownNames = { paginate: { match: { index: 'tokens_by_instance' }, terms: { current_identity: null } } };
-    (await t.as(secret).query(ownNames)).expectStatus(403).expectErrorCode('permission denied');
-    (await t.admin.query({
-      create_role: obj({
-        name: 'own_tokens',
-        membership: [obj({ resource: { collection: 'token_owners' } })],
-        privileges: [obj({ resource: { index: 'tokens_by_instance' }, actions: obj({ read: true }) })],
-      }),
-    })).expectStatus(201);
-    const res = (await t.as(secret).query(ownNames)).expectStatus(200);
-    expect([...res.resource.data].sort()).toEqual(['laptop', 'phone']);
-  });
+  check(
+    ['AUTH-TOKEN-009'],
+    "with a role granting read on it, an index over tokens by instance, queried with the user's own token, lists that user's token names and no other user's; without the role, 403",
+    async () => {
+      (
+        await t.server.query({
+          create_index: obj({
+            name: 'tokens_by_instance',
+            source: { tokens: null },
+            terms: [obj({ field: ['instance'] })],
+            values: [obj({ field: ['data', 'name'] })],
+          }),
+        })
+      ).expectStatus(201);
+      const owner = await createUser(t.server, 'token_owners');
+      const other = await createUser(t.server, 'token_owners');
+      const { secret } = await login(t.server, owner, { name: 'laptop' });
+      await login(t.server, owner, { name: 'phone' });
+      await login(t.server, other, { name: 'tablet' });
+      const ownNames = { paginate: { match: { index: 'tokens_by_instance' }, terms: { current_identity: null } } };
+      (await t.as(secret).query(ownNames)).expectStatus(403).expectErrorCode('permission denied');
+      (
+        await t.admin.query({
+          create_role: obj({
+            name: 'own_tokens',
+            membership: [obj({ resource: { collection: 'token_owners' } })],
+            privileges: [obj({ resource: { index: 'tokens_by_instance' }, actions: obj({ read: true }) })],
+          }),
+        })
+      ).expectStatus(201);
+      const res = (await t.as(secret).query(ownNames)).expectStatus(200);
+      expect([...res.resource.data].sort()).toEqual(['laptop', 'phone']);
+    },
+  );
 
-  check(['AUTH-TOKEN-012', 'AUTH-TOKEN-001'], 'a server key\'s Create in the tokens collection answers 201 with a secret that authenticates as the document; Get of the token shows no secret', async () => {
-    const res = (await t.server.query({ create: { tokens: null }, params: obj({ instance: ada.ref, data: obj({ name: 'made' }) }) })).expectStatus(201);
-    const token = res.resource;
-    expect(token.instance).toEqual(ada.ref);
-    expect(token.data).toEqual({ name: 'made' });
-    expect(typeof token.secret).toBe('string');
-    expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
-    const stored = (await t.server.query({ get: token.ref })).expectStatus(200);
-    expect(stored.resource).not.toHaveProperty('secret');
-    expect(stored.text).not.toContain(token.secret);
-  });
+  check(
+    ['AUTH-TOKEN-012', 'AUTH-TOKEN-001'],
+    "a server key's Create in the tokens collection answers 201 with a secret that authenticates as the document; Get of the token shows no secret",
+    async () => {
+      const res = (
+        await t.server.query({ create: { tokens: null }, params: obj({ instance: ada.ref, data: obj({ name: 'made' }) }) })
+      ).expectStatus(201);
+      const token = res.resource;
+      expect(token.instance).toEqual(ada.ref);
+      expect(token.data).toEqual({ name: 'made' });
+      expect(typeof token.secret).toBe('string');
+      expect((await t.as(token.secret).query({ identity: null })).expectStatus(200).resource).toEqual(ada.ref);
+      const stored = (await t.server.query({ get: token.ref })).expectStatus(200);
+      expect(stored.resource).not.toHaveProperty('secret');
+      expect(stored.text).not.toContain(token.secret);
+    },
+  );
 
   check(['AUTH-LOGIN-013'], 'Login without a password answers 400 authentication failed and creates no token', async () => {
     const before = await tokenCount(t.server, ada);
     (await t.server.query({ login: ada.ref, params: obj({}) })).expectStatus(400).expectErrorCode('authentication failed');
-    (await t.server.query({ login: ada.ref, params: obj({ data: obj({ name: 'x' }) }) })).expectStatus(400).expectErrorCode('authentication failed');
+    (await t.server.query({ login: ada.ref, params: obj({ data: obj({ name: 'x' }) }) }))
+      .expectStatus(400)
+      .expectErrorCode('authentication failed');
     expect(await tokenCount(t.server, ada)).toBe(before);
   });
 
-  check(['AUTH-TOKEN-010'], "a token may Get and Delete its own identity's tokens without a role; another identity's token answers 403", async () => {
-    const owner = await createUser(t.server, 'token_owners');
-    const stranger = await createUser(t.server, 'token_owners');
-    const mine = await login(t.server, owner, { name: 'desk' });
-    const sibling = (await login(t.server, owner, { name: 'pocket' })).response.resource.ref;
-    const theirs = (await login(t.server, stranger, { name: 'theirs' })).response.resource.ref;
-    const asOwner = t.as(mine.secret);
-    expect((await asOwner.query({ get: sibling })).expectStatus(200).resource.data).toEqual({ name: 'pocket' });
-    (await asOwner.query({ get: theirs })).expectStatus(403).expectErrorCode('permission denied');
-    (await asOwner.query({ delete: theirs })).expectStatus(403).expectErrorCode('permission denied');
-    (await asOwner.query({ delete: sibling })).expectStatus(200);
-    expect((await t.server.query({ exists: sibling })).expectStatus(200).resource).toBe(false);
-    expect((await t.server.query({ exists: theirs })).expectStatus(200).resource).toBe(true);
-  });
+  check(
+    ['AUTH-TOKEN-010'],
+    "a token may Get and Delete its own identity's tokens without a role; another identity's token answers 403",
+    async () => {
+      const owner = await createUser(t.server, 'token_owners');
+      const stranger = await createUser(t.server, 'token_owners');
+      const mine = await login(t.server, owner, { name: 'desk' });
+      const sibling = (await login(t.server, owner, { name: 'pocket' })).response.resource.ref;
+      const theirs = (await login(t.server, stranger, { name: 'theirs' })).response.resource.ref;
+      const asOwner = t.as(mine.secret);
+      expect((await asOwner.query({ get: sibling })).expectStatus(200).resource.data).toEqual({ name: 'pocket' });
+      (await asOwner.query({ get: theirs })).expectStatus(403).expectErrorCode('permission denied');
+      (await asOwner.query({ delete: theirs })).expectStatus(403).expectErrorCode('permission denied');
+      (await asOwner.query({ delete: sibling })).expectStatus(200);
+      expect((await t.server.query({ exists: sibling })).expectStatus(200).resource).toBe(false);
+      expect((await t.server.query({ exists: theirs })).expectStatus(200).resource).toBe(true);
+    },
+  );
 
-  check(['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
-    const coverage = scan.coverage();
-    expect(coverage.secrets).toBeGreaterThan(3);
-    expect(coverage.passwords).toBeGreaterThan(0);
-    expect(scan.leaks()).toEqual([]);
-  });
+  check(
+    ['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'],
+    'no response of this file contains a password it sent, nor a secret outside the answer that created it',
+    () => {
+      const coverage = scan.coverage();
+      expect(coverage.secrets).toBeGreaterThan(3);
+      expect(coverage.passwords).toBeGreaterThan(0);
+      expect(scan.leaks()).toEqual([]);
+    },
+  );
 });

@@ -26,21 +26,31 @@ describe('Passwords (credentials)', { shuffle: false }, () => {
     await expectLoginFails(user, newPassword());
   });
 
-  check(['AUTH-PASSWORD-002', 'DOC-CRED-003'], 'a password changed with Update makes Login succeed with the new password and fail with the old one', async () => {
-    const user = await createUser(t.server, 'users');
-    const next = newPassword();
-    (await t.server.query({ update: user.ref, params: obj({ credentials: obj({ password: next }) }) })).expectStatus(200);
-    await expectLoginFails(user, user.password);
-    await login(t.server, { ref: user.ref, password: next });
-  });
+  check(
+    ['AUTH-PASSWORD-002', 'DOC-CRED-003'],
+    'a password changed with Update makes Login succeed with the new password and fail with the old one',
+    async () => {
+      const user = await createUser(t.server, 'users');
+      const next = newPassword();
+      (await t.server.query({ update: user.ref, params: obj({ credentials: obj({ password: next }) }) })).expectStatus(200);
+      await expectLoginFails(user, user.password);
+      await login(t.server, { ref: user.ref, password: next });
+    },
+  );
 
-  check(['AUTH-PASSWORD-003', 'DOC-CRED-003'], 'a password changed with Replace makes Login succeed with the new password and fail with the old one', async () => {
-    const user = await createUser(t.server, 'users');
-    const next = newPassword();
-    (await t.server.query({ replace: user.ref, params: obj({ data: obj({ replaced: true }), credentials: obj({ password: next }) }) })).expectStatus(200);
-    await expectLoginFails(user, user.password);
-    await login(t.server, { ref: user.ref, password: next });
-  });
+  check(
+    ['AUTH-PASSWORD-003', 'DOC-CRED-003'],
+    'a password changed with Replace makes Login succeed with the new password and fail with the old one',
+    async () => {
+      const user = await createUser(t.server, 'users');
+      const next = newPassword();
+      (
+        await t.server.query({ replace: user.ref, params: obj({ data: obj({ replaced: true }), credentials: obj({ password: next }) }) })
+      ).expectStatus(200);
+      await expectLoginFails(user, user.password);
+      await login(t.server, { ref: user.ref, password: next });
+    },
+  );
 
   check(['AUTH-PASSWORD-004'], 'any hashed_password shown is a BCrypt hash, never the password', async () => {
     const user = await createUser(t.server, 'users');
@@ -77,7 +87,9 @@ describe('Passwords (credentials)', { shuffle: false }, () => {
 
   check(['DOC-CRED-001'], 'no answer to Create, Update, Replace, Get or Delete carries a credentials field', async () => {
     const password = newPassword();
-    const created = (await t.server.query({ create: { collection: 'users' }, params: obj({ data: obj({}), credentials: obj({ password }) }) })).expectStatus(201);
+    const created = (
+      await t.server.query({ create: { collection: 'users' }, params: obj({ data: obj({}), credentials: obj({ password }) }) })
+    ).expectStatus(201);
     const ref = created.resource.ref;
     const answers = [
       created,
@@ -104,14 +116,20 @@ describe('Passwords (credentials)', { shuffle: false }, () => {
   check(['AUTH-CHANGE-002'], 'a token stays valid after the password is changed with Replace', async () => {
     const user = await createUser(t.server, 'users');
     const { secret } = await login(t.server, user);
-    (await t.server.query({ replace: user.ref, params: obj({ data: obj({}), credentials: obj({ password: newPassword() }) }) })).expectStatus(200);
+    (
+      await t.server.query({ replace: user.ref, params: obj({ data: obj({}), credentials: obj({ password: newPassword() }) }) })
+    ).expectStatus(200);
     expect(await identityStatus(t.as(secret))).toBe(200);
   });
 
-  check(['DOC-CRED-002', 'AUTH-PASSWORD-004', 'AUTH-TOKEN-002', 'KEY-SECRET-005'], 'no response of this file contains a password it sent, nor a secret outside the answer that created it', () => {
-    const coverage = scan.coverage();
-    expect(coverage.passwords).toBeGreaterThan(0);
-    expect(coverage.secrets).toBeGreaterThan(3);
-    expect(scan.leaks()).toEqual([]);
-  });
+  check(
+    ['DOC-CRED-002', 'AUTH-PASSWORD-004', 'AUTH-TOKEN-002', 'KEY-SECRET-005'],
+    'no response of this file contains a password it sent, nor a secret outside the answer that created it',
+    () => {
+      const coverage = scan.coverage();
+      expect(coverage.passwords).toBeGreaterThan(0);
+      expect(coverage.secrets).toBeGreaterThan(3);
+      expect(scan.leaks()).toEqual([]);
+    },
+  );
 });

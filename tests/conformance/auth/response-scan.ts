@@ -49,11 +49,17 @@ export function scanFileResponses(): ResponseScan {
       const problems: string[] = [];
       for (const secret of secrets) {
         const hits = answered.filter((_, i) => texts[i]!.includes(secret));
-        if (hits.length > 1) problems.push(`a secret created in this file appears in ${hits.length} responses: ${hits.map((e) => `${e.method} ${e.path}`).join(', ')}`);
+        if (hits.length > 1)
+          problems.push(
+            `a secret created in this file appears in ${hits.length} responses: ${hits.map((e) => `${e.method} ${e.path}`).join(', ')}`,
+          );
       }
       for (const password of passwords) {
         const hits = answered.filter((_, i) => texts[i]!.includes(password));
-        if (hits.length > 0) problems.push(`a password sent in this file appears in ${hits.length} responses: ${hits.map((e) => `${e.method} ${e.path}`).join(', ')}`);
+        if (hits.length > 0)
+          problems.push(
+            `a password sent in this file appears in ${hits.length} responses: ${hits.map((e) => `${e.method} ${e.path}`).join(', ')}`,
+          );
       }
       return problems;
     },

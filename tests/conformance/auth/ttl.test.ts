@@ -15,7 +15,11 @@ describe("Keys' and tokens' ttl", () => {
   beforeAll(async () => {
     await createCollections(t.server, 'users');
     ada = await createUser(t.server, 'users');
-    (await t.server.query({ create_index: obj({ name: 'tokens_by_instance', source: { tokens: null }, terms: [obj({ field: ['instance'] })] }) })).expectStatus(201);
+    (
+      await t.server.query({
+        create_index: obj({ name: 'tokens_by_instance', source: { tokens: null }, terms: [obj({ field: ['instance'] })] }),
+      })
+    ).expectStatus(201);
   });
 
   const createKey = async (params: Record<string, unknown>): Promise<{ ref: unknown; secret: string }> =>
@@ -41,10 +45,14 @@ describe("Keys' and tokens' ttl", () => {
     expect((await caller.query({ exists: ref })).expectStatus(200).resource).toBe(false);
   };
 
-  check(['AUTH-KEY-001'], 'a key created with a ttl already passed answers 401 unauthorized; one whose ttl is ahead authenticates', async () => {
-    expect(await statusOf((await createKey({ ttl: PAST })).secret)).toBe(401);
-    expect(await statusOf((await createKey({ ttl: FUTURE })).secret)).toBe(200);
-  });
+  check(
+    ['AUTH-KEY-001'],
+    'a key created with a ttl already passed answers 401 unauthorized; one whose ttl is ahead authenticates',
+    async () => {
+      expect(await statusOf((await createKey({ ttl: PAST })).secret)).toBe(401);
+      expect(await statusOf((await createKey({ ttl: FUTURE })).secret)).toBe(200);
+    },
+  );
 
   check(['AUTH-KEY-001'], 'a key given a passed ttl by Update answers 401 unauthorized from the next request on', async () => {
     const key = await createKey({});
@@ -53,28 +61,37 @@ describe("Keys' and tokens' ttl", () => {
     expect(await statusOf(key.secret)).toBe(401);
   });
 
-  check(['AUTH-TOKEN-011'], 'a token record whose ttl has passed is gone: Get 404 Token not found., Exists false, left out of the tokens and of an index over tokens', async () => {
-    const live = (await login(t.server, ada)).response.resource.ref;
-    const expired = (await t.server.query({ login: ada.ref, params: obj({ password: ada.password, ttl: PAST }) })).expectStatus(201).resource.ref;
-    const updated = (await login(t.server, ada)).response.resource.ref;
-    (await t.server.query({ update: updated, params: obj({ ttl: PAST }) })).expectStatus(200);
-    for (const ref of [expired, updated]) await expectGone(t.server, ref, 'Token not found.');
-    expect((await t.server.query({ get: live })).expectStatus(200).resource.ref).toEqual(live);
-    for (const set of [{ tokens: null }, { match: { index: 'tokens_by_instance' }, terms: ada.ref }]) {
-      const refs = await listed(t.server, set);
-      expect(refs).toContain(refKey(live));
-      expect(refs).not.toContain(refKey(expired));
-      expect(refs).not.toContain(refKey(updated));
-    }
-  });
+  check(
+    ['AUTH-TOKEN-011'],
+    'a token record whose ttl has passed is gone: Get 404 Token not found., Exists false, left out of the tokens and of an index over tokens',
+    async () => {
+      const live = (await login(t.server, ada)).response.resource.ref;
+      const expired = (await t.server.query({ login: ada.ref, params: obj({ password: ada.password, ttl: PAST }) })).expectStatus(201)
+        .resource.ref;
+      const updated = (await login(t.server, ada)).response.resource.ref;
+      (await t.server.query({ update: updated, params: obj({ ttl: PAST }) })).expectStatus(200);
+      for (const ref of [expired, updated]) await expectGone(t.server, ref, 'Token not found.');
+      expect((await t.server.query({ get: live })).expectStatus(200).resource.ref).toEqual(live);
+      for (const set of [{ tokens: null }, { match: { index: 'tokens_by_instance' }, terms: ada.ref }]) {
+        const refs = await listed(t.server, set);
+        expect(refs).toContain(refKey(live));
+        expect(refs).not.toContain(refKey(expired));
+        expect(refs).not.toContain(refKey(updated));
+      }
+    },
+  );
 
-  check(['AUTH-TOKEN-011'], 'a key record whose ttl has passed is gone: Get 404 Key not found., Exists false, left out of the keys', async () => {
-    const live = await createKey({ ttl: FUTURE });
-    const expired = await createKey({ ttl: PAST });
-    await expectGone(t.admin, expired.ref, 'Key not found.');
-    expect((await t.admin.query({ get: live.ref })).expectStatus(200).resource.ref).toEqual(live.ref);
-    const refs = await listed(t.admin, { keys: null });
-    expect(refs).toContain(refKey(live.ref));
-    expect(refs).not.toContain(refKey(expired.ref));
-  });
+  check(
+    ['AUTH-TOKEN-011'],
+    'a key record whose ttl has passed is gone: Get 404 Key not found., Exists false, left out of the keys',
+    async () => {
+      const live = await createKey({ ttl: FUTURE });
+      const expired = await createKey({ ttl: PAST });
+      await expectGone(t.admin, expired.ref, 'Key not found.');
+      expect((await t.admin.query({ get: live.ref })).expectStatus(200).resource.ref).toEqual(live.ref);
+      const refs = await listed(t.admin, { keys: null });
+      expect(refs).toContain(refKey(live.ref));
+      expect(refs).not.toContain(refKey(expired.ref));
+    },
+  );
 });

@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
-import { collection, createCollection, createDoc, docRef, expectRecord, literal, refPayload, txnTime, updateDoc } from '../../harness/v4.js';
+import {
+  collection,
+  createCollection,
+  createDoc,
+  docRef,
+  expectRecord,
+  literal,
+  refPayload,
+  txnTime,
+  updateDoc,
+} from '../../harness/v4.js';
 
 const t = useTenant({ roles: ['server'] });
 
@@ -15,21 +25,27 @@ async function create(data: Record<string, unknown>): Promise<{ ref: unknown; ts
 const replace = (ref: unknown, data: Record<string, unknown>): unknown => ({ replace: ref, params: literal({ data }) });
 
 describe('Update', () => {
-  check(['DOC-UPDATE-001', 'DOC-UPDATE-004'], 'Update merges the given fields into data, keeps the others and answers a version with a greater ts', async () => {
-    const before = await create({ a: 1n, b: 'keep' });
-    const res = (await t.server.query(updateDoc(before.ref, { a: 2n, c: true }))).expectStatus(200);
-    const after = res.resource;
-    expectRecord('document', after);
-    expect(after.ref).toEqual(before.ref);
-    expect(after.data).toEqual({ a: 2n, b: 'keep', c: true });
-    expect(after.ts > before.ts).toBe(true);
-    expect(after.ts).toBe(txnTime(res));
-    expect((await t.server.query({ get: before.ref })).expectStatus(200).resource.data).toEqual({ a: 2n, b: 'keep', c: true });
-  });
+  check(
+    ['DOC-UPDATE-001', 'DOC-UPDATE-004'],
+    'Update merges the given fields into data, keeps the others and answers a version with a greater ts',
+    async () => {
+      const before = await create({ a: 1n, b: 'keep' });
+      const res = (await t.server.query(updateDoc(before.ref, { a: 2n, c: true }))).expectStatus(200);
+      const after = res.resource;
+      expectRecord('document', after);
+      expect(after.ref).toEqual(before.ref);
+      expect(after.data).toEqual({ a: 2n, b: 'keep', c: true });
+      expect(after.ts > before.ts).toBe(true);
+      expect(after.ts).toBe(txnTime(res));
+      expect((await t.server.query({ get: before.ref })).expectStatus(200).resource.data).toEqual({ a: 2n, b: 'keep', c: true });
+    },
+  );
 
   check(['DOC-UPDATE-002'], 'Update merges nested objects field by field', async () => {
     const doc = await create({ profile: { name: 'Ada', address: { city: 'London', zip: 'N1' } }, top: 1n });
-    const after = (await t.server.query(updateDoc(doc.ref, { profile: { address: { city: 'Paris' }, age: 36n } }))).expectStatus(200).resource;
+    const after = (await t.server.query(updateDoc(doc.ref, { profile: { address: { city: 'Paris' }, age: 36n } }))).expectStatus(
+      200,
+    ).resource;
     expect(after.data).toEqual({ profile: { name: 'Ada', address: { city: 'Paris', zip: 'N1' }, age: 36n }, top: 1n });
   });
 
@@ -74,28 +90,36 @@ describe('Replace', () => {
 });
 
 describe('Delete and Exists', () => {
-  check(['DOC-DELETE-001', 'DOC-DELETE-002', 'DOC-LIFE-001'], 'Delete answers the document as it was; afterwards Get answers 404 and Exists false', async () => {
-    const doc = await create({ last: 'words' });
-    const updated = (await t.server.query(updateDoc(doc.ref, { extra: 1n }))).expectStatus(200).resource;
-    expect((await t.server.query({ exists: doc.ref })).expectStatus(200).resource).toBe(true);
+  check(
+    ['DOC-DELETE-001', 'DOC-DELETE-002', 'DOC-LIFE-001'],
+    'Delete answers the document as it was; afterwards Get answers 404 and Exists false',
+    async () => {
+      const doc = await create({ last: 'words' });
+      const updated = (await t.server.query(updateDoc(doc.ref, { extra: 1n }))).expectStatus(200).resource;
+      expect((await t.server.query({ exists: doc.ref })).expectStatus(200).resource).toBe(true);
 
-    const deleted = (await t.server.query({ delete: doc.ref })).expectStatus(200).resource;
-    expectRecord('document', deleted);
-    expect(deleted.ref).toEqual(doc.ref);
-    expect(deleted.data).toEqual({ last: 'words', extra: 1n });
-    expect(deleted.ts).toBe(updated.ts);
+      const deleted = (await t.server.query({ delete: doc.ref })).expectStatus(200).resource;
+      expectRecord('document', deleted);
+      expect(deleted.ref).toEqual(doc.ref);
+      expect(deleted.data).toEqual({ last: 'words', extra: 1n });
+      expect(deleted.ts).toBe(updated.ts);
 
-    (await t.server.query({ get: doc.ref })).expectStatus(404).expectErrorCode('instance not found');
-    expect((await t.server.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
-  });
+      (await t.server.query({ get: doc.ref })).expectStatus(404).expectErrorCode('instance not found');
+      expect((await t.server.query({ exists: doc.ref })).expectStatus(200).resource).toBe(false);
+    },
+  );
 
-  check(['DOC-DELETE-003', 'DOC-LIFE-001'], 'Delete of a missing document answers 404 instance not found; Exists of a never-created one is false', async () => {
-    (await t.server.query({ delete: docRef('notes', '606606') })).expectStatus(404).expectErrorCode('instance not found');
-    expect((await t.server.query({ exists: docRef('notes', '606606') })).expectStatus(200).resource).toBe(false);
-    const doc = await create({ twice: true });
-    (await t.server.query({ delete: doc.ref })).expectStatus(200);
-    (await t.server.query({ delete: doc.ref })).expectStatus(404).expectErrorCode('instance not found');
-  });
+  check(
+    ['DOC-DELETE-003', 'DOC-LIFE-001'],
+    'Delete of a missing document answers 404 instance not found; Exists of a never-created one is false',
+    async () => {
+      (await t.server.query({ delete: docRef('notes', '606606') })).expectStatus(404).expectErrorCode('instance not found');
+      expect((await t.server.query({ exists: docRef('notes', '606606') })).expectStatus(200).resource).toBe(false);
+      const doc = await create({ twice: true });
+      (await t.server.query({ delete: doc.ref })).expectStatus(200);
+      (await t.server.query({ delete: doc.ref })).expectStatus(404).expectErrorCode('instance not found');
+    },
+  );
 
   check(['DOC-LIFE-002'], 'A document deleted and created again with the same id answers the new data on Get', async () => {
     const ref = docRef('notes', '707707');
@@ -107,7 +131,8 @@ describe('Delete and Exists', () => {
   });
 
   check(['DOC-LIFE-003'], 'Paginating {"documents": <collection>} lists the live documents and no deleted ones', async () => {
-    const created = (await t.server.query(['a', 'b', 'c', 'd'].map((n) => createDoc(collection('listed'), { n })))).expectStatus(200, 201).resource as Array<{ ref: unknown }>;
+    const created = (await t.server.query(['a', 'b', 'c', 'd'].map((n) => createDoc(collection('listed'), { n })))).expectStatus(200, 201)
+      .resource as Array<{ ref: unknown }>;
     (await t.server.query({ delete: created[1]!.ref })).expectStatus(200);
     const page = (await t.server.query({ paginate: { documents: collection('listed') }, size: 100n })).expectStatus(200).resource;
     const live = [created[0]!.ref, created[2]!.ref, created[3]!.ref];

@@ -20,22 +20,29 @@ beforeAll(async () => {
 });
 
 describe('Create', () => {
-  check(['DOC-CREATE-001', 'DOC-CREATE-002', 'DOC-CREATE-007'], 'Create answers 201 with ref (<collection>/<server-chosen id>), ts = x-txn-time and data', async () => {
-    const res = (await t.server.query(createDoc(collection('docs'), { name: 'Ada' }))).expectStatus(201);
-    const doc = res.resource;
-    expectRecord('document', doc);
-    const ref = refPayload(doc.ref);
-    expect(ref.collection).toEqual(expectedCollectionRef('docs'));
-    expect(ref.id.length).toBeGreaterThan(0);
-    expect(typeof doc.ts, 'ts is an integer').toBe('bigint');
-    expect(doc.ts).toBe(txnTime(res));
-    expect(doc.data).toEqual({ name: 'Ada' });
-  });
+  check(
+    ['DOC-CREATE-001', 'DOC-CREATE-002', 'DOC-CREATE-007'],
+    'Create answers 201 with ref (<collection>/<server-chosen id>), ts = x-txn-time and data',
+    async () => {
+      const res = (await t.server.query(createDoc(collection('docs'), { name: 'Ada' }))).expectStatus(201);
+      const doc = res.resource;
+      expectRecord('document', doc);
+      const ref = refPayload(doc.ref);
+      expect(ref.collection).toEqual(expectedCollectionRef('docs'));
+      expect(ref.id.length).toBeGreaterThan(0);
+      expect(typeof doc.ts, 'ts is an integer').toBe('bigint');
+      expect(doc.ts).toBe(txnTime(res));
+      expect(doc.data).toEqual({ name: 'Ada' });
+    },
+  );
 
   check(['DOC-CREATE-003'], 'Documents created in one collection get pairwise different ids', async () => {
-    const batch = (await t.server.query(Array.from({ length: 10 }, (_, i) => createDoc(collection('docs'), { i: BigInt(i) })))).expectStatus(200, 201);
+    const batch = (
+      await t.server.query(Array.from({ length: 10 }, (_, i) => createDoc(collection('docs'), { i: BigInt(i) })))
+    ).expectStatus(200, 201);
     const single = [];
-    for (let i = 0; i < 3; i += 1) single.push((await t.server.query(createDoc(collection('docs'), { single: true }))).expectStatus(201).resource);
+    for (let i = 0; i < 3; i += 1)
+      single.push((await t.server.query(createDoc(collection('docs'), { single: true }))).expectStatus(201).resource);
     const ids = [...batch.resource, ...single].map((doc: { ref: unknown }) => refPayload(doc.ref).id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -47,31 +54,45 @@ describe('Create', () => {
     expect((await t.server.query({ get: docRef('docs', '4242') })).expectStatus(200).resource.data).toEqual({ chosen: true });
   });
 
-  check(['DOC-CREATE-011'], 'A document id that is not a 64-bit integer answers 400 invalid argument at the id, and nothing is written', async () => {
-    const refused = [
-      { id: 'abc', description: "Number or numeric String expected, non-numeric 'abc' provided." },
-      { id: '12x', description: "Number or numeric String expected, non-numeric '12x' provided." },
-      { id: '9223372036854775808', description: "The id provided is too large: '9223372036854775808'" },
-      { id: '99999999999999999999', description: "The id provided is too large: '99999999999999999999'" },
-    ];
-    for (const { id, description } of refused) {
-      const viaRef = await t.server.query(createDoc(docRef('docs', id), { refused: true }));
-      viaRef.expectStatus(400).expectErrorCode('invalid argument');
-      expect([viaRef.body.errors[0].position, viaRef.body.errors[0].description], viaRef.explain('refuses the id elsewhere or in other words')).toEqual([['create', 'id'], description]);
-      const literal = { '@ref': { id, collection: expectedCollectionRef('docs') } };
-      const viaLiteral = await t.server.query({ create: literal, params: { object: { data: { object: { refused: true } } } } });
-      viaLiteral.expectStatus(400).expectErrorCode('invalid argument');
-      expect(viaLiteral.body.errors[0].position, viaLiteral.explain('refuses the literal\'s id elsewhere')).toEqual(['create', 'id']);
-    }
-    const page = (await t.server.query({ paginate: { documents: collection('docs') }, size: 10_000n })).expectStatus(200).resource;
-    expect(page.data.map((ref: unknown) => refPayload(ref).id).filter((id: string) => !/^\d+$/.test(id) || id.length > 19), 'documents written with a refused id').toEqual([]);
-    const largest = (await t.server.query(createDoc(docRef('docs', '9223372036854775807'), { largest: true }))).expectStatus(201).resource;
-    expect(refPayload(largest.ref).id).toBe('9223372036854775807');
-    // Ids the server generates afterwards are still 64-bit.
-    const generated = refPayload((await t.server.query(createDoc(collection('docs'), { after: true }))).expectStatus(201).resource.ref).id;
-    expect(generated, 'a generated id').toMatch(/^\d+$/);
-    expect(BigInt(generated) <= 9223372036854775807n, `generated id ${generated} is beyond 64 bits`).toBe(true);
-  });
+  check(
+    ['DOC-CREATE-011'],
+    'A document id that is not a 64-bit integer answers 400 invalid argument at the id, and nothing is written',
+    async () => {
+      const refused = [
+        { id: 'abc', description: "Number or numeric String expected, non-numeric 'abc' provided." },
+        { id: '12x', description: "Number or numeric String expected, non-numeric '12x' provided." },
+        { id: '9223372036854775808', description: "The id provided is too large: '9223372036854775808'" },
+        { id: '99999999999999999999', description: "The id provided is too large: '99999999999999999999'" },
+      ];
+      for (const { id, description } of refused) {
+        const viaRef = await t.server.query(createDoc(docRef('docs', id), { refused: true }));
+        viaRef.expectStatus(400).expectErrorCode('invalid argument');
+        expect(
+          [viaRef.body.errors[0].position, viaRef.body.errors[0].description],
+          viaRef.explain('refuses the id elsewhere or in other words'),
+        ).toEqual([['create', 'id'], description]);
+        const literal = { '@ref': { id, collection: expectedCollectionRef('docs') } };
+        const viaLiteral = await t.server.query({ create: literal, params: { object: { data: { object: { refused: true } } } } });
+        viaLiteral.expectStatus(400).expectErrorCode('invalid argument');
+        expect(viaLiteral.body.errors[0].position, viaLiteral.explain("refuses the literal's id elsewhere")).toEqual(['create', 'id']);
+      }
+      const page = (await t.server.query({ paginate: { documents: collection('docs') }, size: 10_000n })).expectStatus(200).resource;
+      expect(
+        page.data.map((ref: unknown) => refPayload(ref).id).filter((id: string) => !/^\d+$/.test(id) || id.length > 19),
+        'documents written with a refused id',
+      ).toEqual([]);
+      const largest = (await t.server.query(createDoc(docRef('docs', '9223372036854775807'), { largest: true }))).expectStatus(
+        201,
+      ).resource;
+      expect(refPayload(largest.ref).id).toBe('9223372036854775807');
+      // Ids the server generates afterwards are still 64-bit.
+      const generated = refPayload(
+        (await t.server.query(createDoc(collection('docs'), { after: true }))).expectStatus(201).resource.ref,
+      ).id;
+      expect(generated, 'a generated id').toMatch(/^\d+$/);
+      expect(BigInt(generated) <= 9223372036854775807n, `generated id ${generated} is beyond 64 bits`).toBe(true);
+    },
+  );
 
   check(['DOC-CREATE-010'], 'Create with a collection ref never replaces a document created with an id the client chose', async () => {
     // Ids a server is likely to generate next, whether it counts up or derives ids from the time in milliseconds
@@ -93,18 +114,29 @@ describe('Create', () => {
       const doc = (await t.server.query(createDoc(collection('other'), { generated: BigInt(i) }))).expectStatus(201).resource;
       generated.push(refPayload(doc.ref).id);
     }
-    expect(generated.filter((id) => chosen.has(id)), 'generated ids that were already taken').toEqual([]);
-    const readBack = (await t.server.query(ids.map((id) => ({ select: ['data', 'chosen'], from: { get: docRef('other', id) } })))).expectStatus(200).resource;
+    expect(
+      generated.filter((id) => chosen.has(id)),
+      'generated ids that were already taken',
+    ).toEqual([]);
+    const readBack = (
+      await t.server.query(ids.map((id) => ({ select: ['data', 'chosen'], from: { get: docRef('other', id) } })))
+    ).expectStatus(200).resource;
     expect(readBack, 'every document created with a chosen id keeps its data').toEqual(ids);
   });
 
-  check(['DOC-CREATE-005'], 'Creating a document whose id already exists answers 400 instance already exists and changes nothing', async () => {
-    const first = (await t.server.query(createDoc(docRef('docs', '5151'), { v: 'first' }))).expectStatus(201).resource;
-    (await t.server.query(createDoc(docRef('docs', '5151'), { v: 'second' }))).expectStatus(400).expectErrorCode('instance already exists');
-    const got = (await t.server.query({ get: docRef('docs', '5151') })).expectStatus(200).resource;
-    expect(got.data).toEqual({ v: 'first' });
-    expect(got.ts).toBe(first.ts);
-  });
+  check(
+    ['DOC-CREATE-005'],
+    'Creating a document whose id already exists answers 400 instance already exists and changes nothing',
+    async () => {
+      const first = (await t.server.query(createDoc(docRef('docs', '5151'), { v: 'first' }))).expectStatus(201).resource;
+      (await t.server.query(createDoc(docRef('docs', '5151'), { v: 'second' })))
+        .expectStatus(400)
+        .expectErrorCode('instance already exists');
+      const got = (await t.server.query({ get: docRef('docs', '5151') })).expectStatus(200).resource;
+      expect(got.data).toEqual({ v: 'first' });
+      expect(got.ts).toBe(first.ts);
+    },
+  );
 
   check(['DOC-CREATE-006'], 'data of the answer equals the data sent: nested objects, arrays, strings, numbers and booleans', async () => {
     const data = {
@@ -130,12 +162,22 @@ describe('Create', () => {
   });
 
   check(['DOC-CREATE-012'], 'Create, Update and Replace drop nulls wherever they stand, array elements included', async () => {
-    const created = (await t.server.query(createDoc(collection('docs'), { l: [1n, null, 2n], m: [{ a: null, b: 1n }, [null]], kept: 'x' }))).expectStatus(201).resource;
+    const created = (
+      await t.server.query(createDoc(collection('docs'), { l: [1n, null, 2n], m: [{ a: null, b: 1n }, [null]], kept: 'x' }))
+    ).expectStatus(201).resource;
     expect(created.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
-    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ l: [1n, 2n], m: [{ b: 1n }, []], kept: 'x' });
-    const updated = (await t.server.query({ update: created.ref, params: { object: { data: literal({ l: [null, 3n], n: { x: null, y: 1n } }) } } })).expectStatus(200).resource;
+    expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({
+      l: [1n, 2n],
+      m: [{ b: 1n }, []],
+      kept: 'x',
+    });
+    const updated = (
+      await t.server.query({ update: created.ref, params: { object: { data: literal({ l: [null, 3n], n: { x: null, y: 1n } }) } } })
+    ).expectStatus(200).resource;
     expect(updated.data).toEqual({ l: [3n], m: [{ b: 1n }, []], kept: 'x', n: { y: 1n } });
-    const replaced = (await t.server.query({ replace: created.ref, params: { object: { data: literal({ r: [null, { z: [null, 'z'] }] }) } } })).expectStatus(200).resource;
+    const replaced = (
+      await t.server.query({ replace: created.ref, params: { object: { data: literal({ r: [null, { z: [null, 'z'] }] }) } } })
+    ).expectStatus(200).resource;
     expect(replaced.data).toEqual({ r: [{ z: ['z'] }] });
     expect((await t.server.query({ get: created.ref })).expectStatus(200).resource.data).toEqual({ r: [{ z: ['z'] }] });
   });

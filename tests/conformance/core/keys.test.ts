@@ -46,42 +46,59 @@ describe('CreateKey', () => {
   });
 
   check(['KEY-CREATE-004'], 'CreateKey without role answers 400 validation failed', async () => {
-    (await t.admin.query(createKey(undefined, undefined, { data: { object: { label: 'roleless' } } }))).expectStatus(400).expectErrorCode('validation failed');
+    (await t.admin.query(createKey(undefined, undefined, { data: { object: { label: 'roleless' } } })))
+      .expectStatus(400)
+      .expectErrorCode('validation failed');
   });
 
   check(['KEY-CREATE-005'], 'CreateKey naming a database that does not exist answers a query error', async () => {
-    expectQueryError(await t.admin.query(createKey('no_such_database', 'server')), [400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']);
+    expectQueryError(
+      await t.admin.query(createKey('no_such_database', 'server')),
+      [400, 'invalid ref'],
+      [400, 'validation failed'],
+      [404, 'instance not found'],
+    );
   });
 });
 
 describe('Key roles', () => {
-  check.each(['admin', 'server', 'client'] as const)(['KEY-ROLE-001'], 'CreateKey accepts role %s and the record repeats it', async (role) => {
-    const key = (await t.admin.query(createKey(undefined, role))).expectStatus(201).resource;
-    expect(key.role).toBe(role);
-  });
+  check.each(['admin', 'server', 'client'] as const)(
+    ['KEY-ROLE-001'],
+    'CreateKey accepts role %s and the record repeats it',
+    async (role) => {
+      const key = (await t.admin.query(createKey(undefined, role))).expectStatus(201).resource;
+      expect(key.role).toBe(role);
+    },
+  );
 
   check.each(['superuser', 'Server', ''])(['KEY-ROLE-002'], 'CreateKey with role "%s" answers 400 validation failed', async (role) => {
     (await t.admin.query(createKey(undefined, role))).expectStatus(400).expectErrorCode('validation failed');
   });
 
-  check(['KEY-ROLE-015'], 'CreateKey with role server-readonly makes a key that reads as a server key and writes nothing, or answers 400 validation failed', async () => {
-    (await t.server.query(createCollection('read_only_target'))).expectStatus(201);
-    const doc = (await t.server.query(createDoc(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
-    const res = await t.admin.query(createKey(undefined, 'server-readonly'));
-    if (res.status === 400) {
-      res.expectErrorCode('validation failed');
-      return;
-    }
-    const key = res.expectStatus(201).resource;
-    expect(key.role).toBe('server-readonly');
-    const readOnly = t.as(key.secret);
-    expect((await readOnly.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
-    (await readOnly.query(createDoc(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
-    (await readOnly.query({ update: doc.ref, params: { object: { data: { object: { n: 3n } } } } })).expectStatus(403).expectErrorCode('permission denied');
-    (await readOnly.query(createCollection('not_by_read_only'))).expectStatus(403).expectErrorCode('permission denied');
-    expect((await t.server.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
-    expect((await t.server.query({ exists: collection('not_by_read_only') })).expectStatus(200).resource).toBe(false);
-  });
+  check(
+    ['KEY-ROLE-015'],
+    'CreateKey with role server-readonly makes a key that reads as a server key and writes nothing, or answers 400 validation failed',
+    async () => {
+      (await t.server.query(createCollection('read_only_target'))).expectStatus(201);
+      const doc = (await t.server.query(createDoc(collection('read_only_target'), { n: 1n }))).expectStatus(201).resource;
+      const res = await t.admin.query(createKey(undefined, 'server-readonly'));
+      if (res.status === 400) {
+        res.expectErrorCode('validation failed');
+        return;
+      }
+      const key = res.expectStatus(201).resource;
+      expect(key.role).toBe('server-readonly');
+      const readOnly = t.as(key.secret);
+      expect((await readOnly.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+      (await readOnly.query(createDoc(collection('read_only_target'), { n: 2n }))).expectStatus(403).expectErrorCode('permission denied');
+      (await readOnly.query({ update: doc.ref, params: { object: { data: { object: { n: 3n } } } } }))
+        .expectStatus(403)
+        .expectErrorCode('permission denied');
+      (await readOnly.query(createCollection('not_by_read_only'))).expectStatus(403).expectErrorCode('permission denied');
+      expect((await t.server.query({ get: doc.ref })).expectStatus(200).resource.data).toEqual({ n: 1n });
+      expect((await t.server.query({ exists: collection('not_by_read_only') })).expectStatus(200).resource).toBe(false);
+    },
+  );
 
   check(['KEY-ROLE-003'], 'A server key can create collections and documents in its database', async () => {
     (await t.server.query(createCollection('by_server'))).expectStatus(201);
@@ -90,7 +107,9 @@ describe('Key roles', () => {
 
   check(['KEY-ROLE-003'], 'A server key can create indexes in its database', async () => {
     (await t.server.query(createCollection('indexed_by_server'))).expectStatus(201);
-    const res = (await t.server.query({ create_index: { object: { name: 'by_server_index', source: { collection: 'indexed_by_server' } } } })).expectStatus(201);
+    const res = (
+      await t.server.query({ create_index: { object: { name: 'by_server_index', source: { collection: 'indexed_by_server' } } } })
+    ).expectStatus(201);
     expect(res.resource.name).toBe('by_server_index');
   });
 
@@ -123,7 +142,12 @@ describe('Key scope', () => {
   check(['KEY-SCOPE-003'], 'A key of database A cannot create a key for sibling database B', async () => {
     for (const name of ['sib_a', 'sib_b']) (await t.admin.query(createDatabase(name))).expectStatus(201);
     const a = t.as((await t.admin.query(createKey('sib_a', 'admin'))).expectStatus(201).resource.secret);
-    expectQueryError(await a.query(createKey('sib_b', 'server')), [400, 'invalid ref'], [400, 'validation failed'], [404, 'instance not found']);
+    expectQueryError(
+      await a.query(createKey('sib_b', 'server')),
+      [400, 'invalid ref'],
+      [400, 'validation failed'],
+      [404, 'instance not found'],
+    );
     expectQueryError(await a.query({ get: database('sib_b') }), ...NOT_FOUND);
   });
 });

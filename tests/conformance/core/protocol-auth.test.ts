@@ -20,10 +20,14 @@ describe('Authentication headers', () => {
     expect((await t.server.query(exists(collection('made_with_bearer')), { auth: 'basic' })).expectStatus(200).resource).toBe(true);
   });
 
-  check(['PROTO-AUTH-003', 'PROTO-ERROR-004'], 'a request without Authorization answers 401 {"errors":[{"code":"unauthorized","description":…}]}', async () => {
-    const res = await t.server.request('POST', '/', { rawBody: NOW, auth: 'none', headers: { 'x-faunadb-api-version': '4' } });
-    expectProtocolError(res, 401, 'unauthorized');
-  });
+  check(
+    ['PROTO-AUTH-003', 'PROTO-ERROR-004'],
+    'a request without Authorization answers 401 {"errors":[{"code":"unauthorized","description":…}]}',
+    async () => {
+      const res = await t.server.request('POST', '/', { rawBody: NOW, auth: 'none', headers: { 'x-faunadb-api-version': '4' } });
+      expectProtocolError(res, 401, 'unauthorized');
+    },
+  );
 
   check(['PROTO-AUTH-004'], 'an unknown secret answers 401 unauthorized and performs nothing', async () => {
     const real = t.secrets.server;
@@ -43,10 +47,18 @@ describe('Authentication headers', () => {
     { name: 'Basic without credentials', header: 'Basic' },
     { name: 'Bearer without a secret', header: 'Bearer' },
     { name: 'a bare secret without a scheme', header: 'unknown-secret' },
-  ])(['PROTO-AUTH-005', 'PROTO-STATUS-004'], 'a malformed Authorization header ($name) answers 401 unauthorized, not 400 or 5xx', async ({ header }) => {
-    const res = await t.server.request('POST', '/', { rawBody: NOW, auth: 'none', headers: { authorization: header, 'x-faunadb-api-version': '4' } });
-    expectProtocolError(res, 401, 'unauthorized');
-  });
+  ])(
+    ['PROTO-AUTH-005', 'PROTO-STATUS-004'],
+    'a malformed Authorization header ($name) answers 401 unauthorized, not 400 or 5xx',
+    async ({ header }) => {
+      const res = await t.server.request('POST', '/', {
+        rawBody: NOW,
+        auth: 'none',
+        headers: { authorization: header, 'x-faunadb-api-version': '4' },
+      });
+      expectProtocolError(res, 401, 'unauthorized');
+    },
+  );
 
   check(['PROTO-AUTH-006'], 'a 401 answer from POST / carries a WWW-Authenticate header', async () => {
     const missing = await postRaw(t.server, NOW, { authorization: null });
@@ -63,16 +75,20 @@ describe('Authentication headers', () => {
     expect((await t.server.query(exists(collection('client_may_not')))).expectStatus(200).resource).toBe(false);
   });
 
-  check(['PROTO-AUTH-008'], 'the 401 for an unknown secret says Access token required on /query/1, Invalid token, unable to authenticate request on /feed/1 and /stream/1', async () => {
-    const unknown = `${t.secrets.server.slice(0, -1)}${t.secrets.server.endsWith('x') ? 'y' : 'x'}`;
-    const messages: Array<[string, unknown, string]> = [
-      ['/query/1', { query: '1 + 1' }, 'Access token required'],
-      ['/feed/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
-      ['/stream/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
-    ];
-    for (const [path, body, message] of messages) {
-      const res = (await t.server.request('POST', path, { body, secret: unknown })).expectStatus(401).expectSchema('v10-error');
-      expect([res.body.error.code, res.body.error.message], res.explain('answers another message')).toEqual(['unauthorized', message]);
-    }
-  });
+  check(
+    ['PROTO-AUTH-008'],
+    'the 401 for an unknown secret says Access token required on /query/1, Invalid token, unable to authenticate request on /feed/1 and /stream/1',
+    async () => {
+      const unknown = `${t.secrets.server.slice(0, -1)}${t.secrets.server.endsWith('x') ? 'y' : 'x'}`;
+      const messages: Array<[string, unknown, string]> = [
+        ['/query/1', { query: '1 + 1' }, 'Access token required'],
+        ['/feed/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
+        ['/stream/1', { token: 'not-a-token' }, 'Invalid token, unable to authenticate request'],
+      ];
+      for (const [path, body, message] of messages) {
+        const res = (await t.server.request('POST', path, { body, secret: unknown })).expectStatus(401).expectSchema('v10-error');
+        expect([res.body.error.code, res.body.error.message], res.explain('answers another message')).toEqual(['unauthorized', message]);
+      }
+    },
+  );
 });

@@ -37,9 +37,13 @@ describe.concurrent('Bad request bodies', () => {
     { name: 'not with a number', expr: { not: 1 } },
     { name: 'get with a string', expr: { get: 'not a ref' } },
     { name: 'time with a number', expr: { time: 5 } },
-  ])(['PROTO-BODY-004'], 'a known function with an argument of the wrong type ($name) answers 400 with a v4 query error', async ({ expr }) => {
-    expectQueryError(await t.server.query(expr), [400, 'invalid argument'], [400, 'invalid expression']);
-  });
+  ])(
+    ['PROTO-BODY-004'],
+    'a known function with an argument of the wrong type ($name) answers 400 with a v4 query error',
+    async ({ expr }) => {
+      expectQueryError(await t.server.query(expr), [400, 'invalid argument'], [400, 'invalid expression']);
+    },
+  );
 
   check.each([
     { name: 'a lone 0xFF byte', bad: [0xff] },
@@ -49,7 +53,10 @@ describe.concurrent('Bad request bodies', () => {
     { name: 'an encoded surrogate (the real service reads it as "?")', bad: [0xed, 0xb0, 0x80] },
   ])(['PROTO-BODY-005'], 'a body that is not valid UTF-8 ($name) answers 400, or 200 read leniently, never 5xx', async ({ bad }) => {
     // Read leniently, the bad bytes are a string between < and >; refused, the answer is a v4 error.
-    const res = await postRaw(t.server, Buffer.concat([Buffer.from('{"select":["a"],"from":{"object":{"a":"<'), Buffer.from(bad), Buffer.from('>"}}}')]));
+    const res = await postRaw(
+      t.server,
+      Buffer.concat([Buffer.from('{"select":["a"],"from":{"object":{"a":"<'), Buffer.from(bad), Buffer.from('>"}}}')]),
+    );
     if (res.status === 200) {
       res.expectSchema('v4-success');
       expect(res.resource, res.explain('read the body leniently into something else than the string')).toMatch(/^<.+>$/su);
@@ -77,8 +84,18 @@ describe.concurrent('Bad request bodies', () => {
   });
 
   check(['PROTO-VALUE-012'], 'an unbound {"var": name} answers 400 with a v4 query error', async () => {
-    expectQueryError(await t.server.query({ var: 'never_bound' }), [400, 'invalid expression'], [400, 'invalid argument'], [400, 'unbound variable']);
-    expectQueryError(await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }), [400, 'invalid expression'], [400, 'invalid argument'], [400, 'unbound variable']);
+    expectQueryError(
+      await t.server.query({ var: 'never_bound' }),
+      [400, 'invalid expression'],
+      [400, 'invalid argument'],
+      [400, 'unbound variable'],
+    );
+    expectQueryError(
+      await t.server.query({ let: [{ a: 1 }], in: { var: 'b' } }),
+      [400, 'invalid expression'],
+      [400, 'invalid argument'],
+      [400, 'unbound variable'],
+    );
   });
 });
 
@@ -100,15 +117,19 @@ describe.concurrent('Malformed refs and variables', () => {
 });
 
 describe.concurrent('Error descriptions', () => {
-  check(['PROTO-ERROR-015'], 'v4 protocol errors carry the real service\'s descriptions', async () => {
+  check(['PROTO-ERROR-015'], "v4 protocol errors carry the real service's descriptions", async () => {
     const described = (res: Response, status: number) => {
       res.expectStatus(status).expectSchema('v4-error');
       return res.body.errors[0].description;
     };
     const put = await t.server.request('PUT', '/', { rawBody: '{"now":null}' });
-    expect([described(put, 405), put.headers['allow']]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
+    expect([described(put, 405), put.headers.allow]).toEqual(['Allowed methods are GET, POST.', 'GET, POST']);
     (await t.server.query(createCollection('described'))).expectStatus(201);
-    const viaGet = await t.server.request('GET', `/?q=${encodeURIComponent(JSON.stringify(createDoc(collection('described'), { n: 1 })))}`, { headers: { 'x-faunadb-api-version': '4' } });
+    const viaGet = await t.server.request(
+      'GET',
+      `/?q=${encodeURIComponent(JSON.stringify(createDoc(collection('described'), { n: 1 })))}`,
+      { headers: { 'x-faunadb-api-version': '4' } },
+    );
     expect(described(viaGet, 400)).toBe('Call performs a write, which is not allowed in get requests.');
     expect(described(await postRaw(t.server, ''), 400)).toBe('No query provided.');
     expect(described(await postRaw(t.server, '[1'), 400)).toBe('Request body is not valid JSON.');
@@ -140,16 +161,28 @@ describe.concurrent('Error bodies', () => {
   });
 
   check.each([
-    { name: 'an abort inside if inside let', expr: { let: [{ a: true }], in: { if: { var: 'a' }, then: { abort: 'x' }, else: 1 } }, position: ['in', 'then'] },
-    { name: 'a select inside an array inside do', expr: { do: [1, [0, { select: ['z'], from: literal({}) }]] }, position: ['do', 1n, 1n, 'from'] },
+    {
+      name: 'an abort inside if inside let',
+      expr: { let: [{ a: true }], in: { if: { var: 'a' }, then: { abort: 'x' }, else: 1 } },
+      position: ['in', 'then'],
+    },
+    {
+      name: 'a select inside an array inside do',
+      expr: { do: [1, [0, { select: ['z'], from: literal({}) }]] },
+      position: ['do', 1n, 1n, 'from'],
+    },
     { name: 'a select of a missing path, raised at its from', expr: { select: ['missing'], from: literal({ a: 1 }) }, position: ['from'] },
     { name: 'a wrong-typed argument of if', expr: { do: [{ if: 'no', then: 1, else: 2 }] }, position: ['do', 0n, 'if'] },
     { name: 'an object member', expr: { object: { a: { abort: 'in a member' } } }, position: ['object', 'a'] },
-  ])(['PROTO-ERROR-003'], 'position of an error inside an argument ($name) is the path of keys and indexes to it', async ({ expr, position }) => {
-    const res = await t.server.query(expr);
-    res.expectStatus(400, 404).expectSchema('v4-query-error');
-    expect(res.body.errors[0].position).toEqual(position);
-  });
+  ])(
+    ['PROTO-ERROR-003'],
+    'position of an error inside an argument ($name) is the path of keys and indexes to it',
+    async ({ expr, position }) => {
+      const res = await t.server.query(expr);
+      res.expectStatus(400, 404).expectSchema('v4-query-error');
+      expect(res.body.errors[0].position).toEqual(position);
+    },
+  );
 
   check(['PROTO-ERROR-005'], 'a validation failed error carries failures naming each invalid field', async () => {
     const res = await t.admin.query({ create_key: { object: { role: 'emperor' } } });
@@ -188,39 +221,99 @@ describe.concurrent('Positions of write errors', () => {
   });
 
   check.each([
-    { name: 'a key role CreateKey refuses', secret: 'admin', expr: { create_key: { object: { role: 'emperor' } } }, status: 400, code: 'validation failed', position: ['create_key'] },
-    { name: 'a collection name CreateCollection refuses', secret: 'server', expr: createCollection('two words'), status: 400, code: 'validation failed', position: ['create_collection'] },
-    { name: 'data that is not an object', secret: 'server', expr: { create: collection('places'), params: literal({ data: 5n }) }, status: 400, code: 'validation failed', position: ['create'] },
-    { name: 'an id already taken', secret: 'server', expr: createDoc(docRef('places', '1'), { n: 2n }), status: 400, code: 'instance already exists', position: ['create'] },
-    { name: 'a Create the client key may not do', secret: 'client', expr: createDoc(collection('places'), { n: 3n }), status: 403, code: 'permission denied', position: ['create'] },
-    { name: 'a Create nested in do', secret: 'server', expr: { do: [1n, createDoc(docRef('places', '1'), { n: 4n })] }, status: 400, code: 'instance already exists', position: ['do', 1n, 'create'] },
-  ])(['PROTO-ERROR-012'], 'an error Create or a Create function raises for the record it writes ($name) is at its function argument', async ({ secret, expr, status, code, position }) => {
-    const client = secret === 'admin' ? t.admin : secret === 'server' ? t.server : t.client;
-    const error = expectQueryError(await client.query(expr), [status, code]);
-    expect(error.position).toEqual(position);
-  });
+    {
+      name: 'a key role CreateKey refuses',
+      secret: 'admin',
+      expr: { create_key: { object: { role: 'emperor' } } },
+      status: 400,
+      code: 'validation failed',
+      position: ['create_key'],
+    },
+    {
+      name: 'a collection name CreateCollection refuses',
+      secret: 'server',
+      expr: createCollection('two words'),
+      status: 400,
+      code: 'validation failed',
+      position: ['create_collection'],
+    },
+    {
+      name: 'data that is not an object',
+      secret: 'server',
+      expr: { create: collection('places'), params: literal({ data: 5n }) },
+      status: 400,
+      code: 'validation failed',
+      position: ['create'],
+    },
+    {
+      name: 'an id already taken',
+      secret: 'server',
+      expr: createDoc(docRef('places', '1'), { n: 2n }),
+      status: 400,
+      code: 'instance already exists',
+      position: ['create'],
+    },
+    {
+      name: 'a Create the client key may not do',
+      secret: 'client',
+      expr: createDoc(collection('places'), { n: 3n }),
+      status: 403,
+      code: 'permission denied',
+      position: ['create'],
+    },
+    {
+      name: 'a Create nested in do',
+      secret: 'server',
+      expr: { do: [1n, createDoc(docRef('places', '1'), { n: 4n })] },
+      status: 400,
+      code: 'instance already exists',
+      position: ['do', 1n, 'create'],
+    },
+  ])(
+    ['PROTO-ERROR-012'],
+    'an error Create or a Create function raises for the record it writes ($name) is at its function argument',
+    async ({ secret, expr, status, code, position }) => {
+      const client = secret === 'admin' ? t.admin : secret === 'server' ? t.server : t.client;
+      const error = expectQueryError(await client.query(expr), [status, code]);
+      expect(error.position).toEqual(position);
+    },
+  );
 
-  check(['PROTO-ERROR-014'], 'Update or Replace of a missing document answers instance not found at its target argument; Delete at the Delete itself', async () => {
-    const missing = docRef('places', '424242');
-    const cases: Array<[unknown, unknown[]]> = [
-      [{ update: missing, params: literal({ data: { n: 1n } }) }, ['update']],
-      [{ replace: missing, params: literal({ data: { n: 1n } }) }, ['replace']],
-      [{ do: [1n, { update: missing, params: literal({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
-      [{ delete: missing }, []],
-      [{ do: [1n, { delete: missing }] }, ['do', 1n]],
-    ];
-    for (const [expr, position] of cases) {
-      const res = await t.server.query(expr);
-      expect(expectQueryError(res, [404, 'instance not found']).position, res.explain('reports the missing target elsewhere')).toEqual(position);
-    }
-  });
+  check(
+    ['PROTO-ERROR-014'],
+    'Update or Replace of a missing document answers instance not found at its target argument; Delete at the Delete itself',
+    async () => {
+      const missing = docRef('places', '424242');
+      const cases: Array<[unknown, unknown[]]> = [
+        [{ update: missing, params: literal({ data: { n: 1n } }) }, ['update']],
+        [{ replace: missing, params: literal({ data: { n: 1n } }) }, ['replace']],
+        [{ do: [1n, { update: missing, params: literal({ data: { n: 1n } }) }] }, ['do', 1n, 'update']],
+        [{ delete: missing }, []],
+        [{ do: [1n, { delete: missing }] }, ['do', 1n]],
+      ];
+      for (const [expr, position] of cases) {
+        const res = await t.server.query(expr);
+        expect(expectQueryError(res, [404, 'instance not found']).position, res.explain('reports the missing target elsewhere')).toEqual(
+          position,
+        );
+      }
+    },
+  );
 
-  check(['PROTO-ERROR-013'], 'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself', async () => {
-    expect(expectQueryError(await t.server.query({ update: doc.ref, params: literal({ data: 5n }) }), [400, 'validation failed']).position).toEqual([]);
-    expect(expectQueryError(await t.server.query({ replace: doc.ref, params: literal({ data: 'x' }) }), [400, 'validation failed']).position).toEqual([]);
-    expect(expectQueryError(await t.client.query({ delete: doc.ref }), [403, 'permission denied']).position).toEqual([]);
-    const dangling = { create: collection('places'), params: { object: { data: { object: { to: collection('no_such_collection') } } } } };
-    expect(expectQueryError(await t.server.query(dangling), [400, 'validation failed']).position).toEqual([]);
-    expect(expectQueryError(await t.server.query({ do: [1n, dangling] }), [400, 'validation failed']).position).toEqual(['do', 1n]);
-  });
+  check(
+    ['PROTO-ERROR-013'],
+    'Update, Replace and Delete errors, and unresolved refs in any write, are at the position of the write itself',
+    async () => {
+      expect(
+        expectQueryError(await t.server.query({ update: doc.ref, params: literal({ data: 5n }) }), [400, 'validation failed']).position,
+      ).toEqual([]);
+      expect(
+        expectQueryError(await t.server.query({ replace: doc.ref, params: literal({ data: 'x' }) }), [400, 'validation failed']).position,
+      ).toEqual([]);
+      expect(expectQueryError(await t.client.query({ delete: doc.ref }), [403, 'permission denied']).position).toEqual([]);
+      const dangling = { create: collection('places'), params: { object: { data: { object: { to: collection('no_such_collection') } } } } };
+      expect(expectQueryError(await t.server.query(dangling), [400, 'validation failed']).position).toEqual([]);
+      expect(expectQueryError(await t.server.query({ do: [1n, dangling] }), [400, 'validation failed']).position).toEqual(['do', 1n]);
+    },
+  );
 });

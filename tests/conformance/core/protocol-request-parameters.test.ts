@@ -56,54 +56,72 @@ const V10_ONLY_MALFORMED = {
 const t = useTenant({ roles: ['server'] });
 
 describe.concurrent('Request parameter headers on POST /', () => {
-  check.each(NOT_LONGS.map((value) => ({ value })))(['PROTO-HEADER-005'], "x-last-seen-txn '$value' answers 400 bad request: Invalid timestamp", async ({ value }) => {
-    const res = await t.server.query(TRUE_QUERY, { headers: { 'x-last-seen-txn': value } });
-    expectV4BadHeader(res, `Invalid header 'x-last-seen-txn': Invalid timestamp '${value}'.`);
-  });
+  check.each(NOT_LONGS.map((value) => ({ value })))(
+    ['PROTO-HEADER-005'],
+    "x-last-seen-txn '$value' answers 400 bad request: Invalid timestamp",
+    async ({ value }) => {
+      const res = await t.server.query(TRUE_QUERY, { headers: { 'x-last-seen-txn': value } });
+      expectV4BadHeader(res, `Invalid header 'x-last-seen-txn': Invalid timestamp '${value}'.`);
+    },
+  );
 
   check.each(TIMEOUT_CASES)(['PROTO-HEADER-006'], "x-query-timeout '$value' answers 400 bad request: $error", async ({ value, error }) => {
     const res = await t.server.query(TRUE_QUERY, { headers: { 'x-query-timeout': value } });
     expectV4BadHeader(res, `Invalid header 'x-query-timeout': ${error}`);
   });
 
-  check.each(RETRY_CASES)(['PROTO-HEADER-007'], "x-max-retries-on-contention '$value' answers 400 bad request: $error", async ({ value, error }) => {
-    const res = await t.server.query(TRUE_QUERY, { headers: { 'x-max-retries-on-contention': value } });
-    expectV4BadHeader(res, `Invalid header 'x-max-retries-on-contention': ${error}`);
-  });
+  check.each(RETRY_CASES)(
+    ['PROTO-HEADER-007'],
+    "x-max-retries-on-contention '$value' answers 400 bad request: $error",
+    async ({ value, error }) => {
+      const res = await t.server.query(TRUE_QUERY, { headers: { 'x-max-retries-on-contention': value } });
+      expectV4BadHeader(res, `Invalid header 'x-max-retries-on-contention': ${error}`);
+    },
+  );
 
-  check(['PROTO-HEADER-008'], 'well-formed x-last-seen-txn, x-query-timeout and x-max-retries-on-contention leave a read and a write answering as without them', async () => {
-    const plain = (await t.server.query(TRUE_QUERY)).expectStatus(200);
-    expect(plain.resource).toBe(true);
-    const seen = plain.headers['x-txn-time'];
-    expect(seen, plain.explain('carries x-txn-time')).toMatch(/^\d+$/);
-    const variants: Record<string, string>[] = [
-      { 'x-last-seen-txn': seen! },
-      { 'x-last-seen-txn': '0' },
-      { 'x-last-seen-txn': '-1' },
-      { 'x-query-timeout': '60000' },
-      { 'x-query-timeout': '600000' },
-      { 'x-max-retries-on-contention': '0' },
-      { 'x-max-retries-on-contention': '7' },
-      { 'x-last-seen-txn': seen!, 'x-query-timeout': '60000', 'x-max-retries-on-contention': '3' },
-    ];
-    for (const headers of variants) {
-      const res = await t.server.query(TRUE_QUERY, { headers });
-      res.expectStatus(200);
-      expect(res.resource, res.explain(`answers true with ${JSON.stringify(headers)}`)).toBe(true);
-    }
-    const name = uniqueName('header_write');
-    const created = await t.server.query(createCollection(name), { headers: { 'x-last-seen-txn': seen!, 'x-query-timeout': '60000', 'x-max-retries-on-contention': '2' } });
-    created.expectStatus(201);
-    expect(created.resource.name, created.explain('created the collection')).toBe(name);
-  });
+  check(
+    ['PROTO-HEADER-008'],
+    'well-formed x-last-seen-txn, x-query-timeout and x-max-retries-on-contention leave a read and a write answering as without them',
+    async () => {
+      const plain = (await t.server.query(TRUE_QUERY)).expectStatus(200);
+      expect(plain.resource).toBe(true);
+      const seen = plain.headers['x-txn-time'];
+      expect(seen, plain.explain('carries x-txn-time')).toMatch(/^\d+$/);
+      const variants: Record<string, string>[] = [
+        { 'x-last-seen-txn': seen! },
+        { 'x-last-seen-txn': '0' },
+        { 'x-last-seen-txn': '-1' },
+        { 'x-query-timeout': '60000' },
+        { 'x-query-timeout': '600000' },
+        { 'x-max-retries-on-contention': '0' },
+        { 'x-max-retries-on-contention': '7' },
+        { 'x-last-seen-txn': seen!, 'x-query-timeout': '60000', 'x-max-retries-on-contention': '3' },
+      ];
+      for (const headers of variants) {
+        const res = await t.server.query(TRUE_QUERY, { headers });
+        res.expectStatus(200);
+        expect(res.resource, res.explain(`answers true with ${JSON.stringify(headers)}`)).toBe(true);
+      }
+      const name = uniqueName('header_write');
+      const created = await t.server.query(createCollection(name), {
+        headers: { 'x-last-seen-txn': seen!, 'x-query-timeout': '60000', 'x-max-retries-on-contention': '2' },
+      });
+      created.expectStatus(201);
+      expect(created.resource.name, created.explain('created the collection')).toBe(name);
+    },
+  );
 
-  check(['PROTO-HEADER-013'], 'POST / ignores malformed x-last-txn-ts, x-query-timeout-ms, x-max-contention-retries, x-linearized, x-typecheck and x-performance-hints', async () => {
-    for (const [name, value] of Object.entries(V10_ONLY_MALFORMED)) {
-      const res = await t.server.query(TRUE_QUERY, { headers: { [name]: value } });
-      res.expectStatus(200);
-      expect(res.resource, res.explain(`ignores ${name}: ${value}`)).toBe(true);
-    }
-  });
+  check(
+    ['PROTO-HEADER-013'],
+    'POST / ignores malformed x-last-txn-ts, x-query-timeout-ms, x-max-contention-retries, x-linearized, x-typecheck and x-performance-hints',
+    async () => {
+      for (const [name, value] of Object.entries(V10_ONLY_MALFORMED)) {
+        const res = await t.server.query(TRUE_QUERY, { headers: { [name]: value } });
+        res.expectStatus(200);
+        expect(res.resource, res.explain(`ignores ${name}: ${value}`)).toBe(true);
+      }
+    },
+  );
 });
 
 describe.concurrent('Request parameter headers on /query/1 and /feed/1', () => {
@@ -124,13 +142,19 @@ describe.concurrent('Request parameter headers on /query/1 and /feed/1', () => {
     ...RETRY_CASES.map((c) => ({ name: 'x-max-contention-retries', ...c })),
   ];
 
-  check.each(NUMERIC_CASES)(['PROTO-HEADER-009'], "/query/1 with $name '$value' answers 400 invalid_request: $error", async ({ name, value, error }) => {
-    const res = await t.server.fql(SOURCE_QUERY, undefined, { headers: { [name]: value } });
-    expectV10BadRequest(res, `Invalid header '${name}': ${error}`);
-  });
+  check.each(NUMERIC_CASES)(
+    ['PROTO-HEADER-009'],
+    "/query/1 with $name '$value' answers 400 invalid_request: $error",
+    async ({ name, value, error }) => {
+      const res = await t.server.fql(SOURCE_QUERY, undefined, { headers: { [name]: value } });
+      expectV10BadRequest(res, `Invalid header '${name}': ${error}`);
+    },
+  );
 
   check.each(
-    ['x-linearized', 'x-typecheck', 'x-performance-hints'].flatMap((name) => ['yes', '1', 'maybe', 'truex'].map((value) => ({ name, value }))),
+    ['x-linearized', 'x-typecheck', 'x-performance-hints'].flatMap((name) =>
+      ['yes', '1', 'maybe', 'truex'].map((value) => ({ name, value })),
+    ),
   )(['PROTO-HEADER-010'], "/query/1 with $name '$value' answers 400 invalid_request: Must be a boolean value", async ({ name, value }) => {
     const res = await t.server.fql(SOURCE_QUERY, undefined, { headers: { [name]: value } });
     expectV10BadRequest(res, `Invalid header '${name}': Must be a boolean value.`);
@@ -144,10 +168,14 @@ describe.concurrent('Request parameter headers on /query/1 and /feed/1', () => {
     { name: 'x-query-timeout-ms', value: '600001', error: 'Must be less than or equal to 600000.' },
     { name: 'x-max-contention-retries', value: 'many', error: "Invalid number 'many'." },
     { name: 'x-max-contention-retries', value: '8', error: 'Must be between 0 and 7.' },
-  ])(['PROTO-HEADER-011'], "/feed/1 with $name '$value' answers 400 invalid_request: Invalid headers: … $error", async ({ name, value, error }) => {
-    const res = await t.server.feed({ token }, { headers: { [name]: value } });
-    expectV10BadRequest(res, `Invalid headers: Invalid header '${name}': ${error}`);
-  });
+  ])(
+    ['PROTO-HEADER-011'],
+    "/feed/1 with $name '$value' answers 400 invalid_request: Invalid headers: … $error",
+    async ({ name, value, error }) => {
+      const res = await t.server.feed({ token }, { headers: { [name]: value } });
+      expectV10BadRequest(res, `Invalid headers: Invalid header '${name}': ${error}`);
+    },
+  );
 
   check(['PROTO-HEADER-012'], '/query/1 and /feed/1 answer 200 with well-formed values of the headers they read', async () => {
     const queryVariants: Record<string, string>[] = [
@@ -163,7 +191,14 @@ describe.concurrent('Request parameter headers on /query/1 and /feed/1', () => {
       { 'x-typecheck': 'TRUE' },
       { 'x-performance-hints': 'true' },
       { 'x-performance-hints': 'false' },
-      { 'x-last-txn-ts': txnTs, 'x-query-timeout-ms': '5000', 'x-max-contention-retries': '3', 'x-linearized': 'false', 'x-typecheck': 'false', 'x-performance-hints': 'false' },
+      {
+        'x-last-txn-ts': txnTs,
+        'x-query-timeout-ms': '5000',
+        'x-max-contention-retries': '3',
+        'x-linearized': 'false',
+        'x-typecheck': 'false',
+        'x-performance-hints': 'false',
+      },
     ];
     for (const headers of queryVariants) {
       const res = await t.server.fql(SOURCE_QUERY, undefined, { headers });
@@ -202,7 +237,10 @@ const MALFORMED_TAGS = [
   { value: 'a=1,b=2,a=3', error: 'duplicate key' },
   { value: `a=${'v'.repeat(81)},${'k'.repeat(41)}=1`, error: 'invalid key' },
   // 25 pairs of the longest key and value: every limit but the header's length is met.
-  { value: Array.from({ length: 25 }, (_, i) => `${'k'.repeat(38)}${String(i).padStart(2, '0')}=${'v'.repeat(80)}`).join(','), error: 'header is too long' },
+  {
+    value: Array.from({ length: 25 }, (_, i) => `${'k'.repeat(38)}${String(i).padStart(2, '0')}=${'v'.repeat(80)}`).join(','),
+    error: 'header is too long',
+  },
 ];
 const WELL_FORMED_TAGS = ['', 'a=1', 'foo=bar,baz_2=QUX_3', pairs(25), `${'k'.repeat(40)}=${'v'.repeat(80)}`];
 
@@ -229,22 +267,29 @@ describe.concurrent('Query tags and x-format', () => {
     },
   );
 
-  check(['PROTO-HEADER-016'], 'well-formed tags headers are accepted: x-fauna-tags on POST /, x-query-tags on /query/1 (echoed as query_tags)', async () => {
-    for (const value of WELL_FORMED_TAGS) {
-      const res = await t.server.query(TRUE_QUERY, { headers: { 'x-fauna-tags': value } });
-      res.expectStatus(200);
-      expect(res.resource, res.explain(`answers true with x-fauna-tags '${value}'`)).toBe(true);
-      const fql = await t.server.fql(`${COLLECTION}Tags.all().eventSource()`, undefined, { headers: { 'x-query-tags': value } });
-      expect(fql.status, fql.explain(`answers 200 with x-query-tags '${value}'`)).toBe(200);
-      if (value !== '') expect(typeof fql.body.query_tags, fql.explain('echoes the tags as query_tags')).toBe('string');
-    }
-  });
+  check(
+    ['PROTO-HEADER-016'],
+    'well-formed tags headers are accepted: x-fauna-tags on POST /, x-query-tags on /query/1 (echoed as query_tags)',
+    async () => {
+      for (const value of WELL_FORMED_TAGS) {
+        const res = await t.server.query(TRUE_QUERY, { headers: { 'x-fauna-tags': value } });
+        res.expectStatus(200);
+        expect(res.resource, res.explain(`answers true with x-fauna-tags '${value}'`)).toBe(true);
+        const fql = await t.server.fql(`${COLLECTION}Tags.all().eventSource()`, undefined, { headers: { 'x-query-tags': value } });
+        expect(fql.status, fql.explain(`answers 200 with x-query-tags '${value}'`)).toBe(200);
+        if (value !== '') expect(typeof fql.body.query_tags, fql.explain('echoes the tags as query_tags')).toBe('string');
+      }
+    },
+  );
 
   check.each([{ value: 'json' }, { value: 'Tagged' }, { value: 'SIMPLE' }, { value: 'decorated_' }, { value: '' }])(
     ['PROTO-HEADER-017'],
     "/query/1 with x-format '$value' answers 400 invalid_request: Invalid format",
     async ({ value }) => {
-      const res = await t.server.request('POST', '/query/1', { body: { query: `${COLLECTION}Tags.all().eventSource()` }, headers: { 'x-format': value } });
+      const res = await t.server.request('POST', '/query/1', {
+        body: { query: `${COLLECTION}Tags.all().eventSource()` },
+        headers: { 'x-format': value },
+      });
       expectV10BadRequest(res, `Invalid header 'x-format': Invalid format ${value}`);
     },
   );

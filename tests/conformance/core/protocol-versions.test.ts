@@ -6,11 +6,14 @@ const COLL = 'spells';
 
 /** Every key used inside `@ref` payloads of a rendered value. */
 function refKeys(value: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => refKeys(v, into));
-  else if (value !== null && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const v of value) refKeys(v, into);
+  } else if (value !== null && typeof value === 'object') {
     const ref = (value as Record<string, unknown>)['@ref'];
-    if (ref !== null && typeof ref === 'object') Object.keys(ref).forEach((k) => into.add(k));
-    Object.values(value).forEach((v) => refKeys(v, into));
+    if (ref !== null && typeof ref === 'object') {
+      for (const k of Object.keys(ref)) into.add(k);
+    }
+    for (const v of Object.values(value)) refKeys(v, into);
   }
   return into;
 }
@@ -25,7 +28,9 @@ describe('API versions and wording', () => {
 
   check(['PROTO-VERSION-001'], 'with X-FaunaDB-API-Version: 4, refs render their collection under the key collection', async () => {
     const res = (await t.server.query({ get: docRef(COLL, '1') }, { apiVersion: '4' })).expectStatus(200);
-    expect(res.resource.ref).toEqual({ '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } } });
+    expect(res.resource.ref).toEqual({
+      '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } },
+    });
     expect([...refKeys(res.body)]).not.toContain('class');
   });
 
@@ -47,7 +52,14 @@ describe('API versions and wording', () => {
     async ({ version }) => {
       const withCollection = { '@ref': { id: '1', collection: { '@ref': { id: COLL, collection: { '@ref': { id: 'collections' } } } } } };
       const withClass = { '@ref': { id: '1', class: { '@ref': { id: COLL, class: { '@ref': { id: 'classes' } } } } } };
-      const res = await t.server.query([{ select: ['data', 'v'], from: { get: withCollection } }, { select: ['data', 'v'], from: { get: withClass } }, { equals: [withClass, withCollection] }], { apiVersion: version });
+      const res = await t.server.query(
+        [
+          { select: ['data', 'v'], from: { get: withCollection } },
+          { select: ['data', 'v'], from: { get: withClass } },
+          { equals: [withClass, withCollection] },
+        ],
+        { apiVersion: version },
+      );
       expect(res.expectStatus(200).resource).toEqual([1n, 1n, true]);
     },
   );
@@ -71,7 +83,10 @@ describe('API versions and wording', () => {
 
   check(['PROTO-VERSION-007'], 'with API version 4, native collection refs render as {"@ref":{"id":"collections"}} and so on', async () => {
     const natives = ['collections', 'databases', 'keys', 'indexes', 'tokens', 'roles'];
-    const res = await t.server.query(natives.map((name) => ({ [name]: null })), { apiVersion: '4' });
+    const res = await t.server.query(
+      natives.map((name) => ({ [name]: null })),
+      { apiVersion: '4' },
+    );
     expect(res.expectStatus(200).resource).toEqual(natives.map((id) => ({ '@ref': { id } })));
   });
 

@@ -51,12 +51,24 @@ describe('Write limits', () => {
     expect(added.json, 'the refused Update added no field').toEqual({ resource: 'absent' });
   });
 
-  check(['LIMIT-WRITE-002'], 'a query writing two 7.8 MB versions is kept; one writing three answers 400 bad request and writes none of them', async () => {
-    const kept = await t.server.query(withPart({ do: [createWith('104', 2), createWith('105', 2)] }));
-    kept.expectStatus(200);
-    expect([await exists('104'), await exists('105')]).toEqual([true, true]);
+  check(
+    ['LIMIT-WRITE-002'],
+    'a query writing two 7.8 MB versions is kept; one writing three answers 400 bad request and writes none of them',
+    async () => {
+      const kept = await t.server.query(withPart({ do: [createWith('104', 2), createWith('105', 2)] }));
+      kept.expectStatus(200);
+      expect([await exists('104'), await exists('105')]).toEqual([true, true]);
 
-    expectProtocolError(await t.server.query(withPart({ do: [createWith('106', 2), createWith('107', 2), createWith('108', 2)] })), 400, 'bad request');
-    expect([await exists('106'), await exists('107'), await exists('108')], 'no write of the refused query was kept').toEqual([false, false, false]);
-  });
+      expectProtocolError(
+        await t.server.query(withPart({ do: [createWith('106', 2), createWith('107', 2), createWith('108', 2)] })),
+        400,
+        'bad request',
+      );
+      expect([await exists('106'), await exists('107'), await exists('108')], 'no write of the refused query was kept').toEqual([
+        false,
+        false,
+        false,
+      ]);
+    },
+  );
 });

@@ -45,32 +45,48 @@ describe('Event endpoints', () => {
     (await t.server.feed({ token })).expectStatus(200).expectSchema('feed-response');
   });
 
-  check(['PROTO-ENDPOINT-007', 'PROTO-STATUS-003'], 'POST /stream/1 exists and answers 200 with an open stream whose first event is status', async () => {
-    const reader = await t.server.stream({ token });
-    try {
-      expect(reader.status).toBe(200);
-      expect((await reader.next()).type).toBe('status');
-    } finally {
-      reader.close();
-    }
-  });
+  check(
+    ['PROTO-ENDPOINT-007', 'PROTO-STATUS-003'],
+    'POST /stream/1 exists and answers 200 with an open stream whose first event is status',
+    async () => {
+      const reader = await t.server.stream({ token });
+      try {
+        expect(reader.status).toBe(200);
+        expect((await reader.next()).type).toBe('status');
+      } finally {
+        reader.close();
+      }
+    },
+  );
 
-  check(['PROTO-AUTH-007'], 'an unknown secret on /query/1, /feed/1 and /stream/1 answers 401 {"error": {"code": "unauthorized", "message"}}', async () => {
-    expectV10Error(await t.server.fql(`${coll}.all().eventSource()`, undefined, { secret: UNKNOWN_SECRET }), 401, 'unauthorized');
-    expectV10Error(await t.server.feed({ token }, { secret: UNKNOWN_SECRET }), 401, 'unauthorized');
-    expectV10Error(await refusedStream(t.server, { token }, UNKNOWN_SECRET), 401, 'unauthorized');
-  });
+  check(
+    ['PROTO-AUTH-007'],
+    'an unknown secret on /query/1, /feed/1 and /stream/1 answers 401 {"error": {"code": "unauthorized", "message"}}',
+    async () => {
+      expectV10Error(await t.server.fql(`${coll}.all().eventSource()`, undefined, { secret: UNKNOWN_SECRET }), 401, 'unauthorized');
+      expectV10Error(await t.server.feed({ token }, { secret: UNKNOWN_SECRET }), 401, 'unauthorized');
+      expectV10Error(await refusedStream(t.server, { token }, UNKNOWN_SECRET), 401, 'unauthorized');
+    },
+  );
 
-  check(['PROTO-ERROR-010'], 'errors of /query/1, /feed/1 and /stream/1 before any event answer {"error": {"code", "message"}}', async () => {
-    expectV10Error(await t.server.fql(`${coll}.all(`), 400);
-    expectV10Error(await t.server.feed({ page_size: 1 }), 400, 'invalid_request');
-    expectV10Error(await refusedStream(t.server, { cursor: 'x' }), 400, 'invalid_request');
-  });
+  check(
+    ['PROTO-ERROR-010'],
+    'errors of /query/1, /feed/1 and /stream/1 before any event answer {"error": {"code", "message"}}',
+    async () => {
+      expectV10Error(await t.server.fql(`${coll}.all(`), 400);
+      expectV10Error(await t.server.feed({ page_size: 1 }), 400, 'invalid_request');
+      expectV10Error(await refusedStream(t.server, { cursor: 'x' }), 400, 'invalid_request');
+    },
+  );
 
-  check.each(['/query/2', '/feed/2', '/stream/2'])(['PROTO-VERSION-008'], 'POST %s (an unknown version segment) answers 404, not 5xx', async (path) => {
-    const res = await t.server.request('POST', path, { body: { token }, validate: false });
-    expect(res.status).toBe(404);
-  });
+  check.each(['/query/2', '/feed/2', '/stream/2'])(
+    ['PROTO-VERSION-008'],
+    'POST %s (an unknown version segment) answers 404, not 5xx',
+    async (path) => {
+      const res = await t.server.request('POST', path, { body: { token }, validate: false });
+      expect(res.status).toBe(404);
+    },
+  );
 
   check(['LIMIT-PAGE-002'], 'a feed page_size of 16000 is accepted and 16001 is refused with 400 invalid_request', async () => {
     (await t.server.feed({ token, page_size: 16000 })).expectStatus(200);

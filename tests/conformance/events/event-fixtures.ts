@@ -19,24 +19,46 @@ export interface WrittenDoc {
  * `Collection.create({…, indexes})`; a server of this spec's FQL subset refuses that query (400), and gets a v4
  * index whose source is the collection instead, which the subset reaches (DEC-009).
  */
-export async function createIndexedCollection(client: Client, name: string, index: { name: string; terms: string[]; values: string[] }): Promise<void> {
+export async function createIndexedCollection(
+  client: Client,
+  name: string,
+  index: { name: string; terms: string[]; values: string[] },
+): Promise<void> {
   const fields = (paths: string[]) => paths.map((path) => `{ field: ".${path}" }`).join(', ');
-  const defined = await client.fql(`Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`);
+  const defined = await client.fql(
+    `Collection.create({ name: "${name}", indexes: { ${index.name}: { terms: [${fields(index.terms)}], values: [${fields(index.values)}] } } })`,
+  );
   if (defined.status === 200) return;
   defined.expectStatus(400);
   await createCollections(client, name);
   const column = (path: string) => ({ field: ['data', path] });
-  (await client.query(createIndex({ name: index.name, source: collection(name), active: true, terms: index.terms.map(column), values: index.values.map(column) }))).expectStatus(200, 201);
+  (
+    await client.query(
+      createIndex({
+        name: index.name,
+        source: collection(name),
+        active: true,
+        terms: index.terms.map(column),
+        values: index.values.map(column),
+      }),
+    )
+  ).expectStatus(200, 201);
 }
 
-function writtenDoc(resource: any): WrittenDoc {
+/** What `writtenDoc` reads of a written document (integers parsed as bigint). */
+interface WrittenResource {
+  readonly ref: { readonly '@ref': { readonly id: string } };
+  readonly ts: bigint;
+}
+
+function writtenDoc(resource: WrittenResource): WrittenDoc {
   return { id: String(resource.ref['@ref'].id), ts: BigInt(resource.ts) };
 }
 
 /** Adds the documents in one transaction (one request). */
 export async function addDocs(client: Client, coll: string, docs: readonly Record<string, unknown>[]): Promise<WrittenDoc[]> {
   const res = (await client.query(docs.map((data) => createDoc(coll, data)))).expectStatus(200, 201);
-  return (res.resource as any[]).map(writtenDoc);
+  return (res.resource as WrittenResource[]).map(writtenDoc);
 }
 
 export async function addDoc(client: Client, coll: string, data: Record<string, unknown>): Promise<WrittenDoc> {
@@ -83,7 +105,11 @@ export interface CreatedSource {
 }
 
 /** Creates an event source on `/query/1` (tagged format) and answers its token and creation time. */
-export async function createSource(client: Client, query: string | { fql: unknown[] }, args?: Record<string, unknown>): Promise<CreatedSource> {
+export async function createSource(
+  client: Client,
+  query: string | { fql: unknown[] },
+  args?: Record<string, unknown>,
+): Promise<CreatedSource> {
   const res = (await client.fql(query, args, { format: 'tagged' })).expectStatus(200);
   const token = res.body?.data?.['@stream'];
   if (typeof token !== 'string') throw new Error(res.explain('did not answer {"data": {"@stream": <token>}}'));
@@ -91,10 +117,11 @@ export async function createSource(client: Client, query: string | { fql: unknow
 }
 
 export interface FeedPage {
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   readonly events: any[];
   readonly cursor: string;
   readonly has_next: boolean;
-  readonly stats: any;
+  readonly stats: Record<string, unknown>;
 }
 
 export async function feedPage(client: Client, body: Record<string, unknown>): Promise<FeedPage> {
@@ -103,7 +130,12 @@ export async function feedPage(client: Client, body: Record<string, unknown>): P
 }
 
 /** Polls page after page until `has_next` is false; answers every event and the last cursor. */
-export async function feedAll(client: Client, body: Record<string, unknown>, maxPages = 200): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
+export async function feedAll(
+  client: Client,
+  body: Record<string, unknown>,
+  maxPages = 200,
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
+): Promise<{ events: any[]; cursor: string; pages: FeedPage[] }> {
   const pages: FeedPage[] = [];
   let request = body;
   for (let i = 0; i < maxPages; i++) {
@@ -117,6 +149,7 @@ export async function feedAll(client: Client, body: Record<string, unknown>, max
 }
 
 /** The next event that is not `status`. */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function nextData(reader: StreamReader, timeoutMs?: number): Promise<any> {
   for (;;) {
     const event = await reader.next(timeoutMs === undefined ? {} : { timeoutMs });
@@ -125,8 +158,9 @@ export async function nextData(reader: StreamReader, timeoutMs?: number): Promis
 }
 
 /** Reads `count` non-status events. */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function collectData(reader: StreamReader, count: number, timeoutMs?: number): Promise<any[]> {
-  const out: any[] = [];
+  const out: unknown[] = [];
   while (out.length < count) out.push(await nextData(reader, timeoutMs));
   return out;
 }
@@ -145,6 +179,7 @@ export const REVOCATION_TEST_TIMEOUT_MS = REVOCATION_DEADLINE_MS + 30_000;
  * valid every half second (what makes a server re-check the secret that opened the stream), within
  * REVOCATION_DEADLINE_MS.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function nextEventWhileWriting(reader: StreamReader, write: () => Promise<unknown>): Promise<any> {
   const deadline = Date.now() + REVOCATION_DEADLINE_MS;
   while (Date.now() < deadline) {
@@ -161,7 +196,10 @@ export async function nextEventWhileWriting(reader: StreamReader, write: () => P
 
 /** Asserts that the server ended the stream: no further event within 3 s, then the end. */
 export async function expectEnded(reader: StreamReader): Promise<void> {
-  const err = await reader.next({ timeoutMs: 3_000 }).then((e) => new Error(`another event followed: ${showEvent(e)}`), (e: Error) => e);
+  const err = await reader.next({ timeoutMs: 3_000 }).then(
+    (e) => new Error(`another event followed: ${showEvent(e)}`),
+    (e: Error) => e,
+  );
   expect(err.name, err.message).toBe('StreamEndedError');
 }
 
@@ -191,6 +229,11 @@ export function showEvent(event: unknown): string {
   return JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
-export function docId(event: any): string {
+/** What `docId` reads of an event: its document, tagged (`@doc`) or plain. */
+export interface EventData {
+  readonly data?: { readonly '@doc'?: { readonly id: unknown }; readonly id?: unknown };
+}
+
+export function docId(event: EventData): string {
   return String(event.data?.['@doc']?.id ?? event.data?.id);
 }

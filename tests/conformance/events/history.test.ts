@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { check, target, useTenant, type StreamReader } from '../../harness/index.js';
 import { createCollections, createDoc, deleteDoc, docRef, updateDoc } from '../../harness/v4.js';
 import { checkHistory, expectedChanges, type ExpectedChange, type Observation, type ObservedEvent } from '../../harness/history-checker.js';
-import { createSource, docId, feedAll, nextData, showEvent } from './event-fixtures.js';
+import { createSource, docId, type EventData, feedAll, nextData, showEvent } from './event-fixtures.js';
 
 const SLOTS = 6;
 const IN_SET_BELOW = 50;
@@ -21,15 +21,20 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 const workloadArb = fc.array(fc.array(stepArb, { minLength: 1, maxLength: 5 }), { minLength: 12, maxLength: 20 });
 
-function observed(event: any): ObservedEvent {
-  return { ts: event.txn_ts as bigint, id: docId(event), type: String(event.type) };
+/** What the checker reads of a stream event. */
+type StreamedEvent = EventData & { readonly type: string; readonly txn_ts: bigint; readonly cursor: string };
+
+function observed(event: StreamedEvent): ObservedEvent {
+  return { ts: event.txn_ts, id: docId(event), type: String(event.type) };
 }
 
 describe('History checker', () => {
   const t = useTenant({ roles: ['server'] });
 
-  check(['EVT-ORDER-001', 'EVT-ORDER-002', 'EVT-ORDER-003', 'FEED-ORDER-001', 'FEED-PAGE-006', 'STREAM-REPLAY-004', 'EVT-TRIGGER-006'],
-    'every committed change reaches every feed and stream client exactly once, in txn_ts order, in one order across feeds, and nothing else does', async () => {
+  check(
+    ['EVT-ORDER-001', 'EVT-ORDER-002', 'EVT-ORDER-003', 'FEED-ORDER-001', 'FEED-PAGE-006', 'STREAM-REPLAY-004', 'EVT-TRIGGER-006'],
+    'every committed change reaches every feed and stream client exactly once, in txn_ts order, in one order across feeds, and nothing else does',
+    async () => {
       const [workload] = fc.sample(workloadArb, { seed: target().seed, numRuns: 1 });
       await createCollections(t.server, 'Tracked');
       await createCollections(t.server, 'Elsewhere');
@@ -41,7 +46,7 @@ describe('History checker', () => {
 
       const slots: ({ id: string; v: number } | undefined)[] = Array.from({ length: SLOTS }, () => undefined);
       const expected: ExpectedChange[] = [];
-      const droppingSeen: any[] = [];
+      const droppingSeen: StreamedEvent[] = [];
       for (const [index, steps] of workload!.entries()) {
         // One planned write per expression sent, in the same order, so results map back by position.
         const planned: ({ slot: number; op: 'create' | 'update' | 'delete'; v?: number } | undefined)[] = [];
@@ -69,7 +74,7 @@ describe('History checker', () => {
         if (exprs.length === 0) continue;
         const res = (await t.server.query(exprs)).expectStatus(200, 201);
         const ts = BigInt(res.headers['x-txn-time']!);
-        const results = res.resource as any[];
+        const results = res.resource as { ref: { '@ref': { id: string } } }[];
         const writes = new Map<string, { before: { v: number } | undefined; after: { v: number } | undefined }>();
         for (const [r, write] of planned.entries()) {
           if (!write) continue;
@@ -90,7 +95,7 @@ describe('History checker', () => {
         }
       }
 
-      const steadySeen: any[] = [];
+      const steadySeen: StreamedEvent[] = [];
       try {
         while (steadySeen.length < expected.length) steadySeen.push(await nextData(steady));
         while (droppingSeen.length < expected.length) droppingSeen.push(await nextData(dropping));
@@ -108,5 +113,7 @@ describe('History checker', () => {
       ];
       const problems = checkHistory(expected, observations);
       expect(problems, `workload ${showEvent(workload)}`).toEqual([]);
-    }, { timeout: 60_000 });
+    },
+    { timeout: 60_000 },
+  );
 });

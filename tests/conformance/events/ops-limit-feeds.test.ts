@@ -21,28 +21,36 @@ describe('Account operations limit, feeds', () => {
     return res.body.events.at(-1)?.type === 'error';
   }
 
-  check(['LIMIT-OPS-004'], 'past the configured account operations limit a feed poll answers 429 limit_exceeded (or a page ending with an error event), and so do later polls', async (context) => {
-    const limit = requireEventSetting(context, 'opsLimit');
-    const coll = uniqueName('Polled');
-    await createCollections(t.server, coll);
-    const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
-    let cursor: string | undefined;
-    let served = 0;
-    let refused = false;
-    // Every event costs at least one operation (LIMIT-OPS-002), so the account passes the limit before the feed has
-    // served `limit` events; the poll that passes it may still answer its whole page.
-    while (!refused) {
-      expect(served, `${served} events served, past the limit of ${limit} operations`).toBeLessThanOrEqual(limit + PAGE_SIZE);
-      await transaction(t.server, Array.from({ length: PAGE_SIZE }, (_, i) => createDoc(coll, { i })));
-      const res = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
-      refused = refusal(res);
-      if (!refused) {
-        served += res.body.events.length;
-        cursor = res.body.cursor;
+  check(
+    ['LIMIT-OPS-004'],
+    'past the configured account operations limit a feed poll answers 429 limit_exceeded (or a page ending with an error event), and so do later polls',
+    async (context) => {
+      const limit = requireEventSetting(context, 'opsLimit');
+      const coll = uniqueName('Polled');
+      await createCollections(t.server, coll);
+      const { token } = await createSource(t.server, `${coll}.all().eventSource()`);
+      let cursor: string | undefined;
+      let served = 0;
+      let refused = false;
+      // Every event costs at least one operation (LIMIT-OPS-002), so the account passes the limit before the feed has
+      // served `limit` events; the poll that passes it may still answer its whole page.
+      while (!refused) {
+        expect(served, `${served} events served, past the limit of ${limit} operations`).toBeLessThanOrEqual(limit + PAGE_SIZE);
+        await transaction(
+          t.server,
+          Array.from({ length: PAGE_SIZE }, (_, i) => createDoc(coll, { i })),
+        );
+        const res = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+        refused = refusal(res);
+        if (!refused) {
+          served += res.body.events.length;
+          cursor = res.body.cursor;
+        }
       }
-    }
-    // The account stays past its limit: the next poll, from the last cursor, serves no events either.
-    const again = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
-    expect(refusal(again), `a later poll: ${again.status} ${showEvent(again.body)}`).toBe(true);
-  }, { timeout: 120_000 });
+      // The account stays past its limit: the next poll, from the last cursor, serves no events either.
+      const again = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+      expect(refusal(again), `a later poll: ${again.status} ${showEvent(again.body)}`).toBe(true);
+    },
+    { timeout: 120_000 },
+  );
 });

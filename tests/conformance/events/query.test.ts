@@ -1,8 +1,8 @@
 // Creating event sources on POST /query/1: the endpoint's wire form, tokens, supported sets and transformations.
 import { beforeAll, describe, expect } from 'vitest';
-import { check, uniqueName, useTenant } from '../../harness/index.js';
+import { check, StreamRejectedError, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
-import { addDoc, changeDoc, createIndexedCollection, createSource, docId, feedAll } from './event-fixtures.js';
+import { addDoc, changeDoc, createIndexedCollection, createSource, docId, type EventData, feedAll } from './event-fixtures.js';
 
 describe('POST /query/1 creates event sources', () => {
   const t = useTenant({ roles: ['admin', 'server'] });
@@ -18,17 +18,21 @@ describe('POST /query/1 creates event sources', () => {
     return name;
   }
 
-  const typeAndId = (event: any) => `${event.type}:${docId(event)}`;
+  const typeAndId = (event: EventData & { type: string }) => `${event.type}:${docId(event)}`;
 
-  check(['ESRC-QUERY-001', 'ESRC-TOKEN-001'], 'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats', async () => {
-    for (const query of ['Product.all().eventSource()', { fql: ['Product.all().eventSource()'] }]) {
-      const res = (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200).expectSchema('v10-query-response');
-      expect(Object.keys(res.body.data)).toEqual(['@stream']);
-      expect(typeof res.body.data['@stream']).toBe('string');
-      expect(typeof res.body.txn_ts).toBe('bigint');
-      expect(typeof res.body.summary).toBe('string');
-    }
-  });
+  check(
+    ['ESRC-QUERY-001', 'ESRC-TOKEN-001'],
+    'Coll.all().eventSource() answers 200 with data {"@stream": <token>}, txn_ts, summary and stats',
+    async () => {
+      for (const query of ['Product.all().eventSource()', { fql: ['Product.all().eventSource()'] }]) {
+        const res = (await t.server.fql(query, undefined, { format: 'tagged' })).expectStatus(200).expectSchema('v10-query-response');
+        expect(Object.keys(res.body.data)).toEqual(['@stream']);
+        expect(typeof res.body.data['@stream']).toBe('string');
+        expect(typeof res.body.txn_ts).toBe('bigint');
+        expect(typeof res.body.summary).toBe('string');
+      }
+    },
+  );
 
   check(['ESRC-QUERY-002'], 'with x-format: tagged, data is tagged ({"@stream"}); simple gives the bare token', async () => {
     const tagged = (await t.server.fql('Product.all().eventSource()', undefined, { format: 'tagged' })).expectStatus(200);
@@ -39,10 +43,12 @@ describe('POST /query/1 creates event sources', () => {
 
   check(['ESRC-QUERY-003'], 'a {"value": <tagged>} fragment is used as a literal value in the query', async () => {
     const { token, txnTs } = await createSource(t.server, { fql: ['Order.where(.qty > ', { value: { '@int': '5' } }, ').eventSource()'] });
-    const res = (await t.server.query([
-      { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 3 } } } } },
-      { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 9 } } } } },
-    ])).expectStatus(200, 201);
+    const res = (
+      await t.server.query([
+        { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 3 } } } } },
+        { create: { collection: 'Order' }, params: { object: { data: { object: { qty: 9 } } } } },
+      ])
+    ).expectStatus(200, 201);
     expect(res.status).toBeLessThan(300);
     const { events } = await feedAll(t.server, { token, start_ts: txnTs });
     expect(events.map((e) => JSON.stringify(e.data['@doc'].qty))).toEqual(['{"@int":"9"}']);
@@ -78,18 +84,34 @@ describe('POST /query/1 creates event sources', () => {
     (await t.server.request('POST', '/query/1', { rawBody: '{"query": ' })).expectStatus(400).expectErrorCode('invalid_request');
   });
 
-  check(['ESRC-QUERY-005'], 'a query that does not parse answers 400 invalid_query, its summary or message naming the position', async () => {
-    const res = (await t.server.fql('Product.all(.eventSource()')).expectStatus(400).expectErrorCode('invalid_query');
-    expect(`${res.body.error.message}\n${res.body.summary ?? ''}`).toMatch(/\d+:\d+/);
-  });
+  check(
+    ['ESRC-QUERY-005'],
+    'a query that does not parse answers 400 invalid_query, its summary or message naming the position',
+    async () => {
+      const res = (await t.server.fql('Product.all(.eventSource()')).expectStatus(400).expectErrorCode('invalid_query');
+      expect(`${res.body.error.message}\n${res.body.summary ?? ''}`).toMatch(/\d+:\d+/);
+    },
+  );
 
-  check(['ESRC-QUERY-006'], 'stats carries integer compute_ops, read_ops, write_ops, query_time_ms, storage bytes, contention_retries and rate_limits_hit', async () => {
-    const res = (await t.server.fql('Product.all().eventSource()')).expectStatus(200).expectSchema('v10-query-response');
-    for (const key of ['compute_ops', 'read_ops', 'write_ops', 'query_time_ms', 'storage_bytes_read', 'storage_bytes_write', 'contention_retries']) {
-      expect(typeof res.body.stats[key], key).toBe('bigint');
-    }
-    expect(Array.isArray(res.body.stats.rate_limits_hit)).toBe(true);
-  });
+  check(
+    ['ESRC-QUERY-006'],
+    'stats carries integer compute_ops, read_ops, write_ops, query_time_ms, storage bytes, contention_retries and rate_limits_hit',
+    async () => {
+      const res = (await t.server.fql('Product.all().eventSource()')).expectStatus(200).expectSchema('v10-query-response');
+      for (const key of [
+        'compute_ops',
+        'read_ops',
+        'write_ops',
+        'query_time_ms',
+        'storage_bytes_read',
+        'storage_bytes_write',
+        'contention_retries',
+      ]) {
+        expect(typeof res.body.stats[key], key).toBe('bigint');
+      }
+      expect(Array.isArray(res.body.stats.rate_limits_hit)).toBe(true);
+    },
+  );
 
   check(['ESRC-QUERY-007'], 'a query error answers {"error": {code, message}, summary, txn_ts, stats}', async () => {
     const res = (await t.server.fql('Product.all().take(2).eventSource()')).expectStatus(400).expectSchema('v10-error');
@@ -110,9 +132,14 @@ describe('POST /query/1 creates event sources', () => {
     for (const token of ['not-a-token', 'bm90LWEtdG9rZW4=', '']) {
       (await t.server.feed({ token })).expectStatus(400).expectErrorCode('invalid_request');
     }
-    const err = await t.server.stream({ token: 'not-a-token' }).then(() => undefined, (e: any) => e);
-    expect(err?.response?.status).toBe(400);
-    expect(err.response.errorCode).toBe('invalid_request');
+    const err = await t.server.stream({ token: 'not-a-token' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StreamRejectedError);
+    const { response } = err as StreamRejectedError;
+    expect(response.status).toBe(400);
+    expect(response.errorCode).toBe('invalid_request');
   });
 
   check(['ESRC-SET-001'], 'Coll.all() converts to a source that tracks every document of the collection and none of another', async () => {
@@ -148,34 +175,42 @@ describe('POST /query/1 creates event sources', () => {
     expect((await feedAll(t.server, { token: both.token })).events.map((e) => e.data)).toEqual([{ name: 'mug' }]);
   });
 
-  check(['ESRC-SET-003'], 'Coll.<index>(<terms>) converts to a source over the index\'s set: documents with the term, changes of its terms and values only', async () => {
-    const coll = uniqueName('Ix');
-    const index = uniqueName('byColor');
-    await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['price'] });
-    const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
-    const red = await addDoc(t.server, coll, { color: 'red', price: 1, note: 'a' });
-    await addDoc(t.server, coll, { color: 'blue', price: 1 });
-    await changeDoc(t.server, coll, red.id, { note: 'b' });
-    await changeDoc(t.server, coll, red.id, { price: 2 });
-    await changeDoc(t.server, coll, red.id, { color: 'blue' });
-    expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${red.id}`, `update:${red.id}`, `remove:${red.id}`]);
-  });
+  check(
+    ['ESRC-SET-003'],
+    "Coll.<index>(<terms>) converts to a source over the index's set: documents with the term, changes of its terms and values only",
+    async () => {
+      const coll = uniqueName('Ix');
+      const index = uniqueName('byColor');
+      await createIndexedCollection(t.server, coll, { name: index, terms: ['color'], values: ['price'] });
+      const { token } = await createSource(t.server, `${coll}.${index}("red").eventSource()`);
+      const red = await addDoc(t.server, coll, { color: 'red', price: 1, note: 'a' });
+      await addDoc(t.server, coll, { color: 'blue', price: 1 });
+      await changeDoc(t.server, coll, red.id, { note: 'b' });
+      await changeDoc(t.server, coll, red.id, { price: 2 });
+      await changeDoc(t.server, coll, red.id, { color: 'blue' });
+      expect((await feedAll(t.server, { token })).events.map(typeAndId)).toEqual([`add:${red.id}`, `update:${red.id}`, `remove:${red.id}`]);
+    },
+  );
 
-  check(['ESRC-SET-004', 'ESRC-ON-003'], 'Set.single(Coll.byId(id)) converts to a source of that document only; eventsOn on it may name any field', async () => {
-    const coll = await freshCollection();
-    const mine = await addDoc(t.server, coll, { a: 1, b: 1 });
-    const single = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventSource()`);
-    const watched = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventsOn(.a, .anything)`);
-    const other = await addDoc(t.server, coll, { a: 1, b: 1 });
-    await changeDoc(t.server, coll, other.id, { a: 2 });
-    await changeDoc(t.server, coll, mine.id, { b: 2 });
-    await changeDoc(t.server, coll, mine.id, { a: 2 });
-    expect((await feedAll(t.server, { token: single.token })).events.map(typeAndId)).toEqual([`update:${mine.id}`, `update:${mine.id}`]);
-    // A change of b alone emits nothing; a change of a emits update.
-    const events = (await feedAll(t.server, { token: watched.token })).events;
-    expect(events.map(typeAndId)).toEqual([`update:${mine.id}`]);
-    expect(events[0].data['@doc'].a).toEqual({ '@int': '2' });
-  });
+  check(
+    ['ESRC-SET-004', 'ESRC-ON-003'],
+    'Set.single(Coll.byId(id)) converts to a source of that document only; eventsOn on it may name any field',
+    async () => {
+      const coll = await freshCollection();
+      const mine = await addDoc(t.server, coll, { a: 1, b: 1 });
+      const single = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventSource()`);
+      const watched = await createSource(t.server, `Set.single(${coll}.byId("${mine.id}")).eventsOn(.a, .anything)`);
+      const other = await addDoc(t.server, coll, { a: 1, b: 1 });
+      await changeDoc(t.server, coll, other.id, { a: 2 });
+      await changeDoc(t.server, coll, mine.id, { b: 2 });
+      await changeDoc(t.server, coll, mine.id, { a: 2 });
+      expect((await feedAll(t.server, { token: single.token })).events.map(typeAndId)).toEqual([`update:${mine.id}`, `update:${mine.id}`]);
+      // A change of b alone emits nothing; a change of a emits update.
+      const events = (await feedAll(t.server, { token: watched.token })).events;
+      expect(events.map(typeAndId)).toEqual([`update:${mine.id}`]);
+      expect(events[0].data['@doc'].a).toEqual({ '@int': '2' });
+    },
+  );
 
   check(['ESRC-SET-005'], 'an event source on a system collection is rejected with 400 invalid_query or invalid_receiver', async () => {
     for (const query of ['Collection.all().eventSource()', 'Key.all().eventSource()']) {
@@ -183,29 +218,44 @@ describe('POST /query/1 creates event sources', () => {
     }
   });
 
-  check(['ESRC-SET-006'], 'a set combining documents of more than one collection is rejected with 400 invalid_receiver (or invalid_query) and no token', async () => {
-    const res = (await t.server.fql('Product.all().concat(Order.all()).eventSource()')).expectStatus(400).expectErrorCode('invalid_receiver', 'invalid_query');
-    expect(res.body).not.toHaveProperty('data');
-  });
+  check(
+    ['ESRC-SET-006'],
+    'a set combining documents of more than one collection is rejected with 400 invalid_receiver (or invalid_query) and no token',
+    async () => {
+      const res = (await t.server.fql('Product.all().concat(Order.all()).eventSource()'))
+        .expectStatus(400)
+        .expectErrorCode('invalid_receiver', 'invalid_query');
+      expect(res.body).not.toHaveProperty('data');
+    },
+  );
 
   check(['ESRC-TRANSFORM-002'], 'where() called on the event source itself is accepted', async () => {
     (await t.server.fql('Product.all().eventSource().where(.price > 3)', undefined, { format: 'tagged' })).expectStatus(200);
   });
 
-  check.each(['drop(1)', 'take(2)', 'order(.price)', 'reverse()'])(['ESRC-TRANSFORM-003', 'ESRC-TRANSFORM-004'],
-    'any other set method (%s) before eventSource() answers 400 invalid_receiver naming the method and its position', async (call) => {
+  check.each(['drop(1)', 'take(2)', 'order(.price)', 'reverse()'])(
+    ['ESRC-TRANSFORM-003', 'ESRC-TRANSFORM-004'],
+    'any other set method (%s) before eventSource() answers 400 invalid_receiver naming the method and its position',
+    async (call) => {
       const query = `Product.all().${call}.eventSource()`;
       const res = (await t.server.fql(query)).expectStatus(400).expectErrorCode('invalid_receiver');
       const method = call.slice(0, call.indexOf('('));
       expect(res.body.error.message).toContain(method);
       expect(`${res.body.error.message}\n${res.body.summary}`).toMatch(/\d+:\d+/);
-    });
+    },
+  );
 
-  check(['ESRC-ON-002'], 'eventsOn on an index set naming a field outside its terms and values answers 400 invalid_argument (or invalid_query)', async () => {
-    (await t.server.fql('Product.byColor("red").eventsOn(.price)', undefined, { format: 'tagged' })).expectStatus(200);
-    const res = (await t.server.fql('Product.byColor("red").eventsOn(.name)')).expectStatus(400).expectErrorCode('invalid_argument', 'invalid_query');
-    expect(res.body).not.toHaveProperty('data');
-  });
+  check(
+    ['ESRC-ON-002'],
+    'eventsOn on an index set naming a field outside its terms and values answers 400 invalid_argument (or invalid_query)',
+    async () => {
+      (await t.server.fql('Product.byColor("red").eventsOn(.price)', undefined, { format: 'tagged' })).expectStatus(200);
+      const res = (await t.server.fql('Product.byColor("red").eventsOn(.name)'))
+        .expectStatus(400)
+        .expectErrorCode('invalid_argument', 'invalid_query');
+      expect(res.body).not.toHaveProperty('data');
+    },
+  );
 
   check(['ESRC-ON-004'], 'eventsOn on a filtered, mapped or projected set answers 400 invalid_receiver', async () => {
     for (const query of [

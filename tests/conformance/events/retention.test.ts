@@ -34,7 +34,10 @@ describe('Event retention, waited out', () => {
     const last = page.events.at(-1);
     expect(last?.type, `${what}: the page ends with an error event: ${showEvent(page.events)}`).toBe('error');
     expect(RETENTION_CODES, what).toContain(last.error.code);
-    expect(page.events.filter((e) => e.type !== 'error'), `${what}: no data event of the expired history`).toEqual([]);
+    expect(
+      page.events.filter((e) => e.type !== 'error'),
+      `${what}: no data event of the expired history`,
+    ).toEqual([]);
   }
 
   async function expectRetentionErrorStream(body: Record<string, unknown>, what: string): Promise<void> {
@@ -51,8 +54,10 @@ describe('Event retention, waited out', () => {
     }
   }
 
-  check(['EVT-RETAIN-005', 'EVT-RETAIN-002', 'STREAM-CLOSE-005'],
-    'once the window of history_days 0 has passed, the source\'s own start and a cursor it handed out yield the retention error: a 200 page ending with it, a stream with status then it', async (context) => {
+  check(
+    ['EVT-RETAIN-005', 'EVT-RETAIN-002', 'STREAM-CLOSE-005'],
+    "once the window of history_days 0 has passed, the source's own start and a cursor it handed out yield the retention error: a 200 page ending with it, a stream with status then it",
+    async (context) => {
       const windowMs = requireEventSetting(context, 'minRetentionMs');
       const [expiring, kept, clock] = [uniqueName('R'), uniqueName('K'), uniqueName('Clock')];
       (await t.server.query(createCollection(expiring, { history_days: 0 }))).expectStatus(200, 201);
@@ -68,11 +73,13 @@ describe('Event retention, waited out', () => {
 
       await untilServerTime(clock, written.ts + BigInt(windowMs + MARGIN_MS) * 1000n, windowMs + MARGIN_MS + 30_000);
 
-      await expectRetentionErrorPage({ token: source.token }, 'feed from the source\'s creation');
-      await expectRetentionErrorStream({ token: source.token }, 'stream from the source\'s creation');
+      await expectRetentionErrorPage({ token: source.token }, "feed from the source's creation");
+      await expectRetentionErrorStream({ token: source.token }, "stream from the source's creation");
       await expectRetentionErrorPage({ token: source.token, cursor }, 'feed from the cursor');
       await expectRetentionErrorStream({ token: source.token, cursor }, 'stream from the cursor');
       // A collection with history_days 1 keeps its events as long.
       expect((await feedAll(t.server, { token: control.token })).events.map((e) => `${e.type}:${docId(e)}`)).toEqual([`add:${keptDoc.id}`]);
-    }, { timeout: (eventSettings().minRetentionMs ?? 0) + MARGIN_MS + 60_000 });
+    },
+    { timeout: (eventSettings().minRetentionMs ?? 0) + MARGIN_MS + 60_000 },
+  );
 });

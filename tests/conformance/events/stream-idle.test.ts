@@ -19,7 +19,7 @@ async function quietOrPermissionLoss(reader: StreamReader, windowMs: number): Pr
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) return !reader.done;
-    let event: any;
+    let event: { type: string; error?: { code: string } };
     try {
       event = await reader.next({ timeoutMs: left });
     } catch (err) {
@@ -28,7 +28,10 @@ async function quietOrPermissionLoss(reader: StreamReader, windowMs: number): Pr
       throw err;
     }
     if (event.type === 'status') continue;
-    expect(event.type === 'error' && event.error?.code === 'permission_loss', `only status events, or permission_loss, expected; got ${showEvent(event)}`).toBe(true);
+    expect(
+      event.type === 'error' && event.error?.code === 'permission_loss',
+      `only status events, or permission_loss, expected; got ${showEvent(event)}`,
+    ).toBe(true);
     await expectEnded(reader);
     return true;
   }
@@ -51,15 +54,20 @@ describe('POST /stream/1, idle', () => {
     reader.close();
   });
 
-  check(['STREAM-STATUS-004'], 'an idle stream receives a status event within the configured status interval', async (context) => {
-    const interval = requireEventSetting(context, 'statusIntervalMs');
-    const { token } = await fresh();
-    const reader = await t.server.stream({ token });
-    await reader.next();
-    const status = await reader.next({ timeoutMs: interval + 2_000 });
-    expect(status.type).toBe('status');
-    reader.close();
-  }, { timeout: 60_000 });
+  check(
+    ['STREAM-STATUS-004'],
+    'an idle stream receives a status event within the configured status interval',
+    async (context) => {
+      const interval = requireEventSetting(context, 'statusIntervalMs');
+      const { token } = await fresh();
+      const reader = await t.server.stream({ token });
+      await reader.next();
+      const status = await reader.next({ timeoutMs: interval + 2_000 });
+      expect(status.type).toBe('status');
+      reader.close();
+    },
+    { timeout: 60_000 },
+  );
 
   check(['STREAM-DELETE-001'], 'after the source collection is deleted the stream emits no data events and stays open', async () => {
     const { coll, token } = await fresh();
@@ -72,19 +80,26 @@ describe('POST /stream/1, idle', () => {
     reader.close();
   });
 
-  check(['STREAM-DELETE-002'], 'after the source database is deleted the stream emits no data events and is not ended by the server', async () => {
-    const name = uniqueName('child');
-    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
-    const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(200, 201);
-    const child = t.as(key.resource.secret);
-    await createCollections(child, 'Thing');
-    const { token } = await createSource(child, 'Thing.all().eventSource()');
-    const reader = await child.stream({ token });
-    await reader.next();
-    (await t.admin.query({ delete: { database: name } })).expectStatus(200);
-    (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
-    // The stream's key was a key of the deleted database: ending with permission_loss is allowed too (DEC-039).
-    expect(await quietOrPermissionLoss(reader, QUIET_WINDOW_MS)).toBe(true);
-    reader.close();
-  });
+  check(
+    ['STREAM-DELETE-002'],
+    'after the source database is deleted the stream emits no data events and is not ended by the server',
+    async () => {
+      const name = uniqueName('child');
+      (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
+      const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(
+        200,
+        201,
+      );
+      const child = t.as(key.resource.secret);
+      await createCollections(child, 'Thing');
+      const { token } = await createSource(child, 'Thing.all().eventSource()');
+      const reader = await child.stream({ token });
+      await reader.next();
+      (await t.admin.query({ delete: { database: name } })).expectStatus(200);
+      (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
+      // The stream's key was a key of the deleted database: ending with permission_loss is allowed too (DEC-039).
+      expect(await quietOrPermissionLoss(reader, QUIET_WINDOW_MS)).toBe(true);
+      reader.close();
+    },
+  );
 });

@@ -61,38 +61,48 @@ describe('Open streams per secret', () => {
     for (const reader of open.splice(0)) reader.close();
   }
 
-  check(['LIMIT-STREAMS-001'], 'at the configured number of open streams, one more stream request with the same secret answers 429 limit_exceeded and opens no stream', async (context) => {
-    const limit = requireEventSetting(context, 'maxStreamsPerSecret');
-    const token = await sourceToken();
-    const key = await freshKey();
-    try {
-      await fill(key, token, limit);
-      expectRefused(await openOrRejection(key, token), `stream ${limit + 1} with the same secret`);
-      expectRefused(await openOrRejection(key, token), `stream ${limit + 1} with the same secret, asked again`);
-    } finally {
-      await closeAll();
-    }
-  }, { timeout: 60_000 });
+  check(
+    ['LIMIT-STREAMS-001'],
+    'at the configured number of open streams, one more stream request with the same secret answers 429 limit_exceeded and opens no stream',
+    async (context) => {
+      const limit = requireEventSetting(context, 'maxStreamsPerSecret');
+      const token = await sourceToken();
+      const key = await freshKey();
+      try {
+        await fill(key, token, limit);
+        expectRefused(await openOrRejection(key, token), `stream ${limit + 1} with the same secret`);
+        expectRefused(await openOrRejection(key, token), `stream ${limit + 1} with the same secret, asked again`);
+      } finally {
+        await closeAll();
+      }
+    },
+    { timeout: 60_000 },
+  );
 
-  check(['LIMIT-STREAMS-002'], 'the limit counts the open streams of one secret: another secret still opens streams, and a closed stream gives its place back', async (context) => {
-    const limit = requireEventSetting(context, 'maxStreamsPerSecret');
-    const token = await sourceToken();
-    const key = await freshKey();
-    const other = await freshKey();
-    try {
-      const readers = await fill(key, token, limit);
-      expectRefused(await openOrRejection(key, token), 'one stream past the limit');
-      await fill(other, token, 1);
-      readers[0]!.close();
-      // The server learns of the close asynchronously: ask again until the place is free, within a deadline.
-      const deadline = Date.now() + RELEASE_DEADLINE_MS;
-      let reopened: StreamReader | Response = await openOrRejection(key, token);
-      while ('expectErrorCode' in reopened && Date.now() < deadline) reopened = await openOrRejection(key, token);
-      open.push(expectOpened(reopened, `a stream after closing one of ${limit} (within ${RELEASE_DEADLINE_MS} ms)`));
-      // The refused requests took no place: the secret is exactly at its limit again.
-      expectRefused(await openOrRejection(key, token), 'one stream past the limit after reopening');
-    } finally {
-      await closeAll();
-    }
-  }, { timeout: 60_000 });
+  check(
+    ['LIMIT-STREAMS-002'],
+    'the limit counts the open streams of one secret: another secret still opens streams, and a closed stream gives its place back',
+    async (context) => {
+      const limit = requireEventSetting(context, 'maxStreamsPerSecret');
+      const token = await sourceToken();
+      const key = await freshKey();
+      const other = await freshKey();
+      try {
+        const readers = await fill(key, token, limit);
+        expectRefused(await openOrRejection(key, token), 'one stream past the limit');
+        await fill(other, token, 1);
+        readers[0]!.close();
+        // The server learns of the close asynchronously: ask again until the place is free, within a deadline.
+        const deadline = Date.now() + RELEASE_DEADLINE_MS;
+        let reopened: StreamReader | Response = await openOrRejection(key, token);
+        while ('expectErrorCode' in reopened && Date.now() < deadline) reopened = await openOrRejection(key, token);
+        open.push(expectOpened(reopened, `a stream after closing one of ${limit} (within ${RELEASE_DEADLINE_MS} ms)`));
+        // The refused requests took no place: the secret is exactly at its limit again.
+        expectRefused(await openOrRejection(key, token), 'one stream past the limit after reopening');
+      } finally {
+        await closeAll();
+      }
+    },
+    { timeout: 60_000 },
+  );
 });

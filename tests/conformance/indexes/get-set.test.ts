@@ -28,14 +28,20 @@ async function created(data: Record<string, unknown>): Promise<Doc> {
 beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
   await createActiveIndex(t.server, { name: byFoo, source: collection(coll), terms: [{ field: ['data', 'foo'] }] });
-  await createActiveIndex(t.server, { name: barsByFoo, source: collection(coll), terms: [{ field: ['data', 'foo'] }], values: [{ field: ['data', 'bar'] }] });
+  await createActiveIndex(t.server, {
+    name: barsByFoo,
+    source: collection(coll),
+    terms: [{ field: ['data', 'foo'] }],
+    values: [{ field: ['data', 'bar'] }],
+  });
   first = await created({ foo: 1n, bar: 3n });
   second = await created({ foo: 1n, bar: 2n });
   await created({ foo: 2n, bar: 4n });
   solo = await created({ foo: 'solo', bar: 9n });
 });
 
-const get = async (set: unknown, opts: Record<string, unknown> = {}): Promise<Doc> => (await t.server.query({ get: set, ...opts })).expectStatus(200).resource as Doc;
+const get = async (set: unknown, opts: Record<string, unknown> = {}): Promise<Doc> =>
+  (await t.server.query({ get: set, ...opts })).expectStatus(200).resource as Doc;
 
 describe('Get of a set', () => {
   check(['SET-GET-001'], 'Get of a Match with one entry answers that document, as Get of its ref does', async () => {
@@ -44,20 +50,28 @@ describe('Get of a set', () => {
     expect(read).toEqual((await t.server.query({ get: solo.ref })).expectStatus(200).resource);
   });
 
-  check(['SET-GET-001'], "Get of a Match answers the document of the set's first entry in the index's order, not the first created", async () => {
-    // The set's order is by data.bar: 2 (the second document created) before 3 (the first).
-    expect((await paginate(t.server, match(barsByFoo, 1n))).data).toEqual([2n, 3n]);
-    const read = await get(match(barsByFoo, 1n));
-    expect(refId(read.ref), 'the document whose entry comes first (bar 2)').toBe(refId(second.ref));
-    expect(read).toEqual(second);
-    expect(refId(read.ref)).not.toBe(refId(first.ref));
-  });
+  check(
+    ['SET-GET-001'],
+    "Get of a Match answers the document of the set's first entry in the index's order, not the first created",
+    async () => {
+      // The set's order is by data.bar: 2 (the second document created) before 3 (the first).
+      expect((await paginate(t.server, match(barsByFoo, 1n))).data).toEqual([2n, 3n]);
+      const read = await get(match(barsByFoo, 1n));
+      expect(refId(read.ref), 'the document whose entry comes first (bar 2)').toBe(refId(second.ref));
+      expect(read).toEqual(second);
+      expect(refId(read.ref)).not.toBe(refId(first.ref));
+    },
+  );
 
-  check(['SET-GET-001'], 'Get of a Union answers the document of the first entry of the union, whichever operand it comes from', async () => {
-    const union = { union: [match(barsByFoo, 2n), match(barsByFoo, 1n)] };
-    expect((await paginate(t.server, union)).data).toEqual([2n, 3n, 4n]);
-    expect(await get(union)).toEqual(second);
-  });
+  check(
+    ['SET-GET-001'],
+    'Get of a Union answers the document of the first entry of the union, whichever operand it comes from',
+    async () => {
+      const union = { union: [match(barsByFoo, 2n), match(barsByFoo, 1n)] };
+      expect((await paginate(t.server, union)).data).toEqual([2n, 3n, 4n]);
+      expect(await get(union)).toEqual(second);
+    },
+  );
 
   check(['SET-GET-001'], 'Get of a set with ts reads the set and the document as of that time', async () => {
     // When `first` was created, `second` (bar 2) was not there yet: `first` (bar 3) was the set's first entry.
@@ -86,12 +100,22 @@ describe('Get of a set', () => {
 
 describe('Exists of a set', () => {
   check(['SET-GET-002'], 'Exists of a set with an entry answers true', async () => {
-    const sets = { 'Match with one entry': match(byFoo, 'solo'), 'Match with two entries': match(barsByFoo, 1n), 'Union with an empty operand': { union: [match(byFoo, 'nothing'), match(barsByFoo, 2n)] } };
-    for (const [name, set] of Object.entries(sets)) expect((await t.server.query({ exists: set })).expectStatus(200).resource, name).toBe(true);
+    const sets = {
+      'Match with one entry': match(byFoo, 'solo'),
+      'Match with two entries': match(barsByFoo, 1n),
+      'Union with an empty operand': { union: [match(byFoo, 'nothing'), match(barsByFoo, 2n)] },
+    };
+    for (const [name, set] of Object.entries(sets))
+      expect((await t.server.query({ exists: set })).expectStatus(200).resource, name).toBe(true);
   });
 
   check(['SET-GET-002'], 'Exists of an empty set answers false', async () => {
-    const sets = { 'empty Match': match(byFoo, 'nothing'), 'Union of empty sets': { union: [match(byFoo, 'nothing'), match(barsByFoo, 0n)] }, 'empty Intersection': { intersection: [match(byFoo, 1n), match(byFoo, 2n)] } };
-    for (const [name, set] of Object.entries(sets)) expect((await t.server.query({ exists: set })).expectStatus(200).resource, name).toBe(false);
+    const sets = {
+      'empty Match': match(byFoo, 'nothing'),
+      'Union of empty sets': { union: [match(byFoo, 'nothing'), match(barsByFoo, 0n)] },
+      'empty Intersection': { intersection: [match(byFoo, 1n), match(byFoo, 2n)] },
+    };
+    for (const [name, set] of Object.entries(sets))
+      expect((await t.server.query({ exists: set })).expectStatus(200).resource, name).toBe(false);
   });
 });

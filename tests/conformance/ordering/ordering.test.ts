@@ -5,7 +5,18 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, parseWireJson, type Response, uniqueName, useTenant } from '../../harness/index.js';
-import { collection, type ColumnSpec, createDoc, createIndex, decimals, match, paginate, pastEnd, walkBackward, walkForward } from '../../harness/v4.js';
+import {
+  collection,
+  type ColumnSpec,
+  createDoc,
+  createIndex,
+  decimals,
+  match,
+  paginate,
+  pastEnd,
+  walkBackward,
+  walkForward,
+} from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
 
 interface OrderingCase {
@@ -30,7 +41,9 @@ function collectionsNamedBy(values: readonly WireValue[]): string[] {
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(visit);
     else if (v !== null && typeof v === 'object') {
-      const collection = (v as { '@ref'?: { collection?: { '@ref'?: { id?: unknown; collection?: { '@ref'?: { id?: unknown } } } } } })['@ref']?.collection?.['@ref'];
+      const collection = (v as { '@ref'?: { collection?: { '@ref'?: { id?: unknown; collection?: { '@ref'?: { id?: unknown } } } } } })[
+        '@ref'
+      ]?.collection?.['@ref'];
       if (collection?.collection?.['@ref']?.id === 'collections' && typeof collection.id === 'string') names.add(collection.id);
       Object.values(v).forEach(visit);
     }
@@ -55,7 +68,9 @@ beforeAll(async () => {
  * keeps the case's order and makes the array order observable. Null (and a missing value) stays a missing field.
  */
 function stored(c: OrderingCase, v: WireValue): WireValue {
-  return c.values.some((x) => JSON.stringify(x, (_k, y: unknown) => (typeof y === 'bigint' ? 0 : y)).includes('[')) && v !== null ? { w: v } : v;
+  return c.values.some((x) => JSON.stringify(x, (_k, y: unknown) => (typeof y === 'bigint' ? 0 : y)).includes('[')) && v !== null
+    ? { w: v }
+    : v;
 }
 
 /**
@@ -64,7 +79,8 @@ function stored(c: OrderingCase, v: WireValue): WireValue {
  * without it.
  */
 async function createOrderingIndex(coll: string, name: string, value: ColumnSpec): Promise<void> {
-  const create = (column: ColumnSpec): Promise<Response> => t.server.query(createIndex({ name, source: collection(coll), values: [column, { field: ['ref'] }], active: true }));
+  const create = (column: ColumnSpec): Promise<Response> =>
+    t.server.query(createIndex({ name, source: collection(coll), values: [column, { field: ['ref'] }], active: true }));
   const res = await create(value);
   if (res.status === 400 && value.mva === false) {
     const { mva: _mva, ...plain } = value;
@@ -82,9 +98,15 @@ async function storeCase(c: OrderingCase): Promise<string> {
   const coll = uniqueName('o');
   const name = uniqueName('oi');
   (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
-  await createOrderingIndex(coll, name, { field: ['data', 'v'], ...(c.reverse ? { reverse: true } : {}), ...(c.whole ? { mva: false } : {}) });
+  await createOrderingIndex(coll, name, {
+    field: ['data', 'v'],
+    ...(c.reverse ? { reverse: true } : {}),
+    ...(c.whole ? { mva: false } : {}),
+  });
   // Written in reverse of the expected order so that insertion order cannot pass for index order.
-  const docs = c.values.map((v, i): WireValue => ((c.missing && i === c.values.length - 1) || v === null ? { other: 0n } : { v: stored(c, v) })).reverse();
+  const docs = c.values
+    .map((v, i): WireValue => ((c.missing && i === c.values.length - 1) || v === null ? { other: 0n } : { v: stored(c, v) }))
+    .reverse();
   (await t.server.query(docs.map((d) => createDoc(coll, decimals(d))))).expectStatus(200, 201);
   return name;
 }
@@ -113,67 +135,147 @@ describe.concurrent('Nulls and numbers', () => {
     const coll = uniqueName('o');
     const name = uniqueName('oi');
     (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
-    (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }], active: true }))).expectStatus(201);
+    (
+      await t.server.query(
+        createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }], active: true }),
+      )
+    ).expectStatus(201);
     const refs: WireValue[] = [];
     for (const d of docs) refs.push((await t.server.query(createDoc(coll, decimals(d as WireValue)))).expectStatus(201).resource.ref);
     return { name, refs };
   }
 
-  check(['ORD-TYPE-009'], 'A missing value and a null (an array holding null) are the same null: after a decimal, among themselves by ref', async () => {
-    const { name, refs } = await indexed([{ v: [null] }, { other: 0n }, { v: 9.5 }, { v: [null] }]);
-    const [nullElement, missing, decimal, laterNull] = refs;
-    expect((await paginate(t.server, match(name))).data).toEqual([[9.5, decimal], [null, nullElement], [null, missing], [null, laterNull]]);
-  });
+  check(
+    ['ORD-TYPE-009'],
+    'A missing value and a null (an array holding null) are the same null: after a decimal, among themselves by ref',
+    async () => {
+      const { name, refs } = await indexed([{ v: [null] }, { other: 0n }, { v: 9.5 }, { v: [null] }]);
+      const [nullElement, missing, decimal, laterNull] = refs;
+      expect((await paginate(t.server, match(name))).data).toEqual([
+        [9.5, decimal],
+        [null, nullElement],
+        [null, missing],
+        [null, laterNull],
+      ]);
+    },
+  );
 
-  check(['ORD-TYPE-011'], 'An integer and a decimal of equal value: equal and ordered by ref (real service), or the integer first (SD)', async () => {
-    const { name, refs } = await indexed([{ v: 1.0 }, { v: 1n }]);
-    const [decimal, integer] = refs;
-    const data = (await paginate(t.server, match(name))).data;
-    // The real service compares them by value (equal), so the ref decides; the SD's type order puts integers first.
-    expect([[[1, decimal], [1n, integer]], [[1n, integer], [1, decimal]]]).toContainEqual(data);
-  });
+  check(
+    ['ORD-TYPE-011'],
+    'An integer and a decimal of equal value: equal and ordered by ref (real service), or the integer first (SD)',
+    async () => {
+      const { name, refs } = await indexed([{ v: 1.0 }, { v: 1n }]);
+      const [decimal, integer] = refs;
+      const data = (await paginate(t.server, match(name))).data;
+      // The real service compares them by value (equal), so the ref decides; the SD's type order puts integers first.
+      expect([
+        [
+          [1, decimal],
+          [1n, integer],
+        ],
+        [
+          [1n, integer],
+          [1, decimal],
+        ],
+      ]).toContainEqual(data);
+    },
+  );
 });
 
 describe.concurrent('Several values and reverse', () => {
-  check(['ORD-CONTENT-009', 'ORD-REVERSE-002', 'ORD-REVERSE-004'], 'Entries sort by the first value then the second; reverse on the first leaves the second ascending; no reverse means ascending', async () => {
-    const coll = uniqueName('o');
-    const asc = uniqueName('asc');
-    const rev = uniqueName('rev');
-    (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
-    (await t.server.query([
-      createIndex({ name: asc, source: collection(coll), values: [{ field: ['data', 'a'] }, { field: ['data', 'b'] }], active: true }),
-      createIndex({ name: rev, source: collection(coll), values: [{ field: ['data', 'a'], reverse: true }, { field: ['data', 'b'] }], active: true }),
-    ])).expectStatus(200);
-    (await t.server.query([[1n, 2n], [2n, 1n], [1n, 1n], [2n, 3n]].map(([a, b]) => createDoc(coll, { a: a!, b: b! })))).expectStatus(200);
-    expect((await paginate(t.server, match(asc))).data).toEqual([[1n, 1n], [1n, 2n], [2n, 1n], [2n, 3n]]);
-    expect((await paginate(t.server, match(rev))).data).toEqual([[2n, 1n], [2n, 3n], [1n, 1n], [1n, 2n]]);
-  });
+  check(
+    ['ORD-CONTENT-009', 'ORD-REVERSE-002', 'ORD-REVERSE-004'],
+    'Entries sort by the first value then the second; reverse on the first leaves the second ascending; no reverse means ascending',
+    async () => {
+      const coll = uniqueName('o');
+      const asc = uniqueName('asc');
+      const rev = uniqueName('rev');
+      (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+      (
+        await t.server.query([
+          createIndex({ name: asc, source: collection(coll), values: [{ field: ['data', 'a'] }, { field: ['data', 'b'] }], active: true }),
+          createIndex({
+            name: rev,
+            source: collection(coll),
+            values: [{ field: ['data', 'a'], reverse: true }, { field: ['data', 'b'] }],
+            active: true,
+          }),
+        ])
+      ).expectStatus(200);
+      (
+        await t.server.query(
+          [
+            [1n, 2n],
+            [2n, 1n],
+            [1n, 1n],
+            [2n, 3n],
+          ].map(([a, b]) => createDoc(coll, { a: a!, b: b! })),
+        )
+      ).expectStatus(200);
+      expect((await paginate(t.server, match(asc))).data).toEqual([
+        [1n, 1n],
+        [1n, 2n],
+        [2n, 1n],
+        [2n, 3n],
+      ]);
+      expect((await paginate(t.server, match(rev))).data).toEqual([
+        [2n, 1n],
+        [2n, 3n],
+        [1n, 1n],
+        [1n, 2n],
+      ]);
+    },
+  );
 
-  check(['ORD-REVERSE-005'], 'Walking a reversed index forward by after and backward by before visits the entries in reversed order, without gaps or repeats', async () => {
-    const coll = uniqueName('o');
-    const name = uniqueName('revwalk');
-    (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
-    (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'], reverse: true }, { field: ['ref'] }], active: true }))).expectStatus(201);
-    const vs = [3n, 1n, 4n, 1n, 5n, 9n, 2n, 6n, 5n];
-    const created = (await t.server.query(vs.map((v) => createDoc(coll, { v })))).expectStatus(200).resource as Array<{ ref: WireValue; data: { v: bigint } }>;
-    const id = (ref: WireValue): bigint => BigInt((ref as { '@ref': { id: string } })['@ref'].id);
-    // v descending; equal values keep the ref column ascending (reverse applies to v only).
-    const expected = created
-      .map((d) => [d.data.v, d.ref] as [bigint, WireValue])
-      .sort((a, b) => (a[0] !== b[0] ? (a[0] > b[0] ? -1 : 1) : id(a[1]) < id(b[1]) ? -1 : 1));
-    const forward = (await walkForward(t.server, match(name), 2)).flatMap((p) => p.data);
-    expect(forward).toEqual(expected);
-    const backward = (await walkBackward(t.server, match(name), 2, pastEnd([true, false]))).reverse().flatMap((p) => p.data);
-    expect(backward).toEqual(expected);
-  });
+  check(
+    ['ORD-REVERSE-005'],
+    'Walking a reversed index forward by after and backward by before visits the entries in reversed order, without gaps or repeats',
+    async () => {
+      const coll = uniqueName('o');
+      const name = uniqueName('revwalk');
+      (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
+      (
+        await t.server.query(
+          createIndex({
+            name,
+            source: collection(coll),
+            values: [{ field: ['data', 'v'], reverse: true }, { field: ['ref'] }],
+            active: true,
+          }),
+        )
+      ).expectStatus(201);
+      const vs = [3n, 1n, 4n, 1n, 5n, 9n, 2n, 6n, 5n];
+      const created = (await t.server.query(vs.map((v) => createDoc(coll, { v })))).expectStatus(200).resource as Array<{
+        ref: WireValue;
+        data: { v: bigint };
+      }>;
+      const id = (ref: WireValue): bigint => BigInt((ref as { '@ref': { id: string } })['@ref'].id);
+      // v descending; equal values keep the ref column ascending (reverse applies to v only).
+      const expected = created
+        .map((d) => [d.data.v, d.ref] as [bigint, WireValue])
+        .sort((a, b) => (a[0] !== b[0] ? (a[0] > b[0] ? -1 : 1) : id(a[1]) < id(b[1]) ? -1 : 1));
+      const forward = (await walkForward(t.server, match(name), 2)).flatMap((p) => p.data);
+      expect(forward).toEqual(expected);
+      const backward = (await walkBackward(t.server, match(name), 2, pastEnd([true, false]))).reverse().flatMap((p) => p.data);
+      expect(backward).toEqual(expected);
+    },
+  );
 
   check(['ORD-CONTENT-010'], 'Entries with equal covered values sort by their document ref', async () => {
     const coll = uniqueName('o');
     const name = uniqueName('eq');
     (await t.server.query({ create_collection: { object: { name: coll } } })).expectStatus(201);
-    (await t.server.query(createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }], active: true }))).expectStatus(201);
+    (
+      await t.server.query(
+        createIndex({ name, source: collection(coll), values: [{ field: ['data', 'v'] }, { field: ['ref'] }], active: true }),
+      )
+    ).expectStatus(201);
     const ids = ['30', '4', '200', '1'];
-    (await t.server.query(ids.map((id) => ({ create: { ref: collection(coll), id }, params: { object: { data: { object: { v: 'same' } } } } })))).expectStatus(200);
+    (
+      await t.server.query(
+        ids.map((id) => ({ create: { ref: collection(coll), id }, params: { object: { data: { object: { v: 'same' } } } } })),
+      )
+    ).expectStatus(200);
     const data = (await paginate(t.server, match(name))).data as Array<[string, { '@ref': { id: string } }]>;
     expect(data.map((e) => e[1]['@ref'].id)).toEqual(['1', '4', '30', '200']);
   });

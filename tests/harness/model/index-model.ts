@@ -111,11 +111,14 @@ export class IndexModel {
   ) {
     const terms = index.terms ?? [];
     const values = index.values ?? [];
-    const order = (this.order = options.order ?? 'core');
+    this.order = options.order ?? 'core';
+    const order = this.order;
     this.reverse = values.map((v) => v.reverse === true);
     this.all = documents.flatMap((doc) => {
       const termRows = combinations(terms.map((t) => candidatesOf(read(doc, t.field), t, false, order))).filter((r) => !allNull(r));
-      const valueRows = combinations(values.map((v) => candidatesOf(read(doc, v.field), v, options.objectValuesWhole === true, order))).filter((r) => !allNull(r));
+      const valueRows = combinations(
+        values.map((v) => candidatesOf(read(doc, v.field), v, options.objectValuesWhole === true, order)),
+      ).filter((r) => !allNull(r));
       return termRows.flatMap((t) =>
         valueRows.map((v) => ({
           terms: t,

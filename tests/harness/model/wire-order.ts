@@ -18,7 +18,21 @@
 
 export type WireValue = null | boolean | string | bigint | number | WireValue[] | { [key: string]: WireValue };
 
-export const WIRE_TYPES = ['integer', 'decimal', 'bytes', 'string', 'array', 'object', 'ref', 'time', 'date', 'boolean', 'set', 'query', 'null'] as const;
+export const WIRE_TYPES = [
+  'integer',
+  'decimal',
+  'bytes',
+  'string',
+  'array',
+  'object',
+  'ref',
+  'time',
+  'date',
+  'boolean',
+  'set',
+  'query',
+  'null',
+] as const;
 export type WireType = (typeof WIRE_TYPES)[number];
 
 /** Which of the two accepted type orders (see above). */
@@ -26,11 +40,46 @@ export type WireOrder = 'core' | 'sd';
 
 /** Rank of each type per order; equal ranks compare by content (integers and decimals by value in `core`). */
 export const WIRE_TYPE_RANK: Record<WireOrder, Record<WireType, number>> = {
-  core: { integer: 0, decimal: 0, bytes: 1, string: 2, array: 3, object: 4, set: 4, ref: 5, time: 6, date: 7, query: 8, boolean: 9, null: 10 },
-  sd: { integer: 0, string: 1, array: 2, object: 3, ref: 4, time: 5, date: 6, boolean: 7, decimal: 8, bytes: 9, set: 10, query: 11, null: 12 },
+  core: {
+    integer: 0,
+    decimal: 0,
+    bytes: 1,
+    string: 2,
+    array: 3,
+    object: 4,
+    set: 4,
+    ref: 5,
+    time: 6,
+    date: 7,
+    query: 8,
+    boolean: 9,
+    null: 10,
+  },
+  sd: {
+    integer: 0,
+    string: 1,
+    array: 2,
+    object: 3,
+    ref: 4,
+    time: 5,
+    date: 6,
+    boolean: 7,
+    decimal: 8,
+    bytes: 9,
+    set: 10,
+    query: 11,
+    null: 12,
+  },
 };
 
-const TAGS: Record<string, WireType> = { '@ref': 'ref', '@ts': 'time', '@date': 'date', '@bytes': 'bytes', '@set': 'set', '@query': 'query' };
+const TAGS: Record<string, WireType> = {
+  '@ref': 'ref',
+  '@ts': 'time',
+  '@date': 'date',
+  '@bytes': 'bytes',
+  '@set': 'set',
+  '@query': 'query',
+};
 
 function isRecord(v: unknown): v is { [key: string]: WireValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,11 +137,11 @@ export function refParts(ref: WireValue): RefParts {
     const cut = body.lastIndexOf('/');
     return cut < 0 ? { id: body } : { id: body.slice(cut + 1), collection: refParts({ '@ref': body.slice(0, cut) }) };
   }
-  if (!isRecord(body) || typeof body['id'] !== 'string') throw new TypeError(`not a wire ref: ${String(ref)}`);
-  const parent = body['collection'] ?? body['class'];
-  const parts: RefParts = { id: body['id'] };
+  if (!isRecord(body) || typeof body.id !== 'string') throw new TypeError(`not a wire ref: ${String(ref)}`);
+  const parent = body.collection ?? body.class;
+  const parts: RefParts = { id: body.id };
   if (parent !== undefined) parts.collection = refParts(parent);
-  if (body['database'] !== undefined) parts.database = refParts(body['database']);
+  if (body.database !== undefined) parts.database = refParts(body.database);
   return parts;
 }
 
@@ -209,7 +258,12 @@ export function compareWireColumn(a: WireValue | undefined, b: WireValue | undef
 }
 
 /** Tuples `[...values, ref]`: column i reversed when `reverse[i]`, later columns ascending, a prefix first. */
-export function compareWireTuples(a: readonly WireValue[], b: readonly WireValue[], reverse: readonly boolean[], order: WireOrder = 'core'): number {
+export function compareWireTuples(
+  a: readonly WireValue[],
+  b: readonly WireValue[],
+  reverse: readonly boolean[],
+  order: WireOrder = 'core',
+): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const c = compareWireColumn(a[i], b[i], reverse[i] === true, order);
     if (c !== 0) return c;

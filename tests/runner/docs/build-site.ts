@@ -58,7 +58,12 @@ function readLastRun(path: string): LastRun | undefined {
       if (t.example === undefined) continue;
       for (const id of t.requirements) if (!examples.has(id)) examples.set(id, { test: t.name, exchange: t.example });
     }
-    return { statuses: new Map(report.requirements.map((r) => [r.id, r.status])), examples, finishedAt: report.finishedAt, target: report.target.url };
+    return {
+      statuses: new Map(report.requirements.map((r) => [r.id, r.status])),
+      examples,
+      finishedAt: report.finishedAt,
+      target: report.target.url,
+    };
   } catch {
     return undefined;
   }
@@ -101,7 +106,10 @@ const BASIS: Record<Requirement['basis'], string> = {
 function evidenceHtml(req: Requirement, sources: Readonly<Record<string, EvidenceSource | undefined>>): string {
   if (req.evidence.length === 0) return "none found in Fauna's code or tests";
   return req.evidence
-    .map((e) => `<a href="${escapeHtml(evidenceUrl(e, sources))}"><code>${escapeHtml(evidenceCite(e))}</code></a>${e.note ? ` (${escapeHtml(e.note)})` : ''}`)
+    .map(
+      (e) =>
+        `<a href="${escapeHtml(evidenceUrl(e, sources))}"><code>${escapeHtml(evidenceCite(e))}</code></a>${e.note ? ` (${escapeHtml(e.note)})` : ''}`,
+    )
     .join('; ');
 }
 
@@ -113,7 +121,10 @@ export function codePageOf(file: string): string {
 function codeHtml(sites: readonly CodeSite[]): string {
   if (sites.length === 0) return '<em>no <code>Implements:</code> comment names it</em>';
   return sites
-    .map((s) => `<a class="code-site" href="${escapeHtml(codePageOf(s.file))}#L${s.line}"><code>${escapeHtml(s.file)}:${s.line}</code></a> <code>${escapeHtml(s.label)}</code>`)
+    .map(
+      (s) =>
+        `<a class="code-site" href="${escapeHtml(codePageOf(s.file))}#L${s.line}"><code>${escapeHtml(s.file)}:${s.line}</code></a> <code>${escapeHtml(s.label)}</code>`,
+    )
     .join('<br>');
 }
 
@@ -132,7 +143,8 @@ function requirementBlock(
 ): string {
   const cited = req.source.map((s) => s.replace(/\bDEC-\d{3}\b/g, (id) => `<a href="decisions.html#${id}">${id}</a>`)).join('; ');
   const status = lastRun ? (lastRun.statuses.get(req.id) ?? 'not in the last run') : 'no run recorded';
-  const testList = tests.length === 0 ? '<em>none yet</em>' : tests.map((t) => `<code>${escapeHtml(t.file)}</code> — ${escapeHtml(t.title)}`).join('<br>');
+  const testList =
+    tests.length === 0 ? '<em>none yet</em>' : tests.map((t) => `<code>${escapeHtml(t.file)}</code> — ${escapeHtml(t.title)}`).join('<br>');
   return `<div class="req" data-requirement="${req.id}">
 <div><strong>${req.level}</strong> · profile <code>${req.profile}</code> · ${req.status} · last run: <span class="st-${escapeHtml(status.replace(/ /g, '-'))}">${escapeHtml(status)}</span></div>
 <div>Source: ${cited}</div>
@@ -148,8 +160,14 @@ ${exampleHtml(lastRun?.examples.get(req.id))}
 /** A source file as a page, every line anchored (`#L12`) so a requirement links to the line that implements it. */
 function codePage(file: string): string {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
-  const numbered = lines.map((l, i) => `<span id="L${i + 1}"><a class="ln" href="#L${i + 1}">${i + 1}</a> ${escapeHtml(l)}</span>`).join('\n');
-  return layout(file, `<h1><code>${escapeHtml(file)}</code></h1>\n<pre class="source">${numbered}</pre>`, codePageOf(file).split('/').length - 1);
+  const numbered = lines
+    .map((l, i) => `<span id="L${i + 1}"><a class="ln" href="#L${i + 1}">${i + 1}</a> ${escapeHtml(l)}</span>`)
+    .join('\n');
+  return layout(
+    file,
+    `<h1><code>${escapeHtml(file)}</code></h1>\n<pre class="source">${numbered}</pre>`,
+    codePageOf(file).split('/').length - 1,
+  );
 }
 
 interface SiteInput {
@@ -158,7 +176,11 @@ interface SiteInput {
   testsDir?: string;
 }
 
-export async function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'conformance.json'), testsDir = join(ROOT, 'tests', 'conformance') }: SiteInput): Promise<{ pages: string[] }> {
+export async function buildSite({
+  outDir,
+  reportPath = join(ROOT, 'reports', 'conformance.json'),
+  testsDir = join(ROOT, 'tests', 'conformance'),
+}: SiteInput): Promise<{ pages: string[] }> {
   const index = loadRequirementsIndex();
   const byId = new Map(index.requirements.map((r) => [r.id, r]));
   const tests = await collectTestsByRequirement(ROOT, testsDir);
@@ -204,13 +226,26 @@ export async function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'co
           if (token.depth === 1) title = token.text;
           const req = REQ_HEADING.exec(token.text)?.[1];
           const dec = DEC_HEADING.exec(token.text)?.[1];
-          const id = req ?? dec ?? token.text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+          const id =
+            req ??
+            dec ??
+            token.text
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, '-')
+              .replace(/^-|-$/g, '');
           const heading = `${before}<h${token.depth} id="${escapeHtml(id)}"><a href="#${escapeHtml(id)}">${inner}</a></h${token.depth}>\n`;
           const requirement = req ? byId.get(req) : undefined;
           if (!requirement) return heading;
           const own = headingLine;
           const schemas = [...new Set(examples.filter((e) => sectionOf(e.line) === own).map((e) => e.schema))];
-          pendingBlock = requirementBlock(requirement, tests.get(req!) ?? [], sites.get(req!) ?? [], schemas, lastRun, index.evidenceSources);
+          pendingBlock = requirementBlock(
+            requirement,
+            tests.get(req!) ?? [],
+            sites.get(req!) ?? [],
+            schemas,
+            lastRun,
+            index.evidenceSources,
+          );
           return heading;
         },
         link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link): string {
@@ -228,7 +263,11 @@ export async function buildSite({ outDir, reportPath = join(ROOT, 'reports', 'co
     const status = lastRun?.statuses.get(r.id) ?? '';
     return `<tr data-basis="${r.basis}"><td><a href="${pageOf(r.file)}#${r.id}">${r.id}</a></td><td>${r.level}</td><td>${r.profile}</td><td>${r.status}</td><td title="${escapeHtml(BASIS[r.basis])}">${r.basis}</td><td>${r.evidence.length}</td><td>${(tests.get(r.id) ?? []).length}</td><td>${(sites.get(r.id) ?? []).length}</td><td class="st-${status}">${status}</td><td>${escapeHtml(r.statement)}</td></tr>`;
   });
-  write('requirements.html', layout('Requirements', `<h1>Requirements (spec ${escapeHtml(index.specVersion)})</h1>
+  write(
+    'requirements.html',
+    layout(
+      'Requirements',
+      `<h1>Requirements (spec ${escapeHtml(index.specVersion)})</h1>
 <p>${lastRun ? `Statuses from the run against ${escapeHtml(lastRun.target)} finished ${escapeHtml(lastRun.finishedAt)}.` : 'No run recorded: run <code>npm start</code> to fill in statuses.'}</p>
 <p><label>Basis <select id="basis-filter"><option value="">all</option>${(Object.keys(BASIS) as Requirement['basis'][]).map((b) => `<option value="${b}">${b}: ${escapeHtml(BASIS[b])}</option>`).join('')}</select></label></p>
 <table id="requirements"><thead><tr><th>ID</th><th>Level</th><th>Profile</th><th>Spec status</th><th>Basis</th><th>Evidence</th><th>Tests</th><th>Code</th><th>Last run</th><th>Statement</th></tr></thead><tbody>
@@ -238,28 +277,51 @@ ${rows.join('\n')}
 document.getElementById('basis-filter').addEventListener('change', (e) => {
   for (const row of document.querySelectorAll('#requirements tbody tr')) row.hidden = e.target.value !== '' && row.dataset.basis !== e.target.value;
 });
-</script>`));
+</script>`,
+    ),
+  );
 
   const names = schemaNames();
   for (const name of names) {
     const schema = readSchema(name) as { title?: string; description?: string };
     const examplesPath = join(schemaDir, 'examples', `${name}.json`);
-    const examples = existsSync(examplesPath) ? (JSON.parse(readFileSync(examplesPath, 'utf8')) as { valid: { description: string; data: unknown }[] }).valid : [];
+    const examples = existsSync(examplesPath)
+      ? (JSON.parse(readFileSync(examplesPath, 'utf8')) as { valid: { description: string; data: unknown }[] }).valid
+      : [];
     const usedBy = specPages.filter(({ page }) => readFileSync(join(outDir, page), 'utf8').includes(`schemas/${name}.html`));
-    write(`schemas/${name}.html`, layout(name, `<h1 id="${name}">${escapeHtml(schema.title ?? name)} <small><code>${name}</code></small></h1>
+    write(
+      `schemas/${name}.html`,
+      layout(
+        name,
+        `<h1 id="${name}">${escapeHtml(schema.title ?? name)} <small><code>${name}</code></small></h1>
 <p>${escapeHtml(schema.description ?? '')}</p>
 ${usedBy.length > 0 ? `<p>Used by: ${usedBy.map((p) => `<a href="../${p.page}">${escapeHtml(p.title)}</a>`).join(', ')}</p>` : ''}
 <h2 id="schema">Schema</h2><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>
 <h2 id="examples">Valid examples</h2>
-${examples.map((e) => `<p>${escapeHtml(e.description)}</p><pre>${escapeHtml(JSON.stringify(e.data, null, 2))}</pre>`).join('\n')}`, 1));
+${examples.map((e) => `<p>${escapeHtml(e.description)}</p><pre>${escapeHtml(JSON.stringify(e.data, null, 2))}</pre>`).join('\n')}`,
+        1,
+      ),
+    );
   }
-  write('schemas.html', layout('Schemas', `<h1>Schemas</h1><ul>${names.map((n) => `<li><a href="schemas/${n}.html">${n}</a> — ${escapeHtml((readSchema(n) as { title?: string }).title ?? '')}</li>`).join('')}</ul>`));
+  write(
+    'schemas.html',
+    layout(
+      'Schemas',
+      `<h1>Schemas</h1><ul>${names.map((n) => `<li><a href="schemas/${n}.html">${n}</a> — ${escapeHtml((readSchema(n) as { title?: string }).title ?? '')}</li>`).join('')}</ul>`,
+    ),
+  );
 
   const decisionsPage = specPages.find((p) => p.page === 'decisions.html');
-  write('index.html', layout('fauna-conformance spec', `<h1>fauna-conformance spec ${escapeHtml(index.specVersion)}</h1>
+  write(
+    'index.html',
+    layout(
+      'fauna-conformance spec',
+      `<h1>fauna-conformance spec ${escapeHtml(index.specVersion)}</h1>
 <p>${index.requirements.length} requirements, ${index.decisions.length} decisions, ${names.length} schemas. Every requirement has a stable link: <code>&lt;area&gt;.html#&lt;ID&gt;</code>, listed on <a href="requirements.html">Requirements</a>.</p>
 <h2>Spec pages</h2><ul>${specPages.map((p) => `<li><a href="${p.page}">${escapeHtml(p.title)}</a></li>`).join('')}</ul>
-${decisionsPage ? '' : '<p>No decisions page.</p>'}`));
+${decisionsPage ? '' : '<p>No decisions page.</p>'}`,
+    ),
+  );
   return { pages };
 }
 
@@ -269,4 +331,3 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const { pages } = await buildSite({ outDir: out });
   process.stdout.write(`wrote ${pages.length} pages to ${out}\n`);
 }
-

@@ -37,7 +37,14 @@ export function scanCodeSites(root: string, dir = join(root, 'reference-impl')):
       if (!ids) return;
       if (blockStart < 0 || !IMPLEMENTS.test(lines[i - 1] ?? '')) blockStart = i;
       const code = lines.slice(i + 1).find((l) => l.trim() !== '' && !COMMENT_LINE.test(l)) ?? '';
-      const site = { file, line: blockStart + 1, label: code.trim().replace(/\s*\{$/, '').slice(0, 120) };
+      const site = {
+        file,
+        line: blockStart + 1,
+        label: code
+          .trim()
+          .replace(/\s*\{$/, '')
+          .slice(0, 120),
+      };
       for (const id of ids) sites.set(id, [...(sites.get(id) ?? []), site]);
     });
   }

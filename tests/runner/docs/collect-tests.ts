@@ -4,7 +4,13 @@
 // name their requirements) are found as well as literal ones.
 import { join, relative } from 'node:path';
 import { createVitest } from 'vitest/node';
-import { CONFORMANCE_ISOLATE, CONFORMANCE_POOL, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS, type Target } from '../../harness/config.js';
+import {
+  CONFORMANCE_ISOLATE,
+  CONFORMANCE_POOL,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_STREAM_TIMEOUT_MS,
+  type Target,
+} from '../../harness/config.js';
 import { requirementTagDefinitions } from '../../harness/requirement-ids.js';
 
 export interface TestRef {

@@ -67,7 +67,11 @@ function hookError(test: TestCase): string | undefined {
 /** The area of a test file: the folder under the tests directory, `other` for a file outside it. */
 export function areaOf(file: string, testsDir: string = DEFAULT_TESTS_DIR): string {
   const prefix = `${testsDir}/`;
-  return file.startsWith(prefix) ? (file.slice(prefix.length).split('/').length > 1 ? file.slice(prefix.length).split('/')[0]! : 'other') : 'other';
+  return file.startsWith(prefix)
+    ? file.slice(prefix.length).split('/').length > 1
+      ? file.slice(prefix.length).split('/')[0]!
+      : 'other'
+    : 'other';
 }
 
 /**
@@ -116,7 +120,15 @@ export function outcomeOf(test: TestCase, root: string, testsDir: string = DEFAU
     ...(error === undefined ? {} : { error }),
     ...(skipNote === undefined ? {} : { skipNote }),
     ...(status === 'skipped' && typeof meta.needsSetting === 'string' ? { needsSetting: meta.needsSetting } : {}),
-    ...(status === 'failed' ? { signature: failureSignature(error, exchanges, inner !== undefined && PROPERTY_FAILURE.test(inner.message ?? '') ? innermost(inner).message : undefined) } : {}),
+    ...(status === 'failed'
+      ? {
+          signature: failureSignature(
+            error,
+            exchanges,
+            inner !== undefined && PROPERTY_FAILURE.test(inner.message ?? '') ? innermost(inner).message : undefined,
+          ),
+        }
+      : {}),
     ...(exchanges ? { exchanges } : {}),
     ...(status === 'passed' && example !== undefined ? { example } : {}),
   };
@@ -151,8 +163,16 @@ export class ConformanceReporter implements Reporter {
     const testsDir = this.options.info?.testsDir ?? DEFAULT_TESTS_DIR;
     const loss = this.options.targetLoss?.();
     // A file the cancelled run never started is an empty module.
-    const notStarted = loss === undefined ? [] : modules.filter((m) => [...m.children.allTests()].length === 0 && m.errors().length === 0).map((m) => relative(root, m.moduleId).split('\\').join('/')).sort();
-    const outcomes = modules.flatMap((m) => [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir, loss?.at)));
+    const notStarted =
+      loss === undefined
+        ? []
+        : modules
+            .filter((m) => [...m.children.allTests()].length === 0 && m.errors().length === 0)
+            .map((m) => relative(root, m.moduleId).split('\\').join('/'))
+            .sort();
+    const outcomes = modules.flatMap((m) =>
+      [...m.children.allTests()].filter((t) => this.selected(t)).map((t) => outcomeOf(t, root, testsDir, loss?.at)),
+    );
     // Once the target is lost, errors of refused requests outside tests (tenant clean-up) are part of that one reason.
     const runErrors = [
       ...modules.flatMap((m) => m.errors().map((e) => `${relative(root, m.moduleId)}: ${e.message}`)),
@@ -177,12 +197,18 @@ export class ConformanceReporter implements Reporter {
     if (this.options.transform) report = this.options.transform(report);
     const check = validate(REPORT_SCHEMA, JSON.parse(JSON.stringify(report)));
     if (!check.valid) {
-      report = { ...report, outcome: 'failed', runErrors: [...report.runErrors, `conformance.json does not match ${REPORT_SCHEMA}: ${check.errors.join('; ')}`] };
+      report = {
+        ...report,
+        outcome: 'failed',
+        runErrors: [...report.runErrors, `conformance.json does not match ${REPORT_SCHEMA}: ${check.errors.join('; ')}`],
+      };
     }
     this.report = report;
     for (const p of report.tagProblems) process.stderr.write(`requirement tags: ${p.test}: ${p.problem}\n`);
     if (report.wholeSuite && report.untestedMust.length > 0) {
-      process.stderr.write(`requirements: ${report.untestedMust.length} active MUST requirement(s) have no passing test (${report.policy.untestedMust === 'fail' ? 'failing the run' : 'listed, not failing'})\n`);
+      process.stderr.write(
+        `requirements: ${report.untestedMust.length} active MUST requirement(s) have no passing test (${report.policy.untestedMust === 'fail' ? 'failing the run' : 'listed, not failing'})\n`,
+      );
     }
     if (this.options.reportDir) writeReportFiles(report, this.options.reportDir);
     // Under plain `vitest run` the reporter is the only place that sees untagged tests as a whole; make them fail it.

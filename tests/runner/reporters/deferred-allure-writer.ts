@@ -49,7 +49,8 @@ export class DeferredAllureReporter extends AllureVitestReporter {
   override onInit(vitest: Vitest): void {
     super.onInit(vitest);
     const runtime = (this as unknown as { allureReporterRuntime?: { writer: Writer } }).allureReporterRuntime;
-    if (runtime === undefined || !('writer' in runtime)) throw new Error('allure-vitest changed: its reporter has no runtime writer to replace');
+    if (runtime === undefined || !('writer' in runtime))
+      throw new Error('allure-vitest changed: its reporter has no runtime writer to replace');
     runtime.writer = this.deferred;
   }
 }

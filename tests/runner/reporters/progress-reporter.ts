@@ -34,7 +34,8 @@ export function progressLines(tallies: ReadonlyMap<string, Tally>): string[] {
 
 export function finalTable(report: ConformanceReport): string[] {
   const header = ['area', 'tests', 'passed', 'failed', 'unexp.pass', 'exp.fail', 'not-claimed', 'skipped', 'needs-set', 'not-run'];
-  const row = (name: string, c: ConformanceReport['totals']) => [name, c.tests, c.passed, c.failed, c.unexpectedPass, c.expectedFailure, c.notClaimed, c.skipped, c.needsSetting, c.notRun].map(String);
+  const row = (name: string, c: ConformanceReport['totals']) =>
+    [name, c.tests, c.passed, c.failed, c.unexpectedPass, c.expectedFailure, c.notClaimed, c.skipped, c.needsSetting, c.notRun].map(String);
   const rows = report.areas.map((a) => row(a.area, a));
   rows.push(row('total', report.totals));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -42,13 +43,20 @@ export function finalTable(report: ConformanceReport): string[] {
   const lines = [fmt(header), ...rows.map(fmt)];
   const bad = report.tests.filter((x) => x.status === 'failed' || x.status === 'unexpected-pass');
   for (const x of bad) {
-    lines.push('', `✗ ${x.id} [${x.requirements.join(', ')}]`, `  ${(x.status === 'failed' ? (x.error ?? x.note ?? '') : (x.note ?? '')).split('\n')[0]}`);
+    lines.push(
+      '',
+      `✗ ${x.id} [${x.requirements.join(', ')}]`,
+      `  ${(x.status === 'failed' ? (x.error ?? x.note ?? '') : (x.note ?? '')).split('\n')[0]}`,
+    );
     if (x.replay) lines.push(`  replay: ${x.replay}`);
   }
   for (const e of report.runErrors) lines.push('', `! ${e.split('\n')[0]}`);
   if (report.baseline) {
     const d = report.baseline;
-    lines.push('', `since the baseline: ${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.changedSignatures.length} failing another way`);
+    lines.push(
+      '',
+      `since the baseline: ${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.changedSignatures.length} failing another way`,
+    );
   }
   lines.push(...needsSettingLines(report));
   if (report.targetLost !== undefined) lines.push('', `! ${report.targetLost}`);
@@ -73,10 +81,16 @@ export class ProgressReporter implements Reporter {
   }
 
   private tally(test: TestCase): Tally {
-    const file = test.module.moduleId.slice(this.options.root.length + 1).split('\\').join('/');
+    const file = test.module.moduleId
+      .slice(this.options.root.length + 1)
+      .split('\\')
+      .join('/');
     const area = areaOf(file, this.options.testsDir ?? DEFAULT_TESTS_DIR);
     let t = this.tallies.get(area);
-    if (!t) this.tallies.set(area, (t = { total: 0, passed: 0, failed: 0, skipped: 0 }));
+    if (!t) {
+      t = { total: 0, passed: 0, failed: 0, skipped: 0 };
+      this.tallies.set(area, t);
+    }
     return t;
   }
 

@@ -1,7 +1,16 @@
 // Builds conformance.json from plain test outcomes. Kept free of vitest types so it can be tested with data.
 // Two steps: `judgeTests` gives every test its gate status (claims, expectations), `aggregateReport` scores areas and
 // requirements and decides the outcome. `merge` reuses the second step on judged tests of several shards.
-import type { ConformanceReport, Counts, Diff, DiffChange, Exchange, Requirement, RequirementsIndex, Signature } from '../../../schemas/types.js';
+import type {
+  ConformanceReport,
+  Counts,
+  Diff,
+  DiffChange,
+  Exchange,
+  Requirement,
+  RequirementsIndex,
+  Signature,
+} from '../../../schemas/types.js';
 import { evidenceCite, evidenceUrl } from '../../../spec/build-index.js';
 import { requirementIdProblems } from '../../harness/requirement-ids.js';
 import { TARGET_SETTINGS, type TargetSettingName } from '../../harness/event-settings.js';
@@ -12,7 +21,16 @@ import { replayCommand } from '../replay.js';
 export type TestResult = 'passed' | 'failed' | 'skipped' | 'not-run';
 /** What the gate says: the result, adjusted for capability claims, target settings and expectation files. */
 export type TestStatus = TestResult | 'not-claimed' | 'expected-failure' | 'unexpected-pass' | 'needs-setting';
-export const TEST_STATUSES: readonly TestStatus[] = ['passed', 'failed', 'skipped', 'not-claimed', 'expected-failure', 'unexpected-pass', 'needs-setting', 'not-run'];
+export const TEST_STATUSES: readonly TestStatus[] = [
+  'passed',
+  'failed',
+  'skipped',
+  'not-claimed',
+  'expected-failure',
+  'unexpected-pass',
+  'needs-setting',
+  'not-run',
+];
 /** Statuses that fail the gate. */
 export const FAILING_STATUSES: readonly TestStatus[] = ['failed', 'unexpected-pass'];
 
@@ -88,7 +106,17 @@ export const COUNT_KEY: Record<TestStatus, CountKey> = {
 };
 
 export function countStatuses(tests: readonly { status: TestStatus }[]): Counts {
-  const counts: Counts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, notClaimed: 0, expectedFailure: 0, unexpectedPass: 0, needsSetting: 0, notRun: 0 };
+  const counts: Counts = {
+    tests: tests.length,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    notClaimed: 0,
+    expectedFailure: 0,
+    unexpectedPass: 0,
+    needsSetting: 0,
+    notRun: 0,
+  };
   for (const t of tests) counts[COUNT_KEY[t.status]] += 1;
   return counts;
 }
@@ -180,7 +208,10 @@ function requirementVerdict(claimed: boolean, tests: readonly JudgedTest[]): Req
 }
 
 /** The settings the run lacked, each with the claimed requirements that are needs-setting for want of it. */
-function needsSettingsOf(tests: readonly JudgedTest[], verdicts: ReadonlyMap<string, RequirementVerdict>): ConformanceReport['needsSettings'] {
+function needsSettingsOf(
+  tests: readonly JudgedTest[],
+  verdicts: ReadonlyMap<string, RequirementVerdict>,
+): ConformanceReport['needsSettings'] {
   const bySetting = new Map<string, Set<string>>();
   for (const t of tests) {
     if (t.status !== 'needs-setting' || t.setting === undefined) continue;
@@ -205,9 +236,7 @@ function needsSettingsOf(tests: readonly JudgedTest[], verdicts: ReadonlyMap<str
 }
 
 export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpectations, shards }: AggregateInput): ConformanceReport {
-  const tagProblems = tests.flatMap((t) =>
-    requirementIdProblems(t.requirements).map((problem) => ({ test: t.id, problem })),
-  );
+  const tagProblems = tests.flatMap((t) => requirementIdProblems(t.requirements).map((problem) => ({ test: t.id, problem })));
   const allProfiles = [...new Set(spec.requirements.map((r) => r.profile))].sort();
   const claimedProfiles = info.claimed ? [...info.claimed].sort() : allProfiles;
   const claimedSet = new Set(claimedProfiles);
@@ -223,7 +252,11 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
       specStatus: r.status as 'active' | 'tentative',
       statement: r.statement,
       basis: r.basis,
-      evidence: r.evidence.map((e) => ({ cite: evidenceCite(e), url: evidenceUrl(e, spec.evidenceSources), ...(e.note === undefined ? {} : { note: e.note }) })),
+      evidence: r.evidence.map((e) => ({
+        cite: evidenceCite(e),
+        url: evidenceUrl(e, spec.evidenceSources),
+        ...(e.note === undefined ? {} : { note: e.note }),
+      })),
       claimed,
       status: requirementVerdict(claimed, mine),
       tests: mine.map((t) => t.id),
@@ -235,9 +268,12 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
   // target stopped answering) is part of targetLost.
   const wholeSuite = info.areas === undefined && info.requirement === undefined && info.testPattern === undefined;
   const notJudged: readonly RequirementVerdict[] = ['passed', 'expected-failure', 'needs-setting', 'not-run'];
-  const untestedMust = wholeSuite && info.targetLost === undefined
-    ? requirements.filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && !notJudged.includes(r.status)).map((r) => r.id)
-    : [];
+  const untestedMust =
+    wholeSuite && info.targetLost === undefined
+      ? requirements
+          .filter((r) => r.claimed && r.level === 'MUST' && r.specStatus === 'active' && !notJudged.includes(r.status))
+          .map((r) => r.id)
+      : [];
 
   const areasRun = info.areas ?? info.allAreas;
   const areaNames = [...new Set([...areasRun, ...tests.map((t) => t.area)])].sort();
@@ -273,8 +309,14 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
     expectationsFile: info.expectationsFile,
     unmatchedExpectations,
     policy: info.failOnUntestedMust
-      ? { untestedMust: 'fail', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, a target that stopped answering, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test. Requirements whose tests need a target setting the run was not given are listed (needs-setting), never failing it.' }
-      : { untestedMust: 'report', note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and a target that stopped answering. Tests of unclaimed profiles, expected failures and requirements whose tests need a target setting never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested).' },
+      ? {
+          untestedMust: 'fail',
+          note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, a target that stopped answering, and (whole suite only) on an active MUST requirement of a claimed profile without a passing test. Requirements whose tests need a target setting the run was not given are listed (needs-setting), never failing it.',
+        }
+      : {
+          untestedMust: 'report',
+          note: 'The run fails on a failing test of a claimed profile, an unexpected pass, a test without requirement IDs or with an unknown ID, and a target that stopped answering. Tests of unclaimed profiles, expected failures and requirements whose tests need a target setting never fail it. Active MUST requirements without a passing test are listed but do not fail the run (--allow-untested).',
+        },
     outcome: failed ? 'failed' : 'passed',
     totals,
     requirementTotals: {
@@ -300,16 +342,28 @@ export function aggregateReport({ info, spec, tests, runErrors, unmatchedExpecta
   };
 }
 
-export function buildReport(info: RunInfo, spec: RequirementsIndex, outcomes: readonly TestOutcome[], runErrors: readonly string[]): ConformanceReport {
+export function buildReport(
+  info: RunInfo,
+  spec: RequirementsIndex,
+  outcomes: readonly TestOutcome[],
+  runErrors: readonly string[],
+): ConformanceReport {
   const tests = firstExamples(judgeTests(info, spec, outcomes));
   const seen = new Set(outcomes.map((t) => t.id));
   // An entry naming a test this run could have run but did not see is stale (renamed or deleted test). In a shard
   // it may just live in another shard: `merge` keeps only the entries no shard saw.
   const areasRun = info.areas ?? info.allAreas;
   const testsDir = `${info.testsDir ?? DEFAULT_TESTS_DIR}/`;
-  const areaOfId = (id: string) => (id.startsWith(testsDir) ? id.slice(testsDir.length).split('/')[0] ?? '' : '');
+  const areaOfId = (id: string) => (id.startsWith(testsDir) ? (id.slice(testsDir.length).split('/')[0] ?? '') : '');
   const couldRun = (id: string) => info.requirement === undefined && info.testPattern === undefined && areasRun.includes(areaOfId(id));
   const unmatchedExpectations = (info.expectations?.entries ?? []).map((e) => e.test).filter((id) => !seen.has(id) && couldRun(id));
   const { expectations, ...rest } = info;
-  return aggregateReport({ info: { ...rest, expectationsFile: expectations?.file ?? null }, spec, tests, runErrors, unmatchedExpectations, shards: info.shard ? [info.shard] : [] });
+  return aggregateReport({
+    info: { ...rest, expectationsFile: expectations?.file ?? null },
+    spec,
+    tests,
+    runErrors,
+    unmatchedExpectations,
+    shards: info.shard ? [info.shard] : [],
+  });
 }

@@ -57,7 +57,8 @@ function addRequirementProperties(testModules: ReadonlyArray<TestModule>): void 
       if (!Array.isArray(ids)) continue;
       const annotations = experimental_getRunnerTask(test).annotations;
       for (const id of ids) {
-        if (!annotations.some((a) => a.type === REQUIREMENT_PROPERTY && a.message === id)) annotations.push({ type: REQUIREMENT_PROPERTY, message: id });
+        if (!annotations.some((a) => a.type === REQUIREMENT_PROPERTY && a.message === id))
+          annotations.push({ type: REQUIREMENT_PROPERTY, message: id });
       }
     }
   }

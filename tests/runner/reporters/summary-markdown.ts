@@ -35,7 +35,12 @@ export function renderSummary(report: ConformanceReport): string {
     `# fauna-conformance: ${report.outcome === 'passed' ? 'PASSED' : 'FAILED'} (${score.passed}/${score.counted})`,
     '',
     ...(report.outcome === 'failed' ? [`Failed because of ${failureReasons(report).join('; ')}.`, ''] : []),
-    ...(report.targetLost === undefined ? [] : [`**${cell(report.targetLost)}.** The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started (listed in conformance.json).`, '']),
+    ...(report.targetLost === undefined
+      ? []
+      : [
+          `**${cell(report.targetLost)}.** The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started (listed in conformance.json).`,
+          '',
+        ]),
     `Target ${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${report.suiteVersion} · spec ${report.specVersion} · seed ${report.seed} · ${(report.durationMs / 1000).toFixed(1)} s${report.shards.length > 0 ? ` · shards ${report.shards.join(', ')}` : ''}`,
     '',
     `Claimed profiles: ${report.claimedProfiles.join(', ')}${report.expectationsFile ? ` · expectations: ${report.expectationsFile}` : ''}${report.network ? ` · ${report.network.filesInFlight} files at once${report.network.roundTripMs === undefined ? '' : ` (round trip ${report.network.roundTripMs} ms)`}` : ''}`,
@@ -45,17 +50,42 @@ export function renderSummary(report: ConformanceReport): string {
     '',
     '| Area | Tests | Passed | Failed | Unexpected pass | Expected failure | Not claimed | Skipped | Needs setting | Not run |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...report.areas.map((a) => `| ${a.area} | ${a.tests} | ${a.passed} | ${a.failed} | ${a.unexpectedPass} | ${a.expectedFailure} | ${a.notClaimed} | ${a.skipped} | ${a.needsSetting} | ${a.notRun} |`),
+    ...report.areas.map(
+      (a) =>
+        `| ${a.area} | ${a.tests} | ${a.passed} | ${a.failed} | ${a.unexpectedPass} | ${a.expectedFailure} | ${a.notClaimed} | ${a.skipped} | ${a.needsSetting} | ${a.notRun} |`,
+    ),
   ];
   if (report.baseline) lines.push('', renderDiffMarkdown(report.baseline).trimEnd());
   if (report.needsSettings.length > 0) {
-    lines.push('', '## Requirements that need a target setting', '', 'Not checked, and not failing the gate: their tests need to know how the target is configured. Pass the setting to check them.', '');
+    lines.push(
+      '',
+      '## Requirements that need a target setting',
+      '',
+      'Not checked, and not failing the gate: their tests need to know how the target is configured. Pass the setting to check them.',
+      '',
+    );
     lines.push('| Requirements | Setting | Flag | Environment | Config key |', '|---|---|---|---|---|');
-    for (const s of report.needsSettings) lines.push(`| ${s.requirements.join(', ')} | ${cell(s.description)} | \`${s.flag}\` | \`${s.env}\` | \`${s.configKey}\` |`);
+    for (const s of report.needsSettings)
+      lines.push(`| ${s.requirements.join(', ')} | ${cell(s.description)} | \`${s.flag}\` | \`${s.env}\` | \`${s.configKey}\` |`);
   }
-  listTests(lines, 'Failing tests', report.tests.filter((x) => x.status === 'failed'), true);
-  listTests(lines, 'Unexpected passes', report.tests.filter((x) => x.status === 'unexpected-pass'), false);
-  listTests(lines, 'Expected failures', report.tests.filter((x) => x.status === 'expected-failure'), false);
+  listTests(
+    lines,
+    'Failing tests',
+    report.tests.filter((x) => x.status === 'failed'),
+    true,
+  );
+  listTests(
+    lines,
+    'Unexpected passes',
+    report.tests.filter((x) => x.status === 'unexpected-pass'),
+    false,
+  );
+  listTests(
+    lines,
+    'Expected failures',
+    report.tests.filter((x) => x.status === 'expected-failure'),
+    false,
+  );
   if (report.unmatchedExpectations.length > 0) {
     lines.push('', '## Expectation entries matching no test', '');
     for (const id of report.unmatchedExpectations) lines.push(`- ${cell(id)}`);
@@ -73,7 +103,10 @@ export function renderSummary(report: ConformanceReport): string {
   else if (report.targetLost !== undefined) lines.push('Not judged: the run ended when the target stopped answering.');
   else if (report.untestedMust.length === 0) lines.push('None: every active MUST requirement of a claimed profile has a passing test.');
   else {
-    lines.push(`${report.untestedMust.length} active MUST requirement(s) of claimed profiles have no passing test (${report.policy.untestedMust === 'fail' ? 'this fails the run' : 'listed only, see the policy below'}):`, '');
+    lines.push(
+      `${report.untestedMust.length} active MUST requirement(s) of claimed profiles have no passing test (${report.policy.untestedMust === 'fail' ? 'this fails the run' : 'listed only, see the policy below'}):`,
+      '',
+    );
     lines.push('<details><summary>List</summary>', '', report.untestedMust.join(', '), '', '</details>');
   }
   lines.push('', `Policy: ${report.policy.note}`, '');

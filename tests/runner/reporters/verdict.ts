@@ -7,13 +7,19 @@ import type { ConformanceReport } from './report-model.js';
 export function failureReasons(report: ConformanceReport): string[] {
   const t = report.totals;
   // Everything else a lost target causes (tests timing out before it was declared lost, MUSTs left untested) is noise.
-  if (report.targetLost !== undefined) return [`${report.targetLost}; ${t.notRun} test(s) not run, ${report.filesNotStarted?.length ?? 0} file(s) not started, ${t.failed} test(s) failed before`];
+  if (report.targetLost !== undefined)
+    return [
+      `${report.targetLost}; ${t.notRun} test(s) not run, ${report.filesNotStarted?.length ?? 0} file(s) not started, ${t.failed} test(s) failed before`,
+    ];
   const reasons: string[] = [];
   if (t.failed > 0) reasons.push(`${t.failed} failing test(s)`);
   if (t.unexpectedPass > 0) reasons.push(`${t.unexpectedPass} unexpected pass(es): remove them from the expectations`);
   if (report.tagProblems.length > 0) reasons.push(`${report.tagProblems.length} requirement tag problem(s)`);
   if (report.runErrors.length > 0) reasons.push(`${report.runErrors.length} error(s) outside tests`);
-  if (report.policy.untestedMust === 'fail' && report.untestedMust.length > 0) reasons.push(`${report.untestedMust.length} active MUST requirement(s) without a passing test (${report.untestedMust.slice(0, 5).join(', ')}${report.untestedMust.length > 5 ? ', …' : ''})`);
+  if (report.policy.untestedMust === 'fail' && report.untestedMust.length > 0)
+    reasons.push(
+      `${report.untestedMust.length} active MUST requirement(s) without a passing test (${report.untestedMust.slice(0, 5).join(', ')}${report.untestedMust.length > 5 ? ', …' : ''})`,
+    );
   if (t.tests === 0) reasons.push('no test ran');
   return reasons;
 }
@@ -25,7 +31,9 @@ export function needsSettingLines(report: ConformanceReport): string[] {
   return [
     '',
     `${count} requirement(s) not checked: their tests need a setting of the target that was not given (listed, not failing the gate). To check them, declare how the target is configured:`,
-    ...report.needsSettings.map((s) => `  ${s.requirements.join(', ')}: ${s.description}: pass ${s.flag} (or ${s.env}, or ${s.configKey} in the config file)`),
+    ...report.needsSettings.map(
+      (s) => `  ${s.requirements.join(', ')}: ${s.description}: pass ${s.flag} (or ${s.env}, or ${s.configKey} in the config file)`,
+    ),
   ];
 }
 

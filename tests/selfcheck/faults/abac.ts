@@ -1,14 +1,47 @@
 // The faults of spec/requirements/abac.md that are code; their rows (ids, titles, what they break) are in abac.json.
 import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { clientAsServer, clientRequest, deniedAfterWriting, errorAnswer, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, roleCreatedAnyway, tokenAsServer, topObject, userCollection, withLedgers, type Ledgers } from './lib/access.js';
+import {
+  clientAsServer,
+  clientRequest,
+  deniedAfterWriting,
+  errorAnswer,
+  keyOf,
+  objectPayload,
+  permissionDenied,
+  refCollection,
+  refusedOnlyFor,
+  roleCreatedAnyway,
+  tokenAsServer,
+  topObject,
+  userCollection,
+  withLedgers,
+  type Ledgers,
+} from './lib/access.js';
 import { adminSecretFor, serverSecretFor, withSecret, type KnownToken } from './lib/key-ledger.js';
-import { acceptedModification, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, records, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, withJsonBody, withStatus, onObjects } from './lib/rewrites.js';
+import {
+  acceptedModification,
+  hasErrorCode,
+  isV4Query,
+  nativeCollectionOf,
+  onJson,
+  onResponse,
+  records,
+  rewriteJson,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Errors,
+  withJsonBody,
+  withStatus,
+  onObjects,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether every failure of a `validation failed` answer is an `invalid reference` on a role's privilege or membership resource. */
 function refusedForRoleResources(body: unknown): boolean {
-  const onResource = (field: unknown) => Array.isArray(field) && (field[0] === 'privileges' || field[0] === 'membership') && field[field.length - 1] === 'resource';
+  const onResource = (field: unknown) =>
+    Array.isArray(field) && (field[0] === 'privileges' || field[0] === 'membership') && field[field.length - 1] === 'resource';
   return refusedOnlyFor(body, (failure) => failure.code === 'invalid reference' && onResource(failure.field));
 }
 
@@ -51,7 +84,13 @@ function raises(value: unknown): boolean {
 /** True when none of the token's roles grants `action` on `collection` (a predicate counts as a possible grant). */
 function noRoleGrants(ledgers: Ledgers, token: KnownToken, action: string, collection: string | undefined): boolean {
   if (collection === undefined) return false;
-  return !ledgers.roles.rolesOf(userCollection(token)).some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && p.actions[action] !== undefined && p.actions[action] !== false));
+  return !ledgers.roles
+    .rolesOf(userCollection(token))
+    .some((role) =>
+      role.privileges.some(
+        (p) => p.kind === 'collection' && p.name === collection && p.actions[action] !== undefined && p.actions[action] !== false,
+      ),
+    );
 }
 
 /** The server secret for a token's document write that its roles certainly do not allow. */
@@ -69,7 +108,9 @@ function tokenWriteDenied(forms: readonly string[], action: string): (req: Proxi
 /** Whether a request is a top-level Get, Update, Replace or Delete of a role. */
 function targetsRole(req: ProxiedRequest): boolean {
   const form = topLevelForm(req);
-  return form !== undefined && ['get', 'update', 'replace', 'delete'].includes(form) && schemaRefOf(topObject(req)?.[form])?.kind === 'role';
+  return (
+    form !== undefined && ['get', 'update', 'replace', 'delete'].includes(form) && schemaRefOf(topObject(req)?.[form])?.kind === 'role'
+  );
 }
 
 /** An admin key of the database of the client key or token a request is made with. */
@@ -98,7 +139,10 @@ export const code: FaultCode = {
   }),
   'ABAC-ROLES-NOT-APPLIED': withLedgers((ledgers) => ({
     response: rewriteResponse(
-      (res, ctx) => (res.status === 200 || res.status === 201) && ledgers.tokens.ofRequest(ctx.original) !== undefined && DATA_FORMS.has(topLevelForm(ctx.original) ?? ''),
+      (res, ctx) =>
+        (res.status === 200 || res.status === 201) &&
+        ledgers.tokens.ofRequest(ctx.original) !== undefined &&
+        DATA_FORMS.has(topLevelForm(ctx.original) ?? ''),
       permissionDenied,
     ),
   })),
@@ -108,7 +152,11 @@ export const code: FaultCode = {
     forEachObject(object.create_role, (inner) => {
       if (!('membership' in inner)) return;
       const entries = Array.isArray(inner.membership) ? inner.membership : [inner.membership];
-      for (const entry of entries.map(objectPayload)) if (entry !== undefined && 'predicate' in entry) removed += (delete entry.predicate, 1);
+      for (const entry of entries.map(objectPayload))
+        if (entry !== undefined && 'predicate' in entry) {
+          delete entry.predicate;
+          removed += 1;
+        }
     });
     return removed;
   }),
@@ -129,7 +177,9 @@ export const code: FaultCode = {
       if (res.status !== 200 || token === undefined || topLevelForm(ctx.original) !== 'get') return false;
       const first = ledgers.roles.rolesOf(userCollection(token))[0];
       const collection = refCollection(topObject(ctx.original)?.get);
-      return first !== undefined && collection !== undefined && !first.privileges.some((p) => p.kind === 'collection' && p.name === collection);
+      return (
+        first !== undefined && collection !== undefined && !first.privileges.some((p) => p.kind === 'collection' && p.name === collection)
+      );
     }, permissionDenied),
   })),
   'ABAC-DECISIONS-CACHED': withLedgers((ledgers) => {
@@ -150,57 +200,113 @@ export const code: FaultCode = {
   'ABAC-INDEX-READ-UNCHECKED': tokenAsServer((_token, form) => form === 'paginate'),
   'ABAC-PRIVILEGES-ANY-COLLECTION': tokenAsServer((token, form, _req, ledgers) => {
     const action = form === 'get' ? 'read' : form === 'create' ? 'create' : undefined;
-    return action !== undefined && ledgers.roles.rolesOf(userCollection(token)).some((role) => role.privileges.some((p) => p.kind === 'collection' && p.actions[action] !== undefined && p.actions[action] !== false));
+    return (
+      action !== undefined &&
+      ledgers.roles
+        .rolesOf(userCollection(token))
+        .some((role) =>
+          role.privileges.some((p) => p.kind === 'collection' && p.actions[action] !== undefined && p.actions[action] !== false),
+        )
+    );
   }),
   'ABAC-SCHEMA-WRITES-UNCHECKED': tokenAsServer((_token, form) => SCHEMA_FORMS.has(form ?? '')),
-  'ABAC-MAPPED-GET-UNCHECKED': tokenAsServer((_token, form, req) => form === 'map' && isJsonObject(topObject(req)?.collection) && 'paginate' in (topObject(req)!.collection as JsonObject)),
-  'ABAC-INDEX-ENTRIES-UNFILTERED': tokenAsServer((_token, form, req) => form === 'paginate' && isJsonObject(topObject(req)?.paginate) && 'match' in (topObject(req)!.paginate as JsonObject)),
+  'ABAC-MAPPED-GET-UNCHECKED': tokenAsServer(
+    (_token, form, req) =>
+      form === 'map' && isJsonObject(topObject(req)?.collection) && 'paginate' in (topObject(req)!.collection as JsonObject),
+  ),
+  'ABAC-INDEX-ENTRIES-UNFILTERED': tokenAsServer(
+    (_token, form, req) =>
+      form === 'paginate' && isJsonObject(topObject(req)?.paginate) && 'match' in (topObject(req)!.paginate as JsonObject),
+  ),
   'ABAC-UNRESTRICTED-READ-IGNORED': matchDeniedWhereRolesGrant((actions) => 'unrestricted_read' in actions && !('read' in actions)),
   'ABAC-INDEX-PREDICATE-GETS-REF': matchDeniedWhereRolesGrant((actions) => isJsonObject(actions.read)),
   'ABAC-WRITE-NEEDS-READ': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const form = topLevelForm(ctx.original);
-      if (res.status !== 200 || form === undefined || !['update', 'replace', 'delete'].includes(form) || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
+      if (
+        res.status !== 200 ||
+        form === undefined ||
+        !['update', 'replace', 'delete'].includes(form) ||
+        ledgers.tokens.ofRequest(ctx.original) === undefined
+      )
+        return false;
       const collection = refCollection(topObject(ctx.original)?.[form]);
-      return collection !== undefined && !ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'read' in p.actions));
+      return (
+        collection !== undefined &&
+        !ledgers.roles.roles.some((role) =>
+          role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'read' in p.actions),
+        )
+      );
     }, permissionDenied),
   })),
   'ABAC-CREATE-WITH-ID-AS-CREATE': withLedgers((ledgers) => ({
-    response: rewriteResponse((res, ctx) => {
-      const target = topObject(ctx.original)?.create;
-      if (res.status !== 403 || topLevelForm(ctx.original) !== 'create' || !isJsonObject(target) || !('id' in target) || ledgers.tokens.ofRequest(ctx.original) === undefined) return false;
-      const collection = refCollection(target);
-      return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'create' in p.actions));
-    }, (res, ctx) => {
-      const target = topObject(ctx.original)!.create as JsonObject;
-      const ref = { '@ref': { id: String(target.id), collection: { '@ref': { id: refCollection(target), collection: { '@ref': { id: 'collections' } } } } } };
-      return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
-    }),
+    response: rewriteResponse(
+      (res, ctx) => {
+        const target = topObject(ctx.original)?.create;
+        if (
+          res.status !== 403 ||
+          topLevelForm(ctx.original) !== 'create' ||
+          !isJsonObject(target) ||
+          !('id' in target) ||
+          ledgers.tokens.ofRequest(ctx.original) === undefined
+        )
+          return false;
+        const collection = refCollection(target);
+        return ledgers.roles.roles.some((role) =>
+          role.privileges.some((p) => p.kind === 'collection' && p.name === collection && 'create' in p.actions),
+        );
+      },
+      (res, ctx) => {
+        const target = topObject(ctx.original)!.create as JsonObject;
+        const ref = {
+          '@ref': {
+            id: String(target.id),
+            collection: { '@ref': { id: refCollection(target), collection: { '@ref': { id: 'collections' } } } },
+          },
+        };
+        return withStatus(withJsonBody(res, { resource: { ref, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);
+      },
+    ),
   })),
   'ABAC-PREDICATE-ERROR-500': withLedgers((ledgers) => ({
-    response: rewriteResponse((res, ctx) => {
-      if (res.status !== 403 || ledgers.tokens.ofRequest(ctx.original) === undefined || topLevelForm(ctx.original) !== 'get') return false;
-      const collection = refCollection(topObject(ctx.original)?.get);
-      return ledgers.roles.roles.some((role) => role.privileges.some((p) => p.kind === 'collection' && p.name === collection && raises(p.actions.read)));
-    }, (res) => errorAnswer(res, 500, 'internal server error', 'Transaction aborted: predicate failure')),
+    response: rewriteResponse(
+      (res, ctx) => {
+        if (res.status !== 403 || ledgers.tokens.ofRequest(ctx.original) === undefined || topLevelForm(ctx.original) !== 'get')
+          return false;
+        const collection = refCollection(topObject(ctx.original)?.get);
+        return ledgers.roles.roles.some((role) =>
+          role.privileges.some((p) => p.kind === 'collection' && p.name === collection && raises(p.actions.read)),
+        );
+      },
+      (res) => errorAnswer(res, 500, 'internal server error', 'Transaction aborted: predicate failure'),
+    ),
   })),
-  'ABAC-NO-ROLE-FALLS-BACK-TO-KEY': tokenAsServer((token, form, _req, ledgers) => DATA_FORMS.has(form ?? '') && ledgers.roles.rolesOf(userCollection(token)).length === 0),
-  'ABAC-ROLE-PREDICATE-UNWRAPPED': onJson(() => true, (body) => records(body).reduce((n, record) => {
-    if (nativeCollectionOf(record) !== 'roles' || !Array.isArray(record.privileges)) return n;
-    for (const privilege of record.privileges) {
-      if (!isJsonObject(privilege) || !isJsonObject(privilege.actions)) continue;
-      for (const [action, value] of Object.entries(privilege.actions)) {
-        if (isJsonObject(value) && '@query' in value) {
-          privilege.actions[action] = value['@query'];
-          n += 1;
+  'ABAC-NO-ROLE-FALLS-BACK-TO-KEY': tokenAsServer(
+    (token, form, _req, ledgers) => DATA_FORMS.has(form ?? '') && ledgers.roles.rolesOf(userCollection(token)).length === 0,
+  ),
+  'ABAC-ROLE-PREDICATE-UNWRAPPED': onJson(
+    () => true,
+    (body) =>
+      records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'roles' || !Array.isArray(record.privileges)) return n;
+        for (const privilege of record.privileges) {
+          if (!isJsonObject(privilege) || !isJsonObject(privilege.actions)) continue;
+          for (const [action, value] of Object.entries(privilege.actions)) {
+            if (isJsonObject(value) && '@query' in value) {
+              privilege.actions[action] = value['@query'];
+              n += 1;
+            }
+          }
         }
-      }
-    }
-    return n;
-  }, 0)),
+        return n;
+      }, 0),
+  ),
   'ABAC-ROLE-CLIENT-ALLOWED': clientAsServer((form) => form === 'create_role', 'admin'),
   'ABAC-ROLE-ADMIN-REFUSED': withLedgers((ledgers) => ({
-    response: rewriteResponse((res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create_role' && keyOf(ledgers, ctx.original)?.role === 'admin', permissionDenied),
+    response: rewriteResponse(
+      (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create_role' && keyOf(ledgers, ctx.original)?.role === 'admin',
+      permissionDenied,
+    ),
   })),
   'ABAC-ROLE-READABLE-BY-ANYONE': withLedgers((ledgers) => ({
     request: (req) => {
@@ -218,7 +324,13 @@ export const code: FaultCode = {
     response: rewriteResponse(
       (res, ctx) => {
         const set = topObject(ctx.original)?.paginate;
-        return res.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && isJsonObject(set) && 'collections' in set && set.collections === null;
+        return (
+          res.status === 403 &&
+          ledgers.tokens.ofRequest(ctx.original) !== undefined &&
+          isJsonObject(set) &&
+          'collections' in set &&
+          set.collections === null
+        );
       },
       (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
     ),
@@ -227,19 +339,38 @@ export const code: FaultCode = {
     (res, ctx) => {
       const payload = topLevelForm(ctx.original) === 'create_role' ? objectPayload(topObject(ctx.original)?.create_role) : undefined;
       if (res.status !== 201 || payload === undefined) return false;
-      const privileges = payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
+      const privileges =
+        payload.privileges === undefined ? [] : Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges];
       return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_role'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [
+            {
+              position: ['create_role'],
+              code: 'validation failed',
+              description: 'document data is not valid.',
+              failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }],
+            },
+          ],
+        }),
+        400,
+      ),
   ),
   'ABAC-DENIED-AT-FORM': withLedgers((ledgers) => ({
     json: rewriteJson(
-      (body, ctx) => ctx.status === 403 && ledgers.tokens.ofRequest(ctx.original) !== undefined && topLevelForm(ctx.original) !== undefined && hasErrorCode(body, 'permission denied'),
-      (body, ctx) => v4Errors(body).reduce((n, error) => {
-        if (!Array.isArray(error.position) || error.position.length !== 0) return n;
-        error.position = [topLevelForm(ctx.original)!];
-        return n + 1;
-      }, 0),
+      (body, ctx) =>
+        ctx.status === 403 &&
+        ledgers.tokens.ofRequest(ctx.original) !== undefined &&
+        topLevelForm(ctx.original) !== undefined &&
+        hasErrorCode(body, 'permission denied'),
+      (body, ctx) =>
+        v4Errors(body).reduce((n, error) => {
+          if (!Array.isArray(error.position) || error.position.length !== 0) return n;
+          error.position = [topLevelForm(ctx.original)!];
+          return n + 1;
+        }, 0),
     ),
   })),
   'ABAC-SCHEMA-DENIED-AFTER-WRITING': deniedAfterWriting((req, ledgers) => {
@@ -266,12 +397,19 @@ export const code: FaultCode = {
   'ABAC-ROLE-UPDATE-SHAPE-UNCHECKED': () =>
     acceptedModification((body, target) => {
       if (schemaRefOf(target)?.kind !== 'role') return false;
-      const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
-      return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && Array.isArray(failure.field) && (failure.field[0] === 'name' || failure.field[0] === 'data'));
+      const failures = v4Errors(body).flatMap((error) =>
+        error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined],
+      );
+      return (
+        failures.length > 0 &&
+        failures.every(
+          (failure) =>
+            isJsonObject(failure) && Array.isArray(failure.field) && (failure.field[0] === 'name' || failure.field[0] === 'data'),
+        )
+      );
     }),
   'ABAC-CREATE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['create'], 'create')),
   'ABAC-WRITE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['update', 'replace'], 'write')),
   'ABAC-DELETE-DENIED-AFTER-WRITING': deniedAfterWriting(tokenWriteDenied(['delete'], 'delete')),
   'ABAC-ROLE-CLIENT-DENIED-AFTER-WRITING': deniedAfterWriting(clientRequest(['create_role'], 'admin')),
-
 };

@@ -1,9 +1,45 @@
 // The faults of spec/requirements/authentication.md that are code; their rows (ids, titles, what they break) are in authentication.json.
 import type { BufferedResponse, Fault } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, clientAsServer, clientRequest, deniedAfterWriting, documentRefKey, errorAnswer, isUserDocument, keyOf, objectPayload, passwordsIn, permissionDenied, refCollection, tokenAsServer, topObject, unauthorized, userCollection, withLedgers } from './lib/access.js';
+import {
+  answersForm,
+  clientAsServer,
+  clientRequest,
+  deniedAfterWriting,
+  documentRefKey,
+  errorAnswer,
+  isUserDocument,
+  keyOf,
+  objectPayload,
+  passwordsIn,
+  permissionDenied,
+  refCollection,
+  tokenAsServer,
+  topObject,
+  unauthorized,
+  userCollection,
+  withLedgers,
+} from './lib/access.js';
 import { requestSecret, serverSecretFor, withSecret } from './lib/key-ledger.js';
-import { bodyJson, isV4Query, nativeCollectionOf, onJson, pathname, records, renameKeys, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, emptyPage, onObjects } from './lib/rewrites.js';
+import {
+  bodyJson,
+  isV4Query,
+  nativeCollectionOf,
+  onJson,
+  pathname,
+  records,
+  renameKeys,
+  rewriteJson,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+  emptyPage,
+  onObjects,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
 
@@ -28,22 +64,30 @@ function copyJson<T>(value: T): T {
 /** `{"foreach": …}` over every token of the database that deletes each one (only those of `onlyOf`, when given). */
 function deleteTokensExpr(onlyOf?: unknown): unknown {
   const del = { delete: { var: 'token' } };
-  const expr = onlyOf === undefined ? del : { if: { equals: [{ select: ['instance'], from: { get: { var: 'token' } } }, onlyOf] }, then: del, else: null };
+  const expr =
+    onlyOf === undefined
+      ? del
+      : { if: { equals: [{ select: ['instance'], from: { get: { var: 'token' } } }, onlyOf] }, then: del, else: null };
   return { foreach: { lambda: 'token', expr }, collection: { paginate: { tokens: null }, size: jsonInt(100000) } };
 }
 
 /** An Update or Replace (`form`) of a user document without credentials sent as removing its password. */
-const dropsPassword = (form: 'update' | 'replace'): Fault['apply'] => onObjects((object) => {
-  const collection = form in object ? refCollection(object[form]) : undefined;
-  const params = objectPayload(object.params);
-  if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
-  params.credentials = null;
-  return 1;
-});
+const dropsPassword = (form: 'update' | 'replace'): Fault['apply'] =>
+  onObjects((object) => {
+    const collection = form in object ? refCollection(object[form]) : undefined;
+    const params = objectPayload(object.params);
+    if (collection === undefined || NATIVE_COLLECTIONS.has(collection) || params === undefined || 'credentials' in params) return 0;
+    params.credentials = null;
+    return 1;
+  });
 
 export const code: FaultCode = {
   'AUTH-SELF-RETURNS-SECRET': onJson(
-    (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && v4Resource(body) !== undefined && requestSecret(ctx.original) !== undefined,
+    (body, ctx) =>
+      pathname(ctx.original) === '/tokens/self' &&
+      ctx.status === 200 &&
+      v4Resource(body) !== undefined &&
+      requestSecret(ctx.original) !== undefined,
     (body, ctx) => {
       v4Resource(body)!.secret = requestSecret(ctx.original)!;
     },
@@ -72,12 +116,16 @@ export const code: FaultCode = {
   'AUTH-PASSWORD-CHANGE-IGNORED': onObjects((object) => {
     if (!('update' in object) && !('replace' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
+    if (params === undefined || !('credentials' in params)) return 0;
+    delete params.credentials;
+    return 1;
   }),
   'AUTH-TOKEN-TTL-IGNORED': onObjects((object) => {
     if (!('login' in object) && !('update' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'ttl' in params ? (delete params.ttl, 1) : 0;
+    if (params === undefined || !('ttl' in params)) return 0;
+    delete params.ttl;
+    return 1;
   }),
   'AUTH-TOKEN-SIBLING-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
@@ -85,7 +133,12 @@ export const code: FaultCode = {
       const target = topObject(ctx.original)?.get;
       if (res.status !== 200 || token === undefined || target === undefined) return false;
       const record = v4Resource(bodyJson(res));
-      return isJsonObject(record) && 'instance' in record && 'hashed_secret' in record && stringifyJson(record.ref) !== stringifyJson(token.refValue);
+      return (
+        isJsonObject(record) &&
+        'instance' in record &&
+        'hashed_secret' in record &&
+        stringifyJson(record.ref) !== stringifyJson(token.refValue)
+      );
     }, permissionDenied),
   })),
   'AUTH-LOGIN-NO-CREDENTIALS-CODE': () => {
@@ -99,7 +152,10 @@ export const code: FaultCode = {
         return undefined;
       },
       response: rewriteResponse(
-        (res, ctx) => res.status === 400 && topLevelForm(ctx.original) === 'login' && withoutCredentials.has(documentRefKey(topObject(ctx.original)?.login) ?? ''),
+        (res, ctx) =>
+          res.status === 400 &&
+          topLevelForm(ctx.original) === 'login' &&
+          withoutCredentials.has(documentRefKey(topObject(ctx.original)?.login) ?? ''),
         (res) => errorAnswer(res, 400, 'invalid argument', 'The document has no credentials.'),
       ),
     };
@@ -107,17 +163,20 @@ export const code: FaultCode = {
   'AUTH-LOGIN-REUSES-TOKEN': () => {
     const first = new Map<string, JsonObject>();
     return {
-      json: rewriteJson((body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined, (body) => {
-        const resource = v4Resource(body)!;
-        const user = stringifyJson(resource.instance ?? null);
-        const earlier = first.get(user);
-        if (earlier === undefined) {
-          first.set(user, copyJson(resource));
-          return 0;
-        }
-        (body as JsonObject).resource = copyJson(earlier);
-        return 1;
-      }),
+      json: rewriteJson(
+        (body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined,
+        (body) => {
+          const resource = v4Resource(body)!;
+          const user = stringifyJson(resource.instance ?? null);
+          const earlier = first.get(user);
+          if (earlier === undefined) {
+            first.set(user, copyJson(resource));
+            return 0;
+          }
+          (body as JsonObject).resource = copyJson(earlier);
+          return 1;
+        },
+      ),
     };
   },
   'AUTH-LOGIN-TOKEN-BEFORE-CHECK': () => {
@@ -146,27 +205,48 @@ export const code: FaultCode = {
   },
   'AUTH-LOGIN-CLIENT-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse(
-      (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'login' && ledgers.keys.bySecret(requestSecret(ctx.original) ?? '')?.role === 'client',
+      (res, ctx) =>
+        res.status === 201 &&
+        topLevelForm(ctx.original) === 'login' &&
+        ledgers.keys.bySecret(requestSecret(ctx.original) ?? '')?.role === 'client',
       permissionDenied,
     ),
   })),
   'AUTH-IDENTIFY-CLIENT-DENIED': withLedgers((ledgers) => ({
-    response: rewriteResponse((res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'identify' && keyOf(ledgers, ctx.original)?.role === 'client', permissionDenied),
+    response: rewriteResponse(
+      (res, ctx) => res.status === 200 && topLevelForm(ctx.original) === 'identify' && keyOf(ledgers, ctx.original)?.role === 'client',
+      permissionDenied,
+    ),
   })),
   'AUTH-IDENTITY-IS-TOKEN': withLedgers((ledgers) => ({
-    json: rewriteJson((body, ctx) => answersForm('identity', 200, ctx) && ledgers.tokens.ofRequest(ctx.original) !== undefined, (body, ctx) => {
-      (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.refValue);
-    }),
+    json: rewriteJson(
+      (_body, ctx) => answersForm('identity', 200, ctx) && ledgers.tokens.ofRequest(ctx.original) !== undefined,
+      (body, ctx) => {
+        (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.refValue);
+      },
+    ),
   })),
-  'AUTH-CURRENT-IDENTITY-LEGACY-REF': onJson((_body, ctx) => answersForm('current_identity', 200, ctx), (body) => legacyRefs((body as JsonObject).resource)),
+  'AUTH-CURRENT-IDENTITY-LEGACY-REF': onJson(
+    (_body, ctx) => answersForm('current_identity', 200, ctx),
+    (body) => legacyRefs((body as JsonObject).resource),
+  ),
   'AUTH-CURRENT-TOKEN-IS-INSTANCE': withLedgers((ledgers) => ({
-    json: rewriteJson((_body, ctx) => answersForm('current_token', 200, ctx) && ledgers.tokens.ofRequest(ctx.original)?.instance !== undefined, (body, ctx) => {
-      (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.instance);
-    }),
+    json: rewriteJson(
+      (_body, ctx) => answersForm('current_token', 200, ctx) && ledgers.tokens.ofRequest(ctx.original)?.instance !== undefined,
+      (body, ctx) => {
+        (body as JsonObject).resource = copyJson(ledgers.tokens.ofRequest(ctx.original)!.instance);
+      },
+    ),
   })),
-  'AUTH-OWN-DOCUMENT-READABLE': tokenAsServer((token, form, req) => form === 'get' && documentRefKey(topObject(req)?.get) !== undefined && documentRefKey(topObject(req)?.get) === documentRefKey(token.instance)),
+  'AUTH-OWN-DOCUMENT-READABLE': tokenAsServer(
+    (token, form, req) =>
+      form === 'get' &&
+      documentRefKey(topObject(req)?.get) !== undefined &&
+      documentRefKey(topObject(req)?.get) === documentRefKey(token.instance),
+  ),
   'AUTH-LOGOUT-KEEPS-TOKEN': () => ({
-    request: (req) => (topLevelForm(req) === 'logout' && typeof topObject(req)?.logout === 'boolean' ? { ...req, body: Buffer.from('true') } : undefined),
+    request: (req) =>
+      topLevelForm(req) === 'logout' && typeof topObject(req)?.logout === 'boolean' ? { ...req, body: Buffer.from('true') } : undefined,
   }),
   'AUTH-LOGOUT-ALL-USERS': withLedgers((ledgers) => ({
     request: (req) => {
@@ -201,27 +281,38 @@ export const code: FaultCode = {
   'AUTH-PASSWORD-IGNORED-ON-CREATE': onObjects((object) => {
     if (!('create' in object)) return 0;
     const params = objectPayload(object.params);
-    return params !== undefined && 'credentials' in params ? (delete params.credentials, 1) : 0;
+    if (params === undefined || !('credentials' in params)) return 0;
+    delete params.credentials;
+    return 1;
   }),
   'AUTH-PASSWORD-SHA256': () => {
     const passwords = new Map<string, string>();
     return {
-      json: rewriteJson(() => true, (body, ctx) => {
-        const set = passwordsIn(v4Expression(ctx.original));
-        const created = answersForm('create', 201, ctx) ? documentRefKey(v4Resource(body)?.ref) : undefined;
-        if (created !== undefined && set.length > 0) passwords.set(created, set[0]!);
-        return records(body).reduce((n, record) => {
-          const password = passwords.get(documentRefKey(record.ref) ?? '');
-          if (password === undefined || !isUserDocument(record)) return n;
-          record.hashed_password = sha256Hex(password);
-          return n + 1;
-        }, 0);
-      }),
+      json: rewriteJson(
+        () => true,
+        (body, ctx) => {
+          const set = passwordsIn(v4Expression(ctx.original));
+          const created = answersForm('create', 201, ctx) ? documentRefKey(v4Resource(body)?.ref) : undefined;
+          if (created !== undefined && set.length > 0) passwords.set(created, set[0]!);
+          return records(body).reduce((n, record) => {
+            const password = passwords.get(documentRefKey(record.ref) ?? '');
+            if (password === undefined || !isUserDocument(record)) return n;
+            record.hashed_password = sha256Hex(password);
+            return n + 1;
+          }, 0);
+        },
+      ),
     };
   },
   'AUTH-PASSWORD-COERCED': onObjects((object) => {
     const credentials = objectPayload(object.credentials);
-    if (credentials === undefined || !('password' in credentials) || typeof credentials.password === 'string' || credentials.password === null) return 0;
+    if (
+      credentials === undefined ||
+      !('password' in credentials) ||
+      typeof credentials.password === 'string' ||
+      credentials.password === null
+    )
+      return 0;
     credentials.password = stringifyJson(credentials.password);
     return 1;
   }),
@@ -238,7 +329,10 @@ export const code: FaultCode = {
   'AUTH-SELF-UNWRAPPED': () => ({
     json: (body, ctx) => (pathname(ctx.original) === '/tokens/self' && ctx.status === 200 ? v4Resource(body) : undefined),
   }),
-  'AUTH-SELF-LEGACY-REFS': onJson((_body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200, (body) => legacyRefs(body)),
+  'AUTH-SELF-LEGACY-REFS': onJson(
+    (_body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200,
+    (body) => legacyRefs(body),
+  ),
   'AUTH-SELF-CACHED': () => {
     const answered = new Map<string, BufferedResponse>();
     return {
@@ -251,20 +345,28 @@ export const code: FaultCode = {
     };
   },
   'AUTH-TOKEN-GET-SHOWS-SECRET': withLedgers((ledgers) => ({
-    json: rewriteJson((_body, ctx) => isV4Query(ctx.original), (body) => records(body).reduce((n, record) => {
-      const token = nativeCollectionOf(record) === 'tokens' && !('secret' in record) ? ledgers.tokens.byRef(record.ref) : undefined;
-      if (token === undefined) return n;
-      record.secret = token.secret;
-      return n + 1;
-    }, 0)),
+    json: rewriteJson(
+      (_body, ctx) => isV4Query(ctx.original),
+      (body) =>
+        records(body).reduce((n, record) => {
+          const token = nativeCollectionOf(record) === 'tokens' && !('secret' in record) ? ledgers.tokens.byRef(record.ref) : undefined;
+          if (token === undefined) return n;
+          record.secret = token.secret;
+          return n + 1;
+        }, 0),
+    ),
   })),
   'AUTH-TOKEN-SECRET-SHA256': withLedgers((ledgers) => ({
-    json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-      const token = nativeCollectionOf(record) === 'tokens' && 'hashed_secret' in record ? ledgers.tokens.byRef(record.ref) : undefined;
-      if (token === undefined) return n;
-      record.hashed_secret = sha256Hex(token.secret);
-      return n + 1;
-    }, 0)),
+    json: rewriteJson(
+      () => true,
+      (body) =>
+        records(body).reduce((n, record) => {
+          const token = nativeCollectionOf(record) === 'tokens' && 'hashed_secret' in record ? ledgers.tokens.byRef(record.ref) : undefined;
+          if (token === undefined) return n;
+          record.hashed_secret = sha256Hex(token.secret);
+          return n + 1;
+        }, 0),
+    ),
   })),
   'AUTH-LOGIN-ENDS-OLDER-TOKENS': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => {
@@ -283,8 +385,16 @@ export const code: FaultCode = {
         }
         const token = ledgers.tokens.ofRequest(ctx.original);
         if (res.status !== 401 || token === undefined || !deleted.has(documentRefKey(token.instance) ?? '')) return undefined;
-        const answers: Record<string, unknown> = { has_identity: true, has_current_identity: true, identity: token.instance, current_identity: token.instance, current_token: token.refValue };
-        return form !== undefined && form in answers ? withStatus(withJsonBody(res, { resource: copyJson(answers[form]) }), 200) : undefined;
+        const answers: Record<string, unknown> = {
+          has_identity: true,
+          has_current_identity: true,
+          identity: token.instance,
+          current_identity: token.instance,
+          current_token: token.refValue,
+        };
+        return form !== undefined && form in answers
+          ? withStatus(withJsonBody(res, { resource: copyJson(answers[form]) }), 200)
+          : undefined;
       },
     };
   }),
@@ -308,7 +418,8 @@ export const code: FaultCode = {
       request: (req) => {
         forEachObject(v4Expression(req), (object) => {
           const payload = 'create_index' in object ? objectPayload(object.create_index) : undefined;
-          if (payload !== undefined && isJsonObject(payload.source) && 'tokens' in payload.source && typeof payload.name === 'string') overTokens.add(payload.name);
+          if (payload !== undefined && isJsonObject(payload.source) && 'tokens' in payload.source && typeof payload.name === 'string')
+            overTokens.add(payload.name);
         });
         return undefined;
       },
@@ -322,17 +433,24 @@ export const code: FaultCode = {
       }, emptyPage),
     };
   },
-  'AUTH-TOKEN-INDEX-WITHOUT-ROLE': tokenAsServer((token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0),
+  'AUTH-TOKEN-INDEX-WITHOUT-ROLE': tokenAsServer(
+    (token, form, _req, ledgers) => form === 'paginate' && ledgers.roles.rolesOf(userCollection(token)).length === 0,
+  ),
   'AUTH-REPLACE-DROPS-PASSWORD': dropsPassword('replace'),
   'AUTH-NO-ROLE-NO-IDENTITY': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
-      return res.status === 200 && token !== undefined && IDENTITY_FORMS.has(topLevelForm(ctx.original) ?? '') && ledgers.roles.rolesOf(userCollection(token)).length === 0;
+      return (
+        res.status === 200 &&
+        token !== undefined &&
+        IDENTITY_FORMS.has(topLevelForm(ctx.original) ?? '') &&
+        ledgers.roles.rolesOf(userCollection(token)).length === 0
+      );
     }, permissionDenied),
   })),
   'AUTH-CLIENT-PUBLIC-EMPTY': withLedgers((ledgers) => ({
     json: rewriteJson(
-      (body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
+      (_body, ctx) => answersForm('paginate', 200, ctx) && keyOf(ledgers, ctx.original)?.role === 'client',
       (body) => {
         const page = v4Resource(body);
         if (page === undefined || !Array.isArray(page.data) || page.data.length === 0) return false;
@@ -343,7 +461,9 @@ export const code: FaultCode = {
   })),
   'AUTH-CLIENT-INDEX-UNCHECKED': clientAsServer((form) => form === 'paginate'),
   'AUTH-CLIENT-WRITES-UNCHECKED': clientAsServer((form) => ['create', 'update', 'replace', 'delete'].includes(form ?? '')),
-  'AUTH-CLIENT-CREATES-TOKENS': clientAsServer((form, req) => form === 'create' && isJsonObject(topObject(req)?.create) && 'tokens' in (topObject(req)!.create as JsonObject)),
+  'AUTH-CLIENT-CREATES-TOKENS': clientAsServer(
+    (form, req) => form === 'create' && isJsonObject(topObject(req)?.create) && 'tokens' in (topObject(req)!.create as JsonObject),
+  ),
   'AUTH-CLIENT-DENIED-AFTER-WRITING': deniedAfterWriting(clientRequest(['create', 'update', 'delete'])),
   'AUTH-LOGOUT-WITH-KEY-ENDS-TOKENS': withLedgers((ledgers) => ({
     request: (req) => {
@@ -352,7 +472,10 @@ export const code: FaultCode = {
       const server = key.role === 'client' ? ledgers.keys.sibling(key, 'server')?.secret : key.secret;
       return server === undefined ? undefined : withSecret({ ...req, body: Buffer.from(stringifyJson(deleteTokensExpr())) }, server);
     },
-    response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => withStatus(withJsonBody(res, { resource: false }), 200)),
+    response: rewriteResponse(
+      (_res, ctx) => ctx.request !== ctx.original,
+      (res) => withStatus(withJsonBody(res, { resource: false }), 200),
+    ),
   })),
   'AUTH-PASSWORD-INVALID-STILL-CREATES': () => ({
     request: (req) => {
@@ -363,10 +486,17 @@ export const code: FaultCode = {
       delete params.credentials;
       return { ...req, body: Buffer.from(stringifyJson(expression)) };
     },
-    response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, (res) => errorAnswer(res, 400, 'validation failed', 'document data is not valid.')),
+    response: rewriteResponse(
+      (_res, ctx) => ctx.request !== ctx.original,
+      (res) => errorAnswer(res, 400, 'validation failed', 'document data is not valid.'),
+    ),
   }),
   'AUTH-SELF-HASHED-SECRET-SHA256': onJson(
-    (body, ctx) => pathname(ctx.original) === '/tokens/self' && ctx.status === 200 && typeof v4Resource(body)?.hashed_secret === 'string' && requestSecret(ctx.original) !== undefined,
+    (body, ctx) =>
+      pathname(ctx.original) === '/tokens/self' &&
+      ctx.status === 200 &&
+      typeof v4Resource(body)?.hashed_secret === 'string' &&
+      requestSecret(ctx.original) !== undefined,
     (body, ctx) => {
       v4Resource(body)!.hashed_secret = sha256Hex(requestSecret(ctx.original)!);
     },
@@ -374,8 +504,12 @@ export const code: FaultCode = {
   'AUTH-NO-ROLE-IDENTITY-DENIED': withLedgers((ledgers) => ({
     response: rewriteResponse((res, ctx) => {
       const token = ledgers.tokens.ofRequest(ctx.original);
-      return res.status === 200 && token !== undefined && topLevelForm(ctx.original) === 'identity' && ledgers.roles.rolesOf(userCollection(token)).length === 0;
+      return (
+        res.status === 200 &&
+        token !== undefined &&
+        topLevelForm(ctx.original) === 'identity' &&
+        ledgers.roles.rolesOf(userCollection(token)).length === 0
+      );
     }, permissionDenied),
   })),
-
 };

@@ -2,8 +2,45 @@
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
-import { RecordMemory, dataMembers, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, objectMembers, refKey, topLevel, answerError } from './lib/records.js';
-import { acceptedModification, bodyJson, deleteKeys, editObjects, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, refPayloads, replaceObject, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, emptyPage } from './lib/rewrites.js';
+import {
+  RecordMemory,
+  dataMembers,
+  isDocumentKey,
+  isKeyRef,
+  isNotFound,
+  nameDefaultsToUndefined,
+  objectMembers,
+  refKey,
+  topLevel,
+  answerError,
+} from './lib/records.js';
+import {
+  acceptedModification,
+  bodyJson,
+  deleteKeys,
+  editObjects,
+  expressionUses,
+  hasErrorCode,
+  nativeCollectionOf,
+  onExpression,
+  onJson,
+  onObjects,
+  onResponse,
+  records,
+  refPayloads,
+  replaceObject,
+  rewriteExpression,
+  rewriteJson,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+  tsIsTxnTime,
+  emptyPage,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** A plain JSON value as a v4 expression (objects wrapped in `object`, tagged values as they are). */
@@ -22,7 +59,9 @@ function collectionRenameObject(expression: unknown): JsonObject | undefined {
   const target = schemaRefOf(expression.update ?? expression.replace);
   const params = expression.params;
   const object = isJsonObject(params) && isJsonObject(params.object) ? params.object : undefined;
-  return target?.kind === 'collection' && object !== undefined && typeof object.name === 'string' && object.name !== target.name ? object : undefined;
+  return target?.kind === 'collection' && object !== undefined && typeof object.name === 'string' && object.name !== target.name
+    ? object
+    : undefined;
 }
 
 /** Whether `id` is the text of a signed 64-bit integer (or `self`), as document ids must be. */
@@ -126,7 +165,20 @@ export const code: FaultCode = {
   },
   'CRED-REJECTED': onResponse(
     (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }] }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [
+            {
+              position: [],
+              code: 'validation failed',
+              description: 'document data is not valid.',
+              failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }],
+            },
+          ],
+        }),
+        400,
+      ),
   ),
   'GENERATED-ID-OVERWRITES-CHOSEN': generatedIdsOverwriteChosen,
   'DOC-DATA-INTEGERS-AS-DECIMALS': onJson(
@@ -152,24 +204,32 @@ export const code: FaultCode = {
   ),
   'DOC-TS-AS-DECIMAL': onJson(
     () => true,
-    (body) => records(body).reduce((n, record) => {
-      if (!isJsonInteger(record.ts)) return n;
-      record.ts = jsonDecimal(Number(String(record.ts)));
-      return n + 1;
-    }, 0),
+    (body) =>
+      records(body).reduce((n, record) => {
+        if (!isJsonInteger(record.ts)) return n;
+        record.ts = jsonDecimal(Number(String(record.ts)));
+        return n + 1;
+      }, 0),
   ),
   'DOC-LIST-DROPS-LAST': onJson(
-    (body, ctx) => expressionUses(ctx.original, 'documents') && Array.isArray(v4Resource(body)?.data) && (v4Resource(body)!.data as unknown[]).length > 0,
+    (body, ctx) =>
+      expressionUses(ctx.original, 'documents') &&
+      Array.isArray(v4Resource(body)?.data) &&
+      (v4Resource(body)!.data as unknown[]).length > 0,
     (body) => {
       (v4Resource(body)!.data as unknown[]).pop();
     },
   ),
-  'DOC-ID-AS-INTEGER': onJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
-    const key = refKey({ '@ref': ref });
-    if (key === undefined || !isDocumentKey(key) || typeof ref.id !== 'string' || !/^\d+$/.test(ref.id)) return n;
-    ref.id = jsonInt(BigInt(ref.id));
-    return n + 1;
-  }, 0)),
+  'DOC-ID-AS-INTEGER': onJson(
+    () => true,
+    (body) =>
+      refPayloads(body).reduce((n, ref) => {
+        const key = refKey({ '@ref': ref });
+        if (key === undefined || !isDocumentKey(key) || typeof ref.id !== 'string' || !/^\d+$/.test(ref.id)) return n;
+        ref.id = jsonInt(BigInt(ref.id));
+        return n + 1;
+      }, 0),
+  ),
   'DOC-ID-FROM-CLOCK': onExpression((expression) => {
     const id = String(Date.now());
     return editObjects(expression, (object) => {
@@ -182,7 +242,14 @@ export const code: FaultCode = {
   }),
   'DOC-CHOSEN-ID-IGNORED': onObjects((object) => {
     const target = isJsonObject(object.create) ? object.create : undefined;
-    if (target === undefined || !('params' in object) || typeof target.id !== 'string' || !isJsonObject(target.ref) || Object.keys(target).length !== 2) return false;
+    if (
+      target === undefined ||
+      !('params' in object) ||
+      typeof target.id !== 'string' ||
+      !isJsonObject(target.ref) ||
+      Object.keys(target).length !== 2
+    )
+      return false;
     object.create = target.ref;
     return true;
   }),
@@ -228,9 +295,14 @@ export const code: FaultCode = {
     request: (req) => {
       const expression = topLevel(req);
       const data = expression !== undefined && 'update' in expression ? dataMembers(expression) : undefined;
-      const nested = Object.entries(data ?? {}).filter(([, value]) => objectMembers(value) !== undefined).map(([field]) => field);
+      const nested = Object.entries(data ?? {})
+        .filter(([, value]) => objectMembers(value) !== undefined)
+        .map(([field]) => field);
       if (nested.length === 0) return undefined;
-      const clear = { update: expression!.update, params: { object: { data: { object: Object.fromEntries(nested.map((field) => [field, null])) } } } };
+      const clear = {
+        update: expression!.update,
+        params: { object: { data: { object: Object.fromEntries(nested.map((field) => [field, null])) } } },
+      };
       return { ...req, body: Buffer.from(stringifyJson({ do: [clear, expression] })) };
     },
   }),
@@ -260,7 +332,13 @@ export const code: FaultCode = {
           const recordKey = refKey(record.ref);
           if (recordKey !== undefined) latestTs.set(recordKey, record.ts);
         }
-        if (topLevelForm(ctx.original) !== 'update' || ctx.status !== 200 || previous === undefined || String(previous) === String(resource!.ts)) return undefined;
+        if (
+          topLevelForm(ctx.original) !== 'update' ||
+          ctx.status !== 200 ||
+          previous === undefined ||
+          String(previous) === String(resource!.ts)
+        )
+          return undefined;
         resource!.ts = previous;
         return body;
       },
@@ -326,22 +404,37 @@ export const code: FaultCode = {
     };
   },
   'COLL-LIST-EMPTY': onJson(
-    (body, ctx) => expressionUses(ctx.original, 'collections') && !expressionUses(ctx.original, 'create_collection') && Array.isArray(v4Resource(body)?.data),
+    (body, ctx) =>
+      expressionUses(ctx.original, 'collections') &&
+      !expressionUses(ctx.original, 'create_collection') &&
+      Array.isArray(v4Resource(body)?.data),
     emptyPage,
   ),
   'COLL-REF-INTERNAL-ID': () => {
     const numbers = new Map<string, string>();
     return {
-      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-        const ref = nativeCollectionOf(record) === 'collections' && isJsonObject(record.ref) && isJsonObject(record.ref['@ref']) ? record.ref['@ref'] : undefined;
-        if (ref === undefined || typeof ref.id !== 'string') return n;
-        if (!numbers.has(ref.id)) numbers.set(ref.id, String(1000 + numbers.size));
-        ref.id = numbers.get(ref.id)!;
-        return n + 1;
-      }, 0)),
+      json: rewriteJson(
+        () => true,
+        (body) =>
+          records(body).reduce((n, record) => {
+            const ref =
+              nativeCollectionOf(record) === 'collections' && isJsonObject(record.ref) && isJsonObject(record.ref['@ref'])
+                ? record.ref['@ref']
+                : undefined;
+            if (ref === undefined || typeof ref.id !== 'string') return n;
+            if (!numbers.has(ref.id)) numbers.set(ref.id, String(1000 + numbers.size));
+            ref.id = numbers.get(ref.id)!;
+            return n + 1;
+          }, 0),
+      ),
     };
   },
-  'SCHEMA-UPDATE-UNCHECKED': () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && (['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '') || isKeyRef(target))),
+  'SCHEMA-UPDATE-UNCHECKED': () =>
+    acceptedModification(
+      (body, target) =>
+        hasErrorCode(body, 'validation failed') &&
+        (['collection', 'database'].includes(schemaRefOf(target)?.kind ?? '') || isKeyRef(target)),
+    ),
   'COLL-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_collection') }),
   'COLL-HISTORY-DAYS-UNCHECKED': onExpression((expression) => {
     const members = isJsonObject(expression) ? objectMembers(expression.create_collection) : undefined;
@@ -353,14 +446,20 @@ export const code: FaultCode = {
   }),
   'COLL-HISTORY-DAYS-NOT-STORED': onJson(
     (_body, ctx) => !expressionUses(ctx.original, 'create_collection') && !expressionUses(ctx.original, 'create_class'),
-    (body) => records(body).reduce((n, record) => {
-      if (nativeCollectionOf(record) !== 'collections' || !isJsonInteger(record.history_days) || String(record.history_days) === '30') return n;
-      record.history_days = jsonInt(30);
-      return n + 1;
-    }, 0),
+    (body) =>
+      records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'collections' || !isJsonInteger(record.history_days) || String(record.history_days) === '30')
+          return n;
+        record.history_days = jsonInt(30);
+        return n + 1;
+      }, 0),
   ),
   'COLL-DELETE-ANSWERS-REF': onJson(
-    (body, ctx) => topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && v4Resource(body) !== undefined && nativeCollectionOf(v4Resource(body)!) === 'collections',
+    (body, ctx) =>
+      topLevelForm(ctx.original) === 'delete' &&
+      ctx.status === 200 &&
+      v4Resource(body) !== undefined &&
+      nativeCollectionOf(v4Resource(body)!) === 'collections',
     (body) => {
       (body as JsonObject).resource = v4Resource(body)!.ref;
     },
@@ -375,10 +474,19 @@ export const code: FaultCode = {
         memory.learn(body);
         const form = topLevel(ctx.original);
         const resource = v4Resource(body);
-        if (form !== undefined && 'delete' in form && res.status === 200 && resource !== undefined && nativeCollectionOf(resource) === 'collections' && typeof resource.name === 'string') deletedCollections.add(resource.name);
+        if (
+          form !== undefined &&
+          'delete' in form &&
+          res.status === 200 &&
+          resource !== undefined &&
+          nativeCollectionOf(resource) === 'collections' &&
+          typeof resource.name === 'string'
+        )
+          deletedCollections.add(resource.name);
         const key = refKey(form?.get);
         const remembered = key === undefined ? undefined : memory.get(key);
-        if (key === undefined || remembered === undefined || !deletedCollections.has(key.split('/')[0]!) || !isNotFound(res.status, body)) return undefined;
+        if (key === undefined || remembered === undefined || !deletedCollections.has(key.split('/')[0]!) || !isNotFound(res.status, body))
+          return undefined;
         return withStatus(withJsonBody(res, { resource: remembered }), 200);
       },
     };
@@ -395,7 +503,8 @@ export const code: FaultCode = {
     },
   }),
   'COLL-UPDATE-HISTORY-DAYS-IGNORED': onExpression((expression) => {
-    const members = isJsonObject(expression) && refKey(expression.update)?.startsWith('collections/') ? objectMembers(expression.params) : undefined;
+    const members =
+      isJsonObject(expression) && refKey(expression.update)?.startsWith('collections/') ? objectMembers(expression.params) : undefined;
     return members !== undefined ? deleteKeys(members, 'history_days', (object) => object === members) : 0;
   }),
   'COLL-RENAME-REFUSED': () => ({
@@ -407,7 +516,20 @@ export const code: FaultCode = {
     }),
     response: rewriteResponse(
       (_res, ctx) => collectionRenameObject(v4Expression(ctx.original)) !== undefined,
-      (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }] }] }), 400),
+      (res) =>
+        withStatus(
+          withJsonBody(res, {
+            errors: [
+              {
+                position: [],
+                code: 'validation failed',
+                description: 'document data is not valid.',
+                failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }],
+              },
+            ],
+          }),
+          400,
+        ),
     ),
   }),
   'DOC-ID-ANY-STRING': onExpression((expression) => {
@@ -417,7 +539,14 @@ export const code: FaultCode = {
       // `{"ref": …, "id": …}`, or a long-form `@ref` of a document (its collection has a collection of its own).
       const literal = isJsonObject(object['@ref']) ? object['@ref'] : undefined;
       const parent = isJsonObject(literal?.collection) ? literal.collection['@ref'] : undefined;
-      const payload = literal === undefined ? ('ref' in object ? object : undefined) : isJsonObject(parent) && parent.collection !== undefined ? literal : undefined;
+      const payload =
+        literal === undefined
+          ? 'ref' in object
+            ? object
+            : undefined
+          : isJsonObject(parent) && parent.collection !== undefined
+            ? literal
+            : undefined;
       const standIn = payload === undefined ? undefined : substitute(payload.id);
       if (standIn === undefined) return;
       payload!.id = standIn;
@@ -426,9 +555,22 @@ export const code: FaultCode = {
     return changed;
   }),
   'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
-    (res, ctx) => res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
+    (res, ctx) =>
+      res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
     (res) =>
-      withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }] }] }), 400),
+      withStatus(
+        withJsonBody(res, {
+          errors: [
+            {
+              position: [],
+              code: 'validation failed',
+              description: 'document data is not valid.',
+              failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }],
+            },
+          ],
+        }),
+        400,
+      ),
   ),
   'NAME-ASCII-ONLY': onResponse(
     (res, ctx) => {
@@ -436,7 +578,20 @@ export const code: FaultCode = {
       const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
       return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: [], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }] }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [
+            {
+              position: [],
+              code: 'validation failed',
+              description: 'document data is not valid.',
+              failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }],
+            },
+          ],
+        }),
+        400,
+      ),
   ),
   'COLL-UNDERSCORE-NAME-ACCEPTED': onExpression((expression) => {
     if (!isJsonObject(expression)) return 0;
@@ -450,7 +605,10 @@ export const code: FaultCode = {
     (res, ctx) => {
       const form = topLevelForm(ctx.original);
       if (res.status !== 400 || form === undefined || !['create', 'update', 'replace', 'delete'].includes(form)) return false;
-      return hasErrorCode(bodyJson(res), 'invalid argument') && JSON.stringify((v4Expression(ctx.original) as JsonObject)[form]).includes('"scope"');
+      return (
+        hasErrorCode(bodyJson(res), 'invalid argument') &&
+        JSON.stringify((v4Expression(ctx.original) as JsonObject)[form]).includes('"scope"')
+      );
     },
     (res) => withStatus(withJsonBody(res, { resource: { ts: jsonInt(Date.now() * 1000) } }), 200),
   ),

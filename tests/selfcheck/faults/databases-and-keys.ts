@@ -1,15 +1,64 @@
 // The faults of spec/requirements/databases-and-keys.md that are code; their rows (ids, titles, what they break) are in databases-and-keys.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, documentRefKey, keyOf, objectPayload, permissionDenied, refCollection, refusedOnlyFor, topObject, unauthorized, withLedgers } from './lib/access.js';
+import {
+  answersForm,
+  documentRefKey,
+  keyOf,
+  objectPayload,
+  permissionDenied,
+  refCollection,
+  refusedOnlyFor,
+  topObject,
+  unauthorized,
+  withLedgers,
+} from './lib/access.js';
 import { KeyLedger, learningKeys, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
-import { RecordMemory, answerError, isDocumentKey, isKeyRef, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
-import { acceptedModification, bodyJson, hasErrorCode, nativeCollectionOf, onJson, onResponse, records, refPayloads, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, tsIsTxnTime, onAnswerObjects, onObjects, editExpression } from './lib/rewrites.js';
+import {
+  RecordMemory,
+  answerError,
+  isDocumentKey,
+  isKeyRef,
+  isNotFound,
+  nameDefaultsToUndefined,
+  refKey,
+  topLevel,
+} from './lib/records.js';
+import {
+  acceptedModification,
+  bodyJson,
+  hasErrorCode,
+  nativeCollectionOf,
+  onJson,
+  onResponse,
+  records,
+  refPayloads,
+  rewriteExpression,
+  rewriteJson,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+  tsIsTxnTime,
+  onAnswerObjects,
+  onObjects,
+  editExpression,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
 function refusedForKeyRole(body: unknown): boolean {
-  return refusedOnlyFor(body, (failure) => (failure.code === 'invalid reference' || failure.code === 'invalid type') && Array.isArray(failure.field) && failure.field[0] === 'role');
+  return refusedOnlyFor(
+    body,
+    (failure) =>
+      (failure.code === 'invalid reference' || failure.code === 'invalid type') &&
+      Array.isArray(failure.field) &&
+      failure.field[0] === 'role',
+  );
 }
 
 /**
@@ -19,21 +68,24 @@ function refusedForKeyRole(body: unknown): boolean {
  */
 function keyFieldKept(field: 'secret' | 'hashed_secret'): FaultHooks['json'] {
   const kept = new Map<string, string>();
-  return rewriteJson(() => true, (body, ctx) => {
-    const form = topLevelForm(ctx.original);
-    const expression = topObject(ctx.original);
-    if ((form === 'update' || form === 'replace') && ctx.status === 200 && refCollection(expression?.[form]) === 'keys') {
-      const given = objectPayload(expression?.params)?.[field];
-      const ref = documentRefKey(v4Resource(body)?.ref);
-      if (typeof given === 'string' && ref !== undefined) kept.set(ref, given);
-    }
-    return records(body).reduce((n, record) => {
-      const value = nativeCollectionOf(record) === 'keys' ? kept.get(documentRefKey(record.ref) ?? '') : undefined;
-      if (value === undefined || record[field] === value) return n;
-      record[field] = value;
-      return n + 1;
-    }, 0);
-  });
+  return rewriteJson(
+    () => true,
+    (body, ctx) => {
+      const form = topLevelForm(ctx.original);
+      const expression = topObject(ctx.original);
+      if ((form === 'update' || form === 'replace') && ctx.status === 200 && refCollection(expression?.[form]) === 'keys') {
+        const given = objectPayload(expression?.params)?.[field];
+        const ref = documentRefKey(v4Resource(body)?.ref);
+        if (typeof given === 'string' && ref !== undefined) kept.set(ref, given);
+      }
+      return records(body).reduce((n, record) => {
+        const value = nativeCollectionOf(record) === 'keys' ? kept.get(documentRefKey(record.ref) ?? '') : undefined;
+        if (value === undefined || record[field] === value) return n;
+        record[field] = value;
+        return n + 1;
+      }, 0);
+    },
+  );
 }
 
 /** The `{"object": …}` payload of a top-level `create_key`. */
@@ -61,8 +113,10 @@ function crossDatabaseLookup(kind: (key: string) => boolean): FaultHooks {
       if (form === undefined || key === undefined || !kind(key)) return undefined;
       const seenWith = memory.seenWith(key);
       if (seenWith === undefined || seenWith === secret) return undefined;
-      if ('get' in form && Object.keys(form).length === 1 && isNotFound(res.status, body)) return withStatus(withJsonBody(res, { resource: memory.get(key) }), 200);
-      if ('exists' in form && Object.keys(form).length === 1 && res.status === 200 && isJsonObject(body) && body.resource === false) return withJsonBody(res, { resource: true });
+      if ('get' in form && Object.keys(form).length === 1 && isNotFound(res.status, body))
+        return withStatus(withJsonBody(res, { resource: memory.get(key) }), 200);
+      if ('exists' in form && Object.keys(form).length === 1 && res.status === 200 && isJsonObject(body) && body.resource === false)
+        return withJsonBody(res, { resource: true });
       return undefined;
     },
   };
@@ -85,7 +139,10 @@ function listingFilteredForKeys(role: string, natives: readonly string[]): () =>
   return () =>
     learningKeys((ledger) => ({
       response: rewriteResponse(
-        (res, ctx) => res.status === 403 && natives.includes(listedNative(ctx.original) ?? '') && ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
+        (res, ctx) =>
+          res.status === 403 &&
+          natives.includes(listedNative(ctx.original) ?? '') &&
+          ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
         (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
       ),
     }));
@@ -111,21 +168,40 @@ export const code: FaultCode = {
   'KEY-ROLE-NAME-AS-SERVER': withLedgers((ledgers) => ({
     request: editExpression((object) => {
       const payload = objectPayload(object.create_key);
-      if (payload === undefined || typeof payload.role !== 'string' || !ledgers.roles.roles.some((role) => role.name === payload.role)) return 0;
+      if (payload === undefined || typeof payload.role !== 'string' || !ledgers.roles.roles.some((role) => role.name === payload.role))
+        return 0;
       payload.role = 'server';
       return 1;
     }),
   })),
   'KEY-CREATE-DATABASE-REQUIRED': onResponse(
     (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create_key'], code: 'validation failed', description: 'Instance data is not valid.', failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }] }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [
+            {
+              position: ['create_key'],
+              code: 'validation failed',
+              description: 'Instance data is not valid.',
+              failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }],
+            },
+          ],
+        }),
+        400,
+      ),
   ),
   'KEY-CREATE-ROLE-DEFAULTS': onObjects((object) => {
     const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-    return payload !== undefined && !('role' in payload) ? ((payload.role = 'server'), 1) : 0;
+    if (payload === undefined || 'role' in payload) return 0;
+    payload.role = 'server';
+    return 1;
   }),
   'KEY-CREATE-MISSING-DB-DENIED': onResponse(
-    (res, ctx) => (res.status === 400 || res.status === 404) && 'database' in (createKeyPayload(ctx.original) ?? {}) && ['invalid ref', 'instance not found', 'validation failed'].some((code) => hasErrorCode(bodyJson(res), code)),
+    (res, ctx) =>
+      (res.status === 400 || res.status === 404) &&
+      'database' in (createKeyPayload(ctx.original) ?? {}) &&
+      ['invalid ref', 'instance not found', 'validation failed'].some((code) => hasErrorCode(bodyJson(res), code)),
     permissionDenied,
   ),
   'KEY-DELETE-REVOKES-ROLE': withLedgers((ledgers) => {
@@ -134,7 +210,8 @@ export const code: FaultCode = {
       response: (res, ctx) => {
         const caller = keyOf(ledgers, ctx.original);
         if (caller !== undefined && revoked.has(`${caller.database}|${caller.role}`)) return unauthorized(res);
-        const deleted = topLevelForm(ctx.original) === 'delete' && res.status === 200 ? ledgers.keys.byRef(topObject(ctx.original)?.delete) : undefined;
+        const deleted =
+          topLevelForm(ctx.original) === 'delete' && res.status === 200 ? ledgers.keys.byRef(topObject(ctx.original)?.delete) : undefined;
         if (deleted !== undefined) revoked.add(`${deleted.database}|${deleted.role}`);
         return undefined;
       },
@@ -155,15 +232,27 @@ export const code: FaultCode = {
   }),
   'KEY-UPDATE-ROLE-UNCHECKED': () => acceptedModification(refusedForKeyRole),
   'KEY-SERVER-NO-INDEXES': withLedgers((ledgers) => ({
-    response: rewriteResponse((_res, ctx) => topLevelForm(ctx.original) === 'create_index' && keyOf(ledgers, ctx.original)?.role === 'server', permissionDenied),
+    response: rewriteResponse(
+      (_res, ctx) => topLevelForm(ctx.original) === 'create_index' && keyOf(ledgers, ctx.original)?.role === 'server',
+      permissionDenied,
+    ),
   })),
   'KEY-ADMIN-NO-DATABASES': withLedgers((ledgers) => ({
-    response: rewriteResponse((_res, ctx) => topLevelForm(ctx.original) === 'create_database' && keyOf(ledgers, ctx.original)?.role === 'admin', permissionDenied),
+    response: rewriteResponse(
+      (_res, ctx) => topLevelForm(ctx.original) === 'create_database' && keyOf(ledgers, ctx.original)?.role === 'admin',
+      permissionDenied,
+    ),
   })),
   'KEY-ROOT-NOT-ADMIN': withLedgers((ledgers) => ({
     response: rewriteResponse((_res, ctx) => {
       const secret = requestSecret(ctx.original);
-      return topLevelForm(ctx.original) === 'get' && schemaRefOf(topObject(ctx.original)?.get)?.kind === 'database' && secret !== undefined && keyOf(ledgers, ctx.original) === undefined && ledgers.tokens.bySecret(secret) === undefined;
+      return (
+        topLevelForm(ctx.original) === 'get' &&
+        schemaRefOf(topObject(ctx.original)?.get)?.kind === 'database' &&
+        secret !== undefined &&
+        keyOf(ledgers, ctx.original) === undefined &&
+        ledgers.tokens.bySecret(secret) === undefined
+      );
     }, permissionDenied),
   })),
   'KEY-SHARED-NAMESPACE': withLedgers((ledgers) => {
@@ -174,7 +263,9 @@ export const code: FaultCode = {
         const caller = keyOf(ledgers, req);
         const ref = form === 'get' || form === 'delete' ? documentRefKey(topObject(req)?.[form]) : undefined;
         const creator = ref === undefined ? undefined : ledgers.keys.bySecret(creators.get(ref) ?? '');
-        return caller !== undefined && creator !== undefined && creator.database !== caller.database ? withSecret(req, creator.secret) : undefined;
+        return caller !== undefined && creator !== undefined && creator.database !== caller.database
+          ? withSecret(req, creator.secret)
+          : undefined;
       },
       json: (body, ctx) => {
         const ref = answersForm('create', 201, ctx) ? documentRefKey(v4Resource(body)?.ref) : undefined;
@@ -198,7 +289,13 @@ export const code: FaultCode = {
         const target = topLevelForm(req) === 'get' ? schemaRefOf(topObject(req)?.get) : undefined;
         const caller = keyOf(ledgers, req);
         const parent = caller?.creator === undefined ? undefined : ledgers.keys.bySecret(caller.creator);
-        if (target === undefined || !['collection', 'database'].includes(target.kind) || parent === undefined || createdBy.get(secret)?.has(target.name)) return undefined;
+        if (
+          target === undefined ||
+          !['collection', 'database'].includes(target.kind) ||
+          parent === undefined ||
+          createdBy.get(secret)?.has(target.name)
+        )
+          return undefined;
         return withSecret(req, parent.secret);
       },
     };
@@ -215,33 +312,44 @@ export const code: FaultCode = {
     request: (req) => {
       const expression = topObject(req);
       const payload = createKeyPayload(req);
-      if (expression === undefined || payload === undefined || !('database' in payload) || keyOf(ledgers, req) === undefined) return undefined;
+      if (expression === undefined || payload === undefined || !('database' in payload) || keyOf(ledgers, req) === undefined)
+        return undefined;
       delete payload.database;
       return { ...req, body: Buffer.from(stringifyJson(expression)) };
     },
   })),
-  'KEY-SECRET-PER-TRANSACTION': onJson(() => true, (body) => {
-    const keys = records(body).filter((record) => nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string');
-    for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
-    return keys.length - 1 > 0 ? keys.length - 1 : 0;
-  }),
+  'KEY-SECRET-PER-TRANSACTION': onJson(
+    () => true,
+    (body) => {
+      const keys = records(body).filter((record) => nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string');
+      for (const key of keys.slice(1)) key.secret = keys[0]!.secret;
+      return Math.max(keys.length - 1, 0);
+    },
+  ),
   'KEY-SECRET-STORED': () => ({ json: keyFieldKept('secret') }),
   'KEY-HASH-OVERWRITTEN': () => ({ json: keyFieldKept('hashed_secret') }),
   'KEY-SECRET-UNCHECKED': () => ({
     request: (req) => {
       const form = topLevelForm(req);
       const expression = topObject(req);
-      const payload = (form === 'update' || form === 'replace') && refCollection(expression?.[form]) === 'keys' ? objectPayload(expression?.params) : undefined;
+      const payload =
+        (form === 'update' || form === 'replace') && refCollection(expression?.[form]) === 'keys'
+          ? objectPayload(expression?.params)
+          : undefined;
       if (expression === undefined || payload === undefined || !('secret' in payload)) return undefined;
       delete payload.secret;
       return { ...req, body: Buffer.from(stringifyJson(expression)) };
     },
   }),
-  'DB-REF-WRONG-NATIVE-COLLECTION': onJson(() => true, (body) => refPayloads(body).reduce((n, ref) => {
-    if (ref.id !== 'databases' || 'collection' in ref || 'class' in ref) return n;
-    ref.id = 'database';
-    return n + 1;
-  }, 0)),
+  'DB-REF-WRONG-NATIVE-COLLECTION': onJson(
+    () => true,
+    (body) =>
+      refPayloads(body).reduce((n, ref) => {
+        if (ref.id !== 'databases' || 'collection' in ref || 'class' in ref) return n;
+        ref.id = 'database';
+        return n + 1;
+      }, 0),
+  ),
   'DB-NAME-OPTIONAL': () => ({ request: nameDefaultsToUndefined('create_database') }),
   'DB-GET-TS-IS-READ-TIME': tsIsTxnTime('get', 'databases'),
   'DB-GET-MISSING-403': onResponse(
@@ -269,46 +377,70 @@ export const code: FaultCode = {
       ),
     };
   },
-  'DB-RECREATED-INHERITS-COLLECTIONS': () => learningKeys((ledger) => {
-    const created = new Map<string, Map<string, string>>();
-    const orphaned = new Map<string, Map<string, string>>();
-    return {
-      response: (res, ctx) => {
-        const body = bodyJson(res);
-        const form = topLevel(ctx.original);
-        const resource = v4Resource(body);
-        const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
-        if (database !== undefined && res.status === 201 && resource !== undefined && nativeCollectionOf(resource) === 'collections' && typeof resource.name === 'string') {
-          created.set(database, (created.get(database) ?? new Map()).set(resource.name, stringifyJson(resource)));
-        }
-        if (form !== undefined && 'delete' in form && res.status === 200 && resource !== undefined && nativeCollectionOf(resource) === 'databases') {
-          const deleted = stringifyJson(resource.ref);
-          orphaned.set(deleted, new Map([...(orphaned.get(deleted) ?? []), ...(created.get(deleted) ?? [])]));
-          created.delete(deleted);
-        }
-        const key = refKey(form?.get ?? form?.exists);
-        const old = database === undefined || key === undefined || !key.startsWith('collections/') ? undefined : orphaned.get(database)?.get(key.slice('collections/'.length));
-        if (old === undefined || form === undefined || Object.keys(form).length !== 1) return undefined;
-        if ('exists' in form && res.status === 200 && isJsonObject(body) && body.resource === false) return withJsonBody(res, { resource: true });
-        if ('get' in form && isNotFound(res.status, body)) return withStatus(withJsonBody(res, { resource: parseJson(old) }), 200);
-        return undefined;
-      },
-    };
-  }),
+  'DB-RECREATED-INHERITS-COLLECTIONS': () =>
+    learningKeys((ledger) => {
+      const created = new Map<string, Map<string, string>>();
+      const orphaned = new Map<string, Map<string, string>>();
+      return {
+        response: (res, ctx) => {
+          const body = bodyJson(res);
+          const form = topLevel(ctx.original);
+          const resource = v4Resource(body);
+          const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
+          if (
+            database !== undefined &&
+            res.status === 201 &&
+            resource !== undefined &&
+            nativeCollectionOf(resource) === 'collections' &&
+            typeof resource.name === 'string'
+          ) {
+            created.set(database, (created.get(database) ?? new Map()).set(resource.name, stringifyJson(resource)));
+          }
+          if (
+            form !== undefined &&
+            'delete' in form &&
+            res.status === 200 &&
+            resource !== undefined &&
+            nativeCollectionOf(resource) === 'databases'
+          ) {
+            const deleted = stringifyJson(resource.ref);
+            orphaned.set(deleted, new Map([...(orphaned.get(deleted) ?? []), ...(created.get(deleted) ?? [])]));
+            created.delete(deleted);
+          }
+          const key = refKey(form?.get ?? form?.exists);
+          const old =
+            database === undefined || key === undefined || !key.startsWith('collections/')
+              ? undefined
+              : orphaned.get(database)?.get(key.slice('collections/'.length));
+          if (old === undefined || form === undefined || Object.keys(form).length !== 1) return undefined;
+          if ('exists' in form && res.status === 200 && isJsonObject(body) && body.resource === false)
+            return withJsonBody(res, { resource: true });
+          if ('get' in form && isNotFound(res.status, body)) return withStatus(withJsonBody(res, { resource: parseJson(old) }), 200);
+          return undefined;
+        },
+      };
+    }),
   'DB-CHILD-SEES-OTHER-COLLECTIONS': () => crossDatabaseLookup((key) => key.startsWith('collections/')),
   'DB-NAMES-GLOBAL': () => crossDatabaseLookup((key) => key.startsWith('databases/')),
   'DB-DOCUMENTS-SHARED': () => crossDatabaseLookup(isDocumentKey),
-  'KEY-NAME-ALTERED': onJson(() => true, (body) => records(body).reduce((n, record) => {
-    if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
-    record.name = record.name.toUpperCase();
-    return n + 1;
-  }, 0)),
+  'KEY-NAME-ALTERED': onJson(
+    () => true,
+    (body) =>
+      records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
+        record.name = record.name.toUpperCase();
+        return n + 1;
+      }, 0),
+  ),
   'KEY-NAME-NOT-STRING-KEPT': onResponse(
     (res, ctx) => {
       const expression = v4Expression(ctx.original);
-      if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update)) return false;
+      if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update))
+        return false;
       const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
-      return params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed');
+      return (
+        params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed')
+      );
     },
     (res, ctx) => {
       const expression = v4Expression(ctx.original) as JsonObject;
@@ -316,11 +448,15 @@ export const code: FaultCode = {
       return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
     },
   ),
-  'KEY-ROLE-NOT-ECHOED': onJson(() => true, (body) => records(body).reduce((n, record) => {
-    if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return n;
-    record.role = 'server';
-    return n + 1;
-  }, 0)),
+  'KEY-ROLE-NOT-ECHOED': onJson(
+    () => true,
+    (body) =>
+      records(body).reduce((n, record) => {
+        if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return n;
+        record.role = 'server';
+        return n + 1;
+      }, 0),
+  ),
   'KEY-HASH-NOT-BCRYPT': onAnswerObjects((object) => {
     if (typeof object.hashed_secret !== 'string') return false;
     object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
@@ -330,17 +466,21 @@ export const code: FaultCode = {
     const secrets = new Map<string, string>();
     const refKey = (record: JsonObject) => stringifyJson(record.ref);
     return {
-      json: rewriteJson(() => true, (body) => records(body).reduce((n, record) => {
-        if (nativeCollectionOf(record) !== 'keys') return n;
-        if (typeof record.secret === 'string') {
-          secrets.set(refKey(record), record.secret);
-          return n;
-        }
-        const secret = secrets.get(refKey(record));
-        if (secret === undefined) return n;
-        record.secret = secret;
-        return n + 1;
-      }, 0)),
+      json: rewriteJson(
+        () => true,
+        (body) =>
+          records(body).reduce((n, record) => {
+            if (nativeCollectionOf(record) !== 'keys') return n;
+            if (typeof record.secret === 'string') {
+              secrets.set(refKey(record), record.secret);
+              return n;
+            }
+            const secret = secrets.get(refKey(record));
+            if (secret === undefined) return n;
+            record.secret = secret;
+            return n + 1;
+          }, 0),
+      ),
     };
   },
   'KEY-DELETED-STILL-WORKS': () => {
@@ -368,36 +508,51 @@ export const code: FaultCode = {
   'KEY-SECRET-LEAKED-IN-ERRORS': () => {
     let latest: string | undefined;
     return {
-      json: rewriteJson(() => true, (body) => {
-        for (const record of records(body)) if (typeof record.secret === 'string') latest = record.secret;
-        if (latest === undefined) return 0;
-        const secret = latest;
-        return v4Errors(body).reduce((n, error) => {
-          error.description = `${String(error.description)} (key ${secret})`;
-          return n + 1;
-        }, 0);
-      }),
+      json: rewriteJson(
+        () => true,
+        (body) => {
+          for (const record of records(body)) if (typeof record.secret === 'string') latest = record.secret;
+          if (latest === undefined) return 0;
+          const secret = latest;
+          return v4Errors(body).reduce((n, error) => {
+            error.description = `${String(error.description)} (key ${secret})`;
+            return n + 1;
+          }, 0);
+        },
+      ),
     };
   },
   'DB-LIST-CLIENT-EMPTY-PAGE': listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
   'DB-LIST-SERVER-EMPTY-PAGE': listingFilteredForKeys('server', ['keys', 'databases']),
   'KEY-ROLE-READONLY-AS-SERVER': () => ({
     request: rewriteExpression((expression) => {
-      const payload = isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object) ? expression.create_key.object : undefined;
+      const payload =
+        isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object)
+          ? expression.create_key.object
+          : undefined;
       if (payload?.role !== 'server-readonly') return 0;
       payload.role = 'server';
       return 1;
     }),
     json: rewriteJson(
       (_body, ctx) => stringifyJson(v4Expression(ctx.original) ?? null).includes('"server-readonly"'),
-      (body) => records(body).reduce((n, record) => (nativeCollectionOf(record) === 'keys' && record.role === 'server' ? ((record.role = 'server-readonly'), n + 1) : n), 0),
+      (body) =>
+        records(body).reduce((n, record) => {
+          if (nativeCollectionOf(record) !== 'keys' || record.role !== 'server') return n;
+          record.role = 'server-readonly';
+          return n + 1;
+        }, 0),
     ),
   }),
   'DB-LIST-ORDER-UNSTABLE': () => {
     let seen = 0;
     return {
       json: rewriteJson(
-        (body, ctx) => ctx.status === 200 && ['collections', 'databases'].includes(listedNative(ctx.original) ?? '') && Array.isArray(v4Resource(body)?.data) && (seen++ % 2 === 1),
+        (body, ctx) =>
+          ctx.status === 200 &&
+          ['collections', 'databases'].includes(listedNative(ctx.original) ?? '') &&
+          Array.isArray(v4Resource(body)?.data) &&
+          seen++ % 2 === 1,
         (body) => {
           const data = v4Resource(body)!.data as unknown[];
           if (data.length < 2) return false;
@@ -421,5 +576,4 @@ export const code: FaultCode = {
       },
     };
   },
-
 };

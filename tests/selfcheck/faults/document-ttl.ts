@@ -1,7 +1,20 @@
 // The faults of spec/requirements/document-ttl.md that are code; their rows (ids, titles, what they break) are in document-ttl.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, hasErrorCode, onExpression, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import {
+  bodyJson,
+  hasErrorCode,
+  onExpression,
+  onResponse,
+  rewriteExpression,
+  rewriteJson,
+  rewriteResponse,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Past ttls moved to unique stand-ins far ahead (`2998-…`), and back. */
@@ -63,14 +76,18 @@ function neverExpires(shift: TtlShift): FaultHooks {
 
 /** `"<collection>/<id>"` of a request ref `{"ref": {"collection": c}, "id": i}`, if it is one. */
 function requestRefKey(value: unknown): string | undefined {
-  if (!isJsonObject(value) || typeof value.id !== 'string' || !isJsonObject(value.ref) || typeof value.ref.collection !== 'string') return undefined;
+  if (!isJsonObject(value) || typeof value.id !== 'string' || !isJsonObject(value.ref) || typeof value.ref.collection !== 'string')
+    return undefined;
   return `${value.ref.collection}/${value.id}`;
 }
 
 /** `"<collection>/<id>"` of a document ref as answered (`{"@ref": {"id", "collection": {"@ref": {"id"}}}}`). */
 function answeredRefKey(value: unknown): string | undefined {
   const payload = isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'] : undefined;
-  const parent = payload !== undefined && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
+  const parent =
+    payload !== undefined && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref'])
+      ? payload.collection['@ref']
+      : undefined;
   return typeof payload?.id === 'string' && typeof parent?.id === 'string' ? `${parent.id}/${payload.id}` : undefined;
 }
 
@@ -132,13 +149,15 @@ export const code: FaultCode = {
         ledger.note(context.original, context.status, body);
         const expression = v4Expression(context.original);
         const resource = isJsonObject(body) ? body.resource : undefined;
-        if (isJsonObject(expression) && 'get' in expression && !('ts' in expression) && shift.isExpiredRecord(resource)) return NOT_FOUND_BODY;
+        if (isJsonObject(expression) && 'get' in expression && !('ts' in expression) && shift.isExpiredRecord(resource))
+          return NOT_FOUND_BODY;
         let changed = shift.restore(body);
         const calls = Array.isArray(expression) ? expression : [expression];
         const answers = Array.isArray(expression) ? resource : [resource];
         if (Array.isArray(answers)) {
           calls.forEach((call, i) => {
-            if (!isJsonObject(call) || !('exists' in call) || answers[i] !== true || !ledger.keys.has(requestRefKey(call.exists) ?? '')) return;
+            if (!isJsonObject(call) || !('exists' in call) || answers[i] !== true || !ledger.keys.has(requestRefKey(call.exists) ?? ''))
+              return;
             answers[i] = false;
             changed++;
           });
@@ -191,7 +210,10 @@ export const code: FaultCode = {
         },
         (res, context) => {
           const expression = v4Expression(context.original) as JsonObject;
-          return withStatus(withJsonBody(res, { resource: { ref: expression.update ?? expression.replace, ts: jsonInt(Date.now() * 1000), data: {} } }), 200);
+          return withStatus(
+            withJsonBody(res, { resource: { ref: expression.update ?? expression.replace, ts: jsonInt(Date.now() * 1000), data: {} } }),
+            200,
+          );
         },
       ),
     };
@@ -217,7 +239,7 @@ export const code: FaultCode = {
   'DOC-TTL-UNIQUE-COUNTS-EXPIRED': () => {
     const expiredStrings = new Set<string>();
     return {
-      json: (body, context) => {
+      json: (_body, context) => {
         const expression = v4Expression(context.original);
         if (context.status !== 201 || !isJsonObject(expression) || !('create' in expression)) return undefined;
         const strings = dataStrings(expression.params);
@@ -246,7 +268,12 @@ export const code: FaultCode = {
     return removed;
   }),
   'DOC-TTL-TYPE-UNCHECKED': onResponse(
-    (res, context) => res.status === 400 && topLevelForm(context.original) === 'create' && v4Errors(bodyJson(res)).some((e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl')),
+    (res, context) =>
+      res.status === 400 &&
+      topLevelForm(context.original) === 'create' &&
+      v4Errors(bodyJson(res)).some(
+        (e) => Array.isArray(e.failures) && e.failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && f.field[0] === 'ttl'),
+      ),
     (res, context) => {
       const expression = v4Expression(context.original) as JsonObject;
       return withStatus(withJsonBody(res, { resource: { ref: expression.create, ts: jsonInt(Date.now() * 1000), data: {} } }), 201);

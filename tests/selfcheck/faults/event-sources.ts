@@ -1,6 +1,21 @@
 // The faults of spec/requirements/event-sources.md that are code; their rows (ids, titles, what they break) are in event-sources.json.
 import { jsonInt, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { EventTraffic, acceptRefusedQueries, editFql, errorCodeOf, feedPage, fqlText, isFeedRequest, isQueryV10, isStreamRequest, refuseQueries, requestObject, tokenOf, v10ErrorResponse, withoutPositions } from './lib/event-rewrites.js';
+import {
+  EventTraffic,
+  acceptRefusedQueries,
+  editFql,
+  errorCodeOf,
+  feedPage,
+  fqlText,
+  isFeedRequest,
+  isQueryV10,
+  isStreamRequest,
+  refuseQueries,
+  requestObject,
+  tokenOf,
+  v10ErrorResponse,
+  withoutPositions,
+} from './lib/event-rewrites.js';
 import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -19,24 +34,30 @@ function bracketDepth(text: string): number {
 }
 
 export const code: FaultCode = {
-  'ESRC-TOKEN-UNTAGGED': onJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body) => {
-    const answer = body as JsonObject;
-    answer.data = tokenOf(answer);
-  }),
+  'ESRC-TOKEN-UNTAGGED': onJson(
+    (body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined,
+    (body) => {
+      const answer = body as JsonObject;
+      answer.data = tokenOf(answer);
+    },
+  ),
   'ESRC-TOKEN-PER-QUERY': () => {
     const first = new Map<string, string>();
     return {
-      json: rewriteJson((body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined, (body, ctx) => {
-        const text = stringifyJson(requestObject(ctx.original)?.query ?? null);
-        const token = tokenOf(body)!;
-        const earlier = first.get(text);
-        if (earlier === undefined) {
-          first.set(text, token);
-          return false;
-        }
-        (body as JsonObject & { data: JsonObject }).data['@stream'] = earlier;
-        return true;
-      }),
+      json: rewriteJson(
+        (body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined,
+        (body, ctx) => {
+          const text = stringifyJson(requestObject(ctx.original)?.query ?? null);
+          const token = tokenOf(body)!;
+          const earlier = first.get(text);
+          if (earlier === undefined) {
+            first.set(text, token);
+            return false;
+          }
+          (body as JsonObject & { data: JsonObject }).data['@stream'] = earlier;
+          return true;
+        },
+      ),
     };
   },
   'ESRC-VALUE-FRAGMENT-AS-TEXT': () => ({
@@ -44,30 +65,49 @@ export const code: FaultCode = {
       const body = isQueryV10(req) ? requestObject(req) : undefined;
       const template = isJsonObject(body?.query) && Array.isArray(body.query.fql) ? body.query.fql : undefined;
       if (body === undefined || template === undefined || !template.some((part) => isJsonObject(part) && 'value' in part)) return undefined;
-      body.query = template.map((part) => (typeof part === 'string' ? part : isJsonObject(part) && 'value' in part ? stringifyJson(part.value) : '')).join('');
+      body.query = template
+        .map((part) => (typeof part === 'string' ? part : isJsonObject(part) && 'value' in part ? stringifyJson(part.value) : ''))
+        .join('');
       return { ...req, body: Buffer.from(stringifyJson(body)) };
     },
   }),
   'ESRC-BAD-BODY-INVALID-QUERY': () => ({
     response(response, ctx) {
-      if (!isQueryV10(ctx.original) || response.status !== 400 || requestObject(ctx.original) !== undefined || errorCodeOf(response) !== 'invalid_request') return undefined;
+      if (
+        !isQueryV10(ctx.original) ||
+        response.status !== 400 ||
+        requestObject(ctx.original) !== undefined ||
+        errorCodeOf(response) !== 'invalid_request'
+      )
+        return undefined;
       return v10ErrorResponse(response, 400, 'invalid_query', 'The query failed to parse.');
     },
   }),
   'ESRC-PARSE-ERROR-NO-POSITION': () => withoutPositions(['invalid_query']),
-  'ESRC-STATS-INCOMPLETE': onJson((body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats), (body) => {
-    const stats = (body as JsonObject & { stats: JsonObject }).stats;
-    delete stats.storage_bytes_write;
-    delete stats.contention_retries;
-  }),
-  'ESRC-SYSTEM-COLLECTION-ACCEPTED': acceptRefusedQueries(/\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/),
+  'ESRC-STATS-INCOMPLETE': onJson(
+    (body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats),
+    (body) => {
+      const stats = (body as JsonObject & { stats: JsonObject }).stats;
+      delete stats.storage_bytes_write;
+      delete stats.contention_retries;
+    },
+  ),
+  'ESRC-SYSTEM-COLLECTION-ACCEPTED': acceptRefusedQueries(
+    /\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/,
+  ),
   'ESRC-MIXED-SET-ACCEPTED': acceptRefusedQueries(/\.concat\(/),
   'ESRC-EVENTS-ON-UNCHECKED': acceptRefusedQueries(/\.eventsOn\(/),
-  'ESRC-SET-METHOD-IGNORED': () => ({ request: editFql((text) => text.replace(/\.(?:drop|take|order|reverse)\([^()]*\)(?=\.eventSource\(\))/g, '')) }),
+  'ESRC-SET-METHOD-IGNORED': () => ({
+    request: editFql((text) => text.replace(/\.(?:drop|take|order|reverse)\([^()]*\)(?=\.eventSource\(\))/g, '')),
+  }),
   'ESRC-RECEIVER-ERROR-NO-POSITION': () => withoutPositions(['invalid_receiver']),
-  'ESRC-SOURCE-WHERE-IGNORED': () => ({ request: editFql((text) => text.replace(/(\.eventSource\(\))\.where\((?:[^()]|\([^()]*\))*\)/g, '$1')) }),
+  'ESRC-SOURCE-WHERE-IGNORED': () => ({
+    request: editFql((text) => text.replace(/(\.eventSource\(\))\.where\((?:[^()]|\([^()]*\))*\)/g, '$1')),
+  }),
   'ESRC-EVENTS-ON-IGNORED': () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
-  'ESRC-WHERE-FILTER-IGNORED': () => ({ request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')) }),
+  'ESRC-WHERE-FILTER-IGNORED': () => ({
+    request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')),
+  }),
   'ESRC-EVENTS-ON-ANY-SET': acceptRefusedQueries(/\.(?:eventsOn|changesOn)\(/, 'invalid_receiver'),
   'ESRC-SOURCE-MAP-REFUSED': () => refuseQueries(/\.(?:eventSource|eventsOn)\([^()]*\)\.map\(/),
   'FQL-DEEP-QUERY-CRASHES': () => ({
@@ -81,13 +121,20 @@ export const code: FaultCode = {
     response(response, ctx) {
       const text = fqlText(ctx.original);
       if (text === undefined || response.status !== 200 || bracketDepth(text) <= 32) return undefined;
-      return withJsonBody({ ...response, status: 400 }, { error: { code: 'invalid_query', message: '1:1: the query is nested too deeply' }, summary: 'error: the query is nested too deeply' });
+      return withJsonBody(
+        { ...response, status: 400 },
+        {
+          error: { code: 'invalid_query', message: '1:1: the query is nested too deeply' },
+          summary: 'error: the query is nested too deeply',
+        },
+      );
     },
   }),
   'ESRC-CREATE-WITHOUT-READ-RIGHTS': acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
-  'ESRC-INDEX-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
+  'ESRC-INDEX-SOURCE-REFUSED': () =>
+    refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
   'ESRC-SINGLE-SOURCE-REFUSED': () => refuseQueries(/^\s*Set\.single\(/),
-  'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[^]*\.eventSource\(\)/),
+  'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[\s\S]*\.eventSource\(\)/),
   'ESRC-CURSOR-BOUND-TO-TOKEN': () => {
     const issuedFor = new Map<string, string>();
     return {
@@ -113,7 +160,21 @@ export const code: FaultCode = {
       const parsed = tryParseJson(response.body);
       const message = parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) ? String(parsed.value.error.message) : '';
       if (!/another database/i.test(message)) return undefined;
-      return withJsonBody({ ...response, status: 200 }, { events: [], cursor: 'AQAAAAAAAAAB/////wAAAAAAAAAA', has_next: false, stats: { read_ops: jsonInt(0), storage_bytes_read: jsonInt(0), compute_ops: jsonInt(1), processing_time_ms: jsonInt(0), rate_limits_hit: [] } });
+      return withJsonBody(
+        { ...response, status: 200 },
+        {
+          events: [],
+          cursor: 'AQAAAAAAAAAB/////wAAAAAAAAAA',
+          has_next: false,
+          stats: {
+            read_ops: jsonInt(0),
+            storage_bytes_read: jsonInt(0),
+            compute_ops: jsonInt(1),
+            processing_time_ms: jsonInt(0),
+            rate_limits_hit: [],
+          },
+        },
+      );
     },
   }),
   'ESRC-BAD-TOKEN-CRASH': () => {
@@ -127,6 +188,5 @@ export const code: FaultCode = {
       },
     };
   },
-  'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([^]*\.eventSource\(\)/),
-
+  'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([\s\S]*\.eventSource\(\)/),
 };

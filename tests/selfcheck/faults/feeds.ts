@@ -1,14 +1,31 @@
 // The faults of spec/requirements/feeds.md that are code; their rows (ids, titles, what they break) are in feeds.json.
 import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { EventTraffic, bigintOf, chainJson, clampStartToCreation, editEventRequest, feedPage, isEvent, isFeed, isFeedRequest, isRetentionError, nowMicros, requestObject, v10ErrorResponse } from './lib/event-rewrites.js';
+import {
+  EventTraffic,
+  bigintOf,
+  chainJson,
+  clampStartToCreation,
+  editEventRequest,
+  feedPage,
+  isEvent,
+  isFeed,
+  isFeedRequest,
+  isRetentionError,
+  nowMicros,
+  requestObject,
+  v10ErrorResponse,
+} from './lib/event-rewrites.js';
 import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
-  'FEED-STATUS-EVENT': onJson((body, ctx) => isFeed(ctx.original.path) && feedPage(body) !== undefined, (body) => {
-    const page = feedPage(body)!;
-    page.events.unshift({ type: 'status', txn_ts: jsonInt(1), cursor: String(page.cursor ?? ''), stats: page.stats ?? {} });
-  }),
+  'FEED-STATUS-EVENT': onJson(
+    (body, ctx) => isFeed(ctx.original.path) && feedPage(body) !== undefined,
+    (body) => {
+      const page = feedPage(body)!;
+      page.events.unshift({ type: 'status', txn_ts: jsonInt(1), cursor: String(page.cursor ?? ''), stats: page.stats ?? {} });
+    },
+  ),
   'FEED-START-TS-INCLUSIVE': () => ({
     request: (req) => {
       if (!isFeed(req.path)) return undefined;
@@ -27,17 +44,23 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
     },
   }),
-  'FEED-HAS-NEXT-FALSE': onJson((body, ctx) => isFeed(ctx.original.path) && feedPage(body)?.has_next === true, (body) => {
-    feedPage(body)!.has_next = false;
-  }),
-  'FEED-SHORT-PAGE-ENDS-FEED': onJson((body, ctx) => {
-    const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
-    if (page?.has_next !== true) return false;
-    const size = bigintOf(requestObject(ctx.original)?.page_size) ?? 16n;
-    return BigInt(page.events.length) < size;
-  }, (body) => {
-    feedPage(body)!.has_next = false;
-  }),
+  'FEED-HAS-NEXT-FALSE': onJson(
+    (body, ctx) => isFeed(ctx.original.path) && feedPage(body)?.has_next === true,
+    (body) => {
+      feedPage(body)!.has_next = false;
+    },
+  ),
+  'FEED-SHORT-PAGE-ENDS-FEED': onJson(
+    (body, ctx) => {
+      const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
+      if (page?.has_next !== true) return false;
+      const size = bigintOf(requestObject(ctx.original)?.page_size) ?? 16n;
+      return BigInt(page.events.length) < size;
+    },
+    (body) => {
+      feedPage(body)!.has_next = false;
+    },
+  ),
   'FEED-TOKEN-MISSING-CODE': () => ({
     response(response, ctx) {
       const body = requestObject(ctx.original);
@@ -45,12 +68,23 @@ export const code: FaultCode = {
       return v10ErrorResponse(response, 400, 'invalid_argument', 'Missing field: token.');
     },
   }),
-  'FEED-CURSOR-WINS-OVER-START': () => ({ request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts) }),
-  'FEED-START-TS-TYPE-UNCHECKED': () => ({ request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
+  'FEED-CURSOR-WINS-OVER-START': () => ({
+    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
+  }),
+  'FEED-START-TS-TYPE-UNCHECKED': () => ({
+    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
+  }),
   'FEED-BAD-CURSOR-CRASH': () => ({
     response(response, ctx) {
       const body = requestObject(ctx.original);
-      if (!isFeedRequest(ctx.original) || response.status !== 400 || body === undefined || typeof body.cursor !== 'string' || 'start_ts' in body) return undefined;
+      if (
+        !isFeedRequest(ctx.original) ||
+        response.status !== 400 ||
+        body === undefined ||
+        typeof body.cursor !== 'string' ||
+        'start_ts' in body
+      )
+        return undefined;
       return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the cursor.');
     },
   }),
@@ -63,8 +97,14 @@ export const code: FaultCode = {
         const body = requestObject(ctx.original);
         const created = typeof body?.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
         const start = bigintOf(body?.start_ts);
-        if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created) return undefined;
-        return v10ErrorResponse(response, 400, 'invalid_request', 'Invalid stream start time: Stream start time can not be before the stream create time.');
+        if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created)
+          return undefined;
+        return v10ErrorResponse(
+          response,
+          400,
+          'invalid_request',
+          'Invalid stream start time: Stream start time can not be before the stream create time.',
+        );
       },
     };
   },
@@ -75,65 +115,92 @@ export const code: FaultCode = {
       return { ...req, headers: { ...req.headers, authorization: `Bearer ${auth.slice(6)}` } };
     },
   }),
-  'FEED-START-AT-REQUEST': () => ({ request: editEventRequest({ feed: true }, (body) => {
-    if ('start_ts' in body || 'cursor' in body || typeof body.token !== 'string') return false;
-    body.start_ts = jsonInt(nowMicros());
-    return true;
-  }) }),
+  'FEED-START-AT-REQUEST': () => ({
+    request: editEventRequest({ feed: true }, (body) => {
+      if ('start_ts' in body || 'cursor' in body || typeof body.token !== 'string') return false;
+      body.start_ts = jsonInt(nowMicros());
+      return true;
+    }),
+  }),
   'FEED-CURSOR-INCLUSIVE': () => {
     const traffic = new EventTraffic();
     return {
-      json: chainJson(rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body, ctx) => {
-        const cursor = requestObject(ctx.original)?.cursor;
-        const event = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
-        if (event === undefined) return false;
-        feedPage(body)!.events.unshift(event);
-        return true;
-      }), traffic.observer().json),
+      json: chainJson(
+        rewriteJson(
+          (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
+          (body, ctx) => {
+            const cursor = requestObject(ctx.original)?.cursor;
+            const event = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
+            if (event === undefined) return false;
+            feedPage(body)!.events.unshift(event);
+            return true;
+          },
+        ),
+        traffic.observer().json,
+      ),
     };
   },
-  'FEED-CURSOR-PER-TRANSACTION': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
-    const events = feedPage(body)!.events.filter(isJsonObject);
-    let changed = 0;
-    for (const [i, event] of events.entries()) {
-      const last = events.findLast((other) => String(other.txn_ts) === String(event.txn_ts) && typeof other.cursor === 'string');
-      if (last !== undefined && last !== event && events.indexOf(last) > i && 'cursor' in event) {
-        event.cursor = last.cursor;
-        changed += 1;
+  'FEED-CURSOR-PER-TRANSACTION': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
+    (body) => {
+      const events = feedPage(body)!.events.filter(isJsonObject);
+      let changed = 0;
+      for (const [i, event] of events.entries()) {
+        const last = events.findLast((other) => String(other.txn_ts) === String(event.txn_ts) && typeof other.cursor === 'string');
+        if (last !== undefined && last !== event && events.indexOf(last) > i && 'cursor' in event) {
+          event.cursor = last.cursor;
+          changed += 1;
+        }
       }
-    }
-    return changed;
+      return changed;
+    },
+  ),
+  'FEED-DEFAULT-PAGE-SIZE-100': () => ({
+    request: editEventRequest({ feed: true }, (body) => {
+      if ('page_size' in body || typeof body.token !== 'string') return false;
+      body.page_size = jsonInt(100);
+      return true;
+    }),
   }),
-  'FEED-DEFAULT-PAGE-SIZE-100': () => ({ request: editEventRequest({ feed: true }, (body) => {
-    if ('page_size' in body || typeof body.token !== 'string') return false;
-    body.page_size = jsonInt(100);
-    return true;
-  }) }),
-  'FEED-PAGE-SIZE-CLAMPED': () => ({ request: editEventRequest({ feed: true }, (body) => {
-    const size = bigintOf(body.page_size);
-    if (size === undefined || (size >= 1n && size <= 16000n)) return false;
-    body.page_size = jsonInt(size < 1n ? 1n : 16000n);
-    return true;
-  }) }),
-  'FEED-CURSOR-MISSING-WITH-NEXT': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && 'cursor' in feedPage(body)!, (body) => {
-    delete feedPage(body)!.cursor;
+  'FEED-PAGE-SIZE-CLAMPED': () => ({
+    request: editEventRequest({ feed: true }, (body) => {
+      const size = bigintOf(body.page_size);
+      if (size === undefined || (size >= 1n && size <= 16000n)) return false;
+      body.page_size = jsonInt(size < 1n ? 1n : 16000n);
+      return true;
+    }),
   }),
-  'FEED-PAGE-CURSOR-BEHIND': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && feedPage(body)!.events.length >= 2, (body) => {
-    const page = feedPage(body)!;
-    const previous = page.events[page.events.length - 2];
-    if (!isJsonObject(previous) || typeof previous.cursor !== 'string') return false;
-    page.cursor = previous.cursor;
-    return true;
-  }),
-  'FEED-EMPTY-PAGE-NO-CURSOR': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.events.length === 0 && 'cursor' in feedPage(body)!, (body) => {
-    delete feedPage(body)!.cursor;
-  }),
-  'FEED-ERROR-OUTSIDE-EVENTS': onJson((body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.some((e) => isEvent(e, 'error')) ?? false), (body) => {
-    const page = feedPage(body)!;
-    const error = page.events.find((e) => isEvent(e, 'error')) as JsonObject;
-    page.events = page.events.filter((e) => e !== error);
-    page.error = error.error;
-  }),
+  'FEED-CURSOR-MISSING-WITH-NEXT': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && 'cursor' in feedPage(body)!,
+    (body) => {
+      delete feedPage(body)!.cursor;
+    },
+  ),
+  'FEED-PAGE-CURSOR-BEHIND': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && feedPage(body)!.events.length >= 2,
+    (body) => {
+      const page = feedPage(body)!;
+      const previous = page.events[page.events.length - 2];
+      if (!isJsonObject(previous) || typeof previous.cursor !== 'string') return false;
+      page.cursor = previous.cursor;
+      return true;
+    },
+  ),
+  'FEED-EMPTY-PAGE-NO-CURSOR': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.events.length === 0 && 'cursor' in feedPage(body)!,
+    (body) => {
+      delete feedPage(body)!.cursor;
+    },
+  ),
+  'FEED-ERROR-OUTSIDE-EVENTS': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.some((e) => isEvent(e, 'error')) ?? false),
+    (body) => {
+      const page = feedPage(body)!;
+      const error = page.events.find((e) => isEvent(e, 'error')) as JsonObject;
+      page.events = page.events.filter((e) => e !== error);
+      page.error = error.error;
+    },
+  ),
   'FEED-RETENTION-ERROR-AS-400': () => ({
     response(response, ctx) {
       if (!isFeedRequest(ctx.original) || response.status !== 200) return undefined;
@@ -144,5 +211,4 @@ export const code: FaultCode = {
       return withJsonBody({ ...response, status: 400 }, { error: error.error });
     },
   }),
-
 };

@@ -1,7 +1,19 @@
 // The faults of spec/requirements/functions-format.md that are code; their rows (ids, titles, what they break) are in functions-format.json.
 import type { FaultHooks } from '../fault.js';
 import { isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editObjects, onJson, onObjects, onResponse, rewriteExpression, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import {
+  bodyJson,
+  editObjects,
+  onJson,
+  onObjects,
+  onResponse,
+  rewriteExpression,
+  rewriteJson,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+} from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -20,13 +32,15 @@ function rewriteFormatResult(rewrite: (result: string, call: JsonObject) => stri
 
 /** A request hook rewriting every literal format string of a Format call in the expression. */
 function rewriteFormatStrings(rewrite: (format: string) => string): FaultHooks['request'] {
-  return rewriteExpression((expression) => editObjects(expression, (object) => {
-    if (!('format' in object) || !('values' in object) || typeof object.format !== 'string') return false;
-    const rewritten = rewrite(object.format);
-    if (rewritten === object.format) return false;
-    object.format = rewritten;
-    return true;
-  }));
+  return rewriteExpression((expression) =>
+    editObjects(expression, (object) => {
+      if (!('format' in object) || !('values' in object) || typeof object.format !== 'string') return false;
+      const rewritten = rewrite(object.format);
+      if (rewritten === object.format) return false;
+      object.format = rewritten;
+      return true;
+    }),
+  );
 }
 
 /** A JSON hook rewriting each `invalid argument` error of a request that uses Format. */
@@ -61,7 +75,9 @@ export const code: FaultCode = {
   }),
   'FMT-FIXED-ROUNDS-BINARY-VALUE': () => ({ json: rewriteFormatResult((_result, call) => toFixedFormat(call)) }),
   'FMT-UPPERCASE-IGNORED': () => ({ request: rewriteFormatStrings((format) => format.replace(/(^|[^%])%S/g, '$1%s')) }),
-  'FMT-WIDTH-IGNORED': () => ({ request: rewriteFormatStrings((format) => format.replace(/%(\d+\$)?-?([#+ 0,(]*)[1-9]\d*(?=[.a-zA-Z])/g, '%$1$2')) }),
+  'FMT-WIDTH-IGNORED': () => ({
+    request: rewriteFormatStrings((format) => format.replace(/%(\d+\$)?-?([#+ 0,(]*)[1-9]\d*(?=[.a-zA-Z])/g, '%$1$2')),
+  }),
   'FMT-HEX-SIGNED': () => ({
     json: rewriteFormatResult((result) => result.replace(/ffffffffffffffff/g, '-1').replace(/1777777777777777777777/g, '-1')),
   }),
@@ -73,24 +89,30 @@ export const code: FaultCode = {
     }),
   }),
   'FMT-NEWLINE-CRLF': () => ({
-    json: rewriteFormatResult((result, call) => (typeof call.format === 'string' && call.format.includes('%n') ? result.replace(/\n/g, '\r\n') : undefined)),
+    json: rewriteFormatResult((result, call) =>
+      typeof call.format === 'string' && call.format.includes('%n') ? result.replace(/\n/g, '\r\n') : undefined,
+    ),
   }),
   'FMT-BAD-CONVERSION-PRINTED-AS-TEXT': onResponse(
     (response, context) => {
       const expression = v4Expression(context.request);
       if (response.status !== 400 || !isJsonObject(expression) || typeof expression.format !== 'string') return false;
-      return v4Errors(bodyJson(response)).some((error) => typeof error.description === 'string' && error.description.startsWith('Invalid conversion format'));
+      return v4Errors(bodyJson(response)).some(
+        (error) => typeof error.description === 'string' && error.description.startsWith('Invalid conversion format'),
+      );
     },
     (response, context) => withJsonBody(withStatus(response, 200), { resource: (v4Expression(context.request) as JsonObject).format }),
   ),
-  'FMT-BOOLEAN-PRINTS-VALUE': () => ({ request: rewriteFormatStrings((format) => format.replace(/(^|[^%])%b/g, '$1%s').replace(/(^|[^%])%B/g, '$1%S')) }),
+  'FMT-BOOLEAN-PRINTS-VALUE': () => ({
+    request: rewriteFormatStrings((format) => format.replace(/(^|[^%])%b/g, '$1%s').replace(/(^|[^%])%B/g, '$1%S')),
+  }),
   'FMT-FORMAT-NUMBER-AS-TEXT': onObjects((object) => {
     if (!('format' in object) || !('values' in object) || !isLosslessNumber(object.format)) return false;
     object.format = object.format.toString();
     return true;
   }),
   'ALIAS-NEXT-ID-NUMBER': onJson(
-    (body, context) => {
+    (_body, context) => {
       const expression = v4Expression(context.original);
       const calls = Array.isArray(expression) ? expression : [expression];
       return context.status === 200 && calls.length > 0 && calls.every((call) => isJsonObject(call) && 'next_id' in call);
@@ -107,7 +129,7 @@ export const code: FaultCode = {
     (res) => withStatus(withJsonBody(res, { resource: '364819920847028736' }), 200),
   ),
   'ALIAS-CLASSES-EMPTY-PAGE': onJson(
-    (body, context) => {
+    (_body, context) => {
       const expression = v4Expression(context.original);
       return context.status === 200 && isJsonObject(expression) && isJsonObject(expression.paginate) && 'classes' in expression.paginate;
     },

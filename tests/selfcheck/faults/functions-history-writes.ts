@@ -1,7 +1,16 @@
 // The faults of spec/requirements/functions-history-writes.md that are code; their rows (ids, titles, what they break) are in functions-history-writes.json.
 import type { JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { expressionUses, onExpression, onJson, rewriteExpression, rewriteJson, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import {
+  expressionUses,
+  onExpression,
+  onJson,
+  rewriteExpression,
+  rewriteJson,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const isInsert = (object: JsonObject): boolean => 'insert' in object && 'ts' in object && 'action' in object;
@@ -9,7 +18,10 @@ const isInsert = (object: JsonObject): boolean => 'insert' in object && 'ts' in 
 const isRemove = (object: JsonObject): boolean => 'remove' in object && 'ts' in object && 'action' in object;
 
 /** A request hook applying `rewrite` to every Insert (or Remove) call of the expression. */
-function rewriteCalls(matches: (object: JsonObject) => boolean, rewrite: (call: JsonObject) => boolean): ReturnType<typeof rewriteExpression> {
+function rewriteCalls(
+  matches: (object: JsonObject) => boolean,
+  rewrite: (call: JsonObject) => boolean,
+): ReturnType<typeof rewriteExpression> {
   return rewriteExpression((expression) => {
     let changed = 0;
     forEachObject(expression, (object) => {
@@ -29,9 +41,13 @@ function insertsWith(expression: unknown, action: string): boolean {
 }
 
 /** A JSON hook for successful answers to expressions holding an Insert: `rewrite` the answered event. */
-function rewriteInsertedEvent(applies: (context: JsonResponseContext) => boolean, rewrite: (event: JsonObject) => boolean): ReturnType<typeof rewriteJson> {
+function rewriteInsertedEvent(
+  applies: (context: JsonResponseContext) => boolean,
+  rewrite: (event: JsonObject) => boolean,
+): ReturnType<typeof rewriteJson> {
   return rewriteJson(
-    (body, context) => context.status === 200 && expressionUses(context.original, 'insert') && isJsonObject(v4Resource(body)) && applies(context),
+    (body, context) =>
+      context.status === 200 && expressionUses(context.original, 'insert') && isJsonObject(v4Resource(body)) && applies(context),
     (body) => {
       const event = v4Resource(body) as JsonObject;
       return 'document' in event && typeof event.action === 'string' && rewrite(event);
@@ -98,14 +114,21 @@ export const code: FaultCode = {
         return withoutParams;
       },
       (event) => {
-        if (event.action !== 'create' || !('data' in event) || (event.data !== null && (!isJsonObject(event.data) || Object.keys(event.data).length > 0))) return false;
+        if (
+          event.action !== 'create' ||
+          !('data' in event) ||
+          (event.data !== null && (!isJsonObject(event.data) || Object.keys(event.data).length > 0))
+        )
+          return false;
         delete event.data;
         return true;
       },
     ),
   }),
   'HISTW-MISSING-COLLECTION-ARGUMENT': onJson(
-    (body, context) => (expressionUses(context.original, 'insert') || expressionUses(context.original, 'remove')) && v4Errors(body).some((error) => error.code === 'invalid ref'),
+    (body, context) =>
+      (expressionUses(context.original, 'insert') || expressionUses(context.original, 'remove')) &&
+      v4Errors(body).some((error) => error.code === 'invalid ref'),
     (body) => {
       for (const error of v4Errors(body)) if (error.code === 'invalid ref') error.code = 'invalid argument';
       return true;
@@ -125,7 +148,10 @@ export const code: FaultCode = {
     return changed;
   }),
   'HISTW-REFUSED-REF-POSITION': onJson(
-    (body) => v4Errors(body).some((error) => typeof error.description === 'string' && /^Cannot (insert|remove) event for specified ref\.$/.test(error.description)),
+    (body) =>
+      v4Errors(body).some(
+        (error) => typeof error.description === 'string' && /^Cannot (insert|remove) event for specified ref\.$/.test(error.description),
+      ),
     (body) => {
       for (const error of v4Errors(body)) {
         const match = typeof error.description === 'string' ? /^Cannot (insert|remove) event/.exec(error.description) : null;

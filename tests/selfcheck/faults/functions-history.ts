@@ -1,7 +1,23 @@
 // The faults of spec/requirements/functions-history.md that are code; their rows (ids, titles, what they break) are in functions-history.json.
 import type { Fault } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { apiVersion, editObjects, expressionUses, onExpression, onJson, onObjects, onResponse, renameKeys, replaceObject, rewriteJson, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus } from './lib/rewrites.js';
+import {
+  apiVersion,
+  editObjects,
+  expressionUses,
+  onExpression,
+  onJson,
+  onObjects,
+  onResponse,
+  renameKeys,
+  replaceObject,
+  rewriteJson,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const WRITE_FORMS = ['create', 'update', 'replace', 'delete'];
@@ -76,10 +92,10 @@ export const code: FaultCode = {
     isPresent(call.at)
       ? 0
       : editObjects(call.expr, (object) => {
-        if (!('paginate' in object) || 'ts' in object) return false;
-        object.ts = NOW();
-        return true;
-      }),
+          if (!('paginate' in object) || 'ts' in object) return false;
+          object.ts = NOW();
+          return true;
+        }),
   ),
   'HIST-AT-WRITES-ALLOWED': editAtCalls((call) => {
     if (isPresent(call.at) || !containsForm(call.expr, WRITE_FORMS)) return 0;
@@ -175,7 +191,13 @@ export const code: FaultCode = {
       });
       return res.status === 200 && flagged;
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [{ position: ['paginate'], code: 'invalid argument', description: 'Set does not support events history.' }],
+        }),
+        400,
+      ),
   ),
   'HIST-EVENTS-TS-CURSOR-EXCLUSIVE': onExpression((expression) => {
     let changed = 0;
@@ -189,16 +211,20 @@ export const code: FaultCode = {
     return changed;
   }),
   'HIST-EVENTS-SET-SHAPE': onJson(
-    (body, context) => context.status === 200 && expressionUses(context.original, 'events'),
-    (body) => editObjects(v4Resource(body) ?? body, (object) => {
-      const set = object['@set'];
-      if (!isJsonObject(set) || !isJsonObject(set.events) || !('@ref' in set.events)) return false;
-      set.events = { '@set': { singleton: set.events } };
-      return true;
-    }),
+    (_body, context) => context.status === 200 && expressionUses(context.original, 'events'),
+    (body) =>
+      editObjects(v4Resource(body) ?? body, (object) => {
+        const set = object['@set'];
+        if (!isJsonObject(set) || !isJsonObject(set.events) || !('@ref' in set.events)) return false;
+        set.events = { '@set': { singleton: set.events } };
+        return true;
+      }),
   ),
   'HIST-EVENTS-CURSOR-AS-TUPLE': onJson(
-    (body) => v4Errors(body).some((error) => typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')),
+    (body) =>
+      v4Errors(body).some(
+        (error) => typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected'),
+      ),
     (body) => {
       for (const error of v4Errors(body)) {
         if (typeof error.description === 'string' && error.description.startsWith('Object, Integer, Time, or Date expected')) {
@@ -209,7 +235,7 @@ export const code: FaultCode = {
     },
   ),
   'HIST-EVENT-DOCUMENT-KEY-IN-EVERY-VERSION': onJson(
-    (body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
+    (_body, context) => context.status === 200 && /^2\.[1-6]$/.test(apiVersion(context.original) ?? ''),
     (body) => renameKeys(body, 'instance', 'document', (object) => 'action' in object && 'ts' in object),
   ),
 };

@@ -1,13 +1,42 @@
 // The faults of spec/requirements/functions-math.md that are code; their rows (ids, titles, what they break) are in functions-math.json.
 import type { ExchangeContext, FaultHooks, JsonResponseContext } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, jsonNumber, type JsonObject } from '../json-body.js';
-import { onExpression, onJson, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, bodyJson } from './lib/rewrites.js';
+import {
+  onExpression,
+  onJson,
+  rewriteJson,
+  rewriteResponse,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+  bodyJson,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
 const WHOLE_PRESERVING = new Set(['ceil', 'floor', 'round', 'trunc']);
 
-const DECIMAL_RESULTS = new Set(['sqrt', 'pow', 'exp', 'ln', 'log', 'hypot', 'acos', 'asin', 'atan', 'cos', 'cosh', 'degrees', 'radians', 'sin', 'sinh', 'tan', 'tanh']);
+const DECIMAL_RESULTS = new Set([
+  'sqrt',
+  'pow',
+  'exp',
+  'ln',
+  'log',
+  'hypot',
+  'acos',
+  'asin',
+  'atan',
+  'cos',
+  'cosh',
+  'degrees',
+  'radians',
+  'sin',
+  'sinh',
+  'tan',
+  'tanh',
+]);
 
 const BIT_FOLDS = new Set(['bitand', 'bitor', 'bitxor']);
 
@@ -33,7 +62,10 @@ function topCall(context: ExchangeContext, forms: ReadonlySet<string>): { form: 
 const isJsonDecimal = (value: unknown): value is LosslessNumber => isLosslessNumber(value) && !isJsonInteger(value);
 
 /** Replaces `resource` of a 200 answer to a top-level form of `forms` by `replace(…)`, when that answers something. */
-function rewriteResource(forms: ReadonlySet<string>, replace: (resource: unknown, call: JsonObject, form: string) => unknown): FaultHooks['json'] {
+function rewriteResource(
+  forms: ReadonlySet<string>,
+  replace: (resource: unknown, call: JsonObject, form: string) => unknown,
+): FaultHooks['json'] {
   return rewriteJson(
     (body, context) => context.status === 200 && isJsonObject(body) && 'resource' in body && topCall(context, forms) !== undefined,
     (body, context: JsonResponseContext) => {
@@ -79,7 +111,11 @@ const INT32_OPERATIONS: Record<string, (a: number, b: number) => number> = {
 };
 
 export const code: FaultCode = {
-  'MATH-WHOLE-INTEGER-AS-DECIMAL': () => ({ json: rewriteResource(WHOLE_PRESERVING, (resource) => (isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined)) }),
+  'MATH-WHOLE-INTEGER-AS-DECIMAL': () => ({
+    json: rewriteResource(WHOLE_PRESERVING, (resource) =>
+      isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined,
+    ),
+  }),
   'MATH-ROUND-HALF-AWAY-FROM-ZERO': () => ({
     json: rewriteResource(new Set(['round']), (resource, call) => {
       const x = isJsonDecimal(call.round) ? jsonNumber(call.round)! : undefined;
@@ -112,15 +148,22 @@ export const code: FaultCode = {
     }),
   }),
   'MATH-SIGN-AS-DECIMAL': () => ({
-    json: rewriteResource(new Set(['sign']), (_resource, call) => (isJsonDecimal(call.sign) ? jsonDecimal(Math.sign(jsonNumber(call.sign)!)) : undefined)),
+    json: rewriteResource(new Set(['sign']), (_resource, call) =>
+      isJsonDecimal(call.sign) ? jsonDecimal(Math.sign(jsonNumber(call.sign)!)) : undefined,
+    ),
   }),
   'MATH-DOMAIN-NAN': () => ({ response: acceptInstead(MATH_FORMS, (d) => DOMAIN_ERROR.test(d) && !d.startsWith('NaN '), 'NaN') }),
   'MATH-DOMAIN-ERROR-AT-ARGUMENT': onJson(
-    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (_body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
     (body, ctx) => {
       let changed = 0;
       for (const error of v4Errors(body)) {
-        if (typeof error.description === 'string' && DOMAIN_ERROR.test(error.description) && Array.isArray(error.position) && error.position.length === 0) {
+        if (
+          typeof error.description === 'string' &&
+          DOMAIN_ERROR.test(error.description) &&
+          Array.isArray(error.position) &&
+          error.position.length === 0
+        ) {
           error.position = [topForm(ctx, MATH_FORMS)!];
           changed++;
         }
@@ -149,7 +192,9 @@ export const code: FaultCode = {
     }),
   }),
   'MATH-BITNOT-DECIMAL': () => ({
-    json: rewriteResource(new Set(['bitnot']), (resource, call) => (isJsonDecimal(call.bitnot) && isJsonInteger(resource) ? jsonDecimal(jsonNumber(resource)!) : undefined)),
+    json: rewriteResource(new Set(['bitnot']), (resource, call) =>
+      isJsonDecimal(call.bitnot) && isJsonInteger(resource) ? jsonDecimal(jsonNumber(resource)!) : undefined,
+    ),
   }),
   'MATH-BIT-EMPTY-ZERO': () => ({ response: acceptInstead(BIT_FOLDS, (d) => d === 'Non-empty array expected.', jsonInt(0)) }),
   'MATH-TRIG-IN-DEGREES': onExpression((expression) => {
@@ -178,11 +223,16 @@ export const code: FaultCode = {
     return calls.length;
   }),
   'MATH-TYPE-ERROR-AT-CALL': onJson(
-    (body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
+    (_body, ctx) => ctx.status === 400 && topForm(ctx, MATH_FORMS) !== undefined,
     (body) => {
       let changed = 0;
       for (const error of v4Errors(body)) {
-        if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length === 1) {
+        if (
+          typeof error.description === 'string' &&
+          error.description.startsWith('Number expected') &&
+          Array.isArray(error.position) &&
+          error.position.length === 1
+        ) {
           error.position = [];
           changed++;
         }
@@ -204,7 +254,8 @@ export const code: FaultCode = {
     });
     return changed;
   }),
-  'MATH-NONFINITE-AS-NULL': () => ({ json: rewriteResource(MATH_FORMS, (resource) => (typeof resource === 'string' && NON_FINITE.has(resource) ? null : undefined)) }),
+  'MATH-NONFINITE-AS-NULL': () => ({
+    json: rewriteResource(MATH_FORMS, (resource) => (typeof resource === 'string' && NON_FINITE.has(resource) ? null : undefined)),
+  }),
   'MATH-NAN-PASSES-DOMAIN': () => ({ response: acceptInstead(MATH_FORMS, (d) => d.startsWith('NaN must be'), 'NaN') }),
-
 };

@@ -1,7 +1,21 @@
 // The faults of spec/requirements/functions-numbers.md that are code; their rows (ids, titles, what they break) are in functions-numbers.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { hasErrorCode, onExpression, onJson, onResponse, rewriteExpression, rewriteJson, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, bodyJson } from './lib/rewrites.js';
+import {
+  hasErrorCode,
+  onExpression,
+  onJson,
+  onResponse,
+  rewriteExpression,
+  rewriteJson,
+  rewriteResponse,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+  bodyJson,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 
@@ -34,7 +48,10 @@ function integerOperands(expression: unknown, form: string): bigint[] | undefine
 }
 
 /** Replaces `resource` of a 200 answer to a top-level form of `forms` by `replace(resource, expression, form)`, when that answers something. */
-function rewriteResource(forms: ReadonlySet<string>, replace: (resource: unknown, expression: unknown, form: string) => unknown): FaultHooks['json'] {
+function rewriteResource(
+  forms: ReadonlySet<string>,
+  replace: (resource: unknown, expression: unknown, form: string) => unknown,
+): FaultHooks['json'] {
   return rewriteJson(
     (body, context) => context.status === 200 && isJsonObject(body) && 'resource' in body && topForm(context, forms) !== undefined,
     (body, context) => {
@@ -48,7 +65,11 @@ function rewriteResource(forms: ReadonlySet<string>, replace: (resource: unknown
 }
 
 /** 200 `{"resource": value}` in place of a v4 error answer whose first description `matches`, for a top-level form of `forms`. */
-function acceptInstead(forms: ReadonlySet<string>, matches: (description: string) => boolean, value: (expression: unknown, form: string) => unknown): FaultHooks['response'] {
+function acceptInstead(
+  forms: ReadonlySet<string>,
+  matches: (description: string) => boolean,
+  value: (expression: unknown, form: string) => unknown,
+): FaultHooks['response'] {
   let answer: unknown;
   return rewriteResponse(
     (res, ctx) => {
@@ -134,11 +155,15 @@ export const code: FaultCode = {
   'CMP-EQUALS-TYPED-NUMBERS': () => ({
     json: rewriteResource(new Set(['equals']), (resource, expression) => {
       const list = operands(expression, 'equals');
-      const mixed = list !== undefined && list.some(isJsonInteger) && list.some((n) => isLosslessNumber(n) && !isJsonInteger(n));
+      const mixed = list?.some(isJsonInteger) && list.some((n) => isLosslessNumber(n) && !isJsonInteger(n));
       return mixed && resource === true ? false : undefined;
     }),
   }),
-  'NUM-INTEGER-AS-DECIMAL': () => ({ json: rewriteResource(ARITHMETIC, (resource) => (isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined)) }),
+  'NUM-INTEGER-AS-DECIMAL': () => ({
+    json: rewriteResource(ARITHMETIC, (resource) =>
+      isJsonInteger(resource) ? jsonDecimal(Number((resource as LosslessNumber).toString())) : undefined,
+    ),
+  }),
   'NUM-NO-OVERFLOW-WRAP': () => ({
     json: rewriteResource(new Set(['add', 'subtract', 'multiply', 'divide']), (_resource, expression, form) => {
       const list = integerOperands(expression, form);
@@ -157,19 +182,30 @@ export const code: FaultCode = {
       const list = integerOperands(expression, form);
       if (list === undefined || list.slice(1).includes(0n)) return undefined;
       const floored = list.slice(1).reduce((acc, n) => {
-        const q = acc / n - ((acc % n !== 0n) && (acc < 0n) !== (n < 0n) ? 1n : 0n);
+        const q = acc / n - (acc % n !== 0n && acc < 0n !== n < 0n ? 1n : 0n);
         return form === 'divide' ? q : acc - q * n;
       }, list[0]!);
       return isJsonInteger(resource) && BigInt((resource as LosslessNumber).toString()) === floored ? undefined : jsonInt(floored);
     }),
   }),
-  'NUM-DIVIDE-BY-ZERO-NULL': () => ({ response: acceptInstead(new Set(['divide', 'modulo']), (d) => d === 'Illegal division by zero.', () => null) }),
+  'NUM-DIVIDE-BY-ZERO-NULL': () => ({
+    response: acceptInstead(
+      new Set(['divide', 'modulo']),
+      (d) => d === 'Illegal division by zero.',
+      () => null,
+    ),
+  }),
   'NUM-OPERAND-ERROR-AT-CALL': onJson(
     (body, ctx) => topForm(ctx, ARITHMETIC) !== undefined && hasErrorCode(body, 'invalid argument'),
     (body) => {
       let changed = 0;
       for (const error of v4Errors(body)) {
-        if (typeof error.description === 'string' && error.description.startsWith('Number expected') && Array.isArray(error.position) && error.position.length > 1) {
+        if (
+          typeof error.description === 'string' &&
+          error.description.startsWith('Number expected') &&
+          Array.isArray(error.position) &&
+          error.position.length > 1
+        ) {
           error.position = error.position.slice(0, -1);
           changed++;
         }
@@ -178,8 +214,10 @@ export const code: FaultCode = {
     },
   ),
   'NUM-EMPTY-IS-IDENTITY': () => ({
-    response: acceptInstead(new Set([...ARITHMETIC, ...COMPARISONS]), (d) => d === 'Non-empty array expected.', (_expression, form) =>
-      COMPARISONS.has(form) ? true : jsonInt(form === 'multiply' || form === 'divide' ? 1 : 0),
+    response: acceptInstead(
+      new Set([...ARITHMETIC, ...COMPARISONS]),
+      (d) => d === 'Non-empty array expected.',
+      (_expression, form) => (COMPARISONS.has(form) ? true : jsonInt(form === 'multiply' || form === 'divide' ? 1 : 0)),
     ),
   }),
   'NUM-MAX-KEEPS-FIRST-TIE': onExpression((expression) => {
@@ -201,50 +239,78 @@ export const code: FaultCode = {
     },
     (res, ctx) => {
       const form = topLevelForm(ctx.original)!;
-      return withStatus(withJsonBody(res, { errors: [{ position: [form], code: 'invalid argument', description: 'Array expected, Set provided.' }] }), 400);
+      return withStatus(
+        withJsonBody(res, { errors: [{ position: [form], code: 'invalid argument', description: 'Array expected, Set provided.' }] }),
+        400,
+      );
     },
   ),
   'NUM-MAX-OF-PAGE-BARE': () => ({
     json: rewriteResource(new Set(['max', 'min']), (resource) =>
-      isJsonObject(resource) && Array.isArray(resource['data']) && resource['data'].length === 1 ? resource['data'][0] : undefined,
+      isJsonObject(resource) && Array.isArray(resource.data) && resource.data.length === 1 ? resource.data[0] : undefined,
     ),
   }),
   'NUM-MAX-OF-LONE-VALUE': () => ({
-    response: acceptInstead(new Set(['max', 'min']), (d) => d.startsWith('Array, Set, or Page expected'), (expression, form) =>
-      isJsonObject(expression) ? expression[form] : undefined,
+    response: acceptInstead(
+      new Set(['max', 'min']),
+      (d) => d.startsWith('Array, Set, or Page expected'),
+      (expression, form) => (isJsonObject(expression) ? expression[form] : undefined),
     ),
   }),
-  'CMP-SINGLE-OPERAND-FALSE': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => (operands(expression, form)?.length === 1 && resource === true ? false : undefined)) }),
-  'CMP-INDEX-TYPE-ORDER': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
-    const answer = compareAll(expression, form, compareInIndexOrder);
-    return answer === undefined || answer === resource ? undefined : answer;
-  }) }),
-  'CMP-IEEE-SIGNED-ZERO': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
-    const ieee = (a: unknown, b: unknown): number | undefined => {
-      if (!isLosslessNumber(a) || !isLosslessNumber(b)) return undefined;
-      const x = Number(a.toString());
-      const y = Number(b.toString());
-      return x < y ? -1 : x > y ? 1 : 0;
-    };
-    const answer = compareAll(expression, form, ieee);
-    return answer === undefined || answer === resource ? undefined : answer;
-  }) }),
-  'CMP-STRINGS-BY-CODE-UNIT': () => ({ json: rewriteResource(COMPARISONS, (resource, expression, form) => {
-    const answer = compareAll(expression, form, (a, b) => (typeof a === 'string' && typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : undefined));
-    return answer === undefined || answer === resource ? undefined : answer;
-  }) }),
+  'CMP-SINGLE-OPERAND-FALSE': () => ({
+    json: rewriteResource(COMPARISONS, (resource, expression, form) =>
+      operands(expression, form)?.length === 1 && resource === true ? false : undefined,
+    ),
+  }),
+  'CMP-INDEX-TYPE-ORDER': () => ({
+    json: rewriteResource(COMPARISONS, (resource, expression, form) => {
+      const answer = compareAll(expression, form, compareInIndexOrder);
+      return answer === undefined || answer === resource ? undefined : answer;
+    }),
+  }),
+  'CMP-IEEE-SIGNED-ZERO': () => ({
+    json: rewriteResource(COMPARISONS, (resource, expression, form) => {
+      const ieee = (a: unknown, b: unknown): number | undefined => {
+        if (!isLosslessNumber(a) || !isLosslessNumber(b)) return undefined;
+        const x = Number(a.toString());
+        const y = Number(b.toString());
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+      const answer = compareAll(expression, form, ieee);
+      return answer === undefined || answer === resource ? undefined : answer;
+    }),
+  }),
+  'CMP-STRINGS-BY-CODE-UNIT': () => ({
+    json: rewriteResource(COMPARISONS, (resource, expression, form) => {
+      const answer = compareAll(expression, form, (a, b) =>
+        typeof a === 'string' && typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : undefined,
+      );
+      return answer === undefined || answer === resource ? undefined : answer;
+    }),
+  }),
   'CMP-UNRESOLVED-REF-ACCEPTED': onResponse(
-    (res, ctx) => res.status === 400 && topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined && hasErrorCode(bodyJson(res), 'invalid ref'),
+    (res, ctx) =>
+      res.status === 400 &&
+      topForm(ctx, new Set([...COMPARISONS, 'max', 'min'])) !== undefined &&
+      hasErrorCode(bodyJson(res), 'invalid ref'),
     (res) => withStatus(withJsonBody(res, { resource: true }), 200),
   ),
   'TYPE-IS-NUMBER-INTEGERS-ONLY': () => ({ request: redefinePredicate('is_number', (x) => ({ is_integer: x })) }),
   'TYPE-IS-TIMESTAMP-DATES': () => ({ request: redefinePredicate('is_timestamp', (x) => ({ or: [{ is_timestamp: x }, { is_date: x }] })) }),
-  'TYPE-IS-OBJECT-NOT-DOCUMENTS': () => ({ request: redefinePredicate('is_object', (x) => ({ and: [{ is_object: x }, { not: { is_doc: x } }] })) }),
+  'TYPE-IS-OBJECT-NOT-DOCUMENTS': () => ({
+    request: redefinePredicate('is_object', (x) => ({ and: [{ is_object: x }, { not: { is_doc: x } }] })),
+  }),
   'TYPE-IS-REF-RESOLVED-ONLY': () => ({ request: redefinePredicate('is_ref', (x) => ({ and: [{ is_ref: x }, { is_doc: x }] })) }),
   'TYPE-IS-SET-NO-NATIVE': () => ({ request: redefinePredicate('is_set', (x) => ({ and: [{ is_set: x }, { not: { is_ref: x } }] })) }),
   'TYPE-IS-DOC-REFS-ONLY': () => ({ request: redefinePredicate('is_doc', (x) => ({ is_ref: x })) }),
   'TYPE-IS-LAMBDA-NEVER': () => ({ request: redefinePredicate('is_lambda', (x) => ({ and: [{ is_lambda: x }, false] })) }),
-  'TYPE-IS-INTEGER-FAILS-ON-NON-NUMBERS': () => ({ request: redefinePredicate('is_integer', (x) => ({ if: { is_number: x }, then: { is_integer: x }, else: { abort: 'Number expected.' } })) }),
+  'TYPE-IS-INTEGER-FAILS-ON-NON-NUMBERS': () => ({
+    request: redefinePredicate('is_integer', (x) => ({
+      if: { is_number: x },
+      then: { is_integer: x },
+      else: { abort: 'Number expected.' },
+    })),
+  }),
   'TYPE-IS-COLLECTION-REFS-ONLY': () => ({
     request: (req) =>
       redefinePredicate('is_collection', (x) => ({ and: [{ is_collection: x }, { is_ref: x }] }))!(req) ??

@@ -14,7 +14,8 @@ const isSetExpression = (value: unknown): boolean => isJsonObject(value) && SET_
 const isRangeCall = (object: JsonObject): boolean => 'range' in object && 'from' in object && 'to' in object;
 
 /** A bound made of values only (integers, or an array of them): what a value-only comparison mishandles. */
-const isValueBound = (bound: unknown): boolean => isJsonInteger(bound) || (Array.isArray(bound) && bound.length > 0 && bound.every(isJsonInteger));
+const isValueBound = (bound: unknown): boolean =>
+  isJsonInteger(bound) || (Array.isArray(bound) && bound.length > 0 && bound.every(isJsonInteger));
 
 /** A request-form or wire-form ref in a bound, as the suite writes them. */
 const isRefExpression = (value: unknown): boolean => isJsonObject(value) && ('ref' in value || '@ref' in value);
@@ -43,7 +44,8 @@ function derivedSetsReadAsCreator(): FaultHooks {
       const creator = requestSecret(context.original);
       if (creator === undefined) return undefined;
       for (const record of records(body)) {
-        if (nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string' && isJsonObject(record.role)) creators.set(record.secret, creator);
+        if (nativeCollectionOf(record) === 'keys' && typeof record.secret === 'string' && isJsonObject(record.role))
+          creators.set(record.secret, creator);
       }
       return undefined;
     },
@@ -117,7 +119,10 @@ export const code: FaultCode = {
   'SET-DERIVED-SETS-IGNORE-READ-RULES': derivedSetsReadAsCreator,
   'SET-SINGLETON-IGNORES-EXISTENCE': () => ({
     request: rewriteObjects(
-      (object) => isJsonObject(object.paginate) && 'singleton' in object.paginate && Object.keys(object).every((k) => k === 'paginate' || k === 'size'),
+      (object) =>
+        isJsonObject(object.paginate) &&
+        'singleton' in object.paginate &&
+        Object.keys(object).every((k) => k === 'paginate' || k === 'size'),
       (object) => {
         const ref = (object.paginate as JsonObject).singleton;
         for (const key of Object.keys(object)) delete object[key];
@@ -139,7 +144,13 @@ export const code: FaultCode = {
   'SET-FILTER-ERROR-AT-READ': onJson(
     (_body, context) => context.status === 400 && expressionUses(context.original, 'filter'),
     (body) => {
-      const errors = v4Errors(body).filter((e) => String(e.description).startsWith('Boolean expected') && Array.isArray(e.position) && e.position.at(-1) === 'filter' && e.position.length > 1);
+      const errors = v4Errors(body).filter(
+        (e) =>
+          String(e.description).startsWith('Boolean expected') &&
+          Array.isArray(e.position) &&
+          e.position.at(-1) === 'filter' &&
+          e.position.length > 1,
+      );
       for (const error of errors) error.position = (error.position as unknown[]).slice(0, -1);
       return errors.length;
     },
@@ -163,7 +174,8 @@ export const code: FaultCode = {
   }),
   'SET-ARRAY-INTERSECTION-DEDUPLICATES': () => ({ request: deduplicatedArrays('intersection') }),
   'SET-DISTINCT-SORTS': onJson(
-    (body, context) => context.status === 200 && topLevelForm(context.original) === 'distinct' && isJsonObject(body) && Array.isArray(body.resource),
+    (body, context) =>
+      context.status === 200 && topLevelForm(context.original) === 'distinct' && isJsonObject(body) && Array.isArray(body.resource),
     (body) => {
       const values = (body as JsonObject).resource as unknown[];
       const sorted = [...values].sort((a, b) => (stringifyJson(a) < stringifyJson(b) ? -1 : stringifyJson(a) > stringifyJson(b) ? 1 : 0));
@@ -173,14 +185,17 @@ export const code: FaultCode = {
     },
   ),
   'SET-ARRAY-OPERANDS-REFUSED-AS-NOT-SETS': onJson(
-    (_body, context) => context.status === 400 && ['union', 'intersection', 'difference', 'distinct'].some((form) => expressionUses(context.original, form)),
-    (body) => editErrors(body, (error) => {
-      const description = String(error.description);
-      const provided = /^(?:Set or Array|Array, Set, or Page) expected, (.+) provided\.$/.exec(description)?.[1];
-      if (description === 'Arguments cannot be of different types, expected Set or Array.') error.description = 'Set expected, Array provided.';
-      else if (provided !== undefined) error.description = `Set expected, ${provided} provided.`;
-      else return false;
-      return true;
-    }),
+    (_body, context) =>
+      context.status === 400 && ['union', 'intersection', 'difference', 'distinct'].some((form) => expressionUses(context.original, form)),
+    (body) =>
+      editErrors(body, (error) => {
+        const description = String(error.description);
+        const provided = /^(?:Set or Array|Array, Set, or Page) expected, (.+) provided\.$/.exec(description)?.[1];
+        if (description === 'Arguments cannot be of different types, expected Set or Array.')
+          error.description = 'Set expected, Array provided.';
+        else if (provided !== undefined) error.description = `Set expected, ${provided} provided.`;
+        else return false;
+        return true;
+      }),
   ),
 };

@@ -1,7 +1,19 @@
 // The faults of spec/requirements/functions-strings.md that are code; their rows (ids, titles, what they break) are in functions-strings.json.
 import type { FaultHooks } from '../fault.js';
 import { isJsonObject, jsonDecimal, jsonInt, type JsonObject } from '../json-body.js';
-import { editErrors, expressionUses, onJson, onObjects, onResponse, replaceObject, rewriteJson, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import {
+  editErrors,
+  expressionUses,
+  onJson,
+  onObjects,
+  onResponse,
+  replaceObject,
+  rewriteJson,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+} from './lib/rewrites.js';
 import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
@@ -49,14 +61,15 @@ const stringOrUndefined = (value: unknown): string | undefined => (typeof value 
 /** Rewrites the position of every `invalid argument` error of a request that uses `form`, when `rewrite` changes it. */
 function repositionErrors(form: string, rewrite: (position: unknown[], description: string) => unknown[] | undefined): FaultHooks['json'] {
   return rewriteJson(
-    (body, context) => context.status === 400 && expressionUses(context.original, form),
-    (body) => editErrors(body, (error) => {
-      if (error.code !== 'invalid argument' || !Array.isArray(error.position) || typeof error.description !== 'string') return false;
-      const position = rewrite(error.position, error.description);
-      if (position === undefined) return false;
-      error.position = position;
-      return true;
-    }),
+    (_body, context) => context.status === 400 && expressionUses(context.original, form),
+    (body) =>
+      editErrors(body, (error) => {
+        if (error.code !== 'invalid argument' || !Array.isArray(error.position) || typeof error.description !== 'string') return false;
+        const position = rewrite(error.position, error.description);
+        if (position === undefined) return false;
+        error.position = position;
+        return true;
+      }),
   );
 }
 
@@ -88,7 +101,11 @@ export const code: FaultCode = {
     return true;
   }),
   'STR-CASEFOLD-SINGLE-ELEMENT-ARRAY': () => ({
-    json: answerTopLevel('casefold', (call) => (Array.isArray(call.casefold) && call.casefold.length === 1 && typeof call.casefold[0] === 'string' ? [call.casefold[0].toLowerCase()] : undefined)),
+    json: answerTopLevel('casefold', (call) =>
+      Array.isArray(call.casefold) && call.casefold.length === 1 && typeof call.casefold[0] === 'string'
+        ? [call.casefold[0].toLowerCase()]
+        : undefined,
+    ),
   }),
   'STR-SEARCH-CASE-INSENSITIVE': onObjects((object) => {
     if (!('search' in object) || !['startswith', 'endswith', 'containsstr'].some((form) => typeof object[form] === 'string')) return false;
@@ -107,10 +124,16 @@ export const code: FaultCode = {
     json: answerTopLevel('length', (call) => (typeof call.length === 'string' ? jsonInt(call.length.length) : undefined)),
   }),
   'STR-UPPERCASE-SIMPLE-MAPPING': () => ({
-    json: answerTopLevel('uppercase', (call) => (typeof call.uppercase === 'string' ? [...call.uppercase].map((c) => (c.toUpperCase().length === c.length ? c.toUpperCase() : c)).join('') : undefined)),
+    json: answerTopLevel('uppercase', (call) =>
+      typeof call.uppercase === 'string'
+        ? [...call.uppercase].map((c) => (c.toUpperCase().length === c.length ? c.toUpperCase() : c)).join('')
+        : undefined,
+    ),
   }),
   'STR-TITLECASE-FIRST-LETTER-ONLY': () => ({
-    json: answerTopLevel('titlecase', (call) => (typeof call.titlecase === 'string' ? call.titlecase.charAt(0).toUpperCase() + call.titlecase.slice(1).toLowerCase() : undefined)),
+    json: answerTopLevel('titlecase', (call) =>
+      typeof call.titlecase === 'string' ? call.titlecase.charAt(0).toUpperCase() + call.titlecase.slice(1).toLowerCase() : undefined,
+    ),
   }),
   'STR-TRIM-JAVASCRIPT-WHITESPACE': () => ({
     json: firstOf(
@@ -123,7 +146,9 @@ export const code: FaultCode = {
     json: firstOf(
       answerTopLevel('repeat', (call) => {
         const times = integerLiteral(call.number);
-        return typeof call.repeat === 'string' && times !== undefined && times > 1024 && times <= 100_000 ? call.repeat.repeat(times) : undefined;
+        return typeof call.repeat === 'string' && times !== undefined && times > 1024 && times <= 100_000
+          ? call.repeat.repeat(times)
+          : undefined;
       }),
       answerTopLevel('space', (call) => {
         const count = integerLiteral(call.space);
@@ -155,15 +180,31 @@ export const code: FaultCode = {
     }),
   }),
   'STR-WRONG-TYPE-INVALID-EXPRESSION': onJson(
-    (body, context) =>
+    (_body, context) =>
       context.status === 400 &&
-      ['lowercase', 'uppercase', 'titlecase', 'length', 'trim', 'ltrim', 'rtrim', 'search', 'findstr', 'repeat', 'space', 'replacestr', 'substring'].some((form) =>
-        expressionUses(context.original, form),
-      ),
+      [
+        'lowercase',
+        'uppercase',
+        'titlecase',
+        'length',
+        'trim',
+        'ltrim',
+        'rtrim',
+        'search',
+        'findstr',
+        'repeat',
+        'space',
+        'replacestr',
+        'substring',
+      ].some((form) => expressionUses(context.original, form)),
     (body) => {
       let changed = 0;
       for (const error of v4Errors(body)) {
-        if (error.code === 'invalid argument' && typeof error.description === 'string' && / expected, .* provided\.$/.test(error.description)) {
+        if (
+          error.code === 'invalid argument' &&
+          typeof error.description === 'string' &&
+          / expected, .* provided\.$/.test(error.description)
+        ) {
           error.code = 'invalid expression';
           changed++;
         }
@@ -173,12 +214,17 @@ export const code: FaultCode = {
   ),
   'CONV-TOSTRING-PYTHON-STYLE': () => ({
     json: answerTopLevel('to_string', (call) => {
-      const names = new Map<unknown, string>([[true, 'True'], [false, 'False'], [null, 'None']]);
+      const names = new Map<unknown, string>([
+        [true, 'True'],
+        [false, 'False'],
+        [null, 'None'],
+      ]);
       return names.get(call.to_string);
     }),
   }),
   'CONV-TOSTRING-JAVASCRIPT-DOUBLES': onJson(
-    (body, context) => context.status === 200 && isJsonObject(body) && typeof body.resource === 'string' && expressionUses(context.original, 'to_string'),
+    (body, context) =>
+      context.status === 200 && isJsonObject(body) && typeof body.resource === 'string' && expressionUses(context.original, 'to_string'),
     (body) => {
       const text = (body as JsonObject).resource as string;
       if (!/^-?\d+\.\d+(E-?\d+)?$/.test(text)) return false;
@@ -189,17 +235,20 @@ export const code: FaultCode = {
     },
   ),
   'CONV-CAST-ERROR-POSITIONS-SWAPPED': onJson(
-    (body, context) => context.status === 400 && ['to_string', 'to_number', 'to_double', 'to_integer'].some((form) => expressionUses(context.original, form)),
-    (body) => editErrors(body, (error) => {
-      const description = typeof error.description === 'string' ? error.description : '';
-      if (!description.startsWith('Cannot cast ') || !Array.isArray(error.position)) return false;
-      const last = error.position[error.position.length - 1];
-      if (last === 'to_double' || last === 'to_integer') error.position = error.position.slice(0, -1);
-      else if (description.endsWith(' to String.')) error.position = [...error.position, 'to_string'];
-      else if (description.endsWith(' to Number.')) error.position = [...error.position, 'to_number'];
-      else return false;
-      return true;
-    }),
+    (_body, context) =>
+      context.status === 400 &&
+      ['to_string', 'to_number', 'to_double', 'to_integer'].some((form) => expressionUses(context.original, form)),
+    (body) =>
+      editErrors(body, (error) => {
+        const description = typeof error.description === 'string' ? error.description : '';
+        if (!description.startsWith('Cannot cast ') || !Array.isArray(error.position)) return false;
+        const last = error.position[error.position.length - 1];
+        if (last === 'to_double' || last === 'to_integer') error.position = error.position.slice(0, -1);
+        else if (description.endsWith(' to String.')) error.position = [...error.position, 'to_string'];
+        else if (description.endsWith(' to Number.')) error.position = [...error.position, 'to_number'];
+        else return false;
+        return true;
+      }),
   ),
   'CONV-TONUMBER-JAVASCRIPT-NUMBER': () => ({
     response: (response, context) => {
@@ -209,9 +258,13 @@ export const code: FaultCode = {
       const value = text === '' ? NaN : Number(text);
       if (Number.isNaN(value)) {
         if (response.status === 400) return undefined;
-        return withJsonBody(withStatus(response, 400), { errors: [{ position: [], code: 'invalid argument', description: 'Cannot cast String to Number.' }] });
+        return withJsonBody(withStatus(response, 400), {
+          errors: [{ position: [], code: 'invalid argument', description: 'Cannot cast String to Number.' }],
+        });
       }
-      return withJsonBody(withStatus(response, 200), { resource: /[.eE]/.test(text) || !Number.isSafeInteger(value) ? jsonDecimal(value) : jsonInt(value) });
+      return withJsonBody(withStatus(response, 200), {
+        resource: /[.eE]/.test(text) || !Number.isSafeInteger(value) ? jsonDecimal(value) : jsonInt(value),
+      });
     },
   }),
   'CONV-TOINTEGER-ROUNDS': () => ({
@@ -226,16 +279,28 @@ export const code: FaultCode = {
     return true;
   }),
   'STR-REGEX-INVALID-PATTERN-AT-CALL': onJson(
-    (body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
-    (body) => editErrors(body, (error) => {
-      if (!Array.isArray(error.position) || error.position.at(-1) !== 'pattern' || !String(error.description).startsWith('Search pattern')) return false;
-      error.position = error.position.slice(0, -1);
-      return true;
-    }),
+    (_body, context) => context.status === 400 && expressionUses(context.original, 'pattern'),
+    (body) =>
+      editErrors(body, (error) => {
+        if (
+          !Array.isArray(error.position) ||
+          error.position.at(-1) !== 'pattern' ||
+          !String(error.description).startsWith('Search pattern')
+        )
+          return false;
+        error.position = error.position.slice(0, -1);
+        return true;
+      }),
   ),
   'STR-FINDSTRREGEX-END-EXCLUSIVE': () => ({
     json: (body, context) => {
-      if (context.status !== 200 || topLevelCall(context.original, 'findstrregex')?.call === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
+      if (
+        context.status !== 200 ||
+        topLevelCall(context.original, 'findstrregex')?.call === undefined ||
+        !isJsonObject(body) ||
+        !Array.isArray(body.resource)
+      )
+        return undefined;
       let changed = 0;
       for (const match of body.resource) {
         if (!isJsonObject(match) || typeof match.data !== 'string' || match.data === '') continue;
@@ -247,10 +312,17 @@ export const code: FaultCode = {
   }),
   'STR-FINDSTRREGEX-END-AT-LAST-CODE-POINT': () => ({
     json: (body, context) => {
-      if (context.status !== 200 || topLevelCall(context.original, 'findstrregex')?.call === undefined || !isJsonObject(body) || !Array.isArray(body.resource)) return undefined;
+      if (
+        context.status !== 200 ||
+        topLevelCall(context.original, 'findstrregex')?.call === undefined ||
+        !isJsonObject(body) ||
+        !Array.isArray(body.resource)
+      )
+        return undefined;
       let changed = 0;
       for (const match of body.resource) {
-        if (!isJsonObject(match) || typeof match.data !== 'string' || (match.data.codePointAt(match.data.length - 2) ?? 0) <= 0xffff) continue;
+        if (!isJsonObject(match) || typeof match.data !== 'string' || (match.data.codePointAt(match.data.length - 2) ?? 0) <= 0xffff)
+          continue;
         match.end = jsonInt(Number(String(match.end)) - 1);
         changed++;
       }
@@ -271,9 +343,12 @@ export const code: FaultCode = {
   'STR-NGRAM-ONLY-MAX-ONE-ACCEPTED': onResponse(
     (res, ctx) => {
       const call = v4Expression(ctx.original);
-      return res.status === 400 && isJsonObject(call) && typeof call.ngram === 'string' && !('min' in call) && integerLiteral(call.max) === 1;
+      return (
+        res.status === 400 && isJsonObject(call) && typeof call.ngram === 'string' && !('min' in call) && integerLiteral(call.max) === 1
+      );
     },
-    (res, ctx) => withStatus(withJsonBody(res, { resource: gramsBySize((v4Expression(ctx.original) as JsonObject).ngram as string, 1, 1) }), 200),
+    (res, ctx) =>
+      withStatus(withJsonBody(res, { resource: gramsBySize((v4Expression(ctx.original) as JsonObject).ngram as string, 1, 1) }), 200),
   ),
   'STR-NGRAM-SIZE-ERROR-AT-ARGUMENT': () => ({
     json: repositionErrors('ngram', (position, description) => {
@@ -287,7 +362,8 @@ export const code: FaultCode = {
     return true;
   }),
   'STR-REPLACESTRREGEX-TRUTHY-FIRST': onObjects((object) => {
-    if (!('replacestrregex' in object) || !('first' in object) || typeof object.first === 'boolean' || isJsonObject(object.first)) return false;
+    if (!('replacestrregex' in object) || !('first' in object) || typeof object.first === 'boolean' || isJsonObject(object.first))
+      return false;
     object.first = true;
     return true;
   }),

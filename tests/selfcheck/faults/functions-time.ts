@@ -6,9 +6,40 @@ import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
-const TIME_FORMS = ['epoch', 'date', 'to_time', 'to_date', 'to_micros', 'to_millis', 'to_seconds', 'second', 'minute', 'hour', 'day_of_month', 'day_of_week', 'day_of_year', 'month', 'year', 'time_add', 'time_subtract', 'time_diff'];
+const TIME_FORMS = [
+  'epoch',
+  'date',
+  'to_time',
+  'to_date',
+  'to_micros',
+  'to_millis',
+  'to_seconds',
+  'second',
+  'minute',
+  'hour',
+  'day_of_month',
+  'day_of_week',
+  'day_of_year',
+  'month',
+  'year',
+  'time_add',
+  'time_subtract',
+  'time_diff',
+];
 
-const TIMESTAMP_FORMS = ['to_micros', 'to_millis', 'to_seconds', 'second', 'minute', 'hour', 'day_of_month', 'day_of_week', 'day_of_year', 'month', 'year'];
+const TIMESTAMP_FORMS = [
+  'to_micros',
+  'to_millis',
+  'to_seconds',
+  'second',
+  'minute',
+  'hour',
+  'day_of_month',
+  'day_of_week',
+  'day_of_year',
+  'month',
+  'year',
+];
 
 const UNIT_FORMS = ['epoch', 'time_add', 'time_subtract', 'time_diff'];
 
@@ -55,7 +86,7 @@ function integerLiteral(value: unknown): bigint | undefined {
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 function parseBody(response: BufferedResponse): unknown {
@@ -64,9 +95,13 @@ function parseBody(response: BufferedResponse): unknown {
 }
 
 /** A JSON hook replacing the `resource` of a 200 answer to a top-level call of `forms` by `answer(call, form, resource)`, when that answers something. */
-function answerTopLevel(forms: readonly string[], answer: (call: JsonObject, form: string, resource: unknown) => unknown): FaultHooks['json'] {
+function answerTopLevel(
+  forms: readonly string[],
+  answer: (call: JsonObject, form: string, resource: unknown) => unknown,
+): FaultHooks['json'] {
   return rewriteJson(
-    (body, context) => context.status === 200 && isJsonObject(body) && 'resource' in body && topLevelCall(context.original, forms) !== undefined,
+    (body, context) =>
+      context.status === 200 && isJsonObject(body) && 'resource' in body && topLevelCall(context.original, forms) !== undefined,
     (body, context) => {
       const { call, form } = topLevelCall(context.original, forms)!;
       const replacement = answer(call, form, (body as JsonObject).resource);
@@ -78,7 +113,11 @@ function answerTopLevel(forms: readonly string[], answer: (call: JsonObject, for
 }
 
 /** A response hook answering 200 `{"resource": answer(…)}` to a top-level call of `forms` the server refused with a description that `matches`. */
-function acceptInstead(forms: readonly string[], matches: (description: string) => boolean, answer: (call: JsonObject, form: string) => unknown): FaultHooks['response'] {
+function acceptInstead(
+  forms: readonly string[],
+  matches: (description: string) => boolean,
+  answer: (call: JsonObject, form: string) => unknown,
+): FaultHooks['response'] {
   let resource: unknown;
   return rewriteResponse(
     (res, ctx) => {
@@ -94,7 +133,10 @@ function acceptInstead(forms: readonly string[], matches: (description: string) 
 }
 
 /** A response hook answering 400 `invalid argument` `refusal(…)` to a top-level call of `forms` the server answered with 200. */
-function refuseInstead(forms: readonly string[], refusal: (call: JsonObject, form: string) => { description: string; position: unknown[] } | undefined): FaultHooks['response'] {
+function refuseInstead(
+  forms: readonly string[],
+  refusal: (call: JsonObject, form: string) => { description: string; position: unknown[] } | undefined,
+): FaultHooks['response'] {
   let error: { description: string; position: unknown[] } | undefined;
   return rewriteResponse(
     (res, ctx) => {
@@ -103,7 +145,11 @@ function refuseInstead(forms: readonly string[], refusal: (call: JsonObject, for
       error = refusal(top.call, top.form);
       return error !== undefined;
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: error!.position, code: 'invalid argument', description: error!.description }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, { errors: [{ position: error!.position, code: 'invalid argument', description: error!.description }] }),
+        400,
+      ),
   );
 }
 
@@ -163,7 +209,8 @@ export const code: FaultCode = {
     }),
   }),
   'TIME-UNIT-CASE-INSENSITIVE': onObjects((object) => {
-    if (typeof object.unit !== 'string' || !UNIT_FORMS.some((form) => form in object) || object.unit === object.unit.toLowerCase()) return false;
+    if (typeof object.unit !== 'string' || !UNIT_FORMS.some((form) => form in object) || object.unit === object.unit.toLowerCase())
+      return false;
     object.unit = object.unit.toLowerCase();
     return true;
   }),
@@ -175,11 +222,15 @@ export const code: FaultCode = {
     }),
   }),
   'TIME-DATE-ROLLS-OVER': () => ({
-    response: acceptInstead(['date', 'to_date'], (d) => d.startsWith('Cannot cast \''), (call, form) => {
-      const text = call[form];
-      const rolled = typeof text === 'string' ? rolledOverDate(text) : undefined;
-      return rolled === undefined ? undefined : { '@date': rolled };
-    }),
+    response: acceptInstead(
+      ['date', 'to_date'],
+      (d) => d.startsWith("Cannot cast '"),
+      (call, form) => {
+        const text = call[form];
+        const rolled = typeof text === 'string' ? rolledOverDate(text) : undefined;
+        return rolled === undefined ? undefined : { '@date': rolled };
+      },
+    ),
   }),
   'TIME-CAST-ERROR-AT-ARGUMENT': () => ({
     json: rewriteErrors(['date', 'to_time', 'to_date'], (error, form) => {
@@ -198,35 +249,49 @@ export const code: FaultCode = {
   'TIME-CONVERSIONS-TRUNCATE': () => ({
     json: answerTopLevel(['to_micros', 'to_millis', 'to_seconds'], (call, form) => {
       const argument = call[form];
-      const nanos = timeLiteralNanos(argument) ?? ((micros) => (micros === undefined ? undefined : micros * 1000n))(integerLiteral(argument));
+      const nanos =
+        timeLiteralNanos(argument) ?? ((micros) => (micros === undefined ? undefined : micros * 1000n))(integerLiteral(argument));
       if (nanos === undefined) return undefined;
       const per = form === 'to_micros' ? 1000n : form === 'to_millis' ? NANOS_PER_MS : 1_000_000_000n;
       return nanos >= 0n || nanos % per === 0n ? undefined : jsonInt(nanos / per);
     }),
   }),
   'TIME-DAY-OF-WEEK-SUNDAY-ZERO': () => ({
-    json: answerTopLevel(['day_of_week'], (_call, _form, resource) => (isLosslessNumber(resource) && resource.toString() === '7' ? jsonInt(0) : undefined)),
+    json: answerTopLevel(['day_of_week'], (_call, _form, resource) =>
+      isLosslessNumber(resource) && resource.toString() === '7' ? jsonInt(0) : undefined,
+    ),
   }),
   'TIME-TIMESTAMP-REJECTS-INTEGER': () => ({
-    response: refuseInstead(TIMESTAMP_FORMS, (call, form) => (isJsonInteger(call[form]) ? { description: 'Time expected, Integer provided.', position: [form] } : undefined)),
+    response: refuseInstead(TIMESTAMP_FORMS, (call, form) =>
+      isJsonInteger(call[form]) ? { description: 'Time expected, Integer provided.', position: [form] } : undefined,
+    ),
   }),
   'TIME-TIMESTAMP-ACCEPTS-DATE': () => ({
-    response: acceptInstead(TIMESTAMP_FORMS, (d) => d === 'Time expected, Date provided.', (call, form) => {
-      const ms = dateLiteralMillis(call[form]);
-      const value = ms === undefined ? undefined : dateFieldLikeJs(form, ms);
-      return value === undefined ? undefined : jsonInt(value);
-    }),
+    response: acceptInstead(
+      TIMESTAMP_FORMS,
+      (d) => d === 'Time expected, Date provided.',
+      (call, form) => {
+        const ms = dateLiteralMillis(call[form]);
+        const value = ms === undefined ? undefined : dateFieldLikeJs(form, ms);
+        return value === undefined ? undefined : jsonInt(value);
+      },
+    ),
   }),
   'TIME-DATE-TIME-UNITS-ACCEPTED': () => ({
-    response: acceptInstead(['time_add', 'time_subtract', 'time_diff'], (d) => d.startsWith('Invalid time unit'), (call, form) => {
-      if (form !== 'time_diff') return isJsonObject(call[form]) ? call[form] : undefined;
-      const [from, to, per] = [dateLiteralMillis(call.time_diff), dateLiteralMillis(call.other), unitNanos(call.unit)];
-      if (from === undefined || to === undefined || per === undefined) return undefined;
-      return jsonInt((BigInt(to - from) * NANOS_PER_MS) / per);
-    }),
+    response: acceptInstead(
+      ['time_add', 'time_subtract', 'time_diff'],
+      (d) => d.startsWith('Invalid time unit'),
+      (call, form) => {
+        if (form !== 'time_diff') return isJsonObject(call[form]) ? call[form] : undefined;
+        const [from, to, per] = [dateLiteralMillis(call.time_diff), dateLiteralMillis(call.other), unitNanos(call.unit)];
+        if (from === undefined || to === undefined || per === undefined) return undefined;
+        return jsonInt((BigInt(to - from) * NANOS_PER_MS) / per);
+      },
+    ),
   }),
   'TIME-OFFSET-DOUBLE-TRUNCATED': onObjects((object) => {
-    if (!('time_add' in object || 'time_subtract' in object) || !isLosslessNumber(object.offset) || isJsonInteger(object.offset)) return false;
+    if (!('time_add' in object || 'time_subtract' in object) || !isLosslessNumber(object.offset) || isJsonInteger(object.offset))
+      return false;
     object.offset = jsonInt(Math.trunc(Number(object.offset.toString())));
     return true;
   }),
@@ -239,11 +304,15 @@ export const code: FaultCode = {
     }),
   }),
   'TIME-DIFF-MIXED-ACCEPTED': () => ({
-    response: acceptInstead(['time_diff'], (d) => d === 'Incompatible time arguments.', (call) => {
-      const nanosOf = (value: unknown) => timeLiteralNanos(value) ?? ((ms) => (ms === undefined ? undefined : BigInt(ms) * NANOS_PER_MS))(dateLiteralMillis(value));
-      const [from, to, per] = [nanosOf(call.time_diff), nanosOf(call.other), unitNanos(call.unit)];
-      return from === undefined || to === undefined || per === undefined ? undefined : jsonInt((to - from) / per);
-    }),
+    response: acceptInstead(
+      ['time_diff'],
+      (d) => d === 'Incompatible time arguments.',
+      (call) => {
+        const nanosOf = (value: unknown) =>
+          timeLiteralNanos(value) ?? ((ms) => (ms === undefined ? undefined : BigInt(ms) * NANOS_PER_MS))(dateLiteralMillis(value));
+        const [from, to, per] = [nanosOf(call.time_diff), nanosOf(call.other), unitNanos(call.unit)];
+        return from === undefined || to === undefined || per === undefined ? undefined : jsonInt((to - from) / per);
+      },
+    ),
   }),
-
 };

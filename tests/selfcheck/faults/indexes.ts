@@ -1,8 +1,44 @@
 // The faults of spec/requirements/indexes.md that are code; their rows (ids, titles, what they break) are in indexes.json.
 import type { Fault, JsonResponseContext } from '../fault.js';
 import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
-import { createIndexParams, indexName, isPage, matchedIndexName, observingDocuments, observingIndexes, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse, type FieldPath, type IndexDefinitions, type PageResource } from './lib/index-tracking.js';
-import { acceptedModification, bodyJson, expressionUses, hasErrorCode, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, records, rewriteExpression, rewriteJson, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, v4Resource, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
+import {
+  createIndexParams,
+  indexName,
+  isPage,
+  matchedIndexName,
+  observingDocuments,
+  observingIndexes,
+  paginateForms,
+  topLevelPage,
+  unwrapObject,
+  v4ErrorResponse,
+  type FieldPath,
+  type IndexDefinitions,
+  type PageResource,
+} from './lib/index-tracking.js';
+import {
+  acceptedModification,
+  bodyJson,
+  expressionUses,
+  hasErrorCode,
+  nativeCollectionOf,
+  onExpression,
+  onJson,
+  onObjects,
+  onResponse,
+  records,
+  rewriteExpression,
+  rewriteJson,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+  withJsonBody,
+  withStatus,
+  onRecords,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** True for `{"index": …}` or a long-form ref into `indexes`. */
@@ -74,9 +110,11 @@ function isWildcardSource(item: unknown): boolean {
 
 /** The binding values (`fields` entries) of every source object of every `create_index` in an expression. */
 function bindingHolders(expression: unknown): JsonObject[] {
-  return createIndexParams(expression).flatMap((params) => (Array.isArray(params.source) ? params.source : [])
-    .map((item) => unwrapObject(unwrapObject(item)?.fields))
-    .filter((fields): fields is JsonObject => fields !== undefined));
+  return createIndexParams(expression).flatMap((params) =>
+    (Array.isArray(params.source) ? params.source : [])
+      .map((item) => unwrapObject(unwrapObject(item)?.fields))
+      .filter((fields): fields is JsonObject => fields !== undefined),
+  );
 }
 
 const READ_WRITE_FORMS = ['get', 'create', 'update', 'replace', 'delete', 'paginate', 'match', 'exists', 'documents', 'insert', 'remove'];
@@ -91,7 +129,11 @@ function sameJson(a: unknown, b: unknown): boolean {
  * term whose document path is known, no values and a single source collection: what the document-ledger faults
  * work on.
  */
-function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonResponseContext): { page: PageResource; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
+function singleTermLookup(
+  indexes: IndexDefinitions,
+  body: unknown,
+  ctx: JsonResponseContext,
+): { page: PageResource; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
   const page = topLevelPage(body, ctx);
   const paged = page === undefined ? undefined : indexes.pagedIndex(ctx.original);
   if (page === undefined || paged === undefined) return undefined;
@@ -104,8 +146,10 @@ function singleTermLookup(indexes: IndexDefinitions, body: unknown, ctx: JsonRes
 }
 
 /** Array term values indexed as one value: documents whose term (a field, or a binding when `viaBinding`) holds an array drop out of Match pages. */
-const arrayTermWhole = (viaBinding: boolean): Fault['apply'] => () =>
-  observingDocuments((indexes, documents) => ({
+const arrayTermWhole =
+  (viaBinding: boolean): Fault['apply'] =>
+  () =>
+    observingDocuments((indexes, documents) => ({
       json: (body, ctx) => {
         const lookup = singleTermLookup(indexes, body, ctx);
         if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
@@ -114,7 +158,7 @@ const arrayTermWhole = (viaBinding: boolean): Fault['apply'] => () =>
         lookup.page.data = kept;
         return body;
       },
-  }));
+    }));
 
 /** Names the SD reserves and the real service accepts (IDX-DEF-009). */
 const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
@@ -124,47 +168,82 @@ const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 export const code: FaultCode = {
   'IDX-ARRAY-TERM-WHOLE': arrayTermWhole(false),
   'IDX-BINDING-ARRAY-WHOLE': arrayTermWhole(true),
-  'INDEX-UPDATE-UNCHECKED': () => acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
+  'INDEX-UPDATE-UNCHECKED': () =>
+    acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
   'IDX-ACTIVE-NEVER': onRecords((record) => {
     if (nativeCollectionOf(record) !== 'indexes' || record.active !== true) return false;
     record.active = false;
     return true;
   }),
   'IDX-SMALL-BUILD-ASYNC': onJson(
-    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
-    (body) => indexRecords(body).reduce((n, record) => (record.active === true ? ((record.active = false), n + 1) : n), 0),
+    (_body, ctx) =>
+      ctx.status === 201 &&
+      topLevelForm(ctx.original) === 'create_index' &&
+      createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (record.active !== true) return n;
+        record.active = false;
+        return n + 1;
+      }, 0),
   ),
-  'IDX-UNIQUE-IGNORED': onExpression((expression) => [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
-    if (!('unique' in params)) return n;
-    delete params.unique;
-    return n + 1;
-  }, 0)),
-  'IDX-RESERVED-NAME-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (params.name !== '_') return n;
-    params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
-    return n + 1;
-  }, 0)),
+  'IDX-UNIQUE-IGNORED': onExpression((expression) =>
+    [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
+      if (!('unique' in params)) return n;
+      delete params.unique;
+      return n + 1;
+    }, 0),
+  ),
+  'IDX-RESERVED-NAME-ACCEPTED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (params.name !== '_') return n;
+      params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
+      return n + 1;
+    }, 0),
+  ),
   'IDX-SD-RESERVED-NAME-WRONG-CODE': onJson(
-    (body, ctx) => ctx.status === 400 && createIndexParams(v4Expression(ctx.original)).some((params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name)),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+    (_body, ctx) =>
+      ctx.status === 400 &&
+      createIndexParams(v4Expression(ctx.original)).some(
+        (params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name),
+      ),
+    (body) =>
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'invalid argument';
+        return n + 1;
+      }, 0),
   ),
-  'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) => indexUpdateParams(expression).reduce((n, params) => {
-    let removed = 0;
-    for (const field of ['terms', 'values', 'partitions']) {
-      if (field in params) {
-        delete params[field];
-        removed += 1;
+  'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) =>
+    indexUpdateParams(expression).reduce((n, params) => {
+      let removed = 0;
+      for (const field of ['terms', 'values', 'partitions']) {
+        if (field in params) {
+          delete params[field];
+          removed += 1;
+        }
       }
-    }
-    return n + removed;
-  }, 0)),
-  'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) => indexUpdateParams(expression).reduce((n, params) => ('source' in params ? (delete params.source, n + 1) : n), 0)),
+      return n + removed;
+    }, 0),
+  ),
+  'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) =>
+    indexUpdateParams(expression).reduce((n, params) => {
+      if (!('source' in params)) return n;
+      delete params.source;
+      return n + 1;
+    }, 0),
+  ),
   'IDX-SAME-DEFINITION-REFUSED': onResponse(
-    (response, ctx) => response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
+    (response, ctx) =>
+      response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
     (response) => v4ErrorResponse(response, 400, 'validation failed', 'document data is not valid.', ['update']),
   ),
   'IDX-MISSING-INDEX-EMPTY': onResponse(
-    (response, ctx) => response.status >= 400 && expressionUses(ctx.original, 'paginate') && expressionUses(ctx.original, 'match') && v4Errors(bodyJson(response)).some((e) => NO_SUCH_INDEX.has(String(e.code))),
+    (response, ctx) =>
+      response.status >= 400 &&
+      expressionUses(ctx.original, 'paginate') &&
+      expressionUses(ctx.original, 'match') &&
+      v4Errors(bodyJson(response)).some((e) => NO_SUCH_INDEX.has(String(e.code))),
     (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
   ),
   'IDX-VALUES-OUT-OF-ORDER': onJson(
@@ -177,20 +256,51 @@ export const code: FaultCode = {
     },
   ),
   'IDX-ACTIVE-MISSING': onJson(
-    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-    (body) => indexRecords(body).reduce((n, record) => ('active' in record ? (delete record.active, n + 1) : n), 0),
+    (_body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (!('active' in record)) return n;
+        delete record.active;
+        return n + 1;
+      }, 0),
   ),
-  'IDX-SERIALIZED-DROPPED': onJson(() => true, (body) => indexRecords(body).reduce((n, record) => ('serialized' in record ? (delete record.serialized, n + 1) : n), 0)),
-  'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => ('permissions' in params ? (delete params.permissions, n + 1) : n), 0)),
-  'IDX-PARTITIONS-NOT-STORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    const partitions = jsonNumber(params.partitions);
-    if (partitions === undefined || partitions < 1 || partitions > 8) return n;
-    delete params.partitions;
-    return n + 1;
-  }, 0)),
+  'IDX-SERIALIZED-DROPPED': onJson(
+    () => true,
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (!('serialized' in record)) return n;
+        delete record.serialized;
+        return n + 1;
+      }, 0),
+  ),
+  'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!('permissions' in params)) return n;
+      delete params.permissions;
+      return n + 1;
+    }, 0),
+  ),
+  'IDX-PARTITIONS-NOT-STORED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      const partitions = jsonNumber(params.partitions);
+      if (partitions === undefined || partitions < 1 || partitions > 8) return n;
+      delete params.partitions;
+      return n + 1;
+    }, 0),
+  ),
   'IDX-DEFAULT-PARTITIONS-BY-SOURCE': onJson(
-    (body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
-    (body) => indexRecords(body).reduce((n, record) => (jsonNumber(record.partitions) === 8 ? ((record.partitions = jsonInt(1)), n + 1) : n), 0),
+    (_body, ctx) =>
+      ctx.status === 201 &&
+      topLevelForm(ctx.original) === 'create_index' &&
+      createIndexParams(v4Expression(ctx.original)).some(
+        (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params),
+      ),
+    (body) =>
+      indexRecords(body).reduce((n, record) => {
+        if (jsonNumber(record.partitions) !== 8) return n;
+        record.partitions = jsonInt(1);
+        return n + 1;
+      }, 0),
   ),
   'IDX-PARTITIONS-INTERLEAVED': () =>
     observingIndexes((indexes) => ({
@@ -202,14 +312,17 @@ export const code: FaultCode = {
         },
       ),
     })),
-  'IDX-NAME-GENERATED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if ('name' in params || !('source' in params)) return n;
-    params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
-    return n + 1;
-  }, 0)),
+  'IDX-NAME-GENERATED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if ('name' in params || !('source' in params)) return n;
+      params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
+      return n + 1;
+    }, 0),
+  ),
   'IDX-CLIENT-CAN-CREATE': onResponse(
     (response, ctx) => response.status === 403 && topLevelForm(ctx.original) === 'create_index',
-    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
+    (response, ctx) =>
+      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
   ),
   'IDX-RENAME-KEEPS-REF': onJson(
     (body, ctx) => ctx.status === 200 && renameOf(v4Expression(ctx.original)) !== undefined && v4Resource(body) !== undefined,
@@ -225,24 +338,27 @@ export const code: FaultCode = {
         if (rename !== undefined) renamed.add(rename.to);
         return undefined;
       },
-      json: rewriteJson(() => renamed.size > 0, (body, ctx) => {
-        let changed = 0;
-        for (const record of indexRecords(body)) {
-          if (typeof record.name === 'string' && renamed.has(record.name) && record.active === true) {
-            record.active = false;
+      json: rewriteJson(
+        () => renamed.size > 0,
+        (body, ctx) => {
+          let changed = 0;
+          for (const record of indexRecords(body)) {
+            if (typeof record.name === 'string' && renamed.has(record.name) && record.active === true) {
+              record.active = false;
+              changed += 1;
+            }
+          }
+          const page = topLevelPage(body, ctx);
+          const name = page === undefined ? undefined : paginateForms(v4Expression(ctx.original)).map(matchedIndexName)[0];
+          if (page !== undefined && name !== undefined && renamed.has(name) && page.data.length > 0) {
+            page.data.splice(0);
+            delete page.after;
+            delete page.before;
             changed += 1;
           }
-        }
-        const page = topLevelPage(body, ctx);
-        const name = page === undefined ? undefined : paginateForms(v4Expression(ctx.original)).map(matchedIndexName)[0];
-        if (page !== undefined && name !== undefined && renamed.has(name) && page.data.length > 0) {
-          page.data.splice(0);
-          delete page.after;
-          delete page.before;
-          changed += 1;
-        }
-        return changed;
-      }),
+          return changed;
+        },
+      ),
     };
   },
   'IDX-RENAME-DROPS-PRIVILEGES': () => {
@@ -253,12 +369,15 @@ export const code: FaultCode = {
         const expression = v4Expression(request);
         const rename = renameOf(expression);
         if (rename !== undefined) renamed.add(rename.to);
-        if (rename !== undefined || ['create_index', 'create_role', 'create_collection'].some((form) => expressionUses(request, form))) administrators.add(request.headers.authorization ?? '');
+        if (rename !== undefined || ['create_index', 'create_role', 'create_collection'].some((form) => expressionUses(request, form)))
+          administrators.add(request.headers.authorization ?? '');
         return undefined;
       },
       response: rewriteResponse(
-        (response, ctx) => response.status === 200 && !administrators.has(ctx.original.headers.authorization ?? '')
-          && paginateForms(v4Expression(ctx.original)).some((form) => renamed.has(matchedIndexName(form) ?? '')),
+        (response, ctx) =>
+          response.status === 200 &&
+          !administrators.has(ctx.original.headers.authorization ?? '') &&
+          paginateForms(v4Expression(ctx.original)).some((form) => renamed.has(matchedIndexName(form) ?? '')),
         (response) => v4ErrorResponse(response, 403, 'permission denied', 'Insufficient privileges to perform the action.'),
       ),
     };
@@ -283,7 +402,10 @@ export const code: FaultCode = {
           const old = deleted.get(params.name);
           if (old !== undefined && stringifyJson(old) !== stringifyJson(params.source)) {
             const current = sourceObjects(params.source);
-            params.source = [...current, ...sourceObjects(old).filter((item) => !current.some((c) => stringifyJson(c) === stringifyJson(item)))];
+            params.source = [
+              ...current,
+              ...sourceObjects(old).filter((item) => !current.some((c) => stringifyJson(c) === stringifyJson(item))),
+            ];
             changed += 1;
           }
           sources.set(params.name, params.source);
@@ -295,73 +417,111 @@ export const code: FaultCode = {
       }),
     };
   },
-  'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (!Array.isArray(params.source)) return n;
-    const seen = new Set<string>();
-    const kept = params.source.filter((item) => {
-      const key = stringifyJson(unwrapObject(item)?.collection ?? item);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    if (kept.length === params.source.length) return n;
-    params.source = kept;
-    return n + 1;
-  }, 0)),
-  'IDX-WILDCARD-IGNORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-    params.source = params.source.filter((item) => !isWildcardSource(item));
-    return n + 1;
-  }, 0)),
-  'IDX-WILDCARD-OVERRIDES-NAMED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-    params.source = params.source.filter(isWildcardSource);
-    return n + 1;
-  }, 0)),
-  'IDX-BINDING-PURITY-UNCHECKED': onExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
-    let changed = 0;
-    for (const binding of Object.values(fields)) {
-      const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-      if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
-      let impure = false;
-      forEachObject(lambda.expr, (object) => {
-        if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
+  'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!Array.isArray(params.source)) return n;
+      const seen = new Set<string>();
+      const kept = params.source.filter((item) => {
+        const key = stringifyJson(unwrapObject(item)?.collection ?? item);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
       });
-      if (!impure) continue;
-      lambda.expr = { var: lambda.lambda };
-      changed += 1;
-    }
-    return n + changed;
-  }, 0)),
-  'IDX-BINDING-SHAPE-UNCHECKED': onExpression((expression) => bindingHolders(expression).reduce((n, fields) => {
-    let changed = 0;
-    for (const [key, binding] of Object.entries(fields)) {
-      if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
-      fields[key] = { query: { lambda: 'doc', expr: binding } };
-      changed += 1;
-    }
-    return n + changed;
-  }, 0)),
-  'IDX-BINDING-ARITY-WRONG-CODE': onJson(
-    (body, ctx) => ctx.status === 400 && bindingHolders(v4Expression(ctx.original)).some((fields) => Object.values(fields).some((binding) => isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1)),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'invalid argument'), n + 1) : n), 0),
+      if (kept.length === params.source.length) return n;
+      params.source = kept;
+      return n + 1;
+    }, 0),
   ),
-  'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    const used = new Set((['terms', 'values'] as const).flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding)));
-    let removed = 0;
-    for (const item of Array.isArray(params.source) ? params.source : []) {
-      const fields = unwrapObject(unwrapObject(item)?.fields);
-      for (const name of Object.keys(fields ?? {})) {
-        if (used.has(name)) continue;
-        delete fields![name];
-        removed += 1;
+  'IDX-WILDCARD-IGNORED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
+      params.source = params.source.filter((item) => !isWildcardSource(item));
+      return n + 1;
+    }, 0),
+  ),
+  'IDX-WILDCARD-OVERRIDES-NAMED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
+      params.source = params.source.filter(isWildcardSource);
+      return n + 1;
+    }, 0),
+  ),
+  'IDX-BINDING-PURITY-UNCHECKED': onExpression((expression) =>
+    bindingHolders(expression).reduce((n, fields) => {
+      let changed = 0;
+      for (const binding of Object.values(fields)) {
+        const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
+        if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
+        let impure = false;
+        forEachObject(lambda.expr, (object) => {
+          if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
+        });
+        if (!impure) continue;
+        lambda.expr = { var: lambda.lambda };
+        changed += 1;
       }
-    }
-    return n + removed;
-  }, 0)),
+      return n + changed;
+    }, 0),
+  ),
+  'IDX-BINDING-SHAPE-UNCHECKED': onExpression((expression) =>
+    bindingHolders(expression).reduce((n, fields) => {
+      let changed = 0;
+      for (const [key, binding] of Object.entries(fields)) {
+        if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
+        fields[key] = { query: { lambda: 'doc', expr: binding } };
+        changed += 1;
+      }
+      return n + changed;
+    }, 0),
+  ),
+  'IDX-BINDING-ARITY-WRONG-CODE': onJson(
+    (_body, ctx) =>
+      ctx.status === 400 &&
+      bindingHolders(v4Expression(ctx.original)).some((fields) =>
+        Object.values(fields).some(
+          (binding) =>
+            isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1,
+        ),
+      ),
+    (body) =>
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'invalid argument';
+        return n + 1;
+      }, 0),
+  ),
+  'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      const used = new Set(
+        (['terms', 'values'] as const).flatMap((key) =>
+          (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding),
+        ),
+      );
+      let removed = 0;
+      for (const item of Array.isArray(params.source) ? params.source : []) {
+        const fields = unwrapObject(unwrapObject(item)?.fields);
+        for (const name of Object.keys(fields ?? {})) {
+          if (used.has(name)) continue;
+          delete fields![name];
+          removed += 1;
+        }
+      }
+      return n + removed;
+    }, 0),
+  ),
   'IDX-MIXED-WILDCARD-ACCEPTED': onResponse(
-    (response, ctx) => response.status === 400 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource) && params.source.every((item) => unwrapObject(item)?.fields === undefined)),
-    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+    (response, ctx) =>
+      response.status === 400 &&
+      topLevelForm(ctx.original) === 'create_index' &&
+      createIndexParams(v4Expression(ctx.original)).some(
+        (params) =>
+          Array.isArray(params.source) &&
+          params.source.some(isWildcardSource) &&
+          !params.source.every(isWildcardSource) &&
+          params.source.every((item) => unwrapObject(item)?.fields === undefined),
+      ),
+    (response, ctx) =>
+      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
   ),
   'IDX-NULL-TERMS-UNINDEXED': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || !object.terms.includes(null)) return false;
@@ -385,18 +545,20 @@ export const code: FaultCode = {
       data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)));
     },
   ),
-  'IDX-MVA-IGNORED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    let removed = 0;
-    for (const key of ['terms', 'values']) {
-      for (const item of Array.isArray(params[key]) ? params[key] : []) {
-        const column = unwrapObject(item);
-        if (column === undefined || !('mva' in column)) continue;
-        delete column.mva;
-        removed += 1;
+  'IDX-MVA-IGNORED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      let removed = 0;
+      for (const key of ['terms', 'values']) {
+        for (const item of Array.isArray(params[key]) ? params[key] : []) {
+          const column = unwrapObject(item);
+          if (column === undefined || !('mva' in column)) continue;
+          delete column.mva;
+          removed += 1;
+        }
       }
-    }
-    return n + removed;
-  }, 0)),
+      return n + removed;
+    }, 0),
+  ),
   'IDX-BUILDING-READ-FAILS': () => {
     const building = new Set<string>();
     return {
@@ -409,7 +571,9 @@ export const code: FaultCode = {
         return undefined;
       },
       response: rewriteResponse(
-        (response, ctx) => (response.status === 200 || response.status === 404) && paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
+        (response, ctx) =>
+          (response.status === 200 || response.status === 404) &&
+          paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
         (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Index is not active yet.', ['paginate']),
       ),
     };
@@ -441,27 +605,36 @@ export const code: FaultCode = {
     (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['update']),
   ),
   'IDX-UNIQUE-TOGGLE-WRONG-ERROR': onJson(
-    (body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
-    (body) => v4Errors(body).reduce((n, error) => (error.code === 'validation failed' ? ((error.code = 'instance not unique'), n + 1) : n), 0),
+    (_body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
+    (body) =>
+      v4Errors(body).reduce((n, error) => {
+        if (error.code !== 'validation failed') return n;
+        error.code = 'instance not unique';
+        return n + 1;
+      }, 0),
   ),
-  'IDX-SOURCE-FIRST-ONLY': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (!Array.isArray(params.source) || params.source.length < 2) return n;
-    params.source = params.source.slice(0, 1);
-    return n + 1;
-  }, 0)),
-  'IDX-BINDING-READ-AS-FIELD': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    let changed = 0;
-    for (const key of ['terms', 'values']) {
-      for (const item of Array.isArray(params[key]) ? params[key] : []) {
-        const column = unwrapObject(item);
-        if (column === undefined || typeof column.binding !== 'string') continue;
-        column.field = ['data', column.binding];
-        delete column.binding;
-        changed += 1;
+  'IDX-SOURCE-FIRST-ONLY': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!Array.isArray(params.source) || params.source.length < 2) return n;
+      params.source = params.source.slice(0, 1);
+      return n + 1;
+    }, 0),
+  ),
+  'IDX-BINDING-READ-AS-FIELD': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      let changed = 0;
+      for (const key of ['terms', 'values']) {
+        for (const item of Array.isArray(params[key]) ? params[key] : []) {
+          const column = unwrapObject(item);
+          if (column === undefined || typeof column.binding !== 'string') continue;
+          column.field = ['data', column.binding];
+          delete column.binding;
+          changed += 1;
+        }
       }
-    }
-    return n + changed;
-  }, 0)),
+      return n + changed;
+    }, 0),
+  ),
   'IDX-REF-TERM-BY-ID': onObjects((object) => {
     const ref = 'match' in object && isJsonObject(object.terms) && isJsonObject(object.terms['@ref']) ? object.terms['@ref'] : undefined;
     if (ref === undefined || typeof ref.id !== 'string') return false;
@@ -469,14 +642,28 @@ export const code: FaultCode = {
     return true;
   }),
   'IDX-REF-VALUE-AS-ID': onJson(
-    (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref']))) ?? false,
+    (body, ctx) =>
+      topLevelPage(body, ctx)?.data.some(
+        (entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref'])),
+      ) ?? false,
     (body) => {
       const data = v4Resource(body)!.data as unknown[];
-      data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value)) : entry)));
+      data.splice(
+        0,
+        data.length,
+        ...data.map((entry) =>
+          Array.isArray(entry)
+            ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value))
+            : entry,
+        ),
+      );
     },
   ),
   'IDX-UNIQUE-OVER-EXISTING-REJECTED': onResponse(
-    (response, ctx) => response.status === 201 && topLevelForm(ctx.original) === 'create_index' && createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
+    (response, ctx) =>
+      response.status === 201 &&
+      topLevelForm(ctx.original) === 'create_index' &&
+      createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
     (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create_index']),
   ),
   'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse(
@@ -490,54 +677,72 @@ export const code: FaultCode = {
       });
       return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
     },
-    (response, ctx) => withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+    (response, ctx) =>
+      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
   ),
   'IDX-DELETE-NOT-UNINDEXED': () =>
     observingDocuments((indexes, documents) => ({
-        json: (body, ctx) => {
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined) return undefined;
-          const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-          const stale = documents.deleted(lookup.collection).filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
-          if (stale.length === 0) return undefined;
-          lookup.page.data.push(...stale.map((doc) => doc.ref));
-          return body;
-        },
+      json: (body, ctx) => {
+        const lookup = singleTermLookup(indexes, body, ctx);
+        if (lookup === undefined) return undefined;
+        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
+        const stale = documents
+          .deleted(lookup.collection)
+          .filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
+        if (stale.length === 0) return undefined;
+        lookup.page.data.push(...stale.map((doc) => doc.ref));
+        return body;
+      },
     })),
   'IDX-UNIQUE-TERMS-ONLY': () =>
     observingDocuments((indexes, documents) => ({
-        response: rewriteResponse(
-          (response, ctx) => {
-            if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
-            const created = v4Resource(bodyJson(response));
-            const doc = created === undefined ? undefined : documents.get(created.ref);
-            if (doc === undefined) return false;
-            return indexes.all().some((index) => index.unique && index.reverse.length > 0 && index.sourceCollection === doc.collection && index.termPaths.length > 0
-              && index.termPaths.every((path) => path !== undefined)
-              && documents.live(doc.collection).some((other) => other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!)))));
-          },
-          (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
-        ),
+      response: rewriteResponse(
+        (response, ctx) => {
+          if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
+          const created = v4Resource(bodyJson(response));
+          const doc = created === undefined ? undefined : documents.get(created.ref);
+          if (doc === undefined) return false;
+          return indexes
+            .all()
+            .some(
+              (index) =>
+                index.unique &&
+                index.reverse.length > 0 &&
+                index.sourceCollection === doc.collection &&
+                index.termPaths.length > 0 &&
+                index.termPaths.every((path) => path !== undefined) &&
+                documents
+                  .live(doc.collection)
+                  .some(
+                    (other) =>
+                      other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!))),
+                  ),
+            );
+        },
+        (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
+      ),
     })),
   'IDX-TERMS-CASE-INSENSITIVE': () =>
     observingDocuments((indexes, documents) => ({
-        json: (body, ctx) => {
-          const lookup = singleTermLookup(indexes, body, ctx);
-          if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
-          const term = lookup.term.toLowerCase();
-          const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-          const extra = documents.live(lookup.collection).filter((doc) => {
-            const value = getPath(doc.record, lookup.path);
-            return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
-          });
-          if (extra.length === 0) return undefined;
-          lookup.page.data.push(...extra.map((doc) => doc.ref));
-          return body;
-        },
+      json: (body, ctx) => {
+        const lookup = singleTermLookup(indexes, body, ctx);
+        if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
+        const term = lookup.term.toLowerCase();
+        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
+        const extra = documents.live(lookup.collection).filter((doc) => {
+          const value = getPath(doc.record, lookup.path);
+          return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
+        });
+        if (extra.length === 0) return undefined;
+        lookup.page.data.push(...extra.map((doc) => doc.ref));
+        return body;
+      },
     })),
-  'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
-    params.source = [{ object: { collection: '_' } }];
-    return n + 1;
-  }, 0)),
+  'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
+      params.source = [{ object: { collection: '_' } }];
+      return n + 1;
+    }, 0),
+  ),
 };

@@ -1,11 +1,31 @@
 // The faults of spec/requirements/limits.md that are code; their rows (ids, titles, what they break) are in limits.json.
 import type { ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import {
+  forEachObject,
+  isJsonInteger,
+  isJsonObject,
+  jsonInt,
+  jsonNumber,
+  stringifyJson,
+  tryParseJson,
+  type JsonObject,
+} from '../json-body.js';
 import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
 import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
-import { forwardInstead, isV4Query, onExpression, onJson, onResponse, pathname, v4Expression, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
+import {
+  forwardInstead,
+  isV4Query,
+  onExpression,
+  onJson,
+  onResponse,
+  pathname,
+  v4Expression,
+  withJsonBody,
+  withoutHeader,
+  withStatus,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Depth of brackets and braces in a JSON text (strings skipped), without parsing it. */
@@ -19,8 +39,10 @@ function nestingDepth(bytes: Buffer): number {
       if (byte === 0x5c) i += 1;
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, (depth += 1));
-    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      deepest = Math.max(deepest, depth);
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
   }
   return deepest;
 }
@@ -53,19 +75,32 @@ function largeQuery(request: ProxiedRequest, bytes: number): boolean {
 function letOfDo(request: ProxiedRequest): { expression: JsonObject; steps: unknown[] } | undefined {
   const parsed = tryParseJson(request.body);
   const expression = parsed.ok ? parsed.value : undefined;
-  if (!isJsonObject(expression) || !('let' in expression) || !isJsonObject(expression.in) || !Array.isArray(expression.in.do)) return undefined;
+  if (!isJsonObject(expression) || !('let' in expression) || !isJsonObject(expression.in) || !Array.isArray(expression.in.do))
+    return undefined;
   return { expression, steps: expression.in.do };
 }
 
 export const code: FaultCode = {
-  'ROLE-LIMIT-UNENFORCED': () => ({ response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')) }),
+  'ROLE-LIMIT-UNENFORCED': () => ({
+    response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')),
+  }),
   'LIMIT-BODY-DECIMAL-MEGABYTE': onResponse(
     (_res, ctx) => ctx.original.body.length >= 1_000_000 && ctx.original.body.length <= 2 * 1024 * 1024,
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }] }), 413),
+    (res) =>
+      withStatus(
+        withJsonBody(withoutHeader(res, 'x-txn-time'), {
+          errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }],
+        }),
+        413,
+      ),
   ),
   'LIMIT-BODY-413-HTML': onResponse(
     (res) => res.status === 413,
-    (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>413 Request Entity Too Large</h1></body></html>') }),
+    (res) => ({
+      ...res,
+      headers: { ...res.headers, 'content-type': 'text/html' },
+      body: Buffer.from('<html><body><h1>413 Request Entity Too Large</h1></body></html>'),
+    }),
   ),
   'LIMIT-NESTING-32': onResponse(
     (_res, ctx) => {
@@ -77,7 +112,13 @@ export const code: FaultCode = {
   ),
   'LIMIT-NESTING-STACK-OVERFLOW': onResponse(
     (_res, ctx) => isV4Query(ctx.original) && ctx.original.body.length <= 4 * 1024 * 1024 && nestingDepth(ctx.original.body) > 10_000,
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }] }), 500),
+    (res) =>
+      withStatus(
+        withJsonBody(withoutHeader(res, 'x-txn-time'), {
+          errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }],
+        }),
+        500,
+      ),
   ),
   'LIMIT-PAGE-SIZE-REFUSED': onResponse(
     (res, ctx) => {
@@ -88,7 +129,11 @@ export const code: FaultCode = {
       });
       return oversized;
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }),
+        400,
+      ),
   ),
   'LIMIT-FEED-PAGE-SIZE-CLAMPED': () => ({
     request: (req) => {
@@ -112,7 +157,11 @@ export const code: FaultCode = {
         const seen = (perTxn.get(txn) ?? 0) + 1;
         perTxn.set(txn, seen);
         if (seen !== 128) return;
-        events[index] = { type: 'error', error: { code: 'stream_overflow', message: 'Too many events in one transaction.' }, stats: event.stats };
+        events[index] = {
+          type: 'error',
+          error: { code: 'stream_overflow', message: 'Too many events in one transaction.' },
+          stats: event.stats,
+        };
         events.length = index + 1;
         replaced += 1;
       });
@@ -127,7 +176,11 @@ export const code: FaultCode = {
           if (writer.closed) return;
           if (isJsonObject(event) && event.type !== 'status' && event.type !== 'error') data += 1;
           if (data !== 127) return writer.emit(event);
-          const error = { type: 'error', error: { code: 'stream_replay_volume_exceeded', message: 'Too many events to replay.' }, stats: (event as JsonObject).stats };
+          const error = {
+            type: 'error',
+            error: { code: 'stream_replay_volume_exceeded', message: 'Too many events to replay.' },
+            stats: (event as JsonObject).stats,
+          };
           // Flushed before the cut, so the suite reads the error event and then the end of the stream.
           await writer.writeRaw(`${stringifyJson(error)}\r\n`);
           writer.destroy();
@@ -147,51 +200,74 @@ export const code: FaultCode = {
   }),
   'LIMIT-OPS-NOT-REPORTED': onJson(
     (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
-    (body) => ((body as JsonObject).events as unknown[]).reduce<number>((n, event) => {
-      if (!isJsonObject(event) || !isJsonObject(event.stats) || String(event.stats.compute_ops) === '0') return n;
-      event.stats.compute_ops = jsonInt(0);
-      return n + 1;
-    }, 0),
+    (body) =>
+      ((body as JsonObject).events as unknown[]).reduce<number>((n, event) => {
+        if (!isJsonObject(event) || !isJsonObject(event.stats) || String(event.stats.compute_ops) === '0') return n;
+        event.stats.compute_ops = jsonInt(0);
+        return n + 1;
+      }, 0),
   ),
-  'FEED-OVERSIZED-TRANSACTION-DROPPED': onJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined, (body) => {
-    const page = feedPage(body)!;
-    const perTxn = new Map<string, number>();
-    for (const event of page.events) if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
-    if (![...perTxn.values()].some((count) => count > 128)) return 0;
-    page.events = [{ type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} }];
-    page.has_next = false;
-    return 1;
-  }),
-  'STREAM-OVERSIZED-TRANSACTION-TRUNCATED': () => onStreams(() => {
-    const perTxn = new Map<string, number>();
-    return {
-      onEvent(event, writer) {
-        if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
-        const txn = String(event.txn_ts);
-        const seen = (perTxn.get(txn) ?? 0) + 1;
-        perTxn.set(txn, seen);
-        if (seen <= 128) writer.emit(event);
-      },
-    };
-  }),
+  'FEED-OVERSIZED-TRANSACTION-DROPPED': onJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
+    (body) => {
+      const page = feedPage(body)!;
+      const perTxn = new Map<string, number>();
+      for (const event of page.events)
+        if (isEvent(event, ...DATA_EVENT_TYPES)) perTxn.set(String(event.txn_ts), (perTxn.get(String(event.txn_ts)) ?? 0) + 1);
+      if (![...perTxn.values()].some((count) => count > 128)) return 0;
+      page.events = [
+        { type: 'error', error: { code: 'stream_overflow', message: 'Too many events to process.' }, stats: page.stats ?? {} },
+      ];
+      page.has_next = false;
+      return 1;
+    },
+  ),
+  'STREAM-OVERSIZED-TRANSACTION-TRUNCATED': () =>
+    onStreams(() => {
+      const perTxn = new Map<string, number>();
+      return {
+        onEvent(event, writer) {
+          if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
+          const txn = String(event.txn_ts);
+          const seen = (perTxn.get(txn) ?? 0) + 1;
+          perTxn.set(txn, seen);
+          if (seen <= 128) writer.emit(event);
+        },
+      };
+    }),
   'EVENTS-REPLAY-LIMIT-NOT-ENFORCED': () => withoutErrorEvents('stream_replay_volume_exceeded'),
   'STREAMS-PER-SECRET-UNLIMITED': () => ({
     response(response, ctx) {
       if (ctx.original.path.split('?')[0] !== '/stream/1' || response.status !== 429) return undefined;
       const body = tryParseJson(response.body);
-      if (!body.ok || !isJsonObject(body.value) || !isJsonObject(body.value.error) || body.value.error.code !== 'limit_exceeded') return undefined;
-      const status = { type: 'status', txn_ts: BigInt(Date.now()) * 1000n, cursor: 'c3RyZWFtLWxpbWl0LWZhdWx0', stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] } };
-      return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(status)}\r\n`) };
+      if (!body.ok || !isJsonObject(body.value) || !isJsonObject(body.value.error) || body.value.error.code !== 'limit_exceeded')
+        return undefined;
+      const status = {
+        type: 'status',
+        txn_ts: BigInt(Date.now()) * 1000n,
+        cursor: 'c3RyZWFtLWxpbWl0LWZhdWx0',
+        stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] },
+      };
+      return {
+        status: 200,
+        headers: { ...response.headers, 'content-type': 'application/json' },
+        body: Buffer.from(`${stringifyJson(status)}\r\n`),
+      };
     },
   }),
-  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-    const partitions = jsonNumber(params.partitions);
-    if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
-    params.partitions = jsonInt(1);
-    return n + 1;
-  }, 0)),
+  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      const partitions = jsonNumber(params.partitions);
+      if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
+      params.partitions = jsonInt(1);
+      return n + 1;
+    }, 0),
+  ),
   'QUERY-TIMEOUT-IGNORED': () => ({
-    request: (req) => (hasDeadline(req) && req.headers['x-query-timeout'] !== '600000' ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } } : undefined),
+    request: (req) =>
+      hasDeadline(req) && req.headers['x-query-timeout'] !== '600000'
+        ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } }
+        : undefined,
   }),
   'QUERY-TIMEOUT-KEEPS-EARLIER-WRITES': () =>
     forwardInstead(
@@ -204,7 +280,13 @@ export const code: FaultCode = {
   'WRITE-VERSION-LIMIT-TOO-LOW': () =>
     forwardInstead(
       (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),
-      (res, ctx) => withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }] }), 400),
+      (res, ctx) =>
+        withStatus(
+          withJsonBody(res, {
+            errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }],
+          }),
+          400,
+        ),
     ),
   'WRITE-TRANSACTION-LIMIT-UNCHECKED': () => ({
     request: (req) => {
@@ -213,5 +295,4 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ ...shape.expression, in: { do: shape.steps.slice(0, -1) } })) };
     },
   }),
-
 };

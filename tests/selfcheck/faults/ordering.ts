@@ -28,7 +28,8 @@ function leadingValue(entry: unknown): unknown {
 /** Reverses every run of consecutive entries that differ only in their trailing ref; answers how many runs. */
 function reverseTies(data: unknown[]): number {
   let runs = 0;
-  const prefixOf = (entry: unknown): string | undefined => (Array.isArray(entry) && entry.length > 1 && isRefEntry(entry[entry.length - 1]) ? stringifyJson(entry.slice(0, -1)) : undefined);
+  const prefixOf = (entry: unknown): string | undefined =>
+    Array.isArray(entry) && entry.length > 1 && isRefEntry(entry[entry.length - 1]) ? stringifyJson(entry.slice(0, -1)) : undefined;
   let start = 0;
   while (start < data.length) {
     const prefix = prefixOf(data[start]);
@@ -45,7 +46,9 @@ function reverseTies(data: unknown[]): number {
 
 /** Puts the string-valued entries of a page before its integer-valued ones, keeping every other position. */
 function stringsBeforeIntegers(data: unknown[]): boolean {
-  const positions = data.map((entry, i) => [entry, i] as const).filter(([entry]) => typeof leadingValue(entry) === 'string' || isJsonInteger(leadingValue(entry)));
+  const positions = data
+    .map((entry, i) => [entry, i] as const)
+    .filter(([entry]) => typeof leadingValue(entry) === 'string' || isJsonInteger(leadingValue(entry)));
   const strings = positions.filter(([entry]) => typeof leadingValue(entry) === 'string').map(([entry]) => entry);
   const integers = positions.filter(([entry]) => typeof leadingValue(entry) !== 'string').map(([entry]) => entry);
   if (strings.length === 0 || integers.length === 0) return false;
@@ -62,13 +65,15 @@ function stringsBeforeIntegers(data: unknown[]): boolean {
  * Orders the pages of indexes created in the same run with a comparator making `mistake`; the index definitions are
  * read from the `create_index` requests the proxy relays.
  */
-const misordered = (mistake: OrderMistake): Fault['apply'] => () =>
-  observingIndexes((indexes) => ({
-    json: rewriteJson(
-      (body, ctx) => topLevelPage(body, ctx) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
-      (body, ctx) => resortPage(v4Resource(body)!.data as unknown[], indexes.pagedIndex(ctx.original)!.index, mistake),
-    ),
-  }));
+const misordered =
+  (mistake: OrderMistake): Fault['apply'] =>
+  () =>
+    observingIndexes((indexes) => ({
+      json: rewriteJson(
+        (body, ctx) => topLevelPage(body, ctx) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
+        (body, ctx) => resortPage(v4Resource(body)!.data as unknown[], indexes.pagedIndex(ctx.original)!.index, mistake),
+      ),
+    }));
 
 export const code: FaultCode = {
   'ORD-INTEGERS-AS-TEXT': misordered({ integersAsText: true }),
@@ -95,50 +100,59 @@ export const code: FaultCode = {
   // holding null): a server that tells a missing value from null. Documents are known from the answers that created them.
   'ORD-MISSING-AFTER-NULL': () =>
     observingDocuments((indexes, documents) => ({
-        json: (body, ctx) => {
-          const page = topLevelPage(body, ctx);
-          const path = page === undefined ? undefined : indexes.pagedIndex(ctx.original)?.index.valuePaths[0];
-          if (page === undefined || path === undefined) return undefined;
-          const nulls = page.data.filter((entry) => Array.isArray(entry) && entry[0] === null);
-          const lacking = nulls.filter((entry) => getPath(documents.get((entry as unknown[])[1])?.record, path) === undefined);
-          const reordered = [...nulls.filter((entry) => !lacking.includes(entry)), ...lacking];
-          if (reordered.every((entry, i) => entry === nulls[i])) return undefined;
-          let next = 0;
-          page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
-          return body;
-        },
+      json: (body, ctx) => {
+        const page = topLevelPage(body, ctx);
+        const path = page === undefined ? undefined : indexes.pagedIndex(ctx.original)?.index.valuePaths[0];
+        if (page === undefined || path === undefined) return undefined;
+        const nulls = page.data.filter((entry) => Array.isArray(entry) && entry[0] === null);
+        const lacking = nulls.filter((entry) => getPath(documents.get((entry as unknown[])[1])?.record, path) === undefined);
+        const reordered = [...nulls.filter((entry) => !lacking.includes(entry)), ...lacking];
+        if (reordered.every((entry, i) => entry === nulls[i])) return undefined;
+        let next = 0;
+        page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
+        return body;
+      },
     })),
-  'ORD-REVERSE-IGNORED': onExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
-  if (!('reverse' in value)) return n;
-  delete value.reverse;
-  return n + 1;
-  }, 0)),
-  'ORD-DEFAULT-DESCENDING': onExpression((expression) => indexValueObjects(expression).reduce((n, value) => {
-  if ('reverse' in value) return n;
-  value.reverse = true;
-  return n + 1;
-  }, 0)),
+  'ORD-REVERSE-IGNORED': onExpression((expression) =>
+    indexValueObjects(expression).reduce((n, value) => {
+      if (!('reverse' in value)) return n;
+      delete value.reverse;
+      return n + 1;
+    }, 0),
+  ),
+  'ORD-DEFAULT-DESCENDING': onExpression((expression) =>
+    indexValueObjects(expression).reduce((n, value) => {
+      if ('reverse' in value) return n;
+      value.reverse = true;
+      return n + 1;
+    }, 0),
+  ),
   'ORD-STRINGS-BEFORE-INTEGERS': () => ({ json: pageAnswer((page) => stringsBeforeIntegers(page.data)) }),
   'ORD-TIE-BREAK-REVERSED': () => ({ json: pageAnswer((page) => reverseTies(page.data)) }),
-  'ORD-REVERSE-FLIPS-ALL-VALUES': onExpression((expression) => createIndexParams(expression).reduce((n, params) => {
-  const values = (Array.isArray(params.values) ? params.values : []).map(unwrapObject).filter((value): value is JsonObject => value !== undefined);
-  if (!values.some((value) => value.reverse === true)) return n;
-  const plain = values.filter((value) => !('reverse' in value));
-  for (const value of plain) value.reverse = true;
-  return n + plain.length;
-  }, 0)),
+  'ORD-REVERSE-FLIPS-ALL-VALUES': onExpression((expression) =>
+    createIndexParams(expression).reduce((n, params) => {
+      const values = (Array.isArray(params.values) ? params.values : [])
+        .map(unwrapObject)
+        .filter((value): value is JsonObject => value !== undefined);
+      if (!values.some((value) => value.reverse === true)) return n;
+      const plain = values.filter((value) => !('reverse' in value));
+      for (const value of plain) value.reverse = true;
+      return n + plain.length;
+    }, 0),
+  ),
   'ORD-BACKWARD-PAGE-UNREVERSED': () =>
     observingIndexes((indexes) => ({
       json: rewriteJson(
         (body, ctx) => {
           const paged = indexes.pagedIndex(ctx.original);
           const page = topLevelPage(body, ctx);
-          return page !== undefined && page.data.length > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before');
+          return (
+            (page?.data.length ?? 0) > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before')
+          );
         },
         (body) => {
           (v4Resource(body)!.data as unknown[]).reverse();
         },
       ),
     })),
-
 };

@@ -46,7 +46,8 @@ function offsetCursorHooks(): FaultHooks {
   return {
     request: (request) => {
       const expression = v4Expression(request);
-      if (!isJsonObject(expression) || !isTopLevelPaginate(request) || hasCursor(expression, 'before') || 'ts' in expression) return undefined;
+      if (!isJsonObject(expression) || !isTopLevelPaginate(request) || hasCursor(expression, 'before') || 'ts' in expression)
+        return undefined;
       const cursor = afterCursor(expression);
       const skip = cursor === undefined ? undefined : offsets.get(keyOf(expression.paginate, cursor));
       if (skip === undefined) return undefined;
@@ -80,19 +81,31 @@ export const code: FaultCode = {
     },
   ),
   'PAGE-AFTER-EXCLUSIVE': onJson(
-    (body, ctx) => paginateForms(v4Expression(ctx.original)).some((form) => 'after' in form || (isJsonObject(form.cursor) && 'after' in form.cursor)) && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
+    (body, ctx) =>
+      paginateForms(v4Expression(ctx.original)).some((form) => 'after' in form || (isJsonObject(form.cursor) && 'after' in form.cursor)) &&
+      isPage(v4Resource(body)) &&
+      (v4Resource(body)!.data as unknown[]).length > 0,
     (body) => {
       (v4Resource(body)!.data as unknown[]).shift();
     },
   ),
-  'PAGE-AFTER-MISSING': onJson((body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!, (body) => {
-    delete v4Resource(body)!.after;
-  }),
+  'PAGE-AFTER-MISSING': onJson(
+    (body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!,
+    (body) => {
+      delete v4Resource(body)!.after;
+    },
+  ),
   'PAGE-BEFORE-ON-FIRST-PAGE': onJson(
     (body, ctx) => {
       const forms = paginateForms(v4Expression(ctx.original));
       const resource = v4Resource(body);
-      return forms.length > 0 && forms.every((form) => !('after' in form) && !('before' in form) && !('cursor' in form)) && isPage(resource) && resource.data.length > 0 && !('before' in resource);
+      return (
+        forms.length > 0 &&
+        forms.every((form) => !('after' in form) && !('before' in form) && !('cursor' in form)) &&
+        isPage(resource) &&
+        resource.data.length > 0 &&
+        !('before' in resource)
+      );
     },
     (body) => {
       const resource = v4Resource(body)!;
@@ -100,31 +113,46 @@ export const code: FaultCode = {
       resource.before = Array.isArray(first) ? first : [first];
     },
   ),
-  'PAGE-DEFAULT-SIZE-16': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  if ('size' in form) return n;
-  form.size = jsonInt(16);
-  return n + 1;
-  }, 0)),
-  'PAGE-SIZE-UNCHECKED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  if (!('size' in form) || isJsonInteger(form.size)) return n;
-  form.size = jsonInt(64);
-  return n + 1;
-  }, 0)),
-  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  const cursor = unwrapObject(form.cursor);
-  if (!isJsonObject(cursor)) return n;
-  const keys = Object.keys(cursor);
-  if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
-  const side = keys.find((k) => k === 'after' || k === 'before');
-  form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
-  return n + 1;
-  }, 0)),
+  'PAGE-DEFAULT-SIZE-16': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      if ('size' in form) return n;
+      form.size = jsonInt(16);
+      return n + 1;
+    }, 0),
+  ),
+  'PAGE-SIZE-UNCHECKED': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      if (!('size' in form) || isJsonInteger(form.size)) return n;
+      form.size = jsonInt(64);
+      return n + 1;
+    }, 0),
+  ),
+  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      const cursor = unwrapObject(form.cursor);
+      if (!isJsonObject(cursor)) return n;
+      const keys = Object.keys(cursor);
+      if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
+      const side = keys.find((k) => k === 'after' || k === 'before');
+      form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
+      return n + 1;
+    }, 0),
+  ),
   'PAGE-SIZE-ZERO-REFUSED': onResponse(
-    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => { const size = jsonNumber(form.size); return size !== undefined && size < 1; }),
+    (response, ctx) =>
+      response.status === 200 &&
+      paginateForms(v4Expression(ctx.original)).some((form) => {
+        const size = jsonNumber(form.size);
+        return size !== undefined && size < 1;
+      }),
     (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be at least 1.', ['size']),
   ),
   'PAGE-MAP-REVERSED': onJson(
-    (body, ctx) => expressionUses(ctx.original, 'map') && expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 1,
+    (body, ctx) =>
+      expressionUses(ctx.original, 'map') &&
+      expressionUses(ctx.original, 'paginate') &&
+      isPage(v4Resource(body)) &&
+      (v4Resource(body)!.data as unknown[]).length > 1,
     (body) => {
       (v4Resource(body)!.data as unknown[]).reverse();
     },
@@ -157,53 +185,66 @@ export const code: FaultCode = {
       return changed;
     }),
   }),
-  'PAGE-SIZE-OFF-BY-ONE': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  const size = jsonNumber(form.size);
-  if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
-  form.size = jsonInt(size + 1);
-  return n + 1;
-  }, 0)),
+  'PAGE-SIZE-OFF-BY-ONE': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      const size = jsonNumber(form.size);
+      if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
+      form.size = jsonInt(size + 1);
+      return n + 1;
+    }, 0),
+  ),
   'PAGE-MAP-TWICE': onExpression((expression) => {
-  // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
-  const maps: JsonObject[] = [];
-  forEachObject(expression, (object) => {
-    if ('map' in object && isJsonObject(object.collection) && 'paginate' in object.collection) maps.push(object);
-  });
-  for (const object of maps) object.collection = { map: object.map, collection: object.collection };
-  return maps.length;
+    // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
+    const maps: JsonObject[] = [];
+    forEachObject(expression, (object) => {
+      if ('map' in object && isJsonObject(object.collection) && 'paginate' in object.collection) maps.push(object);
+    });
+    for (const object of maps) object.collection = { map: object.map, collection: object.collection };
+    return maps.length;
   }),
   'PAGE-FILTER-INVERTED': onExpression((expression) => {
-  return editObjects(expression, (object) => {
-    const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
-    if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return false;
-    lambda.expr = { not: lambda.expr };
-    return true;
-  });
+    return editObjects(expression, (object) => {
+      const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
+      if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return false;
+      lambda.expr = { not: lambda.expr };
+      return true;
+    });
   }),
   'PAGE-OFFSET-CURSORS': offsetCursorHooks,
   'PAGE-REF-LITERAL-CURSOR-REJECTED': onResponse(
-    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => (['after', 'before'] as const).some((which) => {
-      const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
-      return Array.isArray(cursor) && cursor.some(isRefLiteral);
-    })),
+    (response, ctx) =>
+      response.status === 200 &&
+      paginateForms(v4Expression(ctx.original)).some((form) =>
+        (['after', 'before'] as const).some((which) => {
+          const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
+          return Array.isArray(cursor) && cursor.some(isRefLiteral);
+        }),
+      ),
     (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Cursor refs must be written as Ref expressions.', ['after']),
   ),
-  'PAGE-PARTIAL-CURSOR-IGNORED': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-  const cursor = form.after;
-  if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
-  delete form.after;
-  return n + 1;
-  }, 0)),
+  'PAGE-PARTIAL-CURSOR-IGNORED': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      const cursor = form.after;
+      if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
+      delete form.after;
+      return n + 1;
+    }, 0),
+  ),
   'PAGE-MAP-PARAMS-SWAPPED': onExpression((expression) => {
-  return editObjects(expression, (object) => {
-    const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
-    if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return false;
-    lambda.lambda.reverse();
-    return true;
-  });
+    return editObjects(expression, (object) => {
+      const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
+      if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return false;
+      lambda.lambda.reverse();
+      return true;
+    });
   }),
   'PAGE-SELECT-DATA-GIVES-PAGE': onJson(
-    (body, ctx) => ctx.status === 200 && topLevelForm(ctx.original) === 'select' && expressionUses(ctx.original, 'paginate') && isJsonObject(body) && Array.isArray(body.resource),
+    (body, ctx) =>
+      ctx.status === 200 &&
+      topLevelForm(ctx.original) === 'select' &&
+      expressionUses(ctx.original, 'paginate') &&
+      isJsonObject(body) &&
+      Array.isArray(body.resource),
     (body) => {
       const holder = body as JsonObject;
       holder.resource = { data: holder.resource };
@@ -231,15 +272,18 @@ export const code: FaultCode = {
     },
   ),
   'PAGE-SIZE-MAX-EXCLUSIVE': onResponse(
-    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
+    (response, ctx) =>
+      response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
     (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
   ),
-  'PAGE-AFTER-NULL-IS-FIRST-PAGE': onExpression((expression) => paginateForms(expression).reduce((n, form) => {
-    if (!nullCursor(form, 'after')) return n;
-    delete form.after;
-    if ('cursor' in form) form.cursor = null;
-    return n + 1;
-  }, 0)),
+  'PAGE-AFTER-NULL-IS-FIRST-PAGE': onExpression((expression) =>
+    paginateForms(expression).reduce((n, form) => {
+      if (!nullCursor(form, 'after')) return n;
+      delete form.after;
+      if ('cursor' in form) form.cursor = null;
+      return n + 1;
+    }, 0),
+  ),
   'PAGE-BEFORE-NULL-NOT-ECHOED': () => ({
     json: pageAnswer((page, forms) => {
       if (!forms.some((form) => nullCursor(form, 'before')) || !('after' in page)) return false;

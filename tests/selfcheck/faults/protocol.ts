@@ -2,7 +2,30 @@
 import type { ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import { answerError, isDocumentKey, refKey } from './lib/records.js';
-import { onAnswerObjects, apiVersion, bodyJson, editErrors, editObjects, hasErrorCode, isRefObject, isV4Query, onJson, onObjects, onResponse, pathname, refPayloads, renameKeys, rewriteJson, topLevelForm, v4Errors, v4Expression, withHeader, withJsonBody, withoutHeader, withStatus } from './lib/rewrites.js';
+import {
+  onAnswerObjects,
+  apiVersion,
+  bodyJson,
+  editErrors,
+  editObjects,
+  hasErrorCode,
+  isRefObject,
+  isV4Query,
+  onJson,
+  onObjects,
+  onResponse,
+  pathname,
+  refPayloads,
+  renameKeys,
+  rewriteJson,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withHeader,
+  withJsonBody,
+  withoutHeader,
+  withStatus,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
@@ -36,7 +59,10 @@ function withoutHeaders(req: ProxiedRequest, drop: (name: string, value: string)
 
 /** Calls `visit` for every element of an array or value of an object (not deeper: `visit` recurses if it wants). */
 function forEachContained(value: unknown, visit: (container: unknown[] | JsonObject, key: number | string, item: unknown) => void): void {
-  if (Array.isArray(value)) value.forEach((item, index) => visit(value, index, item));
+  if (Array.isArray(value))
+    value.forEach((item, index) => {
+      visit(value, index, item);
+    });
   else if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) visit(value, key, item);
 }
 
@@ -70,7 +96,8 @@ export const code: FaultCode = {
       const body = bodyJson(res) as JsonObject;
       for (const error of v4Errors(body)) {
         for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-          if (isJsonObject(failure) && Array.isArray(failure.field)) failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
+          if (isJsonObject(failure) && Array.isArray(failure.field))
+            failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
         }
       }
       return withJsonBody(res, body);
@@ -85,17 +112,23 @@ export const code: FaultCode = {
     (res) => withHeader(res, 'x-query-bytes-out', String(res.body.toString('utf8').length)),
   ),
   'HEADER-TRACEPARENT-NEW-TRACE': onResponse(
-    (res, ctx) => ctx.original.headers['traceparent'] !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers['traceparent'] ?? ''),
+    (res, ctx) => ctx.original.headers.traceparent !== undefined && /^00-[0-9a-f]{32}-/.test(res.headers.traceparent ?? ''),
     (res) => {
-      const [version, traceId, ...rest] = res.headers['traceparent']!.split('-');
+      const [version, traceId, ...rest] = res.headers.traceparent!.split('-');
       return withHeader(res, 'traceparent', [version, [...traceId!].reverse().join(''), ...rest].join('-'));
     },
   ),
   'HEADER-TAGS-ECHOED-AS-SENT': onResponse(
-    (res, ctx) => 'x-fauna-tags' in res.headers && ctx.original.headers['x-fauna-tags'] !== undefined && ctx.original.headers['x-fauna-tags'].includes(','),
+    (res, ctx) =>
+      'x-fauna-tags' in res.headers &&
+      ctx.original.headers['x-fauna-tags'] !== undefined &&
+      ctx.original.headers['x-fauna-tags'].includes(','),
     (res, ctx) => withHeader(res, 'x-fauna-tags', ctx.original.headers['x-fauna-tags']!),
   ),
-  'CONTENT-TYPE-TEXT': onResponse((res) => (res.headers['content-type'] ?? '').includes('json'), (res) => withHeader(res, 'content-type', 'text/plain; charset=utf-8')),
+  'CONTENT-TYPE-TEXT': onResponse(
+    (res) => (res.headers['content-type'] ?? '').includes('json'),
+    (res) => withHeader(res, 'content-type', 'text/plain; charset=utf-8'),
+  ),
   'AUTH-BASIC-REJECTED': () => ({
     request: (req) =>
       (req.headers.authorization ?? '').startsWith('Basic ')
@@ -105,7 +138,11 @@ export const code: FaultCode = {
   'ENDPOINT-PING-STRICT-SCOPES': onResponse(
     (res, ctx) => pathname(ctx.original) === '/ping' && res.status === 200,
     (res, ctx) => {
-      if (ctx.original.method === 'HEAD') return withStatus(withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }), 405);
+      if (ctx.original.method === 'HEAD')
+        return withStatus(
+          withJsonBody(withHeader(res, 'allow', 'GET'), { errors: [{ code: 'method not allowed', description: 'Method not allowed.' }] }),
+          405,
+        );
       const scope = new URL(ctx.original.path, 'http://proxy').searchParams.get('scope');
       if (scope === null) return withJsonBody(res, { resource: 'Scope node is OK' });
       if (['node', 'read', 'write', 'all'].includes(scope)) return res;
@@ -113,8 +150,15 @@ export const code: FaultCode = {
     },
   ),
   'BODY-INVALID-JSON-CODE': onJson(
-    (body, ctx) => isV4Query(ctx.original) && ctx.original.body.length > 0 && v4Expression(ctx.original) === undefined && hasErrorCode(body, 'invalid expression'),
-    (body) => v4Errors(body).forEach((error) => (error.code = 'bad request')),
+    (body, ctx) =>
+      isV4Query(ctx.original) &&
+      ctx.original.body.length > 0 &&
+      v4Expression(ctx.original) === undefined &&
+      hasErrorCode(body, 'invalid expression'),
+    (body) =>
+      v4Errors(body).forEach((error) => {
+        error.code = 'bad request';
+      }),
   ),
   'BODY-EMPTY-500': onResponse(
     (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && ctx.original.body.length === 0,
@@ -134,21 +178,24 @@ export const code: FaultCode = {
   ),
   'ERROR-TOP-LEVEL-POSITION-NONEMPTY': onJson(
     (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length === 0),
-    (body) => v4Errors(body).forEach((error) => {
-      if (Array.isArray(error.position) && error.position.length === 0) error.position = ['expr'];
-    }),
+    (body) =>
+      v4Errors(body).forEach((error) => {
+        if (Array.isArray(error.position) && error.position.length === 0) error.position = ['expr'];
+      }),
   ),
   'ERROR-POSITION-TRUNCATED': onJson(
     (body) => v4Errors(body).some((error) => Array.isArray(error.position) && error.position.length > 0),
-    (body) => v4Errors(body).forEach((error) => {
-      if (Array.isArray(error.position) && error.position.length > 0) error.position = error.position.slice(0, -1);
-    }),
+    (body) =>
+      v4Errors(body).forEach((error) => {
+        if (Array.isArray(error.position) && error.position.length > 0) error.position = error.position.slice(0, -1);
+      }),
   ),
   'ERROR-PROTOCOL-WITH-POSITION': onJson(
     (body, ctx) => [401, 404, 405].includes(ctx.status) && v4Errors(body).some((error) => !('position' in error)),
-    (body) => v4Errors(body).forEach((error) => {
-      if (!('position' in error)) error.position = [];
-    }),
+    (body) =>
+      v4Errors(body).forEach((error) => {
+        if (!('position' in error)) error.position = [];
+      }),
   ),
   'VERSION-4-RENDERS-CLASS': onJson(
     (_body, ctx) => apiVersion(ctx.original) === '4',
@@ -169,7 +216,13 @@ export const code: FaultCode = {
   }),
   'VALUE-SHORT-REF-REJECTED': onResponse(
     (_res, ctx) => isShortRefIn(v4Expression(ctx.original)),
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ position: [], code: 'invalid expression', description: 'Short ref form is not supported.' }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(withoutHeader(res, 'x-txn-time'), {
+          errors: [{ position: [], code: 'invalid expression', description: 'Short ref form is not supported.' }],
+        }),
+        400,
+      ),
   ),
   'VALUE-BIG-INTEGER-ROUNDED': onJson(
     () => true,
@@ -177,7 +230,10 @@ export const code: FaultCode = {
       let rounded = 0;
       // Array elements too: big integers usually come back in lists (`[9007199254740993, …]`).
       const round = (container: unknown[] | JsonObject, key: number | string, value: unknown): void => {
-        if (!isJsonInteger(value)) return forEachContained(value, round);
+        if (!isJsonInteger(value)) {
+          forEachContained(value, round);
+          return;
+        }
         const exact = BigInt(String(value));
         if (exact <= TWO_POW_53 && exact >= -TWO_POW_53) return;
         const approx = jsonInt(BigInt(Number(exact)));
@@ -189,25 +245,39 @@ export const code: FaultCode = {
       return rounded;
     },
   ),
-  'VALUE-EARLY-YEARS-AS-1900S': onAnswerObjects((object) =>
-    ['@ts', '@date'].filter((tag) => {
-      const text = object[tag];
-      if (typeof text !== 'string' || !/^00\d\d-/.test(text)) return false;
-      object[tag] = `19${text.slice(2)}`;
-      return true;
-    }).length,
+  'VALUE-EARLY-YEARS-AS-1900S': onAnswerObjects(
+    (object) =>
+      ['@ts', '@date'].filter((tag) => {
+        const text = object[tag];
+        if (typeof text !== 'string' || !/^00\d\d-/.test(text)) return false;
+        object[tag] = `19${text.slice(2)}`;
+        return true;
+      }).length,
   ),
-  'VALUE-OBJ-UNWRAPPED': onAnswerObjects((object) =>
-    Object.entries(object).filter(([key, value]) => {
-      if (!isJsonObject(value) || Object.keys(value).length !== 1 || !isJsonObject(value['@obj'])) return false;
-      object[key] = value['@obj'];
-      return true;
-    }).length,
+  'VALUE-OBJ-UNWRAPPED': onAnswerObjects(
+    (object) =>
+      Object.entries(object).filter(([key, value]) => {
+        if (!isJsonObject(value) || Object.keys(value).length !== 1 || !isJsonObject(value['@obj'])) return false;
+        object[key] = value['@obj'];
+        return true;
+      }).length,
   ),
-  'ENDPOINT-RESULT-KEY': onJson((body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body, (body) => renameKeys(body, 'resource', 'result', (object) => object === body)),
+  'ENDPOINT-RESULT-KEY': onJson(
+    (body, ctx) => isV4Query(ctx.original) && ctx.status < 300 && isJsonObject(body) && 'resource' in body,
+    (body) => renameKeys(body, 'resource', 'result', (object) => object === body),
+  ),
   'CONTENT-TYPE-JSON-NEEDS-CHARSET': onResponse(
-    (_res, ctx) => ctx.original.method === 'POST' && isV4Query(ctx.original) && (ctx.original.headers['content-type'] ?? '').trim().toLowerCase() === 'application/json',
-    (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [{ code: 'bad request', description: 'Content-Type must declare charset=utf-8.' }] }), 400),
+    (_res, ctx) =>
+      ctx.original.method === 'POST' &&
+      isV4Query(ctx.original) &&
+      (ctx.original.headers['content-type'] ?? '').trim().toLowerCase() === 'application/json',
+    (res) =>
+      withStatus(
+        withJsonBody(withoutHeader(res, 'x-txn-time'), {
+          errors: [{ code: 'bad request', description: 'Content-Type must declare charset=utf-8.' }],
+        }),
+        400,
+      ),
   ),
   'VALUE-REF-LITERAL-NOT-BINDABLE': onResponse(
     (_res, ctx) => {
@@ -257,8 +327,15 @@ export const code: FaultCode = {
       const used: string[] = [];
       forEachObject(v4Expression(ctx.original), (object) => {
         if (typeof object.var === 'string') used.push(object.var);
-        for (const binding of Array.isArray(object.let) ? object.let : [object.let]) if (isJsonObject(binding)) Object.keys(binding).forEach((name) => bound.add(name));
-        if ('lambda' in object) [object.lambda].flat().forEach((name) => typeof name === 'string' && bound.add(name));
+        for (const binding of Array.isArray(object.let) ? object.let : [object.let])
+          if (isJsonObject(binding))
+            Object.keys(binding).forEach((name) => {
+              bound.add(name);
+            });
+        if ('lambda' in object)
+          [object.lambda].flat().forEach((name) => {
+            if (typeof name === 'string') bound.add(name);
+          });
       });
       return res.status === 400 && used.some((name) => !bound.has(name));
     },
@@ -276,11 +353,12 @@ export const code: FaultCode = {
   ),
   'VERSION-21-RENDERS-COLLECTION': onJson(
     (_body, ctx) => apiVersion(ctx.original) === '2.1',
-    (body) => refPayloads(body).reduce((n, ref) => {
-      const renamed = renameKeys(ref, 'class', 'collection', (object) => object === ref);
-      if (ref.id === 'classes' && !('collection' in ref)) ref.id = 'collections';
-      return n + renamed;
-    }, 0),
+    (body) =>
+      refPayloads(body).reduce((n, ref) => {
+        const renamed = renameKeys(ref, 'class', 'collection', (object) => object === ref);
+        if (ref.id === 'classes' && !('collection' in ref)) ref.id = 'collections';
+        return n + renamed;
+      }, 0),
   ),
   'VERSION-4-REFUSES-CLASS-REFS': onResponse(
     (_res, ctx) => apiVersion(ctx.original) === '4' && refPayloads(v4Expression(ctx.original)).some((ref) => 'class' in ref),
@@ -298,15 +376,17 @@ export const code: FaultCode = {
   ),
   'VERSION-4-NATIVE-CLASSES': onJson(
     (_body, ctx) => apiVersion(ctx.original) === '4',
-    (body) => refPayloads(body).reduce((n, ref) => {
-      if (ref.id !== 'collections' || 'collection' in ref || 'class' in ref) return n;
-      ref.id = 'classes';
-      return n + 1;
-    }, 0),
+    (body) =>
+      refPayloads(body).reduce((n, ref) => {
+        if (ref.id !== 'collections' || 'collection' in ref || 'class' in ref) return n;
+        ref.id = 'classes';
+        return n + 1;
+      }, 0),
   ),
   'EVENT-ENDPOINT-ERROR-V4-SHAPE': () => ({
     json: (body, ctx) => {
-      if (!isEventEndpoint(ctx.original) || ctx.status < 400 || ctx.status === 401 || !isJsonObject(body) || !isJsonObject(body.error)) return undefined;
+      if (!isEventEndpoint(ctx.original) || ctx.status < 400 || ctx.status === 401 || !isJsonObject(body) || !isJsonObject(body.error))
+        return undefined;
       return { errors: [{ code: body.error.code, description: body.error.message }] };
     },
   }),
@@ -320,7 +400,12 @@ export const code: FaultCode = {
       response: (res, ctx) => {
         const seen = ctx.original.headers['x-last-seen-txn'];
         if (seen !== undefined && /^\d+$/.test(seen) && latest > 0n && BigInt(seen) > latest) {
-          return withStatus(withJsonBody(res, { errors: [{ code: 'bad request', description: "Invalid header 'x-last-seen-txn': Timestamp is in the future." }] }), 400);
+          return withStatus(
+            withJsonBody(res, {
+              errors: [{ code: 'bad request', description: "Invalid header 'x-last-seen-txn': Timestamp is in the future." }],
+            }),
+            400,
+          );
         }
         const time = res.headers['x-txn-time'];
         if (time !== undefined && /^\d+$/.test(time) && BigInt(time) > latest) latest = BigInt(time);
@@ -342,7 +427,8 @@ export const code: FaultCode = {
     (body) => hasErrorCode(body, 'invalid expression'),
     (body) =>
       v4Errors(body).filter((error) => {
-        if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description))) return false;
+        if (!Array.isArray(error.position) || error.position.at(-1) !== 'var' || !/^String expected/.test(String(error.description)))
+          return false;
         error.code = 'invalid argument';
         return true;
       }).length,
@@ -356,10 +442,10 @@ export const code: FaultCode = {
     !isJsonObject(object['@query'])
       ? 0
       : editObjects(object['@query'].expr, (inner) => {
-        if (!isJsonObject(inner.let) || !('in' in inner)) return false;
-        inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
-        return true;
-      }),
+          if (!isJsonObject(inner.let) || !('in' in inner)) return false;
+          inner.let = Object.entries(inner.let).map(([name, value]) => ({ [name]: value }));
+          return true;
+        }),
   ),
   'ERROR-DESCRIPTIONS-OWN-WORDS': () => {
     const OWN_WORDS: Record<string, string> = {
@@ -405,7 +491,8 @@ export const code: FaultCode = {
         (body) =>
           v4Errors(body).filter((error) => {
             const description = String(error.description);
-            const newer = NEWER[description] ?? description.replace(/^Ref refers to undefined class /, 'Ref refers to undefined collection ');
+            const newer =
+              NEWER[description] ?? description.replace(/^Ref refers to undefined class /, 'Ref refers to undefined collection ');
             if (newer === description) return false;
             error.description = newer;
             return true;
@@ -426,30 +513,46 @@ export const code: FaultCode = {
   ),
   'UPDATE-ERROR-AT-ARGUMENT': onJson(
     (_body, ctx) => ['update', 'replace', 'delete'].includes(topLevelForm(ctx.original) ?? ''),
-    (body, ctx) => editErrors(body, (error) => {
-      if (!Array.isArray(error.position) || error.position.length !== 0) return false;
-      error.position = [topLevelForm(ctx.original)!];
-      return true;
-    }),
+    (body, ctx) =>
+      editErrors(body, (error) => {
+        if (!Array.isArray(error.position) || error.position.length !== 0) return false;
+        error.position = [topLevelForm(ctx.original)!];
+        return true;
+      }),
   ),
   'UPDATE-MISSING-TARGET-AT-FORM': onJson(
     (body) => hasErrorCode(body, 'instance not found'),
-    (body) => editErrors(body, (error) => {
-      if (error.code !== 'instance not found' || !Array.isArray(error.position) || !['update', 'replace'].includes(String(error.position.at(-1)))) return false;
-      error.position = error.position.slice(0, -1);
-      return true;
-    }),
+    (body) =>
+      editErrors(body, (error) => {
+        if (
+          error.code !== 'instance not found' ||
+          !Array.isArray(error.position) ||
+          !['update', 'replace'].includes(String(error.position.at(-1)))
+        )
+          return false;
+        error.position = error.position.slice(0, -1);
+        return true;
+      }),
   ),
   'CORS-HEADERS-MISSING': onResponse(
-    (res, ctx) => ctx.original.headers['origin'] !== undefined && ctx.original.method !== 'OPTIONS' && res.headers['access-control-allow-origin'] !== undefined,
-    (res) => ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce((r, name) => withoutHeader(r, name), res),
+    (res, ctx) =>
+      ctx.original.headers.origin !== undefined &&
+      ctx.original.method !== 'OPTIONS' &&
+      res.headers['access-control-allow-origin'] !== undefined,
+    (res) =>
+      ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers'].reduce(
+        (r, name) => withoutHeader(r, name),
+        res,
+      ),
   ),
   'TAGS-REFUSED': onResponse(
     (res, ctx) => res.status < 300 && TAGS_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
     (res, ctx) => {
       const name = isEventEndpoint(ctx.original) ? 'x-query-tags' : 'x-fauna-tags';
       const message = `Invalid header '${name}': invalid tags`;
-      const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+      const body = isEventEndpoint(ctx.original)
+        ? { error: { code: 'invalid_request', message } }
+        : { errors: [{ code: 'bad request', description: message }] };
       return withStatus(withJsonBody(res, body), 400);
     },
   ),
@@ -470,7 +573,9 @@ export const code: FaultCode = {
     (res, ctx) => res.status < 300 && REQUEST_PARAMETER_HEADERS.some((name) => ctx.original.headers[name] !== undefined),
     (res, ctx) => {
       const message = 'Unsupported request parameter header.';
-      const body = isEventEndpoint(ctx.original) ? { error: { code: 'invalid_request', message } } : { errors: [{ code: 'bad request', description: message }] };
+      const body = isEventEndpoint(ctx.original)
+        ? { error: { code: 'invalid_request', message } }
+        : { errors: [{ code: 'bad request', description: message }] };
       return withStatus(withJsonBody(res, body), 400);
     },
   ),

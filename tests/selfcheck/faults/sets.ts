@@ -2,7 +2,19 @@
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
-import { bodyJson, expressionUses, onJson, onObjects, onResponse, replaceObject, rewriteJson, topLevelForm, v4Errors, v4Expression, v4Resource } from './lib/rewrites.js';
+import {
+  bodyJson,
+  expressionUses,
+  onJson,
+  onObjects,
+  onResponse,
+  replaceObject,
+  rewriteJson,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  v4Resource,
+} from './lib/rewrites.js';
 import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -70,7 +82,10 @@ function deduplicatedCombination(name: string): FaultHooks['request'] {
 }
 
 export const code: FaultCode = {
-  'SET-TAG-DROPPED': onJson(() => true, (body) => unwrapSets(body)),
+  'SET-TAG-DROPPED': onJson(
+    () => true,
+    (body) => unwrapSets(body),
+  ),
   'SET-MATCH-ONE-ELEMENT-ARRAY': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length !== 1) return false;
     const [term] = object.terms;
@@ -96,7 +111,13 @@ export const code: FaultCode = {
   }),
   'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
   'SET-MATCH-TERMS-REVERSED': onObjects((object) => {
-    if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || object.terms.some((term) => Array.isArray(term) || isJsonObject(term))) return false;
+    if (
+      !('match' in object) ||
+      !Array.isArray(object.terms) ||
+      object.terms.length < 2 ||
+      object.terms.some((term) => Array.isArray(term) || isJsonObject(term))
+    )
+      return false;
     object.terms.reverse();
     return true;
   }),
@@ -126,14 +147,21 @@ export const code: FaultCode = {
       });
       return legacy && response.status === 200;
     },
-    (response) => v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
+    (response) =>
+      v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
   ),
-  'SET-EQUALS-BY-IDENTITY': onJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true, (body) => {
-    (body as JsonObject).resource = false;
-  }),
-  'SET-EQUALS-IGNORES-TERMS': onJson((body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false, (body) => {
-    (body as JsonObject).resource = true;
-  }),
+  'SET-EQUALS-BY-IDENTITY': onJson(
+    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true,
+    (body) => {
+      (body as JsonObject).resource = false;
+    },
+  ),
+  'SET-EQUALS-IGNORES-TERMS': onJson(
+    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false,
+    (body) => {
+      (body as JsonObject).resource = true;
+    },
+  ),
   'SET-GET-REFUSED': onResponse(
     (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
     (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Ref expected, Set provided.', ['get']),
@@ -152,7 +180,14 @@ export const code: FaultCode = {
     (body, context) => {
       const expression = v4Expression(context.original);
       const form = topLevelForm(context.original);
-      return context.status === 200 && form !== undefined && ['union', 'intersection', 'difference'].includes(form) && isJsonObject(expression) && !Array.isArray(expression[form]) && isJsonObject((body as JsonObject).resource);
+      return (
+        context.status === 200 &&
+        form !== undefined &&
+        ['union', 'intersection', 'difference'].includes(form) &&
+        isJsonObject(expression) &&
+        !Array.isArray(expression[form]) &&
+        isJsonObject((body as JsonObject).resource)
+      );
     },
     (body) => {
       const set = ((body as JsonObject).resource as JsonObject)['@set'];
@@ -174,5 +209,4 @@ export const code: FaultCode = {
       },
     ),
   }),
-
 };

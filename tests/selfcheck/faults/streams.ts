@@ -1,59 +1,92 @@
 // The faults of spec/requirements/streams.md that are code; their rows (ids, titles, what they break) are in streams.json.
 import type { StreamWriter } from '../fault.js';
 import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
-import { DATA_EVENT_TYPES, EventTraffic, bigintOf, clampStartToCreation, editEventRequest, holdOpen, ignorePermissionLoss, isErrorEvent, isEvent, isRetentionError, isStreamRequest, nowMicros, onStreams, requestObject, v10ErrorResponse, v4Writes } from './lib/event-rewrites.js';
+import {
+  DATA_EVENT_TYPES,
+  EventTraffic,
+  bigintOf,
+  clampStartToCreation,
+  editEventRequest,
+  holdOpen,
+  ignorePermissionLoss,
+  isErrorEvent,
+  isEvent,
+  isRetentionError,
+  isStreamRequest,
+  nowMicros,
+  onStreams,
+  requestObject,
+  v10ErrorResponse,
+  v4Writes,
+} from './lib/event-rewrites.js';
 import { pathname, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
-  'STREAM-STATUS-DROPPED': () => onStreams(() => ({
-    onEvent(event, writer, index) {
-      if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
-    },
-  })),
-  'STREAM-CONTENT-TYPE-NDJSON': () => ({
-    streamHeaders: (headers, context) => (pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined),
-  }),
-  'STREAM-STATUS-WITH-DATA': () => onStreams(() => ({
-    onEvent(event, writer) {
-      writer.emit(isEvent(event, 'status') ? { ...event, data: null } : event);
-    },
-  })),
-  'STREAM-FIRST-EVENT-DROPPED': () => onStreams(() => {
-    let dropped = false;
-    return {
-      onEvent(event, writer) {
-        if (!dropped && isEvent(event, ...DATA_EVENT_TYPES)) {
-          dropped = true;
-          return;
-        }
-        writer.emit(event);
+  'STREAM-STATUS-DROPPED': () =>
+    onStreams(() => ({
+      onEvent(event, writer, index) {
+        if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
       },
-    };
+    })),
+  'STREAM-CONTENT-TYPE-NDJSON': () => ({
+    streamHeaders: (headers, context) =>
+      pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined,
   }),
-  'STREAM-STATS-MISSING': () => onStreams(() => ({
-    onEvent(event, writer) {
-      if (!isEvent(event) || !('stats' in event)) return writer.emit(event);
-      const copy = { ...event };
-      delete copy.stats;
-      writer.emit(copy);
-    },
-  })),
-  'STREAM-KEEPALIVE-COMMENT': () => onStreams(() => ({
-    async onEvent(event, writer) {
-      if (!isEvent(event, 'status')) return writer.emit(event);
-      await writer.writeRaw(`: keep-alive\r\n${stringifyJson(event)}\r\n`);
-    },
-  })),
+  'STREAM-STATUS-WITH-DATA': () =>
+    onStreams(() => ({
+      onEvent(event, writer) {
+        writer.emit(isEvent(event, 'status') ? { ...event, data: null } : event);
+      },
+    })),
+  'STREAM-FIRST-EVENT-DROPPED': () =>
+    onStreams(() => {
+      let dropped = false;
+      return {
+        onEvent(event, writer) {
+          if (!dropped && isEvent(event, ...DATA_EVENT_TYPES)) {
+            dropped = true;
+            return;
+          }
+          writer.emit(event);
+        },
+      };
+    }),
+  'STREAM-STATS-MISSING': () =>
+    onStreams(() => ({
+      onEvent(event, writer) {
+        if (!isEvent(event) || !('stats' in event)) return writer.emit(event);
+        const copy = { ...event };
+        delete copy.stats;
+        writer.emit(copy);
+      },
+    })),
+  'STREAM-KEEPALIVE-COMMENT': () =>
+    onStreams(() => ({
+      async onEvent(event, writer) {
+        if (!isEvent(event, 'status')) return writer.emit(event);
+        await writer.writeRaw(`: keep-alive\r\n${stringifyJson(event)}\r\n`);
+      },
+    })),
   'STREAM-NO-TOKEN-OPENS': () => ({
     response(response, ctx) {
       const body = requestObject(ctx.original);
       if (!isStreamRequest(ctx.original) || response.status !== 400 || body === undefined || 'token' in body) return undefined;
-      const event = { type: 'error', error: { code: 'invalid_request', message: 'Missing field: token.' }, stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] } };
-      return { status: 200, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(`${stringifyJson(event)}\r\n`) };
+      const event = {
+        type: 'error',
+        error: { code: 'invalid_request', message: 'Missing field: token.' },
+        stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] },
+      };
+      return {
+        status: 200,
+        headers: { ...response.headers, 'content-type': 'application/json' },
+        body: Buffer.from(`${stringifyJson(event)}\r\n`),
+      };
     },
   }),
-  'STREAM-CURSOR-WINS-OVER-START': () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts) }),
+  'STREAM-CURSOR-WINS-OVER-START': () => ({
+    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
+  }),
   'STREAM-UNAUTHORIZED-403': () => ({
     response(response, ctx) {
       if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
@@ -61,7 +94,9 @@ export const code: FaultCode = {
     },
   }),
   'STREAM-START-TS-CLAMPED': () => clampStartToCreation({ stream: true }),
-  'STREAM-START-TS-TYPE-UNCHECKED': () => ({ request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts) }),
+  'STREAM-START-TS-TYPE-UNCHECKED': () => ({
+    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
+  }),
   'STREAM-ID-HEADER-MISSING': () => ({
     streamHeaders: (headers, context) => {
       if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
@@ -74,7 +109,10 @@ export const code: FaultCode = {
     const observer = traffic.observer();
     return {
       json: observer.json,
-      request: editEventRequest({ stream: true }, (body) => typeof body.cursor === 'string' && !traffic.cursors.has(body.cursor) && delete body.cursor),
+      request: editEventRequest(
+        { stream: true },
+        (body) => typeof body.cursor === 'string' && !traffic.cursors.has(body.cursor) && delete body.cursor,
+      ),
       stream: () => ({
         onEvent(event, writer) {
           observer.streamEvent(event);
@@ -113,12 +151,14 @@ export const code: FaultCode = {
       },
     };
   },
-  'STREAM-START-TS-INCLUSIVE': () => ({ request: editEventRequest({ stream: true }, (body) => {
-    const ts = bigintOf(body.start_ts);
-    if (ts === undefined || ts <= 1n) return false;
-    body.start_ts = jsonInt(ts - 1n);
-    return true;
-  }) }),
+  'STREAM-START-TS-INCLUSIVE': () => ({
+    request: editEventRequest({ stream: true }, (body) => {
+      const ts = bigintOf(body.start_ts);
+      if (ts === undefined || ts <= 1n) return false;
+      body.start_ts = jsonInt(ts - 1n);
+      return true;
+    }),
+  }),
   'STREAM-RESUME-REPLAYS-TWICE': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);
@@ -133,23 +173,27 @@ export const code: FaultCode = {
       };
     },
   }),
-  'STREAM-LARGE-REPLAY-CUT': () => onStreams(() => {
-    let sent = 0;
-    return {
-      onEvent(event, writer) {
-        if (writer.closed) return;
-        writer.emit(event);
-        sent += stringifyJson(event).length;
-        if (sent > 16 * 1024 * 1024) writer.destroy();
-      },
-    };
-  }),
-  'STREAM-RESUME-WITHOUT-STATUS': () => ({
-    stream: (ctx) => (typeof requestObject(ctx.original)?.cursor !== 'string' ? undefined : {
-      onEvent(event, writer, index) {
-        if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
-      },
+  'STREAM-LARGE-REPLAY-CUT': () =>
+    onStreams(() => {
+      let sent = 0;
+      return {
+        onEvent(event, writer) {
+          if (writer.closed) return;
+          writer.emit(event);
+          sent += stringifyJson(event).length;
+          if (sent > 16 * 1024 * 1024) writer.destroy();
+        },
+      };
     }),
+  'STREAM-RESUME-WITHOUT-STATUS': () => ({
+    stream: (ctx) =>
+      typeof requestObject(ctx.original)?.cursor !== 'string'
+        ? undefined
+        : {
+            onEvent(event, writer, index) {
+              if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
+            },
+          },
   }),
   'STREAM-ONE-SUBSCRIBER-PER-TOKEN': () => {
     const newest = new Map<string, number>();
@@ -184,20 +228,31 @@ export const code: FaultCode = {
       };
     },
   }),
-  'STREAM-OPEN-AFTER-ERROR': () => onStreams(() => ({
-    async onEvent(event, writer) {
-      writer.emit(event);
-      if (isEvent(event, 'error')) {
-        writer.emit({ type: 'status', txn_ts: jsonInt(nowMicros()), cursor: typeof event.cursor === 'string' ? event.cursor : '', stats: isJsonObject(event.stats) ? event.stats : {} });
-        await holdOpen(writer);
-      }
-    },
-  })),
-  'STREAM-PERMISSION-LOSS-CODE': () => onStreams(() => ({
-    onEvent(event, writer) {
-      writer.emit(isErrorEvent(event, 'permission_loss') ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } } : event);
-    },
-  })),
+  'STREAM-OPEN-AFTER-ERROR': () =>
+    onStreams(() => ({
+      async onEvent(event, writer) {
+        writer.emit(event);
+        if (isEvent(event, 'error')) {
+          writer.emit({
+            type: 'status',
+            txn_ts: jsonInt(nowMicros()),
+            cursor: typeof event.cursor === 'string' ? event.cursor : '',
+            stats: isJsonObject(event.stats) ? event.stats : {},
+          });
+          await holdOpen(writer);
+        }
+      },
+    })),
+  'STREAM-PERMISSION-LOSS-CODE': () =>
+    onStreams(() => ({
+      onEvent(event, writer) {
+        writer.emit(
+          isErrorEvent(event, 'permission_loss')
+            ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } }
+            : event,
+        );
+      },
+    })),
   'STREAM-ROLE-CHANGE-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'update', (ref) => isJsonObject(ref) && 'role' in ref)),
   'STREAM-LOGOUT-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'logout')),
   'STREAM-RETENTION-WITHOUT-STATUS': () => ({
@@ -275,25 +330,26 @@ export const code: FaultCode = {
       }),
     };
   },
-  'STREAM-BUFFERED': () => onStreams(() => {
-    let buffered = '';
-    return {
-      async onEvent(event, writer) {
-        if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
-        buffered += `${stringifyJson(event)}\r\n`;
-        if (buffered.length < 16 * 1024) return;
-        const out = buffered;
-        buffered = '';
-        await writer.writeRaw(out);
+  'STREAM-BUFFERED': () =>
+    onStreams(() => {
+      let buffered = '';
+      return {
+        async onEvent(event, writer) {
+          if (!isEvent(event, ...DATA_EVENT_TYPES)) return writer.emit(event);
+          buffered += `${stringifyJson(event)}\r\n`;
+          if (buffered.length < 16 * 1024) return;
+          const out = buffered;
+          buffered = '';
+          await writer.writeRaw(out);
+        },
+      };
+    }),
+  'STREAM-ENDS-AFTER-STATUS': () =>
+    onStreams(() => ({
+      async onEvent(event, writer, index) {
+        if (index > 0) return writer.emit(event);
+        await writer.writeRaw(`${stringifyJson(event)}\r\n`);
+        writer.destroy();
       },
-    };
-  }),
-  'STREAM-ENDS-AFTER-STATUS': () => onStreams(() => ({
-    async onEvent(event, writer, index) {
-      if (index > 0) return writer.emit(event);
-      await writer.writeRaw(`${stringifyJson(event)}\r\n`);
-      writer.destroy();
-    },
-  })),
-
+    })),
 };

@@ -2,11 +2,44 @@
 import type { ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { answerError, dataMembers, isDocumentKey, refKey, topLevel } from './lib/records.js';
-import { bodyJson, editObjects, expressionUses, hasErrorCode, isV4Query, nativeCollectionOf, onJson, onResponse, records, rewriteExpression, rewriteResponse, topLevelForm, v4Expression, withHeader, withJsonBody, withStatus } from './lib/rewrites.js';
+import {
+  bodyJson,
+  editObjects,
+  expressionUses,
+  hasErrorCode,
+  isV4Query,
+  nativeCollectionOf,
+  onJson,
+  onResponse,
+  records,
+  rewriteExpression,
+  rewriteResponse,
+  topLevelForm,
+  v4Expression,
+  withHeader,
+  withJsonBody,
+  withStatus,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
-const WRITE_FORMS = ['create', 'update', 'replace', 'delete', 'insert', 'remove', 'create_collection', 'create_class', 'create_database', 'create_key', 'create_index', 'create_role', 'create_function', 'login', 'logout'];
+const WRITE_FORMS = [
+  'create',
+  'update',
+  'replace',
+  'delete',
+  'insert',
+  'remove',
+  'create_collection',
+  'create_class',
+  'create_database',
+  'create_key',
+  'create_index',
+  'create_role',
+  'create_function',
+  'login',
+  'logout',
+];
 
 function writes(request: ProxiedRequest): boolean {
   return WRITE_FORMS.some((form) => expressionUses(request, form));
@@ -63,7 +96,9 @@ export const code: FaultCode = {
   'TXN-TS-PER-WRITE': onJson(
     (body, ctx) => writes(ctx.original) && Array.isArray(isJsonObject(body) ? body.resource : undefined),
     (body) => {
-      const written = ((body as JsonObject).resource as unknown[]).filter((item): item is JsonObject => isJsonObject(item) && isJsonInteger(item.ts));
+      const written = ((body as JsonObject).resource as unknown[]).filter(
+        (item): item is JsonObject => isJsonObject(item) && isJsonInteger(item.ts),
+      );
       written.forEach((record, index) => {
         record.ts = jsonInt(BigInt(String(record.ts)) + BigInt(index));
       });
@@ -75,7 +110,8 @@ export const code: FaultCode = {
     return {
       request: (req) => {
         const expression = topLevel(req);
-        const steps = expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : undefined;
+        const steps =
+          expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : undefined;
         const last = steps?.at(-1);
         if (steps === undefined || steps.length < 2 || !isJsonObject(last) || !('abort' in last)) return undefined;
         const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] })) };
@@ -85,7 +121,10 @@ export const code: FaultCode = {
       response: (res, ctx) => {
         const abort = aborted.get(ctx.request);
         if (abort === undefined) return undefined;
-        return answerError(res, 400, 'transaction aborted', typeof abort.message === 'string' ? abort.message : 'aborted', ['do', jsonInt(abort.at)]);
+        return answerError(res, 400, 'transaction aborted', typeof abort.message === 'string' ? abort.message : 'aborted', [
+          'do',
+          jsonInt(abort.at),
+        ]);
       },
     };
   },
@@ -98,12 +137,25 @@ export const code: FaultCode = {
         const terms = Array.isArray(record.terms) ? record.terms : [];
         const field = terms.length === 1 && isJsonObject(terms[0]) && Array.isArray(terms[0].field) ? terms[0].field : [];
         const source = refKey(record.source);
-        if (nativeCollectionOf(record) === 'indexes' && record.unique === true && source?.startsWith('collections/') && field.length === 2 && field[0] === 'data' && typeof field[1] === 'string') {
+        if (
+          nativeCollectionOf(record) === 'indexes' &&
+          record.unique === true &&
+          source?.startsWith('collections/') &&
+          field.length === 2 &&
+          field[0] === 'data' &&
+          typeof field[1] === 'string'
+        ) {
           uniqueFields.set(source.slice('collections/'.length), field[1]);
         }
         const key = refKey(record.ref);
         const uniqueField = key === undefined ? undefined : uniqueFields.get(key.split('/')[0]!);
-        if (key !== undefined && isDocumentKey(key) && uniqueField !== undefined && isJsonObject(record.data) && uniqueField in record.data) {
+        if (
+          key !== undefined &&
+          isDocumentKey(key) &&
+          uniqueField !== undefined &&
+          isJsonObject(record.data) &&
+          uniqueField in record.data
+        ) {
           taken.add(`${key.split('/')[0]}\u0000${stringifyJson(record.data[uniqueField])}`);
         }
       }
@@ -128,7 +180,9 @@ export const code: FaultCode = {
       response: (res, ctx) => {
         learn(bodyJson(res));
         const at = violations.get(ctx.request);
-        return at === undefined ? undefined : answerError(res, 400, 'instance not unique', 'document is not unique.', ['do', jsonInt(at), 'create']);
+        return at === undefined
+          ? undefined
+          : answerError(res, 400, 'instance not unique', 'document is not unique.', ['do', jsonInt(at), 'create']);
       },
     };
   },
@@ -179,7 +233,10 @@ export const code: FaultCode = {
         if (!isCreate(ctx.original)) return undefined;
         inFlight.leave('create');
         if (inFlight.count('create') === 0 || !hasErrorCode(bodyJson(res), 'instance not unique')) return undefined;
-        return withStatus(withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Unique constraint violated during commit.' }] }), 500);
+        return withStatus(
+          withJsonBody(res, { errors: [{ code: 'internal server error', description: 'Unique constraint violated during commit.' }] }),
+          500,
+        );
       },
     };
   },
@@ -216,13 +273,15 @@ export const code: FaultCode = {
     return {
       request: (req) => {
         if (writes(req)) return undefined;
-        return rewriteExpression((expression) => editObjects(expression, (object) => {
-          const key = refKey(object.get ?? object.exists);
-          const at = key === undefined ? undefined : lastWrite.get(key);
-          if (at === undefined || Object.keys(object).length !== 1) return false;
-          object.ts = jsonInt(at - 1n);
-          return true;
-        }))!(req);
+        return rewriteExpression((expression) =>
+          editObjects(expression, (object) => {
+            const key = refKey(object.get ?? object.exists);
+            const at = key === undefined ? undefined : lastWrite.get(key);
+            if (at === undefined || Object.keys(object).length !== 1) return false;
+            object.ts = jsonInt(at - 1n);
+            return true;
+          }),
+        )!(req);
       },
       response: (res, ctx) => {
         const time = res.headers['x-txn-time'];
@@ -248,7 +307,12 @@ export const code: FaultCode = {
     },
   ),
   'TXN-NOW-BEHIND-READ-TIME': onResponse(
-    (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
+    (res, ctx) =>
+      isV4Query(ctx.original) &&
+      res.status === 200 &&
+      !writes(ctx.original) &&
+      (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) &&
+      /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
     (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
   ),
 };

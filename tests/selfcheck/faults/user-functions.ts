@@ -1,7 +1,25 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
-import { bodyJson, editErrors, expressionUses, isV4Query, nativeCollectionOf, onExpression, onJson, onObjects, onResponse, rewriteExpression, rewriteResponse, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus, onRecords } from './lib/rewrites.js';
+import {
+  bodyJson,
+  editErrors,
+  expressionUses,
+  isV4Query,
+  nativeCollectionOf,
+  onExpression,
+  onJson,
+  onObjects,
+  onResponse,
+  rewriteExpression,
+  rewriteResponse,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+  onRecords,
+} from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The first error of a v4 error body, when it has `code`. */
@@ -45,13 +63,21 @@ export const code: FaultCode = {
     },
     (res) => {
       const error = firstErrorWith(bodyJson(res), 'invalid ref')!;
-      return withStatus(withJsonBody(res, { errors: [{ position: error.position, code: 'instance not found', description: 'Function not found.' }] }), 404);
+      return withStatus(
+        withJsonBody(res, { errors: [{ position: error.position, code: 'instance not found', description: 'Function not found.' }] }),
+        404,
+      );
     },
   ),
   'UDF-CALL-DENIED-AS-CALL-ERROR': () => ({
     response: rewriteCallError('permission denied', (error) => ({
       status: 400,
-      error: { position: error.position, code: 'call error', description: 'Calling the function resulted in an error.', cause: [{ ...error, position: [] }] },
+      error: {
+        position: error.position,
+        code: 'call error',
+        description: 'Calling the function resulted in an error.',
+        cause: [{ ...error, position: [] }],
+      },
     })),
   }),
   'UDF-STACK-OVERFLOW-WRAPPED': () => ({
@@ -66,22 +92,34 @@ export const code: FaultCode = {
     return true;
   }),
   'UDF-DUPLICATE-NAME-ACCEPTED': onResponse(
-    (res, ctx) => topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
-    (res) => withStatus(withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }), 201),
+    (res, ctx) =>
+      topLevelForm(ctx.original) === 'create_function' && firstErrorWith(bodyJson(res), 'instance already exists') !== undefined,
+    (res) =>
+      withStatus(
+        withJsonBody(res, { resource: { ref: { '@ref': { id: 'taken', collection: { '@ref': { id: 'functions' } } } }, name: 'taken' } }),
+        201,
+      ),
   ),
   'UDF-ROLE-IGNORED': onObjects((object) => {
-    const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+    const params =
+      isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
     if (params === undefined || !('role' in params)) return false;
     delete params.role;
     return true;
   }),
   'UDF-CALL-TARGET-TYPE-WORDING': onJson(
     (_body, ctx) => isV4Query(ctx.original) && expressionUses(ctx.original, 'call'),
-    (body) => editErrors(body, (error) => {
-      if (error.code !== 'invalid argument' || typeof error.description !== 'string' || !error.description.startsWith('Identifier expected')) return false;
-      error.description = error.description.replace('Identifier expected', 'String or Ref expected');
-      return true;
-    }),
+    (body) =>
+      editErrors(body, (error) => {
+        if (
+          error.code !== 'invalid argument' ||
+          typeof error.description !== 'string' ||
+          !error.description.startsWith('Identifier expected')
+        )
+          return false;
+        error.description = error.description.replace('Identifier expected', 'String or Ref expected');
+        return true;
+      }),
   ),
   'UDF-FUNCTIONS-LISTING-EMPTY': onJson(
     (_body, ctx) => topLevelForm(ctx.original) === 'paginate' && expressionUses(ctx.original, 'functions'),
@@ -97,7 +135,11 @@ export const code: FaultCode = {
       const expression = v4Expression(ctx.original);
       return res.status === 200 && isJsonObject(expression) && 'call' in expression && typeof expression.call === 'string';
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['call'], code: 'invalid argument', description: 'Ref expected, String provided.' }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, { errors: [{ position: ['call'], code: 'invalid argument', description: 'Ref expected, String provided.' }] }),
+        400,
+      ),
   ),
   'UDF-BODY-WRITES-OWN-TRANSACTION': () => ({
     request: rewriteExpression((expression) => {
@@ -108,15 +150,26 @@ export const code: FaultCode = {
       return aborts;
     }),
     response: rewriteResponse(
-      (res, ctx) => {
+      (_res, ctx) => {
         const expression = v4Expression(ctx.original);
-        return Array.isArray(expression) && expression.some((e) => isJsonObject(e) && 'call' in e) && expression.some((e) => isJsonObject(e) && 'abort' in e);
+        return (
+          Array.isArray(expression) &&
+          expression.some((e) => isJsonObject(e) && 'call' in e) &&
+          expression.some((e) => isJsonObject(e) && 'abort' in e)
+        );
       },
       (res, ctx) => {
         const expression = v4Expression(ctx.original) as unknown[];
         const at = expression.findIndex((e) => isJsonObject(e) && 'abort' in e);
         const reason = (expression[at] as JsonObject).abort;
-        return withStatus(withJsonBody(res, { errors: [{ position: [jsonInt(at)], code: 'transaction aborted', description: typeof reason === 'string' ? reason : 'aborted' }] }), 400);
+        return withStatus(
+          withJsonBody(res, {
+            errors: [
+              { position: [jsonInt(at)], code: 'transaction aborted', description: typeof reason === 'string' ? reason : 'aborted' },
+            ],
+          }),
+          400,
+        );
       },
     ),
   }),
@@ -125,21 +178,33 @@ export const code: FaultCode = {
       const expression = v4Expression(ctx.original);
       return res.status === 201 && isJsonObject(expression) && isJsonObject(expression.create) && 'functions' in expression.create;
     },
-    (res) => withStatus(withJsonBody(res, { errors: [{ position: ['create'], code: 'invalid argument', description: 'Collection Ref expected, Ref provided.' }] }), 400),
+    (res) =>
+      withStatus(
+        withJsonBody(res, {
+          errors: [{ position: ['create'], code: 'invalid argument', description: 'Collection Ref expected, Ref provided.' }],
+        }),
+        400,
+      ),
   ),
   'UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT': onJson(
-    (body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
-    (body) => editErrors(body, (error) => {
-      const failures = Array.isArray(error.failures) ? error.failures : [];
-      if (error.code !== 'validation failed' || !failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && ['name', 'data'].includes(String(f.field[0])))) return false;
-      error.code = 'invalid argument';
-      error.description = 'Object expected.';
-      delete error.failures;
-      return true;
-    }),
+    (_body, context) => context.status === 400 && topLevelForm(context.original) === 'create_function',
+    (body) =>
+      editErrors(body, (error) => {
+        const failures = Array.isArray(error.failures) ? error.failures : [];
+        if (
+          error.code !== 'validation failed' ||
+          !failures.some((f) => isJsonObject(f) && Array.isArray(f.field) && ['name', 'data'].includes(String(f.field[0])))
+        )
+          return false;
+        error.code = 'invalid argument';
+        error.description = 'Object expected.';
+        delete error.failures;
+        return true;
+      }),
   ),
   'UDF-STRING-BODY-STORED': onObjects((object) => {
-    const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+    const params =
+      isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
     if (params === undefined || typeof params.body !== 'string') return false;
     params.body = { query: { lambda: '_', expr: params.body } };
     return true;
@@ -149,16 +214,25 @@ export const code: FaultCode = {
       if (res.status !== 200 && res.status !== 201) return false;
       let named = false;
       forEachObject(v4Expression(ctx.original), (object) => {
-        const params = isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
+        const params =
+          isJsonObject(object.create_function) && isJsonObject(object.create_function.object) ? object.create_function.object : undefined;
         const roles = params === undefined ? [] : Array.isArray(params.role) ? params.role : [params.role];
-        if (roles.some((role) => typeof role === 'string' && !['admin', 'server', 'server-readonly', 'client'].includes(role))) named = true;
+        if (roles.some((role) => typeof role === 'string' && !['admin', 'server', 'server-readonly', 'client'].includes(role)))
+          named = true;
       });
       return named;
     },
     (res) =>
       withStatus(
         withJsonBody(res, {
-          errors: [{ position: ['create_function'], code: 'validation failed', description: 'document data is not valid.', failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }] }],
+          errors: [
+            {
+              position: ['create_function'],
+              code: 'validation failed',
+              description: 'document data is not valid.',
+              failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }],
+            },
+          ],
         }),
         400,
       ),

@@ -59,25 +59,30 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ select: ['data'], from: parsed.value })) };
     },
   }),
-  'V4STREAM-START-EVENT-DIFFERS': () => onV4Streams(() => ({
-    onEvent(event, writer) {
-      if (isV4Event(event, 'start')) writer.emit({ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) });
-      else writer.emit(event);
-    },
-  })),
-  'V4STREAM-DELETE-ENDS-STREAM': () => onV4Streams(() => ({
-    async onEvent(event, writer) {
-      if (!isV4Event(event, 'version') || body(event)?.action !== 'delete') return writer.emit(event);
-      // The delete event itself arrives; the connection is cut once it is flushed.
-      await writer.writeRaw(stringifyJson(event) + '\r\n');
-      writer.destroy();
-    },
-  })),
+  'V4STREAM-START-EVENT-DIFFERS': () =>
+    onV4Streams(() => ({
+      onEvent(event, writer) {
+        if (isV4Event(event, 'start')) writer.emit({ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) });
+        else writer.emit(event);
+      },
+    })),
+  'V4STREAM-DELETE-ENDS-STREAM': () =>
+    onV4Streams(() => ({
+      async onEvent(event, writer) {
+        if (!isV4Event(event, 'version') || body(event)?.action !== 'delete') return writer.emit(event);
+        // The delete event itself arrives; the connection is cut once it is flushed.
+        await writer.writeRaw(`${stringifyJson(event)}\r\n`);
+        writer.destroy();
+      },
+    })),
   'V4STREAM-DEFAULT-EVERY-FIELD': () => withFields((fields) => (fields === null ? V4_EVENT_FIELD_ORDER.join(',') : undefined)),
   'V4STREAM-FIELDS-IN-REQUEST-ORDER': () => ({
     stream: (ctx) => {
       if (!isV4Stream(ctx.original)) return undefined;
-      const named = new URL(ctx.original.path, 'http://proxy').searchParams.get('fields')?.split(',').map((f) => f.trim());
+      const named = new URL(ctx.original.path, 'http://proxy').searchParams
+        .get('fields')
+        ?.split(',')
+        .map((f) => f.trim());
       if (named === undefined) return undefined;
       return {
         onEvent(event, writer) {
@@ -90,19 +95,21 @@ export const code: FaultCode = {
       };
     },
   }),
-  'V4STREAM-UNKNOWN-FIELD-IGNORED': () => withFields((fields) => {
-    if (fields === null) return undefined;
-    const known = fields.split(',').filter((f) => (V4_EVENT_FIELD_ORDER as readonly string[]).includes(f.trim()));
-    return known.length === fields.split(',').length ? undefined : known.length === 0 ? null : known.join(',');
-  }),
-  'V4STREAM-SET-DOCUMENT-WITH-DATA': () => onV4Streams(() => ({
-    onEvent(event, writer) {
-      const fields = isV4Event(event, 'set') ? body(event) : undefined;
-      const document = fields?.document;
-      if (fields === undefined || !isJsonObject(document)) return writer.emit(event);
-      writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
-    },
-  })),
+  'V4STREAM-UNKNOWN-FIELD-IGNORED': () =>
+    withFields((fields) => {
+      if (fields === null) return undefined;
+      const known = fields.split(',').filter((f) => (V4_EVENT_FIELD_ORDER as readonly string[]).includes(f.trim()));
+      return known.length === fields.split(',').length ? undefined : known.length === 0 ? null : known.join(',');
+    }),
+  'V4STREAM-SET-DOCUMENT-WITH-DATA': () =>
+    onV4Streams(() => ({
+      onEvent(event, writer) {
+        const fields = isV4Event(event, 'set') ? body(event) : undefined;
+        const document = fields?.document;
+        if (fields === undefined || !isJsonObject(document)) return writer.emit(event);
+        writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
+      },
+    })),
   'V4STREAM-NO-STREAM-ID': () => ({
     streamHeaders(headers, context) {
       if (!isV4Stream(context.original) || !('x-fauna-stream-id' in headers)) return undefined;
@@ -120,26 +127,40 @@ export const code: FaultCode = {
         return Buffer.from(stringifyJson({ if: { exists: ref }, then: ref, else: { abort: MISSING_DOCUMENT } }));
       },
       (response) => {
-        const refused = v4Errors(bodyJson(response)).some((error) => error.code === 'transaction aborted' && error.description === MISSING_DOCUMENT);
-        return refused ? withJsonBody(withStatus(response, 404), { errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }] }) : response;
+        const refused = v4Errors(bodyJson(response)).some(
+          (error) => error.code === 'transaction aborted' && error.description === MISSING_DOCUMENT,
+        );
+        return refused
+          ? withJsonBody(withStatus(response, 404), {
+              errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }],
+            })
+          : response;
       },
     ),
-  'V4STREAM-PERMISSION-LOSS-SILENT': () => onV4Streams(() => ({
-    onEvent(event, writer) {
-      if (!isV4Event(event, 'error')) writer.emit(event);
-    },
-  })),
-  'V4STREAM-UPDATE-AS-CREATE': () => editV4Bodies('version', (fields) => (fields.action === 'update' ? { ...fields, action: 'create' } : undefined)),
-  'V4STREAM-CREATE-AS-UPDATE': () => editV4Bodies('version', (fields) => (fields.action === 'create' ? { ...fields, action: 'update' } : undefined)),
-  'V4STREAM-DIFF-IS-DOCUMENT': () => editV4Bodies('version', (fields) => (isJsonObject(fields.diff) && isJsonObject(fields.document) ? { ...fields, diff: fields.document } : undefined)),
-  'V4STREAM-INDEX-WITHOUT-VALUES': () => editV4Bodies('set', (fields) => (isJsonObject(fields.index) ? { ...fields, index: { ...fields.index, values: [] } } : undefined)),
-  'V4STREAM-DOCUMENTS-REMOVE-DROPPED': () => onV4Streams(() => ({
-    onEvent(event, writer) {
-      const fields = isV4Event(event, 'set') ? body(event) : undefined;
-      if (fields?.action === 'remove' && !('index' in fields)) return;
-      writer.emit(event);
-    },
-  })),
+  'V4STREAM-PERMISSION-LOSS-SILENT': () =>
+    onV4Streams(() => ({
+      onEvent(event, writer) {
+        if (!isV4Event(event, 'error')) writer.emit(event);
+      },
+    })),
+  'V4STREAM-UPDATE-AS-CREATE': () =>
+    editV4Bodies('version', (fields) => (fields.action === 'update' ? { ...fields, action: 'create' } : undefined)),
+  'V4STREAM-CREATE-AS-UPDATE': () =>
+    editV4Bodies('version', (fields) => (fields.action === 'create' ? { ...fields, action: 'update' } : undefined)),
+  'V4STREAM-DIFF-IS-DOCUMENT': () =>
+    editV4Bodies('version', (fields) =>
+      isJsonObject(fields.diff) && isJsonObject(fields.document) ? { ...fields, diff: fields.document } : undefined,
+    ),
+  'V4STREAM-INDEX-WITHOUT-VALUES': () =>
+    editV4Bodies('set', (fields) => (isJsonObject(fields.index) ? { ...fields, index: { ...fields.index, values: [] } } : undefined)),
+  'V4STREAM-DOCUMENTS-REMOVE-DROPPED': () =>
+    onV4Streams(() => ({
+      onEvent(event, writer) {
+        const fields = isV4Event(event, 'set') ? body(event) : undefined;
+        if (fields?.action === 'remove' && !('index' in fields)) return;
+        writer.emit(event);
+      },
+    })),
   'V4STREAM-HISTORY-EDIT-AS-VERSION': () => {
     const inserts: bigint[] = [];
     return {
@@ -153,12 +174,15 @@ export const code: FaultCode = {
         onEvent(event, writer) {
           const ts = inserts.shift();
           if (ts !== undefined && isV4Event(event, 'version') && isJsonObject(event.event) && isJsonObject(event.event.document)) {
-            writer.emit({ ...event, txn: jsonInt(ts), event: { ...event.event, action: 'create', document: { ...event.event.document, ts: jsonInt(ts) } } });
+            writer.emit({
+              ...event,
+              txn: jsonInt(ts),
+              event: { ...event.event, action: 'create', document: { ...event.event.document, ts: jsonInt(ts) } },
+            });
           }
           writer.emit(event);
         },
       })),
     };
   },
-
 };

@@ -1,12 +1,7 @@
 // Hostile servers the suite must survive: each must end the run within its deadlines, with the affected
 // tests failed for a clear reason, never a crash or a hang. Stream behaviours sit on the fault proxy in
 // front of a real upstream, because the suite must first create an event source before it can stream.
-import {
-  createServer as createHttpServer,
-  type RequestListener,
-  type Server as HttpServer,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Area } from '../fault.js';
 import { stringifyJson } from '../json-body.js';
@@ -205,7 +200,7 @@ const streamByteByByte: HostileServer = {
       hooks: {
         stream: () => ({
           async onEvent(event, writer) {
-            for (const byte of Buffer.from(stringifyJson(event) + '\r\n')) {
+            for (const byte of Buffer.from(`${stringifyJson(event)}\r\n`)) {
               if (writer.closed) return;
               await writer.writeRaw(Buffer.of(byte));
               await writer.pause(SLOW_BYTE_DELAY_MS);
@@ -219,7 +214,8 @@ const streamByteByByte: HostileServer = {
 const streamCutMidEvent: HostileServer = {
   id: 'STREAM-CUT-MID-EVENT',
   title: 'Closes streams in the middle of an event',
-  description: 'In front of a real server; every `/stream/1` response passes its status event, sends half of the next event and cuts the connection.',
+  description:
+    'In front of a real server; every `/stream/1` response passes its status event, sends half of the next event and cuts the connection.',
   area: 'events',
   reason: /clos|end|terminat|abort|socket|premature|incomplete|json|time|expected/i,
   needsUpstream: true,

@@ -13,16 +13,30 @@ const throughput = {
   loadBefore: 0.12,
   loadAfter: 1.5,
   results: [
-    { name: 'Create ratio', value: 32043, unit: 'req/s', baseline: 56413, ratio: 0.568, goal: 'ratio ≥ 0.6', met: false, detail: { cpuCostRatio: 0.534 } },
+    {
+      name: 'Create ratio',
+      value: 32043,
+      unit: 'req/s',
+      baseline: 56413,
+      ratio: 0.568,
+      goal: 'ratio ≥ 0.6',
+      met: false,
+      detail: { cpuCostRatio: 0.534 },
+    },
     { name: 'Get | by ref', value: 43167, unit: 'req/s', baseline: 54998, ratio: 0.785, goal: 'ratio ≥ 0.6', met: true },
   ],
 };
 
 describe('bench/RESULTS.md', () => {
   it('lists every figure with its ratio, CPU ratio and goal, names the machine and its load, and shows failed files', () => {
-    const recorded = mergeRun({ files: [] }, run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]));
+    const recorded = mergeRun(
+      { files: [] },
+      run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]),
+    );
     const text = renderResultsMarkdown(recorded);
-    expect(text).toContain('Measured 2026-11-28T12:00:00.000Z: 2 cores (AMD EPYC), node v20.20.2, linux/x64; load average 0.12 before, 1.50 after.');
+    expect(text).toContain(
+      'Measured 2026-11-28T12:00:00.000Z: 2 cores (AMD EPYC), node v20.20.2, linux/x64; load average 0.12 before, 1.50 after.',
+    );
     expect(text).toContain('| Create ratio | 32,043 req/s | 56,413 | 0.57 | 0.53 | ratio ≥ 0.6 | **not met** |');
     expect(text).toContain('| Get \\| by ref | 43,167 req/s | 54,998 | 0.79 |  | ratio ≥ 0.6 | met |');
     expect(text).toContain('## memory.bench.ts');
@@ -30,7 +44,10 @@ describe('bench/RESULTS.md', () => {
   });
 
   it('a full run of one file replaces only that file, and a quick run records nothing', () => {
-    const first = mergeRun({ files: [] }, run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]));
+    const first = mergeRun(
+      { files: [] },
+      run('2026-11-28T12:00:00.000Z', false, [throughput, { file: 'memory.bench.ts', results: [], error: 'server exited' }]),
+    );
     const memory = { file: 'memory.bench.ts', results: [{ name: 'heap after 100k', value: 90, unit: 'MB' }] };
     const second = mergeRun(first, run('2026-11-29T08:00:00.000Z', false, [memory]));
     expect(second.files.map((f) => [f.file, f.measuredAt])).toEqual([

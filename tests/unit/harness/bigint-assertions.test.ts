@@ -16,14 +16,23 @@ function failureOf(assertion: () => unknown): Error & { actual?: unknown; expect
 describe('BigInt operands of failing assertions', () => {
   it('finds a BigInt at any depth of arrays, objects, Maps and Sets', () => {
     expect([1n, { a: [2n] }, new Map([['k', 3n]]), new Set([4n])].map((v) => holdsBigInt(v))).toEqual([true, true, true, true]);
-    expect([1, 'x', null, undefined, { a: [1.5] }, new Map([['k', 'v']])].map((v) => holdsBigInt(v))).toEqual([false, false, false, false, false, false]);
+    expect([1, 'x', null, undefined, { a: [1.5] }, new Map([['k', 'v']])].map((v) => holdsBigInt(v))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(holdsBigInt(cyclic)).toBe(false);
   });
 
   it('allure cannot record raw BigInt operands (the reason for the wrapping)', () => {
-    expect(() => getMessageAndTraceFromError({ name: 'AssertionError', message: 'm', actual: { a: 1n }, expected: { a: 2n } } as Error)).toThrow(/BigInt/);
+    expect(() =>
+      getMessageAndTraceFromError({ name: 'AssertionError', message: 'm', actual: { a: 1n }, expected: { a: 2n } } as Error),
+    ).toThrow(/BigInt/);
   });
 
   it('a failing toEqual over BigInt values keeps its message and carries printed operands allure can record', () => {
@@ -41,7 +50,12 @@ describe('BigInt operands of failing assertions', () => {
   });
 
   it('a rejected .resolves assertion is fixed before anyone awaits it', async () => {
-    const error = await expect(Promise.resolve({ a: 1n })).resolves.toEqual({ a: 2n }).then(() => undefined, (e: unknown) => e as Error & { actual?: unknown });
+    const error = await expect(Promise.resolve({ a: 1n }))
+      .resolves.toEqual({ a: 2n })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error & { actual?: unknown },
+      );
     expect(error?.actual).toBe('{\n  a: 1n\n}');
   });
 

@@ -19,7 +19,10 @@ beforeAll(async () => {
     if (req.url === '/huge-declared' || req.url === '/huge-chunked') {
       // 17 MiB of one JSON string, announced by content-length or sent chunked without one.
       const size = MAX_RESPONSE_BYTES + 1024 * 1024;
-      res.writeHead(200, { 'content-type': 'application/json', ...(req.url === '/huge-declared' ? { 'content-length': String(size + 4) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(req.url === '/huge-declared' ? { 'content-length': String(size + 4) } : {}),
+      });
       res.write('{"x":"');
       const chunk = Buffer.alloc(1024 * 1024, 'x');
       for (let sent = 0; sent < size && !res.destroyed; sent += chunk.length) res.write(chunk);

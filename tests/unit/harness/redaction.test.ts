@@ -16,8 +16,16 @@ describe('redaction', () => {
   });
 
   it('removes secret and password fields and any string containing a known secret', () => {
-    const out = redactValue({ resource: { secret: 'unregistered-but-a-secret-field', hashed_secret: '$2a$x', data: { note: `scoped ${secret}:db:admin`, password: 'p4ssw0rd!' } } });
-    expect(out).toEqual({ resource: { secret: REDACTED, hashed_secret: '$2a$x', data: { note: `scoped ${REDACTED}:db:admin`, password: REDACTED } } });
+    const out = redactValue({
+      resource: {
+        secret: 'unregistered-but-a-secret-field',
+        hashed_secret: '$2a$x',
+        data: { note: `scoped ${secret}:db:admin`, password: 'p4ssw0rd!' },
+      },
+    });
+    expect(out).toEqual({
+      resource: { secret: REDACTED, hashed_secret: '$2a$x', data: { note: `scoped ${REDACTED}:db:admin`, password: REDACTED } },
+    });
     expect(JSON.stringify(out)).not.toContain(secret);
   });
 

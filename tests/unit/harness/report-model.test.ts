@@ -34,10 +34,12 @@ const outcome = (over: Partial<TestOutcome>): TestOutcome => ({
 
 describe('conformance report', () => {
   it('matches its schema and scores requirements', () => {
-    const report = buildReport(info(), spec, [
-      outcome({}),
-      outcome({ id: 'b', requirements: [second!.id], status: 'failed', error: 'boom' }),
-    ], []);
+    const report = buildReport(
+      info(),
+      spec,
+      [outcome({}), outcome({ id: 'b', requirements: [second!.id], status: 'failed', error: 'boom' })],
+      [],
+    );
     const check = validate('conformance-report', JSON.parse(JSON.stringify(report)));
     expect(check.errors).toEqual([]);
     expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('passed');
@@ -49,7 +51,12 @@ describe('conformance report', () => {
   });
 
   it('flags a test without IDs and one with an unknown ID, and fails the run', () => {
-    const report = buildReport(info(), spec, [outcome({ id: 'bare', requirements: undefined }), outcome({ id: 'typo', requirements: ['NOPE-NOPE-999'] })], []);
+    const report = buildReport(
+      info(),
+      spec,
+      [outcome({ id: 'bare', requirements: undefined }), outcome({ id: 'typo', requirements: ['NOPE-NOPE-999'] })],
+      [],
+    );
     expect(report.tagProblems).toEqual([
       { test: 'bare', problem: 'the test declares no requirement IDs' },
       { test: 'typo', problem: 'unknown requirement ID NOPE-NOPE-999 (not in spec/requirements.json)' },
@@ -74,25 +81,51 @@ describe('conformance report', () => {
   });
 
   it('reports a test that needs a target setting as needs-setting: listed with the flag, not untested, never failing', () => {
-    const note = 'needs the operations one account\'s event streams and feed polls may consume: pass --ops-limit N';
-    const report = buildReport(info({ failOnUntestedMust: true }), spec, [outcome({ status: 'skipped', skipNote: note, needsSetting: 'opsLimit' }), ...must.slice(1).map((r) => outcome({ id: r.id, requirements: [r.id] }))], []);
+    const note = "needs the operations one account's event streams and feed polls may consume: pass --ops-limit N";
+    const report = buildReport(
+      info({ failOnUntestedMust: true }),
+      spec,
+      [
+        outcome({ status: 'skipped', skipNote: note, needsSetting: 'opsLimit' }),
+        ...must.slice(1).map((r) => outcome({ id: r.id, requirements: [r.id] })),
+      ],
+      [],
+    );
     expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
     expect(report.tests[0]).toMatchObject({ result: 'skipped', status: 'needs-setting', setting: 'opsLimit', note });
     expect(report.requirements.find((r) => r.id === first!.id)?.status).toBe('needs-setting');
-    expect(report.needsSettings).toEqual([{ setting: 'opsLimit', description: "the operations one account's event streams and feed polls may consume", flag: '--ops-limit N', env: 'FAUNA_CONFORMANCE_OPS_LIMIT', configKey: 'target.opsLimit', requirements: [first!.id] }]);
+    expect(report.needsSettings).toEqual([
+      {
+        setting: 'opsLimit',
+        description: "the operations one account's event streams and feed polls may consume",
+        flag: '--ops-limit N',
+        env: 'FAUNA_CONFORMANCE_OPS_LIMIT',
+        configKey: 'target.opsLimit',
+        requirements: [first!.id],
+      },
+    ]);
     expect(report.untestedMust).toEqual([]);
     expect(report.outcome).toBe('passed');
-    expect(renderSummary(report)).toContain(`| ${first!.id} | the operations one account's event streams and feed polls may consume | \`--ops-limit N\` |`);
+    expect(renderSummary(report)).toContain(
+      `| ${first!.id} | the operations one account's event streams and feed polls may consume | \`--ops-limit N\` |`,
+    );
   });
 
   it('fails a run whose target stopped answering with that reason, its tests not run and no MUST judged', () => {
     const targetLost = 'target http://127.0.0.1:8443 stopped answering: GET /ping got no answer twice in a row';
-    const report = buildReport(info({ failOnUntestedMust: true, targetLost, filesNotStarted: ['tests/conformance/auth/y.test.ts'] }), spec, [outcome({}), outcome({ id: 'b', status: 'not-run' })], []);
+    const report = buildReport(
+      info({ failOnUntestedMust: true, targetLost, filesNotStarted: ['tests/conformance/auth/y.test.ts'] }),
+      spec,
+      [outcome({}), outcome({ id: 'b', status: 'not-run' })],
+      [],
+    );
     expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
     expect(report).toMatchObject({ outcome: 'failed', targetLost, untestedMust: [], totals: { passed: 1, notRun: 1, failed: 0 } });
     expect(report.tests[1]).toMatchObject({ status: 'not-run', note: `not run: ${targetLost}` });
     expect(report.filesNotStarted).toEqual(['tests/conformance/auth/y.test.ts']);
-    expect(renderSummary(report)).toContain(`Failed because of ${targetLost}; 1 test(s) not run, 1 file(s) not started, 0 test(s) failed before.`);
+    expect(renderSummary(report)).toContain(
+      `Failed because of ${targetLost}; 1 test(s) not run, 1 file(s) not started, 0 test(s) failed before.`,
+    );
   });
 
   it('never passes a run with no tests or with errors outside tests', () => {
@@ -101,14 +134,32 @@ describe('conformance report', () => {
   });
 
   it('keeps the example exchange of a passing test only where it is the first for one of its requirements', () => {
-    const example = { method: 'POST', url: 'http://h/', path: '/', startedAt: '2025-01-01T00:00:00.000Z', durationMs: 1, request: { headers: {} }, response: { status: 201, headers: {} } };
-    const report = buildReport(info(), spec, [
-      outcome({ id: 'a', requirements: [first!.id], example }),
-      outcome({ id: 'b', requirements: [first!.id], example }),
-      outcome({ id: 'c', requirements: [first!.id, second!.id], example }),
-      outcome({ id: 'd', requirements: [second!.id], status: 'failed', error: 'boom', example }),
-    ], []);
+    const example = {
+      method: 'POST',
+      url: 'http://h/',
+      path: '/',
+      startedAt: '2025-01-01T00:00:00.000Z',
+      durationMs: 1,
+      request: { headers: {} },
+      response: { status: 201, headers: {} },
+    };
+    const report = buildReport(
+      info(),
+      spec,
+      [
+        outcome({ id: 'a', requirements: [first!.id], example }),
+        outcome({ id: 'b', requirements: [first!.id], example }),
+        outcome({ id: 'c', requirements: [first!.id, second!.id], example }),
+        outcome({ id: 'd', requirements: [second!.id], status: 'failed', error: 'boom', example }),
+      ],
+      [],
+    );
     expect(validate('conformance-report', JSON.parse(JSON.stringify(report))).errors).toEqual([]);
-    expect(report.tests.map((t) => [t.id, t.example !== undefined])).toEqual([['a', true], ['b', false], ['c', true], ['d', false]]);
+    expect(report.tests.map((t) => [t.id, t.example !== undefined])).toEqual([
+      ['a', true],
+      ['b', false],
+      ['c', true],
+      ['d', false],
+    ]);
   });
 });

@@ -9,10 +9,14 @@ describe('tenantName', () => {
   });
 
   it('gives files of the same name in two folders two tenants (they may run at once)', () => {
-    expect(tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 7)).not.toBe(tenantName('run1', 'tests/conformance/core/functions/sets.test.ts', 7));
+    expect(tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 7)).not.toBe(
+      tenantName('run1', 'tests/conformance/core/functions/sets.test.ts', 7),
+    );
   });
 
   it('changes with the seed', () => {
-    expect(tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 7)).not.toBe(tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 8));
+    expect(tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 7)).not.toBe(
+      tenantName('run1', 'tests/conformance/indexes/sets.test.ts', 8),
+    );
   });
 });

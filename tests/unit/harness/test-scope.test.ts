@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeTestScope, currentTestScope, endFileTestScopes, openTestScope, runInTestScope, testScopeOf } from '../../harness/test-scope.js';
+import {
+  closeTestScope,
+  currentTestScope,
+  endFileTestScopes,
+  openTestScope,
+  runInTestScope,
+  testScopeOf,
+} from '../../harness/test-scope.js';
 import { hookTranscript, recordExchange } from '../../harness/transcript.js';
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
@@ -71,14 +78,24 @@ describe('test scopes', () => {
 describe('the transcript of concurrent vitest tests', () => {
   const transcripts = new Map<string, string[]>();
   const order: string[] = [];
-  const exchange = (path: string) => ({ method: 'GET', url: `http://h${path}`, path, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, request: { headers: {} } });
+  const exchange = (path: string) => ({
+    method: 'GET',
+    url: `http://h${path}`,
+    path,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1,
+    request: { headers: {} },
+  });
 
   describe.concurrent('three tests at once', () => {
     beforeEach((context) => {
       openTestScope(context.task, context.task.name);
     });
     afterEach((context) => {
-      transcripts.set(context.task.name, testScopeOf(context.task)!.exchanges.map((e) => e.path));
+      transcripts.set(
+        context.task.name,
+        testScopeOf(context.task)!.exchanges.map((e) => e.path),
+      );
       closeTestScope(context.task);
     });
     for (const name of ['a', 'b', 'c']) {
@@ -94,7 +111,7 @@ describe('the transcript of concurrent vitest tests', () => {
     }
   });
 
-  it('kept each test\'s exchanges in its own transcript', () => {
+  it("kept each test's exchanges in its own transcript", () => {
     // They did run at once: the first three exchanges came from more than one test.
     expect(new Set(order.slice(0, 3)).size).toBeGreaterThan(1);
     expect(Object.fromEntries(transcripts)).toEqual({ a: ['/a0', '/a1', '/a2'], b: ['/b0', '/b1', '/b2'], c: ['/c0', '/c1', '/c2'] });

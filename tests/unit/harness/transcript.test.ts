@@ -38,12 +38,26 @@ describe('setTranscriptBody', () => {
   });
 
   it('is seen by everything that copies an exchange: spreading, JSON and structured clone', () => {
-    const exchange: Exchange = { method: 'POST', url: 'http://h/', path: '/', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, request: { headers: {} }, response: { status: 200, headers: {} } };
+    const exchange: Exchange = {
+      method: 'POST',
+      url: 'http://h/',
+      path: '/',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 1,
+      request: { headers: {} },
+      response: { status: 200, headers: {} },
+    };
     setTranscriptBody(exchange.request, '{"password":"p"}');
     setTranscriptBody(exchange.response!, '{"resource":2}');
-    expect(JSON.parse(JSON.stringify(exchange))).toMatchObject({ request: { body: { password: 'p' } }, response: { body: { resource: 2 } } });
+    expect(JSON.parse(JSON.stringify(exchange))).toMatchObject({
+      request: { body: { password: 'p' } },
+      response: { body: { resource: 2 } },
+    });
     expect(structuredClone(exchange)).toMatchObject({ request: { body: { password: 'p' } }, response: { body: { resource: 2 } } });
-    expect(redactExchanges([exchange])[0]).toMatchObject({ request: { body: { password: '<redacted>' } }, response: { body: { resource: 2 } } });
+    expect(redactExchanges([exchange])[0]).toMatchObject({
+      request: { body: { password: '<redacted>' } },
+      response: { body: { resource: 2 } },
+    });
   });
 });
 

@@ -17,7 +17,9 @@ interface OrderingCase {
   source: string;
 }
 
-const file = parseWireJson(readFileSync(new URL('../../conformance/ordering/ordering-cases.json', import.meta.url), 'utf8')) as { cases: OrderingCase[] };
+const file = parseWireJson(readFileSync(new URL('../../conformance/ordering/ordering-cases.json', import.meta.url), 'utf8')) as {
+  cases: OrderingCase[];
+};
 const canonical = (v: WireValue): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
 
 /** Every pair of the listed values compares as their positions under `order`. */
@@ -50,7 +52,7 @@ describe('ordering-cases.json agrees with the wire-order model', () => {
     });
   }
 
-  it('reads integers as bigint and decimals as number: 1 and 1.0 are equal in the real service\'s order, the integer first in the SD\'s', () => {
+  it("reads integers as bigint and decimals as number: 1 and 1.0 are equal in the real service's order, the integer first in the SD's", () => {
     const [a, b] = parseWireJson('[1, 1.0]') as [WireValue, WireValue];
     expect(typeof a).toBe('bigint');
     expect(typeof b).toBe('number');
@@ -59,13 +61,19 @@ describe('ordering-cases.json agrees with the wire-order model', () => {
   });
 });
 
-const ref = (id: number): WireValue => ({ '@ref': { id: String(id), collection: { '@ref': { id: 'things', collection: { '@ref': { id: 'collections' } } } } } });
+const ref = (id: number): WireValue => ({
+  '@ref': { id: String(id), collection: { '@ref': { id: 'things', collection: { '@ref': { id: 'collections' } } } } },
+});
 
 describe('IndexModel walks', () => {
-  const field: fc.Arbitrary<WireValue> = fc.oneof(fc.bigInt({ min: -3n, max: 3n }), fc.constantFrom('a', 'B', 1.5, true, null), fc.constant<WireValue>([1n, 'a']));
-  const docs = fc.uniqueArray(fc.integer({ min: 1, max: 999 }), { maxLength: 25 }).chain((ids) =>
-    fc.tuple(...ids.map((id) => fc.record({ x: field, y: field }).map((data): ModelDocument => ({ ref: ref(id), data })))),
+  const field: fc.Arbitrary<WireValue> = fc.oneof(
+    fc.bigInt({ min: -3n, max: 3n }),
+    fc.constantFrom('a', 'B', 1.5, true, null),
+    fc.constant<WireValue>([1n, 'a']),
   );
+  const docs = fc
+    .uniqueArray(fc.integer({ min: 1, max: 999 }), { maxLength: 25 })
+    .chain((ids) => fc.tuple(...ids.map((id) => fc.record({ x: field, y: field }).map((data): ModelDocument => ({ ref: ref(id), data })))));
 
   it('forward and backward walks each list the whole set once, in the same order', () => {
     fc.assert(
@@ -73,7 +81,10 @@ describe('IndexModel walks', () => {
         const model = new IndexModel({ values: [{ field: ['data', 'x'], reverse }, { field: ['data', 'y'] }] }, documents);
         const expected = model.entries([]).map((e) => e.element);
         const forward = model.paginateForward([], size).flatMap((p) => p.data);
-        const backward = model.paginateBackward([], size).reverse().flatMap((p) => p.data);
+        const backward = model
+          .paginateBackward([], size)
+          .reverse()
+          .flatMap((p) => p.data);
         expect(forward).toEqual(expected);
         expect(backward).toEqual(expected);
       }),
@@ -87,12 +98,19 @@ describe('IndexModel walks', () => {
       { ref: ref(2), data: { t: 'a', v: [3n, 1n] } },
       { ref: ref(3), data: { t: 'a' } },
     ]);
-    expect(model.entries(['a']).map((e) => e.cursor)).toEqual([[1n, ref(2)], [2n, ref(1)], [3n, ref(2)]]);
+    expect(model.entries(['a']).map((e) => e.cursor)).toEqual([
+      [1n, ref(2)],
+      [2n, ref(1)],
+      [3n, ref(2)],
+    ]);
     expect(model.entries(['b']).map((e) => e.element)).toEqual([2n]);
   });
 
   it('pages like the service: forward before echoes after, backward after echoes before', () => {
-    const model = new IndexModel({}, [1, 2, 3, 4, 5].map((id) => ({ ref: ref(id) })));
+    const model = new IndexModel(
+      {},
+      [1, 2, 3, 4, 5].map((id) => ({ ref: ref(id) })),
+    );
     expect(model.page([], { size: 2, after: [ref(2)] })).toEqual({ data: [ref(2), ref(3)], before: [ref(2)], after: [ref(4)] });
     expect(model.page([], { size: 2, before: [ref(4)] })).toEqual({ data: [ref(2), ref(3)], before: [ref(2)], after: [ref(4)] });
     expect(model.page([], { size: 3, before: [ref(3)] })).toEqual({ data: [ref(1), ref(2)], after: [ref(3)] });

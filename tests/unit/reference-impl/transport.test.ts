@@ -65,9 +65,18 @@ describe('DualProtocolServer', () => {
           stream.write('{"n":1}\r\n');
           return;
         }
-        exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ protocol: req.protocol, method: req.method, body: req.body.toString('utf8'), q: req.query.get('q') }));
+        exchange.respond(
+          200,
+          { 'content-type': 'application/json' },
+          JSON.stringify({ protocol: req.protocol, method: req.method, body: req.body.toString('utf8'), q: req.query.get('q') }),
+        );
       },
-      { maxBodyBytes: 1024, tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error') },
+      {
+        maxBodyBytes: 1024,
+        tooLarge: canned(413, 'request too large'),
+        busy: canned(429, 'too many requests'),
+        internalError: canned(500, 'internal server error'),
+      },
     );
     const address = await server.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${address.port}`;
@@ -106,7 +115,8 @@ describe('DualProtocolServer', () => {
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     socket.on('error', (err) => (resetOrError = err));
     const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
-    const write = (data: string | Buffer) => new Promise<void>((resolve, reject) => socket.write(data, (err) => (err ? reject(err) : resolve())));
+    const write = (data: string | Buffer) =>
+      new Promise<void>((resolve, reject) => socket.write(data, (err) => (err ? reject(err) : resolve())));
     await write(`POST / HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${total}\r\n\r\n`);
     const deadline = Date.now() + 5_000;
     while (!received.includes('request too large') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -222,7 +232,8 @@ describe('DualProtocolServer: request bodies held until answered (DEC-075)', () 
   beforeAll(async () => {
     server = new DualProtocolServer(
       (exchange) => {
-        const answer = () => exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ bytes: exchange.request.body.length }));
+        const answer = () =>
+          exchange.respond(200, { 'content-type': 'application/json' }, JSON.stringify({ bytes: exchange.request.body.length }));
         if (exchange.request.path !== '/queued') {
           answer();
           return undefined;
@@ -234,7 +245,13 @@ describe('DualProtocolServer: request bodies held until answered (DEC-075)', () 
           }),
         );
       },
-      { maxBodyBytes: 4 * HELD, maxPendingBodyBytes: 3 * HELD, tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error') },
+      {
+        maxBodyBytes: 4 * HELD,
+        maxPendingBodyBytes: 3 * HELD,
+        tooLarge: canned(413, 'request too large'),
+        busy: canned(429, 'too many requests'),
+        internalError: canned(500, 'internal server error'),
+      },
     );
     port = (await server.listen(0, '127.0.0.1')).port;
   });
@@ -253,7 +270,12 @@ describe('DualProtocolServer: request bodies held until answered (DEC-075)', () 
   async function uploadUntil(bytes: number, expected: number): Promise<number> {
     const deadline = Date.now() + 5_000;
     for (;;) {
-      const res = await request(`http://127.0.0.1:${port}/up`, { method: 'POST', body: Buffer.alloc(bytes, 'w'), headersTimeout: 5000, bodyTimeout: 5000 });
+      const res = await request(`http://127.0.0.1:${port}/up`, {
+        method: 'POST',
+        body: Buffer.alloc(bytes, 'w'),
+        headersTimeout: 5000,
+        bodyTimeout: 5000,
+      });
       await res.body.text();
       if (res.statusCode === expected || Date.now() > deadline) return res.statusCode;
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -312,10 +334,12 @@ describe('DualProtocolServer: an HTTP/2 request body that stops arriving (DEC-07
   let url = '';
 
   beforeAll(async () => {
-    server = new DualProtocolServer(
-      lateStreamHandler('/stream', 600),
-      { tooLarge: canned(413, 'request too large'), busy: canned(429, 'too many requests'), internalError: canned(500, 'internal server error'), h2BodyIdleTimeoutMs: 200 },
-    );
+    server = new DualProtocolServer(lateStreamHandler('/stream', 600), {
+      tooLarge: canned(413, 'request too large'),
+      busy: canned(429, 'too many requests'),
+      internalError: canned(500, 'internal server error'),
+      h2BodyIdleTimeoutMs: 200,
+    });
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
   });
   afterAll(() => server.close());

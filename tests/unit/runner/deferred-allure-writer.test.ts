@@ -12,7 +12,17 @@ import { DeferredAllureReporter, DeferredAllureWriter } from '../../../tests/run
 /** The least of a finished vitest test that allure-vitest reads. */
 function finishedTest(name: string) {
   const file = { name: 'conformance/some.test.ts', filepath: join(process.cwd(), 'tests/conformance/some.test.ts') };
-  return { task: { type: 'test', mode: 'run', name, meta: {}, file, suite: { name: 'Some area', file }, result: { state: 'pass', startTime: Date.now(), duration: 3 } } };
+  return {
+    task: {
+      type: 'test',
+      mode: 'run',
+      name,
+      meta: {},
+      file,
+      suite: { name: 'Some area', file },
+      result: { state: 'pass', startTime: Date.now(), duration: 3 },
+    },
+  };
 }
 
 describe('DeferredAllureReporter', () => {

@@ -10,10 +10,35 @@ const core = spec.requirements.find((r) => r.profile === 'core' && r.status === 
 const feeds = spec.requirements.find((r) => r.profile === 'feeds' && r.status === 'active')!.id;
 
 function report(runId: string, tests: Record<string, Partial<TestOutcome>>, claimed?: ('core' | 'feeds')[]) {
-  const outcomes = Object.entries(tests).map(([name, over]): TestOutcome => ({
-    id: `tests/conformance/core/x.test.ts > X > ${name}`, file: 'tests/conformance/core/x.test.ts', name: `X > ${name}`, area: 'core', requirements: [core], status: 'passed', durationMs: 1, ...over,
-  }));
-  return buildReport({ suiteVersion: '0.1.0', target: { url: 'http://127.0.0.1:1', embedded: false }, seed: 1, runId, startedAt: new Date(0), finishedAt: new Date(1), areas: ['core'], allAreas: ['core'], failOnUntestedMust: false, ...(claimed ? { claimed } : {}) }, spec, outcomes, []);
+  const outcomes = Object.entries(tests).map(
+    ([name, over]): TestOutcome => ({
+      id: `tests/conformance/core/x.test.ts > X > ${name}`,
+      file: 'tests/conformance/core/x.test.ts',
+      name: `X > ${name}`,
+      area: 'core',
+      requirements: [core],
+      status: 'passed',
+      durationMs: 1,
+      ...over,
+    }),
+  );
+  return buildReport(
+    {
+      suiteVersion: '0.1.0',
+      target: { url: 'http://127.0.0.1:1', embedded: false },
+      seed: 1,
+      runId,
+      startedAt: new Date(0),
+      finishedAt: new Date(1),
+      areas: ['core'],
+      allAreas: ['core'],
+      failOnUntestedMust: false,
+      ...(claimed ? { claimed } : {}),
+    },
+    spec,
+    outcomes,
+    [],
+  );
 }
 
 const fail = (assertion: string): Partial<TestOutcome> => ({ status: 'failed', error: assertion, signature: { status: 200, assertion } });
@@ -23,9 +48,15 @@ describe('diff', () => {
     const old = report('old1', { a: {}, b: fail('x'), c: fail('same'), d: fail('before'), e: {}, f: { status: 'skipped' } });
     const now = report('new1', { a: fail('broke'), b: {}, c: fail('same'), d: fail('after'), e: {}, f: fail('now'), g: fail('new test') });
     const diff = diffReports(old, now, 'old/conformance.json');
-    expect(diff.newlyFailing.map((c) => [c.test.split(' > ').pop(), c.was, c.now])).toEqual([['a', 'passed', 'failed'], ['f', 'skipped', 'failed'], ['g', 'absent', 'failed']]);
+    expect(diff.newlyFailing.map((c) => [c.test.split(' > ').pop(), c.was, c.now])).toEqual([
+      ['a', 'passed', 'failed'],
+      ['f', 'skipped', 'failed'],
+      ['g', 'absent', 'failed'],
+    ]);
     expect(diff.newlyPassing.map((c) => c.test.split(' > ').pop())).toEqual(['b']);
-    expect(diff.changedSignatures).toEqual([expect.objectContaining({ wasSignature: { status: 200, assertion: 'before' }, signature: { status: 200, assertion: 'after' } })]);
+    expect(diff.changedSignatures).toEqual([
+      expect.objectContaining({ wasSignature: { status: 200, assertion: 'before' }, signature: { status: 200, assertion: 'after' } }),
+    ]);
     expect(diff).toMatchObject({ regressed: true, old: { file: 'old/conformance.json', runId: 'old1' }, new: { runId: 'new1' } });
     // It is the shape conformance.json carries as `baseline`.
     expect(validate('conformance-report', JSON.parse(JSON.stringify({ ...now, baseline: diff }))).errors).toEqual([]);

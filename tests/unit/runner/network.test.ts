@@ -16,7 +16,7 @@ describe('files in flight', () => {
     expect(at100).toBeLessThanOrEqual(MAX_FILES_IN_FLIGHT);
   });
 
-  it('on 2 cores runs 14 files at a 30 ms round trip and 32 at 100 ms: the suite\'s chains of sequential requests, about 4,000, at ~12 ms of local time per request, then take no longer than the local run', () => {
+  it("on 2 cores runs 14 files at a 30 ms round trip and 32 at 100 ms: the suite's chains of sequential requests, about 4,000, at ~12 ms of local time per request, then take no longer than the local run", () => {
     expect(filesInFlightFor(30, 2)).toBe(14);
     expect(filesInFlightFor(100, 2)).toBe(32);
     // The waiting the round trips add, spread over the files in flight, next to the ~84 s of file time the local

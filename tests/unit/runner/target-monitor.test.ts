@@ -66,7 +66,11 @@ async function setup(heartbeatMs = 60_000) {
   const monitor = new TargetMonitor({ url: server.url, channel: CHANNEL, probeTimeoutMs: 300, heartbeatMs });
   monitor.onTestRunStart();
   const w = worker();
-  cleanups.push(() => server.close(), () => monitor.onTestRunEnd(), () => w.close());
+  cleanups.push(
+    () => server.close(),
+    () => monitor.onTestRunEnd(),
+    () => w.close(),
+  );
   return { server, monitor, w };
 }
 
@@ -76,7 +80,9 @@ describe('TargetMonitor', () => {
     server.answering = false;
     for (let i = 0; i < 3; i++) w.send({ kind: 'no-answer', detail: 'POST /: no response headers within 10000 ms' });
     await until(() => monitor.lost !== undefined, 5_000);
-    expect(monitor.lost!.reason).toBe(`target ${server.url} stopped answering: 3 requests in a row got no answer (the last: POST /: no response headers within 10000 ms), and GET /ping got none either (no answer within 300 ms)`);
+    expect(monitor.lost!.reason).toBe(
+      `target ${server.url} stopped answering: 3 requests in a row got no answer (the last: POST /: no response headers within 10000 ms), and GET /ping got none either (no answer within 300 ms)`,
+    );
     await until(() => w.heard.some((v) => v.kind === 'lost'), 2_000);
     expect(w.heard).toContainEqual({ kind: 'suspect', on: true });
     expect(w.heard).toContainEqual({ kind: 'lost', reason: monitor.lost!.reason });
@@ -122,7 +128,9 @@ describe('TargetMonitor', () => {
     const pings = server.pings;
     for (let i = 0; i < 3; i++) w.send({ kind: 'no-answer', detail: 'x' });
     await until(() => monitor.lost !== undefined, 2_000);
-    expect(monitor.lost!.reason).toMatch(/3 requests in a row got no answer \(the last: x\), and GET \/ping got none either \(no answer within 300 ms\)$/);
+    expect(monitor.lost!.reason).toMatch(
+      /3 requests in a row got no answer \(the last: x\), and GET \/ping got none either \(no answer within 300 ms\)$/,
+    );
     expect(server.pings - pings).toBeLessThanOrEqual(1);
   });
 

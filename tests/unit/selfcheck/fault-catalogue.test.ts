@@ -18,10 +18,13 @@ describe('fault catalogue', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Z0-9]+(-[A-Z0-9]+)+$/);
   });
 
-  it.each(FAULTS.map((fault) => [fault.id, fault] as const))('%s breaks only requirements that exist in spec/requirements.json', (_id, fault) => {
-    expect(fault.breaks.length).toBeGreaterThan(0);
-    expect(fault.breaks.filter((id) => !active.has(id))).toEqual([]);
-  });
+  it.each(FAULTS.map((fault) => [fault.id, fault] as const))(
+    '%s breaks only requirements that exist in spec/requirements.json',
+    (_id, fault) => {
+      expect(fault.breaks.length).toBeGreaterThan(0);
+      expect(fault.breaks.filter((id) => !active.has(id))).toEqual([]);
+    },
+  );
 
   it.each(FAULTS.map((fault) => [fault.id, fault] as const))('%s is documented and applies at least one hook', (_id, fault) => {
     expect(AREAS).toContain(fault.area);
@@ -33,15 +36,22 @@ describe('fault catalogue', () => {
   });
 
   it('keeps each fault in the table of the spec file of the first requirement it breaks', () => {
-    const misplaced = CATALOGUE.flatMap((area) => area.faults.filter((fault) => specFile.get(fault.breaks[0]!) !== area.spec).map((fault) => `${fault.id} in ${area.spec}`));
+    const misplaced = CATALOGUE.flatMap((area) =>
+      area.faults.filter((fault) => specFile.get(fault.breaks[0]!) !== area.spec).map((fault) => `${fault.id} in ${area.spec}`),
+    );
     expect(misplaced).toEqual([]);
   });
 
   it.each(CATALOGUE.map((area) => area.name))('keeps faults/%s.json one row a line', (name) => {
-    expect(readFileSync(tableFile(name), 'utf8') === tableText(name), `run npm run gen:fault-list to lay out faults/${name}.json`).toBe(true);
+    expect(readFileSync(tableFile(name), 'utf8') === tableText(name), `run npm run gen:fault-list to lay out faults/${name}.json`).toBe(
+      true,
+    );
   });
 
   it('has a current generated list (tests/selfcheck/faults/LIST.md)', () => {
-    expect(readFileSync(LIST_FILE, 'utf8') === faultList(), 'tests/selfcheck/faults/LIST.md is stale: run npm run gen:fault-list and commit the result').toBe(true);
+    expect(
+      readFileSync(LIST_FILE, 'utf8') === faultList(),
+      'tests/selfcheck/faults/LIST.md is stale: run npm run gen:fault-list and commit the result',
+    ).toBe(true);
   });
 });

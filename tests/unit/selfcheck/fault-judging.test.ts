@@ -6,7 +6,13 @@ import type { SuiteRun, SuiteTest } from '../../selfcheck/suite-process.js';
 
 const fault: Fault = { id: 'X', title: 'x', breaks: ['PROTO-STATUS-002'], area: 'core', description: 'x', apply: () => ({}) };
 const plan: RunPlan = { areas: ['core'], scope: undefined, key: 'core' };
-const test = (name: string, status: string): SuiteTest => ({ file: 'f.test.ts', name, area: 'core', requirements: ['PROTO-STATUS-002'], status });
+const test = (name: string, status: string): SuiteTest => ({
+  file: 'f.test.ts',
+  name,
+  area: 'core',
+  requirements: ['PROTO-STATUS-002'],
+  status,
+});
 const run = (tests: SuiteTest[]): SuiteRun => ({ exitCode: 1, hung: false, durationMs: 1, tests, stderrTail: '' });
 const baseline = run([test('a', 'passed'), test('b', 'passed')]);
 

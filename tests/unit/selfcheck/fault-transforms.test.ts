@@ -39,7 +39,13 @@ async function withFault<T>(id: string, use: (proxy: FaultProxy) => Promise<T>):
 }
 
 async function query(proxy: FaultProxy, expression: string, headers: Record<string, string> = {}) {
-  const res = await request(`${proxy.url}/`, { method: 'POST', body: expression, headers: { 'content-type': 'application/json', ...headers }, headersTimeout: 5_000, bodyTimeout: 5_000 });
+  const res = await request(`${proxy.url}/`, {
+    method: 'POST',
+    body: expression,
+    headers: { 'content-type': 'application/json', ...headers },
+    headersTimeout: 5_000,
+    bodyTimeout: 5_000,
+  });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
@@ -58,7 +64,8 @@ describe('fault transforms', () => {
 
   it('VERSION-4-RENDERS-CLASS renames collection to class inside refs only when version 4 was asked for', async () => {
     await withFault('VERSION-4-RENDERS-CLASS', async (proxy) => {
-      const body = '{"resource":{"ref":{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}},"data":{"collection":1}}}';
+      const body =
+        '{"resource":{"ref":{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}},"data":{"collection":1}}}';
       queue.push({ status: 200, body }, { status: 200, body });
       expect((await query(proxy, '{"get":1}', { 'x-faunadb-api-version': '4' })).text).toBe(
         '{"resource":{"ref":{"@ref":{"id":"1","class":{"@ref":{"id":"c","class":{"@ref":{"id":"collections"}}}}}},"data":{"collection":1}}}',
@@ -70,14 +77,18 @@ describe('fault transforms', () => {
   it('DOC-DATA-INTEGERS-AS-DECIMALS writes integers in data as decimals and leaves ts alone', async () => {
     await withFault('DOC-DATA-INTEGERS-AS-DECIMALS', async (proxy) => {
       queue.push({ status: 200, body: '{"resource":{"ts":1718340750415639,"data":{"a":1,"b":[2,2.5],"c":{"d":9007199254740993}}}}' });
-      expect((await query(proxy, '{"get":1}')).text).toBe('{"resource":{"ts":1718340750415639,"data":{"a":1.0,"b":[2.0,2.5],"c":{"d":9007199254740992.0}}}}');
+      expect((await query(proxy, '{"get":1}')).text).toBe(
+        '{"resource":{"ts":1718340750415639,"data":{"a":1.0,"b":[2.0,2.5],"c":{"d":9007199254740992.0}}}}',
+      );
     });
   });
 
   it('DOC-UPDATE-REPLACES sends update forms upstream as replace, keeping big integers exact', async () => {
     await withFault('DOC-UPDATE-REPLACES', async (proxy) => {
       await query(proxy, '{"do":[{"update":{"@ref":"classes/c/1"},"params":{"object":{"data":{"object":{"n":9007199254740993}}}}}]}');
-      expect(received[0]!.body).toBe('{"do":[{"replace":{"@ref":"classes/c/1"},"params":{"object":{"data":{"object":{"n":9007199254740993}}}}}]}');
+      expect(received[0]!.body).toBe(
+        '{"do":[{"replace":{"@ref":"classes/c/1"},"params":{"object":{"data":{"object":{"n":9007199254740993}}}}}]}',
+      );
     });
   });
 
@@ -96,8 +107,14 @@ describe('fault transforms', () => {
   it('KEY-CLIENT-ACTS-AS-SERVER forwards client-key requests with a server key of the same database', async () => {
     await withFault('KEY-CLIENT-ACTS-AS-SERVER', async (proxy) => {
       queue.push(
-        { status: 201, body: `{"resource":{"ref":${KEY_REF},"ts":1,"database":${DB_REF},"role":"server","secret":"server-secret","hashed_secret":"h"}}` },
-        { status: 201, body: `{"resource":{"ref":${KEY_REF.replace('"1"', '"2"')},"ts":1,"database":${DB_REF},"role":"client","secret":"client-secret","hashed_secret":"h"}}` },
+        {
+          status: 201,
+          body: `{"resource":{"ref":${KEY_REF},"ts":1,"database":${DB_REF},"role":"server","secret":"server-secret","hashed_secret":"h"}}`,
+        },
+        {
+          status: 201,
+          body: `{"resource":{"ref":${KEY_REF.replace('"1"', '"2"')},"ts":1,"database":${DB_REF},"role":"client","secret":"client-secret","hashed_secret":"h"}}`,
+        },
       );
       await query(proxy, '{"create_key":{"object":{"role":"server"}}}');
       await query(proxy, '{"create_key":{"object":{"role":"client"}}}');
@@ -108,8 +125,14 @@ describe('fault transforms', () => {
 
   it('CRED-RETURNED adds the password just set to the document answered', async () => {
     await withFault('CRED-RETURNED', async (proxy) => {
-      queue.push({ status: 201, body: '{"resource":{"ref":{"@ref":{"id":"1","collection":{"@ref":{"id":"users","collection":{"@ref":{"id":"collections"}}}}}},"ts":1,"data":{}}}' });
-      const created = await query(proxy, '{"create":{"collection":"users"},"params":{"object":{"credentials":{"object":{"password":"pw-1"}},"data":{"object":{}}}}}');
+      queue.push({
+        status: 201,
+        body: '{"resource":{"ref":{"@ref":{"id":"1","collection":{"@ref":{"id":"users","collection":{"@ref":{"id":"collections"}}}}}},"ts":1,"data":{}}}',
+      });
+      const created = await query(
+        proxy,
+        '{"create":{"collection":"users"},"params":{"object":{"credentials":{"object":{"password":"pw-1"}},"data":{"object":{}}}}}',
+      );
       expect(JSON.parse(created.text).resource.credentials).toEqual({ password: 'pw-1' });
     });
   });

@@ -1,7 +1,13 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { HOSTILE_SERVERS, HUGE_BODY_BYTES, SLOW_BYTE_DELAY_MS, type HostileServer, type RunningHostileServer } from '../../selfcheck/hostile/catalogue.js';
+import {
+  HOSTILE_SERVERS,
+  HUGE_BODY_BYTES,
+  SLOW_BYTE_DELAY_MS,
+  type HostileServer,
+  type RunningHostileServer,
+} from '../../selfcheck/hostile/catalogue.js';
 import { useUpstream } from './test-upstream.js';
 
 // A stand-in upstream for the stream behaviours: `/stream/1` sends a status event, then a data event
@@ -12,8 +18,8 @@ const upstream = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.write(STATUS + '\r\n');
-    setTimeout(() => res.write(ADD + '\r\n'), 50);
+    res.write(`${STATUS}\r\n`);
+    setTimeout(() => res.write(`${ADD}\r\n`), 50);
   });
 });
 const upstreamUrl = useUpstream(upstream);
@@ -83,8 +89,17 @@ describe('hostile servers', () => {
 
   it('ALWAYS-500 answers 500 to every method and path', async () => {
     await withHostile('ALWAYS-500', async (server) => {
-      for (const [method, path] of [['GET', '/ping'], ['POST', '/'], ['POST', '/stream/1']] as const) {
-        const res = await request(`${server.url}${path}`, { method, body: method === 'POST' ? '{}' : undefined, headersTimeout: 2_000, bodyTimeout: 2_000 });
+      for (const [method, path] of [
+        ['GET', '/ping'],
+        ['POST', '/'],
+        ['POST', '/stream/1'],
+      ] as const) {
+        const res = await request(`${server.url}${path}`, {
+          method,
+          body: method === 'POST' ? '{}' : undefined,
+          headersTimeout: 2_000,
+          bodyTimeout: 2_000,
+        });
         expect(res.statusCode).toBe(500);
         expect(await res.body.json()).toMatchObject({ errors: [{ code: 'internal server error' }] });
       }
@@ -105,7 +120,7 @@ describe('hostile servers', () => {
     await withHostile('STREAM-STATUS-THEN-SILENCE', async (server) => {
       const { text, ending } = await readStreamFor(server.url, 300);
       expect(ending).toBe('open');
-      expect(text).toBe(STATUS + '\r\n');
+      expect(text).toBe(`${STATUS}\r\n`);
     });
   });
 
@@ -123,7 +138,7 @@ describe('hostile servers', () => {
     await withHostile('STREAM-CUT-MID-EVENT', async (server) => {
       const { text, ending } = await readStreamFor(server.url, 2_000);
       expect(ending).not.toBe('open');
-      expect(text.startsWith(STATUS + '\r\n')).toBe(true);
+      expect(text.startsWith(`${STATUS}\r\n`)).toBe(true);
       const rest = text.slice(STATUS.length + 2);
       expect(rest.length).toBeGreaterThan(0);
       expect(ADD.startsWith(rest)).toBe(true);

@@ -4,7 +4,12 @@ import type { JsonResponseContext, ProxiedRequest } from '../../selfcheck/fault.
 import { findFault } from '../../selfcheck/faults/catalogue.js';
 import { parseJson, stringifyJson } from '../../selfcheck/json-body.js';
 
-const v4 = (expression: unknown): ProxiedRequest => ({ method: 'POST', path: '/', headers: {}, body: Buffer.from(JSON.stringify(expression)) });
+const v4 = (expression: unknown): ProxiedRequest => ({
+  method: 'POST',
+  path: '/',
+  headers: {},
+  body: Buffer.from(JSON.stringify(expression)),
+});
 
 function hooks(id: string) {
   const fault = findFault(id);
@@ -37,17 +42,32 @@ describe('index and set faults', () => {
   });
 
   it('SET-MATCH-ONE-ELEMENT-ARRAY rewrites only one-element scalar terms of a match', async () => {
-    const rewritten = (await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', { paginate: { match: { index: 'i' }, terms: ['Paris'] } })) as { paginate: { terms: string[] } };
+    const rewritten = (await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', { paginate: { match: { index: 'i' }, terms: ['Paris'] } })) as {
+      paginate: { terms: string[] };
+    };
     expect(rewritten.paginate.terms).toHaveLength(1);
     expect(rewritten.paginate.terms[0]).not.toBe('Paris');
-    expect(await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', { paginate: { match: { index: 'i' }, terms: ['Paris', 'user'] } })).toBeUndefined();
-    expect(await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', { create_index: { object: { name: 'i', terms: [{ object: { field: ['data', 'k'] } }] } } })).toBeUndefined();
+    expect(
+      await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', { paginate: { match: { index: 'i' }, terms: ['Paris', 'user'] } }),
+    ).toBeUndefined();
+    expect(
+      await upstream('SET-MATCH-ONE-ELEMENT-ARRAY', {
+        create_index: { object: { name: 'i', terms: [{ object: { field: ['data', 'k'] } }] } },
+      }),
+    ).toBeUndefined();
   });
 
   it('IDX-UNIQUE-IGNORED drops unique from create_index and from index updates only', async () => {
-    expect(await upstream('IDX-UNIQUE-IGNORED', { create_index: { object: { name: 'i', unique: true } } })).toEqual({ create_index: { object: { name: 'i' } } });
-    expect(await upstream('IDX-UNIQUE-IGNORED', { update: { index: 'i' }, params: { object: { unique: true } } })).toEqual({ update: { index: 'i' }, params: { object: {} } });
-    expect(await upstream('IDX-UNIQUE-IGNORED', { update: ref('1'), params: { object: { data: { object: { unique: true } } } } })).toBeUndefined();
+    expect(await upstream('IDX-UNIQUE-IGNORED', { create_index: { object: { name: 'i', unique: true } } })).toEqual({
+      create_index: { object: { name: 'i' } },
+    });
+    expect(await upstream('IDX-UNIQUE-IGNORED', { update: { index: 'i' }, params: { object: { unique: true } } })).toEqual({
+      update: { index: 'i' },
+      params: { object: {} },
+    });
+    expect(
+      await upstream('IDX-UNIQUE-IGNORED', { update: ref('1'), params: { object: { data: { object: { unique: true } } } } }),
+    ).toBeUndefined();
   });
 
   it('SET-TAG-DROPPED unwraps nested @set values', () => {
@@ -60,23 +80,64 @@ describe('paging and ordering faults', () => {
   it('PAGE-MAP-TWICE wraps each map over a paginate once', async () => {
     const lambda = { lambda: 'x', expr: { var: 'x' } };
     const page = { paginate: set };
-    expect(await upstream('PAGE-MAP-TWICE', { map: lambda, collection: page })).toEqual({ map: lambda, collection: { map: lambda, collection: page } });
+    expect(await upstream('PAGE-MAP-TWICE', { map: lambda, collection: page })).toEqual({
+      map: lambda,
+      collection: { map: lambda, collection: page },
+    });
   });
 
   it('PAGE-BEFORE-INCLUSIVE appends the entry the before cursor names', () => {
     const body = { resource: { data: [ref('1'), ref('2')], after: [ref('3')] } };
-    expect(answer('PAGE-BEFORE-INCLUSIVE', { paginate: set, before: [ref('3')] }, body)).toEqual({ resource: { data: [ref('1'), ref('2'), ref('3')], after: [ref('3')] } });
+    expect(answer('PAGE-BEFORE-INCLUSIVE', { paginate: set, before: [ref('3')] }, body)).toEqual({
+      resource: { data: [ref('1'), ref('2'), ref('3')], after: [ref('3')] },
+    });
     expect(answer('PAGE-BEFORE-INCLUSIVE', { paginate: set, after: [ref('3')] }, body)).toEqual(body);
   });
 
   it('ORD-TIE-BREAK-REVERSED reverses runs of equal values only', () => {
-    const body = { resource: { data: [['a', ref('1')], ['b', ref('2')], ['b', ref('3')], ['c', ref('4')]] } };
-    expect(answer('ORD-TIE-BREAK-REVERSED', { paginate: set }, body)).toEqual({ resource: { data: [['a', ref('1')], ['b', ref('3')], ['b', ref('2')], ['c', ref('4')]] } });
+    const body = {
+      resource: {
+        data: [
+          ['a', ref('1')],
+          ['b', ref('2')],
+          ['b', ref('3')],
+          ['c', ref('4')],
+        ],
+      },
+    };
+    expect(answer('ORD-TIE-BREAK-REVERSED', { paginate: set }, body)).toEqual({
+      resource: {
+        data: [
+          ['a', ref('1')],
+          ['b', ref('3')],
+          ['b', ref('2')],
+          ['c', ref('4')],
+        ],
+      },
+    });
   });
 
   it('ORD-STRINGS-BEFORE-INTEGERS moves strings ahead of integers and keeps other entries in place', () => {
-    const body = { resource: { data: [[1, ref('1')], [2, ref('2')], ['a', ref('3')], [true, ref('4')]] } };
-    expect(answer('ORD-STRINGS-BEFORE-INTEGERS', { paginate: set }, body)).toEqual({ resource: { data: [['a', ref('3')], [1, ref('1')], [2, ref('2')], [true, ref('4')]] } });
+    const body = {
+      resource: {
+        data: [
+          [1, ref('1')],
+          [2, ref('2')],
+          ['a', ref('3')],
+          [true, ref('4')],
+        ],
+      },
+    };
+    expect(answer('ORD-STRINGS-BEFORE-INTEGERS', { paginate: set }, body)).toEqual({
+      resource: {
+        data: [
+          ['a', ref('3')],
+          [1, ref('1')],
+          [2, ref('2')],
+          [true, ref('4')],
+        ],
+      },
+    });
   });
 
   it('PAGE-CURSOR-WITHOUT-REF drops the trailing ref of values cursors, not of ref-only cursors', () => {

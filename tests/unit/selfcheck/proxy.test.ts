@@ -29,14 +29,17 @@ async function startUpstream(): Promise<Upstream> {
       if (req.url === '/stream/1') {
         res.writeHead(200, { 'content-type': 'application/json' });
         // Split one event across two writes so the proxy must reassemble lines.
-        res.write(STREAM_EVENTS[0] + '\r\n' + STREAM_EVENTS[1]!.slice(0, 10));
-        setTimeout(() => res.end(STREAM_EVENTS[1]!.slice(10) + '\r\n' + STREAM_EVENTS.slice(2).join('\r\n') + '\r\n'), 20);
+        res.write(`${STREAM_EVENTS[0]}\r\n${STREAM_EVENTS[1]!.slice(0, 10)}`);
+        setTimeout(() => res.end(`${STREAM_EVENTS[1]!.slice(10)}\r\n${STREAM_EVENTS.slice(2).join('\r\n')}\r\n`), 20);
         return;
       }
       if (req.url === '/failpoint') {
         // As a server started with failpoints: the first one named fired.
         const named = String(req.headers[FAILPOINTS_HEADER] ?? '');
-        res.writeHead(200, { 'content-type': 'application/json', ...(named === '' ? {} : { [FAILPOINTS_FIRED_HEADER]: named.split(',')[0] }) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(named === '' ? {} : { [FAILPOINTS_FIRED_HEADER]: named.split(',')[0] }),
+        });
         res.end(JSON.stringify({ named }));
         return;
       }
@@ -46,7 +49,12 @@ async function startUpstream(): Promise<Upstream> {
         res.end(body);
         return;
       }
-      const body = JSON.stringify({ method: req.method, url: req.url, auth: req.headers.authorization ?? null, body: Buffer.concat(chunks).toString() });
+      const body = JSON.stringify({
+        method: req.method,
+        url: req.url,
+        auth: req.headers.authorization ?? null,
+        body: Buffer.concat(chunks).toString(),
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     });
@@ -145,14 +153,25 @@ describe('fault proxy', () => {
   it('rewrites requests before they go upstream, and gives the response hook both versions', async () => {
     let seen: { original: string; forwarded: string } | undefined;
     const hooks: FaultHooks = {
-      request: (req) => ({ ...req, method: 'PUT', headers: { ...req.headers, authorization: 'Bearer other' }, body: Buffer.from('{"changed":true}') }),
-      response(res, context) {
+      request: (req) => ({
+        ...req,
+        method: 'PUT',
+        headers: { ...req.headers, authorization: 'Bearer other' },
+        body: Buffer.from('{"changed":true}'),
+      }),
+      response(_res, context) {
         seen = { original: context.original.body.toString(), forwarded: context.request.body.toString() };
         return undefined;
       },
     };
     await withProxy(hooks, async (proxy) => {
-      const res = await request(`${proxy.url}/echo?x=1`, { method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer s' }, headersTimeout: 5_000, bodyTimeout: 5_000 });
+      const res = await request(`${proxy.url}/echo?x=1`, {
+        method: 'POST',
+        body: '{"a":1}',
+        headers: { authorization: 'Bearer s' },
+        headersTimeout: 5_000,
+        bodyTimeout: 5_000,
+      });
       expect(parseJson(await res.body.text())).toEqual({ method: 'PUT', url: '/echo?x=1', auth: 'Bearer other', body: '{"changed":true}' });
       expect(seen).toEqual({ original: '{"a":1}', forwarded: '{"changed":true}' });
       expect(proxy.applied).toBe(1);
@@ -167,7 +186,12 @@ describe('fault proxy', () => {
 
   it('rewrites the headers of an open stream, leaving its events alone', async () => {
     await withProxy({ streamHeaders: (headers) => ({ ...headers, 'content-type': 'application/x-ndjson' }) }, async (proxy) => {
-      const res = await request(`${proxy.url}/stream/1`, { method: 'POST', body: '{"token":"t"}', headersTimeout: 5_000, bodyTimeout: 5_000 });
+      const res = await request(`${proxy.url}/stream/1`, {
+        method: 'POST',
+        body: '{"token":"t"}',
+        headersTimeout: 5_000,
+        bodyTimeout: 5_000,
+      });
       expect(res.headers['content-type']).toBe('application/x-ndjson');
       expect((await res.body.text()).split('\r\n').filter((line) => line !== '')).toEqual(STREAM_EVENTS);
       expect(proxy.applied).toBe(1);

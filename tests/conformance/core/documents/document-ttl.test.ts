@@ -14,14 +14,20 @@ const FUTURE = { '@ts': '2999-01-01T00:00:00Z' };
 
 const coll = { collection: COLL };
 const docRef = (id: string): unknown => ({ ref: coll, id });
-const create = (target: unknown, data: Record<string, unknown>, ttl?: unknown): unknown => ({ create: target, params: literal(ttl === undefined ? { data } : { data, ttl }) });
+const create = (target: unknown, data: Record<string, unknown>, ttl?: unknown): unknown => ({
+  create: target,
+  params: literal(ttl === undefined ? { data } : { data, ttl }),
+});
 const page = (set: unknown): unknown => ({ paginate: set, size: 1000 });
 const byKind = (kind: string): unknown => ({ match: { index: INDEX_BY_KIND }, terms: kind });
 const documentsSet = { documents: coll };
 
 let nextId = 7_000_000;
 /** A fresh document id, so every test's documents are its own. */
-const freshId = (): string => String((nextId += 1));
+const freshId = (): string => {
+  nextId += 1;
+  return String(nextId);
+};
 
 function refIds(res: Response): string[] {
   return (res.expectStatus(200).resource.data as unknown[]).map((ref) => refPayload(ref).id);
@@ -39,44 +45,60 @@ beforeAll(async () => {
 });
 
 describe('reads of an expired document', () => {
-  check(['DOC-TTL-001'], 'Create with a ttl in the past answers 201 with the document and its ttl; Get then answers 404 instance not found', async () => {
-    const id = freshId();
-    const created = (await t.server.query(create(docRef(id), { v: 1n }, PAST))).expectStatus(201).resource;
-    expect(created.ttl).toEqual(PAST);
-    expect(created.data).toEqual({ v: 1n });
-    const error = expectQueryError(await t.server.query({ get: docRef(id) }), [404, 'instance not found']);
-    expect(error.description).toBe('Document not found.');
-    expect(error.position).toEqual([]);
-  });
+  check(
+    ['DOC-TTL-001'],
+    'Create with a ttl in the past answers 201 with the document and its ttl; Get then answers 404 instance not found',
+    async () => {
+      const id = freshId();
+      const created = (await t.server.query(create(docRef(id), { v: 1n }, PAST))).expectStatus(201).resource;
+      expect(created.ttl).toEqual(PAST);
+      expect(created.data).toEqual({ v: 1n });
+      const error = expectQueryError(await t.server.query({ get: docRef(id) }), [404, 'instance not found']);
+      expect(error.description).toBe('Document not found.');
+      expect(error.position).toEqual([]);
+    },
+  );
 
   check(['DOC-TTL-002'], 'Exists of an expired document answers false; of one whose ttl is ahead, true', async () => {
     const expired = freshId();
     const alive = freshId();
     (await t.server.query([create(docRef(expired), {}, PAST), create(docRef(alive), {}, FUTURE)])).expectStatus(200, 201);
-    expect((await t.server.query([{ exists: docRef(expired) }, { exists: docRef(alive) }])).expectStatus(200).resource).toEqual([false, true]);
+    expect((await t.server.query([{ exists: docRef(expired) }, { exists: docRef(alive) }])).expectStatus(200).resource).toEqual([
+      false,
+      true,
+    ]);
   });
 
-  check(['DOC-TTL-003'], 'A document whose ttl is ahead is read with its ttl; once the ttl passes, Get answers instance not found', async () => {
-    const id = freshId();
-    const created = (await t.server.query({ create: docRef(id), params: { object: { data: literal({ v: 'soon' }), ttl: { time_add: { now: null }, offset: 1, unit: 'second' } } } })).expectStatus(201);
-    const ttl = created.resource.ttl as { '@ts': string };
-    const got = await t.server.query({ get: docRef(id) });
-    // The Get may only miss the document if it ran after the ttl.
-    if (got.status === 200) expect(got.resource.ttl).toEqual(ttl);
-    else expectQueryError(got, [404, 'instance not found']);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const res = await t.server.query({ get: docRef(id) });
-      if (res.status === 404) {
-        expectQueryError(res, [404, 'instance not found']);
-        // The miss comes only once the transaction's time has reached the ttl.
-        expect(txnTime(res) * 1000n >= BigInt(Date.parse(ttl['@ts'])) * 1_000_000n).toBe(true);
-        break;
+  check(
+    ['DOC-TTL-003'],
+    'A document whose ttl is ahead is read with its ttl; once the ttl passes, Get answers instance not found',
+    async () => {
+      const id = freshId();
+      const created = (
+        await t.server.query({
+          create: docRef(id),
+          params: { object: { data: literal({ v: 'soon' }), ttl: { time_add: { now: null }, offset: 1, unit: 'second' } } },
+        })
+      ).expectStatus(201);
+      const ttl = created.resource.ttl as { '@ts': string };
+      const got = await t.server.query({ get: docRef(id) });
+      // The Get may only miss the document if it ran after the ttl.
+      if (got.status === 200) expect(got.resource.ttl).toEqual(ttl);
+      else expectQueryError(got, [404, 'instance not found']);
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const res = await t.server.query({ get: docRef(id) });
+        if (res.status === 404) {
+          expectQueryError(res, [404, 'instance not found']);
+          // The miss comes only once the transaction's time has reached the ttl.
+          expect(txnTime(res) * 1000n >= BigInt(Date.parse(ttl['@ts'])) * 1_000_000n).toBe(true);
+          break;
+        }
+        expect(res.status, res.explain('a document is readable until its ttl')).toBe(200);
+        expect(Date.now(), 'the document is gone within 15 s of its ttl').toBeLessThan(deadline);
       }
-      expect(res.status, res.explain('a document is readable until its ttl')).toBe(200);
-      expect(Date.now(), 'the document is gone within 15 s of its ttl').toBeLessThan(deadline);
-    }
-  });
+    },
+  );
 
   check(['DOC-TTL-004'], 'Paginate of Documents(collection) and Count leave out expired documents', async () => {
     const expired = freshId();
@@ -93,7 +115,10 @@ describe('reads of an expired document', () => {
     const kind = `k${freshId()}`;
     const expired = freshId();
     const alive = freshId();
-    (await t.server.query([create(docRef(expired), { kind, n: -2n }, PAST), create(docRef(alive), { kind, n: -1n })])).expectStatus(200, 201);
+    (await t.server.query([create(docRef(expired), { kind, n: -2n }, PAST), create(docRef(alive), { kind, n: -1n })])).expectStatus(
+      200,
+      201,
+    );
     expect(refIds(await t.server.query(page(byKind(kind))))).toEqual([alive]);
     const all = (await t.server.query(page({ match: { index: INDEX_ALL } }))).expectStatus(200).resource.data as Array<[bigint, unknown]>;
     const ids = all.map(([, ref]) => refPayload(ref).id);
@@ -137,7 +162,11 @@ describe('reads of an expired document', () => {
 describe('writes to an expired document', () => {
   check(['DOC-TTL-013'], 'A unique index does not count an expired document: another document may take its value', async () => {
     const name = `ttl_unique_${freshId()}`;
-    (await t.server.query({ create_index: { object: { name, source: coll, unique: true, terms: [{ object: { field: ['data', 'email'] } }] } } })).expectStatus(201);
+    (
+      await t.server.query({
+        create_index: { object: { name, source: coll, unique: true, terms: [{ object: { field: ['data', 'email'] } }] } },
+      })
+    ).expectStatus(201);
     await waitActive(t.server, name);
     const email = `${name}@example.com`;
     (await t.server.query(create(docRef(freshId()), { email }, PAST))).expectStatus(201);
@@ -150,7 +179,11 @@ describe('writes to an expired document', () => {
   check(['DOC-TTL-007'], 'Update, Replace and Delete of an expired document answer 404 instance not found', async () => {
     const id = freshId();
     (await t.server.query(create(docRef(id), {}, PAST))).expectStatus(201);
-    for (const write of [{ update: docRef(id), params: literal({ data: { v: 2n } }) }, { replace: docRef(id), params: literal({ data: { v: 3n } }) }, { delete: docRef(id) }]) {
+    for (const write of [
+      { update: docRef(id), params: literal({ data: { v: 2n } }) },
+      { replace: docRef(id), params: literal({ data: { v: 3n } }) },
+      { delete: docRef(id) },
+    ]) {
       const error = expectQueryError(await t.server.query(write), [404, 'instance not found']);
       expect(error.description).toBe('Document not found.');
     }
@@ -182,7 +215,9 @@ describe('writes to an expired document', () => {
     expect(cleared).not.toHaveProperty('ttl');
     expect(cleared.data).toEqual({ v: 1n });
     expect((await t.server.query({ get: docRef(id) })).expectStatus(200).resource).not.toHaveProperty('ttl');
-    const replaced = (await t.server.query({ replace: docRef(id), params: literal({ data: { v: 2n }, ttl: FUTURE }) })).expectStatus(200).resource;
+    const replaced = (await t.server.query({ replace: docRef(id), params: literal({ data: { v: 2n }, ttl: FUTURE }) })).expectStatus(
+      200,
+    ).resource;
     expect(replaced.ttl).toEqual(FUTURE);
     expect((await t.server.query({ get: docRef(id) })).expectStatus(200).resource.ttl).toEqual(FUTURE);
   });
@@ -195,7 +230,10 @@ describe('writes to an expired document', () => {
   check(['DOC-TTL-012'], 'Expiry writes nothing: the history of an expired document holds its create event and no delete', async () => {
     const id = freshId();
     const created = (await t.server.query(create(docRef(id), { v: 1n }, PAST))).expectStatus(201).resource;
-    const events = (await t.server.query({ paginate: { events: docRef(id) } })).expectStatus(200).resource.data as Array<{ action: string; ts: bigint }>;
+    const events = (await t.server.query({ paginate: { events: docRef(id) } })).expectStatus(200).resource.data as Array<{
+      action: string;
+      ts: bigint;
+    }>;
     expect(events.map((e) => [e.action, e.ts])).toEqual([['create', created.ts]]);
   });
 });

@@ -13,13 +13,17 @@ beforeAll(async () => {
 });
 
 describe('run-time errors', () => {
-  check(['FQL-ERR-001'], 'abort(value) answers 400 abort, "Query aborted.", the value as error.abort in the request format, and a summary', async () => {
-    const tagged = await fails(t.admin, 'abort({ n: 1, s: "oops" })', 'abort');
-    expect(tagged.error).toEqual({ code: 'abort', message: 'Query aborted.', abort: { n: { '@int': '1' }, s: 'oops' } });
-    expect(summaryPosition(tagged.summary)).toBe('1:6');
-    const simple = await fails(t.admin, 'abort("oops")', 'abort', { format: 'simple' });
-    expect(simple.error.abort).toBe('oops');
-  });
+  check(
+    ['FQL-ERR-001'],
+    'abort(value) answers 400 abort, "Query aborted.", the value as error.abort in the request format, and a summary',
+    async () => {
+      const tagged = await fails(t.admin, 'abort({ n: 1, s: "oops" })', 'abort');
+      expect(tagged.error).toEqual({ code: 'abort', message: 'Query aborted.', abort: { n: { '@int': '1' }, s: 'oops' } });
+      expect(summaryPosition(tagged.summary)).toBe('1:6');
+      const simple = await fails(t.admin, 'abort("oops")', 'abort', { format: 'simple' });
+      expect(simple.error.abort).toBe('oops');
+    },
+  );
 
   check(['FQL-ERR-002'], 'an unbound name answers 400 unbound_variable at the name', async () => {
     const body = await fails(t.admin, '{ x }', 'unbound_variable');
@@ -73,11 +77,19 @@ describe('run-time errors', () => {
     expect(await data(t.admin, `${coll}.where(.marker == "${marker}").count()`)).toEqual({ '@int': '0' });
   });
 
-  check(['FQL-ERR-009'], 'a run-time error summary is "error: <message>", then the position of the failing expression and the marked line', async () => {
-    const body = await fails(t.admin, '{\n  let concat = (x, y) => {\n    x.concat(y)\n  }\n  concat("only-one-arg")\n}', 'invalid_function_invocation');
-    const lines = (body.summary as string).split('\n');
-    expect(lines[0]).toBe('error: callee function expects exactly 2 arguments, but 1 was provided.');
-    expect(lines[1]).toBe('at *query*:5:9');
-    expect(lines.slice(2, 5)).toEqual(['  |', '5 |   concat("only-one-arg")', '  |         ^^^^^^^^^^^^^^^^']);
-  });
+  check(
+    ['FQL-ERR-009'],
+    'a run-time error summary is "error: <message>", then the position of the failing expression and the marked line',
+    async () => {
+      const body = await fails(
+        t.admin,
+        '{\n  let concat = (x, y) => {\n    x.concat(y)\n  }\n  concat("only-one-arg")\n}',
+        'invalid_function_invocation',
+      );
+      const lines = (body.summary as string).split('\n');
+      expect(lines[0]).toBe('error: callee function expects exactly 2 arguments, but 1 was provided.');
+      expect(lines[1]).toBe('at *query*:5:9');
+      expect(lines.slice(2, 5)).toEqual(['  |', '5 |   concat("only-one-arg")', '  |         ^^^^^^^^^^^^^^^^']);
+    },
+  );
 });

@@ -33,42 +33,68 @@ describe('arithmetic', () => {
 
 describe('comparison and logic', () => {
   check(['FQL-EXPR-004'], '== and != compare any two values', async () => {
-    expect(await data(t.admin, '[1.33 == 1.33, 1.33 == 1, 1.0 == 1, 1.33 == "hi", 1.33 == true, null == null, null == 5, "a" != "b", [1, { a: 2 }] == [1, { a: 2 }]]')).toEqual([
-      true, false, true, false, false, true, false, true, true,
-    ]);
+    expect(
+      await data(
+        t.admin,
+        '[1.33 == 1.33, 1.33 == 1, 1.0 == 1, 1.33 == "hi", 1.33 == true, null == null, null == 5, "a" != "b", [1, { a: 2 }] == [1, { a: 2 }]]',
+      ),
+    ).toEqual([true, false, true, false, false, true, false, true, true]);
   });
 
   check(['FQL-EXPR-005'], '<, <=, >, >= order numbers, strings and times; unrelated types compare false', async () => {
-    expect(await data(t.admin, '[1 < 2, 2.5 >= 2, "a" < "b", "b" <= "a", Time("2024-01-02T00:00:00Z") > Time("2024-01-01T00:00:00Z"), 1 < "a", "a" > 1, null < 1, 1 >= null]')).toEqual([
-      true, true, true, false, true, false, false, false, false,
-    ]);
+    expect(
+      await data(
+        t.admin,
+        '[1 < 2, 2.5 >= 2, "a" < "b", "b" <= "a", Time("2024-01-02T00:00:00Z") > Time("2024-01-01T00:00:00Z"), 1 < "a", "a" > 1, null < 1, 1 >= null]',
+      ),
+    ).toEqual([true, true, true, false, true, false, false, false, false]);
   });
 
   check(['FQL-EXPR-006'], '&&, || and ! on booleans, the right side only when needed; ?? gives its right side for null', async () => {
-    expect(await data(t.admin, '[true && false, false || true, !true, false && abort("no"), true || abort("no"), null ?? 3, 2 ?? 3, {}.missing ?? "d"]')).toEqual([
-      false, true, false, false, true, { '@int': '3' }, { '@int': '2' }, 'd',
-    ]);
+    expect(
+      await data(
+        t.admin,
+        '[true && false, false || true, !true, false && abort("no"), true || abort("no"), null ?? 3, 2 ?? 3, {}.missing ?? "d"]',
+      ),
+    ).toEqual([false, true, false, false, true, { '@int': '3' }, { '@int': '2' }, 'd']);
   });
 });
 
 describe('statements, conditionals and functions', () => {
   check(['FQL-EXPR-007'], 'let binds for the statements after it; a block or query has the value of its last statement', async () => {
-    expect(await data(t.admin, 'let a = 1\nlet b = a + 1; let c = { let d = b * 10\n d + a }\n[a, b, c]')).toEqual([{ '@int': '1' }, { '@int': '2' }, { '@int': '21' }]);
+    expect(await data(t.admin, 'let a = 1\nlet b = a + 1; let c = { let d = b * 10\n d + a }\n[a, b, c]')).toEqual([
+      { '@int': '1' },
+      { '@int': '2' },
+      { '@int': '21' },
+    ]);
     expect(await data(t.admin, 'let x = 1\nlet x = x + 1\nx')).toEqual({ '@int': '2' });
   });
 
-  check(['FQL-EXPR-008'], 'if/else chooses a branch; if without else is null when false; a non-boolean condition is type_mismatch', async () => {
-    expect(await data(t.admin, '[if (1 < 2) "yes" else "no", if (false) "yes" else "no", if (false) "yes", if (true) { "block" }]')).toEqual(['yes', 'no', null, 'block']);
-    const body = await fails(t.admin, 'let x = (y) => {\n  if (y) {\n    "z"\n  } else {\n    "?"\n  }\n}\nx(3)', 'type_mismatch');
-    expect(body.error.message).toBe('expected type: Boolean, received Int');
-    expect(summaryPosition(body.summary)).toBe('2:7');
-  });
+  check(
+    ['FQL-EXPR-008'],
+    'if/else chooses a branch; if without else is null when false; a non-boolean condition is type_mismatch',
+    async () => {
+      expect(
+        await data(t.admin, '[if (1 < 2) "yes" else "no", if (false) "yes" else "no", if (false) "yes", if (true) { "block" }]'),
+      ).toEqual(['yes', 'no', null, 'block']);
+      const body = await fails(t.admin, 'let x = (y) => {\n  if (y) {\n    "z"\n  } else {\n    "?"\n  }\n}\nx(3)', 'type_mismatch');
+      expect(body.error.message).toBe('expected type: Boolean, received Int');
+      expect(summaryPosition(body.summary)).toBe('2:7');
+    },
+  );
 
   check(['FQL-EXPR-009'], 'arrow functions are values calls apply; a wrong argument count is invalid_function_invocation', async () => {
-    expect(await data(t.admin, 'let add = (x, y) => x + y\nlet twice = f => (x) => f(f(x))\nlet k = _ => 7\n[add(1, 2), twice(x => x * 3)(2), k(null), (() => "n")()]')).toEqual([
-      { '@int': '3' }, { '@int': '18' }, { '@int': '7' }, 'n',
-    ]);
-    const body = await fails(t.admin, '{\n  let concat = (x, y) => {\n    x.concat(y)\n  }\n  concat("only-one-arg")\n}', 'invalid_function_invocation');
+    expect(
+      await data(
+        t.admin,
+        'let add = (x, y) => x + y\nlet twice = f => (x) => f(f(x))\nlet k = _ => 7\n[add(1, 2), twice(x => x * 3)(2), k(null), (() => "n")()]',
+      ),
+    ).toEqual([{ '@int': '3' }, { '@int': '18' }, { '@int': '7' }, 'n']);
+    const body = await fails(
+      t.admin,
+      '{\n  let concat = (x, y) => {\n    x.concat(y)\n  }\n  concat("only-one-arg")\n}',
+      'invalid_function_invocation',
+    );
     expect(body.error.message).toBe('callee function expects exactly 2 arguments, but 1 was provided.');
     expect(summaryPosition(body.summary)).toBe('5:9');
   });
@@ -88,13 +114,19 @@ describe('objects, arrays and projections', () => {
     ]);
     const coll = uniqueName('Proj');
     await data(t.admin, `Collection.create({ name: "${coll}" })`);
-    expect(await data(t.admin, `let d = ${coll}.create({ name: "n", age: 3, secret: "s" })\nd { name, age }`)).toEqual({ name: 'n', age: { '@int': '3' } });
+    expect(await data(t.admin, `let d = ${coll}.create({ name: "n", age: 3, secret: "s" })\nd { name, age }`)).toEqual({
+      name: 'n',
+      age: { '@int': '3' },
+    });
   });
 
   check(['FQL-EXPR-011'], 'string + appends any value as text, and "#{…}" interpolates', async () => {
-    expect(await data(t.admin, `['foo ' + 10 + ' bar ' + 3.14159, 'a' + null, 'b' + true, 'c' + [1, 2, 3] + {x: 10}, "n=#{1 + 2}!", 'foo'.concat('bar')]`)).toEqual([
-      'foo 10 bar 3.14159', 'anull', 'btrue', 'c[1, 2, 3]{ x: 10 }', 'n=3!', 'foobar',
-    ]);
+    expect(
+      await data(
+        t.admin,
+        `['foo ' + 10 + ' bar ' + 3.14159, 'a' + null, 'b' + true, 'c' + [1, 2, 3] + {x: 10}, "n=#{1 + 2}!", 'foo'.concat('bar')]`,
+      ),
+    ).toEqual(['foo 10 bar 3.14159', 'anull', 'btrue', 'c[1, 2, 3]{ x: 10 }', 'n=3!', 'foobar']);
   });
 });
 
@@ -115,7 +147,12 @@ describe('times and dates', () => {
   });
 
   check(['FQL-TIME-003'], 'add and subtract shift a time by units; another unit is invalid_unit', async () => {
-    expect(await data(t.admin, 'let ts = Time("1970-01-01T00:00:00Z")\n[ts.add(1, "days"), ts.add(2, "hours"), ts.subtract(30, "seconds"), ts.add(5, "milliseconds")]')).toEqual([
+    expect(
+      await data(
+        t.admin,
+        'let ts = Time("1970-01-01T00:00:00Z")\n[ts.add(1, "days"), ts.add(2, "hours"), ts.subtract(30, "seconds"), ts.add(5, "milliseconds")]',
+      ),
+    ).toEqual([
       { '@time': '1970-01-02T00:00:00Z' },
       { '@time': '1970-01-01T02:00:00Z' },
       { '@time': '1969-12-31T23:59:30Z' },

@@ -13,18 +13,29 @@ function formatOptions(format: 'tagged' | 'simple' | 'decorated' = 'tagged', hea
 }
 
 /** Runs `query`; answers the whole 200 response. */
-export async function ok(client: Client, query: string | { fql: unknown[] }, opts: { format?: 'tagged' | 'simple' | 'decorated'; args?: Record<string, unknown>; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function ok(
+  client: Client,
+  query: string | { fql: unknown[] },
+  opts: { format?: 'tagged' | 'simple' | 'decorated'; args?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const res = await client.fql(query, opts.args, formatOptions(opts.format, opts.headers));
   return res.expectStatus(200).expectSchema('v10-query-response');
 }
 
 /** The tagged `data` of a query that must succeed. */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function data(client: Client, query: string | { fql: unknown[] }, args?: Record<string, unknown>): Promise<any> {
   return (await ok(client, query, args === undefined ? {} : { args })).body.data;
 }
 
 /** Runs `query`, which must fail with 400 and one of `codes`; answers the error body. */
-export async function fails(client: Client, query: string | { fql: unknown[] }, codes: string | readonly string[], opts: { format?: 'tagged' | 'simple' | 'decorated'; headers?: Record<string, string> } = {}): Promise<any> {
+export async function fails(
+  client: Client,
+  query: string | { fql: unknown[] },
+  codes: string | readonly string[],
+  opts: { format?: 'tagged' | 'simple' | 'decorated'; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
+): Promise<any> {
   const res = await client.fql(query, undefined, formatOptions(opts.format, opts.headers));
   res.expectStatus(400).expectSchema('v10-error');
   res.expectErrorCode(...(typeof codes === 'string' ? [codes] : codes));

@@ -34,7 +34,10 @@ describe('queries and answers', () => {
   });
 
   check(['FQL-QUERY-004'], 'arguments are variables of the query', async () => {
-    const simple = await ok(t.admin, 'let n = aLong + anObject.x\n{ n: n, first: anArray[0], s: aString }', { format: 'simple', args: { aLong: 10, anObject: { x: 5 }, anArray: [7, 8], aString: 'str' } });
+    const simple = await ok(t.admin, 'let n = aLong + anObject.x\n{ n: n, first: anArray[0], s: aString }', {
+      format: 'simple',
+      args: { aLong: 10, anObject: { x: 5 }, anArray: [7, 8], aString: 'str' },
+    });
     expect(simple.body.data).toEqual({ n: 15n, first: 7n, s: 'str' });
     expect(await data(t.admin, 'x * 2', { x: { '@long': '3000000000' } })).toEqual({ '@long': '6000000000' });
   });
@@ -47,14 +50,18 @@ describe('syntax', () => {
     { text: 'let x = \n(', position: undefined },
     { text: '{ a: 1, }}', position: '1:10' },
     { text: '"unterminated', position: '1:1' },
-  ])(['FQL-SYNTAX-001'], 'a query that does not parse ($text) answers 400 invalid_query, the position in the summary', async ({ text, position }) => {
-    const body = await fails(t.admin, text, 'invalid_query');
-    expect(body.error.message).toBe('The query failed 1 validation check');
-    expect(body.summary).toMatch(/^error: /);
-    const at = summaryPosition(body.summary);
-    expect(at, body.summary).toBeDefined();
-    if (position !== undefined) expect(at).toBe(position);
-  });
+  ])(
+    ['FQL-SYNTAX-001'],
+    'a query that does not parse ($text) answers 400 invalid_query, the position in the summary',
+    async ({ text, position }) => {
+      const body = await fails(t.admin, text, 'invalid_query');
+      expect(body.error.message).toBe('The query failed 1 validation check');
+      expect(body.summary).toMatch(/^error: /);
+      const at = summaryPosition(body.summary);
+      expect(at, body.summary).toBeDefined();
+      if (position !== undefined) expect(at).toBe(position);
+    },
+  );
 
   check(['FQL-SYNTAX-002'], 'a block or query whose last statement is a let answers 400 invalid_query', async () => {
     await fails(t.admin, '{ let x = 5 }', 'invalid_query');
@@ -63,9 +70,62 @@ describe('syntax', () => {
   });
 
   check(['FQL-SYNTAX-003'], 'no query text answers 5xx: generated queries answer 200 or 4xx with a v10 error', async () => {
-    const tokens = ['(', ')', '{', '}', '[', ']', ',', ':', '.', '=>', '=', '==', '!', '?.', '??', '+', '-', '*', '/', '%', '**', 'let', 'if', 'else',
-      'null', 'true', 'x', '1', '0', '2.5', '"s"', "'t'", '"#{1}"', 'abort', 'Time', 'Date', 'Set', 'Collection', 'Database', 'all', 'map', 'where',
-      'toArray', 'first', 'paginate', 'sequence', '\n', ';', '&&', '||', 'isa', '_', 'at', 'Math'];
+    const tokens = [
+      '(',
+      ')',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '.',
+      '=>',
+      '=',
+      '==',
+      '!',
+      '?.',
+      '??',
+      '+',
+      '-',
+      '*',
+      '/',
+      '%',
+      '**',
+      'let',
+      'if',
+      'else',
+      'null',
+      'true',
+      'x',
+      '1',
+      '0',
+      '2.5',
+      '"s"',
+      "'t'",
+      '"#{1}"',
+      'abort',
+      'Time',
+      'Date',
+      'Set',
+      'Collection',
+      'Database',
+      'all',
+      'map',
+      'where',
+      'toArray',
+      'first',
+      'paginate',
+      'sequence',
+      '\n',
+      ';',
+      '&&',
+      '||',
+      'isa',
+      '_',
+      'at',
+      'Math',
+    ];
     const query = fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 14 }).map((parts) => parts.join(' '));
     await fc.assert(
       fc.asyncProperty(query, async (text) => {
@@ -87,7 +147,9 @@ describe('deadlines', () => {
     const coll = uniqueName('Timed');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
     // Work far longer than 1 ms yet far shorter than a server's own time limit: only the client's deadline stops it.
-    const res = await t.admin.fql(`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x * 2).count()`, undefined, { headers: { ...UNTYPED, 'x-query-timeout-ms': '1' } });
+    const res = await t.admin.fql(`${coll}.create({ a: 1 })\nSet.sequence(0, 50000).map(x => x * 2).count()`, undefined, {
+      headers: { ...UNTYPED, 'x-query-timeout-ms': '1' },
+    });
     res.expectStatus(440).expectSchema('v10-error').expectErrorCode('time_out');
     expect(await data(t.admin, `${coll}.all().count()`)).toEqual({ '@int': '0' });
     expect((await ok(t.admin, '1', { headers: { 'x-query-timeout-ms': '60000' } })).body.data).toEqual({ '@int': '1' });
@@ -96,7 +158,9 @@ describe('deadlines', () => {
   check(['FQL-TIMEOUT-002'], 'a feed poll whose page is not ready within its x-query-timeout-ms answers 440 time_out', async () => {
     const coll = uniqueName('TimedFeed');
     await ok(t.admin, `Collection.create({ name: "${coll}" })`);
-    const token = (await data(t.admin, `${coll}.all().map(d => Set.sequence(0, 15000).map(x => x + 1).toArray().length).eventSource()`))['@stream'];
+    const token = (await data(t.admin, `${coll}.all().map(d => Set.sequence(0, 15000).map(x => x + 1).toArray().length).eventSource()`))[
+      '@stream'
+    ];
     expect(typeof token).toBe('string');
     await ok(t.admin, `Set.sequence(0, 8).forEach(i => ${coll}.create({ i: i }))`);
     const slow = await t.admin.feed({ token }, { headers: { 'x-query-timeout-ms': '1' } });

@@ -23,17 +23,23 @@ describe('collections', () => {
     expect(doc['@doc']).toMatchObject({ coll: { '@mod': name }, title: "The Hitchhiker's Guide to the Galaxy" });
   });
 
-  check(['FQL-SCHEMA-002'], 'Collection.create with a taken, reserved or invalid name answers constraint_failure and writes nothing', async () => {
-    const taken = await collection('Taken');
-    for (const name of [taken, 'Collection', 'not a name']) {
-      const body = await fails(t.admin, `Collection.create({ name: "${name}" })`, 'constraint_failure');
-      expect(body.error.message).toBe('Failed to create Collection.');
-      expect(body.error.constraint_failures).toEqual([expect.objectContaining({ message: expect.any(String), paths: expect.arrayContaining([expect.any(Array)]) })]);
-    }
-    expect(await data(t.admin, 'Collection.byName("not a name") == null')).toBe(true);
-    await fails(t.admin, 'Collection.create({ name: "Fine1" })\nCollection.create({ name: "Fine1" })', 'constraint_failure');
-    expect(await data(t.admin, 'Collection.byName("Fine1").exists()')).toBe(false);
-  });
+  check(
+    ['FQL-SCHEMA-002'],
+    'Collection.create with a taken, reserved or invalid name answers constraint_failure and writes nothing',
+    async () => {
+      const taken = await collection('Taken');
+      for (const name of [taken, 'Collection', 'not a name']) {
+        const body = await fails(t.admin, `Collection.create({ name: "${name}" })`, 'constraint_failure');
+        expect(body.error.message).toBe('Failed to create Collection.');
+        expect(body.error.constraint_failures).toEqual([
+          expect.objectContaining({ message: expect.any(String), paths: expect.arrayContaining([expect.any(Array)]) }),
+        ]);
+      }
+      expect(await data(t.admin, 'Collection.byName("not a name") == null')).toBe(true);
+      await fails(t.admin, 'Collection.create({ name: "Fine1" })\nCollection.create({ name: "Fine1" })', 'constraint_failure');
+      expect(await data(t.admin, 'Collection.byName("Fine1").exists()')).toBe(false);
+    },
+  );
 
   check(['FQL-SCHEMA-003'], 'Collection.byName finds a collection or is null; deleting it removes its documents too', async () => {
     const name = await collection('Gone');
@@ -52,8 +58,14 @@ describe('collections', () => {
   });
 
   check(['FQL-SCHEMA-004'], 'a collection-defined index is a method: its documents with those terms, ordered by its values', async () => {
-    const name = await collection('Person', ', indexes: { byCity: { terms: [{ field: ".city" }], values: [{ field: ".age", order: "desc" }] }, byName: { terms: [{ field: "name" }] } }');
-    await ok(t.admin, `${name}.create({ name: "a", city: "x", age: 30 })\n${name}.create({ name: "b", city: "y", age: 40 })\n${name}.create({ name: "c", city: "x", age: 50 })\n${name}.create({ name: "d", city: "x", age: 10 })`);
+    const name = await collection(
+      'Person',
+      ', indexes: { byCity: { terms: [{ field: ".city" }], values: [{ field: ".age", order: "desc" }] }, byName: { terms: [{ field: "name" }] } }',
+    );
+    await ok(
+      t.admin,
+      `${name}.create({ name: "a", city: "x", age: 30 })\n${name}.create({ name: "b", city: "y", age: 40 })\n${name}.create({ name: "c", city: "x", age: 50 })\n${name}.create({ name: "d", city: "x", age: 10 })`,
+    );
     expect(await data(t.admin, `${name}.byCity("x").map(.name).toArray()`)).toEqual(['c', 'a', 'd']);
     expect(await data(t.admin, `${name}.byName("b").map(.age).toArray()`)).toEqual([{ '@int': '40' }]);
     expect(await data(t.admin, `${name}.byCity("z").toArray()`)).toEqual([]);
@@ -61,15 +73,22 @@ describe('collections', () => {
 });
 
 describe('databases and keys', () => {
-  check(['FQL-SCHEMA-005'], 'Database.create makes a child database; byName finds it, == null and exists() false when missing; all() lists it', async () => {
-    const name = uniqueName('child');
-    expect(await data(t.admin, `Database.byName("${name}") == null`)).toBe(true);
-    expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(false);
-    const created = await data(t.admin, `if (Database.byName("${name}") == null) {\n  Database.create({ name: "${name}", protected: null, typechecked: null, priority: null })\n}`);
-    expect(created['@doc']).toMatchObject({ name, coll: { '@mod': 'Database' } });
-    expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(true);
-    expect(await data(t.admin, `Database.all().paginate(1000).data { name }`)).toContainEqual({ name });
-  });
+  check(
+    ['FQL-SCHEMA-005'],
+    'Database.create makes a child database; byName finds it, == null and exists() false when missing; all() lists it',
+    async () => {
+      const name = uniqueName('child');
+      expect(await data(t.admin, `Database.byName("${name}") == null`)).toBe(true);
+      expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(false);
+      const created = await data(
+        t.admin,
+        `if (Database.byName("${name}") == null) {\n  Database.create({ name: "${name}", protected: null, typechecked: null, priority: null })\n}`,
+      );
+      expect(created['@doc']).toMatchObject({ name, coll: { '@mod': 'Database' } });
+      expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(true);
+      expect(await data(t.admin, `Database.all().paginate(1000).data { name }`)).toContainEqual({ name });
+    },
+  );
 
   check(['FQL-SCHEMA-006'], 'Database.create with the name of an existing child answers constraint_failure', async () => {
     const name = uniqueName('dup');
@@ -94,7 +113,13 @@ describe('documents', () => {
   check(['FQL-DOC-001'], 'Coll.create answers the document: id, coll, ts and its fields, tagged @doc', async () => {
     const name = await collection('Doc');
     const created = await data(t.admin, `${name}.create({ foo: "bar", n: 1, nested: { a: [1, 2] } })`);
-    expect(created['@doc']).toMatchObject({ id: expect.stringMatching(/^\d+$/), coll: { '@mod': name }, foo: 'bar', n: { '@int': '1' }, nested: { a: [{ '@int': '1' }, { '@int': '2' }] } });
+    expect(created['@doc']).toMatchObject({
+      id: expect.stringMatching(/^\d+$/),
+      coll: { '@mod': name },
+      foo: 'bar',
+      n: { '@int': '1' },
+      nested: { a: [{ '@int': '1' }, { '@int': '2' }] },
+    });
     expectTag(created['@doc'].ts, '@time');
     const simple = (await ok(t.admin, `${name}.create({ foo: "baz" })`, { format: 'simple' })).body.data;
     expect(simple).toMatchObject({ id: expect.any(String), coll: name, foo: 'baz' });
@@ -112,7 +137,10 @@ describe('documents', () => {
 
   check(['FQL-DOC-003'], 'update merges fields (null removes one) and answers the document; replace replaces them', async () => {
     const name = await collection('Upd');
-    const updated = await data(t.admin, `let author = ${name}.create({ foo: "bar", seattle: "wa", gone: 1 })\nauthor.update({ seattle: "va", windy: "city", gone: null })`);
+    const updated = await data(
+      t.admin,
+      `let author = ${name}.create({ foo: "bar", seattle: "wa", gone: 1 })\nauthor.update({ seattle: "va", windy: "city", gone: null })`,
+    );
     expect(updated['@doc']).toMatchObject({ foo: 'bar', seattle: 'va', windy: 'city' });
     expect(updated['@doc']).not.toHaveProperty('gone');
     const id = updated['@doc'].id as string;
@@ -124,7 +152,9 @@ describe('documents', () => {
 
   check(['FQL-DOC-004'], 'delete removes a document: afterwards byId(id).exists() is false', async () => {
     const name = await collection('Del');
-    expect(await data(t.admin, `let author = ${name}.create({ foo: "bar" })\nauthor.delete()\n${name}.byId(author.id).exists()`)).toBe(false);
+    expect(await data(t.admin, `let author = ${name}.create({ foo: "bar" })\nauthor.delete()\n${name}.byId(author.id).exists()`)).toBe(
+      false,
+    );
     await ok(t.admin, `Set.sequence(0, 3).forEach(i => ${name}.create({ i: i }))`);
     await ok(t.admin, `${name}.all().forEach(d => d.delete())`);
     expect(await data(t.admin, `${name}.all().count()`)).toEqual({ '@int': '0' });

@@ -11,25 +11,30 @@ const int = (n: number) => ({ '@int': String(n) });
 beforeAll(async () => {
   await ok(t.admin, `Collection.create({ name: "${coll}" })`);
   // 40 documents, created in order so that their ids ascend with n.
-  for (let n = 0; n < 40; n += 10) await ok(t.admin, `Set.sequence(${n}, ${n + 10}).forEach(n => ${coll}.create({ n: n, even: n % 2 == 0 }))`);
+  for (let n = 0; n < 40; n += 10)
+    await ok(t.admin, `Set.sequence(${n}, ${n + 10}).forEach(n => ${coll}.create({ n: n, even: n % 2 == 0 }))`);
 });
 
 describe('sets', () => {
-  check(['FQL-SET-001'], 'all, where and firstWhere read documents in id order; map, where, forEach, toArray, first, count and take', async () => {
-    expect(await data(t.admin, `${coll}.all().count()`)).toEqual(int(40));
-    expect(await data(t.admin, `${coll}.all().take(3).map(.n).toArray()`)).toEqual([int(0), int(1), int(2)]);
-    expect(await data(t.admin, `${coll}.where(.n > 36).map(d => d.n * 10).toArray()`)).toEqual([int(370), int(380), int(390)]);
-    expect(await data(t.admin, `${coll}.all().where(.even).count()`)).toEqual(int(20));
-    expect((await data(t.admin, `${coll}.firstWhere(.n == 5)`))['@doc']).toMatchObject({ n: int(5) });
-    expect((await data(t.admin, `${coll}.all().firstWhere(.n >= 7)`))['@doc']).toMatchObject({ n: int(7) });
-    expect(await data(t.admin, `${coll}.firstWhere(.n == 500)`)).toBeNull();
-    expect((await data(t.admin, `${coll}.all().first()`))['@doc']).toMatchObject({ n: int(0) });
-    expect(await data(t.admin, `${coll}.all().where(.n > 100).first()`)).toBeNull();
-    const marker = uniqueName('fe');
-    expect(await data(t.admin, `${coll}.where(.n < 2).forEach(d => ${coll}.create({ copy: d.n, marker: "${marker}" }))`)).toBeNull();
-    expect(await data(t.admin, `${coll}.where(.marker == "${marker}").map(.copy).toArray()`)).toEqual([int(0), int(1)]);
-    await ok(t.admin, `${coll}.where(.marker == "${marker}").forEach(.delete())`);
-  });
+  check(
+    ['FQL-SET-001'],
+    'all, where and firstWhere read documents in id order; map, where, forEach, toArray, first, count and take',
+    async () => {
+      expect(await data(t.admin, `${coll}.all().count()`)).toEqual(int(40));
+      expect(await data(t.admin, `${coll}.all().take(3).map(.n).toArray()`)).toEqual([int(0), int(1), int(2)]);
+      expect(await data(t.admin, `${coll}.where(.n > 36).map(d => d.n * 10).toArray()`)).toEqual([int(370), int(380), int(390)]);
+      expect(await data(t.admin, `${coll}.all().where(.even).count()`)).toEqual(int(20));
+      expect((await data(t.admin, `${coll}.firstWhere(.n == 5)`))['@doc']).toMatchObject({ n: int(5) });
+      expect((await data(t.admin, `${coll}.all().firstWhere(.n >= 7)`))['@doc']).toMatchObject({ n: int(7) });
+      expect(await data(t.admin, `${coll}.firstWhere(.n == 500)`)).toBeNull();
+      expect((await data(t.admin, `${coll}.all().first()`))['@doc']).toMatchObject({ n: int(0) });
+      expect(await data(t.admin, `${coll}.all().where(.n > 100).first()`)).toBeNull();
+      const marker = uniqueName('fe');
+      expect(await data(t.admin, `${coll}.where(.n < 2).forEach(d => ${coll}.create({ copy: d.n, marker: "${marker}" }))`)).toBeNull();
+      expect(await data(t.admin, `${coll}.where(.marker == "${marker}").map(.copy).toArray()`)).toEqual([int(0), int(1)]);
+      await ok(t.admin, `${coll}.where(.marker == "${marker}").forEach(.delete())`);
+    },
+  );
 
   check(['FQL-SET-002'], 'a set in an answer is a page of 16 with a cursor that Set.paginate continues; tagged @set', async () => {
     const first = await data(t.admin, `${coll}.all().map(.n)`);
@@ -58,20 +63,28 @@ describe('sets', () => {
     expect(await data(t.admin, 'Set.sequence(0, 3).toArray()')).toEqual([int(0), int(1), int(2)]);
     expect(await data(t.admin, 'Set.sequence(5, 5).toArray()')).toEqual([]);
     expect(await data(t.admin, 'Set.sequence(-2, 1).map(x => x * 2).toArray()')).toEqual([int(-4), int(-2), int(0)]);
-    const page = (await ok(t.admin, `${JSON.stringify(Array.from({ length: 20 }, (_, i) => i))}.toSet().paginate(16)`, { format: 'simple' })).body.data;
+    const page = (
+      await ok(t.admin, `${JSON.stringify(Array.from({ length: 20 }, (_, i) => i))}.toSet().paginate(16)`, { format: 'simple' })
+    ).body.data;
     expect(page.data).toHaveLength(16);
     expect((await ok(t.admin, `Set.paginate("${page.after}")`, { format: 'simple' })).body.data.data).toEqual([16n, 17n, 18n, 19n]);
   });
 
-  check(['FQL-SET-005'], 'a set is read as far as needed: take, first and the first page of a billion-element sequence; toArray past 16,000 is value_too_large', async () => {
-    // A deadline far above what these reads need, so that a server building the whole set fails rather than stalls.
-    const deadline = { headers: { 'x-query-timeout-ms': '5000' } };
-    expect((await ok(t.admin, 'Set.sequence(0, 1000000000).take(3).toArray()', deadline)).body.data).toEqual([int(0), int(1), int(2)]);
-    expect((await ok(t.admin, 'Set.sequence(7, 1000000000).first()', deadline)).body.data).toEqual(int(7));
-    expect((await ok(t.admin, 'Set.sequence(0, 1000000000).drop(2)', { format: 'simple', ...deadline })).body.data.data).toEqual(Array.from({ length: 16 }, (_, i) => BigInt(i + 2)));
-    expect((await ok(t.admin, 'Set.sequence(0, 16000).toArray().length', deadline)).body.data).toEqual(int(16000));
-    const tooLarge = await fails(t.admin, 'Set.sequence(0, 16001).toArray()', 'value_too_large', deadline);
-    expect(tooLarge.error.message).toBe('Value too large: exceeded maximum number of elements (limit=16000).');
-    await fails(t.admin, 'Set.sequence(0, 1000000000).map(x => x + 1).toArray()', 'value_too_large', deadline);
-  });
+  check(
+    ['FQL-SET-005'],
+    'a set is read as far as needed: take, first and the first page of a billion-element sequence; toArray past 16,000 is value_too_large',
+    async () => {
+      // A deadline far above what these reads need, so that a server building the whole set fails rather than stalls.
+      const deadline = { headers: { 'x-query-timeout-ms': '5000' } };
+      expect((await ok(t.admin, 'Set.sequence(0, 1000000000).take(3).toArray()', deadline)).body.data).toEqual([int(0), int(1), int(2)]);
+      expect((await ok(t.admin, 'Set.sequence(7, 1000000000).first()', deadline)).body.data).toEqual(int(7));
+      expect((await ok(t.admin, 'Set.sequence(0, 1000000000).drop(2)', { format: 'simple', ...deadline })).body.data.data).toEqual(
+        Array.from({ length: 16 }, (_, i) => BigInt(i + 2)),
+      );
+      expect((await ok(t.admin, 'Set.sequence(0, 16000).toArray().length', deadline)).body.data).toEqual(int(16000));
+      const tooLarge = await fails(t.admin, 'Set.sequence(0, 16001).toArray()', 'value_too_large', deadline);
+      expect(tooLarge.error.message).toBe('Value too large: exceeded maximum number of elements (limit=16000).');
+      await fails(t.admin, 'Set.sequence(0, 1000000000).map(x => x + 1).toArray()', 'value_too_large', deadline);
+    },
+  );
 });

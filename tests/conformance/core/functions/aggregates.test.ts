@@ -22,7 +22,12 @@ beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: 'agg_items' } } })).expectStatus(201);
   (await t.server.query({ create_collection: { object: { name: 'agg_refs_only' } } })).expectStatus(201);
   const indexes = [
-    createIndex({ name: 'agg_values_by_group', source: collection('agg_items'), terms: [{ field: ['data', 'g'] }], values: [{ field: ['data', 'v'] }] }),
+    createIndex({
+      name: 'agg_values_by_group',
+      source: collection('agg_items'),
+      terms: [{ field: ['data', 'g'] }],
+      values: [{ field: ['data', 'v'] }],
+    }),
     createIndex({ name: 'agg_refs', source: collection('agg_refs_only') }),
   ];
   (await t.server.query(indexes)).expectStatus(200);
@@ -96,7 +101,11 @@ describe.concurrent('Count, Sum, Mean, Any and All of arrays', () => {
       { expr: { sum: [1, [2]] }, description: 'Number expected, Array provided.', position: ['sum'] },
       { expr: { any: [true, 'x'] }, description: 'Boolean expected, String provided.', position: ['any'] },
       { expr: { all: [false, 1] }, description: 'Boolean expected, Integer provided.', position: ['all'] },
-      { expr: { let: [{ xs: [true, 1] }], in: { any: { var: 'xs' } } }, description: 'Boolean expected, Integer provided.', position: ['in', 'any'] },
+      {
+        expr: { let: [{ xs: [true, 1] }], in: { any: { var: 'xs' } } },
+        description: 'Boolean expected, Integer provided.',
+        position: ['in', 'any'],
+      },
     ]),
   )(['FN-AGG-005'], 'a wrong element type answers invalid argument at the argument: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -114,9 +123,13 @@ describe.concurrent('Count, Sum, Mean, Any and All of arrays', () => {
       { expr: { reverse: decimal('1.5') }, type: 'Double', position: ['reverse'] },
       { expr: { count: { collection: 'agg_items' } }, type: 'Collection Ref', position: ['count'] },
     ]),
-  )(['FN-AGG-009'], 'a value that is neither an array, a page nor a set answers invalid argument: $name', async ({ expr, type, position }) => {
-    await expectFailure(t.server, expr, 400, 'invalid argument', `Array, Set, or Page expected, ${type} provided.`, position);
-  });
+  )(
+    ['FN-AGG-009'],
+    'a value that is neither an array, a page nor a set answers invalid argument: $name',
+    async ({ expr, type, position }) => {
+      await expectFailure(t.server, expr, 400, 'invalid argument', `Array, Set, or Page expected, ${type} provided.`, position);
+    },
+  );
 });
 
 describe.concurrent('Aggregates of sets and pages', () => {
@@ -130,7 +143,8 @@ describe.concurrent('Aggregates of sets and pages', () => {
     async ({ group, count, sum, mean }) => {
       expect(await resultOf(t.server, { count: byGroup(group) })).toEqual(count);
       expect(await resultOf(t.server, { sum: byGroup(group) })).toEqual(sum);
-      if (mean === undefined) await expectFailure(t.server, { mean: byGroup(group) }, 400, 'invalid argument', 'Non-empty array expected.', ['mean']);
+      if (mean === undefined)
+        await expectFailure(t.server, { mean: byGroup(group) }, 400, 'invalid argument', 'Non-empty array expected.', ['mean']);
       else expect(await resultOf(t.server, { mean: byGroup(group) })).toBe(mean);
     },
   );
@@ -147,20 +161,33 @@ describe.concurrent('Aggregates of sets and pages', () => {
     ).toEqual([true, false, true, false, true]);
   });
 
-  check(['FN-AGG-005', 'FN-AGG-007'], 'Sum and Any of a set with a value of the wrong type answer invalid argument at the argument', async () => {
-    await expectFailure(t.server, { sum: byGroup('bad') }, 400, 'invalid argument', 'Number expected, String provided.', ['sum']);
-    await expectFailure(t.server, { any: byGroup('ints') }, 400, 'invalid argument', 'Boolean expected, Integer provided.', ['any']);
-    await expectFailure(t.server, { sum: refsSet() }, 400, 'invalid argument', 'Number expected, Ref provided.', ['sum']);
-  });
+  check(
+    ['FN-AGG-005', 'FN-AGG-007'],
+    'Sum and Any of a set with a value of the wrong type answer invalid argument at the argument',
+    async () => {
+      await expectFailure(t.server, { sum: byGroup('bad') }, 400, 'invalid argument', 'Number expected, String provided.', ['sum']);
+      await expectFailure(t.server, { any: byGroup('ints') }, 400, 'invalid argument', 'Boolean expected, Integer provided.', ['any']);
+      await expectFailure(t.server, { sum: refsSet() }, 400, 'invalid argument', 'Number expected, Ref provided.', ['sum']);
+    },
+  );
 
-  check(['FN-AGG-001', 'FN-AGG-007'], 'Count of Documents, a Union and Collections() equals the number of entries Paginate returns', async () => {
-    const sets = [{ documents: collection('agg_refs_only') }, { union: [byGroup('ints'), byGroup('bools')] }, { collections: null }, refsSet()];
-    for (const set of sets) {
-      const page = (await resultOf(t.server, { paginate: set, size: 1000 })) as { data: unknown[] };
-      expect(await resultOf(t.server, { count: set }), JSON.stringify(set)).toEqual(BigInt(page.data.length));
-    }
-    expect(await resultOf(t.server, { count: { documents: collection('agg_refs_only') } })).toEqual(6n);
-  });
+  check(
+    ['FN-AGG-001', 'FN-AGG-007'],
+    'Count of Documents, a Union and Collections() equals the number of entries Paginate returns',
+    async () => {
+      const sets = [
+        { documents: collection('agg_refs_only') },
+        { union: [byGroup('ints'), byGroup('bools')] },
+        { collections: null },
+        refsSet(),
+      ];
+      for (const set of sets) {
+        const page = (await resultOf(t.server, { paginate: set, size: 1000 })) as { data: unknown[] };
+        expect(await resultOf(t.server, { count: set }), JSON.stringify(set)).toEqual(BigInt(page.data.length));
+      }
+      expect(await resultOf(t.server, { count: { documents: collection('agg_refs_only') } })).toEqual(6n);
+    },
+  );
 
   check(['FN-AGG-006'], 'Count, Sum, Mean, Any and All of a page answer a page holding the result, with its cursors', async () => {
     const { second, secondExpr } = await refPages();
@@ -173,7 +200,9 @@ describe.concurrent('Aggregates of sets and pages', () => {
     expect(await resultOf(t.server, { any: { paginate: byGroup('bools') } })).toEqual({ data: [true] });
     expect(await resultOf(t.server, { all: { paginate: byGroup('bools') } })).toEqual({ data: [false] });
     expect(await resultOf(t.server, { count: { paginate: byGroup('nobody') } })).toEqual({ data: [0n] });
-    await expectFailure(t.server, { mean: { paginate: byGroup('nobody') } }, 400, 'invalid argument', 'Non-empty array expected.', ['mean']);
+    await expectFailure(t.server, { mean: { paginate: byGroup('nobody') } }, 400, 'invalid argument', 'Non-empty array expected.', [
+      'mean',
+    ]);
   });
 
   check(['FN-AGG-008'], 'IsEmpty and IsNonEmpty of arrays, pages and sets', async () => {
@@ -257,9 +286,17 @@ describe.concurrent('Take and Drop', () => {
       { expr: { take: decimal('1.5'), collection: [1] }, description: 'Integer expected, Double provided.', position: ['take'] },
       { expr: { drop: '1', collection: [1] }, description: 'Integer expected, String provided.', position: ['drop'] },
       { expr: { take: 1, collection: 1 }, description: 'Array or Page expected, Integer provided.', position: ['collection'] },
-      { expr: { drop: 1, collection: literal({ a: 1 }) }, description: 'Array or Page expected, Object provided.', position: ['collection'] },
+      {
+        expr: { drop: 1, collection: literal({ a: 1 }) },
+        description: 'Array or Page expected, Object provided.',
+        position: ['collection'],
+      },
       { expr: { take: 1, collection: match('agg_refs') }, description: 'Array or Page expected, Set provided.', position: ['collection'] },
-      { expr: { take: 1, collection: { databases: null } }, description: 'Array or Page expected, Collection Ref provided.', position: ['collection'] },
+      {
+        expr: { take: 1, collection: { databases: null } },
+        description: 'Array or Page expected, Collection Ref provided.',
+        position: ['collection'],
+      },
     ]),
   )(['FN-ARR-004'], 'Take and Drop refuse wrong arguments: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -271,7 +308,8 @@ describe.concurrent('Append, Prepend and Reverse', () => {
     // Each binding appends the previous array to itself: x18 would hold 8 × 2^18 = 2,097,152 elements. The limit is
     // this project's (a MAY): the real service builds the array, so its count is accepted too.
     const bindings: unknown[] = [{ x0: [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n] }];
-    for (let i = 1; i <= 18; i++) bindings.push({ [`x${i}`]: { [i % 2 ? 'append' : 'prepend']: { var: `x${i - 1}` }, collection: { var: `x${i - 1}` } } });
+    for (let i = 1; i <= 18; i++)
+      bindings.push({ [`x${i}`]: { [i % 2 ? 'append' : 'prepend']: { var: `x${i - 1}` }, collection: { var: `x${i - 1}` } } });
     const res = await t.server.query({ let: bindings, in: { count: { var: 'x18' } } });
     expectRefusedOrBuilt(res, ['let', 18n, 'x18'], (count) => expect(count).toBe(2097152n), 'array length must be <= 1048576');
     expect(await resultOf(t.server, { let: bindings.slice(0, 18), in: { count: { var: 'x17' } } })).toBe(1048576n);
@@ -306,18 +344,28 @@ describe.concurrent('Append, Prepend and Reverse', () => {
     expect(await resultOf(t.server, { reverse: [] })).toEqual([]);
     const { second, secondExpr } = await refPages();
     const page = second as { before: unknown; after: unknown; data: unknown[] };
-    expect(await resultOf(t.server, { reverse: secondExpr })).toEqual({ before: page.before, after: page.after, data: [...page.data].reverse() });
+    expect(await resultOf(t.server, { reverse: secondExpr })).toEqual({
+      before: page.before,
+      after: page.after,
+      data: [...page.data].reverse(),
+    });
   });
 
   check(['FN-ARR-008'], 'Paginate(Reverse(set)) pages the set last entry first, and its cursors continue in that order', async () => {
     const { refs } = await refPages();
     const valuesAll = (await resultOf(t.server, { paginate: byGroup('ints'), size: 100 })) as { data: unknown[] };
-    for (const [set, expected] of [[refsSet(), refs], [byGroup('ints'), valuesAll.data]] as const) {
+    for (const [set, expected] of [
+      [refsSet(), refs],
+      [byGroup('ints'), valuesAll.data],
+    ] as const) {
       const walked: unknown[] = [];
       let page = (await resultOf(t.server, { paginate: { reverse: set }, size: 2 })) as { data: unknown[]; after?: unknown };
       walked.push(...page.data);
       while (page.after !== undefined && walked.length < expected.length + 2) {
-        page = (await resultOf(t.server, { paginate: { reverse: set }, size: 2, after: page.after })) as { data: unknown[]; after?: unknown };
+        page = (await resultOf(t.server, { paginate: { reverse: set }, size: 2, after: page.after })) as {
+          data: unknown[];
+          after?: unknown;
+        };
         walked.push(...page.data);
       }
       expect(walked).toEqual([...expected].reverse());

@@ -49,12 +49,28 @@ function timeOf(micros: bigint): unknown {
 
 beforeAll(async () => {
   // history_days is explicit so that the whole history is within retention on any server.
-  (await t.server.query([{ create_collection: literal({ name: COLL, history_days: 30n }) }, { create_collection: literal({ name: MEMBERS, history_days: 30n }) }, { create_collection: literal({ name: TAGGED, history_days: 30n }) }])).expectStatus(200, 201);
-  (await t.server.query([
-    createIndex({ name: 'ev_by_tag', source: collection(TAGGED), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }] }),
-    createIndex({ name: 'ev_refs_by_tag', source: collection(TAGGED), terms: [{ field: ['data', 'tag'] }] }),
-  ])).expectStatus(200, 201);
-  const created = await written(t.server, { create: docRef(COLL, '1'), params: literal({ data: { foo: 'bar', buzz: 'bing', nested: { x: 1n, y: 2n } } }) });
+  (
+    await t.server.query([
+      { create_collection: literal({ name: COLL, history_days: 30n }) },
+      { create_collection: literal({ name: MEMBERS, history_days: 30n }) },
+      { create_collection: literal({ name: TAGGED, history_days: 30n }) },
+    ])
+  ).expectStatus(200, 201);
+  (
+    await t.server.query([
+      createIndex({
+        name: 'ev_by_tag',
+        source: collection(TAGGED),
+        terms: [{ field: ['data', 'tag'] }],
+        values: [{ field: ['data', 'v'] }],
+      }),
+      createIndex({ name: 'ev_refs_by_tag', source: collection(TAGGED), terms: [{ field: ['data', 'tag'] }] }),
+    ])
+  ).expectStatus(200, 201);
+  const created = await written(t.server, {
+    create: docRef(COLL, '1'),
+    params: literal({ data: { foo: 'bar', buzz: 'bing', nested: { x: 1n, y: 2n } } }),
+  });
   a = created.ref;
   times.created = created.ts;
   times.updated = (await written(t.server, { update: a, params: literal({ data: { foo: 'baz', nested: { x: 3n } } }) })).ts;
@@ -75,9 +91,13 @@ describe('Events of a document', () => {
     expect(await resultOf(t.server, events(a))).toEqual({ '@set': { events: a } });
   });
 
-  check(['FN-HIST-011', 'FN-HIST-012'], 'Paginate(Events(ref)) answers every event oldest first, each with the data that changed', async () => {
-    expect(await pageOf(paginate(events(a)))).toStrictEqual({ data: history() });
-  });
+  check(
+    ['FN-HIST-011', 'FN-HIST-012'],
+    'Paginate(Events(ref)) answers every event oldest first, each with the data that changed',
+    async () => {
+      expect(await pageOf(paginate(events(a)))).toStrictEqual({ data: history() });
+    },
+  );
 
   check(['FN-HIST-012'], 'an update that changes nothing is still an event, with data null', async () => {
     const { ts } = await written(t.server, { update: b, params: literal({ data: { n: 1n } }) });
@@ -87,11 +107,16 @@ describe('Events of a document', () => {
     ]);
   });
 
-  check(['FN-HIST-011'], 'the request\'s own writes are events at the transaction time', async () => {
-    const res = (await t.server.query({
-      let: [{ doc: { create: collection(COLL), params: literal({ data: { own: 1n } }) } }, { ref: { select: ['ref'], from: { var: 'doc' } } }],
-      in: [{ var: 'ref' }, paginate(events({ var: 'ref' }))],
-    })).expectStatus(200, 201);
+  check(['FN-HIST-011'], "the request's own writes are events at the transaction time", async () => {
+    const res = (
+      await t.server.query({
+        let: [
+          { doc: { create: collection(COLL), params: literal({ data: { own: 1n } }) } },
+          { ref: { select: ['ref'], from: { var: 'doc' } } },
+        ],
+        in: [{ var: 'ref' }, paginate(events({ var: 'ref' }))],
+      })
+    ).expectStatus(200, 201);
     const [ref, page] = res.resource as [unknown, unknown];
     expect(page).toStrictEqual({ data: [{ ts: txnTime(res), action: 'create', document: ref, data: { own: 1n } }] });
   });
@@ -105,11 +130,18 @@ describe('Events of a document', () => {
     expect(flagged).toStrictEqual({ data: history() });
     expect(wrapped).toStrictEqual(flagged);
     const expected = history();
-    expect(sized).toStrictEqual({ before: { ts: times.updated, action: 'add' }, after: cursorOf(expected[3]!), data: expected.slice(1, 3) });
+    expect(sized).toStrictEqual({
+      before: { ts: times.updated, action: 'add' },
+      after: cursorOf(expected[3]!),
+      data: expected.slice(1, 3),
+    });
   });
 
-  check(['FN-HIST-017'], 'At and Paginate\'s ts limit the history to the events up to that time', async () => {
-    const [inAt, withTs] = (await resultOf(t.server, [{ at: times.replaced, expr: paginate(events(a)) }, paginate(events(a), { ts: times.updated })])) as Array<{ data: unknown }>;
+  check(['FN-HIST-017'], "At and Paginate's ts limit the history to the events up to that time", async () => {
+    const [inAt, withTs] = (await resultOf(t.server, [
+      { at: times.replaced, expr: paginate(events(a)) },
+      paginate(events(a), { ts: times.updated }),
+    ])) as Array<{ data: unknown }>;
     expect(inAt.data).toStrictEqual(history().slice(0, 3));
     expect(withTs.data).toStrictEqual(history().slice(0, 2));
   });
@@ -204,7 +236,9 @@ describe('Events of index sets', () => {
     // A set event's cursor keeps its index values: they are part of its place in the history.
     const first = await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n }));
     expect(first.after).toStrictEqual({ ts: changed.ts, action: 'remove', document: d.ref, data: [1n] });
-    expect((await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n, after: literal(first.after) }))).data).toStrictEqual((withValues as { data: unknown[] }).data.slice(2));
+    expect((await pageOf(paginate(events(match('ev_by_tag', 't')), { size: 2n, after: literal(first.after) }))).data).toStrictEqual(
+      (withValues as { data: unknown[] }).data.slice(2),
+    );
   });
 });
 
@@ -217,15 +251,17 @@ describe('Set events inside a query', () => {
     expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: set })).toBe(17n);
     expect(await resultOf(t.server, { reduce: sum, initial: 10n, collection: paginate(set) })).toStrictEqual({ data: [17n] });
     const page = await pageOf(paginate(set));
-    expect((page.data as Array<Record<string, unknown>>).map((e) => e['data'])).toStrictEqual([[3n], [4n]]);
+    expect((page.data as Array<Record<string, unknown>>).map((e) => e.data)).toStrictEqual([[3n], [4n]]);
   });
 });
 
 describe('API versions', () => {
   check(['FN-HIST-019'], 'before API 2.7 an event names its document `instance`', async () => {
-    const page = (await t.server.query(paginate(events(a), { size: 1n }), { apiVersion: '2.1' })).expectStatus(200).resource as { data: Array<Record<string, unknown>> };
+    const page = (await t.server.query(paginate(events(a), { size: 1n }), { apiVersion: '2.1' })).expectStatus(200).resource as {
+      data: Array<Record<string, unknown>>;
+    };
     expect(Object.keys(page.data[0]!)).toEqual(['ts', 'action', 'instance', 'data']);
-    expect(page.data[0]!['data']).toEqual(history()[0]!['data']);
+    expect(page.data[0]!.data).toEqual(history()[0]!.data);
   });
 });
 
@@ -250,28 +286,52 @@ describe('Errors and permissions', () => {
     expect(await resultOf(t.server, paginate(events(a), { events: true }))).toStrictEqual(plain);
   });
 
-  check(['FN-HIST-023'], 'Union, Intersection and Difference of an events set and a snapshot set answer invalid argument at the form', async () => {
-    for (const form of ['union', 'intersection', 'difference']) {
-      const expr = paginate({ [form]: [events(a), { singleton: a }] });
-      expectInvalidArgument(await t.server.query(expr), ['paginate', form], 'Sets are not compatible.');
-    }
-    // Sets of events combine with each other.
-    expect((await pageOf(paginate({ union: [events(a), events(a)] }))).data).toStrictEqual(history());
-  });
+  check(
+    ['FN-HIST-023'],
+    'Union, Intersection and Difference of an events set and a snapshot set answer invalid argument at the form',
+    async () => {
+      for (const form of ['union', 'intersection', 'difference']) {
+        const expr = paginate({ [form]: [events(a), { singleton: a }] });
+        expectInvalidArgument(await t.server.query(expr), ['paginate', form], 'Sets are not compatible.');
+      }
+      // Sets of events combine with each other.
+      expect((await pageOf(paginate({ union: [events(a), events(a)] }))).data).toStrictEqual(history());
+    },
+  );
 
-  check(['FN-HIST-021'], 'a cursor that is neither an event, an integer, a time nor a date answers invalid argument at the cursor', async () => {
-    expectInvalidArgument(await t.server.query(paginate(events(a), { after: 'soon' })), ['after'], 'Object, Integer, Time, or Date expected, String provided.');
-    expectInvalidArgument(await t.server.query(paginate(events(a), { before: true })), ['before'], 'Object, Integer, Time, or Date expected, Boolean provided.');
-  });
+  check(
+    ['FN-HIST-021'],
+    'a cursor that is neither an event, an integer, a time nor a date answers invalid argument at the cursor',
+    async () => {
+      expectInvalidArgument(
+        await t.server.query(paginate(events(a), { after: 'soon' })),
+        ['after'],
+        'Object, Integer, Time, or Date expected, String provided.',
+      );
+      expectInvalidArgument(
+        await t.server.query(paginate(events(a), { before: true })),
+        ['before'],
+        'Object, Integer, Time, or Date expected, Boolean provided.',
+      );
+    },
+  );
 
-  check(['FN-HIST-022'], 'reading a document\'s events needs history_read on it, not read', async () => {
+  check(['FN-HIST-022'], "reading a document's events needs history_read on it, not read", async () => {
     const obj = (fields: Record<string, unknown>) => ({ object: fields });
-    const role = (name: string, actions: Record<string, unknown>) => ({ create_role: obj({ name, privileges: [obj({ resource: collection(COLL), actions: obj(actions) })] }) });
-    (await t.admin.query([role('ev_history_reader', { history_read: true }), role('ev_plain_reader', { read: true })])).expectStatus(200, 201);
-    const secretFor = async (name: string) => (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
+    const role = (name: string, actions: Record<string, unknown>) => ({
+      create_role: obj({ name, privileges: [obj({ resource: collection(COLL), actions: obj(actions) })] }),
+    });
+    (await t.admin.query([role('ev_history_reader', { history_read: true }), role('ev_plain_reader', { read: true })])).expectStatus(
+      200,
+      201,
+    );
+    const secretFor = async (name: string) =>
+      (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
     const historyReader = t.as(await secretFor('ev_history_reader'));
     const plainReader = t.as(await secretFor('ev_plain_reader'));
     expect((await pageOf(paginate(events(a)), historyReader)).data).toStrictEqual(history());
-    await expectFailure(plainReader, paginate(events(a)), 403, 'permission denied', 'Insufficient privileges to perform the action.', ['paginate']);
+    await expectFailure(plainReader, paginate(events(a)), 403, 'permission denied', 'Insufficient privileges to perform the action.', [
+      'paginate',
+    ]);
   });
 });

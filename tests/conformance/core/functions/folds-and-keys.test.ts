@@ -2,7 +2,17 @@
 // v4-functions; spec/requirements/functions-collections.md and functions-keys.md).
 import { beforeAll, describe, expect } from 'vitest';
 import { check, target, useTenant } from '../../../harness/index.js';
-import { collection, createCollections, createIndex, createKey, expectQueryError, lambda, literal, match, obj } from '../../../harness/v4.js';
+import {
+  collection,
+  createCollections,
+  createIndex,
+  createKey,
+  expectQueryError,
+  lambda,
+  literal,
+  match,
+  obj,
+} from '../../../harness/v4.js';
 import { createUser, login } from '../../auth/auth-fixtures.js';
 import { expectFailure, named, resultOf } from './function-cases.js';
 
@@ -15,7 +25,12 @@ const group = (g: string): unknown => match('fk_values_by_group', g);
 
 beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: 'fk_items' } } })).expectStatus(201);
-  const byGroup = createIndex({ name: 'fk_values_by_group', source: collection('fk_items'), terms: [{ field: ['data', 'g'] }], values: [{ field: ['data', 'v'] }] });
+  const byGroup = createIndex({
+    name: 'fk_values_by_group',
+    source: collection('fk_items'),
+    terms: [{ field: ['data', 'g'] }],
+    values: [{ field: ['data', 'v'] }],
+  });
   (await t.server.query(byGroup)).expectStatus(201);
   const docs = [3n, 1n, 5n, 2n, 4n].map((v) => ({ create: collection('fk_items'), params: literal({ data: { g: 'a', v } }) }));
   (await t.server.query(docs)).expectStatus(200);
@@ -30,7 +45,11 @@ describe('Reduce', () => {
       expected: 'FaunaDB rocks',
     },
     { name: 'of an empty array answers the initial value', expr: reduce(sumLambda, literal({ a: 1n }), []), expected: { a: 1n } },
-    { name: 'gives a one-parameter lambda the pair as an array', expr: reduce(lambda('pair', { var: 'pair' }), 0n, [1n, 2n]), expected: [[0n, 1n], 2n] },
+    {
+      name: 'gives a one-parameter lambda the pair as an array',
+      expr: reduce(lambda('pair', { var: 'pair' }), 0n, [1n, 2n]),
+      expected: [[0n, 1n], 2n],
+    },
   ])(['FN-AGG-011'], 'Reduce of an array $name', async ({ expr, expected }) => {
     expect(await resultOf(t.server, expr)).toEqual(expected);
   });
@@ -61,9 +80,21 @@ describe('Reduce', () => {
     named([
       { expr: reduce(sumLambda, 0n, 1n), description: 'Array, Set, or Page expected, Integer provided.', position: ['collection'] },
       { expr: reduce(sumLambda, 0n, 'abc'), description: 'Array, Set, or Page expected, String provided.', position: ['collection'] },
-      { expr: reduce(sumLambda, 0n, literal({ a: 1n })), description: 'Array, Set, or Page expected, Object provided.', position: ['collection'] },
-      { expr: reduce(lambda(['a', 'b', 'c'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 3 elements. Array contains 2.', position: ['reduce', 'lambda'] },
-      { expr: reduce(lambda(['a'], { var: 'a' }), 0n, [1n]), description: 'Lambda expects an array with 1 elements. Array contains 2.', position: ['reduce', 'lambda'] },
+      {
+        expr: reduce(sumLambda, 0n, literal({ a: 1n })),
+        description: 'Array, Set, or Page expected, Object provided.',
+        position: ['collection'],
+      },
+      {
+        expr: reduce(lambda(['a', 'b', 'c'], { var: 'a' }), 0n, [1n]),
+        description: 'Lambda expects an array with 3 elements. Array contains 2.',
+        position: ['reduce', 'lambda'],
+      },
+      {
+        expr: reduce(lambda(['a'], { var: 'a' }), 0n, [1n]),
+        description: 'Lambda expects an array with 1 elements. Array contains 2.',
+        position: ['reduce', 'lambda'],
+      },
     ]),
   )(['FN-AGG-013'], 'Reduce refuses $name with invalid argument', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -73,7 +104,10 @@ describe('Reduce', () => {
     named([
       { expr: reduce(1n, 0n, [1n]), description: 'Lambda expected, Integer provided.' },
       { expr: reduce('x', 0n, [1n]), description: 'Lambda expected, String provided.' },
-      { expr: reduce({ let: { f: lambda(['a', 'b'], { var: 'a' }) }, in: { var: 'f' } }, 0n, [1n]), description: 'No form/function found, or invalid argument keys: { let, in }.' },
+      {
+        expr: reduce({ let: { f: lambda(['a', 'b'], { var: 'a' }) }, in: { var: 'f' } }, 0n, [1n]),
+        description: 'No form/function found, or invalid argument keys: { let, in }.',
+      },
     ]),
   )(['FN-AGG-013'], 'Reduce refuses $name, a reduce not written as a lambda, with invalid expression', async ({ expr, description }) => {
     await expectFailure(t.server, expr, 400, 'invalid expression', description, ['reduce']);
@@ -81,30 +115,49 @@ describe('Reduce', () => {
 });
 
 describe('Results that cannot be answered', () => {
-  check(['LIMIT-RESULT-001'], 'a result nested ten thousand deep is answered whole, or refused with 400 stack overflow and nothing written', async () => {
-    const levels = 10_000;
-    const deep = reduce(lambda(['acc', 'v'], [{ var: 'acc' }]), [], Array.from({ length: levels }, (_, i) => BigInt(i)));
-    const write = { create: { ref: { collection: 'fk_items' }, id: '424242' }, params: literal({ data: { kept: false } }) };
-    // Not parsed or checked against a schema: the suite's own parser and validator recurse, and a server that can
-    // render the result answers 10,001 nested arrays, which is compared as text.
-    const res = await t.server.query({ do: [write, deep] }, { validate: false });
-    const written = async () => resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } });
-    if (res.status === 200) {
-      expect(res.text.replace(/\s/g, '') === `{"resource":${'['.repeat(levels + 1)}${']'.repeat(levels + 1)}}`, 'a 200 answers the whole nested result').toBe(true);
-      expect(await written()).toBe(true);
-      return;
-    }
-    expectQueryError(res, [400, 'stack overflow']);
-    expect(await written()).toBe(false);
-  });
+  check(
+    ['LIMIT-RESULT-001'],
+    'a result nested ten thousand deep is answered whole, or refused with 400 stack overflow and nothing written',
+    async () => {
+      const levels = 10_000;
+      const deep = reduce(
+        lambda(['acc', 'v'], [{ var: 'acc' }]),
+        [],
+        Array.from({ length: levels }, (_, i) => BigInt(i)),
+      );
+      const write = { create: { ref: { collection: 'fk_items' }, id: '424242' }, params: literal({ data: { kept: false } }) };
+      // Not parsed or checked against a schema: the suite's own parser and validator recurse, and a server that can
+      // render the result answers 10,001 nested arrays, which is compared as text.
+      const res = await t.server.query({ do: [write, deep] }, { validate: false });
+      const written = async () => resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424242' } });
+      if (res.status === 200) {
+        expect(
+          res.text.replace(/\s/g, '') === `{"resource":${'['.repeat(levels + 1)}${']'.repeat(levels + 1)}}`,
+          'a 200 answers the whole nested result',
+        ).toBe(true);
+        expect(await written()).toBe(true);
+        return;
+      }
+      expectQueryError(res, [400, 'stack overflow']);
+      expect(await written()).toBe(false);
+    },
+  );
 
-  check(['LIMIT-RESULT-001'], 'a result of 2^40 leaves (Reduce doubling [acc, acc] forty times) answers 400 invalid argument, and the query writes nothing', async () => {
-    // The value shares its halves, so it is forty arrays in memory; only its text is too large.
-    const doubled = reduce(lambda(['acc', 'v'], [{ var: 'acc' }, { var: 'acc' }]), [], Array.from({ length: 40 }, (_, i) => BigInt(i)));
-    const write = { create: { ref: { collection: 'fk_items' }, id: '424243' }, params: literal({ data: { kept: false } }) };
-    expectQueryError(await t.server.query({ do: [write, doubled] }), [400, 'invalid argument']);
-    expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424243' } })).toBe(false);
-  });
+  check(
+    ['LIMIT-RESULT-001'],
+    'a result of 2^40 leaves (Reduce doubling [acc, acc] forty times) answers 400 invalid argument, and the query writes nothing',
+    async () => {
+      // The value shares its halves, so it is forty arrays in memory; only its text is too large.
+      const doubled = reduce(
+        lambda(['acc', 'v'], [{ var: 'acc' }, { var: 'acc' }]),
+        [],
+        Array.from({ length: 40 }, (_, i) => BigInt(i)),
+      );
+      const write = { create: { ref: { collection: 'fk_items' }, id: '424243' }, params: literal({ data: { kept: false } }) };
+      expectQueryError(await t.server.query({ do: [write, doubled] }), [400, 'invalid argument']);
+      expect(await resultOf(t.server, { exists: { ref: { collection: 'fk_items' }, id: '424243' } })).toBe(false);
+    },
+  );
 });
 
 describe('Map and Foreach of what they do not take', () => {
@@ -124,11 +177,19 @@ describe('Map and Foreach of what they do not take', () => {
     named([
       { expr: { map: 1n, collection: [1n] }, description: 'Lambda expected, Integer provided.', position: ['map'] },
       { expr: { foreach: 'x', collection: [1n] }, description: 'Lambda expected, String provided.', position: ['foreach'] },
-      { expr: { filter: { let: { f: identity }, in: { var: 'f' } }, collection: [1n] }, description: 'No form/function found, or invalid argument keys: { let, in }.', position: ['filter'] },
+      {
+        expr: { filter: { let: { f: identity }, in: { var: 'f' } }, collection: [1n] },
+        description: 'No form/function found, or invalid argument keys: { let, in }.',
+        position: ['filter'],
+      },
     ]),
-  )(['FN-ARR-011'], '$name, a lambda not written as a lambda form, answers invalid expression at the form', async ({ expr, description, position }) => {
-    await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
-  });
+  )(
+    ['FN-ARR-011'],
+    '$name, a lambda not written as a lambda form, answers invalid expression at the form',
+    async ({ expr, description, position }) => {
+      await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
+    },
+  );
 
   const pair = lambda(['a', 'b'], true);
   check.each(
@@ -138,9 +199,13 @@ describe('Map and Foreach of what they do not take', () => {
       { expr: { filter: pair, collection: { paginate: group('a') } }, position: ['filter', 'lambda'] },
       { expr: { paginate: { filter: pair, collection: group('a') } }, position: ['paginate', 'filter', 'lambda'] },
     ]),
-  )(['FN-ARR-011'], '$name, an element that does not fit the parameters, answers invalid argument at the lambda', async ({ expr, position }) => {
-    await expectFailure(t.server, expr, 400, 'invalid argument', 'Lambda expects an array with 2 elements. Array contains 1.', position);
-  });
+  )(
+    ['FN-ARR-011'],
+    '$name, an element that does not fit the parameters, answers invalid argument at the lambda',
+    async ({ expr, position }) => {
+      await expectFailure(t.server, expr, 400, 'invalid argument', 'Lambda expects an array with 2 elements. Array contains 1.', position);
+    },
+  );
 });
 
 describe('SelectAll', () => {
@@ -164,9 +229,21 @@ describe('SelectAll', () => {
 
   check.each(
     named([
-      { expr: { select_all: ['a', true], from: literal({}) }, description: 'String or Integer expected, Boolean provided.', position: ['select_all', 1n] },
-      { expr: { select_all: null, from: literal({}) }, description: 'String or Integer expected, Null provided.', position: ['select_all'] },
-      { expr: { select_all: [literal({ a: 1n })], from: [] }, description: 'String or Integer expected, Object provided.', position: ['select_all', 0n] },
+      {
+        expr: { select_all: ['a', true], from: literal({}) },
+        description: 'String or Integer expected, Boolean provided.',
+        position: ['select_all', 1n],
+      },
+      {
+        expr: { select_all: null, from: literal({}) },
+        description: 'String or Integer expected, Null provided.',
+        position: ['select_all'],
+      },
+      {
+        expr: { select_all: [literal({ a: 1n })], from: [] },
+        description: 'String or Integer expected, Object provided.',
+        position: ['select_all', 0n],
+      },
     ]),
   )(['FN-OBJ-013'], 'a wrong path element answers invalid argument: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -198,7 +275,9 @@ describe('KeyFromSecret', () => {
     serverKey = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
     (await t.admin.query({ create_database: obj({ name: CHILD }) })).expectStatus(201);
     childAdminSecret = (await t.admin.query(createKey(CHILD, 'admin'))).expectStatus(201).resource.secret;
-    grandchildKey = (await t.as(childAdminSecret).query({ create_key: obj({ role: 'client', data: obj({ note: 'in child' }) }) })).expectStatus(201).resource;
+    grandchildKey = (
+      await t.as(childAdminSecret).query({ create_key: obj({ role: 'client', data: obj({ note: 'in child' }) }) })
+    ).expectStatus(201).resource;
     await createCollections(t.server, 'fk_users');
     const user = await createUser(t.server, 'fk_users');
     const { secret, response } = await login(t.server, user);
@@ -237,18 +316,25 @@ describe('KeyFromSecret', () => {
     await expectFailure(t.admin, keyFromSecret(root), 404, 'instance not found', notFound(root), []);
   });
 
-  check(['FN-KEY-003'], 'the secret of an expired key or token, or of a token whose user was deleted, answers 404 instance not found at []', async () => {
-    const expiredKey = (await t.admin.query({ create_key: obj({ role: 'client', ttl: PAST }) })).expectStatus(201).resource.secret as string;
-    await expectFailure(t.admin, keyFromSecret(expiredKey), 404, 'instance not found', notFound(expiredKey), []);
-    const user = await createUser(t.server, 'fk_users');
-    const expiredToken = (await t.server.query({ login: user.ref, params: obj({ password: user.password, ttl: PAST }) })).expectStatus(201).resource.secret as string;
-    await expectFailure(t.server, keyFromSecret(expiredToken), 404, 'instance not found', notFound(expiredToken), []);
-    const leaving = await createUser(t.server, 'fk_users');
-    const orphan = await login(t.server, leaving);
-    expect((await resultOf(t.server, keyFromSecret(orphan.secret))).ref).toEqual(orphan.response.resource.ref);
-    (await t.server.query({ delete: leaving.ref })).expectStatus(200);
-    await expectFailure(t.server, keyFromSecret(orphan.secret), 404, 'instance not found', notFound(orphan.secret), []);
-  });
+  check(
+    ['FN-KEY-003'],
+    'the secret of an expired key or token, or of a token whose user was deleted, answers 404 instance not found at []',
+    async () => {
+      const expiredKey = (await t.admin.query({ create_key: obj({ role: 'client', ttl: PAST }) })).expectStatus(201).resource
+        .secret as string;
+      await expectFailure(t.admin, keyFromSecret(expiredKey), 404, 'instance not found', notFound(expiredKey), []);
+      const user = await createUser(t.server, 'fk_users');
+      const expiredToken = (await t.server.query({ login: user.ref, params: obj({ password: user.password, ttl: PAST }) })).expectStatus(
+        201,
+      ).resource.secret as string;
+      await expectFailure(t.server, keyFromSecret(expiredToken), 404, 'instance not found', notFound(expiredToken), []);
+      const leaving = await createUser(t.server, 'fk_users');
+      const orphan = await login(t.server, leaving);
+      expect((await resultOf(t.server, keyFromSecret(orphan.secret))).ref).toEqual(orphan.response.resource.ref);
+      (await t.server.query({ delete: leaving.ref })).expectStatus(200);
+      await expectFailure(t.server, keyFromSecret(orphan.secret), 404, 'instance not found', notFound(orphan.secret), []);
+    },
+  );
 
   check(['FN-KEY-004'], 'a caller that may not read the record gets the same instance not found, not permission denied', async () => {
     await expectFailure(t.server, keyFromSecret(serverKey.secret), 404, 'instance not found', notFound(serverKey.secret), []);

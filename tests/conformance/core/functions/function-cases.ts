@@ -35,12 +35,20 @@ export function expectInvalidArgument(res: Response, position: unknown[], descri
 }
 
 /** The resource of a query that must answer 200. */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 export async function resultOf(client: Client, expr: unknown): Promise<any> {
   return (await client.query(expr)).expectStatus(200).resource;
 }
 
 /** A query that must fail with `status` and `code`, its first error having exactly `description` and `position`. */
-export async function expectFailure(client: Client, expr: unknown, status: number, code: string, description: string, position: unknown[]): Promise<void> {
+export async function expectFailure(
+  client: Client,
+  expr: unknown,
+  status: number,
+  code: string,
+  description: string,
+  position: unknown[],
+): Promise<void> {
   const error = expectQueryError(await client.query(expr), [status, code]);
   expect(error.description).toBe(description);
   expect(error.position).toEqual(position);

@@ -36,7 +36,16 @@ async function written(expr: unknown): Promise<{ ref: unknown; ts: bigint }> {
 beforeAll(async () => {
   // history_days is explicit so that reads at an earlier time are within retention on any server.
   (await t.server.query({ create_collection: literal({ name: COLL, history_days: 30n }) })).expectStatus(201);
-  (await t.server.query(createIndex({ name: BY_TAG, source: collection(COLL), terms: [{ field: ['data', 'tag'] }], values: [{ field: ['data', 'v'] }, { field: ['ref'] }] }))).expectStatus(201);
+  (
+    await t.server.query(
+      createIndex({
+        name: BY_TAG,
+        source: collection(COLL),
+        terms: [{ field: ['data', 'tag'] }],
+        values: [{ field: ['data', 'v'] }, { field: ['ref'] }],
+      }),
+    )
+  ).expectStatus(201);
   const a = await written({ create: docRef(COLL, '1'), params: literal({ data: { tag: 'x', v: 1n } }) });
   docs.a = a.ref;
   times.a1 = a.ts;
@@ -106,7 +115,14 @@ describe('At reads sets as of its time', () => {
     { name: 'before anything was tagged', ts: () => times.a1 - 1n, expected: () => [] },
     { name: 'after the first create', ts: () => times.a1, expected: () => [[1n, docs.a]] },
     { name: 'after the update', ts: () => times.a2, expected: () => [[2n, docs.a]] },
-    { name: 'after the second create', ts: () => times.b1, expected: () => [[2n, docs.a], [5n, docs.b]] },
+    {
+      name: 'after the second create',
+      ts: () => times.b1,
+      expected: () => [
+        [2n, docs.a],
+        [5n, docs.b],
+      ],
+    },
   ])(['FN-HIST-003'], 'Paginate(Match) inside At $name holds the entries of that time', async ({ ts, expected }) => {
     expect(await resultOf(at(ts(), tagged()))).toEqual({ data: expected() });
   });
@@ -128,7 +144,12 @@ describe('At reads sets as of its time', () => {
       at(times.b1, at(times.a1, get(docs.a))),
     ])) as [{ data: unknown }, unknown, { data: unknown }];
     expect(got.data).toEqual({ tag: 'x', v: 2n });
-    expect(page).toEqual({ data: [[2n, docs.a], [5n, docs.b]] });
+    expect(page).toEqual({
+      data: [
+        [2n, docs.a],
+        [5n, docs.b],
+      ],
+    });
     expect(nested.data).toEqual({ tag: 'x', v: 1n });
   });
 });
@@ -138,17 +159,29 @@ describe('Writes inside At', () => {
     { name: 'Update', expr: () => at(times.a1, update(docs.a, { v: 9n })), position: ['expr'] },
     { name: 'Replace', expr: () => at(times.a1, { replace: docs.a, params: literal({ data: { v: 9n } }) }), position: ['expr'] },
     { name: 'Delete', expr: () => at(times.a1, { delete: docs.a }), position: ['expr'] },
-    { name: 'Create', expr: () => at(times.a1, { create: collection(COLL), params: literal({ data: { tag: 'refused', v: 9n } }) }), position: ['expr'] },
+    {
+      name: 'Create',
+      expr: () => at(times.a1, { create: collection(COLL), params: literal({ data: { tag: 'refused', v: 9n } }) }),
+      position: ['expr'],
+    },
     { name: 'Update at time 0', expr: () => at(0n, update(docs.a, { v: 9n })), position: ['expr'] },
-    { name: 'CreateCollection', expr: () => at(times.a1, { create_collection: literal({ name: 'at_refused_collection' }) }), position: ['expr'] },
+    {
+      name: 'CreateCollection',
+      expr: () => at(times.a1, { create_collection: literal({ name: 'at_refused_collection' }) }),
+      position: ['expr'],
+    },
     { name: 'Update in an At nested in At(Now())', expr: () => at(NOW, at(0n, update(docs.a, { v: 9n }))), position: ['expr', 'expr'] },
     { name: 'Update in an array inside At', expr: () => at(times.a1, [1n, update(docs.a, { v: 9n })]), position: ['expr', 1n] },
-  ])(['FN-HIST-005'], '$name inside At of an earlier time answers 400 invalid write time and writes nothing', async ({ expr, position }) => {
-    expectWriteRefused(await t.server.query(expr()), position);
-    expect(await resultOf({ select: ['data'], from: get(docs.a) })).toEqual({ tag: 'x', v: 2n });
-    expect(await resultOf({ paginate: match(BY_TAG, 'refused') })).toEqual({ data: [] });
-    expect(await resultOf({ exists: { collection: 'at_refused_collection' } })).toBe(false);
-  });
+  ])(
+    ['FN-HIST-005'],
+    '$name inside At of an earlier time answers 400 invalid write time and writes nothing',
+    async ({ expr, position }) => {
+      expectWriteRefused(await t.server.query(expr()), position);
+      expect(await resultOf({ select: ['data'], from: get(docs.a) })).toEqual({ tag: 'x', v: 2n });
+      expect(await resultOf({ paginate: match(BY_TAG, 'refused') })).toEqual({ data: [] });
+      expect(await resultOf({ exists: { collection: 'at_refused_collection' } })).toBe(false);
+    },
+  );
 
   check(['FN-HIST-006'], 'At(Now()) and At(Time("now")) allow writes, also inside At of an earlier time', async () => {
     const writes = [
@@ -161,7 +194,7 @@ describe('Writes inside At', () => {
     expect(await resultOf({ select: ['data', 'n'], from: get(docs.d) })).toEqual(3n);
   });
 
-  check(['FN-HIST-006'], 'At(Now()) reads the present, including the query\'s own writes', async () => {
+  check(['FN-HIST-006'], "At(Now()) reads the present, including the query's own writes", async () => {
     const res = await resultOf({
       let: [{ created: { create: collection(COLL), params: literal({ data: { own: true } }) } }],
       in: [
@@ -187,7 +220,10 @@ describe('At arguments', () => {
 
   check(['FN-HIST-009'], 'At of a time later than the transaction time evaluates as if outside the At', async () => {
     const later = { '@ts': '2045-10-21T00:00:00Z' };
-    const [read, write] = (await resultOf([at(later, { select: ['data'], from: get(docs.a) }), at(later, update(docs.d, { later: true }))])) as [unknown, { data: unknown }];
+    const [read, write] = (await resultOf([
+      at(later, { select: ['data'], from: get(docs.a) }),
+      at(later, update(docs.d, { later: true })),
+    ])) as [unknown, { data: unknown }];
     expect(read).toEqual({ tag: 'x', v: 2n });
     expect(write.data).toMatchObject({ later: true });
   });

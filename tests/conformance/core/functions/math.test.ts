@@ -35,7 +35,9 @@ function expectClose(res: Response, expected: number): void {
   res.expectStatus(200);
   const actual = res.resource;
   expect(typeof actual, res.explain('answered something other than a decimal')).toBe('number');
-  expect(Math.abs((actual as number) - expected), res.explain(`answered ${String(actual)}, not about ${expected}`)).toBeLessThanOrEqual(Math.abs(expected) * TOLERANCE);
+  expect(Math.abs((actual as number) - expected), res.explain(`answered ${String(actual)}, not about ${expected}`)).toBeLessThanOrEqual(
+    Math.abs(expected) * TOLERANCE,
+  );
 }
 
 // Every test evaluates an expression and writes nothing, so the tests run at once.
@@ -144,7 +146,12 @@ describe.concurrent('Math functions', () => {
       { name: 'Sqrt(-4)', expr: { sqrt: -4n }, description: '-4 must be positive', position: [] },
       { name: 'Sqrt(-4.5)', expr: { sqrt: d('-4.5') }, description: '-4.5 must be positive', position: [] },
       { name: 'Sqrt(-1.0E10)', expr: { sqrt: d('-1.0E10') }, description: '-1.0E10 must be positive', position: [] },
-      { name: 'Sqrt(-0.5) inside Let', expr: { let: { x: d('-0.5') }, in: { sqrt: { var: 'x' } } }, description: '-0.5 must be positive', position: ['in'] },
+      {
+        name: 'Sqrt(-0.5) inside Let',
+        expr: { let: { x: d('-0.5') }, in: { sqrt: { var: 'x' } } },
+        description: '-0.5 must be positive',
+        position: ['in'],
+      },
       { name: 'Sqrt(-1) inside an array', expr: [1n, { sqrt: -1n }], description: '-1 must be positive', position: [1n] },
     ])(['FN-MATH-008'], '$name answers invalid argument at the call', expectError);
 
@@ -169,7 +176,12 @@ describe.concurrent('Math functions', () => {
       { name: 'Ln(-1)', expr: { ln: -1n }, description: '-1 must be greater than 0', position: [] },
       { name: 'Log(-0.0)', expr: { log: d('-0.0') }, description: '-0.0 must be greater than 0', position: [] },
       { name: 'Log(-2.5)', expr: { log: d('-2.5') }, description: '-2.5 must be greater than 0', position: [] },
-      { name: 'Log(0) inside Let', expr: { let: { x: 0n }, in: { log: { var: 'x' } } }, description: '0 must be greater than 0', position: ['in'] },
+      {
+        name: 'Log(0) inside Let',
+        expr: { let: { x: 0n }, in: { log: { var: 'x' } } },
+        description: '0 must be greater than 0',
+        position: ['in'],
+      },
     ])(['FN-MATH-010'], '$name answers invalid argument at the call', expectError);
   });
 
@@ -240,9 +252,19 @@ describe.concurrent('Math functions', () => {
       { name: 'BitAnd of an empty array', expr: { bitand: [] }, description: 'Non-empty array expected.', position: ['bitand'] },
       { name: 'BitOr of an empty array', expr: { bitor: [] }, description: 'Non-empty array expected.', position: ['bitor'] },
       { name: 'BitXor of an empty array', expr: { bitxor: [] }, description: 'Non-empty array expected.', position: ['bitxor'] },
-      { name: 'BitAnd with a string operand', expr: { bitand: [1n, 'a'] }, description: 'Number expected, String provided.', position: ['bitand', 1n] },
+      {
+        name: 'BitAnd with a string operand',
+        expr: { bitand: [1n, 'a'] },
+        description: 'Number expected, String provided.',
+        position: ['bitand', 1n],
+      },
       { name: 'BitOr of a lone boolean', expr: { bitor: true }, description: 'Number expected, Boolean provided.', position: ['bitor'] },
-      { name: 'BitXor with a null operand', expr: { bitxor: [null, 1n] }, description: 'Number expected, Null provided.', position: ['bitxor', 0n] },
+      {
+        name: 'BitXor with a null operand',
+        expr: { bitxor: [null, 1n] },
+        description: 'Number expected, Null provided.',
+        position: ['bitxor', 0n],
+      },
     ])(['FN-MATH-016'], '$name answers invalid argument', expectError);
   });
 
@@ -288,7 +310,12 @@ describe.concurrent('Math functions', () => {
       { name: 'Acos(2)', expr: { acos: 2n }, description: '2 must be between -1 and 1 inclusive', position: [] },
       { name: 'Acos(-1.5)', expr: { acos: d('-1.5') }, description: '-1.5 must be between -1 and 1 inclusive', position: [] },
       { name: 'Asin(1.0001)', expr: { asin: d('1.0001') }, description: '1.0001 must be between -1 and 1 inclusive', position: [] },
-      { name: 'Asin(-2) inside Let', expr: { let: { x: -2n }, in: { asin: { var: 'x' } } }, description: '-2 must be between -1 and 1 inclusive', position: ['in'] },
+      {
+        name: 'Asin(-2) inside Let',
+        expr: { let: { x: -2n }, in: { asin: { var: 'x' } } },
+        description: '-2 must be between -1 and 1 inclusive',
+        position: ['in'],
+      },
     ])(['FN-MATH-018'], '$name answers invalid argument at the call', expectError);
 
     check.each<ResultCase>([
@@ -317,19 +344,59 @@ describe.concurrent('Math functions', () => {
       { name: 'Pow with a null exp', expr: { pow: 2n, exp: null }, description: 'Number expected, Null provided.', position: ['exp'] },
       { name: 'Exp of a string', expr: { exp: 'a' }, description: 'Number expected, String provided.', position: ['exp'] },
       { name: 'Hypot with a boolean b', expr: { hypot: 3n, b: false }, description: 'Number expected, Boolean provided.', position: ['b'] },
-      { name: 'Ln of a collection ref', expr: { ln: { collection: 'no_such_collection' } }, description: 'Number expected, Collection Ref provided.', position: ['ln'] },
+      {
+        name: 'Ln of a collection ref',
+        expr: { ln: { collection: 'no_such_collection' } },
+        description: 'Number expected, Collection Ref provided.',
+        position: ['ln'],
+      },
       { name: 'BitNot of a string', expr: { bitnot: '1' }, description: 'Number expected, String provided.', position: ['bitnot'] },
-      { name: 'Cos of a time', expr: { cos: { '@ts': '2020-01-01T00:00:00Z' } }, description: 'Number expected, Time provided.', position: ['cos'] },
+      {
+        name: 'Cos of a time',
+        expr: { cos: { '@ts': '2020-01-01T00:00:00Z' } },
+        description: 'Number expected, Time provided.',
+        position: ['cos'],
+      },
       { name: 'Degrees of an array', expr: { degrees: [1n] }, description: 'Number expected, Array provided.', position: ['degrees'] },
-      { name: 'Sqrt of a string inside Let', expr: { let: { x: 's' }, in: { sqrt: { var: 'x' } } }, description: 'Number expected, String provided.', position: ['in', 'sqrt'] },
-      { name: 'Round with both arguments wrong (the number first)', expr: { round: 'a', precision: 'b' }, description: 'Number expected, String provided.', position: ['round'] },
+      {
+        name: 'Sqrt of a string inside Let',
+        expr: { let: { x: 's' }, in: { sqrt: { var: 'x' } } },
+        description: 'Number expected, String provided.',
+        position: ['in', 'sqrt'],
+      },
+      {
+        name: 'Round with both arguments wrong (the number first)',
+        expr: { round: 'a', precision: 'b' },
+        description: 'Number expected, String provided.',
+        position: ['round'],
+      },
     ])(['FN-MATH-020'], '$name answers invalid argument at the argument', expectError);
 
     check.each<ErrorCase>([
-      { name: 'Round with a decimal precision', expr: { round: d('1.5'), precision: d('1.0') }, description: 'Integer expected, Double provided.', position: ['precision'] },
-      { name: 'Round with a null precision', expr: { round: d('1.5'), precision: null }, description: 'Integer expected, Null provided.', position: ['precision'] },
-      { name: 'Trunc with a string precision', expr: { trunc: 1n, precision: '2' }, description: 'Integer expected, String provided.', position: ['precision'] },
-      { name: 'Trunc of an integer with a decimal precision', expr: { trunc: 1234n, precision: d('2.5') }, description: 'Integer expected, Double provided.', position: ['precision'] },
+      {
+        name: 'Round with a decimal precision',
+        expr: { round: d('1.5'), precision: d('1.0') },
+        description: 'Integer expected, Double provided.',
+        position: ['precision'],
+      },
+      {
+        name: 'Round with a null precision',
+        expr: { round: d('1.5'), precision: null },
+        description: 'Integer expected, Null provided.',
+        position: ['precision'],
+      },
+      {
+        name: 'Trunc with a string precision',
+        expr: { trunc: 1n, precision: '2' },
+        description: 'Integer expected, String provided.',
+        position: ['precision'],
+      },
+      {
+        name: 'Trunc of an integer with a decimal precision',
+        expr: { trunc: 1234n, precision: d('2.5') },
+        description: 'Integer expected, Double provided.',
+        position: ['precision'],
+      },
     ])(['FN-MATH-021'], '$name answers invalid argument at the precision', expectError);
 
     check.each<ResultCase>([

@@ -95,23 +95,62 @@ describe.concurrent('Arithmetic', () => {
     { name: 'Divide(1, -0.0)', expr: { divide: [1n, d('-0.0')] }, description: 'Illegal division by zero.', position: [] },
     { name: 'Modulo(100, 0)', expr: { modulo: [100n, 0n] }, description: 'Illegal division by zero.', position: [] },
     { name: 'Modulo(1.5, 0.0)', expr: { modulo: [d('1.5'), d('0.0')] }, description: 'Illegal division by zero.', position: [] },
-    { name: 'Divide by zero inside Let', expr: { let: { x: 0n }, in: { divide: [1n, { var: 'x' }] } }, description: 'Illegal division by zero.', position: ['in'] },
+    {
+      name: 'Divide by zero inside Let',
+      expr: { let: { x: 0n }, in: { divide: [1n, { var: 'x' }] } },
+      description: 'Illegal division by zero.',
+      position: ['in'],
+    },
   ])(['FN-NUM-006'], '$name answers invalid argument at the call', expectError);
 
   check.each<ErrorCase>([
     { name: 'Add of a string element', expr: { add: [1n, 'a'] }, description: 'Number expected, String provided.', position: ['add', 1n] },
     { name: 'Add of a lone string', expr: { add: 'a' }, description: 'Number expected, String provided.', position: ['add'] },
-    { name: 'Multiply of a boolean', expr: { multiply: [true] }, description: 'Number expected, Boolean provided.', position: ['multiply', 0n] },
-    { name: 'Subtract of null', expr: { subtract: [1n, null] }, description: 'Number expected, Null provided.', position: ['subtract', 1n] },
-    { name: 'Divide of an array element', expr: { divide: [1n, [2n]] }, description: 'Number expected, Array provided.', position: ['divide', 1n] },
-    { name: 'Modulo of an object', expr: { modulo: [1n, literal({ a: 1n })] }, description: 'Number expected, Object provided.', position: ['modulo', 1n] },
-    { name: 'Add of a collection ref', expr: { add: [1n, { collection: 'no_such_collection' }] }, description: 'Number expected, Collection Ref provided.', position: ['add', 1n] },
-    { name: 'Divide by zero before a string', expr: { divide: [1n, 0n, 'a'] }, description: 'Number expected, String provided.', position: ['divide', 2n] },
+    {
+      name: 'Multiply of a boolean',
+      expr: { multiply: [true] },
+      description: 'Number expected, Boolean provided.',
+      position: ['multiply', 0n],
+    },
+    {
+      name: 'Subtract of null',
+      expr: { subtract: [1n, null] },
+      description: 'Number expected, Null provided.',
+      position: ['subtract', 1n],
+    },
+    {
+      name: 'Divide of an array element',
+      expr: { divide: [1n, [2n]] },
+      description: 'Number expected, Array provided.',
+      position: ['divide', 1n],
+    },
+    {
+      name: 'Modulo of an object',
+      expr: { modulo: [1n, literal({ a: 1n })] },
+      description: 'Number expected, Object provided.',
+      position: ['modulo', 1n],
+    },
+    {
+      name: 'Add of a collection ref',
+      expr: { add: [1n, { collection: 'no_such_collection' }] },
+      description: 'Number expected, Collection Ref provided.',
+      position: ['add', 1n],
+    },
+    {
+      name: 'Divide by zero before a string',
+      expr: { divide: [1n, 0n, 'a'] },
+      description: 'Number expected, String provided.',
+      position: ['divide', 2n],
+    },
   ])(['FN-NUM-007'], '$name answers invalid argument at the operand', expectError);
 
-  check.each(['add', 'subtract', 'multiply', 'divide', 'modulo', 'lt', 'lte', 'gt', 'gte'])(['FN-NUM-008'], '%s of an empty array answers Non-empty array expected', async (fn) => {
-    await expectError({ name: fn, expr: { [fn]: [] }, description: 'Non-empty array expected.', position: [fn] });
-  });
+  check.each(['add', 'subtract', 'multiply', 'divide', 'modulo', 'lt', 'lte', 'gt', 'gte'])(
+    ['FN-NUM-008'],
+    '%s of an empty array answers Non-empty array expected',
+    async (fn) => {
+      await expectError({ name: fn, expr: { [fn]: [] }, description: 'Non-empty array expected.', position: [fn] });
+    },
+  );
 
   check.each<ResultCase>([
     { name: 'Abs(-5)', expr: { abs: -5n }, expected: 5n },
@@ -163,8 +202,16 @@ describe.concurrent('Max and Min', () => {
     { name: 'Max of an array in an array', expr: { max: [[1n, 5n, 3n]] }, expected: 5n },
     { name: 'Max of the Documents set (ids compare as numbers)', expr: { max: { documents: { collection: COLL } } }, expected: ref('10') },
     { name: 'Min of the Documents set', expr: { min: { documents: { collection: COLL } } }, expected: ref('1') },
-    { name: 'Max of a page (a page holding the element)', expr: { max: { paginate: { documents: { collection: COLL } } } }, expected: { data: [ref('10')] } },
-    { name: 'Min of a page in an array (a page holding the element)', expr: { min: [{ paginate: { documents: { collection: COLL } } }] }, expected: { data: [ref('1')] } },
+    {
+      name: 'Max of a page (a page holding the element)',
+      expr: { max: { paginate: { documents: { collection: COLL } } } },
+      expected: { data: [ref('10')] },
+    },
+    {
+      name: 'Min of a page in an array (a page holding the element)',
+      expr: { min: [{ paginate: { documents: { collection: COLL } } }] },
+      expected: { data: [ref('1')] },
+    },
     { name: 'Max of a set in an array', expr: { max: [{ documents: { collection: COLL } }] }, expected: ref('10') },
   ])(['FN-NUM-011'], '$name', expectResult);
 
@@ -182,8 +229,18 @@ describe.concurrent('Max and Min', () => {
     { name: 'Max of a lone integer', expr: { max: 5n }, description: 'Array, Set, or Page expected, Integer provided.', position: ['max'] },
     { name: 'Min of a string', expr: { min: 'abc' }, description: 'Array, Set, or Page expected, String provided.', position: ['min'] },
     { name: 'Max of an empty array', expr: { max: [] }, description: 'Non-empty array expected.', position: ['max'] },
-    { name: 'Min of an empty set', expr: { min: { documents: { collection: EMPTY } } }, description: 'Non-empty array expected.', position: ['min'] },
-    { name: 'Max of an empty page', expr: { max: { paginate: { documents: { collection: EMPTY } } } }, description: 'Non-empty array expected.', position: ['max'] },
+    {
+      name: 'Min of an empty set',
+      expr: { min: { documents: { collection: EMPTY } } },
+      description: 'Non-empty array expected.',
+      position: ['min'],
+    },
+    {
+      name: 'Max of an empty page',
+      expr: { max: { paginate: { documents: { collection: EMPTY } } } },
+      description: 'Non-empty array expected.',
+      position: ['max'],
+    },
   ])(['FN-NUM-012'], '$name answers invalid argument', async ({ expr, description, position }) => {
     const error = expectQueryError(await t.server.query(expr), [400, 'invalid argument']);
     expect(error).toMatchObject({ description, position });
@@ -211,80 +268,131 @@ describe.concurrent('Comparisons', () => {
     expect(res.expectStatus(200).resource, res.explain('wrong answer')).toBe(expected);
   };
 
-  check.each(titled<CmpCase>([
-    { expr: { lt: [1n, 2n, 3n] }, expected: true },
-    { expr: { lt: [1n, 3n, 2n] }, expected: false },
-    { expr: { lt: [1n, 1n] }, expected: false },
-    { expr: { lte: [1n, 1n, 2n] }, expected: true },
-    { expr: { lte: [2n, 1n] }, expected: false },
-    { expr: { gt: [3n, 2n, 1n] }, expected: true },
-    { expr: { gt: [3n, 3n] }, expected: false },
-    { expr: { gte: [3n, 3n, 1n] }, expected: true },
-    { expr: { gte: [1n, 2n] }, expected: false },
-    { expr: { lt: 5n }, expected: true },
-    { expr: { gt: ['a'] }, expected: true },
-    { expr: { lte: [null] }, expected: true },
-    { expr: { gte: d('1.1') }, expected: true },
-  ]))(['FN-CMP-001'], '$name is $expected', expectAnswer);
+  check.each(
+    titled<CmpCase>([
+      { expr: { lt: [1n, 2n, 3n] }, expected: true },
+      { expr: { lt: [1n, 3n, 2n] }, expected: false },
+      { expr: { lt: [1n, 1n] }, expected: false },
+      { expr: { lte: [1n, 1n, 2n] }, expected: true },
+      { expr: { lte: [2n, 1n] }, expected: false },
+      { expr: { gt: [3n, 2n, 1n] }, expected: true },
+      { expr: { gt: [3n, 3n] }, expected: false },
+      { expr: { gte: [3n, 3n, 1n] }, expected: true },
+      { expr: { gte: [1n, 2n] }, expected: false },
+      { expr: { lt: 5n }, expected: true },
+      { expr: { gt: ['a'] }, expected: true },
+      { expr: { lte: [null] }, expected: true },
+      { expr: { gte: d('1.1') }, expected: true },
+    ]),
+  )(['FN-CMP-001'], '$name is $expected', expectAnswer);
 
-  check.each(titled<CmpCase>([
-    { expr: { lt: [1n, d('1.5'), 2n] }, expected: true },
-    { expr: { lt: [d('0.9'), 1n, d('1.1')] }, expected: true },
-    { expr: { lte: [1n, d('1.0'), 1n] }, expected: true },
-    { expr: { gte: [1n, d('1.0'), 1n] }, expected: true },
-    { expr: { gt: [2n, d('1.5'), 1n] }, expected: true },
-    { expr: { lt: [1n, d('1.0')] }, expected: false },
-    { expr: { gt: [d('1.0'), 1n] }, expected: false },
-    { expr: { lt: [d('2.5'), 2n] }, expected: false },
-    { expr: { lt: [-1n, d('-0.5'), 0n] }, expected: true },
-    // As Java's Double.compare: -0.0 before 0 and 0.0, NaN after every other number and equal to itself.
-    { expr: { lt: [d('-0.0'), 0n] }, expected: true },
-    { expr: { lte: [0n, d('-0.0')] }, expected: false },
-    { expr: { gt: [d('0.0'), d('-0.0')] }, expected: true },
-    { expr: { lt: [INFINITY, NAN] }, expected: true },
-    { expr: { lte: [NAN, NAN] }, expected: true },
-    { expr: { lt: [NAN, NAN] }, expected: false },
-  ]))(['FN-CMP-002'], '$name is $expected', expectAnswer);
+  check.each(
+    titled<CmpCase>([
+      { expr: { lt: [1n, d('1.5'), 2n] }, expected: true },
+      { expr: { lt: [d('0.9'), 1n, d('1.1')] }, expected: true },
+      { expr: { lte: [1n, d('1.0'), 1n] }, expected: true },
+      { expr: { gte: [1n, d('1.0'), 1n] }, expected: true },
+      { expr: { gt: [2n, d('1.5'), 1n] }, expected: true },
+      { expr: { lt: [1n, d('1.0')] }, expected: false },
+      { expr: { gt: [d('1.0'), 1n] }, expected: false },
+      { expr: { lt: [d('2.5'), 2n] }, expected: false },
+      { expr: { lt: [-1n, d('-0.5'), 0n] }, expected: true },
+      // As Java's Double.compare: -0.0 before 0 and 0.0, NaN after every other number and equal to itself.
+      { expr: { lt: [d('-0.0'), 0n] }, expected: true },
+      { expr: { lte: [0n, d('-0.0')] }, expected: false },
+      { expr: { gt: [d('0.0'), d('-0.0')] }, expected: true },
+      { expr: { lt: [INFINITY, NAN] }, expected: true },
+      { expr: { lte: [NAN, NAN] }, expected: true },
+      { expr: { lt: [NAN, NAN] }, expected: false },
+    ]),
+  )(['FN-CMP-002'], '$name is $expected', expectAnswer);
 
-  check.each(titled<CmpCase>([
-    { expr: { lt: [1n, d('1.1'), 'str', [], literal({}), false, true, null] }, expected: true },
-    { expr: { gt: [null, true, false, literal({}), [], 'a', d('1.5'), 1n] }, expected: true },
-    { expr: { lt: [1n, '1'] }, expected: true },
-    { expr: { lt: ['1', 1n] }, expected: false },
-    { expr: { lt: [d('1e300'), ''] }, expected: true },
-    { expr: { lt: [d('1.0'), true] }, expected: true },
-    { expr: { lt: [d('1.0'), null] }, expected: true },
-    { expr: { lt: [MAX, 'a', [null], literal({ a: null })] }, expected: true },
-    { expr: { lt: [literal({ z: 1n }), { collection: COLL }, { '@ts': '2020-01-01T00:00:00Z' }, { '@date': '1970-01-01' }, false] }, expected: true },
-    { expr: { gt: [{ '@date': '1970-01-01' }, { '@ts': '2099-01-01T00:00:00Z' }] }, expected: true },
-    { expr: { lt: [[], literal({})] }, expected: true },
-  ]))(['FN-CMP-003'], '$name is $expected', expectAnswer);
+  check.each(
+    titled<CmpCase>([
+      { expr: { lt: [1n, d('1.1'), 'str', [], literal({}), false, true, null] }, expected: true },
+      { expr: { gt: [null, true, false, literal({}), [], 'a', d('1.5'), 1n] }, expected: true },
+      { expr: { lt: [1n, '1'] }, expected: true },
+      { expr: { lt: ['1', 1n] }, expected: false },
+      { expr: { lt: [d('1e300'), ''] }, expected: true },
+      { expr: { lt: [d('1.0'), true] }, expected: true },
+      { expr: { lt: [d('1.0'), null] }, expected: true },
+      { expr: { lt: [MAX, 'a', [null], literal({ a: null })] }, expected: true },
+      {
+        expr: { lt: [literal({ z: 1n }), { collection: COLL }, { '@ts': '2020-01-01T00:00:00Z' }, { '@date': '1970-01-01' }, false] },
+        expected: true,
+      },
+      { expr: { gt: [{ '@date': '1970-01-01' }, { '@ts': '2099-01-01T00:00:00Z' }] }, expected: true },
+      { expr: { lt: [[], literal({})] }, expected: true },
+    ]),
+  )(['FN-CMP-003'], '$name is $expected', expectAnswer);
 
-  check.each(titled<CmpCase>([
-    { expr: { lt: [MIN, -1n, 0n, MAX] }, expected: true },
-    { expr: { lt: [d('-1e80'), d('0.0'), d('1e80')] }, expected: true },
-    { expr: { lt: ['', 'a', 'aa', 'aaa', 'z'] }, expected: true },
-    { expr: { lt: ['a', 'B'] }, expected: true },
-    { expr: { lt: ['abcd', 'abce'] }, expected: true },
-    { expr: { lt: [false, true] }, expected: true },
-    { expr: { lt: [[1n, 2n], [1n, 3n], [2n, 1n], [3n, 1n], [3n, 2n]] }, expected: true },
-    { expr: { lt: [[1n], [1n, 0n]] }, expected: true },
-    { expr: { lt: [literal({ a: 1n, b: 2n }), literal({ a: 1n, b: 3n }), literal({ a: 2n, b: 1n }), literal({ a: 3n, b: 2n })] }, expected: true },
-    { expr: { lt: [literal({ a: 1n }), literal({ a: 1n, b: 0n })] }, expected: true },
-    { expr: { lt: [{ '@ts': '2020-01-01T00:00:00Z' }, { '@ts': '2020-01-01T00:00:00.000001Z' }] }, expected: true },
-    { expr: { lt: [{ '@date': '2019-12-31' }, { '@date': '2020-01-01' }] }, expected: true },
-    { expr: { gte: [[2n, true], [2n, true]] }, expected: true },
-    { expr: { lt: [literal({ a: 3n }), literal({ a: 3n })] }, expected: false },
-  ]))(['FN-CMP-004'], '$name is $expected', expectAnswer);
+  check.each(
+    titled<CmpCase>([
+      { expr: { lt: [MIN, -1n, 0n, MAX] }, expected: true },
+      { expr: { lt: [d('-1e80'), d('0.0'), d('1e80')] }, expected: true },
+      { expr: { lt: ['', 'a', 'aa', 'aaa', 'z'] }, expected: true },
+      { expr: { lt: ['a', 'B'] }, expected: true },
+      { expr: { lt: ['abcd', 'abce'] }, expected: true },
+      { expr: { lt: [false, true] }, expected: true },
+      {
+        expr: {
+          lt: [
+            [1n, 2n],
+            [1n, 3n],
+            [2n, 1n],
+            [3n, 1n],
+            [3n, 2n],
+          ],
+        },
+        expected: true,
+      },
+      { expr: { lt: [[1n], [1n, 0n]] }, expected: true },
+      {
+        expr: { lt: [literal({ a: 1n, b: 2n }), literal({ a: 1n, b: 3n }), literal({ a: 2n, b: 1n }), literal({ a: 3n, b: 2n })] },
+        expected: true,
+      },
+      { expr: { lt: [literal({ a: 1n }), literal({ a: 1n, b: 0n })] }, expected: true },
+      { expr: { lt: [{ '@ts': '2020-01-01T00:00:00Z' }, { '@ts': '2020-01-01T00:00:00.000001Z' }] }, expected: true },
+      { expr: { lt: [{ '@date': '2019-12-31' }, { '@date': '2020-01-01' }] }, expected: true },
+      {
+        expr: {
+          gte: [
+            [2n, true],
+            [2n, true],
+          ],
+        },
+        expected: true,
+      },
+      { expr: { lt: [literal({ a: 3n }), literal({ a: 3n })] }, expected: false },
+    ]),
+  )(['FN-CMP-004'], '$name is $expected', expectAnswer);
 
-  check.each(titled([
-    { expr: { lt: { collection: 'no_such_coll' } }, position: ['lt'], description: "Ref refers to undefined collection 'no_such_coll'" },
-    { expr: { lte: [1n, { collection: 'no_such_coll' }] }, position: ['lte'], description: "Ref refers to undefined collection 'no_such_coll'" },
-    { expr: { gt: [{ ref: { collection: 'no_such_coll' }, id: '1' }, 1n] }, position: ['gt'], description: "Ref refers to undefined collection 'no_such_coll'" },
-    { expr: { gte: [{ index: IDX }] }, position: ['gte'], description: `Ref refers to undefined index '${IDX}'` },
-    { expr: { max: [1n, { collection: 'no_such_coll' }] }, position: ['max'], description: "Ref refers to undefined collection 'no_such_coll'" },
-    { expr: { min: [{ collection: 'no_such_coll' }, 1n] }, position: ['min'], description: "Ref refers to undefined collection 'no_such_coll'" },
-  ]))(['FN-CMP-005'], '$name answers invalid ref', async ({ expr, position, description }) => {
+  check.each(
+    titled([
+      { expr: { lt: { collection: 'no_such_coll' } }, position: ['lt'], description: "Ref refers to undefined collection 'no_such_coll'" },
+      {
+        expr: { lte: [1n, { collection: 'no_such_coll' }] },
+        position: ['lte'],
+        description: "Ref refers to undefined collection 'no_such_coll'",
+      },
+      {
+        expr: { gt: [{ ref: { collection: 'no_such_coll' }, id: '1' }, 1n] },
+        position: ['gt'],
+        description: "Ref refers to undefined collection 'no_such_coll'",
+      },
+      { expr: { gte: [{ index: IDX }] }, position: ['gte'], description: `Ref refers to undefined index '${IDX}'` },
+      {
+        expr: { max: [1n, { collection: 'no_such_coll' }] },
+        position: ['max'],
+        description: "Ref refers to undefined collection 'no_such_coll'",
+      },
+      {
+        expr: { min: [{ collection: 'no_such_coll' }, 1n] },
+        position: ['min'],
+        description: "Ref refers to undefined collection 'no_such_coll'",
+      },
+    ]),
+  )(['FN-CMP-005'], '$name answers invalid ref', async ({ expr, position, description }) => {
     const error = expectQueryError(await t.server.query(expr), [400, 'invalid ref']);
     expect(error).toMatchObject({ code: 'invalid ref', description, position });
   });
@@ -294,14 +402,16 @@ describe.concurrent('Comparisons', () => {
     expect(res.expectStatus(200).resource).toEqual([true, true]);
   });
 
-  check.each(titled([
-    { expr: { equals: [1n, d('1.0')] }, expected: true },
-    { expr: { equals: [d('2.0'), 2n, d('2.0')] }, expected: true },
-    { expr: { equals: [1n, d('1.5')] }, expected: false },
-    { expr: { equals: [d('0.0'), d('-0.0')] }, expected: false },
-    { expr: { equals: [[1n], [d('1.0')]] }, expected: false },
-    { expr: { equals: [literal({ n: 1n }), literal({ n: d('1.0') })] }, expected: false },
-    { expr: { equals: [9007199254740993n, 9007199254740993n] }, expected: true },
-    { expr: { equals: [9007199254740993n, 9007199254740992n] }, expected: false },
-  ]))(['FN-CMP-006'], '$name is $expected', expectAnswer);
+  check.each(
+    titled([
+      { expr: { equals: [1n, d('1.0')] }, expected: true },
+      { expr: { equals: [d('2.0'), 2n, d('2.0')] }, expected: true },
+      { expr: { equals: [1n, d('1.5')] }, expected: false },
+      { expr: { equals: [d('0.0'), d('-0.0')] }, expected: false },
+      { expr: { equals: [[1n], [d('1.0')]] }, expected: false },
+      { expr: { equals: [literal({ n: 1n }), literal({ n: d('1.0') })] }, expected: false },
+      { expr: { equals: [9007199254740993n, 9007199254740993n] }, expected: true },
+      { expr: { equals: [9007199254740993n, 9007199254740992n] }, expected: false },
+    ]),
+  )(['FN-CMP-006'], '$name is $expected', expectAnswer);
 });

@@ -16,8 +16,12 @@ const docRef = (): unknown => doc.ref;
 
 beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: 'obj_docs' } } })).expectStatus(201);
-  (await t.server.query(createIndex({ name: 'obj_values', source: collection('obj_docs'), values: [{ field: ['data', 'x'] }] }))).expectStatus(201);
-  doc = (await t.server.query({ create: collection('obj_docs'), params: literal({ data: { x: 10n, y: 20n } }) })).expectStatus(201).resource;
+  (
+    await t.server.query(createIndex({ name: 'obj_values', source: collection('obj_docs'), values: [{ field: ['data', 'x'] }] }))
+  ).expectStatus(201);
+  doc = (await t.server.query({ create: collection('obj_docs'), params: literal({ data: { x: 10n, y: 20n } }) })).expectStatus(
+    201,
+  ).resource;
 });
 
 // The tests read the fixtures written above or write collections, databases and roles of their own names, so they
@@ -39,31 +43,57 @@ describe.concurrent('Merge', () => {
   });
 
   check(['FN-OBJ-001'], 'Merge takes a document as Get answers it', async () => {
-    expect(await resultOf(t.server, { merge: { get: docRef() }, with: literal({ data: { z: 30n } }) })).toEqual({ ref: doc.ref, ts: doc.ts, data: { z: 30n } });
-    expect(await resultOf(t.server, { merge: literal({ data: { z: 30n } }), with: { get: docRef() } })).toEqual({ ref: doc.ref, ts: doc.ts, data: doc.data });
+    expect(await resultOf(t.server, { merge: { get: docRef() }, with: literal({ data: { z: 30n } }) })).toEqual({
+      ref: doc.ref,
+      ts: doc.ts,
+      data: { z: 30n },
+    });
+    expect(await resultOf(t.server, { merge: literal({ data: { z: 30n } }), with: { get: docRef() } })).toEqual({
+      ref: doc.ref,
+      ts: doc.ts,
+      data: doc.data,
+    });
   });
 
   check.each(
     named([
       {
-        expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('left')) },
+        expr: {
+          merge: literal({ x: 10n, y: 20n }),
+          with: literal({ x: 100n, y: 200n }),
+          lambda: lambda(['key', 'left', 'right'], v('left')),
+        },
         expected: { x: 10n, y: 20n },
       },
       {
-        expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda(['key', 'left', 'right'], v('right')) },
+        expr: {
+          merge: literal({ x: 10n, y: 20n }),
+          with: literal({ x: 100n, y: 200n }),
+          lambda: lambda(['key', 'left', 'right'], v('right')),
+        },
         expected: { x: 100n, y: 200n },
       },
       {
         expr: { merge: literal({ x: 10n, y: 20n }), with: literal({ x: 100n, y: 200n }), lambda: lambda('args', v('args')) },
         expected: { x: ['x', 10n, 100n], y: ['y', 20n, 200n] },
       },
-      { expr: { merge: literal({}), with: literal({ a: 1n }), lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) }, expected: { a: [null, 1n] } },
+      {
+        expr: { merge: literal({}), with: literal({ a: 1n }), lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) },
+        expected: { a: [null, 1n] },
+      },
       { expr: { merge: literal({ a: 1n, b: 2n }), with: literal({ a: 5n }), lambda: lambda(['k', 'l', 'r'], null) }, expected: { b: 2n } },
       {
-        expr: { merge: literal({ a: 1n }), with: [literal({ a: 2n }), literal({ a: 3n })], lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]) },
+        expr: {
+          merge: literal({ a: 1n }),
+          with: [literal({ a: 2n }), literal({ a: 3n })],
+          lambda: lambda(['k', 'l', 'r'], [v('l'), v('r')]),
+        },
         expected: { a: [[1n, 2n], 3n] },
       },
-      { expr: { merge: literal({ a: 1n }), with: literal({ b: 2n }), lambda: lambda(['k', 'l', 'r'], v('k')) }, expected: { a: 1n, b: 'b' } },
+      {
+        expr: { merge: literal({ a: 1n }), with: literal({ b: 2n }), lambda: lambda(['k', 'l', 'r'], v('k')) },
+        expected: { a: 1n, b: 'b' },
+      },
     ]),
   )(['FN-OBJ-002'], 'Merge with a lambda: $name', async ({ expr, expected }) => {
     expect(await resultOf(t.server, expr)).toEqual(expected);
@@ -74,7 +104,11 @@ describe.concurrent('Merge', () => {
       { expr: { merge: 'x', with: literal({}) }, description: 'Object expected, String provided.', position: ['merge'] },
       { expr: { merge: literal({}), with: 'y' }, description: 'Object expected, String provided.', position: ['with'] },
       { expr: { merge: 'x', with: 'y' }, description: 'Object expected, String provided.', position: ['merge'] },
-      { expr: { merge: literal({}), with: [literal({}), 'str', 10] }, description: 'Object expected, String provided.', position: ['with', 1n] },
+      {
+        expr: { merge: literal({}), with: [literal({}), 'str', 10] },
+        description: 'Object expected, String provided.',
+        position: ['with', 1n],
+      },
       { expr: { merge: [1], with: literal({}) }, description: 'Object expected, Array provided.', position: ['merge'] },
       { expr: { merge: literal({}), with: [10] }, description: 'Object expected, Integer provided.', position: ['with', 0n] },
     ]),
@@ -96,10 +130,14 @@ describe.concurrent('Merge', () => {
         description: 'No form/function found, or invalid argument keys: { var }.',
       },
     ]),
-  )(['FN-OBJ-004'], 'Merge with a lambda argument that is not a lambda form answers invalid expression: $name', async ({ expr, description }) => {
-    const position = 'let' in expr ? ['in', 'lambda'] : ['lambda'];
-    await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
-  });
+  )(
+    ['FN-OBJ-004'],
+    'Merge with a lambda argument that is not a lambda form answers invalid expression: $name',
+    async ({ expr, description }) => {
+      const position = 'let' in expr ? ['in', 'lambda'] : ['lambda'];
+      await expectFailure(t.server, expr, 400, 'invalid expression', description, position);
+    },
+  );
 });
 
 describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
@@ -127,7 +165,9 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
 
   check(['FN-OBJ-005'], 'ContainsPath follows a path of 50,000 elements', async () => {
     // The collection of a native collection's ref is the collection of collections, and so on, at every step.
-    expect(await resultOf(t.server, { contains_path: Array.from({ length: 50_000 }, () => 'collection'), in: { collections: null } })).toBe(true);
+    expect(await resultOf(t.server, { contains_path: Array.from({ length: 50_000 }, () => 'collection'), in: { collections: null } })).toBe(
+      true,
+    );
   });
 
   check(['FN-OBJ-005'], 'ContainsPath on refs and documents', async () => {
@@ -139,17 +179,34 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
       [['database'], false],
       [['data'], false],
     ];
-    for (const [path, expected] of cases) expect(await resultOf(t.server, { contains_path: path, in: docRef() }), JSON.stringify(path)).toBe(expected);
+    for (const [path, expected] of cases)
+      expect(await resultOf(t.server, { contains_path: path, in: docRef() }), JSON.stringify(path)).toBe(expected);
     expect(await resultOf(t.server, { contains_path: ['data', 'x'], in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_path: ['data', 'z'], in: { get: docRef() } })).toBe(false);
   });
 
   check.each(
     named([
-      { expr: { contains_path: ['a', true], in: literal({}) }, description: 'String or Integer expected, Boolean provided.', position: ['contains_path', 1n] },
-      { expr: { contains_path: null, in: literal({}) }, description: 'String or Integer expected, Null provided.', position: ['contains_path'] },
-      { expr: { contains_path: [decimal('1.5')], in: [1] }, description: 'String or Integer expected, Double provided.', position: ['contains_path', 0n] },
-      { expr: { contains: [literal({ a: 1 })], in: [1] }, description: 'String or Integer expected, Object provided.', position: ['contains', 0n] },
+      {
+        expr: { contains_path: ['a', true], in: literal({}) },
+        description: 'String or Integer expected, Boolean provided.',
+        position: ['contains_path', 1n],
+      },
+      {
+        expr: { contains_path: null, in: literal({}) },
+        description: 'String or Integer expected, Null provided.',
+        position: ['contains_path'],
+      },
+      {
+        expr: { contains_path: [decimal('1.5')], in: [1] },
+        description: 'String or Integer expected, Double provided.',
+        position: ['contains_path', 0n],
+      },
+      {
+        expr: { contains: [literal({ a: 1 })], in: [1] },
+        description: 'String or Integer expected, Object provided.',
+        position: ['contains', 0n],
+      },
     ]),
   )(['FN-OBJ-006'], 'ContainsPath with a path element of the wrong type: $name', async ({ expr, description, position }) => {
     await expectFailure(t.server, expr, 400, 'invalid argument', description, position);
@@ -171,8 +228,17 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
     expect(await resultOf(t.server, { contains_field: 'id', in: docRef() })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'data', in: { get: docRef() } })).toBe(true);
     expect(await resultOf(t.server, { contains_field: 'x', in: { get: docRef() } })).toBe(false);
-    await expectFailure(t.server, { contains_field: 1, in: literal({}) }, 400, 'invalid argument', 'String expected, Integer provided.', ['contains_field']);
-    await expectFailure(t.server, { contains_field: ['a'], in: literal({ a: 1 }) }, 400, 'invalid argument', 'String expected, Array provided.', ['contains_field']);
+    await expectFailure(t.server, { contains_field: 1, in: literal({}) }, 400, 'invalid argument', 'String expected, Integer provided.', [
+      'contains_field',
+    ]);
+    await expectFailure(
+      t.server,
+      { contains_field: ['a'], in: literal({ a: 1 }) },
+      400,
+      'invalid argument',
+      'String expected, Array provided.',
+      ['contains_field'],
+    );
     await expectFailure(t.server, { contains_field: 'a', in: [1] }, 400, 'invalid argument', 'Object expected, Array provided.', ['in']);
   });
 
@@ -204,7 +270,9 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
   check(['FN-OBJ-008'], 'ContainsValue of a page finds its whole data array or a cursor, not its elements', async () => {
     const set = { documents: collection('obj_paged') };
     (await t.server.query({ create_collection: { object: { name: 'obj_paged' } } })).expectStatus(201);
-    (await t.server.query([1n, 2n, 3n].map((n) => ({ create: collection('obj_paged'), params: literal({ data: { n } }) })))).expectStatus(200);
+    (await t.server.query([1n, 2n, 3n].map((n) => ({ create: collection('obj_paged'), params: literal({ data: { n } }) })))).expectStatus(
+      200,
+    );
     const all = (await resultOf(t.server, { paginate: set })).data as unknown[];
     const page = { paginate: set, size: 1n, after: [all[1]] };
     const paged = await resultOf(t.server, page);
@@ -227,9 +295,22 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
 
   check(['FN-OBJ-008'], 'ContainsValue in a set the caller may not read answers 403 permission denied at the call', async () => {
     const obj = (fields: Record<string, unknown>) => ({ object: fields });
-    (await t.admin.query({ create_role: obj({ name: 'obj_no_index', privileges: [obj({ resource: collection('obj_docs'), actions: obj({ read: true }) })] }) })).expectStatus(201);
-    const reader = t.as((await t.admin.query({ create_key: obj({ role: { role: 'obj_no_index' } }) })).expectStatus(201).resource.secret as string);
-    await expectFailure(reader, { contains_value: 10, in: match('obj_values') }, 403, 'permission denied', 'Insufficient privileges to perform the action.', []);
+    (
+      await t.admin.query({
+        create_role: obj({ name: 'obj_no_index', privileges: [obj({ resource: collection('obj_docs'), actions: obj({ read: true }) })] }),
+      })
+    ).expectStatus(201);
+    const reader = t.as(
+      (await t.admin.query({ create_key: obj({ role: { role: 'obj_no_index' } }) })).expectStatus(201).resource.secret as string,
+    );
+    await expectFailure(
+      reader,
+      { contains_value: 10, in: match('obj_values') },
+      403,
+      'permission denied',
+      'Insufficient privileges to perform the action.',
+      [],
+    );
   });
 
   check(['FN-OBJ-008'], 'ContainsValue in a set, a ref and a document', async () => {

@@ -33,18 +33,27 @@ const rendered: Record<number, unknown> = {};
 
 beforeAll(async () => {
   (await t.server.query({ create_collection: { object: { name: COLL } } })).expectStatus(201);
-  (await t.server.query([
-    createIndex({ name: 'fs_by_n', source: collection(COLL), values: [{ field: ['data', 'n'] }] }),
-    createIndex({ name: 'fs_by_n_neg', source: collection(COLL), values: [{ field: ['data', 'n'] }, { field: ['data', 'neg'] }] }),
-    createIndex({ name: 'fs_by_n_desc', source: collection(COLL), values: [{ field: ['data', 'n'], reverse: true }] }),
-    createIndex({ name: 'fs_by_group', source: collection(COLL), values: [{ field: ['data', 'g'] }] }),
-    createIndex({ name: 'fs_refs', source: collection(COLL) }),
-    createIndex({ name: 'fs_by_even', source: collection(COLL), terms: [{ field: ['data', 'even'] }] }),
-  ])).expectStatus(200);
-  const created = (await t.server.query(
-    ids(1, COUNT).map((i) => ({ create: ref(i), params: literal({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }) })),
-  )).expectStatus(200).resource as Array<{ ref: unknown }>;
-  created.forEach((doc, i) => (rendered[i + 1] = doc.ref));
+  (
+    await t.server.query([
+      createIndex({ name: 'fs_by_n', source: collection(COLL), values: [{ field: ['data', 'n'] }] }),
+      createIndex({ name: 'fs_by_n_neg', source: collection(COLL), values: [{ field: ['data', 'n'] }, { field: ['data', 'neg'] }] }),
+      createIndex({ name: 'fs_by_n_desc', source: collection(COLL), values: [{ field: ['data', 'n'], reverse: true }] }),
+      createIndex({ name: 'fs_by_group', source: collection(COLL), values: [{ field: ['data', 'g'] }] }),
+      createIndex({ name: 'fs_refs', source: collection(COLL) }),
+      createIndex({ name: 'fs_by_even', source: collection(COLL), terms: [{ field: ['data', 'even'] }] }),
+    ])
+  ).expectStatus(200);
+  const created = (
+    await t.server.query(
+      ids(1, COUNT).map((i) => ({
+        create: ref(i),
+        params: literal({ data: { n: BigInt(i), neg: BigInt(-i), g: BigInt(i % 3), even: i % 2 === 0 } }),
+      })),
+    )
+  ).expectStatus(200).resource as Array<{ ref: unknown }>;
+  created.forEach((doc, i) => {
+    rendered[i + 1] = doc.ref;
+  });
 });
 
 describe('Range', () => {
@@ -95,7 +104,11 @@ describe('Range', () => {
     expect(first.data).toEqual([3n, 4n, 5n, 6n]);
     expect(first.before).toBeUndefined();
     expect(first.after).toEqual([7n, rendered[7]]);
-    const second = (await resultOf(t.server, { paginate: set, size: 4n, after: first.after })) as { data: unknown[]; after?: unknown; before: unknown };
+    const second = (await resultOf(t.server, { paginate: set, size: 4n, after: first.after })) as {
+      data: unknown[];
+      after?: unknown;
+      before: unknown;
+    };
     expect(second).toEqual({ before: [7n, rendered[7]], data: [7n, 8n] });
     // before: null is the cursor [null], past every entry, and comes back as the page's after (PAGE-CURSOR-013).
     const last = (await resultOf(t.server, { paginate: set, size: 4n, before: null })) as { data: unknown[]; before: unknown };
@@ -139,7 +152,8 @@ describe('Singleton', () => {
 
   check(['FN-SET-009'], 'Singleton of a ref whose document does not exist, or no longer does, pages as empty', async () => {
     expect(await pageData(t.server, { singleton: ref(999) })).toEqual([]);
-    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1000n } }) })).expectStatus(201).resource.ref;
+    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1000n } }) })).expectStatus(201)
+      .resource.ref;
     expect(await pageData(t.server, { singleton: gone })).toEqual([gone]);
     (await t.server.query({ delete: gone })).expectStatus(200);
     expect(await pageData(t.server, { singleton: gone })).toEqual([]);
@@ -165,16 +179,27 @@ describe('Filter, Map and Foreach of sets', () => {
 
   check(['FN-SET-012'], 'the lambda gets each element as Paginate renders it: refs, or arrays of covered values', async () => {
     const odd = lambda('r', { select: ['data', 'even'], from: { get: { var: 'r' } } });
-    expect(await pageData(t.server, { filter: odd, collection: refs() })).toEqual(ids(1, COUNT).filter((i) => i % 2 === 0).map((i) => rendered[i]));
+    expect(await pageData(t.server, { filter: odd, collection: refs() })).toEqual(
+      ids(1, COUNT)
+        .filter((i) => i % 2 === 0)
+        .map((i) => rendered[i]),
+    );
     const pairs = lambda(['n', 'neg'], { lt: [{ add: [{ var: 'n' }, { var: 'neg' }, { var: 'n' }] }, 3n] });
-    expect(await pageData(t.server, { filter: pairs, collection: byNNeg() })).toEqual([[1n, -1n], [2n, -2n]]);
+    expect(await pageData(t.server, { filter: pairs, collection: byNNeg() })).toEqual([
+      [1n, -1n],
+      [2n, -2n],
+    ]);
   });
 
   check(['FN-SET-012'], 'a Filter set pages with cursors, composes with Range and is folded by the aggregates', async () => {
     const set = { filter: above(4), collection: byN() };
     const first = (await resultOf(t.server, { paginate: set, size: 3n })) as { data: unknown[]; after: unknown[] };
     expect(first).toEqual({ after: [8n, rendered[8]], data: [5n, 6n, 7n] });
-    expect(await resultOf(t.server, { paginate: set, size: 3n, after: first.after })).toEqual({ before: [8n, rendered[8]], after: [11n, rendered[11]], data: [8n, 9n, 10n] });
+    expect(await resultOf(t.server, { paginate: set, size: 3n, after: first.after })).toEqual({
+      before: [8n, rendered[8]],
+      after: [11n, rendered[11]],
+      data: [8n, 9n, 10n],
+    });
     expect(await pageData(t.server, range(set, 3n, 6n))).toEqual([5n, 6n]);
     expect(await pageData(t.server, { filter: above(4), collection: range(byN(), 3n, 6n) })).toEqual([5n, 6n]);
     expect(await resultOf(t.server, { count: set })).toBe(8n);
@@ -182,8 +207,22 @@ describe('Filter, Map and Foreach of sets', () => {
   });
 
   check(['FN-SET-013'], 'a Filter lambda that answers a non-boolean fails the read of the set at its "filter"', async () => {
-    await expectFailure(t.server, { paginate: { filter: lambda('x', { var: 'x' }), collection: byN() } }, 400, 'invalid argument', 'Boolean expected, Integer provided.', ['paginate', 'filter']);
-    await expectFailure(t.server, { count: { filter: lambda('x', 'yes'), collection: byN() } }, 400, 'invalid argument', 'Boolean expected, String provided.', ['count', 'filter']);
+    await expectFailure(
+      t.server,
+      { paginate: { filter: lambda('x', { var: 'x' }), collection: byN() } },
+      400,
+      'invalid argument',
+      'Boolean expected, Integer provided.',
+      ['paginate', 'filter'],
+    );
+    await expectFailure(
+      t.server,
+      { count: { filter: lambda('x', 'yes'), collection: byN() } },
+      400,
+      'invalid argument',
+      'Boolean expected, String provided.',
+      ['count', 'filter'],
+    );
   });
 
   check.each([
@@ -191,7 +230,14 @@ describe('Filter, Map and Foreach of sets', () => {
     { name: 'a string', value: 'abc', type: 'String' },
     { name: 'null', value: null, type: 'Null' },
   ])(['FN-SET-014'], 'Filter of $name is invalid argument at ["collection"]', async ({ value, type }) => {
-    await expectFailure(t.server, { filter: above(1), collection: value }, 400, 'invalid argument', `Array, Set, or Page expected, ${type} provided.`, ['collection']);
+    await expectFailure(
+      t.server,
+      { filter: above(1), collection: value },
+      400,
+      'invalid argument',
+      `Array, Set, or Page expected, ${type} provided.`,
+      ['collection'],
+    );
   });
 
   check.each([
@@ -205,39 +251,134 @@ describe('Filter, Map and Foreach of sets', () => {
   });
 
   check(['FN-SET-015'], 'Map takes the pages of a set', async () => {
-    expect(await resultOf(t.server, { map: lambda('x', { multiply: [{ var: 'x' }, 10n] }), collection: { paginate: range(byN(), 2n, 3n) } })).toEqual({ data: [20n, 30n] });
+    expect(
+      await resultOf(t.server, { map: lambda('x', { multiply: [{ var: 'x' }, 10n] }), collection: { paginate: range(byN(), 2n, 3n) } }),
+    ).toEqual({ data: [20n, 30n] });
   });
 });
 
 describe('Union, Intersection, Difference and Distinct of arrays and pages', () => {
   check.each([
     { expr: [[1n, 2n]], expected: [1n, 2n] },
-    { expr: [[1n, 2n], [3n, 4n]], expected: [1n, 2n, 3n, 4n] },
-    { expr: [[2n, 1n], [2n, 1n]], expected: [2n, 1n] },
-    { expr: [[2n, 2n], [2n, 2n, 2n]], expected: [2n, 2n, 2n] },
-    { expr: [[3n, 2n, 2n, 1n], [6n, 5n, 9n, 1n]], expected: [3n, 2n, 2n, 1n, 6n, 5n, 9n] },
-    { expr: [[6n, 5n, 9n, 1n], [3n, 2n, 2n, 1n]], expected: [6n, 5n, 9n, 1n, 3n, 2n, 2n] },
-    { expr: [[1n, 2n], [1n, 2n, 3n, 4n], [5n, 6n]], expected: [1n, 2n, 3n, 4n, 5n, 6n] },
-    { expr: [[1n, 2n, 2n, 3n, 3n, 3n], [1n, 2n, 2n, 2n, 3n, 3n]], expected: [1n, 2n, 2n, 2n, 3n, 3n, 3n] },
+    {
+      expr: [
+        [1n, 2n],
+        [3n, 4n],
+      ],
+      expected: [1n, 2n, 3n, 4n],
+    },
+    {
+      expr: [
+        [2n, 1n],
+        [2n, 1n],
+      ],
+      expected: [2n, 1n],
+    },
+    {
+      expr: [
+        [2n, 2n],
+        [2n, 2n, 2n],
+      ],
+      expected: [2n, 2n, 2n],
+    },
+    {
+      expr: [
+        [3n, 2n, 2n, 1n],
+        [6n, 5n, 9n, 1n],
+      ],
+      expected: [3n, 2n, 2n, 1n, 6n, 5n, 9n],
+    },
+    {
+      expr: [
+        [6n, 5n, 9n, 1n],
+        [3n, 2n, 2n, 1n],
+      ],
+      expected: [6n, 5n, 9n, 1n, 3n, 2n, 2n],
+    },
+    {
+      expr: [
+        [1n, 2n],
+        [1n, 2n, 3n, 4n],
+        [5n, 6n],
+      ],
+      expected: [1n, 2n, 3n, 4n, 5n, 6n],
+    },
+    {
+      expr: [
+        [1n, 2n, 2n, 3n, 3n, 3n],
+        [1n, 2n, 2n, 2n, 3n, 3n],
+      ],
+      expected: [1n, 2n, 2n, 2n, 3n, 3n, 3n],
+    },
   ])(['FN-SET-016'], 'Union of arrays $expr is the multiset union $expected', async ({ expr, expected }) => {
     expect(await resultOf(t.server, { union: expr })).toEqual(expected);
   });
 
   check.each([
     { expr: [[1n, 2n]], expected: [1n, 2n] },
-    { expr: [[1n, 2n], [3n, 4n]], expected: [] },
-    { expr: [[1n, 2n], [4n, 2n]], expected: [2n] },
-    { expr: [[1n, 2n], [3n, 4n, 2n, 1n], [1n, 2n]], expected: [1n, 2n] },
-    { expr: [[1n, 2n, 2n, 3n], [1n, 2n, 2n, 5n]], expected: [1n, 2n, 2n] },
-    { expr: [[3n, 2n, 2n, 1n], [2n, 2n, 1n, 0n]], expected: [2n, 2n, 1n] },
+    {
+      expr: [
+        [1n, 2n],
+        [3n, 4n],
+      ],
+      expected: [],
+    },
+    {
+      expr: [
+        [1n, 2n],
+        [4n, 2n],
+      ],
+      expected: [2n],
+    },
+    {
+      expr: [
+        [1n, 2n],
+        [3n, 4n, 2n, 1n],
+        [1n, 2n],
+      ],
+      expected: [1n, 2n],
+    },
+    {
+      expr: [
+        [1n, 2n, 2n, 3n],
+        [1n, 2n, 2n, 5n],
+      ],
+      expected: [1n, 2n, 2n],
+    },
+    {
+      expr: [
+        [3n, 2n, 2n, 1n],
+        [2n, 2n, 1n, 0n],
+      ],
+      expected: [2n, 2n, 1n],
+    },
   ])(['FN-SET-017'], 'Intersection of arrays $expr is $expected', async ({ expr, expected }) => {
     expect(await resultOf(t.server, { intersection: expr })).toEqual(expected);
   });
 
   check.each([
-    { expr: [[1n, 2n], [3n, 4n]], expected: [1n, 2n] },
-    { expr: [[1n, 2n], [1n, 2n]], expected: [] },
-    { expr: [[4n, 3n, 2n, 1n], [5n, 1n, 2n], [1n, 2n]], expected: [4n, 3n] },
+    {
+      expr: [
+        [1n, 2n],
+        [3n, 4n],
+      ],
+      expected: [1n, 2n],
+    },
+    {
+      expr: [
+        [1n, 2n],
+        [1n, 2n],
+      ],
+      expected: [],
+    },
+    {
+      expr: [
+        [4n, 3n, 2n, 1n],
+        [5n, 1n, 2n],
+        [1n, 2n],
+      ],
+      expected: [4n, 3n],
+    },
     { expr: [[1n, 2n, 2n, 3n, 3n], [3n]], expected: [1n, 2n, 2n, 3n] },
     { expr: [[3n, 2n, 2n, 1n, 3n], [3n]], expected: [2n, 2n, 1n, 3n] },
   ])(['FN-SET-018'], 'Difference of arrays $expr is $expected', async ({ expr, expected }) => {
@@ -246,7 +387,13 @@ describe('Union, Intersection, Difference and Distinct of arrays and pages', () 
 
   check(['FN-SET-019'], 'Distinct of an array keeps first occurrences in order', async () => {
     expect(await resultOf(t.server, { distinct: [4n, 4n, 2n, 2n, 3n, 3n, 1n, 1n] })).toEqual([4n, 2n, 3n, 1n]);
-    expect(await resultOf(t.server, { distinct: [1n, 'str', 2n, 'str', 1n, 2n, 'str', decimal('3.14'), decimal('1.0')] })).toEqual([1n, 'str', 2n, 3.14, 1]);
+    expect(await resultOf(t.server, { distinct: [1n, 'str', 2n, 'str', 1n, 2n, 'str', decimal('3.14'), decimal('1.0')] })).toEqual([
+      1n,
+      'str',
+      2n,
+      3.14,
+      1,
+    ]);
   });
 
   check(['FN-SET-019'], 'Distinct of a page deduplicates its data and keeps its cursors', async () => {
@@ -254,18 +401,48 @@ describe('Union, Intersection, Difference and Distinct of arrays and pages', () 
     const first = (await resultOf(t.server, { paginate: byGroup(), size: 5n })) as { after: unknown };
     expect(await resultOf(t.server, { distinct: { paginate: byGroup(), size: 5n } })).toEqual({ after: first.after, data: [0n, 1n] });
     const second = (await resultOf(t.server, { paginate: byGroup(), size: 5n, after: first.after })) as { before: unknown; after: unknown };
-    expect(await resultOf(t.server, { distinct: { paginate: byGroup(), size: 5n, after: first.after } })).toEqual({ before: second.before, after: second.after, data: [1n, 2n] });
+    expect(await resultOf(t.server, { distinct: { paginate: byGroup(), size: 5n, after: first.after } })).toEqual({
+      before: second.before,
+      after: second.after,
+      data: [1n, 2n],
+    });
   });
 
-  check.each(['union', 'intersection', 'difference'])(['FN-SET-020'], '%s refuses arrays mixed with sets, pages, and values that are neither', async (name) => {
-    await expectFailure(t.server, { [name]: [[1n, 2n], byN()] }, 400, 'invalid argument', 'Arguments cannot be of different types, expected Set or Array.', [name]);
-    await expectFailure(t.server, { paginate: { [name]: [byN(), [1n]] } }, 400, 'invalid argument', 'Arguments cannot be of different types, expected Set or Array.', ['paginate', name]);
-    await expectFailure(t.server, { [name]: [{ paginate: byN() }] }, 400, 'invalid argument', 'Set or Array expected, Page provided.', [name, 0n]);
-    await expectFailure(t.server, { [name]: [byN(), 5n] }, 400, 'invalid argument', 'Array, Set, or Page expected, Integer provided.', [name, 1n]);
-  });
+  check.each(['union', 'intersection', 'difference'])(
+    ['FN-SET-020'],
+    '%s refuses arrays mixed with sets, pages, and values that are neither',
+    async (name) => {
+      await expectFailure(
+        t.server,
+        { [name]: [[1n, 2n], byN()] },
+        400,
+        'invalid argument',
+        'Arguments cannot be of different types, expected Set or Array.',
+        [name],
+      );
+      await expectFailure(
+        t.server,
+        { paginate: { [name]: [byN(), [1n]] } },
+        400,
+        'invalid argument',
+        'Arguments cannot be of different types, expected Set or Array.',
+        ['paginate', name],
+      );
+      await expectFailure(t.server, { [name]: [{ paginate: byN() }] }, 400, 'invalid argument', 'Set or Array expected, Page provided.', [
+        name,
+        0n,
+      ]);
+      await expectFailure(t.server, { [name]: [byN(), 5n] }, 400, 'invalid argument', 'Array, Set, or Page expected, Integer provided.', [
+        name,
+        1n,
+      ]);
+    },
+  );
 
   check(['FN-SET-020'], 'Distinct of a value that is neither an array, a page nor a set is refused at ["distinct"]', async () => {
-    await expectFailure(t.server, { distinct: 'abc' }, 400, 'invalid argument', 'Array, Set, or Page expected, String provided.', ['distinct']);
+    await expectFailure(t.server, { distinct: 'abc' }, 400, 'invalid argument', 'Array, Set, or Page expected, String provided.', [
+      'distinct',
+    ]);
   });
 });
 
@@ -278,21 +455,33 @@ describe('Paginate with sources and of a document ref', () => {
     const sourced = (await resultOf(t.server, { paginate: refs(), size: 2n, sources: true })) as { after: unknown; data: unknown[] };
     expect(sourced).toEqual({ after: plain.after, data: plain.data.map((value) => ({ value, sources: [set] })) });
     expect(await resultOf(t.server, { paginate: refs(), size: 2n, sources: false })).toEqual(plain);
-    const second = (await resultOf(t.server, { paginate: refs(), size: 2n, after: plain.after, sources: true })) as { before: unknown; data: Array<{ value: unknown }> };
+    const second = (await resultOf(t.server, { paginate: refs(), size: 2n, after: plain.after, sources: true })) as {
+      before: unknown;
+      data: Array<{ value: unknown }>;
+    };
     expect(second.before).toEqual(plain.after);
     expect(second.data.map((e) => e.value)).toEqual([rendered[3], rendered[4]]);
   });
 
   check(['PAGE-SOURCES-001'], 'an element of a Union lists every operand set that holds it', async () => {
     const [all, even] = [await resultOf(t.server, refs()), await resultOf(t.server, byEven(true))];
-    const page = (await resultOf(t.server, { paginate: { union: [refs(), byEven(true)] }, size: 4n, sources: true })) as { data: Array<{ value: unknown; sources: unknown[] }> };
+    const page = (await resultOf(t.server, { paginate: { union: [refs(), byEven(true)] }, size: 4n, sources: true })) as {
+      data: Array<{ value: unknown; sources: unknown[] }>;
+    };
     expect(page.data.map((e) => e.value)).toEqual([rendered[1], rendered[2], rendered[3], rendered[4]]);
-    expect(page.data.map((e) => [...e.sources].sort(bySource))).toEqual([[all], [all, even].sort(bySource), [all], [all, even].sort(bySource)]);
+    expect(page.data.map((e) => [...e.sources].sort(bySource))).toEqual([
+      [all],
+      [all, even].sort(bySource),
+      [all],
+      [all, even].sort(bySource),
+    ]);
   });
 
   check(['PAGE-SOURCES-001'], 'with events: true each value is the event', async () => {
     const plain = (await resultOf(t.server, { paginate: refs(), size: 3n, events: true })) as { data: unknown[] };
-    const sourced = (await resultOf(t.server, { paginate: refs(), size: 3n, events: true, sources: true })) as { data: Array<{ value: unknown; sources: unknown[] }> };
+    const sourced = (await resultOf(t.server, { paginate: refs(), size: 3n, events: true, sources: true })) as {
+      data: Array<{ value: unknown; sources: unknown[] }>;
+    };
     expect(sourced.data.map((e) => e.value)).toEqual(plain.data);
     for (const element of sourced.data) {
       expect(element.value).toMatchObject({ ts: expect.any(BigInt), action: 'add', document: expect.any(Object) });
@@ -305,7 +494,8 @@ describe('Paginate with sources and of a document ref', () => {
     expect(await resultOf(t.server, { paginate: ref(3) })).toEqual({ data: [rendered[3]] });
     expect(await resultOf(t.server, { paginate: ref(3), size: 1n, before: null })).toEqual({ after: [null], data: [rendered[3]] });
     expect(await resultOf(t.server, { paginate: ref(999) })).toEqual({ data: [] });
-    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1001n } }) })).expectStatus(201).resource.ref;
+    const gone = (await t.server.query({ create: { collection: COLL }, params: literal({ data: { n: 1001n } }) })).expectStatus(201)
+      .resource.ref;
     expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [gone] });
     (await t.server.query({ delete: gone })).expectStatus(200);
     expect(await resultOf(t.server, { paginate: gone })).toEqual({ data: [] });
@@ -327,13 +517,20 @@ describe('Read permissions', () => {
     const privilege = (resource: unknown, actions: Record<string, unknown>) => obj({ resource, actions: obj(actions) });
     const role = (name: string, privileges: unknown[]) => ({ create_role: obj({ name, privileges }) });
     const evenOnly = { query: lambda('r', { select: ['data', 'even'], from: { get: { var: 'r' } } }) };
-    (await t.admin.query([
-      role('fs_even_reader', [privilege(collection(COLL), { read: evenOnly }), privilege({ index: 'fs_by_n' }, { read: true })]),
-      role('fs_history_reader', [privilege(collection(COLL), { history_read: true })]),
-      role('fs_plain_reader', [privilege(collection(COLL), { read: true })]),
-    ])).expectStatus(200, 201);
-    const secretFor = async (name: string) => (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
-    [even, historyOnly, readOnly] = [t.as(await secretFor('fs_even_reader')), t.as(await secretFor('fs_history_reader')), t.as(await secretFor('fs_plain_reader'))];
+    (
+      await t.admin.query([
+        role('fs_even_reader', [privilege(collection(COLL), { read: evenOnly }), privilege({ index: 'fs_by_n' }, { read: true })]),
+        role('fs_history_reader', [privilege(collection(COLL), { history_read: true })]),
+        role('fs_plain_reader', [privilege(collection(COLL), { read: true })]),
+      ])
+    ).expectStatus(200, 201);
+    const secretFor = async (name: string) =>
+      (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
+    [even, historyOnly, readOnly] = [
+      t.as(await secretFor('fs_even_reader')),
+      t.as(await secretFor('fs_history_reader')),
+      t.as(await secretFor('fs_plain_reader')),
+    ];
   });
 
   check(['FN-SET-008'], 'Range and Filter of a Match page and count only the documents the role may read', async () => {
@@ -346,11 +543,20 @@ describe('Read permissions', () => {
 
   check(['FN-SET-011'], 'a Singleton set is read with history_read on its document, not read', async () => {
     expect(await pageData(historyOnly, { singleton: ref(3) })).toEqual([rendered[3]]);
-    await expectFailure(readOnly, { paginate: { singleton: ref(3) } }, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['paginate']);
+    await expectFailure(
+      readOnly,
+      { paginate: { singleton: ref(3) } },
+      403,
+      'permission denied',
+      'Insufficient privileges to perform the action.',
+      ['paginate'],
+    );
   });
 
   check(['PAGE-DOC-001'], 'a document ref is paged with history_read on it, not read', async () => {
     expect(await pageData(historyOnly, ref(3))).toEqual([rendered[3]]);
-    await expectFailure(readOnly, { paginate: ref(3) }, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['paginate']);
+    await expectFailure(readOnly, { paginate: ref(3) }, 403, 'permission denied', 'Insufficient privileges to perform the action.', [
+      'paginate',
+    ]);
   });
 });

@@ -50,18 +50,22 @@ describe('Type predicates', () => {
   beforeAll(async () => {
     const admin = t.admin;
     (await admin.query(createCollection(COLL))).expectStatus(201);
-    (await admin.query({
-      do: [
-        { create_index: { object: { name: IDX, source: { collection: COLL }, terms: [literal({ field: ['data', 'kind'] })] } } },
-        { create_function: { object: { name: FN, body: { query: { lambda: 'x', expr: { var: 'x' } } } } } },
-        { create_role: literal({ name: ROLE, privileges: [] }) },
-        { create_database: literal({ name: CHILD }) },
-        createDoc(docRef(COLL, '1'), { kind: 'a' }),
-        { create: docRef(COLL, '2'), params: literal({ credentials: { password: 'sekret-tc' } }) },
-      ],
-    })).expectStatus(200, 201);
-    keyRef = (await admin.query({ create_key: { object: { database: { database: CHILD }, role: 'server' } } })).expectStatus(201).resource.ref;
-    tokenRef = (await admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201).resource.ref;
+    (
+      await admin.query({
+        do: [
+          { create_index: { object: { name: IDX, source: { collection: COLL }, terms: [literal({ field: ['data', 'kind'] })] } } },
+          { create_function: { object: { name: FN, body: { query: { lambda: 'x', expr: { var: 'x' } } } } } },
+          { create_role: literal({ name: ROLE, privileges: [] }) },
+          { create_database: literal({ name: CHILD }) },
+          createDoc(docRef(COLL, '1'), { kind: 'a' }),
+          { create: docRef(COLL, '2'), params: literal({ credentials: { password: 'sekret-tc' } }) },
+        ],
+      })
+    ).expectStatus(200, 201);
+    keyRef = (await admin.query({ create_key: { object: { database: { database: CHILD }, role: 'server' } } })).expectStatus(201).resource
+      .ref;
+    tokenRef = (await admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201).resource
+      .ref;
   });
 
   const samples: Record<string, Sample> = {
@@ -69,14 +73,14 @@ describe('Type predicates', () => {
     'a decimal': { expr: () => d('3.14'), true: ['is_number', 'is_double'] },
     'a whole decimal': { expr: () => d('2.0'), true: ['is_number', 'is_double'] },
     'a numeric string': { expr: () => '10', true: ['is_string'] },
-    'true': { expr: () => true, true: ['is_boolean'] },
-    'false': { expr: () => false, true: ['is_boolean'] },
-    'null': { expr: () => null, true: ['is_null'] },
+    true: { expr: () => true, true: ['is_boolean'] },
+    false: { expr: () => false, true: ['is_boolean'] },
+    null: { expr: () => null, true: ['is_null'] },
     'an empty array': { expr: () => [], true: ['is_array'] },
     'an array': { expr: () => [1n, 2n, 3n], true: ['is_array'] },
     'an object': { expr: () => literal({ foo: 'bar' }), true: ['is_object'] },
     'an empty object': { expr: () => literal({}), true: ['is_object'] },
-    'bytes': { expr: () => ({ '@bytes': 'AQIDBA==' }), true: ['is_bytes'] },
+    bytes: { expr: () => ({ '@bytes': 'AQIDBA==' }), true: ['is_bytes'] },
     'a time': { expr: () => ({ time: '1970-01-01T00:00:00Z' }), true: ['is_timestamp'] },
     'Now()': { expr: () => ({ now: null }), true: ['is_timestamp'] },
     'a date': { expr: () => ({ '@date': '1970-01-01' }), true: ['is_date'] },
@@ -84,7 +88,10 @@ describe('Type predicates', () => {
     'a document ref': { expr: () => docRef(COLL, '1'), true: ['is_ref', 'is_doc'] },
     'a ref to a document that does not exist': { expr: () => docRef(COLL, '999'), true: ['is_ref', 'is_doc'] },
     'a document': { expr: () => ({ get: docRef(COLL, '1') }), true: ['is_object', 'is_doc'] },
-    'a created document': { expr: () => ({ create: { collection: COLL }, params: literal({ data: { kind: 'b' } }) }), true: ['is_object', 'is_doc'] },
+    'a created document': {
+      expr: () => ({ create: { collection: COLL }, params: literal({ data: { kind: 'b' } }) }),
+      true: ['is_object', 'is_doc'],
+    },
     'a page': { expr: () => ({ paginate: { documents: { collection: COLL } } }), true: ['is_object'] },
     'a ref to a collection that does not exist': { expr: () => ({ collection: 'tc_missing' }), true: ['is_ref'] },
     'a document ref of a collection that does not exist': { expr: () => docRef('tc_missing', '1'), true: ['is_ref'] },
@@ -137,21 +144,31 @@ describe('Type predicates', () => {
     ({ predicate }) => expectAnswers(predicate),
   );
 
-  check(['FN-TYPE-010'], 'Get(Ref("credentials/self")) with a token answers its credentials record, which IsCredentials recognises, or 404', async () => {
-    const login = (await t.admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201);
-    const asToken = t.as(login.resource.secret as string);
-    const res = await asToken.query({ get: { '@ref': 'credentials/self' } });
-    if (res.status === 404) {
-      expectQueryError(res, [404, 'instance not found']);
-      return;
-    }
-    const ref = res.expectStatus(200).resource.ref as { '@ref': { collection: unknown } };
-    expect(ref['@ref'].collection, res.explain('answered a record of another collection')).toEqual({ '@ref': { id: 'credentials' } });
-    expect((await t.admin.query([{ is_credentials: ref }, { is_credentials: { get: ref } }])).expectStatus(200).resource).toEqual([true, true]);
-  });
+  check(
+    ['FN-TYPE-010'],
+    'Get(Ref("credentials/self")) with a token answers its credentials record, which IsCredentials recognises, or 404',
+    async () => {
+      const login = (await t.admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201);
+      const asToken = t.as(login.resource.secret as string);
+      const res = await asToken.query({ get: { '@ref': 'credentials/self' } });
+      if (res.status === 404) {
+        expectQueryError(res, [404, 'instance not found']);
+        return;
+      }
+      const ref = res.expectStatus(200).resource.ref as { '@ref': { collection: unknown } };
+      expect(ref['@ref'].collection, res.explain('answered a record of another collection')).toEqual({ '@ref': { id: 'credentials' } });
+      expect((await t.admin.query([{ is_credentials: ref }, { is_credentials: { get: ref } }])).expectStatus(200).resource).toEqual([
+        true,
+        true,
+      ]);
+    },
+  );
 
   check(['FN-TYPE-007'], 'a lambda value is a lambda and no number', async () => {
-    const res = await t.server.query({ let: { f: { lambda: 'x', expr: { var: 'x' } } }, in: [{ is_lambda: { var: 'f' } }, { is_number: { var: 'f' } }] });
+    const res = await t.server.query({
+      let: { f: { lambda: 'x', expr: { var: 'x' } } },
+      in: [{ is_lambda: { var: 'f' } }, { is_number: { var: 'f' } }],
+    });
     expect(res.expectStatus(200).resource).toEqual([true, false]);
   });
 });

@@ -2,13 +2,24 @@
 import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../../json-body.js';
 import { KeyLedger, TokenLedger, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
-import { bodyJson, nativeCollectionOf, rewriteResponse, schemaRefOf, topLevelForm, v4Errors, v4Expression, withJsonBody, withStatus } from './rewrites.js';
+import {
+  bodyJson,
+  nativeCollectionOf,
+  rewriteResponse,
+  schemaRefOf,
+  topLevelForm,
+  v4Errors,
+  v4Expression,
+  withJsonBody,
+  withStatus,
+} from './rewrites.js';
 
 /** Passwords found in `credentials: {password}` objects of a v4 expression (plain or `{"object": …}` wrapped). */
 export function passwordsIn(expression: unknown): string[] {
   const found: string[] = [];
   forEachObject(expression, (object) => {
-    const credentials = isJsonObject(object.credentials) && isJsonObject(object.credentials.object) ? object.credentials.object : object.credentials;
+    const credentials =
+      isJsonObject(object.credentials) && isJsonObject(object.credentials.object) ? object.credentials.object : object.credentials;
     if (isJsonObject(credentials) && typeof credentials.password === 'string') found.push(credentials.password);
   });
   return found;
@@ -26,7 +37,9 @@ export function objectPayload(value: unknown): JsonObject | undefined {
 
 /** Whether a v4 error body is `validation failed` only, with failures that all match. */
 export function refusedOnlyFor(body: unknown, matches: (failure: JsonObject) => boolean): boolean {
-  const failures = v4Errors(body).flatMap((error) => (error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined]));
+  const failures = v4Errors(body).flatMap((error) =>
+    error.code === 'validation failed' && Array.isArray(error.failures) ? error.failures : [undefined],
+  );
   return failures.length > 0 && failures.every((failure) => isJsonObject(failure) && matches(failure));
 }
 
@@ -65,9 +78,11 @@ export function errorAnswer(res: BufferedResponse, status: number, code: string,
   return withStatus(withJsonBody(res, { errors: [{ position: [], code, description }] }), status);
 }
 
-export const permissionDenied = (res: BufferedResponse) => errorAnswer(res, 403, 'permission denied', 'Insufficient privileges to perform the action.');
+export const permissionDenied = (res: BufferedResponse) =>
+  errorAnswer(res, 403, 'permission denied', 'Insufficient privileges to perform the action.');
 
-export const unauthorized = (res: BufferedResponse) => withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401);
+export const unauthorized = (res: BufferedResponse) =>
+  withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401);
 
 /** The top-level expression as an object, when it is one. */
 export function topObject(request: ProxiedRequest): JsonObject | undefined {
@@ -93,7 +108,11 @@ export class RoleLedger {
       if (!('create_role' in object)) return;
       const payload = objectPayload(object.create_role);
       if (payload === undefined || typeof payload.name !== 'string') return;
-      const membership = Array.isArray(payload.membership) ? payload.membership : payload.membership === undefined ? [] : [payload.membership];
+      const membership = Array.isArray(payload.membership)
+        ? payload.membership
+        : payload.membership === undefined
+          ? []
+          : [payload.membership];
       const role: KnownRole = { name: payload.name, members: [], predicateMembers: [], privileges: [] };
       for (const entry of membership.map(objectPayload)) {
         const resource = schemaRefOf(entry?.resource);
@@ -143,7 +162,9 @@ export function withLedgers(build: (ledgers: Ledgers) => FaultHooks): () => Faul
 }
 
 /** Sends a token's request with server rights in the token's database, when `when(token, form)` holds. */
-export function tokenAsServer(when: (token: KnownToken, form: string | undefined, req: ProxiedRequest, ledgers: Ledgers) => boolean): () => FaultHooks {
+export function tokenAsServer(
+  when: (token: KnownToken, form: string | undefined, req: ProxiedRequest, ledgers: Ledgers) => boolean,
+): () => FaultHooks {
   return withLedgers((ledgers) => ({
     request: (req) => {
       const token = ledgers.tokens.ofRequest(req);

@@ -7,11 +7,37 @@ import { byCodePoint } from '../../../harness/model/wire-order.js';
 import { isJsonObject, type JsonObject } from '../../json-body.js';
 import type { SeenIndex } from './index-tracking.js';
 
-export const ENTRY_TYPES = ['integer', 'decimal', 'bytes', 'string', 'array', 'object', 'ref', 'time', 'date', 'other', 'boolean', 'null'] as const;
+export const ENTRY_TYPES = [
+  'integer',
+  'decimal',
+  'bytes',
+  'string',
+  'array',
+  'object',
+  'ref',
+  'time',
+  'date',
+  'other',
+  'boolean',
+  'null',
+] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
 /** The place of each type: numbers (compared by value), bytes, strings, …, booleans, null. */
-const TYPE_RANK: Record<EntryType, number> = { integer: 0, decimal: 0, bytes: 1, string: 2, array: 3, object: 4, ref: 5, time: 6, date: 7, other: 8, boolean: 9, null: 10 };
+const TYPE_RANK: Record<EntryType, number> = {
+  integer: 0,
+  decimal: 0,
+  bytes: 1,
+  string: 2,
+  array: 3,
+  object: 4,
+  ref: 5,
+  time: 6,
+  date: 7,
+  other: 8,
+  boolean: 9,
+  null: 10,
+};
 
 /** The mistakes a comparator can make; at most a few are switched on at once. */
 export interface OrderMistake {
@@ -124,7 +150,9 @@ function typeRank(type: EntryType, mistake: OrderMistake): number {
 }
 
 function compareBytes(a: unknown, b: unknown): number {
-  return sign(Buffer.compare(Buffer.from(String((a as JsonObject)['@bytes']), 'base64'), Buffer.from(String((b as JsonObject)['@bytes']), 'base64')));
+  return sign(
+    Buffer.compare(Buffer.from(String((a as JsonObject)['@bytes']), 'base64'), Buffer.from(String((b as JsonObject)['@bytes']), 'base64')),
+  );
 }
 
 /** Ascending order of two wire values under `mistake`. */
@@ -150,7 +178,9 @@ export function compareValues(a: unknown, b: unknown, mistake: OrderMistake): nu
     }
     case 'object': {
       const [x, y] = [objectEntries(a as JsonObject), objectEntries(b as JsonObject)];
-      return sign(mistake.objectsByKeyCountFirst ? x.length - y.length || compareSequences(x, y, mistake) : compareSequences(x, y, mistake));
+      return sign(
+        mistake.objectsByKeyCountFirst ? x.length - y.length || compareSequences(x, y, mistake) : compareSequences(x, y, mistake),
+      );
     }
     case 'ref':
       return sign(compareRefs(a, b, mistake));

@@ -35,10 +35,13 @@ export function withoutErrorEvents(code: string): FaultHooks {
         if (!isErrorEvent(event, code)) writer.emit(event);
       },
     }),
-    json: rewriteJson((body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false), (body) => {
-      const page = feedPage(body)!;
-      page.events = page.events.filter((e) => !isErrorEvent(e, code));
-    }),
+    json: rewriteJson(
+      (body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false),
+      (body) => {
+        const page = feedPage(body)!;
+        page.events = page.events.filter((e) => !isErrorEvent(e, code));
+      },
+    ),
   };
 }
 
@@ -126,7 +129,9 @@ export function v10ErrorResponse(from: BufferedResponse, status: number, code: s
 
 export function errorCodeOf(response: BufferedResponse): string | undefined {
   const parsed = tryParseJson(response.body);
-  return parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) && typeof parsed.value.error.code === 'string' ? parsed.value.error.code : undefined;
+  return parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) && typeof parsed.value.error.code === 'string'
+    ? parsed.value.error.code
+    : undefined;
 }
 
 const RETENTION_CODES = ['invalid_stream_start_time', 'invalid_start_time'];
@@ -157,7 +162,8 @@ export function editFql(edit: (text: string) => string): FaultHooks['request'] {
       return out;
     };
     if (typeof body.query === 'string') body.query = rewrite(body.query);
-    else if (isJsonObject(body.query) && Array.isArray(body.query.fql)) body.query.fql = body.query.fql.map((part) => (typeof part === 'string' ? rewrite(part) : part));
+    else if (isJsonObject(body.query) && Array.isArray(body.query.fql))
+      body.query.fql = body.query.fql.map((part) => (typeof part === 'string' ? rewrite(part) : part));
     return changed ? { ...req, body: Buffer.from(stringifyJson(body)) } : undefined;
   };
 }
@@ -282,7 +288,7 @@ export class WriteLog {
   /** The writes of document `id` committed at `ts`, in the order the transaction made them. */
   at(id: string | undefined, ts: unknown): Write[] {
     const micros = bigintOf(ts);
-    return id === undefined || micros === undefined ? [] : this.writes.get(`${id}@${micros}`) ?? [];
+    return id === undefined || micros === undefined ? [] : (this.writes.get(`${id}@${micros}`) ?? []);
   }
 }
 
@@ -408,7 +414,14 @@ export function refuseQueries(pattern: RegExp): FaultHooks {
       const parsed = tryParseJson(response.body);
       // The success's txn_ts, stats and schema_version are those of the error answer too.
       const { data: _data, static_type: _type, ...rest } = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
-      return withJsonBody({ ...response, status: 400 }, { error: { code: 'invalid_receiver', message: 'cannot call `eventSource()` on this set: it cannot be tracked.' }, ...rest, summary: 'error: invalid receiver\nat *query*:1:1' });
+      return withJsonBody(
+        { ...response, status: 400 },
+        {
+          error: { code: 'invalid_receiver', message: 'cannot call `eventSource()` on this set: it cannot be tracked.' },
+          ...rest,
+          summary: 'error: invalid receiver\nat *query*:1:1',
+        },
+      );
     },
   };
 }
@@ -440,28 +453,48 @@ export function addCreatedDocs(include: (create: CreatedDoc, source: { collectio
       const result = results[i];
       if (!isJsonObject(expr) || !('create' in expr) || !isJsonObject(result)) return;
       const refBody = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
-      const coll = isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
+      const coll =
+        isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
       if (typeof refBody?.id !== 'string' || typeof coll !== 'string') return;
-      creates.push({ ts, coll, doc: { id: refBody.id, coll: { '@mod': coll }, ts: { '@time': new Date(Number(ts / 1000n)).toISOString() }, ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject) } });
+      creates.push({
+        ts,
+        coll,
+        doc: {
+          id: refBody.id,
+          coll: { '@mod': coll },
+          ts: { '@time': new Date(Number(ts / 1000n)).toISOString() },
+          ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject),
+        },
+      });
     });
     return undefined;
   };
-  const add = rewriteJson((body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false, (body, ctx) => {
-    const request = requestObject(ctx.original)!;
-    const token = typeof request.token === 'string' ? request.token : undefined;
-    const collection = token === undefined ? undefined : traffic.collectionOf.get(token);
-    const since = token === undefined ? undefined : traffic.createdAt.get(token);
-    const page = feedPage(body)!;
-    const last = page.events.at(-1);
-    if (collection === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last)) return false;
-    const present = new Set(page.events.map((e) => (isJsonObject(e) ? eventDocId(e) : undefined)));
-    const source = { collection, query: queries.get(token!) ?? '' };
-    const added = creates.filter((c) => c.ts > since && !present.has(c.doc.id as string) && include(c, source));
-    for (const { ts, doc } of added) {
-      const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
-      page.events.splice(at === -1 ? page.events.length : at, 0, { type: 'add', data: { '@doc': doc }, txn_ts: jsonInt(ts), cursor: last.cursor, stats: last.stats });
-    }
-    return added.length;
-  });
+  const add = rewriteJson(
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false,
+    (body, ctx) => {
+      const request = requestObject(ctx.original)!;
+      const token = typeof request.token === 'string' ? request.token : undefined;
+      const collection = token === undefined ? undefined : traffic.collectionOf.get(token);
+      const since = token === undefined ? undefined : traffic.createdAt.get(token);
+      const page = feedPage(body)!;
+      const last = page.events.at(-1);
+      if (collection === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last))
+        return false;
+      const present = new Set(page.events.map((e) => (isJsonObject(e) ? eventDocId(e) : undefined)));
+      const source = { collection, query: queries.get(token!) ?? '' };
+      const added = creates.filter((c) => c.ts > since && !present.has(c.doc.id as string) && include(c, source));
+      for (const { ts, doc } of added) {
+        const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
+        page.events.splice(at === -1 ? page.events.length : at, 0, {
+          type: 'add',
+          data: { '@doc': doc },
+          txn_ts: jsonInt(ts),
+          cursor: last.cursor,
+          stats: last.stats,
+        });
+      }
+      return added.length;
+    },
+  );
   return { json: chainJson(observe, traffic.observer().json, add) };
 }

@@ -112,7 +112,9 @@ export function matchedIndexName(form: JsonObject): string | undefined {
 
 function fieldPath(field: unknown): FieldPath | undefined {
   if (typeof field === 'string') return [field];
-  return Array.isArray(field) ? field.map((step): string | number => (typeof step === 'string' ? step : jsonNumber(step) ?? Number.NaN)) : undefined;
+  return Array.isArray(field)
+    ? field.map((step): string | number => (typeof step === 'string' ? step : (jsonNumber(step) ?? Number.NaN)))
+    : undefined;
 }
 
 /** The name in `{"collection": name}`, or undefined. */
@@ -130,7 +132,12 @@ function columnPath(column: JsonObject | undefined, lone: JsonObject | undefined
   const binding = unwrapObject(lone?.fields)?.[column.binding];
   const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
   const body = lambda?.expr;
-  const selectsParameter = isJsonObject(body) && isJsonObject(body.from) && body.from.var === lambda!.lambda && typeof lambda!.lambda === 'string' && !('default' in body);
+  const selectsParameter =
+    isJsonObject(body) &&
+    isJsonObject(body.from) &&
+    body.from.var === lambda!.lambda &&
+    typeof lambda!.lambda === 'string' &&
+    !('default' in body);
   return selectsParameter ? fieldPath(body.select) : undefined;
 }
 
@@ -149,7 +156,9 @@ export class IndexDefinitions {
       const sources = Array.isArray(params.source) ? params.source.map(unwrapObject) : [unwrapObject(params.source)];
       const lone = sources.length === 1 ? sources[0] : undefined;
       const termPaths = (Array.isArray(params.terms) ? params.terms : []).map((item) => columnPath(unwrapObject(item), lone));
-      const termIsBinding = (Array.isArray(params.terms) ? params.terms : []).map((item) => typeof unwrapObject(item)?.binding === 'string');
+      const termIsBinding = (Array.isArray(params.terms) ? params.terms : []).map(
+        (item) => typeof unwrapObject(item)?.binding === 'string',
+      );
       const valuePaths = values.map((item) => columnPath(unwrapObject(item), lone));
       const sourceCollection = collectionName(params.source) ?? collectionName(lone?.collection);
       this.byName.set(params.name, {
@@ -196,7 +205,8 @@ export interface SeenDocument {
 function userCollectionOf(ref: unknown): string | undefined {
   const body = isJsonObject(ref) && isJsonObject(ref['@ref']) ? ref['@ref'] : undefined;
   const parent = body && isJsonObject(body.collection) && isJsonObject(body.collection['@ref']) ? body.collection['@ref'] : undefined;
-  const grand = parent && isJsonObject(parent.collection) && isJsonObject(parent.collection['@ref']) ? parent.collection['@ref'] : undefined;
+  const grand =
+    parent && isJsonObject(parent.collection) && isJsonObject(parent.collection['@ref']) ? parent.collection['@ref'] : undefined;
   return grand?.id === 'collections' && typeof parent!.id === 'string' ? parent!.id : undefined;
 }
 
@@ -230,6 +240,12 @@ export class DocumentLedger {
 }
 
 /** The response a server answering a v4 error would send instead of `response`. */
-export function v4ErrorResponse(response: BufferedResponse, status: number, code: string, description: string, position: unknown[] = []): BufferedResponse {
+export function v4ErrorResponse(
+  response: BufferedResponse,
+  status: number,
+  code: string,
+  description: string,
+  position: unknown[] = [],
+): BufferedResponse {
   return withJsonBody(withStatus(response, status), { errors: [{ position, code, description }] });
 }

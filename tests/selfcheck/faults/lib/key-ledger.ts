@@ -22,7 +22,13 @@ export class KeyLedger {
     for (const record of records(body)) {
       if (nativeCollectionOf(record) !== 'keys' || typeof record.secret !== 'string' || typeof record.role !== 'string') continue;
       if (this.bySecret(record.secret) !== undefined) continue;
-      this.keys.push({ secret: record.secret, role: record.role, database: stringifyJson(record.database ?? null), ref: stringifyJson(record.ref), ...(creator === undefined ? {} : { creator }) });
+      this.keys.push({
+        secret: record.secret,
+        role: record.role,
+        database: stringifyJson(record.database ?? null),
+        ref: stringifyJson(record.ref),
+        ...(creator === undefined ? {} : { creator }),
+      });
     }
   }
 
@@ -37,7 +43,9 @@ export class KeyLedger {
 
   /** Another key of the same database with the given role, other than `except`. */
   sibling(of: KnownKey, role: string, except: ReadonlySet<string> = new Set()): KnownKey | undefined {
-    return this.keys.find((key) => key.database === of.database && key.role === role && key.secret !== of.secret && !except.has(key.secret));
+    return this.keys.find(
+      (key) => key.database === of.database && key.role === role && key.secret !== of.secret && !except.has(key.secret),
+    );
   }
 }
 
@@ -79,7 +87,14 @@ export class TokenLedger {
     for (const record of records(body)) {
       if (nativeCollectionOf(record) !== 'tokens' || typeof record.secret !== 'string') continue;
       if (this.bySecret(record.secret) !== undefined) continue;
-      this.tokens.push({ secret: record.secret, ref: stringifyJson(record.ref), refValue: record.ref, instance: record.instance, issuer, order: this.tokens.length });
+      this.tokens.push({
+        secret: record.secret,
+        ref: stringifyJson(record.ref),
+        refValue: record.ref,
+        instance: record.instance,
+        issuer,
+        order: this.tokens.length,
+      });
     }
   }
 

@@ -9,11 +9,25 @@ export function queryError(code: string, description: string, position: unknown[
 }
 
 /** Replaces a whole answer by a v4 query error. */
-export function answerError(res: BufferedResponse, status: number, code: string, description: string, position: unknown[] = []): BufferedResponse {
+export function answerError(
+  res: BufferedResponse,
+  status: number,
+  code: string,
+  description: string,
+  position: unknown[] = [],
+): BufferedResponse {
   return withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), queryError(code, description, position)), status);
 }
 
-export const NATIVE_IDS = new Map([['classes', 'collections'], ['collections', 'collections'], ['databases', 'databases'], ['keys', 'keys'], ['indexes', 'indexes'], ['tokens', 'tokens'], ['roles', 'roles']]);
+export const NATIVE_IDS = new Map([
+  ['classes', 'collections'],
+  ['collections', 'collections'],
+  ['databases', 'databases'],
+  ['keys', 'keys'],
+  ['indexes', 'indexes'],
+  ['tokens', 'tokens'],
+  ['roles', 'roles'],
+]);
 
 /**
  * A stable name for what a ref (or ref-building expression) points at: `collections/<c>`, `databases/<d>` or
@@ -87,7 +101,9 @@ export function topLevel(request: ProxiedRequest): JsonObject | undefined {
 
 /** The `{"object": {…}}` members of an expression, or undefined when it is not an object form. */
 export function objectMembers(expression: unknown): JsonObject | undefined {
-  return isJsonObject(expression) && isJsonObject(expression.object) && Object.keys(expression).length === 1 ? expression.object : undefined;
+  return isJsonObject(expression) && isJsonObject(expression.object) && Object.keys(expression).length === 1
+    ? expression.object
+    : undefined;
 }
 
 /** The members of `data` in the `params` of a create/update/replace form: `{"object":{"data":{"object":{…}}}}`. */
@@ -111,6 +127,7 @@ export function nameDefaultsToUndefined(form: string): FaultHooks['request'] {
 /** Whether a value is a key's ref in wire form (`{"@ref": {id, collection: {"@ref": {id: "keys"}}}}`). */
 export function isKeyRef(value: unknown): boolean {
   const payload = isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'] : undefined;
-  const parent = payload && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
+  const parent =
+    payload && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
   return parent?.id === 'keys';
 }

@@ -105,6 +105,7 @@ export function editErrors(body: unknown, edit: (error: JsonObject) => boolean):
 /** A JSON body hook that applies `rewrite` to matching exchanges and counts it only when it changed something. */
 export function rewriteJson(
   applies: (body: unknown, context: JsonResponseContext) => boolean,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a rewrite that returns nothing (a forEach over the body) always counts as a change
   rewrite: (body: unknown, context: JsonResponseContext) => number | boolean | void,
 ): FaultHooks['json'] {
   return (body, context) => {
@@ -123,28 +124,48 @@ export function rewriteResponse(
 }
 
 /** A fault whose one hook is `rewriteResponse(applies, rewrite)`. */
-export const onResponse = (...args: Parameters<typeof rewriteResponse>): Fault['apply'] => () => ({ response: rewriteResponse(...args) });
+export const onResponse =
+  (...args: Parameters<typeof rewriteResponse>): Fault['apply'] =>
+  () => ({ response: rewriteResponse(...args) });
 
 /** A fault whose one hook is `rewriteJson(applies, rewrite)`. */
-export const onJson = (...args: Parameters<typeof rewriteJson>): Fault['apply'] => () => ({ json: rewriteJson(...args) });
+export const onJson =
+  (...args: Parameters<typeof rewriteJson>): Fault['apply'] =>
+  () => ({ json: rewriteJson(...args) });
 
 /** A fault that edits every object of every JSON answer (`edit` answers whether or how many changes it made). */
-export const onAnswerObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ json: rewriteJson(() => true, (body) => editObjects(body, edit)) });
+export const onAnswerObjects =
+  (edit: (object: JsonObject) => boolean | number): Fault['apply'] =>
+  () => ({
+    json: rewriteJson(
+      () => true,
+      (body) => editObjects(body, edit),
+    ),
+  });
 
 /** A fault that edits every record (object with `ref` and `ts`) of every JSON answer (`edit`: whether it changed it). */
-export const onRecords = (edit: (record: JsonObject) => boolean): Fault['apply'] => () => ({
-  json: rewriteJson(() => true, (body) => records(body).filter(edit).length),
-});
+export const onRecords =
+  (edit: (record: JsonObject) => boolean): Fault['apply'] =>
+  () => ({
+    json: rewriteJson(
+      () => true,
+      (body) => records(body).filter(edit).length,
+    ),
+  });
 
 /** A request hook that edits every object of the v4 expression (`edit` answers whether or how many changes it made). */
 export const editExpression = (edit: (object: JsonObject) => boolean | number): FaultHooks['request'] =>
   rewriteExpression((expression) => editObjects(expression, edit));
 
 /** A fault that edits every object of a v4 query's expression (`edit` answers whether or how many changes it made). */
-export const onObjects = (edit: (object: JsonObject) => boolean | number): Fault['apply'] => () => ({ request: editExpression(edit) });
+export const onObjects =
+  (edit: (object: JsonObject) => boolean | number): Fault['apply'] =>
+  () => ({ request: editExpression(edit) });
 
 /** A fault whose one hook is `rewriteExpression(rewrite)`. */
-export const onExpression = (rewrite: (expression: unknown) => number): Fault['apply'] => () => ({ request: rewriteExpression(rewrite) });
+export const onExpression =
+  (rewrite: (expression: unknown) => number): Fault['apply'] =>
+  () => ({ request: rewriteExpression(rewrite) });
 
 /**
  * Hooks that send the server `substitute(request)` instead of a request (when it gives a body) and answer the client
@@ -267,7 +288,13 @@ export function schemaRefOf(value: unknown): { kind: string; name: string } | un
   if (isJsonObject(value['@ref'])) {
     const payload = value['@ref'];
     const parent = isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
-    const kinds: Record<string, string> = { collections: 'collection', indexes: 'index', roles: 'role', databases: 'database', functions: 'function' };
+    const kinds: Record<string, string> = {
+      collections: 'collection',
+      indexes: 'index',
+      roles: 'role',
+      databases: 'database',
+      functions: 'function',
+    };
     const kind = typeof parent?.id === 'string' ? kinds[parent.id] : undefined;
     return kind !== undefined && typeof payload.id === 'string' ? { kind, name: payload.id } : undefined;
   }
@@ -280,7 +307,7 @@ export function schemaRefOf(value: unknown): { kind: string; name: string } | un
 /** A server that gives the record a `form` answers (of native collection `native`) the transaction's time as its `ts`. */
 export const tsIsTxnTime = (form: string, native: string): Fault['apply'] =>
   onJson(
-    (body, ctx) => topLevelForm(ctx.original) === form && ctx.status === 200 && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
+    (_body, ctx) => topLevelForm(ctx.original) === form && ctx.status === 200 && /^\d+$/.test(ctx.headers['x-txn-time'] ?? ''),
     (body, ctx) => {
       const resource = v4Resource(body);
       if (resource === undefined || nativeCollectionOf(resource) !== native || String(resource.ts) === ctx.headers['x-txn-time']) return 0;

@@ -18,8 +18,16 @@ export function rewriteObjects(matches: (object: JsonObject) => boolean, rewrite
 }
 
 /** The one-key call `{name: operands}` of a set combination. */
-export const isCombination = (name: string) => (object: JsonObject): boolean => Object.keys(object).length === 1 && name in object;
+export const isCombination =
+  (name: string) =>
+  (object: JsonObject): boolean =>
+    Object.keys(object).length === 1 && name in object;
 
 /** A combination whose operands are all written as arrays (the array form of the functions). */
-export const isArrayCombination = (name: string) => (object: JsonObject): boolean =>
-  isCombination(name)(object) && Array.isArray(object[name]) && (object[name] as unknown[]).length > 0 && (object[name] as unknown[]).every(Array.isArray);
+export const isArrayCombination =
+  (name: string) =>
+  (object: JsonObject): boolean =>
+    isCombination(name)(object) &&
+    Array.isArray(object[name]) &&
+    (object[name] as unknown[]).length > 0 &&
+    (object[name] as unknown[]).every(Array.isArray);

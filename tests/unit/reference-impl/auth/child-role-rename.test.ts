@@ -16,7 +16,10 @@ const getNote = { get: { ref: { collection: 'notes' }, id: '1' } };
 async function databaseWithReaders(name: string): Promise<void> {
   expect((await query({ create_database: { object: { name } } })).status).toBe(201);
   expect((await query({ create_collection: { object: { name: 'notes' } } }, adminOf(name))).status).toBe(201);
-  expect((await query({ create: { ref: { collection: 'notes' }, id: '1' }, params: { object: { data: { object: { n: 1 } } } } }, adminOf(name))).status).toBe(201);
+  expect(
+    (await query({ create: { ref: { collection: 'notes' }, id: '1' }, params: { object: { data: { object: { n: 1 } } } } }, adminOf(name)))
+      .status,
+  ).toBe(201);
   expect((await query({ create_role: readNotes('readers') }, adminOf(name))).status).toBe(201);
 }
 
@@ -68,13 +71,19 @@ describe('renaming a role that keys of its own database name', () => {
     };
     const single = await keyInOwn(roleRef('readers'));
     const listed = await keyInOwn([roleRef('readers')]);
-    const scoped = await query({ create_key: { object: { database: { database: 'own' }, role: { role: 'readers', scope: { database: 'own' } } } } });
-    expect({ status: scoped.status, codes: scoped.body.errors[0].failures.map((f: { code: string }) => f.code) }).toEqual({ status: 400, codes: ['invalid reference'] });
+    const scoped = await query({
+      create_key: { object: { database: { database: 'own' }, role: { role: 'readers', scope: { database: 'own' } } } },
+    });
+    expect({ status: scoped.status, codes: scoped.body.errors[0].failures.map((f: { code: string }) => f.code) }).toEqual({
+      status: 400,
+      codes: ['invalid reference'],
+    });
     expect((await query(getNote, single.secret)).status).toBe(200);
 
     expect((await query({ update: { role: 'readers' }, params: { object: { name: 'note_readers' } } }, adminOf('own'))).status).toBe(200);
 
-    const roleIn = async (key: { ref: unknown }) => (await query({ select: ['role'], from: { get: key.ref } }, adminOf('own'))).body.resource;
+    const roleIn = async (key: { ref: unknown }) =>
+      (await query({ select: ['role'], from: { get: key.ref } }, adminOf('own'))).body.resource;
     expect(await roleIn(single)).toEqual(roleRef('note_readers'));
     expect(await roleIn(listed)).toEqual([roleRef('note_readers')]);
     expect((await query(getNote, single.secret)).status).toBe(200);

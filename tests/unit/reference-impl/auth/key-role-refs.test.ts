@@ -31,7 +31,9 @@ async function createKey(params: Record<string, unknown>): Promise<{ secret: str
 async function notesAndReaders(database?: string): Promise<void> {
   const secret = database === undefined ? undefined : adminOf(database);
   expect((await query({ create_collection: { object: { name: 'notes' } } }, secret)).status).toBe(201);
-  expect((await query({ create: { ref: { collection: 'notes' }, id: '1' }, params: { object: { data: { object: { n: 1 } } } } }, secret)).status).toBe(201);
+  expect(
+    (await query({ create: { ref: { collection: 'notes' }, id: '1' }, params: { object: { data: { object: { n: 1 } } } } }, secret)).status,
+  ).toBe(201);
   expect((await query({ create_role: readNotes('readers') }, secret)).status).toBe(201);
 }
 
@@ -51,17 +53,29 @@ afterAll(() => server.close());
 describe('creating a key with role refs', () => {
   it('refuses a role that does not exist, alone or in a list, with CreateKey and with Create on keys, and stores nothing', async () => {
     const before = await keyCount();
-    expect(await failuresOf({ create_key: { object: { role: roleRef('nobody') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create: { keys: null }, params: { object: { role: roleRef('nobody') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create_key: { object: { role: [roleRef('readers'), roleRef('nobody')] } } })).toEqual([{ field: ['role', '1'], code: 'invalid reference' }]);
+    expect(await failuresOf({ create_key: { object: { role: roleRef('nobody') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
+    expect(await failuresOf({ create: { keys: null }, params: { object: { role: roleRef('nobody') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
+    expect(await failuresOf({ create_key: { object: { role: [roleRef('readers'), roleRef('nobody')] } } })).toEqual([
+      { field: ['role', '1'], code: 'invalid reference' },
+    ]);
     // A child's roles are not the root's: a key acting in the root database cannot name them.
-    expect(await failuresOf({ create_key: { object: { role: roleRef('kid_readers') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
+    expect(await failuresOf({ create_key: { object: { role: roleRef('kid_readers') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
     expect(await keyCount()).toBe(before);
   });
 
   it('refuses a ref that is not a role, even to a collection named like one', async () => {
-    expect(await failuresOf({ create_key: { object: { role: { collection: 'readers' } } } })).toEqual([{ field: ['role'], code: 'invalid type' }]);
-    expect(await failuresOf({ create_key: { object: { role: [roleRef('readers'), readersCollection] } } })).toEqual([{ field: ['role'], code: 'invalid type' }]);
+    expect(await failuresOf({ create_key: { object: { role: { collection: 'readers' } } } })).toEqual([
+      { field: ['role'], code: 'invalid type' },
+    ]);
+    expect(await failuresOf({ create_key: { object: { role: [roleRef('readers'), readersCollection] } } })).toEqual([
+      { field: ['role'], code: 'invalid type' },
+    ]);
   });
 
   it('refuses a role that is neither a string nor a ref, alone or in a list, as the wrong type', async () => {
@@ -78,16 +92,24 @@ describe('creating a key with role refs', () => {
 
   it('refuses any database scope, even one naming the database the key acts in (DEC-048)', async () => {
     const scoped = (database: string) => ({ role: 'readers', scope: { database } });
-    expect(await failuresOf({ create_key: { object: { role: scoped('others') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: scoped('kids') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: [roleRef('readers'), scoped('kids')] } } })).toEqual([{ field: ['role', '1'], code: 'invalid reference' }]);
+    expect(await failuresOf({ create_key: { object: { role: scoped('others') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
+    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: scoped('kids') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
+    expect(
+      await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: [roleRef('readers'), scoped('kids')] } } }),
+    ).toEqual([{ field: ['role', '1'], code: 'invalid reference' }]);
   });
 
   it("acts with the child's role of the name for a key made for a child, which must resolve where the query runs too", async () => {
     const key = await createKey({ database: { database: 'kids' }, role: roleRef('readers') });
     expect((await query(getNote, key.secret)).status).toBe(200);
     // kid_readers exists in the child only: the ref does not resolve in the root database, where the query runs.
-    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: roleRef('kid_readers') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
+    expect(await failuresOf({ create_key: { object: { database: { database: 'kids' }, role: roleRef('kid_readers') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
     expect((await query({ create_key: { object: { role: roleRef('kid_readers') } } }, adminOf('kids'))).status).toBe(201);
   });
 
@@ -101,9 +123,15 @@ describe('creating a key with role refs', () => {
 describe('updating or replacing a key', () => {
   it('refuses a role ref that names no role, or a ref that is not a role, and leaves the key as it was', async () => {
     const key = await createKey({ role: roleRef('readers') });
-    expect(await failuresOf({ update: key.ref, params: { object: { role: roleRef('nobody') } } })).toEqual([{ field: ['role'], code: 'invalid reference' }]);
-    expect(await failuresOf({ replace: key.ref, params: { object: { role: [readersCollection] } } })).toEqual([{ field: ['role'], code: 'invalid type' }]);
-    expect(await failuresOf({ update: key.ref, params: { object: { role: 'emperor' } } })).toEqual([{ field: ['role'], code: 'invalid value' }]);
+    expect(await failuresOf({ update: key.ref, params: { object: { role: roleRef('nobody') } } })).toEqual([
+      { field: ['role'], code: 'invalid reference' },
+    ]);
+    expect(await failuresOf({ replace: key.ref, params: { object: { role: [readersCollection] } } })).toEqual([
+      { field: ['role'], code: 'invalid type' },
+    ]);
+    expect(await failuresOf({ update: key.ref, params: { object: { role: 'emperor' } } })).toEqual([
+      { field: ['role'], code: 'invalid value' },
+    ]);
     expect((await query({ select: ['role'], from: { get: key.ref } })).body.resource).toEqual(roleRef('readers'));
     expect((await query({ update: key.ref, params: { object: { role: [roleRef('readers')] } } })).status).toBe(200);
     expect((await query(getNote, key.secret)).status).toBe(200);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { membershipEntries, normaliseRoleFields, privilegeEntries, retargetPrivileges } from '../../../../reference-impl/abac/role-record.js';
+import {
+  membershipEntries,
+  normaliseRoleFields,
+  privilegeEntries,
+  retargetPrivileges,
+} from '../../../../reference-impl/abac/role-record.js';
 import { QueryValue, Ref } from '../../../../reference-impl/values/value.js';
 
 const users = new Ref('users', new Ref('collections'));
@@ -17,8 +22,8 @@ describe('role records', () => {
     expect(member!.resource).toBe(users);
     expect(member!.predicate).toBeInstanceOf(QueryValue);
     const [privilege] = privilegeEntries(fields);
-    expect(privilege!.actions['create']).toBe(true);
-    expect(privilege!.actions['read']).toBeInstanceOf(QueryValue);
+    expect(privilege!.actions.create).toBe(true);
+    expect(privilege!.actions.read).toBeInstanceOf(QueryValue);
   });
 
   it.each([
@@ -34,8 +39,15 @@ describe('role records', () => {
     const actionless = normaliseRoleFields({ name: 'r', privileges: [{ resource: users }] });
     expect(actionless.failures).toEqual([]);
     expect(privilegeEntries(actionless.fields)[0]!.actions).toEqual({});
-    const { failures } = normaliseRoleFields({ name: 'r', membership: [{ resource: 'users' }], privileges: [{ resource: 'users', actions: { read: true } }] });
-    expect(failures.map((f) => f.field)).toEqual([['membership', 0, 'resource'], ['privileges', 0, 'resource']]);
+    const { failures } = normaliseRoleFields({
+      name: 'r',
+      membership: [{ resource: 'users' }],
+      privileges: [{ resource: 'users', actions: { read: true } }],
+    });
+    expect(failures.map((f) => f.field)).toEqual([
+      ['membership', 0, 'resource'],
+      ['privileges', 0, 'resource'],
+    ]);
   });
 
   it.each([
@@ -43,9 +55,19 @@ describe('role records', () => {
     ['a document ref', new Ref('1', users)],
     ['a role ref', new Ref('admin', new Ref('roles'))],
   ])('refuses a membership resource that is %s, and accepts a native collection', (_label, resource) => {
-    const { failures } = normaliseRoleFields({ name: 'r', membership: [{ resource }], privileges: [{ resource: users, actions: { read: true } }] });
+    const { failures } = normaliseRoleFields({
+      name: 'r',
+      membership: [{ resource }],
+      privileges: [{ resource: users, actions: { read: true } }],
+    });
     expect(failures.map((f) => [f.field, f.code])).toEqual([[['membership', 0, 'resource'], 'invalid type']]);
-    expect(normaliseRoleFields({ name: 'r', membership: [{ resource: new Ref('tokens') }], privileges: [{ resource: users, actions: { read: true } }] }).failures).toEqual([]);
+    expect(
+      normaliseRoleFields({
+        name: 'r',
+        membership: [{ resource: new Ref('tokens') }],
+        privileges: [{ resource: users, actions: { read: true } }],
+      }).failures,
+    ).toEqual([]);
   });
 
   it('reads nothing from malformed stored roles', () => {
@@ -56,7 +78,13 @@ describe('role records', () => {
   it('points privileges on a renamed resource at its new ref and leaves others alone', () => {
     const before = new Ref('old', new Ref('indexes'));
     const after = new Ref('new', new Ref('indexes'));
-    const role = { name: 'r', privileges: [{ resource: before, actions: { read: true } }, { resource: users, actions: { read: true } }] };
+    const role = {
+      name: 'r',
+      privileges: [
+        { resource: before, actions: { read: true } },
+        { resource: users, actions: { read: true } },
+      ],
+    };
     const moved = retargetPrivileges(role, before, after)!;
     expect(privilegeEntries(moved).map((p) => p.resource)).toEqual([after, users]);
     expect(privilegeEntries(moved)[0]!.actions).toEqual({ read: true });

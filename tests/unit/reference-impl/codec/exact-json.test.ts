@@ -19,11 +19,61 @@ function outcome(parse: (text: string) => unknown, text: string): { value: unkno
 }
 
 const EDGE_CASES = [
-  '1', '-0', '0.5', '1.0', '1e3', '1E+3', '-1.5e-7', '01', '-', '1.', '.5', '1e', '+1', '--1', '9223372036854775808',
-  '"a"', '""', '"\\u00e9\\n\\t\\/\\"\\\\"', '"\\x"', '"\\u12"', '"\\u12G4"', '"tab\there"', '"unterminated', '"\\',
-  '[]', '[ ]', '[1,]', '[,1]', '[1 2]', '[1,,2]', '{}', '{ }', '{"a":1,}', '{"a" 1}', '{a:1}', '{"a":1 "b":2}',
-  '{"a":1,"a":1}', '{"a":1,"a":2}', '{"a":[1],"a":{"0":1}}', '{"a":{"x":1},"a":{"x":1,"y":2}}', '{"__proto__":{"x":1}}',
-  'true', 'false', 'null', 'nul', 'truex', ' \n\t\r1 \n', '', '   ', '\u00a01', '1 2', '[1]]', '{"a":1}}', 'NaN', 'Infinity',
+  '1',
+  '-0',
+  '0.5',
+  '1.0',
+  '1e3',
+  '1E+3',
+  '-1.5e-7',
+  '01',
+  '-',
+  '1.',
+  '.5',
+  '1e',
+  '+1',
+  '--1',
+  '9223372036854775808',
+  '"a"',
+  '""',
+  '"\\u00e9\\n\\t\\/\\"\\\\"',
+  '"\\x"',
+  '"\\u12"',
+  '"\\u12G4"',
+  '"tab\there"',
+  '"unterminated',
+  '"\\',
+  '[]',
+  '[ ]',
+  '[1,]',
+  '[,1]',
+  '[1 2]',
+  '[1,,2]',
+  '{}',
+  '{ }',
+  '{"a":1,}',
+  '{"a" 1}',
+  '{a:1}',
+  '{"a":1 "b":2}',
+  '{"a":1,"a":1}',
+  '{"a":1,"a":2}',
+  '{"a":[1],"a":{"0":1}}',
+  '{"a":{"x":1},"a":{"x":1,"y":2}}',
+  '{"__proto__":{"x":1}}',
+  'true',
+  'false',
+  'null',
+  'nul',
+  'truex',
+  ' \n\t\r1 \n',
+  '',
+  '   ',
+  '\u00a01',
+  '1 2',
+  '[1]]',
+  '{"a":1}}',
+  'NaN',
+  'Infinity',
 ];
 
 describe('parseExactJson', () => {
@@ -39,9 +89,9 @@ describe('parseExactJson', () => {
 
   it('agrees with lossless-json on generated JSON and on damaged JSON', () => {
     const json = fc.tuple(fc.jsonValue(), fc.boolean()).map(([v, indented]) => JSON.stringify(v, null, indented ? 1 : 0));
-    const damaged = fc.tuple(json, fc.nat(), fc.constantFrom('', ',', '"', '\\', '}', ']', '-', '.', 'e', ' ', '\u0001', 'u')).map(
-      ([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)),
-    );
+    const damaged = fc
+      .tuple(json, fc.nat(), fc.constantFrom('', ',', '"', '\\', '}', ']', '-', '.', 'e', ' ', '\u0001', 'u'))
+      .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)));
     fc.assert(
       fc.property(fc.oneof(json, damaged, fc.string()), (text) => {
         expect(outcome(exact, text)).toEqual(outcome(lossless, text));

@@ -44,7 +44,15 @@ describe('tagged format', () => {
     [
       'document',
       new TaggedDocument({ price: 5n, id: '1', ts: Time.fromMicros(1704067200000001n), coll: product, '@weird': true }),
-      { '@doc': { id: '1', coll: { '@mod': 'Product' }, ts: { '@time': '2024-01-01T00:00:00.000001Z' }, price: { '@int': '5' }, '@weird': true } },
+      {
+        '@doc': {
+          id: '1',
+          coll: { '@mod': 'Product' },
+          ts: { '@time': '2024-01-01T00:00:00.000001Z' },
+          price: { '@int': '5' },
+          '@weird': true,
+        },
+      },
     ],
   ])('%s', (_name, value, wire) => {
     const encoded = encodeTagged(value);
@@ -109,9 +117,11 @@ describe('tagged format', () => {
     const value = fc.letrec<{ v: TaggedValue }>((tie) => ({
       v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v')), fc.dictionary(fc.string(), tie('v'))),
     })).v;
-    fc.assert(fc.property(value, (v) => {
-      expect(decodeTagged(JSON.parse(JSON.stringify(encodeTagged(v))))).toEqual(v);
-    }));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(decodeTagged(JSON.parse(JSON.stringify(encodeTagged(v))))).toEqual(v);
+      }),
+    );
   });
 });
 

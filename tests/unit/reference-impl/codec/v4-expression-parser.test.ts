@@ -39,17 +39,44 @@ const CASES = [
   '{"create":{"collection":"bench"},"params":{"object":{"data":{"object":{"n":1,"name":"new"}}}}}',
   '{"get":{"@ref":"collections/c/1"}}',
   '{"@ref":{"id":"1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}',
-  '{"@ts":"2020-01-01T00:00:00Z"}', '{"@ts":"yesterday"}', '{"@date":"2020-01-01"}', '{"@bytes":"AQID"}', '{"@bytes":"!"}',
-  '{"@obj":{"@ref":1,"a":[1,1.0]}}', '{"@query":{"lambda":"x","expr":{"var":"x"}}}', '{"@query":{"lambda":1,"expr":1}}',
-  '{"@set":{"match":{"@ref":"indexes/i"}}}', '{"@unknown":1}', '{"@ref":"x","b":1}', '{"@ref":"collections/c/1","@ref":"collections/c/1"}',
-  '{"a":1,"a":1}', '{"a":1,"a":2}', '{"a":{"x":1},"a":{"x":1}}', '{"b":1,"1":2,"a":3,"0":4}', '{"01":1,"1a":2}', '{"__proto__":{"x":1}}',
-  '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"a":1}', '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"j":11}',
+  '{"@ts":"2020-01-01T00:00:00Z"}',
+  '{"@ts":"yesterday"}',
+  '{"@date":"2020-01-01"}',
+  '{"@bytes":"AQID"}',
+  '{"@bytes":"!"}',
+  '{"@obj":{"@ref":1,"a":[1,1.0]}}',
+  '{"@query":{"lambda":"x","expr":{"var":"x"}}}',
+  '{"@query":{"lambda":1,"expr":1}}',
+  '{"@set":{"match":{"@ref":"indexes/i"}}}',
+  '{"@unknown":1}',
+  '{"@ref":"x","b":1}',
+  '{"@ref":"collections/c/1","@ref":"collections/c/1"}',
+  '{"a":1,"a":1}',
+  '{"a":1,"a":2}',
+  '{"a":{"x":1},"a":{"x":1}}',
+  '{"b":1,"1":2,"a":3,"0":4}',
+  '{"01":1,"1a":2}',
+  '{"__proto__":{"x":1}}',
+  '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"a":1}',
+  '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"j":11}',
   '[1, 1.0, 1e3, -0, -7, 9223372036854775807, 9223372036854775808, -9223372036854775809, 0.1]',
-  '"\\u00e9\\n"', 'true', 'null', ' {"let":{"x":1},"in":{"var":"x"}} ', '{}', '[]', '', '   ', '{', '{"a":}', '[1,]', '{"a":1}}', '"\\x"',
+  '"\\u00e9\\n"',
+  'true',
+  'null',
+  ' {"let":{"x":1},"in":{"var":"x"}} ',
+  '{}',
+  '[]',
+  '',
+  '   ',
+  '{',
+  '{"a":}',
+  '[1,]',
+  '{"a":1}}',
+  '"\\x"',
   '['.repeat(MAX_EXPRESSION_DEPTH) + ']'.repeat(MAX_EXPRESSION_DEPTH),
   '['.repeat(MAX_EXPRESSION_DEPTH + 1) + ']'.repeat(MAX_EXPRESSION_DEPTH + 1),
-  '{"a":'.repeat(MAX_EXPRESSION_DEPTH + 1) + '1' + '}'.repeat(MAX_EXPRESSION_DEPTH + 1),
-  '{"@obj":' + '['.repeat(MAX_EXPRESSION_DEPTH + 2) + ']'.repeat(MAX_EXPRESSION_DEPTH + 2) + '}',
+  `${'{"a":'.repeat(MAX_EXPRESSION_DEPTH + 1)}1${'}'.repeat(MAX_EXPRESSION_DEPTH + 1)}`,
+  `{"@obj":${'['.repeat(MAX_EXPRESSION_DEPTH + 2)}${']'.repeat(MAX_EXPRESSION_DEPTH + 2)}}`,
   '['.repeat(100_000),
 ];
 
@@ -65,13 +92,24 @@ const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
     ),
     fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
     fc
-      .array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('a', 'b', '0', '7', '01', '__proto__', 'object', 'lambda', 'expr', '@x')), tie('value')), { maxLength: 10 })
+      .array(
+        fc.tuple(
+          fc.oneof(fc.string(), fc.constantFrom('a', 'b', '0', '7', '01', '__proto__', 'object', 'lambda', 'expr', '@x')),
+          tie('value'),
+        ),
+        { maxLength: 10 },
+      )
       .chain((entries) => fc.constantFrom(entries, [...entries, ...entries.slice(0, 1)]))
       .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
     fc
       .tuple(fc.constantFrom('@ref', '@ts', '@date', '@bytes', '@query', '@obj', '@set'), tie('value'))
       .map(([tag, v]) => `{${JSON.stringify(tag)}:${v}}`),
-    fc.constantFrom('{"@ref":"collections/c/1"}', '{"@ts":"2020-01-01T00:00:00Z"}', '{"@query":{"lambda":["a"],"expr":{"var":"a"}}}', '{"@set":{"x":1}}'),
+    fc.constantFrom(
+      '{"@ref":"collections/c/1"}',
+      '{"@ts":"2020-01-01T00:00:00Z"}',
+      '{"@query":{"lambda":["a"],"expr":{"var":"a"}}}',
+      '{"@set":{"x":1}}',
+    ),
   ),
 })).value;
 
@@ -80,9 +118,12 @@ const damaged = fc
   .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)));
 
 describe('parseExpression: one pass over the text, the same tree as the long way', () => {
-  it.each(CASES.map((text) => [text.length > 60 ? `${text.slice(0, 60)}… (${text.length} chars)` : text, text]))('agrees on %s', (_name, text) => {
-    agrees(text);
-  });
+  it.each(CASES.map((text) => [text.length > 60 ? `${text.slice(0, 60)}… (${text.length} chars)` : text, text]))(
+    'agrees on %s',
+    (_name, text) => {
+      agrees(text);
+    },
+  );
 
   it('agrees on generated JSON with tags, array-index and repeated keys, and on damaged JSON', () => {
     fc.assert(

@@ -19,7 +19,10 @@ describe('v4 JSON codec', () => {
   it('decodes the short and the long @ref forms to the same ref', () => {
     const short = decodeWireValue({ '@ref': 'collections/c/1' }, []);
     const legacy = decodeWireValue({ '@ref': 'classes/c/1' }, []);
-    const long = decodeWireValue(parseJsonText('{"@ref":{"id":"1","class":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}'), []);
+    const long = decodeWireValue(
+      parseJsonText('{"@ref":{"id":"1","class":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}'),
+      [],
+    );
     const expected = new Ref('1', new Ref('c', new Ref('collections')));
     for (const ref of [short, legacy, long]) expect((ref as Ref).equals(expected)).toBe(true);
   });
@@ -120,8 +123,15 @@ describe('v4 JSON codec', () => {
     expect(codeOf(() => parseExpression('{"get":{"@ref":"nowhere/1"}}'))).toEqual(['invalid expression', ['get']]);
     expect(codeOf(() => parseExpression('{"get":{"@ref":"collections/c/x1"}}'))).toEqual(['invalid expression', ['get']]);
     // DEC-132: a document id is a 64-bit integer.
-    expect(codeOf(() => parseExpression('{"get":{"@ref":{"id":"x1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}}'))).toEqual(['invalid argument', ['get', 'id']]);
-    expect(codeOf(() => parseExpression('{"get":{"@ref":{"id":"9223372036854775808","collection":{"@ref":{"id":"keys"}}}}}'))).toEqual(['invalid argument', ['get', 'id']]);
+    expect(
+      codeOf(() =>
+        parseExpression('{"get":{"@ref":{"id":"x1","collection":{"@ref":{"id":"c","collection":{"@ref":{"id":"collections"}}}}}}}'),
+      ),
+    ).toEqual(['invalid argument', ['get', 'id']]);
+    expect(codeOf(() => parseExpression('{"get":{"@ref":{"id":"9223372036854775808","collection":{"@ref":{"id":"keys"}}}}}'))).toEqual([
+      'invalid argument',
+      ['get', 'id'],
+    ]);
     expect(codeOf(() => parseExpression('['.repeat(2000) + ']'.repeat(2000)))).toEqual(['invalid expression', expect.any(Array)]);
   });
 

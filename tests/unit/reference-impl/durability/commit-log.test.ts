@@ -102,7 +102,9 @@ describe('transactions and the commit log', () => {
       },
       durable: () => Promise.resolve(),
     });
-    await expect(transactions.run(async (txn) => txn.write('0', 'collections', 'c', 'create', { name: 'c' }, {}))).rejects.toThrow('disk full');
+    await expect(transactions.run(async (txn) => txn.write('0', 'collections', 'c', 'create', { name: 'c' }, {}))).rejects.toThrow(
+      'disk full',
+    );
     expect(store.getDocument('0', 'collections', 'c', transactions.lastTs + 1n)).toBeUndefined();
   });
 });

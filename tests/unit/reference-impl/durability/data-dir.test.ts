@@ -48,38 +48,46 @@ describe('data directory lock', () => {
     }
   });
 
-  it.runIf(process.platform === 'linux')('writes its own pid and start time into the lock, and refuses a live holder named with its own start time', async () => {
-    const opened = await openDataDirectory(dir, noFailure);
-    expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid} ${statField(process.pid, 22)}`);
-    await opened.close();
-    const holder = spawn('sleep', ['30']);
-    try {
-      await until(() => statField(holder.pid!, 22) !== undefined, 5000, 'the holder started');
-      await writeFile(join(dir, LOCK_FILE), `${holder.pid} ${statField(holder.pid!, 22)}`);
-      await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder.pid}`);
-    } finally {
-      holder.kill('SIGKILL');
-    }
-  });
-
-  it.runIf(process.platform === 'linux')('takes over a lock whose pid is now another process: its start time is not the one written', async () => {
-    const other = spawn('sleep', ['30']);
-    try {
-      await until(() => statField(other.pid!, 22) !== undefined, 5000, 'the other process started');
-      await writeFile(join(dir, LOCK_FILE), `${other.pid} 1`);
+  it.runIf(process.platform === 'linux')(
+    'writes its own pid and start time into the lock, and refuses a live holder named with its own start time',
+    async () => {
       const opened = await openDataDirectory(dir, noFailure);
+      expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid} ${statField(process.pid, 22)}`);
       await opened.close();
-    } finally {
-      other.kill('SIGKILL');
-    }
-  });
+      const holder = spawn('sleep', ['30']);
+      try {
+        await until(() => statField(holder.pid!, 22) !== undefined, 5000, 'the holder started');
+        await writeFile(join(dir, LOCK_FILE), `${holder.pid} ${statField(holder.pid!, 22)}`);
+        await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder.pid}`);
+      } finally {
+        holder.kill('SIGKILL');
+      }
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose pid is now another process: its start time is not the one written',
+    async () => {
+      const other = spawn('sleep', ['30']);
+      try {
+        await until(() => statField(other.pid!, 22) !== undefined, 5000, 'the other process started');
+        await writeFile(join(dir, LOCK_FILE), `${other.pid} 1`);
+        const opened = await openDataDirectory(dir, noFailure);
+        await opened.close();
+      } finally {
+        other.kill('SIGKILL');
+      }
+    },
+  );
 
   it.runIf(process.platform === 'linux')('takes over the lock of a process that exited but was never reaped (a zombie)', async () => {
     // `sh` starts a child, then becomes `sleep`, which never reaps it: once the child exits it stays a zombie. (The
     // child outlives the `exec`, or `sh` itself might reap it first.)
     const parent = spawn('sh', ['-c', '(sleep 0.2) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+      const zombie = await new Promise<number>((resolve) =>
+        parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+      );
       await until(() => processState(zombie) === 'Z', 5000, `process ${zombie} a zombie`);
       await writeFile(join(dir, LOCK_FILE), String(zombie));
       const opened = await openDataDirectory(dir, noFailure);

@@ -27,7 +27,10 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     fc.integer({ min: -1e6, max: 1e6 }).map((d) => new DateValue(d)),
     fc.uint8Array().map((b) => new Bytes(b)),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'o', 'i', '@ref')), tie('value'), { maxKeys: 4, noNullPrototype: true }),
+    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'o', 'i', '@ref')), tie('value'), {
+      maxKeys: 4,
+      noNullPrototype: true,
+    }),
     fc.dictionary(fc.string(), tie('value'), { maxKeys: 3, noNullPrototype: true }).map((s) => new SetRef(s)),
     fc.tuple(fc.oneof(fc.string(), fc.array(fc.string())), tie('value')).map(([l, e]) => new QueryValue(l, e, '4')),
   ),
@@ -45,7 +48,8 @@ describe('commit-log value codec', () => {
   });
 
   it('keeps 1 and 1.0 and non-finite decimals distinct', () => {
-    for (const v of [1n, 1, Number.NaN, Infinity, -Infinity, -0]) expect(decodeValue(JSON.parse(JSON.stringify(encodeValue(v))))).toStrictEqual(v);
+    for (const v of [1n, 1, Number.NaN, Infinity, -Infinity, -0])
+      expect(decodeValue(JSON.parse(JSON.stringify(encodeValue(v))))).toStrictEqual(v);
   });
 });
 
@@ -53,12 +57,58 @@ describe('replay', () => {
   it('recreates databases named by database records, with their documents, and rebuilds before-versions', () => {
     const version = (ts: bigint, fields: Record<string, Value>, hidden = {}) => ({ ts, action: 'create' as const, fields, hidden });
     const txns: CommitRecord[][] = [
-      [{ ts: 10n, database: '0', writes: [{ collection: 'databases', id: 'child', action: 'create', before: undefined, after: version(10n, { name: 'child' }, { databaseId: '7' }) }] }],
       [
-        { ts: 20n, database: '7', writes: [{ collection: 'collections/things', id: '123', action: 'create', before: undefined, after: version(20n, { data: { n: 1n } }) }] },
-        { ts: 20n, database: '0', writes: [{ collection: 'keys', id: '5', action: 'create', before: undefined, after: version(20n, { role: 'admin' }, { secretDigest: 'ab' }) }] },
+        {
+          ts: 10n,
+          database: '0',
+          writes: [
+            {
+              collection: 'databases',
+              id: 'child',
+              action: 'create',
+              before: undefined,
+              after: version(10n, { name: 'child' }, { databaseId: '7' }),
+            },
+          ],
+        },
       ],
-      [{ ts: 30n, database: '7', writes: [{ collection: 'collections/things', id: '123', action: 'update', before: undefined, after: { ...version(30n, { data: { n: 2n } }), action: 'update' } }] }],
+      [
+        {
+          ts: 20n,
+          database: '7',
+          writes: [
+            { collection: 'collections/things', id: '123', action: 'create', before: undefined, after: version(20n, { data: { n: 1n } }) },
+          ],
+        },
+        {
+          ts: 20n,
+          database: '0',
+          writes: [
+            {
+              collection: 'keys',
+              id: '5',
+              action: 'create',
+              before: undefined,
+              after: version(20n, { role: 'admin' }, { secretDigest: 'ab' }),
+            },
+          ],
+        },
+      ],
+      [
+        {
+          ts: 30n,
+          database: '7',
+          writes: [
+            {
+              collection: 'collections/things',
+              id: '123',
+              action: 'update',
+              before: undefined,
+              after: { ...version(30n, { data: { n: 2n } }), action: 'update' },
+            },
+          ],
+        },
+      ],
     ];
     const payloads = txns.map((records) => JSON.parse(JSON.stringify(encodeTransaction(records))));
     const store = new Store();

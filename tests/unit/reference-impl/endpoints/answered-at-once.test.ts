@@ -18,7 +18,14 @@ function setup() {
   const send = (expr: unknown) => {
     const answer = { status: 0, body: '' };
     const exchange: Exchange = {
-      request: { method: 'POST', path: '/', query: new URLSearchParams(), headers: { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' }, body: Buffer.from(JSON.stringify(expr)), protocol: 'http/1.1' },
+      request: {
+        method: 'POST',
+        path: '/',
+        query: new URLSearchParams(),
+        headers: { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' },
+        body: Buffer.from(JSON.stringify(expr)),
+        protocol: 'http/1.1',
+      },
       responded: false,
       respond(status, _headers, body) {
         (this as { responded: boolean }).responded = true;
@@ -46,16 +53,16 @@ describe('v4 requests that wait for nothing', () => {
     const created = send({ create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } });
     expect(created.pending).toBeUndefined();
     expect(created.answer.status).toBe(201);
-    const id = (resource(created.answer.body)['ref'] as { '@ref': { id: string } })['@ref'].id;
+    const id = (resource(created.answer.body).ref as { '@ref': { id: string } })['@ref'].id;
 
     const read = send({ get: { ref: { collection: 'things' }, id } });
     expect(read.pending).toBeUndefined();
     expect(read.answer.status).toBe(200);
-    expect(resource(read.answer.body)['data']).toEqual({ n: 1 });
+    expect(resource(read.answer.body).data).toEqual({ n: 1 });
 
     const page = send({ paginate: { documents: { collection: 'things' } }, size: 10 });
     expect(page.pending).toBeUndefined();
-    expect((resource(page.answer.body)['data'] as unknown[]).length).toBe(1);
+    expect((resource(page.answer.body).data as unknown[]).length).toBe(1);
 
     const missing = send({ get: { ref: { collection: 'things' }, id: '404' } });
     expect(missing.pending).toBeUndefined();
@@ -71,7 +78,10 @@ describe('v4 requests that wait for nothing', () => {
   it('answer later, with the same outcome, when a password must be hashed or another transaction is running', async () => {
     const { send } = setup();
     await send({ create_collection: { object: { name: 'users' } } }).pending;
-    const withPassword = send({ create: { collection: 'users' }, params: { object: { credentials: { object: { password: 'sekret' } }, data: { object: { a: 1 } } } } });
+    const withPassword = send({
+      create: { collection: 'users' },
+      params: { object: { credentials: { object: { password: 'sekret' } }, data: { object: { a: 1 } } } },
+    });
     expect(withPassword.pending).toBeInstanceOf(Promise);
     // Queued behind the hashing create: it may not run (or answer) before that one commits.
     const queued = send({ paginate: { documents: { collection: 'users' } } });
@@ -80,19 +90,22 @@ describe('v4 requests that wait for nothing', () => {
     await withPassword.pending;
     await queued.pending;
     expect(withPassword.answer.status).toBe(201);
-    expect((resource(queued.answer.body)['data'] as unknown[]).length).toBe(1);
+    expect((resource(queued.answer.body).data as unknown[]).length).toBe(1);
   });
 
   it('commit nothing when they fail at once, even after an earlier write in the same request', async () => {
     const { send, parts } = setup();
     await send({ create_collection: { object: { name: 'things' } } }).pending;
     const before = parts.store.lastCommitTs;
-    const failed = send([{ create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } }, { create: { collection: 'nowhere' } }]);
+    const failed = send([
+      { create: { collection: 'things' }, params: { object: { data: { object: { n: 1 } } } } },
+      { create: { collection: 'nowhere' } },
+    ]);
     expect(failed.pending).toBeUndefined();
     expect(failed.answer.status).toBe(400);
     expect(JSON.parse(failed.answer.body)).toMatchObject({ errors: [{ code: 'invalid ref', position: [1, 'create'] }] });
     expect(parts.store.lastCommitTs).toBe(before);
     const page = send({ paginate: { documents: { collection: 'things' } } });
-    expect(resource(page.answer.body)['data']).toEqual([]);
+    expect(resource(page.answer.body).data).toEqual([]);
   });
 });

@@ -25,12 +25,24 @@ function routes(): RouteTable {
 }
 
 async function probe(enabled: boolean, header: string | undefined) {
-  const dispatch = createDispatcher(routes(), parts.services, (error) => {
-    throw error;
-  }, { failpoints: enabled });
+  const dispatch = createDispatcher(
+    routes(),
+    parts.services,
+    (error) => {
+      throw error;
+    },
+    { failpoints: enabled },
+  );
   const answer = { headers: {} as Record<string, string>, body: '' };
   const exchange: Exchange = {
-    request: { method: 'GET', path: '/probe', query: new URLSearchParams(), headers: header === undefined ? {} : { [FAILPOINTS_HEADER]: header }, body: Buffer.alloc(0), protocol: 'http/1.1' },
+    request: {
+      method: 'GET',
+      path: '/probe',
+      query: new URLSearchParams(),
+      headers: header === undefined ? {} : { [FAILPOINTS_HEADER]: header },
+      body: Buffer.alloc(0),
+      protocol: 'http/1.1',
+    },
     responded: false,
     respond(_status, headers, body) {
       answer.headers = headers;

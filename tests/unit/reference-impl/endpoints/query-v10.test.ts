@@ -14,7 +14,11 @@ const dispatch = createDispatcher(parts.routes, parts.services, (error) => {
   throw error;
 });
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const { exchange, answer } = recordingExchange('POST', path, { authorization: `Bearer ${SECRET}`, ...headers }, body);
   await dispatch(exchange);
   return { status: answer.status, body: JSON.parse(answer.body) as Record<string, unknown> };
@@ -27,9 +31,13 @@ beforeAll(async () => {
 
 describe('POST /query/1 query_tags', () => {
   it('echoes x-query-tags as query_tags on a successful answer', async () => {
-    const res = await post('/query/1', { query: 'Tagged.all().eventSource()' }, { 'x-format': 'tagged', 'x-query-tags': 'team=search,build=42' });
+    const res = await post(
+      '/query/1',
+      { query: 'Tagged.all().eventSource()' },
+      { 'x-format': 'tagged', 'x-query-tags': 'team=search,build=42' },
+    );
     expect(res.status).toBe(200);
-    expect(res.body['query_tags']).toBe('team=search,build=42');
+    expect(res.body.query_tags).toBe('team=search,build=42');
   });
 
   it('leaves query_tags out when none were sent', async () => {

@@ -6,7 +6,12 @@ export interface RecordedAnswer {
   body: string;
 }
 
-export function recordingExchange(method: string, path: string, headers: Record<string, string>, body: unknown): { exchange: Exchange; answer: RecordedAnswer } {
+export function recordingExchange(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): { exchange: Exchange; answer: RecordedAnswer } {
   const answer: RecordedAnswer = { status: 0, body: '' };
   const exchange: Exchange = {
     request: { method, path, query: new URLSearchParams(), headers, body: Buffer.from(JSON.stringify(body)), protocol: 'http/1.1' },

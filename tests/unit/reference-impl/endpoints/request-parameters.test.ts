@@ -29,7 +29,10 @@ describe('request parameter headers', () => {
   it('are checked before authentication, on every v4 path and on the v10 endpoints that read them', async () => {
     const send = setup();
     const bad = { 'x-last-seen-txn': 'x' };
-    expect(await send('POST', '/', bad)).toEqual({ status: 400, body: v4Error("Invalid header 'x-last-seen-txn': Invalid timestamp 'x'.") });
+    expect(await send('POST', '/', bad)).toEqual({
+      status: 400,
+      body: v4Error("Invalid header 'x-last-seen-txn': Invalid timestamp 'x'."),
+    });
     expect(await send('POST', '/', { ...bad, authorization: 'Bearer nope' })).toMatchObject({ status: 400 });
     expect(await send('GET', '/ping', bad)).toMatchObject({ status: 400 });
     expect(await send('GET', '/collections/c/1', { ...AUTH, ...bad })).toMatchObject({ status: 400 });
@@ -40,7 +43,9 @@ describe('request parameter headers', () => {
     });
     expect(await send('POST', '/feed/1', { 'x-max-contention-retries': '9' }, {})).toEqual({
       status: 400,
-      body: { error: { code: 'invalid_request', message: "Invalid headers: Invalid header 'x-max-contention-retries': Must be between 0 and 7." } },
+      body: {
+        error: { code: 'invalid_request', message: "Invalid headers: Invalid header 'x-max-contention-retries': Must be between 0 and 7." },
+      },
     });
   });
 
@@ -56,9 +61,20 @@ describe('request parameter headers', () => {
 
   it('accept signed integers and booleans in any case, and leave /stream/1 and other families alone', async () => {
     const send = setup();
-    const ok = await send('POST', '/', { ...AUTH, 'x-last-seen-txn': '+5', 'x-query-timeout': '+600000', 'x-max-retries-on-contention': '-0', 'x-typecheck': 'x' });
+    const ok = await send('POST', '/', {
+      ...AUTH,
+      'x-last-seen-txn': '+5',
+      'x-query-timeout': '+600000',
+      'x-max-retries-on-contention': '-0',
+      'x-typecheck': 'x',
+    });
     expect(ok).toEqual({ status: 200, body: { resource: true } });
-    const query = await send('POST', '/query/1', { ...AUTH, 'x-typecheck': 'TRUE', 'x-linearized': 'fAlSe', 'x-last-seen-txn': 'x' }, { query: 'nope' });
+    const query = await send(
+      'POST',
+      '/query/1',
+      { ...AUTH, 'x-typecheck': 'TRUE', 'x-linearized': 'fAlSe', 'x-last-seen-txn': 'x' },
+      { query: 'nope' },
+    );
     expect(query.body.error?.code).not.toBe('invalid_request');
     const stream = await send('POST', '/stream/1', { ...AUTH, 'x-last-txn-ts': 'x', 'x-query-timeout-ms': '0' }, {});
     expect(stream.body.error.message).not.toMatch(/Invalid header/);

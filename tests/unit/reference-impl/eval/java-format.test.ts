@@ -28,7 +28,18 @@ describe('parseFormatString', () => {
       { text: 'b' },
       { text: '\n' },
       { text: 'c' },
-      { spec: { kind: 'string', index: 2, source: '%-5s', flags: '-', width: '5', precision: undefined, dateTime: undefined, conversion: 's' } },
+      {
+        spec: {
+          kind: 'string',
+          index: 2,
+          source: '%-5s',
+          flags: '-',
+          width: '5',
+          precision: undefined,
+          dateTime: undefined,
+          conversion: 's',
+        },
+      },
       { text: 'd' },
     ]);
   });
@@ -46,6 +57,7 @@ describe('parseFormatString', () => {
 
 describe('Formatter emulation', () => {
   it.each<[string, number, string]>([
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: a double with more digits than %.3f keeps, rounded on purpose
     ['%08.3f', -3.14159, '-003.142'],
     ['%(,.2f', -1234.5, '(1,234.50)'],
     ['%10.3e', 12345.678, ' 1.235e+04'],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { doubleToInt, javaPow, powerOfTen, roundDecimal, roundInteger, truncDecimal, truncInteger } from '../../../../reference-impl/eval/java-math.js';
+import {
+  doubleToInt,
+  javaPow,
+  powerOfTen,
+  roundDecimal,
+  roundInteger,
+  truncDecimal,
+  truncInteger,
+} from '../../../../reference-impl/eval/java-math.js';
 
 /** Object.is, so -0 and 0 differ. */
 const same = (actual: number, expected: number) => expect(Object.is(actual, expected), `${actual} is ${expected}`).toBe(true);
@@ -83,7 +91,7 @@ describe('roundDecimal', () => {
     [123.456, -400n, 0],
   ])('Round(%d, %s) is %d', (n, dp, expected) => same(roundDecimal(n, dp), expected));
 
-  it('scales by the largest int for 10 places or more, as the service\'s int conversion of 10^p does', () => {
+  it("scales by the largest int for 10 places or more, as the service's int conversion of 10^p does", () => {
     same(roundDecimal(1.5, 20n), 1 + 1073741824 / 2147483647);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidReplacement, compileJavaPattern, findMatches, quotePattern, replaceMatches, type JavaPattern } from '../../../../reference-impl/eval/java-regex.js';
+import {
+  InvalidReplacement,
+  compileJavaPattern,
+  findMatches,
+  quotePattern,
+  replaceMatches,
+  type JavaPattern,
+} from '../../../../reference-impl/eval/java-regex.js';
 import { functionTimeLimit } from '../../../../reference-impl/eval/time-limit.js';
 
 const LIMIT = functionTimeLimit(1000);
@@ -73,7 +80,11 @@ describe('compileJavaPattern: Java meanings', () => {
   });
 
   it('resumes one character after an empty match', () => {
-    expect(findMatches(compiled('x*'), 'ab', 10, LIMIT).map((m) => [m.start, m.end])).toEqual([[0, 0], [1, 1], [2, 2]]);
+    expect(findMatches(compiled('x*'), 'ab', 10, LIMIT).map((m) => [m.start, m.end])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   it('answers at most the number of matches asked for', () => {
@@ -85,11 +96,52 @@ describe('compileJavaPattern: Java meanings', () => {
 describe('compileJavaPattern: refusals', () => {
   it.each([
     // Patterns Java rejects.
-    '{', 'a{', 'a{x}', 'a{3,2}', '*a', 'a**', '(a', 'a)', '[a', '[b-a]', '\\y', '\\', '\\k<nope>', '(?<1a>x)', '(?<a>x)(?<a>y)',
-    '\\x4', '\\u12', '\\0', '\\08', '(?<=a+)b', '(?q)a', '(?i)*', '[a-\\d]',
+    '{',
+    'a{',
+    'a{x}',
+    'a{3,2}',
+    '*a',
+    'a**',
+    '(a',
+    'a)',
+    '[a',
+    '[b-a]',
+    '\\y',
+    '\\',
+    '\\k<nope>',
+    '(?<1a>x)',
+    '(?<a>x)(?<a>y)',
+    '\\x4',
+    '\\u12',
+    '\\0',
+    '\\08',
+    '(?<=a+)b',
+    '(?q)a',
+    '(?i)*',
+    '[a-\\d]',
     // Valid Java that is not translated faithfully.
-    'a*+', 'a++', '(?>a)', '[a-z&&[^b]]', '[]a]', '(?u)a', '(?x)a', '(?d)a', '\\G', '\\R', '\\X', '\\N{LATIN SMALL LETTER A}',
-    '\\b{g}', '\\p{InGreek}', '\\p{IsLatin}', '(?i)\\p{Lu}', '(a)(?i)\\1', '\\1(a)', '(a\\1)', '(a)(?<=\\1)', '[\\Qa\\E]', '\\E',
+    'a*+',
+    'a++',
+    '(?>a)',
+    '[a-z&&[^b]]',
+    '[]a]',
+    '(?u)a',
+    '(?x)a',
+    '(?d)a',
+    '\\G',
+    '\\R',
+    '\\X',
+    '\\N{LATIN SMALL LETTER A}',
+    '\\b{g}',
+    '\\p{InGreek}',
+    '\\p{IsLatin}',
+    '(?i)\\p{Lu}',
+    '(a)(?i)\\1',
+    '\\1(a)',
+    '(a\\1)',
+    '(a)(?<=\\1)',
+    '[\\Qa\\E]',
+    '\\E',
   ])('refuses /%s/', (pattern) => {
     expect(compileJavaPattern(pattern)).toBeUndefined();
   });
@@ -119,6 +171,7 @@ describe('replaceMatches', () => {
 
   it('expands groups as Matcher.appendReplacement', () => {
     expect(replaceAll('(\\w)(\\w)', 'ab', '$2$1')).toBe('ba');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
     expect(replaceAll('(?<first>a)', 'a', '[${first}]')).toBe('[a]');
     expect(replaceAll('(a)', 'a', '$10')).toBe('a0');
     expect(replaceAll('(a)?b', 'b', '<$1>')).toBe('<>');
@@ -126,6 +179,7 @@ describe('replaceMatches', () => {
     expect(replaceAll('', 'ab', '-')).toBe('-a-b-');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Java's ${name} group reference in a regex replacement, not a template
   it.each(['$', '$x', '$2', '${nope}', 'x\\'])('rejects the replacement %j when something matches', (replacement) => {
     expect(() => replaceAll('(a)', 'a', replacement)).toThrow(InvalidReplacement);
     expect(replaceAll('(a)', 'b', replacement)).toBe('b');

@@ -7,6 +7,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../../../../r
 
 let server: RunningReferenceServer;
 
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 async function query(expr: unknown, secret = server.rootSecret): Promise<{ status: number; body: any }> {
   const res = await request(server.url, {
     method: 'POST',
@@ -30,7 +31,8 @@ beforeAll(async () => {
   const inChild = `${server.rootSecret}:child:admin`;
   expect((await query({ create_collection: { object: { name: 'notes' } } }, inChild)).status).toBe(201);
   // The parent has no collection `notes`: a listed ref that lost its scope designates nothing.
-  for (const n of [1, 2]) expect((await query({ create: { collection: 'notes' }, params: { object: { data: { object: { n } } } } }, inChild)).status).toBe(201);
+  for (const n of [1, 2])
+    expect((await query({ create: { collection: 'notes' }, params: { object: { data: { object: { n } } } } }, inChild)).status).toBe(201);
 });
 afterAll(() => server.close());
 

@@ -34,7 +34,9 @@ describe('comparisons of values that share their parts', () => {
 
 describe('index keys of values that share their parts', () => {
   it('refuses a value of more parts than any stored term holds with 400 invalid argument', () => {
-    expect(() => valueKey(doubled([], 40))).toThrow(expect.objectContaining({ code: 'invalid argument', description: 'The value is too large to be an index term.' }));
+    expect(() => valueKey(doubled([], 40))).toThrow(
+      expect.objectContaining({ code: 'invalid argument', description: 'The value is too large to be an index term.' }),
+    );
   });
 
   it('keys a value within the bound as before', () => {

@@ -11,7 +11,13 @@ describe('whenReady and eachInOrder', () => {
 
   it('take every item at once, in order, when none waits', () => {
     const taken: string[] = [];
-    expect(eachInOrder(['a', 'b', 'c'].values(), (item) => item.toUpperCase(), (item, value) => taken.push(`${item}=${value}`))).toBeUndefined();
+    expect(
+      eachInOrder(
+        ['a', 'b', 'c'].values(),
+        (item) => item.toUpperCase(),
+        (item, value) => taken.push(`${item}=${value}`),
+      ),
+    ).toBeUndefined();
     expect(taken).toEqual(['a=A', 'b=B', 'c=C']);
   });
 
@@ -33,8 +39,20 @@ describe('whenReady and eachInOrder', () => {
   });
 
   it('passes a failure on: thrown at once before any wait, rejected after one', async () => {
-    expect(() => eachInOrder([1].values(), () => { throw new Error('now'); }, () => undefined)).toThrow('now');
-    const failing = eachInOrder([1, 2].values(), (n) => (n === 1 ? Promise.resolve(n) : Promise.reject(new Error('later'))), () => undefined);
+    expect(() =>
+      eachInOrder(
+        [1].values(),
+        () => {
+          throw new Error('now');
+        },
+        () => undefined,
+      ),
+    ).toThrow('now');
+    const failing = eachInOrder(
+      [1, 2].values(),
+      (n) => (n === 1 ? Promise.resolve(n) : Promise.reject(new Error('later'))),
+      () => undefined,
+    );
     await expect(failing).rejects.toThrow('later');
   });
 });

@@ -19,7 +19,21 @@ function schema(): StoreFixture {
     byName: { terms: [], values: [field('.name', 'desc')] },
   };
   const ts = fixture.store.lastCommitTs + 1n;
-  fixture.store.commit([{ ts, database: ROOT_DATABASE, writes: [{ collection: 'collections', id: 'Product', action: 'create', before: undefined, after: { ts, action: 'create', fields: { name: 'Product', indexes }, hidden: {} } }] }]);
+  fixture.store.commit([
+    {
+      ts,
+      database: ROOT_DATABASE,
+      writes: [
+        {
+          collection: 'collections',
+          id: 'Product',
+          action: 'create',
+          before: undefined,
+          after: { ts, action: 'create', fields: { name: 'Product', indexes }, hidden: {} },
+        },
+      ],
+    },
+  ]);
   return fixture;
 }
 
@@ -114,10 +128,17 @@ describe('planning event sources', () => {
 
   it('builds event data: the document, a map result, a projection, or any value a function computes', async () => {
     const doc = product('5', { name: 'saw', price: 20n, dims: { w: 3n } });
-    expect(await data(await plan('Product.all().eventSource()'), doc)).toMatchObject({ '@doc': { id: '5', coll: { '@mod': 'Product' }, name: 'saw', price: { '@int': '20' } } });
+    expect(await data(await plan('Product.all().eventSource()'), doc)).toMatchObject({
+      '@doc': { id: '5', coll: { '@mod': 'Product' }, name: 'saw', price: { '@int': '20' } },
+    });
     expect(await data(await plan('Product.all().map(.name).eventSource()'), doc)).toBe('saw');
     expect(await data(await plan('Product.all() { name, w: .dims.w }.eventSource()'), doc)).toEqual({ name: 'saw', w: { '@int': '3' } });
-    expect(await data(await plan('Product.all().map(d => { n: d.name + "!", twice: d.price * 2, now: Time.now() isa Time }).eventSource()'), doc)).toEqual({ n: 'saw!', twice: { '@int': '40' }, now: true });
+    expect(
+      await data(
+        await plan('Product.all().map(d => { n: d.name + "!", twice: d.price * 2, now: Time.now() isa Time }).eventSource()'),
+        doc,
+      ),
+    ).toEqual({ n: 'saw!', twice: { '@int': '40' }, now: true });
     const mapped = await plan('Product.all().map(x => { n: x.name, p: x.price }).where(.p > 10).eventSource()');
     expect(mapped.transformed).toBe(true);
     expect(await contains(mapped, doc)).toBe(true);
@@ -131,27 +152,87 @@ describe('planning event sources', () => {
 
   describe('rejections', () => {
     it.each([
-      ['Product.all().drop(1).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on sets returned from `.drop()`."],
-      ['Product.all().take(5).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on sets returned from `.take()`."],
-      ['Product.all().order(.price).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on sets returned from `.order()`."],
-      ['Product.all().reverse().eventsOn(.a)', 'invalid_receiver', "can't call `.eventsOn()` because streaming is not supported on sets that have been reversed."],
-      ['Product.all().distinct().eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on distinct sets."],
-      ['Product.all().flatMap(d => [d].toSet()).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on `.flatMap()` sets."],
-      ['Product.all().concat(Order.all()).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on concatenated sets."],
-      ['Set.sequence(1, 10).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on sets created from `Set.sequence()`."],
+      [
+        'Product.all().drop(1).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on sets returned from `.drop()`.",
+      ],
+      [
+        'Product.all().take(5).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on sets returned from `.take()`.",
+      ],
+      [
+        'Product.all().order(.price).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on sets returned from `.order()`.",
+      ],
+      [
+        'Product.all().reverse().eventsOn(.a)',
+        'invalid_receiver',
+        "can't call `.eventsOn()` because streaming is not supported on sets that have been reversed.",
+      ],
+      [
+        'Product.all().distinct().eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on distinct sets.",
+      ],
+      [
+        'Product.all().flatMap(d => [d].toSet()).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on `.flatMap()` sets.",
+      ],
+      [
+        'Product.all().concat(Order.all()).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on concatenated sets.",
+      ],
+      [
+        'Set.sequence(1, 10).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because streaming is not supported on sets created from `Set.sequence()`.",
+      ],
       ['[1, 2].toSet().eventSource()', 'invalid_receiver', "can't call `.eventSource()` because streaming is not supported on array sets."],
-      ['Collection.all().eventSource()', 'invalid_receiver', "can't call `.eventSource()` because only collections and user defined indexes are streamable."],
-      ['Key.all().eventSource()', 'invalid_receiver', "can't call `.eventSource()` because only collections and user defined indexes are streamable."],
-      ['Database.all().eventSource()', 'invalid_receiver', "can't call `.eventSource()` because only collections and user defined indexes are streamable."],
-      ['Set.single(5).eventSource()', 'invalid_receiver', "can't call `.eventSource()` because only collections and user defined indexes are streamable."],
+      [
+        'Collection.all().eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because only collections and user defined indexes are streamable.",
+      ],
+      [
+        'Key.all().eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because only collections and user defined indexes are streamable.",
+      ],
+      [
+        'Database.all().eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because only collections and user defined indexes are streamable.",
+      ],
+      [
+        'Set.single(5).eventSource()',
+        'invalid_receiver',
+        "can't call `.eventSource()` because only collections and user defined indexes are streamable.",
+      ],
       ['Product.nope().eventSource()', 'invalid_function_invocation', 'The function `nope` does not exist on `ProductCollection`'],
       ['Nope.all().eventSource()', 'unbound_variable', 'Unbound variable `Nope`'],
-      ['Product.byCategory().eventSource()', 'invalid_function_invocation', 'callee function expects exactly 1 argument, but 0 were provided.'],
+      [
+        'Product.byCategory().eventSource()',
+        'invalid_function_invocation',
+        'callee function expects exactly 1 argument, but 0 were provided.',
+      ],
       ['Product.all().eventsOn()', 'invalid_function_invocation', 'callee function expects at least 1 argument, but 0 were provided.'],
-      ['Product.all().eventsOn("price")', 'invalid_argument', 'invalid argument `fields`: `eventsOn()` takes field accessors such as `.price` or `.address.city`'],
+      [
+        'Product.all().eventsOn("price")',
+        'invalid_argument',
+        'invalid argument `fields`: `eventsOn()` takes field accessors such as `.price` or `.address.city`',
+      ],
       ['Product.all().eventSource(1)', 'invalid_function_invocation', 'callee function expects no arguments, but 1 was provided.'],
       ['Product.where(true).eventSource()', 'invalid_argument', 'expected value for `predicate` of type Function, received Boolean'],
-      ['Product.all().eventSource().take(1)', 'invalid_function_invocation', 'The function `take` does not exist on `EventSource<Product>`'],
+      [
+        'Product.all().eventSource().take(1)',
+        'invalid_function_invocation',
+        'The function `take` does not exist on `EventSource<Product>`',
+      ],
       ['Product.where(.a > 0).eventsOn(.a)', 'invalid_receiver', "can't call `.eventsOn()` because it was not called on the source set."],
       ['Product.all().map(.a).changesOn(.a)', 'invalid_receiver', "can't call `.changesOn()` because it was not called on the source set."],
       ['Product.byId("1").eventSource()', 'document_not_found', 'Collection `Product` does not contain document with id 1.'],
@@ -194,14 +275,44 @@ const triggerTable: readonly [string, string, Record<string, Value> | null, Reco
   ['eventsOn: create', 'Product.all().eventsOn(.a)', null, { b: 1n }, 'add'],
   ['eventsOn: delete', 'Product.all().eventsOn(.a)', { b: 1n }, null, 'remove'],
   ['eventsOn + where: watched change moves out', 'Product.all().eventsOn(.a).where(.a > 0)', { a: 1n }, { a: 0n }, 'remove'],
-  ['eventsOn + where: unwatched change that would move in', 'Product.all().eventsOn(.a).where(.b > 0)', { a: 1n, b: 0n }, { a: 1n, b: 1n }, 'none'],
+  [
+    'eventsOn + where: unwatched change that would move in',
+    'Product.all().eventsOn(.a).where(.b > 0)',
+    { a: 1n, b: 0n },
+    { a: 1n, b: 1n },
+    'none',
+  ],
   ['index: create with matching term', 'Product.products_by_category("t").eventSource()', null, { category: 't' }, 'add'],
   ['index: term changes into set', 'Product.products_by_category("t").eventSource()', { category: 'u' }, { category: 't' }, 'add'],
   ['index: term changes out of set', 'Product.products_by_category("t").eventSource()', { category: 't' }, { category: 'u' }, 'remove'],
-  ['index: value field changes', 'Product.products_by_category("t").eventSource()', { category: 't', price: 1n }, { category: 't', price: 2n }, 'update'],
-  ['index: other field changes', 'Product.products_by_category("t").eventSource()', { category: 't', name: 'a' }, { category: 't', name: 'b' }, 'none'],
-  ['index: eventsOn value field only', 'Product.products_by_category("t").eventsOn(.price)', { category: 't', price: 1n }, { category: 't', price: 2n }, 'update'],
-  ['index: eventsOn value, term changes', 'Product.products_by_category("t").eventsOn(.price)', { category: 't', price: 1n }, { category: 'u', price: 1n }, 'none'],
+  [
+    'index: value field changes',
+    'Product.products_by_category("t").eventSource()',
+    { category: 't', price: 1n },
+    { category: 't', price: 2n },
+    'update',
+  ],
+  [
+    'index: other field changes',
+    'Product.products_by_category("t").eventSource()',
+    { category: 't', name: 'a' },
+    { category: 't', name: 'b' },
+    'none',
+  ],
+  [
+    'index: eventsOn value field only',
+    'Product.products_by_category("t").eventsOn(.price)',
+    { category: 't', price: 1n },
+    { category: 't', price: 2n },
+    'update',
+  ],
+  [
+    'index: eventsOn value, term changes',
+    'Product.products_by_category("t").eventsOn(.price)',
+    { category: 't', price: 1n },
+    { category: 'u', price: 1n },
+    'none',
+  ],
   ['index: delete', 'Product.products_by_category("t").eventSource()', { category: 't' }, null, 'remove'],
   ['single: that document changes', 'Set.single(Product.byId("1")).eventSource()', { a: 1n }, { a: 2n }, 'update'],
   ['single: created', 'Set.single(Product.byId("1")).eventSource()', null, { a: 1n }, 'add'],
@@ -225,7 +336,10 @@ describe('trigger table: which write causes which event', () => {
     const p = await plan('Product.where(.d.x == 1).eventSource()');
     await expect(p.relevant(rt(), null, product('1', {}))).rejects.toThrow(FqlError);
     const aborting = await plan('Product.all().map(_ => abort("oops")).eventSource()');
-    const error = await aborting.relevant(rt(), null, product('1', {})).then(() => undefined, (e: unknown) => e);
+    const error = await aborting.relevant(rt(), null, product('1', {})).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(FqlError);
     expect((error as FqlError).code).toBe('abort');
   });

@@ -8,11 +8,7 @@ import {
   InvalidEventCursorError,
   positionAfterTransaction,
 } from '../../../../reference-impl/event-source/cursor.js';
-import {
-  InvalidEventSourceError,
-  issueEventSourceToken,
-  readEventSourceToken,
-} from '../../../../reference-impl/event-source/token.js';
+import { InvalidEventSourceError, issueEventSourceToken, readEventSourceToken } from '../../../../reference-impl/event-source/token.js';
 import { canonicalQueryText, parseCanonicalQueryText } from '../../../../reference-impl/fql/query-input.js';
 
 const key = 'server-key-1';
@@ -77,7 +73,10 @@ describe('event cursors', () => {
   it('round-trip a position and order positions', () => {
     const position = { txnTs: 1_704_067_200_000_123n, ordinal: 3 };
     expect(decodeEventCursor(encodeEventCursor(position, binding), binding)).toEqual(position);
-    expect(decodePageCursor(encodeEventCursor(positionAfterTransaction(5n), binding), binding)).toEqual({ txnTs: 5n, ordinal: END_OF_TRANSACTION });
+    expect(decodePageCursor(encodeEventCursor(positionAfterTransaction(5n), binding), binding)).toEqual({
+      txnTs: 5n,
+      ordinal: END_OF_TRANSACTION,
+    });
     expect(compareEventPositions({ txnTs: 1n, ordinal: 9 }, { txnTs: 2n, ordinal: 0 })).toBeLessThan(0);
     expect(compareEventPositions({ txnTs: 2n, ordinal: 1 }, { txnTs: 2n, ordinal: 0 })).toBeGreaterThan(0);
     expect(compareEventPositions(positionAfterTransaction(2n), { txnTs: 2n, ordinal: 7 })).toBeGreaterThan(0);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { positionAfterTransaction } from '../../../../reference-impl/event-source/cursor.js';
-import { EventHistory, PRUNE_EVERY_COMMITS, PRUNE_MARGIN_MICROS, writesAfter, type PruneClock } from '../../../../reference-impl/events/event-history.js';
+import {
+  EventHistory,
+  PRUNE_EVERY_COMMITS,
+  PRUNE_MARGIN_MICROS,
+  writesAfter,
+  type PruneClock,
+} from '../../../../reference-impl/events/event-history.js';
 import { StoreFixture } from './store-fixture.js';
 
 function historyWith(clock: PruneClock = { retentionMicros: () => 1_000_000_000_000n, nowMicros: () => BigInt(Date.now()) * 1000n }) {

@@ -67,7 +67,11 @@ describe('Event publication after durability', () => {
   it('leaves a commit that is not yet durable out of feed pages and their cursor', async () => {
     const fixture = new StoreFixture();
     const log = new ManualLog();
-    const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }, log.whenDurable);
+    const service = new EventService(
+      fixture.store,
+      { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) },
+      log.whenDurable,
+    );
     const createdAt = fixture.commit([{ collection: 'Items' }]);
     await log.flush();
     const token = service.issueToken(ROOT_CREATOR, await sourceText(fixture.store, 'Items.all().eventSource()'), createdAt);

@@ -21,6 +21,7 @@ async function setup(options: ConstructorParameters<typeof EventService>[1] = {}
 const puts = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ put: 'Items', id: String(from + i), data: {} }));
 
 class MemorySink implements ResponseStream {
+  // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
   readonly events: any[] = [];
   /** What each `write` got: a live transaction's events arrive as one buffer. */
   readonly writes: (string | Uint8Array)[] = [];
@@ -40,7 +41,7 @@ class MemorySink implements ResponseStream {
     this.closed = true;
   }
   onClose(): void {}
-  whenWritable(): undefined {
+  whenWritable(): Promise<void> | undefined {
     return undefined;
   }
 }
@@ -52,8 +53,20 @@ describe('EventService', () => {
     const { fixture, service, token } = await setup();
     expect(() => service.open(token, OTHER_DATABASE, 'feed')).toThrow(EventRequestError);
     expect(() => service.open(`${token.slice(0, -4)}AAA=`, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
-    expect(new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed').creator.identity.kind).toBe('root');
-    expect(() => new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1), runtime: unitRuntime(fixture.store) }).open(token, ROOT_CREATOR, 'feed')).toThrow(EventRequestError);
+    expect(
+      new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store) }).open(
+        token,
+        ROOT_CREATOR,
+        'feed',
+      ).creator.identity.kind,
+    ).toBe('root');
+    expect(() =>
+      new EventService(fixture.store, { serverKey: new Uint8Array(32).fill(1), runtime: unitRuntime(fixture.store) }).open(
+        token,
+        ROOT_CREATOR,
+        'feed',
+      ),
+    ).toThrow(EventRequestError);
   });
 
   it(`a feed delivers a transaction of more than ${EVENTS_PER_RUN_LIMIT} events whole, across pages`, async () => {
@@ -106,7 +119,7 @@ describe('EventService', () => {
     };
     // A client that reads the status event and the first replayed event, then nothing more.
     class StalledSink extends MemorySink {
-      override whenWritable(): any {
+      override whenWritable(): Promise<void> | undefined {
         return this.events.length >= 2 ? new Promise<void>(() => {}) : undefined;
       }
     }

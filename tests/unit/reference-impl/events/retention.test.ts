@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retentionMicros, startBeyondRetention } from '../../../../reference-impl/events/retention.js';
+import {
+  DEFAULT_MIN_RETENTION_MICROS,
+  longestRetentionMicros,
+  nowMicros,
+  retentionMicros,
+  startBeyondRetention,
+} from '../../../../reference-impl/events/retention.js';
 import { StoreFixture } from './store-fixture.js';
 
 const DAY = 86_400_000_000n;
@@ -26,12 +32,21 @@ describe('retention', () => {
 
   it('the longest retention of a database counts its live collections only', () => {
     const fixture = new StoreFixture();
-    fixture.commit([{ collection: 'A', historyDays: 3n }, { collection: 'B', historyDays: 1n }]);
+    fixture.commit([
+      { collection: 'A', historyDays: 3n },
+      { collection: 'B', historyDays: 1n },
+    ]);
     expect(longestRetentionMicros(fixture.store, '0', MIN)).toBe(3n * DAY + MIN);
     const store = fixture.store;
     const before = store.getDocument('0', 'collections', 'A', store.lastCommitTs)!;
     const ts = store.lastCommitTs + 1n;
-    store.commit([{ ts, database: '0', writes: [{ collection: 'collections', id: 'A', action: 'delete', before, after: { ts, action: 'delete', fields: {}, hidden: {} } }] }]);
+    store.commit([
+      {
+        ts,
+        database: '0',
+        writes: [{ collection: 'collections', id: 'A', action: 'delete', before, after: { ts, action: 'delete', fields: {}, hidden: {} } }],
+      },
+    ]);
     expect(longestRetentionMicros(store, '0', MIN)).toBe(DAY + MIN);
     expect(longestRetentionMicros(store, '7', MIN)).toBe(MIN);
   });

@@ -15,9 +15,20 @@ async function setup(query: string, mayRead: ReadCheck = async () => true) {
   const createdAt = fixture.commit([{ collection: 'Items' }, { collection: 'Other' }]);
   const plan = new EventSourcePlan(await sourceSpec(fixture.store, query));
   const runtime = unitRuntime(fixture.store);
-  const source = { database: '0', endpoint: 'feed' as const, plan, runtimeAt: (ts: bigint) => runtime(ROOT_CREATOR.identity, ts), createdAt, creator: ROOT_CREATOR, consumer: ROOT_CREATOR, rights: ROOT_CREATOR, key: 'Items' };
+  const source = {
+    database: '0',
+    endpoint: 'feed' as const,
+    plan,
+    runtimeAt: (ts: bigint) => runtime(ROOT_CREATOR.identity, ts),
+    createdAt,
+    creator: ROOT_CREATOR,
+    consumer: ROOT_CREATOR,
+    rights: ROOT_CREATOR,
+    key: 'Items',
+  };
   const consumer = new SourceConsumer(source, mayRead, binding);
-  const last = (): HistoryTransaction => [...history.transactionsAfter('0', positionAfterTransaction(fixture.store.lastCommitTs - 1n), fixture.store.lastCommitTs)].at(-1)!;
+  const last = (): HistoryTransaction =>
+    [...history.transactionsAfter('0', positionAfterTransaction(fixture.store.lastCommitTs - 1n), fixture.store.lastCommitTs)].at(-1)!;
   const step = async () => {
     const txn = last();
     return consumer.process(txn, positionAfterTransaction(txn.ts - 1n));
@@ -25,6 +36,7 @@ async function setup(query: string, mayRead: ReadCheck = async () => true) {
   return { fixture, consumer, step };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 const shown = (item: any) => ({ type: item.json.type, n: item.json.data['@doc'].n['@int'] ?? item.json.data['@doc'].n });
 
 describe('SourceConsumer', () => {
@@ -41,22 +53,28 @@ describe('SourceConsumer', () => {
     const none = await step();
     expect(none.items).toEqual([]);
     expect(none.cost.readOps).toBe(1);
-    fixture.commit([{ put: 'Items', id: '1', data: { n: 9n } }, { put: 'Other', id: '2', data: { n: 9n } }]);
+    fixture.commit([
+      { put: 'Items', id: '1', data: { n: 9n } },
+      { put: 'Other', id: '2', data: { n: 9n } },
+    ]);
     const back = await step();
     expect(back.items.map(shown)).toEqual([{ type: 'add', n: '9' }]);
     // The discarded write's cost rides on the next event.
-    expect((back.items[0]!.json['stats'] as any).read_ops).toBe(2);
+    expect((back.items[0]!.json.stats as { read_ops: number }).read_ops).toBe(2);
     fixture.commit([{ remove: 'Items', id: '1' }]);
     expect((await step()).items.map(shown)).toEqual([{ type: 'remove', n: '9' }]);
   });
 
   it('skips what the read check refuses but still counts it, and gives each event a cursor of its position', async () => {
     const { fixture, consumer, step } = await setup('Items.all().eventSource()', async (_c, id) => id !== '1');
-    const ts = fixture.commit([{ put: 'Items', id: '1', data: { n: 1n } }, { put: 'Items', id: '2', data: { n: 2n } }]);
+    const ts = fixture.commit([
+      { put: 'Items', id: '1', data: { n: 1n } },
+      { put: 'Items', id: '2', data: { n: 2n } },
+    ]);
     const processed = await step();
     expect(processed.items.map(shown)).toEqual([{ type: 'add', n: '2' }]);
     expect(processed.cost.readOps).toBe(2);
-    expect(decodeEventCursor(processed.items[0]!.json['cursor'] as string, binding)).toEqual({ txnTs: ts, ordinal: 1 });
+    expect(decodeEventCursor(processed.items[0]!.json.cursor as string, binding)).toEqual({ txnTs: ts, ordinal: 1 });
     expect(consumer.takePending().readOps).toBe(0);
   });
 });

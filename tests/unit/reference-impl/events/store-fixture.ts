@@ -19,11 +19,17 @@ export class StoreFixture {
     if (ts > this.ts) this.ts = ts;
     const database = options.database ?? ROOT_DATABASE;
     const documentWrites: DocumentWrite[] = writes.map((write) => {
-      const [collection, id, fields, remove] = 'put' in write
-        ? [userCollectionKey(write.put), write.id, { data: write.data as ObjectValue } as ObjectValue, false]
-        : 'remove' in write
-          ? [userCollectionKey(write.remove), write.id, {} as ObjectValue, true]
-          : ['collections', write.collection, { name: write.collection, ...(write.historyDays === undefined ? {} : { history_days: write.historyDays }) } as ObjectValue, false];
+      const [collection, id, fields, remove] =
+        'put' in write
+          ? [userCollectionKey(write.put), write.id, { data: write.data as ObjectValue } as ObjectValue, false]
+          : 'remove' in write
+            ? [userCollectionKey(write.remove), write.id, {} as ObjectValue, true]
+            : [
+                'collections',
+                write.collection,
+                { name: write.collection, ...(write.historyDays === undefined ? {} : { history_days: write.historyDays }) } as ObjectValue,
+                false,
+              ];
       const before = this.store.getDocument(database, collection, id, this.store.lastCommitTs);
       const action = remove ? 'delete' : before ? 'update' : 'create';
       return { collection, id, action, before, after: { ts, action, fields, hidden: {} } };

@@ -38,7 +38,9 @@ describe('StreamLimit', () => {
     const limit = new StreamLimit(1);
     expect(limit.acquire({ kind: 'root', database: '0', role: 'admin' })).toBeTypeOf('function');
     expect(limit.acquire({ kind: 'root', database: '0', role: 'admin' })).toBeUndefined();
-    expect(limit.acquire({ kind: 'token', database: '1', role: 'token', record: { ref: new Ref('7', new Ref('tokens')), database: '1' } })).toBeTypeOf('function');
+    expect(
+      limit.acquire({ kind: 'token', database: '1', role: 'token', record: { ref: new Ref('7', new Ref('tokens')), database: '1' } }),
+    ).toBeTypeOf('function');
     expect(limit.acquire(key('7'))).toBeTypeOf('function');
   });
 });

@@ -36,9 +36,25 @@ export function unitRuntime(store: Store): (identity: Identity, ts: bigint) => I
 export async function evaluate(store: Store, query: string): Promise<{ value: FqlValue; sources: EventSourceSpec[] }> {
   const ts = store.lastCommitTs;
   const txn = new Transaction(store, ts, true);
-  const ctx = new EvalContext(txn, '0', ROOT_IDENTITY, DEFAULT_API_VERSION, evalServices(), Scope.EMPTY, v4Evaluator, new QueryLimits(10_000));
+  const ctx = new EvalContext(
+    txn,
+    '0',
+    ROOT_IDENTITY,
+    DEFAULT_API_VERSION,
+    evalServices(),
+    Scope.EMPTY,
+    v4Evaluator,
+    new QueryLimits(10_000),
+  );
   const sources: EventSourceSpec[] = [];
-  const rt = new Interpreter({ ctx, now: Time.fromMicros(ts), issueEventSource: async (spec) => (sources.push(spec), `token-${sources.length}`) });
+  const rt = new Interpreter({
+    ctx,
+    now: Time.fromMicros(ts),
+    issueEventSource: async (spec) => {
+      sources.push(spec);
+      return `token-${sources.length}`;
+    },
+  });
   return { value: await rt.run(parseQuery(query), new Map()), sources };
 }
 

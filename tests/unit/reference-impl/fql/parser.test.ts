@@ -9,7 +9,13 @@ import { Ref, Time } from '../../../../reference-impl/values/value.js';
 function show(e: Expr): string {
   switch (e.kind) {
     case 'literal':
-      return typeof e.value === 'string' ? JSON.stringify(e.value) : e.value instanceof Ref ? `ref(${e.value.toPath()})` : e.value instanceof Time ? 'time' : String(e.value);
+      return typeof e.value === 'string'
+        ? JSON.stringify(e.value)
+        : e.value instanceof Ref
+          ? `ref(${e.value.toPath()})`
+          : e.value instanceof Time
+            ? 'time'
+            : String(e.value);
     case 'template':
       return `\`${e.parts.map((p) => (typeof p === 'string' ? p : `#{${show(p)}}`)).join('')}\``;
     case 'identifier':
@@ -70,7 +76,10 @@ describe('FQL v10 parser', () => {
     ['Product.where((p) => p.a <= 1.5)', 'Product.where((p) => (p.a <= 1.5))'],
     ['Set.single(Product.byId("123")).eventsOn(.price, .stock)', 'Set.single(Product.byId("123")).eventsOn(.price, .stock)'],
     ['Product.all() { name, price: .price.amount }', 'Product.all() {name: .name, price: .price.amount}'],
-    ['Product.byCategory("tools").map(x => { n: x.name, tags: [1, -2, true, null] })', 'Product.byCategory("tools").map((x) => {n: x.name, tags: [1, -2, true, null]})'],
+    [
+      'Product.byCategory("tools").map(x => { n: x.name, tags: [1, -2, true, null] })',
+      'Product.byCategory("tools").map((x) => {n: x.name, tags: [1, -2, true, null]})',
+    ],
     ['a < b == c >= d', '((a < b) == (c >= d))'],
     ['(a || b) && c', '((a || b) && c)'],
     ['x?.y[0]["z"]', 'x?.y[0]["z"]'],
@@ -104,15 +113,17 @@ describe('FQL v10 parser', () => {
 
   it('decodes string escapes in both quote styles', () => {
     const e = only(parseQuery(String.raw`["a\"b\n", 'it\'s', "\u00e9\u{1F600}\\"]`));
-    expect(e.kind === 'array' && e.elements.map((x) => (x.kind === 'literal' ? x.value : undefined))).toEqual([
-      'a"b\n', "it's", 'é😀\\',
-    ]);
+    expect(e.kind === 'array' && e.elements.map((x) => (x.kind === 'literal' ? x.value : undefined))).toEqual(['a"b\n', "it's", 'é😀\\']);
   });
 
   it('reads integers as bigints (64-bit range enforced) and decimals as numbers', () => {
     const e = only(parseQuery('[9223372036854775807, -9223372036854775808, 1.0, 2.5e3, 1_000]'));
     expect(e.kind === 'array' && e.elements.map((x) => (x.kind === 'literal' ? x.value : undefined))).toEqual([
-      9223372036854775807n, -9223372036854775808n, 1, 2500, 1000n,
+      9223372036854775807n,
+      -9223372036854775808n,
+      1,
+      2500,
+      1000n,
     ]);
     expect(parseError('9223372036854775808').detail).toBe('Integer literal does not fit in 64 bits');
   });
@@ -156,9 +167,11 @@ describe('FQL v10 parser', () => {
 
   describe('fragment queries', () => {
     it('turns interpolated values into literal nodes (tagged decoding)', () => {
-      const e = only(parseQuery({
-        fql: ['Product.where(.price > ', { value: { '@int': '10' } }, ' && .at < ', { value: { '@time': '2024-01-01T00:00:00Z' } }, ')'],
-      }));
+      const e = only(
+        parseQuery({
+          fql: ['Product.where(.price > ', { value: { '@int': '10' } }, ' && .at < ', { value: { '@time': '2024-01-01T00:00:00Z' } }, ')'],
+        }),
+      );
       expect(show(e)).toBe('Product.where(((.price > 10) && (.at < time)))');
       if (e.kind !== 'call') throw new Error('expected a call');
       const lambda = e.args[0];
@@ -176,7 +189,13 @@ describe('FQL v10 parser', () => {
 
     it('parses object and array pieces as expressions', () => {
       const e = parseQuery({
-        fql: ['Product.where(.tags == ', { array: [{ value: 'a' }, { fql: ['"b"'] }] }, ' && .o == ', { object: { k: { value: { '@long': '5' } } } }, ')'],
+        fql: [
+          'Product.where(.tags == ',
+          { array: [{ value: 'a' }, { fql: ['"b"'] }] },
+          ' && .o == ',
+          { object: { k: { value: { '@long': '5' } } } },
+          ')',
+        ],
       });
       expect(show(e)).toBe('Product.where(((.tags == ["a", "b"]) && (.o == {k: 5})))');
     });
@@ -188,9 +207,18 @@ describe('FQL v10 parser', () => {
 
     it.each([
       [{ fql: 'Product' }, 'Invalid request body: `query` must be a string or an object {"fql": [...]}.'],
-      [{ fql: [42] }, 'Invalid request body: query.fql[0] must be a string, {"value": …}, {"fql": [...]}, {"object": {...}} or {"array": [...]}.'],
-      [{ fql: [{ value: { '@int': '2147483648' } }] }, 'Invalid request body: query.fql[0].value.@int: 2147483648 does not fit in a 32-bit integer'],
-      [{ fql: [{ object: { k: 'raw text' } }] }, 'Invalid request body: query.fql[0].object.k must be a string, {"value": …}, {"fql": [...]}, {"object": {...}} or {"array": [...]}.'],
+      [
+        { fql: [42] },
+        'Invalid request body: query.fql[0] must be a string, {"value": …}, {"fql": [...]}, {"object": {...}} or {"array": [...]}.',
+      ],
+      [
+        { fql: [{ value: { '@int': '2147483648' } }] },
+        'Invalid request body: query.fql[0].value.@int: 2147483648 does not fit in a 32-bit integer',
+      ],
+      [
+        { fql: [{ object: { k: 'raw text' } }] },
+        'Invalid request body: query.fql[0].object.k must be a string, {"value": …}, {"fql": [...]}, {"object": {...}} or {"array": [...]}.',
+      ],
     ])('rejects malformed fragment %j as invalid_request', (input, message) => {
       const error = parseError(input as QueryInput);
       expect(error.code).toBe('invalid_request');

@@ -4,7 +4,11 @@ import { IndexError } from '../../../../reference-impl/indexes/index-error.js';
 import { QueryValue, Ref, type ObjectValue, type Value } from '../../../../reference-impl/values/value.js';
 
 const users = new Ref('users', new Ref('collections'));
-const doc: ObjectValue = { ref: new Ref('7', users), ts: 1n, data: { first: 'Ada', last: ' Lovelace ', tags: ['a', 'b'], n: 3n, flag: true } };
+const doc: ObjectValue = {
+  ref: new Ref('7', users),
+  ts: 1n,
+  data: { first: 'Ada', last: ' Lovelace ', tags: ['a', 'b'], n: 3n, flag: true },
+};
 const v = { var: 'doc' };
 const at = (...path: Value[]) => ({ select: path, from: v });
 

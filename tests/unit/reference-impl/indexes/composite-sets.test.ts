@@ -1,16 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CombinedSet, DistinctSet, FilteredSet, SourcedSet, chosenOperand, sameOrder, type Combination } from '../../../../reference-impl/indexes/composite-sets.js';
+import {
+  CombinedSet,
+  DistinctSet,
+  FilteredSet,
+  SourcedSet,
+  chosenOperand,
+  sameOrder,
+  type Combination,
+} from '../../../../reference-impl/indexes/composite-sets.js';
 import { valueKey } from '../../../../reference-impl/indexes/index-store.js';
 import { ArraySet, paginateSet } from '../../../../reference-impl/indexes/ordered-set.js';
 import { compareTuples } from '../../../../reference-impl/indexes/value-order.js';
 import type { Value } from '../../../../reference-impl/values/value.js';
 import { ref, walkBackward, walkForward } from './set-walks.js';
 
-
 /** A set covering one value: tuples [v, ref], elements v (as an index with one value renders them). */
 function valueSet(entries: ReadonlyArray<readonly [bigint, number]>, reverse: boolean): ArraySet {
-  return new ArraySet(entries.map(([v, id]) => ({ tuple: [v, ref(id)], element: v })), [reverse]);
+  return new ArraySet(
+    entries.map(([v, id]) => ({ tuple: [v, ref(id)], element: v })),
+    [reverse],
+  );
 }
 
 /** Model: all tuples sorted, each element kept once at its first tuple. */
@@ -41,24 +51,55 @@ function combinationModel(kind: Combination, sets: readonly ArraySet[]): Value[]
   return out.sort((a, b) => compareTuples([a], [b], sets[0]!.reverse));
 }
 
-const entries = fc.uniqueArray(fc.tuple(fc.bigInt({ min: 0n, max: 6n }), fc.integer({ min: 1, max: 60 })), { maxLength: 25, selector: ([, id]) => id });
+const entries = fc.uniqueArray(fc.tuple(fc.bigInt({ min: 0n, max: 6n }), fc.integer({ min: 1, max: 60 })), {
+  maxLength: 25,
+  selector: ([, id]) => id,
+});
 
 describe('composite sets', () => {
-  it.each(['union', 'intersection', 'difference'] as const)('a %s keeps each element as often as the multiset rule says, forward and backward, at any page size', (kind) => {
-    fc.assert(
-      fc.property(fc.array(entries, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.integer({ min: 1, max: 6 }), (operands, reverse, size) => {
-        const sets = operands.map((e) => valueSet(e, reverse));
-        const combined = new CombinedSet(kind, sets);
-        const expected = combinationModel(kind, sets);
-        expect(walkForward(combined, size)).toEqual(expected);
-        expect(walkBackward(combined, size)).toEqual(expected);
-      }),
-    );
-  });
+  it.each(['union', 'intersection', 'difference'] as const)(
+    'a %s keeps each element as often as the multiset rule says, forward and backward, at any page size',
+    (kind) => {
+      fc.assert(
+        fc.property(
+          fc.array(entries, { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          fc.integer({ min: 1, max: 6 }),
+          (operands, reverse, size) => {
+            const sets = operands.map((e) => valueSet(e, reverse));
+            const combined = new CombinedSet(kind, sets);
+            const expected = combinationModel(kind, sets);
+            expect(walkForward(combined, size)).toEqual(expected);
+            expect(walkBackward(combined, size)).toEqual(expected);
+          },
+        ),
+      );
+    },
+  );
 
-  it('gives the real service\'s answers for its test data', () => {
-    const a = valueSet([[1n, 1], [2n, 2], [2n, 3], [3n, 4], [3n, 5], [3n, 6]], false);
-    const b = valueSet([[1n, 11], [2n, 12], [2n, 13], [2n, 14], [3n, 15], [3n, 16]], false);
+  it("gives the real service's answers for its test data", () => {
+    const a = valueSet(
+      [
+        [1n, 1],
+        [2n, 2],
+        [2n, 3],
+        [3n, 4],
+        [3n, 5],
+        [3n, 6],
+      ],
+      false,
+    );
+    const b = valueSet(
+      [
+        [1n, 11],
+        [2n, 12],
+        [2n, 13],
+        [2n, 14],
+        [3n, 15],
+        [3n, 16],
+      ],
+      false,
+    );
     const three = valueSet([[3n, 15]], false);
     expect(walkForward(new CombinedSet('union', [a, b]), 10)).toEqual([1n, 2n, 2n, 2n, 3n, 3n, 3n]);
     expect(walkForward(new CombinedSet('intersection', [a, b]), 10)).toEqual([1n, 2n, 2n, 3n, 3n]);
@@ -68,11 +109,31 @@ describe('composite sets', () => {
   });
 
   it('keeps the copies of the operand it chose, so a cursor inside a run walks on through the same copies', () => {
-    const a = valueSet([[2n, 1], [2n, 5], [2n, 9]], false);
-    const b = valueSet([[2n, 3], [2n, 7]], false);
+    const a = valueSet(
+      [
+        [2n, 1],
+        [2n, 5],
+        [2n, 9],
+      ],
+      false,
+    );
+    const b = valueSet(
+      [
+        [2n, 3],
+        [2n, 7],
+      ],
+      false,
+    );
     const union = new CombinedSet('union', [a, b]);
-    expect(paginateSet(union, { size: 5 }).data).toEqual([[2n, ref(1)], [2n, ref(5)], [2n, ref(9)]]);
-    expect(paginateSet(union, { size: 5, after: [2n, ref(5)] }).data).toEqual([[2n, ref(5)], [2n, ref(9)]]);
+    expect(paginateSet(union, { size: 5 }).data).toEqual([
+      [2n, ref(1)],
+      [2n, ref(5)],
+      [2n, ref(9)],
+    ]);
+    expect(paginateSet(union, { size: 5, after: [2n, ref(5)] }).data).toEqual([
+      [2n, ref(5)],
+      [2n, ref(9)],
+    ]);
     expect(paginateSet(union, { size: 5, before: [2n, ref(5)] }).data).toEqual([[2n, ref(1)]]);
     expect(paginateSet(union, { size: 5, after: [2n] }).data).toHaveLength(3);
   });
@@ -88,7 +149,16 @@ describe('composite sets', () => {
   });
 
   it('names the sources of every copy of an element when asked to', () => {
-    const a = new SourcedSet(valueSet([[1n, 1], [2n, 2]], false), 'a');
+    const a = new SourcedSet(
+      valueSet(
+        [
+          [1n, 1],
+          [2n, 2],
+        ],
+        false,
+      ),
+      'a',
+    );
     const b = new SourcedSet(valueSet([[2n, 3]], false), 'b');
     const union = new CombinedSet('union', [a, b], true);
     const page = paginateSet(union, { size: 5 });

@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { QueryError } from '../../../../reference-impl/errors/query-error.js';
-import { BUILD_AT_ONCE_VERSIONS, BUILD_BATCH_SIZE, IndexManager, buildsAtOnce, definitionOf } from '../../../../reference-impl/indexes/index-manager.js';
+import {
+  BUILD_AT_ONCE_VERSIONS,
+  BUILD_BATCH_SIZE,
+  IndexManager,
+  buildsAtOnce,
+  definitionOf,
+} from '../../../../reference-impl/indexes/index-manager.js';
 import type { IndexTuple } from '../../../../reference-impl/indexes/index-store.js';
 import { ROOT_DATABASE, Store } from '../../../../reference-impl/store/store.js';
 import type { Transaction } from '../../../../reference-impl/txn/transaction.js';
@@ -32,7 +38,11 @@ async function createIndex(name: string, extra: ObjectValue = {}): Promise<void>
 }
 
 async function createDocs(values: readonly Value[], firstId = 1): Promise<void> {
-  await run((txn) => values.forEach((k, i) => txn.write(DB, COLL, String(firstId + i), 'create', { data: { k } }, {})));
+  await run((txn) => {
+    values.forEach((k, i) => {
+      txn.write(DB, COLL, String(firstId + i), 'create', { data: { k } }, {});
+    });
+  });
 }
 
 /** The ids of the documents an index holds under term `k`, in index order. */
@@ -52,11 +62,11 @@ describe('IndexManager', () => {
     await createIndex('by_k', { active: false });
     const index = manager.lookup(DB, 'by_k')!;
     expect(index.built).toBe(false);
-    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields['active']).toBe(false);
+    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields.active).toBe(false);
     await manager.whenBuilt();
     expect(index.built).toBe(true);
     expect(idsUnder('by_k', 'x')).toHaveLength(count);
-    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'by_k', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('keeps documents written during a build exactly once, with their latest values', async () => {
@@ -88,7 +98,7 @@ describe('IndexManager', () => {
     expect(manager.lookup(DB, 'plain')!.built).toBe(true);
     expect(idsUnder('plain', 'x')).toEqual(['2', '10']);
     await manager.whenBuilt();
-    expect(store.getDocument(DB, 'indexes', 'plain', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'plain', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('builds a source of more than 128 versions in the background, even with active: true', async () => {
@@ -101,7 +111,7 @@ describe('IndexManager', () => {
     expect(index.built).toBe(false);
     await manager.whenBuilt();
     expect(idsUnder('big', 'x')).toHaveLength(BUILD_AT_ONCE_VERSIONS);
-    expect(store.getDocument(DB, 'indexes', 'big', txns.lastTs)!.fields['active']).toBe(true);
+    expect(store.getDocument(DB, 'indexes', 'big', txns.lastTs)!.fields.active).toBe(true);
   });
 
   it('builds an index of several source objects in the background', async () => {
@@ -133,13 +143,17 @@ describe('IndexManager', () => {
     await createDocs(['a']);
     await expect(createDocs(['a'], 2)).rejects.toMatchObject({ code: 'instance not unique' });
     expect(store.getDocument(DB, COLL, '2', txns.lastTs)).toBeUndefined();
-    await expect(run((txn) => {
-      txn.write(DB, COLL, '3', 'create', { data: { k: 'b' } }, {});
-      txn.write(DB, COLL, '4', 'create', { data: { k: 'b' } }, {});
-    })).rejects.toBeInstanceOf(QueryError);
+    await expect(
+      run((txn) => {
+        txn.write(DB, COLL, '3', 'create', { data: { k: 'b' } }, {});
+        txn.write(DB, COLL, '4', 'create', { data: { k: 'b' } }, {});
+      }),
+    ).rejects.toBeInstanceOf(QueryError);
     expect(idsUnder('uniq', 'b')).toEqual([]);
     await createDocs(['b'], 5);
-    await expect(run((txn) => txn.write(DB, COLL, '5', 'update', { data: { k: 'a' } }, {}))).rejects.toMatchObject({ code: 'instance not unique' });
+    await expect(run((txn) => txn.write(DB, COLL, '5', 'update', { data: { k: 'a' } }, {}))).rejects.toMatchObject({
+      code: 'instance not unique',
+    });
     // Moving the existing entry away and another onto its old value in one commit is no conflict.
     await run((txn) => {
       txn.write(DB, COLL, '1', 'update', { data: { k: 'c' } }, {});
@@ -152,16 +166,18 @@ describe('IndexManager', () => {
     await createIndex('fixed', { active: true });
     const changes: ObjectValue[] = [{ terms: [{ field: ['data', 'other'] }] }, { values: [{ field: ['data', 'k'] }] }, { partitions: 2n }];
     for (const change of changes) {
-      await expect(run((txn) => {
-        const record = txn.get(DB, 'indexes', 'fixed')!;
-        txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, ...change }, record.hidden);
-      })).rejects.toMatchObject({ code: 'validation failed' });
+      await expect(
+        run((txn) => {
+          const record = txn.get(DB, 'indexes', 'fixed')!;
+          txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, ...change }, record.hidden);
+        }),
+      ).rejects.toMatchObject({ code: 'validation failed' });
     }
     await run((txn) => {
       const record = txn.get(DB, 'indexes', 'fixed')!;
       txn.write(DB, 'indexes', 'fixed', 'update', { ...record.fields, unique: true }, record.hidden);
     });
-    expect(manager.lookup(DB, 'fixed')!.fields['unique']).toBe(true);
+    expect(manager.lookup(DB, 'fixed')!.fields.unique).toBe(true);
   });
 
   it('forgets a deleted index: no lookup by name or id, not listed, later writes do not reach it', async () => {

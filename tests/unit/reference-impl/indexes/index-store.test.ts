@@ -27,13 +27,18 @@ const scenario: fc.Arbitrary<Scenario> = fc.integer({ min: 0, max: 2 }).chain((w
     reverse: fc.array(fc.boolean(), { minLength: width, maxLength: width }),
     tuples: fc
       .uniqueArray(fc.integer({ min: 1, max: 500 }), { maxLength: 40 })
-      .chain((ids) => fc.tuple(...ids.map((id) => fc.array(scalar, { minLength: width, maxLength: width }).map((vs): IndexTuple => [...vs, docRef(id)])))),
+      .chain((ids) =>
+        fc.tuple(...ids.map((id) => fc.array(scalar, { minLength: width, maxLength: width }).map((vs): IndexTuple => [...vs, docRef(id)]))),
+      ),
   }),
 );
 
 function load(s: Scenario): IndexStore {
   const store = new IndexStore(s.reverse);
-  store.apply([], s.tuples.map((t) => ({ terms: [], values: t.slice(0, -1), ref: t[t.length - 1] as Ref })));
+  store.apply(
+    [],
+    s.tuples.map((t) => ({ terms: [], values: t.slice(0, -1), ref: t[t.length - 1] as Ref })),
+  );
   return store;
 }
 
@@ -88,20 +93,26 @@ describe('IndexStore.paginate against sort + slice', () => {
 
   it('a page from any cursor equals slicing the sorted tuples at that cursor', () => {
     fc.assert(
-      fc.property(scenario, fc.integer({ min: 0, max: 6 }), fc.array(scalar, { maxLength: 3 }), fc.boolean(), (s, size, cursor, backward) => {
-        const sorted = [...s.tuples].sort((a, b) => compareTuples(a, b, s.reverse));
-        const store = load(s);
-        if (backward) {
-          const below = sorted.filter((t) => compareTuples(t, cursor, s.reverse) < 0);
-          const page = store.paginate([], { size, before: cursor });
-          expect(page.data).toEqual(below.slice(Math.max(0, below.length - size)));
-        } else {
-          const from = sorted.filter((t) => compareTuples(t, cursor, s.reverse) >= 0);
-          const page = store.paginate([], { size, after: cursor });
-          expect(page.data).toEqual(from.slice(0, size));
-          expect(page.after).toEqual(size === 0 ? cursor : from[size]);
-        }
-      }),
+      fc.property(
+        scenario,
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(scalar, { maxLength: 3 }),
+        fc.boolean(),
+        (s, size, cursor, backward) => {
+          const sorted = [...s.tuples].sort((a, b) => compareTuples(a, b, s.reverse));
+          const store = load(s);
+          if (backward) {
+            const below = sorted.filter((t) => compareTuples(t, cursor, s.reverse) < 0);
+            const page = store.paginate([], { size, before: cursor });
+            expect(page.data).toEqual(below.slice(Math.max(0, below.length - size)));
+          } else {
+            const from = sorted.filter((t) => compareTuples(t, cursor, s.reverse) >= 0);
+            const page = store.paginate([], { size, after: cursor });
+            expect(page.data).toEqual(from.slice(0, size));
+            expect(page.after).toEqual(size === 0 ? cursor : from[size]);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -154,7 +165,10 @@ describe('entriesFor', () => {
   it('fans out array terms, gives missing terms null, and drops all-null term rows', () => {
     const doc = { ref: docRef(1), data: { tag: ['x', 'y', 'x'], score: 5n } };
     const entries = entriesFor(definition, doc);
-    expect(entries.map((e) => e.terms)).toEqual([['x', null], ['y', null]]);
+    expect(entries.map((e) => e.terms)).toEqual([
+      ['x', null],
+      ['y', null],
+    ]);
     expect(entriesFor(definition, { ref: docRef(2), data: { score: 1n } })).toEqual([]);
   });
 
@@ -163,10 +177,19 @@ describe('entriesFor', () => {
   });
 
   it('reads an object at a value path as null and an array as its elements, unless the value says mva: false', () => {
-    const byDefault = parseIndexDefinition({ name: 'd', source: users, values: [{ field: ['data', 'v'] }, { field: ['data', 'w'] }] }, { compileBinding: () => () => null });
-    const whole = parseIndexDefinition({ name: 'w', source: users, values: [{ field: ['data', 'v'], mva: false }] }, { compileBinding: () => () => null });
+    const byDefault = parseIndexDefinition(
+      { name: 'd', source: users, values: [{ field: ['data', 'v'] }, { field: ['data', 'w'] }] },
+      { compileBinding: () => () => null },
+    );
+    const whole = parseIndexDefinition(
+      { name: 'w', source: users, values: [{ field: ['data', 'v'], mva: false }] },
+      { compileBinding: () => () => null },
+    );
     expect(entriesFor(byDefault, { ref: docRef(1), data: { v: { k: 1n }, w: 'x' } }).map((e) => e.values)).toEqual([[null, 'x']]);
-    expect(entriesFor(byDefault, { ref: docRef(1), data: { v: [2n, [1n]], w: 'x' } }).map((e) => e.values)).toEqual([[2n, 'x'], [1n, 'x']]);
+    expect(entriesFor(byDefault, { ref: docRef(1), data: { v: [2n, [1n]], w: 'x' } }).map((e) => e.values)).toEqual([
+      [2n, 'x'],
+      [1n, 'x'],
+    ]);
     expect(entriesFor(whole, { ref: docRef(1), data: { v: { k: 1n } } }).map((e) => e.values)).toEqual([[{ k: 1n }]]);
     expect(entriesFor(whole, { ref: docRef(1), data: { v: [2n, 1n] } }).map((e) => e.values)).toEqual([[[2n, 1n]]]);
   });
@@ -174,17 +197,47 @@ describe('entriesFor', () => {
   it('refuses a binding no term or value uses, and an mva that is not a boolean', () => {
     const compileBinding = () => () => null;
     const lambda = new QueryValue('d', { var: 'd' });
-    expect(() => parseIndexDefinition({ name: 'u', source: [{ collection: users, fields: { b: lambda } }] }, { compileBinding })).toThrow(expect.objectContaining({ failures: [expect.objectContaining({ field: ['source', 0, 'fields', 'b'], code: 'unused binding' })] }));
-    expect(() => parseIndexDefinition({ name: 'm', source: users, values: [{ field: ['data', 'v'], mva: 'no' }] }, { compileBinding })).toThrow(expect.objectContaining({ failures: [expect.objectContaining({ field: ['values', 0, 'mva'], code: 'invalid type' })] }));
+    expect(() => parseIndexDefinition({ name: 'u', source: [{ collection: users, fields: { b: lambda } }] }, { compileBinding })).toThrow(
+      expect.objectContaining({ failures: [expect.objectContaining({ field: ['source', 0, 'fields', 'b'], code: 'unused binding' })] }),
+    );
+    expect(() =>
+      parseIndexDefinition({ name: 'm', source: users, values: [{ field: ['data', 'v'], mva: 'no' }] }, { compileBinding }),
+    ).toThrow(expect.objectContaining({ failures: [expect.objectContaining({ field: ['values', 0, 'mva'], code: 'invalid type' })] }));
   });
 
   it('ignores documents of collections no source names', () => {
-    expect(entriesFor(definition, { ref: new Ref('1', new Ref('other', new Ref('collections'))), data: { tag: 'x', score: 1n } })).toEqual([]);
+    expect(entriesFor(definition, { ref: new Ref('1', new Ref('other', new Ref('collections'))), data: { tag: 'x', score: 1n } })).toEqual(
+      [],
+    );
   });
 });
 
 describe('compareValues', () => {
-  const ascending: Value[] = [-Infinity, -(2n ** 63n), -0, 0, 1n, 1.5, 2n, Number.NaN, new Bytes(new Uint8Array([0])), new Bytes(new Uint8Array([0, 1])), 'a', 'B', [], [1n], {}, { a: 1n }, docRef(2), docRef(10), new Time(5n), new DateValue(1), false, true, null];
+  const ascending: Value[] = [
+    -Infinity,
+    -(2n ** 63n),
+    -0,
+    0,
+    1n,
+    1.5,
+    2n,
+    Number.NaN,
+    new Bytes(new Uint8Array([0])),
+    new Bytes(new Uint8Array([0, 1])),
+    'a',
+    'B',
+    [],
+    [1n],
+    {},
+    { a: 1n },
+    docRef(2),
+    docRef(10),
+    new Time(5n),
+    new DateValue(1),
+    false,
+    true,
+    null,
+  ];
   it('orders one value of each type as the real service does, numbers by value, with content order inside a type', () => {
     for (let i = 0; i < ascending.length; i++) {
       for (let j = 0; j < ascending.length; j++) {

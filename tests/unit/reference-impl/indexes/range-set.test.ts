@@ -7,15 +7,23 @@ import { ref, walkBackward, walkForward } from './set-walks.js';
 
 /** Tuples [v, ref] of an index with one value, elements v. */
 function valueSet(entries: ReadonlyArray<readonly [bigint, number]>, reverse: boolean): ArraySet {
-  return new ArraySet(entries.map(([v, id]) => ({ tuple: [v, ref(id)], element: v })), [reverse]);
+  return new ArraySet(
+    entries.map(([v, id]) => ({ tuple: [v, ref(id)], element: v })),
+    [reverse],
+  );
 }
 
 /** Model: the set's tuples in order, kept when within both bounds. */
 function model(set: ArraySet, lower: readonly Value[], upper: readonly Value[]): Value[] {
-  return set.tuples.filter((t) => compareToBound(t, lower, set.reverse) >= 0 && compareToBound(t, upper, set.reverse) <= 0).map((t) => set.element(t));
+  return set.tuples
+    .filter((t) => compareToBound(t, lower, set.reverse) >= 0 && compareToBound(t, upper, set.reverse) <= 0)
+    .map((t) => set.element(t));
 }
 
-const entries = fc.uniqueArray(fc.tuple(fc.bigInt({ min: 0n, max: 8n }), fc.integer({ min: 1, max: 40 })), { maxLength: 25, selector: ([, id]) => id });
+const entries = fc.uniqueArray(fc.tuple(fc.bigInt({ min: 0n, max: 8n }), fc.integer({ min: 1, max: 40 })), {
+  maxLength: 25,
+  selector: ([, id]) => id,
+});
 const bound = fc.oneof(
   fc.constant<Value[]>([]),
   fc.bigInt({ min: -1n, max: 9n }).map((v): Value[] => [v]),
@@ -36,13 +44,23 @@ describe('RangeSet', () => {
   });
 
   it('takes a bound shorter than the tuples as a prefix on both sides', () => {
-    const set = new ArraySet([1n, 2n, 3n].flatMap((v) => [{ tuple: [v, -v, ref(Number(v))], element: [v, -v] }]), [false, false]);
+    const set = new ArraySet(
+      [1n, 2n, 3n].flatMap((v) => [{ tuple: [v, -v, ref(Number(v))], element: [v, -v] }]),
+      [false, false],
+    );
     expect(walkForward(new RangeSet(set, [2n], [2n]), 5)).toEqual([[2n, -2n]]);
     expect(walkForward(new RangeSet(set, [2n, -1n], [3n]), 5)).toEqual([[3n, -3n]]);
   });
 
   it('ignores what a bound holds past the width of the tuples', () => {
-    const set = valueSet([[1n, 1], [1n, 2], [2n, 3]], false);
+    const set = valueSet(
+      [
+        [1n, 1],
+        [1n, 2],
+        [2n, 3],
+      ],
+      false,
+    );
     expect(walkForward(new RangeSet(set, [1n, ref(2), 'extra'], [2n, ref(3), 'extra']), 5)).toEqual([1n, 2n]);
   });
 });

@@ -27,12 +27,26 @@ function databaseId(path: string): DatabaseId {
 
 /** A database at `path` holding a collection, an index over it and three documents. */
 async function filled(path: string): Promise<void> {
-  const [parent, name] = path.includes('/') ? [path.slice(0, path.lastIndexOf('/')), path.slice(path.lastIndexOf('/') + 1)] : [undefined, path];
+  const [parent, name] = path.includes('/')
+    ? [path.slice(0, path.lastIndexOf('/')), path.slice(path.lastIndexOf('/') + 1)]
+    : [undefined, path];
   expect((await query({ create_database: { object: { name } } }, parent === undefined ? undefined : adminOf(parent))).status).toBe(201);
   const secret = adminOf(path);
   expect((await query({ create_collection: { object: { name: 'things' } } }, secret)).status).toBe(201);
-  expect((await query({ create_index: { object: { name: 'things_by_n', source: { collection: 'things' }, terms: [{ object: { field: ['data', 'n'] } }] } } }, secret)).status).toBe(201);
-  for (let n = 0; n < 3; n++) expect((await query({ create: { collection: 'things' }, params: { object: { data: { object: { n } } } } }, secret)).status).toBe(201);
+  expect(
+    (
+      await query(
+        {
+          create_index: {
+            object: { name: 'things_by_n', source: { collection: 'things' }, terms: [{ object: { field: ['data', 'n'] } }] },
+          },
+        },
+        secret,
+      )
+    ).status,
+  ).toBe(201);
+  for (let n = 0; n < 3; n++)
+    expect((await query({ create: { collection: 'things' }, params: { object: { data: { object: { n } } } } }, secret)).status).toBe(201);
 }
 
 function holdings(id: DatabaseId): { collections: number; indexes: number; events: number } {
@@ -54,7 +68,8 @@ describe('deleting a database', () => {
     const gone = databaseId('gone');
     const inner = databaseId('gone/inner');
     const kept = databaseId('kept');
-    for (const id of [gone, inner, kept]) expect(holdings(id)).toEqual({ collections: expect.any(Number), indexes: 1, events: expect.any(Number) });
+    for (const id of [gone, inner, kept])
+      expect(holdings(id)).toEqual({ collections: expect.any(Number), indexes: 1, events: expect.any(Number) });
     expect(holdings(inner).collections).toBeGreaterThan(0);
     const keptBefore = holdings(kept);
     const key = await query({ create_key: { object: { role: 'server' } } }, adminOf('gone'));

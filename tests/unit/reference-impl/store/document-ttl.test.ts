@@ -7,12 +7,18 @@ const USERS = 'collections/users';
 
 /** A live version written at `ts` whose ttl is `ttlMicros` (none when undefined). */
 function version(ts: bigint, ttlMicros?: bigint): DocumentVersion {
-  return { ts, action: 'create', fields: ttlMicros === undefined ? { data: {} } : { data: {}, ttl: Time.fromMicros(ttlMicros) }, hidden: {} };
+  return {
+    ts,
+    action: 'create',
+    fields: ttlMicros === undefined ? { data: {} } : { data: {}, ttl: Time.fromMicros(ttlMicros) },
+    hidden: {},
+  };
 }
 
 function storeWith(docs: Record<string, DocumentVersion>, collection = USERS): Store {
   const store = new Store();
-  for (const [id, after] of Object.entries(docs)) store.commit([{ ts: after.ts, database: ROOT_DATABASE, writes: [{ collection, id, action: 'create', before: undefined, after }] }]);
+  for (const [id, after] of Object.entries(docs))
+    store.commit([{ ts: after.ts, database: ROOT_DATABASE, writes: [{ collection, id, action: 'create', before: undefined, after }] }]);
   return store;
 }
 
@@ -46,7 +52,14 @@ describe('document ttl (DEC-067)', () => {
 
   it('a past version with a ttl put in by a history insert is judged too, in a database that had no ttl before', () => {
     const store = storeWith({ '1': version(10n) });
-    store.commit([{ ts: 20n, database: ROOT_DATABASE, writes: [], historyEdits: [{ kind: 'insert', collection: USERS, id: '1', version: version(5n, 8n) }] }]);
+    store.commit([
+      {
+        ts: 20n,
+        database: ROOT_DATABASE,
+        writes: [],
+        historyEdits: [{ kind: 'insert', collection: USERS, id: '1', version: version(5n, 8n) }],
+      },
+    ]);
     expect(ids(store.scanCollection(ROOT_DATABASE, USERS, 6n, 100n))).toEqual([]);
     expect(ids(store.scanCollection(ROOT_DATABASE, USERS, 12n, 100n))).toEqual(['1']);
   });

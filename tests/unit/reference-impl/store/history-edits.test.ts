@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { replayCommitLog } from '../../../../reference-impl/durability/recovery.js';
 import { encodeTransaction } from '../../../../reference-impl/durability/transaction-codec.js';
-import { NO_HIDDEN_FIELDS, Store, type CommitRecord, type DocumentVersion, type HistoryEdit } from '../../../../reference-impl/store/store.js';
+import {
+  NO_HIDDEN_FIELDS,
+  Store,
+  type CommitRecord,
+  type DocumentVersion,
+  type HistoryEdit,
+} from '../../../../reference-impl/store/store.js';
 import { Transaction } from '../../../../reference-impl/txn/transaction.js';
 
 const COLL = 'collections/things';
@@ -18,8 +24,16 @@ const times = (store: Store, id: string): Array<[bigint, string]> => store.versi
 function storeWithDocument(): { store: Store; seen: CommitRecord[] } {
   const store = new Store();
   const seen: CommitRecord[] = [];
-  store.commit([{ ts: 10n, database: '0', writes: [{ collection: COLL, id: '1', action: 'create', before: undefined, after: live(10n, 1n) }] }]);
-  store.commit([{ ts: 20n, database: '0', writes: [{ collection: COLL, id: '1', action: 'update', before: live(10n, 1n), after: { ...live(20n, 2n), action: 'update' } }] }]);
+  store.commit([
+    { ts: 10n, database: '0', writes: [{ collection: COLL, id: '1', action: 'create', before: undefined, after: live(10n, 1n) }] },
+  ]);
+  store.commit([
+    {
+      ts: 20n,
+      database: '0',
+      writes: [{ collection: COLL, id: '1', action: 'update', before: live(10n, 1n), after: { ...live(20n, 2n), action: 'update' } }],
+    },
+  ]);
   store.onCommit((record) => seen.push(record));
   return { store, seen };
 }
@@ -28,7 +42,12 @@ describe('store history edits', () => {
   it('inserts a past version in time order without telling listeners of a change to the newest version', () => {
     const { store, seen } = storeWithDocument();
     store.commit(edits(30n, put('1', live(5n, 0n)), put('1', gone(15n))));
-    expect(times(store, '1')).toEqual([[5n, 'create'], [10n, 'create'], [15n, 'delete'], [20n, 'update']]);
+    expect(times(store, '1')).toEqual([
+      [5n, 'create'],
+      [10n, 'create'],
+      [15n, 'delete'],
+      [20n, 'update'],
+    ]);
     expect(store.getDocument('0', COLL, '1', 7n)?.fields).toEqual({ data: { n: 0n } });
     expect(store.getDocument('0', COLL, '1', 16n)).toBeUndefined();
     expect(seen).toHaveLength(1);
@@ -39,14 +58,22 @@ describe('store history edits', () => {
   it('replaces the version at the same time, and reports a replaced newest version as a write from it to the new one', () => {
     const { store, seen } = storeWithDocument();
     store.commit(edits(30n, put('1', live(20n, 9n))));
-    expect(times(store, '1')).toEqual([[10n, 'create'], [20n, 'create']]);
-    expect(seen[0]!.writes).toEqual([{ collection: COLL, id: '1', action: 'create', before: { ...live(20n, 2n), action: 'update' }, after: live(20n, 9n) }]);
+    expect(times(store, '1')).toEqual([
+      [10n, 'create'],
+      [20n, 'create'],
+    ]);
+    expect(seen[0]!.writes).toEqual([
+      { collection: COLL, id: '1', action: 'create', before: { ...live(20n, 2n), action: 'update' }, after: live(20n, 9n) },
+    ]);
   });
 
   it('removes only a version of the named kind at exactly that time', () => {
     const { store } = storeWithDocument();
     store.commit(edits(30n, take('1', 10n, true), take('1', 11n, false)));
-    expect(times(store, '1')).toEqual([[10n, 'create'], [20n, 'update']]);
+    expect(times(store, '1')).toEqual([
+      [10n, 'create'],
+      [20n, 'update'],
+    ]);
     store.commit(edits(31n, take('1', 10n, false)));
     expect(times(store, '1')).toEqual([[20n, 'update']]);
   });
@@ -54,7 +81,9 @@ describe('store history edits', () => {
   it('removing the newest version reports the one before it; removing the last one reports a delete', () => {
     const { store, seen } = storeWithDocument();
     store.commit(edits(30n, take('1', 20n, false)));
-    expect(seen[0]!.writes).toEqual([{ collection: COLL, id: '1', action: 'create', before: { ...live(20n, 2n), action: 'update' }, after: live(10n, 1n) }]);
+    expect(seen[0]!.writes).toEqual([
+      { collection: COLL, id: '1', action: 'create', before: { ...live(20n, 2n), action: 'update' }, after: live(10n, 1n) },
+    ]);
     store.commit(edits(31n, take('1', 10n, false)));
     expect(seen[1]!.writes).toEqual([{ collection: COLL, id: '1', action: 'delete', before: live(10n, 1n), after: gone(10n) }]);
     expect(store.getDocument('0', COLL, '1', 40n)).toBeUndefined();
@@ -78,10 +107,18 @@ describe('transaction history edits', () => {
     txn.editHistory('0', put('1', live(12n, 5n)));
     txn.write('0', COLL, '1', 'update', { data: { n: 3n } }, NO_HIDDEN_FIELDS);
     const records = txn.commitRecords();
-    expect(records.map((r) => [r.writes.length, r.historyEdits?.length])).toEqual([[1, undefined], [0, 1]]);
+    expect(records.map((r) => [r.writes.length, r.historyEdits?.length])).toEqual([
+      [1, undefined],
+      [0, 1],
+    ]);
     expect(txn.hasWrites).toBe(true);
     store.commit(records);
-    expect(times(store, '1')).toEqual([[10n, 'create'], [12n, 'create'], [20n, 'update'], [30n, 'update']]);
+    expect(times(store, '1')).toEqual([
+      [10n, 'create'],
+      [12n, 'create'],
+      [20n, 'update'],
+      [30n, 'update'],
+    ]);
   });
 
   it('are refused in a read-only transaction', () => {

@@ -17,7 +17,8 @@ function populated(count: number): Store {
   };
   for (let id = 1; id <= count; id++) write(id, 1n, 'create', undefined);
   for (let id = 3; id <= count; id += 3) write(id, 2n, 'delete', store.getDocument(ROOT_DATABASE, COLLECTION, String(id), 1n));
-  for (let id = 5; id <= count; id += 5) if (id % 3 !== 0) write(id, 3n, 'update', store.getDocument(ROOT_DATABASE, COLLECTION, String(id), 2n));
+  for (let id = 5; id <= count; id += 5)
+    if (id % 3 !== 0) write(id, 3n, 'update', store.getDocument(ROOT_DATABASE, COLLECTION, String(id), 2n));
   return store;
 }
 
@@ -40,20 +41,28 @@ describe('store: collection walks', () => {
     expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, atTs, 'descending'))).toEqual(expectedIds(count, atTs).reverse());
   });
 
-  it.each([1, 2, 3, 31, 32, 33, 100, 1_000, 2_999, 3_000])('from id %s: ascending starts at the first id ≥ it, descending at the last id < it', (from) => {
-    const live = expectedIds(count, 3n);
-    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'ascending', String(from)))).toEqual(live.filter((id) => id >= from));
-    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', String(from)))).toEqual(live.filter((id) => id < from).reverse());
-  });
+  it.each([1, 2, 3, 31, 32, 33, 100, 1_000, 2_999, 3_000])(
+    'from id %s: ascending starts at the first id ≥ it, descending at the last id < it',
+    (from) => {
+      const live = expectedIds(count, 3n);
+      expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'ascending', String(from)))).toEqual(live.filter((id) => id >= from));
+      expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', String(from)))).toEqual(
+        live.filter((id) => id < from).reverse(),
+      );
+    },
+  );
 
   it.each([1, 65, 5_000])('the expected count (%s) sizes the read-ahead only, never what a walk yields', (expected) => {
     const live = expectedIds(count, 3n);
     expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'ascending', '7', expected))).toEqual(live.filter((id) => id >= 7));
-    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', '2900', expected))).toEqual(live.filter((id) => id < 2900).reverse());
+    expect(ids(store.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'descending', '2900', expected))).toEqual(
+      live.filter((id) => id < 2900).reverse(),
+    );
   });
 
   it('a walk yields the version live at its timestamp', () => {
-    const at = (atTs: bigint) => new Map([...store.walkCollection(ROOT_DATABASE, COLLECTION, atTs, 'ascending')].map(([id, v]) => [id, v.ts]));
+    const at = (atTs: bigint) =>
+      new Map([...store.walkCollection(ROOT_DATABASE, COLLECTION, atTs, 'ascending')].map(([id, v]) => [id, v.ts]));
     expect(at(2n).get('5')).toBe(1n);
     expect(at(3n).get('5')).toBe(3n);
     expect(at(1n).get('3')).toBe(1n);
@@ -65,9 +74,21 @@ describe('store: collection walks', () => {
     const walk = fresh.walkCollection(ROOT_DATABASE, COLLECTION, 3n, 'ascending');
     const seen = [Number(walk.next().value![0])];
     for (let id = 101; id <= 200; id++) {
-      fresh.commit([{ ts: 4n, database: ROOT_DATABASE, writes: [{ collection: COLLECTION, id: String(id), action: 'create', before: undefined, after: version(4n, 'create', id) }] }]);
+      fresh.commit([
+        {
+          ts: 4n,
+          database: ROOT_DATABASE,
+          writes: [{ collection: COLLECTION, id: String(id), action: 'create', before: undefined, after: version(4n, 'create', id) }],
+        },
+      ]);
     }
-    fresh.commit([{ ts: 4n, database: ROOT_DATABASE, writes: [{ collection: COLLECTION, id: '50', action: 'create', before: undefined, after: version(4n, 'create', 50) }] }]);
+    fresh.commit([
+      {
+        ts: 4n,
+        database: ROOT_DATABASE,
+        writes: [{ collection: COLLECTION, id: '50', action: 'create', before: undefined, after: version(4n, 'create', 50) }],
+      },
+    ]);
     for (const [id] of walk) seen.push(Number(id));
     expect(seen).toEqual(expectedIds(100, 3n));
   });
@@ -94,10 +115,17 @@ describe('store: id order', () => {
       fc.property(fc.uniqueArray(idArbitrary, { minLength: 1, maxLength: 60 }), fc.nat(), (given, pick) => {
         const store = new Store();
         for (const id of given) {
-          store.commit([{ ts: 1n, database: ROOT_DATABASE, writes: [{ collection: COLLECTION, id, action: 'create', before: undefined, after: version(1n, 'create', 0) }] }]);
+          store.commit([
+            {
+              ts: 1n,
+              database: ROOT_DATABASE,
+              writes: [{ collection: COLLECTION, id, action: 'create', before: undefined, after: version(1n, 'create', 0) }],
+            },
+          ]);
         }
         const sorted = [...given].sort(compareIds);
-        const walked = (direction: 'ascending' | 'descending', from?: string) => [...store.walkCollection(ROOT_DATABASE, COLLECTION, 1n, direction, from, 4)].map(([id]) => id);
+        const walked = (direction: 'ascending' | 'descending', from?: string) =>
+          [...store.walkCollection(ROOT_DATABASE, COLLECTION, 1n, direction, from, 4)].map(([id]) => id);
         expect(walked('ascending')).toEqual(sorted);
         expect(walked('descending')).toEqual([...sorted].reverse());
         expect(store.documentIds(ROOT_DATABASE, COLLECTION)).toEqual(sorted);

@@ -33,7 +33,11 @@ describe('SerialQueue', () => {
 
   it('releases the queue when a task throws before returning a promise', async () => {
     const queue = new SerialQueue();
-    await expect(queue.run((() => { throw new Error('sync'); }) as () => Promise<never>)).rejects.toThrow('sync');
+    await expect(
+      queue.run((() => {
+        throw new Error('sync');
+      }) as () => Promise<never>),
+    ).rejects.toThrow('sync');
     await expect(queue.run(async () => 1)).resolves.toBe(1);
   });
 
@@ -41,9 +45,11 @@ describe('SerialQueue', () => {
     const queue = new SerialQueue();
     expect(queue.runNow(() => 'now')).toBe('now');
     expect(queue.runNow(() => 'again')).toBe('again');
-    expect(() => queue.runNow(() => {
-      throw new Error('sync');
-    })).toThrow('sync');
+    expect(() =>
+      queue.runNow(() => {
+        throw new Error('sync');
+      }),
+    ).toThrow('sync');
     expect(queue.runNow(() => 'after a throw')).toBe('after a throw');
   });
 

@@ -17,7 +17,9 @@ describe('GenerationalWeakCache', () => {
   it('forgets entries two generations old, so it holds at most twice the generation size', () => {
     const cache = new GenerationalWeakCache<object, number>(3);
     const all = keys(7);
-    all.forEach((key, i) => cache.set(key, i));
+    all.forEach((key, i) => {
+      cache.set(key, i);
+    });
     // Generations: [0 1 2] dropped, [3 4 5] previous, [6] current.
     expect(all.map((key) => cache.get(key))).toEqual([undefined, undefined, undefined, 3, 4, 5, 6]);
   });

@@ -8,9 +8,18 @@ import { parseJson } from '../../../selfcheck/json-body.js';
 
 /** Wire values as the proxy hands them to a fault: parsed losslessly (`2` and `2.0` stay apart). */
 const wire = (text: string): unknown => parseJson(text);
-const ref = (collection: string, id: string) => wire(`{"@ref":{"id":"${id}","collection":{"@ref":{"id":"${collection}","collection":{"@ref":{"id":"collections"}}}}}}`);
+const ref = (collection: string, id: string) =>
+  wire(`{"@ref":{"id":"${id}","collection":{"@ref":{"id":"${collection}","collection":{"@ref":{"id":"collections"}}}}}}`);
 const NONE: OrderMistake = {};
-const index = (reverse: boolean[]): SeenIndex => ({ name: 'i', reverse, source: null, termPaths: [], termIsBinding: [], valuePaths: [], unique: false });
+const index = (reverse: boolean[]): SeenIndex => ({
+  name: 'i',
+  reverse,
+  source: null,
+  termPaths: [],
+  termIsBinding: [],
+  valuePaths: [],
+  unique: false,
+});
 
 /** `values` sorted by `compareValues` under `mistake`. */
 const sorted = (values: unknown[], mistake: OrderMistake = NONE) => [...values].sort((a, b) => compareValues(a, b, mistake));
@@ -43,7 +52,21 @@ describe('entryTypeOf', () => {
 
 describe('compareValues without a mistake', () => {
   it('orders types as the real service: numbers, bytes, strings, arrays, objects, refs, times, dates, booleans, nulls', () => {
-    const ascending = ['0.5', '1', '1.5', '{"@bytes":"AA=="}', '{"@bytes":"AAE="}', '"a"', '[1]', '{"a":1}', '{"@ref":{"id":"1"}}', '{"@ts":"2024-01-01T00:00:00Z"}', '{"@date":"2024-01-01"}', 'false', 'null'].map(wire);
+    const ascending = [
+      '0.5',
+      '1',
+      '1.5',
+      '{"@bytes":"AA=="}',
+      '{"@bytes":"AAE="}',
+      '"a"',
+      '[1]',
+      '{"a":1}',
+      '{"@ref":{"id":"1"}}',
+      '{"@ts":"2024-01-01T00:00:00Z"}',
+      '{"@date":"2024-01-01"}',
+      'false',
+      'null',
+    ].map(wire);
     expect(sorted([...ascending].reverse())).toEqual(ascending);
   });
 
@@ -53,7 +76,13 @@ describe('compareValues without a mistake', () => {
   });
 
   it('orders integers by value (beyond 2^53 too), decimals by value with -0 before 0, strings by collation', () => {
-    expect(sorted(['10', '9', '-1', '9007199254740993', '9007199254740992'].map(wire)).map(String)).toEqual(['-1', '9', '10', '9007199254740992', '9007199254740993']);
+    expect(sorted(['10', '9', '-1', '9007199254740993', '9007199254740992'].map(wire)).map(String)).toEqual([
+      '-1',
+      '9',
+      '10',
+      '9007199254740992',
+      '9007199254740993',
+    ]);
     expect(sorted(['0.0', '-0.0', '1.5', '-2.5'].map(wire)).map(String)).toEqual(['-2.5', '-0.0', '0.0', '1.5']);
     expect(sorted(['b', 'B', 'a', 'é', 'e'])).toEqual(['a', 'B', 'b', 'e', 'é'].sort(new Intl.Collator('en').compare));
     expect(compareValues('a', 'a', NONE)).toBe(0);
@@ -113,7 +142,9 @@ describe('each mistake changes only what it names', () => {
 
   it('refIdsAsText, timesAsText and trueBeforeFalse', () => {
     expect(compareValues(ref('c', '9'), ref('c', '10'), { refIdsAsText: true })).toBe(1);
-    expect(compareValues(wire('{"@ts":"2024-01-01T01:00:00+02:00"}'), wire('{"@ts":"2024-01-01T00:00:00Z"}'), { timesAsText: true })).toBe(1);
+    expect(compareValues(wire('{"@ts":"2024-01-01T01:00:00+02:00"}'), wire('{"@ts":"2024-01-01T00:00:00Z"}'), { timesAsText: true })).toBe(
+      1,
+    );
     expect(compareValues(true, false, { trueBeforeFalse: true })).toBe(-1);
     expect(compareValues(true, true, { trueBeforeFalse: true })).toBe(0);
   });

@@ -1,7 +1,14 @@
 // The events faults' building blocks, called directly with the requests, answers and stream events the proxy
 // hands them: each edit is shown changing what it targets and leaving everything else as it was.
 import { describe, expect, it } from 'vitest';
-import type { BufferedResponse, ExchangeContext, FaultHooks, JsonResponseContext, ProxiedRequest, StreamWriter } from '../../../selfcheck/fault.js';
+import type {
+  BufferedResponse,
+  ExchangeContext,
+  FaultHooks,
+  JsonResponseContext,
+  ProxiedRequest,
+  StreamWriter,
+} from '../../../selfcheck/fault.js';
 import {
   acceptRefusedQueries,
   addCreatedDocs,
@@ -40,7 +47,12 @@ import {
 } from '../../../selfcheck/faults/lib/event-rewrites.js';
 import { parseJson, stringifyJson } from '../../../selfcheck/json-body.js';
 
-const post = (path: string, body: unknown, headers: Record<string, string> = {}): ProxiedRequest => ({ method: 'POST', path, headers, body: Buffer.from(JSON.stringify(body)) });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}): ProxiedRequest => ({
+  method: 'POST',
+  path,
+  headers,
+  body: Buffer.from(JSON.stringify(body)),
+});
 const v4 = (expression: unknown) => post('/', expression);
 const fql = (query: unknown, headers: Record<string, string> = {}) => post('/query/1', { query }, headers);
 const feed = (body: unknown) => post('/feed/1', body);
@@ -49,9 +61,19 @@ const stream = (body: unknown) => post('/stream/1', body);
 const wire = (value: unknown): unknown => parseJson(JSON.stringify(value));
 /** A body as the suite would read it back. */
 const plain = (value: unknown): unknown => JSON.parse(stringifyJson(value));
-const ctx = (original: ProxiedRequest, status = 200, headers: Record<string, string> = {}): JsonResponseContext => ({ original, request: original, status, headers });
+const ctx = (original: ProxiedRequest, status = 200, headers: Record<string, string> = {}): JsonResponseContext => ({
+  original,
+  request: original,
+  status,
+  headers,
+});
 const exchange = (original: ProxiedRequest): ExchangeContext => ({ original, request: original });
-const response = (status: number, body: unknown): BufferedResponse => ({ status, headers: { 'x-txn-time': '7' }, body: Buffer.from(JSON.stringify(body)) });
+const response = (status: number, body: unknown): BufferedResponse => ({
+  status,
+  headers: { 'x-txn-time': '7' },
+  body: Buffer.from(JSON.stringify(body)),
+});
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
 const bodyOf = (res: BufferedResponse | undefined): any => (res === undefined ? undefined : JSON.parse(res.body.toString()));
 
 /** A writer that records what a stream hook emits; `pause` ends the stream (the suite left). */
@@ -82,9 +104,17 @@ async function throughStream(hooks: FaultHooks, events: unknown[], original = st
   return writer.emitted;
 }
 
-const docEvent = (id: string, txnTs: number, extra: Record<string, unknown> = {}) => ({ type: 'update', data: { '@doc': { id, n: { '@int': '1' } } }, txn_ts: txnTs, cursor: `c-${id}-${txnTs}`, ...extra });
+const docEvent = (id: string, txnTs: number, extra: Record<string, unknown> = {}) => ({
+  type: 'update',
+  data: { '@doc': { id, n: { '@int': '1' } } },
+  txn_ts: txnTs,
+  cursor: `c-${id}-${txnTs}`,
+  ...extra,
+});
 const errorEvent = (code: string) => ({ type: 'error', error: { code, message: 'm' } });
-const docRef = (collection: string, id: string) => ({ '@ref': { id, collection: { '@ref': { id: collection, collection: { '@ref': { id: 'collections' } } } } } });
+const docRef = (collection: string, id: string) => ({
+  '@ref': { id, collection: { '@ref': { id: collection, collection: { '@ref': { id: 'collections' } } } } },
+});
 
 describe('recognising requests, events and answers', () => {
   it('tells event requests and /query/1 apart by path, query string ignored', () => {
@@ -155,13 +185,19 @@ describe('recognising requests, events and answers', () => {
     expect(v4Writes(v4({ create: { collection: 'c' } }), 'create')).toBe(true);
     expect(v4Writes(v4([{ get: 1 }, { update: 1, params: {} }]), 'update')).toBe(true);
     expect(v4Writes(v4({ do: [{ create: 1 }] }), 'create')).toBe(false);
-    expect(v4Writes(v4({ create: { collection: 'c' } }), 'create', (target) => (target as { collection: string }).collection === 'd')).toBe(false);
+    expect(v4Writes(v4({ create: { collection: 'c' } }), 'create', (target) => (target as { collection: string }).collection === 'd')).toBe(
+      false,
+    );
     expect(v4Writes(fql('x'), 'create')).toBe(false);
   });
 
   it('tagged writes v4 plain values in the tagged event form: ints, longs, doubles, nested', () => {
     const value = parseJson('{"a":5,"b":[2147483648,-2147483648,1.5],"c":{"d":"s","e":true,"f":null}}');
-    expect(tagged(value)).toEqual({ a: { '@int': '5' }, b: [{ '@long': '2147483648' }, { '@int': '-2147483648' }, { '@double': '1.5' }], c: { d: 's', e: true, f: null } });
+    expect(tagged(value)).toEqual({
+      a: { '@int': '5' },
+      b: [{ '@long': '2147483648' }, { '@int': '-2147483648' }, { '@double': '1.5' }],
+      c: { d: 's', e: true, f: null },
+    });
   });
 });
 
@@ -179,9 +215,13 @@ describe('editing requests', () => {
 
   it('editFql rewrites a string query or the text pieces of a template, leaving values alone', () => {
     const hook = editFql((text) => text.replace('eventSource', 'eventsOn'))!;
-    expect(JSON.parse((hook(fql('Product.all().eventSource()')) as ProxiedRequest).body.toString())).toEqual({ query: 'Product.all().eventsOn()' });
+    expect(JSON.parse((hook(fql('Product.all().eventSource()')) as ProxiedRequest).body.toString())).toEqual({
+      query: 'Product.all().eventsOn()',
+    });
     const template = { fql: ['Product.where(.n > ', { value: 'eventSource' }, ').eventSource()'] };
-    expect(JSON.parse((hook(fql(template)) as ProxiedRequest).body.toString())).toEqual({ query: { fql: ['Product.where(.n > ', { value: 'eventSource' }, ').eventsOn()'] } });
+    expect(JSON.parse((hook(fql(template)) as ProxiedRequest).body.toString())).toEqual({
+      query: { fql: ['Product.where(.n > ', { value: 'eventSource' }, ').eventsOn()'] },
+    });
     expect(hook(fql('Product.all()'))).toBeUndefined();
     expect(hook(v4({ query: 'eventSource' }))).toBeUndefined();
   });
@@ -189,25 +229,38 @@ describe('editing requests', () => {
 
 describe('editing events', () => {
   const dropUpdates = editEvents((event) => (event.type === 'update' ? [] : undefined));
-  const splitAdds = editEvents((event) => (event.type === 'add' ? [event, { ...event, type: 'copy' }] : undefined), { feed: true, stream: false });
+  const splitAdds = editEvents((event) => (event.type === 'add' ? [event, { ...event, type: 'copy' }] : undefined), {
+    feed: true,
+    stream: false,
+  });
 
   it('edits every event of a feed page: dropping, keeping, splitting; unchanged pages are not counted', () => {
     const page = wire({ events: [{ type: 'add' }, { type: 'update' }, 7], cursor: 'c' });
     expect(plain(dropUpdates.json!(page, ctx(feed({}))))).toEqual({ events: [{ type: 'add' }, 7], cursor: 'c' });
-    expect(plain(splitAdds.json!(wire({ events: [{ type: 'add' }] }), ctx(feed({}))))).toEqual({ events: [{ type: 'add' }, { type: 'copy' }] });
+    expect(plain(splitAdds.json!(wire({ events: [{ type: 'add' }] }), ctx(feed({}))))).toEqual({
+      events: [{ type: 'add' }, { type: 'copy' }],
+    });
     expect(dropUpdates.json!(wire({ events: [{ type: 'add' }] }), ctx(feed({})))).toBeUndefined();
     expect(dropUpdates.json!(wire({ events: [{ type: 'update' }] }), ctx(fql('x')))).toBeUndefined();
   });
 
   it('edits stream events one by one, and only on the endpoints it names', async () => {
-    expect(await throughStream(dropUpdates, [{ type: 'add' }, { type: 'update' }, { type: 'remove' }])).toEqual([{ type: 'add' }, { type: 'remove' }]);
+    expect(await throughStream(dropUpdates, [{ type: 'add' }, { type: 'update' }, { type: 'remove' }])).toEqual([
+      { type: 'add' },
+      { type: 'remove' },
+    ]);
     expect(splitAdds.stream).toBeUndefined();
   });
 
   it('withoutErrorEvents removes the error events of one code from streams and feed pages', async () => {
     const hooks = withoutErrorEvents('limit_exceeded');
-    expect(await throughStream(hooks, [{ type: 'start' }, errorEvent('limit_exceeded'), errorEvent('permission_loss')])).toEqual([{ type: 'start' }, errorEvent('permission_loss')]);
-    expect(plain(hooks.json!(wire({ events: [errorEvent('limit_exceeded'), { type: 'add' }] }), ctx(feed({}))))).toEqual({ events: [{ type: 'add' }] });
+    expect(await throughStream(hooks, [{ type: 'start' }, errorEvent('limit_exceeded'), errorEvent('permission_loss')])).toEqual([
+      { type: 'start' },
+      errorEvent('permission_loss'),
+    ]);
+    expect(plain(hooks.json!(wire({ events: [errorEvent('limit_exceeded'), { type: 'add' }] }), ctx(feed({}))))).toEqual({
+      events: [{ type: 'add' }],
+    });
     expect(hooks.json!(wire({ events: [errorEvent('permission_loss')] }), ctx(feed({})))).toBeUndefined();
   });
 
@@ -237,8 +290,18 @@ describe('what the proxy learns from traffic', () => {
     expect(json(wire({ data: { '@stream': 'tok' }, txn_ts: 100 }), ctx(fql('Product.where(.n > 1).eventSource()')))).toBeUndefined();
     json(wire({ data: { '@stream': 'single' }, txn_ts: 200 }), ctx(fql({ fql: ['Set.single(Order.byId("1")).eventSource()'] })));
     json(wire({ data: { '@stream': 'ignored' }, txn_ts: 300 }), ctx(v4({ x: 1 })));
-    expect(traffic.createdAt).toEqual(new Map([['tok', 100n], ['single', 200n]]));
-    expect(traffic.collectionOf).toEqual(new Map([['tok', 'Product'], ['single', 'Order']]));
+    expect(traffic.createdAt).toEqual(
+      new Map([
+        ['tok', 100n],
+        ['single', 200n],
+      ]),
+    );
+    expect(traffic.collectionOf).toEqual(
+      new Map([
+        ['tok', 'Product'],
+        ['single', 'Order'],
+      ]),
+    );
     expect(traffic.lastToken).toBe('single');
 
     const add = { type: 'add', cursor: 'c1', data: { '@doc': { id: '1' } } };
@@ -259,14 +322,19 @@ describe('what the proxy learns from traffic', () => {
       { delete: docRef('c', '2') },
       { get: docRef('c', '3') },
     ];
-    const answer = wire({ resource: [
-      { ref: docRef('c', '1'), ts: 9, data: { n: 1 } },
-      { ref: docRef('c', '1'), ts: 9, data: { n: 2 } },
-      { ref: docRef('c', '2'), ts: 9, data: { n: 3 } },
-      { ref: docRef('c', '3'), ts: 9, data: { n: 4 } },
-    ] });
+    const answer = wire({
+      resource: [
+        { ref: docRef('c', '1'), ts: 9, data: { n: 1 } },
+        { ref: docRef('c', '1'), ts: 9, data: { n: 2 } },
+        { ref: docRef('c', '2'), ts: 9, data: { n: 3 } },
+        { ref: docRef('c', '3'), ts: 9, data: { n: 4 } },
+      ],
+    });
     expect(log.observe(answer, ctx(v4(expression), 200, { 'x-txn-time': '9' }))).toBeUndefined();
-    expect(plain(log.at('1', wire(9)))).toEqual([{ kind: 'create', data: { n: 1 } }, { kind: 'update', data: { n: 2 } }]);
+    expect(plain(log.at('1', wire(9)))).toEqual([
+      { kind: 'create', data: { n: 1 } },
+      { kind: 'update', data: { n: 2 } },
+    ]);
     expect(log.at('2', wire(9))).toEqual([{ kind: 'delete' }]);
     expect(log.at('3', wire(9))).toEqual([]);
     expect(log.at('1', wire(8))).toEqual([]);
@@ -298,7 +366,10 @@ describe('what the proxy learns from traffic', () => {
 describe('query faults', () => {
   it('refuseQueries turns a 200 to a matching FQL query into 400 invalid_receiver, keeping the other answer fields', () => {
     const hooks = refuseQueries(/eventSource\(\)/);
-    const refused = hooks.response!(response(200, { data: { '@stream': 't' }, static_type: 'EventSource', txn_ts: 5, summary: '' }), exchange(fql('Product.all().eventSource()')));
+    const refused = hooks.response!(
+      response(200, { data: { '@stream': 't' }, static_type: 'EventSource', txn_ts: 5, summary: '' }),
+      exchange(fql('Product.all().eventSource()')),
+    );
     expect(refused!.status).toBe(400);
     const body = bodyOf(refused);
     expect(body.error.code).toBe('invalid_receiver');
@@ -325,8 +396,14 @@ describe('query faults', () => {
 
   it('withoutPositions strips line:column positions from the message and summary of the named error codes only', () => {
     const hooks = withoutPositions(['invalid_query']);
-    const body = wire({ error: { code: 'invalid_query', message: 'bad token at 1:5' }, summary: 'error: bad\nat *query*:1:5, line 1 column 5' });
-    expect(plain(hooks.json!(body, ctx(fql('x'))))).toEqual({ error: { code: 'invalid_query', message: 'bad token at ' }, summary: 'error: bad\nat *query*:,  ' });
+    const body = wire({
+      error: { code: 'invalid_query', message: 'bad token at 1:5' },
+      summary: 'error: bad\nat *query*:1:5, line 1 column 5',
+    });
+    expect(plain(hooks.json!(body, ctx(fql('x'))))).toEqual({
+      error: { code: 'invalid_query', message: 'bad token at ' },
+      summary: 'error: bad\nat *query*:,  ',
+    });
     expect(hooks.json!(wire({ error: { code: 'abort', message: 'at 1:5' } }), ctx(fql('x')))).toBeUndefined();
     expect(hooks.json!(wire({ error: { code: 'invalid_query', message: 'at 1:5' } }), ctx(v4({})))).toBeUndefined();
   });
@@ -335,11 +412,14 @@ describe('query faults', () => {
 describe('faults that imitate a server with a different memory', () => {
   it('triggerRewrite edits data events with the writes the proxy saw for their document in their transaction', () => {
     const calls: unknown[] = [];
-    const hooks = triggerRewrite((event, writes) => {
+    const hooks = triggerRewrite((_event, writes) => {
       calls.push(writes.map((w) => w.kind));
       return writes.some((w) => w.kind === 'update') ? [] : undefined;
     });
-    hooks.json!(wire({ resource: { ref: docRef('c', '1'), ts: 50, data: { n: 2 } } }), ctx(v4({ update: docRef('c', '1'), params: {} }), 200, { 'x-txn-time': '50' }));
+    hooks.json!(
+      wire({ resource: { ref: docRef('c', '1'), ts: 50, data: { n: 2 } } }),
+      ctx(v4({ update: docRef('c', '1'), params: {} }), 200, { 'x-txn-time': '50' }),
+    );
     const page = wire({ events: [docEvent('1', 50), docEvent('1', 60), docEvent('2', 50)] });
     expect(plain(hooks.json!(page, ctx(feed({}))))).toEqual({ events: [docEvent('1', 60), docEvent('2', 50)] });
     expect(calls).toEqual([['update']]);
@@ -357,7 +437,9 @@ describe('faults that imitate a server with a different memory', () => {
     expect(await startAt(created)).toBeUndefined();
     expect(await startAt(created - 30n * 60n * 1_000_000n)).toBeUndefined();
     expect(await startAt(created - 1_000_000n, 'unknown')).toBeUndefined();
-    expect(await hooks.request!({ ...stream({}), body: Buffer.from(`{"token":"tok","start_ts":${created - 1_000_000n}}`) })).toBeUndefined();
+    expect(
+      await hooks.request!({ ...stream({}), body: Buffer.from(`{"token":"tok","start_ts":${created - 1_000_000n}}`) }),
+    ).toBeUndefined();
   });
 
   it('addCreatedDocs adds, in txn_ts order, add events for documents created since the source that the last page lacks', () => {
@@ -366,26 +448,46 @@ describe('faults that imitate a server with a different memory', () => {
     const json = hooks.json!;
     json(parseJson(`{"data":{"@stream":"tok"},"txn_ts":${sourceTs}}`), ctx(fql('Product.all().eventSource()')));
     const create = (id: string, collection: string, at: bigint, n: number) =>
-      json(wire({ resource: { ref: docRef(collection, id), ts: 1, data: { n } } }), ctx(v4({ create: { collection }, params: {} }), 201, { 'x-txn-time': String(at) }));
+      json(
+        wire({ resource: { ref: docRef(collection, id), ts: 1, data: { n } } }),
+        ctx(v4({ create: { collection }, params: {} }), 201, { 'x-txn-time': String(at) }),
+      );
     create('7', 'Product', sourceTs + 2_000_000n, 7);
     create('8', 'Order', sourceTs + 3_000_000n, 8);
     create('9', 'Product', sourceTs + 4_000_000n, 9);
     create('6', 'Product', sourceTs - 1n, 6);
-    const present = { type: 'add', data: { '@doc': { id: '9' } }, txn_ts: Number(sourceTs + 4_000_000n), cursor: 'last', stats: { read_ops: 1 } };
+    const present = {
+      type: 'add',
+      data: { '@doc': { id: '9' } },
+      txn_ts: Number(sourceTs + 4_000_000n),
+      cursor: 'last',
+      stats: { read_ops: 1 },
+    };
     const early = { type: 'add', data: { '@doc': { id: '5' } }, txn_ts: Number(sourceTs + 1_000_000n), cursor: 'c5', stats: {} };
     const page = parseJson(stringifyJson({ events: [early, present], cursor: 'last', has_next: false }));
-    const out = plain(json(page, ctx(feed({ token: 'tok' })))) as { events: { data: { '@doc': Record<string, unknown> }; txn_ts: number; cursor: string; stats: unknown }[] };
+    const out = plain(json(page, ctx(feed({ token: 'tok' })))) as {
+      events: { data: { '@doc': Record<string, unknown> }; txn_ts: number; cursor: string; stats: unknown }[];
+    };
     expect(out.events.map((e) => e.data['@doc'].id)).toEqual(['5', '7', '9']);
     const added = out.events[1]!;
     expect(added).toEqual({
       type: 'add',
-      data: { '@doc': { id: '7', coll: { '@mod': 'Product' }, ts: { '@time': new Date(Number((sourceTs + 2_000_000n) / 1000n)).toISOString() }, n: { '@int': '7' } } },
+      data: {
+        '@doc': {
+          id: '7',
+          coll: { '@mod': 'Product' },
+          ts: { '@time': new Date(Number((sourceTs + 2_000_000n) / 1000n)).toISOString() },
+          n: { '@int': '7' },
+        },
+      },
       txn_ts: Number(sourceTs + 2_000_000n),
       cursor: 'last',
       stats: { read_ops: 1 },
     });
     expect(json(parseJson(stringifyJson({ events: [early, present], has_next: true })), ctx(feed({ token: 'tok' })))).toBeUndefined();
-    expect(json(parseJson(stringifyJson({ events: [early, present], has_next: false })), ctx(feed({ token: 'tok', start_ts: 1 })))).toBeUndefined();
+    expect(
+      json(parseJson(stringifyJson({ events: [early, present], has_next: false })), ctx(feed({ token: 'tok', start_ts: 1 }))),
+    ).toBeUndefined();
     expect(json(parseJson(stringifyJson({ events: [early, present], has_next: false })), ctx(feed({ token: 'other' })))).toBeUndefined();
   });
 });

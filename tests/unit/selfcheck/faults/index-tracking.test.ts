@@ -18,10 +18,17 @@ import {
 } from '../../../selfcheck/faults/lib/index-tracking.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
-const v4 = (expression: unknown): ProxiedRequest => ({ method: 'POST', path: '/', headers: {}, body: Buffer.from(JSON.stringify(expression)) });
+const v4 = (expression: unknown): ProxiedRequest => ({
+  method: 'POST',
+  path: '/',
+  headers: {},
+  body: Buffer.from(JSON.stringify(expression)),
+});
 /** A body as the proxy hands it to a JSON hook: parsed losslessly. */
 const wire = (value: unknown): unknown => parseJson(JSON.stringify(value));
-const docRef = (collection: string, id: string) => ({ '@ref': { id, collection: { '@ref': { id: collection, collection: { '@ref': { id: 'collections' } } } } } });
+const docRef = (collection: string, id: string) => ({
+  '@ref': { id, collection: { '@ref': { id: collection, collection: { '@ref': { id: 'collections' } } } } },
+});
 const createIndex = (params: Record<string, unknown>) => ({ create_index: { object: params } });
 
 describe('isPage and topLevelPage', () => {
@@ -38,7 +45,12 @@ describe('isPage and topLevelPage', () => {
     const paginate = v4({ paginate: { match: { index: 'i' } } });
     expect(topLevelPage(body, { status: 200, original: paginate })).toBe(page);
     expect(topLevelPage(body, { status: 400, original: paginate })).toBeUndefined();
-    expect(topLevelPage(body, { status: 200, original: v4({ map: { lambda: 'x', expr: 1 }, collection: { paginate: { match: { index: 'i' } } } }) })).toBeUndefined();
+    expect(
+      topLevelPage(body, {
+        status: 200,
+        original: v4({ map: { lambda: 'x', expr: 1 }, collection: { paginate: { match: { index: 'i' } } } }),
+      }),
+    ).toBeUndefined();
     expect(topLevelPage({ resource: { ref: 1 } }, { status: 200, original: paginate })).toBeUndefined();
     expect(topLevelPage(body, { status: 200, original: { ...paginate, path: '/query/1' } })).toBeUndefined();
   });
@@ -54,7 +66,12 @@ describe('reading expressions', () => {
   });
 
   it('createIndexParams finds every create_index at any depth, wrapped or not', () => {
-    const expression = { do: [createIndex({ name: 'a' }), { let: [{ x: { create_index: { name: 'b' } } }], in: { create_collection: { object: { name: 'c' } } } }] };
+    const expression = {
+      do: [
+        createIndex({ name: 'a' }),
+        { let: [{ x: { create_index: { name: 'b' } } }], in: { create_collection: { object: { name: 'c' } } } },
+      ],
+    };
     expect(createIndexParams(expression)).toEqual([{ name: 'a' }, { name: 'b' }]);
     expect(createIndexParams({ create_collection: { object: { name: 'c' } } })).toEqual([]);
   });
@@ -144,7 +161,15 @@ describe('IndexDefinitions', () => {
       },
     ];
     const indexes = new IndexDefinitions();
-    indexes.observe(v4(createIndex({ name: 'b', source, terms: ['city', 'withDefault', 'computed', 'otherVar', 'missing'].map((name) => ({ object: { binding: name } })) })));
+    indexes.observe(
+      v4(
+        createIndex({
+          name: 'b',
+          source,
+          terms: ['city', 'withDefault', 'computed', 'otherVar', 'missing'].map((name) => ({ object: { binding: name } })),
+        }),
+      ),
+    );
     const seen = indexes.get('b')!;
     expect(seen.termPaths).toEqual([['data', 'city'], undefined, undefined, undefined, undefined]);
     expect(seen.termIsBinding).toEqual([true, true, true, true, true]);
@@ -153,7 +178,12 @@ describe('IndexDefinitions', () => {
 
   it('reads a binding path and the collection of a single source object sent without an array', () => {
     const indexes = new IndexDefinitions();
-    const source = { object: { collection: { collection: 'people' }, fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } } } };
+    const source = {
+      object: {
+        collection: { collection: 'people' },
+        fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } },
+      },
+    };
     indexes.observe(v4(createIndex({ name: 'lone', source, terms: [{ object: { binding: 'k' } }] })));
     expect(indexes.get('lone')!.termPaths).toEqual([['data', 'k']]);
     expect(indexes.get('lone')!.sourceCollection).toBe('people');
@@ -161,8 +191,21 @@ describe('IndexDefinitions', () => {
 
   it('knows no source collection for several sources, and no binding path then', () => {
     const indexes = new IndexDefinitions();
-    const bound = { object: { collection: { collection: 'a' }, fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } } } };
-    indexes.observe(v4(createIndex({ name: 'two', source: [bound, { object: { collection: { collection: 'b' } } }], terms: [{ object: { binding: 'k' } }] })));
+    const bound = {
+      object: {
+        collection: { collection: 'a' },
+        fields: { object: { k: { query: { lambda: 'd', expr: { select: ['data', 'k'], from: { var: 'd' } } } } } },
+      },
+    };
+    indexes.observe(
+      v4(
+        createIndex({
+          name: 'two',
+          source: [bound, { object: { collection: { collection: 'b' } } }],
+          terms: [{ object: { binding: 'k' } }],
+        }),
+      ),
+    );
     expect(indexes.get('two')!.sourceCollection).toBeUndefined();
     expect(indexes.get('two')!.termPaths).toEqual([undefined]);
   });
@@ -173,7 +216,10 @@ describe('IndexDefinitions', () => {
     expect(indexes.all()).toEqual([]);
     indexes.observe(v4({ do: [createIndex({ name: 'i', unique: true }), createIndex({ name: 'j' })] }));
     indexes.observe(v4(createIndex({ name: 'i' })));
-    expect(indexes.all().map((index) => [index.name, index.unique])).toEqual([['i', false], ['j', false]]);
+    expect(indexes.all().map((index) => [index.name, index.unique])).toEqual([
+      ['i', false],
+      ['j', false],
+    ]);
   });
 
   it('observes v4 queries only', () => {
@@ -262,11 +308,17 @@ describe('DocumentLedger', () => {
 
 describe('v4ErrorResponse', () => {
   it('keeps the other headers, sets the status, a JSON content type and the v4 errors body', () => {
-    const success: BufferedResponse = { status: 200, headers: { 'x-txn-time': '5', 'content-type': 'text/plain' }, body: Buffer.from('{"resource":1}') };
+    const success: BufferedResponse = {
+      status: 200,
+      headers: { 'x-txn-time': '5', 'content-type': 'text/plain' },
+      body: Buffer.from('{"resource":1}'),
+    };
     const error = v4ErrorResponse(success, 400, 'instance not unique', 'document is not unique.', ['create']);
     expect(error.status).toBe(400);
     expect(error.headers).toEqual({ 'x-txn-time': '5', 'content-type': 'application/json' });
-    expect(JSON.parse(error.body.toString())).toEqual({ errors: [{ position: ['create'], code: 'instance not unique', description: 'document is not unique.' }] });
+    expect(JSON.parse(error.body.toString())).toEqual({
+      errors: [{ position: ['create'], code: 'instance not unique', description: 'document is not unique.' }],
+    });
     expect(success.status).toBe(200);
     expect(JSON.parse(v4ErrorResponse(success, 404, 'instance not found', 'x').body.toString()).errors[0].position).toEqual([]);
   });

@@ -2,23 +2,56 @@
 // they tell which credential a request uses or find another with more rights.
 import { describe, expect, it } from 'vitest';
 import type { ProxiedRequest } from '../../../selfcheck/fault.js';
-import { isKeyRecord, KeyLedger, requestSecret, serverSecretFor, TokenLedger, withSecret } from '../../../selfcheck/faults/lib/key-ledger.js';
+import {
+  isKeyRecord,
+  KeyLedger,
+  requestSecret,
+  serverSecretFor,
+  TokenLedger,
+  withSecret,
+} from '../../../selfcheck/faults/lib/key-ledger.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
 const wire = (value: unknown): unknown => parseJson(JSON.stringify(value));
 const nativeRef = (collection: string, id: string) => ({ '@ref': { id, collection: { '@ref': { id: collection } } } });
-const userRef = (id: string) => ({ '@ref': { id, collection: { '@ref': { id: 'users', collection: { '@ref': { id: 'collections' } } } } } });
+const userRef = (id: string) => ({
+  '@ref': { id, collection: { '@ref': { id: 'users', collection: { '@ref': { id: 'collections' } } } } },
+});
 const dbRef = (name: string) => nativeRef('databases', name);
-const key = (id: string, secret: string, role: string, database?: unknown) => ({ ref: nativeRef('keys', id), ts: 1, role, secret, hashed_secret: 'h', ...(database === undefined ? {} : { database }) });
-const token = (id: string, secret: string, instance: unknown) => ({ ref: nativeRef('tokens', id), ts: 1, instance, secret, hashed_secret: 'h' });
-const withAuth = (authorization: string): ProxiedRequest => ({ method: 'POST', path: '/', headers: { authorization }, body: Buffer.alloc(0) });
+const key = (id: string, secret: string, role: string, database?: unknown) => ({
+  ref: nativeRef('keys', id),
+  ts: 1,
+  role,
+  secret,
+  hashed_secret: 'h',
+  ...(database === undefined ? {} : { database }),
+});
+const token = (id: string, secret: string, instance: unknown) => ({
+  ref: nativeRef('tokens', id),
+  ts: 1,
+  instance,
+  secret,
+  hashed_secret: 'h',
+});
+const withAuth = (authorization: string): ProxiedRequest => ({
+  method: 'POST',
+  path: '/',
+  headers: { authorization },
+  body: Buffer.alloc(0),
+});
 
 describe('KeyLedger', () => {
   it('learns keys with a secret and a string role from anywhere in an answer, once each', () => {
     const keys = new KeyLedger();
     keys.learnFrom(wire({ resource: [key('1', 's1', 'server'), { nested: key('2', 's2', 'client', dbRef('d')) }] }), 'creator');
     keys.learnFrom(wire({ resource: key('1', 's1', 'admin') }));
-    expect(keys.bySecret('s1')).toEqual({ secret: 's1', role: 'server', database: 'null', ref: JSON.stringify(nativeRef('keys', '1')), creator: 'creator' });
+    expect(keys.bySecret('s1')).toEqual({
+      secret: 's1',
+      role: 'server',
+      database: 'null',
+      ref: JSON.stringify(nativeRef('keys', '1')),
+      creator: 'creator',
+    });
     expect(keys.bySecret('s2')).toMatchObject({ role: 'client', database: JSON.stringify(dbRef('d')) });
     expect(keys.byRef(wire(nativeRef('keys', '2')))?.secret).toBe('s2');
     expect(keys.byRef(nativeRef('keys', '3'))).toBeUndefined();
@@ -28,7 +61,9 @@ describe('KeyLedger', () => {
     const keys = new KeyLedger();
     const withoutSecret = { ref: nativeRef('keys', '1'), ts: 1, role: 'server' };
     const roleRefs = { ...key('2', 's2', 'x'), role: nativeRef('roles', 'r') };
-    keys.learnFrom(wire({ resource: [withoutSecret, roleRefs, token('3', 's3', userRef('1')), { ...key('4', 's4', 'server'), ref: userRef('4') }] }));
+    keys.learnFrom(
+      wire({ resource: [withoutSecret, roleRefs, token('3', 's3', userRef('1')), { ...key('4', 's4', 'server'), ref: userRef('4') }] }),
+    );
     expect([keys.bySecret('s2'), keys.bySecret('s3'), keys.bySecret('s4')]).toEqual([undefined, undefined, undefined]);
     keys.learnFrom(wire(key('5', 's5', 'client')));
     expect('creator' in keys.bySecret('s5')!).toBe(false);
@@ -36,7 +71,14 @@ describe('KeyLedger', () => {
 
   it('sibling finds another key of the same database and role, not the key itself, not excepted ones', () => {
     const keys = new KeyLedger();
-    keys.learnFrom(wire([key('1', 'client-d', 'client', dbRef('d')), key('2', 'server-e', 'server', dbRef('e')), key('3', 'server-d', 'server', dbRef('d')), key('4', 'server-d2', 'server', dbRef('d'))]));
+    keys.learnFrom(
+      wire([
+        key('1', 'client-d', 'client', dbRef('d')),
+        key('2', 'server-e', 'server', dbRef('e')),
+        key('3', 'server-d', 'server', dbRef('d')),
+        key('4', 'server-d2', 'server', dbRef('d')),
+      ]),
+    );
     const client = keys.bySecret('client-d')!;
     expect(keys.sibling(client, 'server')?.secret).toBe('server-d');
     expect(keys.sibling(client, 'server', new Set(['server-d']))?.secret).toBe('server-d2');
@@ -71,8 +113,25 @@ describe('TokenLedger', () => {
   it('learns tokens with a secret, once each, in creation order with their issuer', () => {
     const tokens = new TokenLedger();
     tokens.learnFrom(wire({ resource: token('1', 't1', userRef('u1')) }), 'login-key');
-    tokens.learnFrom(wire({ resource: [token('1', 't1', userRef('u2')), token('2', 't2', userRef('u1')), { ref: nativeRef('tokens', '3'), ts: 1 }, key('4', 'k4', 'server')] }), undefined);
-    expect(tokens.bySecret('t1')).toEqual({ secret: 't1', ref: JSON.stringify(nativeRef('tokens', '1')), refValue: wire(nativeRef('tokens', '1')), instance: wire(userRef('u1')), issuer: 'login-key', order: 0 });
+    tokens.learnFrom(
+      wire({
+        resource: [
+          token('1', 't1', userRef('u2')),
+          token('2', 't2', userRef('u1')),
+          { ref: nativeRef('tokens', '3'), ts: 1 },
+          key('4', 'k4', 'server'),
+        ],
+      }),
+      undefined,
+    );
+    expect(tokens.bySecret('t1')).toEqual({
+      secret: 't1',
+      ref: JSON.stringify(nativeRef('tokens', '1')),
+      refValue: wire(nativeRef('tokens', '1')),
+      instance: wire(userRef('u1')),
+      issuer: 'login-key',
+      order: 0,
+    });
     expect(tokens.bySecret('t2')).toMatchObject({ order: 1, issuer: undefined });
     expect(tokens.bySecret('k4')).toBeUndefined();
     expect(tokens.bySecret(undefined)).toBeUndefined();
@@ -98,7 +157,14 @@ describe('TokenLedger', () => {
 describe('serverSecretFor', () => {
   const ledgers = () => {
     const keys = new KeyLedger();
-    keys.learnFrom(wire([key('1', 'server-key', 'server'), key('2', 'client-key', 'client'), key('3', 'admin-key', 'admin'), key('4', 'lonely-client', 'client', dbRef('d'))]));
+    keys.learnFrom(
+      wire([
+        key('1', 'server-key', 'server'),
+        key('2', 'client-key', 'client'),
+        key('3', 'admin-key', 'admin'),
+        key('4', 'lonely-client', 'client', dbRef('d')),
+      ]),
+    );
     const tokens = new TokenLedger();
     tokens.learnFrom(wire(token('10', 'by-server', userRef('u'))), 'server-key');
     tokens.learnFrom(wire(token('11', 'by-admin', userRef('u'))), 'admin-key');
