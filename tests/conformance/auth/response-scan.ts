@@ -1,6 +1,7 @@
 // Watches every exchange of a test file (hooks included) so a final check can prove that no secret created in
 // the file reappears after the answer that created it, and that no password the file sent ever comes back.
-import { observeExchanges, type Exchange } from '../../harness/index.js';
+import { expect } from 'vitest';
+import { check, observeExchanges, type Exchange } from '../../harness/index.js';
 
 function bodyText(exchange: Exchange): string {
   const parts = [exchange.response?.body, ...(exchange.events ?? [])].filter((part) => part !== undefined);
@@ -68,4 +69,18 @@ export function scanFileResponses(): ResponseScan {
       return { responses: answered.length, secrets: secrets.size, passwords: passwords.size };
     },
   };
+}
+
+/** The file's last test: no password it sent came back, no secret it created reappeared, and the scan saw some of each. */
+export function checkNoLeaks(scan: ResponseScan): void {
+  check(
+    ['AUTH-TOKEN-002', 'DOC-CRED-002', 'AUTH-PASSWORD-004', 'KEY-SECRET-005'],
+    'no response of this file contains a password it sent, nor a secret outside the answer that created it',
+    () => {
+      const coverage = scan.coverage();
+      expect(coverage.secrets).toBeGreaterThan(3);
+      expect(coverage.passwords).toBeGreaterThan(0);
+      expect(scan.leaks()).toEqual([]);
+    },
+  );
 }
