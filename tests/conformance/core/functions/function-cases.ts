@@ -1,6 +1,6 @@
 // What the function families' data-driven tests share: the shape of a case and the exact checks of an answer.
 import { expect } from 'vitest';
-import { stringifyWireJson, type Client, type Response } from '../../../harness/index.js';
+import { check, stringifyWireJson, type Client, type Response } from '../../../harness/index.js';
 import { expectProtocolError, expectQueryError } from '../../../harness/v4.js';
 
 /** A call and the value it answers; `ids` are the requirements the case checks, where a table mixes several. */
@@ -18,6 +18,29 @@ export interface ErrorCase {
   expr: unknown;
   position: unknown[];
   description: string;
+}
+
+/**
+ * One test per case of each table, in the describe block it is called from: each result case answers exactly its
+ * value, each error case 400 `invalid argument` at its position with its description.
+ */
+export function checkCases(client: () => Client, results: readonly ResultCase[], errors: readonly ErrorCase[] = []): void {
+  if (results.length > 0)
+    check.each(results)(
+      (c) => c.ids,
+      '$name',
+      async ({ expr, expected }) => {
+        expectResult(await client().query(expr), expected);
+      },
+    );
+  if (errors.length > 0)
+    check.each(errors)(
+      (c) => c.ids,
+      '$name answers invalid argument',
+      async ({ expr, position, description }) => {
+        expectInvalidArgument(await client().query(expr), position, description);
+      },
+    );
 }
 
 /** A 200 whose resource is exactly `expected` (integers are bigints, decimals numbers; -0 and 0 differ). */

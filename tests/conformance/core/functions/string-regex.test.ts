@@ -12,6 +12,7 @@ import {
   expectStoppedOrDone,
   type ErrorCase,
   type ResultCase,
+  checkCases,
 } from './function-cases.js';
 
 const SURROGATE_PAIR = '\uD801\uDC00';
@@ -581,21 +582,7 @@ const REGEX_ERRORS: readonly ErrorCase[] = [
 describe('Regular-expression string functions and NGram', () => {
   const t = useTenant();
 
-  check.each(REGEX_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(REGEX_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, REGEX_RESULTS, REGEX_ERRORS);
 
   // The limits below are this project's (MAYs): the real service builds these results, or runs until done or until
   // the query's deadline, so its answers are accepted too.

@@ -2,14 +2,7 @@
 import { describe } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
 import { literal } from '../../../harness/v4.js';
-import {
-  expectInvalidArgument,
-  expectRefusedOrBuilt,
-  expectRepeated,
-  expectResult,
-  type ErrorCase,
-  type ResultCase,
-} from './function-cases.js';
+import { expectRefusedOrBuilt, expectRepeated, expectResult, type ErrorCase, type ResultCase, checkCases } from './function-cases.js';
 
 const SURROGATE_PAIR = '\uD801\uDC00';
 const NATIVE_COLLECTIONS_REF = { '@ref': { id: 'collections' } };
@@ -618,21 +611,7 @@ const CONVERSION_ERRORS: readonly ErrorCase[] = [
 const t = useTenant();
 
 describe.concurrent('String functions', () => {
-  check.each(STRING_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(STRING_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, STRING_RESULTS, STRING_ERRORS);
 
   check(['FN-STR-013', 'FN-STR-001'], 'Repeat and Concat work on the results of other string functions', async () => {
     const expr = {
@@ -662,21 +641,7 @@ describe.concurrent('String functions', () => {
 });
 
 describe.concurrent('Conversion functions', () => {
-  check.each(CONVERSION_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(CONVERSION_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, CONVERSION_RESULTS, CONVERSION_ERRORS);
 
   check(['FN-CONV-004', 'FN-CONV-001'], 'ToNumber of ToString of an integer answers the integer', async () => {
     expectResult(await t.server.query({ to_number: { to_string: -9007199254740993n } }), -9007199254740993n);

@@ -4,7 +4,7 @@
 import { describe } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
 import { literal } from '../../../harness/v4.js';
-import { expectInvalidArgument, expectResult, type ErrorCase, type ResultCase } from './function-cases.js';
+import { expectResult, type ErrorCase, type ResultCase, checkCases } from './function-cases.js';
 
 const LONG_MAX = 9223372036854775807n;
 const LONG_MIN = -9223372036854775808n;
@@ -888,39 +888,11 @@ const ARITHMETIC_ERRORS: readonly ErrorCase[] = [
 const t = useTenant();
 
 describe.concurrent('Building times and dates', () => {
-  check.each(BUILD_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(BUILD_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, BUILD_RESULTS, BUILD_ERRORS);
 });
 
 describe.concurrent('Time and date conversions', () => {
-  check.each(CONVERSION_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(CONVERSION_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, CONVERSION_RESULTS, CONVERSION_ERRORS);
 
   check(['FN-TIME-006', 'FN-TIME-010'], 'ToTime of an integer and ToMillis are inverses', async () => {
     expectResult(await t.server.query({ to_millis: { to_time: -62135596800000n } }), -62135596800000n);
@@ -928,31 +900,11 @@ describe.concurrent('Time and date conversions', () => {
 });
 
 describe.concurrent('Time and date fields', () => {
-  check.each(FIELD_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
+  checkCases(() => t.server, FIELD_RESULTS);
 });
 
 describe.concurrent('Time arithmetic', () => {
-  check.each(ARITHMETIC_RESULTS)(
-    (c) => c.ids,
-    '$name',
-    async ({ expr, expected }) => {
-      expectResult(await t.server.query(expr), expected);
-    },
-  );
-
-  check.each(ARITHMETIC_ERRORS)(
-    (c) => c.ids,
-    '$name answers invalid argument',
-    async ({ expr, position, description }) => {
-      expectInvalidArgument(await t.server.query(expr), position, description);
-    },
-  );
+  checkCases(() => t.server, ARITHMETIC_RESULTS, ARITHMETIC_ERRORS);
 
   check(['FN-TIME-013', 'FN-TIME-017'], 'TimeDiff undoes TimeAdd', async () => {
     const start = ts('2021-06-15T08:30:00.25Z');
