@@ -68,21 +68,25 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
+/** A read-only evaluation context of `identity` at `ts`, in which the access policy decides what it may read. */
+function readContextAt(services: ServerServices, identity: Identity, ts: bigint): EvalContext {
+  return new EvalContext(
+    new Transaction(services.store, ts, true),
+    identity.database,
+    identity,
+    DEFAULT_API_VERSION,
+    services.evalServices,
+    Scope.EMPTY,
+    v4Evaluator,
+    new QueryLimits(services.evalServices.queryTimeLimitMs),
+  );
+}
+
 // Implements: EVT-ACCESS-001, EVT-ACCESS-005
 /** The AccessPolicy's read decision for `identity` (the consuming secret's), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
-    const txn = new Transaction(services.store, ts, true);
-    const ctx = new EvalContext(
-      txn,
-      identity.database,
-      identity,
-      DEFAULT_API_VERSION,
-      services.evalServices,
-      Scope.EMPTY,
-      v4Evaluator,
-      new QueryLimits(services.evalServices.queryTimeLimitMs),
-    );
+    const ctx = readContextAt(services, identity, ts);
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
     return Promise.resolve(
       services.access.allows(ctx, {
@@ -108,21 +112,11 @@ export async function sourceReadRefusal(
   plan: EventSourcePlan,
   atTs: bigint,
 ): Promise<string | undefined> {
-  const txn = new Transaction(services.store, atTs, true);
-  const ctx = new EvalContext(
-    txn,
-    identity.database,
-    identity,
-    DEFAULT_API_VERSION,
-    services.evalServices,
-    Scope.EMPTY,
-    v4Evaluator,
-    new QueryLimits(services.evalServices.queryTimeLimitMs),
-  );
+  const ctx = readContextAt(services, identity, atTs);
   const collection = userCollectionKey(plan.collection);
   if (plan.docId !== undefined) {
     const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));
-    const before = txn.get(identity.database, collection, plan.docId);
+    const before = ctx.txn.get(identity.database, collection, plan.docId);
     const allowed = await services.access.allows(ctx, {
       action: 'read',
       database: identity.database,

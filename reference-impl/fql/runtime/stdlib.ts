@@ -56,8 +56,8 @@ const MAX_PAGE_SIZE = 100_000;
 /** Modules of the native collections, by v10 name. */
 const NATIVE_OF_MODULE: ReadonlyMap<string, string> = new Map(Object.entries(NATIVE_MODULES).map(([native, module]) => [module, native]));
 
-/** Names a collection cannot have: the modules and types of FQL, and its keywords. */
-const RESERVED_IDENTIFIERS = new Set([
+/** The modules of FQL a name can refer to without a collection of that name. */
+const MODULES = new Set([
   ...NATIVE_OF_MODULE.keys(),
   'Time',
   'Date',
@@ -72,6 +72,11 @@ const RESERVED_IDENTIFIERS = new Set([
   'Int',
   'Long',
   'Double',
+]);
+
+/** Names a collection cannot have: the modules and types of FQL, and its keywords. */
+const RESERVED_IDENTIFIERS = new Set([
+  ...MODULES,
   'Float',
   'Bytes',
   'Query',
@@ -146,23 +151,6 @@ export function globalValue(rt: Interpreter, name: string): FqlValue | undefined
   if (rt.documents.collectionExists(name)) return new FqlModule(name, name);
   return undefined;
 }
-
-const MODULES = new Set([
-  ...NATIVE_OF_MODULE.keys(),
-  'Time',
-  'Date',
-  'Math',
-  'Set',
-  'Object',
-  'String',
-  'Number',
-  'Boolean',
-  'Array',
-  'Null',
-  'Int',
-  'Long',
-  'Double',
-]);
 
 function GLOBAL_FUNCTIONS(rt: Interpreter): Readonly<Record<string, NativeFunction>> {
   return {
