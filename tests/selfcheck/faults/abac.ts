@@ -35,6 +35,7 @@ import {
   withJsonBody,
   withStatus,
   onObjects,
+  validationFailedAnswer,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -344,19 +345,11 @@ export const code: FaultCode = {
       return privileges.length === 0 || privileges.some((p) => objectPayload(p)?.actions === undefined);
     },
     (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: ['create_role'],
-              code: 'validation failed',
-              description: 'document data is not valid.',
-              failures: [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }],
-            },
-          ],
-        }),
-        400,
-      ),
+      validationFailedAnswer(res, ['create_role'], {
+        field: ['privileges'],
+        code: 'value required',
+        description: 'Required value not found.',
+      }),
   ),
   'ABAC-DENIED-AT-FORM': withLedgers((ledgers) => ({
     json: rewriteJson(

@@ -40,6 +40,7 @@ import {
   withStatus,
   tsIsTxnTime,
   emptyPage,
+  validationFailedAnswer,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -165,20 +166,7 @@ export const code: FaultCode = {
   },
   'CRED-REJECTED': onResponse(
     (_res, ctx) => passwordsIn(v4Expression(ctx.original)).length > 0,
-    (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: [],
-              code: 'validation failed',
-              description: 'document data is not valid.',
-              failures: [{ field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }],
-            },
-          ],
-        }),
-        400,
-      ),
+    (res) => validationFailedAnswer(res, [], { field: ['credentials'], code: 'invalid field', description: 'Unknown field.' }),
   ),
   'GENERATED-ID-OVERWRITES-CHOSEN': generatedIdsOverwriteChosen,
   'DOC-DATA-INTEGERS-AS-DECIMALS': onJson(
@@ -517,19 +505,7 @@ export const code: FaultCode = {
     response: rewriteResponse(
       (_res, ctx) => collectionRenameObject(v4Expression(ctx.original)) !== undefined,
       (res) =>
-        withStatus(
-          withJsonBody(res, {
-            errors: [
-              {
-                position: [],
-                code: 'validation failed',
-                description: 'document data is not valid.',
-                failures: [{ field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }],
-              },
-            ],
-          }),
-          400,
-        ),
+        validationFailedAnswer(res, [], { field: ['name'], code: 'invalid value', description: 'Renaming collections is not supported.' }),
     ),
   }),
   'DOC-ID-ANY-STRING': onExpression((expression) => {
@@ -557,20 +533,7 @@ export const code: FaultCode = {
   'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
     (res, ctx) =>
       res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
-    (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: [],
-              code: 'validation failed',
-              description: 'document data is not valid.',
-              failures: [{ field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }],
-            },
-          ],
-        }),
-        400,
-      ),
+    (res) => validationFailedAnswer(res, [], { field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }),
   ),
   'NAME-ASCII-ONLY': onResponse(
     (res, ctx) => {
@@ -578,20 +541,7 @@ export const code: FaultCode = {
       const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
       return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
     },
-    (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: [],
-              code: 'validation failed',
-              description: 'document data is not valid.',
-              failures: [{ field: ['name'], code: 'invalid characters', description: 'Invalid name.' }],
-            },
-          ],
-        }),
-        400,
-      ),
+    (res) => validationFailedAnswer(res, [], { field: ['name'], code: 'invalid characters', description: 'Invalid name.' }),
   ),
   'COLL-UNDERSCORE-NAME-ACCEPTED': onExpression((expression) => {
     if (!isJsonObject(expression)) return 0;

@@ -19,6 +19,7 @@ import {
   withJsonBody,
   withStatus,
   onRecords,
+  validationFailedAnswer,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -223,19 +224,11 @@ export const code: FaultCode = {
       return named;
     },
     (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: ['create_function'],
-              code: 'validation failed',
-              description: 'document data is not valid.',
-              failures: [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }],
-            },
-          ],
-        }),
-        400,
-      ),
+      validationFailedAnswer(res, ['create_function'], {
+        field: ['role'],
+        code: 'invalid value',
+        description: "Role must be 'admin', 'server', 'client' or role refs.",
+      }),
   ),
   'UDF-RENAME-IGNORED': onExpression((expression) => {
     if (!isJsonObject(expression) || !isJsonObject(expression.update) || !('function' in expression.update)) return 0;

@@ -228,6 +228,16 @@ export function withJsonBody(response: BufferedResponse, body: unknown): Buffere
   return { ...response, headers: { ...response.headers, 'content-type': 'application/json' }, body: Buffer.from(stringifyJson(body)) };
 }
 
+/** The 400 `validation failed` answer a server gives for one invalid field of a written document, at `position`. */
+export function validationFailedAnswer(
+  response: BufferedResponse,
+  position: unknown[],
+  failure: { field: unknown[]; code: string; description: string },
+): BufferedResponse {
+  const error = { position, code: 'validation failed', description: 'document data is not valid.', failures: [failure] };
+  return withStatus(withJsonBody(response, { errors: [error] }), 400);
+}
+
 export function bodyJson(response: BufferedResponse): unknown {
   const parsed = tryParseJson(response.body);
   return parsed.ok ? parsed.value : undefined;
