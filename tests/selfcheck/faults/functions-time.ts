@@ -6,27 +6,6 @@ import { topLevelCall } from './lib/calls.js';
 import type { FaultCode } from './lib/table.js';
 import { isLosslessNumber } from 'lossless-json';
 
-const TIME_FORMS = [
-  'epoch',
-  'date',
-  'to_time',
-  'to_date',
-  'to_micros',
-  'to_millis',
-  'to_seconds',
-  'second',
-  'minute',
-  'hour',
-  'day_of_month',
-  'day_of_week',
-  'day_of_year',
-  'month',
-  'year',
-  'time_add',
-  'time_subtract',
-  'time_diff',
-];
-
 const TIMESTAMP_FORMS = [
   'to_micros',
   'to_millis',
@@ -42,6 +21,9 @@ const TIMESTAMP_FORMS = [
 ];
 
 const UNIT_FORMS = ['epoch', 'time_add', 'time_subtract', 'time_diff'];
+
+/** Every time function: those reading a timestamp, those taking a unit, and the conversions. */
+const TIME_FORMS = ['date', 'to_time', 'to_date', ...TIMESTAMP_FORMS, ...UNIT_FORMS];
 
 const MS_PER_DAY = 86_400_000;
 

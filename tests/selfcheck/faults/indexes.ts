@@ -38,6 +38,7 @@ import {
   withJsonBody,
   withStatus,
   onRecords,
+  recodeErrors,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -207,12 +208,7 @@ export const code: FaultCode = {
       createIndexParams(v4Expression(ctx.original)).some(
         (params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name),
       ),
-    (body) =>
-      v4Errors(body).reduce((n, error) => {
-        if (error.code !== 'validation failed') return n;
-        error.code = 'invalid argument';
-        return n + 1;
-      }, 0),
+    recodeErrors('validation failed', 'invalid argument'),
   ),
   'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) =>
     indexUpdateParams(expression).reduce((n, params) => {
@@ -483,12 +479,7 @@ export const code: FaultCode = {
             isJsonObject(binding) && isJsonObject(binding.query) && Array.isArray(binding.query.lambda) && binding.query.lambda.length > 1,
         ),
       ),
-    (body) =>
-      v4Errors(body).reduce((n, error) => {
-        if (error.code !== 'validation failed') return n;
-        error.code = 'invalid argument';
-        return n + 1;
-      }, 0),
+    recodeErrors('validation failed', 'invalid argument'),
   ),
   'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
@@ -606,12 +597,7 @@ export const code: FaultCode = {
   ),
   'IDX-UNIQUE-TOGGLE-WRONG-ERROR': onJson(
     (_body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
-    (body) =>
-      v4Errors(body).reduce((n, error) => {
-        if (error.code !== 'validation failed') return n;
-        error.code = 'instance not unique';
-        return n + 1;
-      }, 0),
+    recodeErrors('validation failed', 'instance not unique'),
   ),
   'IDX-SOURCE-FIRST-ONLY': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {

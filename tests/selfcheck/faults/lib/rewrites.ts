@@ -59,6 +59,16 @@ export function v4Errors(body: unknown): JsonObject[] {
   return body.errors.filter(isJsonObject);
 }
 
+/** An answer edit: each error coded `from` is coded `to`; answers how many were. */
+export function recodeErrors(from: string, to: string): (body: unknown) => number {
+  return (body) =>
+    v4Errors(body).reduce((n, error) => {
+      if (error.code !== from) return n;
+      error.code = to;
+      return n + 1;
+    }, 0);
+}
+
 export function hasErrorCode(body: unknown, code: string): boolean {
   return v4Errors(body).some((error) => error.code === code);
 }
