@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../../selfcheck/fault.js';
 import { CATALOGUE, FAULTS } from '../../selfcheck/faults/catalogue.js';
-import { faultList, LIST_FILE } from '../../selfcheck/faults/lib/list.js';
+import { faultList, LIST_FILE } from '../../selfcheck/faults/list.js';
 import { tableFile, tableText } from '../../selfcheck/faults/lib/table.js';
 
 const index = JSON.parse(readFileSync(new URL('../../../spec/requirements.json', import.meta.url), 'utf8')) as {

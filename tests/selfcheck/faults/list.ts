@@ -3,10 +3,10 @@
 // tables one row a line; a unit test checks both.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CATALOGUE } from '../catalogue.js';
-import { tableFile, tableText, type HooksKind } from './table.js';
+import { CATALOGUE } from './catalogue.js';
+import { tableFile, tableText, type HooksKind } from './lib/table.js';
 
-export const LIST_FILE = fileURLToPath(new URL('../LIST.md', import.meta.url));
+export const LIST_FILE = fileURLToPath(new URL('LIST.md', import.meta.url));
 
 const KINDS: readonly HooksKind[] = ['edit', 'failpoints', 'code'];
 
