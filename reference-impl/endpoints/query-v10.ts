@@ -261,10 +261,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
       }
       if (error.code === 'invalid_request') return sendV10Error(ctx, 400, 'invalid_request', error.message);
       const failures = error.details.constraintFailures ?? [];
-      const abort =
-        error.details.abort === undefined
-          ? {}
-          : { abort: encodeData(error.details.abort as M, format === 'decorated' ? 'decorated' : format) };
+      const abort = error.details.abort === undefined ? {} : { abort: encodeData(error.details.abort as M, format) };
       const answer = {
         error: { code: error.code, message: error.message, ...(failures.length > 0 ? { constraint_failures: failures } : {}), ...abort },
         summary: errorSummary(error.detail, query, error.span, failures),
@@ -272,7 +269,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         stats: v10QueryStats(performance.now() - started),
         schema_version: store.lastCommitTs,
       };
-      ctx.exchange.respond(400, headers, stringifyAnswer(answer, format === 'simple' ? 'simple' : 'tagged'));
+      ctx.exchange.respond(400, headers, stringifyAnswer(answer, format));
     }
   }
   return { path: '/query/1', auth: 'required', errors: 'v10', methods: { POST: post } };

@@ -43,7 +43,7 @@ export async function equalFql(reader: Existence, a: FqlValue, b: FqlValue): Pro
  * Negative, zero or positive; for values of unrelated types undefined, unless `total` (sorting), when the types'
  * own order decides.
  */
-export async function compareFql(_reader: Existence, a: FqlValue, b: FqlValue, total: boolean): Promise<number | undefined> {
+export function compareFql(a: FqlValue, b: FqlValue, total: boolean): number | undefined {
   return compareValues(a, b, total);
 }
 

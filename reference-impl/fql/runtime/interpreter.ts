@@ -11,7 +11,7 @@ import type { EvalContext } from '../../eval/context.js';
 import type { BinaryExpr, Expr, LambdaExpr, ProjectionField } from '../ast.js';
 import { FqlError, runtimeError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
-import { compareFql, equalFql } from './compare.js';
+import { compareFql, compareSync, equalFql } from './compare.js';
 import { convertV4Error, DocumentAccess } from './documents.js';
 import type { EventSourceSpec } from '../../event-source/plan.js';
 import { FqlSet, readSet, type ReadLimit, type SetReader, type StoredSource } from './sets.js';
@@ -342,7 +342,7 @@ export class Interpreter implements SetReader {
       case '<=':
       case '>':
       case '>=': {
-        const order = await compareFql(this, left, right, false);
+        const order = compareFql(left, right, false);
         if (order === undefined) return false;
         if (expr.operator === '<') return order < 0;
         if (expr.operator === '<=') return order <= 0;
@@ -399,7 +399,7 @@ export class Interpreter implements SetReader {
   }
 
   async compare(a: FqlValue, b: FqlValue): Promise<number> {
-    return (await compareFql(this, a, b, true)) ?? 0;
+    return compareSync(a, b);
   }
 
   equal(a: FqlValue, b: FqlValue): Promise<boolean> {
