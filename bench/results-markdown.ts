@@ -7,6 +7,8 @@ import type { BenchResult } from './bench-context.js';
 
 export interface BenchFileOutcome {
   file: string;
+  /** When this file's measurement started (ISO time). */
+  startedAt?: string;
   results: BenchResult[];
   error?: string;
   /** One-minute load averages when the file started and ended: a reader sees whether the machine was quiet. */
@@ -37,17 +39,18 @@ export interface RecordedResults {
   files: RecordedFile[];
 }
 
-/** The recorded results with every file of a full run replacing its earlier entry; a quick run changes nothing. */
+/**
+ * The recorded results with every file of a full run replacing its earlier entry; a quick run changes nothing, and a
+ * file that failed keeps its earlier figures with the failure beside them.
+ */
 export function mergeRun(recorded: RecordedResults, run: BenchRun): RecordedResults {
   if (run.quick) return recorded;
-  const fresh = run.files.map((f) => ({
-    ...f,
-    measuredAt: run.generatedAt,
-    cores: run.cores,
-    cpu: run.cpu,
-    node: run.node,
-    platform: run.platform,
-  }));
+  const earlier = new Map(recorded.files.map((f) => [f.file, f]));
+  const fresh = run.files.map((f): RecordedFile => {
+    const before = earlier.get(f.file);
+    if (f.error !== undefined && before !== undefined) return { ...before, error: f.error };
+    return { ...f, measuredAt: f.startedAt ?? run.generatedAt, cores: run.cores, cpu: run.cpu, node: run.node, platform: run.platform };
+  });
   const replaced = new Set(fresh.map((f) => f.file));
   const files = [...recorded.files.filter((f) => !replaced.has(f.file)), ...fresh].sort((a, b) => a.file.localeCompare(b.file));
   return { files };
@@ -68,9 +71,8 @@ function fileSection(f: RecordedFile): string[] {
     '',
     `Measured ${f.measuredAt}: ${f.cores} cores (${f.cpu ?? 'unknown cpu'}), node ${f.node}, ${f.platform}; load average ${load(f.loadBefore)} before, ${load(f.loadAfter)} after.`,
     '',
-    ...(f.error !== undefined
-      ? [`Failed: ${escapePipes(f.error)}`]
-      : ['| Figure | Value | Baseline | Ratio | CPU ratio | Goal | |', '|---|---|---|---|---|---|---|', ...rows]),
+    ...(f.error !== undefined ? [`Failed: ${escapePipes(f.error)}`, ''] : []),
+    ...(rows.length > 0 ? ['| Figure | Value | Baseline | Ratio | CPU ratio | Goal | |', '|---|---|---|---|---|---|---|', ...rows] : []),
     '',
   ];
 }

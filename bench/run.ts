@@ -34,15 +34,17 @@ for (const file of files) {
   const ctx = new BenchContext(opts.quick);
   process.stdout.write(`${file} … `);
   const started = Date.now();
+  const startedAt = new Date(started).toISOString();
   const loadBefore = loadavg()[0];
   try {
     const module = (await import(new URL(file, import.meta.url).href)) as { run(ctx: BenchContext): Promise<BenchResult[]> };
     const results = await module.run(ctx);
-    outcomes.push({ file, results, loadBefore, loadAfter: loadavg()[0] });
+    outcomes.push({ file, startedAt, results, loadBefore, loadAfter: loadavg()[0] });
     console.log(`${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     outcomes.push({
       file,
+      startedAt,
       results: [],
       error: error instanceof Error ? error.message : String(error),
       loadBefore,
@@ -91,14 +93,12 @@ const report = {
 };
 await writeFile(opts.report, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nwrote ${opts.report}`);
-// A quick run is a smoke test, not a measurement: only full runs are recorded, each file replacing its own figures.
-if (!opts.quick) {
-  const recordedPath = fileURLToPath(new URL('results.json', import.meta.url));
-  const earlier = JSON.parse(await readFile(recordedPath, 'utf8').catch(() => '{"files":[]}')) as RecordedResults;
-  const recorded = mergeRun(earlier, report);
-  await writeFile(recordedPath, `${JSON.stringify(recorded, null, 2)}\n`);
-  const results = fileURLToPath(new URL('RESULTS.md', import.meta.url));
-  await writeFile(results, renderResultsMarkdown(recorded));
-  console.log(`wrote ${results}`);
-}
+// Records what the run measured (mergeRun ignores a quick run, a smoke test rather than a measurement).
+const recordedPath = fileURLToPath(new URL('results.json', import.meta.url));
+const earlier = JSON.parse(await readFile(recordedPath, 'utf8').catch(() => '{"files":[]}')) as RecordedResults;
+const recorded = mergeRun(earlier, report);
+await writeFile(recordedPath, `${JSON.stringify(recorded, null, 2)}\n`);
+const resultsPath = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+await writeFile(resultsPath, renderResultsMarkdown(recorded));
+if (!report.quick) console.log(`wrote ${resultsPath}`);
 process.exit(outcomes.some((o) => o.error) ? 1 : 0);

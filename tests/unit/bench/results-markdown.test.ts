@@ -57,4 +57,20 @@ describe('bench/RESULTS.md', () => {
     expect(renderResultsMarkdown(second)).not.toContain('server exited');
     expect(mergeRun(second, run('2026-11-30T08:00:00.000Z', true, [throughput]))).toBe(second);
   });
+
+  it('dates each file by its own start, and a file that failed keeps its earlier figures beside the failure', () => {
+    const first = mergeRun(
+      { files: [] },
+      run('2026-11-28T12:30:00.000Z', false, [{ ...throughput, startedAt: '2026-11-28T12:10:00.000Z' }]),
+    );
+    expect(first.files[0]!.measuredAt).toBe('2026-11-28T12:10:00.000Z');
+    const failed = mergeRun(
+      first,
+      run('2026-11-29T08:00:00.000Z', false, [{ file: throughput.file, results: [], error: 'server exited' }]),
+    );
+    expect(failed.files[0]!.measuredAt).toBe('2026-11-28T12:10:00.000Z');
+    const text = renderResultsMarkdown(failed);
+    expect(text).toContain('Failed: server exited');
+    expect(text).toContain('| Create ratio | 32,043 req/s |');
+  });
 });
