@@ -33,6 +33,13 @@ describe('sets', () => {
       expect(await data(t.admin, `${coll}.where(.n < 2).forEach(d => ${coll}.create({ copy: d.n, marker: "${marker}" }))`)).toBeNull();
       expect(await data(t.admin, `${coll}.where(.marker == "${marker}").map(.copy).toArray()`)).toEqual([int(0), int(1)]);
       await ok(t.admin, `${coll}.where(.marker == "${marker}").forEach(.delete())`);
+      // Ids chosen out of creation order: id order, not creation order, decides.
+      const ordered = uniqueName('Ordered');
+      await ok(t.admin, `Collection.create({ name: "${ordered}" })`);
+      await ok(t.admin, `[${[300, 100, 200].map((id) => `${ordered}.create({ id: "${id}", n: ${id} })`).join(', ')}]`);
+      expect(await data(t.admin, `${ordered}.all().map(.n).toArray()`)).toEqual([int(100), int(200), int(300)]);
+      expect(await data(t.admin, `${ordered}.where(.n > 100).map(.n).toArray()`)).toEqual([int(200), int(300)]);
+      expect((await data(t.admin, `${ordered}.firstWhere(.n > 0)`))['@doc']).toMatchObject({ n: int(100) });
     },
   );
 
