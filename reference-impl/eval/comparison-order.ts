@@ -10,114 +10,18 @@
  * value1, key2, value2, … with keys in string order, then the smaller object first. A set is compared as the object
  * `{"@set": structure}` (the real service encodes set values that way).
  */
-import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
-import { compareDecimals, compareRefs, compareStrings, compareValues } from '../indexes/value-order.js';
+import type { Value } from '../values/value.js';
+import { compareValues } from '../indexes/value-order.js';
 import { EqualPairs } from './equal-pairs.js';
 
 const equalPairs = new EqualPairs();
 
-// Implements: FN-CMP-003
-/** Rank of each kind of value; refs, times, dates and lambdas keep the order of their storage tags. */
-const RANK = {
-  number: 0,
-  bytes: 1,
-  string: 2,
-  array: 3,
-  object: 4,
-  ref: 5,
-  time: 6,
-  date: 7,
-  lambda: 8,
-  boolean: 9,
-  null: 10,
-} as const;
-
-type Kind = keyof typeof RANK;
-
-function kindOf(v: Value): Kind {
-  if (v === null) return 'null';
-  switch (typeof v) {
-    case 'bigint':
-    case 'number':
-      return 'number';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'boolean';
-  }
-  if (Array.isArray(v)) return 'array';
-  if (v instanceof Ref) return 'ref';
-  if (v instanceof Time) return 'time';
-  if (v instanceof DateValue) return 'date';
-  if (v instanceof Bytes) return 'bytes';
-  if (v instanceof QueryValue) return 'lambda';
-  return 'object';
-}
-
-function sign(n: number): number {
-  return n < 0 ? -1 : n > 0 ? 1 : 0;
-}
-
-// Implements: FN-CMP-002
-function compareNumbers(a: bigint | number, b: bigint | number): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  return compareDecimals(Number(a), Number(b));
-}
-
-function compareArrays(a: readonly Value[], b: readonly Value[]): number {
-  if (equalPairs.known(a, b)) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const c = compare(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-  const c = sign(a.length - b.length);
-  if (c === 0) equalPairs.found(a, b);
-  return c;
-}
-
-function objectOf(v: ObjectValue | SetRef): ObjectValue {
-  return v instanceof SetRef ? { '@set': v.structure } : v;
-}
-
-function compareObjects(a: ObjectValue, b: ObjectValue): number {
-  if (equalPairs.known(a, b)) return 0;
-  const ka = Object.keys(a).sort(compareStrings);
-  const kb = Object.keys(b).sort(compareStrings);
-  const n = Math.min(ka.length, kb.length);
-  for (let i = 0; i < n; i++) {
-    const c = compareStrings(ka[i]!, kb[i]!) || compare(a[ka[i]!]!, b[kb[i]!]!);
-    if (c !== 0) return c;
-  }
-  const c = sign(ka.length - kb.length);
-  if (c === 0) equalPairs.found(a, b);
-  return c;
-}
-
-/** -1, 0 or 1 as `a` sorts before, with, or after `b` in the comparison order. */
+// Implements: FN-CMP-002, FN-CMP-003, FN-CMP-004
+/**
+ * -1, 0 or 1 as `a` sorts before, with, or after `b` in the comparison order: the index order, remembering the
+ * pairs of containers found equal, since a query's values may share their parts (Reduce's `[acc, acc]`).
+ */
 export function compareForComparison(a: Value, b: Value): number {
   equalPairs.start();
-  return compare(a, b);
-}
-
-// Implements: FN-CMP-003, FN-CMP-004
-function compare(a: Value, b: Value): number {
-  const ka = kindOf(a);
-  const kb = kindOf(b);
-  if (ka !== kb) return RANK[ka] < RANK[kb] ? -1 : 1;
-  switch (ka) {
-    case 'number':
-      return compareNumbers(a as bigint | number, b as bigint | number);
-    case 'array':
-      return compareArrays(a as Value[], b as Value[]);
-    case 'object':
-      return compareObjects(objectOf(a as ObjectValue | SetRef), objectOf(b as ObjectValue | SetRef));
-    case 'ref':
-      return compareRefs(a as Ref, b as Ref);
-    case 'null':
-      return 0;
-    default:
-      // Strings, booleans, bytes, times, dates and lambdas are ordered within their type as the index order does.
-      return compareValues(a, b);
-  }
+  return compareValues(a, b, equalPairs);
 }

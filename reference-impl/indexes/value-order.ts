@@ -133,14 +133,27 @@ export function compareRefs(a: Ref, b: Ref): number {
   return compareIds(a.id, b.id) || compareOptionalRefs(a.collection, b.collection) || compareOptionalRefs(a.database, b.database);
 }
 
+/**
+ * Pairs of containers already found equal during one comparison, so that values sharing their parts are not walked
+ * once per path to a part (the evaluator's comparisons pass one; index keys are never shared and pass none).
+ */
+export interface EqualPairMemo {
+  /** Counts a pair of containers about to be compared; true when it was already found equal. */
+  known(a: object, b: object): boolean;
+  found(a: object, b: object): void;
+}
+
 // Implements: ORD-CONTENT-004
-function compareArrays(a: readonly Value[], b: readonly Value[]): number {
+function compareArrays(a: readonly Value[], b: readonly Value[], memo: EqualPairMemo | undefined): number {
+  if (memo?.known(a, b)) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const c = compareValues(a[i], b[i]);
+    const c = compareValues(a[i], b[i], memo);
     if (c !== 0) return c;
   }
-  return sign(a.length - b.length);
+  const c = sign(a.length - b.length);
+  if (c === 0) memo?.found(a, b);
+  return c;
 }
 
 function sortedEntries(o: ObjectValue): [string, Value][] {
@@ -148,17 +161,20 @@ function sortedEntries(o: ObjectValue): [string, Value][] {
 }
 
 // Implements: ORD-CONTENT-005
-function compareObjects(a: ObjectValue, b: ObjectValue): number {
+function compareObjects(a: ObjectValue, b: ObjectValue, memo: EqualPairMemo | undefined): number {
+  if (memo?.known(a, b)) return 0;
   const ea = sortedEntries(a);
   const eb = sortedEntries(b);
   const n = Math.min(ea.length, eb.length);
   for (let i = 0; i < n; i++) {
     const [ka, va] = ea[i]!;
     const [kb, vb] = eb[i]!;
-    const c = compareStrings(ka, kb) || compareValues(va, vb);
+    const c = compareStrings(ka, kb) || compareValues(va, vb, memo);
     if (c !== 0) return c;
   }
-  return sign(ea.length - eb.length);
+  const c = sign(ea.length - eb.length);
+  if (c === 0) memo?.found(a, b);
+  return c;
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -182,7 +198,7 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
 
 // Implements: ORD-CONTENT-006, ORD-CONTENT-007, ORD-TYPE-009
 /** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
-export function compareValues(a: Value | undefined, b: Value | undefined): number {
+export function compareValues(a: Value | undefined, b: Value | undefined, memo?: EqualPairMemo): number {
   const ta = orderedTypeOf(a);
   const tb = orderedTypeOf(b);
   if (TYPE_RANK[ta] !== TYPE_RANK[tb]) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
@@ -197,10 +213,10 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case 'boolean':
       return a === b ? 0 : a === false ? -1 : 1;
     case 'array':
-      return compareArrays(a as Value[], b as Value[]);
+      return compareArrays(a as Value[], b as Value[], memo);
     case 'object':
     case 'set':
-      return compareObjects(objectOf(a as ObjectValue | SetRef), objectOf(b as ObjectValue | SetRef));
+      return compareObjects(objectOf(a as ObjectValue | SetRef), objectOf(b as ObjectValue | SetRef), memo);
     case 'ref':
       return compareRefs(a as Ref, b as Ref);
     case 'time':
