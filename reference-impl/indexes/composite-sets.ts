@@ -28,17 +28,9 @@ export function sourcesOf(set: OrderedSet, tuple: IndexTuple): readonly Value[] 
   return set.sources?.(tuple) ?? NO_SOURCES;
 }
 
-// Implements: PAGE-SOURCES-001
-/** A set read from one set value (a Match, Documents, …), which is the source of every one of its tuples. */
-export class SourcedSet implements OrderedSet {
-  private readonly own: readonly Value[];
-
-  constructor(
-    private readonly inner: OrderedSet,
-    source: Value,
-  ) {
-    this.own = [source];
-  }
+/** A set that walks another's tuples in its order: their elements and sources are the other set's. */
+abstract class DerivedSet implements OrderedSet {
+  constructor(protected readonly inner: OrderedSet) {}
 
   get reverse(): readonly boolean[] {
     return this.inner.reverse;
@@ -48,7 +40,25 @@ export class SourcedSet implements OrderedSet {
     return this.inner.element(tuple);
   }
 
-  sources(): readonly Value[] {
+  sources(tuple: IndexTuple): readonly Value[] {
+    return sourcesOf(this.inner, tuple);
+  }
+
+  abstract ascending(from?: IndexTuple): Iterator<IndexTuple>;
+  abstract descending(before?: IndexTuple): Iterator<IndexTuple>;
+}
+
+// Implements: PAGE-SOURCES-001
+/** A set read from one set value (a Match, Documents, …), which is the source of every one of its tuples. */
+export class SourcedSet extends DerivedSet {
+  private readonly own: readonly Value[];
+
+  constructor(inner: OrderedSet, source: Value) {
+    super(inner);
+    this.own = [source];
+  }
+
+  override sources(): readonly Value[] {
     return this.own;
   }
 
@@ -208,21 +218,7 @@ export class CombinedSet implements OrderedSet {
  * Each element once, represented by its first tuple in ascending order, in both directions: a walk from a
  * cursor inside a run of equal elements skips the run (its element belongs before the cursor).
  */
-export class DistinctSet implements OrderedSet {
-  constructor(private readonly inner: OrderedSet) {}
-
-  get reverse(): readonly boolean[] {
-    return this.inner.reverse;
-  }
-
-  element(tuple: IndexTuple): Value {
-    return this.inner.element(tuple);
-  }
-
-  sources(tuple: IndexTuple): readonly Value[] {
-    return sourcesOf(this.inner, tuple);
-  }
-
+export class DistinctSet extends DerivedSet {
   private key(tuple: IndexTuple): string {
     return valueKey(this.inner.element(tuple));
   }
@@ -255,22 +251,12 @@ export class DistinctSet implements OrderedSet {
 }
 
 /** The tuples of `inner` whose element passes `keep`. */
-export class FilteredSet implements OrderedSet {
+export class FilteredSet extends DerivedSet {
   constructor(
-    private readonly inner: OrderedSet,
+    inner: OrderedSet,
     private readonly keep: (element: Value, tuple: IndexTuple) => boolean,
-  ) {}
-
-  get reverse(): readonly boolean[] {
-    return this.inner.reverse;
-  }
-
-  element(tuple: IndexTuple): Value {
-    return this.inner.element(tuple);
-  }
-
-  sources(tuple: IndexTuple): readonly Value[] {
-    return sourcesOf(this.inner, tuple);
+  ) {
+    super(inner);
   }
 
   ascending(from?: IndexTuple): Iterator<IndexTuple> {
@@ -297,23 +283,13 @@ export function compareToBound(tuple: IndexTuple, bound: readonly Value[], rever
 
 // Implements: FN-SET-001, FN-SET-002, FN-SET-003, FN-SET-004, FN-SET-005
 /** The tuples of `inner` from `lower` to `upper`, both inclusive, in the set's order (`Range`, DEC-065). */
-export class RangeSet implements OrderedSet {
+export class RangeSet extends DerivedSet {
   constructor(
-    private readonly inner: OrderedSet,
+    inner: OrderedSet,
     private readonly lower: readonly Value[],
     private readonly upper: readonly Value[],
-  ) {}
-
-  get reverse(): readonly boolean[] {
-    return this.inner.reverse;
-  }
-
-  element(tuple: IndexTuple): Value {
-    return this.inner.element(tuple);
-  }
-
-  sources(tuple: IndexTuple): readonly Value[] {
-    return sourcesOf(this.inner, tuple);
+  ) {
+    super(inner);
   }
 
   *ascending(from?: IndexTuple): Iterator<IndexTuple> {
