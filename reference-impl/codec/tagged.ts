@@ -78,7 +78,7 @@ const NATIVE_COLLECTION_OF_MODULE: ReadonlyMap<string, NativeCollectionName> = n
 );
 
 /** Native collections whose documents are identified by name rather than id in v10 refs. */
-const NAMED_NATIVE_COLLECTIONS: ReadonlySet<string> = new Set([
+export const NAMED_NATIVE_COLLECTIONS: ReadonlySet<string> = new Set([
   'collections',
   'indexes',
   'databases',
@@ -176,7 +176,7 @@ function encodeDocumentFields(fields: ObjectValue): { [field: string]: Json } {
 }
 
 /** Shortest text that reads back as the same double; `NaN`, `Infinity`, `-Infinity` by name. */
-function formatDouble(n: number): string {
+export function formatDouble(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (n === Infinity) return 'Infinity';
   if (n === -Infinity) return '-Infinity';

@@ -5,7 +5,7 @@
  * span the real service points at (a call's argument list, a field's name, an identifier). Documents are read and
  * written through the v4 evaluation context (`eval/`), so access rules, write limits and history are the v4 API's.
  */
-import { DateValue, Time } from '../../values/value.js';
+import { DateValue, setField, Time } from '../../values/value.js';
 import { QueryError } from '../../errors/query-error.js';
 import type { EvalContext } from '../../eval/context.js';
 import type { BinaryExpr, Expr, LambdaExpr, ProjectionField } from '../ast.js';
@@ -118,7 +118,7 @@ export class Interpreter implements SetReader {
       }
       case 'object': {
         const out: FqlObject = {};
-        for (const entry of expr.entries) setOwn(out, entry.key, await this.evaluate(entry.value, env));
+        for (const entry of expr.entries) setField(out, entry.key, await this.evaluate(entry.value, env));
         return out;
       }
       // Implements: FQL-EXPR-007
@@ -388,7 +388,7 @@ export class Interpreter implements SetReader {
       throw runtimeError('invalid_type', span, `cannot project fields out of ${typeNameOf(value)}`);
     const scope = env.withThis(value);
     const out: FqlObject = {};
-    for (const field of fields) setOwn(out, field.name, await this.evaluate(field.value, scope));
+    for (const field of fields) setField(out, field.name, await this.evaluate(field.value, scope));
     return out;
   }
 
@@ -416,11 +416,6 @@ export class Interpreter implements SetReader {
     if (this.host.issueEventSource === undefined) throw runtimeError('invalid_receiver', span, 'event sources cannot be created here');
     return new EventSourceValue(await this.host.issueEventSource(spec, span), spec.collection, spec);
   }
-}
-
-function setOwn(target: FqlObject, key: string, value: FqlValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 export function arityText(count: number): string {

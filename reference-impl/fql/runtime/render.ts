@@ -5,16 +5,15 @@
  * `tagged` (`@int`, `@doc`, `@ref`, `@set`, `@mod`, `@stream`, …), `simple` (plain JSON; a missing document is
  * null) or `decorated` (FQL text, a string).
  */
-import { LosslessNumber } from 'lossless-json';
-import { formatDate, formatTime, type Json, type SimpleJson } from '../../codec/tagged.js';
+import { encodeSimple, encodeTagged, formatDate, formatTime, type Json, type SimpleJson } from '../../codec/tagged.js';
 import { javaDoubleToString } from '../../eval/java-text.js';
-import { Bytes, DateValue, Time } from '../../values/value.js';
+import { Bytes, DateValue, setField, Time } from '../../values/value.js';
 import { runtimeError, type FqlError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
 import type { Interpreter } from './interpreter.js';
 import { decodeSet, encodeSet } from './serialize.js';
 import { FqlSet } from './sets.js';
-import { globalValue } from './stdlib.js';
+import { DEFAULT_PAGE_SIZE, globalValue } from './stdlib.js';
 import {
   DocRef,
   EventSourceValue,
@@ -25,6 +24,7 @@ import {
   NativeFunction,
   NullWithCause,
   type FqlValue,
+  type PlainData,
 } from './values.js';
 
 /** A document read for the answer: its fields, `id` (or `name`), `coll` and `ts` first. */
@@ -65,26 +65,7 @@ export interface MObject {
   [field: string]: M;
 }
 
-export type M =
-  | null
-  | boolean
-  | string
-  | bigint
-  | number
-  | Time
-  | DateValue
-  | Bytes
-  | M[]
-  | MObject
-  | MDoc
-  | MRef
-  | MModule
-  | MPage
-  | MStream
-  | MFunction;
-
-/** Elements of a set rendered in an answer when nothing asks for another page size. */
-const ANSWER_PAGE_SIZE = 16;
+export type M = PlainData | M[] | MObject | MDoc | MRef | MModule | MPage | MStream | MFunction;
 
 export async function materialize(rt: Interpreter, value: FqlValue, insideDocument = false): Promise<M> {
   if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number')
@@ -108,10 +89,10 @@ export async function materialize(rt: Interpreter, value: FqlValue, insideDocume
   if (value instanceof FqlModule) return new MModule(value.name);
   if (value instanceof FqlSet) {
     // One past the page says whether another follows.
-    const all = await rt.elements(value.prefix(ANSWER_PAGE_SIZE + 1));
+    const all = await rt.elements(value.prefix(DEFAULT_PAGE_SIZE + 1));
     const data: M[] = [];
-    for (const item of all.slice(0, ANSWER_PAGE_SIZE)) data.push(await materialize(rt, item, insideDocument));
-    return new MPage(data, all.length > ANSWER_PAGE_SIZE ? pageCursor(value, ANSWER_PAGE_SIZE, ANSWER_PAGE_SIZE) : undefined);
+    for (const item of all.slice(0, DEFAULT_PAGE_SIZE)) data.push(await materialize(rt, item, insideDocument));
+    return new MPage(data, all.length > DEFAULT_PAGE_SIZE ? pageCursor(value, DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : undefined);
   }
   if (value instanceof EventSourceValue) return new MStream(value.token);
   if (value instanceof Lambda) return new MFunction('[function <lambda>]');
@@ -123,15 +104,10 @@ export async function materialize(rt: Interpreter, value: FqlValue, insideDocume
   }
   if (isFqlObject(value)) {
     const out: MObject = {};
-    for (const [key, field] of Object.entries(value)) setOwn(out, key, await materialize(rt, field, insideDocument));
+    for (const [key, field] of Object.entries(value)) setField(out, key, await materialize(rt, field, insideDocument));
     return out;
   }
   return null;
-}
-
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 // ---------------------------------------------------------------------------------------------- cursors
@@ -161,30 +137,17 @@ export function readCursor(rt: Interpreter, text: string, span: SourceSpan): { s
 
 // ---------------------------------------------------------------------------------------------- encodings
 
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-
-function formatDouble(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return 'Infinity';
-  if (n === -Infinity) return '-Infinity';
-  if (Object.is(n, -0)) return '-0.0';
-  const text = String(n);
-  return /[.eE]/.test(text) ? text : `${text}.0`;
-}
-
 function refFields(ref: MRef): Record<string, Json> {
   return ref.named ? { name: ref.id, coll: { '@mod': ref.coll } } : { id: ref.id, coll: { '@mod': ref.coll } };
 }
 
+/** Plain data, which the codec encodes as it encodes any value. */
+function isPlainData(value: M): value is PlainData {
+  return value === null || typeof value !== 'object' || value instanceof Time || value instanceof DateValue || value instanceof Bytes;
+}
+
 export function encodeTaggedM(value: M): Json {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
-  if (typeof value === 'bigint')
-    return value >= INT32_MIN && value <= INT32_MAX ? { '@int': value.toString() } : { '@long': value.toString() };
-  if (typeof value === 'number') return { '@double': formatDouble(value) };
-  if (value instanceof Time) return { '@time': formatTime(value) };
-  if (value instanceof DateValue) return { '@date': formatDate(value) };
-  if (value instanceof Bytes) return { '@bytes': Buffer.from(value.bytes).toString('base64') };
+  if (isPlainData(value)) return encodeTagged(value);
   if (Array.isArray(value)) return value.map(encodeTaggedM);
   if (value instanceof MDoc) return { '@doc': encodeFieldsTagged(value.fields) };
   if (value instanceof MRef) {
@@ -206,16 +169,12 @@ export function encodeTaggedM(value: M): Json {
 
 function encodeFieldsTagged(fields: MObject): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const [key, field] of Object.entries(fields)) setOwn(out, key, encodeTaggedM(field));
+  for (const [key, field] of Object.entries(fields)) setField(out, key, encodeTaggedM(field));
   return out;
 }
 
 export function encodeSimpleM(value: M): SimpleJson {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? new LosslessNumber(formatDouble(value)) : formatDouble(value);
-  if (value instanceof Time) return formatTime(value);
-  if (value instanceof DateValue) return formatDate(value);
-  if (value instanceof Bytes) return Buffer.from(value.bytes).toString('base64');
+  if (isPlainData(value)) return encodeSimple(value);
   if (Array.isArray(value)) return value.map(encodeSimpleM);
   if (value instanceof MDoc) return encodeFieldsSimple(value.fields);
   if (value instanceof MRef)
@@ -233,7 +192,7 @@ export function encodeSimpleM(value: M): SimpleJson {
 
 function encodeFieldsSimple(fields: MObject): Record<string, SimpleJson> {
   const out: Record<string, SimpleJson> = {};
-  for (const [key, field] of Object.entries(fields)) setOwn(out, key, encodeSimpleM(field));
+  for (const [key, field] of Object.entries(fields)) setField(out, key, encodeSimpleM(field));
   return out;
 }
 

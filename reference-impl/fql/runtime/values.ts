@@ -4,6 +4,7 @@
  * are the classes below: documents (references, read when used), nulls that remember why they are null, sets,
  * functions, modules (`Collection`, `Time`, a user collection `Product`, …) and event sources.
  */
+import { MODULE_OF_NATIVE_COLLECTION, NAMED_NATIVE_COLLECTIONS } from '../../codec/tagged.js';
 import type { DocumentVersion } from '../../store/store.js';
 import { Bytes, DateValue, isObjectValue, Time } from '../../values/value.js';
 import type { LambdaExpr } from '../ast.js';
@@ -11,23 +12,10 @@ import type { SourceSpan } from '../source-position.js';
 import type { EventSourceSpec } from '../../event-source/plan.js';
 import type { FqlSet } from './sets.js';
 
-export type FqlValue =
-  | null
-  | boolean
-  | string
-  | bigint
-  | number
-  | Time
-  | DateValue
-  | Bytes
-  | FqlValue[]
-  | FqlObject
-  | DocRef
-  | NullWithCause
-  | FqlSet
-  | FqlCallable
-  | FqlModule
-  | EventSourceValue;
+/** The shared value model's plain data, which every value encoding writes as it is. */
+export type PlainData = null | boolean | string | bigint | number | Time | DateValue | Bytes;
+
+export type FqlValue = PlainData | FqlValue[] | FqlObject | DocRef | NullWithCause | FqlSet | FqlCallable | FqlModule | EventSourceValue;
 
 export interface FqlObject {
   [field: string]: FqlValue;
@@ -36,28 +24,11 @@ export interface FqlObject {
 /** A user collection by name, or a native one (`collections`, `databases`, `keys`, …) by its store name. */
 export type CollectionHandle = { readonly kind: 'user'; readonly name: string } | { readonly kind: 'native'; readonly native: string };
 
-/** v10 module names of the native collections a document can belong to. */
-export const NATIVE_MODULES: Readonly<Record<string, string>> = {
-  collections: 'Collection',
-  databases: 'Database',
-  keys: 'Key',
-  tokens: 'Token',
-  credentials: 'Credential',
-  roles: 'Role',
-  functions: 'Function',
-  access_providers: 'AccessProvider',
-  indexes: 'Index',
-};
+/** v10 module names of the native collections a document can belong to (the codec's table, by any store name). */
+export const NATIVE_MODULES: Readonly<Record<string, string>> = MODULE_OF_NATIVE_COLLECTION;
 
 /** Native collections whose documents are named (`Collection.byName("x")`), not numbered. */
-export const NAMED_NATIVES: ReadonlySet<string> = new Set([
-  'collections',
-  'databases',
-  'roles',
-  'functions',
-  'access_providers',
-  'indexes',
-]);
+export const NAMED_NATIVES: ReadonlySet<string> = NAMED_NATIVE_COLLECTIONS;
 
 export function moduleNameOf(collection: CollectionHandle): string {
   return collection.kind === 'user' ? collection.name : (NATIVE_MODULES[collection.native] ?? collection.native);
