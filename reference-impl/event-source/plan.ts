@@ -9,7 +9,7 @@ import type { Json } from '../codec/tagged.js';
 import { runtimeError } from '../fql/fql-error.js';
 import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
 import { readPath } from '../fql/runtime/documents.js';
-import type { Interpreter } from '../fql/runtime/interpreter.js';
+import { checkArity, type Interpreter } from '../fql/runtime/interpreter.js';
 import { decodeSet, encodeSet, encodeValue, type GlobalLookup } from '../fql/runtime/serialize.js';
 import { type FqlSet, streamRefusal, type IndexDefinition, type SetOp } from '../fql/runtime/sets.js';
 import { DocRef, isNullish, Lambda, type FqlValue } from '../fql/runtime/values.js';
@@ -24,6 +24,11 @@ export interface EventSourceSpec {
 }
 
 export type EventChange = 'add' | 'update' | 'remove' | 'none';
+
+/** What a write is to a source: no event, or an event with its data (the source's functions run once for it). */
+export type Relevance = { readonly change: 'none' } | { readonly change: Exclude<EventChange, 'none'>; readonly data: FqlValue };
+
+const IRRELEVANT: Relevance = { change: 'none' };
 
 /** `.a.b.c` (a short-form lambda's body) → `["a", "b", "c"]`; undefined for anything else. */
 export function fieldPathOf(value: FqlValue): string[] | undefined {
@@ -74,17 +79,11 @@ export function eventSourceOf(
   }
   const watching = method === 'eventsOn' || method === 'changesOn';
   if (!watching) {
-    if (args.length !== 0)
-      throw runtimeError(
-        'invalid_function_invocation',
-        span,
-        `callee function expects no arguments, but ${args.length} ${args.length === 1 ? 'was' : 'were'} provided.`,
-      );
+    checkArity(0, args.length, span);
     return { collection, kind, set };
   }
   if (set.ops.length > 0) throw receiverError(method, 'it was not called on the source set.', span);
-  if (args.length === 0)
-    throw runtimeError('invalid_function_invocation', span, 'callee function expects at least 1 argument, but 0 were provided.');
+  checkArity([1, undefined], args.length, span);
   const paths = args.map((arg, i) => {
     const path = fieldPathOf(arg);
     if (path === undefined)
@@ -174,12 +173,14 @@ export class EventSourcePlan {
   }
 
   // Implements: EVT-TRIGGER-001, EVT-TRIGGER-002, EVT-TRIGGER-003, EVT-TRIGGER-004, EVT-TRIGGER-005, EVT-TRIGGER-006, EVT-TRIGGER-009
-  // Implements: EVT-TRIGGER-010, ESRC-ON-001
+  // Implements: EVT-TRIGGER-010, ESRC-ON-001, EVT-FIELD-004
   /**
    * The event a write causes, by the SD trigger table: `before`/`after` are the document before and after the
-   * write (null for a create / a delete). A write that changes none of the watched fields causes no event.
+   * write (null for a create / a delete). A write that changes none of the watched fields causes no event. The
+   * event's data is the document it shows (`after`, or `before` for a remove), or the value the source maps or
+   * projects it to, from the one run of the source's functions over that document (DEC-151).
    */
-  async relevant(rt: Interpreter, before: DocRef | null, after: DocRef | null): Promise<EventChange> {
+  async relevant(rt: Interpreter, before: DocRef | null, after: DocRef | null): Promise<Relevance> {
     const watched = this.watchedFields;
     if (before !== null && after !== null && watched !== undefined) {
       const was = await rt.documents.fields(before, NO_SPAN);
@@ -187,20 +188,13 @@ export class EventSourcePlan {
       const changed = watched.some(
         (path) => JSON.stringify(encodeValue(readPath(was, path))) !== JSON.stringify(encodeValue(readPath(is, path))),
       );
-      if (!changed) return 'none';
+      if (!changed) return IRRELEVANT;
     }
-    const wasMember = before !== null && (await this.run(rt, before)).member;
-    const isMember = after !== null && (await this.run(rt, after)).member;
-    if (wasMember && isMember) return 'update';
-    if (isMember) return 'add';
-    if (wasMember) return 'remove';
-    return 'none';
-  }
-
-  // Implements: EVT-FIELD-004
-  /** An event's data: the document, or the transformed value when the source maps or projects. */
-  async eventData(rt: Interpreter, doc: DocRef): Promise<FqlValue> {
-    return (await this.run(rt, doc)).value;
+    const was = before === null ? undefined : await this.run(rt, before);
+    const is = after === null ? undefined : await this.run(rt, after);
+    if (is?.member) return { change: was?.member ? 'update' : 'add', data: is.value };
+    if (was?.member) return { change: 'remove', data: was.value };
+    return IRRELEVANT;
   }
 
   // Implements: EVT-TRIGGER-006, EVT-TRIGGER-011

@@ -226,15 +226,15 @@ export class SourceConsumer {
     const beforeDoc = write.before ? new DocRef(collection, write.id, write.before) : null;
     const afterDoc = write.after.action === 'delete' ? null : new DocRef(collection, write.id, write.after);
     const rt = this.source.runtimeAt(ts);
-    const change = await plan.relevant(rt, beforeDoc, afterDoc);
-    if (change === 'none') return undefined;
+    const relevance = await plan.relevant(rt, beforeDoc, afterDoc);
+    if (relevance.change === 'none') return undefined;
+    const change = relevance.change;
     // A remove shows the document as it was just before it left the set (DEC-013).
-    const shown = change === 'remove' ? beforeDoc : afterDoc;
     const version = change === 'remove' ? write.before : write.after;
-    if (shown === null || version === undefined) return undefined;
+    if (version === undefined) return undefined;
     if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
     // Implements: FQL-SRC-002
-    const data = encodeTaggedM(await materialize(rt, await plan.eventData(rt, shown)));
+    const data = encodeTaggedM(await materialize(rt, relevance.data));
     if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
       throw new FqlError(
         'value_too_large',

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventSourcePlan, type EventChange } from '../../../../reference-impl/event-source/plan.js';
 import { FqlError } from '../../../../reference-impl/fql/fql-error.js';
 import { encodeTaggedM, materialize } from '../../../../reference-impl/fql/runtime/render.js';
@@ -62,12 +62,15 @@ function product(id: string, data: Record<string, Value>, coll = 'Product'): Doc
 }
 
 async function contains(p: EventSourcePlan, doc: DocRef): Promise<boolean> {
-  return (await p.relevant(rt(), null, doc)) === 'add';
+  return (await p.relevant(rt(), null, doc)).change === 'add';
 }
 
+/** The data of the event creating `doc`, tagged. */
 async function data(p: EventSourcePlan, doc: DocRef): Promise<unknown> {
   const runtime = rt();
-  return encodeTaggedM(await materialize(runtime, await p.eventData(runtime, doc)));
+  const relevance = await p.relevant(runtime, null, doc);
+  if (relevance.change === 'none') throw new Error('the document is not in the source');
+  return encodeTaggedM(await materialize(runtime, relevance.data));
 }
 
 describe('planning event sources', () => {
@@ -124,6 +127,31 @@ describe('planning event sources', () => {
     const p = await plan('let min = 5\nlet cat = "tools"\nProduct.byCategory(cat).where(.price >= min).eventSource()');
     expect(await contains(p, product('1', { category: 'tools', price: 5n }))).toBe(true);
     expect(await contains(p, product('1', { category: 'tools', price: 4n }))).toBe(false);
+  });
+
+  it("runs the source's functions once per document of an event, the data's run included (DEC-151)", async () => {
+    const p = await plan('Product.where(.price > 1).map(.name).eventSource()');
+    const runtime = rt();
+    const calls = vi.spyOn(runtime, 'call');
+    const before = product('7', { name: 'saw', price: 20n });
+    const after = product('7', { name: 'plane', price: 30n });
+    const events = [
+      [null, before],
+      [before, after],
+      [after, null],
+    ] as const;
+    const seen = [];
+    for (const [was, is] of events) {
+      calls.mockClear();
+      const relevance = await p.relevant(runtime, was, is);
+      seen.push({ relevance, calls: calls.mock.calls.length });
+    }
+    // where and map, once for each document the write has: one for a create or a delete, two for an update.
+    expect(seen).toEqual([
+      { relevance: { change: 'add', data: 'saw' }, calls: 2 },
+      { relevance: { change: 'update', data: 'plane' }, calls: 4 },
+      { relevance: { change: 'remove', data: 'plane' }, calls: 2 },
+    ]);
   });
 
   it('builds event data: the document, a map result, a projection, or any value a function computes', async () => {
@@ -324,12 +352,12 @@ describe('trigger table: which write causes which event', () => {
   it.each(triggerTable)('%s', async (_name, query, before, after, expected) => {
     const p = await plan(query.replaceAll('products_by_category', 'byCategory'));
     const version = (fields: Record<string, Value> | null) => (fields === null ? null : product('1', fields));
-    expect(await p.relevant(rt(), version(before), version(after))).toBe(expected);
+    expect((await p.relevant(rt(), version(before), version(after))).change).toBe(expected);
   });
 
   it('ignores documents of other collections and other ids', async () => {
-    expect(await (await plan('Product.all().eventSource()')).relevant(rt(), null, product('1', {}, 'Order'))).toBe('none');
-    expect(await (await plan('Set.single(Product.byId("2")).eventSource()')).relevant(rt(), null, product('1', {}))).toBe('none');
+    expect((await (await plan('Product.all().eventSource()')).relevant(rt(), null, product('1', {}, 'Order'))).change).toBe('none');
+    expect((await (await plan('Set.single(Product.byId("2")).eventSource()')).relevant(rt(), null, product('1', {}))).change).toBe('none');
   });
 
   it('reports a run-time fault of a predicate as an FqlError for an error event', async () => {

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeEventCursor, positionAfterTransaction } from '../../../../reference-impl/event-source/cursor.js';
 import { EventSourcePlan } from '../../../../reference-impl/event-source/plan.js';
 import { EventHistory, type HistoryTransaction } from '../../../../reference-impl/events/event-history.js';
 import { SourceConsumer, type ReadCheck } from '../../../../reference-impl/events/source-consumer.js';
+import { Interpreter } from '../../../../reference-impl/fql/runtime/interpreter.js';
 import { sourceSpec, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
@@ -63,6 +64,26 @@ describe('SourceConsumer', () => {
     expect((back.items[0]!.json.stats as { read_ops: number }).read_ops).toBe(2);
     fixture.commit([{ remove: 'Items', id: '1' }]);
     expect((await step()).items.map(shown)).toEqual([{ type: 'remove', n: '9' }]);
+  });
+
+  it("runs the source's functions once for each document of a write, also for the event's data (DEC-151)", async () => {
+    const { fixture, step } = await setup('Items.where(.n > 1).map(.n).eventSource()');
+    const calls = vi.spyOn(Interpreter.prototype, 'call');
+    try {
+      const counted = async () => {
+        calls.mockClear();
+        const items = (await step()).items.map((item) => ({ type: item.json.type, data: item.json.data }));
+        return { items, calls: calls.mock.calls.length };
+      };
+      fixture.commit([{ put: 'Items', id: '1', data: { n: 5n } }]);
+      // where and map over the created document.
+      expect(await counted()).toEqual({ items: [{ type: 'add', data: { '@int': '5' } }], calls: 2 });
+      fixture.commit([{ put: 'Items', id: '1', data: { n: 6n } }]);
+      // where and map over the document before and after the update.
+      expect(await counted()).toEqual({ items: [{ type: 'update', data: { '@int': '6' } }], calls: 4 });
+    } finally {
+      calls.mockRestore();
+    }
   });
 
   it('skips what the read check refuses but still counts it, and gives each event a cursor of its position', async () => {
