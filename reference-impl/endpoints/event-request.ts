@@ -3,15 +3,12 @@
  * role filter (the AccessPolicy, asked as the consuming secret's identity at the event's time), and the checks that
  * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
-import { v4Evaluator } from '../eval/evaluator.js';
-import { QueryLimits } from '../eval/query-limits.js';
-import { EvalContext, Scope } from '../eval/context.js';
 import type { Identity } from '../eval/identity.js';
-import { DEFAULT_API_VERSION } from '../codec/api-version.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, type EventSecret } from '../events/event-secret.js';
 import type { ReadCheck } from '../events/source-consumer.js';
 import type { EventSourcePlan } from '../event-source/plan.js';
+import { readContextAt } from '../fql/runtime/event-runtime.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
@@ -68,25 +65,11 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   };
 }
 
-/** A read-only evaluation context of `identity` at `ts`, in which the access policy decides what it may read. */
-function readContextAt(services: ServerServices, identity: Identity, ts: bigint): EvalContext {
-  return new EvalContext(
-    new Transaction(services.store, ts, true),
-    identity.database,
-    identity,
-    DEFAULT_API_VERSION,
-    services.evalServices,
-    Scope.EMPTY,
-    v4Evaluator,
-    new QueryLimits(services.evalServices.queryTimeLimitMs),
-  );
-}
-
 // Implements: EVT-ACCESS-001, EVT-ACCESS-005
 /** The AccessPolicy's read decision for `identity` (the consuming secret's), at the time of the version shown. */
 export function readCheckFor(services: ServerServices, identity: Identity): ReadCheck {
   return (collection, id, version, ts) => {
-    const ctx = readContextAt(services, identity, ts);
+    const ctx = readContextAt(services.store, services.evalServices, identity, ts);
     const ref = new Ref(id, new Ref(collection, new Ref('collections')));
     return Promise.resolve(
       services.access.allows(ctx, {
@@ -112,7 +95,7 @@ export async function sourceReadRefusal(
   plan: EventSourcePlan,
   atTs: bigint,
 ): Promise<string | undefined> {
-  const ctx = readContextAt(services, identity, atTs);
+  const ctx = readContextAt(services.store, services.evalServices, identity, atTs);
   const collection = userCollectionKey(plan.collection);
   if (plan.docId !== undefined) {
     const ref = new Ref(plan.docId, new Ref(plan.collection, new Ref('collections')));

@@ -7,19 +7,19 @@
  * and nothing it wrote is kept. As the real service's `FQL2Endpoint`, without typechecking.
  */
 import { stringify as stringifyLossless } from 'lossless-json';
-import { decodeSimple, decodeTagged, TaggedDecodeError, toValue, type Json } from '../codec/tagged.js';
+import { decodeSimple, decodeTagged, TaggedDecodeError, toValue } from '../codec/tagged.js';
 import { DEFAULT_API_VERSION } from '../codec/api-version.js';
 import { ProtocolError, QueryError } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
 import { requestLimits } from '../eval/query-limits.js';
-import { encodeEventSourceSpec, EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
+import { EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
 import type { EventService } from '../events/event-service.js';
 import { eventSecretOf } from '../events/event-secret.js';
 import { FqlError, runtimeError } from '../fql/fql-error.js';
 import { parseQuery } from '../fql/parser.js';
-import { canonicalQueryText, stableStringify, type QueryInput } from '../fql/query-input.js';
+import type { QueryInput } from '../fql/query-input.js';
 import { convertV4Error } from '../fql/runtime/documents.js';
 import { Interpreter } from '../fql/runtime/interpreter.js';
 import { decorate, encodeSimpleM, encodeTaggedM, materialize, type M } from '../fql/runtime/render.js';
@@ -29,7 +29,7 @@ import { Time, type Value } from '../values/value.js';
 import { sourceReadRefusal } from './event-request.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
-import { readJsonBody, sendV10Error, timedOutMessage, v10QueryStats } from './v10-responses.js';
+import { queryDeadlineMs, readJsonBody, sendV10Error, timedOutMessage, v10QueryStats } from './v10-responses.js';
 
 type Format = 'tagged' | 'simple' | 'decorated';
 
@@ -180,9 +180,8 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     const format = formatOf(ctx);
     const { transactions, store, evalServices } = ctx.services;
     const headers = { 'content-type': JSON_CONTENT_TYPE };
-    const timeoutHeader = ctx.exchange.request.headers['x-query-timeout-ms'];
-    const limits = requestLimits(timeoutHeader, evalServices.queryTimeLimitMs);
-    const timeoutMs = Math.min(timeoutHeader === undefined ? Infinity : Number(timeoutHeader), evalServices.queryTimeLimitMs);
+    const limits = requestLimits(queryDeadlineMs(ctx), evalServices.queryTimeLimitMs);
+    const timeoutMs = limits.limitMs;
     let txnTs = transactions.lastTs;
     let used: { read: number; written: number } = { read: 0, written: 0 };
     let sourceCollection: string | undefined;
@@ -207,10 +206,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
           // Creating a source needs read rights on its set, as in the real service (ESRC-ACCESS-001).
           const refusal = await sourceReadRefusal(ctx.services, identity, new EventSourcePlan(spec), txn.ts);
           if (refusal !== undefined) throw runtimeError('permission_denied', span, refusal);
-          const taggedArgs: Record<string, Json> = {};
-          for (const [name, value] of variables) taggedArgs[name] = encodeTaggedM(await materialize(rt, rt.documents.fromStored(value)));
-          const text = stableStringify({ query: canonicalQueryText(query, taggedArgs), source: encodeEventSourceSpec(spec) });
-          return events.issueToken(eventSecretOf(identity, ctx.services.authenticator), text, txn.ts);
+          return events.issueToken(eventSecretOf(identity, ctx.services.authenticator), spec, txn.ts);
         };
         const rt: Interpreter = new Interpreter({ ctx: evalCtx, now, issueEventSource });
         const args = new Map<string, FqlValue>([...variables].map(([name, value]) => [name, rt.documents.fromStored(value)]));

@@ -84,7 +84,8 @@ export function runV4(
   const { transactions, evalServices } = ctx.services;
   let failedAt = transactions.lastTs;
   const started = performance.now();
-  const limits = requestLimits(ctx.exchange.request.headers['x-query-timeout'], evalServices.queryTimeLimitMs);
+  const requestedMs = ctx.exchange.request.headers['x-query-timeout'];
+  const limits = requestLimits(requestedMs === undefined ? undefined : Number(requestedMs), evalServices.queryTimeLimitMs);
   let used: Transaction | undefined;
   const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
     ok: true,

@@ -39,7 +39,8 @@ export class QueryLimits {
 
   /** A deadline `limitMs` from now; the heap ceiling is the server's unless a test gives one. */
   constructor(
-    limitMs: number,
+    /** How long the query may run, from now. */
+    readonly limitMs: number,
     private readonly heapCeilingBytes = HEAP_CEILING_BYTES,
   ) {
     this.at = performance.now() + limitMs;
@@ -80,10 +81,9 @@ export class QueryLimits {
 
 // Implements: LIMIT-TIME-001
 /**
- * The limits of a request. Its deadline is `requestedMs` (its `x-query-timeout` header, already checked to be 1 to
- * 600000) when given and shorter than the server's `serverLimitMs`, else the server's limit.
+ * The limits of a request. Its deadline is `requestedMs` (its `x-query-timeout` or `x-query-timeout-ms` header,
+ * already checked to be 1 to 600000) when given and shorter than the server's `serverLimitMs`, else the server's limit.
  */
-export function requestLimits(requestedMs: string | undefined, serverLimitMs: number): QueryLimits {
-  const requested = requestedMs === undefined ? Infinity : Number(requestedMs);
-  return new QueryLimits(Math.min(requested, serverLimitMs));
+export function requestLimits(requestedMs: number | undefined, serverLimitMs: number): QueryLimits {
+  return new QueryLimits(Math.min(requestedMs ?? Infinity, serverLimitMs));
 }

@@ -1,8 +1,8 @@
 /**
  * Event source tokens (SD "Event source token"): opaque strings that carry what is needed to rebuild the
- * source — the database it belongs to, the canonical query text (`canonicalQueryText`), the creation
- * (snapshot) time in microseconds, and a random nonce so that running the same query twice gives different
- * tokens. An HMAC-SHA256 with a server key makes tokens tamper-evident: a forged, truncated or edited token is
+ * source — the database it belongs to, the source's description (its set, the functions of its steps and the values
+ * they read: `encodeEventSourceSpec`), the creation (snapshot) time in microseconds, and a random nonce so that
+ * running the same query twice gives different tokens. An HMAC-SHA256 with a server key makes tokens tamper-evident: a forged, truncated or edited token is
  * rejected with `invalid event source provided.` (wire-facts §4.1).
  *
  * Layout, base64 (standard alphabet, padded): version byte 0x01 ‖ UTF-8 JSON payload ‖ 32-byte HMAC of both.
@@ -12,8 +12,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export interface EventSourceTokenContents {
   /** Identifies the database the source belongs to (a token is not valid in another database). */
   readonly database: string;
-  /** The canonical query text (see fql/query-input.ts `canonicalQueryText`). */
-  readonly query: string;
+  /** The source's description as JSON text (`encodeEventSourceSpec`). */
+  readonly source: string;
   /** Snapshot time of the creating query, microseconds since the epoch: the default start of feeds and streams. */
   readonly createdAtMicros: bigint;
   /** Who created the source, as the issuer encoded it (opaque here); the source acts with its rights. */
@@ -52,7 +52,7 @@ export function issueEventSourceToken(
 ): string {
   const payload = JSON.stringify({
     db: contents.database,
-    q: contents.query,
+    s: contents.source,
     ts: contents.createdAtMicros.toString(),
     n: Buffer.from(nonce).toString('base64'),
     ...(contents.creator === undefined ? {} : { c: contents.creator }),
@@ -77,10 +77,10 @@ export function readEventSourceToken(token: string, key: Uint8Array | string): D
     throw new InvalidEventSourceError();
   }
   if (typeof payload !== 'object' || payload === null) throw new InvalidEventSourceError();
-  const { db, q, ts, n, c } = payload as Record<string, unknown>;
-  if (typeof db !== 'string' || typeof q !== 'string' || typeof n !== 'string' || typeof ts !== 'string' || !/^\d+$/.test(ts)) {
+  const { db, s, ts, n, c } = payload as Record<string, unknown>;
+  if (typeof db !== 'string' || typeof s !== 'string' || typeof n !== 'string' || typeof ts !== 'string' || !/^\d+$/.test(ts)) {
     throw new InvalidEventSourceError();
   }
   if (c !== undefined && typeof c !== 'string') throw new InvalidEventSourceError();
-  return { database: db, query: q, createdAtMicros: BigInt(ts), nonce: n, ...(c === undefined ? {} : { creator: c }) };
+  return { database: db, source: s, createdAtMicros: BigInt(ts), nonce: n, ...(c === undefined ? {} : { creator: c }) };
 }

@@ -12,7 +12,7 @@ import {
   type CursorBinding,
   type EventPosition,
 } from '../event-source/cursor.js';
-import { decodeEventSourceSpec, EventSourcePlan } from '../event-source/plan.js';
+import { decodeEventSourceSpec, encodeEventSourceSpec, EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
 import {
   type DecodedEventSourceToken,
   INVALID_EVENT_SOURCE_MESSAGE,
@@ -158,10 +158,15 @@ export class EventService {
     return { database, key: this.key };
   }
 
-  /** A token for a source: `source` is the canonical query text and the source's description (`encodeEventSourceSpec`), as JSON. */
-  issueToken(creator: EventSecret, source: string, createdAt: bigint): string {
+  /** A token for the source `spec`, made by `creator` at `createdAt`. */
+  issueToken(creator: EventSecret, spec: EventSourceSpec, createdAt: bigint): string {
     return issueEventSourceToken(
-      { database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) },
+      {
+        database: creator.identity.database,
+        source: JSON.stringify(encodeEventSourceSpec(spec)),
+        createdAtMicros: createdAt,
+        creator: encodeEventSecret(creator),
+      },
       this.key,
     );
   }
@@ -193,9 +198,8 @@ export class EventService {
     const rights = failpoint('EVENTS-FILTERED-BY-CREATOR') ? creator : consumer;
     let plan: EventSourcePlan;
     try {
-      const source = JSON.parse(decoded.query) as { source?: unknown };
       const probe = runtime(rights.identity, this.store.lastCommitTs);
-      plan = new EventSourcePlan(decodeEventSourceSpec(source.source, (name) => globalValue(probe, name)));
+      plan = new EventSourcePlan(decodeEventSourceSpec(JSON.parse(decoded.source), (name) => globalValue(probe, name)));
     } catch (error) {
       if (error instanceof FqlError || error instanceof SyntaxError)
         throw new EventRequestError(`Invalid request body: ${INVALID_EVENT_SOURCE_MESSAGE}`);
@@ -214,7 +218,7 @@ export class EventService {
       creator,
       consumer,
       rights,
-      key: `${database}\u0000${decoded.query}\u0000${encodeEventSecret(rights)}`,
+      key: `${database}\u0000${decoded.source}\u0000${encodeEventSecret(rights)}`,
     };
   }
 

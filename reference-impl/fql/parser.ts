@@ -20,7 +20,12 @@ import { spanBetween, type SourcePosition, type SourceSpan } from './source-posi
 import { describeToken, tokenize, type Punctuator, type Token } from './tokenizer.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
-const KEYWORD_LITERALS: Readonly<Record<string, Value>> = { true: true, false: false, null: null };
+/** A map, not an object: a name such as `__proto__` or `constructor` must not find an object's inherited member. */
+const KEYWORD_LITERALS: ReadonlyMap<string, Value> = new Map<string, Value>([
+  ['true', true],
+  ['false', false],
+  ['null', null],
+]);
 /** Words that cannot name a variable (fauna/faunadb `fql/parser/Tokens.scala` `invalidIdents`). */
 const RESERVED = new Set(['if', 'else', 'at', 'match', 'case', 'let', 'null', 'true', 'false', 'isa', 'join', 'on', 'of']);
 
@@ -467,7 +472,7 @@ class Parser {
       case 'piece':
         return this.parsePiece(token.segment, token.span);
       case 'identifier': {
-        const literal = KEYWORD_LITERALS[token.text];
+        const literal = KEYWORD_LITERALS.get(token.text);
         if (literal !== undefined) return { kind: 'literal', value: literal, interpolated: false, span: token.span };
         if (RESERVED.has(token.text)) throw fqlErrorAt('invalid_query', token.span, `Unexpected keyword \`${token.text}\``);
         return { kind: 'identifier', name: token.text, span: token.span };

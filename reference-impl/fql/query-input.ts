@@ -1,10 +1,10 @@
 /**
  * The two wire forms of an FQL query (wire-facts §3): plain text, or the drivers' fragment form
  * `{"fql": ["text", {"value": <tagged>}, {"fql": [...]}, {"object": {k: piece}}, {"array": [piece…]}]}`.
- * Both are turned into segments for the tokenizer, and into one canonical text that identifies the query.
+ * Both are turned into segments for the tokenizer.
  */
 import { decodeTagged, TaggedDecodeError, toValue } from '../codec/tagged.js';
-import { setField, type Value } from '../values/value.js';
+import type { Value } from '../values/value.js';
 import { FqlError } from './fql-error.js';
 
 export type QueryInput = string | { readonly fql: readonly unknown[] };
@@ -84,73 +84,4 @@ function memberSegments(member: unknown, path: string): QuerySegment[] {
   const out: QuerySegment[] = [];
   appendPiece(out, member, path, false);
   return out;
-}
-
-/**
- * One text per query meaning-preserving rewrite: the fragment form with nested `fql` flattened, adjacent
- * text merged, object keys sorted, and the arguments (if any) alongside. A plain-string query and the
- * one-piece fragment with the same text have the same canonical text. `parseCanonicalQueryText` reverses it.
- */
-export function canonicalQueryText(input: QueryInput, args?: Readonly<Record<string, unknown>>): string {
-  querySegments(input);
-  const canonical: Record<string, unknown> = { fql: flattenPieces(typeof input === 'string' ? [input] : input.fql) };
-  if (args !== undefined && Object.keys(args).length > 0) canonical.arguments = args;
-  return stableStringify(canonical);
-}
-
-/** The query and arguments of a canonical text; throws `invalid_request` when it is not one. */
-export function parseCanonicalQueryText(text: string): { query: QueryInput; arguments?: Record<string, unknown> } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badRequest('not a canonical query text.');
-  }
-  if (!isRecord(parsed) || !Array.isArray(parsed.fql)) throw badRequest('not a canonical query text.');
-  const query = { fql: parsed.fql as unknown[] };
-  querySegments(query);
-  const args = parsed.arguments;
-  if (args === undefined) return { query };
-  if (!isRecord(args)) throw badRequest('not a canonical query text.');
-  return { query, arguments: args };
-}
-
-function flattenPieces(pieces: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const piece of pieces) {
-    if (isRecord(piece) && Array.isArray(piece.fql)) {
-      for (const inner of flattenPieces(piece.fql)) pushMerged(out, inner);
-    } else if (isRecord(piece) && isRecord(piece.object)) {
-      const members: Record<string, unknown> = {};
-      for (const [key, member] of Object.entries(piece.object)) setField(members, key, flattenMember(member));
-      out.push({ object: members });
-    } else if (isRecord(piece) && Array.isArray(piece.array)) {
-      out.push({ array: piece.array.map(flattenMember) });
-    } else {
-      pushMerged(out, piece);
-    }
-  }
-  return out;
-}
-
-function flattenMember(member: unknown): unknown {
-  if (isRecord(member) && Array.isArray(member.fql)) return { fql: flattenPieces(member.fql) };
-  const [only] = flattenPieces([member]);
-  return only;
-}
-
-function pushMerged(out: unknown[], piece: unknown): void {
-  const last = out[out.length - 1];
-  if (typeof piece === 'string' && typeof last === 'string') out[out.length - 1] = last + piece;
-  else if (piece !== '') out.push(piece);
-}
-
-/** JSON with object keys sorted at every level, so equal structures give equal text. */
-export function stableStringify(json: unknown): string {
-  if (Array.isArray(json)) return `[${json.map(stableStringify).join(',')}]`;
-  if (isRecord(json)) {
-    const keys = Object.keys(json).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(json[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(json) ?? 'null';
 }

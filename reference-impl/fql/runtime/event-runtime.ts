@@ -12,10 +12,13 @@ import { Transaction } from '../../txn/transaction.js';
 import { Time } from '../../values/value.js';
 import { Interpreter } from './interpreter.js';
 
-export function eventRuntime(store: Store, services: EvalServices, identity: Identity, ts: bigint): Interpreter {
-  const txn = new Transaction(store, ts, true);
-  const ctx = new EvalContext(
-    txn,
+/**
+ * A read-only evaluation of `identity` in its database at `ts`: where an event's functions run, and where the access
+ * policy decides what the secret may read of a source and its events.
+ */
+export function readContextAt(store: Store, services: EvalServices, identity: Identity, ts: bigint): EvalContext {
+  return new EvalContext(
+    new Transaction(store, ts, true),
     identity.database,
     identity,
     DEFAULT_API_VERSION,
@@ -24,5 +27,8 @@ export function eventRuntime(store: Store, services: EvalServices, identity: Ide
     v4Evaluator,
     new QueryLimits(services.queryTimeLimitMs),
   );
-  return new Interpreter({ ctx, now: Time.fromMicros(ts) });
+}
+
+export function eventRuntime(store: Store, services: EvalServices, identity: Identity, ts: bigint): Interpreter {
+  return new Interpreter({ ctx: readContextAt(store, services, identity, ts), now: Time.fromMicros(ts) });
 }

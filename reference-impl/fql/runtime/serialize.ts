@@ -4,7 +4,7 @@
  * syntax tree and the variables they read) and sets (their source and operations) have forms of their own.
  */
 import { decodeTagged, encodeTagged, toValue, type Json } from '../../codec/tagged.js';
-import { isObjectValue, type Value } from '../../values/value.js';
+import { isObjectValue, setField, type Value } from '../../values/value.js';
 import { childrenOf, type Expr, type LambdaExpr, type ProjectionField } from '../ast.js';
 import { runtimeError } from '../fql-error.js';
 import { FqlSet, type SetOp, type SetSource } from './sets.js';
@@ -141,7 +141,7 @@ function captured(names: Set<string>, env: Env): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const name of names) {
     const value = env.lookup(name);
-    if (value !== undefined) out[name] = encodeValue(value);
+    if (value !== undefined) setField(out, name, encodeValue(value));
   }
   if (env.self !== undefined) out['\u0000this'] = encodeValue(env.self.value);
   return out;

@@ -1,6 +1,7 @@
 /**
- * A successful `POST /query/1` answer echoes the `x-query-tags` header as `query_tags` (DEC-008, wire-facts §3)
- * and leaves the field out when no tags were sent. fauna-js reads it back into `QuerySuccess.query_tags`.
+ * `POST /query/1` at the dispatcher: a successful answer echoes the `x-query-tags` header as `query_tags` (DEC-008,
+ * wire-facts §3) and leaves the field out when no tags were sent (fauna-js reads it back into
+ * `QuerySuccess.query_tags`); arguments of every name are bound, also in the event sources a query makes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
@@ -44,5 +45,31 @@ describe('POST /query/1 query_tags', () => {
     const res = await post('/query/1', { query: 'Tagged.all().eventSource()' });
     expect(res.status).toBe(200);
     expect('query_tags' in res.body).toBe(false);
+  });
+});
+
+describe('POST /query/1 arguments', () => {
+  // An argument is a variable of any name: one named `__proto__` must not become the prototype of a map of them.
+  const args = JSON.parse('{"__proto__": {"@int": "5"}, "x": {"@int": "1"}}') as Record<string, unknown>;
+
+  it('binds an argument named __proto__ like any other', async () => {
+    const res = await post('/query/1', { query: '[__proto__, x]', arguments: args }, { 'x-format': 'tagged' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([{ '@int': '5' }, { '@int': '1' }]);
+  });
+
+  it('keeps an argument named __proto__ that an event source reads', async () => {
+    const made = await post(
+      '/query/1',
+      { query: 'Tagged.where(.n == __proto__ + x).eventSource()', arguments: args },
+      { 'x-format': 'tagged' },
+    );
+    expect(made.status).toBe(200);
+    const token = (made.body.data as { '@stream': string })['@stream'];
+    expect((await post('/query/1', { query: 'Tagged.create({ n: 6 })' })).status).toBe(200);
+    const feed = await post('/feed/1', { token });
+    expect(feed.status).toBe(200);
+    const events = feed.body.events as { type: string; data: unknown }[];
+    expect(events.map((event) => event.type)).toEqual(['add']);
   });
 });

@@ -82,8 +82,9 @@ describe('QueryLimits: memory', () => {
 describe('requestLimits', () => {
   it('takes the x-query-timeout milliseconds when shorter than the server limit, else the server limit', () => {
     const limit = functionTimeLimit(60_000);
-    expect(requestLimits('40', 10_000).bound(limit).ms).toBeLessThanOrEqual(40);
-    expect(requestLimits('600000', 30).bound(limit).ms).toBeLessThanOrEqual(30);
+    expect(requestLimits(40, 10_000).limitMs).toBe(40);
+    expect(requestLimits(40, 10_000).bound(limit).ms).toBeLessThanOrEqual(40);
+    expect(requestLimits(600_000, 30).bound(limit).ms).toBeLessThanOrEqual(30);
     expect(requestLimits(undefined, 30).bound(limit).ms).toBeLessThanOrEqual(30);
     expect(requestLimits(undefined, 120_000).bound(limit)).toBe(limit);
   });

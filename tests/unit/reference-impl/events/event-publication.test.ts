@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventHistory } from '../../../../reference-impl/events/event-history.js';
 import { EventService } from '../../../../reference-impl/events/event-service.js';
-import { sourceText, unitRuntime } from '../fql/fql-fixture.js';
+import { sourceSpec, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
 const CLOCK = { retentionMicros: () => 1_000_000_000_000n, nowMicros: () => BigInt(Date.now()) * 1000n };
@@ -74,7 +74,7 @@ describe('Event publication after durability', () => {
     );
     const createdAt = fixture.commit([{ collection: 'Items' }]);
     await log.flush();
-    const token = service.issueToken(ROOT_CREATOR, await sourceText(fixture.store, 'Items.all().eventSource()'), createdAt);
+    const token = service.issueToken(ROOT_CREATOR, await sourceSpec(fixture.store, 'Items.all().eventSource()'), createdAt);
     const source = service.open(token, ROOT_CREATOR, 'feed');
     const start = service.resolveStart(source, {});
     const written = fixture.commit([{ put: 'Items', id: '1', data: {} }]);

@@ -3,7 +3,7 @@ import { EventRequestError, EventService, EVENTS_PER_RUN_LIMIT } from '../../../
 import { MAX_TRANSFORMED_DATA_CHARS } from '../../../../reference-impl/events/source-consumer.js';
 import { StreamSession, type StreamGuards } from '../../../../reference-impl/events/stream-session.js';
 import type { ResponseStream } from '../../../../reference-impl/transport/exchange.js';
-import { sourceText, unitRuntime } from '../fql/fql-fixture.js';
+import { sourceSpec, unitRuntime } from '../fql/fql-fixture.js';
 import { StoreFixture } from './store-fixture.js';
 
 const ROOT_CREATOR = { identity: { kind: 'root', database: '0', role: 'admin' }, scoped: false } as const;
@@ -14,7 +14,7 @@ async function setup(options: ConstructorParameters<typeof EventService>[1] = {}
   const fixture = new StoreFixture();
   const service = new EventService(fixture.store, { serverKey: new Uint8Array(32), runtime: unitRuntime(fixture.store), ...options });
   const createdAt = fixture.commit([{ collection: 'Items' }]);
-  const token = service.issueToken(ROOT_CREATOR, await sourceText(fixture.store, query), createdAt);
+  const token = service.issueToken(ROOT_CREATOR, await sourceSpec(fixture.store, query), createdAt);
   return { fixture, service, token, source: service.open(token, ROOT_CREATOR, 'feed') };
 }
 
