@@ -124,46 +124,29 @@ export class EvalContext {
   }
 
   withScope(scope: Scope): EvalContext {
-    return new EvalContext(
-      this.txn,
-      this.database,
-      this.identity,
-      this.apiVersion,
-      this.services,
-      scope,
-      this.evaluator,
-      this.limits,
-      this.created,
-      this.readTs,
-    );
+    return this.derive(this.identity, scope, this.readTs);
   }
 
   /** The same evaluation acting as another identity (role predicates run with read rights of their own). */
   withIdentity(identity: Identity): EvalContext {
+    return this.derive(identity, this.scope, this.readTs);
+  }
+
+  /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
+  readingAt(readTs: bigint | undefined): EvalContext {
+    if (readTs === this.readTs) return this;
+    return this.derive(this.identity, this.scope, readTs);
+  }
+
+  /** The same request's evaluation (transaction, database, limits, created records) with what may differ. */
+  private derive(identity: Identity, scope: Scope, readTs: bigint | undefined): EvalContext {
     return new EvalContext(
       this.txn,
       this.database,
       identity,
       this.apiVersion,
       this.services,
-      this.scope,
-      this.evaluator,
-      this.limits,
-      this.created,
-      this.readTs,
-    );
-  }
-
-  /** The same evaluation reading at `readTs` (undefined: back at the transaction's snapshot). */
-  readingAt(readTs: bigint | undefined): EvalContext {
-    if (readTs === this.readTs) return this;
-    return new EvalContext(
-      this.txn,
-      this.database,
-      this.identity,
-      this.apiVersion,
-      this.services,
-      this.scope,
+      scope,
       this.evaluator,
       this.limits,
       this.created,
