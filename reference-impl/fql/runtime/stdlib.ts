@@ -26,6 +26,7 @@ import {
   NATIVE_MODULES,
   NativeFunction,
   typeNameOf,
+  type CollectionHandle,
   type FqlCallable,
   type FqlObject,
   type FqlValue,
@@ -660,12 +661,10 @@ function mathMethods(): MethodTable {
   };
 }
 
-/** `Collection`, `Database`, `Key`, …: the native collections' modules. */
-// Implements: FQL-SCHEMA-001, FQL-SCHEMA-003, FQL-SCHEMA-005
-function nativeCollectionMethods(rt: Interpreter, module: string, native: string): MethodTable {
-  const handle = { kind: 'native' as const, native };
-  const all = () => new FqlSet({ kind: 'documents', collection: handle });
-  const table: Record<string, Method> = {
+/** What every collection's module has: its documents as a set, filtered, and the first that passes a predicate. */
+function documentSetMethods(rt: Interpreter, collection: CollectionHandle): Record<string, Method> {
+  const all = () => new FqlSet({ kind: 'documents', collection });
+  return {
     all: method(0, () => all()),
     where: method(1, (args, call) => all().with({ kind: 'where', fn: fnArg(args[0], 'predicate', argSpan(call, 0)), span: call.span })),
     firstWhere: method(1, async (args, call) => {
@@ -673,6 +672,15 @@ function nativeCollectionMethods(rt: Interpreter, module: string, native: string
       for (const doc of await rt.elements(all())) if (rt.predicate(await rt.call(fn, [doc], call.span), call.span)) return doc;
       return null;
     }),
+  };
+}
+
+/** `Collection`, `Database`, `Key`, …: the native collections' modules. */
+// Implements: FQL-SCHEMA-001, FQL-SCHEMA-003, FQL-SCHEMA-005
+function nativeCollectionMethods(rt: Interpreter, module: string, native: string): MethodTable {
+  const handle = { kind: 'native' as const, native };
+  const table: Record<string, Method> = {
+    ...documentSetMethods(rt, handle),
     toString: method(0, () => module),
   };
   if (['collections', 'databases', 'roles', 'functions', 'access_providers'].includes(native)) {
@@ -693,15 +701,8 @@ function nativeCollectionMethods(rt: Interpreter, module: string, native: string
 /** A user collection's module: its documents, its indexes as methods, `create`, `byId`. */
 function userCollectionMethods(rt: Interpreter, collection: string): MethodTable {
   const handle = { kind: 'user' as const, name: collection };
-  const all = () => new FqlSet({ kind: 'documents', collection: handle });
   const table: Record<string, Method> = {
-    all: method(0, () => all()),
-    where: method(1, (args, call) => all().with({ kind: 'where', fn: fnArg(args[0], 'predicate', argSpan(call, 0)), span: call.span })),
-    firstWhere: method(1, async (args, call) => {
-      const fn = fnArg(args[0], 'predicate', argSpan(call, 0));
-      for (const doc of await rt.elements(all())) if (rt.predicate(await rt.call(fn, [doc], call.span), call.span)) return doc;
-      return null;
-    }),
+    ...documentSetMethods(rt, handle),
     byId: method(1, (args, call) => new DocRef(handle, documentId(args[0] as FqlValue, argSpan(call, 0)))),
     create: method(1, (args, call) => rt.documents.createDocument(collection, objectArg(args[0], 'data', argSpan(call, 0)), call.span)),
     createData: method(1, (args, call) =>
