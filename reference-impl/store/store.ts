@@ -232,16 +232,8 @@ export class Store {
    * documents the caller will likely take, e.g. a page size + 1) sizes the first chunk. Records expired at
    * `expiresBy` (the reading transaction's time, which an `At` read passes apart from `atTs`) are left out.
    */
-  *walkCollection(
-    database: DatabaseId,
-    collection: CollectionKey,
-    atTs: bigint,
-    direction: 'ascending' | 'descending',
-    fromId?: string,
-    expected = WALK_FIRST_CHUNK,
-    expiresBy = atTs,
-  ): Generator<[string, DocumentVersion]> {
-    for (const chunk of this.walkCollectionChunks(database, collection, atTs, direction, fromId, expected, expiresBy)) {
+  *walkCollection(...walk: Parameters<Store['walkCollectionChunks']>): Generator<[string, DocumentVersion]> {
+    for (const chunk of this.walkCollectionChunks(...walk)) {
       for (let i = 0; i < chunk.count; i++) yield [chunk.id(i), chunk.versions[i]!];
     }
   }

@@ -20,6 +20,16 @@ import {
 import { checkRoomToWrite } from '../store/heap-room.js';
 import { checkedVersionBytes, checkTransactionBytes, storedVersionBytes } from './write-size.js';
 
+/** A write of a document: where, how, and its complete top-level fields after it (`{}` for a delete). */
+type WriteArguments = [
+  database: DatabaseId,
+  collection: CollectionKey,
+  id: string,
+  action: WriteAction,
+  fields: ObjectValue,
+  hidden: HiddenFields,
+];
+
 interface PendingWrite {
   readonly database: DatabaseId;
   readonly collection: CollectionKey;
@@ -108,15 +118,8 @@ export class Transaction {
    * Records a write. `fields` are the document's complete top-level fields after the write (the caller
    * merges for updates); deletes pass `{}`.
    */
-  write(
-    database: DatabaseId,
-    collection: CollectionKey,
-    id: string,
-    action: WriteAction,
-    fields: ObjectValue,
-    hidden: HiddenFields,
-  ): DocumentVersion {
-    return this.recordWrite(database, collection, id, action, fields, hidden, true);
+  write(...write: WriteArguments): DocumentVersion {
+    return this.recordWrite(true, ...write);
   }
 
   /**
@@ -124,19 +127,12 @@ export class Transaction {
    * or pending): there is no earlier version to look up.
    */
   writeNew(database: DatabaseId, collection: CollectionKey, id: string, fields: ObjectValue, hidden: HiddenFields): DocumentVersion {
-    return this.recordWrite(database, collection, id, 'create', fields, hidden, false);
+    return this.recordWrite(false, database, collection, id, 'create', fields, hidden);
   }
 
   // Implements: EVT-TRIGGER-007
-  private recordWrite(
-    database: DatabaseId,
-    collection: CollectionKey,
-    id: string,
-    action: WriteAction,
-    fields: ObjectValue,
-    hidden: HiddenFields,
-    mayExist: boolean,
-  ): DocumentVersion {
+  /** `mayExist` false: the id was just generated, so there is no earlier version to look up. */
+  private recordWrite(mayExist: boolean, ...[database, collection, id, action, fields, hidden]: WriteArguments): DocumentVersion {
     if (this.readOnly) throw new ReadOnlyTransactionError();
     if (action !== 'delete') checkRoomToWrite();
     const bytes = checkedVersionBytes(fields);
