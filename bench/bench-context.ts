@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import { request } from 'undici';
 import { startServerProcess, type ServerProcess } from '../tests/durability/server-process.js';
 
 /** One measured figure. `ratio` compares `value` with `baseline` measured in the same run. */
@@ -45,6 +46,22 @@ export interface LoadResult {
 }
 
 export const BENCH_ROOT_SECRET = 'bench-root-secret-0123456789abcdef';
+
+const V4_HEADERS = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4' };
+
+/** Posts a v4 query to a reference server as its root: the answer's text, or an error with its status. */
+export async function postV4(url: string, expr: unknown): Promise<string> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: V4_HEADERS,
+    body: JSON.stringify(expr),
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${JSON.stringify(expr).slice(0, 80)} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+  return text;
+}
 
 export class BenchContext {
   readonly cores = cpus().length;

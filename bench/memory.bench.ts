@@ -2,37 +2,23 @@
  * Resident memory of a reference server child process after loading 100,000 small documents into a
  * collection with two indexes (issue 8 goal: ≤ 200 MB RSS). Documents go in 1,000 per request.
  */
-import { request } from 'undici';
-import { BENCH_ROOT_SECRET, type BenchContext, type BenchResult } from './bench-context.js';
+import { postV4, type BenchContext, type BenchResult } from './bench-context.js';
 
-const HEADERS = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'x-faunadb-api-version': '4' };
 const DOCUMENTS = 100_000;
 const BATCH = 1_000;
 const GOAL_MB = 200;
-
-async function post(url: string, expr: unknown): Promise<void> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify(expr),
-    headersTimeout: 120_000,
-    bodyTimeout: 120_000,
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`answered ${res.statusCode}: ${text.slice(0, 300)}`);
-}
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const server = await ctx.referenceServer();
   const url = `${server.url}/`;
   const idle = await ctx.rssBytes(server.child.pid!);
-  await post(url, { create_collection: { object: { name: 'small' } } });
-  await post(url, {
+  await postV4(url, { create_collection: { object: { name: 'small' } } });
+  await postV4(url, {
     create_index: {
       object: { name: 'small_by_group', source: { collection: 'small' }, terms: [{ object: { field: ['data', 'group'] } }] },
     },
   });
-  await post(url, {
+  await postV4(url, {
     create_index: {
       object: {
         name: 'small_by_n',
@@ -47,7 +33,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       create: { collection: 'small' },
       params: { object: { data: { object: { n: first + i, group: (first + i) % 100, label: `doc-${first + i}` } } } },
     }));
-    await post(url, batch);
+    await postV4(url, batch);
   }
   const loadSeconds = (Date.now() - started) / 1000;
   const rss = await ctx.rssBytes(server.child.pid!);

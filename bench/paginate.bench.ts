@@ -3,26 +3,15 @@
  * reference server child process (issue 4 goal: 100k ÷ 1k p50 ≤ 1.5, i.e. a page costs O(log n + size)).
  * Pages start at random client-built cursors, so every read seeks into the index rather than reading its head.
  */
-import { request } from 'undici';
-import { BENCH_ROOT_SECRET, type BenchContext, type BenchResult } from './bench-context.js';
+import { postV4, type BenchContext, type BenchResult } from './bench-context.js';
 
-const HEADERS = { authorization: `Bearer ${BENCH_ROOT_SECRET}`, 'content-type': 'application/json', 'x-faunadb-api-version': '4' };
 const PAGE_SIZE = 64;
 const WRITE_BATCH = 5_000;
 const SIZES = [1_000, 10_000, 100_000] as const;
 const GOAL_RATIO = 1.5;
 
 async function post(url: string, expr: unknown): Promise<{ data: unknown[] }> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify(expr),
-    headersTimeout: 120_000,
-    bodyTimeout: 120_000,
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`${JSON.stringify(expr).slice(0, 80)} answered ${res.statusCode}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { resource: { data: unknown[] } }).resource;
+  return (JSON.parse(await postV4(url, expr)) as { resource: { data: unknown[] } }).resource;
 }
 
 /** A collection of `entries` documents `{i}` and an active index covering `i`, written in batches. */
