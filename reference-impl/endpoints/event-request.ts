@@ -5,16 +5,23 @@
  */
 import type { Identity } from '../eval/identity.js';
 import type { HistoryTransaction } from '../events/event-history.js';
-import { currentIdentity, type EventSecret } from '../events/event-secret.js';
-import type { ReadCheck } from '../events/source-consumer.js';
+import { currentIdentity, eventSecretOf, type EventSecret } from '../events/event-secret.js';
+import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
 import type { EventSourcePlan } from '../event-source/plan.js';
 import { readContextAt } from '../fql/runtime/event-runtime.js';
 import type { StreamGuards } from '../events/stream-session.js';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../events/event-service.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  evaluationError,
+  MAX_PAGE_SIZE,
+  type EventEndpoint,
+  type EventService,
+  type StartResolution,
+} from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref } from '../values/value.js';
-import type { ServerServices } from './route-table.js';
+import type { RequestContext, ServerServices } from './route-table.js';
 
 export interface EventRequest {
   readonly token: string;
@@ -111,6 +118,23 @@ export async function sourceReadRefusal(
   }
   const allowed = await services.access.hasReadPrivilege(ctx, identity.database, collection);
   return allowed ? undefined : `Insufficient privileges to read from collection ${plan.collection}.`;
+}
+
+/**
+ * The source a feed or stream request names, opened for the requesting secret, and where its events start; throws
+ * EventRequestError when the token is not a source of this database or its rights may not read the source.
+ */
+export async function openRequestedSource(
+  ctx: RequestContext,
+  identity: Identity,
+  events: EventService,
+  request: EventRequest,
+  endpoint: EventEndpoint,
+): Promise<{ source: OpenedSource; start: StartResolution }> {
+  const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), endpoint);
+  const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
+  if (refusal !== undefined) throw evaluationError(endpoint, refusal);
+  return { source, start: events.resolveStart(source, request) };
 }
 
 /** Records whose change can revoke a secret or change what it may do. */

@@ -7,11 +7,10 @@
  */
 import { accountLimitMessage } from '../events/account-operations.js';
 import { failpoint } from '../failpoints.js';
-import { EventRequestError, evaluationError, type AccountPlan, type EventService } from '../events/event-service.js';
-import { eventSecretOf } from '../events/event-secret.js';
+import { EventRequestError, type AccountPlan, type EventService } from '../events/event-service.js';
 import { stringifyEvent } from '../events/event-text.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
-import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefusal } from './event-request.js';
+import { EventRequestBodyError, openRequestedSource, parseEventRequest, readCheckFor } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { queryDeadlineMs, readJsonBody, sendV10Error, timedOutMessage } from './v10-responses.js';
 
@@ -26,10 +25,7 @@ export function createFeedEndpoint(events: EventService, plan: AccountPlan = 'pr
     if (!body) return;
     try {
       const request = parseEventRequest(body, true);
-      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), 'feed');
-      const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
-      if (refusal !== undefined) throw evaluationError('feed', refusal);
-      const start = events.resolveStart(source, request);
+      const { source, start } = await openRequestedSource(ctx, identity, events, request, 'feed');
       // Past the account's operations limit a poll is refused, as the real service's rate limiter refuses it (DEC-016);
       // serving it anyway, as this server did before, is kept only as the self-check's fault FEED-OPS-LIMIT-IGNORED.
       if (events.accounts.exceeded(source.database) && !failpoint('FEED-OPS-LIMIT-IGNORED'))

@@ -5,13 +5,12 @@
  * allowed (DEC-043) gets 429 `limit_exceeded` for a valid request.
  */
 import { randomUUID } from 'node:crypto';
-import { EventRequestError, evaluationError, type EventService } from '../events/event-service.js';
-import { eventSecretOf } from '../events/event-secret.js';
+import { EventRequestError, type EventService } from '../events/event-service.js';
 import { StreamSession } from '../events/stream-session.js';
 import { failpoint } from '../failpoints.js';
 import { tooManyStreamsMessage } from '../events/stream-limit.js';
 import { JSON_CONTENT_TYPE } from './responses.js';
-import { EventRequestBodyError, parseEventRequest, readCheckFor, sourceReadRefusal, streamGuardsFor } from './event-request.js';
+import { EventRequestBodyError, openRequestedSource, parseEventRequest, readCheckFor, streamGuardsFor } from './event-request.js';
 import type { Endpoint, RequestContext } from './route-table.js';
 import { readJsonBody, sendV10Error } from './v10-responses.js';
 
@@ -26,10 +25,7 @@ export function createStreamEndpoint(events: EventService): Endpoint {
     let session: StreamSession;
     try {
       const request = parseEventRequest(body, false);
-      const source = events.open(request.token, eventSecretOf(identity, ctx.services.authenticator), 'stream');
-      const refusal = await sourceReadRefusal(ctx.services, source.rights.identity, source.plan, ctx.services.store.lastCommitTs);
-      if (refusal !== undefined) throw evaluationError('stream', refusal);
-      const start = events.resolveStart(source, request);
+      const { source, start } = await openRequestedSource(ctx, identity, events, request, 'stream');
       // Revoking the secret that opened the stream ends it (DEC-036); watching the creator's secret instead is the
       // SD's reading, kept only as the self-check's fault STREAM-OPENER-REVOCATION-IGNORED (asked before the answer's
       // headers go out, which name the failpoints that fired).
