@@ -25,12 +25,7 @@ import {
   type FormatPiece,
   type Temporal,
 } from '../java-format.js';
-import { argumentTypeName } from './numbers.js';
-import { MAX_RESULT_LENGTH, castToString } from './strings.js';
-
-function wrongType(expected: string, value: Value, position: Position): QueryError {
-  return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
-}
+import { MAX_RESULT_LENGTH, castToString, wrongType } from './strings.js';
 
 // Implements: FN-FMT-003, FN-FMT-004, FN-FMT-006, FN-FMT-011
 /** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */

@@ -36,23 +36,24 @@ const DEFAULT_REPETITIONS = 2n;
  */
 export const MAX_RESULT_LENGTH = 8 * 1024 * 1024;
 
-function wrongType(expected: string, value: Value, position: Position): QueryError {
+/** `invalid argument` for a value of another type than the function takes, the value named as the service names it. */
+export function wrongType(expected: string, value: Value, position: Position): QueryError {
   return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
 }
 
 // Implements: FN-STR-018, FN-STR-029
-function asString(value: Value, position: Position): string {
+export function asString(value: Value, position: Position): string {
   if (typeof value !== 'string') throw wrongType('String', value, position);
   return value;
 }
 
 // Implements: FN-STR-018, FN-STR-029
-function asInteger(value: Value, position: Position): bigint {
+export function asInteger(value: Value, position: Position): bigint {
   if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
   return value;
 }
 
-function invalidCast(value: Value, type: string, position: Position): QueryError {
+export function invalidCast(value: Value, type: string, position: Position): QueryError {
   return errors.invalidArgument(`Cannot cast ${argumentTypeName(value)} to ${type}.`, position);
 }
 

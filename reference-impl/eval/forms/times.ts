@@ -27,7 +27,7 @@ import {
   type TimeFields,
   type TimeUnit,
 } from '../java-time.js';
-import { argumentTypeName } from './numbers.js';
+import { asInteger, asString, invalidCast, wrongType } from './strings.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -62,21 +62,6 @@ function dateWithin(epochDay: bigint, position: Position): DateValue {
   if (epochDay < LOCAL_DATE_MIN_DAY || epochDay > LOCAL_DATE_MAX_DAY) throw outOfBounds(position);
   if (epochDay < KEPT_MIN_DAY || epochDay > KEPT_MAX_DAY) throw beyondKeptYears(position);
   return new DateValue(Number(epochDay));
-}
-
-function wrongType(expected: string, value: Value, position: Position): QueryError {
-  return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
-}
-
-// Implements: FN-TIME-016
-function integerArgument(value: Value, position: Position): bigint {
-  if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
-  return value;
-}
-
-function stringArgument(value: Value, position: Position): string {
-  if (typeof value !== 'string') throw wrongType('String', value, position);
-  return value;
 }
 
 // Implements: FN-TIME-010, FN-TIME-012
@@ -126,16 +111,12 @@ function dateFromText(text: string, position: Position): DateValue {
   return dateWithin(epochDay, position);
 }
 
-function invalidCast(value: Value, type: string, position: Position): QueryError {
-  return errors.invalidArgument(`Cannot cast ${argumentTypeName(value)} to ${type}.`, position);
-}
-
 // Implements: FN-TIME-001
 const epoch: FormDefinition = {
   required: ['epoch', 'unit'],
   async evaluate(ctx, args) {
     const [count, unitValue] = await argumentValues(ctx, args, ['epoch', 'unit']);
-    const amount = integerArgument(count!, args.position('epoch'));
+    const amount = asInteger(count!, args.position('epoch'));
     const { unit } = unitArgument(unitValue!, args.position('unit'));
     return timeWithin(amount * unit.nanos, args.node.position);
   },
@@ -145,7 +126,7 @@ const epoch: FormDefinition = {
 const date: FormDefinition = {
   required: ['date'],
   async evaluate(ctx, args) {
-    return dateFromText(stringArgument(await args.value(ctx, 'date'), args.position('date')), args.node.position);
+    return dateFromText(asString(await args.value(ctx, 'date'), args.position('date')), args.node.position);
   },
 };
 
@@ -218,7 +199,7 @@ function timeMath(name: 'time_add' | 'time_subtract', sign: bigint): FormDefinit
     async evaluate(ctx, args) {
       const [baseValue, offsetValue, unitValue] = await argumentValues(ctx, args, [name, 'offset', 'unit']);
       const base = temporalArgument(baseValue!, args.position(name));
-      const offset = integerArgument(offsetValue!, args.position('offset'));
+      const offset = asInteger(offsetValue!, args.position('offset'));
       const { unit, name: unitName } = unitArgument(unitValue!, args.position('unit'));
       if (base instanceof Time) return timeWithin(base.epochNanos + sign * offset * unit.nanos, args.position('offset'));
       if (!unit.dateBased) throw errors.invalidArgument(`Invalid time unit '${unitName}'.`, args.position('unit'));
