@@ -36,17 +36,7 @@ export class SerialQueue {
       this.release();
       return result;
     }
-    const release = this.release;
-    return result.then(
-      (value) => {
-        release();
-        return value;
-      },
-      (error: unknown) => {
-        release();
-        throw error;
-      },
-    );
+    return this.releasedAfter(result);
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
@@ -63,6 +53,11 @@ export class SerialQueue {
       this.release();
       return Promise.reject(error);
     }
+    return this.releasedAfter(pending);
+  }
+
+  /** The task's promise, passing the queue on once it settles. */
+  private releasedAfter<T>(pending: Promise<T>): Promise<T> {
     const release = this.release;
     return pending.then(
       (result) => {
