@@ -152,11 +152,7 @@ export function requireAccess(
     ...(terms === undefined ? {} : { terms }),
     ...(historyEdit === undefined ? {} : { historyEdit }),
   });
-  if (allowed === true) return;
-  if (allowed === false) throw errors.permissionDenied(position);
-  return allowed.then((granted) => {
-    if (!granted) throw errors.permissionDenied(position);
-  });
+  return permitted(allowed, position);
 }
 
 // Implements: DB-LIST-001, DB-LIST-002
@@ -171,7 +167,11 @@ export function requireListingAccess(
   collection: CollectionKey,
   position: Position,
 ): void | Promise<void> {
-  const allowed = ctx.services.access.allows(ctx, { action: 'read', database, collection });
+  return permitted(ctx.services.access.allows(ctx, { action: 'read', database, collection }), position);
+}
+
+/** Nothing when the policy allowed, `permission denied` when it refused; a promise only when its answer is one. */
+function permitted(allowed: boolean | Promise<boolean>, position: Position): void | Promise<void> {
   if (allowed === true) return;
   if (allowed === false) throw errors.permissionDenied(position);
   return allowed.then((granted) => {
