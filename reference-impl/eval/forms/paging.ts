@@ -152,16 +152,12 @@ function sourcedElement(value: Value, sources: readonly Value[]): ObjectValue {
   return { value, sources: [...sources] };
 }
 
+/** A page asked of a set: read at `atTs` (undefined: the transaction's snapshot), with its elements' sources or not. */
+type PageRequest = [ctx: EvalContext, set: Value, position: Position, atTs: bigint | undefined, options: SetPageOptions, sources: boolean];
+
 export function pagingForms(reader: SetReader): readonly FormDefinition[] {
   /** The page once every argument is known: at once when it is a listing walked without waiting. */
-  const page = (
-    ctx: EvalContext,
-    set: Value,
-    position: Position,
-    atTs: bigint | undefined,
-    options: SetPageOptions,
-    sources: boolean,
-  ): Value | Promise<Value> => {
+  const page = (...[ctx, set, position, atTs, options, sources]: PageRequest): Value | Promise<Value> => {
     if (sources) return materialisedPage(ctx, set, position, atTs, options, true);
     return whenReady(listingPage(ctx, set, position, atTs, options), (walked) => {
       if (!walked) return materialisedPage(ctx, set, position, atTs, options, false);
@@ -169,14 +165,7 @@ export function pagingForms(reader: SetReader): readonly FormDefinition[] {
     });
   };
 
-  const materialisedPage = async (
-    ctx: EvalContext,
-    set: Value,
-    position: Position,
-    atTs: bigint | undefined,
-    options: SetPageOptions,
-    sources: boolean,
-  ): Promise<Value> => {
+  const materialisedPage = async (...[ctx, set, position, atTs, options, sources]: PageRequest): Promise<Value> => {
     const ordered = await reader.readPaged(ctx, set, position, atTs, { sources });
     const page = paginateSet(ordered, options);
     if (options.after !== undefined && page.data.length > 0 && failpoint('PAGE-BEFORE-IS-FIRST-ENTRY')) page.before = page.data[0];
