@@ -223,9 +223,7 @@ class Parser {
 
   private parseIf(): Expr {
     const start = this.next().span;
-    this.expectPunctuator('(', 'after `if`');
-    const condition = this.parseExpression();
-    this.expectPunctuator(')', 'to close the condition');
+    const condition = this.parseKeywordOperand('if', 'condition');
     const then = this.parseExpression();
     if (this.isKeyword('else')) {
       this.next();
@@ -237,11 +235,17 @@ class Parser {
 
   private parseAt(): Expr {
     const start = this.next().span;
-    this.expectPunctuator('(', 'after `at`');
-    const time = this.parseExpression();
-    this.expectPunctuator(')', 'to close the time');
+    const time = this.parseKeywordOperand('at', 'time');
     const body = this.parseExpression();
     return { kind: 'at', time, body, span: spanBetween(start, body.span) };
+  }
+
+  /** The parenthesised operand after `if` or `at` (the keyword already read). */
+  private parseKeywordOperand(keyword: string, operand: string): Expr {
+    this.expectPunctuator('(', `after \`${keyword}\``);
+    const expr = this.parseExpression();
+    this.expectPunctuator(')', `to close the ${operand}`);
+    return expr;
   }
 
   /** `x => e` or `(x, …) => e`; looks ahead so that a parenthesised expression is not mistaken for one. */

@@ -75,6 +75,7 @@ export type Token =
 export function describeToken(token: Token): string {
   switch (token.kind) {
     case 'identifier':
+    case 'punctuator':
       return `\`${token.text}\``;
     case 'string':
     case 'template':
@@ -82,8 +83,6 @@ export function describeToken(token: Token): string {
     case 'integer':
     case 'decimal':
       return 'a number';
-    case 'punctuator':
-      return `\`${token.text}\``;
     case 'value':
     case 'piece':
       return 'an interpolated value';

@@ -206,7 +206,8 @@ export class IndexStore {
   }
 }
 
-function take<T>(it: Iterator<T>, n: number): T[] {
+/** The first `n` items of a walk (fewer when it ends first). */
+export function take<T>(it: Iterator<T>, n: number): T[] {
   const out: T[] = [];
   while (out.length < n) {
     const r = it.next();

@@ -6,7 +6,7 @@
  * native-collection listings are materialised arrays.
  */
 import { IndexError } from './index-error.js';
-import { pageElement, valueKey, type IndexPage, type IndexStore, type IndexTuple } from './index-store.js';
+import { pageElement, take, valueKey, type IndexPage, type IndexStore, type IndexTuple } from './index-store.js';
 import { compareTuples } from './value-order.js';
 import type { Value } from '../values/value.js';
 
@@ -26,16 +26,6 @@ export interface SetPageOptions {
   before?: IndexTuple;
   /** Walk back from the end of the set (`before: null`). */
   fromEnd?: boolean;
-}
-
-function take(it: Iterator<IndexTuple>, n: number): IndexTuple[] {
-  const out: IndexTuple[] = [];
-  while (out.length < n) {
-    const r = it.next();
-    if (r.done) break;
-    out.push(r.value);
-  }
-  return out;
 }
 
 // Implements: PAGE-CURSOR-001, PAGE-CURSOR-002, PAGE-CURSOR-003, PAGE-CURSOR-004, PAGE-CURSOR-006, PAGE-CURSOR-012
