@@ -134,6 +134,15 @@ const POSIX: ReadonlyMap<string, Range[]> = new Map<string, Range[]>([
 
 const GENERAL_CATEGORY = /^(?:L[ultmo]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mcko]?|Z[slp]?|C[cfson]?)$/;
 
+/** The ranges of the predefined classes, by their letter. */
+const PREDEFINED_CLASSES: ReadonlyMap<string, Range[]> = new Map([
+  ['d', DIGIT],
+  ['w', WORD],
+  ['s', SPACE],
+  ['h', HORIZONTAL],
+  ['v', VERTICAL],
+]);
+
 function classOf(ranges: Range[], negated = false): ClassNode {
   return { negated, ranges: [...ranges], properties: [], nested: [] };
 }
@@ -464,26 +473,11 @@ class Translator {
     return parseInt(digits, 16);
   }
 
+  /** `\d`, `\w`, `\s`, `\h`, `\v` and their upper-case complements; `\p` and `\P` otherwise. */
   private predefinedClass(c: string): ClassNode {
-    switch (c) {
-      case 'd':
-      case 'D':
-        return classOf(DIGIT, c === 'D');
-      case 'w':
-      case 'W':
-        return classOf(WORD, c === 'W');
-      case 's':
-      case 'S':
-        return classOf(SPACE, c === 'S');
-      case 'h':
-      case 'H':
-        return classOf(HORIZONTAL, c === 'H');
-      case 'v':
-      case 'V':
-        return classOf(VERTICAL, c === 'V');
-      default:
-        return this.property(c === 'P');
-    }
+    const lower = c.toLowerCase();
+    const ranges = PREDEFINED_CLASSES.get(lower);
+    return ranges === undefined ? this.property(c === 'P') : classOf(ranges, c !== lower);
   }
 
   /** `\p{…}`: a POSIX class or a Unicode general category (`\pL`, `\p{Lu}`, `\p{IsLu}`); other properties are refused. */

@@ -252,40 +252,28 @@ export function decorate(value: M): string {
     write(sigil);
   };
   const refText = (ref: MRef) => (ref.named ? `${ref.coll}.byName(${escapeString(ref.id)})` : `${ref.coll}("${ref.id}")`);
-  const encodeList = (items: M[]) => {
+  /** Items between `open` and `close`, one a line, indented, with commas between them; empty on one line. */
+  const encodeBlock = <T>(open: string, close: string, items: readonly T[], encodeItem: (item: T) => void) => {
     if (items.length === 0) {
-      write('[]');
+      write(open + close);
       return;
     }
-    write('[');
+    write(open);
     newline();
     indent++;
     items.forEach((item, i) => {
-      encode(item);
+      encodeItem(item);
       if (i < items.length - 1) write(',');
       newline();
     });
     indent--;
-    write(']');
+    write(close);
   };
-  const encodeFields = (fields: [string, M][]) => {
-    if (fields.length === 0) {
-      write('{}');
-      return;
-    }
-    write('{');
-    newline();
-    indent++;
-    fields.forEach(([key, field], i) => {
-      if (isIdentifier(key)) write(key);
-      else stringLiteral(key);
-      write(': ');
-      encode(field);
-      if (i < fields.length - 1) write(',');
-      newline();
-    });
-    indent--;
-    write('}');
+  const encodeField = ([key, field]: [string, M]) => {
+    if (isIdentifier(key)) write(key);
+    else stringLiteral(key);
+    write(': ');
+    encode(field);
   };
   const encode = (v: M): void => {
     if (v === null) write('null');
@@ -302,8 +290,8 @@ export function decorate(value: M): string {
     else if (v instanceof MStream) stringLiteral(v.token);
     else if (v instanceof MFunction) stringLiteral(v.text);
     else if (v instanceof MPage) encode(v.after === undefined ? { data: v.data } : { data: v.data, after: v.after });
-    else if (Array.isArray(v)) encodeList(v);
-    else encodeFields(Object.entries(v));
+    else if (Array.isArray(v)) encodeBlock('[', ']', v, encode);
+    else encodeBlock('{', '}', Object.entries(v), encodeField);
   };
   encode(value);
   lines.push(line);
