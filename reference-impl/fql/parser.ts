@@ -354,29 +354,13 @@ class Parser {
       if (token.kind !== 'punctuator') return expr;
       if (token.text === '.') {
         this.next();
-        const name = this.expectName('a field name after `.`', true);
-        expr = {
-          kind: 'member',
-          target: expr,
-          name: name.text,
-          optional: false,
-          nameSpan: name.span,
-          span: spanBetween(expr.span, name.span),
-        };
+        expr = memberOf(expr, this.expectName('a field name after `.`', true), false);
       } else if (token.text === '?.') {
         this.next();
         if (this.isPunctuator('(')) expr = this.parseCall(expr, true);
         else if (this.isPunctuator('[')) expr = this.parseIndex(expr, true);
         else {
-          const name = this.expectName('a field name after `?.`', true);
-          expr = {
-            kind: 'member',
-            target: expr,
-            name: name.text,
-            optional: true,
-            nameSpan: name.span,
-            span: spanBetween(expr.span, name.span),
-          };
+          expr = memberOf(expr, this.expectName('a field name after `?.`', true), true);
         }
       } else if (token.newlineBefore) {
         return expr;
@@ -545,6 +529,11 @@ class Parser {
     const entries = segment.entries.map(([key, member]) => ({ key, value: parseSegments(member, span.start), span }));
     return { kind: 'object', entries, span };
   }
+}
+
+/** `target.name` (`target?.name` when optional), spanning from the target to the name. */
+function memberOf(target: Expr, name: { text: string; span: SourceSpan }, optional: boolean): Expr {
+  return { kind: 'member', target, name: name.text, optional, nameSpan: name.span, span: spanBetween(target.span, name.span) };
 }
 
 function tooDeep(span: SourceSpan): FqlError {
