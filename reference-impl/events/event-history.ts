@@ -220,6 +220,61 @@ export class EventHistory {
 }
 
 /**
+ * The transactions a history publishes after `afterTs`, handled one at a time in publication order, as a stream session
+ * follows them: subscribed at once (build it in the tick that read `afterTs`, so no commit is missed), handled from
+ * `resume()` on (a stream replays first), until `close()`. A fault while handling goes to `failed`.
+ */
+export class PublishedTransactions {
+  private readonly queue: HistoryTransaction[] = [];
+  private readonly unsubscribe: () => void;
+  private draining = false;
+  private closed = false;
+  private paused = true;
+
+  constructor(
+    history: EventHistory,
+    afterTs: bigint,
+    private readonly handle: (transaction: HistoryTransaction) => Promise<void>,
+    private readonly failed: () => void,
+  ) {
+    this.unsubscribe = history.subscribe((transaction) => {
+      if (transaction.ts <= afterTs) return;
+      this.queue.push(transaction);
+      void this.drain();
+    });
+  }
+
+  /** True while a published transaction waits or is being handled. */
+  get busy(): boolean {
+    return this.draining || this.queue.length > 0;
+  }
+
+  /** Handles what was published since, then each transaction as it is published. */
+  resume(): Promise<void> {
+    this.paused = false;
+    return this.drain();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.queue.length = 0;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.paused || this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.closed && this.queue.length > 0) await this.handle(this.queue.shift() as HistoryTransaction);
+    } catch {
+      this.failed();
+    } finally {
+      this.draining = false;
+    }
+  }
+}
+
+/**
  * A transaction that wrote one user document, as most do, kept as one object that is also its only write: held as a
  * transaction, an array and a write, it cost ~180 bytes per commit, nearly a third of what each Create left on the
  * heap.

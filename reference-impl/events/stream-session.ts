@@ -8,7 +8,7 @@
 import { positionAfterTransaction, type EventPosition } from '../event-source/cursor.js';
 import type { ResponseStream } from '../transport/exchange.js';
 import { accountLimitMessage } from './account-operations.js';
-import type { HistoryTransaction } from './event-history.js';
+import { PublishedTransactions, type HistoryTransaction } from './event-history.js';
 import { addCost, operationsOf, renderStats, zeroCost } from './event-stats.js';
 import { EVENTS_PER_RUN_LIMIT, type EventService, type StartResolution } from './event-service.js';
 import { EVENT_SEPARATOR, stringifyEvent } from './event-text.js';
@@ -43,13 +43,11 @@ async function wireBatch(consumer: SourceConsumer, transaction: HistoryTransacti
 
 export class StreamSession {
   private readonly consumer: SourceConsumer;
-  private readonly queue: HistoryTransaction[] = [];
-  private unsubscribe: (() => void) | undefined;
+  private transactions: PublishedTransactions | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** When the last event was written (performance.now()); the idle timer measures from here. */
   private lastSentAt = 0;
   private live = false;
-  private draining = false;
   private stopped = false;
   /** The source collection or database was deleted: no more events, the response stays open. */
   private silenced = false;
@@ -90,12 +88,18 @@ export class StreamSession {
       return;
     }
     const snapshot = this.service.history.publishedTs;
-    // Subscribing in the same tick as taking the snapshot: every later published commit lands in the queue.
-    this.unsubscribe = this.service.history.subscribe((transaction) => {
-      if (transaction.ts <= snapshot) return;
-      this.queue.push(transaction);
-      void this.drain();
-    });
+    // Followed from the same tick as taking the snapshot: every later published commit waits until the replay is sent.
+    const transactions = new PublishedTransactions(
+      this.service.history,
+      snapshot,
+      async (transaction) => {
+        await this.handle(transaction);
+        const writable = this.sink.whenWritable();
+        if (writable !== undefined) await writable;
+      },
+      () => this.fail(internalErrorEvent()),
+    );
+    this.transactions = transactions;
     this.sendStatus(this.start.position);
     if (this.guards.authorizationLost(undefined)) return this.fail(this.service.permissionLossEvent());
     if (this.overLimit()) return;
@@ -132,7 +136,7 @@ export class StreamSession {
     if (this.overLimit()) return;
     this.live = true;
     this.armTimer();
-    await this.drain();
+    await transactions.resume();
   }
 
   // Implements: LIMIT-EVENTS-002, LIMIT-EVENTS-004, LIMIT-EVENTS-005
@@ -165,22 +169,6 @@ export class StreamSession {
       if (failed) return false;
     }
     return false;
-  }
-
-  private async drain(): Promise<void> {
-    if (!this.live || this.draining) return;
-    this.draining = true;
-    try {
-      while (!this.stopped && this.queue.length > 0) {
-        await this.handle(this.queue.shift() as HistoryTransaction);
-        const writable = this.sink.whenWritable();
-        if (writable !== undefined) await writable;
-      }
-    } catch {
-      this.fail(internalErrorEvent());
-    } finally {
-      this.draining = false;
-    }
   }
 
   // Implements: STREAM-DELETE-001, STREAM-DELETE-002, STREAM-LIVE-001, STREAM-CLOSE-001, STREAM-CLOSE-002
@@ -279,7 +267,7 @@ export class StreamSession {
       this.armTimer(this.service.statusIntervalMs - idleMs);
       return;
     }
-    if (this.draining || this.queue.length > 0) {
+    if (this.transactions?.busy) {
       this.armTimer();
       return;
     }
@@ -290,9 +278,8 @@ export class StreamSession {
     if (this.stopped) return;
     this.stopped = true;
     this.onStop();
-    this.unsubscribe?.();
+    this.transactions?.close();
     if (this.timer) clearTimeout(this.timer);
-    this.queue.length = 0;
   }
 }
 

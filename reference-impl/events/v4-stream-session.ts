@@ -7,7 +7,7 @@
 import type { ApiVersion } from '../codec/api-version.js';
 import { renderValue } from '../codec/v4-value-renderer.js';
 import type { ResponseStream } from '../transport/exchange.js';
-import type { EventHistory, HistoryTransaction } from './event-history.js';
+import { PublishedTransactions, type EventHistory, type HistoryTransaction } from './event-history.js';
 import type { ReadCheck } from './source-consumer.js';
 import { EVENT_SEPARATOR } from './event-text.js';
 import type { StreamGuards } from './stream-session.js';
@@ -16,9 +16,7 @@ import type { V4StreamTarget } from './v4-stream-events.js';
 export const AUTHORIZATION_LOST = 'Authorization lost during stream evaluation.';
 
 export class V4StreamSession {
-  private readonly queue: HistoryTransaction[] = [];
-  private unsubscribe: (() => void) | undefined;
-  private draining = false;
+  private transactions: PublishedTransactions | undefined;
   private stopped = false;
 
   constructor(
@@ -37,25 +35,15 @@ export class V4StreamSession {
   run(): void {
     this.sink.onClose(() => this.stop());
     const startTs = this.history.publishedTs;
-    // Subscribed in the same tick as the start time is read: every later commit is queued, none is missed.
-    this.unsubscribe = this.history.subscribe((transaction) => {
-      if (transaction.ts <= startTs) return;
-      this.queue.push(transaction);
-      void this.drain();
-    });
+    // Followed from the same tick as the start time is read: every later commit is handled, none is missed.
+    this.transactions = new PublishedTransactions(
+      this.history,
+      startTs,
+      (transaction) => this.handle(transaction),
+      () => this.fail(0n, 'internal server error', 'An internal error occurred while processing the stream.'),
+    );
     this.line('start', startTs, startTs.toString());
-  }
-
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (!this.stopped && this.queue.length > 0) await this.handle(this.queue.shift()!);
-    } catch {
-      this.fail(0n, 'internal server error', 'An internal error occurred while processing the stream.');
-    } finally {
-      this.draining = false;
-    }
+    void this.transactions.resume();
   }
 
   // Implements: V4STREAM-ACCESS-001, V4STREAM-ACCESS-002
@@ -88,8 +76,7 @@ export class V4StreamSession {
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.unsubscribe?.();
-    this.queue.length = 0;
+    this.transactions?.close();
     this.onStop();
   }
 }
