@@ -68,54 +68,57 @@ function failure(field: Array<string | number>, code: string, description: strin
 export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue; failures: ValidationFailure[] } {
   const failures: ValidationFailure[] = [];
   const fields: ObjectValue = {};
-  const membership = params.membership;
-  if (membership !== undefined && membership !== null) {
-    const list = Array.isArray(membership) ? membership : [membership];
-    fields.membership = list.map((entry, i): Value => {
-      if (!isObjectValue(entry)) {
-        failures.push(failure(['membership', i], 'invalid type', 'Membership entries must be objects.'));
-        return entry;
-      }
-      const out: ObjectValue = { resource: entry.resource ?? null };
-      if (!isCollectionRef(entry.resource))
-        failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
-      const predicate = entry.predicate;
-      if (predicate instanceof QueryValue) out.predicate = storedLambda(predicate);
-      else if (predicate !== undefined && predicate !== null)
-        failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
-      return out;
-    });
-  }
+  const membership = normaliseEntries(params.membership, 'membership', 'Membership', failures, (entry, i) => {
+    const out: ObjectValue = { resource: entry.resource ?? null };
+    if (!isCollectionRef(entry.resource))
+      failures.push(failure(['membership', i, 'resource'], 'invalid type', 'A collection ref is expected.'));
+    const predicate = entry.predicate;
+    if (predicate instanceof QueryValue) out.predicate = storedLambda(predicate);
+    else if (predicate !== undefined && predicate !== null)
+      failures.push(failure(['membership', i, 'predicate'], 'invalid type', 'A lambda is expected.'));
+    return out;
+  });
+  if (membership !== undefined) fields.membership = membership;
   // Only `name` is required, as in the real service: a role may have no privileges, and a privilege no actions.
-  const privileges = params.privileges;
-  if (privileges !== undefined && privileges !== null) {
-    const list = Array.isArray(privileges) ? privileges : [privileges];
-    fields.privileges = list.map((entry, i): Value => {
-      if (!isObjectValue(entry)) {
-        failures.push(failure(['privileges', i], 'invalid type', 'Privilege entries must be objects.'));
-        return entry;
-      }
-      if (!(entry.resource instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
-      const actions = entry.actions;
-      const out: ObjectValue = { resource: entry.resource ?? null };
-      if (actions === undefined || actions === null) return out;
-      if (!isObjectValue(actions)) {
-        failures.push(failure(['privileges', i, 'actions'], 'invalid type', 'An object of actions is expected.'));
-        return out;
-      }
-      const stored: ObjectValue = {};
-      for (const [action, value] of Object.entries(actions)) {
-        if (!ROLE_ACTIONS.has(action))
-          failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
-        else if (typeof value === 'boolean') stored[action] = value;
-        else if (value instanceof QueryValue) stored[action] = storedLambda(value);
-        else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));
-      }
-      out.actions = stored;
+  const privileges = normaliseEntries(params.privileges, 'privileges', 'Privilege', failures, (entry, i) => {
+    if (!(entry.resource instanceof Ref)) failures.push(failure(['privileges', i, 'resource'], 'invalid type', 'A ref is expected.'));
+    const actions = entry.actions;
+    const out: ObjectValue = { resource: entry.resource ?? null };
+    if (actions === undefined || actions === null) return out;
+    if (!isObjectValue(actions)) {
+      failures.push(failure(['privileges', i, 'actions'], 'invalid type', 'An object of actions is expected.'));
       return out;
-    });
-  }
+    }
+    const stored: ObjectValue = {};
+    for (const [action, value] of Object.entries(actions)) {
+      if (!ROLE_ACTIONS.has(action))
+        failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
+      else if (typeof value === 'boolean') stored[action] = value;
+      else if (value instanceof QueryValue) stored[action] = storedLambda(value);
+      else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));
+    }
+    out.actions = stored;
+    return out;
+  });
+  if (privileges !== undefined) fields.privileges = privileges;
   return { fields, failures };
+}
+
+/** A field of one object or a list of them: each object normalised, anything else refused at its place in the list. */
+function normaliseEntries(
+  value: Value | undefined,
+  field: string,
+  noun: string,
+  failures: ValidationFailure[],
+  normalise: (entry: ObjectValue, i: number) => Value,
+): Value[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((entry, i) => {
+    if (isObjectValue(entry)) return normalise(entry, i);
+    failures.push(failure([field, i], 'invalid type', `${noun} entries must be objects.`));
+    return entry;
+  });
 }
 
 /**
