@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
 import { createDispatcher } from '../../../../reference-impl/endpoints/dispatcher.js';
-import type { Exchange } from '../../../../reference-impl/transport/exchange.js';
+import { recordingExchange } from './recording-exchange.js';
 
 const SECRET = 'answered-at-once-root';
 
@@ -16,26 +16,7 @@ function setup() {
     throw error;
   });
   const send = (expr: unknown) => {
-    const answer = { status: 0, body: '' };
-    const exchange: Exchange = {
-      request: {
-        method: 'POST',
-        path: '/',
-        query: new URLSearchParams(),
-        headers: { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' },
-        body: Buffer.from(JSON.stringify(expr)),
-        protocol: 'http/1.1',
-      },
-      responded: false,
-      respond(status, _headers, body) {
-        (this as { responded: boolean }).responded = true;
-        answer.status = status;
-        answer.body = body;
-      },
-      openStream() {
-        throw new Error('not a stream');
-      },
-    };
+    const { exchange, answer } = recordingExchange('POST', '/', { authorization: `Bearer ${SECRET}`, 'x-faunadb-api-version': '4' }, expr);
     return { pending: dispatch(exchange), answer, exchange };
   };
   return { parts, send };
