@@ -31,6 +31,16 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
   }
 }
 
+/** Runs `body` with the pid of a live `sleep` process, killed afterwards. */
+async function whileSleeping(body: (pid: number) => Promise<void>): Promise<void> {
+  const sleeper = spawn('sleep', ['30']);
+  try {
+    await body(sleeper.pid as number);
+  } finally {
+    sleeper.kill('SIGKILL');
+  }
+}
+
 describe('data directory lock', () => {
   let dir = '';
   beforeEach(async () => {
@@ -39,13 +49,10 @@ describe('data directory lock', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('refuses the directory while the process named in its lock is alive', async () => {
-    const holder = spawn('sleep', ['30']);
-    try {
-      await writeFile(join(dir, LOCK_FILE), String(holder.pid));
-      await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder.pid}`);
-    } finally {
-      holder.kill('SIGKILL');
-    }
+    await whileSleeping(async (holder) => {
+      await writeFile(join(dir, LOCK_FILE), String(holder));
+      await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder}`);
+    });
   });
 
   it.runIf(process.platform === 'linux')(
@@ -54,29 +61,23 @@ describe('data directory lock', () => {
       const opened = await openDataDirectory(dir, noFailure);
       expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid} ${statField(process.pid, 22)}`);
       await opened.close();
-      const holder = spawn('sleep', ['30']);
-      try {
-        await until(() => statField(holder.pid!, 22) !== undefined, 5000, 'the holder started');
-        await writeFile(join(dir, LOCK_FILE), `${holder.pid} ${statField(holder.pid!, 22)}`);
-        await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder.pid}`);
-      } finally {
-        holder.kill('SIGKILL');
-      }
+      await whileSleeping(async (holder) => {
+        await until(() => statField(holder, 22) !== undefined, 5000, 'the holder started');
+        await writeFile(join(dir, LOCK_FILE), `${holder} ${statField(holder, 22)}`);
+        await expect(openDataDirectory(dir, noFailure)).rejects.toThrow(`data directory is in use by process ${holder}`);
+      });
     },
   );
 
   it.runIf(process.platform === 'linux')(
     'takes over a lock whose pid is now another process: its start time is not the one written',
     async () => {
-      const other = spawn('sleep', ['30']);
-      try {
-        await until(() => statField(other.pid!, 22) !== undefined, 5000, 'the other process started');
-        await writeFile(join(dir, LOCK_FILE), `${other.pid} 1`);
+      await whileSleeping(async (other) => {
+        await until(() => statField(other, 22) !== undefined, 5000, 'the other process started');
+        await writeFile(join(dir, LOCK_FILE), `${other} 1`);
         const opened = await openDataDirectory(dir, noFailure);
         await opened.close();
-      } finally {
-        other.kill('SIGKILL');
-      }
+      });
     },
   );
 
