@@ -123,30 +123,28 @@ function splitCursor(page: ObjectValue, items: readonly Value[], n: number): Val
 }
 
 // Implements: FN-ARR-001, FN-ARR-002
-const take: FormDefinition = {
-  required: ['take', 'collection'],
-  async evaluate(ctx, args) {
-    const n = await elementCount(ctx, args, 'take');
-    const collection = await arrayOrPage(ctx, args);
-    const items = Array.isArray(collection) ? collection : collection.data;
-    const data = n < 0 ? [] : items.slice(0, n);
-    if (Array.isArray(collection)) return data;
-    return pageWith(data, collection.before, splitCursor(collection, items, n));
-  },
-};
+/**
+ * Take (the first `n` elements) or Drop (the rest) of an array or a page; of a page, the part kept keeps the cursor on
+ * its outer side and gets the cursor between the two parts on the other.
+ */
+function splitForm(name: 'take' | 'drop'): FormDefinition {
+  return {
+    required: [name, 'collection'],
+    async evaluate(ctx, args) {
+      const n = await elementCount(ctx, args, name);
+      const collection = await arrayOrPage(ctx, args);
+      const items = Array.isArray(collection) ? collection : collection.data;
+      const at = Math.max(0, n);
+      const data = name === 'take' ? items.slice(0, at) : items.slice(at);
+      if (Array.isArray(collection)) return data;
+      const split = splitCursor(collection, items, n);
+      return name === 'take' ? pageWith(data, collection.before, split) : pageWith(data, split, collection.after);
+    },
+  };
+}
 
-// Implements: FN-ARR-001, FN-ARR-002
-const drop: FormDefinition = {
-  required: ['drop', 'collection'],
-  async evaluate(ctx, args) {
-    const n = await elementCount(ctx, args, 'drop');
-    const collection = await arrayOrPage(ctx, args);
-    const items = Array.isArray(collection) ? collection : collection.data;
-    const data = n < 0 ? items : items.slice(n);
-    if (Array.isArray(collection)) return data;
-    return pageWith(data, splitCursor(collection, items, n), collection.after);
-  },
-};
+const take = splitForm('take');
+const drop = splitForm('drop');
 
 /** The longest array Append and Prepend build (FN-ARR-010): a reference-server limit, as FN-STR-019 is for strings. */
 export const MAX_ARRAY_LENGTH = 1_048_576;
