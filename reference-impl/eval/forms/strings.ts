@@ -282,12 +282,24 @@ export function castToString(value: Value, position: Position): string {
   throw invalidCast(value, 'String', position);
 }
 
-const toStringForm: FormDefinition = {
-  required: ['to_string'],
-  async evaluate(ctx, args) {
-    return castToString(await args.value(ctx, 'to_string'), args.node.position);
-  },
-};
+/**
+ * A conversion function (ToString, ToNumber, ToTime, …): its one argument converted by `convert`, which is told where a
+ * failed cast is reported: at the call, or at the argument.
+ */
+export function conversionForm(
+  name: string,
+  castAt: 'call' | 'argument',
+  convert: (value: Value, position: Position, ctx: EvalContext) => Value | Promise<Value>,
+): FormDefinition {
+  return {
+    required: [name],
+    async evaluate(ctx, args) {
+      return convert(await args.value(ctx, name), castAt === 'call' ? args.node.position : args.position(name), ctx);
+    },
+  };
+}
+
+const toStringForm = conversionForm('to_string', 'call', castToString);
 
 /** A number read from a string as the service reads it, or the invalid cast to `type` at `position`. */
 function numberFromString(text: string, type: string, position: Position): bigint | number {
@@ -297,44 +309,30 @@ function numberFromString(text: string, type: string, position: Position): bigin
 }
 
 // Implements: FN-CONV-004, FN-CONV-006
-const toNumber: FormDefinition = {
-  required: ['to_number'],
-  async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_number');
-    if (typeof value === 'bigint' || typeof value === 'number') return value;
-    if (typeof value === 'string') return numberFromString(value, 'Number', args.node.position);
-    throw invalidCast(value, 'Number', args.node.position);
-  },
-};
+const toNumber = conversionForm('to_number', 'call', (value, position) => {
+  if (typeof value === 'bigint' || typeof value === 'number') return value;
+  if (typeof value === 'string') return numberFromString(value, 'Number', position);
+  throw invalidCast(value, 'Number', position);
+});
 
 // Implements: FN-CONV-007
-const toDouble: FormDefinition = {
-  required: ['to_double'],
-  async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_double');
-    const position = args.position('to_double');
-    if (typeof value === 'number') return value;
-    if (typeof value === 'bigint') return Number(value);
-    if (typeof value === 'string') return Number(numberFromString(value, 'Double', position));
-    throw invalidCast(value, 'Double', position);
-  },
-};
+const toDouble = conversionForm('to_double', 'argument', (value, position) => {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string') return Number(numberFromString(value, 'Double', position));
+  throw invalidCast(value, 'Double', position);
+});
 
 // Implements: FN-CONV-008
-const toInteger: FormDefinition = {
-  required: ['to_integer'],
-  async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_integer');
-    const position = args.position('to_integer');
-    if (typeof value === 'bigint') return value;
-    if (typeof value === 'number') return doubleToLong(value);
-    if (typeof value === 'string') {
-      const parsed = numberFromString(value, 'Integer', position);
-      return typeof parsed === 'bigint' ? parsed : doubleToLong(parsed);
-    }
-    throw invalidCast(value, 'Integer', position);
-  },
-};
+const toInteger = conversionForm('to_integer', 'argument', (value, position) => {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return doubleToLong(value);
+  if (typeof value === 'string') {
+    const parsed = numberFromString(value, 'Integer', position);
+    return typeof parsed === 'bigint' ? parsed : doubleToLong(parsed);
+  }
+  throw invalidCast(value, 'Integer', position);
+});
 
 // Implements: FN-STR-022
 /** The pattern argument read as Java reads it (eval/java-regex.ts), or the service's invalid-pattern error. */

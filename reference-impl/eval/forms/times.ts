@@ -27,7 +27,7 @@ import {
   type TimeFields,
   type TimeUnit,
 } from '../java-time.js';
-import { asInteger, asString, invalidCast, wrongType } from './strings.js';
+import { asInteger, asString, conversionForm, invalidCast, wrongType } from './strings.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -131,32 +131,22 @@ const date: FormDefinition = {
 };
 
 // Implements: FN-TIME-006, FN-TIME-007
-const toTime: FormDefinition = {
-  required: ['to_time'],
-  async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_time');
-    const position = args.node.position;
-    if (value instanceof Time) return value;
-    // An integer counts milliseconds here, unlike the microseconds of the timestamp functions.
-    if (typeof value === 'bigint') return timeWithin(value * 1_000_000n, position);
-    if (value instanceof DateValue) return timeWithin(BigInt(value.epochDays) * NANOS_PER_DAY, position);
-    if (typeof value === 'string') return timeFromText(ctx, value, position);
-    throw invalidCast(value, 'Time', position);
-  },
-};
+const toTime = conversionForm('to_time', 'call', (value, position, ctx) => {
+  if (value instanceof Time) return value;
+  // An integer counts milliseconds here, unlike the microseconds of the timestamp functions.
+  if (typeof value === 'bigint') return timeWithin(value * 1_000_000n, position);
+  if (value instanceof DateValue) return timeWithin(BigInt(value.epochDays) * NANOS_PER_DAY, position);
+  if (typeof value === 'string') return timeFromText(ctx, value, position);
+  throw invalidCast(value, 'Time', position);
+});
 
 // Implements: FN-TIME-008, FN-TIME-009
-const toDate: FormDefinition = {
-  required: ['to_date'],
-  async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'to_date');
-    const position = args.node.position;
-    if (value instanceof DateValue) return value;
-    if (value instanceof Time) return dateWithin(floorDiv(value.epochNanos, NANOS_PER_DAY), position);
-    if (typeof value === 'string') return dateFromText(value, position);
-    throw invalidCast(value, 'Date', position);
-  },
-};
+const toDate = conversionForm('to_date', 'call', (value, position) => {
+  if (value instanceof DateValue) return value;
+  if (value instanceof Time) return dateWithin(floorDiv(value.epochNanos, NANOS_PER_DAY), position);
+  if (typeof value === 'string') return dateFromText(value, position);
+  throw invalidCast(value, 'Date', position);
+});
 
 // Implements: FN-TIME-010
 /** A function of one timestamp answering an integer. */
