@@ -4,6 +4,8 @@ import faunadb, { errors, type ClientConfig, type values } from 'faunadb';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
 
+const q = faunadb.query;
+
 /** What a driver test file works with: its reference server, a root-secret client, and clients for other secrets. */
 export interface DriverServer {
   readonly server: RunningReferenceServer;
@@ -42,6 +44,16 @@ export function useDriverServer(): DriverServer {
     },
     clientFor,
   };
+}
+
+/** Creates a collection, then an index of it (`source` is the collection), in two queries as a file's setup does. */
+export async function createIndexedCollection(
+  client: faunadb.Client,
+  collection: { name: string; history_days?: number },
+  index: { name: string; [param: string]: unknown },
+): Promise<void> {
+  await client.query(q.CreateCollection(collection));
+  await client.query(q.CreateIndex({ ...index, source: q.Collection(collection.name) }));
 }
 
 /** A document as the driver decodes it. */

@@ -3,7 +3,7 @@
 // q.ContainsValue, q.ToObject, q.ToArray) against the reference server (spec/requirements/functions-collections.md).
 import faunadb, { values } from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectBadRequest, useDriverServer, type Doc, type Page } from './faunadb-client.js';
+import { createIndexedCollection, expectBadRequest, useDriverServer, type Doc, type Page } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -13,14 +13,14 @@ const scores = q.Match(q.Index('scores_by_team'), 'red');
 let firstScore: Doc<{ team: string; score: number }>;
 
 beforeAll(async () => {
-  await driver.client.query(q.CreateCollection({ name: 'scores' }));
-  await driver.client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'scores' },
+    {
       name: 'scores_by_team',
-      source: q.Collection('scores'),
       terms: [{ field: ['data', 'team'] }],
       values: [{ field: ['data', 'score'] }],
-    }),
+    },
   );
   const made = await driver.client.query<Array<Doc<{ team: string; score: number }>>>(
     q.Map(

@@ -2,7 +2,7 @@
 // against the reference server (spec/requirements/functions-collections.md, functions-keys.md).
 import faunadb, { type values } from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { driverClient, expectBadRequest, firstServiceError, useDriverServer } from './faunadb-client.js';
+import { createIndexedCollection, driverClient, expectBadRequest, firstServiceError, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -11,14 +11,14 @@ const red = q.Match(q.Index('points_by_team'), 'red');
 const add = q.Lambda(['acc', 'v'], q.Add(q.Var('acc'), q.Var('v')));
 
 beforeAll(async () => {
-  await driver.client.query(q.CreateCollection({ name: 'points' }));
-  await driver.client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'points' },
+    {
       name: 'points_by_team',
-      source: q.Collection('points'),
       terms: [{ field: ['data', 'team'] }],
       values: [{ field: ['data', 'n'] }],
-    }),
+    },
   );
   await driver.client.query(
     q.Foreach([4, 1, 3, 2], q.Lambda('n', q.Create(q.Collection('points'), { data: { team: 'red', n: q.Var('n') } }))),

@@ -3,7 +3,7 @@
 // time, Events and an index, then removed again; refused arguments as the driver reports them.
 import faunadb, { type values } from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectBadRequest, useDriverServer, type Doc } from './faunadb-client.js';
+import { createIndexedCollection, expectBadRequest, useDriverServer, type Doc } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -11,14 +11,14 @@ const driver = useDriverServer();
 type Event = { ts: number; action: string; document: values.Ref; data: unknown };
 
 beforeAll(async () => {
-  await driver.client.query(q.CreateCollection({ name: 'ledger', history_days: 30 }));
-  await driver.client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'ledger', history_days: 30 },
+    {
       name: 'ledger_by_tag',
-      source: q.Collection('ledger'),
       terms: [{ field: ['data', 'tag'] }],
       values: [{ field: ['data', 'v'] }],
-    }),
+    },
   );
 });
 

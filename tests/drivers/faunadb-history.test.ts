@@ -2,7 +2,7 @@
 // documents and index sets at an earlier time, the driver's time values as the time, and refused writes.
 import faunadb from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectBadRequest, firstServiceError, useDriverServer, type Doc } from './faunadb-client.js';
+import { createIndexedCollection, expectBadRequest, firstServiceError, useDriverServer, type Doc } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -12,14 +12,14 @@ let updated: Doc<{ tag: string; v: number }>;
 
 beforeAll(async () => {
   // history_days is explicit so that reads at an earlier time are within retention.
-  await driver.client.query(q.CreateCollection({ name: 'entries', history_days: 30 }));
-  await driver.client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'entries', history_days: 30 },
+    {
       name: 'entries_by_tag',
-      source: q.Collection('entries'),
       terms: [{ field: ['data', 'tag'] }],
       values: [{ field: ['data', 'v'] }],
-    }),
+    },
   );
   created = await driver.client.query(q.Create(q.Collection('entries'), { data: { tag: 'x', v: 1 } }));
   updated = await driver.client.query(q.Update(created.ref, { data: { v: 2 } }));

@@ -4,7 +4,7 @@
 // (and sends a whole JS number as an integer), so result types are checked on the server with IsInteger and IsDouble.
 import faunadb from 'faunadb';
 import { describe, expect, it } from 'vitest';
-import { firstServiceError, useDriverServer } from './faunadb-client.js';
+import { useDriverServer, expectBadRequest } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -58,12 +58,9 @@ describe('faunadb 4.x driver: rounding', () => {
   });
 
   it('a precision that is not an integer fails at ["precision"]', async () => {
-    expect(await firstServiceError(driver.client.query(q.Round(1.25, 1.5)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Integer expected, Double provided.',
-      position: ['precision'],
-    });
+    await expectBadRequest(driver.client.query(q.Round(1.25, 1.5)), 'invalid argument', 'Integer expected, Double provided.', [
+      'precision',
+    ]);
   });
 });
 
@@ -94,24 +91,11 @@ describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   });
 
   it('a number outside the domain fails with the service description at the call', async () => {
-    expect(await firstServiceError(driver.client.query(q.Sqrt(-4)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-4 must be positive',
-      position: [],
-    });
-    expect(await firstServiceError(driver.client.query(q.Ln(0)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '0 must be greater than 0',
-      position: [],
-    });
-    expect(await firstServiceError(driver.client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-2.5 must be greater than 0',
-      position: ['in'],
-    });
+    await expectBadRequest(driver.client.query(q.Sqrt(-4)), 'invalid argument', '-4 must be positive', []);
+    await expectBadRequest(driver.client.query(q.Ln(0)), 'invalid argument', '0 must be greater than 0', []);
+    await expectBadRequest(driver.client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))), 'invalid argument', '-2.5 must be greater than 0', [
+      'in',
+    ]);
   });
 
   it('infinite and undefined results come back as the strings the service writes', async () => {
@@ -119,18 +103,8 @@ describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   });
 
   it('a non-number argument fails at its position', async () => {
-    expect(await firstServiceError(driver.client.query(q.Pow(2, 'three')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, String provided.',
-      position: ['exp'],
-    });
-    expect(await firstServiceError(driver.client.query(q.Hypot(3, true)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, Boolean provided.',
-      position: ['b'],
-    });
+    await expectBadRequest(driver.client.query(q.Pow(2, 'three')), 'invalid argument', 'Number expected, String provided.', ['exp']);
+    await expectBadRequest(driver.client.query(q.Hypot(3, true)), 'invalid argument', 'Number expected, Boolean provided.', ['b']);
   });
 });
 
@@ -152,12 +126,7 @@ describe('faunadb 4.x driver: bitwise functions', () => {
   });
 
   it('a non-number operand fails at its index', async () => {
-    expect(await firstServiceError(driver.client.query(q.BitOr(1, 'two')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, String provided.',
-      position: ['bitor', 1],
-    });
+    await expectBadRequest(driver.client.query(q.BitOr(1, 'two')), 'invalid argument', 'Number expected, String provided.', ['bitor', 1]);
   });
 });
 
@@ -196,17 +165,7 @@ describe('faunadb 4.x driver: trigonometric functions', () => {
   });
 
   it('Acos and Asin outside [-1, 1] fail at the call', async () => {
-    expect(await firstServiceError(driver.client.query(q.Acos(2)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '2 must be between -1 and 1 inclusive',
-      position: [],
-    });
-    expect(await firstServiceError(driver.client.query(q.Asin(-1.5)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-1.5 must be between -1 and 1 inclusive',
-      position: [],
-    });
+    await expectBadRequest(driver.client.query(q.Acos(2)), 'invalid argument', '2 must be between -1 and 1 inclusive', []);
+    await expectBadRequest(driver.client.query(q.Asin(-1.5)), 'invalid argument', '-1.5 must be between -1 and 1 inclusive', []);
   });
 });

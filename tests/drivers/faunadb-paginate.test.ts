@@ -2,21 +2,17 @@
 // it resends each page's `after` cursor (with `@ref` literals) until the set is exhausted.
 import faunadb from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDriverServer } from './faunadb-client.js';
+import { createIndexedCollection, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
 
 beforeAll(async () => {
-  await driver.client.query(q.CreateCollection({ name: 'things' }));
   // Created active before the documents exist, so every later write is indexed at once.
-  await driver.client.query(
-    q.CreateIndex({
-      name: 'things_by_i',
-      source: q.Collection('things'),
-      values: [{ field: ['data', 'i'] }, { field: ['ref'] }],
-      active: true,
-    }),
+  await createIndexedCollection(
+    driver.client,
+    { name: 'things' },
+    { name: 'things_by_i', values: [{ field: ['data', 'i'] }, { field: ['ref'] }], active: true },
   );
   await driver.client.query(q.CreateIndex({ name: 'all_things', source: q.Collection('things'), active: true }));
   await driver.client.query(

@@ -4,7 +4,7 @@
 // has a deadline.
 import faunadb, { errors, values } from 'faunadb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useDriverServer } from './faunadb-client.js';
+import { createIndexedCollection, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -71,15 +71,15 @@ function sameRef(a: values.Ref, b: values.Ref): boolean {
 }
 
 beforeAll(async () => {
-  await driver.client.query(q.CreateCollection({ name: 'parcels' }));
-  await driver.client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'parcels' },
+    {
       name: 'parcels_by_state',
-      source: q.Collection('parcels'),
       terms: [{ field: ['data', 'state'] }],
       values: [{ field: ['data', 'weight'] }],
       active: true,
-    }),
+    },
   );
 });
 afterEach(() => {

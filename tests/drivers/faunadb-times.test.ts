@@ -3,7 +3,7 @@
 // the answers — times as values.FaunaTime, dates as values.FaunaDate, counts as numbers.
 import faunadb, { values } from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstServiceError, useDriverServer } from './faunadb-client.js';
+import { useDriverServer, expectBadRequest } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
@@ -113,47 +113,34 @@ describe('faunadb 4.x driver: time arithmetic', () => {
   });
 
   it('errors: a bad unit, a time unit on a date, mixed arguments, and the bounds', async () => {
-    expect(await firstServiceError(driver.client.query(q.Epoch(0, 'picosecond')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Time Unit expected, String provided.',
-      position: ['unit'],
-    });
-    expect(await firstServiceError(driver.client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: "Invalid time unit 'hour'.",
-      position: ['unit'],
-    });
-    expect(await firstServiceError(driver.client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Incompatible time arguments.',
-      position: ['time_diff'],
-    });
-    expect(await firstServiceError(driver.client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Integer expected, String provided.',
-      position: ['offset'],
-    });
-    expect(await firstServiceError(driver.client.query(q.Epoch(100000000000000000, 'seconds')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
-      position: [],
-    });
-    expect(await firstServiceError(driver.client.query(q.Date('2023-02-29')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: "Cannot cast '2023-02-29' to a date.",
-      position: [],
-    });
-    expect(await firstServiceError(driver.client.query(q.ToTime(true)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Cannot cast Boolean to Time.',
-      position: [],
-    });
+    await expectBadRequest(driver.client.query(q.Epoch(0, 'picosecond')), 'invalid argument', 'Time Unit expected, String provided.', [
+      'unit',
+    ]);
+    await expectBadRequest(
+      driver.client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')),
+      'invalid argument',
+      "Invalid time unit 'hour'.",
+      ['unit'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')),
+      'invalid argument',
+      'Incompatible time arguments.',
+      ['time_diff'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')),
+      'invalid argument',
+      'Integer expected, String provided.',
+      ['offset'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.Epoch(100000000000000000, 'seconds')),
+      'invalid argument',
+      'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
+      [],
+    );
+    await expectBadRequest(driver.client.query(q.Date('2023-02-29')), 'invalid argument', "Cannot cast '2023-02-29' to a date.", []);
+    await expectBadRequest(driver.client.query(q.ToTime(true)), 'invalid argument', 'Cannot cast Boolean to Time.', []);
   });
 });
