@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, target, useTenant, type Client } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
+import { createCollections, obj, createKey } from '../../harness/v4.js';
 import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
@@ -156,7 +156,7 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     ['AUTH-IDENTITY-006'],
     'current_token with a key of the database answers its ref and has_current_token true; with a key made in the parent, invalid token and false',
     async () => {
-      const inner = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
+      const inner = (await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource;
       const asInner = t.as(inner.secret);
       expect((await asInner.query({ current_token: null })).expectStatus(200).resource).toEqual(inner.ref);
       expect((await asInner.query({ has_current_token: null })).expectStatus(200).resource).toBe(true);
