@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, target, useTenant, type Client } from '../../harness/index.js';
 import { createCollections, obj, createKey } from '../../harness/v4.js';
-import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
+import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User, emailIndex } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
 
@@ -106,16 +106,7 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     'Identify with a Match on a unique index checks the first document found; an empty set is false; a set the caller may not read is 403 at ["identify"]',
     async () => {
       const carol = await createUser(t.server, 'users', { email: 'carol@example.com' });
-      (
-        await t.server.query({
-          create_index: obj({
-            name: 'users_by_email',
-            source: { collection: 'users' },
-            terms: [obj({ field: ['data', 'email'] })],
-            unique: true,
-          }),
-        })
-      ).expectStatus(201);
+      (await t.server.query(emailIndex('users_by_email', false))).expectStatus(201);
       const byEmail = (email: string) => ({ match: { index: 'users_by_email' }, terms: email });
       expect((await t.server.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(200).resource).toBe(
         true,

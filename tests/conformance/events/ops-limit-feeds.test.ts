@@ -2,9 +2,9 @@
 // limit, once passed, refuses every poll of the account. Needs the target's declared limit (event-settings.ts).
 import { describe, expect } from 'vitest';
 import { check, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollections, createDoc } from '../../harness/v4.js';
+import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createSource, showEvent, transaction } from './event-fixtures.js';
+import { createSource, showEvent, writeNumbered } from './event-fixtures.js';
 
 const PAGE_SIZE = 100;
 
@@ -39,10 +39,7 @@ describe('Account operations limit, feeds', () => {
       // served `limit` events; the poll that passes it may still answer events before its error event.
       while (refused === 'served') {
         expect(served, `${served} events served, past the limit of ${limit} operations`).toBeLessThanOrEqual(limit + PAGE_SIZE);
-        await transaction(
-          t.server,
-          Array.from({ length: PAGE_SIZE }, (_, i) => createDoc(coll, { i })),
-        );
+        await writeNumbered(t.server, coll, PAGE_SIZE);
         const res = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
         refused = refusal(res);
         if (refused === 'served') {

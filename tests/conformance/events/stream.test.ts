@@ -20,18 +20,11 @@ import {
   removeDoc,
   REVOCATION_TEST_TIMEOUT_MS,
   showEvent,
+  streamRefusal,
 } from './event-fixtures.js';
 
-async function rejected(client: Client, body: unknown): Promise<Response> {
-  const error = await client.stream(body).then(
-    (reader) => {
-      reader.close();
-      return undefined;
-    },
-    (err: unknown) => err,
-  );
-  expect(error, 'the stream was opened instead of rejected').toBeInstanceOf(StreamRejectedError);
-  return (error as StreamRejectedError).response;
+function rejected(client: Client, body: unknown): Promise<Response> {
+  return streamRefusal(client.stream(body));
 }
 
 describe('POST /stream/1', () => {

@@ -3,10 +3,9 @@
 // order on one page and across pages of size 1. Where the real service's type order and the SD's differ (decimals,
 // bytes: ORD-TYPE-011, ORD-TYPE-012) a case lists both; which one the server follows is probed once, and every case
 // must then follow that one.
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect } from 'vitest';
-import { check, parseWireJson, type Response, stringifyWireJson, uniqueName, useTenant } from '../../harness/index.js';
+import { check, type Response, stringifyWireJson, uniqueName, useTenant } from '../../harness/index.js';
 import {
   collection,
   type ColumnSpec,
@@ -22,21 +21,8 @@ import {
   walkForward,
 } from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
+import { ORDERING_CASES, type OrderingCase } from './ordering-cases.js';
 
-interface OrderingCase {
-  description: string;
-  /** The order under the real service's type order. */
-  values: WireValue[];
-  /** The order under the SD's type order, where it differs. */
-  sd?: WireValue[];
-  requirements: string[];
-  reverse?: boolean;
-  missing?: boolean;
-  /** The case holds arrays or objects, covered whole. */
-  whole?: boolean;
-}
-
-const cases = (parseWireJson(readFileSync(new URL('./ordering-cases.json', import.meta.url), 'utf8')) as { cases: OrderingCase[] }).cases;
 const t = useTenant({ roles: ['server'] });
 
 /** The collections the cases' document refs name, in name order. */
@@ -59,7 +45,7 @@ function collectionsNamedBy(values: readonly WireValue[]): string[] {
 // A write holding a ref must name a collection that exists (DOC-REF-001), so the collections the cases' refs name
 // are created first, one by one in name order (the real service orders refs by collection id).
 beforeAll(async () => {
-  for (const name of collectionsNamedBy(cases.flatMap((c) => c.values))) {
+  for (const name of collectionsNamedBy(ORDERING_CASES.flatMap((c) => c.values))) {
     (await t.server.query({ create_collection: { object: { name } } })).expectStatus(201);
   }
   typeOrder = probeTypeOrder();
@@ -159,7 +145,7 @@ async function expectedOrder(c: OrderingCase): Promise<WireValue[]> {
 // file is otherwise the suite's longest chain of round trips (a case makes one per value and a few more).
 
 describe.concurrent('Ordering cases', () => {
-  for (const c of cases) {
+  for (const c of ORDERING_CASES) {
     check(c.requirements, `${c.description}${c.reverse ? ' (reverse)' : ''}`, async () => {
       const name = await storeCase(c);
       const onePage = firstValues((await paginate(t.server, match(name), { size: 1000n })).data);
