@@ -11,6 +11,13 @@ const canned = (status: number, code: string) => ({
   body: JSON.stringify({ errors: [{ code, description: code }] }),
 });
 
+/** The canned answers every server of these tests gives when a body is too large, it is busy, or a handler throws. */
+const CANNED = {
+  tooLarge: canned(413, 'request too large'),
+  busy: canned(429, 'too many requests'),
+  internalError: canned(500, 'internal server error'),
+};
+
 function h2Request(url: string, path: string, body?: string): Promise<{ status: number; protocol: string; text: string }> {
   return new Promise((resolve, reject) => {
     const session = http2.connect(url);
@@ -73,9 +80,7 @@ describe('DualProtocolServer', () => {
       },
       {
         maxBodyBytes: 1024,
-        tooLarge: canned(413, 'request too large'),
-        busy: canned(429, 'too many requests'),
-        internalError: canned(500, 'internal server error'),
+        ...CANNED,
       },
     );
     const address = await server.listen(0, '127.0.0.1');
@@ -179,9 +184,7 @@ describe('DualProtocolServer: connections that never tell their protocol', () =>
   beforeAll(async () => {
     // `/late` answers on a stream whose only event comes after the first-bytes timeout has passed.
     server = new DualProtocolServer(lateStreamHandler('/late', 400), {
-      tooLarge: canned(413, 'request too large'),
-      busy: canned(429, 'too many requests'),
-      internalError: canned(500, 'internal server error'),
+      ...CANNED,
       firstBytesTimeoutMs: 200,
     });
     port = (await server.listen(0, '127.0.0.1')).port;
@@ -248,9 +251,7 @@ describe('DualProtocolServer: request bodies held until answered (DEC-075)', () 
       {
         maxBodyBytes: 4 * HELD,
         maxPendingBodyBytes: 3 * HELD,
-        tooLarge: canned(413, 'request too large'),
-        busy: canned(429, 'too many requests'),
-        internalError: canned(500, 'internal server error'),
+        ...CANNED,
       },
     );
     port = (await server.listen(0, '127.0.0.1')).port;
@@ -335,9 +336,7 @@ describe('DualProtocolServer: an HTTP/2 request body that stops arriving (DEC-07
 
   beforeAll(async () => {
     server = new DualProtocolServer(lateStreamHandler('/stream', 600), {
-      tooLarge: canned(413, 'request too large'),
-      busy: canned(429, 'too many requests'),
-      internalError: canned(500, 'internal server error'),
+      ...CANNED,
       h2BodyIdleTimeoutMs: 200,
     });
     url = `http://127.0.0.1:${(await server.listen(0, '127.0.0.1')).port}`;
