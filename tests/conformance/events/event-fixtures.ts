@@ -93,12 +93,9 @@ export async function removeDoc(client: Client, coll: string, id: string): Promi
   return { id, ts: BigInt(res.headers['x-txn-time'] ?? res.resource.ts) };
 }
 
-/** Writes `count` documents `{i}` (i from 0) to `coll` in one transaction, answering its commit time. */
-export function writeNumbered(client: Client, coll: string, count: number): Promise<bigint> {
-  return transaction(
-    client,
-    Array.from({ length: count }, (_, i) => createDoc(coll, { i })),
-  );
+/** The data of `count` documents, `{i}` with i from 0. */
+export function numbered(count: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => ({ i }));
 }
 
 /** The refusal a stream that must not open got: its opening `opening` must fail with the server's answer. */

@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { check, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { createSource, showEvent, writeNumbered } from './event-fixtures.js';
+import { createSource, showEvent, numbered, addDocs } from './event-fixtures.js';
 
 const PAGE_SIZE = 100;
 
@@ -39,7 +39,7 @@ describe('Account operations limit, feeds', () => {
       // served `limit` events; the poll that passes it may still answer events before its error event.
       while (refused === 'served') {
         expect(served, `${served} events served, past the limit of ${limit} operations`).toBeLessThanOrEqual(limit + PAGE_SIZE);
-        await writeNumbered(t.server, coll, PAGE_SIZE);
+        await addDocs(t.server, coll, numbered(PAGE_SIZE));
         const res = await t.server.feed({ token, page_size: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
         refused = refusal(res);
         if (refused === 'served') {

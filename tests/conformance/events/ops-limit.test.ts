@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
 import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { addDoc, createSource, nextData, showEvent, writeNumbered } from './event-fixtures.js';
+import { addDoc, createSource, nextData, showEvent, numbered, addDocs } from './event-fixtures.js';
 
 async function expectEnded(reader: StreamReader): Promise<void> {
   const err = await reader.next({ timeoutMs: 3_000 }).then(
@@ -36,7 +36,7 @@ describe('Account operations limit', () => {
         let error: { type: string } | undefined;
         // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
         while (error === undefined && written <= limit) {
-          await writeNumbered(t.server, busy, 100);
+          await addDocs(t.server, busy, numbered(100));
           written += 100;
           for (let i = 0; i < 100 && error === undefined; i++) {
             const event = await nextData(reader);
