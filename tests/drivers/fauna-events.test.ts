@@ -1,11 +1,10 @@
 // The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
 // a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
 import { Client, type Document, fql, type StreamToken } from 'fauna';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFaunaServer, v4Query } from './fauna-client.js';
 
-let server: RunningReferenceServerWithParts;
-let client: Client;
+const fauna = useFaunaServer();
 
 /** What these tests read of v4 answers: the documents a create wrote, a key. */
 interface WrittenDocument {
@@ -16,16 +15,8 @@ interface CreatedKey {
   secret: string;
 }
 
-async function v4(expr: unknown, secret = server.rootSecret): Promise<unknown> {
-  const res = await fetch(`${server.url}/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
-    body: JSON.stringify(expr),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { resource?: unknown };
-  if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.resource;
+function v4(expr: unknown, secret = fauna.server.rootSecret): Promise<unknown> {
+  return v4Query(fauna.server.url, secret, expr);
 }
 
 async function createWidgets(count: number, collection = 'Widget'): Promise<string[]> {
@@ -35,20 +26,13 @@ async function createWidgets(count: number, collection = 'Widget'): Promise<stri
   return (created as WrittenDocument[]).map((doc) => String(doc.ref['@ref'].id));
 }
 
-async function source(query = fql`Widget.all().eventSource()`, on: Client = client): Promise<StreamToken> {
+async function source(query = fql`Widget.all().eventSource()`, on: Client = fauna.client): Promise<StreamToken> {
   const res = await on.query<StreamToken>(query);
   return res.data;
 }
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1 });
   await v4({ create_collection: { object: { name: 'Widget' } } });
-});
-
-afterAll(async () => {
-  client.close();
-  await server.close();
 });
 
 describe('fauna 2.x driver: event feeds and streams', () => {
@@ -56,7 +40,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
     const token = await source();
     const ids = await createWidgets(5);
     const seen: string[] = [];
-    for await (const page of client.feed<Document>(token, { page_size: 2 })) {
+    for await (const page of fauna.client.feed<Document>(token, { page_size: 2 })) {
       for (const event of page.events) seen.push(String(event.data.id));
     }
     expect(seen).toEqual(ids);
@@ -65,7 +49,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
   it('streams replayed and live events, then resumes from a cursor', async () => {
     const token = await source();
     const replayed = await createWidgets(2);
-    const stream = client.stream<Document>(token);
+    const stream = fauna.client.stream<Document>(token);
     const seen: { id: string; cursor: string }[] = [];
     let live: string[] = [];
     for await (const event of stream) {
@@ -78,7 +62,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
     expect(seen.map((s) => s.id)).toEqual([...replayed, ...live]);
 
     const later = await createWidgets(1);
-    const resumed = client.stream<Document>(token, { cursor: seen[0]!.cursor });
+    const resumed = fauna.client.stream<Document>(token, { cursor: seen[0]!.cursor });
     const after: string[] = [];
     for await (const event of resumed) {
       if (event.type === 'status') continue;
@@ -91,7 +75,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
 
   it('surfaces an error event (permission_loss when the creating key is deleted) as the driver error', async () => {
     const key = (await v4({ create_key: { object: { role: 'server' } } })) as CreatedKey;
-    const keyClient = new Client({ secret: key.secret, endpoint: new URL(server.url), max_attempts: 1 });
+    const keyClient = new Client({ secret: key.secret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
       const token = await source(fql`Widget.all().eventSource()`, keyClient);
       const stream = keyClient.stream(token, { status_events: true });

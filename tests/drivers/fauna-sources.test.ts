@@ -23,21 +23,17 @@ import {
   type Query,
   type QueryValue,
   type QueryOptions,
-  type StreamClient,
   type StreamEventData,
   type StreamEventStatus,
 } from 'fauna';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../reference-impl/server.js';
+import { EVENT_DEADLINE_MS, readStream, type StreamEvent, useFaunaServer, v4Query } from './fauna-client.js';
 
-/** Longest a single wait for events may take before the test fails. */
-const EVENT_DEADLINE_MS = 3_000;
-
-let server: RunningReferenceServerWithParts;
-let client: Client;
+const fauna = useFaunaServer();
 let collections = 0;
 
-type AnyEvent = StreamEventData<QueryValue> | StreamEventStatus;
+type AnyEvent = StreamEvent<QueryValue>;
 
 /** The values the typed-values test writes, as the driver decodes them with numbers for longs. */
 type TypedValues = {
@@ -54,18 +50,10 @@ type TypedValues = {
   nested: { list: [number, { deep: TimeStub }, number[]] };
 };
 
-/** A v4 query (`POST /`); a string body is sent verbatim, for numbers JSON.stringify cannot write (longs, `2.0`). */
+/** A v4 query of the file's server, or of the one `url` names. */
 // biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
-async function v4(expr: unknown, secret = server.rootSecret, url = server.url): Promise<any> {
-  const res = await fetch(`${url}/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
-    body: typeof expr === 'string' ? expr : JSON.stringify(expr),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { resource: unknown };
-  if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.resource;
+function v4(expr: unknown, secret = fauna.server.rootSecret, url = fauna.server.url): Promise<any> {
+  return v4Query(url, secret, expr);
 }
 
 /** A new user collection per test, so no test sees another's writes. */
@@ -99,7 +87,7 @@ async function remove(collection: string, id: string): Promise<void> {
   await v4({ delete: refOf(collection, id) });
 }
 
-async function source(query: Query<StreamToken>, options?: QueryOptions, on: Client = client): Promise<StreamToken> {
+async function source(query: Query<StreamToken>, options?: QueryOptions, on: Client = fauna.client): Promise<StreamToken> {
   const res = await on.query<StreamToken>(query, options);
   expect(res.data).toBeInstanceOf(StreamToken);
   return res.data;
@@ -109,40 +97,11 @@ async function source(query: Query<StreamToken>, options?: QueryOptions, on: Cli
 async function feedEvents(
   token: StreamToken | Query<StreamToken>,
   options: Partial<FeedClientConfiguration> = {},
-  on: Client = client,
+  on: Client = fauna.client,
 ): Promise<StreamEventData<QueryValue>[]> {
   const out: StreamEventData<QueryValue>[] = [];
   for await (const page of on.feed(token, options)) out.push(...page.events);
   return out;
-}
-
-/**
- * Reads a stream until `enough` says so; fails if that takes longer than the deadline (the stream is closed
- * then, which ends the driver's iterator). `onEvent` may write to cause the next events.
- */
-async function readStream(
-  stream: StreamClient<QueryValue>,
-  enough: (events: AnyEvent[]) => boolean,
-  onEvent: (event: AnyEvent, events: AnyEvent[]) => Promise<void> = async () => {},
-): Promise<AnyEvent[]> {
-  const events: AnyEvent[] = [];
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stream.close();
-  }, EVENT_DEADLINE_MS);
-  try {
-    for await (const event of stream) {
-      events.push(event);
-      await onEvent(event, events);
-      if (enough(events)) break;
-    }
-  } finally {
-    clearTimeout(timer);
-    stream.close();
-  }
-  if (timedOut) throw new Error(`stream deadline passed after ${events.length} event(s): ${JSON.stringify(events.map((e) => e.type))}`);
-  return events;
 }
 
 /** `promise`, or a failure if it takes longer than the deadline. */
@@ -181,16 +140,6 @@ function ids(events: StreamEventData<QueryValue>[]): string[] {
 function typesAndIds(events: StreamEventData<QueryValue>[]): string[] {
   return events.map((event) => `${event.type}:${(event.data as Document).id}`);
 }
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1 });
-});
-
-afterAll(async () => {
-  client.close();
-  await server.close();
-});
 
 describe('fauna 2.x driver: event sources of every form of the FQL subset', () => {
   it('Coll.all().eventSource() yields, from its creation on, add, update and remove events whose data the driver decodes as its Document', async () => {
@@ -394,7 +343,7 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
     for (let i = 0; i < 7; i += 1) written.push((await create(coll, { n: i })).id);
     const pages: { size: number; hasNext: boolean }[] = [];
     const seen: string[] = [];
-    for await (const page of client.feed(token, { page_size: 3 })) {
+    for await (const page of fauna.client.feed(token, { page_size: 3 })) {
       const events = [...page.events];
       pages.push({ size: events.length, hasNext: page.hasNext });
       seen.push(...ids(events));
@@ -418,7 +367,7 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
     const written: Written[] = [];
     for (let i = 0; i < 5; i += 1) written.push(await create(coll, { n: i }));
     const events: StreamEventData<QueryValue>[] = [];
-    for await (const event of client.feed(token, { page_size: 2 }).flatten()) events.push(event);
+    for await (const event of fauna.client.feed(token, { page_size: 2 }).flatten()) events.push(event);
     expect(ids(events)).toEqual(written.map((w) => w.id));
     // Each event's txn_ts is its write's ts (EVT-FIELD-007).
     expect(events.map((e) => e.txn_ts)).toEqual(written.map((w) => w.ts));
@@ -428,7 +377,7 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.all().eventSource()`);
     await v4(Array.from({ length: 18 }, (_, n) => ({ create: { collection: coll }, params: { object: { data: { object: { n } } } } })));
-    const first = await client.feed(token).nextPage();
+    const first = await fauna.client.feed(token).nextPage();
     expect([...first.events]).toHaveLength(16);
     expect(first.hasNext).toBe(true);
   });
@@ -456,7 +405,7 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
   it('an empty poll has no events, no next page, and a cursor that later polls resume from', async () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.all().eventSource()`);
-    const empty = await client.feed(token).nextPage();
+    const empty = await fauna.client.feed(token).nextPage();
     expect([...empty.events]).toEqual([]);
     expect(empty.hasNext).toBe(false);
     const later = await create(coll, { n: 1 });
@@ -465,7 +414,7 @@ describe('fauna 2.x driver: feed options and page iteration', () => {
 
   it('feed() accepts the source query itself and runs it for the token', async () => {
     const coll = await freshCollection();
-    const feed = client.feed(fql`${named(coll)}.all().eventSource()`);
+    const feed = fauna.client.feed(fql`${named(coll)}.all().eventSource()`);
     const first = await feed.nextPage();
     expect([...first.events]).toEqual([]);
     expect(first.hasNext).toBe(false);
@@ -489,7 +438,7 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
     const token = await source(fql`${named(coll)}.all().eventSource()`);
     const replayed = await create(coll, { n: 1 });
     let live: Written | undefined;
-    const stream = client.stream(token, { status_events: true });
+    const stream = fauna.client.stream(token, { status_events: true });
     const events = await readStream(
       stream,
       (seen) => seen.length === 3,
@@ -511,7 +460,7 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.all().eventSource()`);
     const doc = await create(coll, { n: 1 });
-    const events = await readStream(client.stream(token), (seen) => seen.length === 1);
+    const events = await readStream(fauna.client.stream(token), (seen) => seen.length === 1);
     expect(events.map((e) => e.type)).toEqual(['add']);
     expect(((events[0] as StreamEventData<QueryValue>).data as Document).id).toBe(doc.id);
   });
@@ -522,14 +471,17 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
     const written: string[] = [];
     for (let i = 0; i < 3; i += 1) written.push((await create(coll, { n: i })).id);
     const [first] = await feedEvents(token, { page_size: 1 });
-    const events = await readStream(client.stream(token, { cursor: first!.cursor, status_events: true }), (seen) => seen.length === 3);
+    const events = await readStream(
+      fauna.client.stream(token, { cursor: first!.cursor, status_events: true }),
+      (seen) => seen.length === 3,
+    );
     expect(events[0]!.type).toBe('status');
     expect(ids(events.slice(1) as StreamEventData<QueryValue>[])).toEqual(written.slice(1));
   });
 
   it('stream() accepts the source query itself; changes before the stream start are replayed', async () => {
     const coll = await freshCollection();
-    const stream = client.stream(fql`${named(coll)}.where(.n > ${0}).eventSource()`, { status_events: true });
+    const stream = fauna.client.stream(fql`${named(coll)}.where(.n > ${0}).eventSource()`, { status_events: true });
     let doc: Written | undefined;
     const events = await readStream(
       stream,
@@ -592,7 +544,7 @@ describe('fauna 2.x driver: typed values in event data', () => {
       "link":{"ref":{"collection":"${coll}"},"id":"${other.id}"},
       "nested":{"object":{"list":[1,{"object":{"deep":{"@ts":"2024-01-01T00:00:00Z"}}},[2.5]]}}}}}}}`;
     await v4(body);
-    const events = await feedEvents(token, {}, client);
+    const events = await feedEvents(token, {}, fauna.client);
     const data = events[1]!.data as DocumentT<TypedValues>;
     expect(data.at).toBeInstanceOf(TimeStub);
     expect(data.at.isoString).toBe('2024-06-14T04:52:31.415639Z');
@@ -612,7 +564,12 @@ describe('fauna 2.x driver: typed values in event data', () => {
     expect(data.nested.list[1].deep).toBeInstanceOf(TimeStub);
     expect(data.nested.list[2]).toEqual([2.5]);
 
-    const bigints = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1, long_type: 'bigint' });
+    const bigints = new Client({
+      secret: fauna.server.rootSecret,
+      endpoint: new URL(fauna.server.url),
+      max_attempts: 1,
+      long_type: 'bigint',
+    });
     try {
       const exact = (await feedEvents(token, {}, bigints))[1]!.data as DocumentT<{
         huge: bigint;
@@ -634,7 +591,7 @@ describe('fauna 2.x driver: typed values in event data', () => {
 describe('fauna 2.x driver: errors', () => {
   it('a query that does not parse is a QueryCheckError (invalid_query, 400), the position in its summary (FQL-SYNTAX-001)', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => client.query(fql`${named(coll)}.all(.eventSource()`));
+    const error = await failureOf(() => fauna.client.query(fql`${named(coll)}.all(.eventSource()`));
     expect(error).toBeInstanceOf(QueryCheckError);
     expect(error.code).toBe('invalid_query');
     expect(error.httpStatus).toBe(400);
@@ -645,18 +602,18 @@ describe('fauna 2.x driver: errors', () => {
 
   it('an unknown collection is a QueryRuntimeError (unbound_variable); a set without an event source answers a page (FQL-ERR-002, DEC-150)', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => client.query(fql`NoSuchCollection.all().eventSource()`));
+    const error = await failureOf(() => fauna.client.query(fql`NoSuchCollection.all().eventSource()`));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error.code).toBe('unbound_variable');
     await create(coll, { n: 2 });
-    const page = await client.query<Page<QueryValue>>(fql`${named(coll)}.where(.n > ${1})`);
+    const page = await fauna.client.query<Page<QueryValue>>(fql`${named(coll)}.where(.n > ${1})`);
     expect(page.data).toBeInstanceOf(Page);
     expect(page.data.data).toHaveLength(1);
   });
 
   it('another set method before eventSource() is a QueryRuntimeError with code invalid_receiver', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => client.query(fql`${named(coll)}.all().drop(1).eventSource()`));
+    const error = await failureOf(() => fauna.client.query(fql`${named(coll)}.all().drop(1).eventSource()`));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error).not.toBeInstanceOf(QueryCheckError);
     expect(error.code).toBe('invalid_receiver');
@@ -667,7 +624,7 @@ describe('fauna 2.x driver: errors', () => {
   it('a bad secret is an AuthenticationError on query, feed and stream', async () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.all().eventSource()`);
-    const bad = new Client({ secret: 'not-a-secret', endpoint: new URL(server.url), max_attempts: 1 });
+    const bad = new Client({ secret: 'not-a-secret', endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
       const onQuery = await failureOf(() => bad.query(fql`${named(coll)}.all().eventSource()`));
       const onFeed = await failureOf(() => bad.feed(token).nextPage());
@@ -684,8 +641,8 @@ describe('fauna 2.x driver: errors', () => {
 
   it('a forged token is an InvalidRequestError on feed and stream', async () => {
     const forged = new StreamToken('g9WD1YPG2gE2RnJ1aXQAAAAAAAAA');
-    const onFeed = await failureOf(() => client.feed(forged).nextPage());
-    const onStream = await failureOf(() => readStream(client.stream(forged), () => true));
+    const onFeed = await failureOf(() => fauna.client.feed(forged).nextPage());
+    const onStream = await failureOf(() => readStream(fauna.client.stream(forged), () => true));
     for (const error of [onFeed, onStream]) {
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect(error.code).toBe('invalid_request');
@@ -699,7 +656,7 @@ describe('fauna 2.x driver: errors', () => {
     const db = `other_${coll.toLowerCase()}`;
     await v4({ create_database: { object: { name: db } } });
     const key = await v4({ create_key: { object: { database: { database: db }, role: 'server' } } });
-    const elsewhere = new Client({ secret: key.secret, endpoint: new URL(server.url), max_attempts: 1 });
+    const elsewhere = new Client({ secret: key.secret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
       const error = await failureOf(() => elsewhere.feed(token).nextPage());
       expect(error).toBeInstanceOf(InvalidRequestError);
@@ -714,7 +671,7 @@ describe('fauna 2.x driver: errors', () => {
     const token = await source(fql`${named(coll)}.where(.n > 0 && .box.size > 1).eventSource()`);
     const ok = await create(coll, { n: 1, box: { object: { size: 2 } } });
     await create(coll, { n: 1 });
-    const page = await client.feed(token).nextPage();
+    const page = await fauna.client.feed(token).nextPage();
     const seen: string[] = [];
     const error = await failureOf(async () => {
       for (const event of page.events) seen.push((event.data as Document).id);
@@ -729,7 +686,7 @@ describe('fauna 2.x driver: errors', () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.where(.n).eventSource()`);
     await create(coll, { n: 5 });
-    const stream = client.stream(token);
+    const stream = fauna.client.stream(token);
     const error = await failureOf(() => readStream(stream, () => false));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error.code).toBe('invalid_type');
@@ -741,7 +698,9 @@ describe('fauna 2.x driver: errors', () => {
 describe('fauna 2.x driver: query options sent as headers', () => {
   it('query_tags are accepted and echoed: the driver hands them back as an object', async () => {
     const coll = await freshCollection();
-    const res = await client.query<StreamToken>(fql`${named(coll)}.all().eventSource()`, { query_tags: { team: 'search', build: '42' } });
+    const res = await fauna.client.query<StreamToken>(fql`${named(coll)}.all().eventSource()`, {
+      query_tags: { team: 'search', build: '42' },
+    });
     expect(res.data).toBeInstanceOf(StreamToken);
     expect(res.query_tags).toEqual({ team: 'search', build: '42' });
   });
@@ -766,7 +725,7 @@ describe('fauna 2.x driver: query options sent as headers', () => {
 
   it('format simple answers the token as a bare string that the driver can use as an event source', async () => {
     const coll = await freshCollection();
-    const res = await client.query<string>(fql`${named(coll)}.all().eventSource()`, { format: 'simple' });
+    const res = await fauna.client.query<string>(fql`${named(coll)}.all().eventSource()`, { format: 'simple' });
     expect(typeof res.data).toBe('string');
     const doc = await create(coll, { n: 1 });
     expect(ids(await feedEvents(new StreamToken(res.data)))).toEqual([doc.id]);
@@ -774,7 +733,7 @@ describe('fauna 2.x driver: query options sent as headers', () => {
 
   it('the x-last-txn-ts the driver sends after a query does not break the next query', async () => {
     const coll = await freshCollection();
-    const fresh = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1 });
+    const fresh = new Client({ secret: fauna.server.rootSecret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
       await fresh.query(fql`${named(coll)}.all().eventSource()`);
       expect(typeof fresh.lastTxnTs).toBe('number');

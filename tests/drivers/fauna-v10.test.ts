@@ -19,44 +19,34 @@ import {
   QueryTimeoutError,
   StreamToken,
   TimeStub,
-  type QueryValue,
-  type StreamClient,
   type StreamEventData,
-  type StreamEventStatus,
 } from 'fauna';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServerWithParts } from '../../reference-impl/server.js';
+import { readStream, useFaunaServer } from './fauna-client.js';
 
-/** Longest a single wait for events may take before the test fails. */
-const EVENT_DEADLINE_MS = 3_000;
 const CHILD = 'DriverV10DB';
 
-let server: RunningReferenceServerWithParts;
-let root: Client;
+const fauna = useFaunaServer();
 let child: Client;
 let childSecret: string;
 let collections = 0;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  const endpoint = new URL(server.url);
-  root = new Client({ secret: server.rootSecret, endpoint, max_attempts: 1 });
+  const endpoint = new URL(fauna.server.url);
   // As the driver's tests set up: the child database only when it is missing, then a secret scoped to it.
   for (let i = 0; i < 2; i++) {
-    await root.query(fql`
+    await fauna.client.query(fql`
       if (Database.byName(${CHILD}) == null) {
         Database.create({ name: ${CHILD} })
       }
     `);
   }
-  childSecret = `${server.rootSecret}:${CHILD}:admin`;
+  childSecret = `${fauna.server.rootSecret}:${CHILD}:admin`;
   child = new Client({ secret: childSecret, endpoint, max_attempts: 1, long_type: 'number' });
 });
 
 afterAll(async () => {
   child.close();
-  root.close();
-  await server.close();
 });
 
 /** A collection made as the driver's tests make theirs: deleted first when it is there. */
@@ -84,34 +74,8 @@ async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected a failure');
 }
 
-type StreamEvent<T extends QueryValue> = StreamEventData<T> | StreamEventStatus;
-
 /** What the map of the decoding test builds for each document, longs as the client's long_type says. */
 type Built<Long> = { time: TimeStub; date: DateStub; doc: Document; bigInt: Long };
-
-/** Reads a stream until `enough`; fails past the deadline (closing the stream ends the iterator). */
-async function readStream<T extends QueryValue>(
-  stream: StreamClient<T>,
-  enough: (events: StreamEvent<T>[]) => boolean,
-): Promise<StreamEvent<T>[]> {
-  const events: StreamEvent<T>[] = [];
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stream.close();
-  }, EVENT_DEADLINE_MS);
-  try {
-    for await (const event of stream) {
-      events.push(event);
-      if (enough(events)) break;
-    }
-  } finally {
-    clearTimeout(timer);
-    stream.close();
-  }
-  if (timedOut) throw new Error(`stream deadline passed after ${events.length} event(s)`);
-  return events;
-}
 
 describe('fauna 2.x driver: FQL v10 queries', () => {
   it('evaluates expressions, let, if/else and functions, and decodes the values', async () => {
@@ -187,18 +151,18 @@ describe('fauna 2.x driver: FQL v10 queries', () => {
 
   it('makes a key whose secret opens the child database', async () => {
     const name = 'DriverKeyChild';
-    const secret = await root.query<string>(fql`
+    const secret = await fauna.client.query<string>(fql`
       if (Database.byName(${name}).exists()) {
         Database.byName(${name})!.delete()
       }
       Database.create({ name: ${name} })
       Key.create({ role: "admin", database: ${name} }).secret
     `);
-    const keyed = new Client({ secret: secret.data, endpoint: new URL(server.url), max_attempts: 1 });
+    const keyed = new Client({ secret: secret.data, endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
       expect((await keyed.query<number>(fql`Collection.all().count()`)).data).toBe(0);
       await keyed.query(fql`Collection.create({ name: "OnlyInChild" })`);
-      expect((await root.query<boolean>(fql`Collection.byName("OnlyInChild").exists()`)).data).toBe(false);
+      expect((await fauna.client.query<boolean>(fql`Collection.byName("OnlyInChild").exists()`)).data).toBe(false);
     } finally {
       keyed.close();
     }
@@ -264,7 +228,7 @@ describe('fauna 2.x driver: feeds and streams of FQL v10 sources', () => {
       )
     ).data;
     const numbers = child.stream<Built<number>>(token);
-    const bigints = new Client({ secret: childSecret, endpoint: new URL(server.url), max_attempts: 1, long_type: 'bigint' }).stream<
+    const bigints = new Client({ secret: childSecret, endpoint: new URL(fauna.server.url), max_attempts: 1, long_type: 'bigint' }).stream<
       Built<bigint>
     >(token);
     await child.query(fql([`${coll}.create({ value: 0 })`]));

@@ -1,34 +1,18 @@
 // The official v4 driver (default h2c transport) logging users in and out of the reference server.
 import faunadb from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-const clients: faunadb.Client[] = [];
-
-function clientFor(secret: string): faunadb.Client {
-  const client = driverClient(server, secret);
-  clients.push(client);
-  return client;
-}
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-});
-afterAll(async () => {
-  for (const client of clients) client.close?.();
-  await server.close();
-});
+const driver = useDriverServer();
 
 describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
   it('logs a user in through a public unique index with a client key, and out of every session', async () => {
-    const root = clientFor(server.rootSecret);
+    const root = driver.clientFor(driver.server.rootSecret);
     await root.query(q.CreateDatabase({ name: 'authdb' }));
     const serverKey = await root.query<{ secret: string }>(q.CreateKey({ database: q.Database('authdb'), role: 'server' }));
     const clientKey = await root.query<{ secret: string }>(q.CreateKey({ database: q.Database('authdb'), role: 'client' }));
-    const admin = clientFor(serverKey.secret);
+    const admin = driver.clientFor(serverKey.secret);
     await admin.query(q.CreateCollection({ name: 'users' }));
     await admin.query(
       q.CreateIndex({
@@ -44,7 +28,7 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
     );
     expect(user.credentials).toBeUndefined();
 
-    const browser = clientFor(clientKey.secret);
+    const browser = driver.clientFor(clientKey.secret);
     const first = await browser.query<{ secret: string; instance: faunadb.values.Ref; data: { name: string } }>(
       q.Login(q.Match(q.Index('users_by_email'), 'ada@example.com'), { password: 'correct horse', data: { name: 'laptop' } }),
     );
@@ -52,7 +36,7 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
     expect(first.data).toEqual({ name: 'laptop' });
     const second = await browser.query<{ secret: string }>(q.Login(user.ref, { password: 'correct horse' }));
 
-    const session = clientFor(first.secret);
+    const session = driver.clientFor(first.secret);
     const identity = await session.query<faunadb.values.Ref>(q.CurrentIdentity());
     expect(identity.id).toBe(user.ref.id);
     expect(identity.collection?.id).toBe('users');
@@ -61,11 +45,11 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
 
     expect(await session.query(q.Logout(true))).toBe(true);
     await expect(session.query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
-    await expect(clientFor(second.secret).query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
+    await expect(driver.clientFor(second.secret).query(q.CurrentIdentity())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
   });
 
   it('reports a wrong password as BadRequest "authentication failed" and a bad secret as Unauthorized', async () => {
-    const root = clientFor(server.rootSecret);
+    const root = driver.clientFor(driver.server.rootSecret);
     await root.query(q.CreateCollection({ name: 'people' }));
     const person = await root.query<{ ref: faunadb.values.Ref }>(q.Create(q.Collection('people'), { credentials: { password: 'right' } }));
     const failure = await root.query(q.Login(person.ref, { password: 'wrong' })).then(
@@ -76,7 +60,7 @@ describe('faunadb 4.x driver: users, Login, Identity, Logout', () => {
     expect((failure as faunadb.errors.FaunaHTTPError).requestResult?.responseContent).toMatchObject({
       errors: [{ code: 'authentication failed' }],
     });
-    await expect(clientFor('fnT_0_1_00000000000000000000000000000000').query(q.CurrentIdentity())).rejects.toBeInstanceOf(
+    await expect(driver.clientFor('fnT_0_1_00000000000000000000000000000000').query(q.CurrentIdentity())).rejects.toBeInstanceOf(
       faunadb.errors.Unauthorized,
     );
   });

@@ -1,33 +1,20 @@
 // The official v4 driver (default h2c transport) against the reference server.
 import faunadb from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
-
-function clientFor(secret: string): faunadb.Client {
-  return driverClient(server, secret);
-}
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = clientFor(server.rootSecret);
-});
-afterAll(async () => {
-  client.close?.();
-  await server.close();
-});
+const driver = useDriverServer();
 
 describe('faunadb 4.x driver against the reference server', () => {
   it('creates a database, a key, a collection and a document, then reads, updates and deletes it', async () => {
-    const db = await client.query<{ name: string }>(q.CreateDatabase({ name: 'driverdb' }));
+    const db = await driver.client.query<{ name: string }>(q.CreateDatabase({ name: 'driverdb' }));
     expect(db.name).toBe('driverdb');
-    const key = await client.query<{ secret: string; role: string }>(q.CreateKey({ database: q.Database('driverdb'), role: 'server' }));
+    const key = await driver.client.query<{ secret: string; role: string }>(
+      q.CreateKey({ database: q.Database('driverdb'), role: 'server' }),
+    );
     expect(key.role).toBe('server');
-    const inner = clientFor(key.secret);
+    const inner = driver.clientFor(key.secret);
     try {
       const coll = await inner.query<{ name: string; history_days: number }>(q.CreateCollection({ name: 'widgets' }));
       expect(coll.name).toBe('widgets');
@@ -49,15 +36,15 @@ describe('faunadb 4.x driver against the reference server', () => {
   });
 
   it('stores and returns data whose keys start with @ (sent as {"object": …}, answered as @obj)', async () => {
-    await client.query(q.CreateCollection({ name: 'tagged_keys' }));
+    await driver.client.query(q.CreateCollection({ name: 'tagged_keys' }));
     const data = { '@kind': 'note', nested: { '@label': 'x', plain: 1 } };
-    const doc = await client.query<{ ref: faunadb.values.Ref; data: typeof data }>(q.Create(q.Collection('tagged_keys'), { data }));
+    const doc = await driver.client.query<{ ref: faunadb.values.Ref; data: typeof data }>(q.Create(q.Collection('tagged_keys'), { data }));
     expect(doc.data).toEqual(data);
-    expect((await client.query<{ data: typeof data }>(q.Get(doc.ref))).data).toEqual(data);
+    expect((await driver.client.query<{ data: typeof data }>(q.Get(doc.ref))).data).toEqual(data);
   });
 
   it('surfaces a bad secret as the driver Unauthorized error', async () => {
-    const bad = clientFor('not-a-secret');
+    const bad = driver.clientFor('not-a-secret');
     try {
       await expect(bad.query(q.Now())).rejects.toBeInstanceOf(faunadb.errors.Unauthorized);
     } finally {

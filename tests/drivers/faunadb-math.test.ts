@@ -3,25 +3,14 @@
 // the driver builds, and how it decodes the answers. The driver decodes integers and decimals alike as JS numbers
 // (and sends a whole JS number as an integer), so result types are checked on the server with IsInteger and IsDouble.
 import faunadb from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient, firstServiceError } from './faunadb-client.js';
+import { describe, expect, it } from 'vitest';
+import { useDriverServer, expectBadRequest } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
+const driver = useDriverServer();
 
 /** The JSON the driver sends for an expression. */
 const wire = (expr: faunadb.Expr): unknown => JSON.parse(JSON.stringify(expr));
-
-beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
 
 describe('faunadb 4.x driver: wire JSON of the math functions', () => {
   it('optional arguments are sent under their own keys, and left out when not given', () => {
@@ -39,7 +28,7 @@ describe('faunadb 4.x driver: wire JSON of the math functions', () => {
 
 describe('faunadb 4.x driver: rounding', () => {
   it('Ceil, Floor, Round and Trunc answer the real service results', async () => {
-    const results = await client.query([
+    const results = await driver.client.query([
       q.Ceil(1.1),
       q.Ceil(7),
       q.Floor(-0.1),
@@ -57,7 +46,7 @@ describe('faunadb 4.x driver: rounding', () => {
   });
 
   it('an integer stays an integer and a decimal a decimal', async () => {
-    const types = await client.query([
+    const types = await driver.client.query([
       q.IsInteger(q.Ceil(7)),
       q.IsDouble(q.Ceil(1.5)),
       q.IsInteger(q.Round(555, -2)),
@@ -69,18 +58,15 @@ describe('faunadb 4.x driver: rounding', () => {
   });
 
   it('a precision that is not an integer fails at ["precision"]', async () => {
-    expect(await firstServiceError(client.query(q.Round(1.25, 1.5)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Integer expected, Double provided.',
-      position: ['precision'],
-    });
+    await expectBadRequest(driver.client.query(q.Round(1.25, 1.5)), 'invalid argument', 'Integer expected, Double provided.', [
+      'precision',
+    ]);
   });
 });
 
 describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   it('answer the real service results and types', async () => {
-    const results = await client.query([
+    const results = await driver.client.query([
       q.Sign(-5),
       q.Sign(0.5),
       q.Sqrt(9),
@@ -94,7 +80,7 @@ describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
       q.Exp(0),
     ]);
     expect(results).toEqual([-1, 1, 3, 4, 8, 0.001, 5, 0, 3, 0, 1]);
-    const types = await client.query([
+    const types = await driver.client.query([
       q.IsInteger(q.Sign(0.5)),
       q.IsDouble(q.Sqrt(9)),
       q.IsDouble(q.Pow(2, 3)),
@@ -105,49 +91,26 @@ describe('faunadb 4.x driver: Sign, Sqrt, Pow, Hypot, logarithms', () => {
   });
 
   it('a number outside the domain fails with the service description at the call', async () => {
-    expect(await firstServiceError(client.query(q.Sqrt(-4)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-4 must be positive',
-      position: [],
-    });
-    expect(await firstServiceError(client.query(q.Ln(0)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '0 must be greater than 0',
-      position: [],
-    });
-    expect(await firstServiceError(client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-2.5 must be greater than 0',
-      position: ['in'],
-    });
+    await expectBadRequest(driver.client.query(q.Sqrt(-4)), 'invalid argument', '-4 must be positive', []);
+    await expectBadRequest(driver.client.query(q.Ln(0)), 'invalid argument', '0 must be greater than 0', []);
+    await expectBadRequest(driver.client.query(q.Let({ x: -2.5 }, q.Log(q.Var('x')))), 'invalid argument', '-2.5 must be greater than 0', [
+      'in',
+    ]);
   });
 
   it('infinite and undefined results come back as the strings the service writes', async () => {
-    expect(await client.query([q.Pow(0, -1), q.Pow(-8, 0.5), q.Exp(1000)])).toEqual(['Infinity', 'NaN', 'Infinity']);
+    expect(await driver.client.query([q.Pow(0, -1), q.Pow(-8, 0.5), q.Exp(1000)])).toEqual(['Infinity', 'NaN', 'Infinity']);
   });
 
   it('a non-number argument fails at its position', async () => {
-    expect(await firstServiceError(client.query(q.Pow(2, 'three')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, String provided.',
-      position: ['exp'],
-    });
-    expect(await firstServiceError(client.query(q.Hypot(3, true)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, Boolean provided.',
-      position: ['b'],
-    });
+    await expectBadRequest(driver.client.query(q.Pow(2, 'three')), 'invalid argument', 'Number expected, String provided.', ['exp']);
+    await expectBadRequest(driver.client.query(q.Hypot(3, true)), 'invalid argument', 'Number expected, Boolean provided.', ['b']);
   });
 });
 
 describe('faunadb 4.x driver: bitwise functions', () => {
   it('BitAnd, BitOr, BitXor and BitNot answer the real service results', async () => {
-    const results = await client.query([
+    const results = await driver.client.query([
       q.BitAnd(15, 7, 3),
       q.BitAnd(255, 7, 15),
       q.BitOr(1, 2, 4, 8),
@@ -158,23 +121,18 @@ describe('faunadb 4.x driver: bitwise functions', () => {
       q.BitNot(1.5),
     ]);
     expect(results).toEqual([3, 7, 15, 0, -1, -2, 1, -2]);
-    const types = await client.query([q.IsInteger(q.BitOr(1, 2)), q.IsDouble(q.BitAnd(5.5, 3)), q.IsInteger(q.BitNot(1.5))]);
+    const types = await driver.client.query([q.IsInteger(q.BitOr(1, 2)), q.IsDouble(q.BitAnd(5.5, 3)), q.IsInteger(q.BitNot(1.5))]);
     expect(types).toEqual([true, true, true]);
   });
 
   it('a non-number operand fails at its index', async () => {
-    expect(await firstServiceError(client.query(q.BitOr(1, 'two')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Number expected, String provided.',
-      position: ['bitor', 1],
-    });
+    await expectBadRequest(driver.client.query(q.BitOr(1, 'two')), 'invalid argument', 'Number expected, String provided.', ['bitor', 1]);
   });
 });
 
 describe('faunadb 4.x driver: trigonometric functions', () => {
   it('answer decimals close to the double-precision functions', async () => {
-    const results = await client.query<number[]>([
+    const results = await driver.client.query<number[]>([
       q.Sin(1),
       q.Cos(0),
       q.Tan(1),
@@ -203,21 +161,11 @@ describe('faunadb 4.x driver: trigonometric functions', () => {
     results.forEach((result, i) => {
       expect(result).toBeCloseTo(expected[i]!, 12);
     });
-    expect(await client.query(q.IsDouble(q.Cos(0)))).toBe(true);
+    expect(await driver.client.query(q.IsDouble(q.Cos(0)))).toBe(true);
   });
 
   it('Acos and Asin outside [-1, 1] fail at the call', async () => {
-    expect(await firstServiceError(client.query(q.Acos(2)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '2 must be between -1 and 1 inclusive',
-      position: [],
-    });
-    expect(await firstServiceError(client.query(q.Asin(-1.5)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: '-1.5 must be between -1 and 1 inclusive',
-      position: [],
-    });
+    await expectBadRequest(driver.client.query(q.Acos(2)), 'invalid argument', '2 must be between -1 and 1 inclusive', []);
+    await expectBadRequest(driver.client.query(q.Asin(-1.5)), 'invalid argument', '-1.5 must be between -1 and 1 inclusive', []);
   });
 });

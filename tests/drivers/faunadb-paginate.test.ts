@@ -1,44 +1,32 @@
 // The official v4 driver's client.paginate(...) helper walks a multi-page set against the reference server:
 // it resends each page's `after` cursor (with `@ref` literals) until the set is exhausted.
 import faunadb from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createIndexedCollection, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
+const driver = useDriverServer();
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-  await client.query(q.CreateCollection({ name: 'things' }));
   // Created active before the documents exist, so every later write is indexed at once.
-  await client.query(
-    q.CreateIndex({
-      name: 'things_by_i',
-      source: q.Collection('things'),
-      values: [{ field: ['data', 'i'] }, { field: ['ref'] }],
-      active: true,
-    }),
+  await createIndexedCollection(
+    driver.client,
+    { name: 'things' },
+    { name: 'things_by_i', values: [{ field: ['data', 'i'] }, { field: ['ref'] }], active: true },
   );
-  await client.query(q.CreateIndex({ name: 'all_things', source: q.Collection('things'), active: true }));
-  await client.query(
+  await driver.client.query(q.CreateIndex({ name: 'all_things', source: q.Collection('things'), active: true }));
+  await driver.client.query(
     q.Map(
       Array.from({ length: 23 }, (_, i) => i),
       q.Lambda('i', q.Create(q.Collection('things'), { data: { i: q.Var('i') } })),
     ),
   );
 });
-afterAll(async () => {
-  client.close?.();
-  await server.close();
-});
 
 describe('faunadb client.paginate', () => {
   it('walks every page of a ref set (after cursors resent as @ref literals) without gaps or repeats', async () => {
     const pages: faunadb.values.Ref[][] = [];
-    await client.paginate(q.Match(q.Index('all_things')), { size: 5 }).each((page) => {
+    await driver.client.paginate(q.Match(q.Index('all_things')), { size: 5 }).each((page) => {
       pages.push(page as faunadb.values.Ref[]);
     });
     expect(pages.length).toBe(5);
@@ -49,7 +37,7 @@ describe('faunadb client.paginate', () => {
 
   it('walks a values index and maps each page with Get', async () => {
     const values: number[] = [];
-    await client
+    await driver.client
       .paginate(q.Match(q.Index('things_by_i')), { size: 4 })
       .map((entry) => q.Select(['data', 'i'], q.Get(q.Select(1, entry))))
       .each((page) => {

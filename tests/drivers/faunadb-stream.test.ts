@@ -2,23 +2,14 @@
 // `POST /stream` (DEC-064), over the driver's own transport (HTTP/2 cleartext): the start event, the document
 // snapshot and version events, set events with the driver's Ref type, request errors and a revoked secret. Every wait
 // has a deadline.
-import faunadb, { errors, values, type ClientConfig } from 'faunadb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import faunadb, { errors, values } from 'faunadb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexedCollection, useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
+const driver = useDriverServer();
 const WAIT_MS = 10_000;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
-const clients: faunadb.Client[] = [];
 const subscriptions: Array<{ close(): void }> = [];
-
-function clientFor(secret: string, extra: Partial<ClientConfig> = {}): faunadb.Client {
-  const created = driverClient(server, secret, extra);
-  clients.push(created);
-  return created;
-}
 
 /** Events a subscription delivered, by type, and a way to wait for the next of a type. */
 class Recorder {
@@ -80,33 +71,27 @@ function sameRef(a: values.Ref, b: values.Ref): boolean {
 }
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = clientFor(server.rootSecret);
-  await client.query(q.CreateCollection({ name: 'parcels' }));
-  await client.query(
-    q.CreateIndex({
+  await createIndexedCollection(
+    driver.client,
+    { name: 'parcels' },
+    {
       name: 'parcels_by_state',
-      source: q.Collection('parcels'),
       terms: [{ field: ['data', 'state'] }],
       values: [{ field: ['data', 'weight'] }],
       active: true,
-    }),
+    },
   );
 });
 afterEach(() => {
   for (const each of subscriptions.splice(0)) each.close();
 });
-afterAll(async () => {
-  for (const each of clients) await each.close();
-  await server.close();
-});
 
 describe('faunadb 4.x driver: client.stream', () => {
   it('stream.document sends start, then the snapshot the driver reads with Get, then version events of later writes', async () => {
     const ref = new values.Ref('101', new values.Ref('parcels', values.Native.COLLECTIONS));
-    await client.query(q.Create(ref, { data: { state: 'packed', weight: 3 } }));
+    await driver.client.query(q.Create(ref, { data: { state: 'packed', weight: 3 } }));
     const recorder = new Recorder();
-    const subscription = client.stream
+    const subscription = driver.client.stream
       .document(ref, { fields: ['action', 'document', 'diff'] })
       .on('start', recorder.listener('start'))
       .on('snapshot', recorder.listener('snapshot'))
@@ -118,8 +103,8 @@ describe('faunadb 4.x driver: client.stream', () => {
     expect(typeof start).toBe('number');
     const [snapshot] = await recorder.until<SnapshotEvent>('snapshot');
     expect(snapshot.data).toEqual({ state: 'packed', weight: 3 });
-    const updated = await client.query<{ ts: number }>(q.Update(ref, { data: { state: 'sent' } }));
-    await client.query(q.Delete(ref));
+    const updated = await driver.client.query<{ ts: number }>(q.Update(ref, { data: { state: 'sent' } }));
+    await driver.client.query(q.Delete(ref));
     const [update, removal] = await recorder.until<VersionEvent>('version', 2);
     expect(update.action).toBe('update');
     expect(sameRef(update.document.ref, ref)).toBe(true);
@@ -132,7 +117,7 @@ describe('faunadb 4.x driver: client.stream', () => {
 
   it('a Match stream sends set events whose refs decode as driver Refs', async () => {
     const recorder = new Recorder();
-    const subscription = client
+    const subscription = driver.client
       .stream(q.Match(q.Index('parcels_by_state'), 'lost'), { fields: ['action', 'document', 'index'] })
       .on('start', recorder.listener('start'))
       .on('set', recorder.listener('set'))
@@ -140,8 +125,10 @@ describe('faunadb 4.x driver: client.stream', () => {
     subscriptions.push(subscription);
     subscription.start();
     await recorder.until('start');
-    const parcel = await client.query<{ ref: values.Ref }>(q.Create(q.Collection('parcels'), { data: { state: 'lost', weight: 7 } }));
-    await client.query(q.Update(parcel.ref, { data: { state: 'found' } }));
+    const parcel = await driver.client.query<{ ref: values.Ref }>(
+      q.Create(q.Collection('parcels'), { data: { state: 'lost', weight: 7 } }),
+    );
+    await driver.client.query(q.Update(parcel.ref, { data: { state: 'found' } }));
     const [added, removed] = await recorder.until<SetEvent>('set', 2);
     expect(added.action).toBe('add');
     expect(added.document.ref).toBeInstanceOf(values.Ref);
@@ -154,7 +141,7 @@ describe('faunadb 4.x driver: client.stream', () => {
 
   it('a stream of something that cannot be streamed reports the 400 as a BadRequest error event', async () => {
     const recorder = new Recorder();
-    const subscription = client.stream(q.Collection('parcels')).on('error', recorder.listener('error'));
+    const subscription = driver.client.stream(q.Collection('parcels')).on('error', recorder.listener('error'));
     subscriptions.push(subscription);
     subscription.start();
     const [error] = await recorder.until('error');
@@ -163,16 +150,17 @@ describe('faunadb 4.x driver: client.stream', () => {
   });
 
   it('deleting the key behind a stream sends the permission denied error event', async () => {
-    const key = await client.query<{ ref: values.Ref; secret: string }>(q.CreateKey({ role: 'server' }));
+    const key = await driver.client.query<{ ref: values.Ref; secret: string }>(q.CreateKey({ role: 'server' }));
     const recorder = new Recorder();
-    const subscription = clientFor(key.secret)
+    const subscription = driver
+      .clientFor(key.secret)
       .stream.document(new values.Ref('202', new values.Ref('parcels', values.Native.COLLECTIONS)))
       .on('start', recorder.listener('start'))
       .on('error', recorder.listener('error'));
     subscriptions.push(subscription);
     subscription.start();
     await recorder.until('start');
-    await client.query(q.Delete(key.ref));
+    await driver.client.query(q.Delete(key.ref));
     const [lost] = await recorder.until('error');
     // faunadb-js passes the server's error event on as it came (its StreamErrorEvent check compares the wrong field).
     expect(lost).toEqual({ code: 'permission denied', description: 'Authorization lost during stream evaluation.' });

@@ -2,13 +2,11 @@
 // against the reference server (profile v4-functions, DEC-065): the wire JSON the driver builds, and how it decodes
 // the answers — times as values.FaunaTime, dates as values.FaunaDate, counts as numbers.
 import faunadb, { values } from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient, firstServiceError } from './faunadb-client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDriverServer, expectBadRequest } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
+const driver = useDriverServer();
 
 /** The wire text of a driver time or date (the driver keeps it as `value`, which its type declarations leave out). */
 function textOf(value: unknown): string {
@@ -17,21 +15,15 @@ function textOf(value: unknown): string {
 }
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-  await client.query(q.CreateCollection({ name: 'bookings' }));
-  await client.query(
+  await driver.client.query(q.CreateCollection({ name: 'bookings' }));
+  await driver.client.query(
     q.Create(q.Ref(q.Collection('bookings'), '1'), { data: { starts: q.Time('2024-02-28T18:30:00Z'), day: q.Date('2024-02-28') } }),
   );
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
 });
 
 describe('faunadb 4.x driver: building and converting times', () => {
   it('Epoch, Date, ToTime and ToDate answer driver times and dates', async () => {
-    const results = await client.query<unknown[]>([
+    const results = await driver.client.query<unknown[]>([
       q.Epoch(1700000000, 'seconds'),
       q.Epoch(-1, 'millisecond'),
       q.Date('2024-01-31'),
@@ -59,7 +51,7 @@ describe('faunadb 4.x driver: building and converting times', () => {
   it('ToMicros, ToMillis and ToSeconds of a time and of microseconds', async () => {
     const time = q.Time('2020-01-02T03:04:05.123456Z');
     expect(
-      await client.query([
+      await driver.client.query([
         q.ToMicros(time),
         q.ToMillis(time),
         q.ToSeconds(time),
@@ -70,14 +62,14 @@ describe('faunadb 4.x driver: building and converting times', () => {
   });
 
   it('ToTime("now") is Now()', async () => {
-    expect(await client.query(q.Equals(q.ToTime('now'), q.Now()))).toBe(true);
+    expect(await driver.client.query(q.Equals(q.ToTime('now'), q.Now()))).toBe(true);
   });
 });
 
 describe('faunadb 4.x driver: fields of a stored time', () => {
   it('Second … Year of a document field', async () => {
     const starts = q.Select(['data', 'starts'], q.Get(q.Ref(q.Collection('bookings'), '1')));
-    const fields = await client.query([
+    const fields = await driver.client.query([
       q.Second(starts),
       q.Minute(starts),
       q.Hour(starts),
@@ -94,7 +86,7 @@ describe('faunadb 4.x driver: fields of a stored time', () => {
 describe('faunadb 4.x driver: time arithmetic', () => {
   it('TimeAdd and TimeSubtract of times and dates', async () => {
     const booking = q.Get(q.Ref(q.Collection('bookings'), '1'));
-    const results = await client.query<unknown[]>([
+    const results = await driver.client.query<unknown[]>([
       q.TimeAdd(q.Select(['data', 'starts'], booking), 1, 'day'),
       q.TimeSubtract(q.Select(['data', 'starts'], booking), 90, 'minutes'),
       q.TimeAdd(q.Select(['data', 'day'], booking), 1, 'days'),
@@ -112,7 +104,7 @@ describe('faunadb 4.x driver: time arithmetic', () => {
 
   it('TimeDiff of times and of dates', async () => {
     expect(
-      await client.query([
+      await driver.client.query([
         q.TimeDiff(q.Time('1970-01-01T00:00:00Z'), q.Time('1970-01-02T00:00:00Z'), 'hours'),
         q.TimeDiff(q.Time('1970-01-01T01:59:59Z'), q.Time('1970-01-01T00:00:00Z'), 'hours'),
         q.TimeDiff(q.Date('2024-01-01'), q.Date('2025-01-01'), 'days'),
@@ -121,47 +113,34 @@ describe('faunadb 4.x driver: time arithmetic', () => {
   });
 
   it('errors: a bad unit, a time unit on a date, mixed arguments, and the bounds', async () => {
-    expect(await firstServiceError(client.query(q.Epoch(0, 'picosecond')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Time Unit expected, String provided.',
-      position: ['unit'],
-    });
-    expect(await firstServiceError(client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: "Invalid time unit 'hour'.",
-      position: ['unit'],
-    });
-    expect(await firstServiceError(client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Incompatible time arguments.',
-      position: ['time_diff'],
-    });
-    expect(await firstServiceError(client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Integer expected, String provided.',
-      position: ['offset'],
-    });
-    expect(await firstServiceError(client.query(q.Epoch(100000000000000000, 'seconds')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
-      position: [],
-    });
-    expect(await firstServiceError(client.query(q.Date('2023-02-29')))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: "Cannot cast '2023-02-29' to a date.",
-      position: [],
-    });
-    expect(await firstServiceError(client.query(q.ToTime(true)))).toEqual({
-      status: 400,
-      code: 'invalid argument',
-      description: 'Cannot cast Boolean to Time.',
-      position: [],
-    });
+    await expectBadRequest(driver.client.query(q.Epoch(0, 'picosecond')), 'invalid argument', 'Time Unit expected, String provided.', [
+      'unit',
+    ]);
+    await expectBadRequest(
+      driver.client.query(q.TimeAdd(q.Date('2024-01-31'), 1, 'hour')),
+      'invalid argument',
+      "Invalid time unit 'hour'.",
+      ['unit'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.TimeDiff(q.Date('1970-01-01'), q.Time('1970-01-01T00:00:00Z'), 'days')),
+      'invalid argument',
+      'Incompatible time arguments.',
+      ['time_diff'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.TimeAdd(q.Now(), '9223372036854775807', 'seconds')),
+      'invalid argument',
+      'Integer expected, String provided.',
+      ['offset'],
+    );
+    await expectBadRequest(
+      driver.client.query(q.Epoch(100000000000000000, 'seconds')),
+      'invalid argument',
+      'dates and times must be between -1000000000-01-01T00:00:00Z and +1000000000-12-31T23:59:59.999999999Z',
+      [],
+    );
+    await expectBadRequest(driver.client.query(q.Date('2023-02-29')), 'invalid argument', "Cannot cast '2023-02-29' to a date.", []);
+    await expectBadRequest(driver.client.query(q.ToTime(true)), 'invalid argument', 'Cannot cast Boolean to Time.', []);
   });
 });

@@ -2,13 +2,11 @@
 // as the driver's own classes, indexes answer through the driver's query builder, and failures surface as the
 // driver's error classes with the codes the spec gives them.
 import faunadb, { errors, values } from 'faunadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
-import { driverClient } from './faunadb-client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDriverServer } from './faunadb-client.js';
 
 const q = faunadb.query;
-let server: RunningReferenceServer;
-let client: faunadb.Client;
+const driver = useDriverServer();
 
 interface Thing {
   ref: values.Ref;
@@ -29,25 +27,19 @@ function firstErrorCode(failure: unknown): string | undefined {
 }
 
 beforeAll(async () => {
-  server = await startReferenceServer({ port: 0 });
-  client = driverClient(server);
-  await client.query(q.CreateCollection({ name: 'things' }));
-  await client.query(
+  await driver.client.query(q.CreateCollection({ name: 'things' }));
+  await driver.client.query(
     q.CreateIndex({ name: 'things_by_sku', source: q.Collection('things'), terms: [{ field: ['data', 'sku'] }], unique: true }),
   );
-  await client.query(
+  await driver.client.query(
     q.CreateIndex({ name: 'things_by_price', source: q.Collection('things'), values: [{ field: ['data', 'price'] }, { field: ['ref'] }] }),
   );
-});
-afterAll(async () => {
-  client.close?.();
-  await server.close();
 });
 
 describe('faunadb 4.x driver: values, indexes and errors', () => {
   it('stores a Time, Bytes, a decimal and a nested ref, and reads them back as the driver classes with the same content', async () => {
-    const owner = await client.query<{ ref: values.Ref }>(q.Create(q.Collection('things'), { data: { sku: 'owner', price: 0 } }));
-    const created = await client.query<Thing>(
+    const owner = await driver.client.query<{ ref: values.Ref }>(q.Create(q.Collection('things'), { data: { sku: 'owner', price: 0 } }));
+    const created = await driver.client.query<Thing>(
       q.Create(q.Collection('things'), {
         data: {
           sku: 'a1',
@@ -59,7 +51,7 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
         },
       }),
     );
-    const read = await client.query<Thing>(q.Get(created.ref));
+    const read = await driver.client.query<Thing>(q.Get(created.ref));
     for (const doc of [created, read]) {
       expect(doc.ref).toBeInstanceOf(values.Ref);
       expect(doc.ref.id).toBe(created.ref.id);
@@ -78,15 +70,15 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
   });
 
   it('finds a document by index term, and pages a values index as [value, ref] tuples in value order', async () => {
-    const refs = await client.query<values.Ref[]>(
+    const refs = await driver.client.query<values.Ref[]>(
       q.Map(
         ['p-30', 'p-10', 'p-20'],
         q.Lambda('sku', q.Select('ref', q.Create(q.Collection('things'), { data: { sku: q.Var('sku'), price: q.Var('sku') } }))),
       ),
     );
-    const bySku = await client.query<{ data: values.Ref[] }>(q.Paginate(q.Match(q.Index('things_by_sku'), 'p-20')));
+    const bySku = await driver.client.query<{ data: values.Ref[] }>(q.Paginate(q.Match(q.Index('things_by_sku'), 'p-20')));
     expect(bySku.data.map((ref) => ref.id)).toEqual([refs[2]!.id]);
-    const byPrice = await client.query<{ data: Array<[unknown, values.Ref]> }>(
+    const byPrice = await driver.client.query<{ data: Array<[unknown, values.Ref]> }>(
       q.Paginate(q.Match(q.Index('things_by_price')), { size: 100 }),
     );
     const tuples = byPrice.data.filter(([price]) => typeof price === 'string');
@@ -96,22 +88,22 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
   });
 
   it('refuses a second document with a unique term as the driver BadRequest "instance not unique", and writes nothing', async () => {
-    await client.query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 1 } }));
-    const failure = await client
+    await driver.client.query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 1 } }));
+    const failure = await driver.client
       .query(q.Create(q.Collection('things'), { data: { sku: 'unique-1', price: 2 } }))
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(errors.BadRequest);
     expect((failure as errors.FaunaHTTPError).requestResult.statusCode).toBe(400);
     expect(firstErrorCode(failure)).toBe('instance not unique');
-    const matches = await client.query<{ data: values.Ref[] }>(q.Paginate(q.Match(q.Index('things_by_sku'), 'unique-1')));
+    const matches = await driver.client.query<{ data: values.Ref[] }>(q.Paginate(q.Match(q.Index('things_by_sku'), 'unique-1')));
     expect(matches.data).toHaveLength(1);
   });
 
   it('surfaces a read of a missing or deleted document as the driver NotFound "instance not found"', async () => {
-    const doc = await client.query<{ ref: values.Ref }>(q.Create(q.Collection('things'), { data: { sku: 'gone', price: 1 } }));
-    await client.query(q.Delete(doc.ref));
+    const doc = await driver.client.query<{ ref: values.Ref }>(q.Create(q.Collection('things'), { data: { sku: 'gone', price: 1 } }));
+    await driver.client.query(q.Delete(doc.ref));
     for (const ref of [doc.ref, q.Ref(q.Collection('things'), '123456789')]) {
-      const failure = await client.query(q.Get(ref)).catch((error: unknown) => error);
+      const failure = await driver.client.query(q.Get(ref)).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(errors.NotFound);
       expect((failure as errors.FaunaHTTPError).requestResult.statusCode).toBe(404);
       expect(firstErrorCode(failure)).toBe('instance not found');
@@ -119,6 +111,6 @@ describe('faunadb 4.x driver: values, indexes and errors', () => {
   });
 
   it('answers the driver ping', async () => {
-    await expect(client.ping()).resolves.toEqual(expect.any(String));
+    await expect(driver.client.ping()).resolves.toEqual(expect.any(String));
   });
 });

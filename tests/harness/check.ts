@@ -17,6 +17,8 @@ declare module 'vitest' {
 export interface CheckOptions {
   /** Test timeout in ms; default: the conformance project's timeout, derived from the request timeout. */
   timeout?: number;
+  /** `false` runs the test alone, not with its neighbours in a `describe.concurrent` block (heavy answers). */
+  concurrent?: false;
 }
 
 export type CheckBody = (context: TestContext) => unknown | Promise<unknown>;
@@ -38,9 +40,13 @@ export function check(ids: readonly string[], title: string, fn: CheckBody, opts
         };
   const tags = problems.length === 0 ? requirements : [];
   // The body runs in its test's scope, so its exchanges and generated names stay its own when tests run at once.
-  test(title, { meta: { requirements }, tags, ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }) }, (context) =>
-    runInTestScope(context.task, () => body(context)),
-  );
+  const options = {
+    meta: { requirements },
+    tags,
+    ...(opts.timeout === undefined ? {} : { timeout: opts.timeout }),
+    ...(opts.concurrent === undefined ? {} : { concurrent: opts.concurrent }),
+  };
+  test(title, options, (context) => runInTestScope(context.task, () => body(context)));
 }
 
 /**

@@ -45,6 +45,12 @@ export function decimals(value: WireValue | undefined): unknown {
   return value;
 }
 
+/** The `@ts` literal of a time `micros` microseconds after the epoch, with all six fraction digits. */
+export function timeOf(micros: bigint): unknown {
+  const seconds = new Date(Number(micros / 1_000_000n) * 1000).toISOString().slice(0, 19);
+  return { '@ts': `${seconds}.${(micros % 1_000_000n).toString().padStart(6, '0')}Z` };
+}
+
 function fieldsOf(value: object, each: (v: never) => unknown): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, each(v as never)]));
 }

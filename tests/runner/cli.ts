@@ -106,15 +106,8 @@ type Chosen =
   | undefined;
 
 /** The commander option name of a target setting's flag (--max-streams-per-secret → maxStreamsPerSecret). */
-function optionName(setting: TargetSettingName): 'statusInterval' | 'minRetentionMs' | 'opsLimit' | 'maxStreamsPerSecret' {
-  return (
-    {
-      statusIntervalMs: 'statusInterval',
-      minRetentionMs: 'minRetentionMs',
-      opsLimit: 'opsLimit',
-      maxStreamsPerSecret: 'maxStreamsPerSecret',
-    } as const
-  )[setting];
+function optionName(setting: TargetSettingName): string {
+  return new Option(TARGET_SETTINGS[setting].flag).attributeName();
 }
 
 function program(): { cmd: Command; chosen: () => Chosen } {

@@ -1,10 +1,10 @@
 // fauna-conformance.config.json: target (and its settings), the NAME of the env var holding the secret, claimed
 // profiles, expectations file, baseline, areas, timeouts, concurrency, seed, report dir. Validated by schemas/config.schema.json; relative paths in it are resolved
 // against the file's folder.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { validate } from '../../schemas/index.js';
 import type { FaunaConformanceConfig } from '../../schemas/types.js';
+import { readSchemaFile } from './json-file.js';
 
 export const CONFIG_FILE_NAME = 'fauna-conformance.config.json';
 export const CONFIG_SCHEMA = 'config';
@@ -26,15 +26,10 @@ export interface LoadedConfig {
 export function loadConfig(explicitPath: string | undefined, cwd: string = process.cwd()): LoadedConfig | undefined {
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE_NAME);
   if (!explicitPath && !existsSync(path)) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ConfigFileError(`cannot read the config file ${path}: ${(err as Error).message}`);
-  }
-  const check = validate(CONFIG_SCHEMA, data);
-  if (!check.valid) throw new ConfigFileError(`config file ${path} is invalid: ${check.errors.join('; ')}`);
-  const config = data as FaunaConformanceConfig;
+  const config = readSchemaFile(path, CONFIG_SCHEMA, {
+    unreadable: (message) => new ConfigFileError(`cannot read the config file ${path}: ${message}`),
+    invalid: (errors) => new ConfigFileError(`config file ${path} is invalid: ${errors.join('; ')}`),
+  }) as FaunaConformanceConfig;
   const base = dirname(path);
   return {
     path,

@@ -2,11 +2,11 @@
 // signature. `fauna-conformance diff OLD NEW` prints it and writes diff.md and diff.json; a run given --baseline carries
 // it in conformance.json and summary.md. Only a test's own result counts (an expected failure is a failure); tests of
 // unclaimed profiles are left out.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { validate } from '../../schemas/index.js';
 import { sameSignature } from './failure-signature.js';
 import type { ConformanceReport, Diff, DiffChange, JudgedTest } from './reporters/report-model.js';
+import { readSchemaFile } from './json-file.js';
 
 export class ReportFileError extends Error {
   override name = 'ReportFileError';
@@ -15,16 +15,10 @@ export class ReportFileError extends Error {
 /** conformance.json, or the report directory holding it, read and checked against its schema. */
 export function readReport(path: string): ConformanceReport {
   const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ReportFileError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  const check = validate('conformance-report', data);
-  if (!check.valid)
-    throw new ReportFileError(`${file} is not a conformance report of this version: ${check.errors.slice(0, 3).join('; ')}`);
-  return data as ConformanceReport;
+  return readSchemaFile(file, 'conformance-report', {
+    unreadable: (message) => new ReportFileError(`cannot read ${file}: ${message}`),
+    invalid: (errors) => new ReportFileError(`${file} is not a conformance report of this version: ${errors.slice(0, 3).join('; ')}`),
+  }) as ConformanceReport;
 }
 
 type State = 'passed' | 'failed' | 'other';

@@ -1,10 +1,11 @@
 // Expectation files: a server's known failures, each with the signature it is expected to fail with. A listed test
 // failing the same way is an expected failure (the gate passes), failing differently fails, passing fails too: the
 // entry is stale and must go.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { assertValid, validate } from '../../schemas/index.js';
+import { writeFileSync } from 'node:fs';
+import { assertValid } from '../../schemas/index.js';
 import { signatureMatches } from './failure-signature.js';
 import type { FailureSignature, JudgedTest, TestResult, TestStatus } from './reporters/report-model.js';
+import { readSchemaFile } from './json-file.js';
 
 export const EXPECTATIONS_SCHEMA = 'expectations';
 
@@ -25,14 +26,10 @@ export class ExpectationsError extends Error {
 }
 
 export function readExpectations(path: string): Expectation[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ExpectationsError(`cannot read the expectations file ${path}: ${(err as Error).message}`);
-  }
-  const check = validate(EXPECTATIONS_SCHEMA, data);
-  if (!check.valid) throw new ExpectationsError(`expectations file ${path} is invalid: ${check.errors.join('; ')}`);
+  const data = readSchemaFile(path, EXPECTATIONS_SCHEMA, {
+    unreadable: (message) => new ExpectationsError(`cannot read the expectations file ${path}: ${message}`),
+    invalid: (errors) => new ExpectationsError(`expectations file ${path} is invalid: ${errors.join('; ')}`),
+  });
   const entries = (data as ExpectationsFile).expectations;
   const dupes = entries.map((e) => e.test).filter((id, i, all) => all.indexOf(id) !== i);
   if (dupes.length > 0) throw new ExpectationsError(`expectations file ${path} lists ${dupes[0]} twice`);

@@ -1,13 +1,9 @@
-// `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs, plus
-// their JUnit and Allure results (merge-artifacts.ts). The tests keep the gate status their shard gave them; areas,
-// requirements, totals and the outcome are recomputed.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { validate } from '../../schemas/index.js';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
 import { mergeArtifacts, shardDir } from './merge-artifacts.js';
 import { aggregateReport, type ConformanceReport, type JudgedTest } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
+import { readSchemaFile } from './json-file.js';
 
 export class MergeError extends Error {
   override name = 'MergeError';
@@ -15,15 +11,10 @@ export class MergeError extends Error {
 
 function readReport(path: string): ConformanceReport {
   const file = shardDir(path) === path ? join(path, 'conformance.json') : path;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new MergeError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  const check = validate('conformance-report', data);
-  if (!check.valid) throw new MergeError(`${file} is not a conformance report: ${check.errors.slice(0, 3).join('; ')}`);
-  return data as ConformanceReport;
+  return readSchemaFile(file, 'conformance-report', {
+    unreadable: (message) => new MergeError(`cannot read ${file}: ${message}`),
+    invalid: (errors) => new MergeError(`${file} is not a conformance report: ${errors.slice(0, 3).join('; ')}`),
+  }) as ConformanceReport;
 }
 
 function same<K extends keyof ConformanceReport>(reports: readonly ConformanceReport[], key: K, what: string): void {

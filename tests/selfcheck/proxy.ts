@@ -190,7 +190,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   };
 }
 
-function waitForDrain(outgoing: ServerResponse): Promise<void> {
+/** Until the response can take more (or its connection is gone): a write that answered false waits here. */
+export function waitForDrain(outgoing: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       outgoing.off('drain', done);

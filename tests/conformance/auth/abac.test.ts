@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client, type Response } from '../../harness/index.js';
-import { createCollections, lambda, obj } from '../../harness/v4.js';
+import { createCollections, lambda, obj, createKey } from '../../harness/v4.js';
 import { createUser, login, refKey, type User } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
@@ -245,7 +245,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
         assertMatchesSchema('role', (res.json as { resource: unknown }).resource, 'CreateRole resource', res.text);
       }
       for (const role of ['bare', 'actionless']) {
-        const key = t.as((await t.admin.query({ create_key: obj({ role: { role } }) })).expectStatus(201).resource.secret);
+        const key = t.as((await t.admin.query(createKey(undefined, { role }))).expectStatus(201).resource.secret);
         expect((await key.query('works')).expectStatus(200).resource).toBe('works');
         (await key.query({ get: aliceNote })).expectStatus(403).expectErrorCode('permission denied');
       }
@@ -366,7 +366,7 @@ describe('Roles and privileges (ABAC)', { shuffle: false }, () => {
         create_role: obj({ name: 'by_token', privileges: [obj({ resource: { collection: 'drafts' }, actions: obj({ read: true }) })] }),
       },
     },
-    { what: 'keys', expr: { create_key: obj({ role: 'server' }) } },
+    { what: 'keys', expr: createKey(undefined, 'server') },
     { what: 'databases', expr: { create_database: obj({ name: 'by_token' }) } },
   ])(
     ['ABAC-PRIV-008'],

@@ -3,7 +3,21 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Client, Response } from '../../harness/index.js';
-import { obj } from '../../harness/v4.js';
+import { collection, createIndex, obj } from '../../harness/v4.js';
+
+/**
+ * Create of a unique index of `users` by `data.email`, the index a login page reads to find a user; `publicRead` lets
+ * anyone read it, as a page that logs users in with a client key needs.
+ */
+export function emailIndex(name: string, publicRead: boolean): unknown {
+  return createIndex({
+    name,
+    source: collection('users'),
+    terms: [{ field: ['data', 'email'] }],
+    unique: true,
+    ...(publicRead ? { permissions: obj({ read: 'public' }) } : {}),
+  });
+}
 
 /** A BCrypt hash as Fauna shows it (`$2a$`/`$2b$`/`$2y$`, cost, 53 characters of salt and digest). */
 export const BCRYPT_HASH = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
 import { createCollections, obj } from '../../harness/v4.js';
-import { createUser, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
+import { createUser, login, newPassword, tokenCount, type User, emailIndex } from './auth-fixtures.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
 
 const scan = scanFileResponses();
@@ -14,27 +14,7 @@ describe('Client keys and key scope', { shuffle: false }, () => {
   beforeAll(async () => {
     await createCollections(t.server, 'users');
     ada = await createUser(t.server, 'users', { email: 'ada@example.com' });
-    (
-      await t.server.query([
-        {
-          create_index: obj({
-            name: 'public_by_email',
-            source: { collection: 'users' },
-            terms: [obj({ field: ['data', 'email'] })],
-            unique: true,
-            permissions: obj({ read: 'public' }),
-          }),
-        },
-        {
-          create_index: obj({
-            name: 'private_by_email',
-            source: { collection: 'users' },
-            terms: [obj({ field: ['data', 'email'] })],
-            unique: true,
-          }),
-        },
-      ])
-    ).expectStatus(200, 201);
+    (await t.server.query([emailIndex('public_by_email', true), emailIndex('private_by_email', false)])).expectStatus(200, 201);
     await login(t.server, ada);
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
+import { createCollections, obj, createKey } from '../../harness/v4.js';
 
 const ROLE = 'note_readers';
 const readNotes = obj({ name: ROLE, privileges: [obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) })] });
@@ -23,7 +23,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
   let roleRef: unknown;
 
   const keyRefs = async () => (await t.admin.query({ paginate: { keys: null }, size: 1000n })).expectStatus(200).resource.data as unknown[];
-  const createKey = async (role: unknown) => t.admin.query({ create_key: obj({ role }) });
+  const keyWithRole = async (role: unknown) => t.admin.query(createKey(undefined, role));
 
   /** Sends each refused write and checks that none of them added a key. */
   async function expectNoKeyCreated(...writes: unknown[]): Promise<void> {
@@ -43,7 +43,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
   });
 
   check(['KEY-ROLE-009'], "a key created with a role ref gets the role's privileges and nothing more", async () => {
-    const key = (await createKey({ role: ROLE })).expectStatus(201).resource;
+    const key = (await keyWithRole({ role: ROLE })).expectStatus(201).resource;
     expect(key.role).toEqual(roleRef);
     const asKey = t.as(key.secret);
     expect((await asKey.query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
@@ -57,7 +57,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     ['KEY-ROLE-016'],
     "CreateKey with a role's name as a string makes a key with that role's privileges only, or answers 400 validation failed",
     async () => {
-      const res = await createKey(ROLE);
+      const res = await keyWithRole(ROLE);
       if (res.status === 400) {
         res.expectErrorCode('validation failed');
         return;
@@ -76,9 +76,9 @@ describe('Keys with role refs', { shuffle: false }, () => {
     'CreateKey and Create on keys naming a role that does not exist, alone or in a list, answer 400 validation failed and create no key',
     async () => {
       await expectNoKeyCreated(
-        { create_key: obj({ role: { role: 'no_such_role' } }) },
+        createKey(undefined, { role: 'no_such_role' }),
         { create: { keys: null }, params: obj({ role: { role: 'no_such_role' } }) },
-        { create_key: obj({ role: [{ role: ROLE }, { role: 'no_such_role' }] }) },
+        createKey(undefined, [{ role: ROLE }, { role: 'no_such_role' }]),
       );
     },
   );
@@ -87,10 +87,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     ['KEY-ROLE-011'],
     'CreateKey with a collection ref as role, even one named like a role, answers 400 validation failed and creates no key',
     async () => {
-      await expectNoKeyCreated(
-        { create_key: obj({ role: { collection: ROLE } }) },
-        { create_key: obj({ role: [{ role: ROLE }, { collection: 'notes' }] }) },
-      );
+      await expectNoKeyCreated(createKey(undefined, { collection: ROLE }), createKey(undefined, [{ role: ROLE }, { collection: 'notes' }]));
     },
   );
 
@@ -100,7 +97,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     async () => {
       const before = await keyRefs();
       for (const role of [5n, true, obj({ name: ROLE }), [{ role: ROLE }, 5n]]) {
-        const res = (await createKey(role)).expectStatus(400).expectErrorCode('validation failed');
+        const res = (await keyWithRole(role)).expectStatus(400).expectErrorCode('validation failed');
         const failures = (res.body.errors[0].failures ?? []) as Array<{ field?: unknown[]; code?: unknown }>;
         expect(
           failures.some((f) => Array.isArray(f.field) && f.field[0] === 'role' && f.code === 'invalid type'),
@@ -120,7 +117,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
         .resource.secret;
       await createCollections(t.as(secret), 'notes');
       (await t.as(secret).query({ create_role: readNotes })).expectStatus(201);
-      await expectNoKeyCreated({ create_key: obj({ role: { role: ROLE, scope: { database: 'elsewhere' } } }) });
+      await expectNoKeyCreated(createKey(undefined, { role: ROLE, scope: { database: 'elsewhere' } }));
     },
   );
 
@@ -128,7 +125,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     ['KEY-ROLE-013'],
     'Update or Replace of a key with a role ref to no role, or a ref that is not a role, answers 400 and leaves the key unchanged',
     async () => {
-      const key = (await createKey({ role: ROLE })).expectStatus(201).resource;
+      const key = (await keyWithRole({ role: ROLE })).expectStatus(201).resource;
       const stored = (await t.admin.query({ get: key.ref })).expectStatus(200).resource;
       expectRoleRefused(await t.admin.query({ update: key.ref, params: obj({ role: { role: 'no_such_role' } }) }));
       expectRoleRefused(await t.admin.query({ replace: key.ref, params: obj({ role: { collection: 'notes' } }) }));

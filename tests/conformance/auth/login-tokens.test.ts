@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant } from '../../harness/index.js';
 import { createCollections, obj } from '../../harness/v4.js';
-import { createUser, identityStatus, login, loginExpr, newPassword, refKey, tokenCount, type User } from './auth-fixtures.js';
+import { createUser, identityStatus, login, loginExpr, newPassword, refKey, tokenCount, type User, emailIndex } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
 
@@ -16,17 +16,7 @@ describe('Login and tokens', { shuffle: false }, () => {
   beforeAll(async () => {
     await createCollections(t.server, 'users', 'guests', 'token_owners');
     ada = await createUser(t.server, 'users', { email: 'ada@example.com' });
-    (
-      await t.server.query({
-        create_index: obj({
-          name: 'users_by_email',
-          source: { collection: 'users' },
-          terms: [obj({ field: ['data', 'email'] })],
-          unique: true,
-          permissions: obj({ read: 'public' }),
-        }),
-      })
-    ).expectStatus(201);
+    (await t.server.query(emailIndex('users_by_email', true))).expectStatus(201);
     await login(t.server, ada);
   });
 

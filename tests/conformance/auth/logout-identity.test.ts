@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, target, useTenant, type Client } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
-import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User } from './auth-fixtures.js';
+import { createCollections, obj, createKey } from '../../harness/v4.js';
+import { BCRYPT_HASH, createUser, identityStatus, login, newPassword, tokenCount, type User, emailIndex } from './auth-fixtures.js';
 import { assertMatchesSchema } from '../../harness/response-schemas.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
 
@@ -106,16 +106,7 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     'Identify with a Match on a unique index checks the first document found; an empty set is false; a set the caller may not read is 403 at ["identify"]',
     async () => {
       const carol = await createUser(t.server, 'users', { email: 'carol@example.com' });
-      (
-        await t.server.query({
-          create_index: obj({
-            name: 'users_by_email',
-            source: { collection: 'users' },
-            terms: [obj({ field: ['data', 'email'] })],
-            unique: true,
-          }),
-        })
-      ).expectStatus(201);
+      (await t.server.query(emailIndex('users_by_email', false))).expectStatus(201);
       const byEmail = (email: string) => ({ match: { index: 'users_by_email' }, terms: email });
       expect((await t.server.query({ identify: byEmail('carol@example.com'), password: carol.password })).expectStatus(200).resource).toBe(
         true,
@@ -156,7 +147,7 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
     ['AUTH-IDENTITY-006'],
     'current_token with a key of the database answers its ref and has_current_token true; with a key made in the parent, invalid token and false',
     async () => {
-      const inner = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
+      const inner = (await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource;
       const asInner = t.as(inner.secret);
       expect((await asInner.query({ current_token: null })).expectStatus(200).resource).toEqual(inner.ref);
       expect((await asInner.query({ has_current_token: null })).expectStatus(200).resource).toBe(true);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
+import { createCollections, obj, createKey } from '../../harness/v4.js';
 
 const readable = (resource: unknown) => obj({ resource, actions: obj({ read: true }) });
 const role = (name: string, privileges: unknown[], membership?: unknown[]) =>
@@ -165,7 +165,7 @@ describe('Resources named by roles', { shuffle: false }, () => {
   check(['ABAC-ROLE-010'], 'deleting a collection a role names leaves the role, which keeps granting its other privileges', async () => {
     const ref = await roleOutlivingCollection('survivor', 'doomed');
     (await t.admin.query({ get: ref })).expectStatus(200);
-    const key = (await t.admin.query({ create_key: obj({ role: { role: 'survivor' } }) })).expectStatus(201).resource;
+    const key = (await t.admin.query(createKey(undefined, { role: 'survivor' }))).expectStatus(201).resource;
     expect((await t.as(key.secret).query({ get: note })).expectStatus(200).resource.data).toEqual({ n: 1n });
   });
 

@@ -2,7 +2,7 @@
 // given already passed, so no test waits for one to pass.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
+import { createCollections, obj, createKey } from '../../harness/v4.js';
 import { createUser, login, refKey, type User } from './auth-fixtures.js';
 
 const PAST = { '@ts': '2001-01-01T00:00:00Z' };
@@ -22,8 +22,8 @@ describe("Keys' and tokens' ttl", () => {
     ).expectStatus(201);
   });
 
-  const createKey = async (params: Record<string, unknown>): Promise<{ ref: unknown; secret: string }> =>
-    (await t.admin.query({ create_key: obj({ role: 'server', ...params }) })).expectStatus(201).resource;
+  const serverKey = async (params: Record<string, unknown>): Promise<{ ref: unknown; secret: string }> =>
+    (await t.admin.query(createKey(undefined, 'server', params))).expectStatus(201).resource;
 
   /** The status and, when refused, the error code of a simple request made with `secret`. */
   const statusOf = async (secret: string): Promise<number> => {
@@ -49,13 +49,13 @@ describe("Keys' and tokens' ttl", () => {
     ['AUTH-KEY-001'],
     'a key created with a ttl already passed answers 401 unauthorized; one whose ttl is ahead authenticates',
     async () => {
-      expect(await statusOf((await createKey({ ttl: PAST })).secret)).toBe(401);
-      expect(await statusOf((await createKey({ ttl: FUTURE })).secret)).toBe(200);
+      expect(await statusOf((await serverKey({ ttl: PAST })).secret)).toBe(401);
+      expect(await statusOf((await serverKey({ ttl: FUTURE })).secret)).toBe(200);
     },
   );
 
   check(['AUTH-KEY-001'], 'a key given a passed ttl by Update answers 401 unauthorized from the next request on', async () => {
-    const key = await createKey({});
+    const key = await serverKey({});
     expect(await statusOf(key.secret)).toBe(200);
     (await t.admin.query({ update: key.ref, params: obj({ ttl: PAST }) })).expectStatus(200);
     expect(await statusOf(key.secret)).toBe(401);
@@ -85,8 +85,8 @@ describe("Keys' and tokens' ttl", () => {
     ['AUTH-TOKEN-011'],
     'a key record whose ttl has passed is gone: Get 404 Key not found., Exists false, left out of the keys',
     async () => {
-      const live = await createKey({ ttl: FUTURE });
-      const expired = await createKey({ ttl: PAST });
+      const live = await serverKey({ ttl: FUTURE });
+      const expired = await serverKey({ ttl: PAST });
       await expectGone(t.admin, expired.ref, 'Key not found.');
       expect((await t.admin.query({ get: live.ref })).expectStatus(200).resource.ref).toEqual(live.ref);
       const refs = await listed(t.admin, { keys: null });

@@ -124,15 +124,20 @@ describe('CreateCollection', () => {
   });
 });
 
+/** A collection record that is the one Create answered (`created`): same ref, name, history_days and ts. */
+function expectSameRecord(record: Record<string, unknown>, created: Record<string, unknown>, name: string, historyDays: bigint): void {
+  expectRecord('collection', record);
+  expect(record.ref).toEqual(created.ref);
+  expect(record.name).toBe(name);
+  expect(record.history_days).toBe(historyDays);
+  expect(record.ts).toBe(created.ts);
+}
+
 describe('Collection reads and lifecycle', () => {
   check(['COLL-GET-001'], 'Get of a collection answers the record with the same ref, name and history_days', async () => {
     const created = (await t.server.query(createCollection('read_me', { history_days: 3n }))).expectStatus(201).resource;
     const got = (await t.server.query({ get: collection('read_me') })).expectStatus(200).resource;
-    expectRecord('collection', got);
-    expect(got.ref).toEqual(created.ref);
-    expect(got.name).toBe('read_me');
-    expect(got.history_days).toBe(3n);
-    expect(got.ts).toBe(created.ts);
+    expectSameRecord(got, created, 'read_me', 3n);
   });
 
   check(['COLL-GET-002'], 'Paginating {"collections": null} lists the refs of the database\'s collections', async () => {
@@ -150,12 +155,8 @@ describe('Collection reads and lifecycle', () => {
       const created = (await t.server.query(createCollection('gone', { history_days: 2n }))).expectStatus(201).resource;
       (await t.server.query(createDoc(docRef('gone', '11'), { v: 1n }))).expectStatus(201);
       const deleted = (await t.server.query({ delete: collection('gone') })).expectStatus(200).resource;
-      expectRecord('collection', deleted);
-      expect(deleted.ref).toEqual(created.ref);
-      expect(deleted.name).toBe('gone');
-      expect(deleted.history_days).toBe(2n);
       // The record as it was: its last version's ts, not the time of the deletion.
-      expect(deleted.ts).toBe(created.ts);
+      expectSameRecord(deleted, created, 'gone', 2n);
 
       expectQueryError(await t.server.query({ get: docRef('gone', '11') }), ...NOT_FOUND);
       (await t.server.query(createDoc(collection('gone'), { v: 2n }))).expectStatus(400).expectErrorCode('invalid ref');

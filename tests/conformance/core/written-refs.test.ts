@@ -2,7 +2,7 @@
 // refused with an `invalid reference` failure at the ref's path, and writes nothing.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../harness/index.js';
-import { collection, docRef, obj } from '../../harness/v4.js';
+import { collection, docRef, obj, createKey } from '../../harness/v4.js';
 
 const t = useTenant();
 
@@ -145,7 +145,7 @@ describe('Refs in written data', () => {
         { create_collection: obj({ name: 'refused_collection', data }) },
         { create_index: obj({ name: 'refused_index', source: collection('notes'), data }) },
         { create_role: obj({ name: 'refused_role', privileges: readNotes, data }) },
-        { create_key: obj({ role: 'server', data }) },
+        createKey(undefined, 'server', { data }),
         { create_database: obj({ name: 'refused_database', data }) },
       ]) {
         expectUnresolved(await t.admin.query(write), ['data', 'link']);

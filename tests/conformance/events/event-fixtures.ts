@@ -2,7 +2,7 @@
 // feeds to the end, and reading streams past status events. Black-box: HTTP only. The v4 forms are the harness's
 // (tests/harness/v4.ts).
 import { expect } from 'vitest';
-import type { Client, StreamReader } from '../../harness/index.js';
+import { type Client, type Response, type StreamReader, StreamRejectedError } from '../../harness/index.js';
 import { collection, createCollections, createDoc, createIndex, deleteDoc, docRef, updateDoc } from '../../harness/v4.js';
 
 export const DATA_TYPES = ['add', 'update', 'remove'];
@@ -91,6 +91,24 @@ export async function changeDoc(client: Client, coll: string, id: string, data: 
 export async function removeDoc(client: Client, coll: string, id: string): Promise<WrittenDoc> {
   const res = (await client.query(deleteDoc(docRef(coll, id)))).expectStatus(200);
   return { id, ts: BigInt(res.headers['x-txn-time'] ?? res.resource.ts) };
+}
+
+/** The data of `count` documents, `{i}` with i from 0. */
+export function numbered(count: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => ({ i }));
+}
+
+/** The refusal a stream that must not open got: its opening `opening` must fail with the server's answer. */
+export async function streamRefusal(opening: Promise<StreamReader>): Promise<Response> {
+  const error = await opening.then(
+    (reader) => {
+      reader.close();
+      return undefined;
+    },
+    (err: unknown) => err,
+  );
+  expect(error, 'the stream was opened instead of refused').toBeInstanceOf(StreamRejectedError);
+  return (error as StreamRejectedError).response;
 }
 
 /** Runs several v4 expressions as one transaction and answers its commit time. */

@@ -18,6 +18,7 @@ import {
   LARGE_DOC_CHARS,
   removeDoc,
   transaction,
+  numbered,
 } from './event-fixtures.js';
 
 const STATS_KEYS = ['read_ops', 'storage_bytes_read', 'compute_ops', 'processing_time_ms'];
@@ -201,11 +202,7 @@ describe.concurrent('POST /feed/1', () => {
 
   check(['FEED-PAGE-002'], 'without page_size a page holds at most 16 events', async () => {
     const { coll, token } = await fresh();
-    await addDocs(
-      t.server,
-      coll,
-      Array.from({ length: 20 }, (_, i) => ({ i })),
-    );
+    await addDocs(t.server, coll, numbered(20));
     const page = await feedPage(t.server, { token });
     expect(page.events).toHaveLength(16);
     expect(page.has_next).toBe(true);
@@ -488,11 +485,7 @@ describe.concurrent('POST /feed/1', () => {
     'a transaction writing exactly 128 tracked documents yields 128 events and no error',
     async () => {
       const { coll, token } = await fresh();
-      await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 128 }, (_, i) => ({ i })),
-      );
+      await addDocs(t.server, coll, numbered(128));
       const { events } = await feedAll(t.server, { token, page_size: 200 });
       expect(events).toHaveLength(128);
       expect(events.filter((e) => e.type === 'error')).toEqual([]);
@@ -504,11 +497,7 @@ describe.concurrent('POST /feed/1', () => {
     'a transaction writing 129 tracked documents reaches a feed whole, in one page or across pages, without an error',
     async () => {
       const { coll, token } = await fresh();
-      const written = await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 129 }, (_, i) => ({ i })),
-      );
+      const written = await addDocs(t.server, coll, numbered(129));
       const ids = new Set(written.map((d) => d.id));
       for (const pageSize of [200, 50]) {
         const { events } = await feedAll(t.server, { token, page_size: pageSize });

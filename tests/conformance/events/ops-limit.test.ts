@@ -2,9 +2,9 @@
 // exceeding the limit ends every stream of the account. Needs the target's declared limit (event-settings.ts).
 import { describe, expect } from 'vitest';
 import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollections, createDoc } from '../../harness/v4.js';
+import { createCollections } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
-import { addDoc, createSource, nextData, showEvent, transaction } from './event-fixtures.js';
+import { addDoc, createSource, nextData, showEvent, numbered, addDocs } from './event-fixtures.js';
 
 async function expectEnded(reader: StreamReader): Promise<void> {
   const err = await reader.next({ timeoutMs: 3_000 }).then(
@@ -36,10 +36,7 @@ describe('Account operations limit', () => {
         let error: { type: string } | undefined;
         // Every data event costs at least one operation (LIMIT-OPS-002), so `limit + 1` events must exceed it.
         while (error === undefined && written <= limit) {
-          await transaction(
-            t.server,
-            Array.from({ length: 100 }, (_, i) => createDoc(busy, { i })),
-          );
+          await addDocs(t.server, busy, numbered(100));
           written += 100;
           for (let i = 0; i < 100 && error === undefined; i++) {
             const event = await nextData(reader);

@@ -20,18 +20,12 @@ import {
   removeDoc,
   REVOCATION_TEST_TIMEOUT_MS,
   showEvent,
+  streamRefusal,
+  numbered,
 } from './event-fixtures.js';
 
-async function rejected(client: Client, body: unknown): Promise<Response> {
-  const error = await client.stream(body).then(
-    (reader) => {
-      reader.close();
-      return undefined;
-    },
-    (err: unknown) => err,
-  );
-  expect(error, 'the stream was opened instead of rejected').toBeInstanceOf(StreamRejectedError);
-  return (error as StreamRejectedError).response;
+function rejected(client: Client, body: unknown): Promise<Response> {
+  return streamRefusal(client.stream(body));
 }
 
 describe('POST /stream/1', () => {
@@ -338,18 +332,7 @@ describe('POST /stream/1', () => {
 
   check(['LIMIT-EVENTS-005'], 'a stream replaying 127 events delivers them all without an error', async () => {
     const { coll, token } = await fresh();
-    const written = [
-      ...(await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 64 }, (_, i) => ({ i })),
-      )),
-      ...(await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 63 }, (_, i) => ({ i })),
-      )),
-    ];
+    const written = [...(await addDocs(t.server, coll, numbered(64))), ...(await addDocs(t.server, coll, numbered(63)))];
     const reader = await stream({ token });
     const events = await collectData(reader, 127);
     expect(
@@ -366,16 +349,8 @@ describe('POST /stream/1', () => {
     'more than 128 events to replay: at most 128 of them, the first ones in order, then stream_replay_volume_exceeded, and the stream closes',
     async () => {
       const { coll, token } = await fresh();
-      const first = await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 65 }, (_, i) => ({ i })),
-      );
-      const second = await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 64 }, (_, i) => ({ i })),
-      );
+      const first = await addDocs(t.server, coll, numbered(65));
+      const second = await addDocs(t.server, coll, numbered(64));
       const reader = await stream({ token });
       expect((await reader.next()).type).toBe('status');
       const replayed: (EventData & { type: string })[] = [];
@@ -409,11 +384,7 @@ describe('POST /stream/1', () => {
       const { coll, token } = await fresh();
       const reader = await stream({ token });
       await reader.next();
-      const written = await addDocs(
-        t.server,
-        coll,
-        Array.from({ length: 129 }, (_, i) => ({ i })),
-      );
+      const written = await addDocs(t.server, coll, numbered(129));
       const events: (EventData & { type: string })[] = [];
       while (events.length < written.length) {
         const event = await nextData(reader);

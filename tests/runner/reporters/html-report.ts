@@ -4,6 +4,7 @@
 // filters.
 import { scoreOf } from './badge.js';
 import type { ConformanceReport } from './report-model.js';
+import { targetLostConsequence } from './verdict.js';
 
 /** JSON that is safe inside <script>: no `</script>`, no HTML comment openers, no line separators. */
 export function embedJson(value: unknown): string {
@@ -191,7 +192,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <p class="meta">Target ${escapeHtml(report.target.url)}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${escapeHtml(report.suiteVersion)} · spec ${escapeHtml(report.specVersion)} · seed ${report.seed} · ${escapeHtml(report.finishedAt)} · claimed: ${escapeHtml(report.claimedProfiles.join(', '))}${report.expectationsFile ? ` · expectations: ${escapeHtml(report.expectationsFile)}` : ''}</p>
 <p id="totals" data-tests="${t.tests}" data-passed="${t.passed}" data-failed="${t.failed}" data-unexpected-pass="${t.unexpectedPass}" data-expected-failure="${t.expectedFailure}" data-not-claimed="${t.notClaimed}" data-skipped="${t.skipped}" data-needs-setting="${t.needsSetting}" data-not-run="${t.notRun}">
 Tests: ${t.passed} passed, ${t.failed} failed, ${t.unexpectedPass} unexpected passes, ${t.expectedFailure} expected failures, ${t.notClaimed} not claimed, ${t.skipped} skipped, ${t.needsSetting} need a target setting, ${t.notRun} not run (${t.tests} in all).</p>
-${report.targetLost === undefined ? '' : `<p class="lost" id="target-lost">${escapeHtml(report.targetLost)}. The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started.</p>`}
+${report.targetLost === undefined ? '' : `<p class="lost" id="target-lost">${escapeHtml(report.targetLost)}. ${escapeHtml(targetLostConsequence(report))}.</p>`}
 <p class="legend meta"><span class="tag s-passed">passed</span><span class="tag s-expected-failure">expected-failure</span><span class="tag s-failed">failed</span><span class="tag s-needs-setting">needs-setting</span><span class="tag s-not-run">not-run</span><span class="tag s-not-claimed">not-claimed</span><span class="tag s-skipped">skipped</span></p>
 <h2>Score per area</h2>
 <div class="bars" id="areas"></div>

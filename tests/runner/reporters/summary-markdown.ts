@@ -1,7 +1,7 @@
 // summary.md: the run at a glance, fit for a CI job summary ($GITHUB_STEP_SUMMARY).
 import { scoreOf } from './badge.js';
 import { renderDiffMarkdown } from '../diff.js';
-import { failureReasons } from './verdict.js';
+import { failureReasons, targetLostConsequence } from './verdict.js';
 import type { ConformanceReport, JudgedTest } from './report-model.js';
 
 const MAX_LISTED = 50;
@@ -37,10 +37,7 @@ export function renderSummary(report: ConformanceReport): string {
     ...(report.outcome === 'failed' ? [`Failed because of ${failureReasons(report).join('; ')}.`, ''] : []),
     ...(report.targetLost === undefined
       ? []
-      : [
-          `**${cell(report.targetLost)}.** The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started (listed in conformance.json).`,
-          '',
-        ]),
+      : [`**${cell(report.targetLost)}.** ${targetLostConsequence(report)} (listed in conformance.json).`, '']),
     `Target ${report.target.url}${report.target.embedded ? ' (embedded reference server)' : ''} · suite ${report.suiteVersion} · spec ${report.specVersion} · seed ${report.seed} · ${(report.durationMs / 1000).toFixed(1)} s${report.shards.length > 0 ? ` · shards ${report.shards.join(', ')}` : ''}`,
     '',
     `Claimed profiles: ${report.claimedProfiles.join(', ')}${report.expectationsFile ? ` · expectations: ${report.expectationsFile}` : ''}${report.network ? ` · ${report.network.filesInFlight} files at once${report.network.roundTripMs === undefined ? '' : ` (round trip ${report.network.roundTripMs} ms)`}` : ''}`,

@@ -3,6 +3,11 @@
 import { scoreOf } from './badge.js';
 import type { ConformanceReport } from './report-model.js';
 
+/** What a lost target left undone, said after the reason it was lost (summary.md, report.html; no final stop). */
+export function targetLostConsequence(report: ConformanceReport): string {
+  return `The tests it did not answer for are reported not run; ${report.filesNotStarted?.length ?? 0} test file(s) were not started`;
+}
+
 /** Why a run failed, in words: what the closing line says after FAILED. */
 export function failureReasons(report: ConformanceReport): string[] {
   const t = report.totals;

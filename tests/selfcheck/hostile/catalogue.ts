@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type RequestListener, type Server as 
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Area } from '../fault.js';
 import { stringifyJson } from '../json-body.js';
-import { startFaultProxy } from '../proxy.js';
+import { startFaultProxy, waitForDrain } from '../proxy.js';
 
 export interface RunningHostileServer {
   url: string;
@@ -152,17 +152,7 @@ async function writeHugeBody(response: ServerResponse): Promise<void> {
   });
   response.write(head);
   for (let sent = 0; sent < HUGE_BODY_BYTES && !response.destroyed; sent += chunk.length) {
-    if (!response.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          response.off('drain', done);
-          response.off('close', done);
-          resolve();
-        };
-        response.on('drain', done);
-        response.on('close', done);
-      });
-    }
+    if (!response.write(chunk)) await waitForDrain(response);
   }
   if (!response.destroyed) response.end(tail);
 }

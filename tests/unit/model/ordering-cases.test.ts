@@ -1,25 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { ORDERING_CASES, type OrderingCase } from '../../conformance/ordering/ordering-cases.js';
 import { parseWireJson } from '../../harness/wire-json.js';
 import { compareWire, compareWireColumn, type WireOrder, type WireValue } from '../../harness/model/wire-order.js';
 import { IndexModel, type ModelDocument } from '../../harness/model/index-model.js';
 
-interface OrderingCase {
-  description: string;
-  values: WireValue[];
-  sd?: WireValue[];
-  requirements: string[];
-  reverse?: boolean;
-  missing?: boolean;
-  whole?: boolean;
-  decision?: string;
-  source: string;
-}
-
-const file = parseWireJson(readFileSync(new URL('../../conformance/ordering/ordering-cases.json', import.meta.url), 'utf8')) as {
-  cases: OrderingCase[];
-};
 const canonical = (v: WireValue): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x));
 
 /** Every pair of the listed values compares as their positions under `order`. */
@@ -35,10 +20,10 @@ function expectOrdered(values: readonly WireValue[], c: OrderingCase, order: Wir
 
 describe('ordering-cases.json agrees with the wire-order model', () => {
   it('holds enough cases to cover every pair of types', () => {
-    expect(file.cases.length).toBeGreaterThanOrEqual(55);
+    expect(ORDERING_CASES.length).toBeGreaterThanOrEqual(55);
   });
 
-  for (const c of file.cases) {
+  for (const c of ORDERING_CASES) {
     it(c.description, () => {
       expect(c.requirements.length).toBeGreaterThan(0);
       expectOrdered(c.values, c, 'core');

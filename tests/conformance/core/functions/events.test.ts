@@ -2,7 +2,7 @@
 // set as a set of events, paged with event cursors; Paginate with events: true. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, docRef, literal, match, txnTime } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, literal, match, txnTime, timeOf } from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -39,12 +39,6 @@ function history(): Array<Record<string, unknown>> {
 function cursorOf(event: Record<string, unknown>): Record<string, unknown> {
   const { data: _data, ...cursor } = event;
   return cursor;
-}
-
-/** A time literal for `micros` microseconds since the epoch. */
-function timeOf(micros: bigint): unknown {
-  const seconds = new Date(Number(micros / 1_000_000n) * 1000).toISOString().slice(0, 19);
-  return { '@ts': `${seconds}.${(micros % 1_000_000n).toString().padStart(6, '0')}Z` };
 }
 
 beforeAll(async () => {

@@ -272,7 +272,7 @@ describe('KeyFromSecret', () => {
   let token: { ref: unknown; secret: string };
 
   beforeAll(async () => {
-    serverKey = (await t.admin.query({ create_key: obj({ role: 'server' }) })).expectStatus(201).resource;
+    serverKey = (await t.admin.query(createKey(undefined, 'server'))).expectStatus(201).resource;
     (await t.admin.query({ create_database: obj({ name: CHILD }) })).expectStatus(201);
     childAdminSecret = (await t.admin.query(createKey(CHILD, 'admin'))).expectStatus(201).resource.secret;
     grandchildKey = (
@@ -308,7 +308,7 @@ describe('KeyFromSecret', () => {
     for (const text of ['not a secret', '', `${t.secrets.admin}:${CHILD}:admin`]) {
       await expectFailure(t.admin, keyFromSecret(text), 404, 'instance not found', notFound(text), []);
     }
-    const doomed = (await t.admin.query({ create_key: obj({ role: 'client' }) })).expectStatus(201).resource;
+    const doomed = (await t.admin.query(createKey(undefined, 'client'))).expectStatus(201).resource;
     (await t.admin.query({ delete: doomed.ref })).expectStatus(200);
     await expectFailure(t.admin, keyFromSecret(doomed.secret), 404, 'instance not found', notFound(doomed.secret), []);
     // The suite's own secret: the root secret (or an admin key of a database above the tenant's).
@@ -320,8 +320,7 @@ describe('KeyFromSecret', () => {
     ['FN-KEY-003'],
     'the secret of an expired key or token, or of a token whose user was deleted, answers 404 instance not found at []',
     async () => {
-      const expiredKey = (await t.admin.query({ create_key: obj({ role: 'client', ttl: PAST }) })).expectStatus(201).resource
-        .secret as string;
+      const expiredKey = (await t.admin.query(createKey(undefined, 'client', { ttl: PAST }))).expectStatus(201).resource.secret as string;
       await expectFailure(t.admin, keyFromSecret(expiredKey), 404, 'instance not found', notFound(expiredKey), []);
       const user = await createUser(t.server, 'fk_users');
       const expiredToken = (await t.server.query({ login: user.ref, params: obj({ password: user.password, ttl: PAST }) })).expectStatus(

@@ -2,7 +2,7 @@
 // into, and taking them out of, a document's past. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../../harness/index.js';
-import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime, timeOf, createKey } from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, expectResult, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -19,12 +19,6 @@ const get = (ref: unknown, ts?: unknown): unknown => (ts === undefined ? { get: 
 const eventTimes = async (ref: unknown): Promise<bigint[]> =>
   ((await resultOf(t.server, { paginate: { events: ref }, size: 100n })).data as Array<{ ts: bigint }>).map((e) => e.ts);
 const tagged = (tag: string): unknown => ({ paginate: match(BY_TAG, tag) });
-
-/** A time literal for `micros` microseconds since the epoch, with all six fraction digits. */
-function timeOf(micros: bigint): unknown {
-  const seconds = new Date(Number(micros / SECONDS) * 1000).toISOString().slice(0, 19);
-  return { '@ts': `${seconds}.${(micros % SECONDS).toString().padStart(6, '0')}Z` };
-}
 
 let nextId = 1;
 /** A fresh document of COLL created with `data`: its ref (a value) and creation time. */
@@ -447,7 +441,7 @@ describe('Insert and Remove check their arguments', () => {
     };
     (await t.admin.query(role)).expectStatus(201);
     const guarded = t.as(
-      (await t.admin.query({ create_key: obj({ role: { role: 'histw_guarded' } }) })).expectStatus(201).resource.secret as string,
+      (await t.admin.query(createKey(undefined, { role: 'histw_guarded' }))).expectStatus(201).resource.secret as string,
     );
     const denied = 'Insufficient privileges to perform the action.';
     const early = doc.ts - 20n * SECONDS;

@@ -2,7 +2,7 @@
 // it was at an earlier time; writes there are refused. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../../harness/index.js';
-import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime, timeOf, exists } from '../../../harness/v4.js';
 import { expectInvalidArgument } from './function-cases.js';
 
 const t = useTenant();
@@ -12,15 +12,8 @@ const BY_TAG = 'hist_by_tag';
 
 const at = (ts: unknown, expr: unknown): unknown => ({ at: ts, expr });
 const get = (ref: unknown, ts?: unknown): unknown => (ts === undefined ? { get: ref } : { get: ref, ts });
-const exists = (ref: unknown): unknown => ({ exists: ref });
 const update = (ref: unknown, data: Record<string, unknown>): unknown => ({ update: ref, params: literal({ data }) });
 const NOW = { now: null };
-
-/** A time literal for `micros` microseconds since the epoch, with all six fraction digits. */
-function timeOf(micros: bigint): unknown {
-  const seconds = new Date(Number(micros / 1_000_000n) * 1000).toISOString().slice(0, 19);
-  return { '@ts': `${seconds}.${(micros % 1_000_000n).toString().padStart(6, '0')}Z` };
-}
 
 const tagged = (extra: Record<string, unknown> = {}): unknown => ({ paginate: match(BY_TAG, 'x'), size: 100n, ...extra });
 

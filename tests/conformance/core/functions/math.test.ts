@@ -4,19 +4,11 @@
 import { describe, expect } from 'vitest';
 import { check, decimal as d, useTenant, type Response } from '../../../harness/index.js';
 import { expectQueryError } from '../../../harness/v4.js';
+import type { ErrorCase as FunctionErrorCase, ResultCase as FunctionResultCase } from './function-cases.js';
 
-interface ResultCase {
-  name: string;
-  expr: unknown;
-  expected: unknown;
-}
-
-interface ErrorCase {
-  name: string;
-  expr: unknown;
-  description: string;
-  position: unknown[];
-}
+/** A case of one requirement's table: the requirement is the table's. */
+type ResultCase = Omit<FunctionResultCase, 'ids'>;
+type ErrorCase = Omit<FunctionErrorCase, 'ids'>;
 
 /** Relative tolerance for results the JVM and another IEEE library may round differently in the last place. */
 const TOLERANCE = 1e-12;

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal as d, stringifyWireJson, useTenant } from '../../../harness/index.js';
 import { createCollection, createDoc, docRef, expectQueryError, literal } from '../../../harness/v4.js';
+import type { ErrorCase as FunctionErrorCase, ResultCase as FunctionResultCase } from './function-cases.js';
 
 /** NaN and infinity as the suite produces them: JSON carries neither, so they come from Pow. */
 const NAN = { pow: d('-8.0'), exp: d('0.5') };
@@ -11,18 +12,11 @@ const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
 
 /** `expected` compared with Object.is semantics, so 3n ≠ 3 (integer vs decimal) and 0 ≠ -0. */
-interface ResultCase {
-  name: string;
-  expr: unknown;
-  expected: unknown;
-}
+type ResultCase = Omit<FunctionResultCase, 'ids'>;
 
-interface ErrorCase {
-  name: string;
-  expr: unknown;
+/** `code` when not `invalid argument`. */
+interface ErrorCase extends Omit<FunctionErrorCase, 'ids'> {
   code?: string;
-  description: string;
-  position: unknown[];
 }
 
 // The tests only read (each block's fixtures are its own collections, written before its tests), so they run at once,

@@ -2,12 +2,11 @@
 // a resolver lambda, ContainsPath / Contains, ContainsField, ContainsValue, ToObject and ToArray.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant } from '../../../harness/index.js';
-import { collection, createIndex, literal, match } from '../../../harness/v4.js';
+import { collection, createIndex, literal, match, lambda, createKey } from '../../../harness/v4.js';
 import { expectFailure, named, resultOf } from './function-cases.js';
 
 const t = useTenant();
 
-const lambda = (params: string | string[], expr: unknown): unknown => ({ lambda: params, expr });
 const v = (name: string): unknown => ({ var: name });
 
 /** A document of `obj_docs` with data `{x: 10, y: 20}`, as Create answered it. */
@@ -300,9 +299,7 @@ describe.concurrent('ContainsPath, ContainsField and ContainsValue', () => {
         create_role: obj({ name: 'obj_no_index', privileges: [obj({ resource: collection('obj_docs'), actions: obj({ read: true }) })] }),
       })
     ).expectStatus(201);
-    const reader = t.as(
-      (await t.admin.query({ create_key: obj({ role: { role: 'obj_no_index' } }) })).expectStatus(201).resource.secret as string,
-    );
+    const reader = t.as((await t.admin.query(createKey(undefined, { role: 'obj_no_index' }))).expectStatus(201).resource.secret as string);
     await expectFailure(
       reader,
       { contains_value: 10, in: match('obj_values') },

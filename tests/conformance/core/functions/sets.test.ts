@@ -4,7 +4,7 @@
 // bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, docRef, literal, match } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, literal, match, lambda } from '../../../harness/v4.js';
 import { expectFailure, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -13,7 +13,6 @@ const COLL = 'fs_items';
 const COUNT = 12;
 const ids = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const ref = (id: number): unknown => docRef(COLL, String(id));
-const lambda = (param: string | string[], expr: unknown): unknown => ({ lambda: param, expr });
 const above = (limit: number): unknown => lambda('x', { gt: [{ var: 'x' }, limit] });
 
 const byN = (): unknown => match('fs_by_n');

@@ -1,13 +1,14 @@
 // User-defined functions (profile v4-functions, DEC-065): CreateFunction, the function record, Call, and who may call.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, uniqueId, uniqueName, useTenant, type Client, type Response } from '../../../harness/index.js';
-import { createCollections, expectQueryError, expectRecord, obj } from '../../../harness/v4.js';
+import { createCollections, expectQueryError, expectRecord, obj, lambda } from '../../../harness/v4.js';
 import { createUser, login } from '../../auth/auth-fixtures.js';
 
-const lambda = (params: string | string[], expr: unknown) => ({ query: { lambda: params, expr } });
+/** A function body: a lambda wrapped in `query`. */
+const body = (params: string | string[], expr: unknown) => ({ query: lambda(params, expr) });
 const fn = (name: string) => ({ function: name });
 const createFunction = (name: string, params: string | string[], expr: unknown, extra: Record<string, unknown> = {}) => ({
-  create_function: obj({ name, body: lambda(params, expr), ...extra }),
+  create_function: obj({ name, body: body(params, expr), ...extra }),
 });
 const call = (target: unknown, args?: unknown) => (args === undefined ? { call: target } : { call: target, arguments: args });
 const functionRef = (name: string) => ({ '@ref': { id: name, collection: { '@ref': { id: 'functions' } } } });
@@ -74,7 +75,7 @@ describe('User-defined functions', { shuffle: false }, () => {
           privileges: [
             obj({ resource: { collection: 'notes' }, actions: obj({ read: true }) }),
             ...callable.map((name) => obj({ resource: fn(name), actions: obj({ call: true }) })),
-            obj({ resource: fn('guarded'), actions: obj({ call: lambda(['word', 'n'], { equals: [{ var: 'word' }, 'open'] }) }) }),
+            obj({ resource: fn('guarded'), actions: obj({ call: body(['word', 'n'], { equals: [{ var: 'word' }, 'open'] }) }) }),
           ],
         }),
       })
@@ -103,7 +104,7 @@ describe('User-defined functions', { shuffle: false }, () => {
 
     check(['UDF-CREATE-002'], 'Create(Ref("functions"), params) creates a function as CreateFunction does', async () => {
       const res = (
-        await t.server.query({ create: { functions: null }, params: obj({ name: 'via_create', body: lambda('x', { var: 'x' }) }) })
+        await t.server.query({ create: { functions: null }, params: obj({ name: 'via_create', body: body('x', { var: 'x' }) }) })
       ).expectStatus(201);
       expect(res.resource.ref).toEqual(functionRef('via_create'));
       expect((await t.server.query(call('via_create', 'same'))).expectStatus(200).resource).toBe('same');
@@ -163,9 +164,9 @@ describe('User-defined functions', { shuffle: false }, () => {
     );
 
     check.each([
-      { name: 'no name', params: { body: lambda('x', { var: 'x' }) }, field: 'name' },
-      { name: 'an integer name', params: { name: 5n, body: lambda('x', { var: 'x' }) }, field: 'name' },
-      { name: 'data that is not an object', params: { name: 'bad_data', body: lambda('x', { var: 'x' }), data: 'text' }, field: 'data' },
+      { name: 'no name', params: { body: body('x', { var: 'x' }) }, field: 'name' },
+      { name: 'an integer name', params: { name: 5n, body: body('x', { var: 'x' }) }, field: 'name' },
+      { name: 'data that is not an object', params: { name: 'bad_data', body: body('x', { var: 'x' }), data: 'text' }, field: 'data' },
     ])(['UDF-CREATE-005'], 'CreateFunction with $name answers 400 validation failed naming that field', async ({ params, field }) => {
       const res = await t.server.query({ create_function: obj(params) });
       expectQueryError(res, [400, 'validation failed']);
@@ -263,7 +264,7 @@ describe('User-defined functions', { shuffle: false }, () => {
         (await t.server.query(createFunction('versioned', 'x', 'v1', { data: obj({ a: 1n }) }))).expectStatus(201);
         expect((await t.server.query(call('versioned'))).expectStatus(200).resource).toBe('v1');
         const updated = (
-          await t.server.query({ update: fn('versioned'), params: obj({ body: lambda('x', 'v2'), data: obj({ b: 2n }) }) })
+          await t.server.query({ update: fn('versioned'), params: obj({ body: body('x', 'v2'), data: obj({ b: 2n }) }) })
         ).expectStatus(200).resource;
         expect(updated.data).toEqual({ a: 1n, b: 2n });
         expect((await t.server.query(call('versioned'))).expectStatus(200).resource).toBe('v2');
@@ -284,9 +285,7 @@ describe('User-defined functions', { shuffle: false }, () => {
 
     check(['UDF-RECORD-005'], 'Replace of a function stores the new body and drops the fields not given, keeping the name', async () => {
       (await t.server.query(createFunction('replaced', 'x', 'before', { data: obj({ a: 1n }) }))).expectStatus(201);
-      const res = (await t.server.query({ replace: fn('replaced'), params: obj({ body: lambda('x', 'after') }) })).expectStatus(
-        200,
-      ).resource;
+      const res = (await t.server.query({ replace: fn('replaced'), params: obj({ body: body('x', 'after') }) })).expectStatus(200).resource;
       expect(res.name).toBe('replaced');
       expect(res).not.toHaveProperty('data');
       expect((await t.server.query(call('replaced'))).expectStatus(200).resource).toBe('after');

@@ -1,0 +1,84 @@
+// The fauna 2.x (v10) driver against a reference server started by the test file: the server and a root-secret client,
+// v4 queries for setting data up, and stream reads with a deadline.
+import { Client, type QueryValue, type StreamClient, type StreamEventData, type StreamEventStatus } from 'fauna';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningReferenceServerWithParts, startReferenceServer } from '../../reference-impl/server.js';
+
+/** Longest a single wait for events may take before the test fails. */
+export const EVENT_DEADLINE_MS = 3_000;
+
+/** What a v10 driver test file works with: its reference server and a root-secret client (one attempt a query). */
+export interface FaunaServer {
+  readonly server: RunningReferenceServerWithParts;
+  readonly client: Client;
+}
+
+/** The file's server and client: started before its tests (and its own `beforeAll` hooks), closed after them. */
+export function useFaunaServer(): FaunaServer {
+  let server: RunningReferenceServerWithParts | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    server = await startReferenceServer({ port: 0 });
+    client = new Client({ secret: server.rootSecret, endpoint: new URL(server.url), max_attempts: 1 });
+  });
+  afterAll(async () => {
+    client?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get client() {
+      return client!;
+    },
+  };
+}
+
+/**
+ * A v4 query (`POST /` of `url`) answering its resource; a string body is sent verbatim, for numbers JSON.stringify
+ * cannot write (longs, `2.0`). Fails on an error status.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a server's JSON, which tests read by path and assert on with expect; typed, every read in the suite would need a cast
+export async function v4Query(url: string, secret: string, expr: unknown): Promise<any> {
+  const res = await fetch(`${url}/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'x-faunadb-api-version': '4' },
+    body: typeof expr === 'string' ? expr : JSON.stringify(expr),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { resource: unknown };
+  if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.resource;
+}
+
+export type StreamEvent<T extends QueryValue> = StreamEventData<T> | StreamEventStatus;
+
+/**
+ * Reads a stream until `enough` says so; fails if that takes longer than the deadline (the stream is closed then,
+ * which ends the driver's iterator). `onEvent` may write to cause the next events.
+ */
+export async function readStream<T extends QueryValue>(
+  stream: StreamClient<T>,
+  enough: (events: StreamEvent<T>[]) => boolean,
+  onEvent: (event: StreamEvent<T>, events: StreamEvent<T>[]) => Promise<void> = async () => {},
+): Promise<StreamEvent<T>[]> {
+  const events: StreamEvent<T>[] = [];
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stream.close();
+  }, EVENT_DEADLINE_MS);
+  try {
+    for await (const event of stream) {
+      events.push(event);
+      await onEvent(event, events);
+      if (enough(events)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    stream.close();
+  }
+  if (timedOut) throw new Error(`stream deadline passed after ${events.length} event(s): ${JSON.stringify(events.map((e) => e.type))}`);
+  return events;
+}
