@@ -12,6 +12,7 @@
  */
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 import { compareDecimals, compareRefs, compareStrings, compareValues } from '../indexes/value-order.js';
+import { failpoint } from '../failpoints.js';
 import { EqualPairs } from './equal-pairs.js';
 
 const equalPairs = new EqualPairs();
@@ -61,6 +62,7 @@ function sign(n: number): number {
 // Implements: FN-CMP-002
 function compareNumbers(a: bigint | number, b: bigint | number): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (failpoint('CMP-IEEE-SIGNED-ZERO')) return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
   return compareDecimals(Number(a), Number(b));
 }
 
@@ -105,6 +107,8 @@ function compare(a: Value, b: Value): number {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) return RANK[ka] < RANK[kb] ? -1 : 1;
+  // Failpoint CMP-INDEX-TYPE-ORDER takes integers and decimals for two types, decimals after booleans.
+  if (ka === 'number' && typeof a !== typeof b && failpoint('CMP-INDEX-TYPE-ORDER')) return typeof a === 'bigint' ? -1 : 1;
   switch (ka) {
     case 'number':
       return compareNumbers(a as bigint | number, b as bigint | number);
@@ -116,6 +120,9 @@ function compare(a: Value, b: Value): number {
       return compareRefs(a as Ref, b as Ref);
     case 'null':
       return 0;
+    case 'string':
+      if (failpoint('CMP-STRINGS-BY-CODE-UNIT')) return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+      return compareValues(a, b);
     default:
       // Strings, booleans, bytes, times, dates and lambdas are ordered within their type as the index order does.
       return compareValues(a, b);

@@ -2,6 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { failpoint } from '../../failpoints.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -194,7 +195,8 @@ const equals: FormDefinition = {
  */
 function operandsEqual(a: Value, b: Value): boolean {
   const numeric = (v: Value) => typeof v === 'number' || typeof v === 'bigint';
-  return numeric(a) && numeric(b) ? compareForComparison(a, b) === 0 : valuesEqual(a, b);
+  const compared = numeric(a) && numeric(b) && (typeof a === typeof b || !failpoint('CMP-EQUALS-TYPED-NUMBERS'));
+  return compared ? compareForComparison(a, b) === 0 : valuesEqual(a, b);
 }
 
 function logic(name: 'and' | 'or'): FormDefinition {
