@@ -162,7 +162,8 @@ const select: FormDefinition = {
     const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
     // Implements: FN-OBJ-014
     // As SelectAll, which is Select with `all` in the real service (FN-OBJ-014).
-    if (all) return selectAllValues(from, path);
+    const found = all ? selectAllValues(from, path) : undefined;
+    if (found !== undefined) return found.length > 1 && failpoint('FOLD-SELECT-ALL-OPTION-WRAPS') ? [found] : found;
     let current: Value | undefined = from;
     for (const element of path) {
       current = current === undefined ? undefined : step(current, element);
