@@ -255,14 +255,20 @@ const time: FormDefinition = {
 const newId: FormDefinition = {
   required: ['new_id'],
   async evaluate(ctx) {
-    if (ctx.txn.readOnly) throw new ReadOnlyTransactionError();
+    if (ctx.txn.readOnly && !failpoint('ALIAS-NEW-ID-READ-ONLY')) throw new ReadOnlyTransactionError();
     return ctx.txn.newDocumentId();
   },
 };
 
 // Implements: FN-ALIAS-001
 /** NextId, the deprecated name of NewId (FN-ALIAS-001). */
-const nextId: FormDefinition = { ...newId, required: ['next_id'] };
+const nextId: FormDefinition = {
+  required: ['next_id'],
+  async evaluate(ctx, args) {
+    const id = await newId.evaluate(ctx, args);
+    return typeof id === 'string' && failpoint('ALIAS-NEXT-ID-NUMBER') ? BigInt(id) : id;
+  },
+};
 
 export const coreForms: readonly FormDefinition[] = [
   object,
