@@ -12,6 +12,7 @@
  */
 import type { Value } from '../values/value.js';
 import { compareValues } from '../indexes/value-order.js';
+import { failpoint } from '../failpoints.js';
 import { EqualPairs } from './equal-pairs.js';
 
 const equalPairs = new EqualPairs();
@@ -23,5 +24,17 @@ const equalPairs = new EqualPairs();
  */
 export function compareForComparison(a: Value, b: Value): number {
   equalPairs.start();
-  return compareValues(a, b, equalPairs);
+  return deviation(a, b) ?? compareValues(a, b, equalPairs);
+}
+
+const order = <T>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);
+const isNumber = (v: Value): v is bigint | number => typeof v === 'bigint' || typeof v === 'number';
+
+/** The self-check's failpoints for the comparison of two plain values (undefined: none applies). */
+function deviation(a: Value, b: Value): number | undefined {
+  if (typeof a === 'string' && typeof b === 'string' && failpoint('CMP-STRINGS-BY-CODE-UNIT')) return order(a, b);
+  if (!isNumber(a) || !isNumber(b) || (typeof a === 'bigint' && typeof b === 'bigint')) return undefined;
+  // Integers and decimals as two types, integers first; or numbers by IEEE operators (-0.0 equals 0).
+  if (typeof a !== typeof b && failpoint('CMP-INDEX-TYPE-ORDER')) return typeof a === 'bigint' ? -1 : 1;
+  return failpoint('CMP-IEEE-SIGNED-ZERO') ? order(Number(a), Number(b)) : undefined;
 }

@@ -4,6 +4,7 @@
  * `java.util.Formatter` (US locale) given one argument. This module parses the string as the service does and
  * emulates the Formatter's checks and output for the conversions the service passes to it.
  */
+import { failpoint } from '../failpoints.js';
 import { floorDiv, floorMod, NANOS_PER_DAY, NANOS_PER_SECOND, timeFieldsOf, type TimeFields } from './java-time.js';
 
 /** The Formatter refused a conversion (any `IllegalFormatException`). */
@@ -75,7 +76,7 @@ export function parseFormatString(format: string): FormatPiece[] {
     if (m.index !== i) pieces.push({ text: format.slice(i, m.index) });
     const [whole, indexText, rest = '', flags = '', width, precision, dateTime, conversion] = m;
     if (dateTime === undefined && conversion === '%') pieces.push({ text: '%' });
-    else if (dateTime === undefined && conversion === 'n') pieces.push({ text: '\n' });
+    else if (dateTime === undefined && conversion === 'n') pieces.push({ text: failpoint('FMT-NEWLINE-CRLF') ? '\r\n' : '\n' });
     else {
       const kind = dateTime !== undefined ? 'date-time' : conversion === undefined ? undefined : KIND_OF_CONVERSION[conversion];
       if (kind === undefined) throw new UnknownConversion(whole);
@@ -207,9 +208,9 @@ export function formatLong(spec: ConversionSpec, value: bigint, limit: number): 
     return justify(body + (negative && flags.parentheses ? ')' : ''), flags, width);
   }
   refuseIf(flags.group || flags.parentheses || flags.space || flags.plus);
-  const unsigned = BigInt.asUintN(64, value);
   const hex = spec.conversion !== 'o';
-  let digits = unsigned.toString(hex ? 16 : 8);
+  // Failpoint FMT-HEX-SIGNED prints the signed value instead of the 64-bit two's complement.
+  let digits = (failpoint('FMT-HEX-SIGNED') ? value : BigInt.asUintN(64, value)).toString(hex ? 16 : 8);
   const prefix = flags.alternate ? (hex ? '0x' : '0') : '';
   if (flags.zero && width !== undefined) digits = '0'.repeat(Math.max(0, width - prefix.length - digits.length)) + digits;
   const out = prefix + digits;

@@ -3,7 +3,8 @@
  * Mean, Any and All, IsEmpty and IsNonEmpty, and Take, Drop, Append, Prepend and Reverse. A fold over a page answers
  * a page holding the one result, with the page's cursors; over a set it reads every element as Paginate would.
  */
-import { errors, type Position } from '../../errors/query-error.js';
+import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { SetRef, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -16,6 +17,16 @@ interface Fold<A> {
   finish(acc: A, count: number, position: Position): Value;
 }
 
+/** A set read, or `empty` when it is refused and failpoint AGG-SET-PERMISSIONS-IGNORED takes the set for an empty one. */
+async function unlessDenied<T>(read: Promise<T>, empty: T): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof QueryError && error.code === 'permission denied' && failpoint('AGG-SET-PERMISSIONS-IGNORED')) return empty;
+    throw error;
+  }
+}
+
 // Implements: FN-AGG-001, FN-AGG-006, FN-AGG-007
 function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
   return {
@@ -23,11 +34,14 @@ function foldForm<A>(name: string, fold: Fold<A>): FormDefinition {
     async evaluate(ctx, args) {
       const position = args.position(name);
       const collection = iterableArgument(await args.value(ctx, name), position);
-      const items = collection.kind === 'set' ? await setElements(ctx, collection.set, position) : collection.items;
+      if (collection.kind === 'set' && failpoint('AGG-SETS-REFUSED')) throw wrongType('Array or Page', collection.set, position);
+      const items = collection.kind === 'set' ? await unlessDenied(setElements(ctx, collection.set, position), []) : collection.items;
       let acc = fold.seed;
       for (const element of items) acc = fold.step(acc, element, position);
       const result = fold.finish(acc, items.length, position);
-      return collection.kind === 'page' ? pageWith([result], collection.page.before, collection.page.after) : result;
+      return collection.kind === 'page' && !failpoint('AGG-PAGE-FOLD-BARE')
+        ? pageWith([result], collection.page.before, collection.page.after)
+        : result;
     },
   };
 }
@@ -72,7 +86,7 @@ function booleanFold(seed: boolean, combine: (a: boolean, b: boolean) => boolean
       if (typeof element !== 'boolean') throw wrongType('Boolean', element, position);
       return combine(acc, element);
     },
-    finish: (acc) => acc,
+    finish: (acc, n) => (n === 0 && failpoint('AGG-EMPTY-ANY-ALL-SWAPPED') ? !acc : acc),
   };
 }
 
@@ -82,10 +96,11 @@ function emptinessForm(name: 'is_empty' | 'is_nonempty'): FormDefinition {
     required: [name],
     async evaluate(ctx, args) {
       const collection = iterableArgument(await args.value(ctx, name), args.position(name));
+      if (collection.kind === 'set' && failpoint('AGG-SETS-REFUSED')) throw wrongType('Array or Page', collection.set, args.position(name));
       // The service checks a set through its Exists, so a refused read is reported at `exists`.
       const nonEmpty =
         collection.kind === 'set'
-          ? await setHasElements(ctx, collection.set, [...args.node.position, 'exists'])
+          ? await unlessDenied(setHasElements(ctx, collection.set, [...args.node.position, 'exists']), false)
           : collection.items.length > 0;
       return name === 'is_empty' ? !nonEmpty : nonEmpty;
     },
@@ -134,9 +149,11 @@ function splitForm(name: 'take' | 'drop'): FormDefinition {
       const n = await elementCount(ctx, args, name);
       const collection = await arrayOrPage(ctx, args);
       const items = Array.isArray(collection) ? collection : collection.data;
-      const at = Math.max(0, n);
+      // Failpoint ARR-NEGATIVE-COUNT-FROM-END counts a negative n from the end, as JavaScript's slice does.
+      const at = n < 0 && failpoint('ARR-NEGATIVE-COUNT-FROM-END') ? n : Math.max(0, n);
       const data = name === 'take' ? items.slice(0, at) : items.slice(at);
       if (Array.isArray(collection)) return data;
+      if (failpoint('ARR-SLICED-PAGE-CURSORS-KEPT')) return pageWith(data, collection.before, collection.after);
       const split = splitCursor(collection, items, n);
       return name === 'take' ? pageWith(data, collection.before, split) : pageWith(data, split, collection.after);
     },
@@ -162,7 +179,7 @@ function joinForm(name: 'append' | 'prepend'): FormDefinition {
       // Appending an array to itself doubles it: a few dozen nested calls would exhaust the server's memory.
       if (collection.length + elements.length > MAX_ARRAY_LENGTH)
         throw errors.invalidArgument(`array length must be <= ${MAX_ARRAY_LENGTH}`, args.node.position);
-      return name === 'append' ? [...collection, ...elements] : [...elements, ...collection];
+      return name === 'append' && !failpoint('ARR-APPEND-PREPENDS') ? [...collection, ...elements] : [...elements, ...collection];
     },
   };
 }
@@ -173,8 +190,12 @@ const reverse: FormDefinition = {
   async evaluate(ctx, args) {
     const collection = iterableArgument(await args.value(ctx, 'reverse'), args.position('reverse'));
     if (collection.kind === 'array') return [...collection.items].reverse();
-    if (collection.kind === 'page') return pageWith([...collection.items].reverse(), collection.page.before, collection.page.after);
-    return new SetRef({ reverse: collection.set });
+    if (collection.kind === 'page') {
+      const { before, after } = collection.page;
+      const swapped = failpoint('ARR-REVERSE-PAGE-CURSORS-SWAPPED');
+      return pageWith([...collection.items].reverse(), swapped ? after : before, swapped ? before : after);
+    }
+    return failpoint('ARR-REVERSE-SET-IGNORED') ? collection.set : new SetRef({ reverse: collection.set });
   },
 };
 

@@ -2,6 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { failpoint } from '../../failpoints.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -161,7 +162,8 @@ const select: FormDefinition = {
     const all = args.has('all') ? expectBoolean(await args.value(ctx, 'all'), args.position('all')) : false;
     // Implements: FN-OBJ-014
     // As SelectAll, which is Select with `all` in the real service (FN-OBJ-014).
-    if (all) return selectAllValues(from, path);
+    const found = all ? selectAllValues(from, path) : undefined;
+    if (found !== undefined) return found.length > 1 && failpoint('FOLD-SELECT-ALL-OPTION-WRAPS') ? [found] : found;
     let current: Value | undefined = from;
     for (const element of path) {
       current = current === undefined ? undefined : step(current, element);
@@ -194,7 +196,8 @@ const equals: FormDefinition = {
  */
 function operandsEqual(a: Value, b: Value): boolean {
   const numeric = (v: Value) => typeof v === 'number' || typeof v === 'bigint';
-  return numeric(a) && numeric(b) ? compareForComparison(a, b) === 0 : valuesEqual(a, b);
+  const compared = numeric(a) && numeric(b) && (typeof a === typeof b || !failpoint('CMP-EQUALS-TYPED-NUMBERS'));
+  return compared ? compareForComparison(a, b) === 0 : valuesEqual(a, b);
 }
 
 function logic(name: 'and' | 'or'): FormDefinition {
@@ -252,14 +255,20 @@ const time: FormDefinition = {
 const newId: FormDefinition = {
   required: ['new_id'],
   async evaluate(ctx) {
-    if (ctx.txn.readOnly) throw new ReadOnlyTransactionError();
+    if (ctx.txn.readOnly && !failpoint('ALIAS-NEW-ID-READ-ONLY')) throw new ReadOnlyTransactionError();
     return ctx.txn.newDocumentId();
   },
 };
 
 // Implements: FN-ALIAS-001
 /** NextId, the deprecated name of NewId (FN-ALIAS-001). */
-const nextId: FormDefinition = { ...newId, required: ['next_id'] };
+const nextId: FormDefinition = {
+  required: ['next_id'],
+  async evaluate(ctx, args) {
+    const id = await newId.evaluate(ctx, args);
+    return typeof id === 'string' && failpoint('ALIAS-NEXT-ID-NUMBER') ? BigInt(id) : id;
+  },
+};
 
 export const coreForms: readonly FormDefinition[] = [
   object,

@@ -34,8 +34,12 @@ const reduce: FormDefinition = {
     // As for the other folds, a refused set read is reported at the function's own argument, `["reduce"]`.
     const items = collection.kind === 'set' ? await setElements(ctx, collection.set, position) : collection.items;
     let acc = initial;
-    for (const element of items) acc = await applyLambda(ctx, lambda, [acc, element], [...position, 'lambda']);
-    return collection.kind === 'page' ? pageWith([acc], collection.page.before, collection.page.after) : acc;
+    const elementFirst = failpoint('FOLD-REDUCE-ELEMENT-FIRST');
+    for (const element of items)
+      acc = await applyLambda(ctx, lambda, elementFirst ? [element, acc] : [acc, element], [...position, 'lambda']);
+    return collection.kind === 'page' && !failpoint('FOLD-REDUCE-PAGE-BARE')
+      ? pageWith([acc], collection.page.before, collection.page.after)
+      : acc;
   },
 };
 
@@ -93,7 +97,8 @@ const selectAll: FormDefinition = {
   required: ['select_all', 'from'],
   async evaluate(ctx, args) {
     const path = pathArgument(await args.value(ctx, 'select_all'), args.position('select_all'));
-    return selectAllValues(await args.value(ctx, 'from'), path);
+    const found = selectAllValues(await args.value(ctx, 'from'), path);
+    return found.length === 1 && failpoint('FOLD-SELECT-ALL-ONE-UNWRAPPED') ? found[0]! : found;
   },
 };
 

@@ -7,6 +7,7 @@
 import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
 import { renderValue } from '../../codec/v4-value-renderer.js';
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import { expectString } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -29,21 +30,31 @@ import { MAX_RESULT_LENGTH, castToString, wrongType } from './strings.js';
 
 // Implements: FN-FMT-003, FN-FMT-004, FN-FMT-006, FN-FMT-011
 /** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */
-function printConversion(ctx: EvalContext, spec: ConversionSpec, value: Value, position: Position): string {
+function printConversion(ctx: EvalContext, given: ConversionSpec, value: Value, position: Position): string {
+  const widthless = failpoint('FMT-WIDTH-IGNORED') ? { width: undefined, flags: given.flags.replace('-', '') } : {};
+  const spec: ConversionSpec = { ...given, ...widthless };
   switch (spec.kind) {
     case 'long':
       if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
       return formatLong(spec, value, MAX_RESULT_LENGTH);
     case 'double':
       if (typeof value !== 'number') throw wrongType('Number', value, position);
+      if (spec.conversion === 'f' && spec.precision !== undefined && failpoint('FMT-FIXED-ROUNDS-BINARY-VALUE'))
+        return value.toFixed(Number(spec.precision));
       return formatDouble(spec, value, MAX_RESULT_LENGTH);
-    case 'string':
-      return formatText(spec, castToString(value, position), MAX_RESULT_LENGTH);
+    case 'string': {
+      const lower = spec.conversion === 'S' && failpoint('FMT-UPPERCASE-IGNORED') ? { conversion: 's' } : {};
+      return formatText({ ...spec, ...lower }, castToString(value, position), MAX_RESULT_LENGTH);
+    }
     case 'boolean':
       // The Formatter's %b: false for false and null, true for any other value.
+      if (failpoint('FMT-BOOLEAN-PRINTS-VALUE')) return formatText(spec, castToString(value, position), MAX_RESULT_LENGTH);
       return formatText(spec, String(value !== null && value !== false), MAX_RESULT_LENGTH);
-    case 'debug':
-      return renderValue(value, { apiVersion: DEFAULT_API_VERSION });
+    case 'debug': {
+      if (failpoint('FMT-DEBUG-IN-REQUEST-VERSION')) return renderValue(value, { apiVersion: ctx.apiVersion });
+      const text = renderValue(value, { apiVersion: DEFAULT_API_VERSION });
+      return failpoint('FMT-DEBUG-PRETTY-JSON') ? text.replace(/":/g, '": ').replace(/,"/g, ', "') : text;
+    }
     case 'fixed-debug':
       return renderValue(value, { apiVersion: ctx.apiVersion });
     case 'date-time': {
@@ -63,6 +74,8 @@ function parse(format: string, position: Position): FormatPiece[] {
   try {
     return parseFormatString(format);
   } catch (error) {
+    // Failpoint FMT-BAD-CONVERSION-PRINTED-AS-TEXT answers the format as written in place of a refused conversion.
+    if (error instanceof UnknownConversion && failpoint('FMT-BAD-CONVERSION-PRINTED-AS-TEXT')) return [{ text: format }];
     if (error instanceof UnknownConversion) throw errors.invalidArgument(`Invalid conversion format '${error.text}'.`, position);
     throw error;
   }
@@ -76,7 +89,10 @@ const format: FormDefinition = {
     const formatArgument = await args.value(ctx, 'format');
     const given = await args.value(ctx, 'values');
     // Implements: FN-FMT-012
-    const formatText = expectString(formatArgument, args.position('format'));
+    const numeric = (typeof formatArgument === 'bigint' || typeof formatArgument === 'number') && failpoint('FMT-FORMAT-NUMBER-AS-TEXT');
+    const formatText = numeric
+      ? castToString(formatArgument, args.position('format'))
+      : expectString(formatArgument, args.position('format'));
     const values = Array.isArray(given) ? given : [given];
     const formatPosition = [...args.node.position, 'format'];
     const pieces = parse(formatText, formatPosition);
@@ -100,6 +116,7 @@ const format: FormDefinition = {
         try {
           text = printConversion(ctx, spec, values[index]!, [...args.node.position, 'values', index]);
         } catch (error) {
+          if (error instanceof IllegalFormat && failpoint('FMT-BAD-CONVERSION-PRINTED-AS-TEXT')) return formatText;
           if (error instanceof IllegalFormat) throw errors.invalidArgument(`Invalid conversion format '${spec.source}'.`, formatPosition);
           if (error instanceof FormatTooLong) throw tooLong();
           throw error;

@@ -4,6 +4,7 @@
  * commit after the transaction's ordinary writes; indexes follow when the document's newest version changes.
  */
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { NO_HIDDEN_FIELDS, userCollectionName, type WriteAction } from '../../store/store.js';
 import { Ref, Time, hasDatabaseScope, type ObjectValue, type Value } from '../../values/value.js';
 import { expectObject, typeName } from '../arguments.js';
@@ -62,7 +63,15 @@ function userDocument(ctx: EvalContext, ref: Ref, refPosition: Position, formPos
   ) {
     throw errors.invalidArgument(refused, formPosition);
   }
-  const location = locateDocument(ctx, ref, refPosition);
+  let location: DocumentLocation;
+  try {
+    location = locateDocument(ctx, ref, refPosition);
+  } catch (error) {
+    const missingCollection = error instanceof QueryError && error.code === 'invalid ref';
+    if (missingCollection && failpoint('HISTW-MISSING-COLLECTION-ARGUMENT'))
+      throw errors.invalidArgument(error.description, error.position);
+    throw error;
+  }
   if (userCollectionName(location.collection) === undefined) throw errors.invalidArgument(refused, formPosition);
   return location;
 }
@@ -78,10 +87,13 @@ const insert: FormDefinition = {
   optional: ['params'],
   async evaluate(ctx, args) {
     const formPosition = args.node.position;
-    const { ref, ts, action } = await eventArguments(ctx, args, 'insert');
-    const given = args.has('params') ? await args.value(ctx, 'params') : null;
+    const { ref, ts: asked, action } = await eventArguments(ctx, args, 'insert');
+    const withParams = args.has('params') && !failpoint('HISTW-PARAMS-IGNORED');
+    const given = withParams ? await args.value(ctx, 'params') : null;
     const params = given === null ? {} : expectObject(given, args.position('params'));
     refuseWriteAtEarlierTime(ctx, formPosition);
+    let ts = failpoint('HISTW-TS-OFF-BY-ONE') ? asked - 1n : asked;
+    if (ts > ctx.txn.ts && failpoint('HISTW-FUTURE-ACCEPTED')) ts = ctx.txn.ts;
     if (ts > ctx.txn.ts) throw new QueryError('invalid write time', 'Cannot write outside of snapshot time.', formPosition);
     const location = userDocument(ctx, ref, args.position('insert'), formPosition, 'Cannot insert event for specified ref.');
     const deleted = action === 'delete';
@@ -102,9 +114,16 @@ const insert: FormDefinition = {
     });
     const version = { ts, action: deleted ? ('delete' as const) : ('create' as const), fields, hidden };
     ctx.txn.editHistory(location.database, { kind: 'insert', collection: location.collection, id: location.id, version });
+    const answered = action === 'update' && failpoint('HISTW-UPDATE-ANSWERED-AS-UPDATE') ? 'update' : 'create';
+    const omitted = !args.has('params') && failpoint('HISTW-NO-PARAMS-DATA-OMITTED');
     return renderedEvent(
       ctx,
-      { ts, action: deleted ? 'delete' : 'create', ref: location.ref, data: deleted ? null : (fields.data ?? null) },
+      {
+        ts,
+        action: deleted ? 'delete' : answered,
+        ref: location.ref,
+        data: deleted ? (failpoint('HISTW-DELETE-EMPTY-DATA') ? {} : null) : omitted ? undefined : (fields.data ?? null),
+      },
       true,
     );
   },
@@ -119,7 +138,8 @@ const remove: FormDefinition = {
   required: ['remove', 'ts', 'action'],
   async evaluate(ctx, args) {
     const formPosition = args.node.position;
-    const { ref, ts, action } = await eventArguments(ctx, args, 'remove');
+    const { ref, ts, action: asked } = await eventArguments(ctx, args, 'remove');
+    const action = asked === 'delete' && failpoint('HISTW-REMOVE-IGNORES-KIND') ? 'create' : asked;
     refuseWriteAtEarlierTime(ctx, formPosition);
     const location = userDocument(ctx, ref, args.position('remove'), formPosition, 'Cannot remove event for specified ref.');
     const there = ctx.txn.store.versionAt(location.database, location.collection, location.id, ts);

@@ -6,6 +6,7 @@
  * decimal, Sign always an integer). A number outside a function's domain is `invalid argument` at the call.
  */
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import type { Value } from '../../values/value.js';
 import type { FormDefinition } from '../form-registry.js';
 import { doubleToLong, javaDoubleToString } from '../java-text.js';
@@ -44,13 +45,16 @@ const NON_NEGATIVE: Domain = { holds: (x) => x >= 0, rule: 'positive' };
 const POSITIVE: Domain = { holds: (x) => x > 0, rule: 'greater than 0' };
 const UNIT_INTERVAL: Domain = { holds: (x) => x >= -1 && x <= 1, rule: 'between -1 and 1 inclusive' };
 
+/** A decimal result, or null for an infinite or NaN one under failpoint MATH-NONFINITE-AS-NULL. */
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) || !failpoint('MATH-NONFINITE-AS-NULL') ? x : null);
+
 // Implements: FN-MATH-008, FN-MATH-010, FN-MATH-018, FN-MATH-023
 /** A function that answers a decimal for integers and decimals alike; NaN is outside every domain. */
 function decimalForm(name: string, fn: (x: number) => number, domain?: Domain): FormDefinition {
   return unaryForm(name, (n, call) => {
     const x = Number(n);
     if (domain !== undefined && !domain.holds(x)) throw errors.invalidArgument(`${numberText(n)} must be ${domain.rule}`, call);
-    return fn(x);
+    return finiteOrNull(fn(x));
   });
 }
 
@@ -62,6 +66,7 @@ function wholeForm(name: string, fn: (x: number) => number): FormDefinition {
 // Implements: FN-MATH-021
 /** Round's and Trunc's `precision`: an integer, else `invalid argument` at its position. */
 function expectPrecision(value: Value, position: Position): bigint {
+  if (typeof value === 'number' && failpoint('MATH-PRECISION-CUT-TO-INTEGER')) return BigInt(Math.trunc(value));
   if (typeof value !== 'bigint') throw errors.invalidArgument(`Integer expected, ${argumentTypeName(value)} provided.`, position);
   return value;
 }
@@ -80,9 +85,10 @@ function precisionForm(
       const precision = await args.optional(ctx, 'precision');
       // Both arguments are evaluated before either is checked, and the number's error comes first.
       const n = expectNumber(value, args.position(name));
-      const dp = precision === undefined ? undefined : expectPrecision(precision, args.position('precision'));
+      const absent = precision === undefined || (precision === null && failpoint('MATH-PRECISION-CUT-TO-INTEGER'));
+      const dp = absent ? undefined : expectPrecision(precision, args.position('precision'));
       if (typeof n === 'bigint') return dp === undefined ? n : integers(n, dp);
-      return decimals(n, dp ?? DEFAULT_DECIMAL_PLACES);
+      return decimals(n, dp ?? (failpoint('MATH-ROUND-DEFAULT-WHOLE') ? 0n : DEFAULT_DECIMAL_PLACES));
     },
   };
 }
@@ -102,7 +108,7 @@ function binaryDecimalForm(
       const secondValue = await args.optional(ctx, second);
       const a = Number(expectNumber(value, args.position(name)));
       const b = secondValue === undefined ? defaultSecond(a) : Number(expectNumber(secondValue, args.position(second)));
-      return fn(a, b);
+      return finiteOrNull(fn(a, b));
     },
   };
 }
@@ -123,7 +129,9 @@ function bitwiseForm(name: string, op: (a: bigint, b: bigint) => bigint): FormDe
     evaluate(ctx, args) {
       return whenReady(args.valueOrPending(ctx, name), (value) => {
         const at = args.position(name);
-        const operands = Array.isArray(value) ? value.map((item, i) => expectNumber(item, [...at, i])) : [expectNumber(value, at)];
+        const operands = (Array.isArray(value) ? value.map((item, i) => expectNumber(item, [...at, i])) : [expectNumber(value, at)]).map(
+          (n) => (typeof n === 'bigint' && failpoint('MATH-BIT-INT32') ? BigInt.asIntN(32, n) : n),
+        );
         if (operands.length === 0) throw errors.invalidArgument('Non-empty array expected.', at);
         let acc = operands[0]!;
         for (const operand of operands.slice(1)) {
@@ -142,6 +150,17 @@ function sign(n: Numeric): bigint {
   return n < 0 ? -1n : 1n;
 }
 
+/** A decimal in place of the service's rounding of negative decimals while a failpoint is on (`on`): `step` rounds a scaled value. */
+function negativeDecimalsBy(on: () => boolean, step: (x: number) => number, service: (n: number, dp: bigint) => number) {
+  return (n: number, dp: bigint): number => (n < 0 && on() ? step(n * 10 ** Number(dp)) / 10 ** Number(dp) : service(n, dp));
+}
+
+/** Sin, Cos and Tan of an angle, which failpoint MATH-TRIG-IN-DEGREES reads in degrees. */
+const trigonometric = (fn: (x: number) => number) => (x: number) => fn(failpoint('MATH-TRIG-IN-DEGREES') ? x * RADIANS_PER_DEGREE : x);
+
+/** Degrees and Radians multiply by these; failpoint MATH-DEGREES-RADIANS-SWAPPED exchanges them. */
+const conversion = (factor: number, other: number) => (x: number) => x * (failpoint('MATH-DEGREES-RADIANS-SWAPPED') ? other : factor);
+
 /** JDK 17's `Math.toDegrees` and `Math.toRadians` multiply by these constants. */
 const DEGREES_PER_RADIAN = 180 / Math.PI;
 const RADIANS_PER_DEGREE = Math.PI / 180;
@@ -151,10 +170,22 @@ export const mathForms: readonly FormDefinition[] = [
   wholeForm('ceil', Math.ceil),
   wholeForm('floor', Math.floor),
   // Implements: FN-MATH-002, FN-MATH-003, FN-MATH-004
-  precisionForm('round', roundInteger, roundDecimal),
+  precisionForm(
+    'round',
+    roundInteger,
+    negativeDecimalsBy(
+      () => failpoint('MATH-ROUND-HALF-AWAY-FROM-ZERO'),
+      (x) => -Math.round(-x),
+      roundDecimal,
+    ),
+  ),
   // Implements: FN-MATH-002, FN-MATH-005
-  precisionForm('trunc', truncInteger, truncDecimal),
-  unaryForm('sign', sign),
+  precisionForm(
+    'trunc',
+    truncInteger,
+    negativeDecimalsBy(() => failpoint('MATH-TRUNC-FLOORS'), Math.floor, truncDecimal),
+  ),
+  unaryForm('sign', (n) => (typeof n === 'number' && failpoint('MATH-SIGN-AS-DECIMAL') ? Math.sign(n) : sign(n))),
   // Implements: FN-MATH-007, FN-MATH-008
   decimalForm('sqrt', Math.sqrt, NON_NEGATIVE),
   // Implements: FN-MATH-011
@@ -170,18 +201,18 @@ export const mathForms: readonly FormDefinition[] = [
   bitwiseForm('bitor', (a, b) => a | b),
   bitwiseForm('bitxor', (a, b) => a ^ b),
   // Implements: FN-MATH-015
-  unaryForm('bitnot', (n) => ~asLong(n)),
+  unaryForm('bitnot', (n) => (typeof n === 'number' && failpoint('MATH-BITNOT-DECIMAL') ? Number(~asLong(n)) : ~asLong(n))),
   // Implements: FN-MATH-017, FN-MATH-018
   decimalForm('acos', Math.acos, UNIT_INTERVAL),
   decimalForm('asin', Math.asin, UNIT_INTERVAL),
   decimalForm('atan', Math.atan),
-  decimalForm('cos', Math.cos),
+  decimalForm('cos', trigonometric(Math.cos)),
   decimalForm('cosh', Math.cosh),
   // Implements: FN-MATH-019
-  decimalForm('degrees', (x) => x * DEGREES_PER_RADIAN),
-  decimalForm('radians', (x) => x * RADIANS_PER_DEGREE),
-  decimalForm('sin', Math.sin),
+  decimalForm('degrees', conversion(DEGREES_PER_RADIAN, RADIANS_PER_DEGREE)),
+  decimalForm('radians', conversion(RADIANS_PER_DEGREE, DEGREES_PER_RADIAN)),
+  decimalForm('sin', trigonometric(Math.sin)),
   decimalForm('sinh', Math.sinh),
-  decimalForm('tan', Math.tan),
+  decimalForm('tan', trigonometric(Math.tan)),
   decimalForm('tanh', Math.tanh),
 ];

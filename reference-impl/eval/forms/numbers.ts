@@ -4,6 +4,7 @@
  * Integers are 64-bit and wrap around on overflow; an operation with a decimal operand answers a decimal.
  */
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import { compareForComparison } from '../comparison-order.js';
@@ -111,10 +112,9 @@ function fold(operation: Arithmetic, operands: readonly Numeric[], formPosition:
     const operand = operands[i]!;
     // 0 === -0, so a negative decimal zero divides by zero too.
     if (operation.divides && (operand === 0n || operand === 0)) throw errors.invalidArgument('Illegal division by zero.', formPosition);
-    acc =
-      typeof acc === 'bigint' && typeof operand === 'bigint'
-        ? BigInt.asIntN(64, operation.integers(acc, operand))
-        : operation.decimals(Number(acc), Number(operand));
+    const exact = typeof acc === 'bigint' && typeof operand === 'bigint' ? operation.integers(acc, operand) : undefined;
+    if (exact === undefined) acc = operation.decimals(Number(acc), Number(operand));
+    else acc = BigInt.asIntN(64, exact) === exact || !failpoint('NUM-NO-OVERFLOW-WRAP') ? BigInt.asIntN(64, exact) : Number(exact);
   }
   return acc;
 }
@@ -127,11 +127,15 @@ function arithmeticForm(operation: Arithmetic): FormDefinition {
     evaluate(ctx, args) {
       return whenReady(args.valueOrPending(ctx, name), (value) => {
         const operands = elementsOf(value, args.position(name)).map((e) => expectNumber(e.value, e.position));
+        if (operands.length === 0 && failpoint('NUM-EMPTY-IS-IDENTITY')) return name === 'multiply' || name === 'divide' ? 1n : 0n;
         return fold(operation, nonEmpty(operands, args.position(name)), args.node.position);
       });
     },
   };
 }
+
+/** 1 where floor division (failpoint NUM-FLOOR-DIVISION) rounds a quotient down past truncation, else 0. */
+const flooring = (a: bigint, b: bigint): bigint => (a % b !== 0n && a < 0n !== b < 0n && failpoint('NUM-FLOOR-DIVISION') ? 1n : 0n);
 
 // Implements: FN-NUM-005
 const ARITHMETIC: readonly Arithmetic[] = [
@@ -139,8 +143,8 @@ const ARITHMETIC: readonly Arithmetic[] = [
   { name: 'subtract', integers: (a, b) => a - b, decimals: (a, b) => a - b, divides: false },
   { name: 'multiply', integers: (a, b) => a * b, decimals: (a, b) => a * b, divides: false },
   // BigInt division and remainder truncate toward zero and take the dividend's sign, as Java's long operators do.
-  { name: 'divide', integers: (a, b) => a / b, decimals: (a, b) => a / b, divides: true },
-  { name: 'modulo', integers: (a, b) => a % b, decimals: (a, b) => a % b, divides: true },
+  { name: 'divide', integers: (a, b) => a / b - flooring(a, b), decimals: (a, b) => a / b, divides: true },
+  { name: 'modulo', integers: (a, b) => (a % b) + flooring(a, b) * b, decimals: (a, b) => a % b, divides: true },
 ];
 
 // Implements: FN-NUM-009
@@ -162,8 +166,11 @@ function comparisonForm(name: string, holds: (order: number) => boolean): FormDe
     required: [name],
     evaluate(ctx, args) {
       return whenReady(args.valueOrPending(ctx, name), (value) => {
-        const values = nonEmpty(elementsOf(value, args.position(name)), args.position(name)).map((e) => e.value);
+        const elements = elementsOf(value, args.position(name));
+        if (elements.length === 0 && failpoint('NUM-EMPTY-IS-IDENTITY')) return true;
+        const values = nonEmpty(elements, args.position(name)).map((e) => e.value);
         requireResolved(ctx, values, [...args.node.position, name]);
+        if (values.length === 1 && failpoint('CMP-SINGLE-OPERAND-FALSE')) return false;
         for (let i = 1; i < values.length; i++) {
           if (!holds(compareForComparison(values[i - 1]!, values[i]!))) return false;
         }
@@ -190,14 +197,17 @@ async function iterableElements(
     if (only !== undefined && (Array.isArray(only) || isPage(only) || only instanceof SetRef)) return iterableElements(ctx, only, position);
     return { values: value };
   }
+  const setOrPage = isPage(value) || value instanceof SetRef || (value instanceof Ref && value.collection === undefined);
+  if (setOrPage && failpoint('NUM-MAX-NO-SETS')) throw errors.invalidArgument('Array expected, Set provided.', position);
   if (isPage(value)) return { values: value.data, page: value };
   // A native collection ref (`Keys()`, …) is the set of its records.
-  if (value instanceof SetRef || (value instanceof Ref && value.collection === undefined)) {
+  if (setOrPage) {
     const set = await ctx.services.sets.read(ctx, value, position);
     const out: Value[] = [];
     for (let it = set.ascending(), next = it.next(); !next.done; next = it.next()) out.push(set.element(next.value));
     return { values: out };
   }
+  if (failpoint('NUM-MAX-OF-LONE-VALUE')) return { values: [value] };
   throw errors.invalidArgument(`Array, Set, or Page expected, ${argumentTypeName(value)} provided.`, position);
 }
 
@@ -215,9 +225,10 @@ function extremeForm(name: 'max' | 'min', keepsCurrent: (order: number) => boole
       requireResolved(ctx, values, at);
       let best: Value | undefined;
       for (const value of nonEmpty(values, at)) {
-        if (best === undefined || !keepsCurrent(compareForComparison(best, value))) best = value;
+        const order = best === undefined ? 0 : compareForComparison(best, value);
+        if (best === undefined || !(keepsCurrent(order) || (order === 0 && failpoint('NUM-MAX-KEEPS-FIRST-TIE')))) best = value;
       }
-      if (page === undefined) return best!;
+      if (page === undefined || failpoint('NUM-MAX-OF-PAGE-BARE')) return best!;
       return pageWith([best!], page.before, page.after);
     },
   };

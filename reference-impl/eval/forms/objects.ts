@@ -4,6 +4,7 @@
  */
 import type { Expr } from '../../codec/v4-ast.js';
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { QueryValue, Ref, SetRef, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -55,9 +56,10 @@ const merge: FormDefinition = {
     if (args.has('lambda')) requireLambdaForm(args.expr('lambda'));
     const left = await args.value(ctx, 'merge');
     const right = await args.value(ctx, 'with');
-    const resolver: LambdaValue | undefined = args.has('lambda')
-      ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda'))
-      : undefined;
+    const resolver: LambdaValue | undefined =
+      args.has('lambda') && !failpoint('OBJ-MERGE-LAMBDA-IGNORED')
+        ? asLambda(await args.value(ctx, 'lambda'), args.position('lambda'))
+        : undefined;
     const base = asObject(left, args.position('merge'));
     const withPosition = args.position('with');
     const others = Array.isArray(right) ? right.map((o, i) => asObject(o, [...withPosition, i])) : [asObject(right, withPosition)];
@@ -67,7 +69,7 @@ const merge: FormDefinition = {
         // The resolver gets [key, left value (null when absent), right value]; a null result removes the key.
         const resolved =
           resolver === undefined ? value : await applyLambda(ctx, resolver, [[key, merged.get(key) ?? null, value]], args.node.position);
-        if (resolved === null) merged.delete(key);
+        if (resolved === null && !(resolver === undefined && failpoint('OBJ-MERGE-NULL-KEPT'))) merged.delete(key);
         else merged.set(key, resolved);
       }
     }
@@ -173,6 +175,7 @@ async function containsValue(
   if (container instanceof SetRef) return (await setElements(ctx, container, callPosition)).some((element) => valuesEqual(element, value));
   if (container instanceof QueryValue) return false;
   if (Array.isArray(container)) return container.some((element) => valuesEqual(element, value));
+  if (isPageValue(container) && failpoint('OBJ-CONTAINS-VALUE-PAGE-ELEMENTS')) return container.data.some((e) => valuesEqual(e, value));
   if (isObjectValue(container)) {
     // A document also holds its collection's ref, which is not one of its fields.
     if (isUserDocument(container) && valuesEqual(value, container.ref.collection!)) return true;
@@ -184,7 +187,9 @@ async function containsValue(
 const containsValueForm: FormDefinition = {
   required: ['contains_value', 'in'],
   async evaluate(ctx, args) {
-    const value = await args.value(ctx, 'contains_value');
+    const given = await args.value(ctx, 'contains_value');
+    const whole = typeof given === 'number' && Number.isInteger(given) && failpoint('OBJ-CONTAINS-VALUE-LOOSE-NUMBERS');
+    const value = whole ? BigInt(given) : given;
     return containsValue(ctx, value, await args.value(ctx, 'in'), args.position('in'), args.node.position);
   },
 };
@@ -218,7 +223,8 @@ const toArray: FormDefinition = {
   async evaluate(ctx, args) {
     const value = await args.value(ctx, 'to_array');
     if (Array.isArray(value)) return value;
-    if (isObjectValue(value) && !isPageValue(value)) return Object.entries(value).map(([key, v]) => [key, v]);
+    if (isObjectValue(value) && !isPageValue(value))
+      return Object.entries(value).map(([key, v]) => (failpoint('OBJ-TO-ARRAY-PAIRS-REVERSED') ? [v, key] : [key, v]));
     throw cannotCast(value, 'Array', args.position('to_array'));
   },
 };

@@ -8,6 +8,7 @@
  */
 import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { DateValue, QueryValue, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -38,7 +39,8 @@ export const MAX_RESULT_LENGTH = 8 * 1024 * 1024;
 
 /** `invalid argument` for a value of another type than the function takes, the value named as the service names it. */
 export function wrongType(expected: string, value: Value, position: Position): QueryError {
-  return errors.invalidArgument(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
+  const error = failpoint('STR-WRONG-TYPE-INVALID-EXPRESSION') ? errors.invalidExpression : errors.invalidArgument;
+  return error(`${expected} expected, ${argumentTypeName(value)} provided.`, position);
 }
 
 // Implements: FN-STR-018, FN-STR-029
@@ -161,7 +163,7 @@ const casefold: FormDefinition = {
       if (!isScalar(e.value)) throw wrongType('Scalar', e.value, e.position);
       return e.value;
     });
-    let normalize = nfkcCaseFold;
+    let normalize = failpoint('STR-CASEFOLD-AS-LOWERCASE') ? (text: string) => text.toLowerCase() : nfkcCaseFold;
     if (values.has('normalizer')) {
       const name = values.get('normalizer')!;
       const chosen = typeof name === 'string' ? NORMALIZERS.get(name) : undefined;
@@ -177,7 +179,8 @@ const casefold: FormDefinition = {
     const normalized = terms.map((term) =>
       typeof term === 'string' ? caseMapped(ctx, 'Casefold', normalize, term, args.node.position) : term,
     );
-    return normalized.length === 1 ? normalized[0]! : normalized;
+    const alone = normalized.length === 1 && !(Array.isArray(values.get('casefold')) && failpoint('STR-CASEFOLD-SINGLE-ELEMENT-ARRAY'));
+    return alone ? normalized[0]! : normalized;
   },
 };
 
@@ -190,6 +193,7 @@ const findstr: FormDefinition = {
     const value = asString(values.get('findstr')!, args.position('findstr'));
     const find = asString(values.get('find')!, args.position('find'));
     const start = values.has('start') ? asInteger(values.get('start')!, args.position('start')) : undefined;
+    if (failpoint('STR-FINDSTR-UTF16-OFFSETS')) return BigInt(value.indexOf(find, Number(start ?? 0n)));
     // The start counts code points, but is only honoured below the UTF-16 length; any other start searches from 0.
     const offset = start !== undefined && start > 0n && start < BigInt(value.length) ? offsetOfCodePoint(value, Number(start)) : 0;
     const index = value.indexOf(find, offset);
@@ -205,7 +209,7 @@ const repeat: FormDefinition = {
     const values = await evaluateArguments(ctx, args, ['repeat', 'number']);
     const value = asString(values.get('repeat')!, args.position('repeat'));
     const number = values.has('number') ? asInteger(values.get('number')!, args.position('number')) : DEFAULT_REPETITIONS;
-    const times = Number(number < MAX_REPETITIONS ? number : MAX_REPETITIONS);
+    const times = Number(number < MAX_REPETITIONS || failpoint('STR-REPEAT-UNCAPPED') ? number : MAX_REPETITIONS);
     if (times <= 0) return '';
     checkResultLength(value.length * times, args.node.position);
     return value.repeat(times);
@@ -217,7 +221,10 @@ const space: FormDefinition = {
   required: ['space'],
   async evaluate(ctx, args) {
     const count = asInteger(await args.value(ctx, 'space'), args.position('space'));
-    return count > 0n ? ' '.repeat(Number(count < MAX_REPETITIONS ? count : MAX_REPETITIONS)) : '';
+    if (count <= 0n) return '';
+    const times = Number(count < MAX_REPETITIONS || failpoint('STR-REPEAT-UNCAPPED') ? count : MAX_REPETITIONS);
+    checkResultLength(times, args.node.position);
+    return ' '.repeat(times);
   },
 };
 
@@ -241,6 +248,7 @@ const replacestr: FormDefinition = {
     const keys = ['replacestr', 'find', 'replace'] as const;
     const values = await evaluateArguments(ctx, args, keys);
     const [value, find, replacement] = keys.map((key) => asString(values.get(key)!, args.position(key))) as [string, string, string];
+    if (failpoint('STR-REPLACESTR-FIRST-ONLY')) return value.replace(find, () => replacement);
     return replaceAll(value, find, replacement, args.node.position);
   },
 };
@@ -254,6 +262,10 @@ const substring: FormDefinition = {
     const value = asString(values.get('substring')!, args.position('substring'));
     const start = values.has('start') ? asInteger(values.get('start')!, args.position('start')) : undefined;
     const length = values.has('length') ? asInteger(values.get('length')!, args.position('length')) : undefined;
+    if (failpoint('STR-SUBSTRING-UTF16-OFFSETS')) {
+      const from = start === undefined ? 0 : start < 0n ? value.length + Number(start) : Number(start);
+      return value.slice(from, length === undefined ? undefined : from + Number(length));
+    }
     const total = codePointCount(value);
     // Positions in code points; a negative start counts from the end. Arithmetic as the service's (64-bit, then 32-bit).
     const from = start === undefined ? 0 : toInt(start >= 0n ? start : BigInt.asIntN(64, BigInt(total) + start));
@@ -284,7 +296,7 @@ export function castToString(value: Value, position: Position): string {
 
 /**
  * A conversion function (ToString, ToNumber, ToTime, …): its one argument converted by `convert`, which is told where a
- * failed cast is reported: at the call, or at the argument.
+ * failed cast is reported: at the call, or at the argument (the other one under failpoint CONV-CAST-ERROR-POSITIONS-SWAPPED).
  */
 export function conversionForm(
   name: string,
@@ -294,12 +306,23 @@ export function conversionForm(
   return {
     required: [name],
     async evaluate(ctx, args) {
-      return convert(await args.value(ctx, name), castAt === 'call' ? args.node.position : args.position(name), ctx);
+      const atCall = (castAt === 'call') !== failpoint('CONV-CAST-ERROR-POSITIONS-SWAPPED');
+      return convert(await args.value(ctx, name), atCall ? args.node.position : args.position(name), ctx);
     },
   };
 }
 
-const toStringForm = conversionForm('to_string', 'call', castToString);
+const PYTHON_NAMES = new Map<Value, string>([
+  [true, 'True'],
+  [false, 'False'],
+  [null, 'None'],
+]);
+
+const toStringForm = conversionForm('to_string', 'call', (value, position) => {
+  if (PYTHON_NAMES.has(value) && failpoint('CONV-TOSTRING-PYTHON-STYLE')) return PYTHON_NAMES.get(value)!;
+  if (typeof value === 'number' && failpoint('CONV-TOSTRING-JAVASCRIPT-DOUBLES')) return String(value);
+  return castToString(value, position);
+});
 
 /** A number read from a string as the service reads it, or the invalid cast to `type` at `position`. */
 function numberFromString(text: string, type: string, position: Position): bigint | number {
@@ -311,6 +334,11 @@ function numberFromString(text: string, type: string, position: Position): bigin
 // Implements: FN-CONV-004, FN-CONV-006
 const toNumber = conversionForm('to_number', 'call', (value, position) => {
   if (typeof value === 'bigint' || typeof value === 'number') return value;
+  if (typeof value === 'string' && failpoint('CONV-TONUMBER-JAVASCRIPT-NUMBER')) {
+    const [text, n] = [value.trim(), value.trim() === '' ? Number.NaN : Number(value)];
+    if (Number.isNaN(n)) throw invalidCast(value, 'Number', position);
+    return /[.eE]/.test(text) || !Number.isSafeInteger(n) ? n : BigInt(n);
+  }
   if (typeof value === 'string') return numberFromString(value, 'Number', position);
   throw invalidCast(value, 'Number', position);
 });
@@ -326,6 +354,7 @@ const toDouble = conversionForm('to_double', 'argument', (value, position) => {
 // Implements: FN-CONV-008
 const toInteger = conversionForm('to_integer', 'argument', (value, position) => {
   if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isFinite(value) && failpoint('CONV-TOINTEGER-ROUNDS')) return BigInt(Math.round(value));
   if (typeof value === 'number') return doubleToLong(value);
   if (typeof value === 'string') {
     const parsed = numberFromString(value, 'Integer', position);
@@ -337,7 +366,8 @@ const toInteger = conversionForm('to_integer', 'argument', (value, position) => 
 // Implements: FN-STR-022
 /** The pattern argument read as Java reads it (eval/java-regex.ts), or the service's invalid-pattern error. */
 function asPattern(value: Value, position: Position): JavaPattern {
-  const pattern = asString(value, position);
+  const text = asString(value, position);
+  const pattern = failpoint('STR-REGEX-EMBEDDED-FLAGS-IGNORED') ? text.replace(/^\(\?[ims]+\)/, '') : text;
   const compiled = compileJavaPattern(pattern);
   if (compiled === undefined) throw errors.invalidArgument(`Search pattern /${pattern}/ is not a valid regular expression.`, position);
   return compiled;
@@ -354,7 +384,9 @@ const containsstrregex: FormDefinition = {
   async evaluate(ctx, args) {
     const values = await evaluateArguments(ctx, args, ['containsstrregex', 'pattern']);
     const value = asString(values.get('containsstrregex')!, args.position('containsstrregex'));
-    const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
+    const given = values.get('pattern')!;
+    const whole = typeof given === 'string' && failpoint('STR-CONTAINSSTRREGEX-WHOLE-STRING');
+    const pattern = asPattern(whole ? `\\A(?:${given})\\z` : given, args.position('pattern'));
     return findMatches(pattern, value, 1, timeLimitOf(ctx)).length > 0;
   },
 };
@@ -381,11 +413,20 @@ const findstrregex: FormDefinition = {
     return findMatches(pattern, rest, limit, timeLimitOf(ctx)).map((match) => ({
       start: BigInt(skipped + codePointCount(rest, match.start)),
       // The end is the offset of the last character matched (of the match itself when it is empty).
-      end: BigInt(skipped + codePointCount(rest, match.end > match.start ? match.end - 1 : match.end)),
+      end: BigInt(skipped + codePointCount(rest, match.end > match.start ? lastMatched(rest, match.end) : match.end)),
       data: rest.slice(match.start, match.end),
     }));
   },
 };
+
+/**
+ * The offset of the last UTF-16 unit of a non-empty match ending at `end`; failpoint STR-FINDSTRREGEX-END-EXCLUSIVE
+ * answers `end` itself, STR-FINDSTRREGEX-END-AT-LAST-CODE-POINT the first unit of a last character outside the BMP.
+ */
+function lastMatched(text: string, end: number): number {
+  if (failpoint('STR-FINDSTRREGEX-END-EXCLUSIVE')) return end;
+  return (text.codePointAt(end - 2) ?? 0) > 0xffff && failpoint('STR-FINDSTRREGEX-END-AT-LAST-CODE-POINT') ? end - 2 : end - 1;
+}
 
 // Implements: FN-STR-026
 const replacestrregex: FormDefinition = {
@@ -396,7 +437,9 @@ const replacestrregex: FormDefinition = {
     const value = asString(values.get('replacestrregex')!, args.position('replacestrregex'));
     const pattern = asPattern(values.get('pattern')!, args.position('pattern'));
     const replacement = asString(values.get('replace')!, args.position('replace'));
-    const firstOnly = values.has('first') ? asBoolean(values.get('first')!, args.position('first')) : false;
+    const first = values.get('first');
+    const truthy = first !== undefined && typeof first !== 'boolean' && failpoint('STR-REPLACESTRREGEX-TRUTHY-FIRST');
+    const firstOnly = first === undefined ? false : truthy || asBoolean(first, args.position('first'));
     const tooLong = (): QueryError => errors.invalidArgument(`result length must be <= ${MAX_RESULT_LENGTH}`, args.node.position);
     try {
       return replaceMatches(pattern, value, replacement, firstOnly, MAX_RESULT_LENGTH, tooLong, timeLimitOf(ctx));
@@ -424,7 +467,8 @@ function ngramSizeErrors(min: bigint | undefined, max: bigint | undefined): stri
     if (min > NGRAM_DEFAULT_MAX || min <= 0n) found.push('min ngram size must be > 0 and <= max');
     if (NGRAM_DEFAULT_MAX - min > NGRAM_MAX_SPREAD) found.push(`min ngram size must be >= max - ${NGRAM_MAX_SPREAD}`);
   } else if (max !== undefined) {
-    if (max <= 0n || max <= NGRAM_DEFAULT_MIN) found.push('max ngram size must be > 0 and >= min');
+    if (max <= 0n || (max <= NGRAM_DEFAULT_MIN && !(max === 1n && failpoint('STR-NGRAM-ONLY-MAX-ONE-ACCEPTED'))))
+      found.push('max ngram size must be > 0 and >= min');
     if (max - NGRAM_DEFAULT_MIN > NGRAM_MAX_SPREAD) found.push(`max ngram size must be <= min + ${NGRAM_MAX_SPREAD}`);
   }
   return found;
@@ -432,6 +476,8 @@ function ngramSizeErrors(min: bigint | undefined, max: bigint | undefined): stri
 
 /** The grams of `term` in Lucene's order: by starting code point, then by size; sizes count code points. */
 function ngramsOf(term: string, smallest: number, largest: number): string[] {
+  if (smallest < largest && failpoint('STR-NGRAM-BY-SIZE'))
+    return Array.from({ length: largest - smallest + 1 }, (_, k) => ngramsOf(term, smallest + k, smallest + k)).flat();
   const codePoints = Array.from(term);
   const grams: string[] = [];
   for (let from = 0; from < codePoints.length; from++) {
@@ -483,23 +529,32 @@ const ngram: FormDefinition = {
   },
 };
 
+/** Text as StartsWith, EndsWith and ContainsStr compare it: as given, or lower-cased under failpoint STR-SEARCH-CASE-INSENSITIVE. */
+const caseOf = (text: string): string => (failpoint('STR-SEARCH-CASE-INSENSITIVE') ? text.toLowerCase() : text);
+
 export const stringForms: readonly FormDefinition[] = [
   concat,
   casefold,
   // Implements: FN-STR-006
-  stringFunction(['startswith', 'search'], (value, search) => value.startsWith(search)),
-  stringFunction(['endswith', 'search'], (value, search) => value.endsWith(search)),
-  stringFunction(['containsstr', 'search'], (value, search) => value.includes(search)),
+  stringFunction(['startswith', 'search'], (value, search) => caseOf(value).startsWith(caseOf(search))),
+  stringFunction(['endswith', 'search'], (value, search) => caseOf(value).endsWith(caseOf(search))),
+  stringFunction(['containsstr', 'search'], (value, search) => caseOf(value).includes(caseOf(search))),
   findstr,
   // Implements: FN-STR-009
-  stringFunction(['length'], (value) => BigInt(codePointCount(value))),
+  stringFunction(['length'], (value) => BigInt(failpoint('STR-LENGTH-UTF16') ? value.length : codePointCount(value))),
   // Implements: FN-STR-010
   caseFunction('lowercase', 'LowerCase', (value) => value.toLowerCase()),
-  caseFunction('uppercase', 'UpperCase', (value) => value.toUpperCase()),
-  caseFunction('titlecase', 'TitleCase', titleCase),
-  stringFunction(['trim'], (value) => stripTrailing(stripLeading(value))),
-  stringFunction(['ltrim'], (value) => stripLeading(value)),
-  stringFunction(['rtrim'], (value) => stripTrailing(value)),
+  caseFunction('uppercase', 'UpperCase', (value) =>
+    failpoint('STR-UPPERCASE-SIMPLE-MAPPING')
+      ? [...value].map((c) => (c.toUpperCase().length === c.length ? c.toUpperCase() : c)).join('')
+      : value.toUpperCase(),
+  ),
+  caseFunction('titlecase', 'TitleCase', (value) =>
+    failpoint('STR-TITLECASE-FIRST-LETTER-ONLY') ? value.charAt(0).toUpperCase() + value.slice(1).toLowerCase() : titleCase(value),
+  ),
+  stringFunction(['trim'], (value) => (failpoint('STR-TRIM-JAVASCRIPT-WHITESPACE') ? value.trim() : stripTrailing(stripLeading(value)))),
+  stringFunction(['ltrim'], (value) => (failpoint('STR-TRIM-JAVASCRIPT-WHITESPACE') ? value.trimStart() : stripLeading(value))),
+  stringFunction(['rtrim'], (value) => (failpoint('STR-TRIM-JAVASCRIPT-WHITESPACE') ? value.trimEnd() : stripTrailing(value))),
   repeat,
   space,
   replacestr,
@@ -511,6 +566,8 @@ export const stringForms: readonly FormDefinition[] = [
   containsstrregex,
   findstrregex,
   replacestrregex,
-  stringFunction(['regexescape'], (value) => quotePattern(value)),
+  stringFunction(['regexescape'], (value) =>
+    failpoint('STR-REGEXESCAPE-BACKSLASHES') ? value.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&') : quotePattern(value),
+  ),
   ngram,
 ];

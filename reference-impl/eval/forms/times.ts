@@ -5,6 +5,7 @@
  * time is expected counts microseconds (ToTime's counts milliseconds). `Time` and `Now` are core forms.
  */
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -54,7 +55,7 @@ function beyondKeptYears(position: Position): QueryError {
 function timeWithin(nanos: bigint, position: Position): Time {
   if (nanos < INSTANT_MIN_NANOS || nanos > INSTANT_MAX_NANOS) throw outOfBounds(position);
   if (nanos < KEPT_MIN_NANOS || nanos > KEPT_MAX_NANOS) throw beyondKeptYears(position);
-  return new Time(nanos);
+  return new Time(failpoint('TIME-MICROSECOND-PRECISION') ? floorDiv(nanos, 1000n) * 1000n : nanos);
 }
 
 // Implements: FN-TIME-003, FN-TIME-015
@@ -68,7 +69,8 @@ function dateWithin(epochDay: bigint, position: Position): DateValue {
 /** A timestamp argument in nanoseconds: a Time, or an integer counting microseconds. */
 function timestampArgument(value: Value, position: Position): bigint {
   if (value instanceof Time) return value.epochNanos;
-  if (typeof value === 'bigint') return value * 1000n;
+  if (typeof value === 'bigint' && !failpoint('TIME-TIMESTAMP-REJECTS-INTEGER')) return value * 1000n;
+  if (value instanceof DateValue && failpoint('TIME-TIMESTAMP-ACCEPTS-DATE')) return BigInt(value.epochDays) * NANOS_PER_DAY;
   throw wrongType('Time', value, position);
 }
 
@@ -82,7 +84,7 @@ function temporalArgument(value: Value, position: Position): Time | DateValue {
 // Implements: FN-TIME-002
 /** A unit name; an unknown name is refused like a value of the wrong type. */
 function unitArgument(value: Value, position: Position): { unit: TimeUnit; name: string } {
-  const unit = typeof value === 'string' ? timeUnitNamed(value) : undefined;
+  const unit = typeof value === 'string' ? timeUnitNamed(failpoint('TIME-UNIT-CASE-INSENSITIVE') ? value.toLowerCase() : value) : undefined;
   if (unit === undefined) throw wrongType('Time Unit', value, position);
   return { unit, name: value as string };
 }
@@ -99,14 +101,23 @@ async function argumentValues(ctx: EvalContext, args: FormArgs, keys: readonly s
 /** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
 export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
   if (text === 'now') return Time.fromMicros(ctx.txn.ts);
-  const nanos = parseTimestamp(javaTrim(text));
+  const strict = (text !== text.trim() || /[+-]\d{4}$/.test(text)) && failpoint('TIME-TEXT-STRICT');
+  const nanos = strict ? undefined : parseTimestamp(failpoint('TIME-TEXT-NOT-TRIMMED') ? text : javaTrim(text));
   if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, position);
   return timeWithin(nanos, position);
 }
 
+/** The epoch day of a `YYYY-MM-DD` text read as JavaScript's Date.UTC reads it, a day past the month's end rolling over. */
+function rolledOver(text: string): bigint | undefined {
+  const [, year, month, day] = (/^(\d{4})-(\d{2})-(\d{2})$/.exec(text) ?? []).map(Number);
+  if (month === undefined || day === undefined || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  return BigInt(Date.UTC(year!, month - 1, day) / 86_400_000);
+}
+
 // Implements: FN-TIME-004, FN-TIME-005, FN-TIME-009
 function dateFromText(text: string, position: Position): DateValue {
-  const epochDay = parseLocalDate(javaTrim(text));
+  const trimmed = failpoint('TIME-TEXT-NOT-TRIMMED') ? text : javaTrim(text);
+  const epochDay = parseLocalDate(trimmed) ?? (failpoint('TIME-DATE-ROLLS-OVER') ? rolledOver(trimmed) : undefined);
   if (epochDay === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a date.`, position);
   return dateWithin(epochDay, position);
 }
@@ -134,7 +145,7 @@ const date: FormDefinition = {
 const toTime = conversionForm('to_time', 'call', (value, position, ctx) => {
   if (value instanceof Time) return value;
   // An integer counts milliseconds here, unlike the microseconds of the timestamp functions.
-  if (typeof value === 'bigint') return timeWithin(value * 1_000_000n, position);
+  if (typeof value === 'bigint') return timeWithin(value * (failpoint('TIME-TOTIME-INTEGER-AS-MICROS') ? 1000n : 1_000_000n), position);
   if (value instanceof DateValue) return timeWithin(BigInt(value.epochDays) * NANOS_PER_DAY, position);
   if (typeof value === 'string') return timeFromText(ctx, value, position);
   throw invalidCast(value, 'Time', position);
@@ -164,10 +175,13 @@ function fieldFunction(name: string, field: (fields: TimeFields) => number | big
   return timestampFunction(name, (epochNanos) => BigInt(field(timeFieldsOf(epochNanos))));
 }
 
+/** The conversions round down; failpoint TIME-CONVERSIONS-TRUNCATE rounds toward zero. */
+const roundDown = (nanos: bigint, per: bigint): bigint => (failpoint('TIME-CONVERSIONS-TRUNCATE') ? nanos / per : floorDiv(nanos, per));
+
 const conversions: readonly FormDefinition[] = [
-  timestampFunction('to_micros', (nanos) => floorDiv(nanos, 1000n)),
-  timestampFunction('to_millis', (nanos) => floorDiv(nanos, 1_000_000n)),
-  timestampFunction('to_seconds', (nanos) => floorDiv(nanos, NANOS_PER_SECOND)),
+  timestampFunction('to_micros', (nanos) => roundDown(nanos, 1000n)),
+  timestampFunction('to_millis', (nanos) => roundDown(nanos, 1_000_000n)),
+  timestampFunction('to_seconds', (nanos) => roundDown(nanos, NANOS_PER_SECOND)),
 ];
 
 const fields: readonly FormDefinition[] = [
@@ -175,7 +189,7 @@ const fields: readonly FormDefinition[] = [
   fieldFunction('minute', (f) => f.minute),
   fieldFunction('hour', (f) => f.hour),
   fieldFunction('day_of_month', (f) => f.dayOfMonth),
-  fieldFunction('day_of_week', (f) => f.dayOfWeek),
+  fieldFunction('day_of_week', (f) => (f.dayOfWeek === 7 && failpoint('TIME-DAY-OF-WEEK-SUNDAY-ZERO') ? 0 : f.dayOfWeek)),
   fieldFunction('day_of_year', (f) => f.dayOfYear),
   fieldFunction('month', (f) => f.month),
   fieldFunction('year', (f) => f.year),
@@ -189,9 +203,11 @@ function timeMath(name: 'time_add' | 'time_subtract', sign: bigint): FormDefinit
     async evaluate(ctx, args) {
       const [baseValue, offsetValue, unitValue] = await argumentValues(ctx, args, [name, 'offset', 'unit']);
       const base = temporalArgument(baseValue!, args.position(name));
-      const offset = asInteger(offsetValue!, args.position('offset'));
+      const truncated = typeof offsetValue === 'number' && Number.isFinite(offsetValue) && failpoint('TIME-OFFSET-DOUBLE-TRUNCATED');
+      const offset = truncated ? BigInt(Math.trunc(offsetValue)) : asInteger(offsetValue!, args.position('offset'));
       const { unit, name: unitName } = unitArgument(unitValue!, args.position('unit'));
       if (base instanceof Time) return timeWithin(base.epochNanos + sign * offset * unit.nanos, args.position('offset'));
+      if (!unit.dateBased && failpoint('TIME-DATE-TIME-UNITS-ACCEPTED')) return base;
       if (!unit.dateBased) throw errors.invalidArgument(`Invalid time unit '${unitName}'.`, args.position('unit'));
       return dateWithin(BigInt(base.epochDays) + sign * offset, args.position('offset'));
     },
@@ -201,6 +217,7 @@ function timeMath(name: 'time_add' | 'time_subtract', sign: bigint): FormDefinit
 // Implements: FN-TIME-017
 /** `unit`s from `start` to `end`, truncated toward zero, as `ChronoUnit.between` of two instants computes them. */
 function unitsBetween(start: bigint, end: bigint, unit: TimeUnit, position: Position): bigint {
+  if (failpoint('TIME-DIFF-FLOORS')) return floorDiv(end - start, unit.nanos);
   // Nanoseconds and microseconds are counted through the nanosecond difference, which must fit in 64 bits.
   if (unit.nanos < 1_000_000n) {
     const nanos = end - start;
@@ -223,9 +240,14 @@ const timeDiff: FormDefinition = {
     const { unit, name: unitName } = unitArgument(unitValue!, args.position('unit'));
     if (start instanceof Time && end instanceof Time) return unitsBetween(start.epochNanos, end.epochNanos, unit, args.node.position);
     if (start instanceof DateValue && end instanceof DateValue) {
+      const days = BigInt(end.epochDays - start.epochDays);
+      if (!unit.dateBased && failpoint('TIME-DATE-TIME-UNITS-ACCEPTED')) return (days * NANOS_PER_DAY) / unit.nanos;
       if (!unit.dateBased) throw errors.invalidArgument(`Invalid time unit '${unitName}'.`, args.position('unit'));
-      return BigInt(end.epochDays - start.epochDays);
+      return days;
     }
+    // Failpoint TIME-DIFF-MIXED-ACCEPTED takes a date for its midnight.
+    const nanosOf = (t: Time | DateValue): bigint => (t instanceof Time ? t.epochNanos : BigInt(t.epochDays) * NANOS_PER_DAY);
+    if (failpoint('TIME-DIFF-MIXED-ACCEPTED')) return unitsBetween(nanosOf(start), nanosOf(end), unit, args.node.position);
     throw errors.invalidArgument('Incompatible time arguments.', args.position('time_diff'));
   },
 };

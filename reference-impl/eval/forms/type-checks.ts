@@ -2,6 +2,8 @@
  * The type predicates of FQL v4 (IsNumber … IsRole), as the real service answers them (profile `v4-functions`,
  * DEC-065; spec/requirements/functions-numbers.md). Each takes any value and answers a boolean; none fails.
  */
+import { errors } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -36,16 +38,29 @@ function inNativeCollection(ref: Ref, collection: string): boolean {
 /** IsCollection, IsIndex, …: a resolved ref to such a record, or such a record as a document. */
 function schemaPredicate(collection: string): (value: Value, ctx: EvalContext) => boolean {
   return (value, ctx) => {
-    const ref = resolvedRef(ctx, value) ?? documentRef(value);
+    const recordsToo = !(['collections', 'indexes'].includes(collection) && failpoint('TYPE-IS-COLLECTION-REFS-ONLY'));
+    const ref = resolvedRef(ctx, value) ?? (recordsToo ? documentRef(value) : undefined);
     return ref !== undefined && inNativeCollection(ref, collection);
   };
 }
 
-const PREDICATES: ReadonlyArray<readonly [string, (value: Value, ctx: EvalContext) => boolean]> = [
+type Predicate = (value: Value, ctx: EvalContext) => boolean;
+
+const isNumber = (v: Value): boolean => typeof v === 'bigint' || typeof v === 'number';
+
+const isDoc: Predicate = (v, ctx) => resolvedRef(ctx, v) !== undefined || documentRef(v) !== undefined;
+
+/** IsInteger of what is not a number fails under failpoint TYPE-IS-INTEGER-FAILS-ON-NON-NUMBERS. */
+function isInteger(v: Value): boolean {
+  if (!isNumber(v) && failpoint('TYPE-IS-INTEGER-FAILS-ON-NON-NUMBERS')) throw errors.invalidArgument('Number expected.', []);
+  return typeof v === 'bigint';
+}
+
+const PREDICATES: ReadonlyArray<readonly [string, Predicate]> = [
   // Implements: FN-TYPE-001
-  ['is_number', (v) => typeof v === 'bigint' || typeof v === 'number'],
+  ['is_number', (v) => typeof v === 'bigint' || (typeof v === 'number' && !failpoint('TYPE-IS-NUMBER-INTEGERS-ONLY'))],
   ['is_double', (v) => typeof v === 'number'],
-  ['is_integer', (v) => typeof v === 'bigint'],
+  ['is_integer', isInteger],
   // Implements: FN-TYPE-002
   ['is_boolean', (v) => typeof v === 'boolean'],
   ['is_null', (v) => v === null],
@@ -53,20 +68,20 @@ const PREDICATES: ReadonlyArray<readonly [string, (value: Value, ctx: EvalContex
   ['is_array', (v) => Array.isArray(v)],
   // Implements: FN-TYPE-003
   // Pages and documents are objects too.
-  ['is_object', (v) => isObjectValue(v)],
+  ['is_object', (v, ctx) => isObjectValue(v) && !(failpoint('TYPE-IS-OBJECT-NOT-DOCUMENTS') && isDoc(v, ctx))],
   ['is_bytes', (v) => v instanceof Bytes],
-  ['is_timestamp', (v) => v instanceof Time],
+  ['is_timestamp', (v) => v instanceof Time || (v instanceof DateValue && failpoint('TYPE-IS-TIMESTAMP-DATES'))],
   ['is_date', (v) => v instanceof DateValue],
   // Implements: FN-TYPE-004
   // Any ref, even one naming something that does not exist.
-  ['is_ref', (v) => v instanceof Ref],
+  ['is_ref', (v, ctx) => v instanceof Ref && (resolvedRef(ctx, v) !== undefined || !failpoint('TYPE-IS-REF-RESOLVED-ONLY'))],
   // Implements: FN-TYPE-005
   // A native collection ref stands for the set of its records.
-  ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined)],
+  ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined && !failpoint('TYPE-IS-SET-NO-NATIVE'))],
   // Implements: FN-TYPE-006
-  ['is_doc', (v, ctx) => resolvedRef(ctx, v) !== undefined || documentRef(v) !== undefined],
+  ['is_doc', (v, ctx) => (failpoint('TYPE-IS-DOC-REFS-ONLY') ? v instanceof Ref : isDoc(v, ctx))],
   // Implements: FN-TYPE-007
-  ['is_lambda', (v) => v instanceof QueryValue],
+  ['is_lambda', (v) => v instanceof QueryValue && !failpoint('TYPE-IS-LAMBDA-NEVER')],
   ['is_collection', schemaPredicate('collections')],
   ['is_database', schemaPredicate('databases')],
   ['is_index', schemaPredicate('indexes')],

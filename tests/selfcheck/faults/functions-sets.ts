@@ -1,8 +1,17 @@
 // The faults of spec/requirements/functions-sets.md that are code; their rows (ids, titles, what they break) are in functions-sets.json.
 import type { FaultHooks } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { requestSecret, withSecret } from './lib/key-ledger.js';
-import { editErrors, expressionUses, nativeCollectionOf, onJson, records, replaceObject, topLevelForm, v4Errors } from './lib/rewrites.js';
+import {
+  editErrors,
+  editObjects,
+  expressionUses,
+  nativeCollectionOf,
+  onJson,
+  records,
+  replaceObject,
+  topLevelForm,
+} from './lib/rewrites.js';
 import { isArrayCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -26,6 +35,17 @@ function deduplicatedArrays(name: string): FaultHooks['request'] {
     replaceObject(object, { distinct: { ...object } });
     return true;
   });
+}
+
+/** Pages the set a call of one of `forms` takes as its `collection`: a server that reads its first page only. */
+function firstPageOfSets(forms: readonly string[]): FaultHooks['request'] {
+  return rewriteObjects(
+    (object) => forms.some((form) => form in object) && 'collection' in object && isSetExpression(object.collection),
+    (object) => {
+      object.collection = { paginate: object.collection };
+      return true;
+    },
+  );
 }
 
 /**
@@ -57,11 +77,13 @@ export const code: FaultCode = {
     request: rewriteObjects(
       (object) => isRangeCall(object) && isValueBound(object.to),
       (object) => {
-        const set = object.range;
-        const excluded = { range: set, from: object.to, to: object.to };
-        const kept = { range: set, from: object.from, to: object.to };
-        for (const key of Object.keys(object)) delete object[key];
-        object.difference = [kept, excluded];
+        const { range, from, to } = object;
+        replaceObject(object, {
+          difference: [
+            { range, from, to },
+            { range, from: to, to },
+          ],
+        });
         return true;
       },
     ),
@@ -101,20 +123,13 @@ export const code: FaultCode = {
   }),
   'SET-RANGE-BOUNDS-RENDERED-AS-ARRAYS': onJson(
     (body, context) => context.status === 200 && isJsonObject(body) && topLevelForm(context.original) === 'range',
-    (body) => {
-      let changed = 0;
-      forEachObject(body, (object) => {
-        const set = object['@set'];
-        if (!isJsonObject(set) || !('range' in set)) return;
-        for (const side of ['from', 'to'] as const) {
-          if (side in set && !Array.isArray(set[side])) {
-            set[side] = [set[side]];
-            changed++;
-          }
-        }
-      });
-      return changed;
-    },
+    (body) =>
+      editObjects(body, (object) => {
+        const set = isJsonObject(object['@set']) && 'range' in object['@set'] ? object['@set'] : {};
+        const sides = (['from', 'to'] as const).filter((side) => side in set && !Array.isArray(set[side]));
+        for (const side of sides) set[side] = [set[side]];
+        return sides.length;
+      }),
   ),
   'SET-DERIVED-SETS-IGNORE-READ-RULES': derivedSetsReadAsCreator,
   'SET-SINGLETON-IGNORES-EXISTENCE': () => ({
@@ -125,45 +140,13 @@ export const code: FaultCode = {
         Object.keys(object).every((k) => k === 'paginate' || k === 'size'),
       (object) => {
         const ref = (object.paginate as JsonObject).singleton;
-        for (const key of Object.keys(object)) delete object[key];
-        object.let = [{ fs_singleton_ref: ref }];
-        object.in = { object: { data: [{ var: 'fs_singleton_ref' }] } };
+        replaceObject(object, { let: [{ fs_singleton_ref: ref }], in: { object: { data: [{ var: 'fs_singleton_ref' }] } } });
         return true;
       },
     ),
   }),
-  'SET-FILTER-SET-FIRST-PAGE': () => ({
-    request: rewriteObjects(
-      (object) => 'filter' in object && 'collection' in object && isSetExpression(object.collection),
-      (object) => {
-        object.collection = { paginate: object.collection };
-        return true;
-      },
-    ),
-  }),
-  'SET-FILTER-ERROR-AT-READ': onJson(
-    (_body, context) => context.status === 400 && expressionUses(context.original, 'filter'),
-    (body) => {
-      const errors = v4Errors(body).filter(
-        (e) =>
-          String(e.description).startsWith('Boolean expected') &&
-          Array.isArray(e.position) &&
-          e.position.at(-1) === 'filter' &&
-          e.position.length > 1,
-      );
-      for (const error of errors) error.position = (error.position as unknown[]).slice(0, -1);
-      return errors.length;
-    },
-  ),
-  'SET-MAP-PAGES-SETS': () => ({
-    request: rewriteObjects(
-      (object) => ('map' in object || 'foreach' in object) && 'collection' in object && isSetExpression(object.collection),
-      (object) => {
-        object.collection = { paginate: object.collection };
-        return true;
-      },
-    ),
-  }),
+  'SET-FILTER-SET-FIRST-PAGE': () => ({ request: firstPageOfSets(['filter']) }),
+  'SET-MAP-PAGES-SETS': () => ({ request: firstPageOfSets(['map', 'foreach']) }),
   'SET-ARRAY-UNION-DEDUPLICATES': () => ({ request: deduplicatedArrays('union') }),
   'SET-ARRAY-UNION-CONCATENATES': () => ({
     request: rewriteObjects(isArrayCombination('union'), (object) => {

@@ -28,6 +28,8 @@ describe('fault table schema', () => {
     ['an edit of the answer', { when: { status: [201] }, then: { status: 200 } }],
     ['keys dropped from records', { then: { in: 'records', collection: 'tokens', drop: ['data'] } }],
     ['a request key renamed', { request: { at: 'params', rename: { update: 'replace' } } }],
+    ['an error position edit', { when: { position: '^values' }, then: { positionDrop: 1, positionAppend: ['$form'] } }],
+    ['a number answered as the other kind', { then: { resourceAs: 'integer' } }],
     ['code', { code: true }],
   ])('accepts %s', (_name, row) => {
     expect(validTable(table(row)), JSON.stringify(validTable.errors)).toBe(true);
@@ -41,6 +43,8 @@ describe('fault table schema', () => {
     ['a request path with key edits', { request: { path: '/x', drop: ['ts'] } }],
     ['an unknown condition', { when: { sometimes: true }, then: { status: 200 } }],
     ['a condition without an edit', { when: { status: [200] }, code: true }],
+    ['a number kind that is not one', { then: { resourceAs: 'float' } }],
+    ['a position edit with a status change', { then: { positionDrop: 1, status: 400 } }],
   ])('rejects %s', (_name, row) => {
     expect(validTable(table(row))).toBe(false);
   });
@@ -84,6 +88,39 @@ describe('fault table interpreter', () => {
     expect(answered(row, query({}), 400, { errors: [{ code: 'validation failed', failures }] })).toEqual({
       errors: [{ code: 'validation failed', failures: [{ field: ['name'], code: 'invalid name' }, failures[1]] }],
     });
+  });
+
+  it('edits the positions of the errors whose position matches: cut, then added ($1 from the description, $form the form)', () => {
+    const answer = {
+      errors: [
+        { code: 'invalid argument', description: 'start must be <= 3', position: ['substring', 'x'] },
+        { code: 'invalid argument', description: 'start must be <= 3', position: ['other'] },
+      ],
+    };
+    const row = {
+      when: { description: '^(start|length) must be', position: '^substring\\.' },
+      then: { positionDrop: 1, positionAppend: ['$1', '$form', 0] },
+    };
+    expect(answered(row, query({ substring: 'abc', start: 9 }), 400, answer)).toEqual({
+      errors: [{ ...answer.errors[0], position: ['substring', 'start', 'substring', 0] }, answer.errors[1]],
+    });
+    expect(answered(row, query({ substring: 'abc' }), 400, { errors: [answer.errors[1]] })).toBeUndefined();
+  });
+
+  it('answers a number resource as the other kind: integers as decimals, whole decimals (not -0.0) as integers', () => {
+    const asDecimal = { when: { call: ['add'] }, then: { resourceAs: 'decimal' as const } };
+    const asInteger = { then: { resourceAs: 'integer' as const } };
+    const answer = (text: string) => parseJson(`{"resource":${text}}`);
+    const edited = (row: Pick<FaultRow, 'when' | 'then'>, text: string) => {
+      const context: JsonResponseContext = { original: query({ add: [1, 2] }), request: query({ add: [1, 2] }), status: 200, headers: {} };
+      const out = editRowHooks(row).json!(answer(text), context);
+      return out === undefined ? undefined : stringifyJson(out);
+    };
+    expect(edited(asDecimal, '3')).toBe('{"resource":3.0}');
+    expect(edited(asDecimal, '3.5')).toBeUndefined();
+    expect(edited(asInteger, '3.0')).toBe('{"resource":3}');
+    expect(edited(asInteger, '3.5')).toBeUndefined();
+    expect(edited(asInteger, '-0.0')).toBeUndefined();
   });
 
   it('rewrites the request: keys of objects that have `at`, headers, path', async () => {

@@ -4,9 +4,18 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { LosslessNumber, parse, stringify } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import type { Area, BufferedResponse, Fault, FaultHooks, ProxiedRequest } from '../../fault.js';
-import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../../json-body.js';
+import {
+  forEachObject,
+  isJsonInteger,
+  isJsonObject,
+  jsonDecimal,
+  jsonInt,
+  parseJson,
+  stringifyJson,
+  type JsonObject,
+} from '../../json-body.js';
 import { topLevelCall } from './calls.js';
 import {
   apiVersion,
@@ -61,6 +70,8 @@ interface When {
   /** An error of the answer has this code (and, with `description`, a description this pattern matches). */
   code?: string;
   description?: string;
+  /** Only errors whose position (joined by `.`) this pattern matches. */
+  position?: string;
   /** The answer's `resource` is this value. */
   resource?: unknown;
   /** The answer is an object with each of these keys. */
@@ -84,6 +95,11 @@ interface Then {
   /** A pattern in the description and what replaces it (`$1` for its first group). */
   errorDescriptionReplace?: [string, string];
   errorPosition?: unknown[];
+  /** Elements cut from the end of each picked error's position, then elements added (`$1`: the first group of `when.description`; `$form`: the query's top-level form). */
+  positionDrop?: number;
+  positionAppend?: unknown[];
+  /** The number the answer's resource is, given as the other kind: an integer as a decimal, a whole decimal (not -0) as an integer. */
+  resourceAs?: 'decimal' | 'integer';
   /** The new code of the validation failures `when.failure` picks. */
   failureCode?: string;
   resource?: unknown;
@@ -149,10 +165,12 @@ const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
 
 function pickedErrors(when: When, body: unknown): JsonObject[] {
   const pattern = when.description === undefined ? undefined : new RegExp(when.description);
+  const position = when.position === undefined ? undefined : new RegExp(when.position);
   return v4Errors(body).filter(
     (error) =>
       (when.code === undefined || error.code === when.code) &&
-      (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))),
+      (pattern === undefined || (typeof error.description === 'string' && pattern.test(error.description))) &&
+      (position === undefined || (Array.isArray(error.position) && position.test(error.position.join('.')))),
   );
 }
 
@@ -184,7 +202,8 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   if (when.status !== undefined && !when.status.includes(status)) return false;
   if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
-  if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
+  if ((when.code !== undefined || when.description !== undefined || when.position !== undefined) && pickedErrors(when, body()).length === 0)
+    return false;
   if (when.answerHas !== undefined) {
     const answer = body();
     if (!isJsonObject(answer) || !when.answerHas.every((key) => key in answer)) return false;
@@ -228,6 +247,16 @@ function recodeFailures(errors: JsonObject[], failure: NonNullable<When['failure
   return picked.length;
 }
 
+/** Gives the number that is the answer's resource as the other kind (`then.resourceAs`); answers whether it did. */
+function numberAs(body: unknown, kind: 'decimal' | 'integer'): boolean {
+  const n = isJsonObject(body) && isLosslessNumber(body.resource) ? body.resource : undefined;
+  if (n === undefined || isJsonInteger(n) === (kind === 'integer')) return false;
+  const value = Number(n.toString());
+  if (kind === 'integer' && (!Number.isInteger(value) || Object.is(value, -0))) return false;
+  (body as JsonObject).resource = kind === 'decimal' ? jsonDecimal(value) : jsonInt(value);
+  return true;
+}
+
 /** The JSON hook of a row that changes the inside of the answer. */
 function insideHook(when: When, then: Then): FaultHooks['json'] {
   return (body, context) => {
@@ -236,6 +265,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
       const { objects, deep } = insideObjects(when, then, body);
       return objects.reduce<number>((n, object) => n + editKeys(object, then, deep), 0) > 0 ? body : undefined;
     }
+    if (then.resourceAs !== undefined) return numberAs(body, then.resourceAs) ? body : undefined;
     if (then.failureCode !== undefined)
       return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
     if ('resource' in then) {
@@ -250,6 +280,11 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
       if (then.errorDescriptionReplace !== undefined)
         error.description = String(error.description).replace(new RegExp(then.errorDescriptionReplace[0]), then.errorDescriptionReplace[1]);
       if (then.errorPosition !== undefined) error.position = [...then.errorPosition];
+      if (Array.isArray(error.position) && (then.positionDrop !== undefined || then.positionAppend !== undefined)) {
+        const group = new RegExp(when.description ?? '').exec(String(error.description))?.[1];
+        const added = (then.positionAppend ?? []).map((e) => (e === '$1' ? group : e === '$form' ? topLevelForm(context.original) : e));
+        error.position = [...error.position.slice(0, error.position.length - (then.positionDrop ?? 0)), ...added];
+      }
     }
     return body;
   };
@@ -288,9 +323,18 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
   if (
-    ['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some(
-      (key) => key in then,
-    )
+    [
+      'errorCode',
+      'errorDescription',
+      'errorDescriptionReplace',
+      'errorPosition',
+      'positionDrop',
+      'positionAppend',
+      'resourceAs',
+      'failureCode',
+      'resource',
+      'in',
+    ].some((key) => key in then)
   )
     return { json: insideHook(when, then) };
   return {
