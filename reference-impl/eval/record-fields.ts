@@ -103,7 +103,8 @@ export function userDocumentFields(
   const ttl = params.ttl;
   const credentials = params.credentials;
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-  if (ttl !== undefined && ttl !== null && !(ttl instanceof Time)) failures.push(typeFailure('ttl', 'Time', ttl));
+  if (ttl !== undefined && ttl !== null && !(ttl instanceof Time) && !failpoint('DOC-TTL-TYPE-UNCHECKED'))
+    failures.push(typeFailure('ttl', 'Time', ttl));
   let password: string | null | undefined;
   if (credentials !== undefined && credentials !== null) {
     if (!isObjectValue(credentials)) failures.push(typeFailure('credentials', 'Object', credentials));
@@ -127,7 +128,7 @@ export function userDocumentFields(
     if (isObjectValue(data)) fields.data = mergeObjects(isObjectValue(previous.data) ? (previous.data as ObjectValue) : {}, data);
     else if (data === null) delete fields.data;
     if (ttl instanceof Time) fields.ttl = ttl;
-    else if (ttl === null) delete fields.ttl;
+    else if (ttl === null && !failpoint('DOC-TTL-NULL-IGNORED')) delete fields.ttl;
   } else {
     // Literals sized to their fields: an empty literal filled in reserves four slots (24 bytes more per document).
     const stored = isObjectValue(data) ? withoutNulls(data) : {};

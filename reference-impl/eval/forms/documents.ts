@@ -3,7 +3,14 @@ import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { definitionOf } from '../../indexes/index-manager.js';
-import { SCHEMA_COLLECTIONS, userCollectionKey, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import {
+  SCHEMA_COLLECTIONS,
+  userCollectionKey,
+  ttlPassed,
+  userCollectionName,
+  type DatabaseId,
+  type DocumentVersion,
+} from '../../store/store.js';
 import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
@@ -96,9 +103,18 @@ async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref,
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
   // Choosing the id is a privilege of its own (DEC-059), checked before a taken id is revealed.
   await requireCreateWithId(ctx, location, position, fields);
-  if (ctx.txn.get(location.database, location.collection, location.id))
+  if (
+    ctx.txn.get(location.database, location.collection, location.id) ||
+    (expiredDocument(ctx, location) && failpoint('DOC-TTL-ID-STAYS-TAKEN'))
+  )
     throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
   return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position, true));
+}
+
+/** The stored document whose ttl has passed, for the self-check's failpoints that still see it. */
+function expiredDocument(ctx: EvalContext, { database, collection, id }: DocumentLocation): DocumentVersion | undefined {
+  const stored = ctx.txn.store.getDocument(database, collection, id, ctx.txn.ts);
+  return stored !== undefined && ttlPassed(stored, ctx.txn.ts * 1000n) ? stored : undefined;
 }
 
 function createdDocument(ctx: EvalContext, location: DocumentLocation, version: DocumentVersion): ObjectValue {
@@ -208,7 +224,8 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
   // As the real service looks the target up at its argument, a missing one is reported there (DEC-051).
-  const existing = existingForWrite(ctx, location, args.position(key));
+  const expired = expiredDocument(ctx, location);
+  const existing = expired && failpoint('DOC-TTL-WRITES-REVIVE') ? expired : existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
