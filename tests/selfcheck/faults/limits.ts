@@ -1,23 +1,12 @@
 // The faults of spec/requirements/limits.md that are code; their rows (ids, titles, what they break) are in limits.json.
 import type { ProxiedRequest } from '../fault.js';
-import {
-  forEachObject,
-  isJsonInteger,
-  isJsonObject,
-  jsonInt,
-  jsonNumber,
-  stringifyJson,
-  tryParseJson,
-  type JsonObject,
-} from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
-import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
 import {
   forwardInstead,
   isV4Query,
-  onExpression,
   onJson,
   onResponse,
   pathname,
@@ -61,25 +50,6 @@ function doEndingInCall(request: ProxiedRequest): unknown[] | undefined {
   return expression.do.length >= 2 && isJsonObject(last) && 'call' in last ? expression.do : undefined;
 }
 
-const MIB = 1024 * 1024;
-
-/** A v4 query as large as the suite's large writes: a body past `bytes`. */
-function largeQuery(request: ProxiedRequest, bytes: number): boolean {
-  return request.method === 'POST' && request.path === '/' && request.body.length > bytes;
-}
-
-/**
- * The top-level `{"let": …, "in": {"do": [...]}}` of a request, when it has that shape (parsed here: the shared
- * parse skips bodies as large as these).
- */
-function letOfDo(request: ProxiedRequest): { expression: JsonObject; steps: unknown[] } | undefined {
-  const parsed = tryParseJson(request.body);
-  const expression = parsed.ok ? parsed.value : undefined;
-  if (!isJsonObject(expression) || !('let' in expression) || !isJsonObject(expression.in) || !Array.isArray(expression.in.do))
-    return undefined;
-  return { expression, steps: expression.in.do };
-}
-
 export const code: FaultCode = {
   'ROLE-LIMIT-UNENFORCED': () => ({
     response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')),
@@ -120,31 +90,6 @@ export const code: FaultCode = {
         500,
       ),
   ),
-  'LIMIT-PAGE-SIZE-REFUSED': onResponse(
-    (res, ctx) => {
-      if (res.status !== 200) return false;
-      let oversized = false;
-      forEachObject(v4Expression(ctx.original), (object) => {
-        if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) oversized = true;
-      });
-      return oversized;
-    },
-    (res) =>
-      withStatus(
-        withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }),
-        400,
-      ),
-  ),
-  'LIMIT-FEED-PAGE-SIZE-CLAMPED': () => ({
-    request: (req) => {
-      if (pathname(req) !== '/feed/1') return undefined;
-      const parsed = tryParseJson(req.body);
-      const body = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
-      if (body === undefined || !isJsonInteger(body.page_size) || BigInt(String(body.page_size)) <= 16_000n) return undefined;
-      body.page_size = jsonInt(16_000);
-      return { ...req, body: Buffer.from(stringifyJson(body)) };
-    },
-  }),
   'LIMIT-EVENTS-OVERFLOW-AT-128': onJson(
     (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
     (body) => {
@@ -255,20 +200,6 @@ export const code: FaultCode = {
       };
     },
   }),
-  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
-      params.partitions = jsonInt(1);
-      return n + 1;
-    }, 0),
-  ),
-  'QUERY-TIMEOUT-IGNORED': () => ({
-    request: (req) =>
-      hasDeadline(req) && req.headers['x-query-timeout'] !== '600000'
-        ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } }
-        : undefined,
-  }),
   'QUERY-TIMEOUT-KEEPS-EARLIER-WRITES': () =>
     forwardInstead(
       (req) => {
@@ -277,22 +208,4 @@ export const code: FaultCode = {
       },
       (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503),
     ),
-  'WRITE-VERSION-LIMIT-TOO-LOW': () =>
-    forwardInstead(
-      (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),
-      (res, ctx) =>
-        withStatus(
-          withJsonBody(res, {
-            errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }],
-          }),
-          400,
-        ),
-    ),
-  'WRITE-TRANSACTION-LIMIT-UNCHECKED': () => ({
-    request: (req) => {
-      const shape = largeQuery(req, MIB) ? letOfDo(req) : undefined;
-      if (shape === undefined || shape.steps.length < 3) return undefined;
-      return { ...req, body: Buffer.from(stringifyJson({ ...shape.expression, in: { do: shape.steps.slice(0, -1) } })) };
-    },
-  }),
 };
