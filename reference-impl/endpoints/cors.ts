@@ -4,7 +4,6 @@
  * (`OPTIONS` with `Origin`) is answered here, before authentication, with the methods and headers drivers send.
  * Requests without `Origin` get none of this.
  */
-import { failpoint } from '../failpoints.js';
 import type { Exchange, ResponseStream } from '../transport/exchange.js';
 
 const MAX_AGE = '86400';
@@ -36,7 +35,6 @@ const ALLOWED_HEADERS = [
 ].join(', ');
 
 function corsHeaders(origin: string, headers: Record<string, string>): Record<string, string> {
-  if (failpoint('CORS-HEADERS-MISSING')) return headers;
   const exposed = Object.keys(headers).filter((name) => name.toLowerCase().startsWith('x-'));
   return {
     ...headers,

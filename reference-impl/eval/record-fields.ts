@@ -34,9 +34,8 @@ export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue
   const out: ObjectValue = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     const before = out[key];
-    if (value === null) {
-      if (!failpoint('DOC-UPDATE-NULL-IGNORED')) delete out[key];
-    } else if (isObjectValue(value) && isObjectValue(before) && !failpoint('DOC-UPDATE-SHALLOW-MERGE'))
+    if (value === null) delete out[key];
+    else if (isObjectValue(value) && isObjectValue(before) && !failpoint('DOC-UPDATE-SHALLOW-MERGE'))
       setField(out, key, mergeObjects(before, value));
     else if (Array.isArray(value) && Array.isArray(before) && value.length < before.length && failpoint('DOC-UPDATE-ARRAYS-MERGED'))
       setField(out, key, [...(withoutNullsIn(value) as Value[]), ...before.slice(value.length)]);
@@ -107,8 +106,7 @@ export function userDocumentFields(
   const data = params.data;
   const ttl = params.ttl;
   const credentials = params.credentials;
-  if (data !== undefined && data !== null && !isObjectValue(data) && !failpoint('DOC-NON-OBJECT-DATA-DROPPED'))
-    failures.push(typeFailure('data', 'Object', data));
+  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   if (ttl !== undefined && ttl !== null && !(ttl instanceof Time) && !failpoint('DOC-TTL-TYPE-UNCHECKED'))
     failures.push(typeFailure('ttl', 'Time', ttl));
   let password: string | null | undefined;

@@ -1,5 +1,3 @@
-import { failpoint } from '../failpoints.js';
-
 /**
  * Names of schema records — collections, databases, indexes, roles (DEC-049). As the real service (fauna/faunadb
  * `Parsing.scala`, `SchemaNames.scala`): a name is made of letters, digits, marks, connector punctuation and
@@ -17,9 +15,8 @@ const NAME_CHARACTERS = /^[;@+$\-_.!~%\p{Alphabetic}\p{Mn}\p{Me}\p{Mc}\p{Nd}\p{P
 // Implements: COLL-CREATE-009, COLL-CREATE-010, COLL-CREATE-011
 /** What is wrong with a record name, as a validation failure's code and description, or undefined when nothing is. */
 export function nameProblem(name: string): { code: 'reserved name' | 'invalid characters'; description: string } | undefined {
-  if (RESERVED_NAMES.includes(name) && !(name === '_' && failpoint('COLL-UNDERSCORE-NAME-ACCEPTED')))
+  if (RESERVED_NAMES.includes(name))
     return { code: 'reserved name', description: `Invalid name ${name}. Reserved names: ${RESERVED_NAMES.join(', ')}.` };
-  if (!NAME_CHARACTERS.test(name) || (!/^[A-Za-z0-9_-]+$/.test(name) && failpoint('NAME-ASCII-ONLY')))
-    return { code: 'invalid characters', description: `The name ${name} uses invalid characters.` };
+  if (!NAME_CHARACTERS.test(name)) return { code: 'invalid characters', description: `The name ${name} uses invalid characters.` };
   return undefined;
 }

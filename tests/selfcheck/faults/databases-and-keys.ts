@@ -1,8 +1,18 @@
 // The faults of spec/requirements/databases-and-keys.md that are code; their rows (ids, titles, what they break) are in databases-and-keys.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, documentRefKey, keyOf, objectPayload, permissionDenied, topObject, unauthorized, withLedgers } from './lib/access.js';
-import { KeyLedger, learningKeys, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
+import {
+  type Ledgers,
+  answersForm,
+  documentRefKey,
+  keyOf,
+  objectPayload,
+  permissionDenied,
+  topObject,
+  unauthorized,
+  withLedgers,
+} from './lib/access.js';
+import { KeyLedger, learningKeys, requestSecret, withSecret } from './lib/key-ledger.js';
 import { RecordMemory, answerError, isDocumentKey, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
 import {
   bodyJson,
@@ -71,7 +81,53 @@ function listedNative(request: ProxiedRequest): string | undefined {
   return keys.length === 1 && set[keys[0]!] === null ? keys[0] : undefined;
 }
 
+/** A 401 answer to a request made with a secret `known` picks (one the run created) becomes 404 `instance not found`. */
+const knownSecretNotFound = (known: (ledgers: Ledgers, request: ProxiedRequest) => boolean) =>
+  withLedgers((ledgers) => ({
+    response: rewriteResponse(
+      (res, ctx) => res.status === 401 && known(ledgers, ctx.original),
+      (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
+    ),
+  }));
+
+/**
+ * A key of role `role` (learned from the run's CreateKey answers) gets a 200 empty page instead of its 403 answer to a
+ * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
+ */
+function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
+  return () =>
+    learningKeys((ledger) => ({
+      response: rewriteResponse(
+        (res, ctx) =>
+          res.status === 403 &&
+          natives.includes(listedNative(ctx.original) ?? '') &&
+          ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
+        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
+      ),
+    }));
+}
+
 export const code: FaultCode = {
+  'DB-LIST-CLIENT-EMPTY-PAGE': listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
+  'DB-LIST-SERVER-EMPTY-PAGE': listingFilteredForKeys('server', ['keys', 'databases']),
+  'KEY-DATABASE-PARAM-IGNORED': withLedgers((ledgers) => ({
+    request: (req) => {
+      const expression = topObject(req);
+      const payload = createKeyPayload(req);
+      if (expression === undefined || payload === undefined || !('database' in payload) || keyOf(ledgers, req) === undefined)
+        return undefined;
+      delete payload.database;
+      return { ...req, body: Buffer.from(stringifyJson(expression)) };
+    },
+  })),
+  'KEY-SCOPE-FROM-TOP': withLedgers((ledgers) => ({
+    request: (req) => {
+      const caller = keyOf(ledgers, req);
+      const parent = caller?.creator === undefined ? undefined : ledgers.keys.bySecret(caller.creator);
+      if (caller?.role !== 'admin' || parent === undefined || !('database' in (createKeyPayload(req) ?? {}))) return undefined;
+      return withSecret(req, parent.secret);
+    },
+  })),
   'KEY-ROLE-REFS-UNCHECKED': onObjects((object) => {
     const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
     if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
@@ -167,26 +223,8 @@ export const code: FaultCode = {
     (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
   ),
   'DB-DELETE-TS-IS-DELETE-TIME': tsIsTxnTime('delete', 'databases'),
-  'DB-DELETED-KEY-NOT-FOUND': () =>
-    learningKeys((ledger) => ({
-      response: rewriteResponse(
-        (res, ctx) => res.status === 401 && ledger.bySecret(requestSecret(ctx.original) ?? '') !== undefined,
-        (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
-      ),
-    })),
-  'DB-DELETED-TOKEN-NOT-FOUND': () => {
-    const tokens = new TokenLedger();
-    return {
-      json: (body, ctx) => {
-        tokens.learnFrom(body, requestSecret(ctx.original));
-        return undefined;
-      },
-      response: rewriteResponse(
-        (res, ctx) => res.status === 401 && tokens.ofRequest(ctx.original) !== undefined,
-        (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
-      ),
-    };
-  },
+  'DB-DELETED-KEY-NOT-FOUND': knownSecretNotFound((ledgers, req) => ledgers.keys.bySecret(requestSecret(req) ?? '') !== undefined),
+  'DB-DELETED-TOKEN-NOT-FOUND': knownSecretNotFound((ledgers, req) => ledgers.tokens.ofRequest(req) !== undefined),
   'DB-RECREATED-INHERITS-COLLECTIONS': () =>
     learningKeys((ledger) => {
       const created = new Map<string, Map<string, string>>();
@@ -197,23 +235,12 @@ export const code: FaultCode = {
           const form = topLevel(ctx.original);
           const resource = v4Resource(body);
           const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
-          if (
-            database !== undefined &&
-            res.status === 201 &&
-            resource !== undefined &&
-            nativeCollectionOf(resource) === 'collections' &&
-            typeof resource.name === 'string'
-          ) {
-            created.set(database, (created.get(database) ?? new Map()).set(resource.name, stringifyJson(resource)));
-          }
-          if (
-            form !== undefined &&
-            'delete' in form &&
-            res.status === 200 &&
-            resource !== undefined &&
-            nativeCollectionOf(resource) === 'databases'
-          ) {
-            const deleted = stringifyJson(resource.ref);
+          const native = resource === undefined ? undefined : nativeCollectionOf(resource);
+          const name = resource?.name;
+          if (database !== undefined && res.status === 201 && native === 'collections' && typeof name === 'string')
+            created.set(database, (created.get(database) ?? new Map()).set(name, stringifyJson(resource)));
+          if (form !== undefined && 'delete' in form && res.status === 200 && native === 'databases') {
+            const deleted = stringifyJson(resource!.ref);
             orphaned.set(deleted, new Map([...(orphaned.get(deleted) ?? []), ...(created.get(deleted) ?? [])]));
             created.delete(deleted);
           }

@@ -39,15 +39,6 @@ const OWN_WORDS = new Map([
   ['Expression list cannot be empty.', 'Do requires at least one expression.'],
 ]);
 
-/** The request without the headers `drop` picks, or undefined when it has none of them. */
-function withoutHeaders(req: ProxiedRequest, drop: (name: string, value: string) => boolean): ProxiedRequest | undefined {
-  const dropped = Object.keys(req.headers).filter((name) => drop(name, req.headers[name]!));
-  if (dropped.length === 0) return undefined;
-  const headers = { ...req.headers };
-  for (const name of dropped) delete headers[name];
-  return { ...req, headers };
-}
-
 /** A fault refusing with 400 `code` every query holding an object `refused` picks (the query is run all the same). */
 function refusing(refused: (object: JsonObject) => boolean, code: string, description: string, position: unknown[] = []): Fault['apply'] {
   const picks = (request: ProxiedRequest) => {
@@ -76,11 +67,31 @@ function isValidUtf8(bytes: Buffer): boolean {
 
 const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
 
-function isEventEndpoint(request: ProxiedRequest): boolean {
-  return EVENT_ENDPOINTS.has(pathname(request));
-}
-
 export const code: FaultCode = {
+  'FAILURE-PATH-INDEX-NUMBERS': onResponse(
+    (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
+    (res) => {
+      const body = bodyJson(res) as JsonObject;
+      for (const error of v4Errors(body)) {
+        for (const failure of Array.isArray(error.failures) ? error.failures : []) {
+          if (isJsonObject(failure) && Array.isArray(failure.field))
+            failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
+        }
+      }
+      return withJsonBody(res, body);
+    },
+  ),
+  'TAGS-REFUSED': onResponse(
+    (res, ctx) => res.status < 300 && ['x-fauna-tags', 'x-query-tags'].some((name) => ctx.original.headers[name] !== undefined),
+    (res, ctx) => {
+      const name = EVENT_ENDPOINTS.has(pathname(ctx.original)) ? 'x-query-tags' : 'x-fauna-tags';
+      const message = `Invalid header '${name}': invalid tags`;
+      const body = EVENT_ENDPOINTS.has(pathname(ctx.original))
+        ? { error: { code: 'invalid_request', message } }
+        : { errors: [{ code: 'bad request', description: message }] };
+      return withStatus(withJsonBody(res, body), 400);
+    },
+  ),
   'HEADER-TXN-TIME-SKEWED': onResponse(
     (res) => res.status === 201 && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
     (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1n).toString()),
@@ -275,7 +286,13 @@ export const code: FaultCode = {
   ),
   'EVENT-ENDPOINT-ERROR-V4-SHAPE': () => ({
     json: (body, ctx) => {
-      if (!isEventEndpoint(ctx.original) || ctx.status < 400 || ctx.status === 401 || !isJsonObject(body) || !isJsonObject(body.error))
+      if (
+        !EVENT_ENDPOINTS.has(pathname(ctx.original)) ||
+        ctx.status < 400 ||
+        ctx.status === 401 ||
+        !isJsonObject(body) ||
+        !isJsonObject(body.error)
+      )
         return undefined;
       return { errors: [{ code: body.error.code, description: body.error.message }] };
     },
@@ -370,9 +387,12 @@ export const code: FaultCode = {
       }),
   ),
   'API-VERSION-AFTER-AUTH': () => ({
-    request: (req) =>
-      req.headers.authorization !== undefined && pathname(req) !== '/ping'
-        ? undefined
-        : withoutHeaders(req, (name, value) => name === 'x-faunadb-api-version' && !SUPPORTED_API_VERSIONS.has(value.toUpperCase())),
+    request: (req) => {
+      const version = apiVersion(req);
+      if (version === undefined || SUPPORTED_API_VERSIONS.has(version.toUpperCase())) return undefined;
+      if (req.headers.authorization !== undefined && pathname(req) !== '/ping') return undefined;
+      const { 'x-faunadb-api-version': _unsupported, ...headers } = req.headers;
+      return { ...req, headers };
+    },
   }),
 };
