@@ -34,8 +34,9 @@ export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue
   const out: ObjectValue = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     const before = out[key];
-    if (value === null) delete out[key];
-    else if (isObjectValue(value) && isObjectValue(before) && !failpoint('DOC-UPDATE-SHALLOW-MERGE'))
+    if (value === null) {
+      if (!failpoint('DOC-UPDATE-NULL-IGNORED')) delete out[key];
+    } else if (isObjectValue(value) && isObjectValue(before) && !failpoint('DOC-UPDATE-SHALLOW-MERGE'))
       setField(out, key, mergeObjects(before, value));
     else if (Array.isArray(value) && Array.isArray(before) && value.length < before.length && failpoint('DOC-UPDATE-ARRAYS-MERGED'))
       setField(out, key, [...(withoutNullsIn(value) as Value[]), ...before.slice(value.length)]);

@@ -300,9 +300,10 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
 }
 
-/** The version an Update or Replace answers: the one written, or under the self-check's failpoint an Update's with the `ts` it read. */
+/** The version an Update or Replace answers: the one written, or under the self-check's failpoints the one it read. */
 function answered(key: 'update' | 'replace', existing: DocumentVersion, written: DocumentVersion): DocumentVersion {
-  return key === 'update' && failpoint('DOC-UPDATE-ANSWERS-PREVIOUS-TS') ? { ...written, ts: existing.ts } : written;
+  if (key === 'replace') return failpoint('DOC-REPLACE-ANSWERS-PREVIOUS') ? existing : written;
+  return failpoint('DOC-UPDATE-ANSWERS-PREVIOUS-TS') ? { ...written, ts: existing.ts } : written;
 }
 
 // Implements: IDX-RULE-003

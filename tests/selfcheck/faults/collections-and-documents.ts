@@ -11,7 +11,6 @@ import {
   refKey,
   topLevel,
   answerError,
-  dataMembers,
 } from './lib/records.js';
 import {
   bodyJson,
@@ -62,34 +61,6 @@ function holdsDocumentRef(expression: unknown): boolean {
 }
 
 export const code: FaultCode = {
-  'DOC-UPDATE-NULL-IGNORED': onExpression((expression) => {
-    let removed = 0;
-    const dropNulls = (members: JsonObject | undefined): void => {
-      for (const [field, value] of Object.entries(members ?? {})) {
-        if (value === null) {
-          delete members![field];
-          removed += 1;
-        } else dropNulls(objectMembers(value));
-      }
-    };
-    forEachObject(expression, (object) => {
-      if ('update' in object) dropNulls(dataMembers(object));
-    });
-    return removed;
-  }),
-  'DOC-REPLACE-ANSWERS-PREVIOUS': () => {
-    const memory = new RecordMemory();
-    return {
-      json: (body, ctx) => {
-        const key = refKey(v4Resource(body)?.ref);
-        const previous = key === undefined ? undefined : memory.get(key);
-        memory.learn(body);
-        if (topLevelForm(ctx.original) !== 'replace' || ctx.status !== 200 || previous === undefined) return undefined;
-        (body as JsonObject).resource = previous;
-        return body;
-      },
-    };
-  },
   'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
     (res, ctx) =>
       res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),

@@ -90,26 +90,7 @@ const knownSecretNotFound = (known: (ledgers: Ledgers, request: ProxiedRequest) 
     ),
   }));
 
-/**
- * A key of role `role` (learned from the run's CreateKey answers) gets a 200 empty page instead of its 403 answer to a
- * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
- */
-function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
-  return () =>
-    learningKeys((ledger) => ({
-      response: rewriteResponse(
-        (res, ctx) =>
-          res.status === 403 &&
-          natives.includes(listedNative(ctx.original) ?? '') &&
-          ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
-        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
-      ),
-    }));
-}
-
 export const code: FaultCode = {
-  'DB-LIST-CLIENT-EMPTY-PAGE': listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
-  'DB-LIST-SERVER-EMPTY-PAGE': listingFilteredForKeys('server', ['keys', 'databases']),
   'KEY-DATABASE-PARAM-IGNORED': withLedgers((ledgers) => ({
     request: (req) => {
       const expression = topObject(req);
