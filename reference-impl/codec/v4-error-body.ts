@@ -20,7 +20,8 @@ export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]
 function errorObject(error: QueryError, worded: (description: string) => string): V4QueryErrorItem {
   const out: V4QueryErrorItem = { position: error.position, code: error.code, description: worded(error.description) };
   // Failure paths go out as strings, list indexes too, as the real service writes them (DEC-046); `position` keeps numbers.
-  if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(String) }));
+  const step = failpoint('FAILURE-PATH-INDEX-NUMBERS') ? (s: string | number) => (/^\d+$/.test(String(s)) ? Number(s) : s) : String;
+  if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(step) }));
   if (error.cause) out.cause = error.cause.map((cause) => errorObject(cause, worded));
   return out;
 }

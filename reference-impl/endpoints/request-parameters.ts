@@ -179,8 +179,8 @@ function refuseFirstBad(family: Family, headers: HeaderMap): void {
   }
 }
 
-/** A valid header refused under the self-check's failpoint: by a server that refuses every parameter header but tags. */
+/** A valid header refused under the self-check's failpoints: by a server that accepts no tags, or none of these headers. */
 function refusedAnyway(name: string): string | undefined {
-  if (name === 'x-fauna-tags' || name === 'x-query-tags') return undefined;
+  if (name === 'x-fauna-tags' || name === 'x-query-tags') return failpoint('TAGS-REFUSED') ? 'invalid tags' : undefined;
   return failpoint('REQUEST-PARAMETERS-REFUSED') ? 'Unsupported request parameter header.' : undefined;
 }

@@ -107,7 +107,8 @@ export function userDocumentFields(
   const data = params.data;
   const ttl = params.ttl;
   const credentials = params.credentials;
-  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
+  if (data !== undefined && data !== null && !isObjectValue(data) && !failpoint('DOC-NON-OBJECT-DATA-DROPPED'))
+    failures.push(typeFailure('data', 'Object', data));
   if (ttl !== undefined && ttl !== null && !(ttl instanceof Time) && !failpoint('DOC-TTL-TYPE-UNCHECKED'))
     failures.push(typeFailure('ttl', 'Time', ttl));
   let password: string | null | undefined;

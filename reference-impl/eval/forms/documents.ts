@@ -84,12 +84,16 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
     return handler.create(ctx, params, position);
   }
-  if (!(target.collection === undefined || isNativeCollection(target.collection))) return createWithChosenId(ctx, args, target, params);
+  if (!(target.collection === undefined || isNativeCollection(target.collection)))
+    return failpoint('DOC-CHOSEN-ID-IGNORED')
+      ? createDocument(ctx, args, target.collection, params)
+      : createWithChosenId(ctx, args, target, params);
   // A collection ref: the document gets a new id, which is never taken (Store.reserveDocumentId).
   const { database, collection } = resolveCollection(ctx, target, args.position('create'));
   if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
   const inUse = failpoint('GENERATED-ID-OVERWRITES-CHOSEN') ? ctx.txn.scan(database, collection).at(-1) : undefined;
   if (inUse !== undefined) return overwriting(ctx, args, new Ref(inUse[0], target), inUse[1], params);
+  if (failpoint('DOC-ID-FROM-CLOCK')) return createWithChosenId(ctx, args, new Ref(String(Date.now()), target), params);
   const id = ctx.txn.newDocumentId();
   const location: DocumentLocation = { database, collection, id, ref: new Ref(id, target) };
   return whenReady(userDocumentFields(ctx, params, 'create', undefined, position), ({ fields, hidden }) =>
@@ -247,6 +251,9 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   refuseWriteAtEarlierTime(ctx, position);
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
+  const missing = !SCHEMA_COLLECTIONS.has(location.collection) && !ctx.txn.get(location.database, location.collection, location.id);
+  if (missing && (key === 'update' ? failpoint('DOC-UPDATE-UPSERTS') : failpoint('DOC-REPLACE-UPSERTS')))
+    return createWithChosenId(ctx, args, ref, params);
   // As the real service looks the target up at its argument, a missing one is reported there (DEC-051).
   const expired = expiredDocument(ctx, location);
   const existing = expired && failpoint('DOC-TTL-WRITES-REVIVE') ? expired : existingForWrite(ctx, location, args.position(key));

@@ -118,7 +118,10 @@ export const keyHandler: NativeCollectionHandler = {
     if (params.database === undefined && failpoint('KEY-CREATE-DATABASE-REQUIRED'))
       throw errors.validationFailed([{ field: ['database'], code: 'value required', description: 'Required value not found.' }], position);
     throwIfFailures([...schemaRecordFailures('keys', params), ...keySecretFailures(params)], position);
-    const home = ctx.database;
+    // The self-check's failpoint: an admin key of a child database makes keys as its parent database's keys would.
+    const parent = ctx.txn.store.database(ctx.database)?.parent;
+    const fromTop = params.database !== undefined && ctx.identity.kind === 'key' && ctx.identity.role === 'admin' && parent !== undefined;
+    const home = fromTop && failpoint('KEY-SCOPE-FROM-TOP') ? parent : ctx.database;
     checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();
     const ref = new Ref(id, new Ref('keys'));
@@ -187,10 +190,12 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
   if (!(updating && refsOnly && failpoint('KEY-UPDATE-ROLE-UNCHECKED'))) throwIfFailures(failures, position);
 }
 
-/** A CreateKey's params with the role the self-check's failpoints give it (below). */
+/** A CreateKey's params under the self-check's failpoints: its role (below), and no `database` when a key makes it. */
 function failpointKeyParams(ctx: EvalContext, given: ObjectValue): ObjectValue {
   const role = failpointRole(ctx, given.role);
-  return role === undefined ? given : { ...given, role };
+  const params: ObjectValue = role === undefined ? { ...given } : { ...given, role };
+  if (given.database !== undefined && ctx.identity.kind === 'key' && failpoint('KEY-DATABASE-PARAM-IGNORED')) delete params.database;
+  return params;
 }
 
 /**

@@ -1,6 +1,5 @@
 // The faults of spec/requirements/collections-and-documents.md that are code; their rows (ids, titles, what they break) are in collections-and-documents.json.
-import type { FaultHooks } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonInteger, isJsonObject, jsonDecimal, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { isUserDocument, passwordsIn } from './lib/access.js';
 import {
   RecordMemory,
@@ -36,75 +35,10 @@ import {
   onAnswerObjects,
   replaceLeaves,
   onRecords,
-  onObjects,
-  editObjects,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
-/** A top-level Update or Replace sent as "create it when missing". */
-function upsert(form: 'update' | 'replace'): FaultHooks['request'] {
-  return (req) => {
-    const expression = topLevel(req);
-    if (expression === undefined || !(form in expression) || !('params' in expression)) return undefined;
-    const upserting = { if: { exists: expression[form] }, then: expression, else: { create: expression[form], params: expression.params } };
-    return { ...req, body: Buffer.from(stringifyJson(upserting)) };
-  };
-}
-
-/** Whether a v4 expression holds a document ref expression (`{"ref": …, "id": …}`) anywhere. */
-function holdsDocumentRef(expression: unknown): boolean {
-  let found = false;
-  forEachObject(expression, (object) => {
-    if ('ref' in object && 'id' in object) found = true;
-  });
-  return found;
-}
-
 export const code: FaultCode = {
-  'WRITTEN-REF-MISSING-DOCUMENT-REFUSED': onResponse(
-    (res, ctx) =>
-      res.status === 201 && topLevelForm(ctx.original) === 'create' && holdsDocumentRef((v4Expression(ctx.original) as JsonObject).params),
-    (res) => validationFailedAnswer(res, [], { field: ['data'], code: 'invalid reference', description: 'Reference was not found.' }),
-  ),
-  'DOC-CHOSEN-ID-IGNORED': onObjects((object) => {
-    const target = isJsonObject(object.create) ? object.create : undefined;
-    if (
-      target === undefined ||
-      !('params' in object) ||
-      typeof target.id !== 'string' ||
-      !isJsonObject(target.ref) ||
-      Object.keys(target).length !== 2
-    )
-      return false;
-    object.create = target.ref;
-    return true;
-  }),
-  'DOC-ID-FROM-CLOCK': onExpression((expression) => {
-    const id = String(Date.now());
-    return editObjects(expression, (object) => {
-      const target = isJsonObject(object.create) ? object.create : undefined;
-      const coll = target === undefined || Object.keys(target).length !== 1 ? undefined : (target.collection ?? target.class);
-      if (typeof coll !== 'string' || !('params' in object)) return false;
-      object.create = { ref: { collection: coll }, id };
-      return true;
-    });
-  }),
-  'DOC-UPDATE-UPSERTS': () => ({ request: upsert('update') }),
-  'DOC-REPLACE-UPSERTS': () => ({ request: upsert('replace') }),
-  'DOC-NON-OBJECT-DATA-DROPPED': onObjects((object) => {
-    const params = 'create' in object ? objectMembers(object.params) : undefined;
-    if (params === undefined || !('data' in params) || params.data === null || objectMembers(params.data) !== undefined) return false;
-    delete params.data;
-    return true;
-  }),
-  'NAME-ASCII-ONLY': onResponse(
-    (res, ctx) => {
-      if (res.status !== 201 || topLevelForm(ctx.original) !== 'create_collection') return false;
-      const name = objectMembers((v4Expression(ctx.original) as JsonObject).create_collection)?.name;
-      return typeof name === 'string' && !/^[A-Za-z0-9_-]+$/.test(name);
-    },
-    (res) => validationFailedAnswer(res, [], { field: ['name'], code: 'invalid characters', description: 'Invalid name.' }),
-  ),
   'DOC-GET-REF-LITERAL-NOT-FOUND': onResponse(
     (res, ctx) => {
       const target = topLevel(ctx.original)?.get;

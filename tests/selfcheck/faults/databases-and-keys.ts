@@ -91,24 +91,6 @@ const knownSecretNotFound = (known: (ledgers: Ledgers, request: ProxiedRequest) 
   }));
 
 export const code: FaultCode = {
-  'KEY-DATABASE-PARAM-IGNORED': withLedgers((ledgers) => ({
-    request: (req) => {
-      const expression = topObject(req);
-      const payload = createKeyPayload(req);
-      if (expression === undefined || payload === undefined || !('database' in payload) || keyOf(ledgers, req) === undefined)
-        return undefined;
-      delete payload.database;
-      return { ...req, body: Buffer.from(stringifyJson(expression)) };
-    },
-  })),
-  'KEY-SCOPE-FROM-TOP': withLedgers((ledgers) => ({
-    request: (req) => {
-      const caller = keyOf(ledgers, req);
-      const parent = caller?.creator === undefined ? undefined : ledgers.keys.bySecret(caller.creator);
-      if (caller?.role !== 'admin' || parent === undefined || !('database' in (createKeyPayload(req) ?? {}))) return undefined;
-      return withSecret(req, parent.secret);
-    },
-  })),
   'KEY-ROLE-REFS-UNCHECKED': onObjects((object) => {
     const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
     if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;

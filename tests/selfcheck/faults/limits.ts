@@ -1,9 +1,8 @@
 // The faults of spec/requirements/limits.md that are code; their rows (ids, titles, what they break) are in limits.json.
 import type { BufferedResponse, ProxiedRequest } from '../fault.js';
-import { isJsonInteger, jsonNumber, tryParseJson, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
-import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
 import {
   forwardInstead,
@@ -15,7 +14,6 @@ import {
   withJsonBody,
   withoutHeader,
   withStatus,
-  onExpression,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
@@ -55,24 +53,6 @@ function doEndingInCall(request: ProxiedRequest): unknown[] | undefined {
 }
 
 export const code: FaultCode = {
-  'LIMIT-FEED-PAGE-SIZE-CLAMPED': () => ({
-    request: (req) => {
-      if (pathname(req) !== '/feed/1') return undefined;
-      const parsed = tryParseJson(req.body);
-      const body = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
-      if (body === undefined || !isJsonInteger(body.page_size) || BigInt(String(body.page_size)) <= 16_000n) return undefined;
-      body.page_size = jsonInt(16_000);
-      return { ...req, body: Buffer.from(stringifyJson(body)) };
-    },
-  }),
-  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
-      params.partitions = jsonInt(1);
-      return n + 1;
-    }, 0),
-  ),
   'ROLE-LIMIT-UNENFORCED': () => ({
     response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')),
   }),

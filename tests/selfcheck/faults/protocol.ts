@@ -68,30 +68,6 @@ function isValidUtf8(bytes: Buffer): boolean {
 const EVENT_ENDPOINTS = new Set(['/query/1', '/feed/1', '/stream/1']);
 
 export const code: FaultCode = {
-  'FAILURE-PATH-INDEX-NUMBERS': onResponse(
-    (res) => res.status === 400 && v4Errors(bodyJson(res)).some((error) => Array.isArray(error.failures)),
-    (res) => {
-      const body = bodyJson(res) as JsonObject;
-      for (const error of v4Errors(body)) {
-        for (const failure of Array.isArray(error.failures) ? error.failures : []) {
-          if (isJsonObject(failure) && Array.isArray(failure.field))
-            failure.field = failure.field.map((step) => (typeof step === 'string' && /^\d+$/.test(step) ? jsonInt(Number(step)) : step));
-        }
-      }
-      return withJsonBody(res, body);
-    },
-  ),
-  'TAGS-REFUSED': onResponse(
-    (res, ctx) => res.status < 300 && ['x-fauna-tags', 'x-query-tags'].some((name) => ctx.original.headers[name] !== undefined),
-    (res, ctx) => {
-      const name = EVENT_ENDPOINTS.has(pathname(ctx.original)) ? 'x-query-tags' : 'x-fauna-tags';
-      const message = `Invalid header '${name}': invalid tags`;
-      const body = EVENT_ENDPOINTS.has(pathname(ctx.original))
-        ? { error: { code: 'invalid_request', message } }
-        : { errors: [{ code: 'bad request', description: message }] };
-      return withStatus(withJsonBody(res, body), 400);
-    },
-  ),
   'HEADER-TXN-TIME-SKEWED': onResponse(
     (res) => res.status === 201 && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
     (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1n).toString()),
