@@ -79,7 +79,9 @@ export class Authenticator {
     if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
     // Read without the view's expiry rule, which judges at the last commit: the ttl is judged below, at the request's time.
-    const record = this.store.getDocument(address.database, collection, address.id, view.ts);
+    const gone = this.store.versionAt(address.database, collection, address.id, view.ts);
+    const lastLive = gone?.action === 'delete' && address.kind === 'key' && failpoint('KEY-DELETED-STILL-WORKS') ? gone.ts - 1n : view.ts;
+    const record = this.store.getDocument(address.database, collection, address.id, lastLive);
     if (!record || record.hidden.secretDigest === undefined) return undefined;
     if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
     // A key or token ends once its `ttl` is at or before the request's time (DEC-010).
@@ -101,13 +103,19 @@ export class Authenticator {
       database = child;
     }
     const role = record.fields.role;
-    if (typeof role === 'string') return { kind: 'key', database, role: role as KeyRole, record: recordInfo };
+    if (typeof role === 'string') return { kind: 'key', database, role: failpointRole(role), record: recordInfo };
     // Implements: KEY-ROLE-009
     // Only refs into `roles` name roles; any other ref a stored key holds (one written before role refs were validated)
     // grants nothing. Filtered here rather than where roles are looked up: event sources keep a creator's refs by id alone.
     const roleRefs = (Array.isArray(role) ? role : [role]).filter(isRoleRef);
     return { kind: 'key', database, role: 'client', roleRefs, record: recordInfo };
   }
+}
+
+/** A key's role as the self-check's failpoints grant it: a client key or a `server-readonly` one acting as a server key. */
+function failpointRole(role: string): KeyRole {
+  if (role === 'client') return failpoint('KEY-CLIENT-ACTS-AS-SERVER') ? 'server' : role;
+  return role === 'server-readonly' && failpoint('KEY-ROLE-READONLY-AS-SERVER') ? 'server' : (role as KeyRole);
 }
 
 // Implements: AUTH-TOKEN-007

@@ -6,6 +6,7 @@
  * nothing here — the ABAC policy (roles, public index permissions) decides for them and wraps this one.
  */
 import type { AccessAction, AccessPolicy } from '../eval/access.js';
+import { failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 
@@ -32,12 +33,15 @@ export const keyRolePolicy: AccessPolicy = {
 // Implements: UDF-ACCESS-001, UDF-CREATE-007, KEY-ROLE-003, KEY-ROLE-004, KEY-ROLE-005, KEY-ROLE-006, KEY-ROLE-007
 // Implements: IDX-DEF-006, AUTH-CLIENT-003, AUTH-CLIENT-004
 function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
-  const { role, database: own } = ctx.identity;
+  const { role, database: own, kind } = ctx.identity;
   switch (role) {
     case 'admin':
-      return true;
+      // The self-check's failpoints: only the root secret may create databases, and it may not read their records.
+      if (collection === 'databases' && action === 'create' && kind === 'key') return !failpoint('KEY-ADMIN-NO-DATABASES');
+      return !(collection === 'databases' && action === 'read' && kind === 'root' && failpoint('KEY-ROOT-NOT-ADMIN'));
     case 'server':
-      if (ADMIN_ONLY.has(collection)) return false;
+      if (ADMIN_ONLY.has(collection) || (collection === 'indexes' && action === 'create' && failpoint('KEY-SERVER-NO-INDEXES')))
+        return false;
       return database === own || (READS.has(action) && isWithin(ctx, database, own));
     default:
       return false;

@@ -3,12 +3,14 @@
  */
 import type { QueryError } from '../errors/query-error.js';
 import type { V4ProtocolError, V4QueryError, V4QueryErrorItem } from '../../schemas/types.js';
+import { failpoint } from '../failpoints.js';
 import { apiAtLeast, type ApiVersion } from './api-version.js';
 
 /** The errors' body, worded for `apiVersion` (the 2.7+ wording when none is given). */
 export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]], apiVersion?: ApiVersion): string {
   const [first, ...rest] = errors;
-  const worded = apiVersion === undefined || apiAtLeast(apiVersion, '2.7') ? (description: string) => description : classWording;
+  const newer = apiVersion === undefined || apiAtLeast(apiVersion, '2.7') || failpoint('ERROR-WORDING-IGNORES-VERSION');
+  const worded = newer ? (description: string) => description : classWording;
   const item = (error: QueryError) => errorObject(error, worded);
   const body: V4QueryError = { errors: [item(first), ...rest.map(item)] };
   return JSON.stringify(body);
@@ -18,7 +20,8 @@ export function renderQueryErrors(errors: readonly [QueryError, ...QueryError[]]
 function errorObject(error: QueryError, worded: (description: string) => string): V4QueryErrorItem {
   const out: V4QueryErrorItem = { position: error.position, code: error.code, description: worded(error.description) };
   // Failure paths go out as strings, list indexes too, as the real service writes them (DEC-046); `position` keeps numbers.
-  if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(String) }));
+  const step = failpoint('FAILURE-PATH-INDEX-NUMBERS') ? (s: string | number) => (/^\d+$/.test(String(s)) ? Number(s) : s) : String;
+  if (error.failures) out.failures = error.failures.map((failure) => ({ ...failure, field: failure.field.map(step) }));
   if (error.cause) out.cause = error.cause.map((cause) => errorObject(cause, worded));
   return out;
 }

@@ -3,6 +3,7 @@
  * read as the real service's parser reads them.
  */
 import { QueryError, type Position } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { Ref } from '../values/value.js';
 
 /** The largest document id: ids are signed 64-bit integers. */
@@ -22,6 +23,7 @@ export function documentId(id: string, position: Position): string {
     const value = BigInt(id);
     if (value <= MAX_DOCUMENT_ID && value >= -MAX_DOCUMENT_ID - 1n) return value.toString();
   }
+  if (failpoint('DOC-ID-ANY-STRING')) return id;
   if (DIGITS.test(id)) throw new QueryError('invalid argument', `The id provided is too large: '${id}'`, position);
   throw new QueryError('invalid argument', `Number or numeric String expected, non-numeric '${id}' provided.`, position);
 }

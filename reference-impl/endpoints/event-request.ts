@@ -3,6 +3,7 @@
  * role filter (the AccessPolicy, asked as the consuming secret's identity at the event's time), and the checks that
  * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
+import { failpoint } from '../failpoints.js';
 import type { Identity } from '../eval/identity.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, eventSecretOf, type EventSecret } from '../events/event-secret.js';
@@ -61,8 +62,9 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   if (withPageSize && rawSize !== undefined) {
     if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
     if (rawSize <= 0n) throw invalid('page size must be greater than zero.');
-    if (rawSize > BigInt(MAX_PAGE_SIZE)) throw invalid(`page size can not be greater than ${MAX_PAGE_SIZE}.`);
-    pageSize = Number(rawSize);
+    const clamped = rawSize > BigInt(MAX_PAGE_SIZE) && failpoint('LIMIT-FEED-PAGE-SIZE-CLAMPED');
+    if (rawSize > BigInt(MAX_PAGE_SIZE) && !clamped) throw invalid(`page size can not be greater than ${MAX_PAGE_SIZE}.`);
+    pageSize = clamped ? MAX_PAGE_SIZE : Number(rawSize);
   }
   return {
     token,

@@ -10,6 +10,7 @@
  */
 import { parseApiVersion } from '../codec/api-version.js';
 import { ProtocolError } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import type { HeaderMap } from '../transport/exchange.js';
 import type { Endpoint } from './route-table.js';
 
@@ -172,8 +173,14 @@ function refuseFirstBad(family: Family, headers: HeaderMap): void {
   for (const [name, check] of family.headers) {
     const value = headers[name];
     if (value === undefined) continue;
-    const error = check(value);
+    const error = check(value) ?? refusedAnyway(name);
     if (error === undefined) continue;
     throw new ProtocolError(400, family.code, `${family.prefix}Invalid header '${name}': ${error}`);
   }
+}
+
+/** A valid header refused under the self-check's failpoints: by a server that accepts no tags, or none of these headers. */
+function refusedAnyway(name: string): string | undefined {
+  if (name === 'x-fauna-tags' || name === 'x-query-tags') return failpoint('TAGS-REFUSED') ? 'invalid tags' : undefined;
+  return failpoint('REQUEST-PARAMETERS-REFUSED') ? 'Unsupported request parameter header.' : undefined;
 }

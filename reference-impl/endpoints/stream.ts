@@ -30,7 +30,8 @@ export function createStreamEndpoint(events: EventService): Endpoint {
       // SD's reading, kept only as the self-check's fault STREAM-OPENER-REVOCATION-IGNORED (asked before the answer's
       // headers go out, which name the failpoints that fired).
       const watched = failpoint('STREAM-OPENER-REVOCATION-IGNORED') ? source.creator : source.consumer;
-      const release = events.streams.acquire(identity);
+      // The self-check's failpoint STREAMS-PER-SECRET-UNLIMITED: a stream past the per-secret limit opens all the same.
+      const release = events.streams.acquire(identity) ?? (failpoint('STREAMS-PER-SECRET-UNLIMITED') ? () => undefined : undefined);
       if (release === undefined) return sendV10Error(ctx, 429, 'limit_exceeded', tooManyStreamsMessage(events.streams.limit));
       const sink = ctx.exchange.openStream(200, { 'content-type': JSON_CONTENT_TYPE, 'x-fauna-stream-id': randomUUID() });
       session = new StreamSession(

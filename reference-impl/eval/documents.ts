@@ -5,6 +5,7 @@
 import { errors, type Position } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
 import {
+  ttlPassed,
   userCollectionKey,
   type CollectionKey,
   type DatabaseId,
@@ -193,7 +194,7 @@ export function readDocument(
     atTs === undefined
       ? ctx.txn.get(location.database, location.collection, location.id)
       : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
-  if (!version) return undefined;
+  if (!version || (ttlPassed(version, ctx.txn.ts * 1000n) && failpoint('DOC-TTL-GET-ONLY'))) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;
 }

@@ -33,8 +33,13 @@ export function throwIfFailures(failures: ValidationFailure[], position: Positio
 export function mergeObjects(base: ObjectValue, patch: ObjectValue): ObjectValue {
   const out: ObjectValue = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else if (isObjectValue(value) && isObjectValue(out[key])) setField(out, key, mergeObjects(out[key] as ObjectValue, value));
+    const before = out[key];
+    if (value === null) {
+      if (!failpoint('DOC-UPDATE-NULL-IGNORED')) delete out[key];
+    } else if (isObjectValue(value) && isObjectValue(before) && !failpoint('DOC-UPDATE-SHALLOW-MERGE'))
+      setField(out, key, mergeObjects(before, value));
+    else if (Array.isArray(value) && Array.isArray(before) && value.length < before.length && failpoint('DOC-UPDATE-ARRAYS-MERGED'))
+      setField(out, key, [...(withoutNullsIn(value) as Value[]), ...before.slice(value.length)]);
     else setField(out, key, withoutNullsIn(value));
   }
   return out;
@@ -102,8 +107,10 @@ export function userDocumentFields(
   const data = params.data;
   const ttl = params.ttl;
   const credentials = params.credentials;
-  if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
-  if (ttl !== undefined && ttl !== null && !(ttl instanceof Time)) failures.push(typeFailure('ttl', 'Time', ttl));
+  if (data !== undefined && data !== null && !isObjectValue(data) && !failpoint('DOC-NON-OBJECT-DATA-DROPPED'))
+    failures.push(typeFailure('data', 'Object', data));
+  if (ttl !== undefined && ttl !== null && !(ttl instanceof Time) && !failpoint('DOC-TTL-TYPE-UNCHECKED'))
+    failures.push(typeFailure('ttl', 'Time', ttl));
   let password: string | null | undefined;
   if (credentials !== undefined && credentials !== null) {
     if (!isObjectValue(credentials)) failures.push(typeFailure('credentials', 'Object', credentials));
@@ -127,10 +134,10 @@ export function userDocumentFields(
     if (isObjectValue(data)) fields.data = mergeObjects(isObjectValue(previous.data) ? (previous.data as ObjectValue) : {}, data);
     else if (data === null) delete fields.data;
     if (ttl instanceof Time) fields.ttl = ttl;
-    else if (ttl === null) delete fields.ttl;
+    else if (ttl === null && !failpoint('DOC-TTL-NULL-IGNORED')) delete fields.ttl;
   } else {
     // Literals sized to their fields: an empty literal filled in reserves four slots (24 bytes more per document).
-    const stored = isObjectValue(data) ? withoutNulls(data) : {};
+    const stored = isObjectValue(data) ? (mode === 'create' && failpoint('DOC-CREATE-KEEPS-NULLS') ? data : withoutNulls(data)) : {};
     fields = ttl instanceof Time ? { data: stored, ttl } : { data: stored };
   }
   const previous = existing?.hidden ?? NO_HIDDEN_FIELDS;

@@ -4,7 +4,8 @@
  * `RefValidator` does (fauna/faunadb `ast/functions/WriteFunctions.scala`).
  */
 import type { ValidationFailure } from '../errors/query-error.js';
-import type { DatabaseId } from '../store/store.js';
+import { failpoint } from '../failpoints.js';
+import { userCollectionKey, type DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import { MAX_VERSION_BYTES, versionTooLarge } from '../txn/write-size.js';
 import { hasDatabaseScope, isCollectionRef, isObjectValue, Ref, type Value } from '../values/value.js';
@@ -58,7 +59,8 @@ function unresolved(txn: Transaction, database: DatabaseId, ref: Ref): string | 
   const parent = ref.collection;
   if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
   if (isNativeCollection(parent)) return NAMED_RECORDS.has(parent.id) && !exists(parent.id, ref.id) ? 'Cannot read reference.' : undefined;
-  return isCollectionRef(parent) && parent.collection !== undefined && exists('collections', parent.id)
+  if (!isCollectionRef(parent) || parent.collection === undefined || !exists('collections', parent.id)) return 'Cannot read reference.';
+  return exists(userCollectionKey(parent.id), ref.id) || !failpoint('WRITTEN-REF-MISSING-DOCUMENT-REFUSED')
     ? undefined
-    : 'Cannot read reference.';
+    : 'Reference was not found.';
 }

@@ -8,6 +8,7 @@
  * `mixed wildcards`, `invalid binding`, `unused binding`, `invalid arity`); `field` is the full path inside the
  * parameter object.
  */
+import { failpoint } from '../failpoints.js';
 import { IndexError, type ValidationFailure } from './index-error.js';
 import { nameProblem } from '../values/schema-name.js';
 import { QueryValue, type Ref, SetRef, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
@@ -269,6 +270,7 @@ function parsePartitions(params: ObjectValue, termCount: number, f: FailureColle
     return fallback;
   }
   if (v < 1n || v > BigInt(MAX_PARTITIONS)) {
+    if (failpoint('IDX-PARTITIONS-UNCHECKED')) return 1;
     f.add(['partitions'], 'bounds error', `Value ${v} is not in expected range 1 to ${MAX_PARTITIONS}.`);
     return fallback;
   }

@@ -449,7 +449,10 @@ export class IndexManager {
           break;
         const ref = tuple[tuple.length - 1] as Value;
         if (!(ref instanceof Ref) || ref.equals(e.ref)) continue;
-        if (!removed.has(entryKey({ terms: e.terms, values: e.values, ref })) && !this.isExpiredDocument(index.database, ref, ts))
+        if (
+          !removed.has(entryKey({ terms: e.terms, values: e.values, ref })) &&
+          (failpoint('DOC-TTL-UNIQUE-COUNTS-EXPIRED') || !this.isExpiredDocument(index.database, ref, ts))
+        )
           throw notUnique(index);
       }
     }

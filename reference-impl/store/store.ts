@@ -277,7 +277,7 @@ export class Store {
         if (
           version &&
           version.action !== 'delete' &&
-          !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection))
+          !(expiresByNanos !== undefined && ttlPassed(version, expiresByNanos) && !keptReadable(collection, version))
         )
           live.add(key, version);
       }
@@ -539,7 +539,10 @@ function planHistoryEdits(
  */
 export function isExpired(collection: CollectionKey, version: DocumentVersion, ts: bigint): boolean {
   return (
-    version.fields.ttl instanceof Time && hasExpiringRecords(collection) && ttlPassed(version, ts * 1000n) && !keptReadable(collection)
+    version.fields.ttl instanceof Time &&
+    hasExpiringRecords(collection) &&
+    ttlPassed(version, ts * 1000n) &&
+    !keptReadable(collection, version)
   );
 }
 
@@ -548,12 +551,19 @@ function hasExpiringRecords(collection: CollectionKey): boolean {
   return userCollectionName(collection) !== undefined || collection === 'keys' || collection === 'tokens';
 }
 
-/** Whether the self-check's failpoint keeps an expired key or token record readable, as the reference once did. */
-function keptReadable(collection: CollectionKey): boolean {
-  return userCollectionName(collection) === undefined && failpoint('EXPIRED-KEYS-AND-TOKENS-READABLE');
+/**
+ * Whether a failpoint of the self-check keeps an expired record readable: a key or token, as the reference once did; a
+ * document never, only where Get and Exists read it (they check), or when its ttl was still ahead as it was written.
+ */
+function keptReadable(collection: CollectionKey, version: DocumentVersion): boolean {
+  if (userCollectionName(collection) === undefined) return failpoint('EXPIRED-KEYS-AND-TOKENS-READABLE');
+  const aheadWhenWritten = (version.fields.ttl as Time).epochNanos > version.ts * 1000n;
+  return (
+    failpoint('DOC-TTL-NEVER-EXPIRES') || failpoint('DOC-TTL-GET-ONLY') || (aheadWhenWritten && failpoint('DOC-TTL-COMPUTED-NEVER-PASSES'))
+  );
 }
 
-function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {
+export function ttlPassed(version: DocumentVersion, nanos: bigint): boolean {
   const ttl = version.fields.ttl;
   return ttl instanceof Time && ttl.epochNanos <= nanos;
 }

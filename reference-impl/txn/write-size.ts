@@ -6,6 +6,7 @@
  * `[acc, acc]`) is small in memory but exponential as text, and is refused without being walked whole.
  */
 import { ProtocolError } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
 export const MAX_VERSION_BYTES = 8_388_608;
@@ -73,7 +74,8 @@ function addFieldsBytes(fields: ObjectValue, counted: number, limit: number): nu
  */
 export function checkedVersionBytes(fields: ObjectValue): number {
   const bytes = addFieldsBytes(fields, 0, MAX_VERSION_BYTES);
-  if (bytes > MAX_VERSION_BYTES) throw versionTooLarge(bytes);
+  if (bytes > MAX_VERSION_BYTES || (bytes > MAX_VERSION_BYTES / 2 && failpoint('WRITE-VERSION-LIMIT-TOO-LOW')))
+    throw versionTooLarge(bytes);
   versionSizes.set(fields, bytes);
   return bytes;
 }
@@ -102,6 +104,6 @@ export function versionTooLarge(bytes: number): ProtocolError {
 // Implements: LIMIT-WRITE-002
 /** Refuses a transaction whose writes come to `bytes`, past MAX_TRANSACTION_BYTES. */
 export function checkTransactionBytes(bytes: number): void {
-  if (bytes > MAX_TRANSACTION_BYTES)
+  if (bytes > MAX_TRANSACTION_BYTES && !failpoint('WRITE-TRANSACTION-LIMIT-UNCHECKED'))
     throw new ProtocolError(400, 'bad request', `Transaction exceeded limit: got ${bytes} bytes, limit ${MAX_TRANSACTION_BYTES} bytes`);
 }

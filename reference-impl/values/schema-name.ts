@@ -1,3 +1,5 @@
+import { failpoint } from '../failpoints.js';
+
 /**
  * Names of schema records — collections, databases, indexes, roles (DEC-049). As the real service (fauna/faunadb
  * `Parsing.scala`, `SchemaNames.scala`): a name is made of letters, digits, marks, connector punctuation and
@@ -17,6 +19,7 @@ const NAME_CHARACTERS = /^[;@+$\-_.!~%\p{Alphabetic}\p{Mn}\p{Me}\p{Mc}\p{Nd}\p{P
 export function nameProblem(name: string): { code: 'reserved name' | 'invalid characters'; description: string } | undefined {
   if (RESERVED_NAMES.includes(name))
     return { code: 'reserved name', description: `Invalid name ${name}. Reserved names: ${RESERVED_NAMES.join(', ')}.` };
-  if (!NAME_CHARACTERS.test(name)) return { code: 'invalid characters', description: `The name ${name} uses invalid characters.` };
+  if (!NAME_CHARACTERS.test(name) || (!/^[A-Za-z0-9_-]+$/.test(name) && failpoint('NAME-ASCII-ONLY')))
+    return { code: 'invalid characters', description: `The name ${name} uses invalid characters.` };
   return undefined;
 }

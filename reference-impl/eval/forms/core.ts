@@ -1,8 +1,8 @@
 /** Core forms: objects, variables, control flow, select, logic, abort, lambdas, time and ids. */
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
-import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { failpoint } from '../../failpoints.js';
+import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -52,6 +52,7 @@ const variable: FormDefinition = {
     // A variable's name is part of the expression's shape: the real service's parser refuses another type (DEC-137).
     if (typeof name !== 'string') throw errors.invalidExpression(`String expected, ${typeName(name)} provided.`, args.position('var'));
     const value = ctx.scope.lookup(name);
+    if (value === undefined && failpoint('VALUE-UNBOUND-VAR-NULL')) return null;
     if (value === undefined) throw errors.invalidExpression(`Variable '${name}' is not defined.`, args.node.position);
     return value;
   },

@@ -1,9 +1,16 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
 import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
-import { failpoint } from '../../failpoints.js';
+import { activeFailpoints, failpoint } from '../../failpoints.js';
 import { definitionOf } from '../../indexes/index-manager.js';
-import { SCHEMA_COLLECTIONS, userCollectionKey, userCollectionName, type DatabaseId, type DocumentVersion } from '../../store/store.js';
+import {
+  SCHEMA_COLLECTIONS,
+  userCollectionKey,
+  ttlPassed,
+  userCollectionName,
+  type DatabaseId,
+  type DocumentVersion,
+} from '../../store/store.js';
 import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { whenReady } from '../when-ready.js';
 import { expectObject, expectRef, expectTimestampMicros } from '../arguments.js';
@@ -77,10 +84,16 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
     return handler.create(ctx, params, position);
   }
-  if (!(target.collection === undefined || isNativeCollection(target.collection))) return createWithChosenId(ctx, args, target, params);
+  if (!(target.collection === undefined || isNativeCollection(target.collection)))
+    return failpoint('DOC-CHOSEN-ID-IGNORED')
+      ? createDocument(ctx, args, target.collection, params)
+      : createWithChosenId(ctx, args, target, params);
   // A collection ref: the document gets a new id, which is never taken (Store.reserveDocumentId).
   const { database, collection } = resolveCollection(ctx, target, args.position('create'));
   if (userCollectionName(collection) === undefined) throw errors.invalidArgument('A collection ref is expected.', args.position('create'));
+  const inUse = failpoint('GENERATED-ID-OVERWRITES-CHOSEN') ? ctx.txn.scan(database, collection).at(-1) : undefined;
+  if (inUse !== undefined) return overwriting(ctx, args, new Ref(inUse[0], target), inUse[1], params);
+  if (failpoint('DOC-ID-FROM-CLOCK')) return createWithChosenId(ctx, args, new Ref(String(Date.now()), target), params);
   const id = ctx.txn.newDocumentId();
   const location: DocumentLocation = { database, collection, id, ref: new Ref(id, target) };
   return whenReady(userDocumentFields(ctx, params, 'create', undefined, position), ({ fields, hidden }) =>
@@ -94,11 +107,33 @@ async function createWithChosenId(ctx: EvalContext, args: FormArgs, target: Ref,
   const position = args.position('create');
   const location = locateDocument(ctx, target, args.position('create'));
   const { fields, hidden } = await userDocumentFields(ctx, params, 'create', undefined, position);
+  const { database, collection, id } = location;
+  // The lookups for failpoints are made only where a request turned some on (the self-check's).
+  const gone = activeFailpoints() === undefined ? undefined : ctx.txn.store.versionAt(database, collection, id, ctx.txn.ts);
+  const old = gone?.action === 'delete' ? ctx.txn.store.getDocument(database, collection, id, gone.ts - 1n) : undefined;
+  if (isObjectValue(old?.fields.data) && failpoint('DOC-RECREATED-KEEPS-OLD-FIELDS'))
+    fields.data = { ...old.fields.data, ...(fields.data as ObjectValue) };
   // Choosing the id is a privilege of its own (DEC-059), checked before a taken id is revealed.
   await requireCreateWithId(ctx, location, position, fields);
-  if (ctx.txn.get(location.database, location.collection, location.id))
+  if (
+    ctx.txn.get(location.database, location.collection, location.id) ||
+    (expiredDocument(ctx, location) && failpoint('DOC-TTL-ID-STAYS-TAKEN'))
+  )
     throw errors.alreadyExists(position, recordAlreadyExists(location.collection));
   return createdDocument(ctx, location, await writeDocument(ctx, location, 'create', fields, hidden, position, true));
+}
+
+/** The self-check's failpoint GENERATED-ID-OVERWRITES-CHOSEN: a new document gets the id of one in use, replacing it. */
+async function overwriting(ctx: EvalContext, args: FormArgs, ref: Ref, inUse: DocumentVersion, params: ObjectValue): Promise<Value> {
+  await writeDocument(ctx, locateDocument(ctx, ref, args.position('create')), 'delete', {}, inUse.hidden, args.position('create'));
+  return createWithChosenId(ctx, args, ref, params);
+}
+
+/** The stored document whose ttl has passed, for the self-check's failpoints that still see it. */
+function expiredDocument(ctx: EvalContext, { database, collection, id }: DocumentLocation): DocumentVersion | undefined {
+  if (activeFailpoints() === undefined) return undefined;
+  const stored = ctx.txn.store.getDocument(database, collection, id, ctx.txn.ts);
+  return stored !== undefined && ttlPassed(stored, ctx.txn.ts * 1000n) ? stored : undefined;
 }
 
 function createdDocument(ctx: EvalContext, location: DocumentLocation, version: DocumentVersion): ObjectValue {
@@ -117,10 +152,21 @@ const get: FormDefinition = {
       const ref = expectRef(given, args.position('get'));
       const location = locateDocument(ctx, ref, args.position('get'));
       if (args.has('ts') || ctx.readTs !== undefined) return getAt(ctx, args, location);
-      return whenReady(readExisting(ctx, location, args.node.position), (found) => renderReadDocument(location.ref, found));
+      return whenReady(readExisting(ctx, location, args.node.position), (found) =>
+        renderReadDocument(location.ref, asFirstWritten(ctx, location, found)),
+      );
     });
   },
 };
+
+/** The self-check's failpoint DOC-GET-TS-OF-CREATION: a document read with the `ts` of its first version. */
+function asFirstWritten(ctx: EvalContext, { database, collection, id }: DocumentLocation, found: DocumentVersion): DocumentVersion {
+  if (SCHEMA_COLLECTIONS.has(collection) || !failpoint('DOC-GET-TS-OF-CREATION')) return found;
+  const versionBefore = (version: DocumentVersion) => ctx.txn.store.getDocument(database, collection, id, version.ts - 1n);
+  let first = found;
+  for (let earlier = versionBefore(first); earlier !== undefined; earlier = versionBefore(first)) first = earlier;
+  return { ...found, ts: first.ts };
+}
 
 // Implements: FN-HIST-001, FN-HIST-002
 async function getAt(ctx: EvalContext, args: FormArgs, location: DocumentLocation): Promise<Value> {
@@ -207,15 +253,22 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   refuseWriteAtEarlierTime(ctx, position);
   throwIfFailures(unresolvedRefFailures(ctx, params), position);
   const location = locateDocument(ctx, ref, args.position(key));
+  const missing =
+    activeFailpoints() !== undefined &&
+    !SCHEMA_COLLECTIONS.has(location.collection) &&
+    !ctx.txn.get(location.database, location.collection, location.id);
+  if (missing && (key === 'update' ? failpoint('DOC-UPDATE-UPSERTS') : failpoint('DOC-REPLACE-UPSERTS')))
+    return createWithChosenId(ctx, args, ref, params);
   // As the real service looks the target up at its argument, a missing one is reported there (DEC-051).
-  const existing = existingForWrite(ctx, location, args.position(key));
+  const expired = expiredDocument(ctx, location);
+  const existing = expired && failpoint('DOC-TTL-WRITES-REVIVE') ? expired : existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
     if (location.collection === 'tokens' && key === 'replace') {
       for (const own of ['instance', 'hashed_secret']) if (existing.fields[own] !== undefined) fields[own] = existing.fields[own]!;
     }
-    return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
+    return renderDocument(location.ref, answered(key, existing, await writeDocument(ctx, location, 'update', fields, hidden, position)));
   }
   let fields = schemaRecordFields(params, key, existing, location.collection);
   // The caller's right to rewrite the record is checked before its fields are, as in the real service: a caller
@@ -227,8 +280,12 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   // Keys and tokens have numeric ids: their `name` is a label, never their identity.
   const nameIsId = location.collection !== 'keys' && location.collection !== 'tokens';
   const renamed = nameIsId && typeof newName === 'string' && 'name' in existing.fields && newName !== location.id;
-  if (!renamed) return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, existing.hidden, position));
-  if (!RENAMABLE.has(location.collection)) {
+  if (!renamed)
+    return renderDocument(
+      location.ref,
+      answered(key, existing, await writeDocument(ctx, location, 'update', fields, existing.hidden, position)),
+    );
+  if (!RENAMABLE.has(location.collection) || (location.collection === 'collections' && failpoint('COLL-RENAME-REFUSED'))) {
     throwIfFailures(
       [{ field: ['name'], code: 'invalid value', description: `Renaming ${location.collection} is not supported.` }],
       position,
@@ -253,6 +310,12 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   followRename(ctx, location, moved);
   if (location.collection === 'roles') followRoleRename(ctx, location, newName);
   return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
+}
+
+/** The version an Update or Replace answers: the one written, or under the self-check's failpoints the one it read. */
+function answered(key: 'update' | 'replace', existing: DocumentVersion, written: DocumentVersion): DocumentVersion {
+  if (key === 'replace') return failpoint('DOC-REPLACE-ANSWERS-PREVIOUS') ? existing : written;
+  return failpoint('DOC-UPDATE-ANSWERS-PREVIOUS-TS') ? { ...written, ts: existing.ts } : written;
 }
 
 // Implements: IDX-RULE-003

@@ -6,6 +6,7 @@
  * is ref order), the request has not written to the collection, and any cursor is a ref of that collection.
  */
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import type { IndexTuple } from '../../indexes/index-store.js';
 import type { SetPageOptions } from '../../indexes/ordered-set.js';
 import { collectionRefOf } from '../../indexes/index-manager.js';
@@ -103,11 +104,23 @@ export function listingPage(
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
   // A native collection is listed whole or refused whole; the documents of a user collection are filtered one by one.
-  const refused = set instanceof Ref ? requireListingAccess(ctx, listing.database, listing.key, position) : undefined;
+  const refused =
+    set instanceof Ref && !filteredListing(ctx, listing.key)
+      ? requireListingAccess(ctx, listing.database, listing.key, position)
+      : undefined;
   return refused
     ? refused.then(() => walkedPage(ctx, listing, position, atTs, options))
     : walkedPage(ctx, listing, position, atTs, options);
 }
+
+/** The self-check's failpoints: a server that filters a key's listing of schema records one by one instead of refusing it. */
+function filteredListing(ctx: EvalContext, key: string): boolean {
+  const { kind, role } = ctx.identity;
+  if (kind === 'key' && role === 'client') return SCHEMA_LISTINGS.has(key) && failpoint('DB-LIST-CLIENT-EMPTY-PAGE');
+  return kind === 'key' && role === 'server' && (key === 'keys' || key === 'databases') && failpoint('DB-LIST-SERVER-EMPTY-PAGE');
+}
+
+const SCHEMA_LISTINGS = new Set(['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']);
 
 function walkedPage(
   ctx: EvalContext,

@@ -38,6 +38,8 @@ function pageSize(ctx: EvalContext, args: FormArgs): number | Promise<number> {
   return whenReady(args.valueOrPending(ctx, 'size'), (given) => {
     const size = expectInteger(given, args.position('size'));
     if (size < 0n) return -1;
+    if (size > BigInt(MAX_PAGE_SIZE) && failpoint('LIMIT-PAGE-SIZE-REFUSED'))
+      throw errors.invalidArgument(`Page size must be at most ${MAX_PAGE_SIZE}.`, args.position('size'));
     return size > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(size);
   });
 }

@@ -2,6 +2,7 @@
 import { isRoleRef } from '../../abac/role-record.js';
 import { isSecretOf } from '../../auth/secrets.js';
 import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
@@ -68,7 +69,7 @@ export const collectionHandler: NativeCollectionHandler = {
     return created(ctx, renderDocument(ref, version));
   },
   checkUpdate(_ctx, _database, fields, position) {
-    throwIfFailures(schemaRecordFailures('collections', fields), position);
+    if (!failpoint('SCHEMA-UPDATE-UNCHECKED')) throwIfFailures(schemaRecordFailures('collections', fields), position);
     return fields;
   },
 };
@@ -87,7 +88,7 @@ export const databaseHandler: NativeCollectionHandler = {
     return created(ctx, renderDocument(ref, version));
   },
   checkUpdate(_ctx, _database, fields, position) {
-    throwIfFailures(schemaRecordFailures('databases', fields), position);
+    if (!failpoint('SCHEMA-UPDATE-UNCHECKED')) throwIfFailures(schemaRecordFailures('databases', fields), position);
     return fields;
   },
 };
@@ -112,15 +113,23 @@ function keySecretFailures(
 // Implements: KEY-CREATE-001, KEY-CREATE-003, KEY-LIFE-003, KEY-LIFE-005, KEY-SECRET-002, KEY-SECRET-005
 // Implements: KEY-SECRET-009, KEY-SECRET-010, KEY-SECRET-012
 export const keyHandler: NativeCollectionHandler = {
-  async create(ctx, params, position) {
+  async create(ctx, given, position) {
+    const params = failpointKeyParams(ctx, given);
+    if (params.database === undefined && failpoint('KEY-CREATE-DATABASE-REQUIRED'))
+      throw errors.validationFailed([{ field: ['database'], code: 'value required', description: 'Required value not found.' }], position);
     throwIfFailures([...schemaRecordFailures('keys', params), ...keySecretFailures(params)], position);
-    const home = ctx.database;
+    // The self-check's failpoint: an admin key of a child database makes keys as its parent database's keys would.
+    const parent = ctx.txn.store.database(ctx.database)?.parent;
+    const fromTop = params.database !== undefined && ctx.identity.kind === 'key' && ctx.identity.role === 'admin' && parent !== undefined;
+    const home = fromTop && failpoint('KEY-SCOPE-FROM-TOP') ? parent : ctx.database;
     checkKeyDatabaseAndRole(ctx, home, params, position);
     const id = ctx.txn.newDocumentId();
     const ref = new Ref(id, new Ref('keys'));
     const issued = await ctx.services.issueSecret('key', home, id);
     const { secret: _given, hashed_secret: _givenHash, ...kept } = params;
     const fields = withoutNulls({ ...kept, hashed_secret: issued.hashedSecret });
+    // The self-check's failpoint: a server that keeps the secret it issued, so every read of the key shows it.
+    if (failpoint('KEY-SECRET-ON-READ')) fields.secret = issued.secret;
     const version = await writeDocument(
       ctx,
       { database: home, collection: 'keys', id, ref },
@@ -136,15 +145,21 @@ export const keyHandler: NativeCollectionHandler = {
   checkUpdate(ctx, database, fields, position, id) {
     const stored = ctx.txn.get(database, 'keys', id);
     const existing = { database, id, digest: stored?.hidden.secretDigest };
-    throwIfFailures([...schemaRecordFailures('keys', fields), ...keySecretFailures(fields, existing)], position);
-    checkKeyDatabaseAndRole(ctx, database, fields, position);
+    if (!failpoint('SCHEMA-UPDATE-UNCHECKED')) {
+      const recordFailures = schemaRecordFailures('keys', fields).filter(
+        (f) => f.field[0] !== 'name' || !failpoint('KEY-NAME-NOT-STRING-KEPT'),
+      );
+      const secretFailures = failpoint('KEY-SECRET-UNCHECKED') ? [] : keySecretFailures(fields, existing);
+      throwIfFailures([...recordFailures, ...secretFailures], position);
+      checkKeyDatabaseAndRole(ctx, database, fields, position, true);
+    }
     // The key's own secret is accepted and not kept: its stored BCrypt hash is already a hash of it. Any hash the write
     // carries gives way to the stored one (the real service re-hashes the secret, a new salt of the same secret).
     const kept: ObjectValue = { ...fields };
-    delete kept.secret;
+    if (!failpoint('KEY-SECRET-STORED')) delete kept.secret;
     const hashed = stored?.fields.hashed_secret;
     if (hashed === undefined) delete kept.hashed_secret;
-    else kept.hashed_secret = hashed;
+    else if (typeof kept.hashed_secret !== 'string' || !failpoint('KEY-HASH-OVERWRITTEN')) kept.hashed_secret = hashed;
     return kept;
   },
 };
@@ -155,7 +170,7 @@ export const keyHandler: NativeCollectionHandler = {
  * given, names an existing child of `home`, where the key then acts; `role` is a built-in role or names roles of the
  * database the key acts in. Throws `validation failed` otherwise.
  */
-function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position): void {
+function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: ObjectValue, position: Position, updating = false): void {
   const target = fields.database;
   let acting = home;
   if (target instanceof Ref) {
@@ -169,13 +184,36 @@ function checkKeyDatabaseAndRole(ctx: EvalContext, home: DatabaseId, fields: Obj
       );
     acting = child;
   }
-  throwIfFailures(keyRoleFailures(ctx, fields.role, acting), position);
+  const failures = keyRoleFailures(ctx, fields.role, acting);
+  // The self-check's failpoint: a server that checks role refs on create only.
+  const refsOnly = failures.every((f) => f.code === 'invalid reference' || f.code === 'invalid type');
+  if (!(updating && refsOnly && failpoint('KEY-UPDATE-ROLE-UNCHECKED'))) throwIfFailures(failures, position);
+}
+
+/** A CreateKey's params under the self-check's failpoints: its role (below), and no `database` when a key makes it. */
+function failpointKeyParams(ctx: EvalContext, given: ObjectValue): ObjectValue {
+  const role = failpointRole(ctx, given.role);
+  const params: ObjectValue = role === undefined ? { ...given } : { ...given, role };
+  if (given.database !== undefined && ctx.identity.kind === 'key' && failpoint('KEY-DATABASE-PARAM-IGNORED')) delete params.database;
+  return params;
+}
+
+/**
+ * The role a CreateKey stores under the self-check's failpoints: `server` for none or a role's name, the built-in role
+ * named in another case.
+ */
+function failpointRole(ctx: EvalContext, role: Value | undefined): Value | undefined {
+  if (role === undefined) return failpoint('KEY-CREATE-ROLE-DEFAULTS') ? 'server' : role;
+  if (typeof role !== 'string') return role;
+  if (!KEY_ROLES.has(role) && KEY_ROLES.has(role.toLowerCase()) && failpoint('KEY-ROLE-CASE-INSENSITIVE')) return role.toLowerCase();
+  return ctx.txn.get(ctx.database, 'roles', role) && failpoint('KEY-ROLE-NAME-AS-SERVER') ? 'server' : role;
 }
 
 // Implements: KEY-CREATE-004, KEY-ROLE-001, KEY-ROLE-002, KEY-ROLE-010, KEY-ROLE-011, KEY-ROLE-013
 export function keyRoleFailures(ctx: EvalContext, role: Value | undefined, acting: DatabaseId): ValidationFailure[] {
   if (role === undefined || role === null) return [{ field: ['role'], code: 'value required', description: 'Required value not found.' }];
-  if (typeof role === 'string' && KEY_ROLES.has(role)) return [];
+  if (typeof role === 'string' && (KEY_ROLES.has(role) || (role === 'server-readonly' && failpoint('KEY-ROLE-READONLY-AS-SERVER'))))
+    return [];
   const refs = Array.isArray(role) ? role : [role];
   // As the real service: a role name it does not know is an invalid value; anything but a string or a ref to a role,
   // alone or in a list, is the wrong type for the field; a role that is not there an invalid reference. An empty list

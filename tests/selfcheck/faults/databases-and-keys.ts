@@ -1,31 +1,20 @@
 // The faults of spec/requirements/databases-and-keys.md that are code; their rows (ids, titles, what they break) are in databases-and-keys.json.
 import type { FaultHooks, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, jsonInt, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
 import {
+  type Ledgers,
   answersForm,
   documentRefKey,
   keyOf,
   objectPayload,
   permissionDenied,
-  refCollection,
-  refusedOnlyFor,
   topObject,
   unauthorized,
   withLedgers,
 } from './lib/access.js';
-import { KeyLedger, learningKeys, TokenLedger, requestSecret, withSecret } from './lib/key-ledger.js';
+import { KeyLedger, learningKeys, requestSecret, withSecret } from './lib/key-ledger.js';
+import { RecordMemory, answerError, isDocumentKey, isNotFound, nameDefaultsToUndefined, refKey, topLevel } from './lib/records.js';
 import {
-  RecordMemory,
-  answerError,
-  isDocumentKey,
-  isKeyRef,
-  isNotFound,
-  nameDefaultsToUndefined,
-  refKey,
-  topLevel,
-} from './lib/records.js';
-import {
-  acceptedModification,
   bodyJson,
   hasErrorCode,
   nativeCollectionOf,
@@ -33,7 +22,6 @@ import {
   onResponse,
   records,
   refPayloads,
-  rewriteExpression,
   rewriteJson,
   rewriteResponse,
   schemaRefOf,
@@ -46,47 +34,9 @@ import {
   tsIsTxnTime,
   onAnswerObjects,
   onObjects,
-  editExpression,
+  onRecords,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
-
-/** Whether a v4 error body refuses a key only for its role: `invalid reference` or `invalid type` failures on `role`. */
-function refusedForKeyRole(body: unknown): boolean {
-  return refusedOnlyFor(
-    body,
-    (failure) =>
-      (failure.code === 'invalid reference' || failure.code === 'invalid type') &&
-      Array.isArray(failure.field) &&
-      failure.field[0] === 'role',
-  );
-}
-
-/**
- * A json hook for a server that stores what a client writes into `field` of a key: once a top-level Update or Replace
- * of a key that wrote a string `field` answered 200, that string is set as `field` on every key record with that ref
- * the run answers from then on, that answer included.
- */
-function keyFieldKept(field: 'secret' | 'hashed_secret'): FaultHooks['json'] {
-  const kept = new Map<string, string>();
-  return rewriteJson(
-    () => true,
-    (body, ctx) => {
-      const form = topLevelForm(ctx.original);
-      const expression = topObject(ctx.original);
-      if ((form === 'update' || form === 'replace') && ctx.status === 200 && refCollection(expression?.[form]) === 'keys') {
-        const given = objectPayload(expression?.params)?.[field];
-        const ref = documentRefKey(v4Resource(body)?.ref);
-        if (typeof given === 'string' && ref !== undefined) kept.set(ref, given);
-      }
-      return records(body).reduce((n, record) => {
-        const value = nativeCollectionOf(record) === 'keys' ? kept.get(documentRefKey(record.ref) ?? '') : undefined;
-        if (value === undefined || record[field] === value) return n;
-        record[field] = value;
-        return n + 1;
-      }, 0);
-    },
-  );
-}
 
 /** The `{"object": …}` payload of a top-level `create_key`. */
 function createKeyPayload(request: ProxiedRequest): JsonObject | undefined {
@@ -131,70 +81,20 @@ function listedNative(request: ProxiedRequest): string | undefined {
   return keys.length === 1 && set[keys[0]!] === null ? keys[0] : undefined;
 }
 
-/**
- * A key of role `role` (learned from the run's CreateKey answers) gets a 200 empty page instead of its 403 answer to a
- * top-level Paginate of one of `natives`: a server that filters a listing record by record instead of refusing it.
- */
-function listingFilteredForKeys(role: string, natives: readonly string[]): () => FaultHooks {
-  return () =>
-    learningKeys((ledger) => ({
-      response: rewriteResponse(
-        (res, ctx) =>
-          res.status === 403 &&
-          natives.includes(listedNative(ctx.original) ?? '') &&
-          ledger.bySecret(requestSecret(ctx.original) ?? '')?.role === role,
-        (res) => withStatus(withJsonBody(res, { resource: { data: [] } }), 200),
-      ),
-    }));
-}
+/** A 401 answer to a request made with a secret `known` picks (one the run created) becomes 404 `instance not found`. */
+const knownSecretNotFound = (known: (ledgers: Ledgers, request: ProxiedRequest) => boolean) =>
+  withLedgers((ledgers) => ({
+    response: rewriteResponse(
+      (res, ctx) => res.status === 401 && known(ledgers, ctx.original),
+      (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
+    ),
+  }));
 
 export const code: FaultCode = {
-  'KEY-CLIENT-ACTS-AS-SERVER': () => {
-    const ledger = new KeyLedger();
-    return {
-      request: (req) => {
-        const secret = requestSecret(req);
-        const key = secret === undefined ? undefined : ledger.bySecret(secret);
-        if (key === undefined || key.role !== 'client') return undefined;
-        const server = ledger.sibling(key, 'server');
-        return server === undefined ? undefined : withSecret(req, server.secret);
-      },
-      json: (body) => {
-        ledger.learnFrom(body);
-        return undefined;
-      },
-    };
-  },
-  'KEY-ROLE-NAME-AS-SERVER': withLedgers((ledgers) => ({
-    request: editExpression((object) => {
-      const payload = objectPayload(object.create_key);
-      if (payload === undefined || typeof payload.role !== 'string' || !ledgers.roles.roles.some((role) => role.name === payload.role))
-        return 0;
-      payload.role = 'server';
-      return 1;
-    }),
-  })),
-  'KEY-CREATE-DATABASE-REQUIRED': onResponse(
-    (_res, ctx) => createKeyPayload(ctx.original) !== undefined && !('database' in createKeyPayload(ctx.original)!),
-    (res) =>
-      withStatus(
-        withJsonBody(res, {
-          errors: [
-            {
-              position: ['create_key'],
-              code: 'validation failed',
-              description: 'Instance data is not valid.',
-              failures: [{ field: ['database'], code: 'value required', description: 'Required value not found.' }],
-            },
-          ],
-        }),
-        400,
-      ),
-  ),
-  'KEY-CREATE-ROLE-DEFAULTS': onObjects((object) => {
+  'KEY-ROLE-REFS-UNCHECKED': onObjects((object) => {
     const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-    if (payload === undefined || 'role' in payload) return 0;
-    payload.role = 'server';
+    if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
+    payload.role = 'client';
     return 1;
   }),
   'KEY-CREATE-MISSING-DB-DENIED': onResponse(
@@ -217,44 +117,6 @@ export const code: FaultCode = {
       },
     };
   }),
-  'KEY-ROLE-CASE-INSENSITIVE': onObjects((object) => {
-    const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-    const role = payload?.role;
-    if (typeof role !== 'string' || role === role.toLowerCase() || !['admin', 'server', 'client'].includes(role.toLowerCase())) return 0;
-    payload!.role = role.toLowerCase();
-    return 1;
-  }),
-  'KEY-ROLE-REFS-UNCHECKED': onObjects((object) => {
-    const payload = 'create_key' in object ? objectPayload(object.create_key) : undefined;
-    if (payload === undefined || payload.role === undefined || typeof payload.role === 'string') return 0;
-    payload.role = 'client';
-    return 1;
-  }),
-  'KEY-UPDATE-ROLE-UNCHECKED': () => acceptedModification(refusedForKeyRole),
-  'KEY-SERVER-NO-INDEXES': withLedgers((ledgers) => ({
-    response: rewriteResponse(
-      (_res, ctx) => topLevelForm(ctx.original) === 'create_index' && keyOf(ledgers, ctx.original)?.role === 'server',
-      permissionDenied,
-    ),
-  })),
-  'KEY-ADMIN-NO-DATABASES': withLedgers((ledgers) => ({
-    response: rewriteResponse(
-      (_res, ctx) => topLevelForm(ctx.original) === 'create_database' && keyOf(ledgers, ctx.original)?.role === 'admin',
-      permissionDenied,
-    ),
-  })),
-  'KEY-ROOT-NOT-ADMIN': withLedgers((ledgers) => ({
-    response: rewriteResponse((_res, ctx) => {
-      const secret = requestSecret(ctx.original);
-      return (
-        topLevelForm(ctx.original) === 'get' &&
-        schemaRefOf(topObject(ctx.original)?.get)?.kind === 'database' &&
-        secret !== undefined &&
-        keyOf(ledgers, ctx.original) === undefined &&
-        ledgers.tokens.bySecret(secret) === undefined
-      );
-    }, permissionDenied),
-  })),
   'KEY-SHARED-NAMESPACE': withLedgers((ledgers) => {
     const creators = new Map<string, string>();
     return {
@@ -300,24 +162,6 @@ export const code: FaultCode = {
       },
     };
   }),
-  'KEY-SCOPE-FROM-TOP': withLedgers((ledgers) => ({
-    request: (req) => {
-      const caller = keyOf(ledgers, req);
-      const parent = caller?.creator === undefined ? undefined : ledgers.keys.bySecret(caller.creator);
-      if (caller?.role !== 'admin' || parent === undefined || !('database' in (createKeyPayload(req) ?? {}))) return undefined;
-      return withSecret(req, parent.secret);
-    },
-  })),
-  'KEY-DATABASE-PARAM-IGNORED': withLedgers((ledgers) => ({
-    request: (req) => {
-      const expression = topObject(req);
-      const payload = createKeyPayload(req);
-      if (expression === undefined || payload === undefined || !('database' in payload) || keyOf(ledgers, req) === undefined)
-        return undefined;
-      delete payload.database;
-      return { ...req, body: Buffer.from(stringifyJson(expression)) };
-    },
-  })),
   'KEY-SECRET-PER-TRANSACTION': onJson(
     () => true,
     (body) => {
@@ -326,21 +170,6 @@ export const code: FaultCode = {
       return Math.max(keys.length - 1, 0);
     },
   ),
-  'KEY-SECRET-STORED': () => ({ json: keyFieldKept('secret') }),
-  'KEY-HASH-OVERWRITTEN': () => ({ json: keyFieldKept('hashed_secret') }),
-  'KEY-SECRET-UNCHECKED': () => ({
-    request: (req) => {
-      const form = topLevelForm(req);
-      const expression = topObject(req);
-      const payload =
-        (form === 'update' || form === 'replace') && refCollection(expression?.[form]) === 'keys'
-          ? objectPayload(expression?.params)
-          : undefined;
-      if (expression === undefined || payload === undefined || !('secret' in payload)) return undefined;
-      delete payload.secret;
-      return { ...req, body: Buffer.from(stringifyJson(expression)) };
-    },
-  }),
   'DB-REF-WRONG-NATIVE-COLLECTION': onJson(
     () => true,
     (body) =>
@@ -357,26 +186,8 @@ export const code: FaultCode = {
     (res) => answerError(res, 403, 'permission denied', 'Insufficient privileges to perform the action.', ['get']),
   ),
   'DB-DELETE-TS-IS-DELETE-TIME': tsIsTxnTime('delete', 'databases'),
-  'DB-DELETED-KEY-NOT-FOUND': () =>
-    learningKeys((ledger) => ({
-      response: rewriteResponse(
-        (res, ctx) => res.status === 401 && ledger.bySecret(requestSecret(ctx.original) ?? '') !== undefined,
-        (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
-      ),
-    })),
-  'DB-DELETED-TOKEN-NOT-FOUND': () => {
-    const tokens = new TokenLedger();
-    return {
-      json: (body, ctx) => {
-        tokens.learnFrom(body, requestSecret(ctx.original));
-        return undefined;
-      },
-      response: rewriteResponse(
-        (res, ctx) => res.status === 401 && tokens.ofRequest(ctx.original) !== undefined,
-        (res) => answerError(res, 404, 'instance not found', 'Database not found.'),
-      ),
-    };
-  },
+  'DB-DELETED-KEY-NOT-FOUND': knownSecretNotFound((ledgers, req) => ledgers.keys.bySecret(requestSecret(req) ?? '') !== undefined),
+  'DB-DELETED-TOKEN-NOT-FOUND': knownSecretNotFound((ledgers, req) => ledgers.tokens.ofRequest(req) !== undefined),
   'DB-RECREATED-INHERITS-COLLECTIONS': () =>
     learningKeys((ledger) => {
       const created = new Map<string, Map<string, string>>();
@@ -387,23 +198,12 @@ export const code: FaultCode = {
           const form = topLevel(ctx.original);
           const resource = v4Resource(body);
           const database = ledger.bySecret(requestSecret(ctx.original) ?? '')?.database;
-          if (
-            database !== undefined &&
-            res.status === 201 &&
-            resource !== undefined &&
-            nativeCollectionOf(resource) === 'collections' &&
-            typeof resource.name === 'string'
-          ) {
-            created.set(database, (created.get(database) ?? new Map()).set(resource.name, stringifyJson(resource)));
-          }
-          if (
-            form !== undefined &&
-            'delete' in form &&
-            res.status === 200 &&
-            resource !== undefined &&
-            nativeCollectionOf(resource) === 'databases'
-          ) {
-            const deleted = stringifyJson(resource.ref);
+          const native = resource === undefined ? undefined : nativeCollectionOf(resource);
+          const name = resource?.name;
+          if (database !== undefined && res.status === 201 && native === 'collections' && typeof name === 'string')
+            created.set(database, (created.get(database) ?? new Map()).set(name, stringifyJson(resource)));
+          if (form !== undefined && 'delete' in form && res.status === 200 && native === 'databases') {
+            const deleted = stringifyJson(resource!.ref);
             orphaned.set(deleted, new Map([...(orphaned.get(deleted) ?? []), ...(created.get(deleted) ?? [])]));
             created.delete(deleted);
           }
@@ -423,88 +223,21 @@ export const code: FaultCode = {
   'DB-CHILD-SEES-OTHER-COLLECTIONS': () => crossDatabaseLookup((key) => key.startsWith('collections/')),
   'DB-NAMES-GLOBAL': () => crossDatabaseLookup((key) => key.startsWith('databases/')),
   'DB-DOCUMENTS-SHARED': () => crossDatabaseLookup(isDocumentKey),
-  'KEY-NAME-ALTERED': onJson(
-    () => true,
-    (body) =>
-      records(body).reduce((n, record) => {
-        if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return n;
-        record.name = record.name.toUpperCase();
-        return n + 1;
-      }, 0),
-  ),
-  'KEY-NAME-NOT-STRING-KEPT': onResponse(
-    (res, ctx) => {
-      const expression = v4Expression(ctx.original);
-      if (res.status !== 400 || topLevelForm(ctx.original) !== 'update' || !isJsonObject(expression) || !isKeyRef(expression.update))
-        return false;
-      const params = isJsonObject(expression.params) && isJsonObject(expression.params.object) ? expression.params.object : undefined;
-      return (
-        params !== undefined && 'name' in params && typeof params.name !== 'string' && hasErrorCode(bodyJson(res), 'validation failed')
-      );
-    },
-    (res, ctx) => {
-      const expression = v4Expression(ctx.original) as JsonObject;
-      const name = ((expression.params as JsonObject).object as JsonObject).name;
-      return withStatus(withJsonBody(res, { resource: { ref: expression.update, ts: jsonInt(Date.now() * 1000), name } }), 200);
-    },
-  ),
-  'KEY-ROLE-NOT-ECHOED': onJson(
-    () => true,
-    (body) =>
-      records(body).reduce((n, record) => {
-        if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return n;
-        record.role = 'server';
-        return n + 1;
-      }, 0),
-  ),
+  'KEY-NAME-ALTERED': onRecords((record) => {
+    if (nativeCollectionOf(record) !== 'keys' || typeof record.name !== 'string' || record.name === record.name.toUpperCase()) return false;
+    record.name = record.name.toUpperCase();
+    return true;
+  }),
+  'KEY-ROLE-NOT-ECHOED': onRecords((record) => {
+    if (nativeCollectionOf(record) !== 'keys' || record.role === 'server' || typeof record.role !== 'string') return false;
+    record.role = 'server';
+    return true;
+  }),
   'KEY-HASH-NOT-BCRYPT': onAnswerObjects((object) => {
     if (typeof object.hashed_secret !== 'string') return false;
     object.hashed_secret = Buffer.from(object.hashed_secret).toString('hex').padEnd(64, '0').slice(0, 64);
     return true;
   }),
-  'KEY-SECRET-ON-READ': () => {
-    const secrets = new Map<string, string>();
-    const refKey = (record: JsonObject) => stringifyJson(record.ref);
-    return {
-      json: rewriteJson(
-        () => true,
-        (body) =>
-          records(body).reduce((n, record) => {
-            if (nativeCollectionOf(record) !== 'keys') return n;
-            if (typeof record.secret === 'string') {
-              secrets.set(refKey(record), record.secret);
-              return n;
-            }
-            const secret = secrets.get(refKey(record));
-            if (secret === undefined) return n;
-            record.secret = secret;
-            return n + 1;
-          }, 0),
-      ),
-    };
-  },
-  'KEY-DELETED-STILL-WORKS': () => {
-    const ledger = new KeyLedger();
-    const deleted = new Set<string>();
-    return {
-      request: (req) => {
-        const secret = requestSecret(req);
-        if (secret === undefined || !deleted.has(secret)) return undefined;
-        const key = ledger.bySecret(secret)!;
-        const standIn = ledger.sibling(key, key.role, deleted);
-        return standIn === undefined ? undefined : withSecret(req, standIn.secret);
-      },
-      json: (body, ctx) => {
-        ledger.learnFrom(body);
-        const resource = v4Resource(body);
-        if (topLevelForm(ctx.original) === 'delete' && ctx.status === 200 && resource !== undefined) {
-          const key = ledger.byRef(resource.ref);
-          if (key !== undefined) deleted.add(key.secret);
-        }
-        return undefined;
-      },
-    };
-  },
   'KEY-SECRET-LEAKED-IN-ERRORS': () => {
     let latest: string | undefined;
     return {
@@ -522,28 +255,6 @@ export const code: FaultCode = {
       ),
     };
   },
-  'DB-LIST-CLIENT-EMPTY-PAGE': listingFilteredForKeys('client', ['collections', 'indexes', 'functions', 'roles', 'databases', 'keys']),
-  'DB-LIST-SERVER-EMPTY-PAGE': listingFilteredForKeys('server', ['keys', 'databases']),
-  'KEY-ROLE-READONLY-AS-SERVER': () => ({
-    request: rewriteExpression((expression) => {
-      const payload =
-        isJsonObject(expression) && isJsonObject(expression.create_key) && isJsonObject(expression.create_key.object)
-          ? expression.create_key.object
-          : undefined;
-      if (payload?.role !== 'server-readonly') return 0;
-      payload.role = 'server';
-      return 1;
-    }),
-    json: rewriteJson(
-      (_body, ctx) => stringifyJson(v4Expression(ctx.original) ?? null).includes('"server-readonly"'),
-      (body) =>
-        records(body).reduce((n, record) => {
-          if (nativeCollectionOf(record) !== 'keys' || record.role !== 'server') return n;
-          record.role = 'server-readonly';
-          return n + 1;
-        }, 0),
-    ),
-  }),
   'DB-LIST-ORDER-UNSTABLE': () => {
     let seen = 0;
     return {

@@ -1,23 +1,12 @@
 // The faults of spec/requirements/limits.md that are code; their rows (ids, titles, what they break) are in limits.json.
-import type { ProxiedRequest } from '../fault.js';
-import {
-  forEachObject,
-  isJsonInteger,
-  isJsonObject,
-  jsonInt,
-  jsonNumber,
-  stringifyJson,
-  tryParseJson,
-  type JsonObject,
-} from '../json-body.js';
+import type { BufferedResponse, ProxiedRequest } from '../fault.js';
+import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { refusedOnlyFor, roleCreatedAnyway } from './lib/access.js';
 import { DATA_EVENT_TYPES, feedPage, isEvent, isFeedRequest, onStreams, withoutErrorEvents } from './lib/event-rewrites.js';
-import { createIndexParams } from './lib/index-tracking.js';
 import { answerError } from './lib/records.js';
 import {
   forwardInstead,
   isV4Query,
-  onExpression,
   onJson,
   onResponse,
   pathname,
@@ -47,7 +36,9 @@ function nestingDepth(bytes: Buffer): number {
   return deepest;
 }
 
-const TIMED_OUT = { code: 'time out', description: 'Read timed out (Query eval has timed out.)' };
+/** The answer replaced by `status` and one v4 error (what the server did stands). */
+const answeredWith = (status: number, error: { code: string; description: string }) => (res: BufferedResponse) =>
+  withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [error] }), status);
 
 function hasDeadline(request: ProxiedRequest): boolean {
   return request.headers['x-query-timeout'] !== undefined;
@@ -61,38 +52,13 @@ function doEndingInCall(request: ProxiedRequest): unknown[] | undefined {
   return expression.do.length >= 2 && isJsonObject(last) && 'call' in last ? expression.do : undefined;
 }
 
-const MIB = 1024 * 1024;
-
-/** A v4 query as large as the suite's large writes: a body past `bytes`. */
-function largeQuery(request: ProxiedRequest, bytes: number): boolean {
-  return request.method === 'POST' && request.path === '/' && request.body.length > bytes;
-}
-
-/**
- * The top-level `{"let": …, "in": {"do": [...]}}` of a request, when it has that shape (parsed here: the shared
- * parse skips bodies as large as these).
- */
-function letOfDo(request: ProxiedRequest): { expression: JsonObject; steps: unknown[] } | undefined {
-  const parsed = tryParseJson(request.body);
-  const expression = parsed.ok ? parsed.value : undefined;
-  if (!isJsonObject(expression) || !('let' in expression) || !isJsonObject(expression.in) || !Array.isArray(expression.in.do))
-    return undefined;
-  return { expression, steps: expression.in.do };
-}
-
 export const code: FaultCode = {
   'ROLE-LIMIT-UNENFORCED': () => ({
     response: roleCreatedAnyway((body) => refusedOnlyFor(body, (failure) => failure.code === 'resources exceeded')),
   }),
   'LIMIT-BODY-DECIMAL-MEGABYTE': onResponse(
     (_res, ctx) => ctx.original.body.length >= 1_000_000 && ctx.original.body.length <= 2 * 1024 * 1024,
-    (res) =>
-      withStatus(
-        withJsonBody(withoutHeader(res, 'x-txn-time'), {
-          errors: [{ code: 'request too large', description: 'Request body exceeds 1 MB.' }],
-        }),
-        413,
-      ),
+    answeredWith(413, { code: 'request too large', description: 'Request body exceeds 1 MB.' }),
   ),
   'LIMIT-BODY-413-HTML': onResponse(
     (res) => res.status === 413,
@@ -112,39 +78,8 @@ export const code: FaultCode = {
   ),
   'LIMIT-NESTING-STACK-OVERFLOW': onResponse(
     (_res, ctx) => isV4Query(ctx.original) && ctx.original.body.length <= 4 * 1024 * 1024 && nestingDepth(ctx.original.body) > 10_000,
-    (res) =>
-      withStatus(
-        withJsonBody(withoutHeader(res, 'x-txn-time'), {
-          errors: [{ code: 'internal server error', description: 'Maximum call stack size exceeded.' }],
-        }),
-        500,
-      ),
+    answeredWith(500, { code: 'internal server error', description: 'Maximum call stack size exceeded.' }),
   ),
-  'LIMIT-PAGE-SIZE-REFUSED': onResponse(
-    (res, ctx) => {
-      if (res.status !== 200) return false;
-      let oversized = false;
-      forEachObject(v4Expression(ctx.original), (object) => {
-        if ('paginate' in object && isJsonInteger(object.size) && BigInt(String(object.size)) > 100_000n) oversized = true;
-      });
-      return oversized;
-    },
-    (res) =>
-      withStatus(
-        withJsonBody(res, { errors: [{ position: ['size'], code: 'invalid argument', description: 'Page size must be at most 100000.' }] }),
-        400,
-      ),
-  ),
-  'LIMIT-FEED-PAGE-SIZE-CLAMPED': () => ({
-    request: (req) => {
-      if (pathname(req) !== '/feed/1') return undefined;
-      const parsed = tryParseJson(req.body);
-      const body = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
-      if (body === undefined || !isJsonInteger(body.page_size) || BigInt(String(body.page_size)) <= 16_000n) return undefined;
-      body.page_size = jsonInt(16_000);
-      return { ...req, body: Buffer.from(stringifyJson(body)) };
-    },
-  }),
   'LIMIT-EVENTS-OVERFLOW-AT-128': onJson(
     (body, ctx) => pathname(ctx.original) === '/feed/1' && isJsonObject(body) && Array.isArray(body.events),
     (body) => {
@@ -236,63 +171,12 @@ export const code: FaultCode = {
       };
     }),
   'EVENTS-REPLAY-LIMIT-NOT-ENFORCED': () => withoutErrorEvents('stream_replay_volume_exceeded'),
-  'STREAMS-PER-SECRET-UNLIMITED': () => ({
-    response(response, ctx) {
-      if (ctx.original.path.split('?')[0] !== '/stream/1' || response.status !== 429) return undefined;
-      const body = tryParseJson(response.body);
-      if (!body.ok || !isJsonObject(body.value) || !isJsonObject(body.value.error) || body.value.error.code !== 'limit_exceeded')
-        return undefined;
-      const status = {
-        type: 'status',
-        txn_ts: BigInt(Date.now()) * 1000n,
-        cursor: 'c3RyZWFtLWxpbWl0LWZhdWx0',
-        stats: { read_ops: 0, storage_bytes_read: 0, compute_ops: 1, processing_time_ms: 0, rate_limits_hit: [] },
-      };
-      return {
-        status: 200,
-        headers: { ...response.headers, 'content-type': 'application/json' },
-        body: Buffer.from(`${stringifyJson(status)}\r\n`),
-      };
-    },
-  }),
-  'IDX-PARTITIONS-UNCHECKED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || (partitions >= 1 && partitions <= 8)) return n;
-      params.partitions = jsonInt(1);
-      return n + 1;
-    }, 0),
-  ),
-  'QUERY-TIMEOUT-IGNORED': () => ({
-    request: (req) =>
-      hasDeadline(req) && req.headers['x-query-timeout'] !== '600000'
-        ? { ...req, headers: { ...req.headers, 'x-query-timeout': '600000' } }
-        : undefined,
-  }),
   'QUERY-TIMEOUT-KEEPS-EARLIER-WRITES': () =>
     forwardInstead(
       (req) => {
         const steps = hasDeadline(req) ? doEndingInCall(req) : undefined;
         return steps === undefined ? undefined : Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] }));
       },
-      (res) => withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), { errors: [TIMED_OUT] }), 503),
+      answeredWith(503, { code: 'time out', description: 'Read timed out (Query eval has timed out.)' }),
     ),
-  'WRITE-VERSION-LIMIT-TOO-LOW': () =>
-    forwardInstead(
-      (req) => (largeQuery(req, 3 * MIB) && /"(create|update|replace)"/.test(req.body.toString('utf8')) ? Buffer.from('null') : undefined),
-      (res, ctx) =>
-        withStatus(
-          withJsonBody(res, {
-            errors: [{ code: 'bad request', description: `Version bytes (${ctx.original.body.length}) exceeds threshold (4194304)` }],
-          }),
-          400,
-        ),
-    ),
-  'WRITE-TRANSACTION-LIMIT-UNCHECKED': () => ({
-    request: (req) => {
-      const shape = largeQuery(req, MIB) ? letOfDo(req) : undefined;
-      if (shape === undefined || shape.steps.length < 3) return undefined;
-      return { ...req, body: Buffer.from(stringifyJson({ ...shape.expression, in: { do: shape.steps.slice(0, -1) } })) };
-    },
-  }),
 };

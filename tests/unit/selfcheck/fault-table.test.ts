@@ -133,6 +133,11 @@ describe('fault table interpreter', () => {
     expect((await headers(query(null, { 'x-query-tags': 'a=b' })))!.headers).not.toHaveProperty('x-query-tags');
     expect(await headers(query(null))).toBeUndefined();
 
+    const set = editRowHooks({ when: { requestHeader: 'x-format' }, request: { setHeaders: { 'x-format': 'simple' } } }).request!;
+    expect((await set(query(null, { 'x-format': 'odd' })))!.headers['x-format']).toBe('simple');
+    expect(await set(query(null, { 'x-format': 'simple' }))).toBeUndefined();
+    expect(await set(query(null))).toBeUndefined();
+
     const path = editRowHooks({ when: { path: '/feed/1' }, request: { path: '/feed/1/unserved' } }).request!;
     expect((await path({ ...query({}), path: '/feed/1?x=1' }))!.path).toBe('/feed/1/unserved?x=1');
     expect(await path(query({}))).toBeUndefined();

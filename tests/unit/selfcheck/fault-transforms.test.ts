@@ -49,9 +49,6 @@ async function query(proxy: FaultProxy, expression: string, headers: Record<stri
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
-const KEY_REF = '{"@ref":{"id":"1","collection":{"@ref":{"id":"keys"}}}}';
-const DB_REF = '{"@ref":{"id":"d","collection":{"@ref":{"id":"databases"}}}}';
-
 describe('fault transforms', () => {
   it('STATUS-CREATE-200 turns 201 into 200 and leaves other statuses alone', async () => {
     await withFault('STATUS-CREATE-200', async (proxy) => {
@@ -89,37 +86,6 @@ describe('fault transforms', () => {
       expect(received[0]!.body).toBe(
         '{"do":[{"replace":{"@ref":"classes/c/1"},"params":{"object":{"data":{"object":{"n":9007199254740993}}}}}]}',
       );
-    });
-  });
-
-  it('KEY-SECRET-ON-READ remembers a CreateKey secret and puts it back on a later read of that key', async () => {
-    await withFault('KEY-SECRET-ON-READ', async (proxy) => {
-      queue.push(
-        { status: 201, body: `{"resource":{"ref":${KEY_REF},"ts":1,"role":"server","secret":"s3cret","hashed_secret":"$2a$x"}}` },
-        { status: 200, body: `{"resource":{"ref":${KEY_REF},"ts":1,"role":"server","hashed_secret":"$2a$x"}}` },
-      );
-      await query(proxy, '{"create_key":{"object":{"role":"server"}}}');
-      const read = await query(proxy, `{"get":${KEY_REF}}`);
-      expect(JSON.parse(read.text).resource.secret).toBe('s3cret');
-    });
-  });
-
-  it('KEY-CLIENT-ACTS-AS-SERVER forwards client-key requests with a server key of the same database', async () => {
-    await withFault('KEY-CLIENT-ACTS-AS-SERVER', async (proxy) => {
-      queue.push(
-        {
-          status: 201,
-          body: `{"resource":{"ref":${KEY_REF},"ts":1,"database":${DB_REF},"role":"server","secret":"server-secret","hashed_secret":"h"}}`,
-        },
-        {
-          status: 201,
-          body: `{"resource":{"ref":${KEY_REF.replace('"1"', '"2"')},"ts":1,"database":${DB_REF},"role":"client","secret":"client-secret","hashed_secret":"h"}}`,
-        },
-      );
-      await query(proxy, '{"create_key":{"object":{"role":"server"}}}');
-      await query(proxy, '{"create_key":{"object":{"role":"client"}}}');
-      await query(proxy, '{"get":1}', { authorization: 'Bearer client-secret' });
-      expect(received[2]!.authorization).toBe('Bearer server-secret');
     });
   });
 

@@ -344,3 +344,24 @@ export function emptyPage(body: unknown): number {
   page.data = [];
   return had;
 }
+
+/**
+ * Replaces each leaf of a tree (a value inside no array or object of its own) by `replace(leaf)`, in place; answers
+ * how many leaves it changed (a replacement written as the leaf was counts as none).
+ */
+export function replaceLeaves(value: unknown, replace: (leaf: unknown) => unknown): number {
+  let changed = 0;
+  const visit = (item: unknown): unknown => {
+    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) item[i] = visit(item[i]);
+    else if (isJsonObject(item)) for (const key of Object.keys(item)) item[key] = visit(item[key]);
+    else {
+      const replaced = replace(item);
+      if (stringifyJson(replaced) === stringifyJson(item)) return item;
+      changed += 1;
+      return replaced;
+    }
+    return item;
+  };
+  visit(value);
+  return changed;
+}

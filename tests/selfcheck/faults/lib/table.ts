@@ -118,6 +118,8 @@ interface RequestEdit {
   /** The path the request is forwarded to (its query string kept). */
   path?: string;
   removeHeaders?: string[];
+  /** Request headers given these values (a header the request lacks too). */
+  setHeaders?: Record<string, string>;
   at?: string;
   drop?: string[];
   rename?: Record<string, string>;
@@ -292,7 +294,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
 
 /** The request hook of a request row. */
 function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
-  const { path, removeHeaders, at, ...keys } = edit;
+  const { path, removeHeaders, setHeaders, at, ...keys } = edit;
   const withinExpression = rewriteExpression((expression) => {
     let changed = 0;
     forEachObject(expression, (object) => {
@@ -314,6 +316,10 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
   return (request) => {
     if (!requestHolds(when, request)) return undefined;
     if (path !== undefined) return { ...request, path: request.path.replace(pathname(request), path) };
+    if (setHeaders !== undefined) {
+      const changed = Object.entries(setHeaders).some(([name, value]) => request.headers[name] !== value);
+      return changed ? { ...request, headers: { ...request.headers, ...setHeaders } } : undefined;
+    }
     if (removeHeaders === undefined) return withinExpression!(request);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !removeHeaders.includes(name)));
     return Object.keys(headers).length === Object.keys(request.headers).length ? undefined : { ...request, headers };
