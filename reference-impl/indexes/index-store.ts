@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { QueryError } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { IndexError } from './index-error.js';
 import { compareColumn, compareTuples, compareValues } from './value-order.js';
 import type { IndexEntry } from './entries.js';
@@ -80,7 +81,9 @@ function key(v: Value | undefined): string {
 }
 
 export function termsKey(terms: readonly Value[]): string {
-  return terms.map(valueKey).join('|');
+  // The fault IDX-TERMS-CASE-INSENSITIVE: string terms are kept and looked up in lower case.
+  const fold = failpoint('IDX-TERMS-CASE-INSENSITIVE');
+  return terms.map((t) => valueKey(fold && typeof t === 'string' ? t.toLowerCase() : t)).join('|');
 }
 
 /**

@@ -22,6 +22,8 @@
  *   (recursively, a ref with no collection first), then scope database (unscoped first);
  * - times and dates chronologically; false before true; bytes byte by byte, then the shorter first.
  */
+import { formatIsoTime } from '../codec/iso-time.js';
+import { activeFailpoints, failpoint } from '../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
 // Implements: ORD-TYPE-001, ORD-TYPE-002, ORD-TYPE-003, ORD-TYPE-004, ORD-TYPE-005, ORD-TYPE-006, ORD-TYPE-007
@@ -65,6 +67,30 @@ export function orderedTypeOf(v: Value | undefined): OrderedType {
   if (v instanceof SetRef) return 'set';
   if (v instanceof QueryValue) return 'query';
   return 'object';
+}
+
+/** The self-check's type-order faults: two places exchanged, or the first type moved right after the second. */
+function typeOrderMistake(): [OrderedType, OrderedType, 'swap' | 'after'] | undefined {
+  if (failpoint('ORD-STRINGS-AFTER-ARRAYS')) return ['string', 'array', 'swap'];
+  if (failpoint('ORD-ARRAYS-AFTER-OBJECTS')) return ['array', 'object', 'swap'];
+  if (failpoint('ORD-OBJECTS-AFTER-REFS')) return ['object', 'ref', 'swap'];
+  if (failpoint('ORD-REFS-AFTER-TIMES')) return ['ref', 'time', 'swap'];
+  if (failpoint('ORD-TIMES-AFTER-DATES')) return ['time', 'date', 'swap'];
+  if (failpoint('ORD-DATES-AFTER-BOOLEANS')) return ['date', 'boolean', 'swap'];
+  if (failpoint('ORD-DECIMALS-AFTER-NULLS')) return ['decimal', 'null', 'after'];
+  if (failpoint('ORD-DECIMALS-AFTER-STRINGS')) return ['decimal', 'string', 'after'];
+  if (failpoint('ORD-BYTES-AFTER-NULLS')) return ['bytes', 'null', 'after'];
+  return undefined;
+}
+
+/** A type's place in the order, unless a type-order failpoint of the request misplaces it. */
+function typeRank(type: OrderedType): number {
+  const mistake = activeFailpoints() === undefined ? undefined : typeOrderMistake();
+  if (mistake === undefined) return TYPE_RANK[type];
+  const [moved, other, how] = mistake;
+  const t = type === 'set' ? 'object' : type;
+  if (how === 'after') return t === moved ? TYPE_RANK[other] + 0.5 : TYPE_RANK[t];
+  return TYPE_RANK[t === moved ? other : t === other ? moved : t];
 }
 
 const collator = new Intl.Collator('en', { usage: 'sort', sensitivity: 'variant', numeric: false });
@@ -116,7 +142,7 @@ const ALL_DIGITS = /^[0-9]+$/;
 function compareIds(a: string, b: string): number {
   const aNum = ALL_DIGITS.test(a);
   const bNum = ALL_DIGITS.test(b);
-  if (aNum && bNum) return compareBigints(BigInt(a), BigInt(b)) || compareCodePoints(a, b);
+  if (aNum && bNum && !failpoint('ORD-REF-IDS-AS-TEXT')) return compareBigints(BigInt(a), BigInt(b)) || compareCodePoints(a, b);
   if (aNum !== bNum) return aNum ? -1 : 1;
   return compareStrings(a, b);
 }
@@ -130,11 +156,13 @@ function compareOptionalRefs(a: Ref | undefined, b: Ref | undefined): number {
 /** Refs by id first, then collection, then scope (DEC-034), as the real service compares document ids. */
 export function compareRefs(a: Ref, b: Ref): number {
   if (a === b) return 0;
+  if (failpoint('ORD-REFS-BY-COLLECTION-FIRST')) return compareOptionalRefs(a.collection, b.collection) || compareIds(a.id, b.id);
   return compareIds(a.id, b.id) || compareOptionalRefs(a.collection, b.collection) || compareOptionalRefs(a.database, b.database);
 }
 
 // Implements: ORD-CONTENT-004
 function compareArrays(a: readonly Value[], b: readonly Value[]): number {
+  if (a.length !== b.length && failpoint('ORD-ARRAYS-BY-LENGTH')) return sign(a.length - b.length);
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const c = compareValues(a[i], b[i]);
@@ -151,6 +179,7 @@ function sortedEntries(o: ObjectValue): [string, Value][] {
 function compareObjects(a: ObjectValue, b: ObjectValue): number {
   const ea = sortedEntries(a);
   const eb = sortedEntries(b);
+  if (ea.length !== eb.length && failpoint('ORD-OBJECTS-BY-KEY-COUNT')) return sign(ea.length - eb.length);
   const n = Math.min(ea.length, eb.length);
   for (let i = 0; i < n; i++) {
     const [ka, va] = ea[i]!;
@@ -172,7 +201,9 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 // Implements: ORD-CONTENT-001, ORD-CONTENT-002, ORD-TYPE-011
 /** Integers exactly; otherwise both as decimals (an integer converted to the nearest decimal). */
 function compareNumbers(a: bigint | number, b: bigint | number): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return compareBigints(a, b);
+  if (typeof a === 'bigint' && typeof b === 'bigint')
+    return failpoint('ORD-INTEGERS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : compareBigints(a, b);
+  if (typeof a === 'number' && typeof b === 'number' && failpoint('ORD-DECIMALS-AS-TEXT')) return compareCodePoints(String(a), String(b));
   return compareDecimals(Number(a), Number(b));
 }
 
@@ -185,7 +216,8 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
 export function compareValues(a: Value | undefined, b: Value | undefined): number {
   const ta = orderedTypeOf(a);
   const tb = orderedTypeOf(b);
-  if (TYPE_RANK[ta] !== TYPE_RANK[tb]) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
+  const [ra, rb] = [typeRank(ta), typeRank(tb)];
+  if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ta) {
     case 'null':
       return 0;
@@ -193,9 +225,11 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case 'decimal':
       return compareNumbers(a as bigint | number, b as bigint | number);
     case 'string':
-      return compareStrings(a as string, b as string);
+      return failpoint('ORD-STRINGS-BY-CODE-POINT')
+        ? compareCodePoints(a as string, b as string)
+        : compareStrings(a as string, b as string);
     case 'boolean':
-      return a === b ? 0 : a === false ? -1 : 1;
+      return a === b ? 0 : (a === false) !== failpoint('ORD-TRUE-BEFORE-FALSE') ? -1 : 1;
     case 'array':
       return compareArrays(a as Value[], b as Value[]);
     case 'object':
@@ -204,6 +238,8 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case 'ref':
       return compareRefs(a as Ref, b as Ref);
     case 'time':
+      if (failpoint('ORD-TIMES-AS-TEXT'))
+        return compareCodePoints(formatIsoTime((a as Time).epochNanos), formatIsoTime((b as Time).epochNanos));
       return compareBigints((a as Time).epochNanos, (b as Time).epochNanos);
     case 'date':
       return sign((a as DateValue).epochDays - (b as DateValue).epochDays);
@@ -229,6 +265,7 @@ function stableText(expr: unknown): string {
 /** One value column's order: ascending, or flipped when the column is `reverse`. */
 export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
   const c = compareValues(a, b);
+  if (reverse && orderedTypeOf(a) !== orderedTypeOf(b) && failpoint('ORD-REVERSE-KEEPS-TYPE-ORDER')) return c;
   return reverse && c !== 0 ? -c : c;
 }
 
@@ -240,7 +277,10 @@ export function compareColumn(a: Value | undefined, b: Value | undefined, revers
  */
 export function compareTuples(a: readonly Value[], b: readonly Value[], reverse: readonly boolean[]): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
+  // The fault ORD-VALUES-FROM-LAST compares the covered values last to first (the ref still last).
+  const fromLast = reverse.length > 1 && failpoint('ORD-VALUES-FROM-LAST');
+  for (let k = 0; k < n; k++) {
+    const i = fromLast && k < reverse.length ? reverse.length - 1 - k : k;
     const c = compareColumn(a[i], b[i], reverse[i] ?? false);
     if (c !== 0) return c;
   }

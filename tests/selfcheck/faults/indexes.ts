@@ -1,20 +1,15 @@
 // The faults of spec/requirements/indexes.md that are code; their rows (ids, titles, what they break) are in indexes.json.
-import type { Fault, JsonResponseContext } from '../fault.js';
-import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   createIndexParams,
   indexName,
   isPage,
   matchedIndexName,
-  observingDocuments,
-  observingIndexes,
+  IndexDefinitions,
   paginateForms,
   topLevelPage,
   unwrapObject,
   v4ErrorResponse,
-  type FieldPath,
-  type IndexDefinitions,
-  type PageResource,
 } from './lib/index-tracking.js';
 import {
   acceptedModification,
@@ -27,9 +22,7 @@ import {
   onObjects,
   onResponse,
   records,
-  rewriteExpression,
   rewriteJson,
-  rewriteResponse,
   schemaRefOf,
   topLevelForm,
   v4Errors,
@@ -80,14 +73,6 @@ function indexRecords(body: unknown): JsonObject[] {
   return records(body).filter((record) => nativeCollectionOf(record) === 'indexes');
 }
 
-/** The top-level `{"update": {"index": from}, "params": {…name: to…}}` of a request, if it renames an index. */
-function renameOf(expression: unknown): { from: string; to: string } | undefined {
-  if (!isJsonObject(expression)) return undefined;
-  const from = indexName(expression.update);
-  const to = unwrapObject(expression.params)?.name;
-  return from !== undefined && typeof to === 'string' && to !== from ? { from, to } : undefined;
-}
-
 /** Every name in a `{"delete": {"index": name}}` of an expression. */
 function deletedIndexNames(expression: unknown): string[] {
   const names: string[] = [];
@@ -96,11 +81,6 @@ function deletedIndexNames(expression: unknown): string[] {
     if (name !== undefined) names.push(name);
   });
   return names;
-}
-
-/** The source objects of a `source` (a lone collection expression becomes one source object). */
-function sourceObjects(source: unknown): unknown[] {
-  return Array.isArray(source) ? source : [{ object: { collection: source } }];
 }
 
 /** True for a source object whose collection is the wildcard `_`. */
@@ -120,55 +100,12 @@ function bindingHolders(expression: unknown): JsonObject[] {
 
 const READ_WRITE_FORMS = ['get', 'create', 'update', 'replace', 'delete', 'paginate', 'match', 'exists', 'documents', 'insert', 'remove'];
 
-/** True when two JSON values have the same text (both undefined counts as different: nothing to compare). */
-function sameJson(a: unknown, b: unknown): boolean {
-  return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
-}
-
-/**
- * A successful top-level page of `{"match": {"index": name}, "terms": t}` where the index was seen with exactly one
- * term whose document path is known, no values and a single source collection: what the document-ledger faults
- * work on.
- */
-function singleTermLookup(
-  indexes: IndexDefinitions,
-  body: unknown,
-  ctx: JsonResponseContext,
-): { page: PageResource; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
-  const page = topLevelPage(body, ctx);
-  const paged = page === undefined ? undefined : indexes.pagedIndex(ctx.original);
-  if (page === undefined || paged === undefined) return undefined;
-  const { index, form } = paged;
-  const path = index.termPaths.length === 1 ? index.termPaths[0] : undefined;
-  const set = form.paginate as JsonObject;
-  if (path === undefined || index.reverse.length > 0 || index.sourceCollection === undefined || !('terms' in set)) return undefined;
-  const term = Array.isArray(set.terms) && set.terms.length === 1 ? set.terms[0] : set.terms;
-  return { page, collection: index.sourceCollection, path, term, viaBinding: index.termIsBinding[0] === true };
-}
-
-/** Array term values indexed as one value: documents whose term (a field, or a binding when `viaBinding`) holds an array drop out of Match pages. */
-const arrayTermWhole =
-  (viaBinding: boolean): Fault['apply'] =>
-  () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
-        const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
-        if (kept.length === lookup.page.data.length) return undefined;
-        lookup.page.data = kept;
-        return body;
-      },
-    }));
-
 /** Names the SD reserves and the real service accepts (IDX-DEF-009). */
 const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
 
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
 export const code: FaultCode = {
-  'IDX-ARRAY-TERM-WHOLE': arrayTermWhole(false),
-  'IDX-BINDING-ARRAY-WHOLE': arrayTermWhole(true),
   'INDEX-UPDATE-UNCHECKED': () =>
     acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
   'IDX-ACTIVE-NEVER': onRecords((record) => {
@@ -298,16 +235,19 @@ export const code: FaultCode = {
         return n + 1;
       }, 0),
   ),
-  'IDX-PARTITIONS-INTERLEAVED': () =>
-    observingIndexes((indexes) => ({
+  'IDX-PARTITIONS-INTERLEAVED': () => {
+    const partitions = new IndexDefinitions((params) => jsonNumber(params.partitions));
+    return {
+      request: partitions.observe,
       json: rewriteJson(
-        (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 2 && (indexes.pagedIndex(ctx.original)?.index.partitions ?? 1) > 1,
+        (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 2 && (partitions.paged(ctx.original) ?? 1) > 1,
         (body) => {
           const data = v4Resource(body)!.data as unknown[];
           data.splice(0, data.length, ...data.filter((_, i) => i % 2 === 0), ...data.filter((_, i) => i % 2 === 1));
         },
       ),
-    })),
+    };
+  },
   'IDX-NAME-GENERATED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
       if ('name' in params || !('source' in params)) return n;
@@ -320,64 +260,6 @@ export const code: FaultCode = {
     (response, ctx) =>
       withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
   ),
-  'IDX-RENAME-KEEPS-REF': onJson(
-    (body, ctx) => ctx.status === 200 && renameOf(v4Expression(ctx.original)) !== undefined && v4Resource(body) !== undefined,
-    (body, ctx) => {
-      v4Resource(body)!.ref = indexRef(renameOf(v4Expression(ctx.original))!.from);
-    },
-  ),
-  'IDX-RENAME-REBUILDS': () => {
-    const renamed = new Set<string>();
-    return {
-      request: (request) => {
-        const rename = renameOf(v4Expression(request));
-        if (rename !== undefined) renamed.add(rename.to);
-        return undefined;
-      },
-      json: rewriteJson(
-        () => renamed.size > 0,
-        (body, ctx) => {
-          let changed = 0;
-          for (const record of indexRecords(body)) {
-            if (typeof record.name === 'string' && renamed.has(record.name) && record.active === true) {
-              record.active = false;
-              changed += 1;
-            }
-          }
-          const page = topLevelPage(body, ctx);
-          const name = page === undefined ? undefined : paginateForms(v4Expression(ctx.original)).map(matchedIndexName)[0];
-          if (page !== undefined && name !== undefined && renamed.has(name) && page.data.length > 0) {
-            page.data.splice(0);
-            delete page.after;
-            delete page.before;
-            changed += 1;
-          }
-          return changed;
-        },
-      ),
-    };
-  },
-  'IDX-RENAME-DROPS-PRIVILEGES': () => {
-    const renamed = new Set<string>();
-    const administrators = new Set<string>();
-    return {
-      request: (request) => {
-        const expression = v4Expression(request);
-        const rename = renameOf(expression);
-        if (rename !== undefined) renamed.add(rename.to);
-        if (rename !== undefined || ['create_index', 'create_role', 'create_collection'].some((form) => expressionUses(request, form)))
-          administrators.add(request.headers.authorization ?? '');
-        return undefined;
-      },
-      response: rewriteResponse(
-        (response, ctx) =>
-          response.status === 200 &&
-          !administrators.has(ctx.original.headers.authorization ?? '') &&
-          paginateForms(v4Expression(ctx.original)).some((form) => renamed.has(matchedIndexName(form) ?? '')),
-        (response) => v4ErrorResponse(response, 403, 'permission denied', 'Insufficient privileges to perform the action.'),
-      ),
-    };
-  },
   'IDX-CREATE-AND-READ-ALLOWED': onResponse(
     (response, ctx) => {
       if (response.status !== 400) return false;
@@ -387,32 +269,6 @@ export const code: FaultCode = {
     },
     (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
   ),
-  'IDX-DELETED-ENTRIES-LINGER': () => {
-    const sources = new Map<string, unknown>();
-    const deleted = new Map<string, unknown>();
-    return {
-      request: rewriteExpression((expression) => {
-        let changed = 0;
-        for (const params of createIndexParams(expression)) {
-          if (typeof params.name !== 'string') continue;
-          const old = deleted.get(params.name);
-          if (old !== undefined && stringifyJson(old) !== stringifyJson(params.source)) {
-            const current = sourceObjects(params.source);
-            params.source = [
-              ...current,
-              ...sourceObjects(old).filter((item) => !current.some((c) => stringifyJson(c) === stringifyJson(item))),
-            ];
-            changed += 1;
-          }
-          sources.set(params.name, params.source);
-        }
-        for (const name of deletedIndexNames(expression)) {
-          if (sources.has(name)) deleted.set(name, sources.get(name));
-        }
-        return changed;
-      }),
-    };
-  },
   'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
       if (!Array.isArray(params.source)) return n;
@@ -550,25 +406,6 @@ export const code: FaultCode = {
       return n + removed;
     }, 0),
   ),
-  'IDX-BUILDING-READ-FAILS': () => {
-    const building = new Set<string>();
-    return {
-      json: (body, ctx) => {
-        const record = ctx.status < 300 ? v4Resource(body) : undefined;
-        if (record !== undefined && nativeCollectionOf(record) === 'indexes' && typeof record.name === 'string') {
-          if (record.active === false && topLevelForm(ctx.original) === 'create_index') building.add(record.name);
-          if (record.active === true) building.delete(record.name);
-        }
-        return undefined;
-      },
-      response: rewriteResponse(
-        (response, ctx) =>
-          (response.status === 200 || response.status === 404) &&
-          paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
-        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Index is not active yet.', ['paginate']),
-      ),
-    };
-  },
   'IDX-DELETED-STILL-LISTED': () => {
     const deleted = new Set<string>();
     return {
@@ -666,64 +503,6 @@ export const code: FaultCode = {
     (response, ctx) =>
       withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
   ),
-  'IDX-DELETE-NOT-UNINDEXED': () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined) return undefined;
-        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-        const stale = documents
-          .deleted(lookup.collection)
-          .filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
-        if (stale.length === 0) return undefined;
-        lookup.page.data.push(...stale.map((doc) => doc.ref));
-        return body;
-      },
-    })),
-  'IDX-UNIQUE-TERMS-ONLY': () =>
-    observingDocuments((indexes, documents) => ({
-      response: rewriteResponse(
-        (response, ctx) => {
-          if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
-          const created = v4Resource(bodyJson(response));
-          const doc = created === undefined ? undefined : documents.get(created.ref);
-          if (doc === undefined) return false;
-          return indexes
-            .all()
-            .some(
-              (index) =>
-                index.unique &&
-                index.reverse.length > 0 &&
-                index.sourceCollection === doc.collection &&
-                index.termPaths.length > 0 &&
-                index.termPaths.every((path) => path !== undefined) &&
-                documents
-                  .live(doc.collection)
-                  .some(
-                    (other) =>
-                      other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!))),
-                  ),
-            );
-        },
-        (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
-      ),
-    })),
-  'IDX-TERMS-CASE-INSENSITIVE': () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
-        const term = lookup.term.toLowerCase();
-        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-        const extra = documents.live(lookup.collection).filter((doc) => {
-          const value = getPath(doc.record, lookup.path);
-          return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
-        });
-        if (extra.length === 0) return undefined;
-        lookup.page.data.push(...extra.map((doc) => doc.ref));
-        return body;
-      },
-    })),
   'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
       if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;

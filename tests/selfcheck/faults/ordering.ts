@@ -1,10 +1,9 @@
 // The faults of spec/requirements/ordering.md that are code; their rows (ids, titles, what they break) are in ordering.json.
-import type { Fault } from '../fault.js';
 import { forEachObject, getPath, isJsonInteger, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
-import { resortPage, type OrderMistake } from './lib/entry-order.js';
-import { createIndexParams, hasCursor, observingDocuments, observingIndexes, topLevelPage, unwrapObject } from './lib/index-tracking.js';
+import { createIndexParams, IndexDefinitions, topLevelPage, unwrapObject } from './lib/index-tracking.js';
+import { RecordMemory, refKey } from './lib/records.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
-import { onExpression, rewriteJson, v4Resource } from './lib/rewrites.js';
+import { onExpression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Value objects of `values` arrays in index definitions (plain or `{"object": …}` wrapped). */
@@ -18,6 +17,12 @@ function indexValueObjects(expression: unknown): JsonObject[] {
     }
   });
   return found;
+}
+
+/** An index's `field` as a path: a name, or steps of names and positions. */
+function fieldPath(field: unknown): (string | number)[] | undefined {
+  if (typeof field === 'string') return [field];
+  return Array.isArray(field) ? field.map((step) => (typeof step === 'string' ? step : Number(String(step)))) : undefined;
 }
 
 /** The first covered value of a page entry (entries of several values are arrays). */
@@ -61,58 +66,31 @@ function stringsBeforeIntegers(data: unknown[]): boolean {
   return changed;
 }
 
-/**
- * Orders the pages of indexes created in the same run with a comparator making `mistake`; the index definitions are
- * read from the `create_index` requests the proxy relays.
- */
-const misordered =
-  (mistake: OrderMistake): Fault['apply'] =>
-  () =>
-    observingIndexes((indexes) => ({
-      json: rewriteJson(
-        (body, ctx) => topLevelPage(body, ctx) !== undefined && indexes.pagedIndex(ctx.original) !== undefined,
-        (body, ctx) => resortPage(v4Resource(body)!.data as unknown[], indexes.pagedIndex(ctx.original)!.index, mistake),
-      ),
-    }));
-
 export const code: FaultCode = {
-  'ORD-INTEGERS-AS-TEXT': misordered({ integersAsText: true }),
-  'ORD-DECIMALS-AS-TEXT': misordered({ decimalsAsText: true }),
-  'ORD-STRINGS-BY-CODE-POINT': misordered({ stringsByCodePoint: true }),
-  'ORD-ARRAYS-BY-LENGTH': misordered({ arraysByLengthFirst: true }),
-  'ORD-OBJECTS-BY-KEY-COUNT': misordered({ objectsByKeyCountFirst: true }),
-  'ORD-TIMES-AS-TEXT': misordered({ timesAsText: true }),
-  'ORD-TRUE-BEFORE-FALSE': misordered({ trueBeforeFalse: true }),
-  'ORD-REF-IDS-AS-TEXT': misordered({ refIdsAsText: true }),
-  'ORD-REFS-BY-COLLECTION-FIRST': misordered({ refsByCollectionFirst: true }),
-  'ORD-VALUES-FROM-LAST': misordered({ columnsFromLast: true }),
-  'ORD-REVERSE-KEEPS-TYPE-ORDER': misordered({ reverseKeepsTypeOrder: true }),
-  'ORD-STRINGS-AFTER-ARRAYS': misordered({ swapTypes: ['string', 'array'] }),
-  'ORD-ARRAYS-AFTER-OBJECTS': misordered({ swapTypes: ['array', 'object'] }),
-  'ORD-OBJECTS-AFTER-REFS': misordered({ swapTypes: ['object', 'ref'] }),
-  'ORD-REFS-AFTER-TIMES': misordered({ swapTypes: ['ref', 'time'] }),
-  'ORD-TIMES-AFTER-DATES': misordered({ swapTypes: ['time', 'date'] }),
-  'ORD-DATES-AFTER-BOOLEANS': misordered({ swapTypes: ['date', 'boolean'] }),
-  'ORD-DECIMALS-AFTER-NULLS': misordered({ typeAfter: ['decimal', 'null'] }),
-  'ORD-DECIMALS-AFTER-STRINGS': misordered({ typeAfter: ['decimal', 'string'] }),
-  'ORD-BYTES-AFTER-NULLS': misordered({ typeAfter: ['bytes', 'null'] }),
   // Entries of one null run whose document lacks the covered field move after those null by other means (an array
-  // holding null): a server that tells a missing value from null. Documents are known from the answers that created them.
-  'ORD-MISSING-AFTER-NULL': () =>
-    observingDocuments((indexes, documents) => ({
+  // holding null): a server that tells a missing value from null. Documents are known from the answers that showed them.
+  'ORD-MISSING-AFTER-NULL': () => {
+    const firstField = new IndexDefinitions((params) =>
+      fieldPath(unwrapObject(Array.isArray(params.values) ? params.values[0] : undefined)?.field),
+    );
+    const documents = new RecordMemory();
+    return {
+      request: firstField.observe,
       json: (body, ctx) => {
+        if (ctx.status < 300) documents.learn(body);
         const page = topLevelPage(body, ctx);
-        const path = page === undefined ? undefined : indexes.pagedIndex(ctx.original)?.index.valuePaths[0];
+        const path = page === undefined ? undefined : firstField.paged(ctx.original);
         if (page === undefined || path === undefined) return undefined;
         const nulls = page.data.filter((entry) => Array.isArray(entry) && entry[0] === null);
-        const lacking = nulls.filter((entry) => getPath(documents.get((entry as unknown[])[1])?.record, path) === undefined);
+        const lacking = nulls.filter((entry) => getPath(documents.get(refKey((entry as unknown[])[1]) ?? ''), path) === undefined);
         const reordered = [...nulls.filter((entry) => !lacking.includes(entry)), ...lacking];
         if (reordered.every((entry, i) => entry === nulls[i])) return undefined;
         let next = 0;
         page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
         return body;
       },
-    })),
+    };
+  },
   'ORD-REVERSE-IGNORED': onExpression((expression) =>
     indexValueObjects(expression).reduce((n, value) => {
       if (!('reverse' in value)) return n;
@@ -140,19 +118,4 @@ export const code: FaultCode = {
       return n + plain.length;
     }, 0),
   ),
-  'ORD-BACKWARD-PAGE-UNREVERSED': () =>
-    observingIndexes((indexes) => ({
-      json: rewriteJson(
-        (body, ctx) => {
-          const paged = indexes.pagedIndex(ctx.original);
-          const page = topLevelPage(body, ctx);
-          return (
-            (page?.data.length ?? 0) > 1 && paged !== undefined && paged.index.reverse.includes(true) && hasCursor(paged.form, 'before')
-          );
-        },
-        (body) => {
-          (v4Resource(body)!.data as unknown[]).reverse();
-        },
-      ),
-    })),
 };
