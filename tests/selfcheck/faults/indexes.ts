@@ -1,4 +1,5 @@
 // The faults of spec/requirements/indexes.md that are code; their rows (ids, titles, what they break) are in indexes.json.
+import type { BufferedResponse, ExchangeContext, Fault, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   createIndexParams,
@@ -30,7 +31,6 @@ import {
   v4Resource,
   withJsonBody,
   withStatus,
-  onRecords,
   recodeErrors,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -73,6 +73,50 @@ function indexRecords(body: unknown): JsonObject[] {
   return records(body).filter((record) => nativeCollectionOf(record) === 'indexes');
 }
 
+/** A fault that edits the index params `find` picks in a request (`edit` answers whether or how many changes it made). */
+const onParams = (find: (expression: unknown) => JsonObject[], edit: (params: JsonObject) => boolean | number): Fault['apply'] =>
+  onExpression((expression) => find(expression).reduce((n, params) => n + Number(edit(params)), 0));
+
+/** Deletes `keys` from `object`; answers how many it held. */
+function dropKeys(object: JsonObject, keys: string[]): number {
+  return keys.filter((key) => key in object && delete object[key]).length;
+}
+
+/** The term and value objects of index params. */
+function columnsOf(params: JsonObject): JsonObject[] {
+  return (['terms', 'values'] as const)
+    .flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map(unwrapObject))
+    .filter((column) => column !== undefined);
+}
+
+/** Whether a request is a top-level `create_index` whose params `holds` of. */
+function createsIndex(request: ProxiedRequest, holds: (params: JsonObject) => boolean): boolean {
+  return topLevelForm(request) === 'create_index' && createIndexParams(v4Expression(request)).some(holds);
+}
+
+/** Gives `key` the value `to` in the index records of an answer where `was` holds of its value; answers how many. */
+function setInIndexRecords(body: unknown, key: string, was: (value: unknown) => boolean, to: unknown): number {
+  const changed = indexRecords(body).filter((record) => was(record[key]));
+  for (const record of changed) record[key] = to;
+  return changed.length;
+}
+
+/** A 201 with the index record the server would have made, answering a refused `create_index`. */
+const fabricatedCreation = (response: BufferedResponse, ctx: ExchangeContext): BufferedResponse =>
+  withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) });
+
+/** Rewrites the data of the page a successful top-level `paginate` answered, when `applies` to it. */
+const onPage = (applies: (data: unknown[]) => boolean, rewrite: (data: unknown[]) => unknown[]): Fault['apply'] =>
+  onJson(
+    (body, ctx) => applies(topLevelPage(body, ctx)?.data ?? []),
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      data.splice(0, data.length, ...rewrite(data));
+    },
+  );
+
+const isRef = (value: unknown): boolean => isJsonObject(value) && isJsonObject(value['@ref']);
+
 /** Every name in a `{"delete": {"index": name}}` of an expression. */
 function deletedIndexNames(expression: unknown): string[] {
   const names: string[] = [];
@@ -87,6 +131,20 @@ function deletedIndexNames(expression: unknown): string[] {
 function isWildcardSource(item: unknown): boolean {
   const object = unwrapObject(item);
   return object !== undefined && (object.collection === '_' || object.class === '_');
+}
+
+/** Whether index params have an array source of wildcard and named source objects. */
+function mixesWildcard(params: JsonObject): boolean {
+  return Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource);
+}
+
+/** Whether some object of a tree has the key `key`. */
+function expressionHas(tree: unknown, key: string): boolean {
+  let found = false;
+  forEachObject(tree, (object) => {
+    found ||= key in object;
+  });
+  return found;
 }
 
 /** The binding values (`fields` entries) of every source object of every `create_index` in an expression. */
@@ -108,64 +166,34 @@ const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 export const code: FaultCode = {
   'INDEX-UPDATE-UNCHECKED': () =>
     acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
-  'IDX-ACTIVE-NEVER': onRecords((record) => {
-    if (nativeCollectionOf(record) !== 'indexes' || record.active !== true) return false;
-    record.active = false;
-    return true;
-  }),
+  'IDX-ACTIVE-NEVER': onJson(
+    () => true,
+    (body) => setInIndexRecords(body, 'active', (active) => active === true, false),
+  ),
   'IDX-SMALL-BUILD-ASYNC': onJson(
     (_body, ctx) =>
       ctx.status === 201 &&
       topLevelForm(ctx.original) === 'create_index' &&
       createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (record.active !== true) return n;
-        record.active = false;
-        return n + 1;
-      }, 0),
+    (body) => setInIndexRecords(body, 'active', (active) => active === true, false),
   ),
-  'IDX-UNIQUE-IGNORED': onExpression((expression) =>
-    [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
-      if (!('unique' in params)) return n;
-      delete params.unique;
-      return n + 1;
-    }, 0),
+  'IDX-UNIQUE-IGNORED': onParams(
+    (expression) => [...createIndexParams(expression), ...indexUpdateParams(expression)],
+    (params) => dropKeys(params, ['unique']),
   ),
-  'IDX-RESERVED-NAME-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (params.name !== '_') return n;
-      params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-RESERVED-NAME-ACCEPTED': onParams(createIndexParams, (params) => {
+    if (params.name !== '_') return false;
+    params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
+    return true;
+  }),
   'IDX-SD-RESERVED-NAME-WRONG-CODE': onJson(
     (_body, ctx) =>
       ctx.status === 400 &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name),
-      ),
+      createIndexParams(v4Expression(ctx.original)).some((params) => SD_RESERVED_INDEX_NAMES.has(String(params.name))),
     recodeErrors('validation failed', 'invalid argument'),
   ),
-  'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) =>
-    indexUpdateParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const field of ['terms', 'values', 'partitions']) {
-        if (field in params) {
-          delete params[field];
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
-  'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) =>
-    indexUpdateParams(expression).reduce((n, params) => {
-      if (!('source' in params)) return n;
-      delete params.source;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-IMMUTABLE-FIELDS-CHANGED': onParams(indexUpdateParams, (params) => dropKeys(params, ['terms', 'values', 'partitions'])),
+  'IDX-SOURCE-CHANGE-ACCEPTED': onParams(indexUpdateParams, (params) => dropKeys(params, ['source'])),
   'IDX-SAME-DEFINITION-REFUSED': onResponse(
     (response, ctx) =>
       response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
@@ -190,50 +218,22 @@ export const code: FaultCode = {
   ),
   'IDX-ACTIVE-MISSING': onJson(
     (_body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (!('active' in record)) return n;
-        delete record.active;
-        return n + 1;
-      }, 0),
+    (body) => indexRecords(body).reduce((n, record) => n + dropKeys(record, ['active']), 0),
   ),
   'IDX-SERIALIZED-DROPPED': onJson(
     () => true,
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (!('serialized' in record)) return n;
-        delete record.serialized;
-        return n + 1;
-      }, 0),
+    (body) => indexRecords(body).reduce((n, record) => n + dropKeys(record, ['serialized']), 0),
   ),
-  'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!('permissions' in params)) return n;
-      delete params.permissions;
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-PARTITIONS-NOT-STORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || partitions < 1 || partitions > 8) return n;
-      delete params.partitions;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-PERMISSIONS-NOT-STORED': onParams(createIndexParams, (params) => dropKeys(params, ['permissions'])),
+  'IDX-PARTITIONS-NOT-STORED': onParams(createIndexParams, (params) => {
+    const partitions = jsonNumber(params.partitions);
+    return partitions !== undefined && partitions >= 1 && partitions <= 8 && dropKeys(params, ['partitions']) > 0;
+  }),
   'IDX-DEFAULT-PARTITIONS-BY-SOURCE': onJson(
     (_body, ctx) =>
       ctx.status === 201 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params),
-      ),
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (jsonNumber(record.partitions) !== 8) return n;
-        record.partitions = jsonInt(1);
-        return n + 1;
-      }, 0),
+      createsIndex(ctx.original, (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
+    (body) => setInIndexRecords(body, 'partitions', (partitions) => jsonNumber(partitions) === 8, jsonInt(1)),
   ),
   'IDX-PARTITIONS-INTERLEAVED': () => {
     const partitions = new IndexDefinitions((params) => jsonNumber(params.partitions));
@@ -248,17 +248,14 @@ export const code: FaultCode = {
       ),
     };
   },
-  'IDX-NAME-GENERATED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if ('name' in params || !('source' in params)) return n;
-      params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-NAME-GENERATED': onParams(createIndexParams, (params) => {
+    if ('name' in params || !('source' in params)) return false;
+    params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
+    return true;
+  }),
   'IDX-CLIENT-CAN-CREATE': onResponse(
     (response, ctx) => response.status === 403 && topLevelForm(ctx.original) === 'create_index',
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
+    fabricatedCreation,
   ),
   'IDX-CREATE-AND-READ-ALLOWED': onResponse(
     (response, ctx) => {
@@ -269,63 +266,36 @@ export const code: FaultCode = {
     },
     (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
   ),
-  'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source)) return n;
-      const seen = new Set<string>();
-      const kept = params.source.filter((item) => {
-        const key = stringifyJson(unwrapObject(item)?.collection ?? item);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      if (kept.length === params.source.length) return n;
-      params.source = kept;
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-WILDCARD-IGNORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter((item) => !isWildcardSource(item));
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-WILDCARD-OVERRIDES-NAMED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter(isWildcardSource);
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-BINDING-PURITY-UNCHECKED': onExpression((expression) =>
-    bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const binding of Object.values(fields)) {
-        const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-        if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
-        let impure = false;
-        forEachObject(lambda.expr, (object) => {
-          if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
-        });
-        if (!impure) continue;
-        lambda.expr = { var: lambda.lambda };
-        changed += 1;
-      }
-      return n + changed;
-    }, 0),
-  ),
-  'IDX-BINDING-SHAPE-UNCHECKED': onExpression((expression) =>
-    bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const [key, binding] of Object.entries(fields)) {
-        if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
-        fields[key] = { query: { lambda: 'doc', expr: binding } };
-        changed += 1;
-      }
-      return n + changed;
-    }, 0),
-  ),
+  'IDX-DUPLICATE-SOURCE-ACCEPTED': onParams(createIndexParams, (params) => {
+    if (!Array.isArray(params.source)) return false;
+    const keys = params.source.map((item) => stringifyJson(unwrapObject(item)?.collection ?? item));
+    const kept = params.source.filter((_, i) => keys.indexOf(keys[i]!) === i);
+    if (kept.length === params.source.length) return false;
+    params.source = kept;
+    return true;
+  }),
+  'IDX-WILDCARD-IGNORED': onParams(createIndexParams, (params) => {
+    if (!mixesWildcard(params)) return false;
+    params.source = (params.source as unknown[]).filter((item) => !isWildcardSource(item));
+    return true;
+  }),
+  'IDX-WILDCARD-OVERRIDES-NAMED': onParams(createIndexParams, (params) => {
+    if (!mixesWildcard(params)) return false;
+    params.source = (params.source as unknown[]).filter(isWildcardSource);
+    return true;
+  }),
+  'IDX-BINDING-PURITY-UNCHECKED': onParams(bindingHolders, (fields) => {
+    const impure = Object.values(fields)
+      .map((binding) => (isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined))
+      .filter((lambda) => typeof lambda?.lambda === 'string' && READ_WRITE_FORMS.some((form) => expressionHas(lambda.expr, form)));
+    for (const lambda of impure) lambda!.expr = { var: lambda!.lambda };
+    return impure.length;
+  }),
+  'IDX-BINDING-SHAPE-UNCHECKED': onParams(bindingHolders, (fields) => {
+    const bare = Object.entries(fields).filter(([, binding]) => !isJsonObject(binding) || !isJsonObject(binding.query));
+    for (const [key, binding] of bare) fields[key] = { query: { lambda: 'doc', expr: binding } };
+    return bare.length;
+  }),
   'IDX-BINDING-ARITY-WRONG-CODE': onJson(
     (_body, ctx) =>
       ctx.status === 400 &&
@@ -337,75 +307,42 @@ export const code: FaultCode = {
       ),
     recodeErrors('validation failed', 'invalid argument'),
   ),
-  'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const used = new Set(
-        (['terms', 'values'] as const).flatMap((key) =>
-          (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding),
-        ),
+  'IDX-UNUSED-BINDING-ACCEPTED': onParams(createIndexParams, (params) => {
+    const used = new Set(columnsOf(params).map((column) => column.binding));
+    return (Array.isArray(params.source) ? params.source : []).reduce<number>((n, item) => {
+      const fields = unwrapObject(unwrapObject(item)?.fields) ?? {};
+      return (
+        n +
+        dropKeys(
+          fields,
+          Object.keys(fields).filter((name) => !used.has(name)),
+        )
       );
-      let removed = 0;
-      for (const item of Array.isArray(params.source) ? params.source : []) {
-        const fields = unwrapObject(unwrapObject(item)?.fields);
-        for (const name of Object.keys(fields ?? {})) {
-          if (used.has(name)) continue;
-          delete fields![name];
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
+    }, 0);
+  }),
   'IDX-MIXED-WILDCARD-ACCEPTED': onResponse(
     (response, ctx) =>
       response.status === 400 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) =>
-          Array.isArray(params.source) &&
-          params.source.some(isWildcardSource) &&
-          !params.source.every(isWildcardSource) &&
-          params.source.every((item) => unwrapObject(item)?.fields === undefined),
+      createsIndex(
+        ctx.original,
+        (params) => mixesWildcard(params) && (params.source as unknown[]).every((item) => unwrapObject(item)?.fields === undefined),
       ),
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+    fabricatedCreation,
   ),
   'IDX-NULL-TERMS-UNINDEXED': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || !object.terms.includes(null)) return false;
     object.terms = object.terms.map((term) => (term === null ? '\u0000no-such-term' : term));
     return true;
   }),
-  'IDX-REF-ENTRIES-WRAPPED': onJson(
-    (body, ctx) => {
-      const page = topLevelPage(body, ctx);
-      return page !== undefined && page.data.length > 0 && page.data.every((entry) => isJsonObject(entry) && '@ref' in entry);
-    },
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(0, data.length, ...data.map((entry) => [entry]));
-    },
+  'IDX-REF-ENTRIES-WRAPPED': onPage(
+    (data) => data.length > 0 && data.every((entry) => isJsonObject(entry) && '@ref' in entry),
+    (data) => data.map((entry) => [entry]),
   ),
-  'IDX-MISSING-VALUE-OMITTED': onJson(
-    (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.includes(null)) ?? false,
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)));
-    },
+  'IDX-MISSING-VALUE-OMITTED': onPage(
+    (data) => data.some((entry) => Array.isArray(entry) && entry.includes(null)),
+    (data) => data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)),
   ),
-  'IDX-MVA-IGNORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || !('mva' in column)) continue;
-          delete column.mva;
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
+  'IDX-MVA-IGNORED': onParams(createIndexParams, (params) => columnsOf(params).reduce((n, column) => n + dropKeys(column, ['mva']), 0)),
   'IDX-DELETED-STILL-LISTED': () => {
     const deleted = new Set<string>();
     return {
@@ -436,78 +373,49 @@ export const code: FaultCode = {
     (_body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
     recodeErrors('validation failed', 'instance not unique'),
   ),
-  'IDX-SOURCE-FIRST-ONLY': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || params.source.length < 2) return n;
-      params.source = params.source.slice(0, 1);
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-BINDING-READ-AS-FIELD': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      let changed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || typeof column.binding !== 'string') continue;
-          column.field = ['data', column.binding];
-          delete column.binding;
-          changed += 1;
-        }
-      }
-      return n + changed;
-    }, 0),
-  ),
+  'IDX-SOURCE-FIRST-ONLY': onParams(createIndexParams, (params) => {
+    if (!Array.isArray(params.source) || params.source.length < 2) return false;
+    params.source = params.source.slice(0, 1);
+    return true;
+  }),
+  'IDX-BINDING-READ-AS-FIELD': onParams(createIndexParams, (params) => {
+    const read = columnsOf(params).filter((column) => typeof column.binding === 'string');
+    for (const column of read) {
+      column.field = ['data', column.binding];
+      delete column.binding;
+    }
+    return read.length;
+  }),
   'IDX-REF-TERM-BY-ID': onObjects((object) => {
-    const ref = 'match' in object && isJsonObject(object.terms) && isJsonObject(object.terms['@ref']) ? object.terms['@ref'] : undefined;
+    const ref = 'match' in object && isRef(object.terms) ? ((object.terms as JsonObject)['@ref'] as JsonObject) : undefined;
     if (ref === undefined || typeof ref.id !== 'string') return false;
     object.terms = ref.id;
     return true;
   }),
-  'IDX-REF-VALUE-AS-ID': onJson(
-    (body, ctx) =>
-      topLevelPage(body, ctx)?.data.some(
-        (entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref'])),
-      ) ?? false,
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(
-        0,
-        data.length,
-        ...data.map((entry) =>
-          Array.isArray(entry)
-            ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value))
-            : entry,
-        ),
-      );
-    },
+  'IDX-REF-VALUE-AS-ID': onPage(
+    (data) => data.some((entry) => Array.isArray(entry) && entry.some(isRef)),
+    (data) =>
+      data.map((entry) =>
+        Array.isArray(entry) ? entry.map((value) => (isRef(value) ? ((value as JsonObject)['@ref'] as JsonObject).id : value)) : entry,
+      ),
   ),
   'IDX-UNIQUE-OVER-EXISTING-REJECTED': onResponse(
-    (response, ctx) =>
-      response.status === 201 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
+    (response, ctx) => response.status === 201 && createsIndex(ctx.original, (params) => params.unique === true && params.active !== true),
     (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create_index']),
   ),
-  'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse(
-    (response, ctx) => {
-      if (response.status !== 400) return false;
-      const expression = v4Expression(ctx.original);
-      const collections = new Set<unknown>();
-      forEachObject(expression, (object) => {
-        const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
-        if (params !== undefined) collections.add(params.name);
-      });
-      return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
-    },
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
-  ),
-  'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
-      params.source = [{ object: { collection: '_' } }];
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse((response, ctx) => {
+    if (response.status !== 400) return false;
+    const expression = v4Expression(ctx.original);
+    const collections = new Set<unknown>();
+    forEachObject(expression, (object) => {
+      const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
+      if (params !== undefined) collections.add(params.name);
+    });
+    return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
+  }, fabricatedCreation),
+  'IDX-SINGLE-SOURCE-UNRESTRICTED': onParams(createIndexParams, (params) => {
+    if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return false;
+    params.source = [{ object: { collection: '_' } }];
+    return true;
+  }),
 };
