@@ -11,7 +11,6 @@ import {
   replaceObject,
   rewriteJson,
   topLevelForm,
-  v4Errors,
   v4Expression,
   v4Resource,
 } from './lib/rewrites.js';
@@ -47,12 +46,6 @@ function unwrapSets(value: unknown): number {
 function termlessMatch(form: JsonObject): boolean {
   const set = form.paginate;
   return isJsonObject(set) && indexName(set.match) !== undefined && !('terms' in set);
-}
-
-/** True when the top-level expression is an `equals` of operands at least one of which holds a Match. */
-function isSetEquality(request: ProxiedRequest): boolean {
-  const expression = v4Expression(request);
-  return isJsonObject(expression) && Array.isArray(expression.equals) && expressionUses(request, 'match');
 }
 
 /** Keys of the v4 expressions that build a set (and the `@set` tag of a set sent back as a value). */
@@ -150,18 +143,6 @@ export const code: FaultCode = {
     (response) =>
       v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
   ),
-  'SET-EQUALS-BY-IDENTITY': onJson(
-    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true,
-    (body) => {
-      (body as JsonObject).resource = false;
-    },
-  ),
-  'SET-EQUALS-IGNORES-TERMS': onJson(
-    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false,
-    (body) => {
-      (body as JsonObject).resource = true;
-    },
-  ),
   'SET-GET-REFUSED': onResponse(
     (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
     (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Ref expected, Set provided.', ['get']),
@@ -199,14 +180,4 @@ export const code: FaultCode = {
       return 1;
     },
   ),
-  'SET-UNDEFINED-INDEX-TEXT-PERIOD': () => ({
-    json: rewriteJson(
-      (_body, context) => context.status === 400,
-      (body) => {
-        const errors = v4Errors(body).filter((error) => /^Ref refers to undefined index '[^']*'$/.test(String(error.description)));
-        for (const error of errors) error.description = `${String(error.description)}.`;
-        return errors.length;
-      },
-    ),
-  }),
 };
