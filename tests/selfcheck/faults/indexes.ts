@@ -216,14 +216,6 @@ export const code: FaultCode = {
       return data.length;
     },
   ),
-  'IDX-ACTIVE-MISSING': onJson(
-    (_body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-    (body) => indexRecords(body).reduce((n, record) => n + dropKeys(record, ['active']), 0),
-  ),
-  'IDX-SERIALIZED-DROPPED': onJson(
-    () => true,
-    (body) => indexRecords(body).reduce((n, record) => n + dropKeys(record, ['serialized']), 0),
-  ),
   'IDX-PERMISSIONS-NOT-STORED': onParams(createIndexParams, (params) => dropKeys(params, ['permissions'])),
   'IDX-PARTITIONS-NOT-STORED': onParams(createIndexParams, (params) => {
     const partitions = jsonNumber(params.partitions);

@@ -84,12 +84,6 @@ export const code: FaultCode = {
   'PAGE-AFTER-EXCLUSIVE': () => ({
     json: pageAnswer((page, forms) => forms.some((form) => hasCursor(form, 'after')) && page.data.splice(0, 1).length > 0),
   }),
-  'PAGE-AFTER-MISSING': onJson(
-    (body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!,
-    (body) => {
-      delete v4Resource(body)!.after;
-    },
-  ),
   'PAGE-BEFORE-ON-FIRST-PAGE': () => ({
     json: pageAnswer((page, forms) => {
       if (forms.some((form) => 'after' in form || 'before' in form || 'cursor' in form) || page.data.length === 0 || 'before' in page)
@@ -97,11 +91,6 @@ export const code: FaultCode = {
       page.before = Array.isArray(page.data[0]) ? page.data[0] : [page.data[0]];
       return true;
     }),
-  }),
-  'PAGE-DEFAULT-SIZE-16': onForms((form) => {
-    if ('size' in form) return false;
-    form.size = jsonInt(16);
-    return true;
   }),
   'PAGE-SIZE-UNCHECKED': onForms((form) => {
     if (!('size' in form) || isJsonInteger(form.size)) return false;
@@ -129,7 +118,6 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'PAGE-BEFORE-MISSING': () => ({ json: pageAnswer((page) => 'before' in page && delete page.before) }),
   'PAGE-CURSOR-WITHOUT-REF': () => ({
     json: pageAnswer((page) => {
       const cursors = [page.after, page.before].filter((c) => Array.isArray(c) && c.length > 1 && isRefEntry(c.at(-1))) as unknown[][];
