@@ -80,6 +80,7 @@ function typeOrderMistake(): [OrderedType, OrderedType, 'swap' | 'after'] | unde
   if (failpoint('ORD-DECIMALS-AFTER-NULLS')) return ['decimal', 'null', 'after'];
   if (failpoint('ORD-DECIMALS-AFTER-STRINGS')) return ['decimal', 'string', 'after'];
   if (failpoint('ORD-BYTES-AFTER-NULLS')) return ['bytes', 'null', 'after'];
+  if (failpoint('ORD-STRINGS-BEFORE-INTEGERS')) return ['integer', 'string', 'after'];
   return undefined;
 }
 

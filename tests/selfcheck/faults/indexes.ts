@@ -3,6 +3,7 @@ import type { BufferedResponse, ExchangeContext, Fault, ProxiedRequest } from '.
 import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   createIndexParams,
+  dropKeys,
   indexName,
   isPage,
   matchedIndexName,
@@ -76,11 +77,6 @@ function indexRecords(body: unknown): JsonObject[] {
 /** A fault that edits the index params `find` picks in a request (`edit` answers whether or how many changes it made). */
 const onParams = (find: (expression: unknown) => JsonObject[], edit: (params: JsonObject) => boolean | number): Fault['apply'] =>
   onExpression((expression) => find(expression).reduce((n, params) => n + Number(edit(params)), 0));
-
-/** Deletes `keys` from `object`; answers how many it held. */
-function dropKeys(object: JsonObject, keys: string[]): number {
-  return keys.filter((key) => key in object && delete object[key]).length;
-}
 
 /** The term and value objects of index params. */
 function columnsOf(params: JsonObject): JsonObject[] {

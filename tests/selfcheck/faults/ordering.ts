@@ -1,6 +1,6 @@
 // The faults of spec/requirements/ordering.md that are code; their rows (ids, titles, what they break) are in ordering.json.
-import { forEachObject, getPath, isJsonInteger, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
-import { createIndexParams, IndexDefinitions, topLevelPage, unwrapObject } from './lib/index-tracking.js';
+import { forEachObject, getPath, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
+import { createIndexParams, dropKeys, IndexDefinitions, topLevelPage, unwrapObject } from './lib/index-tracking.js';
 import { RecordMemory, refKey } from './lib/records.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
 import { onExpression } from './lib/rewrites.js';
@@ -25,9 +25,11 @@ function fieldPath(field: unknown): (string | number)[] | undefined {
   return Array.isArray(field) ? field.map((step) => (typeof step === 'string' ? step : Number(String(step)))) : undefined;
 }
 
-/** The first covered value of a page entry (entries of several values are arrays). */
-function leadingValue(entry: unknown): unknown {
-  return Array.isArray(entry) ? entry[0] : entry;
+/** Gives `reverse: true` to the value objects without `reverse`; answers how many. */
+function reverseAll(values: JsonObject[]): number {
+  const plain = values.filter((value) => !('reverse' in value));
+  for (const value of plain) value.reverse = true;
+  return plain.length;
 }
 
 /** Reverses every run of consecutive entries that differ only in their trailing ref; answers how many runs. */
@@ -47,23 +49,6 @@ function reverseTies(data: unknown[]): number {
     start = end;
   }
   return runs;
-}
-
-/** Puts the string-valued entries of a page before its integer-valued ones, keeping every other position. */
-function stringsBeforeIntegers(data: unknown[]): boolean {
-  const positions = data
-    .map((entry, i) => [entry, i] as const)
-    .filter(([entry]) => typeof leadingValue(entry) === 'string' || isJsonInteger(leadingValue(entry)));
-  const strings = positions.filter(([entry]) => typeof leadingValue(entry) === 'string').map(([entry]) => entry);
-  const integers = positions.filter(([entry]) => typeof leadingValue(entry) !== 'string').map(([entry]) => entry);
-  if (strings.length === 0 || integers.length === 0) return false;
-  const reordered = [...strings, ...integers];
-  let changed = false;
-  positions.forEach(([entry, i], k) => {
-    if (reordered[k] !== entry) changed = true;
-    data[i] = reordered[k];
-  });
-  return changed;
 }
 
 export const code: FaultCode = {
@@ -92,30 +77,14 @@ export const code: FaultCode = {
     };
   },
   'ORD-REVERSE-IGNORED': onExpression((expression) =>
-    indexValueObjects(expression).reduce((n, value) => {
-      if (!('reverse' in value)) return n;
-      delete value.reverse;
-      return n + 1;
-    }, 0),
+    indexValueObjects(expression).reduce((n, value) => n + dropKeys(value, ['reverse']), 0),
   ),
-  'ORD-DEFAULT-DESCENDING': onExpression((expression) =>
-    indexValueObjects(expression).reduce((n, value) => {
-      if ('reverse' in value) return n;
-      value.reverse = true;
-      return n + 1;
-    }, 0),
-  ),
-  'ORD-STRINGS-BEFORE-INTEGERS': () => ({ json: pageAnswer((page) => stringsBeforeIntegers(page.data)) }),
+  'ORD-DEFAULT-DESCENDING': onExpression((expression) => reverseAll(indexValueObjects(expression))),
   'ORD-TIE-BREAK-REVERSED': () => ({ json: pageAnswer((page) => reverseTies(page.data)) }),
   'ORD-REVERSE-FLIPS-ALL-VALUES': onExpression((expression) =>
     createIndexParams(expression).reduce((n, params) => {
-      const values = (Array.isArray(params.values) ? params.values : [])
-        .map(unwrapObject)
-        .filter((value): value is JsonObject => value !== undefined);
-      if (!values.some((value) => value.reverse === true)) return n;
-      const plain = values.filter((value) => !('reverse' in value));
-      for (const value of plain) value.reverse = true;
-      return n + plain.length;
+      const values = (Array.isArray(params.values) ? params.values : []).map(unwrapObject).filter((value) => value !== undefined);
+      return n + (values.some((value) => value.reverse === true) ? reverseAll(values) : 0);
     }, 0),
   ),
 };

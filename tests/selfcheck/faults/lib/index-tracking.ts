@@ -24,6 +24,11 @@ export function unwrapObject(value: unknown): JsonObject | undefined {
   return isJsonObject(value.object) && Object.keys(value).length === 1 ? value.object : value;
 }
 
+/** Deletes `keys` from `object`; answers how many it held. */
+export function dropKeys(object: JsonObject, keys: string[]): number {
+  return keys.filter((key) => key in object && delete object[key]).length;
+}
+
 /** The params objects of every `create_index` in an expression. */
 export function createIndexParams(expression: unknown): JsonObject[] {
   const found: JsonObject[] = [];
