@@ -1,5 +1,5 @@
 // The faults of spec/requirements/sets.md that are code; their rows (ids, titles, what they break) are in sets.json.
-import type { FaultHooks, ProxiedRequest } from '../fault.js';
+import type { ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
 import {
@@ -14,7 +14,6 @@ import {
   v4Expression,
   v4Resource,
 } from './lib/rewrites.js';
-import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Rewrites the data of pages answering a `paginate` whose expression uses `form`. */
@@ -57,21 +56,6 @@ function topLevelSetArgument(request: ProxiedRequest, form: 'get' | 'exists'): b
   if (!isJsonObject(expression) || topLevelForm(request) !== form) return false;
   const argument = expression[form];
   return isJsonObject(argument) && SET_EXPRESSIONS.some((key) => key in argument);
-}
-
-/** Wraps every `{name: …}` combination of sets a `paginate` reads in a Distinct: a server that keeps one copy of each element. */
-function deduplicatedCombination(name: string): FaultHooks['request'] {
-  return rewriteObjects(
-    (object) => 'paginate' in object,
-    (form) => {
-      const found: JsonObject[] = [];
-      forEachObject(form.paginate, (object) => {
-        if (isCombination(name)(object) && !isArrayCombination(name)(object)) found.push(object);
-      });
-      for (const object of found) replaceObject(object, { distinct: { ...object } });
-      return found.length > 0;
-    },
-  );
 }
 
 export const code: FaultCode = {
@@ -154,9 +138,6 @@ export const code: FaultCode = {
       return true;
     },
   ),
-  'SET-UNION-DEDUPLICATES': () => ({ request: deduplicatedCombination('union') }),
-  'SET-INTERSECTION-DEDUPLICATES': () => ({ request: deduplicatedCombination('intersection') }),
-  'SET-DIFFERENCE-DEDUPLICATES': () => ({ request: deduplicatedCombination('difference') }),
   'SET-COMBINATION-OPERAND-BARE': onJson(
     (body, context) => {
       const expression = v4Expression(context.original);
