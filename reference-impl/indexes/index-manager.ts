@@ -276,7 +276,8 @@ export class IndexManager {
     for (const [id, w] of created) {
       const existing = this.byIndexId(record.database, id);
       if (existing) {
-        if (existing.name !== w.id && failpoint('IDX-RENAME-REBUILDS')) existing.entries = new IndexStore(existing.entries.reverse);
+        if (existing.name !== w.id && failpoint('IDX-RENAME-REBUILDS'))
+          existing.entries = new IndexStore(existing.entries.reverse, existing.entries.partitions);
         this.byName.delete(keyOf(record.database, existing.name));
         existing.name = w.id;
         existing.fields = w.after.fields;
@@ -290,7 +291,12 @@ export class IndexManager {
         name: w.id,
         definition,
         fields: w.after.fields,
-        entries: this.lingering.get(keyOf(record.database, w.id)) ?? new IndexStore(definition.values.map((v) => v.reverse)),
+        entries:
+          this.lingering.get(keyOf(record.database, w.id)) ??
+          new IndexStore(
+            definition.values.map((v) => v.reverse),
+            definition.partitions,
+          ),
         built: false,
         createdTs: record.ts,
         retired: new Set(),

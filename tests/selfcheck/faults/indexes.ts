@@ -7,7 +7,6 @@ import {
   indexName,
   isPage,
   matchedIndexName,
-  IndexDefinitions,
   paginateForms,
   topLevelPage,
   unwrapObject,
@@ -223,19 +222,6 @@ export const code: FaultCode = {
       createsIndex(ctx.original, (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
     (body) => setInIndexRecords(body, 'partitions', (partitions) => jsonNumber(partitions) === 8, jsonInt(1)),
   ),
-  'IDX-PARTITIONS-INTERLEAVED': () => {
-    const partitions = new IndexDefinitions((params) => jsonNumber(params.partitions));
-    return {
-      request: partitions.observe,
-      json: rewriteJson(
-        (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 2 && (partitions.paged(ctx.original) ?? 1) > 1,
-        (body) => {
-          const data = v4Resource(body)!.data as unknown[];
-          data.splice(0, data.length, ...data.filter((_, i) => i % 2 === 0), ...data.filter((_, i) => i % 2 === 1));
-        },
-      ),
-    };
-  },
   'IDX-NAME-GENERATED': onParams(createIndexParams, (params) => {
     if ('name' in params || !('source' in params)) return false;
     params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
