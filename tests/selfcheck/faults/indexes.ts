@@ -4,6 +4,7 @@ import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type J
 import {
   createIndexParams,
   dropKeys,
+  someObject,
   indexName,
   isPage,
   matchedIndexName,
@@ -133,15 +134,6 @@ function mixesWildcard(params: JsonObject): boolean {
   return Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource);
 }
 
-/** Whether some object of a tree has the key `key`. */
-function expressionHas(tree: unknown, key: string): boolean {
-  let found = false;
-  forEachObject(tree, (object) => {
-    found ||= key in object;
-  });
-  return found;
-}
-
 /** The binding values (`fields` entries) of every source object of every `create_index` in an expression. */
 function bindingHolders(expression: unknown): JsonObject[] {
   return createIndexParams(expression).flatMap((params) =>
@@ -261,7 +253,10 @@ export const code: FaultCode = {
   'IDX-BINDING-PURITY-UNCHECKED': onParams(bindingHolders, (fields) => {
     const impure = Object.values(fields)
       .map((binding) => (isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined))
-      .filter((lambda) => typeof lambda?.lambda === 'string' && READ_WRITE_FORMS.some((form) => expressionHas(lambda.expr, form)));
+      .filter(
+        (lambda) =>
+          typeof lambda?.lambda === 'string' && someObject(lambda.expr, (object) => READ_WRITE_FORMS.some((form) => form in object)),
+      );
     for (const lambda of impure) lambda!.expr = { var: lambda!.lambda };
     return impure.length;
   }),

@@ -1,7 +1,8 @@
 // The faults of spec/requirements/sets.md that are code; their rows (ids, titles, what they break) are in sets.json.
 import type { ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
-import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
+import { isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
+import { indexName, isPage, paginateForms, someObject, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
+import { topLevel } from './lib/records.js';
 import {
   bodyJson,
   expressionUses,
@@ -59,10 +60,7 @@ function topLevelSetArgument(request: ProxiedRequest, form: 'get' | 'exists'): b
 }
 
 export const code: FaultCode = {
-  'SET-TAG-DROPPED': onJson(
-    () => true,
-    (body) => unwrapSets(body),
-  ),
+  'SET-TAG-DROPPED': onJson(() => true, unwrapSets),
   'SET-MATCH-ONE-ELEMENT-ARRAY': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length !== 1) return false;
     const [term] = object.terms;
@@ -88,14 +86,9 @@ export const code: FaultCode = {
   }),
   'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
   'SET-MATCH-TERMS-REVERSED': onObjects((object) => {
-    if (
-      !('match' in object) ||
-      !Array.isArray(object.terms) ||
-      object.terms.length < 2 ||
-      object.terms.some((term) => Array.isArray(term) || isJsonObject(term))
-    )
-      return false;
-    object.terms.reverse();
+    const terms = 'match' in object && Array.isArray(object.terms) ? object.terms : [];
+    if (terms.length < 2 || terms.some((term) => Array.isArray(term) || isJsonObject(term))) return false;
+    terms.reverse();
     return true;
   }),
   'SET-MATCH-NO-TERMS-EMPTY': onJson(
@@ -117,13 +110,9 @@ export const code: FaultCode = {
     (response) => v4ErrorResponse(response, 404, 'instance not found', 'Set not found.', ['paginate']),
   ),
   'SET-MATCH-LEGACY-REJECTED': onResponse(
-    (response, ctx) => {
-      let legacy = false;
-      forEachObject(v4Expression(ctx.original), (object) => {
-        if ('match' in object && 'index' in object && Object.keys(object).length === 2) legacy = true;
-      });
-      return legacy && response.status === 200;
-    },
+    (response, ctx) =>
+      response.status === 200 &&
+      someObject(v4Expression(ctx.original), (object) => 'match' in object && 'index' in object && Object.keys(object).length === 2),
     (response) =>
       v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
   ),
@@ -135,29 +124,18 @@ export const code: FaultCode = {
     (body, ctx) => ctx.status === 200 && topLevelSetArgument(ctx.original, 'exists') && isJsonObject(body) && body.resource === true,
     (body) => {
       (body as JsonObject).resource = false;
-      return true;
     },
   ),
   'SET-COMBINATION-OPERAND-BARE': onJson(
-    (body, context) => {
-      const expression = v4Expression(context.original);
-      const form = topLevelForm(context.original);
-      return (
-        context.status === 200 &&
-        form !== undefined &&
-        ['union', 'intersection', 'difference'].includes(form) &&
-        isJsonObject(expression) &&
-        !Array.isArray(expression[form]) &&
-        isJsonObject((body as JsonObject).resource)
-      );
+    (_body, ctx) => {
+      const form = topLevelForm(ctx.original) ?? '';
+      return ctx.status === 200 && ['union', 'intersection', 'difference'].includes(form) && !Array.isArray(topLevel(ctx.original)?.[form]);
     },
     (body) => {
-      const set = ((body as JsonObject).resource as JsonObject)['@set'];
-      if (!isJsonObject(set)) return 0;
-      const [name] = Object.keys(set);
-      const operands = set[name!];
+      const set = v4Resource(body)?.['@set'];
+      const [name, operands] = isJsonObject(set) ? (Object.entries(set)[0] ?? []) : [];
       if (!Array.isArray(operands) || operands.length !== 1) return 0;
-      set[name!] = operands[0];
+      (set as JsonObject)[name!] = operands[0];
       return 1;
     },
   ),

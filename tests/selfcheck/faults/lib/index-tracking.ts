@@ -24,6 +24,15 @@ export function unwrapObject(value: unknown): JsonObject | undefined {
   return isJsonObject(value.object) && Object.keys(value).length === 1 ? value.object : value;
 }
 
+/** Whether `holds` of some object of a tree. */
+export function someObject(tree: unknown, holds: (object: JsonObject) => boolean): boolean {
+  let found = false;
+  forEachObject(tree, (object) => {
+    found ||= holds(object);
+  });
+  return found;
+}
+
 /** Deletes `keys` from `object`; answers how many it held. */
 export function dropKeys(object: JsonObject, keys: string[]): number {
   return keys.filter((key) => key in object && delete object[key]).length;
