@@ -113,16 +113,6 @@ const onPage = (applies: (data: unknown[]) => boolean, rewrite: (data: unknown[]
 
 const isRef = (value: unknown): boolean => isJsonObject(value) && isJsonObject(value['@ref']);
 
-/** Every name in a `{"delete": {"index": name}}` of an expression. */
-function deletedIndexNames(expression: unknown): string[] {
-  const names: string[] = [];
-  forEachObject(expression, (object) => {
-    const name = indexName(object.delete);
-    if (name !== undefined) names.push(name);
-  });
-  return names;
-}
-
 /** True for a source object whose collection is the wildcard `_`. */
 function isWildcardSource(item: unknown): boolean {
   const object = unwrapObject(item);
@@ -316,7 +306,10 @@ export const code: FaultCode = {
     const deleted = new Set<string>();
     return {
       request: (request) => {
-        for (const name of deletedIndexNames(v4Expression(request))) deleted.add(name);
+        forEachObject(v4Expression(request), (object) => {
+          const name = indexName(object.delete);
+          if (name !== undefined) deleted.add(name);
+        });
         return undefined;
       },
       json: rewriteJson(

@@ -171,15 +171,13 @@ export const code: FaultCode = {
       isJsonObject(body) &&
       Array.isArray(body.resource),
     (body) => {
-      const holder = body as JsonObject;
-      holder.resource = { data: holder.resource };
+      (body as JsonObject).resource = { data: (body as JsonObject).resource };
     },
   ),
   'PAGE-BARE-ARRAY': onJson(
     (body, ctx) => topLevelPage(body, ctx) !== undefined,
     (body) => {
-      const holder = body as JsonObject;
-      holder.resource = (holder.resource as JsonObject).data;
+      (body as JsonObject).resource = v4Resource(body)!.data;
     },
   ),
   'PAGE-EMPTY-NULL-CURSORS': () => ({
@@ -191,10 +189,9 @@ export const code: FaultCode = {
     }),
   }),
   'PAGE-DESCENDING': onJson(
-    (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 1,
-    (body) => {
-      (v4Resource(body)!.data as unknown[]).reverse();
-    },
+    (body, ctx) => topLevelPage(body, ctx) !== undefined,
+    // Reversing fewer than two entries changes nothing.
+    (body) => (v4Resource(body)!.data as unknown[]).reverse().length > 1,
   ),
   'PAGE-SIZE-MAX-EXCLUSIVE': refusedPaginate(
     (form) => jsonNumber(form.size) === 100_000,
