@@ -12,7 +12,7 @@
  * - a value combination that is all null is not indexed; no values → the entry covers the ref only.
  */
 import { failpoint } from '../failpoints.js';
-import { compareValues } from './value-order.js';
+import { compareValues, lackingFirstValue } from './value-order.js';
 import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
 import { type Ref, isObjectValue, type Value } from '../values/value.js';
 
@@ -97,6 +97,9 @@ export function entriesFor(definition: IndexDefinition, document: IndexedDocumen
   if (collection === undefined) return [];
   const source = sourceFor(definition, collection);
   if (source === undefined) return [];
+  const first = definition.values[0]?.extractor;
+  if (first?.kind === 'field' && readPath(document, first.path) === undefined && failpoint('ORD-MISSING-AFTER-NULL'))
+    lackingFirstValue.add(document.ref);
   // The faults IDX-NULL-TERMS-INDEXED and IDX-NULL-VALUES-INDEXED keep the all-null rows.
   const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter(
     (r) => !allNull(r) || failpoint('IDX-NULL-TERMS-INDEXED'),

@@ -270,6 +270,9 @@ export function compareColumn(a: Value | undefined, b: Value | undefined, revers
   return reverse && c !== 0 ? -c : c;
 }
 
+/** The refs of documents lacking an index's first covered value, marked only under the fault ORD-MISSING-AFTER-NULL. */
+export const lackingFirstValue = new WeakSet<object>();
+
 // Implements: PAGE-SHAPE-005, ORD-CONTENT-009, ORD-CONTENT-010, ORD-REVERSE-002
 /**
  * Lexicographic order of index tuples `[...coveredValues, ref]`. Column i is reversed when `reverse[i]` is
@@ -278,6 +281,11 @@ export function compareColumn(a: Value | undefined, b: Value | undefined, revers
  */
 export function compareTuples(a: readonly Value[], b: readonly Value[], reverse: readonly boolean[]): number {
   const n = Math.min(a.length, b.length);
+  // The fault ORD-MISSING-AFTER-NULL: of two entries whose first value is null, one whose document lacks it sorts last.
+  if (n > 1 && a[0] === null && b[0] === null && failpoint('ORD-MISSING-AFTER-NULL')) {
+    const lacking = Number(lackingFirstValue.has(a.at(-1) as object)) - Number(lackingFirstValue.has(b.at(-1) as object));
+    if (lacking !== 0) return lacking;
+  }
   // The fault ORD-VALUES-FROM-LAST compares the covered values last to first (the ref still last).
   const fromLast = reverse.length > 1 && failpoint('ORD-VALUES-FROM-LAST');
   for (let k = 0; k < n; k++) {

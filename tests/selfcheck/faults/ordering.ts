@@ -1,7 +1,6 @@
 // The faults of spec/requirements/ordering.md that are code; their rows (ids, titles, what they break) are in ordering.json.
-import { forEachObject, getPath, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
-import { createIndexParams, dropKeys, IndexDefinitions, topLevelPage, unwrapObject } from './lib/index-tracking.js';
-import { RecordMemory, refKey } from './lib/records.js';
+import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
+import { createIndexParams, dropKeys, unwrapObject } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
 import { onExpression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -17,12 +16,6 @@ function indexValueObjects(expression: unknown): JsonObject[] {
     }
   });
   return found;
-}
-
-/** An index's `field` as a path: a name, or steps of names and positions. */
-function fieldPath(field: unknown): (string | number)[] | undefined {
-  if (typeof field === 'string') return [field];
-  return Array.isArray(field) ? field.map((step) => (typeof step === 'string' ? step : Number(String(step)))) : undefined;
 }
 
 /** Gives `reverse: true` to the value objects without `reverse`; answers how many. */
@@ -52,30 +45,6 @@ function reverseTies(data: unknown[]): number {
 }
 
 export const code: FaultCode = {
-  // Entries of one null run whose document lacks the covered field move after those null by other means (an array
-  // holding null): a server that tells a missing value from null. Documents are known from the answers that showed them.
-  'ORD-MISSING-AFTER-NULL': () => {
-    const firstField = new IndexDefinitions((params) =>
-      fieldPath(unwrapObject(Array.isArray(params.values) ? params.values[0] : undefined)?.field),
-    );
-    const documents = new RecordMemory();
-    return {
-      request: firstField.observe,
-      json: (body, ctx) => {
-        if (ctx.status < 300) documents.learn(body);
-        const page = topLevelPage(body, ctx);
-        const path = page === undefined ? undefined : firstField.paged(ctx.original);
-        if (page === undefined || path === undefined) return undefined;
-        const nulls = page.data.filter((entry) => Array.isArray(entry) && entry[0] === null);
-        const lacking = nulls.filter((entry) => getPath(documents.get(refKey((entry as unknown[])[1]) ?? ''), path) === undefined);
-        const reordered = [...nulls.filter((entry) => !lacking.includes(entry)), ...lacking];
-        if (reordered.every((entry, i) => entry === nulls[i])) return undefined;
-        let next = 0;
-        page.data = page.data.map((entry) => (nulls.includes(entry) ? reordered[next++] : entry));
-        return body;
-      },
-    };
-  },
   'ORD-REVERSE-IGNORED': onExpression((expression) =>
     indexValueObjects(expression).reduce((n, value) => n + dropKeys(value, ['reverse']), 0),
   ),

@@ -1,9 +1,9 @@
-// What the index, set, paging and ordering faults need to know about the exchanges they see: the `create_index`
-// params and `paginate` forms of a request, what a fault remembers of the indexes defined in a run, pages, and v4
-// error answers a fault substitutes for a success.
+// What the index, set, paging and ordering faults read of the exchanges they see: the `create_index` params and
+// `paginate` forms of a request, pages, and v4 error answers a fault substitutes for a success. Index definitions and
+// documents are not modelled here: the faults that need them are failpoints of the reference server.
 import type { BufferedResponse, ProxiedRequest } from '../../fault.js';
 import { forEachObject, isJsonObject, type JsonObject } from '../../json-body.js';
-import { topLevelForm, v4Expression, v4Resource, withJsonBody, withStatus } from './rewrites.js';
+import { topLevelForm, v4Resource, withJsonBody, withStatus } from './rewrites.js';
 
 /** A page resource: an object with a `data` array. */
 export type PageResource = JsonObject & { data: unknown[] };
@@ -71,29 +71,6 @@ export function hasCursor(form: JsonObject, which: 'after' | 'before'): boolean 
 export function matchedIndexName(form: JsonObject): string | undefined {
   const set = form.paginate;
   return isJsonObject(set) && 'match' in set ? indexName(set.match) : undefined;
-}
-
-/**
- * What `read` takes from the params of each index a relayed request defines, by name (a later definition of a name
- * replaces the earlier): the index definitions a fault needs, remembered for the run.
- */
-export class IndexDefinitions<T> {
-  private readonly byName = new Map<string, T | undefined>();
-
-  constructor(private readonly read: (params: JsonObject) => T | undefined) {}
-
-  /** A request hook that records every `create_index` of a request and leaves the request as it is. */
-  readonly observe = (request: ProxiedRequest): undefined => {
-    for (const params of createIndexParams(v4Expression(request)))
-      if (typeof params.name === 'string') this.byName.set(params.name, this.read(params));
-    return undefined;
-  };
-
-  /** What was read for the index the request's single `paginate` reads through a plain Match. */
-  paged(request: ProxiedRequest): T | undefined {
-    const forms = paginateForms(v4Expression(request));
-    return forms.length === 1 ? this.byName.get(matchedIndexName(forms[0]!) ?? '') : undefined;
-  }
 }
 
 /** The response a server answering a v4 error would send instead of `response`. */

@@ -1,11 +1,10 @@
-// What the index, set, paging and ordering faults learn from the traffic: create_index params and what a fault
-// remembers of them, paginate forms, pages, and the v4 error a fault substitutes. Inputs are the wire JSON the proxy hands them.
+// What the index, set, paging and ordering faults read of the traffic: create_index params, paginate forms, pages,
+// and the v4 error a fault substitutes. Inputs are the wire JSON the proxy hands them.
 import { describe, expect, it } from 'vitest';
 import type { BufferedResponse, ProxiedRequest } from '../../../selfcheck/fault.js';
 import {
   createIndexParams,
   hasCursor,
-  IndexDefinitions,
   indexName,
   isPage,
   matchedIndexName,
@@ -93,31 +92,6 @@ describe('reading expressions', () => {
     expect(matchedIndexName({ paginate: { match: { index: 'i' }, terms: 'x' } })).toBe('i');
     expect(matchedIndexName({ paginate: { union: [{ match: { index: 'i' } }] } })).toBeUndefined();
     expect(matchedIndexName({ paginate: { documents: { collection: 'c' } } })).toBeUndefined();
-  });
-});
-
-describe('IndexDefinitions', () => {
-  const partitions = () => new IndexDefinitions((params) => params.partitions);
-
-  it('remembers what it reads of each named create_index, at any depth; a later definition of a name replaces the earlier', () => {
-    const indexes = partitions();
-    expect(
-      indexes.observe(v4({ do: [createIndex({ name: 'i', partitions: 2 }), createIndex({ name: 'j', partitions: 3 })] })),
-    ).toBeUndefined();
-    indexes.observe(v4(createIndex({ name: 'i' })));
-    indexes.observe(v4(createIndex({ name: { concat: ['k', ''] }, partitions: 4 })));
-    expect(indexes.paged(v4({ paginate: { match: { index: 'i' } } }))).toBeUndefined();
-    expect(String(indexes.paged(v4({ paginate: { match: { index: 'j' } }, size: 2 })))).toBe('3');
-  });
-
-  it('answers for a lone paginate of a plain match of a v4 query only', () => {
-    const indexes = partitions();
-    indexes.observe(v4(createIndex({ name: 'i', partitions: 2 })));
-    indexes.observe({ ...v4(createIndex({ name: 'q', partitions: 2 })), path: '/query/1' });
-    const form = { paginate: { match: { index: 'i' } } };
-    expect(indexes.paged(v4({ do: [form, form] }))).toBeUndefined();
-    expect(indexes.paged(v4({ paginate: { documents: { collection: 'c' } } }))).toBeUndefined();
-    expect(indexes.paged(v4({ paginate: { match: { index: 'q' } } }))).toBeUndefined();
   });
 });
 
