@@ -86,7 +86,7 @@ function typeOrderMistake(): [OrderedType, OrderedType, 'swap' | 'after'] | unde
 
 /** A type's place in the order, unless a type-order failpoint of the request misplaces it. */
 function typeRank(type: OrderedType): number {
-  const mistake = activeFailpoints() === undefined ? undefined : typeOrderMistake();
+  const mistake = typeOrderMistake();
   if (mistake === undefined) return TYPE_RANK[type];
   const [moved, other, how] = mistake;
   const t = type === 'set' ? 'object' : type;
@@ -143,7 +143,7 @@ const ALL_DIGITS = /^[0-9]+$/;
 function compareIds(a: string, b: string): number {
   const aNum = ALL_DIGITS.test(a);
   const bNum = ALL_DIGITS.test(b);
-  if (aNum && bNum && !failpoint('ORD-REF-IDS-AS-TEXT')) return compareBigints(BigInt(a), BigInt(b)) || compareCodePoints(a, b);
+  if (aNum && bNum) return compareBigints(BigInt(a), BigInt(b)) || compareCodePoints(a, b);
   if (aNum !== bNum) return aNum ? -1 : 1;
   return compareStrings(a, b);
 }
@@ -157,13 +157,11 @@ function compareOptionalRefs(a: Ref | undefined, b: Ref | undefined): number {
 /** Refs by id first, then collection, then scope (DEC-034), as the real service compares document ids. */
 export function compareRefs(a: Ref, b: Ref): number {
   if (a === b) return 0;
-  if (failpoint('ORD-REFS-BY-COLLECTION-FIRST')) return compareOptionalRefs(a.collection, b.collection) || compareIds(a.id, b.id);
   return compareIds(a.id, b.id) || compareOptionalRefs(a.collection, b.collection) || compareOptionalRefs(a.database, b.database);
 }
 
 // Implements: ORD-CONTENT-004
 function compareArrays(a: readonly Value[], b: readonly Value[]): number {
-  if (a.length !== b.length && failpoint('ORD-ARRAYS-BY-LENGTH')) return sign(a.length - b.length);
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const c = compareValues(a[i], b[i]);
@@ -180,7 +178,6 @@ function sortedEntries(o: ObjectValue): [string, Value][] {
 function compareObjects(a: ObjectValue, b: ObjectValue): number {
   const ea = sortedEntries(a);
   const eb = sortedEntries(b);
-  if (ea.length !== eb.length && failpoint('ORD-OBJECTS-BY-KEY-COUNT')) return sign(ea.length - eb.length);
   const n = Math.min(ea.length, eb.length);
   for (let i = 0; i < n; i++) {
     const [ka, va] = ea[i]!;
@@ -202,9 +199,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 // Implements: ORD-CONTENT-001, ORD-CONTENT-002, ORD-TYPE-011
 /** Integers exactly; otherwise both as decimals (an integer converted to the nearest decimal). */
 function compareNumbers(a: bigint | number, b: bigint | number): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint')
-    return failpoint('ORD-INTEGERS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : compareBigints(a, b);
-  if (typeof a === 'number' && typeof b === 'number' && failpoint('ORD-DECIMALS-AS-TEXT')) return compareCodePoints(String(a), String(b));
+  if (typeof a === 'bigint' && typeof b === 'bigint') return compareBigints(a, b);
   return compareDecimals(Number(a), Number(b));
 }
 
@@ -212,13 +207,51 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
   return v instanceof SetRef ? { '@set': v.structure } : v;
 }
 
+/** The order within a type that a self-check fault gives (the server's failpoints ORD-…), or undefined when none is on. */
+function mistakenOrder(a: Value, b: Value, type: OrderedType): number | undefined {
+  switch (type) {
+    case 'integer':
+      return failpoint('ORD-INTEGERS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : undefined;
+    case 'decimal':
+      return failpoint('ORD-DECIMALS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : undefined;
+    case 'string':
+      return failpoint('ORD-STRINGS-BY-CODE-POINT') ? compareCodePoints(a as string, b as string) : undefined;
+    case 'boolean':
+      return a !== b && failpoint('ORD-TRUE-BEFORE-FALSE') ? (a === true ? -1 : 1) : undefined;
+    case 'array': {
+      const [x, y] = [(a as Value[]).length, (b as Value[]).length];
+      return x !== y && failpoint('ORD-ARRAYS-BY-LENGTH') ? sign(x - y) : undefined;
+    }
+    case 'object': {
+      const [x, y] = [Object.keys(a as ObjectValue).length, Object.keys(b as ObjectValue).length];
+      return x !== y && failpoint('ORD-OBJECTS-BY-KEY-COUNT') ? sign(x - y) : undefined;
+    }
+    case 'ref': {
+      const [x, y] = [a as Ref, b as Ref];
+      if (failpoint('ORD-REFS-BY-COLLECTION-FIRST')) return compareOptionalRefs(x.collection, y.collection) || compareIds(x.id, y.id);
+      return failpoint('ORD-REF-IDS-AS-TEXT') ? compareStrings(x.id, y.id) || compareOptionalRefs(x.collection, y.collection) : undefined;
+    }
+    case 'time': {
+      const [x, y] = [(a as Time).epochNanos, (b as Time).epochNanos];
+      return failpoint('ORD-TIMES-AS-TEXT') ? compareCodePoints(formatIsoTime(x), formatIsoTime(y)) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 // Implements: ORD-CONTENT-006, ORD-CONTENT-007, ORD-TYPE-009
 /** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
 export function compareValues(a: Value | undefined, b: Value | undefined): number {
   const ta = orderedTypeOf(a);
   const tb = orderedTypeOf(b);
-  const [ra, rb] = [typeRank(ta), typeRank(tb)];
+  // The self-check's order faults are asked for only when the request turned failpoints on (once per comparison).
+  const faulty = activeFailpoints() !== undefined;
+  const ra = faulty ? typeRank(ta) : TYPE_RANK[ta];
+  const rb = faulty ? typeRank(tb) : TYPE_RANK[tb];
   if (ra !== rb) return ra < rb ? -1 : 1;
+  const mistaken = faulty && ta === tb ? mistakenOrder(a ?? null, b ?? null, ta) : undefined;
+  if (mistaken !== undefined) return mistaken;
   switch (ta) {
     case 'null':
       return 0;
@@ -226,11 +259,9 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case 'decimal':
       return compareNumbers(a as bigint | number, b as bigint | number);
     case 'string':
-      return failpoint('ORD-STRINGS-BY-CODE-POINT')
-        ? compareCodePoints(a as string, b as string)
-        : compareStrings(a as string, b as string);
+      return compareStrings(a as string, b as string);
     case 'boolean':
-      return a === b ? 0 : (a === false) !== failpoint('ORD-TRUE-BEFORE-FALSE') ? -1 : 1;
+      return a === b ? 0 : a === false ? -1 : 1;
     case 'array':
       return compareArrays(a as Value[], b as Value[]);
     case 'object':
@@ -239,8 +270,6 @@ export function compareValues(a: Value | undefined, b: Value | undefined): numbe
     case 'ref':
       return compareRefs(a as Ref, b as Ref);
     case 'time':
-      if (failpoint('ORD-TIMES-AS-TEXT'))
-        return compareCodePoints(formatIsoTime((a as Time).epochNanos), formatIsoTime((b as Time).epochNanos));
       return compareBigints((a as Time).epochNanos, (b as Time).epochNanos);
     case 'date':
       return sign((a as DateValue).epochDays - (b as DateValue).epochDays);
