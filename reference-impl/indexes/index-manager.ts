@@ -269,8 +269,9 @@ export class IndexManager {
       const index = id === undefined ? undefined : this.byIndexId(record.database, id);
       if (!index) continue;
       this.byName.delete(keyOf(record.database, index.name));
-      // The fault IDX-DELETED-ENTRIES-LINGER: a later namesake starts with the deleted index's entries.
-      if (failpoint('IDX-DELETED-ENTRIES-LINGER')) this.lingering.set(keyOf(record.database, index.name), index.entries);
+      // The fault IDX-DELETED-ENTRIES-LINGER: a later namesake of a deleted (not renamed) index starts with its entries.
+      if (!created.has(index.id) && failpoint('IDX-DELETED-ENTRIES-LINGER'))
+        this.lingering.set(keyOf(record.database, index.name), index.entries);
       if (!created.has(index.id) && this.byId.delete(keyOf(record.database, index.id))) this.byDatabase.delete(record.database);
     }
     for (const [id, w] of created) {
