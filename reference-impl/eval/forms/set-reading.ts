@@ -408,8 +408,6 @@ export class SetReader {
   // Implements: SET-MATCH-003, SET-MATCH-004, SET-MATCH-005
   private async match(ctx: EvalContext, indexRef: Value, terms: Value | undefined, position: Position, atTs?: bigint): Promise<OrderedSet> {
     const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
-    if (record.version.fields.active !== true && failpoint('IDX-BUILDING-READ-FAILS'))
-      throw errors.invalidArgument('Index is not active yet.', position);
     const tuple = termTuple(index.definition.terms.length, terms);
     const access = await entryAccess(ctx, record, tuple ?? operandList(terms), position);
     if (tuple === undefined) return new ArraySet([], index.entries.reverse);

@@ -25,6 +25,7 @@ import {
   onResponse,
   records,
   rewriteJson,
+  rewriteResponse,
   schemaRefOf,
   topLevelForm,
   v4Errors,
@@ -302,6 +303,25 @@ export const code: FaultCode = {
     (data) => data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)),
   ),
   'IDX-MVA-IGNORED': onParams(createIndexParams, (params) => columnsOf(params).reduce((n, column) => n + dropKeys(column, ['mva']), 0)),
+  'IDX-BUILDING-READ-FAILS': () => {
+    const building = new Set<string>();
+    return {
+      json: (body, ctx) => {
+        const record = ctx.status < 300 ? v4Resource(body) : undefined;
+        if (record !== undefined && nativeCollectionOf(record) === 'indexes' && typeof record.name === 'string') {
+          if (record.active === false && topLevelForm(ctx.original) === 'create_index') building.add(record.name);
+          if (record.active === true) building.delete(record.name);
+        }
+        return undefined;
+      },
+      response: rewriteResponse(
+        (response, ctx) =>
+          (response.status === 200 || response.status === 404) &&
+          paginateForms(v4Expression(ctx.original)).some((form) => building.has(matchedIndexName(form) ?? '')),
+        (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Index is not active yet.', ['paginate']),
+      ),
+    };
+  },
   'IDX-DELETED-STILL-LISTED': () => {
     const deleted = new Set<string>();
     return {
