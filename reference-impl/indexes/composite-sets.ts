@@ -172,7 +172,14 @@ export class CombinedSet implements OrderedSet {
         yield* this.everyCopy([{ walked: groups[0]!.walked.slice(others), behind: [] }]);
       } else if (chosen !== undefined) {
         const origin = { operand: this.operands[chosen]!, ...(this.trackSources ? { sources: this.groupSources(groups) } : {}) };
-        for (const tuple of groups[chosen]!.walked) {
+        // The faults SET-UNION-DEDUPLICATES, SET-INTERSECTION-DEDUPLICATES and SET-DIFFERENCE-DEDUPLICATES keep one copy.
+        const once =
+          this.kind === 'union'
+            ? failpoint('SET-UNION-DEDUPLICATES')
+            : this.kind === 'intersection'
+              ? failpoint('SET-INTERSECTION-DEDUPLICATES')
+              : failpoint('SET-DIFFERENCE-DEDUPLICATES');
+        for (const tuple of once ? groups[chosen]!.walked.slice(0, 1) : groups[chosen]!.walked) {
           this.origin.set(tuple, origin);
           yield tuple;
         }

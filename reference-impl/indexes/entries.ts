@@ -12,7 +12,7 @@
  * - a value combination that is all null is not indexed; no values → the entry covers the ref only.
  */
 import { failpoint } from '../failpoints.js';
-import { compareValues } from './value-order.js';
+import { compareValues, lackingFirstValue } from './value-order.js';
 import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
 import { type Ref, isObjectValue, type Value } from '../values/value.js';
 
@@ -56,8 +56,8 @@ function flatten(v: Value, out: Value[]): void {
 // Implements: IDX-TERM-003, IDX-VALUE-005, IDX-VALUE-008, ORD-TYPE-009
 function fieldCandidates(v: Value | undefined, mva: boolean, valueColumn: boolean): Value[] {
   if (v === undefined || v === null) return [null];
-  // The fault IDX-ARRAY-VALUE-WHOLE: an array at a value path is covered as one value.
-  if (!mva || (valueColumn && Array.isArray(v) && failpoint('IDX-ARRAY-VALUE-WHOLE'))) return [v];
+  // The faults IDX-ARRAY-VALUE-WHOLE and IDX-ARRAY-TERM-WHOLE: an array at a value or term path is one value.
+  if (!mva || (Array.isArray(v) && (valueColumn ? failpoint('IDX-ARRAY-VALUE-WHOLE') : failpoint('IDX-ARRAY-TERM-WHOLE')))) return [v];
   const out: Value[] = [];
   flatten(v, out);
   return out.length === 0 ? [null] : distinct(out);
@@ -75,7 +75,9 @@ function candidates(document: IndexedDocument, source: IndexSource, column: Term
   const { extractor } = column;
   if (extractor.kind === 'field') return fieldCandidates(readPath(document, extractor.path), column.mva, valueColumn);
   const binding = source.bindings.get(extractor.name);
-  return bindingCandidates(binding ? binding(document) : undefined);
+  const result = binding ? binding(document) : undefined;
+  // The fault IDX-BINDING-ARRAY-WHOLE: an array a term's binding answers is one term.
+  return !valueColumn && Array.isArray(result) && failpoint('IDX-BINDING-ARRAY-WHOLE') ? [result] : bindingCandidates(result);
 }
 
 function product(columns: Value[][]): Value[][] {
@@ -95,6 +97,9 @@ export function entriesFor(definition: IndexDefinition, document: IndexedDocumen
   if (collection === undefined) return [];
   const source = sourceFor(definition, collection);
   if (source === undefined) return [];
+  const first = definition.values[0]?.extractor;
+  if (first?.kind === 'field' && readPath(document, first.path) === undefined && failpoint('ORD-MISSING-AFTER-NULL'))
+    lackingFirstValue.add(document.ref);
   // The faults IDX-NULL-TERMS-INDEXED and IDX-NULL-VALUES-INDEXED keep the all-null rows.
   const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter(
     (r) => !allNull(r) || failpoint('IDX-NULL-TERMS-INDEXED'),

@@ -80,7 +80,8 @@ export interface LiveIndex {
   readonly definition: IndexDefinition;
   /** The record's fields as last committed (unique and permissions may change). */
   fields: ObjectValue;
-  readonly entries: IndexStore;
+  /** Replaced only by the fault IDX-RENAME-REBUILDS. */
+  entries: IndexStore;
   /** False while a background build is running. */
   built: boolean;
   /** Commit timestamp of the index's creation. */
@@ -151,6 +152,8 @@ export class IndexManager {
    */
   private readonly byDatabase = new Map<DatabaseId, readonly LiveIndex[]>();
   private readonly byName = new Map<string, LiveIndex>();
+  /** The entries of deleted indexes by name, kept only by the fault IDX-DELETED-ENTRIES-LINGER. */
+  private readonly lingering = new Map<string, IndexStore>();
   private readonly builds = new Set<Promise<void>>();
 
   constructor(
@@ -250,6 +253,8 @@ export class IndexManager {
       const ref = new Ref(w.id, collectionRefOf(w.collection));
       const before = isLive(w.before) ? documentWithRef(ref, w.before) : undefined;
       const after = isLive(w.after) ? documentWithRef(ref, w.after) : undefined;
+      // The fault IDX-DELETE-NOT-UNINDEXED leaves a deleted document's entries in its indexes.
+      if (w.action === 'delete' && failpoint('IDX-DELETE-NOT-UNINDEXED')) continue;
       for (const index of covering) index.entries.apply(this.entriesOfDocument(index, before), this.entriesOfDocument(index, after));
     }
   }
@@ -264,11 +269,16 @@ export class IndexManager {
       const index = id === undefined ? undefined : this.byIndexId(record.database, id);
       if (!index) continue;
       this.byName.delete(keyOf(record.database, index.name));
+      // The fault IDX-DELETED-ENTRIES-LINGER: a later namesake of a deleted (not renamed) index starts with its entries.
+      if (!created.has(index.id) && failpoint('IDX-DELETED-ENTRIES-LINGER'))
+        this.lingering.set(keyOf(record.database, index.name), index.entries);
       if (!created.has(index.id) && this.byId.delete(keyOf(record.database, index.id))) this.byDatabase.delete(record.database);
     }
     for (const [id, w] of created) {
       const existing = this.byIndexId(record.database, id);
       if (existing) {
+        if (existing.name !== w.id && failpoint('IDX-RENAME-REBUILDS'))
+          existing.entries = new IndexStore(existing.entries.reverse, existing.entries.partitions);
         this.byName.delete(keyOf(record.database, existing.name));
         existing.name = w.id;
         existing.fields = w.after.fields;
@@ -282,7 +292,12 @@ export class IndexManager {
         name: w.id,
         definition,
         fields: w.after.fields,
-        entries: new IndexStore(definition.values.map((v) => v.reverse)),
+        entries:
+          this.lingering.get(keyOf(record.database, w.id)) ??
+          new IndexStore(
+            definition.values.map((v) => v.reverse),
+            definition.partitions,
+          ),
         built: false,
         createdTs: record.ts,
         retired: new Set(),
@@ -437,7 +452,8 @@ export class IndexManager {
       const other = seen.get(k);
       if (other && !other.equals(e.ref)) throw notUnique(index);
       seen.set(k, e.ref);
-      const bound: IndexTuple = [...e.values];
+      // The fault IDX-UNIQUE-TERMS-ONLY checks the terms alone: every entry of the term set conflicts.
+      const bound: IndexTuple = failpoint('IDX-UNIQUE-TERMS-ONLY') ? [] : [...e.values];
       for (const tuple of index.entries.ascending(e.terms, bound)) {
         if (
           compareTuples(

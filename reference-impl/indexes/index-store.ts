@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { QueryError } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { IndexError } from './index-error.js';
 import { compareColumn, compareTuples, compareValues } from './value-order.js';
 import type { IndexEntry } from './entries.js';
@@ -80,7 +81,9 @@ function key(v: Value | undefined): string {
 }
 
 export function termsKey(terms: readonly Value[]): string {
-  return terms.map(valueKey).join('|');
+  // The fault IDX-TERMS-CASE-INSENSITIVE: string terms are kept and looked up in lower case.
+  const fold = failpoint('IDX-TERMS-CASE-INSENSITIVE');
+  return terms.map((t) => valueKey(fold && typeof t === 'string' ? t.toLowerCase() : t)).join('|');
 }
 
 /**
@@ -94,18 +97,30 @@ function tupleOfKey(key: StoredKey): IndexTuple {
   return key instanceof Ref ? [key] : key;
 }
 
+function partitionOf(key: StoredKey, partitions: number): number {
+  const ref = key instanceof Ref ? key : key[key.length - 1];
+  return ref instanceof Ref ? [...ref.id].reduce((sum, c) => sum + c.charCodeAt(0), 0) % partitions : 0;
+}
+
 // Implements: IDX-ATTR-004
 export class IndexStore {
   private readonly sets = new Map<string, BTree<StoredKey, undefined>>();
   private readonly compare: (a: StoredKey, b: StoredKey) => number;
 
-  /** `reverse[i]` is the reverse flag of covered value i. */
-  constructor(readonly reverse: readonly boolean[]) {
+  /** `reverse[i]` is the reverse flag of covered value i; `partitions` matters only to a fault (below). */
+  constructor(
+    readonly reverse: readonly boolean[],
+    readonly partitions = 1,
+  ) {
     // Two bare refs compare as the one-column tuples they stand for; a bound (a cursor) is always a tuple.
-    this.compare = (a, b) =>
+    const inOrder = (a: StoredKey, b: StoredKey): number =>
       a instanceof Ref && b instanceof Ref
         ? compareColumn(a, b, reverse[0] ?? false)
         : compareTuples(tupleOfKey(a), tupleOfKey(b), reverse);
+    // The fault IDX-PARTITIONS-INTERLEAVED keeps each partition (by the ref's id) in order and reads them one after another.
+    this.compare = (a, b) =>
+      (partitions > 1 && failpoint('IDX-PARTITIONS-INTERLEAVED') ? partitionOf(a, partitions) - partitionOf(b, partitions) : 0) ||
+      inOrder(a, b);
   }
 
   // Implements: PAGE-CURSOR-005, PAGE-CURSOR-007

@@ -5,6 +5,7 @@
  * Distinct and filtered sets stream from their operands (`composite-sets.ts`); Join results, `Documents` and
  * native-collection listings are materialised arrays.
  */
+import { failpoint } from '../failpoints.js';
 import { IndexError } from './index-error.js';
 import { pageElement, take, valueKey, type IndexPage, type IndexStore, type IndexTuple } from './index-store.js';
 import { compareTuples } from './value-order.js';
@@ -41,7 +42,9 @@ export function paginateSet(set: OrderedSet, options: SetPageOptions): IndexPage
   if (!Number.isSafeInteger(size) || size < 1) throw new IndexError('invalid argument', 'Page size must be a positive integer.');
   if (before !== undefined || fromEnd) {
     const taken = take(set.descending(before), size + 1);
-    const page: IndexPage = { data: taken.slice(0, size).reverse() };
+    const data = taken.slice(0, size);
+    // The fault ORD-BACKWARD-PAGE-UNREVERSED leaves a backward page of a reversed set in walking order.
+    const page: IndexPage = { data: set.reverse.includes(true) && failpoint('ORD-BACKWARD-PAGE-UNREVERSED') ? data : data.reverse() };
     if (taken.length > size) page.before = taken[size - 1];
     if (before !== undefined) page.after = before;
     return page;

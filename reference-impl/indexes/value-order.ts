@@ -22,6 +22,8 @@
  *   (recursively, a ref with no collection first), then scope database (unscoped first);
  * - times and dates chronologically; false before true; bytes byte by byte, then the shorter first.
  */
+import { formatIsoTime } from '../codec/iso-time.js';
+import { activeFailpoints, failpoint } from '../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
 // Implements: ORD-TYPE-001, ORD-TYPE-002, ORD-TYPE-003, ORD-TYPE-004, ORD-TYPE-005, ORD-TYPE-006, ORD-TYPE-007
@@ -65,6 +67,31 @@ export function orderedTypeOf(v: Value | undefined): OrderedType {
   if (v instanceof SetRef) return 'set';
   if (v instanceof QueryValue) return 'query';
   return 'object';
+}
+
+/** The self-check's type-order faults: two places exchanged, or the first type moved right after the second. */
+function typeOrderMistake(): [OrderedType, OrderedType, 'swap' | 'after'] | undefined {
+  if (failpoint('ORD-STRINGS-AFTER-ARRAYS')) return ['string', 'array', 'swap'];
+  if (failpoint('ORD-ARRAYS-AFTER-OBJECTS')) return ['array', 'object', 'swap'];
+  if (failpoint('ORD-OBJECTS-AFTER-REFS')) return ['object', 'ref', 'swap'];
+  if (failpoint('ORD-REFS-AFTER-TIMES')) return ['ref', 'time', 'swap'];
+  if (failpoint('ORD-TIMES-AFTER-DATES')) return ['time', 'date', 'swap'];
+  if (failpoint('ORD-DATES-AFTER-BOOLEANS')) return ['date', 'boolean', 'swap'];
+  if (failpoint('ORD-DECIMALS-AFTER-NULLS')) return ['decimal', 'null', 'after'];
+  if (failpoint('ORD-DECIMALS-AFTER-STRINGS')) return ['decimal', 'string', 'after'];
+  if (failpoint('ORD-BYTES-AFTER-NULLS')) return ['bytes', 'null', 'after'];
+  if (failpoint('ORD-STRINGS-BEFORE-INTEGERS')) return ['integer', 'string', 'after'];
+  return undefined;
+}
+
+/** A type's place in the order, unless a type-order failpoint of the request misplaces it. */
+function typeRank(type: OrderedType): number {
+  const mistake = typeOrderMistake();
+  if (mistake === undefined) return TYPE_RANK[type];
+  const [moved, other, how] = mistake;
+  const t = type === 'set' ? 'object' : type;
+  if (how === 'after') return t === moved ? TYPE_RANK[other] + 0.5 : TYPE_RANK[t];
+  return TYPE_RANK[t === moved ? other : t === other ? moved : t];
 }
 
 const collator = new Intl.Collator('en', { usage: 'sort', sensitivity: 'variant', numeric: false });
@@ -196,12 +223,51 @@ function objectOf(v: ObjectValue | SetRef): ObjectValue {
   return v instanceof SetRef ? { '@set': v.structure } : v;
 }
 
+/** The order within a type that a self-check fault gives (the server's failpoints ORD-…), or undefined when none is on. */
+function mistakenOrder(a: Value, b: Value, type: OrderedType): number | undefined {
+  switch (type) {
+    case 'integer':
+      return failpoint('ORD-INTEGERS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : undefined;
+    case 'decimal':
+      return failpoint('ORD-DECIMALS-AS-TEXT') ? compareCodePoints(String(a), String(b)) : undefined;
+    case 'string':
+      return failpoint('ORD-STRINGS-BY-CODE-POINT') ? compareCodePoints(a as string, b as string) : undefined;
+    case 'boolean':
+      return a !== b && failpoint('ORD-TRUE-BEFORE-FALSE') ? (a === true ? -1 : 1) : undefined;
+    case 'array': {
+      const [x, y] = [(a as Value[]).length, (b as Value[]).length];
+      return x !== y && failpoint('ORD-ARRAYS-BY-LENGTH') ? sign(x - y) : undefined;
+    }
+    case 'object': {
+      const [x, y] = [Object.keys(a as ObjectValue).length, Object.keys(b as ObjectValue).length];
+      return x !== y && failpoint('ORD-OBJECTS-BY-KEY-COUNT') ? sign(x - y) : undefined;
+    }
+    case 'ref': {
+      const [x, y] = [a as Ref, b as Ref];
+      if (failpoint('ORD-REFS-BY-COLLECTION-FIRST')) return compareOptionalRefs(x.collection, y.collection) || compareIds(x.id, y.id);
+      return failpoint('ORD-REF-IDS-AS-TEXT') ? compareStrings(x.id, y.id) || compareOptionalRefs(x.collection, y.collection) : undefined;
+    }
+    case 'time': {
+      const [x, y] = [(a as Time).epochNanos, (b as Time).epochNanos];
+      return failpoint('ORD-TIMES-AS-TEXT') ? compareCodePoints(formatIsoTime(x), formatIsoTime(y)) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 // Implements: ORD-CONTENT-006, ORD-CONTENT-007, ORD-TYPE-009
 /** The ascending total order over values; `undefined` (a missing value) is the same as null. Returns -1, 0 or 1. */
 export function compareValues(a: Value | undefined, b: Value | undefined, memo?: EqualPairMemo): number {
   const ta = orderedTypeOf(a);
   const tb = orderedTypeOf(b);
-  if (TYPE_RANK[ta] !== TYPE_RANK[tb]) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
+  // The self-check's order faults are asked for only when the request turned failpoints on (once per comparison).
+  const faulty = activeFailpoints() !== undefined;
+  const ra = faulty ? typeRank(ta) : TYPE_RANK[ta];
+  const rb = faulty ? typeRank(tb) : TYPE_RANK[tb];
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  const mistaken = faulty && ta === tb ? mistakenOrder(a ?? null, b ?? null, ta) : undefined;
+  if (mistaken !== undefined) return mistaken;
   switch (ta) {
     case 'null':
       return 0;
@@ -245,8 +311,12 @@ function stableText(expr: unknown): string {
 /** One value column's order: ascending, or flipped when the column is `reverse`. */
 export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
   const c = compareValues(a, b);
+  if (reverse && orderedTypeOf(a) !== orderedTypeOf(b) && failpoint('ORD-REVERSE-KEEPS-TYPE-ORDER')) return c;
   return reverse && c !== 0 ? -c : c;
 }
+
+/** The refs of documents lacking an index's first covered value, marked only under the fault ORD-MISSING-AFTER-NULL. */
+export const lackingFirstValue = new WeakSet<object>();
 
 // Implements: PAGE-SHAPE-005, ORD-CONTENT-009, ORD-CONTENT-010, ORD-REVERSE-002
 /**
@@ -256,7 +326,15 @@ export function compareColumn(a: Value | undefined, b: Value | undefined, revers
  */
 export function compareTuples(a: readonly Value[], b: readonly Value[], reverse: readonly boolean[]): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
+  // The fault ORD-MISSING-AFTER-NULL: of two entries whose first value is null, one whose document lacks it sorts last.
+  if (n > 1 && a[0] === null && b[0] === null && failpoint('ORD-MISSING-AFTER-NULL')) {
+    const lacking = Number(lackingFirstValue.has(a.at(-1) as object)) - Number(lackingFirstValue.has(b.at(-1) as object));
+    if (lacking !== 0) return lacking;
+  }
+  // The fault ORD-VALUES-FROM-LAST compares the covered values last to first (the ref still last).
+  const fromLast = reverse.length > 1 && failpoint('ORD-VALUES-FROM-LAST');
+  for (let k = 0; k < n; k++) {
+    const i = fromLast && k < reverse.length ? reverse.length - 1 - k : k;
     const c = compareColumn(a[i], b[i], reverse[i] ?? false);
     if (c !== 0) return c;
   }

@@ -307,9 +307,15 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     }
   }
   if (location.collection === 'collections') await moveCollectionDocuments(ctx, location, moved, position);
-  followRename(ctx, location, moved);
+  // The fault IDX-RENAME-DROPS-PRIVILEGES leaves role privileges naming a renamed index at its old name.
+  if (location.collection !== 'indexes' || !failpoint('IDX-RENAME-DROPS-PRIVILEGES')) followRename(ctx, location, moved);
   if (location.collection === 'roles') followRoleRename(ctx, location, newName);
-  return renderDocument(moved.ref, await writeDocument(ctx, moved, 'create', fields, existing.hidden, position));
+  const index = location.collection === 'indexes';
+  // The faults IDX-RENAME-REBUILDS (the renamed index is inactive; its entries are dropped by the index manager) and
+  // IDX-RENAME-KEEPS-REF (the answer names the old ref).
+  if (index && failpoint('IDX-RENAME-REBUILDS')) fields = { ...fields, active: false };
+  const written = await writeDocument(ctx, moved, 'create', fields, existing.hidden, position);
+  return renderDocument(index && failpoint('IDX-RENAME-KEEPS-REF') ? location.ref : moved.ref, written);
 }
 
 /** The version an Update or Replace answers: the one written, or under the self-check's failpoints the one it read. */

@@ -1,20 +1,17 @@
 // The faults of spec/requirements/indexes.md that are code; their rows (ids, titles, what they break) are in indexes.json.
-import type { Fault, JsonResponseContext } from '../fault.js';
-import { forEachObject, getPath, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
+import type { BufferedResponse, ExchangeContext, Fault, ProxiedRequest } from '../fault.js';
+import { forEachObject, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   createIndexParams,
+  dropKeys,
+  someObject,
   indexName,
   isPage,
   matchedIndexName,
-  observingDocuments,
-  observingIndexes,
   paginateForms,
   topLevelPage,
   unwrapObject,
   v4ErrorResponse,
-  type FieldPath,
-  type IndexDefinitions,
-  type PageResource,
 } from './lib/index-tracking.js';
 import {
   acceptedModification,
@@ -27,7 +24,6 @@ import {
   onObjects,
   onResponse,
   records,
-  rewriteExpression,
   rewriteJson,
   rewriteResponse,
   schemaRefOf,
@@ -37,7 +33,6 @@ import {
   v4Resource,
   withJsonBody,
   withStatus,
-  onRecords,
   recodeErrors,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -80,33 +75,54 @@ function indexRecords(body: unknown): JsonObject[] {
   return records(body).filter((record) => nativeCollectionOf(record) === 'indexes');
 }
 
-/** The top-level `{"update": {"index": from}, "params": {…name: to…}}` of a request, if it renames an index. */
-function renameOf(expression: unknown): { from: string; to: string } | undefined {
-  if (!isJsonObject(expression)) return undefined;
-  const from = indexName(expression.update);
-  const to = unwrapObject(expression.params)?.name;
-  return from !== undefined && typeof to === 'string' && to !== from ? { from, to } : undefined;
+/** A fault that edits the index params `find` picks in a request (`edit` answers whether or how many changes it made). */
+const onParams = (find: (expression: unknown) => JsonObject[], edit: (params: JsonObject) => boolean | number): Fault['apply'] =>
+  onExpression((expression) => find(expression).reduce((n, params) => n + Number(edit(params)), 0));
+
+/** The term and value objects of index params. */
+function columnsOf(params: JsonObject): JsonObject[] {
+  return (['terms', 'values'] as const)
+    .flatMap((key) => (Array.isArray(params[key]) ? params[key] : []).map(unwrapObject))
+    .filter((column) => column !== undefined);
 }
 
-/** Every name in a `{"delete": {"index": name}}` of an expression. */
-function deletedIndexNames(expression: unknown): string[] {
-  const names: string[] = [];
-  forEachObject(expression, (object) => {
-    const name = indexName(object.delete);
-    if (name !== undefined) names.push(name);
-  });
-  return names;
+/** Whether a request is a top-level `create_index` whose params `holds` of. */
+function createsIndex(request: ProxiedRequest, holds: (params: JsonObject) => boolean): boolean {
+  return topLevelForm(request) === 'create_index' && createIndexParams(v4Expression(request)).some(holds);
 }
 
-/** The source objects of a `source` (a lone collection expression becomes one source object). */
-function sourceObjects(source: unknown): unknown[] {
-  return Array.isArray(source) ? source : [{ object: { collection: source } }];
+/** Gives `key` the value `to` in the index records of an answer where `was` holds of its value; answers how many. */
+function setInIndexRecords(body: unknown, key: string, was: (value: unknown) => boolean, to: unknown): number {
+  const changed = indexRecords(body).filter((record) => was(record[key]));
+  for (const record of changed) record[key] = to;
+  return changed.length;
 }
+
+/** A 201 with the index record the server would have made, answering a refused `create_index`. */
+const fabricatedCreation = (response: BufferedResponse, ctx: ExchangeContext): BufferedResponse =>
+  withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) });
+
+/** Rewrites the data of the page a successful top-level `paginate` answered, when `applies` to it. */
+const onPage = (applies: (data: unknown[]) => boolean, rewrite: (data: unknown[]) => unknown[]): Fault['apply'] =>
+  onJson(
+    (body, ctx) => applies(topLevelPage(body, ctx)?.data ?? []),
+    (body) => {
+      const data = v4Resource(body)!.data as unknown[];
+      data.splice(0, data.length, ...rewrite(data));
+    },
+  );
+
+const isRef = (value: unknown): boolean => isJsonObject(value) && isJsonObject(value['@ref']);
 
 /** True for a source object whose collection is the wildcard `_`. */
 function isWildcardSource(item: unknown): boolean {
   const object = unwrapObject(item);
   return object !== undefined && (object.collection === '_' || object.class === '_');
+}
+
+/** Whether index params have an array source of wildcard and named source objects. */
+function mixesWildcard(params: JsonObject): boolean {
+  return Array.isArray(params.source) && params.source.some(isWildcardSource) && !params.source.every(isWildcardSource);
 }
 
 /** The binding values (`fields` entries) of every source object of every `create_index` in an expression. */
@@ -120,115 +136,42 @@ function bindingHolders(expression: unknown): JsonObject[] {
 
 const READ_WRITE_FORMS = ['get', 'create', 'update', 'replace', 'delete', 'paginate', 'match', 'exists', 'documents', 'insert', 'remove'];
 
-/** True when two JSON values have the same text (both undefined counts as different: nothing to compare). */
-function sameJson(a: unknown, b: unknown): boolean {
-  return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
-}
-
-/**
- * A successful top-level page of `{"match": {"index": name}, "terms": t}` where the index was seen with exactly one
- * term whose document path is known, no values and a single source collection: what the document-ledger faults
- * work on.
- */
-function singleTermLookup(
-  indexes: IndexDefinitions,
-  body: unknown,
-  ctx: JsonResponseContext,
-): { page: PageResource; collection: string; path: FieldPath; term: unknown; viaBinding: boolean } | undefined {
-  const page = topLevelPage(body, ctx);
-  const paged = page === undefined ? undefined : indexes.pagedIndex(ctx.original);
-  if (page === undefined || paged === undefined) return undefined;
-  const { index, form } = paged;
-  const path = index.termPaths.length === 1 ? index.termPaths[0] : undefined;
-  const set = form.paginate as JsonObject;
-  if (path === undefined || index.reverse.length > 0 || index.sourceCollection === undefined || !('terms' in set)) return undefined;
-  const term = Array.isArray(set.terms) && set.terms.length === 1 ? set.terms[0] : set.terms;
-  return { page, collection: index.sourceCollection, path, term, viaBinding: index.termIsBinding[0] === true };
-}
-
-/** Array term values indexed as one value: documents whose term (a field, or a binding when `viaBinding`) holds an array drop out of Match pages. */
-const arrayTermWhole =
-  (viaBinding: boolean): Fault['apply'] =>
-  () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined || lookup.viaBinding !== viaBinding) return undefined;
-        const kept = lookup.page.data.filter((entry) => !Array.isArray(getPath(documents.get(entry)?.record, lookup.path)));
-        if (kept.length === lookup.page.data.length) return undefined;
-        lookup.page.data = kept;
-        return body;
-      },
-    }));
-
 /** Names the SD reserves and the real service accepts (IDX-DEF-009). */
 const SD_RESERVED_INDEX_NAMES = new Set(['events', 'sets', 'self', 'instances']);
 
 const NO_SUCH_INDEX = new Set(['invalid ref', 'instance not found']);
 
 export const code: FaultCode = {
-  'IDX-ARRAY-TERM-WHOLE': arrayTermWhole(false),
-  'IDX-BINDING-ARRAY-WHOLE': arrayTermWhole(true),
   'INDEX-UPDATE-UNCHECKED': () =>
     acceptedModification((body, target) => hasErrorCode(body, 'validation failed') && schemaRefOf(target)?.kind === 'index'),
-  'IDX-ACTIVE-NEVER': onRecords((record) => {
-    if (nativeCollectionOf(record) !== 'indexes' || record.active !== true) return false;
-    record.active = false;
-    return true;
-  }),
+  'IDX-ACTIVE-NEVER': onJson(
+    () => true,
+    (body) => setInIndexRecords(body, 'active', (active) => active === true, false),
+  ),
   'IDX-SMALL-BUILD-ASYNC': onJson(
     (_body, ctx) =>
       ctx.status === 201 &&
       topLevelForm(ctx.original) === 'create_index' &&
       createIndexParams(v4Expression(ctx.original)).every((params) => !('active' in params)),
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (record.active !== true) return n;
-        record.active = false;
-        return n + 1;
-      }, 0),
+    (body) => setInIndexRecords(body, 'active', (active) => active === true, false),
   ),
-  'IDX-UNIQUE-IGNORED': onExpression((expression) =>
-    [...createIndexParams(expression), ...indexUpdateParams(expression)].reduce((n, params) => {
-      if (!('unique' in params)) return n;
-      delete params.unique;
-      return n + 1;
-    }, 0),
+  'IDX-UNIQUE-IGNORED': onParams(
+    (expression) => [...createIndexParams(expression), ...indexUpdateParams(expression)],
+    (params) => dropKeys(params, ['unique']),
   ),
-  'IDX-RESERVED-NAME-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (params.name !== '_') return n;
-      params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-RESERVED-NAME-ACCEPTED': onParams(createIndexParams, (params) => {
+    if (params.name !== '_') return false;
+    params.name = `accepted_underscore_${Math.random().toString(36).slice(2, 8)}`;
+    return true;
+  }),
   'IDX-SD-RESERVED-NAME-WRONG-CODE': onJson(
     (_body, ctx) =>
       ctx.status === 400 &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) => typeof params.name === 'string' && SD_RESERVED_INDEX_NAMES.has(params.name),
-      ),
+      createIndexParams(v4Expression(ctx.original)).some((params) => SD_RESERVED_INDEX_NAMES.has(String(params.name))),
     recodeErrors('validation failed', 'invalid argument'),
   ),
-  'IDX-IMMUTABLE-FIELDS-CHANGED': onExpression((expression) =>
-    indexUpdateParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const field of ['terms', 'values', 'partitions']) {
-        if (field in params) {
-          delete params[field];
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
-  'IDX-SOURCE-CHANGE-ACCEPTED': onExpression((expression) =>
-    indexUpdateParams(expression).reduce((n, params) => {
-      if (!('source' in params)) return n;
-      delete params.source;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-IMMUTABLE-FIELDS-CHANGED': onParams(indexUpdateParams, (params) => dropKeys(params, ['terms', 'values', 'partitions'])),
+  'IDX-SOURCE-CHANGE-ACCEPTED': onParams(indexUpdateParams, (params) => dropKeys(params, ['source'])),
   'IDX-SAME-DEFINITION-REFUSED': onResponse(
     (response, ctx) =>
       response.status === 200 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'terms' in params || 'values' in params),
@@ -251,133 +194,26 @@ export const code: FaultCode = {
       return data.length;
     },
   ),
-  'IDX-ACTIVE-MISSING': onJson(
-    (_body, ctx) => ctx.status === 201 && topLevelForm(ctx.original) === 'create_index',
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (!('active' in record)) return n;
-        delete record.active;
-        return n + 1;
-      }, 0),
-  ),
-  'IDX-SERIALIZED-DROPPED': onJson(
-    () => true,
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (!('serialized' in record)) return n;
-        delete record.serialized;
-        return n + 1;
-      }, 0),
-  ),
-  'IDX-PERMISSIONS-NOT-STORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!('permissions' in params)) return n;
-      delete params.permissions;
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-PARTITIONS-NOT-STORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const partitions = jsonNumber(params.partitions);
-      if (partitions === undefined || partitions < 1 || partitions > 8) return n;
-      delete params.partitions;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-PERMISSIONS-NOT-STORED': onParams(createIndexParams, (params) => dropKeys(params, ['permissions'])),
+  'IDX-PARTITIONS-NOT-STORED': onParams(createIndexParams, (params) => {
+    const partitions = jsonNumber(params.partitions);
+    return partitions !== undefined && partitions >= 1 && partitions <= 8 && dropKeys(params, ['partitions']) > 0;
+  }),
   'IDX-DEFAULT-PARTITIONS-BY-SOURCE': onJson(
     (_body, ctx) =>
       ctx.status === 201 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params),
-      ),
-    (body) =>
-      indexRecords(body).reduce((n, record) => {
-        if (jsonNumber(record.partitions) !== 8) return n;
-        record.partitions = jsonInt(1);
-        return n + 1;
-      }, 0),
+      createsIndex(ctx.original, (params) => Array.isArray(params.source) && !('terms' in params) && !('partitions' in params)),
+    (body) => setInIndexRecords(body, 'partitions', (partitions) => jsonNumber(partitions) === 8, jsonInt(1)),
   ),
-  'IDX-PARTITIONS-INTERLEAVED': () =>
-    observingIndexes((indexes) => ({
-      json: rewriteJson(
-        (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 2 && (indexes.pagedIndex(ctx.original)?.index.partitions ?? 1) > 1,
-        (body) => {
-          const data = v4Resource(body)!.data as unknown[];
-          data.splice(0, data.length, ...data.filter((_, i) => i % 2 === 0), ...data.filter((_, i) => i % 2 === 1));
-        },
-      ),
-    })),
-  'IDX-NAME-GENERATED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if ('name' in params || !('source' in params)) return n;
-      params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-NAME-GENERATED': onParams(createIndexParams, (params) => {
+    if ('name' in params || !('source' in params)) return false;
+    params.name = `index_${Math.random().toString(36).slice(2, 10)}`;
+    return true;
+  }),
   'IDX-CLIENT-CAN-CREATE': onResponse(
     (response, ctx) => response.status === 403 && topLevelForm(ctx.original) === 'create_index',
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0] ?? {}) }),
+    fabricatedCreation,
   ),
-  'IDX-RENAME-KEEPS-REF': onJson(
-    (body, ctx) => ctx.status === 200 && renameOf(v4Expression(ctx.original)) !== undefined && v4Resource(body) !== undefined,
-    (body, ctx) => {
-      v4Resource(body)!.ref = indexRef(renameOf(v4Expression(ctx.original))!.from);
-    },
-  ),
-  'IDX-RENAME-REBUILDS': () => {
-    const renamed = new Set<string>();
-    return {
-      request: (request) => {
-        const rename = renameOf(v4Expression(request));
-        if (rename !== undefined) renamed.add(rename.to);
-        return undefined;
-      },
-      json: rewriteJson(
-        () => renamed.size > 0,
-        (body, ctx) => {
-          let changed = 0;
-          for (const record of indexRecords(body)) {
-            if (typeof record.name === 'string' && renamed.has(record.name) && record.active === true) {
-              record.active = false;
-              changed += 1;
-            }
-          }
-          const page = topLevelPage(body, ctx);
-          const name = page === undefined ? undefined : paginateForms(v4Expression(ctx.original)).map(matchedIndexName)[0];
-          if (page !== undefined && name !== undefined && renamed.has(name) && page.data.length > 0) {
-            page.data.splice(0);
-            delete page.after;
-            delete page.before;
-            changed += 1;
-          }
-          return changed;
-        },
-      ),
-    };
-  },
-  'IDX-RENAME-DROPS-PRIVILEGES': () => {
-    const renamed = new Set<string>();
-    const administrators = new Set<string>();
-    return {
-      request: (request) => {
-        const expression = v4Expression(request);
-        const rename = renameOf(expression);
-        if (rename !== undefined) renamed.add(rename.to);
-        if (rename !== undefined || ['create_index', 'create_role', 'create_collection'].some((form) => expressionUses(request, form)))
-          administrators.add(request.headers.authorization ?? '');
-        return undefined;
-      },
-      response: rewriteResponse(
-        (response, ctx) =>
-          response.status === 200 &&
-          !administrators.has(ctx.original.headers.authorization ?? '') &&
-          paginateForms(v4Expression(ctx.original)).some((form) => renamed.has(matchedIndexName(form) ?? '')),
-        (response) => v4ErrorResponse(response, 403, 'permission denied', 'Insufficient privileges to perform the action.'),
-      ),
-    };
-  },
   'IDX-CREATE-AND-READ-ALLOWED': onResponse(
     (response, ctx) => {
       if (response.status !== 400) return false;
@@ -387,89 +223,39 @@ export const code: FaultCode = {
     },
     (response) => withJsonBody(withStatus(response, 200), { resource: { data: [] } }),
   ),
-  'IDX-DELETED-ENTRIES-LINGER': () => {
-    const sources = new Map<string, unknown>();
-    const deleted = new Map<string, unknown>();
-    return {
-      request: rewriteExpression((expression) => {
-        let changed = 0;
-        for (const params of createIndexParams(expression)) {
-          if (typeof params.name !== 'string') continue;
-          const old = deleted.get(params.name);
-          if (old !== undefined && stringifyJson(old) !== stringifyJson(params.source)) {
-            const current = sourceObjects(params.source);
-            params.source = [
-              ...current,
-              ...sourceObjects(old).filter((item) => !current.some((c) => stringifyJson(c) === stringifyJson(item))),
-            ];
-            changed += 1;
-          }
-          sources.set(params.name, params.source);
-        }
-        for (const name of deletedIndexNames(expression)) {
-          if (sources.has(name)) deleted.set(name, sources.get(name));
-        }
-        return changed;
-      }),
-    };
-  },
-  'IDX-DUPLICATE-SOURCE-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source)) return n;
-      const seen = new Set<string>();
-      const kept = params.source.filter((item) => {
-        const key = stringifyJson(unwrapObject(item)?.collection ?? item);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      if (kept.length === params.source.length) return n;
-      params.source = kept;
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-WILDCARD-IGNORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter((item) => !isWildcardSource(item));
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-WILDCARD-OVERRIDES-NAMED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || !params.source.some(isWildcardSource) || params.source.every(isWildcardSource)) return n;
-      params.source = params.source.filter(isWildcardSource);
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-BINDING-PURITY-UNCHECKED': onExpression((expression) =>
-    bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const binding of Object.values(fields)) {
-        const lambda = isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined;
-        if (lambda === undefined || typeof lambda.lambda !== 'string') continue;
-        let impure = false;
-        forEachObject(lambda.expr, (object) => {
-          if (READ_WRITE_FORMS.some((form) => form in object)) impure = true;
-        });
-        if (!impure) continue;
-        lambda.expr = { var: lambda.lambda };
-        changed += 1;
-      }
-      return n + changed;
-    }, 0),
-  ),
-  'IDX-BINDING-SHAPE-UNCHECKED': onExpression((expression) =>
-    bindingHolders(expression).reduce((n, fields) => {
-      let changed = 0;
-      for (const [key, binding] of Object.entries(fields)) {
-        if (isJsonObject(binding) && isJsonObject(binding.query)) continue;
-        fields[key] = { query: { lambda: 'doc', expr: binding } };
-        changed += 1;
-      }
-      return n + changed;
-    }, 0),
-  ),
+  'IDX-DUPLICATE-SOURCE-ACCEPTED': onParams(createIndexParams, (params) => {
+    if (!Array.isArray(params.source)) return false;
+    const keys = params.source.map((item) => stringifyJson(unwrapObject(item)?.collection ?? item));
+    const kept = params.source.filter((_, i) => keys.indexOf(keys[i]!) === i);
+    if (kept.length === params.source.length) return false;
+    params.source = kept;
+    return true;
+  }),
+  'IDX-WILDCARD-IGNORED': onParams(createIndexParams, (params) => {
+    if (!mixesWildcard(params)) return false;
+    params.source = (params.source as unknown[]).filter((item) => !isWildcardSource(item));
+    return true;
+  }),
+  'IDX-WILDCARD-OVERRIDES-NAMED': onParams(createIndexParams, (params) => {
+    if (!mixesWildcard(params)) return false;
+    params.source = (params.source as unknown[]).filter(isWildcardSource);
+    return true;
+  }),
+  'IDX-BINDING-PURITY-UNCHECKED': onParams(bindingHolders, (fields) => {
+    const impure = Object.values(fields)
+      .map((binding) => (isJsonObject(binding) && isJsonObject(binding.query) ? binding.query : undefined))
+      .filter(
+        (lambda) =>
+          typeof lambda?.lambda === 'string' && someObject(lambda.expr, (object) => READ_WRITE_FORMS.some((form) => form in object)),
+      );
+    for (const lambda of impure) lambda!.expr = { var: lambda!.lambda };
+    return impure.length;
+  }),
+  'IDX-BINDING-SHAPE-UNCHECKED': onParams(bindingHolders, (fields) => {
+    const bare = Object.entries(fields).filter(([, binding]) => !isJsonObject(binding) || !isJsonObject(binding.query));
+    for (const [key, binding] of bare) fields[key] = { query: { lambda: 'doc', expr: binding } };
+    return bare.length;
+  }),
   'IDX-BINDING-ARITY-WRONG-CODE': onJson(
     (_body, ctx) =>
       ctx.status === 400 &&
@@ -481,75 +267,42 @@ export const code: FaultCode = {
       ),
     recodeErrors('validation failed', 'invalid argument'),
   ),
-  'IDX-UNUSED-BINDING-ACCEPTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      const used = new Set(
-        (['terms', 'values'] as const).flatMap((key) =>
-          (Array.isArray(params[key]) ? params[key] : []).map((item) => unwrapObject(item)?.binding),
-        ),
+  'IDX-UNUSED-BINDING-ACCEPTED': onParams(createIndexParams, (params) => {
+    const used = new Set(columnsOf(params).map((column) => column.binding));
+    return (Array.isArray(params.source) ? params.source : []).reduce<number>((n, item) => {
+      const fields = unwrapObject(unwrapObject(item)?.fields) ?? {};
+      return (
+        n +
+        dropKeys(
+          fields,
+          Object.keys(fields).filter((name) => !used.has(name)),
+        )
       );
-      let removed = 0;
-      for (const item of Array.isArray(params.source) ? params.source : []) {
-        const fields = unwrapObject(unwrapObject(item)?.fields);
-        for (const name of Object.keys(fields ?? {})) {
-          if (used.has(name)) continue;
-          delete fields![name];
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
+    }, 0);
+  }),
   'IDX-MIXED-WILDCARD-ACCEPTED': onResponse(
     (response, ctx) =>
       response.status === 400 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some(
-        (params) =>
-          Array.isArray(params.source) &&
-          params.source.some(isWildcardSource) &&
-          !params.source.every(isWildcardSource) &&
-          params.source.every((item) => unwrapObject(item)?.fields === undefined),
+      createsIndex(
+        ctx.original,
+        (params) => mixesWildcard(params) && (params.source as unknown[]).every((item) => unwrapObject(item)?.fields === undefined),
       ),
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
+    fabricatedCreation,
   ),
   'IDX-NULL-TERMS-UNINDEXED': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length < 2 || !object.terms.includes(null)) return false;
     object.terms = object.terms.map((term) => (term === null ? '\u0000no-such-term' : term));
     return true;
   }),
-  'IDX-REF-ENTRIES-WRAPPED': onJson(
-    (body, ctx) => {
-      const page = topLevelPage(body, ctx);
-      return page !== undefined && page.data.length > 0 && page.data.every((entry) => isJsonObject(entry) && '@ref' in entry);
-    },
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(0, data.length, ...data.map((entry) => [entry]));
-    },
+  'IDX-REF-ENTRIES-WRAPPED': onPage(
+    (data) => data.length > 0 && data.every((entry) => isJsonObject(entry) && '@ref' in entry),
+    (data) => data.map((entry) => [entry]),
   ),
-  'IDX-MISSING-VALUE-OMITTED': onJson(
-    (body, ctx) => topLevelPage(body, ctx)?.data.some((entry) => Array.isArray(entry) && entry.includes(null)) ?? false,
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(0, data.length, ...data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)));
-    },
+  'IDX-MISSING-VALUE-OMITTED': onPage(
+    (data) => data.some((entry) => Array.isArray(entry) && entry.includes(null)),
+    (data) => data.map((entry) => (Array.isArray(entry) ? entry.filter((value) => value !== null) : entry)),
   ),
-  'IDX-MVA-IGNORED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      let removed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || !('mva' in column)) continue;
-          delete column.mva;
-          removed += 1;
-        }
-      }
-      return n + removed;
-    }, 0),
-  ),
+  'IDX-MVA-IGNORED': onParams(createIndexParams, (params) => columnsOf(params).reduce((n, column) => n + dropKeys(column, ['mva']), 0)),
   'IDX-BUILDING-READ-FAILS': () => {
     const building = new Set<string>();
     return {
@@ -573,7 +326,10 @@ export const code: FaultCode = {
     const deleted = new Set<string>();
     return {
       request: (request) => {
-        for (const name of deletedIndexNames(v4Expression(request))) deleted.add(name);
+        forEachObject(v4Expression(request), (object) => {
+          const name = indexName(object.delete);
+          if (name !== undefined) deleted.add(name);
+        });
         return undefined;
       },
       json: rewriteJson(
@@ -599,136 +355,49 @@ export const code: FaultCode = {
     (_body, ctx) => ctx.status === 400 && indexUpdateParams(v4Expression(ctx.original)).some((params) => 'unique' in params),
     recodeErrors('validation failed', 'instance not unique'),
   ),
-  'IDX-SOURCE-FIRST-ONLY': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!Array.isArray(params.source) || params.source.length < 2) return n;
-      params.source = params.source.slice(0, 1);
-      return n + 1;
-    }, 0),
-  ),
-  'IDX-BINDING-READ-AS-FIELD': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      let changed = 0;
-      for (const key of ['terms', 'values']) {
-        for (const item of Array.isArray(params[key]) ? params[key] : []) {
-          const column = unwrapObject(item);
-          if (column === undefined || typeof column.binding !== 'string') continue;
-          column.field = ['data', column.binding];
-          delete column.binding;
-          changed += 1;
-        }
-      }
-      return n + changed;
-    }, 0),
-  ),
+  'IDX-SOURCE-FIRST-ONLY': onParams(createIndexParams, (params) => {
+    if (!Array.isArray(params.source) || params.source.length < 2) return false;
+    params.source = params.source.slice(0, 1);
+    return true;
+  }),
+  'IDX-BINDING-READ-AS-FIELD': onParams(createIndexParams, (params) => {
+    const read = columnsOf(params).filter((column) => typeof column.binding === 'string');
+    for (const column of read) {
+      column.field = ['data', column.binding];
+      delete column.binding;
+    }
+    return read.length;
+  }),
   'IDX-REF-TERM-BY-ID': onObjects((object) => {
-    const ref = 'match' in object && isJsonObject(object.terms) && isJsonObject(object.terms['@ref']) ? object.terms['@ref'] : undefined;
+    const ref = 'match' in object && isRef(object.terms) ? ((object.terms as JsonObject)['@ref'] as JsonObject) : undefined;
     if (ref === undefined || typeof ref.id !== 'string') return false;
     object.terms = ref.id;
     return true;
   }),
-  'IDX-REF-VALUE-AS-ID': onJson(
-    (body, ctx) =>
-      topLevelPage(body, ctx)?.data.some(
-        (entry) => Array.isArray(entry) && entry.some((value) => isJsonObject(value) && isJsonObject(value['@ref'])),
-      ) ?? false,
-    (body) => {
-      const data = v4Resource(body)!.data as unknown[];
-      data.splice(
-        0,
-        data.length,
-        ...data.map((entry) =>
-          Array.isArray(entry)
-            ? entry.map((value) => (isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'].id : value))
-            : entry,
-        ),
-      );
-    },
+  'IDX-REF-VALUE-AS-ID': onPage(
+    (data) => data.some((entry) => Array.isArray(entry) && entry.some(isRef)),
+    (data) =>
+      data.map((entry) =>
+        Array.isArray(entry) ? entry.map((value) => (isRef(value) ? ((value as JsonObject)['@ref'] as JsonObject).id : value)) : entry,
+      ),
   ),
   'IDX-UNIQUE-OVER-EXISTING-REJECTED': onResponse(
-    (response, ctx) =>
-      response.status === 201 &&
-      topLevelForm(ctx.original) === 'create_index' &&
-      createIndexParams(v4Expression(ctx.original)).some((params) => params.unique === true && params.active !== true),
+    (response, ctx) => response.status === 201 && createsIndex(ctx.original, (params) => params.unique === true && params.active !== true),
     (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create_index']),
   ),
-  'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse(
-    (response, ctx) => {
-      if (response.status !== 400) return false;
-      const expression = v4Expression(ctx.original);
-      const collections = new Set<unknown>();
-      forEachObject(expression, (object) => {
-        const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
-        if (params !== undefined) collections.add(params.name);
-      });
-      return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
-    },
-    (response, ctx) =>
-      withJsonBody(withStatus(response, 201), { resource: fabricatedIndexRecord(createIndexParams(v4Expression(ctx.original))[0]!) }),
-  ),
-  'IDX-DELETE-NOT-UNINDEXED': () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined) return undefined;
-        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-        const stale = documents
-          .deleted(lookup.collection)
-          .filter((doc) => !listed.has(stringifyJson(doc.ref)) && sameJson(getPath(doc.record, lookup.path), lookup.term));
-        if (stale.length === 0) return undefined;
-        lookup.page.data.push(...stale.map((doc) => doc.ref));
-        return body;
-      },
-    })),
-  'IDX-UNIQUE-TERMS-ONLY': () =>
-    observingDocuments((indexes, documents) => ({
-      response: rewriteResponse(
-        (response, ctx) => {
-          if (response.status !== 201 || topLevelForm(ctx.original) !== 'create') return false;
-          const created = v4Resource(bodyJson(response));
-          const doc = created === undefined ? undefined : documents.get(created.ref);
-          if (doc === undefined) return false;
-          return indexes
-            .all()
-            .some(
-              (index) =>
-                index.unique &&
-                index.reverse.length > 0 &&
-                index.sourceCollection === doc.collection &&
-                index.termPaths.length > 0 &&
-                index.termPaths.every((path) => path !== undefined) &&
-                documents
-                  .live(doc.collection)
-                  .some(
-                    (other) =>
-                      other !== doc && index.termPaths.every((path) => sameJson(getPath(other.record, path!), getPath(doc.record, path!))),
-                  ),
-            );
-        },
-        (response) => v4ErrorResponse(response, 400, 'instance not unique', 'document is not unique.', ['create']),
-      ),
-    })),
-  'IDX-TERMS-CASE-INSENSITIVE': () =>
-    observingDocuments((indexes, documents) => ({
-      json: (body, ctx) => {
-        const lookup = singleTermLookup(indexes, body, ctx);
-        if (lookup === undefined || typeof lookup.term !== 'string') return undefined;
-        const term = lookup.term.toLowerCase();
-        const listed = new Set(lookup.page.data.map((entry) => stringifyJson(entry)));
-        const extra = documents.live(lookup.collection).filter((doc) => {
-          const value = getPath(doc.record, lookup.path);
-          return typeof value === 'string' && value !== lookup.term && value.toLowerCase() === term && !listed.has(stringifyJson(doc.ref));
-        });
-        if (extra.length === 0) return undefined;
-        lookup.page.data.push(...extra.map((doc) => doc.ref));
-        return body;
-      },
-    })),
-  'IDX-SINGLE-SOURCE-UNRESTRICTED': onExpression((expression) =>
-    createIndexParams(expression).reduce((n, params) => {
-      if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return n;
-      params.source = [{ object: { collection: '_' } }];
-      return n + 1;
-    }, 0),
-  ),
+  'IDX-COLLECTION-AND-INDEX-ALLOWED': onResponse((response, ctx) => {
+    if (response.status !== 400) return false;
+    const expression = v4Expression(ctx.original);
+    const collections = new Set<unknown>();
+    forEachObject(expression, (object) => {
+      const params = 'create_collection' in object ? unwrapObject(object.create_collection) : undefined;
+      if (params !== undefined) collections.add(params.name);
+    });
+    return createIndexParams(expression).some((params) => isJsonObject(params.source) && collections.has(params.source.collection));
+  }, fabricatedCreation),
+  'IDX-SINGLE-SOURCE-UNRESTRICTED': onParams(createIndexParams, (params) => {
+    if (!isJsonObject(params.source) || typeof params.source.collection !== 'string') return false;
+    params.source = [{ object: { collection: '_' } }];
+    return true;
+  }),
 };

@@ -1,9 +1,9 @@
 // The faults of spec/requirements/paging.md that are code; their rows (ids, titles, what they break) are in paging.json.
-import type { FaultHooks, ProxiedRequest } from '../fault.js';
+import type { Fault, FaultHooks, ProxiedRequest } from '../fault.js';
 import { forEachObject, isJsonInteger, isJsonObject, jsonInt, jsonNumber, stringifyJson, type JsonObject } from '../json-body.js';
 import { hasCursor, isPage, paginateForms, topLevelPage, unwrapObject, v4ErrorResponse } from './lib/index-tracking.js';
 import { isRefEntry, pageAnswer } from './lib/pages.js';
-import { editObjects, expressionUses, onExpression, onJson, onResponse, topLevelForm, v4Expression, v4Resource } from './lib/rewrites.js';
+import { expressionUses, onExpression, onJson, onObjects, onResponse, topLevelForm, v4Expression, v4Resource } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The cursor (`after` or `before`) a `paginate` form was sent with, when it is an array. */
@@ -20,10 +20,16 @@ function nullCursor(form: JsonObject, which: 'after' | 'before'): boolean {
   return (which in form && form[which] === null) || (cursor !== undefined && which in cursor && cursor[which] === null);
 }
 
-/** True when the request's top-level form is a `paginate` (not a Map or Select over one). */
-function isTopLevelPaginate(request: ProxiedRequest): boolean {
-  return topLevelForm(request) === 'paginate';
-}
+/** A fault that edits every `paginate` form of a request (`edit` answers whether it changed the form). */
+const onForms = (edit: (form: JsonObject) => boolean): Fault['apply'] =>
+  onExpression((expression) => paginateForms(expression).filter(edit).length);
+
+/** A fault answering a successful `paginate` that `holds` of with 400 `invalid argument` (`description`, at `position`). */
+const refusedPaginate = (holds: (form: JsonObject) => boolean, description: string, position: string): Fault['apply'] =>
+  onResponse(
+    (response, ctx) => response.status === 200 && paginateForms(v4Expression(ctx.original)).some(holds),
+    (response) => v4ErrorResponse(response, 400, 'invalid argument', description, [position]),
+  );
 
 /** True for a cursor element written as a `{"@ref": …}` literal. */
 function isRefLiteral(value: unknown): boolean {
@@ -46,7 +52,7 @@ function offsetCursorHooks(): FaultHooks {
   return {
     request: (request) => {
       const expression = v4Expression(request);
-      if (!isJsonObject(expression) || !isTopLevelPaginate(request) || hasCursor(expression, 'before') || 'ts' in expression)
+      if (!isJsonObject(expression) || topLevelForm(request) !== 'paginate' || hasCursor(expression, 'before') || 'ts' in expression)
         return undefined;
       const cursor = afterCursor(expression);
       const skip = cursor === undefined ? undefined : offsets.get(keyOf(expression.paginate, cursor));
@@ -74,88 +80,35 @@ function offsetCursorHooks(): FaultHooks {
 }
 
 export const code: FaultCode = {
-  'PAGE-DROPS-LAST': onJson(
-    (body, ctx) => expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)) && (v4Resource(body)!.data as unknown[]).length > 0,
-    (body) => {
-      (v4Resource(body)!.data as unknown[]).pop();
-    },
-  ),
-  'PAGE-AFTER-EXCLUSIVE': onJson(
-    (body, ctx) =>
-      paginateForms(v4Expression(ctx.original)).some((form) => 'after' in form || (isJsonObject(form.cursor) && 'after' in form.cursor)) &&
-      isPage(v4Resource(body)) &&
-      (v4Resource(body)!.data as unknown[]).length > 0,
-    (body) => {
-      (v4Resource(body)!.data as unknown[]).shift();
-    },
-  ),
-  'PAGE-AFTER-MISSING': onJson(
-    (body) => isPage(v4Resource(body)) && 'after' in v4Resource(body)!,
-    (body) => {
-      delete v4Resource(body)!.after;
-    },
-  ),
-  'PAGE-BEFORE-ON-FIRST-PAGE': onJson(
-    (body, ctx) => {
-      const forms = paginateForms(v4Expression(ctx.original));
-      const resource = v4Resource(body);
-      return (
-        forms.length > 0 &&
-        forms.every((form) => !('after' in form) && !('before' in form) && !('cursor' in form)) &&
-        isPage(resource) &&
-        resource.data.length > 0 &&
-        !('before' in resource)
-      );
-    },
-    (body) => {
-      const resource = v4Resource(body)!;
-      const first = (resource.data as unknown[])[0];
-      resource.before = Array.isArray(first) ? first : [first];
-    },
-  ),
-  'PAGE-DEFAULT-SIZE-16': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      if ('size' in form) return n;
-      form.size = jsonInt(16);
-      return n + 1;
-    }, 0),
-  ),
-  'PAGE-SIZE-UNCHECKED': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      if (!('size' in form) || isJsonInteger(form.size)) return n;
-      form.size = jsonInt(64);
-      return n + 1;
-    }, 0),
-  ),
-  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      const cursor = unwrapObject(form.cursor);
-      if (!isJsonObject(cursor)) return n;
-      const keys = Object.keys(cursor);
-      if (keys.length === 1 && (keys[0] === 'after' || keys[0] === 'before')) return n;
-      const side = keys.find((k) => k === 'after' || k === 'before');
-      form.cursor = side === undefined ? null : { object: { [side]: cursor[side]! } };
-      return n + 1;
-    }, 0),
-  ),
-  'PAGE-SIZE-ZERO-REFUSED': onResponse(
-    (response, ctx) =>
-      response.status === 200 &&
-      paginateForms(v4Expression(ctx.original)).some((form) => {
-        const size = jsonNumber(form.size);
-        return size !== undefined && size < 1;
-      }),
-    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be at least 1.', ['size']),
-  ),
+  'PAGE-DROPS-LAST': () => ({ json: pageAnswer((page) => page.data.splice(-1).length) }),
+  'PAGE-AFTER-EXCLUSIVE': () => ({
+    json: pageAnswer((page, forms) => forms.some((form) => hasCursor(form, 'after')) && page.data.splice(0, 1).length > 0),
+  }),
+  'PAGE-BEFORE-ON-FIRST-PAGE': () => ({
+    json: pageAnswer((page, forms) => {
+      if (forms.some((form) => 'after' in form || 'before' in form || 'cursor' in form) || page.data.length === 0 || 'before' in page)
+        return false;
+      page.before = Array.isArray(page.data[0]) ? page.data[0] : [page.data[0]];
+      return true;
+    }),
+  }),
+  'PAGE-SIZE-UNCHECKED': onForms((form) => {
+    if (!('size' in form) || isJsonInteger(form.size)) return false;
+    form.size = jsonInt(64);
+    return true;
+  }),
+  'PAGE-CURSOR-EXTRA-KEYS-IGNORED': onForms((form) => {
+    const cursor = unwrapObject(form.cursor);
+    const sides = Object.keys(cursor ?? {}).filter((key) => key === 'after' || key === 'before');
+    if (cursor === undefined || (sides.length === 1 && Object.keys(cursor).length === 1)) return false;
+    form.cursor = sides[0] === undefined ? null : { object: { [sides[0]]: cursor[sides[0]]! } };
+    return true;
+  }),
+  'PAGE-SIZE-ZERO-REFUSED': refusedPaginate((form) => (jsonNumber(form.size) ?? 1) < 1, 'Page size must be at least 1.', 'size'),
   'PAGE-MAP-REVERSED': onJson(
-    (body, ctx) =>
-      expressionUses(ctx.original, 'map') &&
-      expressionUses(ctx.original, 'paginate') &&
-      isPage(v4Resource(body)) &&
-      (v4Resource(body)!.data as unknown[]).length > 1,
-    (body) => {
-      (v4Resource(body)!.data as unknown[]).reverse();
-    },
+    (body, ctx) => expressionUses(ctx.original, 'map') && expressionUses(ctx.original, 'paginate') && isPage(v4Resource(body)),
+    // Reversing fewer than two entries changes nothing.
+    (body) => (v4Resource(body)!.data as unknown[]).reverse().length > 1,
   ),
   'PAGE-BEFORE-INCLUSIVE': () => ({
     json: pageAnswer((page, forms) => {
@@ -165,34 +118,19 @@ export const code: FaultCode = {
       return true;
     }),
   }),
-  'PAGE-BEFORE-MISSING': () => ({
-    json: pageAnswer((page) => {
-      if (!('before' in page)) return false;
-      delete page.before;
-      return true;
-    }),
-  }),
   'PAGE-CURSOR-WITHOUT-REF': () => ({
     json: pageAnswer((page) => {
-      let changed = 0;
-      for (const which of ['after', 'before'] as const) {
-        const cursor = page[which];
-        if (Array.isArray(cursor) && cursor.length > 1 && isRefEntry(cursor[cursor.length - 1])) {
-          cursor.pop();
-          changed += 1;
-        }
-      }
-      return changed;
+      const cursors = [page.after, page.before].filter((c) => Array.isArray(c) && c.length > 1 && isRefEntry(c.at(-1))) as unknown[][];
+      for (const cursor of cursors) cursor.pop();
+      return cursors.length;
     }),
   }),
-  'PAGE-SIZE-OFF-BY-ONE': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      const size = jsonNumber(form.size);
-      if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return n;
-      form.size = jsonInt(size + 1);
-      return n + 1;
-    }, 0),
-  ),
+  'PAGE-SIZE-OFF-BY-ONE': onForms((form) => {
+    const size = jsonNumber(form.size);
+    if (!isJsonInteger(form.size) || size === undefined || size < 1 || size >= 100_000) return false;
+    form.size = jsonInt(size + 1);
+    return true;
+  }),
   'PAGE-MAP-TWICE': onExpression((expression) => {
     // Collected first: the wrapped map is itself a map over a paginate and must not be wrapped again.
     const maps: JsonObject[] = [];
@@ -202,41 +140,28 @@ export const code: FaultCode = {
     for (const object of maps) object.collection = { map: object.map, collection: object.collection };
     return maps.length;
   }),
-  'PAGE-FILTER-INVERTED': onExpression((expression) => {
-    return editObjects(expression, (object) => {
-      const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
-      if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return false;
-      lambda.expr = { not: lambda.expr };
-      return true;
-    });
+  'PAGE-FILTER-INVERTED': onObjects((object) => {
+    const lambda = 'filter' in object && 'collection' in object ? object.filter : undefined;
+    if (!isJsonObject(lambda) || !('lambda' in lambda) || !('expr' in lambda)) return false;
+    lambda.expr = { not: lambda.expr };
+    return true;
   }),
   'PAGE-OFFSET-CURSORS': offsetCursorHooks,
-  'PAGE-REF-LITERAL-CURSOR-REJECTED': onResponse(
-    (response, ctx) =>
-      response.status === 200 &&
-      paginateForms(v4Expression(ctx.original)).some((form) =>
-        (['after', 'before'] as const).some((which) => {
-          const cursor = form[which] ?? (isJsonObject(form.cursor) ? form.cursor[which] : undefined);
-          return Array.isArray(cursor) && cursor.some(isRefLiteral);
-        }),
-      ),
-    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Cursor refs must be written as Ref expressions.', ['after']),
+  'PAGE-REF-LITERAL-CURSOR-REJECTED': refusedPaginate(
+    (form) => (['after', 'before'] as const).some((which) => requestCursor(form, which)?.some(isRefLiteral) ?? false),
+    'Cursor refs must be written as Ref expressions.',
+    'after',
   ),
-  'PAGE-PARTIAL-CURSOR-IGNORED': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      const cursor = form.after;
-      if (!Array.isArray(cursor) || cursor.length === 0 || cursor.some(isRefLiteral)) return n;
-      delete form.after;
-      return n + 1;
-    }, 0),
-  ),
-  'PAGE-MAP-PARAMS-SWAPPED': onExpression((expression) => {
-    return editObjects(expression, (object) => {
-      const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
-      if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return false;
-      lambda.lambda.reverse();
-      return true;
-    });
+  'PAGE-PARTIAL-CURSOR-IGNORED': onForms((form) => {
+    if (!Array.isArray(form.after) || form.after.length === 0 || form.after.some(isRefLiteral)) return false;
+    delete form.after;
+    return true;
+  }),
+  'PAGE-MAP-PARAMS-SWAPPED': onObjects((object) => {
+    const lambda = 'map' in object && 'collection' in object ? object.map : undefined;
+    if (!isJsonObject(lambda) || !Array.isArray(lambda.lambda) || lambda.lambda.length < 2) return false;
+    lambda.lambda.reverse();
+    return true;
   }),
   'PAGE-SELECT-DATA-GIVES-PAGE': onJson(
     (body, ctx) =>
@@ -246,15 +171,13 @@ export const code: FaultCode = {
       isJsonObject(body) &&
       Array.isArray(body.resource),
     (body) => {
-      const holder = body as JsonObject;
-      holder.resource = { data: holder.resource };
+      (body as JsonObject).resource = { data: (body as JsonObject).resource };
     },
   ),
   'PAGE-BARE-ARRAY': onJson(
     (body, ctx) => topLevelPage(body, ctx) !== undefined,
     (body) => {
-      const holder = body as JsonObject;
-      holder.resource = (holder.resource as JsonObject).data;
+      (body as JsonObject).resource = v4Resource(body)!.data;
     },
   ),
   'PAGE-EMPTY-NULL-CURSORS': () => ({
@@ -266,30 +189,23 @@ export const code: FaultCode = {
     }),
   }),
   'PAGE-DESCENDING': onJson(
-    (body, ctx) => (topLevelPage(body, ctx)?.data.length ?? 0) > 1,
-    (body) => {
-      (v4Resource(body)!.data as unknown[]).reverse();
-    },
+    (body, ctx) => topLevelPage(body, ctx) !== undefined,
+    // Reversing fewer than two entries changes nothing.
+    (body) => (v4Resource(body)!.data as unknown[]).reverse().length > 1,
   ),
-  'PAGE-SIZE-MAX-EXCLUSIVE': onResponse(
-    (response, ctx) =>
-      response.status === 200 && paginateForms(v4Expression(ctx.original)).some((form) => jsonNumber(form.size) === 100_000),
-    (response) => v4ErrorResponse(response, 400, 'invalid argument', 'Page size must be between 1 and 100000 (exclusive).', ['size']),
+  'PAGE-SIZE-MAX-EXCLUSIVE': refusedPaginate(
+    (form) => jsonNumber(form.size) === 100_000,
+    'Page size must be between 1 and 100000 (exclusive).',
+    'size',
   ),
-  'PAGE-AFTER-NULL-IS-FIRST-PAGE': onExpression((expression) =>
-    paginateForms(expression).reduce((n, form) => {
-      if (!nullCursor(form, 'after')) return n;
-      delete form.after;
-      if ('cursor' in form) form.cursor = null;
-      return n + 1;
-    }, 0),
-  ),
+  'PAGE-AFTER-NULL-IS-FIRST-PAGE': onForms((form) => {
+    if (!nullCursor(form, 'after')) return false;
+    delete form.after;
+    if ('cursor' in form) form.cursor = null;
+    return true;
+  }),
   'PAGE-BEFORE-NULL-NOT-ECHOED': () => ({
-    json: pageAnswer((page, forms) => {
-      if (!forms.some((form) => nullCursor(form, 'before')) || !('after' in page)) return false;
-      delete page.after;
-      return true;
-    }),
+    json: pageAnswer((page, forms) => forms.some((form) => nullCursor(form, 'before')) && 'after' in page && delete page.after),
   }),
   'PAGE-CURSOR-ECHOED-BARE': () => ({
     json: pageAnswer((page, forms) => {

@@ -1,7 +1,8 @@
 // The faults of spec/requirements/sets.md that are code; their rows (ids, titles, what they break) are in sets.json.
-import type { FaultHooks, ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
-import { indexName, isPage, paginateForms, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
+import type { ProxiedRequest } from '../fault.js';
+import { isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
+import { indexName, isPage, paginateForms, someObject, topLevelPage, v4ErrorResponse } from './lib/index-tracking.js';
+import { topLevel } from './lib/records.js';
 import {
   bodyJson,
   expressionUses,
@@ -11,11 +12,9 @@ import {
   replaceObject,
   rewriteJson,
   topLevelForm,
-  v4Errors,
   v4Expression,
   v4Resource,
 } from './lib/rewrites.js';
-import { isArrayCombination, isCombination, rewriteObjects } from './lib/sets.js';
 import type { FaultCode } from './lib/table.js';
 
 /** Rewrites the data of pages answering a `paginate` whose expression uses `form`. */
@@ -49,12 +48,6 @@ function termlessMatch(form: JsonObject): boolean {
   return isJsonObject(set) && indexName(set.match) !== undefined && !('terms' in set);
 }
 
-/** True when the top-level expression is an `equals` of operands at least one of which holds a Match. */
-function isSetEquality(request: ProxiedRequest): boolean {
-  const expression = v4Expression(request);
-  return isJsonObject(expression) && Array.isArray(expression.equals) && expressionUses(request, 'match');
-}
-
 /** Keys of the v4 expressions that build a set (and the `@set` tag of a set sent back as a value). */
 const SET_EXPRESSIONS = ['match', 'union', 'intersection', 'difference', 'distinct', 'join', 'documents', '@set'];
 
@@ -66,26 +59,8 @@ function topLevelSetArgument(request: ProxiedRequest, form: 'get' | 'exists'): b
   return isJsonObject(argument) && SET_EXPRESSIONS.some((key) => key in argument);
 }
 
-/** Wraps every `{name: …}` combination of sets a `paginate` reads in a Distinct: a server that keeps one copy of each element. */
-function deduplicatedCombination(name: string): FaultHooks['request'] {
-  return rewriteObjects(
-    (object) => 'paginate' in object,
-    (form) => {
-      const found: JsonObject[] = [];
-      forEachObject(form.paginate, (object) => {
-        if (isCombination(name)(object) && !isArrayCombination(name)(object)) found.push(object);
-      });
-      for (const object of found) replaceObject(object, { distinct: { ...object } });
-      return found.length > 0;
-    },
-  );
-}
-
 export const code: FaultCode = {
-  'SET-TAG-DROPPED': onJson(
-    () => true,
-    (body) => unwrapSets(body),
-  ),
+  'SET-TAG-DROPPED': onJson(() => true, unwrapSets),
   'SET-MATCH-ONE-ELEMENT-ARRAY': onObjects((object) => {
     if (!('match' in object) || !Array.isArray(object.terms) || object.terms.length !== 1) return false;
     const [term] = object.terms;
@@ -111,14 +86,9 @@ export const code: FaultCode = {
   }),
   'SET-DOCUMENTS-DROPS-FIRST': () => ({ json: pageOf('documents', (data) => data.length > 0 && data.shift() !== undefined) }),
   'SET-MATCH-TERMS-REVERSED': onObjects((object) => {
-    if (
-      !('match' in object) ||
-      !Array.isArray(object.terms) ||
-      object.terms.length < 2 ||
-      object.terms.some((term) => Array.isArray(term) || isJsonObject(term))
-    )
-      return false;
-    object.terms.reverse();
+    const terms = 'match' in object && Array.isArray(object.terms) ? object.terms : [];
+    if (terms.length < 2 || terms.some((term) => Array.isArray(term) || isJsonObject(term))) return false;
+    terms.reverse();
     return true;
   }),
   'SET-MATCH-NO-TERMS-EMPTY': onJson(
@@ -140,27 +110,11 @@ export const code: FaultCode = {
     (response) => v4ErrorResponse(response, 404, 'instance not found', 'Set not found.', ['paginate']),
   ),
   'SET-MATCH-LEGACY-REJECTED': onResponse(
-    (response, ctx) => {
-      let legacy = false;
-      forEachObject(v4Expression(ctx.original), (object) => {
-        if ('match' in object && 'index' in object && Object.keys(object).length === 2) legacy = true;
-      });
-      return legacy && response.status === 200;
-    },
+    (response, ctx) =>
+      response.status === 200 &&
+      someObject(v4Expression(ctx.original), (object) => 'match' in object && 'index' in object && Object.keys(object).length === 2),
     (response) =>
       v4ErrorResponse(response, 400, 'invalid expression', 'No form/function found, or invalid argument keys: { match, index }.'),
-  ),
-  'SET-EQUALS-BY-IDENTITY': onJson(
-    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === true,
-    (body) => {
-      (body as JsonObject).resource = false;
-    },
-  ),
-  'SET-EQUALS-IGNORES-TERMS': onJson(
-    (body, ctx) => ctx.status === 200 && isSetEquality(ctx.original) && isJsonObject(body) && body.resource === false,
-    (body) => {
-      (body as JsonObject).resource = true;
-    },
   ),
   'SET-GET-REFUSED': onResponse(
     (response, ctx) => response.status === 200 && topLevelSetArgument(ctx.original, 'get'),
@@ -170,43 +124,19 @@ export const code: FaultCode = {
     (body, ctx) => ctx.status === 200 && topLevelSetArgument(ctx.original, 'exists') && isJsonObject(body) && body.resource === true,
     (body) => {
       (body as JsonObject).resource = false;
-      return true;
     },
   ),
-  'SET-UNION-DEDUPLICATES': () => ({ request: deduplicatedCombination('union') }),
-  'SET-INTERSECTION-DEDUPLICATES': () => ({ request: deduplicatedCombination('intersection') }),
-  'SET-DIFFERENCE-DEDUPLICATES': () => ({ request: deduplicatedCombination('difference') }),
   'SET-COMBINATION-OPERAND-BARE': onJson(
-    (body, context) => {
-      const expression = v4Expression(context.original);
-      const form = topLevelForm(context.original);
-      return (
-        context.status === 200 &&
-        form !== undefined &&
-        ['union', 'intersection', 'difference'].includes(form) &&
-        isJsonObject(expression) &&
-        !Array.isArray(expression[form]) &&
-        isJsonObject((body as JsonObject).resource)
-      );
+    (_body, ctx) => {
+      const form = topLevelForm(ctx.original) ?? '';
+      return ctx.status === 200 && ['union', 'intersection', 'difference'].includes(form) && !Array.isArray(topLevel(ctx.original)?.[form]);
     },
     (body) => {
-      const set = ((body as JsonObject).resource as JsonObject)['@set'];
-      if (!isJsonObject(set)) return 0;
-      const [name] = Object.keys(set);
-      const operands = set[name!];
+      const set = v4Resource(body)?.['@set'];
+      const [name, operands] = isJsonObject(set) ? (Object.entries(set)[0] ?? []) : [];
       if (!Array.isArray(operands) || operands.length !== 1) return 0;
-      set[name!] = operands[0];
+      (set as JsonObject)[name!] = operands[0];
       return 1;
     },
   ),
-  'SET-UNDEFINED-INDEX-TEXT-PERIOD': () => ({
-    json: rewriteJson(
-      (_body, context) => context.status === 400,
-      (body) => {
-        const errors = v4Errors(body).filter((error) => /^Ref refers to undefined index '[^']*'$/.test(String(error.description)));
-        for (const error of errors) error.description = `${String(error.description)}.`;
-        return errors.length;
-      },
-    ),
-  }),
 };

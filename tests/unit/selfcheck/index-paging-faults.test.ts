@@ -117,29 +117,6 @@ describe('paging and ordering faults', () => {
     });
   });
 
-  it('ORD-STRINGS-BEFORE-INTEGERS moves strings ahead of integers and keeps other entries in place', () => {
-    const body = {
-      resource: {
-        data: [
-          [1, ref('1')],
-          [2, ref('2')],
-          ['a', ref('3')],
-          [true, ref('4')],
-        ],
-      },
-    };
-    expect(answer('ORD-STRINGS-BEFORE-INTEGERS', { paginate: set }, body)).toEqual({
-      resource: {
-        data: [
-          ['a', ref('3')],
-          [1, ref('1')],
-          [2, ref('2')],
-          [true, ref('4')],
-        ],
-      },
-    });
-  });
-
   it('PAGE-CURSOR-WITHOUT-REF drops the trailing ref of values cursors, not of ref-only cursors', () => {
     const body = { resource: { data: [], after: [5, ref('1')], before: [ref('2')] } };
     expect(answer('PAGE-CURSOR-WITHOUT-REF', { paginate: set }, body)).toEqual({ resource: { data: [], after: [5], before: [ref('2')] } });
