@@ -1,16 +1,14 @@
 // The faults of spec/requirements/event-sources.md that are code; their rows (ids, titles, what they break) are in event-sources.json.
-import { jsonInt, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   EventTraffic,
   acceptRefusedQueries,
-  editFql,
   errorCodeOf,
   feedPage,
   fqlText,
   isFeedRequest,
   isQueryV10,
   isStreamRequest,
-  refuseQueries,
   requestObject,
   tokenOf,
   v10ErrorResponse,
@@ -84,39 +82,13 @@ export const code: FaultCode = {
     },
   }),
   'ESRC-PARSE-ERROR-NO-POSITION': () => withoutPositions(['invalid_query']),
-  'ESRC-STATS-INCOMPLETE': onJson(
-    (body, ctx) => isQueryV10(ctx.original) && isJsonObject(body) && isJsonObject(body.stats),
-    (body) => {
-      const stats = (body as JsonObject & { stats: JsonObject }).stats;
-      delete stats.storage_bytes_write;
-      delete stats.contention_retries;
-    },
-  ),
   'ESRC-SYSTEM-COLLECTION-ACCEPTED': acceptRefusedQueries(
     /\b(?:Collection|Key|Database|Role|Function|AccessProvider|Credential|Token)\.all\(\)/,
   ),
   'ESRC-MIXED-SET-ACCEPTED': acceptRefusedQueries(/\.concat\(/),
   'ESRC-EVENTS-ON-UNCHECKED': acceptRefusedQueries(/\.eventsOn\(/),
-  'ESRC-SET-METHOD-IGNORED': () => ({
-    request: editFql((text) => text.replace(/\.(?:drop|take|order|reverse)\([^()]*\)(?=\.eventSource\(\))/g, '')),
-  }),
   'ESRC-RECEIVER-ERROR-NO-POSITION': () => withoutPositions(['invalid_receiver']),
-  'ESRC-SOURCE-WHERE-IGNORED': () => ({
-    request: editFql((text) => text.replace(/(\.eventSource\(\))\.where\((?:[^()]|\([^()]*\))*\)/g, '$1')),
-  }),
-  'ESRC-EVENTS-ON-IGNORED': () => ({ request: editFql((text) => text.replace(/\.eventsOn\([^()]*\)/g, '.eventSource()')) }),
-  'ESRC-WHERE-FILTER-IGNORED': () => ({
-    request: editFql((text) => text.replace(/^(\s*[A-Za-z_]\w*)\.where\((?:[^()]|\([^()]*\))*\)(?=\.eventSource\(\))/, '$1.all()')),
-  }),
   'ESRC-EVENTS-ON-ANY-SET': acceptRefusedQueries(/\.(?:eventsOn|changesOn)\(/, 'invalid_receiver'),
-  'ESRC-SOURCE-MAP-REFUSED': () => refuseQueries(/\.(?:eventSource|eventsOn)\([^()]*\)\.map\(/),
-  'FQL-DEEP-QUERY-CRASHES': () => ({
-    response(response, ctx) {
-      const text = fqlText(ctx.original);
-      if (text === undefined || text.length <= 100_000) return undefined;
-      return v10ErrorResponse(response, 500, 'internal_error', 'Internal server error.');
-    },
-  }),
   'FQL-NESTING-32': () => ({
     response(response, ctx) {
       const text = fqlText(ctx.original);
@@ -131,10 +103,6 @@ export const code: FaultCode = {
     },
   }),
   'ESRC-CREATE-WITHOUT-READ-RIGHTS': acceptRefusedQueries(/\.(?:eventSource|eventsOn)\(/, 'permission_denied'),
-  'ESRC-INDEX-SOURCE-REFUSED': () =>
-    refuseQueries(/^\s*[A-Za-z_]\w*\.(?!all\(|where\(|byId\()[A-Za-z_]\w*\([^()]*\)\.(?:eventSource|eventsOn)\(/),
-  'ESRC-SINGLE-SOURCE-REFUSED': () => refuseQueries(/^\s*Set\.single\(/),
-  'ESRC-PROJECTION-REFUSED': () => refuseQueries(/(?:\.map\(|\}\s*)[\s\S]*\.eventSource\(\)/),
   'ESRC-CURSOR-BOUND-TO-TOKEN': () => {
     const issuedFor = new Map<string, string>();
     return {
@@ -154,29 +122,6 @@ export const code: FaultCode = {
       },
     };
   },
-  'ESRC-FOREIGN-TOKEN-ACCEPTED': () => ({
-    response(response, ctx) {
-      if (!isFeedRequest(ctx.original) || response.status !== 400) return undefined;
-      const parsed = tryParseJson(response.body);
-      const message = parsed.ok && isJsonObject(parsed.value) && isJsonObject(parsed.value.error) ? String(parsed.value.error.message) : '';
-      if (!/another database/i.test(message)) return undefined;
-      return withJsonBody(
-        { ...response, status: 200 },
-        {
-          events: [],
-          cursor: 'AQAAAAAAAAAB/////wAAAAAAAAAA',
-          has_next: false,
-          stats: {
-            read_ops: jsonInt(0),
-            storage_bytes_read: jsonInt(0),
-            compute_ops: jsonInt(1),
-            processing_time_ms: jsonInt(0),
-            rate_limits_hit: [],
-          },
-        },
-      );
-    },
-  }),
   'ESRC-BAD-TOKEN-CRASH': () => {
     const traffic = new EventTraffic();
     return {
@@ -188,5 +133,4 @@ export const code: FaultCode = {
       },
     };
   },
-  'ESRC-WHERE-SOURCE-REFUSED': () => refuseQueries(/^\s*[A-Za-z_]\w*\.where\([\s\S]*\.eventSource\(\)/),
 };

@@ -51,11 +51,6 @@ export const code: FaultCode = {
       };
     }),
   'EVT-PROJECTION-ERROR-SKIPPED': () => withoutErrorEvents('invalid_null_access'),
-  'ESRC-SINGLE-TRACKS-COLLECTION': () => ({
-    request: editFql((text) =>
-      text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()'),
-    ),
-  }),
   'FEED-TXN-ORDER-UNSTABLE': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.length ?? 0) >= 2,
     (body) => {

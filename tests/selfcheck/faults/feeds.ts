@@ -1,5 +1,5 @@
 // The faults of spec/requirements/feeds.md that are code; their rows (ids, titles, what they break) are in feeds.json.
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import {
   EventTraffic,
   bigintOf,
@@ -35,21 +35,6 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
     },
   }),
-  'FEED-PAGE-SIZE-IGNORED': () => ({
-    request: (req) => {
-      if (!isFeed(req.path)) return undefined;
-      const parsed = tryParseJson(req.body);
-      if (!parsed.ok || !isJsonObject(parsed.value) || !/^[1-9]\d*$/.test(String(parsed.value.page_size ?? ''))) return undefined;
-      delete parsed.value.page_size;
-      return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
-    },
-  }),
-  'FEED-HAS-NEXT-FALSE': onJson(
-    (body, ctx) => isFeed(ctx.original.path) && feedPage(body)?.has_next === true,
-    (body) => {
-      feedPage(body)!.has_next = false;
-    },
-  ),
   'FEED-SHORT-PAGE-ENDS-FEED': onJson(
     (body, ctx) => {
       const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
@@ -61,33 +46,6 @@ export const code: FaultCode = {
       feedPage(body)!.has_next = false;
     },
   ),
-  'FEED-TOKEN-MISSING-CODE': () => ({
-    response(response, ctx) {
-      const body = requestObject(ctx.original);
-      if (!isFeedRequest(ctx.original) || response.status !== 400 || body === undefined || 'token' in body) return undefined;
-      return v10ErrorResponse(response, 400, 'invalid_argument', 'Missing field: token.');
-    },
-  }),
-  'FEED-CURSOR-WINS-OVER-START': () => ({
-    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
-  }),
-  'FEED-START-TS-TYPE-UNCHECKED': () => ({
-    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
-  }),
-  'FEED-BAD-CURSOR-CRASH': () => ({
-    response(response, ctx) {
-      const body = requestObject(ctx.original);
-      if (
-        !isFeedRequest(ctx.original) ||
-        response.status !== 400 ||
-        body === undefined ||
-        typeof body.cursor !== 'string' ||
-        'start_ts' in body
-      )
-        return undefined;
-      return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the cursor.');
-    },
-  }),
   'FEED-START-TS-CLAMPED': () => clampStartToCreation({ feed: true }),
   'FEED-START-BEFORE-CREATION-REFUSED': () => {
     const traffic = new EventTraffic();
@@ -155,13 +113,6 @@ export const code: FaultCode = {
       return changed;
     },
   ),
-  'FEED-DEFAULT-PAGE-SIZE-100': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      if ('page_size' in body || typeof body.token !== 'string') return false;
-      body.page_size = jsonInt(100);
-      return true;
-    }),
-  }),
   'FEED-PAGE-SIZE-CLAMPED': () => ({
     request: editEventRequest({ feed: true }, (body) => {
       const size = bigintOf(body.page_size);

@@ -1,6 +1,6 @@
 // The faults of spec/requirements/streams.md that are code; their rows (ids, titles, what they break) are in streams.json.
 import type { StreamWriter } from '../fault.js';
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   DATA_EVENT_TYPES,
   EventTraffic,
@@ -16,7 +16,6 @@ import {
   nowMicros,
   onStreams,
   requestObject,
-  v10ErrorResponse,
   v4Writes,
 } from './lib/event-rewrites.js';
 import { pathname, v4Expression } from './lib/rewrites.js';
@@ -84,19 +83,7 @@ export const code: FaultCode = {
       };
     },
   }),
-  'STREAM-CURSOR-WINS-OVER-START': () => ({
-    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
-  }),
-  'STREAM-UNAUTHORIZED-403': () => ({
-    response(response, ctx) {
-      if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
-      return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
-    },
-  }),
   'STREAM-START-TS-CLAMPED': () => clampStartToCreation({ stream: true }),
-  'STREAM-START-TS-TYPE-UNCHECKED': () => ({
-    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
-  }),
   'STREAM-ID-HEADER-MISSING': () => ({
     streamHeaders: (headers, context) => {
       if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;

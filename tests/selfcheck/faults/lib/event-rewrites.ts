@@ -405,27 +405,6 @@ export function clampStartToCreation(where: { feed?: boolean; stream?: boolean }
   };
 }
 
-/** Refuses `/query/1` requests whose FQL text matches `pattern` with 400 `invalid_receiver`, as a server without that kind of source. */
-export function refuseQueries(pattern: RegExp): FaultHooks {
-  return {
-    response(response, ctx) {
-      const text = fqlText(ctx.original);
-      if (text === undefined || response.status !== 200 || !pattern.test(text)) return undefined;
-      const parsed = tryParseJson(response.body);
-      // The success's txn_ts, stats and schema_version are those of the error answer too.
-      const { data: _data, static_type: _type, ...rest } = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
-      return withJsonBody(
-        { ...response, status: 400 },
-        {
-          error: { code: 'invalid_receiver', message: 'cannot call `eventSource()` on this set: it cannot be tracked.' },
-          ...rest,
-          summary: 'error: invalid receiver\nat *query*:1:1',
-        },
-      );
-    },
-  };
-}
-
 export interface CreatedDoc {
   ts: bigint;
   coll: string;

@@ -33,7 +33,6 @@ import {
   isRetentionError,
   isStreamRequest,
   nowMicros,
-  refuseQueries,
   requestObject,
   tagged,
   tokenOf,
@@ -364,22 +363,6 @@ describe('what the proxy learns from traffic', () => {
 });
 
 describe('query faults', () => {
-  it('refuseQueries turns a 200 to a matching FQL query into 400 invalid_receiver, keeping the other answer fields', () => {
-    const hooks = refuseQueries(/eventSource\(\)/);
-    const refused = hooks.response!(
-      response(200, { data: { '@stream': 't' }, static_type: 'EventSource', txn_ts: 5, summary: '' }),
-      exchange(fql('Product.all().eventSource()')),
-    );
-    expect(refused!.status).toBe(400);
-    const body = bodyOf(refused);
-    expect(body.error.code).toBe('invalid_receiver');
-    expect(body.txn_ts).toBe(5);
-    expect('data' in body || 'static_type' in body).toBe(false);
-    expect(hooks.response!(response(200, { data: 1 }), exchange(fql('Product.all()')))).toBeUndefined();
-    expect(hooks.response!(response(400, { error: {} }), exchange(fql('Product.all().eventSource()')))).toBeUndefined();
-    expect(hooks.response!(response(200, {}), exchange(v4({ query: 'eventSource()' })))).toBeUndefined();
-  });
-
   it('acceptRefusedQueries answers 200 with the last token seen to a matching query refused with 400', () => {
     const hooks = acceptRefusedQueries(/Order/)();
     const refusal = response(400, { error: { code: 'invalid_receiver', message: 'm' }, txn_ts: 5, summary: 'error' });
