@@ -3,6 +3,7 @@
  * role filter (the AccessPolicy, asked as the consuming secret's identity at the event's time), and the checks that
  * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
+import { failpoint } from '../failpoints.js';
 import { v4Evaluator } from '../eval/evaluator.js';
 import { QueryLimits } from '../eval/query-limits.js';
 import { EvalContext, Scope } from '../eval/context.js';
@@ -144,8 +145,11 @@ export function streamGuardsFor(services: ServerServices, secret: EventSecret, d
       if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
       const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
-      if (currentIdentity(secret, services.authenticator, services.store) === undefined) return true;
-      return usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
+      // The failpoints are the self-check's faults of these names (asked while the revoking request is handled).
+      if (currentIdentity(secret, services.authenticator, services.store) === undefined)
+        return !(touched?.some((w) => w.collection === 'tokens') === true && failpoint('STREAM-LOGOUT-UNWATCHED'));
+      const roleChanged = usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
+      return roleChanged && !failpoint('STREAM-ROLE-CHANGE-UNWATCHED');
     },
     databaseLive(atTs: bigint): boolean {
       return new Transaction(services.store, atTs, true).isDatabaseLive(database);

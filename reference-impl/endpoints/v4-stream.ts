@@ -25,7 +25,8 @@ import {
 } from '../events/v4-stream-events.js';
 import { V4StreamSession } from '../events/v4-stream-session.js';
 import type { IndexManager } from '../indexes/index-manager.js';
-import type { DatabaseId } from '../store/store.js';
+import { userCollectionKey, type DatabaseId } from '../store/store.js';
+import { failpoint } from '../failpoints.js';
 import { Ref, SetRef, type Value } from '../values/value.js';
 import { typeName } from '../eval/arguments.js';
 import { readCheckFor, streamGuardsFor } from './event-request.js';
@@ -95,6 +96,9 @@ function targetOf(
     )
       return notStreamable(value);
     if (!collectionExists(parent.id)) return errors.invalidRef(`Ref refers to undefined collection '${parent.id}'`, []);
+    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it.
+    const missing = store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined;
+    if (missing && failpoint('V4STREAM-MISSING-DOCUMENT-REFUSED')) return errors.notFound([]);
     return documentTarget(database, value, fields);
   }
   if (value instanceof SetRef) {

@@ -133,6 +133,7 @@ export class EventService {
   /** The retention every collection has beyond its `history_days` (DEC-020). */
   readonly minRetentionMicros: bigint;
   private readonly runtime: ((identity: Identity, ts: bigint) => Interpreter) | undefined;
+  private readonly firstTokens = new Map<string, string>();
 
   constructor(
     readonly store: Store,
@@ -160,10 +161,15 @@ export class EventService {
 
   /** A token for a source: `source` is the canonical query text and the source's description (`encodeEventSourceSpec`), as JSON. */
   issueToken(creator: EventSecret, source: string, createdAt: bigint): string {
-    return issueEventSourceToken(
+    const token = issueEventSourceToken(
       { database: creator.identity.database, query: source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) },
       this.key,
     );
+    if (!failpoint('ESRC-TOKEN-PER-QUERY')) return token;
+    // The self-check's fault ESRC-TOKEN-PER-QUERY answers a query's first token again (kept only for its requests).
+    const key = `${creator.identity.database}\u0000${source}`;
+    if (!this.firstTokens.has(key)) this.firstTokens.set(key, token);
+    return this.firstTokens.get(key)!;
   }
 
   // Implements: ESRC-TOKEN-005, ESRC-TOKEN-006, EVT-ACCESS-001, EVT-ACCESS-005
@@ -177,7 +183,9 @@ export class EventService {
     try {
       decoded = readEventSourceToken(token, this.key);
     } catch (error) {
-      if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
+      // The self-check's fault ESRC-BAD-TOKEN-CRASH lets the decoder's error through: a 500.
+      if (error instanceof InvalidEventSourceError && !failpoint('ESRC-BAD-TOKEN-CRASH'))
+        throw new EventRequestError(`Invalid request body: ${error.message}`);
       throw error;
     }
     const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
@@ -230,21 +238,38 @@ export class EventService {
     if (request.startTs !== undefined && request.cursor !== undefined) {
       throw new EventRequestError('Invalid request body: can not provide both `start_ts` and `cursor`.');
     }
+    const stream = source.endpoint === 'stream';
+    const beyondRetention = (ts: bigint) =>
+      startBeyondRetention(this.store, source.database, source.plan.collection, ts, this.minRetentionMicros);
     let position: EventPosition;
+    // The failpoints below are the self-check's faults of the same names: starts a server could plausibly get wrong.
     if (request.cursor !== undefined) {
       try {
         position = decodeEventCursor(request.cursor, this.binding(source.database));
+        if (stream ? failpoint('STREAM-CURSOR-INCLUSIVE') : failpoint('FEED-CURSOR-INCLUSIVE'))
+          position = { txnTs: position.txnTs, ordinal: position.ordinal - 1 };
       } catch (error) {
-        if (error instanceof InvalidEventCursorError) throw new EventRequestError(`Invalid request body: ${error.message}`);
-        throw error;
+        if (!(error instanceof InvalidEventCursorError)) throw error;
+        if (!stream || !failpoint('STREAM-UNKNOWN-CURSOR-IGNORED')) throw new EventRequestError(`Invalid request body: ${error.message}`);
+        position = positionAfterTransaction(source.createdAt);
       }
+    } else if (request.startTs === undefined && (stream ? failpoint('STREAM-NO-REPLAY') : failpoint('FEED-START-AT-REQUEST'))) {
+      position = positionAfterTransaction(this.history.publishedTs);
     } else {
       position = positionAfterTransaction(request.startTs ?? source.createdAt);
     }
-    if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
+    if (
+      position.txnTs < source.createdAt &&
+      request.startTs !== undefined &&
+      !beyondRetention(position.txnTs) &&
+      (stream ? failpoint('STREAM-START-TS-CLAMPED') : failpoint('FEED-START-TS-CLAMPED'))
+    )
+      position = positionAfterTransaction(source.createdAt);
+    if (position.txnTs < source.createdAt && (stream || failpoint('FEED-START-BEFORE-CREATION-REFUSED'))) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros))
+    if (!stream && request.startTs !== undefined && failpoint('EVT-RETENTION-UNITS')) return { ok: false, startTs: position.txnTs };
+    if (beyondRetention(position.txnTs) && (request.startTs !== undefined || !failpoint('EVT-RETENTION-ONLY-FOR-START-TS')))
       return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }

@@ -1,20 +1,18 @@
 // The faults of spec/requirements/event-sources.md that are code; their rows (ids, titles, what they break) are in event-sources.json.
 import { isJsonObject, stringifyJson, type JsonObject } from '../json-body.js';
 import {
-  EventTraffic,
   acceptRefusedQueries,
   errorCodeOf,
   feedPage,
   fqlText,
   isFeedRequest,
   isQueryV10,
-  isStreamRequest,
   requestObject,
   tokenOf,
   v10ErrorResponse,
   withoutPositions,
 } from './lib/event-rewrites.js';
-import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
+import { onJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 /** The deepest nesting of brackets in `text`, or its longest run of `!`, whichever is larger. */
@@ -39,25 +37,6 @@ export const code: FaultCode = {
       answer.data = tokenOf(answer);
     },
   ),
-  'ESRC-TOKEN-PER-QUERY': () => {
-    const first = new Map<string, string>();
-    return {
-      json: rewriteJson(
-        (body, ctx) => isQueryV10(ctx.original) && tokenOf(body) !== undefined,
-        (body, ctx) => {
-          const text = stringifyJson(requestObject(ctx.original)?.query ?? null);
-          const token = tokenOf(body)!;
-          const earlier = first.get(text);
-          if (earlier === undefined) {
-            first.set(text, token);
-            return false;
-          }
-          (body as JsonObject & { data: JsonObject }).data['@stream'] = earlier;
-          return true;
-        },
-      ),
-    };
-  },
   'ESRC-VALUE-FRAGMENT-AS-TEXT': () => ({
     request: (req) => {
       const body = isQueryV10(req) ? requestObject(req) : undefined;
@@ -119,17 +98,6 @@ export const code: FaultCode = {
         const owner = typeof body?.cursor === 'string' ? issuedFor.get(body.cursor) : undefined;
         if (response.status !== 200 || owner === undefined || owner === body!.token) return undefined;
         return v10ErrorResponse(response, 400, 'invalid_request', 'Invalid request body: the cursor belongs to another event source.');
-      },
-    };
-  },
-  'ESRC-BAD-TOKEN-CRASH': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: traffic.observer().json,
-      response(response, ctx) {
-        const token = isFeedRequest(ctx.original) || isStreamRequest(ctx.original) ? requestObject(ctx.original)?.token : undefined;
-        if (response.status !== 400 || typeof token !== 'string' || traffic.createdAt.has(token)) return undefined;
-        return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the event source token.');
       },
     };
   },

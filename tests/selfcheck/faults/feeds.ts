@@ -1,21 +1,16 @@
 // The faults of spec/requirements/feeds.md that are code; their rows (ids, titles, what they break) are in feeds.json.
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
 import {
-  EventTraffic,
   bigintOf,
-  chainJson,
-  clampStartToCreation,
   editEventRequest,
   feedPage,
   isEvent,
   isFeed,
   isFeedRequest,
   isRetentionError,
-  nowMicros,
   requestObject,
-  v10ErrorResponse,
 } from './lib/event-rewrites.js';
-import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
+import { onJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
@@ -46,26 +41,6 @@ export const code: FaultCode = {
       feedPage(body)!.has_next = false;
     },
   ),
-  'FEED-START-TS-CLAMPED': () => clampStartToCreation({ feed: true }),
-  'FEED-START-BEFORE-CREATION-REFUSED': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: traffic.observer().json,
-      response(response, ctx) {
-        const body = requestObject(ctx.original);
-        const created = typeof body?.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
-        const start = bigintOf(body?.start_ts);
-        if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created)
-          return undefined;
-        return v10ErrorResponse(
-          response,
-          400,
-          'invalid_request',
-          'Invalid stream start time: Stream start time can not be before the stream create time.',
-        );
-      },
-    };
-  },
   'FEED-BASIC-AUTH-REFUSED': () => ({
     request: (req) => {
       const auth = req.headers.authorization;
@@ -73,31 +48,6 @@ export const code: FaultCode = {
       return { ...req, headers: { ...req.headers, authorization: `Bearer ${auth.slice(6)}` } };
     },
   }),
-  'FEED-START-AT-REQUEST': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      if ('start_ts' in body || 'cursor' in body || typeof body.token !== 'string') return false;
-      body.start_ts = jsonInt(nowMicros());
-      return true;
-    }),
-  }),
-  'FEED-CURSOR-INCLUSIVE': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: chainJson(
-        rewriteJson(
-          (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
-          (body, ctx) => {
-            const cursor = requestObject(ctx.original)?.cursor;
-            const event = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
-            if (event === undefined) return false;
-            feedPage(body)!.events.unshift(event);
-            return true;
-          },
-        ),
-        traffic.observer().json,
-      ),
-    };
-  },
   'FEED-CURSOR-PER-TRANSACTION': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
     (body) => {

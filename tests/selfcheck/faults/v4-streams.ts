@@ -1,7 +1,7 @@
 // The faults of spec/requirements/v4-streams.md that are code; their rows (ids, titles, what they break) are in v4-streams.json.
 import type { FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, pathname, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { pathname, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
@@ -11,9 +11,6 @@ function isV4Event(value: unknown, type: string): value is JsonObject {
 }
 
 const isV4Stream = (req: ProxiedRequest) => req.method === 'POST' && pathname(req) === '/stream';
-
-/** What the body V4STREAM-MISSING-DOCUMENT-REFUSED sends aborts with when the document does not exist. */
-const MISSING_DOCUMENT = 'fault: the streamed document does not exist';
 
 /** A hook for every open v4 stream; `/stream/1` streams pass through. */
 function onV4Streams(hook: () => StreamEventHook): FaultHooks {
@@ -117,26 +114,6 @@ export const code: FaultCode = {
       return headers;
     },
   }),
-  'V4STREAM-MISSING-DOCUMENT-REFUSED': () =>
-    forwardInstead(
-      (req) => {
-        if (!isV4Stream(req)) return undefined;
-        const parsed = tryParseJson(req.body);
-        if (!parsed.ok || !isJsonObject(parsed.value) || !('ref' in parsed.value) || !('id' in parsed.value)) return undefined;
-        const ref = parsed.value;
-        return Buffer.from(stringifyJson({ if: { exists: ref }, then: ref, else: { abort: MISSING_DOCUMENT } }));
-      },
-      (response) => {
-        const refused = v4Errors(bodyJson(response)).some(
-          (error) => error.code === 'transaction aborted' && error.description === MISSING_DOCUMENT,
-        );
-        return refused
-          ? withJsonBody(withStatus(response, 404), {
-              errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }],
-            })
-          : response;
-      },
-    ),
   'V4STREAM-PERMISSION-LOSS-SILENT': () =>
     onV4Streams(() => ({
       onEvent(event, writer) {
