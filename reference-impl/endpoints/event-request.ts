@@ -57,9 +57,11 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   const rawSize = body.page_size;
   if (withPageSize && rawSize !== undefined) {
     if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
-    if (rawSize <= 0n) throw invalid('page size must be greater than zero.');
-    if (rawSize > BigInt(MAX_PAGE_SIZE)) throw invalid(`page size can not be greater than ${MAX_PAGE_SIZE}.`);
-    pageSize = Number(rawSize);
+    const inRange = rawSize < 1n ? 1n : rawSize > BigInt(MAX_PAGE_SIZE) ? BigInt(MAX_PAGE_SIZE) : rawSize;
+    // The self-check's fault FEED-PAGE-SIZE-CLAMPED takes an out-of-range size as the nearest one in range.
+    if (inRange !== rawSize && !failpoint('FEED-PAGE-SIZE-CLAMPED'))
+      throw invalid(rawSize <= 0n ? 'page size must be greater than zero.' : `page size can not be greater than ${MAX_PAGE_SIZE}.`);
+    pageSize = Number(inRange);
   }
   return {
     token,

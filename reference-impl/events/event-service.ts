@@ -155,7 +155,10 @@ export class EventService {
   }
 
   // Implements: ESRC-TOKEN-004
-  binding(database: DatabaseId): CursorBinding {
+  binding(database: DatabaseId, source?: OpenedSource): CursorBinding {
+    // The self-check's fault ESRC-CURSOR-BOUND-TO-TOKEN signs a source's cursors for the one token they were read with.
+    if (source !== undefined && failpoint('ESRC-CURSOR-BOUND-TO-TOKEN'))
+      return { database, key: createHmac('sha256', this.key).update(`${source.key}\u0000${source.createdAt}`).digest() };
     return { database, key: this.key };
   }
 
@@ -245,7 +248,7 @@ export class EventService {
     // The failpoints below are the self-check's faults of the same names: starts a server could plausibly get wrong.
     if (request.cursor !== undefined) {
       try {
-        position = decodeEventCursor(request.cursor, this.binding(source.database));
+        position = decodeEventCursor(request.cursor, this.binding(source.database, source));
         if (stream ? failpoint('STREAM-CURSOR-INCLUSIVE') : failpoint('FEED-CURSOR-INCLUSIVE'))
           position = { txnTs: position.txnTs, ordinal: position.ordinal - 1 };
       } catch (error) {
@@ -255,6 +258,8 @@ export class EventService {
       }
     } else if (request.startTs === undefined && (stream ? failpoint('STREAM-NO-REPLAY') : failpoint('FEED-START-AT-REQUEST'))) {
       position = positionAfterTransaction(this.history.publishedTs);
+    } else if (request.startTs !== undefined && (stream ? failpoint('STREAM-START-TS-INCLUSIVE') : failpoint('FEED-START-TS-INCLUSIVE'))) {
+      position = positionAfterTransaction(request.startTs - 1n);
     } else {
       position = positionAfterTransaction(request.startTs ?? source.createdAt);
     }
@@ -275,7 +280,7 @@ export class EventService {
   }
 
   consumer(source: OpenedSource, mayRead: ReadCheck): SourceConsumer {
-    return new SourceConsumer(source, mayRead, this.binding(source.database));
+    return new SourceConsumer(source, mayRead, this.binding(source.database, source));
   }
 
   /** The secret that opened a stream no longer authenticates or grants what it did: the event that ends the stream. */
@@ -336,8 +341,9 @@ export class EventService {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         const text = stringifyEvent(item.json);
         // A page holds at least one event, so a poll always moves on.
+        // The self-check's fault FEED-SHORT-PAGE-ENDS-FEED says a page cut short by its size ends the feed.
         if (events.length > 0 && chars + text.length > FEED_PAGE_MAX_CHARS)
-          return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
+          return { events, cursor: consumer.cursorOf(cursor), hasNext: !failpoint('FEED-SHORT-PAGE-ENDS-FEED'), stats: renderStats(cost) };
         events.push(text);
         chars += text.length;
         cursor = item.position;

@@ -1,44 +1,15 @@
 // The faults of spec/requirements/feeds.md that are code; their rows (ids, titles, what they break) are in feeds.json.
-import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import {
-  bigintOf,
-  editEventRequest,
-  feedPage,
-  isEvent,
-  isFeed,
-  isFeedRequest,
-  isRetentionError,
-  requestObject,
-} from './lib/event-rewrites.js';
+import { isJsonObject, jsonInt, tryParseJson, type JsonObject } from '../json-body.js';
+import { feedPage, isEvent, isFeedRequest, isRetentionError } from './lib/event-rewrites.js';
 import { onJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
   'FEED-STATUS-EVENT': onJson(
-    (body, ctx) => isFeed(ctx.original.path) && feedPage(body) !== undefined,
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
     (body) => {
       const page = feedPage(body)!;
       page.events.unshift({ type: 'status', txn_ts: jsonInt(1), cursor: String(page.cursor ?? ''), stats: page.stats ?? {} });
-    },
-  ),
-  'FEED-START-TS-INCLUSIVE': () => ({
-    request: (req) => {
-      if (!isFeed(req.path)) return undefined;
-      const parsed = tryParseJson(req.body);
-      if (!parsed.ok || !isJsonObject(parsed.value) || !/^\d+$/.test(String(parsed.value.start_ts ?? ''))) return undefined;
-      parsed.value.start_ts = jsonInt(BigInt(String(parsed.value.start_ts)) - 1n);
-      return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
-    },
-  }),
-  'FEED-SHORT-PAGE-ENDS-FEED': onJson(
-    (body, ctx) => {
-      const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
-      if (page?.has_next !== true) return false;
-      const size = bigintOf(requestObject(ctx.original)?.page_size) ?? 16n;
-      return BigInt(page.events.length) < size;
-    },
-    (body) => {
-      feedPage(body)!.has_next = false;
     },
   ),
   'FEED-BASIC-AUTH-REFUSED': () => ({
@@ -63,20 +34,6 @@ export const code: FaultCode = {
       return changed;
     },
   ),
-  'FEED-PAGE-SIZE-CLAMPED': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      const size = bigintOf(body.page_size);
-      if (size === undefined || (size >= 1n && size <= 16000n)) return false;
-      body.page_size = jsonInt(size < 1n ? 1n : 16000n);
-      return true;
-    }),
-  }),
-  'FEED-CURSOR-MISSING-WITH-NEXT': onJson(
-    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && 'cursor' in feedPage(body)!,
-    (body) => {
-      delete feedPage(body)!.cursor;
-    },
-  ),
   'FEED-PAGE-CURSOR-BEHIND': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && feedPage(body)!.events.length >= 2,
     (body) => {
@@ -85,12 +42,6 @@ export const code: FaultCode = {
       if (!isJsonObject(previous) || typeof previous.cursor !== 'string') return false;
       page.cursor = previous.cursor;
       return true;
-    },
-  ),
-  'FEED-EMPTY-PAGE-NO-CURSOR': onJson(
-    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.events.length === 0 && 'cursor' in feedPage(body)!,
-    (body) => {
-      delete feedPage(body)!.cursor;
     },
   ),
   'FEED-ERROR-OUTSIDE-EVENTS': onJson(

@@ -93,21 +93,6 @@ export const code: FaultCode = {
       const { id, coll, ts, ...fields } = body.data['@doc'];
       return Object.keys(fields).length === 0 ? undefined : { '@doc': { id, coll, ts, data: fields } };
     }),
-  'FQL-BYID-MISSING-ERRORS': () =>
-    reanswer((text, status, body) => {
-      if (status !== 200 || body.data !== null || !/^\w+\.byId\([^)]*\)$/.test(text.trim())) return undefined;
-      const error = { code: 'document_not_found', message: 'Document not found.' };
-      return {
-        status: 400,
-        body: {
-          error,
-          summary: `error: ${error.message}`,
-          txn_ts: body.txn_ts ?? 0,
-          stats: body.stats,
-          schema_version: body.schema_version ?? 0,
-        },
-      };
-    }),
   'FQL-TAKE-OFF-BY-ONE': () => ({
     request: editFql((text) => text.replace(/\.take\((\d+)\)/g, (_m, n: string) => `.take(${Number(n) + 1})`)),
   }),

@@ -2,8 +2,8 @@
 import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   DATA_EVENT_TYPES,
+  editEvents,
   bigintOf,
-  editEventRequest,
   holdOpen,
   isErrorEvent,
   isEvent,
@@ -13,8 +13,9 @@ import {
   onStreams,
   requestObject,
 } from './lib/event-rewrites.js';
-import { pathname } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
+
+const STREAMS = { feed: false, stream: true };
 
 export const code: FaultCode = {
   'STREAM-STATUS-DROPPED': () =>
@@ -23,16 +24,7 @@ export const code: FaultCode = {
         if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
       },
     })),
-  'STREAM-CONTENT-TYPE-NDJSON': () => ({
-    streamHeaders: (headers, context) =>
-      pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined,
-  }),
-  'STREAM-STATUS-WITH-DATA': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        writer.emit(isEvent(event, 'status') ? { ...event, data: null } : event);
-      },
-    })),
+  'STREAM-STATUS-WITH-DATA': () => editEvents((event) => (isEvent(event, 'status') ? [{ ...event, data: null }] : undefined), STREAMS),
   'STREAM-FIRST-EVENT-DROPPED': () =>
     onStreams(() => {
       let dropped = false;
@@ -46,15 +38,7 @@ export const code: FaultCode = {
         },
       };
     }),
-  'STREAM-STATS-MISSING': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        if (!isEvent(event) || !('stats' in event)) return writer.emit(event);
-        const copy = { ...event };
-        delete copy.stats;
-        writer.emit(copy);
-      },
-    })),
+  'STREAM-STATS-MISSING': () => editEvents(({ stats, ...rest }) => (isEvent(rest) && stats !== undefined ? [rest] : undefined), STREAMS),
   'STREAM-KEEPALIVE-COMMENT': () =>
     onStreams(() => ({
       async onEvent(event, writer) {
@@ -77,21 +61,6 @@ export const code: FaultCode = {
         body: Buffer.from(`${stringifyJson(event)}\r\n`),
       };
     },
-  }),
-  'STREAM-ID-HEADER-MISSING': () => ({
-    streamHeaders: (headers, context) => {
-      if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
-      const { 'x-fauna-stream-id': _id, ...rest } = headers;
-      return rest;
-    },
-  }),
-  'STREAM-START-TS-INCLUSIVE': () => ({
-    request: editEventRequest({ stream: true }, (body) => {
-      const ts = bigintOf(body.start_ts);
-      if (ts === undefined || ts <= 1n) return false;
-      body.start_ts = jsonInt(ts - 1n);
-      return true;
-    }),
   }),
   'STREAM-RESUME-REPLAYS-TWICE': () => ({
     stream: (ctx) => {
@@ -178,15 +147,13 @@ export const code: FaultCode = {
       },
     })),
   'STREAM-PERMISSION-LOSS-CODE': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        writer.emit(
-          isErrorEvent(event, 'permission_loss')
-            ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } }
-            : event,
-        );
-      },
-    })),
+    editEvents(
+      (event) =>
+        isErrorEvent(event, 'permission_loss')
+          ? [{ ...event, error: { ...(event.error as JsonObject), code: 'unauthorized' } }]
+          : undefined,
+      STREAMS,
+    ),
   'STREAM-RETENTION-WITHOUT-STATUS': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);

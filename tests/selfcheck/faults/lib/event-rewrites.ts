@@ -14,10 +14,6 @@ export function onStreams(hook: () => StreamEventHook): FaultHooks {
   return { stream: () => hook() };
 }
 
-export function isFeed(path: string): boolean {
-  return path.split('?')[0] === '/feed/1';
-}
-
 export function feedPage(body: unknown): (JsonObject & { events: unknown[] }) | undefined {
   return isJsonObject(body) && Array.isArray(body.events) ? (body as JsonObject & { events: unknown[] }) : undefined;
 }
@@ -35,7 +31,7 @@ export function withoutErrorEvents(code: string): FaultHooks {
       },
     }),
     json: rewriteJson(
-      (body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false),
+      (body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false),
       (body) => {
         const page = feedPage(body)!;
         page.events = page.events.filter((e) => !isErrorEvent(e, code));
@@ -60,16 +56,6 @@ export function bigintOf(value: unknown): bigint | undefined {
 }
 
 export const nowMicros = () => BigInt(Date.now()) * 1000n;
-
-/** A request hook for `/feed/1` and/or `/stream/1` that edits the body in place; `edit` answers whether it changed it. */
-export function editEventRequest(where: { feed?: boolean; stream?: boolean }, edit: (body: JsonObject) => boolean): FaultHooks['request'] {
-  return (req) => {
-    if (!((where.feed === true && isFeedRequest(req)) || (where.stream === true && isStreamRequest(req)))) return undefined;
-    const body = requestObject(req);
-    if (body === undefined || !edit(body)) return undefined;
-    return { ...req, body: Buffer.from(stringifyJson(body)) };
-  };
-}
 
 /** What an event edit answers: undefined keeps the event as it is, a list replaces it (empty: the event is dropped). */
 export type EventEdit = (event: JsonObject, request: ProxiedRequest) => unknown[] | undefined;

@@ -75,6 +75,10 @@ interface When {
   /** The answer's v10 error (`{"error": {code, message}}`) has one of these codes, and a message `v10Message` matches. */
   v10Code?: string[];
   v10Message?: string;
+  /** Keys of the answer whose JSON text these patterns match (`''` for a key it lacks). */
+  answerMatches?: Record<string, string>;
+  /** The answer is an open stream (`/stream/1`, `/stream`): `then` edits its headers. */
+  stream?: true;
 }
 
 /** Where an edit of keys applies inside the answer. */
@@ -215,6 +219,10 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
   if ((when.code !== undefined || when.description !== undefined) && pickedErrors(when, body()).length === 0) return false;
+  if (when.answerMatches !== undefined) {
+    const answer = body();
+    if (!isJsonObject(answer) || !bodyMatches(answer, when.answerMatches)) return false;
+  }
   if (when.answerHas !== undefined) {
     const answer = body();
     if (!isJsonObject(answer) || !when.answerHas.every((key) => key in answer)) return false;
@@ -352,6 +360,16 @@ function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
   };
 }
 
+/** The hook of a row that edits the headers of an open stream. */
+function streamHeadersHook(when: When, then: Then): FaultHooks['streamHeaders'] {
+  return (headers, context) => {
+    if (!requestHolds(when, context.original)) return undefined;
+    const edited = Object.fromEntries(Object.entries(headers).filter(([name]) => !(then.removeHeaders ?? []).includes(name)));
+    Object.assign(edited, then.setHeaders);
+    return stringifyJson(edited) === stringifyJson(headers) ? undefined : edited;
+  };
+}
+
 /** The v10 success or error `then` makes of an answer, with the answer's `txn_ts`, `stats` and `schema_version`. */
 function v10Answer(response: BufferedResponse, then: Then): BufferedResponse {
   const answer = bodyJson(response);
@@ -364,6 +382,7 @@ function v10Answer(response: BufferedResponse, then: Then): BufferedResponse {
 
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
+  if (when.stream === true) return { streamHeaders: streamHeadersHook(when, then) };
   if (
     ['errorCode', 'errorDescription', 'errorDescriptionReplace', 'errorPosition', 'failureCode', 'resource', 'in'].some(
       (key) => key in then,
