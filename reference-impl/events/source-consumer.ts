@@ -245,9 +245,9 @@ export class SourceConsumer {
       afterDoc !== null &&
       (change === 'add' ? failpoint('EVT-ENTER-AS-UPDATE') : failpoint('EVT-LEAVE-AS-UPDATE'));
     // A remove shows the document as it was just before it left the set (DEC-013).
-    const before = change === 'remove' && !(afterDoc !== null && failpoint('EVT-REMOVE-NEW-VERSION'));
-    const shown = before ? beforeDoc : afterDoc;
-    const version = before ? write.before : write.after;
+    const showsBefore = change === 'remove' && !(afterDoc !== null && failpoint('EVT-REMOVE-NEW-VERSION'));
+    const shown = showsBefore ? beforeDoc : afterDoc;
+    const version = showsBefore ? write.before : write.after;
     if (shown === null || version === undefined) return undefined;
     const readable = await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts);
     if (!readable && !failpoint('EVT-READ-RIGHTS-IGNORED')) return undefined;
