@@ -157,13 +157,15 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     if (target instanceof QueryError) return sendV4Error(ctx, target, apiVersion);
     const release = events.streams.acquire(identity);
     if (release === undefined) return sendProtocolError(ctx, 'v4', 429, 'too many requests', 'Too many open streams.');
+    // The self-check's fault V4STREAM-LAST-WRITE-SENT (asked before the answer's headers go out, which name it).
+    const replayLast = failpoint('V4STREAM-LAST-WRITE-SENT');
     const sink = ctx.exchange.openStream(200, {
       'content-type': JSON_CONTENT_TYPE,
       'x-txn-time': String(events.history.publishedTs),
       'x-fauna-stream-id': String(nextStreamId++),
     });
     const guards = streamGuardsFor(ctx.services, eventSecretOf(identity, ctx.services.authenticator), identity.database);
-    new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run();
+    new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run(replayLast);
   }
   return { path: '/stream', auth: 'required', errors: 'v4', methods: { POST: post } };
 }

@@ -4,6 +4,7 @@
  * is no replay and no idle event. When the secret is revoked or its rights change, one `permission denied` error
  * event ends the response (fauna/faunadb StreamRenderContext, StreamSpec).
  */
+import { positionAfterTransaction } from '../event-source/cursor.js';
 import { failpoint } from '../failpoints.js';
 import type { ApiVersion } from '../codec/api-version.js';
 import { renderValue } from '../codec/v4-value-renderer.js';
@@ -34,8 +35,8 @@ export class V4StreamSession {
   ) {}
 
   // Implements: V4STREAM-START-001, V4STREAM-START-002
-  /** Sends `start`; events follow as transactions are published. */
-  run(): void {
+  /** Sends `start`; events follow as transactions are published (and, with `replayLast`, the database's last one before). */
+  run(replayLast = false): void {
     this.sink.onClose(() => this.stop());
     const startTs = this.history.publishedTs;
     // Subscribed in the same tick as the start time is read: every later commit is queued, none is missed.
@@ -45,6 +46,11 @@ export class V4StreamSession {
       void this.drain();
     });
     this.line('start', startTs, startTs.toString());
+    const earlier = replayLast ? [...this.history.transactionsAfter(this.target.database, positionAfterTransaction(0n), startTs)] : [];
+    if (earlier.length > 0) {
+      this.queue.unshift(earlier.at(-1)!);
+      void this.drain();
+    }
   }
 
   private async drain(): Promise<void> {
