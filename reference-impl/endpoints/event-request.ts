@@ -61,10 +61,13 @@ export function parseEventRequest(body: Record<string, unknown>, withPageSize: b
   const rawSize = body.page_size;
   if (withPageSize && rawSize !== undefined) {
     if (typeof rawSize !== 'bigint') throw invalid(`page_size: ${describe(rawSize)}`);
-    if (rawSize <= 0n) throw invalid('page size must be greater than zero.');
-    const clamped = rawSize > BigInt(MAX_PAGE_SIZE) && failpoint('LIMIT-FEED-PAGE-SIZE-CLAMPED');
-    if (rawSize > BigInt(MAX_PAGE_SIZE) && !clamped) throw invalid(`page size can not be greater than ${MAX_PAGE_SIZE}.`);
-    pageSize = clamped ? MAX_PAGE_SIZE : Number(rawSize);
+    const inRange = rawSize < 1n ? 1n : rawSize > BigInt(MAX_PAGE_SIZE) ? BigInt(MAX_PAGE_SIZE) : rawSize;
+    // The self-check's faults take an out-of-range size as the nearest one in range: FEED-PAGE-SIZE-CLAMPED either
+    // way, LIMIT-FEED-PAGE-SIZE-CLAMPED above the largest only.
+    const clamped = rawSize > BigInt(MAX_PAGE_SIZE) ? failpoint('LIMIT-FEED-PAGE-SIZE-CLAMPED') : false;
+    if (inRange !== rawSize && !clamped && !failpoint('FEED-PAGE-SIZE-CLAMPED'))
+      throw invalid(rawSize <= 0n ? 'page size must be greater than zero.' : `page size can not be greater than ${MAX_PAGE_SIZE}.`);
+    pageSize = Number(inRange);
   }
   return {
     token,
@@ -153,8 +156,11 @@ export function streamGuardsFor(services: ServerServices, secret: EventSecret, d
       if (transaction !== undefined && !transaction.nativeWrites.some((w) => SECURITY_COLLECTIONS.has(w.collection))) return false;
       const touched = transaction?.nativeWrites.filter((w) => SECURITY_COLLECTIONS.has(w.collection));
       if (touched !== undefined && touched.length === 0) return false;
-      if (currentIdentity(secret, services.authenticator, services.store) === undefined) return true;
-      return usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
+      // The failpoints are the self-check's faults of these names (asked while the revoking request is handled).
+      if (currentIdentity(secret, services.authenticator, services.store) === undefined)
+        return !(touched?.some((w) => w.collection === 'tokens') === true && failpoint('STREAM-LOGOUT-UNWATCHED'));
+      const roleChanged = usesRoles && transaction?.database === identity.database && (touched ?? []).some((w) => w.collection === 'roles');
+      return roleChanged && !failpoint('STREAM-ROLE-CHANGE-UNWATCHED');
     },
     databaseLive(atTs: bigint): boolean {
       return new Transaction(services.store, atTs, true).isDatabaseLive(database);

@@ -25,7 +25,8 @@ import {
 } from '../events/v4-stream-events.js';
 import { V4StreamSession } from '../events/v4-stream-session.js';
 import type { IndexManager } from '../indexes/index-manager.js';
-import type { DatabaseId } from '../store/store.js';
+import { userCollectionKey, type DatabaseId } from '../store/store.js';
+import { failpoint } from '../failpoints.js';
 import { Ref, SetRef, type Value } from '../values/value.js';
 import { typeName } from '../eval/arguments.js';
 import { readCheckFor, streamGuardsFor } from './event-request.js';
@@ -95,6 +96,9 @@ function targetOf(
     )
       return notStreamable(value);
     if (!collectionExists(parent.id)) return errors.invalidRef(`Ref refers to undefined collection '${parent.id}'`, []);
+    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it.
+    const missing = store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined;
+    if (missing && failpoint('V4STREAM-MISSING-DOCUMENT-REFUSED')) return errors.notFound([]);
     return documentTarget(database, value, fields);
   }
   if (value instanceof SetRef) {
@@ -153,13 +157,15 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
     if (target instanceof QueryError) return sendV4Error(ctx, target, apiVersion);
     const release = events.streams.acquire(identity);
     if (release === undefined) return sendProtocolError(ctx, 'v4', 429, 'too many requests', 'Too many open streams.');
+    // The self-check's fault V4STREAM-LAST-WRITE-SENT (asked before the answer's headers go out, which name it).
+    const replayLast = failpoint('V4STREAM-LAST-WRITE-SENT');
     const sink = ctx.exchange.openStream(200, {
       'content-type': JSON_CONTENT_TYPE,
       'x-txn-time': String(events.history.publishedTs),
       'x-fauna-stream-id': String(nextStreamId++),
     });
     const guards = streamGuardsFor(ctx.services, eventSecretOf(identity, ctx.services.authenticator), identity.database);
-    new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run();
+    new V4StreamSession(events.history, target, readCheckFor(ctx.services, identity), sink, guards, apiVersion, release).run(replayLast);
   }
   return { path: '/stream', auth: 'required', errors: 'v4', methods: { POST: post } };
 }

@@ -5,6 +5,7 @@
  * source is described by an `EventSourceSpec` — the set with its functions and the variables they read — which its
  * token carries; an `EventSourcePlan` answers, for each write, whether and how it is an event.
  */
+import { failpoint } from '../failpoints.js';
 import type { Json } from '../codec/tagged.js';
 import { runtimeError } from '../fql/fql-error.js';
 import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
@@ -181,7 +182,8 @@ export class EventSourcePlan {
    * projects it to, from the one run of the source's functions over that document (DEC-151).
    */
   async relevant(rt: Interpreter, before: DocRef | null, after: DocRef | null): Promise<Relevance> {
-    const watched = this.watchedFields;
+    // The self-check's fault EVT-INDEX-SOURCE-AS-FILTER runs an index source as a filter: any field change counts.
+    const watched = this.spec.set.source.kind === 'index' && failpoint('EVT-INDEX-SOURCE-AS-FILTER') ? undefined : this.watchedFields;
     if (before !== null && after !== null && watched !== undefined) {
       const was = await rt.documents.fields(before, NO_SPAN);
       const is = await rt.documents.fields(after, NO_SPAN);
@@ -200,7 +202,8 @@ export class EventSourcePlan {
   // Implements: EVT-TRIGGER-006, EVT-TRIGGER-011
   private async run(rt: Interpreter, doc: DocRef): Promise<{ member: boolean; value: FqlValue }> {
     const source = this.spec.set.source;
-    if (doc.collection.kind !== 'user' || doc.collection.name !== this.collection) return { member: false, value: doc };
+    const otherCollection = doc.collection.kind !== 'user' || doc.collection.name !== this.collection;
+    if (otherCollection && !failpoint('EVT-OTHER-COLLECTION-LEAKS')) return { member: false, value: doc };
     if (this.docId !== undefined && doc.id !== this.docId) return { member: false, value: doc };
     if (source.kind === 'index' && !(await indexMatches(rt, doc, source.index, source.terms))) return { member: false, value: doc };
     let value: FqlValue = doc;

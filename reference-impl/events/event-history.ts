@@ -249,8 +249,9 @@ export class PublishedTransactions {
     return this.draining || this.queue.length > 0;
   }
 
-  /** Handles what was published since, then each transaction as it is published. */
-  resume(): Promise<void> {
+  /** Handles `first` (transactions replayed from before), what was published since, then each one as it is published. */
+  resume(first: readonly HistoryTransaction[] = []): Promise<void> {
+    this.queue.unshift(...first);
     this.paused = false;
     return this.drain();
   }

@@ -133,6 +133,7 @@ export class EventService {
   /** The retention every collection has beyond its `history_days` (DEC-020). */
   readonly minRetentionMicros: bigint;
   private readonly runtime: ((identity: Identity, ts: bigint) => Interpreter) | undefined;
+  private readonly firstTokens = new Map<string, string>();
 
   constructor(
     readonly store: Store,
@@ -154,21 +155,25 @@ export class EventService {
   }
 
   // Implements: ESRC-TOKEN-004
-  binding(database: DatabaseId): CursorBinding {
+  binding(database: DatabaseId, source?: OpenedSource): CursorBinding {
+    // The self-check's fault ESRC-CURSOR-BOUND-TO-TOKEN signs a source's cursors for the one token they were read with.
+    if (source !== undefined && failpoint('ESRC-CURSOR-BOUND-TO-TOKEN'))
+      return { database, key: createHmac('sha256', this.key).update(`${source.key}\u0000${source.createdAt}`).digest() };
     return { database, key: this.key };
   }
 
   /** A token for the source `spec`, made by `creator` at `createdAt`. */
   issueToken(creator: EventSecret, spec: EventSourceSpec, createdAt: bigint): string {
-    return issueEventSourceToken(
-      {
-        database: creator.identity.database,
-        source: JSON.stringify(encodeEventSourceSpec(spec)),
-        createdAtMicros: createdAt,
-        creator: encodeEventSecret(creator),
-      },
+    const source = JSON.stringify(encodeEventSourceSpec(spec));
+    const token = issueEventSourceToken(
+      { database: creator.identity.database, source, createdAtMicros: createdAt, creator: encodeEventSecret(creator) },
       this.key,
     );
+    if (!failpoint('ESRC-TOKEN-PER-QUERY')) return token;
+    // The self-check's fault ESRC-TOKEN-PER-QUERY answers a query's first token again (kept only for its requests).
+    const key = `${creator.identity.database}\u0000${source}`;
+    if (!this.firstTokens.has(key)) this.firstTokens.set(key, token);
+    return this.firstTokens.get(key)!;
   }
 
   // Implements: ESRC-TOKEN-005, ESRC-TOKEN-006, EVT-ACCESS-001, EVT-ACCESS-005
@@ -182,7 +187,9 @@ export class EventService {
     try {
       decoded = readEventSourceToken(token, this.key);
     } catch (error) {
-      if (error instanceof InvalidEventSourceError) throw new EventRequestError(`Invalid request body: ${error.message}`);
+      // The self-check's fault ESRC-BAD-TOKEN-CRASH lets the decoder's error through: a 500.
+      if (error instanceof InvalidEventSourceError && !failpoint('ESRC-BAD-TOKEN-CRASH'))
+        throw new EventRequestError(`Invalid request body: ${error.message}`);
       throw error;
     }
     const creator = decoded.creator === undefined ? undefined : decodeEventSecret(decoded.creator);
@@ -234,27 +241,46 @@ export class EventService {
     if (request.startTs !== undefined && request.cursor !== undefined) {
       throw new EventRequestError('Invalid request body: can not provide both `start_ts` and `cursor`.');
     }
+    const stream = source.endpoint === 'stream';
+    const beyondRetention = (ts: bigint) =>
+      startBeyondRetention(this.store, source.database, source.plan.collection, ts, this.minRetentionMicros);
     let position: EventPosition;
+    // The failpoints below are the self-check's faults of the same names: starts a server could plausibly get wrong.
     if (request.cursor !== undefined) {
       try {
-        position = decodeEventCursor(request.cursor, this.binding(source.database));
+        position = decodeEventCursor(request.cursor, this.binding(source.database, source));
+        if (stream ? failpoint('STREAM-CURSOR-INCLUSIVE') : failpoint('FEED-CURSOR-INCLUSIVE'))
+          position = { txnTs: position.txnTs, ordinal: position.ordinal - 1 };
       } catch (error) {
-        if (error instanceof InvalidEventCursorError) throw new EventRequestError(`Invalid request body: ${error.message}`);
-        throw error;
+        if (!(error instanceof InvalidEventCursorError)) throw error;
+        if (!stream || !failpoint('STREAM-UNKNOWN-CURSOR-IGNORED')) throw new EventRequestError(`Invalid request body: ${error.message}`);
+        position = positionAfterTransaction(source.createdAt);
       }
+    } else if (request.startTs === undefined && (stream ? failpoint('STREAM-NO-REPLAY') : failpoint('FEED-START-AT-REQUEST'))) {
+      position = positionAfterTransaction(this.history.publishedTs);
+    } else if (request.startTs !== undefined && (stream ? failpoint('STREAM-START-TS-INCLUSIVE') : failpoint('FEED-START-TS-INCLUSIVE'))) {
+      position = positionAfterTransaction(request.startTs - 1n);
     } else {
       position = positionAfterTransaction(request.startTs ?? source.createdAt);
     }
-    if (source.endpoint === 'stream' && position.txnTs < source.createdAt) {
+    if (
+      position.txnTs < source.createdAt &&
+      request.startTs !== undefined &&
+      !beyondRetention(position.txnTs) &&
+      (stream ? failpoint('STREAM-START-TS-CLAMPED') : failpoint('FEED-START-TS-CLAMPED'))
+    )
+      position = positionAfterTransaction(source.createdAt);
+    if (position.txnTs < source.createdAt && (stream || failpoint('FEED-START-BEFORE-CREATION-REFUSED'))) {
       throw new EventRequestError('Invalid stream start time: Stream start time can not be before the stream create time.');
     }
-    if (startBeyondRetention(this.store, source.database, source.plan.collection, position.txnTs, this.minRetentionMicros))
+    if (!stream && request.startTs !== undefined && failpoint('EVT-RETENTION-UNITS')) return { ok: false, startTs: position.txnTs };
+    if (beyondRetention(position.txnTs) && (request.startTs !== undefined || !failpoint('EVT-RETENTION-ONLY-FOR-START-TS')))
       return { ok: false, startTs: position.txnTs };
     return { ok: true, position };
   }
 
   consumer(source: OpenedSource, mayRead: ReadCheck): SourceConsumer {
-    return new SourceConsumer(source, mayRead, this.binding(source.database));
+    return new SourceConsumer(source, mayRead, this.binding(source.database, source));
   }
 
   /** The secret that opened a stream no longer authenticates or grants what it did: the event that ends the stream. */
@@ -315,8 +341,9 @@ export class EventService {
         if (events.length === pageSize) return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
         const text = stringifyEvent(item.json);
         // A page holds at least one event, so a poll always moves on.
+        // The self-check's fault FEED-SHORT-PAGE-ENDS-FEED says a page cut short by its size ends the feed.
         if (events.length > 0 && chars + text.length > FEED_PAGE_MAX_CHARS)
-          return { events, cursor: consumer.cursorOf(cursor), hasNext: true, stats: renderStats(cost) };
+          return { events, cursor: consumer.cursorOf(cursor), hasNext: !failpoint('FEED-SHORT-PAGE-ENDS-FEED'), stats: renderStats(cost) };
         events.push(text);
         chars += text.length;
         cursor = item.position;

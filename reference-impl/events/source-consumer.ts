@@ -18,6 +18,7 @@ import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import type { EventSecret } from './event-secret.js';
 import type { EventEndpoint } from './event-service.js';
+import { failpoint } from '../failpoints.js';
 
 /** Whether the identity whose rights filter the source may read this version of a document (the AccessPolicy, passed down). */
 export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
@@ -124,6 +125,11 @@ function errorItem(error: unknown, position: EventPosition): SourceItem {
   return { kind: 'error', position, code: failure.code, message: failure.message, ...(abort === undefined ? {} : { abort }), json: {} };
 }
 
+/** Whether event data is a whole document (`{"@doc": …}`). */
+function isDocument(data: Json): data is { '@doc': { [key: string]: Json } } {
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && typeof data['@doc'] === 'object';
+}
+
 export class SourceConsumer {
   /** Cost of processed writes not yet reported in an event's stats. */
   private pending = zeroCost();
@@ -177,7 +183,8 @@ export class SourceConsumer {
     const total = zeroCost();
     const { plan } = this.source;
     for (const write of writesAfter(transaction, after)) {
-      if (write.collection !== plan.collection) continue;
+      // The self-check's fault EVT-OTHER-COLLECTION-LEAKS lets the creates of other collections through.
+      if (write.collection !== plan.collection && !(write.before === undefined && failpoint('EVT-OTHER-COLLECTION-LEAKS'))) continue;
       const started = performance.now();
       const cost: EventCost = {
         readOps: 1,
@@ -191,6 +198,8 @@ export class SourceConsumer {
         item = await this.eventFor(write, transaction.ts, position);
       } catch (error) {
         item = errorItem(error, position);
+        // The self-check's fault EVT-PROJECTION-ERROR-SKIPPED drops a failed projection's event and carries on.
+        if (item.kind === 'error' && item.code === 'invalid_null_access' && failpoint('EVT-PROJECTION-ERROR-SKIPPED')) item = undefined;
       }
       cost.processingTimeMs = performance.now() - started;
       addCost(total, cost);
@@ -229,19 +238,30 @@ export class SourceConsumer {
     const relevance = await plan.relevant(rt, beforeDoc, afterDoc);
     if (relevance.change === 'none') return undefined;
     const change = relevance.change;
+    // The failpoints here are the self-check's faults of the same names: the wrong event for a write.
+    if (change === 'remove' && afterDoc === null && failpoint('EVT-DELETE-SILENT')) return undefined;
+    const asUpdate =
+      change !== 'update' &&
+      beforeDoc !== null &&
+      afterDoc !== null &&
+      (change === 'add' ? failpoint('EVT-ENTER-AS-UPDATE') : failpoint('EVT-LEAVE-AS-UPDATE'));
     // A remove shows the document as it was just before it left the set (DEC-013).
-    const version = change === 'remove' ? write.before : write.after;
+    const showsAfter = change === 'remove' && afterDoc !== null && failpoint('EVT-REMOVE-NEW-VERSION');
+    const version = change === 'remove' && !showsAfter ? write.before : write.after;
     if (version === undefined) return undefined;
-    if (!(await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts))) return undefined;
+    const readable = await this.mayRead(write.collection, write.id, version, change === 'remove' ? ts - 1n : ts);
+    if (!readable && !failpoint('EVT-READ-RIGHTS-IGNORED')) return undefined;
     // Implements: FQL-SRC-002
-    const data = encodeTaggedM(await materialize(rt, relevance.data));
+    const data = encodeTaggedM(await materialize(rt, showsAfter && afterDoc !== null ? afterDoc : relevance.data));
     if (plan.transformed && mayRenderPast(data, MAX_TRANSFORMED_DATA_CHARS)) {
       throw new FqlError(
         'value_too_large',
         `Value too large: the event's data would take more than ${MAX_TRANSFORMED_DATA_CHARS} characters.`,
       );
     }
-    const json = { type: change, data, txn_ts: ts };
+    if (version.hidden.credentialsHash !== undefined && isDocument(data) && failpoint('EVT-CREDENTIALS-LEAKED'))
+      data['@doc'].credentials = { hashed_password: version.hidden.credentialsHash };
+    const json = { type: asUpdate ? 'update' : change, data, txn_ts: ts };
     return { kind: 'event', position, json };
   }
 }

@@ -5,6 +5,7 @@
  * streams get a `status` event every `statusIntervalMs`. An error event ends the response; a deleted source
  * collection or database only silences it (DEC-039).
  */
+import { failpoint } from '../failpoints.js';
 import { positionAfterTransaction, type EventPosition } from '../event-source/cursor.js';
 import type { ResponseStream } from '../transport/exchange.js';
 import { accountLimitMessage } from './account-operations.js';
@@ -176,7 +177,14 @@ export class StreamSession {
   private async handle(transaction: HistoryTransaction): Promise<void> {
     if (this.silenced) return;
     const deletesDatabase = transaction.nativeWrites.some((w) => w.collection === 'databases' && w.action === 'delete');
-    if ((deletesDatabase && !this.guards.databaseLive(transaction.ts)) || this.deletesSourceCollection(transaction)) {
+    const databaseGone = deletesDatabase && !this.guards.databaseLive(transaction.ts);
+    if (databaseGone || this.deletesSourceCollection(transaction)) {
+      // The self-check's faults of these names end the stream instead; asked while the deleting request is handled,
+      // whose failpoints are those of the fault's run.
+      if (databaseGone ? failpoint('STREAM-ENDS-ON-DATABASE-DELETE') : failpoint('STREAM-ENDS-ON-COLLECTION-DELETE')) {
+        this.stop();
+        this.sink.end();
+      }
       this.silenced = true;
       return;
     }

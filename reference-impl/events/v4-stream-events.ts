@@ -4,6 +4,7 @@
  * (default `action` and `document`) in the real service's fixed order (fauna/faunadb stream/EventEncoder.scala),
  * whatever order the request named them in.
  */
+import { failpoint } from '../failpoints.js';
 import type { IndexEntry } from '../indexes/entries.js';
 import { valueKey } from '../indexes/index-store.js';
 import { valuesEqual } from '../eval/value-equality.js';
@@ -73,9 +74,12 @@ export function documentTarget(database: DatabaseId, ref: Ref, fields: ReadonlyS
   return {
     database,
     eventsOf(write, txnTs) {
-      if (write.id !== ref.id || write.collection !== collection) return [];
+      // The self-check's fault V4STREAM-OTHER-DOCUMENTS-SENT sends the writes of every document of the collection.
+      const other = write.id !== ref.id && write.collection === collection && failpoint('V4STREAM-OTHER-DOCUMENTS-SENT');
+      if ((write.id !== ref.id && !other) || write.collection !== collection) return [];
       const { before, after } = write;
-      const head = (ts: bigint): ObjectValue => ({ ref, ts });
+      const shown = other ? new Ref(write.id, ref.collection) : ref;
+      const head = (ts: bigint): ObjectValue => ({ ref: shown, ts });
       let event: ObjectValue;
       if (after.action === 'delete') {
         // The deleted version's data, as of the delete (the real service swaps it in for the empty delete version).

@@ -4,6 +4,8 @@
  * is no replay and no idle event. When the secret is revoked or its rights change, one `permission denied` error
  * event ends the response (fauna/faunadb StreamRenderContext, StreamSpec).
  */
+import { positionAfterTransaction } from '../event-source/cursor.js';
+import { failpoint } from '../failpoints.js';
 import type { ApiVersion } from '../codec/api-version.js';
 import { renderValue } from '../codec/v4-value-renderer.js';
 import type { ResponseStream } from '../transport/exchange.js';
@@ -31,8 +33,8 @@ export class V4StreamSession {
   ) {}
 
   // Implements: V4STREAM-START-001, V4STREAM-START-002
-  /** Sends `start`; events follow as transactions are published. */
-  run(): void {
+  /** Sends `start`; events follow as transactions are published (and, with `replayLast`, the database's last one before). */
+  run(replayLast = false): void {
     this.sink.onClose(() => this.stop());
     const startTs = this.history.publishedTs;
     // Followed from the same tick as the start time is read: every later commit is handled, none is missed.
@@ -43,18 +45,21 @@ export class V4StreamSession {
       () => this.fail(0n, 'internal server error', 'An internal error occurred while processing the stream.'),
     );
     this.line('start', startTs, startTs.toString());
-    void this.transactions.resume();
+    const earlier = replayLast ? [...this.history.transactionsAfter(this.target.database, positionAfterTransaction(0n), startTs)] : [];
+    void this.transactions.resume(earlier.slice(-1));
   }
 
   // Implements: V4STREAM-ACCESS-001, V4STREAM-ACCESS-002
   private async handle(transaction: HistoryTransaction): Promise<void> {
     if (this.guards.authorizationLost(transaction)) return this.fail(transaction.ts, 'permission denied', AUTHORIZATION_LOST);
     if (transaction.database !== this.target.database) return;
+    // The self-check's fault V4STREAM-READ-RIGHTS-IGNORED; asked before any wait, while the writing request is handled.
+    const rightsIgnored = failpoint('V4STREAM-READ-RIGHTS-IGNORED');
     let text = '';
     for (const write of transaction.writes) {
       for (const event of this.target.eventsOf(write, transaction.ts)) {
         // Events of documents the reader may not read are left out, as the real service filters them.
-        if (!(await this.mayRead(event.collection, event.id, event.readVersion, transaction.ts))) continue;
+        if (!rightsIgnored && !(await this.mayRead(event.collection, event.id, event.readVersion, transaction.ts))) continue;
         text += eventLine(event.type, transaction.ts, renderValue(event.event, { apiVersion: this.apiVersion }));
       }
     }

@@ -3,6 +3,7 @@
  * `fql/parser/ExprParser.scala`). A query is a block of statements. Errors are compile-time `invalid_query`
  * FqlErrors that point at the offending token.
  */
+import { failpoint } from '../failpoints.js';
 import type { Value } from '../values/value.js';
 import {
   childrenOf,
@@ -141,7 +142,8 @@ class Parser {
 
   /** Runs a parsing step that may recurse, refusing past MAX_QUERY_NESTING levels. */
   private nested<T>(step: () => T): T {
-    if (this.depth >= MAX_QUERY_NESTING) throw tooDeep(this.peek().span);
+    // The self-check's fault FQL-NESTING-32 refuses past 32 levels.
+    if (this.depth >= MAX_QUERY_NESTING || (this.depth >= 32 && failpoint('FQL-NESTING-32'))) throw tooDeep(this.peek().span);
     this.depth++;
     try {
       return step();

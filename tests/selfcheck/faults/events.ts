@@ -2,14 +2,9 @@
 import { isJsonInteger, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
 import {
   DATA_EVENT_TYPES,
-  WriteLog,
-  addCreatedDocs,
   bigintOf,
-  chainJson,
   editEvents,
-  editFql,
   eventDoc,
-  eventDocId,
   feedPage,
   isEvent,
   isFeedRequest,
@@ -18,11 +13,13 @@ import {
   onStreams,
   requestObject,
   tagged,
-  triggerRewrite,
   withDoc,
-  withoutErrorEvents,
+  chainJson,
+  eventDocId,
+  observeV4Forms,
+  resultDocument,
 } from './lib/event-rewrites.js';
-import { onJson, v4Expression } from './lib/rewrites.js';
+import { onJson, rewriteJson } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
@@ -50,12 +47,6 @@ export const code: FaultCode = {
         },
       };
     }),
-  'EVT-PROJECTION-ERROR-SKIPPED': () => withoutErrorEvents('invalid_null_access'),
-  'ESRC-SINGLE-TRACKS-COLLECTION': () => ({
-    request: editFql((text) =>
-      text.replace(/Set\.single\(\s*([A-Za-z_]\w*)\.byId\([^()]*\)\s*\)\.eventSource\(\)/g, '$1.all().eventSource()'),
-    ),
-  }),
   'FEED-TXN-ORDER-UNSTABLE': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.length ?? 0) >= 2,
     (body) => {
@@ -123,58 +114,28 @@ export const code: FaultCode = {
       const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
       return ts === undefined ? undefined : [{ ...event, txn_ts: jsonInt(ts / 1000n) }];
     }),
-  'EVT-CREDENTIALS-LEAKED': () => {
-    const writes = new WriteLog();
-    const events = editEvents((event) => {
-      const doc = eventDoc(event);
-      const id = eventDocId(event);
-      if (doc === undefined || id === undefined || !writes.withCredentials.has(id)) return undefined;
-      return [withDoc(event, { ...doc, credentials: { hashed_password: '$2a$05$abcdefghijklmnopqrstuuNKmT0k8zvJ7cB3eRQ1K4sA7zvEwPyO' } })];
-    });
-    return { ...events, json: chainJson(writes.observe, events.json) };
-  },
   'EVT-REMOVE-TOMBSTONE': () =>
     editEvents((event) => {
       const doc = isEvent(event, 'remove') ? eventDoc(event) : undefined;
       if (doc === undefined) return undefined;
       return [withDoc(event, { id: doc.id, coll: doc.coll, ts: doc.ts })];
     }),
-  'EVT-REMOVE-NEW-VERSION': () => {
-    const writes = new WriteLog();
-    const events = editEvents((event) => {
-      if (!isEvent(event, 'remove') || !isJsonObject(event.data)) return undefined;
-      const doc = eventDoc(event);
-      const id = doc === undefined ? undefined : eventDocId(event);
-      if (doc !== undefined) {
-        const update = writes.at(id, event.txn_ts).findLast((w) => w.kind === 'update');
-        return update?.data === undefined ? undefined : [withDoc(event, { ...doc, ...(tagged(update.data) as JsonObject) })];
-      }
-      // A projecting source's data has no id: only a transaction with a single update tells which write it was.
-      const updates = writes.updatesAt(event.txn_ts);
-      if (updates.length !== 1) return undefined;
-      const after = tagged(updates[0]) as JsonObject;
-      const before = event.data;
-      return [{ ...event, data: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, k in after ? after[k] : v])) }];
-    });
-    return { ...events, json: chainJson(writes.observe, events.json) };
-  },
   'EVT-ADD-DUPLICATED': () =>
     editEvents((event) => (isEvent(event, 'add') ? [event, { ...event }] : undefined), { feed: true, stream: false }),
-  'EVT-ENTER-AS-UPDATE': () =>
-    triggerRewrite((event, writes) =>
-      isEvent(event, 'add') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined,
-    ),
   'EVT-UPDATE-AS-ADD': () => editEvents((event) => (isEvent(event, 'update') ? [{ ...event, type: 'add' }] : undefined)),
-  'EVT-LEAVE-AS-UPDATE': () =>
-    triggerRewrite((event, writes) =>
-      isEvent(event, 'remove') && writes.some((w) => w.kind === 'update') ? [{ ...event, type: 'update' }] : undefined,
-    ),
-  'EVT-DELETE-SILENT': () =>
-    triggerRewrite((event, writes) => (isEvent(event, 'remove') && writes.some((w) => w.kind === 'delete') ? [] : undefined)),
-  'EVT-EVENT-PER-WRITE': () =>
-    triggerRewrite((event, writes) =>
-      isEvent(event, ...DATA_EVENT_TYPES) && writes.length > 1 ? writes.map(() => ({ ...event })) : undefined,
-    ),
+  'EVT-EVENT-PER-WRITE': () => {
+    // How many writes each document got in each transaction, by `<id>@<ts>`.
+    const writes = new Map<string, number>();
+    const observe = observeV4Forms((form, result, ts) => {
+      const key = `${resultDocument(result)?.id}@${ts}`;
+      if (['create', 'update', 'delete'].some((kind) => kind in form)) writes.set(key, (writes.get(key) ?? 0) + 1);
+    });
+    const events = editEvents((event) => {
+      const n = isEvent(event, ...DATA_EVENT_TYPES) ? (writes.get(`${eventDocId(event)}@${String(event.txn_ts)}`) ?? 0) : 0;
+      return n > 1 ? Array.from({ length: n }, () => ({ ...event })) : undefined;
+    });
+    return { ...events, json: chainJson(observe, events.json) };
+  },
   'EVT-TXN-TS-PER-WRITE': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
     (body) => {
@@ -198,114 +159,39 @@ export const code: FaultCode = {
     editEvents((event) =>
       isRetentionError(event) ? [{ ...event, error: { ...(event.error as JsonObject), code: 'invalid_request' } }] : undefined,
     ),
-  'EVT-RETENTION-ONLY-FOR-START-TS': () =>
-    editEvents((event, req) => (isRetentionError(event) && !('start_ts' in (requestObject(req) ?? {})) ? [] : undefined)),
-  'EVT-INDEX-SOURCE-AS-FILTER': () => {
-    const terms = new Map<string, string[]>();
-    return {
-      request: (req) => {
-        const expression = v4Expression(req);
-        const index =
-          isJsonObject(expression) && isJsonObject(expression.create_index) && isJsonObject(expression.create_index.object)
-            ? expression.create_index.object
-            : undefined;
-        if (index !== undefined && typeof index.name === 'string' && Array.isArray(index.terms)) {
-          const fields = index.terms.map((term) =>
-            isJsonObject(term) && isJsonObject(term.object) && Array.isArray(term.object.field) ? term.object.field.at(-1) : undefined,
-          );
-          if (fields.every((field): field is string => typeof field === 'string')) terms.set(index.name, fields);
-          return undefined;
-        }
-        return editFql((text) =>
-          text.replace(/([A-Za-z_]\w*)\.([A-Za-z_]\w*)\(([^()]*)\)\.eventSource\(\)/g, (call, coll: string, name: string, args: string) => {
-            const fields = terms.get(name);
-            const values = args.split(',').map((arg) => arg.trim());
-            if (fields === undefined || fields.length !== values.length) return call;
-            return `${coll}.where(d => ${fields.map((field, i) => `d.${field} == ${values[i]}`).join(' && ')}).eventSource()`;
-          }),
-        )!(req);
-      },
-    };
-  },
   'EVT-TRANSIENT-DOC-ADDED': () => {
+    // The documents `Let(…, Delete(…))` created and deleted, as events show them, by transaction time.
     const transient: { ts: bigint; doc: JsonObject }[] = [];
-    return {
-      json: (body, ctx) => {
-        const expression = v4Expression(ctx.original);
-        const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
-        if (
-          isJsonObject(expression) &&
-          'let' in expression &&
-          isJsonObject(expression.in) &&
-          'delete' in expression.in &&
-          ts !== undefined &&
-          isJsonObject(body) &&
-          isJsonObject(body.resource)
-        ) {
-          const { ref, data } = body.resource;
-          const refBody = isJsonObject(ref) && isJsonObject(ref['@ref']) ? ref['@ref'] : undefined;
-          const coll =
-            isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
-          if (typeof refBody?.id === 'string' && typeof coll === 'string') {
-            transient.push({
-              ts,
-              doc: {
-                id: refBody.id,
-                coll: { '@mod': coll },
-                ts: { '@time': new Date(Number(ts / 1000n)).toISOString() },
-                ...(tagged(isJsonObject(data) ? data : {}) as JsonObject),
-              },
-            });
-          }
-          return undefined;
-        }
-        // Only a read from the source's creation is sure to cover the transaction.
+    const observe = observeV4Forms((form, result, ts) => {
+      const written = 'let' in form && isJsonObject(form.in) && 'delete' in form.in ? resultDocument(result) : undefined;
+      if (written === undefined) return;
+      const fields = tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject;
+      const at = { '@time': new Date(Number(ts / 1000n)).toISOString() };
+      transient.push({ ts, doc: { id: written.id, coll: { '@mod': written.coll }, ts: at, ...fields } });
+    });
+    const add = rewriteJson(
+      // Only a read from the source's creation is sure to cover the transaction.
+      (body, ctx) => {
         const request = isFeedRequest(ctx.original) ? requestObject(ctx.original) : undefined;
-        const page = request !== undefined && !('cursor' in request) && !('start_ts' in request) ? feedPage(body) : undefined;
-        if (page === undefined) return undefined;
-        let changed = false;
-        for (const { ts: at, doc } of transient) {
-          const next = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > at);
-          if (next === -1) continue;
-          const neighbour = page.events[next] as JsonObject;
+        return request !== undefined && !('cursor' in request) && !('start_ts' in request) && feedPage(body) !== undefined;
+      },
+      (body) => {
+        const page = feedPage(body)!;
+        return transient.filter(({ ts, doc }) => {
+          const next = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
+          const neighbour = page.events[next] as JsonObject | undefined;
+          if (neighbour === undefined) return false;
           page.events.splice(next, 0, {
             type: 'add',
             data: { '@doc': doc },
-            txn_ts: jsonInt(at),
+            txn_ts: jsonInt(ts),
             cursor: neighbour.cursor,
             stats: neighbour.stats,
           });
-          changed = true;
-        }
-        return changed ? body : undefined;
+          return true;
+        }).length;
       },
-    };
+    );
+    return { json: chainJson(observe, add) };
   },
-  'EVT-RETENTION-UNITS': onJson(
-    (body, ctx) =>
-      isFeedRequest(ctx.original) &&
-      isJsonInteger(requestObject(ctx.original)?.start_ts) &&
-      feedPage(body) !== undefined &&
-      !feedPage(body)!.events.some(isRetentionError),
-    (body, ctx) => {
-      const page = feedPage(body)!;
-      const start = String(requestObject(ctx.original)!.start_ts);
-      page.events = [
-        {
-          type: 'error',
-          error: {
-            code: 'invalid_stream_start_time',
-            message: `Stream start time ${start} is too far in the past. Recreate the stream and try again.`,
-          },
-          stats: page.stats ?? {},
-        },
-      ];
-      page.has_next = false;
-    },
-  ),
-  'EVT-OTHER-COLLECTION-LEAKS': () => addCreatedDocs((create, source) => create.coll !== source.collection),
-  'EVT-READ-RIGHTS-IGNORED': () =>
-    addCreatedDocs(
-      (create, source) => create.coll === source.collection && /^\s*[A-Za-z_]\w*\.all\(\)\.eventSource\(\)\s*$/.test(source.query),
-    ),
 };

@@ -1,113 +1,17 @@
 // The faults of spec/requirements/feeds.md that are code; their rows (ids, titles, what they break) are in feeds.json.
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import {
-  EventTraffic,
-  bigintOf,
-  chainJson,
-  clampStartToCreation,
-  editEventRequest,
-  feedPage,
-  isEvent,
-  isFeed,
-  isFeedRequest,
-  isRetentionError,
-  nowMicros,
-  requestObject,
-  v10ErrorResponse,
-} from './lib/event-rewrites.js';
-import { onJson, rewriteJson, withJsonBody } from './lib/rewrites.js';
+import { isJsonObject, jsonInt, tryParseJson, type JsonObject } from '../json-body.js';
+import { feedPage, isEvent, isFeedRequest, isRetentionError } from './lib/event-rewrites.js';
+import { onJson, withJsonBody } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 export const code: FaultCode = {
   'FEED-STATUS-EVENT': onJson(
-    (body, ctx) => isFeed(ctx.original.path) && feedPage(body) !== undefined,
+    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
     (body) => {
       const page = feedPage(body)!;
       page.events.unshift({ type: 'status', txn_ts: jsonInt(1), cursor: String(page.cursor ?? ''), stats: page.stats ?? {} });
     },
   ),
-  'FEED-START-TS-INCLUSIVE': () => ({
-    request: (req) => {
-      if (!isFeed(req.path)) return undefined;
-      const parsed = tryParseJson(req.body);
-      if (!parsed.ok || !isJsonObject(parsed.value) || !/^\d+$/.test(String(parsed.value.start_ts ?? ''))) return undefined;
-      parsed.value.start_ts = jsonInt(BigInt(String(parsed.value.start_ts)) - 1n);
-      return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
-    },
-  }),
-  'FEED-PAGE-SIZE-IGNORED': () => ({
-    request: (req) => {
-      if (!isFeed(req.path)) return undefined;
-      const parsed = tryParseJson(req.body);
-      if (!parsed.ok || !isJsonObject(parsed.value) || !/^[1-9]\d*$/.test(String(parsed.value.page_size ?? ''))) return undefined;
-      delete parsed.value.page_size;
-      return { ...req, body: Buffer.from(stringifyJson(parsed.value)) };
-    },
-  }),
-  'FEED-HAS-NEXT-FALSE': onJson(
-    (body, ctx) => isFeed(ctx.original.path) && feedPage(body)?.has_next === true,
-    (body) => {
-      feedPage(body)!.has_next = false;
-    },
-  ),
-  'FEED-SHORT-PAGE-ENDS-FEED': onJson(
-    (body, ctx) => {
-      const page = isFeed(ctx.original.path) ? feedPage(body) : undefined;
-      if (page?.has_next !== true) return false;
-      const size = bigintOf(requestObject(ctx.original)?.page_size) ?? 16n;
-      return BigInt(page.events.length) < size;
-    },
-    (body) => {
-      feedPage(body)!.has_next = false;
-    },
-  ),
-  'FEED-TOKEN-MISSING-CODE': () => ({
-    response(response, ctx) {
-      const body = requestObject(ctx.original);
-      if (!isFeedRequest(ctx.original) || response.status !== 400 || body === undefined || 'token' in body) return undefined;
-      return v10ErrorResponse(response, 400, 'invalid_argument', 'Missing field: token.');
-    },
-  }),
-  'FEED-CURSOR-WINS-OVER-START': () => ({
-    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
-  }),
-  'FEED-START-TS-TYPE-UNCHECKED': () => ({
-    request: editEventRequest({ feed: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
-  }),
-  'FEED-BAD-CURSOR-CRASH': () => ({
-    response(response, ctx) {
-      const body = requestObject(ctx.original);
-      if (
-        !isFeedRequest(ctx.original) ||
-        response.status !== 400 ||
-        body === undefined ||
-        typeof body.cursor !== 'string' ||
-        'start_ts' in body
-      )
-        return undefined;
-      return v10ErrorResponse(response, 500, 'internal_error', 'Unexpected error decoding the cursor.');
-    },
-  }),
-  'FEED-START-TS-CLAMPED': () => clampStartToCreation({ feed: true }),
-  'FEED-START-BEFORE-CREATION-REFUSED': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: traffic.observer().json,
-      response(response, ctx) {
-        const body = requestObject(ctx.original);
-        const created = typeof body?.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
-        const start = bigintOf(body?.start_ts);
-        if (!isFeedRequest(ctx.original) || response.status !== 200 || created === undefined || start === undefined || start >= created)
-          return undefined;
-        return v10ErrorResponse(
-          response,
-          400,
-          'invalid_request',
-          'Invalid stream start time: Stream start time can not be before the stream create time.',
-        );
-      },
-    };
-  },
   'FEED-BASIC-AUTH-REFUSED': () => ({
     request: (req) => {
       const auth = req.headers.authorization;
@@ -115,31 +19,6 @@ export const code: FaultCode = {
       return { ...req, headers: { ...req.headers, authorization: `Bearer ${auth.slice(6)}` } };
     },
   }),
-  'FEED-START-AT-REQUEST': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      if ('start_ts' in body || 'cursor' in body || typeof body.token !== 'string') return false;
-      body.start_ts = jsonInt(nowMicros());
-      return true;
-    }),
-  }),
-  'FEED-CURSOR-INCLUSIVE': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: chainJson(
-        rewriteJson(
-          (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
-          (body, ctx) => {
-            const cursor = requestObject(ctx.original)?.cursor;
-            const event = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
-            if (event === undefined) return false;
-            feedPage(body)!.events.unshift(event);
-            return true;
-          },
-        ),
-        traffic.observer().json,
-      ),
-    };
-  },
   'FEED-CURSOR-PER-TRANSACTION': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && feedPage(body) !== undefined,
     (body) => {
@@ -155,27 +34,6 @@ export const code: FaultCode = {
       return changed;
     },
   ),
-  'FEED-DEFAULT-PAGE-SIZE-100': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      if ('page_size' in body || typeof body.token !== 'string') return false;
-      body.page_size = jsonInt(100);
-      return true;
-    }),
-  }),
-  'FEED-PAGE-SIZE-CLAMPED': () => ({
-    request: editEventRequest({ feed: true }, (body) => {
-      const size = bigintOf(body.page_size);
-      if (size === undefined || (size >= 1n && size <= 16000n)) return false;
-      body.page_size = jsonInt(size < 1n ? 1n : 16000n);
-      return true;
-    }),
-  }),
-  'FEED-CURSOR-MISSING-WITH-NEXT': onJson(
-    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && 'cursor' in feedPage(body)!,
-    (body) => {
-      delete feedPage(body)!.cursor;
-    },
-  ),
   'FEED-PAGE-CURSOR-BEHIND': onJson(
     (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === true && feedPage(body)!.events.length >= 2,
     (body) => {
@@ -184,12 +42,6 @@ export const code: FaultCode = {
       if (!isJsonObject(previous) || typeof previous.cursor !== 'string') return false;
       page.cursor = previous.cursor;
       return true;
-    },
-  ),
-  'FEED-EMPTY-PAGE-NO-CURSOR': onJson(
-    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.events.length === 0 && 'cursor' in feedPage(body)!,
-    (body) => {
-      delete feedPage(body)!.cursor;
     },
   ),
   'FEED-ERROR-OUTSIDE-EVENTS': onJson(

@@ -1,14 +1,10 @@
 // The faults of spec/requirements/streams.md that are code; their rows (ids, titles, what they break) are in streams.json.
-import type { StreamWriter } from '../fault.js';
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import {
   DATA_EVENT_TYPES,
-  EventTraffic,
+  editEvents,
   bigintOf,
-  clampStartToCreation,
-  editEventRequest,
   holdOpen,
-  ignorePermissionLoss,
   isErrorEvent,
   isEvent,
   isRetentionError,
@@ -16,11 +12,10 @@ import {
   nowMicros,
   onStreams,
   requestObject,
-  v10ErrorResponse,
-  v4Writes,
 } from './lib/event-rewrites.js';
-import { pathname, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
+
+const STREAMS = { feed: false, stream: true };
 
 export const code: FaultCode = {
   'STREAM-STATUS-DROPPED': () =>
@@ -29,16 +24,7 @@ export const code: FaultCode = {
         if (!(index === 0 && isEvent(event, 'status'))) writer.emit(event);
       },
     })),
-  'STREAM-CONTENT-TYPE-NDJSON': () => ({
-    streamHeaders: (headers, context) =>
-      pathname(context.original) === '/stream/1' ? { ...headers, 'content-type': 'application/x-ndjson' } : undefined,
-  }),
-  'STREAM-STATUS-WITH-DATA': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        writer.emit(isEvent(event, 'status') ? { ...event, data: null } : event);
-      },
-    })),
+  'STREAM-STATUS-WITH-DATA': () => editEvents((event) => (isEvent(event, 'status') ? [{ ...event, data: null }] : undefined), STREAMS),
   'STREAM-FIRST-EVENT-DROPPED': () =>
     onStreams(() => {
       let dropped = false;
@@ -52,15 +38,7 @@ export const code: FaultCode = {
         },
       };
     }),
-  'STREAM-STATS-MISSING': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        if (!isEvent(event) || !('stats' in event)) return writer.emit(event);
-        const copy = { ...event };
-        delete copy.stats;
-        writer.emit(copy);
-      },
-    })),
+  'STREAM-STATS-MISSING': () => editEvents(({ stats, ...rest }) => (isEvent(rest) && stats !== undefined ? [rest] : undefined), STREAMS),
   'STREAM-KEEPALIVE-COMMENT': () =>
     onStreams(() => ({
       async onEvent(event, writer) {
@@ -83,81 +61,6 @@ export const code: FaultCode = {
         body: Buffer.from(`${stringifyJson(event)}\r\n`),
       };
     },
-  }),
-  'STREAM-CURSOR-WINS-OVER-START': () => ({
-    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && 'cursor' in body && delete body.start_ts),
-  }),
-  'STREAM-UNAUTHORIZED-403': () => ({
-    response(response, ctx) {
-      if (!isStreamRequest(ctx.original) || response.status !== 401) return undefined;
-      return v10ErrorResponse(response, 403, 'forbidden', 'Forbidden.');
-    },
-  }),
-  'STREAM-START-TS-CLAMPED': () => clampStartToCreation({ stream: true }),
-  'STREAM-START-TS-TYPE-UNCHECKED': () => ({
-    request: editEventRequest({ stream: true }, (body) => 'start_ts' in body && !isJsonInteger(body.start_ts) && delete body.start_ts),
-  }),
-  'STREAM-ID-HEADER-MISSING': () => ({
-    streamHeaders: (headers, context) => {
-      if (pathname(context.original) !== '/stream/1' || !('x-fauna-stream-id' in headers)) return undefined;
-      const { 'x-fauna-stream-id': _id, ...rest } = headers;
-      return rest;
-    },
-  }),
-  'STREAM-UNKNOWN-CURSOR-IGNORED': () => {
-    const traffic = new EventTraffic();
-    const observer = traffic.observer();
-    return {
-      json: observer.json,
-      request: editEventRequest(
-        { stream: true },
-        (body) => typeof body.cursor === 'string' && !traffic.cursors.has(body.cursor) && delete body.cursor,
-      ),
-      stream: () => ({
-        onEvent(event, writer) {
-          observer.streamEvent(event);
-          writer.emit(event);
-        },
-      }),
-    };
-  },
-  'STREAM-NO-REPLAY': () => ({
-    stream: (ctx) => {
-      const body = requestObject(ctx.original);
-      if (body === undefined || 'start_ts' in body || 'cursor' in body) return undefined;
-      const openedAt = nowMicros();
-      return {
-        onEvent(event, writer) {
-          const ts = isEvent(event, ...DATA_EVENT_TYPES) ? bigintOf(event.txn_ts) : undefined;
-          if (ts === undefined || ts >= openedAt) writer.emit(event);
-        },
-      };
-    },
-  }),
-  'STREAM-CURSOR-INCLUSIVE': () => {
-    const traffic = new EventTraffic();
-    return {
-      json: traffic.observer().json,
-      stream: (ctx) => {
-        const cursor = requestObject(ctx.original)?.cursor;
-        return {
-          onEvent(event, writer, index) {
-            traffic.observeEvent(event);
-            writer.emit(event);
-            const again = typeof cursor === 'string' ? traffic.eventAt.get(cursor) : undefined;
-            if (index === 0 && again !== undefined) writer.emit(again);
-          },
-        };
-      },
-    };
-  },
-  'STREAM-START-TS-INCLUSIVE': () => ({
-    request: editEventRequest({ stream: true }, (body) => {
-      const ts = bigintOf(body.start_ts);
-      if (ts === undefined || ts <= 1n) return false;
-      body.start_ts = jsonInt(ts - 1n);
-      return true;
-    }),
   }),
   'STREAM-RESUME-REPLAYS-TWICE': () => ({
     stream: (ctx) => {
@@ -244,17 +147,13 @@ export const code: FaultCode = {
       },
     })),
   'STREAM-PERMISSION-LOSS-CODE': () =>
-    onStreams(() => ({
-      onEvent(event, writer) {
-        writer.emit(
-          isErrorEvent(event, 'permission_loss')
-            ? { ...(event as JsonObject), error: { ...((event as JsonObject).error as JsonObject), code: 'unauthorized' } }
-            : event,
-        );
-      },
-    })),
-  'STREAM-ROLE-CHANGE-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'update', (ref) => isJsonObject(ref) && 'role' in ref)),
-  'STREAM-LOGOUT-UNWATCHED': ignorePermissionLoss((req) => v4Writes(req, 'logout')),
+    editEvents(
+      (event) =>
+        isErrorEvent(event, 'permission_loss')
+          ? [{ ...event, error: { ...(event.error as JsonObject), code: 'unauthorized' } }]
+          : undefined,
+      STREAMS,
+    ),
   'STREAM-RETENTION-WITHOUT-STATUS': () => ({
     stream: (ctx) => {
       const body = requestObject(ctx.original);
@@ -273,63 +172,6 @@ export const code: FaultCode = {
       };
     },
   }),
-  'STREAM-ENDS-ON-COLLECTION-DELETE': () => {
-    const traffic = new EventTraffic();
-    const open: { collection: string; writer: StreamWriter }[] = [];
-    return {
-      json: traffic.observer().json,
-      // The delete request that ends streams counts as the application.
-      request(req) {
-        const expression = v4Expression(req);
-        let ended = 0;
-        for (const form of Array.isArray(expression) ? expression : [expression]) {
-          const target = isJsonObject(form) && isJsonObject(form.delete) ? form.delete.collection : undefined;
-          for (const stream of open) {
-            if (stream.collection === target && !stream.writer.closed) {
-              stream.writer.destroy();
-              ended += 1;
-            }
-          }
-        }
-        return ended > 0 ? { ...req } : undefined;
-      },
-      stream: (ctx) => {
-        const token = requestObject(ctx.original)?.token;
-        const collection = typeof token === 'string' ? traffic.collectionOf.get(token) : undefined;
-        if (collection === undefined) return undefined;
-        return {
-          onEvent(event, writer, index) {
-            if (index === 0) open.push({ collection, writer });
-            writer.emit(event);
-          },
-        };
-      },
-    };
-  },
-  'STREAM-ENDS-ON-DATABASE-DELETE': () => {
-    const open: { authorization: string | undefined; writer: StreamWriter }[] = [];
-    return {
-      // The delete request that ends streams counts as the application.
-      request(req) {
-        if (!v4Writes(req, 'delete', (ref) => isJsonObject(ref) && 'database' in ref)) return undefined;
-        let ended = 0;
-        for (const stream of open) {
-          // Streams opened with another secret than the deleting one: those of the deleted (child) database.
-          if (stream.authorization !== req.headers.authorization && !stream.writer.closed) {
-            stream.writer.destroy();
-            ended += 1;
-          }
-        }
-        return ended > 0 ? { ...req } : undefined;
-      },
-      stream: (ctx) => ({
-        onEvent(event, writer, index) {
-          if (index === 0) open.push({ authorization: ctx.original.headers.authorization, writer });
-          writer.emit(event);
-        },
-      }),
-    };
-  },
   'STREAM-BUFFERED': () =>
     onStreams(() => {
       let buffered = '';

@@ -1,7 +1,7 @@
 // The faults of spec/requirements/v4-streams.md that are code; their rows (ids, titles, what they break) are in v4-streams.json.
 import type { FaultHooks, ProxiedRequest, StreamEventHook } from '../fault.js';
 import { isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../json-body.js';
-import { bodyJson, forwardInstead, pathname, v4Errors, v4Expression, withJsonBody, withStatus } from './lib/rewrites.js';
+import { pathname, v4Expression } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 
 const V4_EVENT_FIELD_ORDER = ['action', 'document', 'diff', 'prev', 'index'] as const;
@@ -11,9 +11,6 @@ function isV4Event(value: unknown, type: string): value is JsonObject {
 }
 
 const isV4Stream = (req: ProxiedRequest) => req.method === 'POST' && pathname(req) === '/stream';
-
-/** What the body V4STREAM-MISSING-DOCUMENT-REFUSED sends aborts with when the document does not exist. */
-const MISSING_DOCUMENT = 'fault: the streamed document does not exist';
 
 /** A hook for every open v4 stream; `/stream/1` streams pass through. */
 function onV4Streams(hook: () => StreamEventHook): FaultHooks {
@@ -39,16 +36,21 @@ function body(event: JsonObject): JsonObject | undefined {
   return isJsonObject(event.event) ? event.event : undefined;
 }
 
-/** Replaces the `event` object of v4 events of `type` with what `edit` answers (undefined: unchanged). */
-function editV4Bodies(type: string, edit: (fields: JsonObject) => JsonObject | undefined): FaultHooks {
+/** Sends, for each event of open v4 streams, the events `edit` answers given it and its `event` object (undefined: it). */
+function editV4Events(edit: (event: JsonObject, fields: JsonObject | undefined) => unknown[] | undefined): FaultHooks {
   return onV4Streams(() => ({
     onEvent(event, writer) {
-      const fields = isV4Event(event, type) ? body(event) : undefined;
-      const edited = fields === undefined ? undefined : edit(fields);
-      writer.emit(edited === undefined ? event : { ...(event as JsonObject), event: edited });
+      for (const out of (isJsonObject(event) ? edit(event, body(event)) : undefined) ?? [event]) writer.emit(out);
     },
   }));
 }
+
+/** Replaces the `event` object of v4 events of `type` with what `edit` answers (undefined: unchanged). */
+const editV4Bodies = (type: string, edit: (fields: JsonObject) => JsonObject | undefined) =>
+  editV4Events((event, fields) => {
+    const edited = event.type === type && fields !== undefined ? edit(fields) : undefined;
+    return edited === undefined ? undefined : [{ ...event, event: edited }];
+  });
 
 export const code: FaultCode = {
   'V4STREAM-VERSION-REFUSED': () => ({
@@ -60,12 +62,7 @@ export const code: FaultCode = {
     },
   }),
   'V4STREAM-START-EVENT-DIFFERS': () =>
-    onV4Streams(() => ({
-      onEvent(event, writer) {
-        if (isV4Event(event, 'start')) writer.emit({ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) });
-        else writer.emit(event);
-      },
-    })),
+    editV4Events((event) => (event.type === 'start' ? [{ ...event, event: jsonInt(BigInt(String(event.txn)) + 1n) }] : undefined)),
   'V4STREAM-DELETE-ENDS-STREAM': () =>
     onV4Streams(() => ({
       async onEvent(event, writer) {
@@ -102,47 +99,10 @@ export const code: FaultCode = {
       return known.length === fields.split(',').length ? undefined : known.length === 0 ? null : known.join(',');
     }),
   'V4STREAM-SET-DOCUMENT-WITH-DATA': () =>
-    onV4Streams(() => ({
-      onEvent(event, writer) {
-        const fields = isV4Event(event, 'set') ? body(event) : undefined;
-        const document = fields?.document;
-        if (fields === undefined || !isJsonObject(document)) return writer.emit(event);
-        writer.emit({ ...(event as JsonObject), event: { ...fields, document: { ...document, data: {} } } });
-      },
-    })),
-  'V4STREAM-NO-STREAM-ID': () => ({
-    streamHeaders(headers, context) {
-      if (!isV4Stream(context.original) || !('x-fauna-stream-id' in headers)) return undefined;
-      delete headers['x-fauna-stream-id'];
-      return headers;
-    },
-  }),
-  'V4STREAM-MISSING-DOCUMENT-REFUSED': () =>
-    forwardInstead(
-      (req) => {
-        if (!isV4Stream(req)) return undefined;
-        const parsed = tryParseJson(req.body);
-        if (!parsed.ok || !isJsonObject(parsed.value) || !('ref' in parsed.value) || !('id' in parsed.value)) return undefined;
-        const ref = parsed.value;
-        return Buffer.from(stringifyJson({ if: { exists: ref }, then: ref, else: { abort: MISSING_DOCUMENT } }));
-      },
-      (response) => {
-        const refused = v4Errors(bodyJson(response)).some(
-          (error) => error.code === 'transaction aborted' && error.description === MISSING_DOCUMENT,
-        );
-        return refused
-          ? withJsonBody(withStatus(response, 404), {
-              errors: [{ position: [], code: 'instance not found', description: 'Document not found.' }],
-            })
-          : response;
-      },
+    editV4Bodies('set', (fields) =>
+      isJsonObject(fields.document) ? { ...fields, document: { ...fields.document, data: {} } } : undefined,
     ),
-  'V4STREAM-PERMISSION-LOSS-SILENT': () =>
-    onV4Streams(() => ({
-      onEvent(event, writer) {
-        if (!isV4Event(event, 'error')) writer.emit(event);
-      },
-    })),
+  'V4STREAM-PERMISSION-LOSS-SILENT': () => editV4Events((event) => (event.type === 'error' ? [] : undefined)),
   'V4STREAM-UPDATE-AS-CREATE': () =>
     editV4Bodies('version', (fields) => (fields.action === 'update' ? { ...fields, action: 'create' } : undefined)),
   'V4STREAM-CREATE-AS-UPDATE': () =>
@@ -154,13 +114,7 @@ export const code: FaultCode = {
   'V4STREAM-INDEX-WITHOUT-VALUES': () =>
     editV4Bodies('set', (fields) => (isJsonObject(fields.index) ? { ...fields, index: { ...fields.index, values: [] } } : undefined)),
   'V4STREAM-DOCUMENTS-REMOVE-DROPPED': () =>
-    onV4Streams(() => ({
-      onEvent(event, writer) {
-        const fields = isV4Event(event, 'set') ? body(event) : undefined;
-        if (fields?.action === 'remove' && !('index' in fields)) return;
-        writer.emit(event);
-      },
-    })),
+    editV4Events((event, fields) => (event.type === 'set' && fields?.action === 'remove' && !('index' in fields) ? [] : undefined)),
   'V4STREAM-HISTORY-EDIT-AS-VERSION': () => {
     const inserts: bigint[] = [];
     return {

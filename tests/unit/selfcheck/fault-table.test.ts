@@ -30,6 +30,9 @@ describe('fault table schema', () => {
     ['a request key renamed', { request: { at: 'params', rename: { update: 'replace' } } }],
     ['an error position edit', { when: { position: '^values' }, then: { positionDrop: 1, positionAppend: ['$form'] } }],
     ['a number answered as the other kind', { then: { resourceAs: 'integer' } }],
+    ['an FQL rewrite', { when: { fql: 'x', requestBody: { token: '^"' } }, request: { fql: ['a', 'b'] } }],
+    ['a v10 answer', { when: { v10Code: ['abort'], answerMatches: { data: 'null' } }, then: { v10Error: { code: 'c', message: 'm' } } }],
+    ['keys set', { then: { in: 'answer', set: { has_next: false } } }],
     ['code', { code: true }],
   ])('accepts %s', (_name, row) => {
     expect(validTable(table(row)), JSON.stringify(validTable.errors)).toBe(true);
@@ -41,6 +44,8 @@ describe('fault table schema', () => {
     ['changes to the whole answer and inside it at once', { then: { status: 200, errorCode: 'x' } }],
     ['a key edit without a place', { then: { drop: ['data'] } }],
     ['a request path with key edits', { request: { path: '/x', drop: ['ts'] } }],
+    ['an FQL rewrite with key edits', { request: { fql: ['a', 'b'], inBody: true, drop: ['x'] } }],
+    ['a v10 error without a message', { then: { v10Error: { code: 'c' } } }],
     ['an unknown condition', { when: { sometimes: true }, then: { status: 200 } }],
     ['a condition without an edit', { when: { status: [200] }, code: true }],
     ['a number kind that is not one', { then: { resourceAs: 'float' } }],
@@ -150,5 +155,79 @@ describe('fault table interpreter', () => {
     expect(hooks.response!(response, { original: ping, request: ping })?.status).toBe(401);
     const withSecret = { ...ping, headers: { authorization: 'Bearer s' } };
     expect(hooks.response!(response, { original: withSecret, request: withSecret })).toBeUndefined();
+  });
+
+  const v10 = (body: unknown, path = '/query/1', headers: Record<string, string> = {}): ProxiedRequest => ({
+    method: 'POST',
+    path,
+    headers,
+    body: Buffer.from(JSON.stringify(body)),
+  });
+  const answer = (status: number, body: unknown) => ({ status, headers: {}, body: Buffer.from(JSON.stringify(body)) });
+  const answerOf = (response: { status: number; body: Buffer } | undefined) =>
+    response === undefined ? undefined : { status: response.status, body: JSON.parse(response.body.toString()) };
+
+  it('reads the FQL text of /query/1 and rewrites it, in a string query or the text pieces of a template', async () => {
+    const hook = editRowHooks({ when: { fql: '^let' }, request: { fql: ['; ', ' '] } }).request!;
+    expect(JSON.parse((await hook(v10({ query: 'let x = 1; x' })))!.body.toString())).toEqual({ query: 'let x = 1 x' });
+    const template = { query: { fql: ['let x = ', { value: '; ' }, '; x'] } };
+    expect(JSON.parse((await hook(v10(template)))!.body.toString())).toEqual({ query: { fql: ['let x = ', { value: '; ' }, ' x'] } });
+    expect(await hook(v10({ query: 'x; y' }))).toBeUndefined();
+    expect(await hook(v10({ query: 'let x = 1; x' }, '/feed/1'))).toBeUndefined();
+  });
+
+  it('edits the JSON body of an event request where its keys match, and sets request headers', async () => {
+    const drop = editRowHooks({
+      when: { path: '/feed/1', requestBody: { start_ts: '^(?!-?\\d+$).' } },
+      request: { inBody: true, drop: ['start_ts'] },
+    }).request!;
+    expect(JSON.parse((await drop(v10({ token: 't', start_ts: '5' }, '/feed/1')))!.body.toString())).toEqual({ token: 't' });
+    expect(await drop(v10({ token: 't', start_ts: 5 }, '/feed/1'))).toBeUndefined();
+    expect(await drop(v10({ token: 't' }, '/feed/1'))).toBeUndefined();
+    const size = editRowHooks({ request: { inBody: true, at: 'token', default: { page_size: 100 } } }).request!;
+    expect(JSON.parse((await size(v10({ token: 't' }, '/feed/1')))!.body.toString())).toEqual({ token: 't', page_size: 100 });
+    const tagged = editRowHooks({
+      when: { requestHeaderMatches: { 'x-format': '^(?!tagged$)' } },
+      request: { setHeaders: { 'x-format': 'tagged' } },
+    }).request!;
+    expect((await tagged(v10({ query: '1' })))!.headers['x-format']).toBe('tagged');
+    expect(await tagged(v10({ query: '1' }, '/query/1', { 'x-format': 'tagged' }))).toBeUndefined();
+  });
+
+  it('turns v10 errors it picks by code and message into a success with data, and a success into a v10 error', () => {
+    const lenient = editRowHooks({ when: { v10Code: ['invalid_argument'], v10Message: '^expected' }, then: { data: 'a1' } }).response!;
+    const request = v10({ query: 'x' });
+    const error = {
+      error: { code: 'invalid_argument', message: 'expected a string' },
+      summary: 's',
+      txn_ts: 7,
+      stats: { a: 1 },
+      schema_version: 2,
+    };
+    expect(answerOf(lenient(answer(400, error), { original: request, request }))).toEqual({
+      status: 200,
+      body: { data: 'a1', summary: '', txn_ts: 7, stats: { a: 1 }, schema_version: 2 },
+    });
+    expect(lenient(answer(400, { error: { code: 'invalid_argument', message: 'other' } }), { original: request, request })).toBeUndefined();
+    const refuse = editRowHooks({
+      when: { answerMatches: { data: '^null$' } },
+      then: { v10Error: { code: 'document_not_found', message: 'gone' } },
+    }).response!;
+    expect(answerOf(refuse(answer(200, { data: null, txn_ts: 7 }), { original: request, request }))).toEqual({
+      status: 400,
+      body: { error: { code: 'document_not_found', message: 'gone' }, summary: 'error: gone', txn_ts: 7, schema_version: 0 },
+    });
+    expect(refuse(answer(200, { data: 1, txn_ts: 7 }), { original: request, request })).toBeUndefined();
+  });
+
+  it('sets keys where their value differs, and edits the headers of an open stream', () => {
+    const row = { when: { answerHas: ['events'] }, then: { in: 'answer' as const, set: { has_next: false } } };
+    expect(answered(row, v10({}, '/feed/1'), 200, { events: [], has_next: true })).toEqual({ events: [], has_next: false });
+    expect(answered(row, v10({}, '/feed/1'), 200, { events: [], has_next: false })).toBeUndefined();
+    const headers = editRowHooks({ when: { path: '/stream/1', stream: true }, then: { removeHeaders: ['x-fauna-stream-id'] } })
+      .streamHeaders!;
+    const stream = v10({ token: 't' }, '/stream/1');
+    expect(headers({ 'x-fauna-stream-id': '1', a: 'b' }, { original: stream, request: stream })).toEqual({ a: 'b' });
+    expect(headers({ a: 'b' }, { original: stream, request: stream })).toBeUndefined();
   });
 });

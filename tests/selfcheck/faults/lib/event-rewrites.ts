@@ -1,8 +1,7 @@
 // Building blocks of the `events` fault catalogue: what an event request and answer are, edits of feed pages and
-// stream events, and what the proxy learns from the traffic it relays (sources, cursors, v4 writes) for faults
-// that imitate a server with a different memory.
+// stream events, and what the proxy learns of the v4 writes it relays.
 import type { BufferedResponse, FaultHooks, ProxiedRequest, StreamEventHook, StreamWriter } from '../../fault.js';
-import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, tryParseJson, type JsonObject } from '../../json-body.js';
+import { isJsonInteger, isJsonObject, stringifyJson, tryParseJson, type JsonObject } from '../../json-body.js';
 import { pathname, rewriteJson, v4Expression, withJsonBody } from './rewrites.js';
 
 export function isEvent(value: unknown, ...types: string[]): value is JsonObject {
@@ -13,10 +12,6 @@ export const DATA_EVENT_TYPES = ['add', 'update', 'remove'];
 
 export function onStreams(hook: () => StreamEventHook): FaultHooks {
   return { stream: () => hook() };
-}
-
-export function isFeed(path: string): boolean {
-  return path.split('?')[0] === '/feed/1';
 }
 
 export function feedPage(body: unknown): (JsonObject & { events: unknown[] }) | undefined {
@@ -36,7 +31,7 @@ export function withoutErrorEvents(code: string): FaultHooks {
       },
     }),
     json: rewriteJson(
-      (body, ctx) => isFeed(ctx.original.path) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false),
+      (body, ctx) => isFeedRequest(ctx.original) && (feedPage(body)?.events.some((e) => isErrorEvent(e, code)) ?? false),
       (body) => {
         const page = feedPage(body)!;
         page.events = page.events.filter((e) => !isErrorEvent(e, code));
@@ -61,16 +56,6 @@ export function bigintOf(value: unknown): bigint | undefined {
 }
 
 export const nowMicros = () => BigInt(Date.now()) * 1000n;
-
-/** A request hook for `/feed/1` and/or `/stream/1` that edits the body in place; `edit` answers whether it changed it. */
-export function editEventRequest(where: { feed?: boolean; stream?: boolean }, edit: (body: JsonObject) => boolean): FaultHooks['request'] {
-  return (req) => {
-    if (!((where.feed === true && isFeedRequest(req)) || (where.stream === true && isStreamRequest(req)))) return undefined;
-    const body = requestObject(req);
-    if (body === undefined || !edit(body)) return undefined;
-    return { ...req, body: Buffer.from(stringifyJson(body)) };
-  };
-}
 
 /** What an event edit answers: undefined keeps the event as it is, a list replaces it (empty: the event is dropped). */
 export type EventEdit = (event: JsonObject, request: ProxiedRequest) => unknown[] | undefined;
@@ -178,54 +163,6 @@ export function tokenOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * What the proxy learns from the answers it relays: when each source was created, which collection its query
- * names, every cursor it handed out and the event each one belongs to. Faults that imitate a server with a
- * different memory build on it; `observe` hooks never count as changes.
- */
-export class EventTraffic {
-  readonly createdAt = new Map<string, bigint>();
-  readonly collectionOf = new Map<string, string>();
-  readonly eventAt = new Map<string, JsonObject>();
-  readonly cursors = new Set<string>();
-  lastToken: string | undefined;
-
-  observeQuery(body: unknown, req: ProxiedRequest): void {
-    const token = isQueryV10(req) ? tokenOf(body) : undefined;
-    if (token === undefined || !isJsonObject(body)) return;
-    this.lastToken = token;
-    const ts = bigintOf(body.txn_ts);
-    if (ts !== undefined) this.createdAt.set(token, ts);
-    const collection = /^\s*(?:Set\.single\(\s*)?([A-Za-z_]\w*)\./.exec(fqlText(req) ?? '')?.[1];
-    if (collection !== undefined) this.collectionOf.set(token, collection);
-  }
-
-  observeEvent(event: unknown): void {
-    if (!isJsonObject(event) || typeof event.cursor !== 'string') return;
-    this.cursors.add(event.cursor);
-    if (isEvent(event, ...DATA_EVENT_TYPES)) this.eventAt.set(event.cursor, event);
-  }
-
-  observeFeed(body: unknown, req: ProxiedRequest): void {
-    const page = isFeedRequest(req) ? feedPage(body) : undefined;
-    if (page === undefined) return;
-    if (typeof page.cursor === 'string') this.cursors.add(page.cursor);
-    for (const event of page.events) this.observeEvent(event);
-  }
-
-  /** JSON and stream hooks that only watch, for a fault to wrap. */
-  observer(): Required<Pick<FaultHooks, 'json'>> & { streamEvent: (event: unknown) => void } {
-    return {
-      json: (body, ctx) => {
-        this.observeQuery(body, ctx.original);
-        this.observeFeed(body, ctx.original);
-        return undefined;
-      },
-      streamEvent: (event) => this.observeEvent(event),
-    };
-  }
-}
-
 /** Chains JSON hooks: each sees the result of the one before; the chain counts as a change when any hook changed something. */
 export function chainJson(...hooks: FaultHooks['json'][]): NonNullable<FaultHooks['json']> {
   return (body, ctx) => {
@@ -242,54 +179,28 @@ export function chainJson(...hooks: FaultHooks['json'][]): NonNullable<FaultHook
   };
 }
 
-/** Writes the proxy saw committed through the v4 endpoint, by document id and transaction time. */
-export interface Write {
-  kind: 'create' | 'update' | 'delete';
-  /** The document's data after the write (create and update), as the v4 endpoint answered it. */
-  data?: JsonObject;
-}
-
-export class WriteLog {
-  private readonly writes = new Map<string, Write[]>();
-  readonly withCredentials = new Set<string>();
-
-  /** JSON hook that records the writes of a v4 answer and changes nothing. */
-  readonly observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
+/**
+ * A JSON hook that changes nothing and calls `visit` with each top-level form of a successful v4 answer (the
+ * expression, or each of its array), the form's result and the transaction's time: what the proxy learns of writes.
+ */
+export function observeV4Forms(visit: (form: JsonObject, result: JsonObject, ts: bigint) => void): NonNullable<FaultHooks['json']> {
+  return (body, ctx) => {
     const expression = v4Expression(ctx.original);
     const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
     if (expression === undefined || ts === undefined || ctx.status >= 300 || !isJsonObject(body)) return undefined;
-    const expressions = Array.isArray(expression) ? expression : [expression];
     const results = Array.isArray(body.resource) ? body.resource : [body.resource];
-    expressions.forEach((expr, i) => {
-      const result = results[i];
-      if (!isJsonObject(expr) || !isJsonObject(result) || !isJsonObject(result.ref) || !isJsonObject(result.ref['@ref'])) return;
-      const id = result.ref['@ref'].id;
-      const kind = (['create', 'update', 'delete'] as const).find((k) => k in expr);
-      if (typeof id !== 'string' || kind === undefined) return;
-      const params = isJsonObject(expr.params) && isJsonObject(expr.params.object) ? expr.params.object : {};
-      if ('credentials' in params) this.withCredentials.add(id);
-      const key = `${id}@${ts}`;
-      const write: Write = { kind, ...(kind !== 'delete' && isJsonObject(result.data) ? { data: result.data } : {}) };
-      this.writes.set(key, [...(this.writes.get(key) ?? []), write]);
+    (Array.isArray(expression) ? expression : [expression]).forEach((form, i) => {
+      if (isJsonObject(form) && isJsonObject(results[i])) visit(form, results[i], ts);
     });
     return undefined;
   };
+}
 
-  /** The data every update committed at `ts` wrote. */
-  updatesAt(ts: unknown): JsonObject[] {
-    const micros = bigintOf(ts);
-    const found: JsonObject[] = [];
-    for (const [key, writes] of this.writes) {
-      if (key.endsWith(`@${micros}`)) for (const w of writes) if (w.kind === 'update' && w.data !== undefined) found.push(w.data);
-    }
-    return found;
-  }
-
-  /** The writes of document `id` committed at `ts`, in the order the transaction made them. */
-  at(id: string | undefined, ts: unknown): Write[] {
-    const micros = bigintOf(ts);
-    return id === undefined || micros === undefined ? [] : (this.writes.get(`${id}@${micros}`) ?? []);
-  }
+/** The id and collection of the document a v4 result's `ref` names. */
+export function resultDocument(result: JsonObject): { id: string; coll: string } | undefined {
+  const ref = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
+  const coll = isJsonObject(ref?.collection) && isJsonObject(ref.collection['@ref']) ? ref.collection['@ref'].id : undefined;
+  return typeof ref?.id === 'string' && typeof coll === 'string' ? { id: ref.id, coll } : undefined;
 }
 
 /** A v4 answer's plain JSON value in the tagged form events use (`5` becomes `{"@int": "5"}`). */
@@ -314,19 +225,22 @@ function acceptedQuery(from: BufferedResponse, req: ProxiedRequest, token: strin
 }
 
 /**
- * Answers 200 with a token to `/query/1` requests refused with 400 whose FQL text matches `pattern` (and, when `code`
- * is given, whose error has that code).
+ * Answers 200 with a token (the last one the proxy saw) to `/query/1` requests refused with 400 whose FQL text
+ * matches `pattern` (and, when `code` is given, whose error has that code).
  */
 export function acceptRefusedQueries(pattern: RegExp, code?: string): () => FaultHooks {
   return () => {
-    const traffic = new EventTraffic();
+    let lastToken = 'c291cmNlLWFjY2VwdGVkLWJ5LWZhdWx0';
     return {
-      json: traffic.observer().json,
+      json(body, ctx) {
+        lastToken = (isQueryV10(ctx.original) ? tokenOf(body) : undefined) ?? lastToken;
+        return undefined;
+      },
       response(response, ctx) {
         const text = fqlText(ctx.original);
         if (text === undefined || response.status !== 400 || !pattern.test(text)) return undefined;
         if (code !== undefined && errorCodeOf(response) !== code) return undefined;
-        return acceptedQuery(response, ctx.original, traffic.lastToken ?? 'c291cmNlLWFjY2VwdGVkLWJ5LWZhdWx0');
+        return acceptedQuery(response, ctx.original, lastToken);
       },
     };
   };
@@ -350,151 +264,4 @@ export function withoutPositions(codes: readonly string[]): FaultHooks {
 /** Holds a stream open (no more events, no end) until the suite leaves. */
 export async function holdOpen(writer: StreamWriter): Promise<void> {
   while (!writer.closed) await writer.pause(60_000);
-}
-
-/** Drops `permission_loss` error events that come within 10 s of a request `watch` recognises, and keeps those streams open. */
-export function ignorePermissionLoss(watch: (req: ProxiedRequest) => boolean): () => FaultHooks {
-  return () => {
-    let lastSeen = 0;
-    return {
-      request(req) {
-        if (watch(req)) lastSeen = Date.now();
-        return undefined;
-      },
-      stream: () => ({
-        async onEvent(event, writer) {
-          if (isErrorEvent(event, 'permission_loss') && Date.now() - lastSeen < 10_000) return holdOpen(writer);
-          writer.emit(event);
-        },
-      }),
-    };
-  };
-}
-
-/** True when the v4 expression the request carries has, at its top level (or in its top-level array), a form keyed `key` whose value matches. */
-export function v4Writes(req: ProxiedRequest, key: string, matches: (value: unknown) => boolean = () => true): boolean {
-  const expression = v4Expression(req);
-  const forms = Array.isArray(expression) ? expression : [expression];
-  return forms.some((form) => isJsonObject(form) && key in form && matches(form[key]));
-}
-
-/** Rewrites data events given the writes the proxy saw for their document in their transaction. */
-export function triggerRewrite(edit: (event: JsonObject, writes: Write[]) => unknown[] | undefined): FaultHooks {
-  const log = new WriteLog();
-  const events = editEvents((event) => {
-    const writes = log.at(eventDocId(event), event.txn_ts);
-    return writes.length === 0 ? undefined : edit(event, writes);
-  });
-  return { ...events, json: chainJson(log.observe, events.json) };
-}
-
-const RETENTION_WINDOW_MICROS = 15n * 60n * 1_000_000n;
-
-/** Replaces a `start_ts` inside retention but before the source's creation by the creation time. */
-export function clampStartToCreation(where: { feed?: boolean; stream?: boolean }): FaultHooks {
-  const traffic = new EventTraffic();
-  return {
-    json: traffic.observer().json,
-    request: editEventRequest(where, (body) => {
-      const created = typeof body.token === 'string' ? traffic.createdAt.get(body.token) : undefined;
-      const start = bigintOf(body.start_ts);
-      if (created === undefined || start === undefined || start >= created || start < nowMicros() - RETENTION_WINDOW_MICROS) return false;
-      body.start_ts = jsonInt(created);
-      return true;
-    }),
-  };
-}
-
-/** Refuses `/query/1` requests whose FQL text matches `pattern` with 400 `invalid_receiver`, as a server without that kind of source. */
-export function refuseQueries(pattern: RegExp): FaultHooks {
-  return {
-    response(response, ctx) {
-      const text = fqlText(ctx.original);
-      if (text === undefined || response.status !== 200 || !pattern.test(text)) return undefined;
-      const parsed = tryParseJson(response.body);
-      // The success's txn_ts, stats and schema_version are those of the error answer too.
-      const { data: _data, static_type: _type, ...rest } = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
-      return withJsonBody(
-        { ...response, status: 400 },
-        {
-          error: { code: 'invalid_receiver', message: 'cannot call `eventSource()` on this set: it cannot be tracked.' },
-          ...rest,
-          summary: 'error: invalid receiver\nat *query*:1:1',
-        },
-      );
-    },
-  };
-}
-
-export interface CreatedDoc {
-  ts: bigint;
-  coll: string;
-  /** The document as an event's `@doc`. */
-  doc: JsonObject;
-}
-
-/**
- * Adds an `add` event, in `txn_ts` order, to a feed read from the source's creation for every document created
- * through the v4 endpoint since then that `include` selects and the page lacks: a source that lets through
- * writes it must not.
- */
-export function addCreatedDocs(include: (create: CreatedDoc, source: { collection: string; query: string }) => boolean): FaultHooks {
-  const traffic = new EventTraffic();
-  const queries = new Map<string, string>();
-  const creates: CreatedDoc[] = [];
-  const observe: NonNullable<FaultHooks['json']> = (body, ctx) => {
-    const token = isQueryV10(ctx.original) ? tokenOf(body) : undefined;
-    if (token !== undefined) queries.set(token, fqlText(ctx.original) ?? '');
-    const expression = v4Expression(ctx.original);
-    const ts = /^\d+$/.test(ctx.headers['x-txn-time'] ?? '') ? BigInt(ctx.headers['x-txn-time']!) : undefined;
-    if (expression === undefined || ts === undefined || !isJsonObject(body)) return undefined;
-    const results = Array.isArray(body.resource) ? body.resource : [body.resource];
-    (Array.isArray(expression) ? expression : [expression]).forEach((expr, i) => {
-      const result = results[i];
-      if (!isJsonObject(expr) || !('create' in expr) || !isJsonObject(result)) return;
-      const refBody = isJsonObject(result.ref) && isJsonObject(result.ref['@ref']) ? result.ref['@ref'] : undefined;
-      const coll =
-        isJsonObject(refBody?.collection) && isJsonObject(refBody.collection['@ref']) ? refBody.collection['@ref'].id : undefined;
-      if (typeof refBody?.id !== 'string' || typeof coll !== 'string') return;
-      creates.push({
-        ts,
-        coll,
-        doc: {
-          id: refBody.id,
-          coll: { '@mod': coll },
-          ts: { '@time': new Date(Number(ts / 1000n)).toISOString() },
-          ...(tagged(isJsonObject(result.data) ? result.data : {}) as JsonObject),
-        },
-      });
-    });
-    return undefined;
-  };
-  const add = rewriteJson(
-    (body, ctx) => isFeedRequest(ctx.original) && feedPage(body)?.has_next === false,
-    (body, ctx) => {
-      const request = requestObject(ctx.original)!;
-      const token = typeof request.token === 'string' ? request.token : undefined;
-      const collection = token === undefined ? undefined : traffic.collectionOf.get(token);
-      const since = token === undefined ? undefined : traffic.createdAt.get(token);
-      const page = feedPage(body)!;
-      const last = page.events.at(-1);
-      if (collection === undefined || since === undefined || 'cursor' in request || 'start_ts' in request || !isJsonObject(last))
-        return false;
-      const present = new Set(page.events.map((e) => (isJsonObject(e) ? eventDocId(e) : undefined)));
-      const source = { collection, query: queries.get(token!) ?? '' };
-      const added = creates.filter((c) => c.ts > since && !present.has(c.doc.id as string) && include(c, source));
-      for (const { ts, doc } of added) {
-        const at = page.events.findIndex((e) => isJsonObject(e) && (bigintOf(e.txn_ts) ?? 0n) > ts);
-        page.events.splice(at === -1 ? page.events.length : at, 0, {
-          type: 'add',
-          data: { '@doc': doc },
-          txn_ts: jsonInt(ts),
-          cursor: last.cursor,
-          stats: last.stats,
-        });
-      }
-      return added.length;
-    },
-  );
-  return { json: chainJson(observe, traffic.observer().json, add) };
 }

@@ -17,6 +17,7 @@ import {
   type JsonObject,
 } from '../../json-body.js';
 import { topLevelCall } from './calls.js';
+import { editFql, fqlText, requestObject } from './event-rewrites.js';
 import {
   apiVersion,
   bodyJson,
@@ -78,6 +79,17 @@ interface When {
   answerHas?: string[];
   /** Which validation failures of the errors `then.failureCode` recodes: patterns their field (joined by `.`) and code match. */
   failure?: { field?: string; code?: string };
+  /** The FQL text of a `/query/1` request (the text pieces of a template joined) matches this pattern. */
+  fql?: string;
+  /** Keys of the request's JSON body whose JSON text these patterns match (`''` for a key it lacks). */
+  requestBody?: Record<string, string>;
+  /** The answer's v10 error (`{"error": {code, message}}`) has one of these codes, and a message `v10Message` matches. */
+  v10Code?: string[];
+  v10Message?: string;
+  /** Keys of the answer whose JSON text these patterns match (`''` for a key it lacks). */
+  answerMatches?: Record<string, string>;
+  /** The answer is an open stream (`/stream/1`, `/stream`): `then` edits its headers. */
+  stream?: true;
 }
 
 /** Where an edit of keys applies inside the answer. */
@@ -103,6 +115,10 @@ interface Then {
   /** The new code of the validation failures `when.failure` picks. */
   failureCode?: string;
   resource?: unknown;
+  /** The answer becomes a v10 success, 200 with this `data` (its `txn_ts`, `stats` and `schema_version` kept). */
+  data?: unknown;
+  /** The answer becomes 400 with this v10 error (its `txn_ts`, `stats` and `schema_version` kept; `summary` `error: <message>` unless given). */
+  v10Error?: { code: string; message: string; summary?: string };
   /**
    * Keys dropped or renamed: in the answer's object alone, every object of the answer (`tree`), the resource alone, each
    * record, or each error `when` picks and the objects inside it; a resource or records of `collection` only, if given.
@@ -111,6 +127,8 @@ interface Then {
   collection?: string;
   drop?: string[];
   rename?: Record<string, string>;
+  /** Keys given these values (a change where the value differs). */
+  set?: Record<string, unknown>;
 }
 
 /** A rewrite of the request: its headers, or keys of every object of its v4 expression (that has the key `at`). */
@@ -127,6 +145,10 @@ interface RequestEdit {
   default?: Record<string, unknown>;
   /** A key's value (first) replaced by another (second) where the object has it. */
   replace?: Record<string, [unknown, unknown]>;
+  /** The key edits apply to the request's JSON body object itself (`/query/1`, `/feed/1`, `/stream/1`), not a v4 expression. */
+  inBody?: true;
+  /** Every match of a pattern (first) in the FQL text of a `/query/1` request replaced (second; `$1` its first group). */
+  fql?: [string, string];
 }
 
 export interface FaultRow {
@@ -176,8 +198,17 @@ function pickedErrors(when: When, body: unknown): JsonObject[] {
   );
 }
 
+/** Whether `body` is an object whose keys' JSON text (`''` for a key it lacks) the patterns match. */
+function bodyMatches(body: JsonObject | undefined, patterns: Record<string, string>): boolean {
+  return (
+    body !== undefined &&
+    Object.entries(patterns).every(([key, pattern]) => new RegExp(pattern).test(key in body ? stringifyJson(body[key]) : ''))
+  );
+}
+
 /** Whether the request shows what `when` asks of a request. */
 function requestHolds(when: When, request: ProxiedRequest): boolean {
+  if (when.fql !== undefined && fqlText(request) === undefined) return false;
   const form = topLevelForm(request);
   const expression = v4Expression(request);
   const argument = form !== undefined && isJsonObject(expression) ? expression[form] : undefined;
@@ -195,7 +226,9 @@ function requestHolds(when: When, request: ProxiedRequest): boolean {
     (when.apiVersion === undefined || apiVersion(request) === when.apiVersion) &&
     (when.requestHeader === undefined || request.headers[when.requestHeader] !== undefined) &&
     (when.noRequestHeader === undefined || request.headers[when.noRequestHeader] === undefined) &&
-    headerMatches.every(([name, pattern]) => new RegExp(pattern).test(request.headers[name] ?? ''))
+    headerMatches.every(([name, pattern]) => new RegExp(pattern).test(request.headers[name] ?? '')) &&
+    (when.fql === undefined || new RegExp(when.fql).test(fqlText(request) ?? '')) &&
+    (when.requestBody === undefined || bodyMatches(requestObject(request), when.requestBody))
   );
 }
 
@@ -206,9 +239,19 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   if (when.header !== undefined && !(when.header in headers)) return false;
   if ((when.code !== undefined || when.description !== undefined || when.position !== undefined) && pickedErrors(when, body()).length === 0)
     return false;
+  if (when.answerMatches !== undefined) {
+    const answer = body();
+    if (!isJsonObject(answer) || !bodyMatches(answer, when.answerMatches)) return false;
+  }
   if (when.answerHas !== undefined) {
     const answer = body();
     if (!isJsonObject(answer) || !when.answerHas.every((key) => key in answer)) return false;
+  }
+  if (when.v10Code !== undefined || when.v10Message !== undefined) {
+    const answer = body();
+    const error = isJsonObject(answer) && isJsonObject(answer.error) ? answer.error : undefined;
+    if (error === undefined || (when.v10Code !== undefined && !when.v10Code.includes(String(error.code)))) return false;
+    if (when.v10Message !== undefined && !new RegExp(when.v10Message).test(String(error.message))) return false;
   }
   if ('resource' in when) {
     const answer = body();
@@ -217,11 +260,26 @@ function holds(when: When, request: ProxiedRequest, status: number, headers: Rec
   return true;
 }
 
-/** Drops and renames the keys `edit` names in `object` (and the objects inside it, when `deep`); answers how many. */
-function editKeys(object: unknown, edit: { drop?: string[]; rename?: Record<string, string> }, deep: boolean): number {
+/** Drops, renames and sets the keys `edit` names in `object` (and the objects inside it, when `deep`); answers how many. */
+function editKeys(
+  object: unknown,
+  edit: { drop?: string[]; rename?: Record<string, string>; set?: Record<string, unknown> },
+  deep: boolean,
+): number {
   const where = (inner: JsonObject) => deep || inner === object;
   const dropped = (edit.drop ?? []).reduce((n, key) => n + deleteKeys(object, key, where), 0);
-  return Object.entries(edit.rename ?? {}).reduce((n, [from, to]) => n + renameKeys(object, from, to, where), dropped);
+  let changed = Object.entries(edit.rename ?? {}).reduce((n, [from, to]) => n + renameKeys(object, from, to, where), dropped);
+  const values = Object.entries(edit.set ?? {});
+  if (values.length > 0)
+    forEachObject(object, (inner) => {
+      if (!where(inner)) return;
+      for (const [key, value] of values) {
+        if (key in inner && stringifyJson(inner[key]) === stringifyJson(value)) continue;
+        inner[key] = parseJson(stringifyJson(value));
+        changed += 1;
+      }
+    });
+  return changed;
 }
 
 /** The objects of the answer `then.in` names, and whether the objects inside them count too. */
@@ -292,42 +350,75 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
   };
 }
 
+/** Applies a request row's key edits to one object; answers how many changes it made. */
+function editRequestObject(object: JsonObject, keys: Pick<RequestEdit, 'drop' | 'rename' | 'default' | 'replace'>): number {
+  let changed = editKeys(object, keys, false);
+  for (const [key, value] of Object.entries(keys.default ?? {})) {
+    if (key in object) continue;
+    object[key] = parseJson(stringifyJson(value));
+    changed += 1;
+  }
+  for (const [key, [from, to]] of Object.entries(keys.replace ?? {})) {
+    if (!(key in object) || stringifyJson(object[key]) !== stringifyJson(from)) continue;
+    object[key] = parseJson(stringifyJson(to));
+    changed += 1;
+  }
+  return changed;
+}
+
 /** The request hook of a request row. */
 function requestHook(when: When, edit: RequestEdit): FaultHooks['request'] {
-  const { path, removeHeaders, setHeaders, at, ...keys } = edit;
+  const { path, removeHeaders, setHeaders, fql, inBody, at, ...keys } = edit;
   const withinExpression = rewriteExpression((expression) => {
     let changed = 0;
     forEachObject(expression, (object) => {
-      if (at !== undefined && !(at in object)) return;
-      changed += editKeys(object, keys, false);
-      for (const [key, value] of Object.entries(keys.default ?? {})) {
-        if (key in object) continue;
-        object[key] = parseJson(stringifyJson(value));
-        changed += 1;
-      }
-      for (const [key, [from, to]] of Object.entries(keys.replace ?? {})) {
-        if (!(key in object) || stringifyJson(object[key]) !== stringifyJson(from)) continue;
-        object[key] = parseJson(stringifyJson(to));
-        changed += 1;
-      }
+      if (at === undefined || at in object) changed += editRequestObject(object, keys);
     });
     return changed;
   });
+  const withinBody = (request: ProxiedRequest): ProxiedRequest | undefined => {
+    const body = requestObject(request);
+    if (body === undefined || (at !== undefined && !(at in body)) || editRequestObject(body, keys) === 0) return undefined;
+    return { ...request, body: Buffer.from(stringifyJson(body)) };
+  };
+  const withinFql = fql === undefined ? undefined : editFql((text) => text.replace(new RegExp(fql[0], 'g'), fql[1]));
   return (request) => {
     if (!requestHolds(when, request)) return undefined;
     if (path !== undefined) return { ...request, path: request.path.replace(pathname(request), path) };
+    if (withinFql !== undefined) return withinFql(request);
     if (setHeaders !== undefined) {
-      const changed = Object.entries(setHeaders).some(([name, value]) => request.headers[name] !== value);
-      return changed ? { ...request, headers: { ...request.headers, ...setHeaders } } : undefined;
+      const headers = { ...request.headers, ...setHeaders };
+      return Object.entries(setHeaders).every(([name, value]) => request.headers[name] === value) ? undefined : { ...request, headers };
     }
-    if (removeHeaders === undefined) return withinExpression!(request);
+    if (removeHeaders === undefined) return inBody === true ? withinBody(request) : withinExpression!(request);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !removeHeaders.includes(name)));
     return Object.keys(headers).length === Object.keys(request.headers).length ? undefined : { ...request, headers };
   };
 }
 
+/** The hook of a row that edits the headers of an open stream. */
+function streamHeadersHook(when: When, then: Then): FaultHooks['streamHeaders'] {
+  return (headers, context) => {
+    if (!requestHolds(when, context.original)) return undefined;
+    const edited = Object.fromEntries(Object.entries(headers).filter(([name]) => !(then.removeHeaders ?? []).includes(name)));
+    Object.assign(edited, then.setHeaders);
+    return stringifyJson(edited) === stringifyJson(headers) ? undefined : edited;
+  };
+}
+
+/** The v10 success or error `then` makes of an answer, with the answer's `txn_ts`, `stats` and `schema_version`. */
+function v10Answer(response: BufferedResponse, then: Then): BufferedResponse {
+  const answer = bodyJson(response);
+  const { txn_ts = 0, stats, schema_version = 0 } = isJsonObject(answer) ? answer : {};
+  const kept = { txn_ts, stats, schema_version };
+  if (then.v10Error === undefined) return withStatus(withJsonBody(response, { data: then.data, summary: '', ...kept }), 200);
+  const { code, message, summary = `error: ${message}` } = then.v10Error;
+  return withStatus(withJsonBody(response, { error: { code, message }, summary, ...kept }), 400);
+}
+
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
+  if (when.stream === true) return { streamHeaders: streamHeadersHook(when, then) };
   if (
     [
       'errorCode',
@@ -349,6 +440,7 @@ function editHooks(when: When, then: Then): FaultHooks {
       let edited: BufferedResponse = (then.removeHeaders ?? []).reduce(withoutHeader, response);
       for (const [name, value] of Object.entries(then.setHeaders ?? {})) edited = withHeader(edited, name, value);
       if ('body' in then) edited = withJsonBody(edited, then.body);
+      if ('data' in then || then.v10Error !== undefined) return v10Answer(edited, then);
       return then.status === undefined ? edited : withStatus(edited, then.status);
     },
   };
