@@ -5,7 +5,6 @@ import { code as protocol } from './protocol.js';
 import { code as transactions } from './transactions.js';
 import { code as collectionsAndDocuments } from './collections-and-documents.js';
 import { code as databasesAndKeys } from './databases-and-keys.js';
-import { code as documentTtl } from './document-ttl.js';
 import { code as limits } from './limits.js';
 import { code as authentication } from './authentication.js';
 import { code as abac } from './abac.js';
@@ -19,16 +18,9 @@ import { code as feeds } from './feeds.js';
 import { code as streams } from './streams.js';
 import { code as v4Streams } from './v4-streams.js';
 import { code as userFunctions } from './user-functions.js';
-import { code as functionsNumbers } from './functions-numbers.js';
-import { code as functionsStrings } from './functions-strings.js';
-import { code as functionsCollections } from './functions-collections.js';
 import { code as functionsKeys } from './functions-keys.js';
-import { code as functionsMath } from './functions-math.js';
-import { code as functionsTime } from './functions-time.js';
 import { code as functionsSets } from './functions-sets.js';
 import { code as functionsHistory } from './functions-history.js';
-import { code as functionsHistoryWrites } from './functions-history-writes.js';
-import { code as functionsFormat } from './functions-format.js';
 import { code as fql10 } from './fql10.js';
 import { loadArea, type AreaFaults } from './lib/table.js';
 
@@ -37,7 +29,7 @@ export const CATALOGUE: readonly AreaFaults[] = [
   loadArea('transactions', transactions),
   loadArea('collections-and-documents', collectionsAndDocuments),
   loadArea('databases-and-keys', databasesAndKeys),
-  loadArea('document-ttl', documentTtl),
+  loadArea('document-ttl'),
   loadArea('limits', limits),
   loadArea('authentication', authentication),
   loadArea('abac', abac),
@@ -51,16 +43,16 @@ export const CATALOGUE: readonly AreaFaults[] = [
   loadArea('streams', streams),
   loadArea('v4-streams', v4Streams),
   loadArea('user-functions', userFunctions),
-  loadArea('functions-numbers', functionsNumbers),
-  loadArea('functions-strings', functionsStrings),
-  loadArea('functions-collections', functionsCollections),
+  loadArea('functions-numbers'),
+  loadArea('functions-strings'),
+  loadArea('functions-collections'),
   loadArea('functions-keys', functionsKeys),
-  loadArea('functions-math', functionsMath),
-  loadArea('functions-time', functionsTime),
+  loadArea('functions-math'),
+  loadArea('functions-time'),
   loadArea('functions-sets', functionsSets),
   loadArea('functions-history', functionsHistory),
-  loadArea('functions-history-writes', functionsHistoryWrites),
-  loadArea('functions-format', functionsFormat),
+  loadArea('functions-history-writes'),
+  loadArea('functions-format'),
   loadArea('fql10', fql10),
 ];
 
