@@ -31,8 +31,15 @@ export const keyRolePolicy: AccessPolicy = {
 
 // Implements: UDF-ACCESS-001, UDF-CREATE-007, KEY-ROLE-003, KEY-ROLE-004, KEY-ROLE-005, KEY-ROLE-006, KEY-ROLE-007
 // Implements: IDX-DEF-006, AUTH-CLIENT-003, AUTH-CLIENT-004
-function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
-  const { role, database: own } = ctx.identity;
+/** Whether key role `role` (the caller's, by default) allows the action. */
+export function roleAllows(
+  ctx: EvalContext,
+  action: AccessAction,
+  database: DatabaseId,
+  collection: CollectionKey,
+  role = ctx.identity.role,
+): boolean {
+  const own = ctx.identity.database;
   switch (role) {
     case 'admin':
       return true;

@@ -5,6 +5,8 @@ import { renderQueryErrors } from '../codec/v4-error-body.js';
 import { parseExpression } from '../codec/v4-expression-parser.js';
 import { renderResource, resultTooLarge } from '../codec/v4-value-renderer.js';
 import { QueryError } from '../errors/query-error.js';
+import type { Identity } from '../eval/identity.js';
+import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
 import { requestLimits } from '../eval/query-limits.js';
@@ -86,7 +88,9 @@ export function runV4(
   const started = performance.now();
   const limits = requestLimits(ctx.exchange.request.headers['x-query-timeout'], evalServices.queryTimeLimitMs);
   let used: Transaction | undefined;
-  const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
+  const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome =>
+    used?.failAfterCommit === undefined ? answered(outcome) : failed(used.failAfterCommit);
+  const answered = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
     ok: true,
     value: outcome.result.value,
     body: outcome.result.body,
@@ -96,7 +100,7 @@ export function runV4(
   });
   const failed = (error: unknown): V4Outcome => ({
     ok: false,
-    error: asQueryError(error, writeRefusal),
+    error: deniedAtForm(identity, expr, asQueryError(error, writeRefusal)),
     ts: failedAt,
     metrics: measured(started, used),
   });
@@ -116,8 +120,18 @@ export function runV4(
           body: renderResource(value, { apiVersion }),
           created: typeof value === 'object' && value !== null && evalCtx.created.has(value),
         });
-        const value = evalCtx.evalNow(expr);
-        return value instanceof Promise ? value.then(created) : created(value);
+        // A failure a failpoint keeps the writes of (Transaction.failAfterCommit) commits them, then answers it.
+        const kept = (error: unknown) => {
+          if (error === undefined || error !== txn.failAfterCommit) throw error;
+          return created(null);
+        };
+        let value: Value | Promise<Value>;
+        try {
+          value = evalCtx.evalNow(expr);
+        } catch (error) {
+          return kept(error);
+        }
+        return value instanceof Promise ? value.then(created, kept) : created(value);
       },
       { readOnly },
     );
@@ -125,6 +139,13 @@ export function runV4(
     return failed(error);
   }
   return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
+}
+
+/** A token's refusal at the top reported at the top-level form's argument instead (the failpoint ABAC-DENIED-AT-FORM). */
+function deniedAtForm(identity: Identity, expr: Expr, error: QueryError): QueryError {
+  const form = expr.kind === 'object' ? [...expr.fields.keys()][0] : undefined;
+  if (error.code !== 'permission denied' || error.position.length > 0 || identity.kind !== 'token' || form === undefined) return error;
+  return failpoint('ABAC-DENIED-AT-FORM') ? new QueryError(error.code, error.description, [form]) : error;
 }
 
 /** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */

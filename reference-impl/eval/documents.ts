@@ -152,11 +152,37 @@ export function requireAccess(
     ...(terms === undefined ? {} : { terms }),
     ...(historyEdit === undefined ? {} : { historyEdit }),
   });
+  const denied = () => {
+    if (!deniedAfterWriting(ctx, action, location.collection)) throw errors.permissionDenied(position);
+    ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
+  };
   if (allowed === true) return;
-  if (allowed === false) throw errors.permissionDenied(position);
+  if (allowed === false) return denied();
   return allowed.then((granted) => {
-    if (!granted) throw errors.permissionDenied(position);
+    if (!granted) denied();
   });
+}
+
+const SCHEMA_RECORDS = new Set(['collections', 'indexes', 'roles', 'keys', 'databases', 'functions']);
+
+/**
+ * Whether a failpoint of the self-check lets this refused write go ahead, the request then answering `permission
+ * denied` after committing it (Transaction.failAfterCommit): a server that checks privileges after writing.
+ */
+function deniedAfterWriting(ctx: EvalContext, action: AccessAction, collection: CollectionKey): boolean {
+  const { role } = ctx.identity;
+  const write = action === 'create' || action === 'write' || action === 'delete';
+  if (!write) return false;
+  if (role === 'server') return collection === 'roles' && failpoint('ABAC-ROLE-SERVER-DENIED-AFTER-WRITING');
+  if (role === 'client')
+    return (
+      (collection === 'roles' && action === 'create' && failpoint('ABAC-ROLE-CLIENT-DENIED-AFTER-WRITING')) ||
+      failpoint('AUTH-CLIENT-DENIED-AFTER-WRITING')
+    );
+  if (role !== 'token') return false;
+  if (SCHEMA_RECORDS.has(collection)) return action === 'create' && failpoint('ABAC-SCHEMA-DENIED-AFTER-WRITING');
+  if (action === 'create') return failpoint('ABAC-CREATE-DENIED-AFTER-WRITING');
+  return action === 'write' ? failpoint('ABAC-WRITE-DENIED-AFTER-WRITING') : failpoint('ABAC-DELETE-DENIED-AFTER-WRITING');
 }
 
 // Implements: DB-LIST-001, DB-LIST-002
@@ -240,7 +266,7 @@ export async function requireCreateWithId(
   const asks = (action: AccessAction) =>
     ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
   if (await asks('create_with_id')) return;
-  if ((await asks('create')) && (await asks('history_write'))) return;
+  if ((await asks('create')) && ((await asks('history_write')) || failpoint('ABAC-CREATE-WITH-ID-AS-CREATE'))) return;
   throw errors.permissionDenied(position);
 }
 

@@ -1,6 +1,7 @@
 /** Core forms: objects, variables, control flow, select, logic, abort, lambdas, time and ids. */
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
@@ -227,7 +228,10 @@ const abort: FormDefinition = {
   required: ['abort'],
   async evaluate(ctx, args) {
     const message = expectString(await args.value(ctx, 'abort'), args.position('abort'));
-    throw new QueryError('transaction aborted', message, args.node.position);
+    const aborted = new QueryError('transaction aborted', message, args.node.position);
+    // Servers that commit what the request wrote before the abort, or what a function body wrote.
+    if (failpoint('TXN-ABORT-KEEPS-EARLIER-WRITES') || failpoint('UDF-BODY-WRITES-OWN-TRANSACTION')) ctx.txn.failAfterCommit ??= aborted;
+    throw aborted;
   },
 };
 

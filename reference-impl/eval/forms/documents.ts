@@ -26,6 +26,7 @@ import {
 } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
+import { endTokens } from './auth.js';
 import { unresolvedRefFailures } from '../written-refs.js';
 import { refuseWriteAtEarlierTime } from '../snapshot-writes.js';
 import { firstEntryRef } from './paging.js';
@@ -211,6 +212,12 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const existing = existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
+    if (params.credentials !== undefined && failpoint('AUTH-PASSWORD-CHANGE-ENDS-TOKENS'))
+      endTokens(
+        ctx,
+        location.database,
+        (user) => user.id === location.id && user.collection?.id === userCollectionName(location.collection),
+      );
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
     if (location.collection === 'tokens' && key === 'replace') {
       for (const own of ['instance', 'hashed_secret']) if (existing.fields[own] !== undefined) fields[own] = existing.fields[own]!;

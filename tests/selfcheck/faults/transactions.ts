@@ -105,29 +105,6 @@ export const code: FaultCode = {
       return Math.max(0, written.length - 1);
     },
   ),
-  'TXN-ABORT-KEEPS-EARLIER-WRITES': () => {
-    const aborted = new WeakMap<ProxiedRequest, { message: unknown; at: number }>();
-    return {
-      request: (req) => {
-        const expression = topLevel(req);
-        const steps =
-          expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : undefined;
-        const last = steps?.at(-1);
-        if (steps === undefined || steps.length < 2 || !isJsonObject(last) || !('abort' in last)) return undefined;
-        const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] })) };
-        aborted.set(forwarded, { message: last.abort, at: steps.length - 1 });
-        return forwarded;
-      },
-      response: (res, ctx) => {
-        const abort = aborted.get(ctx.request);
-        if (abort === undefined) return undefined;
-        return answerError(res, 400, 'transaction aborted', typeof abort.message === 'string' ? abort.message : 'aborted', [
-          'do',
-          jsonInt(abort.at),
-        ]);
-      },
-    };
-  },
   'TXN-UNIQUE-VIOLATION-KEEPS-EARLIER-WRITES': () => {
     const uniqueFields = new Map<string, string>();
     const taken = new Set<string>();

@@ -1,6 +1,6 @@
 // The faults of spec/requirements/user-functions.md that are code; their rows (ids, titles, what they break) are in user-functions.json.
 import type { FaultHooks } from '../fault.js';
-import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../json-body.js';
+import { forEachObject, isJsonObject, type JsonObject } from '../json-body.js';
 import {
   bodyJson,
   editErrors,
@@ -11,7 +11,6 @@ import {
   onJson,
   onObjects,
   onResponse,
-  rewriteExpression,
   rewriteResponse,
   topLevelForm,
   v4Errors,
@@ -142,38 +141,6 @@ export const code: FaultCode = {
         400,
       ),
   ),
-  'UDF-BODY-WRITES-OWN-TRANSACTION': () => ({
-    request: rewriteExpression((expression) => {
-      if (!Array.isArray(expression) || !expression.some((e) => isJsonObject(e) && 'call' in e)) return 0;
-      const aborts = expression.filter((e) => isJsonObject(e) && 'abort' in e).length;
-      if (aborts === 0) return 0;
-      expression.splice(0, expression.length, ...expression.filter((e) => !(isJsonObject(e) && 'abort' in e)));
-      return aborts;
-    }),
-    response: rewriteResponse(
-      (_res, ctx) => {
-        const expression = v4Expression(ctx.original);
-        return (
-          Array.isArray(expression) &&
-          expression.some((e) => isJsonObject(e) && 'call' in e) &&
-          expression.some((e) => isJsonObject(e) && 'abort' in e)
-        );
-      },
-      (res, ctx) => {
-        const expression = v4Expression(ctx.original) as unknown[];
-        const at = expression.findIndex((e) => isJsonObject(e) && 'abort' in e);
-        const reason = (expression[at] as JsonObject).abort;
-        return withStatus(
-          withJsonBody(res, {
-            errors: [
-              { position: [jsonInt(at)], code: 'transaction aborted', description: typeof reason === 'string' ? reason : 'aborted' },
-            ],
-          }),
-          400,
-        );
-      },
-    ),
-  }),
   'UDF-CREATE-FUNCTIONS-REF-REFUSED': onResponse(
     (res, ctx) => {
       const expression = v4Expression(ctx.original);
