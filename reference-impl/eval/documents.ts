@@ -6,6 +6,7 @@ import { errors, type Position } from '../errors/query-error.js';
 import { failpoint } from '../failpoints.js';
 import {
   userCollectionKey,
+  userCollectionName,
   type CollectionKey,
   type DatabaseId,
   type DocumentVersion,
@@ -101,6 +102,8 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
   const named = NAMED_RECORDS[collection];
+  if (named === 'function' && !ctx.txn.get(database, collection, ref.id) && failpoint('UDF-MISSING-FUNCTION-NOT-FOUND'))
+    throw errors.notFound(position, 'Function not found.');
   if (named !== undefined && !ctx.txn.get(database, collection, ref.id))
     throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
   return { database, collection, id: ref.id, ref };
@@ -215,10 +218,15 @@ export function readDocument(
   position: Position,
   atTs?: bigint,
 ): DocumentVersion | undefined | Promise<DocumentVersion | undefined> {
-  const version =
-    atTs === undefined
+  const own = atTs === undefined && !ctx.txn.readOnly && failpoint('TXN-READS-MISS-OWN-WRITES') ? ctx.txn.ts - 1n : atTs;
+  let version =
+    own === undefined
       ? ctx.txn.get(location.database, location.collection, location.id)
-      : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+      : ctx.txn.getAt(location.database, location.collection, location.id, own);
+  // A replica one write behind: a request that has not written reads the version before a document's latest.
+  const user = userCollectionName(location.collection) !== undefined;
+  if (version && user && atTs === undefined && !ctx.txn.hasWritesTo(location.database, location.collection) && failpoint('TXN-STALE-READ'))
+    version = ctx.txn.getAt(location.database, location.collection, location.id, version.ts - 1n);
   if (!version) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;

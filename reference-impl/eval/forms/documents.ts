@@ -75,6 +75,8 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   const position = args.position('create');
   if (isNativeCollection(target)) {
     const handler = ctx.services.natives.get(target.id);
+    if (target.id === 'functions' && failpoint('UDF-CREATE-FUNCTIONS-REF-REFUSED'))
+      throw errors.invalidArgument('Collection Ref expected, Ref provided.', position);
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
     return handler.create(ctx, params, position);
   }
@@ -224,7 +226,10 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
     }
     return renderDocument(location.ref, await writeDocument(ctx, location, 'update', fields, hidden, position));
   }
-  let fields = schemaRecordFields(params, key, existing, location.collection);
+  const asUpdate = location.collection === 'functions' && key === 'replace' && failpoint('UDF-REPLACE-AS-UPDATE');
+  let fields = schemaRecordFields(params, asUpdate ? 'update' : key, existing, location.collection);
+  if (location.collection === 'functions' && key === 'update' && failpoint('UDF-RENAME-IGNORED'))
+    fields.name = existing.fields.name ?? null;
   // The caller's right to rewrite the record is checked before its fields are, as in the real service: a caller
   // without it is refused whatever the new fields hold (a role's, for a server key: ABAC-ROLE-015).
   await requireAccess(ctx, 'write', location, position, existing, fields);

@@ -13,6 +13,7 @@ import { isCanonicalNumericId, type CollectionKey, type DatabaseId, type Documen
 import { Ref, SetRef, type Value } from '../../values/value.js';
 import { GenerationalWeakCache, KEPT_ENTRIES_PER_GENERATION } from '../../values/generational-weak-cache.js';
 import type { EvalContext } from '../context.js';
+import { failpoint } from '../../failpoints.js';
 import { isNativeCollection, requireListingAccess, resolveCollection, resolveDatabaseScope } from '../documents.js';
 
 interface Listing {
@@ -102,6 +103,11 @@ export function listingPage(
 ): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
+  // Listings a failpoint empties are read the long way, where set-reading.ts empties them.
+  const { key } = listing;
+  if (key === 'functions' ? failpoint('UDF-FUNCTIONS-LISTING-EMPTY') : key === 'tokens' && failpoint('AUTH-TOKENS-UNLISTED'))
+    return undefined;
+  if (key === 'collections' && ctx.identity.kind === 'token' && failpoint('ABAC-LISTING-FILTERED')) return undefined;
   // A native collection is listed whole or refused whole; the documents of a user collection are filtered one by one.
   const refused = set instanceof Ref ? requireListingAccess(ctx, listing.database, listing.key, position) : undefined;
   return refused

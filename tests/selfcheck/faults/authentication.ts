@@ -1,7 +1,7 @@
 // The faults of spec/requirements/authentication.md that are code; their rows (ids, titles, what they break) are in authentication.json.
 import type { BufferedResponse } from '../fault.js';
-import { forEachObject, isJsonObject, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, objectPayload, refCollection, topObject, unauthorized, withLedgers } from './lib/access.js';
+import { forEachObject, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
+import { answersForm, refCollection, topObject, unauthorized, withLedgers } from './lib/access.js';
 import { requestSecret } from './lib/key-ledger.js';
 import {
   isV4Query,
@@ -11,11 +11,9 @@ import {
   records,
   renameKeys,
   rewriteJson,
-  schemaRefOf,
   topLevelForm,
   v4Expression,
   v4Resource,
-  emptyPage,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
 import { createHash } from 'node:crypto';
@@ -143,34 +141,6 @@ export const code: FaultCode = {
       return { ...req, body: Buffer.from(stringifyJson({ get: expression.delete })) };
     },
   }),
-  'AUTH-TOKENS-UNLISTED': onJson((body, ctx) => {
-    let overTokens = false;
-    forEachObject(v4Expression(ctx.original), (object) => {
-      if (isJsonObject(object.paginate) && 'tokens' in object.paginate) overTokens = true;
-    });
-    return overTokens && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
-  }, emptyPage),
-  'AUTH-TOKEN-INDEX-EMPTY': () => {
-    const overTokens = new Set<string>();
-    return {
-      request: (req) => {
-        forEachObject(v4Expression(req), (object) => {
-          const payload = 'create_index' in object ? objectPayload(object.create_index) : undefined;
-          if (payload !== undefined && isJsonObject(payload.source) && 'tokens' in payload.source && typeof payload.name === 'string')
-            overTokens.add(payload.name);
-        });
-        return undefined;
-      },
-      json: rewriteJson((body, ctx) => {
-        let matches = false;
-        forEachObject(v4Expression(ctx.original), (object) => {
-          const index = isJsonObject(object.match) ? schemaRefOf(object.match) : undefined;
-          if (index?.kind === 'index' && overTokens.has(index.name)) matches = true;
-        });
-        return matches && ctx.status === 200 && Array.isArray(v4Resource(body)?.data);
-      }, emptyPage),
-    };
-  },
   'AUTH-SELF-HASHED-SECRET-SHA256': onJson(
     (body, ctx) =>
       pathname(ctx.original) === '/tokens/self' &&
