@@ -138,6 +138,9 @@ async function issueToken(
   return record;
 }
 
+/** The first token each user was given, for the failpoint AUTH-LOGIN-REUSES-TOKEN (filled only while it is on). */
+const firstTokens = new Map<string, ObjectValue>();
+
 // Implements: AUTH-CLIENT-005, AUTH-LOGIN-001, AUTH-LOGIN-002, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-006
 // Implements: AUTH-LOGIN-007, AUTH-LOGIN-010, AUTH-PASSWORD-001
 const login: FormDefinition = {
@@ -167,8 +170,16 @@ const login: FormDefinition = {
       throw failure;
     }
     if (failpoint('AUTH-LOGIN-ENDS-OLDER-TOKENS')) endTokens(ctx, location.database, (token) => token.equals(identityRef(location)));
+    // A server that hands each user its first token again.
+    const user = `${location.database}/${location.collection}/${location.id}`;
+    const first = failpoint('AUTH-LOGIN-REUSES-TOKEN') ? firstTokens.get(user) : undefined;
+    if (first !== undefined) {
+      ctx.created.add(first);
+      return first;
+    }
     // Login needs no privilege on the user document: knowing the password is the authorisation.
     const token = await issueToken(ctx, location.database, identityRef(location), fields, position, false);
+    if (failpoint('AUTH-LOGIN-REUSES-TOKEN')) firstTokens.set(user, token);
     // A server that asks for a server key only after it wrote the token.
     if (ctx.identity.role === 'client' && failpoint('AUTH-LOGIN-CLIENT-DENIED'))
       ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
@@ -199,7 +210,11 @@ const identify: FormDefinition = {
 const logout: FormDefinition = {
   required: ['logout'],
   async evaluate(ctx, args) {
-    const all = expectBoolean(await args.value(ctx, 'logout'), args.position('logout'));
+    const given = await args.value(ctx, 'logout');
+    // A server that takes any argument by its truthiness (null, 0 and "" are false).
+    const coerced = typeof given !== 'boolean' && failpoint('AUTH-LOGOUT-ARG-COERCED');
+    const all = coerced ? !(given === null || given === 0n || given === '') : expectBoolean(given, args.position('logout'));
+    if (failpoint('AUTH-LOGOUT-KEEPS-TOKEN')) return true;
     const { identity } = ctx;
     noRoleDenies(ctx, 'logout', args.node.position);
     // Only a token's session can end: with a key (or the root secret) the logout fails, which answers false (DEC-031).

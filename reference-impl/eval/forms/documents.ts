@@ -455,7 +455,9 @@ const del: FormDefinition = {
       for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id))
         await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
     }
-    await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
+    // A server that only marks a deleted token, which keeps authenticating.
+    if (location.collection !== 'tokens' || !failpoint('AUTH-TOKEN-DELETE-SOFT'))
+      await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
     return renderDocument(location.ref, existing);
   },
 };

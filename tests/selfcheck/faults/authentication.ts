@@ -1,7 +1,7 @@
 // The faults of spec/requirements/authentication.md that are code; their rows (ids, titles, what they break) are in authentication.json.
 import type { BufferedResponse } from '../fault.js';
-import { forEachObject, parseJson, stringifyJson, type JsonObject } from '../json-body.js';
-import { answersForm, refCollection, topObject, unauthorized, withLedgers } from './lib/access.js';
+import { stringifyJson, type JsonObject } from '../json-body.js';
+import { answersForm, topObject, unauthorized, withLedgers } from './lib/access.js';
 import { requestSecret } from './lib/key-ledger.js';
 import {
   isV4Query,
@@ -12,7 +12,6 @@ import {
   renameKeys,
   rewriteJson,
   topLevelForm,
-  v4Expression,
   v4Resource,
 } from './lib/rewrites.js';
 import type { FaultCode } from './lib/table.js';
@@ -27,11 +26,6 @@ function legacyRefs(value: unknown): number {
   return renameKeys(value, 'collection', 'class', (object) => 'id' in object);
 }
 
-/** A fresh copy of a parsed JSON value. */
-function copyJson<T>(value: T): T {
-  return parseJson(stringifyJson(value)) as T;
-}
-
 export const code: FaultCode = {
   'AUTH-SELF-RETURNS-SECRET': onJson(
     (body, ctx) =>
@@ -43,46 +37,10 @@ export const code: FaultCode = {
       v4Resource(body)!.secret = requestSecret(ctx.original)!;
     },
   ),
-  'AUTH-LOGOUT-ALL-AS-ONE': () => ({
-    request: (req) => {
-      const expression = v4Expression(req);
-      let changed = 0;
-      forEachObject(expression, (object) => {
-        if (object.logout === true) {
-          object.logout = false;
-          changed += 1;
-        }
-      });
-      return changed > 0 ? { ...req, body: Buffer.from(stringifyJson(expression)) } : undefined;
-    },
-  }),
-  'AUTH-LOGIN-REUSES-TOKEN': () => {
-    const first = new Map<string, JsonObject>();
-    return {
-      json: rewriteJson(
-        (body, ctx) => answersForm('login', 201, ctx) && v4Resource(body) !== undefined,
-        (body) => {
-          const resource = v4Resource(body)!;
-          const user = stringifyJson(resource.instance ?? null);
-          const earlier = first.get(user);
-          if (earlier === undefined) {
-            first.set(user, copyJson(resource));
-            return 0;
-          }
-          (body as JsonObject).resource = copyJson(earlier);
-          return 1;
-        },
-      ),
-    };
-  },
   'AUTH-CURRENT-IDENTITY-LEGACY-REF': onJson(
     (_body, ctx) => answersForm('current_identity', 200, ctx),
     (body) => legacyRefs((body as JsonObject).resource),
   ),
-  'AUTH-LOGOUT-KEEPS-TOKEN': () => ({
-    request: (req) =>
-      topLevelForm(req) === 'logout' && typeof topObject(req)?.logout === 'boolean' ? { ...req, body: Buffer.from('true') } : undefined,
-  }),
   'AUTH-LOGOUT-BLOCKS-USER': withLedgers((ledgers) => {
     const loggedOut = new Set<string>();
     return {
@@ -95,14 +53,6 @@ export const code: FaultCode = {
         return undefined;
       },
     };
-  }),
-  'AUTH-LOGOUT-ARG-COERCED': () => ({
-    request: (req) => {
-      const arg = topObject(req)?.logout;
-      if (topLevelForm(req) !== 'logout' || typeof arg === 'boolean') return undefined;
-      const truthy = !(arg === null || arg === '' || (arg !== undefined && stringifyJson(arg) === '0'));
-      return { ...req, body: Buffer.from(stringifyJson({ logout: truthy })) };
-    },
   }),
   'AUTH-SELF-UNWRAPPED': () => ({
     json: (body, ctx) => (pathname(ctx.original) === '/tokens/self' && ctx.status === 200 ? v4Resource(body) : undefined),
@@ -134,13 +84,6 @@ export const code: FaultCode = {
         }, 0),
     ),
   })),
-  'AUTH-TOKEN-DELETE-SOFT': () => ({
-    request: (req) => {
-      const expression = topObject(req);
-      if (topLevelForm(req) !== 'delete' || expression === undefined || refCollection(expression.delete) !== 'tokens') return undefined;
-      return { ...req, body: Buffer.from(stringifyJson({ get: expression.delete })) };
-    },
-  }),
   'AUTH-SELF-HASHED-SECRET-SHA256': onJson(
     (body, ctx) =>
       pathname(ctx.original) === '/tokens/self' &&
