@@ -14,7 +14,8 @@ import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '
 import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { namedInSomeRole } from '../../abac/abac-policy.js';
-import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
+import { loggedOutUsers, userKey } from '../../auth/authenticate.js';
+import { locateDocument, renderDocument, shownTokenSecrets, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
 import { throwIfFailures, typeFailure } from '../record-fields.js';
@@ -126,6 +127,7 @@ async function issueToken(
 ): Promise<ObjectValue> {
   const id = ctx.txn.newDocumentId();
   const issued = await ctx.services.issueSecret('token', database, id);
+  if (failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) shownTokenSecrets.set(id, issued.secret);
   const hashed = failpoint('AUTH-TOKEN-SECRET-SHA256') ? createHash('sha256').update(issued.secret).digest('hex') : issued.hashedSecret;
   const fields: ObjectValue = { instance, ...extra, hashed_secret: hashed };
   const location: DocumentLocation = { database, collection: 'tokens', id, ref: new Ref(id, TOKENS_REF) };
@@ -225,6 +227,7 @@ const logout: FormDefinition = {
     const { database, ref } = identity.record;
     const instance = identity.identityDocument;
     const everyone = all && failpoint('AUTH-LOGOUT-ALL-USERS');
+    if (all && instance !== undefined && failpoint('AUTH-LOGOUT-BLOCKS-USER')) loggedOutUsers.add(userKey(database, instance));
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
     endTokens(ctx, database, (user, id) => id === ref.id || everyone || (all && instance !== undefined && user.equals(instance)));
     return true;
