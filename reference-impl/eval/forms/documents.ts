@@ -406,6 +406,12 @@ async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLoc
     const ref = new Ref(id, location.ref);
     await writeDocument(ctx, { database: location.database, collection: documents, id, ref }, 'delete', {}, version.hidden, position);
   }
+  // A server that drops every privilege of a role naming the collection, the role's other privileges with them.
+  for (const [id, role] of failpoint('ABAC-ROLE-COLLECTION-DELETE-DROPS-PRIVILEGES') ? ctx.txn.scan(location.database, 'roles') : []) {
+    const privileges = Array.isArray(role.fields.privileges) ? role.fields.privileges : [];
+    const names = privileges.some((p) => isObjectValue(p) && p.resource instanceof Ref && isCollectionNamed(p.resource, location.id));
+    if (names) ctx.txn.write(location.database, 'roles', id, 'update', { ...role.fields, privileges: [] }, role.hidden);
+  }
   // The fault IDX-COLLECTION-DELETE-DROPS-SHARED deletes every index naming the collection, as this server once did.
   const dropsShared = failpoint('IDX-COLLECTION-DELETE-DROPS-SHARED');
   for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
