@@ -95,7 +95,8 @@ export function runV4(
     value: outcome.result.value,
     body: outcome.result.body,
     created: outcome.result.created,
-    ts: outcome.ts,
+    // A server whose reads carry the time of a lagging snapshot.
+    ts: !outcome.committed && failpoint('TXN-READ-TIME-LAGS') ? outcome.ts - 1_000_000n : outcome.ts,
     metrics: measured(started, used),
   });
   const failed = (error: unknown): V4Outcome => ({

@@ -2,7 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
-import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { QueryValue, Ref, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -13,7 +13,7 @@ import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
 import { singleSetEventValue } from './event-history-sets.js';
 import { selectAllValues } from './folds-and-keys.js';
-import { timeFromText } from './times.js';
+import { nowOf, timeFromText } from './times.js';
 
 /** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
 async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Value; position: Position }>> {
@@ -239,7 +239,7 @@ const abort: FormDefinition = {
 const now: FormDefinition = {
   required: ['now'],
   async evaluate(ctx) {
-    return Time.fromMicros(ctx.txn.ts);
+    return nowOf(ctx);
   },
 };
 

@@ -1,6 +1,6 @@
 // The faults of spec/requirements/transactions.md that are code; their rows (ids, titles, what they break) are in transactions.json.
 import type { ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
 import { answerError, refKey, topLevel } from './lib/records.js';
 import {
   bodyJson,
@@ -8,7 +8,6 @@ import {
   hasErrorCode,
   isV4Query,
   onJson,
-  onResponse,
   records,
   rewriteResponse,
   topLevelForm,
@@ -39,17 +38,6 @@ const WRITE_FORMS = [
 
 function writes(request: ProxiedRequest): boolean {
   return WRITE_FORMS.some((form) => expressionUses(request, form));
-}
-
-function isoMicros(iso: string): bigint | undefined {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
-  if (!match) return undefined;
-  return BigInt(Date.parse(`${match[1]}Z`)) * 1000n + BigInt((match[2] ?? '').padEnd(9, '0').slice(0, 6));
-}
-
-function microsIso(micros: bigint): string {
-  const millis = micros / 1000n;
-  return new Date(Number(millis)).toISOString().replace(/\.\d{3}Z$/, `.${(micros % 1_000_000n).toString().padStart(6, '0')}Z`);
 }
 
 /** Counts the requests in flight per key; `enter` answers how many were in flight before this one. */
@@ -163,30 +151,4 @@ export const code: FaultCode = {
       },
     };
   },
-  'TXN-READ-TIME-LAGS': onResponse(
-    (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) - 1_000_000n).toString()),
-  ),
-  'TXN-NOW-IS-WALL-CLOCK': onJson(
-    (_body, ctx) => expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time'),
-    (body) => {
-      let drift = 0n;
-      forEachObject(body, (object) => {
-        const micros = typeof object['@ts'] === 'string' ? isoMicros(object['@ts']) : undefined;
-        if (micros === undefined) return;
-        drift += 1n;
-        object['@ts'] = microsIso(micros + drift);
-      });
-      return Number(drift);
-    },
-  ),
-  'TXN-NOW-BEHIND-READ-TIME': onResponse(
-    (res, ctx) =>
-      isV4Query(ctx.original) &&
-      res.status === 200 &&
-      !writes(ctx.original) &&
-      (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) &&
-      /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
-  ),
 };
