@@ -39,13 +39,14 @@ function collectionForm(kind: Kind): FormDefinition {
       const lambdaExpr: Expr = args.expr(kind);
       requireLambdaForm(lambdaExpr);
       const lambda = asLambda(await ctx.eval(lambdaExpr), lambdaExpr.position);
-      const collection = await args.value(ctx, 'collection');
+      // A server that checks a token's Map over a Paginate only as a whole: it acts with a server key's rights.
+      const source = args.expr('collection');
+      const paged = kind === 'map' && ctx.identity.kind === 'token' && source.kind === 'object' && source.fields.has('paginate');
+      const actor = paged && failpoint('ABAC-MAPPED-GET-UNCHECKED') ? ctx.withIdentity({ ...ctx.identity, role: 'server' }) : ctx;
+      const collection = await args.value(actor, 'collection');
       if (kind === 'filter' && isSetValue(collection)) return new SetRef({ filter: lambda, collection });
       const { items, rebuild } = elementsOf(collection, args.position('collection'), kind);
       const out: Value[] = [];
-      // A server that checks only the index privilege for a Map over a page: the lambda acts with a server key's rights.
-      const page = kind === 'map' && !Array.isArray(collection) && ctx.identity.kind === 'token';
-      const actor = page && failpoint('ABAC-MAPPED-GET-UNCHECKED') ? ctx.withIdentity({ ...ctx.identity, role: 'server' }) : ctx;
       for (const item of items) {
         // An element that does not fit the lambda's parameters is reported at the lambda, `[<form>, "lambda"]`.
         const result = await applyLambda(actor, lambda, [item], [...lambdaExpr.position, 'lambda']);
