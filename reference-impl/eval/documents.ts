@@ -155,15 +155,17 @@ export function requireAccess(
     ...(terms === undefined ? {} : { terms }),
     ...(historyEdit === undefined ? {} : { historyEdit }),
   });
-  const denied = () => {
-    if (!deniedAfterWriting(ctx, action, location.collection)) throw errors.permissionDenied(position);
-    ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
-  };
   if (allowed === true) return;
-  if (allowed === false) return denied();
+  if (allowed === false) return refuse(ctx, action, location.collection, position);
   return allowed.then((granted) => {
-    if (!granted) denied();
+    if (!granted) refuse(ctx, action, location.collection, position);
   });
+}
+
+/** Throws `permission denied`, unless a failpoint has the write go ahead and the request answer it after committing. */
+function refuse(ctx: EvalContext, action: AccessAction, collection: CollectionKey, position: Position): void {
+  if (!deniedAfterWriting(ctx, action, collection)) throw errors.permissionDenied(position);
+  ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
 }
 
 const SCHEMA_RECORDS = new Set(['collections', 'indexes', 'roles', 'keys', 'databases', 'functions']);
@@ -224,9 +226,9 @@ export function readDocument(
       ? ctx.txn.get(location.database, location.collection, location.id)
       : ctx.txn.getAt(location.database, location.collection, location.id, own);
   // A replica one write behind: a request that has not written reads the version before a document's latest.
-  const user = userCollectionName(location.collection) !== undefined;
-  if (version && user && atTs === undefined && !ctx.txn.hasWritesTo(location.database, location.collection) && failpoint('TXN-STALE-READ'))
-    version = ctx.txn.getAt(location.database, location.collection, location.id, version.ts - 1n);
+  const stale = version !== undefined && atTs === undefined && failpoint('TXN-STALE-READ');
+  if (stale && userCollectionName(location.collection) !== undefined && !ctx.txn.hasWritesTo(location.database, location.collection))
+    version = ctx.txn.getAt(location.database, location.collection, location.id, version!.ts - 1n);
   if (!version) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;

@@ -122,8 +122,8 @@ export function nowOf(ctx: EvalContext): Time {
     clockReads.set(ctx.txn, reads);
     return Time.fromMicros(ctx.txn.ts + reads);
   }
-  const reading = ctx.txn.commitRecords().length === 0;
-  return Time.fromMicros(reading && failpoint('TXN-NOW-BEHIND-READ-TIME') ? ctx.txn.ts - 1_000_000n : ctx.txn.ts);
+  const behind = failpoint('TXN-NOW-BEHIND-READ-TIME') && ctx.txn.commitRecords().length === 0;
+  return Time.fromMicros(behind ? ctx.txn.ts - 1_000_000n : ctx.txn.ts);
 }
 
 // Implements: FN-TIME-006, FN-TIME-007, FN-TIME-020
