@@ -11,7 +11,7 @@
  */
 import { roleAllows } from '../auth/key-role-policy.js';
 import type { AccessPolicy, AccessRequest } from '../eval/access.js';
-import { failpoint } from '../failpoints.js';
+import { activeFailpoints, failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
@@ -270,7 +270,7 @@ const DOCUMENT_ACTIONS = new Set(['read', 'create', 'create_with_id', 'write', '
  */
 function elevation(ctx: EvalContext, request: AccessRequest): 'server' | 'admin' | undefined {
   const { role } = ctx.identity;
-  if (role !== 'token' && role !== 'client') return undefined;
+  if ((role !== 'token' && role !== 'client') || activeFailpoints() === undefined) return undefined;
   const { action, collection } = request;
   const index = collection === 'indexes' && (action === 'read' || action === 'unrestricted_read');
   const create = action === 'create' || action === 'create_with_id';
@@ -291,9 +291,8 @@ function elevation(ctx: EvalContext, request: AccessRequest): 'server' | 'admin'
   if (create && schema && failpoint('ABAC-SCHEMA-WRITES-UNCHECKED')) return 'server';
   const own = ctx.identity.identityDocument;
   if (action === 'read' && own !== undefined && request.ref?.equals(own) && failpoint('AUTH-OWN-DOCUMENT-READABLE')) return 'server';
-  if (!namedInSomeRole(ctx)) {
-    if ((DOCUMENT_ACTIONS.has(action) || index) && failpoint('ABAC-NO-ROLE-FALLS-BACK-TO-KEY')) return 'server';
-    if (index && failpoint('AUTH-TOKEN-INDEX-WITHOUT-ROLE')) return 'server';
-  }
-  return undefined;
+  const keyRights =
+    ((DOCUMENT_ACTIONS.has(action) || index) && failpoint('ABAC-NO-ROLE-FALLS-BACK-TO-KEY')) ||
+    (index && failpoint('AUTH-TOKEN-INDEX-WITHOUT-ROLE'));
+  return keyRights && !namedInSomeRole(ctx) ? 'server' : undefined;
 }

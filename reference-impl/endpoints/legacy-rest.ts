@@ -48,15 +48,15 @@ async function restGet(ctx: RequestContext): Promise<void> {
 /** `GET /tokens/self` as the self-check's failpoints of servers that answer it otherwise render it. */
 function selfAnswer(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): V4Outcome {
   if (!outcome.ok || !isObjectValue(outcome.value)) return outcome;
-  const secret = secretFromAuthorization(ctx.exchange.request.headers.authorization) ?? '';
-  const record: ObjectValue = { ...outcome.value };
   const shown = failpoint('AUTH-SELF-RETURNS-SECRET');
-  if (shown) record.secret = secret;
-  const digest = typeof record.hashed_secret === 'string' && failpoint('AUTH-SELF-HASHED-SECRET-SHA256');
-  if (digest) record.hashed_secret = createHash('sha256').update(secret).digest('hex');
+  const digest = typeof outcome.value.hashed_secret === 'string' && failpoint('AUTH-SELF-HASHED-SECRET-SHA256');
   const legacy = failpoint('AUTH-SELF-LEGACY-REFS');
   const bare = failpoint('AUTH-SELF-UNWRAPPED');
   if (!shown && !digest && !legacy && !bare) return outcome;
+  const secret = secretFromAuthorization(ctx.exchange.request.headers.authorization) ?? '';
+  const record: ObjectValue = { ...outcome.value };
+  if (shown) record.secret = secret;
+  if (digest) record.hashed_secret = createHash('sha256').update(secret).digest('hex');
   const body = renderResource(record, { apiVersion: legacy ? '2.0' : apiVersion });
   return { ...outcome, body: bare ? body.slice('{"resource":'.length, -1) : body };
 }

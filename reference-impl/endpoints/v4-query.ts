@@ -144,9 +144,9 @@ export function runV4(
 
 /** A token's refusal at the top reported at the top-level form's argument instead (the failpoint ABAC-DENIED-AT-FORM). */
 function deniedAtForm(identity: Identity, expr: Expr, error: QueryError): QueryError {
-  const form = expr.kind === 'object' ? [...expr.fields.keys()][0] : undefined;
-  if (error.code !== 'permission denied' || error.position.length > 0 || identity.kind !== 'token' || form === undefined) return error;
-  return failpoint('ABAC-DENIED-AT-FORM') ? new QueryError(error.code, error.description, [form]) : error;
+  if (error.code !== 'permission denied' || error.position.length > 0 || identity.kind !== 'token' || expr.kind !== 'object') return error;
+  const [form] = expr.fields.keys();
+  return form !== undefined && failpoint('ABAC-DENIED-AT-FORM') ? new QueryError(error.code, error.description, [form]) : error;
 }
 
 /** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */

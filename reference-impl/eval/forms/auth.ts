@@ -244,9 +244,8 @@ export function endTokens(ctx: EvalContext, database: DatabaseId, ends: (user: R
 
 /** The failpoints of servers that refuse identity forms to a token whose user collection no role names. */
 function noRoleDenies(ctx: EvalContext, key: string, position: Position): void {
-  if (ctx.identity.kind !== 'token' || namedInSomeRole(ctx)) return;
-  if (failpoint('AUTH-NO-ROLE-NO-IDENTITY') || (key === 'identity' && failpoint('AUTH-NO-ROLE-IDENTITY-DENIED')))
-    throw errors.permissionDenied(position);
+  const denies = failpoint('AUTH-NO-ROLE-NO-IDENTITY') || (key === 'identity' && failpoint('AUTH-NO-ROLE-IDENTITY-DENIED'));
+  if (denies && ctx.identity.kind === 'token' && !namedInSomeRole(ctx)) throw errors.permissionDenied(position);
 }
 
 function currentIdentity(ctx: EvalContext, position: Position): Ref {
