@@ -277,7 +277,7 @@ export async function requireCreateWithId(
     ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
   if (await asks('create_with_id')) return;
   if ((await asks('create')) && ((await asks('history_write')) || failpoint('ABAC-CREATE-WITH-ID-AS-CREATE'))) return;
-  throw errors.permissionDenied(position);
+  refuse(ctx, 'create', location.collection, position);
 }
 
 const ACCESS_FOR_WRITE: Record<WriteAction, AccessAction> = { create: 'create', update: 'write', delete: 'delete' };
