@@ -9,8 +9,9 @@
  * Role predicates are v4 lambdas; the evaluator that runs them is passed in (`PredicateRunner`), so this
  * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
  */
+import { roleAllows } from '../auth/key-role-policy.js';
 import type { AccessPolicy, AccessRequest } from '../eval/access.js';
-import { failpoint } from '../failpoints.js';
+import { activeFailpoints, failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
@@ -27,6 +28,7 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
     try {
       return (await runPredicate(ctx, predicate, args())) === true;
     } catch {
+      if (failpoint('ABAC-PREDICATE-ERROR-500')) throw new Error('Transaction aborted: predicate failure');
       return false;
     }
   };
@@ -58,23 +60,40 @@ export function abacPolicy(base: AccessPolicy, runPredicate: PredicateRunner): A
   // Implements: ABAC-PRED-010, ABAC-ROLE-016
   /** True when one of the caller's roles has a privilege on the resource whose action predicate holds. */
   const grantedByRoles = async (ctx: EvalContext, request: AccessRequest): Promise<boolean> => {
+    const cached = ctx.identity.kind === 'token' && failpoint('ABAC-DECISIONS-CACHED') ? decisionKey(ctx, request) : undefined;
+    if (cached !== undefined && grantedBefore.has(cached)) return true;
+    if (request.action === 'unrestricted_read' && failpoint('ABAC-UNRESTRICTED-READ-IGNORED')) return false;
+    if (request.action === 'unrestricted_read' && failpoint('ABAC-INDEX-ENTRIES-UNFILTERED'))
+      return grantedByRoles(ctx, { ...request, action: 'read' });
+    const needsRead = (request.action === 'write' || request.action === 'delete') && failpoint('ABAC-WRITE-NEEDS-READ');
+    if (needsRead && !(await grantedByRoles(ctx, { ...request, action: 'read', after: undefined }))) return false;
     for (const role of await rolesOf(ctx, assigns)) {
       for (const privilege of privilegeEntries(role)) {
-        if (!resourceMatches(privilege.resource, request)) continue;
         const given = privilege.actions[request.action];
         // Failpoint HISTW-WRITE-IMPLIES-HISTORY-WRITE lets a write privilege stand for a history_write one it lacks.
         const writeStandsIn = given === undefined && request.action === 'history_write' && privilege.actions.write === true;
         const action = writeStandsIn && failpoint('HISTW-WRITE-IMPLIES-HISTORY-WRITE') ? true : given;
-        if (await holds(ctx, action, () => predicateArguments(request, action))) return true;
+        if (!resourceMatches(privilege.resource, request)) {
+          if (grantsAnyCollection(privilege, request, action) && failpoint('ABAC-PRIVILEGES-ANY-COLLECTION')) return true;
+          continue;
+        }
+        if (await holds(ctx, action, () => predicateArguments(request, action))) {
+          if (cached !== undefined) grantedBefore.add(cached);
+          return true;
+        }
       }
     }
     return false;
   };
+  /** Decisions that granted, for the failpoint ABAC-DECISIONS-CACHED: a server that never asks again. */
+  const grantedBefore = new Set<string>();
 
   return {
     // Synchronous whenever the key role's answer and the checks beyond it are: this runs for every document a
     // listing or page walks.
     allows: (ctx, request) => {
+      const elevated = elevation(ctx, request);
+      if (elevated !== undefined && roleAllows(ctx, request.action, request.database, request.collection, elevated)) return true;
       const granted = base.allows(ctx, request);
       if (granted === true) return true;
       if (granted === false) return beyondKeyRole(ctx, request);
@@ -113,17 +132,25 @@ async function rolesOf(ctx: EvalContext, assigns: Assigns): Promise<RoleRecord[]
   const { identity, txn } = ctx;
   const roles: RoleRecord[] = [];
   // A token's rights come from its memberships until a user function's role stands in for them.
-  if (identity.kind === 'token' && identity.role === 'token' && identity.identityDocument !== undefined) {
+  if (
+    identity.kind === 'token' &&
+    identity.role === 'token' &&
+    identity.identityDocument !== undefined &&
+    !failpoint('ABAC-ROLES-NOT-APPLIED')
+  ) {
     const member = identity.identityDocument;
     for (const [, version] of txn.scan(identity.database, 'roles')) {
       for (const membership of membershipEntries(version.fields)) {
         if (!(membership.resource instanceof Ref) || member.collection === undefined || !member.collection.equals(membership.resource))
           continue;
-        if (membership.predicate === undefined || (await assigns(ctx, membership.predicate, member))) {
+        if (membership.predicate !== undefined && failpoint('ABAC-MEMBER-PREDICATE-NEVER-MATCHES')) continue;
+        const ignored = membership.predicate === undefined || failpoint('ABAC-MEMBER-PREDICATE-IGNORED');
+        if (ignored || (await assigns(ctx, membership.predicate!, member))) {
           roles.push(version.fields);
           break;
         }
       }
+      if (roles.length > 0 && failpoint('ABAC-FIRST-ROLE-ONLY')) break;
     }
   }
   for (const ref of identity.roleRefs ?? []) {
@@ -152,7 +179,7 @@ function resourceMatches(resource: Value | undefined, request: AccessRequest): b
  * array (FN-HISTW-017).
  */
 function predicateArguments(request: AccessRequest, predicate: Value | undefined): Value[] {
-  if (request.terms !== undefined) return [[...request.terms]];
+  if (request.terms !== undefined && !failpoint('ABAC-INDEX-PREDICATE-GETS-REF')) return [[...request.terms]];
   const ref: Value = request.ref ?? null;
   const after: ObjectValue = request.after ?? {};
   switch (request.action) {
@@ -193,6 +220,7 @@ function isPublicIndexRead(ctx: EvalContext, request: AccessRequest): boolean {
   )
     return false;
   const permissions = (request.before ?? ctx.txn.get(request.database, 'indexes', request.ref.id))?.fields.permissions;
+  if (request.action === 'unrestricted_read' && ctx.identity.role === 'client' && failpoint('AUTH-CLIENT-PUBLIC-EMPTY')) return false;
   return isObjectValue(permissions) && permissions.read === 'public';
 }
 
@@ -209,7 +237,65 @@ function isOwnIdentityToken(ctx: EvalContext, request: AccessRequest): boolean {
   )
     return false;
   if (request.ref?.id === record.ref.id) return true;
+  if (failpoint('AUTH-TOKEN-SIBLING-DENIED')) return false;
   const token = request.before ?? (request.ref === undefined ? undefined : ctx.txn.get(request.database, 'tokens', request.ref.id));
   const instance = token?.fields.instance;
   return instance instanceof Ref && identity.identityDocument !== undefined && instance.equals(identity.identityDocument);
+}
+
+/** A privilege on a collection other than the one asked about, that grants the action (ABAC-PRIVILEGES-ANY-COLLECTION). */
+function grantsAnyCollection(privilege: { resource: Value | undefined }, request: AccessRequest, action: Value | undefined): boolean {
+  const isCollection = privilege.resource instanceof Ref && privilege.resource.collection?.id === 'collections';
+  return isCollection && (request.action === 'read' || request.action === 'create') && action !== undefined && action !== false;
+}
+
+/** What a token's granted decision is remembered under (ABAC-DECISIONS-CACHED). */
+function decisionKey(ctx: EvalContext, request: AccessRequest): string | undefined {
+  const token = ctx.identity.record;
+  return token && `${token.database}/${token.ref.id}/${request.action}/${request.collection}/${request.ref?.id ?? ''}`;
+}
+
+/** Whether a role's membership names the collection of the calling token's identity document (true for any other caller). */
+export function namedInSomeRole(ctx: EvalContext): boolean {
+  const collection = ctx.identity.kind === 'token' ? ctx.identity.identityDocument?.collection : undefined;
+  if (collection === undefined) return true;
+  for (const [, version] of ctx.txn.scan(ctx.identity.database, 'roles'))
+    if (membershipEntries(version.fields).some((m) => m.resource instanceof Ref && m.resource.equals(collection))) return true;
+  return false;
+}
+
+const SCHEMA_COLLECTIONS = new Set(['collections', 'indexes', 'roles', 'keys', 'databases', 'functions']);
+const DOCUMENT_ACTIONS = new Set(['read', 'create', 'create_with_id', 'write', 'delete']);
+
+/**
+ * The key role the self-check's failpoints let a client key or a token act with, for one request (undefined: none):
+ * servers that skip a check and act with the rights of the key the caller came from.
+ */
+function elevation(ctx: EvalContext, request: AccessRequest): 'server' | 'admin' | undefined {
+  const { role } = ctx.identity;
+  if ((role !== 'token' && role !== 'client') || activeFailpoints() === undefined) return undefined;
+  const { action, collection } = request;
+  const index = collection === 'indexes' && (action === 'read' || action === 'unrestricted_read');
+  const create = action === 'create' || action === 'create_with_id';
+  const readOrWrite = action === 'read' || action === 'write' || action === 'delete';
+  if (collection === 'roles' && readOrWrite && failpoint('ABAC-ROLE-READABLE-BY-ANYONE')) return 'admin';
+  if (role === 'client') {
+    if (collection === 'roles' && create && failpoint('ABAC-ROLE-CLIENT-ALLOWED')) return 'admin';
+    if (index && failpoint('AUTH-CLIENT-INDEX-UNCHECKED')) return 'server';
+    if (collection === 'tokens' && create && failpoint('AUTH-CLIENT-CREATES-TOKENS')) return 'server';
+    if ((create || action === 'write' || action === 'delete') && failpoint('AUTH-CLIENT-WRITES-UNCHECKED')) return 'server';
+    return undefined;
+  }
+  const schema = SCHEMA_COLLECTIONS.has(collection);
+  if (create && !schema && failpoint('ABAC-CREATE-UNCHECKED')) return 'server';
+  if (action === 'write' && failpoint('ABAC-WRITE-UNCHECKED')) return 'server';
+  if (action === 'delete' && failpoint('ABAC-DELETE-UNCHECKED')) return 'server';
+  if (index && failpoint('ABAC-INDEX-READ-UNCHECKED')) return 'server';
+  if (create && schema && failpoint('ABAC-SCHEMA-WRITES-UNCHECKED')) return 'server';
+  const own = ctx.identity.identityDocument;
+  if (action === 'read' && own !== undefined && request.ref?.equals(own) && failpoint('AUTH-OWN-DOCUMENT-READABLE')) return 'server';
+  const keyRights =
+    ((DOCUMENT_ACTIONS.has(action) || index) && failpoint('ABAC-NO-ROLE-FALLS-BACK-TO-KEY')) ||
+    (index && failpoint('AUTH-TOKEN-INDEX-WITHOUT-ROLE'));
+  return keyRights && !namedInSomeRole(ctx) ? 'server' : undefined;
 }

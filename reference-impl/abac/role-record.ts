@@ -4,6 +4,7 @@
  * `roleFieldFailures` validates CreateRole params; the readers tolerate any stored shape.
  */
 import type { ValidationFailure } from '../errors/query-error.js';
+import { failpoint } from '../failpoints.js';
 import { QueryValue, Ref, isCollectionRef, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
 
 export type RoleRecord = ObjectValue;
@@ -94,7 +95,8 @@ export function normaliseRoleFields(params: ObjectValue): { fields: ObjectValue;
       if (!ROLE_ACTIONS.has(action))
         failures.push(failure(['privileges', i, 'actions', action], 'invalid field', `Unknown action '${action}'.`));
       else if (typeof value === 'boolean') stored[action] = value;
-      else if (value instanceof QueryValue) stored[action] = storedLambda(value);
+      else if (value instanceof QueryValue) stored[action] = failpoint('ABAC-PREDICATES-GRANT-ALL') ? true : storedLambda(value);
+      else if (failpoint('ABAC-ROLE-ACTION-COERCED')) stored[action] = false;
       else failures.push(failure(['privileges', i, 'actions', action], 'invalid type', 'A boolean or a lambda is expected.'));
     }
     out.actions = stored;

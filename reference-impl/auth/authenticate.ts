@@ -92,7 +92,10 @@ export class Authenticator {
     if (address.kind === 'token') {
       // A token also ends with its identity document (DEC-010).
       const instance = record.fields.instance;
-      if (!tokenIdentityLive(view, address.database, instance)) return undefined;
+      const live = tokenIdentityLive(view, address.database, instance);
+      if (!live && !(instance instanceof Ref && failpoint('AUTH-DELETED-USER-TOKENS-VALID'))) return undefined;
+      if (instance instanceof Ref && loggedOutUsers.has(userKey(address.database, instance)) && failpoint('AUTH-LOGOUT-BLOCKS-USER'))
+        return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;
@@ -119,6 +122,14 @@ function failpointRole(role: string): KeyRole {
 }
 
 // Implements: AUTH-TOKEN-007
+/**
+ * The users that called `Logout(true)` while the failpoint AUTH-LOGOUT-BLOCKS-USER was on: a server that then refuses
+ * every token of theirs, new ones included.
+ */
+export const loggedOutUsers = new Set<string>();
+
+export const userKey = (database: DatabaseId, user: Ref): string => `${database}/${user.collection?.id}/${user.id}`;
+
 /** Whether a token's `instance`, in the token's database, names a user document that `view` sees (DEC-010). */
 export function tokenIdentityLive(view: Transaction, database: DatabaseId, instance: Value | undefined): instance is Ref {
   if (!(instance instanceof Ref)) return false;

@@ -32,8 +32,15 @@ export const keyRolePolicy: AccessPolicy = {
 
 // Implements: UDF-ACCESS-001, UDF-CREATE-007, KEY-ROLE-003, KEY-ROLE-004, KEY-ROLE-005, KEY-ROLE-006, KEY-ROLE-007
 // Implements: IDX-DEF-006, AUTH-CLIENT-003, AUTH-CLIENT-004
-function roleAllows(ctx: EvalContext, action: AccessAction, database: DatabaseId, collection: CollectionKey): boolean {
-  const { role, database: own, kind } = ctx.identity;
+/** Whether key role `role` (the caller's, by default) allows the action. */
+export function roleAllows(
+  ctx: EvalContext,
+  action: AccessAction,
+  database: DatabaseId,
+  collection: CollectionKey,
+  role = ctx.identity.role,
+): boolean {
+  const { database: own, kind } = ctx.identity;
   switch (role) {
     case 'admin':
       // The self-check's failpoints: only the root secret may create databases, and it may not read their records.

@@ -4,13 +4,17 @@
  * nothing, answer 404 `not found`.
  */
 import type { Expr } from '../codec/v4-ast.js';
-import { parseApiVersion } from '../codec/api-version.js';
+import { createHash } from 'node:crypto';
+import { parseApiVersion, type ApiVersion } from '../codec/api-version.js';
+import { renderResource } from '../codec/v4-value-renderer.js';
+import { secretFromAuthorization } from '../auth/credentials-header.js';
+import { failpoint } from '../failpoints.js';
 import { parseRefPath } from '../codec/v4-refs.js';
 import type { QueryError } from '../errors/query-error.js';
-import type { Ref } from '../values/value.js';
+import { isObjectValue, type ObjectValue, type Ref } from '../values/value.js';
 import { sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
-import { runV4, sendV4Outcome } from './v4-query.js';
+import { runV4, sendV4Outcome, type V4Outcome } from './v4-query.js';
 
 function refOfPath(path: string): Ref | undefined {
   try {
@@ -38,7 +42,23 @@ async function restGet(ctx: RequestContext): Promise<void> {
     sendProtocolError(ctx, 'v4', 404, 'not found', 'Not Found');
     return;
   }
-  sendV4Outcome(ctx, outcome, apiVersion);
+  sendV4Outcome(ctx, ref.id === 'self' && ref.collection?.id === 'tokens' ? selfAnswer(ctx, outcome, apiVersion) : outcome, apiVersion);
+}
+
+/** `GET /tokens/self` as the self-check's failpoints of servers that answer it otherwise render it. */
+function selfAnswer(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): V4Outcome {
+  if (!outcome.ok || !isObjectValue(outcome.value)) return outcome;
+  const shown = failpoint('AUTH-SELF-RETURNS-SECRET');
+  const digest = typeof outcome.value.hashed_secret === 'string' && failpoint('AUTH-SELF-HASHED-SECRET-SHA256');
+  const legacy = failpoint('AUTH-SELF-LEGACY-REFS');
+  const bare = failpoint('AUTH-SELF-UNWRAPPED');
+  if (!shown && !digest && !legacy && !bare) return outcome;
+  const secret = secretFromAuthorization(ctx.exchange.request.headers.authorization) ?? '';
+  const record: ObjectValue = { ...outcome.value };
+  if (shown) record.secret = secret;
+  if (digest) record.hashed_secret = createHash('sha256').update(secret).digest('hex');
+  const body = renderResource(record, { apiVersion: legacy ? '2.0' : apiVersion });
+  return { ...outcome, body: bare ? body.slice('{"resource":'.length, -1) : body };
 }
 
 function isMissing(error: QueryError): boolean {

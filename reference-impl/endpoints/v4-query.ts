@@ -5,6 +5,8 @@ import { renderQueryErrors } from '../codec/v4-error-body.js';
 import { parseExpression } from '../codec/v4-expression-parser.js';
 import { renderResource, resultTooLarge } from '../codec/v4-value-renderer.js';
 import { QueryError } from '../errors/query-error.js';
+import type { Identity } from '../eval/identity.js';
+import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
 import { requestLimits } from '../eval/query-limits.js';
@@ -87,17 +89,20 @@ export function runV4(
   const requestedMs = ctx.exchange.request.headers['x-query-timeout'];
   const limits = requestLimits(requestedMs === undefined ? undefined : Number(requestedMs), evalServices.queryTimeLimitMs);
   let used: Transaction | undefined;
-  const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
+  const succeeded = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome =>
+    used?.failAfterCommit === undefined ? answered(outcome) : failed(used.failAfterCommit);
+  const answered = (outcome: TransactionOutcome<{ value: Value; body: string; created: boolean }>): V4Outcome => ({
     ok: true,
     value: outcome.result.value,
     body: outcome.result.body,
     created: outcome.result.created,
-    ts: outcome.ts,
+    // A server whose reads carry the time of a lagging snapshot.
+    ts: !outcome.committed && failpoint('TXN-READ-TIME-LAGS') ? outcome.ts - 1_000_000n : outcome.ts,
     metrics: measured(started, used),
   });
   const failed = (error: unknown): V4Outcome => ({
     ok: false,
-    error: asQueryError(error, writeRefusal),
+    error: deniedAtForm(identity, expr, asQueryError(error, writeRefusal)),
     ts: failedAt,
     metrics: measured(started, used),
   });
@@ -117,8 +122,18 @@ export function runV4(
           body: renderResource(value, { apiVersion }),
           created: typeof value === 'object' && value !== null && evalCtx.created.has(value),
         });
-        const value = evalCtx.evalNow(expr);
-        return value instanceof Promise ? value.then(created) : created(value);
+        // A failure a failpoint keeps the writes of (Transaction.failAfterCommit) commits them, then answers it.
+        const kept = (error: unknown) => {
+          if (error === undefined || error !== txn.failAfterCommit) throw error;
+          return created(null);
+        };
+        let value: Value | Promise<Value>;
+        try {
+          value = evalCtx.evalNow(expr);
+        } catch (error) {
+          return kept(error);
+        }
+        return value instanceof Promise ? value.then(created, kept) : created(value);
       },
       { readOnly },
     );
@@ -126,6 +141,13 @@ export function runV4(
     return failed(error);
   }
   return outcome instanceof Promise ? outcome.then(succeeded, failed) : succeeded(outcome);
+}
+
+/** A token's refusal at the top reported at the top-level form's argument instead (the failpoint ABAC-DENIED-AT-FORM). */
+function deniedAtForm(identity: Identity, expr: Expr, error: QueryError): QueryError {
+  if (error.code !== 'permission denied' || error.position.length > 0 || identity.kind !== 'token' || expr.kind !== 'object') return error;
+  const [form] = expr.fields.keys();
+  return form !== undefined && failpoint('ABAC-DENIED-AT-FORM') ? new QueryError(error.code, error.description, [form]) : error;
 }
 
 /** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */

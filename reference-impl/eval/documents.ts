@@ -7,6 +7,7 @@ import { failpoint } from '../failpoints.js';
 import {
   ttlPassed,
   userCollectionKey,
+  userCollectionName,
   type CollectionKey,
   type DatabaseId,
   type DocumentVersion,
@@ -102,6 +103,8 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
   const named = NAMED_RECORDS[collection];
+  if (named === 'function' && !ctx.txn.get(database, collection, ref.id) && failpoint('UDF-MISSING-FUNCTION-NOT-FOUND'))
+    throw errors.notFound(position, 'Function not found.');
   if (named !== undefined && !ctx.txn.get(database, collection, ref.id))
     throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
   return { database, collection, id: ref.id, ref };
@@ -153,7 +156,39 @@ export function requireAccess(
     ...(terms === undefined ? {} : { terms }),
     ...(historyEdit === undefined ? {} : { historyEdit }),
   });
-  return permitted(allowed, position);
+  if (allowed === true) return;
+  if (allowed === false) return refuse(ctx, action, location.collection, position);
+  return allowed.then((granted) => {
+    if (!granted) refuse(ctx, action, location.collection, position);
+  });
+}
+
+/** Throws `permission denied`, unless a failpoint has the write go ahead and the request answer it after committing. */
+function refuse(ctx: EvalContext, action: AccessAction, collection: CollectionKey, position: Position): void {
+  if (!deniedAfterWriting(ctx, action, collection)) throw errors.permissionDenied(position);
+  ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
+}
+
+const SCHEMA_RECORDS = new Set(['collections', 'indexes', 'roles', 'keys', 'databases', 'functions']);
+
+/**
+ * Whether a failpoint of the self-check lets this refused write go ahead, the request then answering `permission
+ * denied` after committing it (Transaction.failAfterCommit): a server that checks privileges after writing.
+ */
+function deniedAfterWriting(ctx: EvalContext, action: AccessAction, collection: CollectionKey): boolean {
+  const { role } = ctx.identity;
+  const write = action === 'create' || action === 'write' || action === 'delete';
+  if (!write) return false;
+  if (role === 'server') return collection === 'roles' && failpoint('ABAC-ROLE-SERVER-DENIED-AFTER-WRITING');
+  if (role === 'client')
+    return (
+      (collection === 'roles' && action === 'create' && failpoint('ABAC-ROLE-CLIENT-DENIED-AFTER-WRITING')) ||
+      failpoint('AUTH-CLIENT-DENIED-AFTER-WRITING')
+    );
+  if (role !== 'token') return false;
+  if (SCHEMA_RECORDS.has(collection)) return action === 'create' && failpoint('ABAC-SCHEMA-DENIED-AFTER-WRITING');
+  if (action === 'create') return failpoint('ABAC-CREATE-DENIED-AFTER-WRITING');
+  return action === 'write' ? failpoint('ABAC-WRITE-DENIED-AFTER-WRITING') : failpoint('ABAC-DELETE-DENIED-AFTER-WRITING');
 }
 
 // Implements: DB-LIST-001, DB-LIST-002
@@ -190,10 +225,15 @@ export function readDocument(
   position: Position,
   atTs?: bigint,
 ): DocumentVersion | undefined | Promise<DocumentVersion | undefined> {
-  const version =
-    atTs === undefined
+  const own = atTs === undefined && !ctx.txn.readOnly && failpoint('TXN-READS-MISS-OWN-WRITES') ? ctx.txn.ts - 1n : atTs;
+  let version =
+    own === undefined
       ? ctx.txn.get(location.database, location.collection, location.id)
-      : ctx.txn.getAt(location.database, location.collection, location.id, atTs);
+      : ctx.txn.getAt(location.database, location.collection, location.id, own);
+  // A replica one write behind: a request that has not written reads the version before a document's latest.
+  const stale = version !== undefined && atTs === undefined && failpoint('TXN-STALE-READ');
+  if (stale && userCollectionName(location.collection) !== undefined && !ctx.txn.hasWritesTo(location.database, location.collection))
+    version = ctx.txn.getAt(location.database, location.collection, location.id, version!.ts - 1n);
   if (!version || (ttlPassed(version, ctx.txn.ts * 1000n) && failpoint('DOC-TTL-GET-ONLY'))) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;
@@ -241,8 +281,8 @@ export async function requireCreateWithId(
   const asks = (action: AccessAction) =>
     ctx.services.access.allows(ctx, { action, database: location.database, collection: location.collection, ref: location.ref, after });
   if (await asks('create_with_id')) return;
-  if ((await asks('create')) && (await asks('history_write'))) return;
-  throw errors.permissionDenied(position);
+  if ((await asks('create')) && ((await asks('history_write')) || failpoint('ABAC-CREATE-WITH-ID-AS-CREATE'))) return;
+  refuse(ctx, 'create', location.collection, position);
 }
 
 const ACCESS_FOR_WRITE: Record<WriteAction, AccessAction> = { create: 'create', update: 'write', delete: 'delete' };
@@ -289,8 +329,13 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
 // Implements: AUTH-SELF-002, AUTH-TOKEN-008
 /** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
 export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
+  const secret = ref.collection?.id === 'tokens' ? shownTokenSecrets.get(ref.id) : undefined;
+  if (secret !== undefined && failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) return { ref, ts: version.ts, ...version.fields, secret };
   return readDocumentObject(ref, version.ts, version.fields);
 }
+
+/** The secrets of tokens issued while the failpoint AUTH-TOKEN-GET-SHOWS-SECRET was on (a server that keeps them), by id. */
+export const shownTokenSecrets = new Map<string, string>();
 
 // Implements: DB-CREATE-004
 /**

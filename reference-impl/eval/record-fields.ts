@@ -1,4 +1,5 @@
 /** Field validation and merging for document and schema-record writes. */
+import { createHash } from 'node:crypto';
 import { failpoint } from '../failpoints.js';
 import { errors, type Position, type ValidationFailure } from '../errors/query-error.js';
 import { NO_HIDDEN_FIELDS, type DocumentVersion, type HiddenFields } from '../store/store.js';
@@ -105,8 +106,12 @@ export function userDocumentFields(
 ): StoredFields | Promise<StoredFields> {
   const failures: ValidationFailure[] = [];
   const data = params.data;
-  const ttl = params.ttl;
-  const credentials = params.credentials;
+  const ttl = mode === 'update' && failpoint('AUTH-TOKEN-TTL-IGNORED') ? undefined : params.ttl;
+  const ignored = mode === 'create' ? failpoint('AUTH-PASSWORD-IGNORED-ON-CREATE') : failpoint('AUTH-PASSWORD-CHANGE-IGNORED');
+  let credentials = ignored ? undefined : params.credentials;
+  const dropped =
+    mode === 'update' ? failpoint('AUTH-UPDATE-DROPS-PASSWORD') : mode === 'replace' && failpoint('AUTH-REPLACE-DROPS-PASSWORD');
+  if (credentials === undefined && dropped) credentials = null;
   if (data !== undefined && data !== null && !isObjectValue(data) && !failpoint('DOC-NON-OBJECT-DATA-DROPPED'))
     failures.push(typeFailure('data', 'Object', data));
   if (ttl !== undefined && ttl !== null && !(ttl instanceof Time) && !failpoint('DOC-TTL-TYPE-UNCHECKED'))
@@ -117,11 +122,16 @@ export function userDocumentFields(
     else {
       const pw = credentials.password;
       if (pw !== undefined && pw !== null && typeof pw !== 'string') {
-        failures.push({
+        const failure = {
           field: ['credentials', 'password'],
           code: 'invalid type',
           description: `Invalid type ${typeName(pw)}, expected type String.`,
-        });
+        };
+        if (failpoint('AUTH-PASSWORD-COERCED')) password = String(pw);
+        // A server that stores the document before it finds the password invalid, and answers the failure anyway.
+        else if (mode === 'create' && failpoint('AUTH-PASSWORD-INVALID-STILL-CREATES'))
+          ctx.txn.failAfterCommit ??= errors.validationFailed([failure], position);
+        else failures.push(failure);
       } else password = pw;
     }
   } else if (credentials === null) password = null;
@@ -142,6 +152,8 @@ export function userDocumentFields(
   }
   const previous = existing?.hidden ?? NO_HIDDEN_FIELDS;
   // Only a password makes this wait (for its hash): the fields are ready at once otherwise.
+  if (typeof password === 'string' && failpoint('AUTH-PASSWORD-SHA256'))
+    fields.hashed_password = createHash('sha256').update(password).digest('hex');
   if (typeof password === 'string')
     return ctx.services.hashPassword(password).then((hash) => ({ fields, hidden: withCredentialsHash(previous, hash) }));
   return { fields, hidden: withCredentialsHash(previous, password === null ? undefined : previous.credentialsHash) };

@@ -3,6 +3,7 @@
  * timestamp handed out before, and commits only if its body completes. A body that throws commits nothing.
  */
 import type { CommitRecord, Store } from '../store/store.js';
+import { failpoint } from '../failpoints.js';
 import { SerialQueue } from './serial-queue.js';
 import { Transaction } from './transaction.js';
 
@@ -124,7 +125,20 @@ export class TransactionManager {
   private commit<T>(txn: Transaction, result: T): TransactionOutcome<T> {
     const records = txn.commitRecords();
     if (records.length === 0) return { result, ts: txn.ts, committed: false };
-    for (const validator of this.validators) validator(txn, records);
+    try {
+      for (const validator of this.validators) validator(txn, records);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'instance not unique' || !failpoint('TXN-UNIQUE-VIOLATION-KEEPS-EARLIER-WRITES'))
+        throw error;
+      // A server that stores the writes before the one that broke a unique index, and still answers the violation.
+      const last = records.at(-1)!;
+      const earlier = [...records.slice(0, -1), { ...last, writes: last.writes.slice(0, -1) }].filter((r) => r.writes.length > 0);
+      if (earlier.length === 0) throw error;
+      for (const validator of this.validators) validator(txn, earlier);
+      this.commitLog?.append(earlier);
+      this.store.commit(earlier);
+      throw error;
+    }
     this.commitLog?.append(records);
     this.store.commit(records);
     return { result, ts: txn.ts, committed: true };

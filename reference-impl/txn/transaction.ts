@@ -59,6 +59,11 @@ export class Transaction {
   storageBytesRead = 0;
   /** The size of the versions it will write (the newest pending one of each document) and of its history edits. */
   private bytesWritten = 0;
+  /**
+   * Set only by a failpoint of the self-check (reference-impl/failpoints.ts): the request commits its writes and then
+   * answers this error, as a server that checks too late or does not roll back would.
+   */
+  failAfterCommit: unknown;
 
   constructor(
     readonly store: Store,

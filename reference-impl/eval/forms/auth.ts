@@ -5,6 +5,7 @@
  * A token record stores `instance` (the identity document), optional `data` and `ttl`, and `hashed_secret`;
  * the secret itself is rendered once, in the answer that created the token, and kept only as a digest.
  */
+import { createHash } from 'node:crypto';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
@@ -12,7 +13,9 @@ import { userCollectionName, type DatabaseId } from '../../store/store.js';
 import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
-import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
+import { namedInSomeRole } from '../../abac/abac-policy.js';
+import { loggedOutUsers, userKey } from '../../auth/authenticate.js';
+import { locateDocument, renderDocument, shownTokenSecrets, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormDefinition } from '../form-registry.js';
 import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
 import { throwIfFailures, typeFailure } from '../record-fields.js';
@@ -100,7 +103,7 @@ function tokenFieldFailures(params: ObjectValue): { fields: TokenFields; failure
   const failures: ReturnType<typeof typeFailure>[] = [];
   const fields: TokenFields = {};
   const data = params.data;
-  const ttl = params.ttl;
+  const ttl = failpoint('AUTH-TOKEN-TTL-IGNORED') ? undefined : params.ttl;
   if (data !== undefined && data !== null) {
     if (isObjectValue(data)) fields.data = data;
     else failures.push(typeFailure('data', 'Object', data));
@@ -124,7 +127,9 @@ async function issueToken(
 ): Promise<ObjectValue> {
   const id = ctx.txn.newDocumentId();
   const issued = await ctx.services.issueSecret('token', database, id);
-  const fields: ObjectValue = { instance, ...extra, hashed_secret: issued.hashedSecret };
+  if (failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) shownTokenSecrets.set(id, issued.secret);
+  const hashed = failpoint('AUTH-TOKEN-SECRET-SHA256') ? createHash('sha256').update(issued.secret).digest('hex') : issued.hashedSecret;
+  const fields: ObjectValue = { instance, ...extra, hashed_secret: hashed };
   const location: DocumentLocation = { database, collection: 'tokens', id, ref: new Ref(id, TOKENS_REF) };
   const version = checkAccess
     ? await writeDocument(ctx, location, 'create', fields, { secretDigest: issued.digest }, position)
@@ -134,6 +139,9 @@ async function issueToken(
   ctx.created.add(record);
   return record;
 }
+
+/** The first token each user was given, for the failpoint AUTH-LOGIN-REUSES-TOKEN (filled only while it is on). */
+const firstTokens = new Map<string, ObjectValue>();
 
 // Implements: AUTH-CLIENT-005, AUTH-LOGIN-001, AUTH-LOGIN-002, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-006
 // Implements: AUTH-LOGIN-007, AUTH-LOGIN-010, AUTH-PASSWORD-001
@@ -152,9 +160,32 @@ const login: FormDefinition = {
     // No password cannot match any credentials: the login fails as a wrong one does (AUTH-LOGIN-013).
     if (password === undefined || password === null) throw authenticationFailed(position);
     const location = await userLocation(ctx, target, args.position('login'));
-    if (!(await passwordMatches(ctx, location, password as string)) || location === undefined) throw authenticationFailed(position);
+    if (!(await passwordMatches(ctx, location, password as string)) || location === undefined) {
+      const stored = location && ctx.txn.get(location.database, location.collection, location.id);
+      if (stored && stored.hidden.credentialsHash === undefined && failpoint('AUTH-LOGIN-NO-CREDENTIALS-CODE'))
+        throw errors.invalidArgument('The document has no credentials.', position);
+      const failure = authenticationFailed(position);
+      if (location && target instanceof Ref && failpoint('AUTH-LOGIN-TOKEN-BEFORE-CHECK')) {
+        await issueToken(ctx, location.database, identityRef(location), {}, position, false);
+        ctx.txn.failAfterCommit = failure;
+      }
+      throw failure;
+    }
+    if (failpoint('AUTH-LOGIN-ENDS-OLDER-TOKENS')) endTokens(ctx, location.database, (token) => token.equals(identityRef(location)));
+    // A server that hands each user its first token again.
+    const user = `${location.database}/${location.collection}/${location.id}`;
+    const first = failpoint('AUTH-LOGIN-REUSES-TOKEN') ? firstTokens.get(user) : undefined;
+    if (first !== undefined) {
+      ctx.created.add(first);
+      return first;
+    }
     // Login needs no privilege on the user document: knowing the password is the authorisation.
-    return issueToken(ctx, location.database, identityRef(location), fields, position, false);
+    const token = await issueToken(ctx, location.database, identityRef(location), fields, position, false);
+    if (failpoint('AUTH-LOGIN-REUSES-TOKEN')) firstTokens.set(user, token);
+    // A server that asks for a server key only after it wrote the token.
+    if (ctx.identity.role === 'client' && failpoint('AUTH-LOGIN-CLIENT-DENIED'))
+      ctx.txn.failAfterCommit ??= errors.permissionDenied(position);
+    return token;
   },
 };
 
@@ -167,7 +198,12 @@ const identify: FormDefinition = {
     const password = await args.value(ctx, 'password');
     if (typeof password !== 'string')
       throw errors.invalidArgument(`String expected, ${typeName(password)} provided.`, args.position('password'));
-    return passwordMatches(ctx, await userLocation(ctx, target, args.position('identify')), password);
+    const location = await userLocation(ctx, target, args.position('identify'));
+    const matches = await passwordMatches(ctx, location, password);
+    if (ctx.identity.role === 'client' && failpoint('AUTH-IDENTIFY-CLIENT-DENIED')) throw errors.permissionDenied(args.node.position);
+    if (matches && location && failpoint('AUTH-IDENTIFY-CREATES-TOKEN'))
+      await issueToken(ctx, location.database, identityRef(location), {}, args.node.position, false);
+    return matches;
   },
 };
 
@@ -176,22 +212,41 @@ const identify: FormDefinition = {
 const logout: FormDefinition = {
   required: ['logout'],
   async evaluate(ctx, args) {
-    const all = expectBoolean(await args.value(ctx, 'logout'), args.position('logout'));
+    const given = await args.value(ctx, 'logout');
+    // A server that takes any argument by its truthiness (null, 0 and "" are false).
+    const coerced = typeof given !== 'boolean' && failpoint('AUTH-LOGOUT-ARG-COERCED');
+    const all = coerced ? !(given === null || given === 0n || given === '') : expectBoolean(given, args.position('logout'));
+    if (failpoint('AUTH-LOGOUT-KEEPS-TOKEN')) return true;
     const { identity } = ctx;
+    noRoleDenies(ctx, 'logout', args.node.position);
     // Only a token's session can end: with a key (or the root secret) the logout fails, which answers false (DEC-031).
-    if (identity.kind !== 'token' || identity.record === undefined) return false;
+    if (identity.kind !== 'token' || identity.record === undefined) {
+      if (all && identity.kind === 'key' && failpoint('AUTH-LOGOUT-WITH-KEY-ENDS-TOKENS')) endTokens(ctx, ctx.database, () => true);
+      return false;
+    }
     const { database, ref } = identity.record;
     const instance = identity.identityDocument;
+    const everyone = all && failpoint('AUTH-LOGOUT-ALL-USERS');
+    if (all && instance !== undefined && failpoint('AUTH-LOGOUT-BLOCKS-USER')) loggedOutUsers.add(userKey(database, instance));
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
-    for (const [id, version] of ctx.txn.scan(database, 'tokens')) {
-      const mine = id === ref.id;
-      const sameIdentity =
-        all && instance !== undefined && version.fields.instance instanceof Ref && version.fields.instance.equals(instance);
-      if (mine || sameIdentity) ctx.txn.write(database, 'tokens', id, 'delete', {}, version.hidden);
-    }
+    endTokens(ctx, database, (user, id) => id === ref.id || everyone || (all && instance !== undefined && user.equals(instance)));
     return true;
   },
 };
+
+/** Ends the tokens of `database` whose user (`instance`) and id `ends` picks; no privilege needed, as Logout's. */
+export function endTokens(ctx: EvalContext, database: DatabaseId, ends: (user: Ref, id: string) => boolean): void {
+  for (const [id, version] of ctx.txn.scan(database, 'tokens')) {
+    const user = version.fields.instance;
+    if (user instanceof Ref && ends(user, id)) ctx.txn.write(database, 'tokens', id, 'delete', {}, version.hidden);
+  }
+}
+
+/** The failpoints of servers that refuse identity forms to a token whose user collection no role names. */
+function noRoleDenies(ctx: EvalContext, key: string, position: Position): void {
+  const denies = failpoint('AUTH-NO-ROLE-NO-IDENTITY') || (key === 'identity' && failpoint('AUTH-NO-ROLE-IDENTITY-DENIED'));
+  if (denies && ctx.identity.kind === 'token' && !namedInSomeRole(ctx)) throw errors.permissionDenied(position);
+}
 
 function currentIdentity(ctx: EvalContext, position: Position): Ref {
   const document = ctx.identity.kind === 'token' ? ctx.identity.identityDocument : undefined;
@@ -201,12 +256,25 @@ function currentIdentity(ctx: EvalContext, position: Position): Ref {
 
 // Implements: AUTH-ACCESS-002, AUTH-IDENTITY-001, AUTH-IDENTITY-002
 function identityForm(key: string): FormDefinition {
-  return { required: [key], evaluate: async (ctx, args) => currentIdentity(ctx, args.node.position) };
+  return {
+    required: [key],
+    evaluate: async (ctx, args) => {
+      const document = currentIdentity(ctx, args.node.position);
+      noRoleDenies(ctx, key, args.node.position);
+      return key === 'identity' && failpoint('AUTH-IDENTITY-IS-TOKEN') ? (ctx.identity.record?.ref ?? document) : document;
+    },
+  };
 }
 
 // Implements: AUTH-IDENTITY-004
 function hasIdentityForm(key: string): FormDefinition {
-  return { required: [key], evaluate: async (ctx) => ctx.identity.kind === 'token' && ctx.identity.identityDocument !== undefined };
+  return {
+    required: [key],
+    evaluate: async (ctx, args) => {
+      noRoleDenies(ctx, key, args.node.position);
+      return ctx.identity.kind === 'token' && ctx.identity.identityDocument !== undefined;
+    },
+  };
 }
 
 export function invalidToken(position: Position): QueryError {
@@ -231,7 +299,9 @@ const currentToken: FormDefinition = {
   async evaluate(ctx, args) {
     const ref = currentTokenRef(ctx);
     if (ref === undefined) throw invalidToken(args.node.position);
-    return ref;
+    noRoleDenies(ctx, 'current_token', args.node.position);
+    const { identityDocument } = ctx.identity;
+    return identityDocument !== undefined && failpoint('AUTH-CURRENT-TOKEN-IS-INSTANCE') ? identityDocument : ref;
   },
 };
 

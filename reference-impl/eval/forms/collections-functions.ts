@@ -5,6 +5,7 @@
  */
 import type { Expr } from '../../codec/v4-ast.js';
 import { errors, type Position } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import { SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -38,13 +39,17 @@ function collectionForm(kind: Kind): FormDefinition {
       const lambdaExpr: Expr = args.expr(kind);
       requireLambdaForm(lambdaExpr);
       const lambda = asLambda(await ctx.eval(lambdaExpr), lambdaExpr.position);
-      const collection = await args.value(ctx, 'collection');
+      // A server that checks a token's Map over a Paginate only as a whole: it acts with a server key's rights.
+      const source = args.expr('collection');
+      const paged = kind === 'map' && ctx.identity.kind === 'token' && source.kind === 'object' && source.fields.has('paginate');
+      const actor = paged && failpoint('ABAC-MAPPED-GET-UNCHECKED') ? ctx.withIdentity({ ...ctx.identity, role: 'server' }) : ctx;
+      const collection = await args.value(actor, 'collection');
       if (kind === 'filter' && isSetValue(collection)) return new SetRef({ filter: lambda, collection });
       const { items, rebuild } = elementsOf(collection, args.position('collection'), kind);
       const out: Value[] = [];
       for (const item of items) {
         // An element that does not fit the lambda's parameters is reported at the lambda, `[<form>, "lambda"]`.
-        const result = await applyLambda(ctx, lambda, [item], [...lambdaExpr.position, 'lambda']);
+        const result = await applyLambda(actor, lambda, [item], [...lambdaExpr.position, 'lambda']);
         if (kind === 'map') out.push(result);
         else if (kind === 'filter') {
           if (typeof result !== 'boolean')

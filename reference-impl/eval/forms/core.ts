@@ -2,7 +2,7 @@
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
-import { QueryValue, Ref, Time, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
+import { QueryValue, Ref, isObjectValue, setField, type ObjectValue, type Value } from '../../values/value.js';
 import { ReadOnlyTransactionError } from '../../txn/transaction.js';
 import { expectBoolean, expectString, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
@@ -13,7 +13,7 @@ import { valuesEqual } from '../value-equality.js';
 import { eachInOrder } from '../when-ready.js';
 import { singleSetEventValue } from './event-history-sets.js';
 import { selectAllValues } from './folds-and-keys.js';
-import { timeFromText } from './times.js';
+import { nowOf, timeFromText } from './times.js';
 
 /** Forms taking one argument or an array of arguments (drivers send a single argument unwrapped). */
 async function varargs(ctx: EvalContext, expr: Expr): Promise<Array<{ value: Value; position: Position }>> {
@@ -231,7 +231,10 @@ const abort: FormDefinition = {
   required: ['abort'],
   async evaluate(ctx, args) {
     const message = expectString(await args.value(ctx, 'abort'), args.position('abort'));
-    throw new QueryError('transaction aborted', message, args.node.position);
+    const aborted = new QueryError('transaction aborted', message, args.node.position);
+    // Servers that commit what the request wrote before the abort, or what a function body wrote.
+    if (failpoint('TXN-ABORT-KEEPS-EARLIER-WRITES') || failpoint('UDF-BODY-WRITES-OWN-TRANSACTION')) ctx.txn.failAfterCommit ??= aborted;
+    throw aborted;
   },
 };
 
@@ -239,7 +242,7 @@ const abort: FormDefinition = {
 const now: FormDefinition = {
   required: ['now'],
   async evaluate(ctx) {
-    return Time.fromMicros(ctx.txn.ts);
+    return nowOf(ctx);
   },
 };
 

@@ -33,6 +33,7 @@ import {
 } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import { schemaRecordFields, throwIfFailures, userDocumentFields } from '../record-fields.js';
+import { endTokens } from './auth.js';
 import { unresolvedRefFailures } from '../written-refs.js';
 import { refuseWriteAtEarlierTime } from '../snapshot-writes.js';
 import { firstEntryRef } from './paging.js';
@@ -81,6 +82,8 @@ function createDocument(ctx: EvalContext, args: FormArgs, target: Ref, params: O
   const position = args.position('create');
   if (isNativeCollection(target)) {
     const handler = ctx.services.natives.get(target.id);
+    if (target.id === 'functions' && failpoint('UDF-CREATE-FUNCTIONS-REF-REFUSED'))
+      throw errors.invalidArgument('Collection Ref expected, Ref provided.', position);
     if (!handler) throw errors.invalidArgument(`Cannot create documents in the native collection '${target.id}'.`, args.position('create'));
     return handler.create(ctx, params, position);
   }
@@ -264,13 +267,22 @@ async function modify(ctx: EvalContext, args: FormArgs, key: 'update' | 'replace
   const existing = expired && failpoint('DOC-TTL-WRITES-REVIVE') ? expired : existingForWrite(ctx, location, args.position(key));
   if (!SCHEMA_COLLECTIONS.has(location.collection)) {
     const { fields, hidden } = await userDocumentFields(ctx, params, key, existing, position);
+    if (params.credentials !== undefined && failpoint('AUTH-PASSWORD-CHANGE-ENDS-TOKENS'))
+      endTokens(
+        ctx,
+        location.database,
+        (user) => user.id === location.id && user.collection?.id === userCollectionName(location.collection),
+      );
     // The user a token belongs to and its secret hash are the server's: Replace keeps them (Update merges anyway).
     if (location.collection === 'tokens' && key === 'replace') {
       for (const own of ['instance', 'hashed_secret']) if (existing.fields[own] !== undefined) fields[own] = existing.fields[own]!;
     }
     return renderDocument(location.ref, answered(key, existing, await writeDocument(ctx, location, 'update', fields, hidden, position)));
   }
-  let fields = schemaRecordFields(params, key, existing, location.collection);
+  const asUpdate = location.collection === 'functions' && key === 'replace' && failpoint('UDF-REPLACE-AS-UPDATE');
+  let fields = schemaRecordFields(params, asUpdate ? 'update' : key, existing, location.collection);
+  if (location.collection === 'functions' && key === 'update' && failpoint('UDF-RENAME-IGNORED'))
+    fields.name = existing.fields.name ?? null;
   // The caller's right to rewrite the record is checked before its fields are, as in the real service: a caller
   // without it is refused whatever the new fields hold (a role's, for a server key: ABAC-ROLE-015).
   await requireAccess(ctx, 'write', location, position, existing, fields);
@@ -463,6 +475,12 @@ async function deleteCollectionDocuments(ctx: EvalContext, location: DocumentLoc
     const ref = new Ref(id, location.ref);
     await writeDocument(ctx, { database: location.database, collection: documents, id, ref }, 'delete', {}, version.hidden, position);
   }
+  // A server that drops every privilege of a role naming the collection, the role's other privileges with them.
+  for (const [id, role] of failpoint('ABAC-ROLE-COLLECTION-DELETE-DROPS-PRIVILEGES') ? ctx.txn.scan(location.database, 'roles') : []) {
+    const privileges = Array.isArray(role.fields.privileges) ? role.fields.privileges : [];
+    const names = privileges.some((p) => isObjectValue(p) && p.resource instanceof Ref && isCollectionNamed(p.resource, location.id));
+    if (names) ctx.txn.write(location.database, 'roles', id, 'update', { ...role.fields, privileges: [] }, role.hidden);
+  }
   // The fault IDX-COLLECTION-DELETE-DROPS-SHARED deletes every index naming the collection, as this server once did.
   const dropsShared = failpoint('IDX-COLLECTION-DELETE-DROPS-SHARED');
   for (const [id, version] of ctx.txn.scan(location.database, 'indexes')) {
@@ -512,7 +530,9 @@ const del: FormDefinition = {
       for (const [id, key] of keysOfChildDatabase(ctx, location.database, location.id))
         await writeDocument(ctx, keyLocation(location.database, id), 'delete', {}, key.hidden, position);
     }
-    await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
+    // A server that only marks a deleted token, which keeps authenticating.
+    if (location.collection !== 'tokens' || !failpoint('AUTH-TOKEN-DELETE-SOFT'))
+      await writeDocument(ctx, location, 'delete', {}, existing.hidden, position);
     return renderDocument(location.ref, existing);
   },
 };

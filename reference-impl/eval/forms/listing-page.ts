@@ -103,6 +103,11 @@ export function listingPage(
 ): ListingPage | undefined | Promise<ListingPage | undefined> {
   const listing = listingOf(ctx, set, position);
   if (!listing) return undefined;
+  // Listings a failpoint empties are read the long way, where set-reading.ts empties them.
+  const { key } = listing;
+  if (key === 'functions' ? failpoint('UDF-FUNCTIONS-LISTING-EMPTY') : key === 'tokens' && failpoint('AUTH-TOKENS-UNLISTED'))
+    return undefined;
+  if (key === 'collections' && ctx.identity.kind === 'token' && failpoint('ABAC-LISTING-FILTERED')) return undefined;
   // A native collection is listed whole or refused whole; the documents of a user collection are filtered one by one.
   const refused =
     set instanceof Ref && !filteredListing(ctx, listing.key)

@@ -2,7 +2,7 @@
 import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import { failpoint } from '../../failpoints.js';
-import type { Position, ValidationFailure } from '../../errors/query-error.js';
+import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import type { DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type QueryValue, type Value } from '../../values/value.js';
 import { Scope, type EvalContext } from '../context.js';
@@ -25,16 +25,25 @@ export const roleHandler: NativeCollectionHandler = {
     await requireAccess(ctx, 'create', { database, collection: 'roles', id: '' }, position, undefined, params);
     throwIfFailures(failures, position);
     const data = params.data;
-    checkRoleResources(ctx, database, fields, position);
+    if (!failpoint('ABAC-ROLE-RESOURCES-UNCHECKED')) checkRoleResources(ctx, database, fields, position);
     const name = params.name as string;
     const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
     await ensureNotFound(ctx, location, position);
     throwIfFailures(membershipLimitFailures(ctx, database, fields), position);
+    if (ctx.identity.role === 'admin' && failpoint('ABAC-ROLE-ADMIN-REFUSED')) throw errors.permissionDenied(position);
     const stored = withoutNulls({ name, ...(isObjectValue(data) ? { data } : {}) });
     const version = await writeDocument(ctx, location, 'create', { ...stored, ...fields }, {}, position);
     const record = renderDocument(ref, version);
     ctx.created.add(record);
+    const privileges = Array.isArray(fields.privileges) ? fields.privileges : [];
+    const unprivileged = privileges.length === 0 || privileges.some((p) => isObjectValue(p) && p.actions === undefined);
+    // A server that requires privileges with actions, but checks only after storing the role.
+    if (unprivileged && failpoint('ABAC-ROLE-PRIVILEGES-REQUIRED'))
+      ctx.txn.failAfterCommit ??= errors.validationFailed(
+        [{ field: ['privileges'], code: 'value required', description: 'Required value not found.' }],
+        position,
+      );
     return record;
   },
   checkUpdate: checkedRoleFields,
@@ -48,9 +57,10 @@ export const roleHandler: NativeCollectionHandler = {
  */
 function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: ObjectValue, position: Position, id: string): ObjectValue {
   const { fields: normalised, failures } = normaliseRoleFields(fields);
-  throwIfFailures([...schemaRecordFailures('roles', fields), ...failures], position);
+  const shapeUnchecked = failpoint('ABAC-ROLE-UPDATE-SHAPE-UNCHECKED');
+  throwIfFailures([...(shapeUnchecked ? [] : schemaRecordFailures('roles', fields)), ...failures], position);
   const checked = { ...fields, ...normalised };
-  checkRoleResources(ctx, database, checked, position);
+  if (!failpoint('ABAC-ROLE-UPDATE-RESOURCES-UNCHECKED')) checkRoleResources(ctx, database, checked, position);
   throwIfFailures(membershipLimitFailures(ctx, database, checked, id), position);
   return checked;
 }

@@ -135,6 +135,17 @@ export function termTuple(termCount: number, terms: Value | undefined): Value[] 
 
 const EMPTY = new ArraySet([], []);
 
+/**
+ * Listings the self-check's failpoints answer empty: of functions, of tokens, and a token's listing of collections it
+ * may not read (a server that filters the listing instead of refusing it).
+ */
+async function listedAsEmpty(ctx: EvalContext, database: DatabaseId, key: CollectionKey): Promise<boolean> {
+  if (key === 'functions') return failpoint('UDF-FUNCTIONS-LISTING-EMPTY');
+  if (key === 'tokens') return failpoint('AUTH-TOKENS-UNLISTED');
+  if (key !== 'collections' || ctx.identity.kind !== 'token' || !failpoint('ABAC-LISTING-FILTERED')) return false;
+  return !(await ctx.services.access.allows(ctx, { action: 'read', database, collection: key }));
+}
+
 // Implements: DOC-TTL-005
 /**
  * An index term set as this request sees it. Stored entries stay until their document is rewritten, so the entries
@@ -335,6 +346,7 @@ export class SetReader {
     const own = (ordered: OrderedSet): OrderedSet => (options.sources ? new SourcedSet(ordered, set) : ordered);
     if (set instanceof Ref && isNativeCollection(set)) {
       const database = resolveDatabaseScope(ctx, set.database, position);
+      if (await listedAsEmpty(ctx, database, set.id)) return own(EMPTY);
       await requireListingAccess(ctx, database, set.id, position);
       return own(await listing(ctx, database, set.id, new Ref(set.id), atTs, set.database));
     }
@@ -410,7 +422,8 @@ export class SetReader {
     const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
     const tuple = termTuple(index.definition.terms.length, terms);
     const access = await entryAccess(ctx, record, tuple ?? operandList(terms), position);
-    if (tuple === undefined) return new ArraySet([], index.entries.reverse);
+    const unindexed = this.indexes.covers(index, 'tokens') && failpoint('AUTH-TOKEN-INDEX-EMPTY');
+    if (tuple === undefined || unindexed) return new ArraySet([], index.entries.reverse);
     const set =
       atTs !== undefined && atTs < ctx.txn.ts
         ? historicTermSet(ctx, this.indexes, index, tuple, atTs)

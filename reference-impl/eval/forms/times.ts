@@ -7,6 +7,7 @@
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
+import type { Transaction } from '../../txn/transaction.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
 import {
@@ -96,11 +97,26 @@ async function argumentValues(ctx: EvalContext, args: FormArgs, keys: readonly s
   return values;
 }
 
+/** How many times each transaction read the clock, for the failpoint TXN-NOW-IS-WALL-CLOCK. */
+const clockReads = new WeakMap<Transaction, bigint>();
+
+// Implements: TXN-TIME-001
+/** The request's `now`: its transaction time, but for the failpoints of servers that read another clock. */
+export function nowOf(ctx: EvalContext): Time {
+  if (failpoint('TXN-NOW-IS-WALL-CLOCK')) {
+    const reads = (clockReads.get(ctx.txn) ?? 0n) + 1n;
+    clockReads.set(ctx.txn, reads);
+    return Time.fromMicros(ctx.txn.ts + reads);
+  }
+  const behind = failpoint('TXN-NOW-BEHIND-READ-TIME') && ctx.txn.commitRecords().length === 0;
+  return Time.fromMicros(behind ? ctx.txn.ts - 1_000_000n : ctx.txn.ts);
+}
+
 // Implements: FN-TIME-006, FN-TIME-007, FN-TIME-020
 /** `Time` text: "now" is the transaction's time; other text is trimmed and parsed, else `Cannot cast … to a time.`. */
 /** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
 export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
-  if (text === 'now') return Time.fromMicros(ctx.txn.ts);
+  if (text === 'now') return nowOf(ctx);
   const strict = (text !== text.trim() || /[+-]\d{4}$/.test(text)) && failpoint('TIME-TEXT-STRICT');
   const nanos = strict ? undefined : parseTimestamp(failpoint('TIME-TEXT-NOT-TRIMMED') ? text : javaTrim(text));
   if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, position);

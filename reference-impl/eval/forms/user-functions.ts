@@ -7,6 +7,7 @@ import { isRoleRef } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
+import { failpoint } from '../../failpoints.js';
 import type { DatabaseId } from '../../store/store.js';
 import type { Transaction } from '../../txn/transaction.js';
 import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
@@ -32,9 +33,12 @@ const FUNCTIONS_REF = new Ref('functions');
  * (DEC-065, user-functions.md Decisions). Throws `validation failed`.
  */
 export function functionRecordFields(ctx: EvalContext, database: DatabaseId, params: ObjectValue, position: Position): ObjectValue {
-  const { body, data, role } = params;
+  const { data } = params;
+  const role = failpoint('UDF-ROLE-IGNORED') ? undefined : params.role;
   // The real service types `body` as a lambda or an FQL v10 source string, and refuses the string in v4 before it
-  // checks any field.
+  // checks any field (a server that stores the string as the body would not: UDF-STRING-BODY-STORED).
+  const stored = typeof params.body === 'string' && failpoint('UDF-STRING-BODY-STORED');
+  const body = stored ? new QueryValue('_', params.body, ctx.apiVersion) : params.body;
   if (typeof body === 'string') throw new QueryError('schema validation failed', 'Invalid type provided for field `body`.', position);
   const failures: ValidationFailure[] = [...nameFailures(params)];
   if (body === undefined || body === null)
@@ -42,6 +46,9 @@ export function functionRecordFields(ctx: EvalContext, database: DatabaseId, par
   else if (!(body instanceof QueryValue)) failures.push(typeFailure('body', 'Query', body));
   if (data !== undefined && data !== null && !isObjectValue(data)) failures.push(typeFailure('data', 'Object', data));
   if (role !== undefined && role !== null) failures.push(...functionRoleFailures(ctx, role, database));
+  // A server that checks `name` and `data` as argument types.
+  const asArgument = failures.some((f) => f.field[0] === 'name' || f.field[0] === 'data');
+  if (asArgument && failpoint('UDF-CREATE-FIELDS-AS-INVALID-ARGUMENT')) throw errors.invalidArgument('Object expected.', position);
   throwIfFailures(failures, position);
   const fields: ObjectValue = { name: params.name as string, body: storedLambda(body as QueryValue) };
   if (isObjectValue(data)) fields.data = data;
@@ -69,6 +76,9 @@ function functionRoleFailures(ctx: EvalContext, role: Value, database: DatabaseI
     return [{ field: ['role'], code: 'invalid value', description: "Role 'server-readonly' is not supported." }];
   const inList = Array.isArray(role);
   const entries = inList ? role : [role];
+  // A server that takes only the built-in role names and role refs.
+  if (entries.some((entry) => typeof entry === 'string') && failpoint('UDF-ROLE-NAME-REFUSED'))
+    return [{ field: ['role'], code: 'invalid value', description: "Role must be 'admin', 'server', 'client' or role refs." }];
   const builtin = (entry: Value) => typeof entry === 'string' && (BUILTIN_FUNCTION_ROLES.has(entry) || entry === 'server-readonly');
   if (!entries.every((entry) => isRoleRef(entry) || (typeof entry === 'string' && !(inList && builtin(entry)))))
     return [typeFailure('role', 'Role', role)];
@@ -104,6 +114,12 @@ export const functionHandler: NativeCollectionHandler = {
     const name = fields.name as string;
     const ref = new Ref(name, FUNCTIONS_REF);
     const location: DocumentLocation = { database: ctx.database, collection: 'functions', id: name, ref };
+    // A server that does not look for the name: a taken one answers a record of it, and nothing is written.
+    if (ctx.txn.get(ctx.database, 'functions', name) && failpoint('UDF-DUPLICATE-NAME-ACCEPTED')) {
+      const record: ObjectValue = { ref, ts: ctx.txn.ts, ...fields };
+      ctx.created.add(record);
+      return record;
+    }
     await ensureNotFound(ctx, location, position);
     const record = renderDocument(ref, await writeDocument(ctx, location, 'create', fields, {}, position));
     ctx.created.add(record);
@@ -130,11 +146,19 @@ function isFunctionRef(value: Value): value is Ref {
 /** Where the function a Call names lives: a name of the caller's database, or a function ref. */
 function locateFunction(ctx: EvalContext, target: Value, position: Position): DocumentLocation {
   if (typeof target === 'string') {
-    if (!ctx.txn.get(ctx.database, 'functions', target)) throw errors.invalidRef(`Ref refers to undefined function '${target}'`, position);
+    if (failpoint('UDF-CALL-BY-NAME-REFUSED')) throw errors.invalidArgument('Ref expected, String provided.', position);
+    if (!ctx.txn.get(ctx.database, 'functions', target)) throw undefinedFunction(target, position);
     return { database: ctx.database, collection: 'functions', id: target, ref: new Ref(target, FUNCTIONS_REF) };
   }
   if (isFunctionRef(target)) return locateDocument(ctx, target, position);
-  throw errors.invalidArgument(`Identifier expected, ${typeName(target)} provided.`, position);
+  const expected = failpoint('UDF-CALL-TARGET-TYPE-WORDING') ? 'String or Ref' : 'Identifier';
+  throw errors.invalidArgument(`${expected} expected, ${typeName(target)} provided.`, position);
+}
+
+/** `invalid ref` for a function that is not there (404 `instance not found` from the failpoint's server). */
+function undefinedFunction(id: string, position: Position): QueryError {
+  if (failpoint('UDF-MISSING-FUNCTION-NOT-FOUND')) return errors.notFound(position, 'Function not found.');
+  return errors.invalidRef(`Ref refers to undefined function '${id}'`, position);
 }
 
 /**
@@ -170,13 +194,13 @@ function actingIdentity(caller: Identity, role: Value | undefined): Identity {
 // Implements: UDF-CALL-007, UDF-CALL-008, UDF-RECORD-006
 async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
   const target = await args.value(ctx, 'call');
-  const argument = args.has('arguments') ? await args.value(ctx, 'arguments') : [];
+  const given = args.has('arguments') ? await args.value(ctx, 'arguments') : [];
+  const argument = !Array.isArray(given) && failpoint('UDF-ARGUMENTS-ALWAYS-ARRAY') ? [given] : given;
   const position = args.node.position;
   const location = locateFunction(ctx, target, args.position('call'));
   const version = ctx.txn.get(location.database, 'functions', location.id);
   const body = version?.fields.body;
-  if (version === undefined || !(body instanceof QueryValue))
-    throw errors.invalidRef(`Ref refers to undefined function '${location.id}'`, args.position('call'));
+  if (version === undefined || !(body instanceof QueryValue)) throw undefinedFunction(location.id, args.position('call'));
   // Calling needs the `call` privilege, not `read`; its predicate gets the arguments as the function does.
   const allowed = ctx.services.access.allows(ctx, {
     action: 'call',
@@ -186,7 +210,11 @@ async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
     before: version,
     arguments: argument,
   });
-  if (!(allowed === true || (allowed !== false && (await allowed)))) throw errors.permissionDenied(position);
+  if (!(allowed === true || (allowed !== false && (await allowed)))) {
+    // A server that checks the call privilege only inside the body.
+    if (failpoint('UDF-CALL-DENIED-AS-CALL-ERROR')) throw callError(errors.permissionDenied([]), position);
+    throw errors.permissionDenied(position);
+  }
   const depth = activeCalls.get(ctx.txn) ?? 0;
   if (depth >= MAX_CALL_DEPTH)
     throw new QueryError('stack overflow', `Call stack reached the maximum limit of ${MAX_CALL_DEPTH}.`, position);
@@ -197,11 +225,16 @@ async function callFunction(ctx: EvalContext, args: FormArgs): Promise<Value> {
     return await applyLambda(acting, lambda, [argument], [...position, 'lambda']);
   } catch (error) {
     // A stack overflow is reported as it is, wherever it happened; any other failure of the body is wrapped.
-    if (!(error instanceof QueryError) || error.code === 'stack overflow') throw error;
-    throw new QueryError('call error', 'Calling the function resulted in an error.', position, { cause: [error] });
+    if (!(error instanceof QueryError) || failpoint('UDF-CALL-ERROR-UNWRAPPED')) throw error;
+    if (error.code === 'stack overflow' && !(depth === 0 && failpoint('UDF-STACK-OVERFLOW-WRAPPED'))) throw error;
+    throw callError(error, position);
   } finally {
     activeCalls.set(ctx.txn, depth);
   }
+}
+
+function callError(cause: QueryError, position: Position): QueryError {
+  return new QueryError('call error', 'Calling the function resulted in an error.', position, { cause: [cause] });
 }
 
 const call: FormDefinition = {

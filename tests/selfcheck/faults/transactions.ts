@@ -1,21 +1,16 @@
 // The faults of spec/requirements/transactions.md that are code; their rows (ids, titles, what they break) are in transactions.json.
 import type { ProxiedRequest } from '../fault.js';
-import { forEachObject, isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
-import { answerError, dataMembers, isDocumentKey, refKey, topLevel } from './lib/records.js';
+import { isJsonInteger, isJsonObject, jsonInt, stringifyJson, type JsonObject } from '../json-body.js';
+import { answerError, refKey, topLevel } from './lib/records.js';
 import {
   bodyJson,
-  editObjects,
   expressionUses,
   hasErrorCode,
   isV4Query,
-  nativeCollectionOf,
   onJson,
-  onResponse,
   records,
-  rewriteExpression,
   rewriteResponse,
   topLevelForm,
-  v4Expression,
   withHeader,
   withJsonBody,
   withStatus,
@@ -43,17 +38,6 @@ const WRITE_FORMS = [
 
 function writes(request: ProxiedRequest): boolean {
   return WRITE_FORMS.some((form) => expressionUses(request, form));
-}
-
-function isoMicros(iso: string): bigint | undefined {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(iso);
-  if (!match) return undefined;
-  return BigInt(Date.parse(`${match[1]}Z`)) * 1000n + BigInt((match[2] ?? '').padEnd(9, '0').slice(0, 6));
-}
-
-function microsIso(micros: bigint): string {
-  const millis = micros / 1000n;
-  return new Date(Number(millis)).toISOString().replace(/\.\d{3}Z$/, `.${(micros % 1_000_000n).toString().padStart(6, '0')}Z`);
 }
 
 /** Counts the requests in flight per key; `enter` answers how many were in flight before this one. */
@@ -105,103 +89,6 @@ export const code: FaultCode = {
       return Math.max(0, written.length - 1);
     },
   ),
-  'TXN-ABORT-KEEPS-EARLIER-WRITES': () => {
-    const aborted = new WeakMap<ProxiedRequest, { message: unknown; at: number }>();
-    return {
-      request: (req) => {
-        const expression = topLevel(req);
-        const steps =
-          expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : undefined;
-        const last = steps?.at(-1);
-        if (steps === undefined || steps.length < 2 || !isJsonObject(last) || !('abort' in last)) return undefined;
-        const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, -1), null] })) };
-        aborted.set(forwarded, { message: last.abort, at: steps.length - 1 });
-        return forwarded;
-      },
-      response: (res, ctx) => {
-        const abort = aborted.get(ctx.request);
-        if (abort === undefined) return undefined;
-        return answerError(res, 400, 'transaction aborted', typeof abort.message === 'string' ? abort.message : 'aborted', [
-          'do',
-          jsonInt(abort.at),
-        ]);
-      },
-    };
-  },
-  'TXN-UNIQUE-VIOLATION-KEEPS-EARLIER-WRITES': () => {
-    const uniqueFields = new Map<string, string>();
-    const taken = new Set<string>();
-    const violations = new WeakMap<ProxiedRequest, number>();
-    const learn = (body: unknown) => {
-      for (const record of records(body)) {
-        const terms = Array.isArray(record.terms) ? record.terms : [];
-        const field = terms.length === 1 && isJsonObject(terms[0]) && Array.isArray(terms[0].field) ? terms[0].field : [];
-        const source = refKey(record.source);
-        if (
-          nativeCollectionOf(record) === 'indexes' &&
-          record.unique === true &&
-          source?.startsWith('collections/') &&
-          field.length === 2 &&
-          field[0] === 'data' &&
-          typeof field[1] === 'string'
-        ) {
-          uniqueFields.set(source.slice('collections/'.length), field[1]);
-        }
-        const key = refKey(record.ref);
-        const uniqueField = key === undefined ? undefined : uniqueFields.get(key.split('/')[0]!);
-        if (
-          key !== undefined &&
-          isDocumentKey(key) &&
-          uniqueField !== undefined &&
-          isJsonObject(record.data) &&
-          uniqueField in record.data
-        ) {
-          taken.add(`${key.split('/')[0]}\u0000${stringifyJson(record.data[uniqueField])}`);
-        }
-      }
-    };
-    const violates = (step: unknown): boolean => {
-      const key = isJsonObject(step) && 'create' in step ? refKey(step.create) : undefined;
-      const coll = key === undefined ? undefined : key.startsWith('collections/') ? key.slice('collections/'.length) : key.split('/')[0]!;
-      const field = coll === undefined ? undefined : uniqueFields.get(coll);
-      const value = field === undefined ? undefined : dataMembers(step as JsonObject)?.[field];
-      return value !== undefined && taken.has(`${coll}\u0000${stringifyJson(value)}`);
-    };
-    return {
-      request: (req) => {
-        const expression = topLevel(req);
-        const steps = expression !== undefined && Object.keys(expression).length === 1 && Array.isArray(expression.do) ? expression.do : [];
-        const at = steps.findIndex(violates);
-        if (at < 1) return undefined;
-        const forwarded = { ...req, body: Buffer.from(stringifyJson({ do: [...steps.slice(0, at), null] })) };
-        violations.set(forwarded, at);
-        return forwarded;
-      },
-      response: (res, ctx) => {
-        learn(bodyJson(res));
-        const at = violations.get(ctx.request);
-        return at === undefined
-          ? undefined
-          : answerError(res, 400, 'instance not unique', 'document is not unique.', ['do', jsonInt(at), 'create']);
-      },
-    };
-  },
-  'TXN-READS-MISS-OWN-WRITES': () => ({
-    request: (req) => {
-      if (!writes(req)) return undefined;
-      const snapshot = jsonInt(BigInt(Date.now()) * 1000n - 1000n);
-      return rewriteExpression((expression) => {
-        let changed = 0;
-        forEachObject(expression, (object) => {
-          if (('get' in object || 'exists' in object) && Object.keys(object).length === 1) {
-            object.ts = snapshot;
-            changed += 1;
-          }
-        });
-        return changed;
-      })!(req);
-    },
-  }),
   'TXN-CONC-LOST-UPDATE': () => {
     const inFlight = new InFlight();
     const target = (req: ProxiedRequest) => {
@@ -264,55 +151,4 @@ export const code: FaultCode = {
       },
     };
   },
-  'TXN-READ-TIME-LAGS': onResponse(
-    (res, ctx) => isV4Query(ctx.original) && res.status === 200 && !writes(ctx.original) && /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) - 1_000_000n).toString()),
-  ),
-  'TXN-STALE-READ': () => {
-    const lastWrite = new Map<string, bigint>();
-    return {
-      request: (req) => {
-        if (writes(req)) return undefined;
-        return rewriteExpression((expression) =>
-          editObjects(expression, (object) => {
-            const key = refKey(object.get ?? object.exists);
-            const at = key === undefined ? undefined : lastWrite.get(key);
-            if (at === undefined || Object.keys(object).length !== 1) return false;
-            object.ts = jsonInt(at - 1n);
-            return true;
-          }),
-        )!(req);
-      },
-      response: (res, ctx) => {
-        const time = res.headers['x-txn-time'];
-        if (!writes(ctx.original) || res.status >= 300 || !/^\d+$/.test(time ?? '')) return undefined;
-        const keys = records(bodyJson(res)).map((record) => refKey(record.ref));
-        forEachObject(v4Expression(ctx.original), (object) => keys.push(refKey(object.delete)));
-        for (const key of keys) if (key !== undefined && isDocumentKey(key)) lastWrite.set(key, BigInt(time!));
-        return undefined;
-      },
-    };
-  },
-  'TXN-NOW-IS-WALL-CLOCK': onJson(
-    (_body, ctx) => expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time'),
-    (body) => {
-      let drift = 0n;
-      forEachObject(body, (object) => {
-        const micros = typeof object['@ts'] === 'string' ? isoMicros(object['@ts']) : undefined;
-        if (micros === undefined) return;
-        drift += 1n;
-        object['@ts'] = microsIso(micros + drift);
-      });
-      return Number(drift);
-    },
-  ),
-  'TXN-NOW-BEHIND-READ-TIME': onResponse(
-    (res, ctx) =>
-      isV4Query(ctx.original) &&
-      res.status === 200 &&
-      !writes(ctx.original) &&
-      (expressionUses(ctx.original, 'now') || expressionUses(ctx.original, 'time')) &&
-      /^\d+$/.test(res.headers['x-txn-time'] ?? ''),
-    (res) => withHeader(res, 'x-txn-time', (BigInt(res.headers['x-txn-time']!) + 1_000_000n).toString()),
-  ),
 };

@@ -1,7 +1,7 @@
 // Helpers of the access-control faults: secrets, keys, tokens and roles the run has seen, and answers refusing access.
 import type { BufferedResponse, FaultHooks, ProxiedRequest } from '../../fault.js';
 import { forEachObject, isJsonObject, jsonInt, type JsonObject } from '../../json-body.js';
-import { KeyLedger, TokenLedger, requestSecret, serverSecretFor, withSecret, type KnownToken } from './key-ledger.js';
+import { KeyLedger, TokenLedger, requestSecret } from './key-ledger.js';
 import {
   bodyJson,
   nativeCollectionOf,
@@ -90,47 +90,15 @@ export function topObject(request: ProxiedRequest): JsonObject | undefined {
   return isJsonObject(expression) ? expression : undefined;
 }
 
-export interface KnownRole {
-  name: string;
-  /** Collections whose documents the role's `membership` names. */
-  members: string[];
-  /** Collections that have a membership `predicate`. */
-  predicateMembers: string[];
-  privileges: { kind: string; name: string; actions: JsonObject }[];
-}
-
-/** Remembers the roles a run asks for (from `create_role` requests), in order. */
+/** Remembers the names of the roles a run asks for (from `create_role` requests), in order. */
 export class RoleLedger {
-  readonly roles: KnownRole[] = [];
+  readonly roles: { name: string }[] = [];
 
   learnFrom(expression: unknown): void {
     forEachObject(expression, (object) => {
-      if (!('create_role' in object)) return;
-      const payload = objectPayload(object.create_role);
-      if (payload === undefined || typeof payload.name !== 'string') return;
-      const membership = Array.isArray(payload.membership)
-        ? payload.membership
-        : payload.membership === undefined
-          ? []
-          : [payload.membership];
-      const role: KnownRole = { name: payload.name, members: [], predicateMembers: [], privileges: [] };
-      for (const entry of membership.map(objectPayload)) {
-        const resource = schemaRefOf(entry?.resource);
-        if (resource === undefined) continue;
-        role.members.push(resource.name);
-        if (entry !== undefined && 'predicate' in entry) role.predicateMembers.push(resource.name);
-      }
-      for (const entry of (Array.isArray(payload.privileges) ? payload.privileges : [payload.privileges]).map(objectPayload)) {
-        const resource = schemaRefOf(entry?.resource);
-        if (resource !== undefined) role.privileges.push({ ...resource, actions: objectPayload(entry?.actions) ?? {} });
-      }
-      this.roles.push(role);
+      const name = 'create_role' in object ? objectPayload(object.create_role)?.name : undefined;
+      if (typeof name === 'string') this.roles.push({ name });
     });
-  }
-
-  /** Roles whose membership names `collection`, in creation order. */
-  rolesOf(collection: string | undefined): KnownRole[] {
-    return collection === undefined ? [] : this.roles.filter((role) => role.members.includes(collection));
   }
 }
 
@@ -161,35 +129,6 @@ export function withLedgers(build: (ledgers: Ledgers) => FaultHooks): () => Faul
   };
 }
 
-/** Sends a token's request with server rights in the token's database, when `when(token, form)` holds. */
-export function tokenAsServer(
-  when: (token: KnownToken, form: string | undefined, req: ProxiedRequest, ledgers: Ledgers) => boolean,
-): () => FaultHooks {
-  return withLedgers((ledgers) => ({
-    request: (req) => {
-      const token = ledgers.tokens.ofRequest(req);
-      if (token === undefined || !when(token, topLevelForm(req), req, ledgers)) return undefined;
-      const server = serverSecretFor(token, ledgers.keys);
-      return server === undefined ? undefined : withSecret(req, server);
-    },
-  }));
-}
-
-/** Sends a client key's request with a key of the same database of role `as` (server by default), when `when(form, req)` holds. */
-export function clientAsServer(when: (form: string | undefined, req: ProxiedRequest) => boolean, as = 'server'): () => FaultHooks {
-  return withLedgers((ledgers) => ({
-    request: (req) => {
-      const key = ledgers.keys.bySecret(requestSecret(req) ?? '');
-      if (key === undefined || key.role !== 'client' || !when(topLevelForm(req), req)) return undefined;
-      const stand = ledgers.keys.sibling(key, as);
-      return stand === undefined ? undefined : withSecret(req, stand.secret);
-    },
-  }));
-}
-
-/** The collection of a token's user. */
-export const userCollection = (token: KnownToken) => refCollection(token.instance);
-
 /** The answer of a top-level form, for a JSON hook: `form` is the request's top-level form and the status is 200/201. */
 export function answersForm(form: string, status: number, ctx: { original: ProxiedRequest; status: number }): boolean {
   return ctx.status === status && topLevelForm(ctx.original) === form;
@@ -197,26 +136,3 @@ export function answersForm(form: string, status: number, ctx: { original: Proxi
 
 /** The key a request authenticates with, if its secret is a key the run created. */
 export const keyOf = (ledgers: Ledgers, request: ProxiedRequest) => ledgers.keys.bySecret(requestSecret(request) ?? '');
-
-/**
- * Runs a request the caller may not make with server rights anyway and answers 403 `permission denied`: a server
- * that checks privileges after applying the write and does not roll it back. `swap` answers the secret to run with.
- */
-export function deniedAfterWriting(swap: (req: ProxiedRequest, ledgers: Ledgers) => string | undefined): () => FaultHooks {
-  return withLedgers((ledgers) => ({
-    request: (req) => {
-      const secret = swap(req, ledgers);
-      return secret === undefined ? undefined : withSecret(req, secret);
-    },
-    // Only exchanges whose request was swapped differ from the suite's original.
-    response: rewriteResponse((_res, ctx) => ctx.request !== ctx.original, permissionDenied),
-  }));
-}
-
-/** A key of role `as` (server by default) of the client key's database, for a client key's request of one of `forms`. */
-export function clientRequest(forms: readonly string[], as = 'server'): (req: ProxiedRequest, ledgers: Ledgers) => string | undefined {
-  return (req, ledgers) => {
-    const key = keyOf(ledgers, req);
-    return key?.role === 'client' && forms.includes(topLevelForm(req) ?? '') ? ledgers.keys.sibling(key, as)?.secret : undefined;
-  };
-}

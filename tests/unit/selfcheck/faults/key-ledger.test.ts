@@ -2,14 +2,7 @@
 // they tell which credential a request uses or find another with more rights.
 import { describe, expect, it } from 'vitest';
 import type { ProxiedRequest } from '../../../selfcheck/fault.js';
-import {
-  isKeyRecord,
-  KeyLedger,
-  requestSecret,
-  serverSecretFor,
-  TokenLedger,
-  withSecret,
-} from '../../../selfcheck/faults/lib/key-ledger.js';
+import { KeyLedger, requestSecret, TokenLedger, withSecret } from '../../../selfcheck/faults/lib/key-ledger.js';
 import { parseJson } from '../../../selfcheck/json-body.js';
 
 const wire = (value: unknown): unknown => parseJson(JSON.stringify(value));
@@ -85,12 +78,6 @@ describe('KeyLedger', () => {
     expect(keys.sibling(keys.bySecret('server-d')!, 'server')?.secret).toBe('server-d2');
     expect(keys.sibling(client, 'admin')).toBeUndefined();
   });
-
-  it('isKeyRecord holds for records of the keys collection only', () => {
-    expect(isKeyRecord(key('1', 's', 'server'))).toBe(true);
-    expect(isKeyRecord(token('1', 's', userRef('1')))).toBe(false);
-    expect(isKeyRecord('key')).toBe(false);
-  });
 });
 
 describe('request secrets', () => {
@@ -110,7 +97,7 @@ describe('request secrets', () => {
 });
 
 describe('TokenLedger', () => {
-  it('learns tokens with a secret, once each, in creation order with their issuer', () => {
+  it('learns tokens with a secret, once each, with their issuer', () => {
     const tokens = new TokenLedger();
     tokens.learnFrom(wire({ resource: token('1', 't1', userRef('u1')) }), 'login-key');
     tokens.learnFrom(
@@ -124,65 +111,16 @@ describe('TokenLedger', () => {
       }),
       undefined,
     );
-    expect(tokens.bySecret('t1')).toEqual({
-      secret: 't1',
-      ref: JSON.stringify(nativeRef('tokens', '1')),
-      refValue: wire(nativeRef('tokens', '1')),
-      instance: wire(userRef('u1')),
-      issuer: 'login-key',
-      order: 0,
-    });
-    expect(tokens.bySecret('t2')).toMatchObject({ order: 1, issuer: undefined });
+    expect(tokens.bySecret('t1')).toEqual({ secret: 't1', issuer: 'login-key' });
+    expect(tokens.bySecret('t2')).toEqual({ secret: 't2', issuer: undefined });
     expect(tokens.bySecret('k4')).toBeUndefined();
     expect(tokens.bySecret(undefined)).toBeUndefined();
-    expect(tokens.byRef(nativeRef('tokens', '2'))?.secret).toBe('t2');
-    expect(tokens.byRef(nativeRef('tokens', '3'))).toBeUndefined();
-  });
-
-  it('ofSameUser lists the tokens of the same instance, the token itself included', () => {
-    const tokens = new TokenLedger();
-    tokens.learnFrom(wire([token('1', 'a', userRef('u1')), token('2', 'b', userRef('u2')), token('3', 'c', userRef('u1'))]), 'k');
-    expect(tokens.ofSameUser(tokens.bySecret('a')!).map((t) => t.secret)).toEqual(['a', 'c']);
-    expect(tokens.ofSameUser(tokens.bySecret('b')!).map((t) => t.secret)).toEqual(['b']);
   });
 
   it('ofRequest answers the known token a request authenticates with', () => {
     const tokens = new TokenLedger();
     tokens.learnFrom(wire(token('1', 'tok', userRef('u1'))), 'k');
-    expect(tokens.ofRequest(withAuth('Bearer tok'))?.ref).toBe(JSON.stringify(nativeRef('tokens', '1')));
+    expect(tokens.ofRequest(withAuth('Bearer tok'))?.secret).toBe('tok');
     expect(tokens.ofRequest(withAuth('Bearer other'))).toBeUndefined();
-  });
-});
-
-describe('serverSecretFor', () => {
-  const ledgers = () => {
-    const keys = new KeyLedger();
-    keys.learnFrom(
-      wire([
-        key('1', 'server-key', 'server'),
-        key('2', 'client-key', 'client'),
-        key('3', 'admin-key', 'admin'),
-        key('4', 'lonely-client', 'client', dbRef('d')),
-      ]),
-    );
-    const tokens = new TokenLedger();
-    tokens.learnFrom(wire(token('10', 'by-server', userRef('u'))), 'server-key');
-    tokens.learnFrom(wire(token('11', 'by-admin', userRef('u'))), 'admin-key');
-    tokens.learnFrom(wire(token('12', 'by-client', userRef('u'))), 'client-key');
-    tokens.learnFrom(wire(token('13', 'by-lonely', userRef('u'))), 'lonely-client');
-    tokens.learnFrom(wire(token('14', 'by-unknown', userRef('u'))), 'root-secret');
-    tokens.learnFrom(wire(token('15', 'no-issuer', userRef('u'))), undefined);
-    return { keys, tokens };
-  };
-
-  it("answers the issuer when it had server rights, a server key of the client key's database, or nothing", () => {
-    const { keys, tokens } = ledgers();
-    const of = (secret: string) => serverSecretFor(tokens.bySecret(secret)!, keys);
-    expect(of('by-server')).toBe('server-key');
-    expect(of('by-admin')).toBe('admin-key');
-    expect(of('by-client')).toBe('server-key');
-    expect(of('by-lonely')).toBeUndefined();
-    expect(of('by-unknown')).toBe('root-secret');
-    expect(of('no-issuer')).toBeUndefined();
   });
 });
