@@ -7,7 +7,10 @@
  * names the failpoints it wants in the `x-fauna-conformance-failpoints` header (comma-separated), and they are active
  * while that request is handled, including everything its handler awaits; the answer names those that fired in
  * `x-fauna-conformance-failpoints-fired`, so a fault that never fired is told from one nobody noticed. Work done later
- * on a request's behalf (a stream's events) reads what `activeFailpoints()` gave when the request opened it.
+ * on a request's behalf (a stream's events) reads what `activeFailpoints()` gave when the request opened it; a
+ * failpoint asked while another request's write is published (a stream ending on a delete or a revocation) reads
+ * that request's, which the self-check marks too, since its proxy marks every request of a fault's run. A failpoint
+ * asked after a stream's headers went out is never reported as fired.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
