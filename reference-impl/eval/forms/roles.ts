@@ -25,7 +25,7 @@ export const roleHandler: NativeCollectionHandler = {
     await requireAccess(ctx, 'create', { database, collection: 'roles', id: '' }, position, undefined, params);
     throwIfFailures(failures, position);
     const data = params.data;
-    if (!failpoint('ABAC-ROLE-RESOURCES-UNCHECKED')) checkRoleResources(ctx, database, fields, position);
+    checkRoleResources(ctx, database, fields, position);
     const name = params.name as string;
     const ref = new Ref(name, new Ref('roles'));
     const location = { database, collection: 'roles', id: name, ref };
@@ -60,7 +60,7 @@ function checkedRoleFields(ctx: EvalContext, database: DatabaseId, fields: Objec
   const shapeUnchecked = failpoint('ABAC-ROLE-UPDATE-SHAPE-UNCHECKED');
   throwIfFailures([...(shapeUnchecked ? [] : schemaRecordFailures('roles', fields)), ...failures], position);
   const checked = { ...fields, ...normalised };
-  if (!failpoint('ABAC-ROLE-UPDATE-RESOURCES-UNCHECKED')) checkRoleResources(ctx, database, checked, position);
+  checkRoleResources(ctx, database, checked, position);
   throwIfFailures(membershipLimitFailures(ctx, database, checked, id), position);
   return checked;
 }
