@@ -3,7 +3,7 @@
  * (user documents and schema records alike).
  */
 import { errors, type Position } from '../errors/query-error.js';
-import { failpoint } from '../failpoints.js';
+import { activeFailpoints, failpoint } from '../failpoints.js';
 import {
   ttlPassed,
   userCollectionKey,
@@ -103,7 +103,12 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
   const named = NAMED_RECORDS[collection];
-  if (named === 'function' && !ctx.txn.get(database, collection, ref.id) && failpoint('UDF-MISSING-FUNCTION-NOT-FOUND'))
+  if (
+    named === 'function' &&
+    activeFailpoints() !== undefined &&
+    !ctx.txn.get(database, collection, ref.id) &&
+    failpoint('UDF-MISSING-FUNCTION-NOT-FOUND')
+  )
     throw errors.notFound(position, 'Function not found.');
   if (named !== undefined && !ctx.txn.get(database, collection, ref.id))
     throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
