@@ -8,7 +8,7 @@
  */
 import { formatIsoDate, formatIsoTime } from '../../codec/iso-time.js';
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
-import { failpoint } from '../../failpoints.js';
+import { activeFailpoints, failpoint } from '../../failpoints.js';
 import { DateValue, QueryValue, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -306,8 +306,16 @@ export function conversionForm(
   return {
     required: [name],
     async evaluate(ctx, args) {
-      const atCall = (castAt === 'call') !== failpoint('CONV-CAST-ERROR-POSITIONS-SWAPPED');
-      return convert(await args.value(ctx, name), atCall ? args.node.position : args.position(name), ctx);
+      const value = await args.value(ctx, name);
+      const [at, other] = castAt === 'call' ? [args.node.position, args.position(name)] : [args.position(name), args.node.position];
+      if (activeFailpoints() === undefined) return convert(value, at, ctx);
+      // Asked only when the cast fails, so the fault counts as applied only where it changes an answer.
+      try {
+        return await convert(value, at, ctx);
+      } catch (error) {
+        if (failpoint('CONV-CAST-ERROR-POSITIONS-SWAPPED')) return convert(value, other, ctx);
+        throw error;
+      }
     },
   };
 }
