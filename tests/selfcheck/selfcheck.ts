@@ -68,6 +68,30 @@ function planFor(fault: Fault, options: SelfcheckOptions): RunPlan {
   return { areas, scope, key: JSON.stringify([areas, scope?.requirement ?? null, scope?.testPattern ?? null]) };
 }
 
+/**
+ * Above this many requirement-scoped plans over the same tests, one baseline of all those tests serves them all: a
+ * suite process costs seconds to start whatever it runs, so hundreds of one-requirement baselines (`--narrow` over the
+ * catalogue) take longer than one run of the whole suite. A test's verdict is the same in either run.
+ */
+const SHARED_BASELINE_FROM = 40;
+
+/** The plan whose run is `plan`'s baseline: itself, or the same tests without the requirement when many plans share them. */
+export function baselinePlans(plans: readonly RunPlan[]): Map<string, RunPlan> {
+  const unscoped = (plan: RunPlan): RunPlan => {
+    const scope = plan.scope?.testPattern === undefined ? undefined : { testPattern: plan.scope.testPattern };
+    return { areas: plan.areas, scope, key: JSON.stringify([plan.areas, null, scope?.testPattern ?? null]) };
+  };
+  const sharing = new Map<string, number>();
+  for (const plan of plans)
+    if (plan.scope?.requirement !== undefined) sharing.set(unscoped(plan).key, (sharing.get(unscoped(plan).key) ?? 0) + 1);
+  return new Map(
+    plans.map((plan) => [
+      plan.key,
+      plan.scope?.requirement !== undefined && sharing.get(unscoped(plan).key)! > SHARED_BASELINE_FROM ? unscoped(plan) : plan,
+    ]),
+  );
+}
+
 function describePlan(plan: RunPlan): string {
   return [plan.areas.join(','), plan.scope?.requirement, plan.scope?.testPattern === undefined ? undefined : `/${plan.scope.testPattern}/`]
     .filter(Boolean)
@@ -160,11 +184,8 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   const faultBound = options.faultBoundMs ?? DEFAULT_FAULT_BOUND_MS;
 
   // Baseline: the same tests through a proxy that changes nothing, so pre-existing failures catch nothing.
-  const plans = new Map<string, RunPlan>();
-  for (const fault of options.faults) {
-    const plan = planFor(fault, options);
-    plans.set(plan.key, plan);
-  }
+  const baselineOf = baselinePlans(options.faults.map((fault) => planFor(fault, options)));
+  const plans = new Map([...baselineOf.values()].map((plan) => [plan.key, plan]));
   const baselines = new Map<string, SuiteRun>();
   const baselineRuns = await inParallel([...plans.values()], options.jobs, async (plan) => {
     const { run } = await runThroughProxy(options.reference, undefined, plan, faultBound);
@@ -176,7 +197,7 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   const faults = await inParallel(options.faults, options.jobs, async (fault) => {
     const plan = planFor(fault, options);
     const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound);
-    const result = judgeFault(fault, plan, run, applied, baselines.get(plan.key));
+    const result = judgeFault(fault, plan, run, applied, baselines.get(baselineOf.get(plan.key)!.key));
     log(
       `${result.caught ? 'caught  ' : 'MISSED  '} ${fault.id} (${fault.area}) applied=${applied}${result.caught ? ` by ${result.caughtBy.length} test(s)` : `: ${result.problem}`}`,
     );

@@ -1,6 +1,6 @@
 // A fault is caught only by tests that pass in the baseline and fail with the fault, and only if it fired.
 import { describe, expect, it } from 'vitest';
-import { judgeFault, type RunPlan } from '../../selfcheck/selfcheck.js';
+import { baselinePlans, judgeFault, type RunPlan } from '../../selfcheck/selfcheck.js';
 import type { Fault } from '../../selfcheck/fault.js';
 import type { SuiteRun, SuiteTest } from '../../selfcheck/suite-process.js';
 
@@ -33,5 +33,30 @@ describe('judgeFault', () => {
     const result = judgeFault(fault, plan, run([test('a', 'passed'), test('b', 'passed')]), 3, baseline);
     expect(result.caught).toBe(false);
     expect(result.problem).toMatch(/no test noticed/);
+  });
+});
+
+describe('baselinePlans', () => {
+  const scoped = (requirement: string, testPattern?: string): RunPlan => ({
+    areas: ['core'],
+    scope: { requirement, ...(testPattern === undefined ? {} : { testPattern }) },
+    key: JSON.stringify([requirement, testPattern ?? null]),
+  });
+
+  it('gives each plan its own baseline while few plans share their tests', () => {
+    const plans = Array.from({ length: 40 }, (_, i) => scoped(`R-${i}`));
+    const baselines = baselinePlans(plans);
+    for (const plan of plans) expect(baselines.get(plan.key)).toBe(plan);
+  });
+
+  it('gives many requirement-scoped plans one baseline of the same areas and pattern without the requirement', () => {
+    const plans = [...Array.from({ length: 41 }, (_, i) => scoped(`R-${i}`, 'p')), scoped('OTHER', 'q'), plan];
+    const baselines = baselinePlans(plans);
+    const shared = baselines.get(plans[0]!.key)!;
+    expect(shared).toMatchObject({ areas: ['core'], scope: { testPattern: 'p' } });
+    expect(shared.scope).not.toHaveProperty('requirement');
+    for (const p of plans.slice(0, 41)) expect(baselines.get(p.key)!.key).toBe(shared.key);
+    expect(baselines.get(plans[41]!.key)).toBe(plans[41]);
+    expect(baselines.get(plan.key)).toBe(plan);
   });
 });
