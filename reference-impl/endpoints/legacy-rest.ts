@@ -14,7 +14,7 @@ import type { QueryError } from '../errors/query-error.js';
 import { isObjectValue, type ObjectValue, type Ref } from '../values/value.js';
 import { sendProtocolError } from './responses.js';
 import type { Endpoint, RequestContext } from './route-table.js';
-import { runV4, sendV4Outcome, type V4Outcome } from './v4-query.js';
+import { READ_ONLY_WRITE_REFUSAL, runV4, sendV4Outcome, type V4Outcome } from './v4-query.js';
 
 function refOfPath(path: string): Ref | undefined {
   try {
@@ -37,7 +37,7 @@ async function restGet(ctx: RequestContext): Promise<void> {
     sendProtocolError(ctx, 'v4', 404, 'not found', 'Not Found');
     return;
   }
-  const outcome = await runV4(ctx, getExpression(ref), apiVersion, true);
+  const outcome = await runV4(ctx, getExpression(ref), apiVersion, READ_ONLY_WRITE_REFUSAL);
   if (!outcome.ok && isMissing(outcome.error)) {
     sendProtocolError(ctx, 'v4', 404, 'not found', 'Not Found');
     return;

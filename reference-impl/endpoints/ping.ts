@@ -19,8 +19,5 @@ export const pingEndpoint: Endpoint = {
   path: '/ping',
   auth: 'none',
   errors: 'v4',
-  methods: {
-    GET: (ctx) => answer(ctx, true),
-    HEAD: (ctx) => answer(ctx, false),
-  },
+  methods: { GET: (ctx) => answer(ctx, true), HEAD: (ctx) => answer(ctx, false) },
 };

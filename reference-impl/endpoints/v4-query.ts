@@ -71,16 +71,11 @@ function v4Headers(ctx: RequestContext, ts: bigint, metrics: V4Metrics, body: st
 }
 
 /**
- * Evaluates an expression as one transaction; a failure commits nothing. The outcome comes at once when the
+ * Evaluates an expression as one transaction; a failure commits nothing. `writeRefusal`, when given, makes the
+ * transaction read-only and is the description a write is refused with. The outcome comes at once when the
  * evaluation waited for nothing (no promise is made for such a request), else as a promise.
  */
-export function runV4(
-  ctx: RequestContext,
-  expr: Expr,
-  apiVersion: ApiVersion,
-  readOnly: boolean,
-  writeRefusal = READ_ONLY_WRITE_REFUSAL,
-): V4Outcome | Promise<V4Outcome> {
+export function runV4(ctx: RequestContext, expr: Expr, apiVersion: ApiVersion, writeRefusal?: string): V4Outcome | Promise<V4Outcome> {
   const identity = ctx.identity;
   if (!identity) return Promise.reject(new Error('v4 evaluation needs an authenticated identity'));
   const { transactions, evalServices } = ctx.services;
@@ -135,7 +130,7 @@ export function runV4(
         }
         return value instanceof Promise ? value.then(created, kept) : created(value);
       },
-      { readOnly },
+      { readOnly: writeRefusal !== undefined },
     );
   } catch (error) {
     return failed(error);
@@ -151,12 +146,13 @@ function deniedAtForm(identity: Identity, expr: Expr, error: QueryError): QueryE
 }
 
 /** As the real service refuses a write in `GET /?q=` (fauna/faunadb `api/QueryEndpointSpec.scala` "GET is read-only"). */
-const READ_ONLY_WRITE_REFUSAL = 'Call performs a write, which is not allowed in get requests.';
+export const READ_ONLY_WRITE_REFUSAL = 'Call performs a write, which is not allowed in get requests.';
 
 /** Failures inside evaluation become documented errors; anything unrecognised is rethrown as an internal fault. */
-function asQueryError(error: unknown, writeRefusal: string): QueryError {
+function asQueryError(error: unknown, writeRefusal: string | undefined): QueryError {
   if (error instanceof QueryError) return error;
-  if (error instanceof ReadOnlyTransactionError) return new QueryError('invalid expression', writeRefusal, []);
+  if (error instanceof ReadOnlyTransactionError && writeRefusal !== undefined)
+    return new QueryError('invalid expression', writeRefusal, []);
   if (error instanceof RangeError && /call stack/i.test(error.message)) return new QueryError('stack overflow', 'Stack overflow.', []);
   if (error instanceof RangeError && /string length/i.test(error.message)) return resultTooLarge();
   throw error;
@@ -181,7 +177,7 @@ export function sendV4Error(ctx: RequestContext, error: QueryError, apiVersion: 
   );
 }
 
-function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<void> | undefined {
+function query(ctx: RequestContext, text: string, writeRefusal: string | undefined): Promise<void> | undefined {
   const apiVersion = parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']);
   let expr: Expr;
   try {
@@ -191,7 +187,7 @@ function query(ctx: RequestContext, text: string, readOnly: boolean): Promise<vo
     sendV4Error(ctx, error, apiVersion);
     return undefined;
   }
-  const outcome = runV4(ctx, expr, apiVersion, readOnly);
+  const outcome = runV4(ctx, expr, apiVersion, writeRefusal);
   if (outcome instanceof Promise) return outcome.then((settled) => sendV4Outcome(ctx, settled, apiVersion));
   sendV4Outcome(ctx, outcome, apiVersion);
   return undefined;
@@ -212,7 +208,7 @@ export function bodyText(ctx: RequestContext): string | QueryError {
 // Implements: PROTO-CTYPE-001, PROTO-CTYPE-002, PROTO-ENDPOINT-001
 function postQuery(ctx: RequestContext): Promise<void> | undefined {
   const text = bodyText(ctx);
-  if (typeof text === 'string') return query(ctx, text, false);
+  if (typeof text === 'string') return query(ctx, text, undefined);
   sendV4Error(ctx, text, parseApiVersion(ctx.exchange.request.headers['x-faunadb-api-version']));
   return undefined;
 }
@@ -223,6 +219,6 @@ export const v4QueryEndpoint: Endpoint = {
   errors: 'v4',
   methods: {
     POST: postQuery,
-    GET: (ctx) => query(ctx, ctx.exchange.request.query.get('q') ?? '', true),
+    GET: (ctx) => query(ctx, ctx.exchange.request.query.get('q') ?? '', READ_ONLY_WRITE_REFUSAL),
   },
 };

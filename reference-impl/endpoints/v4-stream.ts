@@ -151,7 +151,7 @@ export function createV4StreamEndpoint(events: EventService, indexes: IndexManag
       if (!(error instanceof QueryError)) throw error;
       return sendV4Error(ctx, error, apiVersion);
     }
-    const outcome = await runV4(ctx, expr, apiVersion, true, STREAM_WRITE_REFUSAL);
+    const outcome = await runV4(ctx, expr, apiVersion, STREAM_WRITE_REFUSAL);
     if (!outcome.ok) return sendV4Error(ctx, outcome.error, apiVersion);
     const target = targetOf(ctx, indexes, identity.database, outcome.value, fields);
     if (target instanceof QueryError) return sendV4Error(ctx, target, apiVersion);
