@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { readSchema } from '../../schemas/index.js';
+import { fqlTokenSoup } from '../harness/fql-token-soup.js';
 import { fqlQueryText } from './fql-queries.js';
 
 export type ErrorDialect = 'v4' | 'v10';
@@ -229,68 +230,9 @@ function v4Expression(targets: FuzzTargets): fc.Arbitrary<unknown> {
   })).expr;
 }
 
-const FQL_TOKENS = [
-  '.',
-  '(',
-  ')',
-  '{',
-  '}',
-  '[',
-  ']',
-  ',',
-  ':',
-  '=>',
-  '=',
-  '==',
-  '!',
-  '?.',
-  '??',
-  '"',
-  "'",
-  '`',
-  '#{',
-  'let',
-  'if',
-  'else',
-  'null',
-  'true',
-  'Time',
-  'Date',
-  'all',
-  'where',
-  'map',
-  'forEach',
-  'first',
-  'byId',
-  'create',
-  'update',
-  'delete',
-  'eventSource',
-  'eventsOn',
-  'toStream',
-  'changesOn',
-  'abort',
-  'Collection',
-  'Key',
-  'Database',
-  'x',
-  '1',
-  '1.5',
-  '-',
-  '+',
-  '*',
-  '/',
-  '$',
-  ';',
-  '\n',
-  '"unterminated',
-  '9999999999999999999999',
-  '\\u{D800}',
-];
-
 function fqlQuery(targets: FuzzTargets): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.array(fc.constantFrom(...FQL_TOKENS, targets.collection), { maxLength: 16 }).map((tokens) => tokens.join(' ')),
+    fqlTokenSoup({ maxLength: 16, extra: [targets.collection] }),
     fc.string({ maxLength: 60 }),
     fc.constantFrom(
       `${targets.collection}.all()`,

@@ -2,6 +2,7 @@
 // arguments, syntax errors, no 5xx for any text, and the client's deadline on queries and feeds.
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
+import { fqlTokenSoup } from '../../../harness/fql-token-soup.js';
 import { check, useTenant, uniqueName } from '../../../harness/index.js';
 import { data, fails, ok, summaryPosition, UNTYPED } from './fql10-fixtures.js';
 
@@ -70,63 +71,7 @@ describe('syntax', () => {
   });
 
   check(['FQL-SYNTAX-003'], 'no query text answers 5xx: generated queries answer 200 or 4xx with a v10 error', async () => {
-    const tokens = [
-      '(',
-      ')',
-      '{',
-      '}',
-      '[',
-      ']',
-      ',',
-      ':',
-      '.',
-      '=>',
-      '=',
-      '==',
-      '!',
-      '?.',
-      '??',
-      '+',
-      '-',
-      '*',
-      '/',
-      '%',
-      '**',
-      'let',
-      'if',
-      'else',
-      'null',
-      'true',
-      'x',
-      '1',
-      '0',
-      '2.5',
-      '"s"',
-      "'t'",
-      '"#{1}"',
-      'abort',
-      'Time',
-      'Date',
-      'Set',
-      'Collection',
-      'Database',
-      'all',
-      'map',
-      'where',
-      'toArray',
-      'first',
-      'paginate',
-      'sequence',
-      '\n',
-      ';',
-      '&&',
-      '||',
-      'isa',
-      '_',
-      'at',
-      'Math',
-    ];
-    const query = fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 14 }).map((parts) => parts.join(' '));
+    const query = fqlTokenSoup({ minLength: 1, maxLength: 14 });
     await fc.assert(
       fc.asyncProperty(query, async (text) => {
         const res = await t.admin.fql(text, undefined, { headers: UNTYPED });
