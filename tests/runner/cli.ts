@@ -65,6 +65,15 @@ function requirementArg(raw: string): string {
   return raw;
 }
 
+function filesArg(raw: string): string[] {
+  const files = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (files.length === 0) throw new InvalidArgumentError('--files needs at least one test file');
+  return files;
+}
+
 function patternArg(raw: string): string {
   try {
     new RegExp(raw);
@@ -90,6 +99,7 @@ interface RunOptions {
   bail?: number | true;
   requirement?: string;
   test?: string;
+  files?: string[];
   testsDir?: string;
   allowUntested: boolean;
   statusInterval?: number;
@@ -146,6 +156,14 @@ function program(): { cmd: Command; chosen: () => Chosen } {
     .option('--baseline <file>', 'conformance.json of an earlier run: the reports say what newly fails, newly passes or fails another way')
     .addOption(
       new Option('--tests-dir <dir>', "folder of conformance tests relative to the package (for the suite's own tests)").hideHelp(),
+    )
+    .addOption(
+      new Option(
+        '--files <paths>',
+        'only these test files, comma-separated, relative to the package (the self-check narrows its runs with it)',
+      )
+        .argParser(filesArg)
+        .hideHelp(),
     )
     .option(
       '--allow-untested',
@@ -367,6 +385,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     bail: opts.bail === true ? 1 : opts.bail,
     requirement: opts.requirement,
     testPattern: opts.test,
+    ...(opts.files === undefined ? {} : { files: opts.files }),
     testsDir: opts.testsDir ?? DEFAULT_TESTS_DIR,
   });
   if (report?.targetLost !== undefined) process.stderr.write(`fauna-conformance: ${report.targetLost}\n`);

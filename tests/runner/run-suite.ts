@@ -38,6 +38,8 @@ export interface RunSuiteOptions {
   bail?: number;
   requirement?: string;
   testPattern?: string;
+  /** Only these test files (relative to the package root), instead of every file of the areas. */
+  files?: string[];
   /** Relative to the package root; default tests/conformance. */
   testsDir?: string;
 }
@@ -121,7 +123,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<ConformanceReport
   const timeout = testTimeoutFor(settings.requestTimeoutMs, settings.streamTimeoutMs);
   const allureResultsDir = join(opts.reportDir, 'allure-results');
   const allureWriter = new DeferredAllureWriter(allureResultsDir);
-  const filters = (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
+  const filters = opts.files ?? (opts.areas ?? []).map((a) => `${testsDir}/${a}/`);
   const vitest = await startVitest('test', filters, {
     root: PACKAGE_ROOT,
     config: false,

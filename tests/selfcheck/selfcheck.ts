@@ -103,10 +103,18 @@ async function runThroughProxy(
   fault: Fault | undefined,
   plan: RunPlan,
   boundMs: number,
+  files?: readonly string[],
 ): Promise<{ run: SuiteRun; applied: number }> {
   const proxy = await startFaultProxy({ upstream: reference.url, hooks: fault?.apply() });
   try {
-    const run = await runSuiteProcess({ url: proxy.url, secret: reference.rootSecret, areas: plan.areas, ...plan.scope, boundMs });
+    const run = await runSuiteProcess({
+      url: proxy.url,
+      secret: reference.rootSecret,
+      areas: plan.areas,
+      ...plan.scope,
+      ...(files === undefined ? {} : { files }),
+      boundMs,
+    });
     return { run, applied: proxy.applied };
   } finally {
     await proxy.close();
@@ -178,6 +186,16 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
   };
 }
 
+/**
+ * The files holding a shared baseline's tests of `requirement`: a run narrowed to one requirement then loads only
+ * those instead of collecting every file of its areas to find them. Undefined when the baseline ran no such test.
+ */
+export function filesOf(baseline: SuiteRun | undefined, requirement: string | undefined): string[] | undefined {
+  if (requirement === undefined) return undefined;
+  const files = new Set((baseline?.tests ?? []).filter((test) => test.requirements.includes(requirement)).map((test) => test.file));
+  return files.size === 0 ? undefined : [...files].sort();
+}
+
 export async function runSelfcheck(options: SelfcheckOptions): Promise<SelfcheckReport> {
   const log = options.log ?? (() => {});
   const started = Date.now();
@@ -196,8 +214,10 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
 
   const faults = await inParallel(options.faults, options.jobs, async (fault) => {
     const plan = planFor(fault, options);
-    const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound);
-    const result = judgeFault(fault, plan, run, applied, baselines.get(baselineOf.get(plan.key)!.key));
+    const baseline = baselines.get(baselineOf.get(plan.key)!.key);
+    const files = baselineOf.get(plan.key) === plan ? undefined : filesOf(baseline, plan.scope?.requirement);
+    const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound, files);
+    const result = judgeFault(fault, plan, run, applied, baseline);
     log(
       `${result.caught ? 'caught  ' : 'MISSED  '} ${fault.id} (${fault.area}) applied=${applied}${result.caught ? ` by ${result.caughtBy.length} test(s)` : `: ${result.problem}`}`,
     );

@@ -30,6 +30,8 @@ export interface SuiteRunOptions {
   requirement?: string;
   /** Only the tests whose "<suite> <test>" name matches this regular expression (`--test`). */
   testPattern?: string;
+  /** Only these test files, relative to the package (`--files`); otherwise every file of the areas. */
+  files?: readonly string[];
   /** The child is killed after this long and the run counts as hung. */
   boundMs: number;
 }
@@ -84,6 +86,7 @@ export async function runSuiteProcess(options: SuiteRunOptions): Promise<SuiteRu
   if (options.streamTimeoutMs !== undefined) args.push('--stream-timeout', String(options.streamTimeoutMs));
   if (options.requirement !== undefined) args.push('--requirement', options.requirement);
   if (options.testPattern !== undefined) args.push('--test', options.testPattern);
+  if (options.files !== undefined && options.files.length > 0) args.push('--files', options.files.join(','));
   const started = Date.now();
   // Its own process group, so a hung run can be ended together with the workers it started.
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });

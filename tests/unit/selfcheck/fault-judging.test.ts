@@ -1,6 +1,6 @@
 // A fault is caught only by tests that pass in the baseline and fail with the fault, and only if it fired.
 import { describe, expect, it } from 'vitest';
-import { baselinePlans, judgeFault, type RunPlan } from '../../selfcheck/selfcheck.js';
+import { baselinePlans, filesOf, judgeFault, type RunPlan } from '../../selfcheck/selfcheck.js';
 import type { Fault } from '../../selfcheck/fault.js';
 import type { SuiteRun, SuiteTest } from '../../selfcheck/suite-process.js';
 
@@ -58,5 +58,25 @@ describe('baselinePlans', () => {
     for (const p of plans.slice(0, 41)) expect(baselines.get(p.key)!.key).toBe(shared.key);
     expect(baselines.get(plans[41]!.key)).toBe(plans[41]);
     expect(baselines.get(plan.key)).toBe(plan);
+  });
+});
+
+describe('filesOf', () => {
+  const tagged = (file: string, requirements: string[]): SuiteTest => ({ file, name: file, area: 'core', requirements, status: 'passed' });
+  const shared = run([
+    tagged('b.test.ts', ['R-1']),
+    tagged('a.test.ts', ['R-2', 'R-1']),
+    tagged('b.test.ts', ['R-1']),
+    tagged('c.test.ts', []),
+  ]);
+
+  it("names each file holding the baseline's tests of the requirement once, sorted", () => {
+    expect(filesOf(shared, 'R-1')).toEqual(['a.test.ts', 'b.test.ts']);
+  });
+
+  it('names no files when the baseline ran no test of the requirement, or no requirement narrows the run', () => {
+    expect(filesOf(shared, 'R-3')).toBeUndefined();
+    expect(filesOf(shared, undefined)).toBeUndefined();
+    expect(filesOf(undefined, 'R-1')).toBeUndefined();
   });
 });
