@@ -22,7 +22,7 @@ import {
   type StreamEventData,
 } from 'fauna';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStream, useFaunaServer } from './fauna-client.js';
+import { failureOf, readStream, useFaunaServer } from './fauna-client.js';
 
 const CHILD = 'DriverV10DB';
 
@@ -62,16 +62,6 @@ async function freshCollection(): Promise<string> {
     await child.query(fql([`Collection.create({ name: "${name}" });`]));
   }
   return name;
-}
-
-/** The error `run` throws, or a failure if it succeeds; callers assert its class before they read it as one. */
-async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
 }
 
 /** What the map of the decoding test builds for each document, longs as the client's long_type says. */
