@@ -91,6 +91,7 @@ describe('databases and keys', () => {
         `if (Database.byName("${name}") == null) {\n  Database.create({ name: "${name}", protected: null, typechecked: null, priority: null })\n}`,
       );
       expect(created['@doc']).toMatchObject({ name, coll: { '@mod': 'Database' } });
+      expectTag(created['@doc'].ts, '@time');
       expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(true);
       expect(await data(t.admin, `Database.all().paginate(1000).data { name }`)).toContainEqual({ name });
     },
