@@ -1,5 +1,5 @@
 // The fauna 2.x (v10) driver against a reference server started by the test file: the server and a root-secret client,
-// v4 queries for setting data up, and stream reads with a deadline.
+// v4 queries for setting data up, stream reads and failures awaited with a deadline.
 import { Client, type QueryValue, type StreamClient, type StreamEventData, type StreamEventStatus } from 'fauna';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningReferenceServerWithParts, startReferenceServer } from '../../reference-impl/server.js';
@@ -50,6 +50,31 @@ export async function v4Query(url: string, secret: string, expr: unknown): Promi
   const body = (await res.json()) as { resource: unknown };
   if (res.status >= 300) throw new Error(`v4 query failed: ${res.status} ${JSON.stringify(body)}`);
   return body.resource;
+}
+
+/** `promise`, or a failure if it takes longer than the deadline. */
+export async function withDeadline<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${EVENT_DEADLINE_MS} ms`)), EVENT_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The error `run` throws; a failure if it succeeds or takes longer than the deadline. Callers check its class. */
+export async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
+  const outcome = await withDeadline(
+    run().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    ),
+  );
+  if (outcome === undefined) throw new Error('expected the driver to throw');
+  return outcome.error;
 }
 
 export type StreamEvent<T extends QueryValue> = StreamEventData<T> | StreamEventStatus;

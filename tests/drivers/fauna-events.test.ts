@@ -1,8 +1,8 @@
 // The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
 // a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
-import { Client, type Document, fql, type StreamToken } from 'fauna';
+import { Client, type Document, fql, type QueryValue, type StreamEventData, type StreamToken } from 'fauna';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFaunaServer, v4Query } from './fauna-client.js';
+import { readStream, type StreamEvent, useFaunaServer, v4Query } from './fauna-client.js';
 
 const fauna = useFaunaServer();
 
@@ -31,6 +31,11 @@ async function source(query = fql`Widget.all().eventSource()`, on: Client = faun
   return res.data;
 }
 
+/** The ids of a stream's data events, status events left out. */
+function dataIds(events: StreamEvent<Document>[]): string[] {
+  return events.filter((event): event is StreamEventData<Document> => event.type !== 'status').map((event) => String(event.data.id));
+}
+
 beforeAll(async () => {
   await v4({ create_collection: { object: { name: 'Widget' } } });
 });
@@ -49,28 +54,23 @@ describe('fauna 2.x driver: event feeds and streams', () => {
   it('streams replayed and live events, then resumes from a cursor', async () => {
     const token = await source();
     const replayed = await createWidgets(2);
-    const stream = fauna.client.stream<Document>(token);
-    const seen: { id: string; cursor: string }[] = [];
     let live: string[] = [];
-    for await (const event of stream) {
-      if (event.type === 'status') continue;
-      seen.push({ id: String(event.data.id), cursor: event.cursor });
-      if (seen.length === 2) live = await createWidgets(1);
-      if (seen.length === 3) break;
-    }
-    stream.close();
-    expect(seen.map((s) => s.id)).toEqual([...replayed, ...live]);
+    const seen = await readStream(
+      fauna.client.stream<Document>(token),
+      (events) => dataIds(events).length === 3,
+      async (event, events) => {
+        if (event.type !== 'status' && dataIds(events).length === 2) live = await createWidgets(1);
+      },
+    );
+    expect(dataIds(seen)).toEqual([...replayed, ...live]);
+    const first = seen.find((event) => event.type !== 'status')!;
 
     const later = await createWidgets(1);
-    const resumed = fauna.client.stream<Document>(token, { cursor: seen[0]!.cursor });
-    const after: string[] = [];
-    for await (const event of resumed) {
-      if (event.type === 'status') continue;
-      after.push(String(event.data.id));
-      if (after.length === 3) break;
-    }
-    resumed.close();
-    expect(after).toEqual([replayed[1], ...live, ...later]);
+    const resumed = await readStream(
+      fauna.client.stream<Document>(token, { cursor: first.cursor }),
+      (events) => dataIds(events).length === 3,
+    );
+    expect(dataIds(resumed)).toEqual([replayed[1], ...live, ...later]);
   });
 
   it('surfaces an error event (permission_loss when the creating key is deleted) as the driver error', async () => {
@@ -79,13 +79,13 @@ describe('fauna 2.x driver: event feeds and streams', () => {
     try {
       const token = await source(fql`Widget.all().eventSource()`, keyClient);
       const stream = keyClient.stream(token, { status_events: true });
-      const failure = (async () => {
-        for await (const event of stream) {
-          if (event.type === 'status') await v4({ delete: key.ref });
-        }
-        return undefined;
-      })().catch((error: unknown) => error);
-      const error = (await failure) as { code?: string } | undefined;
+      const deleteKeyOnStatus = async (event: StreamEvent<QueryValue>) => {
+        if (event.type === 'status') await v4({ delete: key.ref });
+      };
+      const error = (await readStream(stream, () => false, deleteKeyOnStatus).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )) as { code?: string } | undefined;
       expect(error).toBeInstanceOf(Error);
       expect(error?.code).toBe('permission_loss');
     } finally {

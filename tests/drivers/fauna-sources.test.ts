@@ -28,7 +28,7 @@ import {
 } from 'fauna';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../reference-impl/server.js';
-import { EVENT_DEADLINE_MS, readStream, type StreamEvent, useFaunaServer, v4Query } from './fauna-client.js';
+import { EVENT_DEADLINE_MS, failureOf, readStream, type StreamEvent, useFaunaServer, v4Query, withDeadline } from './fauna-client.js';
 
 const fauna = useFaunaServer();
 let collections = 0;
@@ -104,28 +104,11 @@ async function feedEvents(
   return out;
 }
 
-/** `promise`, or a failure if it takes longer than the deadline. */
-async function withDeadline<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${EVENT_DEADLINE_MS} ms`)), EVENT_DEADLINE_MS);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The driver's service error `run` throws, or a failure if it throws another, succeeds or takes longer than the deadline. */
-async function failureOf(run: () => Promise<unknown>): Promise<ServiceError> {
-  try {
-    await withDeadline(run());
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected the driver to throw');
+/** The driver's service error `run` throws; a failure if it throws another, succeeds or takes longer than the deadline. */
+async function serviceFailureOf(run: () => Promise<unknown>): Promise<ServiceError> {
+  const error = await failureOf(run);
+  if (error instanceof ServiceError) return error;
+  throw error;
 }
 
 /** A collection or index name as query text (a nested fragment of one text piece), as if written in the query. */
@@ -507,7 +490,7 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
       // The status event means the server has opened the stream.
       const status = await withDeadline(events.next());
       expect(status.value?.type).toBe('status');
-      const refused = await failureOf(() => readStream(own.stream(token), () => true));
+      const refused = await serviceFailureOf(() => readStream(own.stream(token), () => true));
       expect(refused).toBeInstanceOf(ThrottlingError);
       expect(refused.code).toBe('limit_exceeded');
       first.close();
@@ -591,7 +574,7 @@ describe('fauna 2.x driver: typed values in event data', () => {
 describe('fauna 2.x driver: errors', () => {
   it('a query that does not parse is a QueryCheckError (invalid_query, 400), the position in its summary (FQL-SYNTAX-001)', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => fauna.client.query(fql`${named(coll)}.all(.eventSource()`));
+    const error = await serviceFailureOf(() => fauna.client.query(fql`${named(coll)}.all(.eventSource()`));
     expect(error).toBeInstanceOf(QueryCheckError);
     expect(error.code).toBe('invalid_query');
     expect(error.httpStatus).toBe(400);
@@ -602,7 +585,7 @@ describe('fauna 2.x driver: errors', () => {
 
   it('an unknown collection is a QueryRuntimeError (unbound_variable); a set without an event source answers a page (FQL-ERR-002, DEC-150)', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => fauna.client.query(fql`NoSuchCollection.all().eventSource()`));
+    const error = await serviceFailureOf(() => fauna.client.query(fql`NoSuchCollection.all().eventSource()`));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error.code).toBe('unbound_variable');
     await create(coll, { n: 2 });
@@ -613,7 +596,7 @@ describe('fauna 2.x driver: errors', () => {
 
   it('another set method before eventSource() is a QueryRuntimeError with code invalid_receiver', async () => {
     const coll = await freshCollection();
-    const error = await failureOf(() => fauna.client.query(fql`${named(coll)}.all().drop(1).eventSource()`));
+    const error = await serviceFailureOf(() => fauna.client.query(fql`${named(coll)}.all().drop(1).eventSource()`));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error).not.toBeInstanceOf(QueryCheckError);
     expect(error.code).toBe('invalid_receiver');
@@ -626,9 +609,9 @@ describe('fauna 2.x driver: errors', () => {
     const token = await source(fql`${named(coll)}.all().eventSource()`);
     const bad = new Client({ secret: 'not-a-secret', endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
-      const onQuery = await failureOf(() => bad.query(fql`${named(coll)}.all().eventSource()`));
-      const onFeed = await failureOf(() => bad.feed(token).nextPage());
-      const onStream = await failureOf(() => readStream(bad.stream(token), () => true));
+      const onQuery = await serviceFailureOf(() => bad.query(fql`${named(coll)}.all().eventSource()`));
+      const onFeed = await serviceFailureOf(() => bad.feed(token).nextPage());
+      const onStream = await serviceFailureOf(() => readStream(bad.stream(token), () => true));
       for (const error of [onQuery, onFeed, onStream]) {
         expect(error).toBeInstanceOf(AuthenticationError);
         expect(error.code).toBe('unauthorized');
@@ -641,8 +624,8 @@ describe('fauna 2.x driver: errors', () => {
 
   it('a forged token is an InvalidRequestError on feed and stream', async () => {
     const forged = new StreamToken('g9WD1YPG2gE2RnJ1aXQAAAAAAAAA');
-    const onFeed = await failureOf(() => fauna.client.feed(forged).nextPage());
-    const onStream = await failureOf(() => readStream(fauna.client.stream(forged), () => true));
+    const onFeed = await serviceFailureOf(() => fauna.client.feed(forged).nextPage());
+    const onStream = await serviceFailureOf(() => readStream(fauna.client.stream(forged), () => true));
     for (const error of [onFeed, onStream]) {
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect(error.code).toBe('invalid_request');
@@ -658,7 +641,7 @@ describe('fauna 2.x driver: errors', () => {
     const key = await v4({ create_key: { object: { database: { database: db }, role: 'server' } } });
     const elsewhere = new Client({ secret: key.secret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
     try {
-      const error = await failureOf(() => elsewhere.feed(token).nextPage());
+      const error = await serviceFailureOf(() => elsewhere.feed(token).nextPage());
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect(error.httpStatus).toBe(400);
     } finally {
@@ -673,7 +656,7 @@ describe('fauna 2.x driver: errors', () => {
     await create(coll, { n: 1 });
     const page = await fauna.client.feed(token).nextPage();
     const seen: string[] = [];
-    const error = await failureOf(async () => {
+    const error = await serviceFailureOf(async () => {
       for (const event of page.events) seen.push((event.data as Document).id);
     });
     expect(seen).toEqual([ok.id]);
@@ -687,7 +670,7 @@ describe('fauna 2.x driver: errors', () => {
     const token = await source(fql`${named(coll)}.where(.n).eventSource()`);
     await create(coll, { n: 5 });
     const stream = fauna.client.stream(token);
-    const error = await failureOf(() => readStream(stream, () => false));
+    const error = await serviceFailureOf(() => readStream(stream, () => false));
     expect(error).toBeInstanceOf(QueryRuntimeError);
     expect(error.code).toBe('invalid_type');
     expect(error.httpStatus).toBeUndefined();

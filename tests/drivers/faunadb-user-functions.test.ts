@@ -3,13 +3,12 @@
 // spreading, record changes, call errors as the driver reports them, and the call privilege and function roles.
 import faunadb, { errors, values } from 'faunadb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { failureOf, useDriverServer, type Doc, expectDriverError } from './faunadb-client.js';
+import { failureOf, useDriverServer, type Doc, type Page, expectDriverError } from './faunadb-client.js';
 
 const q = faunadb.query;
 const driver = useDriverServer();
 
 type FunctionRecord = { ref: values.Ref; ts: number; name: string; body: values.Query; data?: Record<string, unknown>; role?: unknown };
-type Page<T> = { data: T[] };
 
 beforeAll(async () => {
   await driver.client.query(q.Do(q.CreateCollection({ name: 'entries' }), q.CreateCollection({ name: 'members' })));

@@ -67,6 +67,12 @@ describe('collections', () => {
       `${name}.create({ name: "a", city: "x", age: 30 })\n${name}.create({ name: "b", city: "y", age: 40 })\n${name}.create({ name: "c", city: "x", age: 50 })\n${name}.create({ name: "d", city: "x", age: 10 })`,
     );
     expect(await data(t.admin, `${name}.byCity("x").map(.name).toArray()`)).toEqual(['c', 'a', 'd']);
+    // Equal values, ids chosen out of creation order: only the id tie-break decides.
+    await ok(
+      t.admin,
+      `${name}.create({ id: "200", name: "f", city: "w", age: 20 })\n${name}.create({ id: "100", name: "e", city: "w", age: 20 })`,
+    );
+    expect(await data(t.admin, `${name}.byCity("w").map(.name).toArray()`)).toEqual(['e', 'f']);
     expect(await data(t.admin, `${name}.byName("b").map(.age).toArray()`)).toEqual([{ '@int': '40' }]);
     expect(await data(t.admin, `${name}.byCity("z").toArray()`)).toEqual([]);
   });
@@ -85,6 +91,7 @@ describe('databases and keys', () => {
         `if (Database.byName("${name}") == null) {\n  Database.create({ name: "${name}", protected: null, typechecked: null, priority: null })\n}`,
       );
       expect(created['@doc']).toMatchObject({ name, coll: { '@mod': 'Database' } });
+      expectTag(created['@doc'].ts, '@time');
       expect(await data(t.admin, `Database.byName("${name}").exists()`)).toBe(true);
       expect(await data(t.admin, `Database.all().paginate(1000).data { name }`)).toContainEqual({ name });
     },
