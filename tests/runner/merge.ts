@@ -1,3 +1,6 @@
+// `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs, plus
+// their JUnit and Allure results (merge-artifacts.ts). The tests keep the gate status their shard gave them; areas,
+// requirements, totals and the outcome are recomputed.
 import { join } from 'node:path';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
 import { mergeArtifacts, shardDir } from './merge-artifacts.js';

@@ -311,15 +311,13 @@ ${examples.map((e) => `<p>${escapeHtml(e.description)}</p><pre>${escapeHtml(JSON
     ),
   );
 
-  const decisionsPage = specPages.find((p) => p.page === 'decisions.html');
   write(
     'index.html',
     layout(
       'fauna-conformance spec',
       `<h1>fauna-conformance spec ${escapeHtml(index.specVersion)}</h1>
 <p>${index.requirements.length} requirements, ${index.decisions.length} decisions, ${names.length} schemas. Every requirement has a stable link: <code>&lt;area&gt;.html#&lt;ID&gt;</code>, listed on <a href="requirements.html">Requirements</a>.</p>
-<h2>Spec pages</h2><ul>${specPages.map((p) => `<li><a href="${p.page}">${escapeHtml(p.title)}</a></li>`).join('')}</ul>
-${decisionsPage ? '' : '<p>No decisions page.</p>'}`,
+<h2>Spec pages</h2><ul>${specPages.map((p) => `<li><a href="${p.page}">${escapeHtml(p.title)}</a></li>`).join('')}</ul>`,
     ),
   );
   return { pages };

@@ -2,7 +2,7 @@
 // registers their tests, running none), and each test's requirement IDs are the `meta.requirements` that `check` gave
 // it, the source conformance.json reads. IDs computed at run time (check.each with an ID function, tables whose rows
 // name their requirements) are found as well as literal ones.
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { createVitest } from 'vitest/node';
 import {
   CONFORMANCE_ISOLATE,
@@ -70,5 +70,3 @@ export async function collectTestsByRequirement(root: string, testsDir: string):
     await vitest.close();
   }
 }
-
-export const DEFAULT_COLLECT_ROOT = join(import.meta.dirname, '..', '..', '..');

@@ -17,7 +17,7 @@ export const ROOT_IDENTITY: Identity = { kind: 'root', database: '0', role: 'adm
 let services: EvalServices | undefined;
 
 /** The evaluation services of a composed server: they hold no store, so they serve any. */
-export function evalServices(): EvalServices {
+function evalServices(): EvalServices {
   services ??= composeReferenceServer({ rootSecret: 'unit', bcryptCost: 4, serverKey: randomBytes(32) }).services.evalServices;
   return services;
 }
