@@ -79,9 +79,14 @@ export class Authenticator {
     if (!view.isDatabaseLive(address.database)) return undefined;
     const collection = address.kind === 'key' ? 'keys' : 'tokens';
     // Read without the view's expiry rule, which judges at the last commit: the ttl is judged below, at the request's time.
-    const gone = this.store.versionAt(address.database, collection, address.id, view.ts);
-    const lastLive = gone?.action === 'delete' && address.kind === 'key' && failpoint('KEY-DELETED-STILL-WORKS') ? gone.ts - 1n : view.ts;
-    const record = this.store.getDocument(address.database, collection, address.id, lastLive);
+    const found = this.store.versionAt(address.database, collection, address.id, view.ts);
+    // Failpoint KEY-DELETED-STILL-WORKS: a server that still reads a deleted key as it was just before its deletion.
+    const record =
+      found?.action !== 'delete'
+        ? found
+        : address.kind === 'key' && failpoint('KEY-DELETED-STILL-WORKS')
+          ? this.store.getDocument(address.database, collection, address.id, found.ts - 1n)
+          : undefined;
     if (!record || record.hidden.secretDigest === undefined) return undefined;
     if (digest !== undefined && !digestsEqual(digest, record.hidden.secretDigest)) return undefined;
     // A key or token ends once its `ttl` is at or before the request's time (DEC-010).
@@ -94,8 +99,9 @@ export class Authenticator {
       const instance = record.fields.instance;
       const live = tokenIdentityLive(view, address.database, instance);
       if (!live && !(instance instanceof Ref && failpoint('AUTH-DELETED-USER-TOKENS-VALID'))) return undefined;
-      if (instance instanceof Ref && loggedOutUsers.has(userKey(address.database, instance)) && failpoint('AUTH-LOGOUT-BLOCKS-USER'))
-        return undefined;
+      // Empty unless failpoints are on: a server without them builds no key per request.
+      const loggedOut = loggedOutUsers.size > 0 && instance instanceof Ref && loggedOutUsers.has(userKey(address.database, instance));
+      if (loggedOut && failpoint('AUTH-LOGOUT-BLOCKS-USER')) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;

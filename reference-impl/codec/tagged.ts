@@ -176,7 +176,7 @@ function encodeDocumentFields(fields: ObjectValue): { [field: string]: Json } {
 }
 
 /** Shortest text that reads back as the same double; `NaN`, `Infinity`, `-Infinity` by name. */
-export function formatDouble(n: number): string {
+function formatDouble(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (n === Infinity) return 'Infinity';
   if (n === -Infinity) return '-Infinity';

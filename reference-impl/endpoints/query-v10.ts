@@ -185,7 +185,7 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
     let txnTs = transactions.lastTs;
     let used: { read: number; written: number } = { read: 0, written: 0 };
     let sourceCollection: string | undefined;
-    let failedAfterCommit: FqlError | undefined;
+    let failedAfterCommit: unknown;
     try {
       const variables = decodeArguments(body.arguments, format);
       const expr = parseQuery(query);
@@ -210,16 +210,19 @@ export function createV10QueryEndpoint(events: EventService): Endpoint {
         };
         const rt: Interpreter = new Interpreter({ ctx: evalCtx, now, issueEventSource });
         const args = new Map<string, FqlValue>([...variables].map(([name, value]) => [name, rt.documents.fromStored(value)]));
-        let value: FqlValue;
+        let value: FqlValue = null;
         try {
           value = await rt.run(expr, args);
         } catch (error) {
           // The self-check's fault FQL-FAILED-WRITES-KEPT: a query failing at run time commits what it wrote before.
-          if (error instanceof FqlError && error.code !== 'invalid_query' && failpoint('FQL-FAILED-WRITES-KEPT')) {
-            failedAfterCommit = error;
-            return null;
-          }
-          throw error;
+          if (!(error instanceof FqlError && error.code !== 'invalid_query' && failpoint('FQL-FAILED-WRITES-KEPT'))) throw error;
+          txn.failAfterCommit ??= error;
+        }
+        // A failure a failpoint keeps the writes of (Transaction.failAfterCommit, set here or by the v4 forms the
+        // query's writes go through) commits them, then answers it, as on the v4 endpoint.
+        if (txn.failAfterCommit !== undefined) {
+          failedAfterCommit = txn.failAfterCommit;
+          return null;
         }
         if (value instanceof EventSourceValue) sourceCollection = value.collection;
         // Rendered before the commit: reads see the transaction's own writes, and a result that cannot be rendered

@@ -96,9 +96,11 @@ function targetOf(
     )
       return notStreamable(value);
     if (!collectionExists(parent.id)) return errors.invalidRef(`Ref refers to undefined collection '${parent.id}'`, []);
-    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it.
-    const missing = store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined;
-    if (missing && failpoint('V4STREAM-MISSING-DOCUMENT-REFUSED')) return errors.notFound([]);
+    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it (asked first:
+    // without failpoints nothing is read).
+    const refusesMissing = failpoint('V4STREAM-MISSING-DOCUMENT-REFUSED');
+    if (refusesMissing && store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined)
+      return errors.notFound([]);
     return documentTarget(database, value, fields);
   }
   if (value instanceof SetRef) {

@@ -239,7 +239,8 @@ export function readDocument(
   const stale = version !== undefined && atTs === undefined && failpoint('TXN-STALE-READ');
   if (stale && userCollectionName(location.collection) !== undefined && !ctx.txn.hasWritesTo(location.database, location.collection))
     version = ctx.txn.getAt(location.database, location.collection, location.id, version!.ts - 1n);
-  if (!version || (ttlPassed(version, ctx.txn.ts * 1000n) && failpoint('DOC-TTL-GET-ONLY'))) return undefined;
+  if (!version || (activeFailpoints() !== undefined && ttlPassed(version, ctx.txn.ts * 1000n) && failpoint('DOC-TTL-GET-ONLY')))
+    return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;
 }

@@ -32,7 +32,7 @@ export type Relevance = { readonly change: 'none' } | { readonly change: Exclude
 const IRRELEVANT: Relevance = { change: 'none' };
 
 /** `.a.b.c` (a short-form lambda's body) → `["a", "b", "c"]`; undefined for anything else. */
-export function fieldPathOf(value: FqlValue): string[] | undefined {
+function fieldPathOf(value: FqlValue): string[] | undefined {
   if (!(value instanceof Lambda) || !value.expr.short) return undefined;
   const path: string[] = [];
   let expr = value.expr.body;

@@ -47,7 +47,7 @@ export class FqlError extends Error {
 }
 
 /** The real service's `message` of a query that fails its checks: the detail is in the summary. */
-export const VALIDATION_FAILED_MESSAGE = 'The query failed 1 validation check';
+const VALIDATION_FAILED_MESSAGE = 'The query failed 1 validation check';
 
 /** A compile-time error: `invalid_query`, the detail and position in the summary. */
 // Implements: FQL-SYNTAX-001

@@ -73,13 +73,6 @@ export function parseQuery(input: QueryInput): Expr {
   return expr;
 }
 
-/** Parses FQL text standing alone (a function body stored as text, a template's expression). */
-export function parseText(text: string, start?: SourcePosition): Expr {
-  const expr = parseSegments([{ kind: 'text', text }], start);
-  checkTree(expr);
-  return expr;
-}
-
 export function parseSegments(segments: readonly QuerySegment[], start?: SourcePosition): Expr {
   const parser = new Parser(tokenize(segments, start));
   return parser.parseQueryBody();

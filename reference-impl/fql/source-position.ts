@@ -15,11 +15,6 @@ export interface SourceSpan {
   readonly end: SourcePosition;
 }
 
-/** `line:column`, the form error messages use, e.g. `1:14`. */
-export function formatPosition(position: SourcePosition): string {
-  return `${position.line}:${position.column}`;
-}
-
 export function spanBetween(first: SourceSpan, last: SourceSpan): SourceSpan {
   return { start: first.start, end: last.end };
 }

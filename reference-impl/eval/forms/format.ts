@@ -31,8 +31,8 @@ import { MAX_RESULT_LENGTH, castToString, wrongType } from './strings.js';
 // Implements: FN-FMT-003, FN-FMT-004, FN-FMT-006, FN-FMT-011
 /** The text of one conversion of `value`; type errors at the value's position, Formatter refusals thrown as is. */
 function printConversion(ctx: EvalContext, given: ConversionSpec, value: Value, position: Position): string {
-  const widthless = failpoint('FMT-WIDTH-IGNORED') ? { width: undefined, flags: given.flags.replace('-', '') } : {};
-  const spec: ConversionSpec = { ...given, ...widthless };
+  // Copied only under the failpoint: without failpoints a conversion costs no copy of its spec.
+  const spec: ConversionSpec = failpoint('FMT-WIDTH-IGNORED') ? { ...given, width: undefined, flags: given.flags.replace('-', '') } : given;
   switch (spec.kind) {
     case 'long':
       if (typeof value !== 'bigint') throw wrongType('Integer', value, position);
@@ -43,8 +43,8 @@ function printConversion(ctx: EvalContext, given: ConversionSpec, value: Value, 
         return value.toFixed(Number(spec.precision));
       return formatDouble(spec, value, MAX_RESULT_LENGTH);
     case 'string': {
-      const lower = spec.conversion === 'S' && failpoint('FMT-UPPERCASE-IGNORED') ? { conversion: 's' } : {};
-      return formatText({ ...spec, ...lower }, castToString(value, position), MAX_RESULT_LENGTH);
+      const asLower = spec.conversion === 'S' && failpoint('FMT-UPPERCASE-IGNORED');
+      return formatText(asLower ? { ...spec, conversion: 's' } : spec, castToString(value, position), MAX_RESULT_LENGTH);
     }
     case 'boolean':
       // The Formatter's %b: false for false and null, true for any other value.

@@ -117,7 +117,8 @@ export function nowOf(ctx: EvalContext): Time {
 /** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
 export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
   if (text === 'now') return nowOf(ctx);
-  const strict = (text !== text.trim() || /[+-]\d{4}$/.test(text)) && failpoint('TIME-TEXT-STRICT');
+  // The failpoint is asked first: without failpoints no text is trimmed or matched only for it.
+  const strict = failpoint('TIME-TEXT-STRICT') && (text !== text.trim() || /[+-]\d{4}$/.test(text));
   const nanos = strict ? undefined : parseTimestamp(failpoint('TIME-TEXT-NOT-TRIMMED') ? text : javaTrim(text));
   if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, position);
   return timeWithin(nanos, position);

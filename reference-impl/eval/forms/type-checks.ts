@@ -74,7 +74,8 @@ const PREDICATES: ReadonlyArray<readonly [string, Predicate]> = [
   ['is_date', (v) => v instanceof DateValue],
   // Implements: FN-TYPE-004
   // Any ref, even one naming something that does not exist.
-  ['is_ref', (v, ctx) => v instanceof Ref && (resolvedRef(ctx, v) !== undefined || !failpoint('TYPE-IS-REF-RESOLVED-ONLY'))],
+  // The failpoint is asked before resolving, which only it needs: without failpoints IsRef looks nothing up.
+  ['is_ref', (v, ctx) => v instanceof Ref && (!failpoint('TYPE-IS-REF-RESOLVED-ONLY') || resolvedRef(ctx, v) !== undefined)],
   // Implements: FN-TYPE-005
   // A native collection ref stands for the set of its records.
   ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined && !failpoint('TYPE-IS-SET-NO-NATIVE'))],

@@ -39,21 +39,17 @@ export async function equalFql(reader: Existence, a: FqlValue, b: FqlValue): Pro
   return a === b;
 }
 
+/** The sort order of any two values. */
+export function compareSync(a: FqlValue, b: FqlValue): number {
+  return compareFql(a, b, true) ?? 0;
+}
+
+// Implements: FQL-EXPR-005
 /**
  * Negative, zero or positive; for values of unrelated types undefined, unless `total` (sorting), when the types'
  * own order decides.
  */
 export function compareFql(a: FqlValue, b: FqlValue, total: boolean): number | undefined {
-  return compareValues(a, b, total);
-}
-
-/** The sort order of any two values. */
-export function compareSync(a: FqlValue, b: FqlValue): number {
-  return compareValues(a, b, true) ?? 0;
-}
-
-// Implements: FQL-EXPR-005
-function compareValues(a: FqlValue, b: FqlValue, total: boolean): number | undefined {
   if (isNumber(a) && isNumber(b)) {
     const order = compareNumbers(a, b);
     return Number.isNaN(order) ? (total ? 0 : undefined) : order;
@@ -69,7 +65,7 @@ function compareValues(a: FqlValue, b: FqlValue, total: boolean): number | undef
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const order = compareValues(a[i] as FqlValue, b[i] as FqlValue, true);
+      const order = compareFql(a[i] as FqlValue, b[i] as FqlValue, true);
       if (order !== 0) return order;
     }
     return a.length - b.length;
@@ -79,7 +75,7 @@ function compareValues(a: FqlValue, b: FqlValue, total: boolean): number | undef
     const kb = Object.keys(b).sort();
     for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
       if (ka[i] !== kb[i]) return (ka[i] as string) < (kb[i] as string) ? -1 : 1;
-      const order = compareValues(a[ka[i] as string] as FqlValue, b[kb[i] as string] as FqlValue, true);
+      const order = compareFql(a[ka[i] as string] as FqlValue, b[kb[i] as string] as FqlValue, true);
       if (order !== 0) return order;
     }
     return ka.length - kb.length;
@@ -116,7 +112,7 @@ function isNumber(value: FqlValue): value is bigint | number {
 }
 
 /** Numeric comparison without precision loss between 64-bit integers and doubles; NaN compares as NaN. */
-export function compareNumbers(a: bigint | number, b: bigint | number): number {
+function compareNumbers(a: bigint | number, b: bigint | number): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
   const flip = typeof a === 'number';

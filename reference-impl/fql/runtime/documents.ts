@@ -48,7 +48,7 @@ export function collectionRef(name: string): Ref {
 }
 
 /** The v4 ref of a document. */
-export function v4RefOf(doc: DocRef): Ref {
+function v4RefOf(doc: DocRef): Ref {
   if (doc.collection.kind === 'user') return new Ref(doc.id, collectionRef(doc.collection.name));
   return new Ref(doc.id, new Ref(doc.collection.native));
 }
@@ -373,7 +373,7 @@ function kindName(doc: DocRef): string {
   return moduleNameOf(doc.collection);
 }
 
-export function constraintFailure(span: SourceSpan, action: string, kind: string, paths: (string | number)[][], message: string): FqlError {
+function constraintFailure(span: SourceSpan, action: string, kind: string, paths: (string | number)[][], message: string): FqlError {
   return runtimeError('constraint_failure', span, `Failed to ${action} ${kind}.`, { constraintFailures: [{ paths, message }] });
 }
 

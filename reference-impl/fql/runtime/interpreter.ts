@@ -418,7 +418,7 @@ export class Interpreter implements SetReader {
   }
 }
 
-export function arityText(count: number): string {
+function arityText(count: number): string {
   return count === 0 ? 'no arguments' : count === 1 ? 'exactly 1 argument' : `exactly ${count} arguments`;
 }
 
@@ -442,7 +442,7 @@ export function checkArity(arity: Arity, given: number, span: SourceSpan): void 
   );
 }
 
-export function typeMismatch(expected: string, value: FqlValue, span: SourceSpan): FqlError {
+function typeMismatch(expected: string, value: FqlValue, span: SourceSpan): FqlError {
   return runtimeError('type_mismatch', span, `expected type: ${expected}, received ${typeNameOf(value)}`);
 }
 

@@ -106,7 +106,7 @@ function corrupt(): Error {
 // ---------------------------------------------------------------------------------------------- syntax trees
 
 /** A syntax tree as JSON: nodes as they are, literal values tagged. */
-export function encodeExpr(expr: Expr): Json {
+function encodeExpr(expr: Expr): Json {
   return JSON.parse(
     JSON.stringify(expr, (_key, value: unknown) => {
       if (isRecord(value) && value.kind === 'literal') return { ...value, value: encodeTagged(value.value as Value) };
@@ -115,7 +115,7 @@ export function encodeExpr(expr: Expr): Json {
   ) as Json;
 }
 
-export function decodeExpr(json: unknown): Expr {
+function decodeExpr(json: unknown): Expr {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!isRecord(node)) return node;

@@ -27,9 +27,6 @@ export type CollectionHandle = { readonly kind: 'user'; readonly name: string } 
 /** v10 module names of the native collections a document can belong to (the codec's table, by any store name). */
 export const NATIVE_MODULES: Readonly<Record<string, string>> = MODULE_OF_NATIVE_COLLECTION;
 
-/** Native collections whose documents are named (`Collection.byName("x")`), not numbered. */
-export const NAMED_NATIVES: ReadonlySet<string> = NAMED_NATIVE_COLLECTIONS;
-
 export function moduleNameOf(collection: CollectionHandle): string {
   return collection.kind === 'user' ? collection.name : (NATIVE_MODULES[collection.native] ?? collection.native);
 }
@@ -44,7 +41,7 @@ export class DocRef {
   ) {}
 
   get named(): boolean {
-    return this.collection.kind === 'native' && NAMED_NATIVES.has(this.collection.native);
+    return this.collection.kind === 'native' && NAMED_NATIVE_COLLECTIONS.has(this.collection.native);
   }
 
   equals(other: DocRef): boolean {
