@@ -53,6 +53,19 @@ export function requestedFailpoints(header: string | undefined): ActiveFailpoint
   return names.length === 0 ? undefined : new ActiveFailpoints(new Set(names));
 }
 
+const memories = new Map<string, Map<string, unknown>>();
+
+/**
+ * What the faulty server of failpoint `name` remembers between requests (the users it logged out for good, the token
+ * secrets it shows again…), by keys of the failpoint's choosing. It lives here, with the failpoints, rather than as
+ * state of the layers that read and write it; a server without failpoints never fills it.
+ */
+export function failpointMemory<V>(name: string): Map<string, V> {
+  const memory = memories.get(name) ?? new Map<string, unknown>();
+  memories.set(name, memory);
+  return memory as Map<string, V>;
+}
+
 /** Runs `handle` with `failpoints` active for it and everything it awaits. */
 export function withFailpoints<T>(failpoints: ActiveFailpoints, handle: () => T): T {
   return current.run(failpoints, handle);

@@ -4,8 +4,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isRoleRef } from '../abac/role-record.js';
-import type { Identity, KeyRole } from '../eval/identity.js';
-import { failpoint } from '../failpoints.js';
+import { userKey, type Identity, type KeyRole } from '../eval/identity.js';
+import { activeFailpoints, failpoint, failpointMemory } from '../failpoints.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref, Time, type Value } from '../values/value.js';
@@ -99,8 +99,11 @@ export class Authenticator {
       const instance = record.fields.instance;
       const live = tokenIdentityLive(view, address.database, instance);
       if (!live && !(instance instanceof Ref && failpoint('AUTH-DELETED-USER-TOKENS-VALID'))) return undefined;
-      // Empty unless failpoints are on: a server without them builds no key per request.
-      const loggedOut = loggedOutUsers.size > 0 && instance instanceof Ref && loggedOutUsers.has(userKey(address.database, instance));
+      // Looked up only for a request that turned failpoints on: a server without them builds no key per request.
+      const loggedOut =
+        activeFailpoints() !== undefined &&
+        instance instanceof Ref &&
+        failpointMemory('AUTH-LOGOUT-BLOCKS-USER').has(userKey(address.database, instance));
       if (loggedOut && failpoint('AUTH-LOGOUT-BLOCKS-USER')) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
@@ -126,15 +129,6 @@ function failpointRole(role: string): KeyRole {
   if (role === 'client') return failpoint('KEY-CLIENT-ACTS-AS-SERVER') ? 'server' : role;
   return role === 'server-readonly' && failpoint('KEY-ROLE-READONLY-AS-SERVER') ? 'server' : (role as KeyRole);
 }
-
-// Implements: AUTH-TOKEN-007
-/**
- * The users that called `Logout(true)` while the failpoint AUTH-LOGOUT-BLOCKS-USER was on: a server that then refuses
- * every token of theirs, new ones included.
- */
-export const loggedOutUsers = new Set<string>();
-
-export const userKey = (database: DatabaseId, user: Ref): string => `${database}/${user.collection?.id}/${user.id}`;
 
 /** Whether a token's `instance`, in the token's database, names a user document that `view` sees (DEC-010). */
 export function tokenIdentityLive(view: Transaction, database: DatabaseId, instance: Value | undefined): instance is Ref {

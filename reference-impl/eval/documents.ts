@@ -3,7 +3,7 @@
  * (user documents and schema records alike).
  */
 import { errors, type Position } from '../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../failpoints.js';
+import { activeFailpoints, failpoint, failpointMemory } from '../failpoints.js';
 import {
   ttlPassed,
   userCollectionKey,
@@ -335,13 +335,14 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
 // Implements: AUTH-SELF-002, AUTH-TOKEN-008
 /** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
 export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
-  const secret = ref.collection?.id === 'tokens' ? shownTokenSecrets.get(ref.id) : undefined;
+  // The secrets of tokens issued while the failpoint was on (a server that keeps them), by id.
+  const secret =
+    ref.collection?.id === 'tokens' && activeFailpoints() !== undefined
+      ? failpointMemory<string>('AUTH-TOKEN-GET-SHOWS-SECRET').get(ref.id)
+      : undefined;
   if (secret !== undefined && failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) return { ref, ts: version.ts, ...version.fields, secret };
   return readDocumentObject(ref, version.ts, version.fields);
 }
-
-/** The secrets of tokens issued while the failpoint AUTH-TOKEN-GET-SHOWS-SECRET was on (a server that keeps them), by id. */
-export const shownTokenSecrets = new Map<string, string>();
 
 // Implements: DB-CREATE-004
 /**

@@ -1,6 +1,6 @@
 /** Who is acting in a request, as authentication established it. */
-import type { Ref } from '../values/value.js';
 import type { DatabaseId } from '../store/store.js';
+import type { Ref } from '../values/value.js';
 
 export type KeyRole = 'admin' | 'server' | 'client';
 
@@ -17,4 +17,9 @@ export interface Identity {
   readonly record?: { readonly ref: Ref; readonly database: DatabaseId };
   /** For tokens: the document the token belongs to (the token's `instance`), relative to `database`. */
   readonly identityDocument?: Ref;
+}
+
+/** One user document, across databases, as a key (the token-issuing failpoints remember users by it). */
+export function userKey(database: DatabaseId, user: Ref): string {
+  return `${database}/${user.collection?.id}/${user.id}`;
 }

@@ -8,14 +8,14 @@
 import { createHash } from 'node:crypto';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
-import { failpoint } from '../../failpoints.js';
+import { failpoint, failpointMemory } from '../../failpoints.js';
 import { userCollectionName, type DatabaseId } from '../../store/store.js';
 import { Ref, SetRef, Time, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { namedInSomeRole } from '../../abac/abac-policy.js';
-import { loggedOutUsers, userKey } from '../../auth/authenticate.js';
-import { locateDocument, renderDocument, shownTokenSecrets, writeDocument, type DocumentLocation } from '../documents.js';
+import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
+import { userKey } from '../identity.js';
 import type { FormDefinition } from '../form-registry.js';
 import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
 import { throwIfFailures, typeFailure } from '../record-fields.js';
@@ -127,7 +127,7 @@ async function issueToken(
 ): Promise<ObjectValue> {
   const id = ctx.txn.newDocumentId();
   const issued = await ctx.services.issueSecret('token', database, id);
-  if (failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) shownTokenSecrets.set(id, issued.secret);
+  if (failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) failpointMemory('AUTH-TOKEN-GET-SHOWS-SECRET').set(id, issued.secret);
   const hashed = failpoint('AUTH-TOKEN-SECRET-SHA256') ? createHash('sha256').update(issued.secret).digest('hex') : issued.hashedSecret;
   const fields: ObjectValue = { instance, ...extra, hashed_secret: hashed };
   const location: DocumentLocation = { database, collection: 'tokens', id, ref: new Ref(id, TOKENS_REF) };
@@ -139,9 +139,6 @@ async function issueToken(
   ctx.created.add(record);
   return record;
 }
-
-/** The first token each user was given, for the failpoint AUTH-LOGIN-REUSES-TOKEN (filled only while it is on). */
-const firstTokens = new Map<string, ObjectValue>();
 
 // Implements: AUTH-CLIENT-005, AUTH-LOGIN-001, AUTH-LOGIN-002, AUTH-LOGIN-004, AUTH-LOGIN-005, AUTH-LOGIN-006
 // Implements: AUTH-LOGIN-007, AUTH-LOGIN-010, AUTH-PASSWORD-001
@@ -173,7 +170,8 @@ const login: FormDefinition = {
     }
     if (failpoint('AUTH-LOGIN-ENDS-OLDER-TOKENS')) endTokens(ctx, location.database, (token) => token.equals(identityRef(location)));
     // A server that hands each user its first token again.
-    const user = `${location.database}/${location.collection}/${location.id}`;
+    const user = userKey(location.database, identityRef(location));
+    const firstTokens = failpointMemory<ObjectValue>('AUTH-LOGIN-REUSES-TOKEN');
     const first = failpoint('AUTH-LOGIN-REUSES-TOKEN') ? firstTokens.get(user) : undefined;
     if (first !== undefined) {
       ctx.created.add(first);
@@ -227,7 +225,9 @@ const logout: FormDefinition = {
     const { database, ref } = identity.record;
     const instance = identity.identityDocument;
     const everyone = all && failpoint('AUTH-LOGOUT-ALL-USERS');
-    if (all && instance !== undefined && failpoint('AUTH-LOGOUT-BLOCKS-USER')) loggedOutUsers.add(userKey(database, instance));
+    // A server that then refuses every token of theirs, new ones included.
+    if (all && instance !== undefined && failpoint('AUTH-LOGOUT-BLOCKS-USER'))
+      failpointMemory('AUTH-LOGOUT-BLOCKS-USER').set(userKey(database, instance), true);
     // Logout ends sessions, which needs no privilege: the writes bypass the access policy.
     endTokens(ctx, database, (user, id) => id === ref.id || everyone || (all && instance !== undefined && user.equals(instance)));
     return true;
