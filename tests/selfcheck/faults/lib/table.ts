@@ -19,7 +19,6 @@ import {
 import { topLevelCall } from './calls.js';
 import { editFql, fqlText, requestObject } from './event-rewrites.js';
 import {
-  apiVersion,
   bodyJson,
   deleteKeys,
   expressionUses,
@@ -61,7 +60,6 @@ interface When {
   uses?: string[];
   /** The query's expression is this value. */
   expression?: unknown;
-  apiVersion?: string;
   header?: string;
   requestHeader?: string;
   /** The request has none of this header. */
@@ -223,7 +221,6 @@ function requestHolds(when: When, request: ProxiedRequest): boolean {
     (when.argumentHas === undefined || (isJsonObject(argument) && when.argumentHas in argument)) &&
     (when.uses === undefined || when.uses.every((key) => expressionUses(request, key))) &&
     (!('expression' in when) || stringifyJson(expression ?? null) === stringifyJson(when.expression)) &&
-    (when.apiVersion === undefined || apiVersion(request) === when.apiVersion) &&
     (when.requestHeader === undefined || request.headers[when.requestHeader] !== undefined) &&
     (when.noRequestHeader === undefined || request.headers[when.noRequestHeader] === undefined) &&
     headerMatches.every(([name, pattern]) => new RegExp(pattern).test(request.headers[name] ?? '')) &&
