@@ -47,21 +47,6 @@ export function isJsonInteger(value: unknown): boolean {
   return isLosslessNumber(value) && /^-?\d+$/.test(value.toString());
 }
 
-/** Value at a path of object keys and array indexes, or undefined. */
-export function getPath(value: unknown, path: readonly (string | number)[]): unknown {
-  let current = value;
-  for (const step of path) {
-    if (typeof step === 'number') {
-      if (!Array.isArray(current)) return undefined;
-      current = current[step];
-    } else {
-      if (!isJsonObject(current)) return undefined;
-      current = current[step];
-    }
-  }
-  return current;
-}
-
 /** Visits every object in a JSON tree (depth first, parents before children). */
 export function forEachObject(value: unknown, visit: (object: JsonObject) => void): void {
   if (Array.isArray(value)) {

@@ -1,6 +1,6 @@
 // The whole fault catalogue: one table of rows per spec area (`<area>.json`), with the code of the faults that are code
 // (`<area>.ts`), in the order of the spec.
-import type { Area, Fault } from '../fault.js';
+import type { Fault } from '../fault.js';
 import { code as protocol } from './protocol.js';
 import { code as transactions } from './transactions.js';
 import { code as collectionsAndDocuments } from './collections-and-documents.js';
@@ -57,10 +57,6 @@ export const CATALOGUE: readonly AreaFaults[] = [
 ];
 
 export const FAULTS: readonly Fault[] = CATALOGUE.flatMap((area) => area.faults);
-
-export function faultsOfArea(area: Area): Fault[] {
-  return FAULTS.filter((fault) => fault.area === area);
-}
 
 export function findFault(id: string): Fault | undefined {
   return FAULTS.find((fault) => fault.id === id);

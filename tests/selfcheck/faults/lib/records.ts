@@ -106,11 +106,6 @@ export function objectMembers(expression: unknown): JsonObject | undefined {
     : undefined;
 }
 
-/** The members of `data` in the `params` of a create/update/replace form: `{"object":{"data":{"object":{…}}}}`. */
-export function dataMembers(form: JsonObject): JsonObject | undefined {
-  return objectMembers(objectMembers(form.params)?.data);
-}
-
 export const isNotFound = (status: number, body: unknown): boolean =>
   (status === 404 && hasErrorCode(body, 'instance not found')) || (status === 400 && hasErrorCode(body, 'invalid ref'));
 
@@ -122,12 +117,4 @@ export function nameDefaultsToUndefined(form: string): FaultHooks['request'] {
     members.name = 'undefined';
     return 1;
   });
-}
-
-/** Whether a value is a key's ref in wire form (`{"@ref": {id, collection: {"@ref": {id: "keys"}}}}`). */
-export function isKeyRef(value: unknown): boolean {
-  const payload = isJsonObject(value) && isJsonObject(value['@ref']) ? value['@ref'] : undefined;
-  const parent =
-    payload && isJsonObject(payload.collection) && isJsonObject(payload.collection['@ref']) ? payload.collection['@ref'] : undefined;
-  return parent?.id === 'keys';
 }
