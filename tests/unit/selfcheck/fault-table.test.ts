@@ -152,9 +152,24 @@ describe('fault table interpreter', () => {
     const hooks = editRowHooks({ when: { path: '/ping', noRequestHeader: 'authorization' }, then: { status: 401, body: { errors: [] } } });
     const response = { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"resource":"ok"}') };
     const ping = { method: 'GET', path: '/ping', headers: {}, body: Buffer.alloc(0) };
-    expect(hooks.response!(response, { original: ping, request: ping })?.status).toBe(401);
+    const edited = hooks.response!(response, { original: ping, request: ping });
+    expect(edited?.status).toBe(401);
+    expect(JSON.parse(edited!.body.toString())).toEqual({ errors: [] });
     const withSecret = { ...ping, headers: { authorization: 'Bearer s' } };
     expect(hooks.response!(response, { original: withSecret, request: withSecret })).toBeUndefined();
+  });
+
+  it('leaves alone an answer its edit would not change, so that exchange does not count as the fault firing', () => {
+    const strip = editRowHooks({ then: { removeHeaders: ['x-compute-ops'] } }).response!;
+    const request = query({ get: 1 });
+    const response = (headers: Record<string, string>) => ({ status: 200, headers, body: Buffer.from('{"resource":1}') });
+    expect(strip(response({ 'x-compute-ops': '1', 'x-txn-time': '5' }), { original: request, request })?.headers).toEqual({ 'x-txn-time': '5' });
+    expect(strip(response({ 'x-txn-time': '5' }), { original: request, request })).toBeUndefined();
+    const empty = { when: { form: ['paginate'] }, then: { resource: { data: [] } } };
+    expect(answered(empty, query({ paginate: 1 }), 200, { resource: { data: [1] } })).toEqual({ resource: { data: [] } });
+    expect(answered(empty, query({ paginate: 1 }), 200, { resource: { data: [] } })).toBeUndefined();
+    const recode = { when: { code: 'x' }, then: { errorCode: 'x' } };
+    expect(answered(recode, query({ get: 1 }), 400, { errors: [{ code: 'x' }] })).toBeUndefined();
   });
 
   const v10 = (body: unknown, path = '/query/1', headers: Record<string, string> = {}): ProxiedRequest => ({

@@ -325,12 +325,13 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
     if (then.resourceAs !== undefined) return numberAs(body, then.resourceAs) ? body : undefined;
     if (then.failureCode !== undefined)
       return recodeFailures(pickedErrors(when, body), when.failure ?? {}, then.failureCode) > 0 ? body : undefined;
+    // An edit that leaves the answer as it was has not fired: the proxy counts every answer a hook gives back as one.
+    const before = stringifyJson(body);
     if ('resource' in then) {
       if (!isJsonObject(body)) return undefined;
       body.resource = parseJson(stringifyJson(then.resource));
     }
     const errors = pickedErrors(when, body);
-    if (!('resource' in then) && errors.length === 0) return undefined;
     for (const error of errors) {
       if (then.errorCode !== undefined) error.code = then.errorCode;
       if (then.errorDescription !== undefined) error.description = then.errorDescription;
@@ -343,7 +344,7 @@ function insideHook(when: When, then: Then): FaultHooks['json'] {
         error.position = [...error.position.slice(0, error.position.length - (then.positionDrop ?? 0)), ...added];
       }
     }
-    return body;
+    return stringifyJson(body) === before ? undefined : body;
   };
 }
 
@@ -413,6 +414,10 @@ function v10Answer(response: BufferedResponse, then: Then): BufferedResponse {
   return withStatus(withJsonBody(response, { error: { code, message }, summary, ...kept }), 400);
 }
 
+/** Whether two answers have the same status, headers and body (an edit that changed nothing has not fired). */
+const sameAnswer = (a: BufferedResponse, b: BufferedResponse): boolean =>
+  a.status === b.status && a.body.equals(b.body) && stringifyJson(a.headers) === stringifyJson(b.headers);
+
 /** The hooks of an edit row: a JSON hook for changes inside the answer, a response hook for the rest. */
 function editHooks(when: When, then: Then): FaultHooks {
   if (when.stream === true) return { streamHeaders: streamHeadersHook(when, then) };
@@ -437,8 +442,9 @@ function editHooks(when: When, then: Then): FaultHooks {
       let edited: BufferedResponse = (then.removeHeaders ?? []).reduce(withoutHeader, response);
       for (const [name, value] of Object.entries(then.setHeaders ?? {})) edited = withHeader(edited, name, value);
       if ('body' in then) edited = withJsonBody(edited, then.body);
-      if ('data' in then || then.v10Error !== undefined) return v10Answer(edited, then);
-      return then.status === undefined ? edited : withStatus(edited, then.status);
+      if ('data' in then || then.v10Error !== undefined) edited = v10Answer(edited, then);
+      else if (then.status !== undefined) edited = withStatus(edited, then.status);
+      return sameAnswer(edited, response) ? undefined : edited;
     },
   };
 }
