@@ -8,7 +8,6 @@ import {
   keyOf,
   objectPayload,
   permissionDenied,
-  topObject,
   unauthorized,
   withLedgers,
 } from './lib/access.js';
@@ -40,7 +39,7 @@ import type { FaultCode } from './lib/table.js';
 
 /** The `{"object": …}` payload of a top-level `create_key`. */
 function createKeyPayload(request: ProxiedRequest): JsonObject | undefined {
-  return topLevelForm(request) === 'create_key' ? objectPayload(topObject(request)?.create_key) : undefined;
+  return topLevelForm(request) === 'create_key' ? objectPayload(topLevel(request)?.create_key) : undefined;
 }
 
 /**
@@ -111,7 +110,7 @@ export const code: FaultCode = {
         const caller = keyOf(ledgers, ctx.original);
         if (caller !== undefined && revoked.has(`${caller.database}|${caller.role}`)) return unauthorized(res);
         const deleted =
-          topLevelForm(ctx.original) === 'delete' && res.status === 200 ? ledgers.keys.byRef(topObject(ctx.original)?.delete) : undefined;
+          topLevelForm(ctx.original) === 'delete' && res.status === 200 ? ledgers.keys.byRef(topLevel(ctx.original)?.delete) : undefined;
         if (deleted !== undefined) revoked.add(`${deleted.database}|${deleted.role}`);
         return undefined;
       },
@@ -123,7 +122,7 @@ export const code: FaultCode = {
       request: (req) => {
         const form = topLevelForm(req);
         const caller = keyOf(ledgers, req);
-        const ref = form === 'get' || form === 'delete' ? documentRefKey(topObject(req)?.[form]) : undefined;
+        const ref = form === 'get' || form === 'delete' ? documentRefKey(topLevel(req)?.[form]) : undefined;
         const creator = ref === undefined ? undefined : ledgers.keys.bySecret(creators.get(ref) ?? '');
         return caller !== undefined && creator !== undefined && creator.database !== caller.database
           ? withSecret(req, creator.secret)
@@ -148,7 +147,7 @@ export const code: FaultCode = {
             if (typeof name === 'string') createdBy.set(secret, (createdBy.get(secret) ?? new Set()).add(name));
           }
         });
-        const target = topLevelForm(req) === 'get' ? schemaRefOf(topObject(req)?.get) : undefined;
+        const target = topLevelForm(req) === 'get' ? schemaRefOf(topLevel(req)?.get) : undefined;
         const caller = keyOf(ledgers, req);
         const parent = caller?.creator === undefined ? undefined : ledgers.keys.bySecret(caller.creator);
         if (

@@ -56,7 +56,7 @@ export function roleCreatedAnyway(refused: (body: unknown) => boolean): FaultHoo
 }
 
 /** The collection of a document ref, in wire form (`{"@ref": {id, collection}}`) or request form (`{"ref": …, "id": …}`). */
-export function refCollection(value: unknown): string | undefined {
+function refCollection(value: unknown): string | undefined {
   if (!isJsonObject(value)) return undefined;
   if (isJsonObject(value['@ref'])) {
     const parent = value['@ref'].collection ?? value['@ref'].class;
@@ -74,7 +74,7 @@ export function documentRefKey(value: unknown): string | undefined {
   return typeof id === 'string' ? `${collection}/${id}` : undefined;
 }
 
-export function errorAnswer(res: BufferedResponse, status: number, code: string, description: string): BufferedResponse {
+function errorAnswer(res: BufferedResponse, status: number, code: string, description: string): BufferedResponse {
   return withStatus(withJsonBody(res, { errors: [{ position: [], code, description }] }), status);
 }
 
@@ -83,12 +83,6 @@ export const permissionDenied = (res: BufferedResponse) =>
 
 export const unauthorized = (res: BufferedResponse) =>
   withStatus(withJsonBody(res, { errors: [{ code: 'unauthorized', description: 'Unauthorized' }] }), 401);
-
-/** The top-level expression as an object, when it is one. */
-export function topObject(request: ProxiedRequest): JsonObject | undefined {
-  const expression = v4Expression(request);
-  return isJsonObject(expression) ? expression : undefined;
-}
 
 /** Remembers the names of the roles a run asks for (from `create_role` requests), in order. */
 export class RoleLedger {

@@ -19,7 +19,7 @@ export function answerError(
   return withStatus(withJsonBody(withoutHeader(res, 'x-txn-time'), queryError(code, description, position)), status);
 }
 
-export const NATIVE_IDS = new Map([
+const NATIVE_IDS = new Map([
   ['classes', 'collections'],
   ['collections', 'collections'],
   ['databases', 'databases'],

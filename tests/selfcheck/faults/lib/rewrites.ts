@@ -164,7 +164,7 @@ export const onRecords =
   });
 
 /** A request hook that edits every object of the v4 expression (`edit` answers whether or how many changes it made). */
-export const editExpression = (edit: (object: JsonObject) => boolean | number): FaultHooks['request'] =>
+const editExpression = (edit: (object: JsonObject) => boolean | number): FaultHooks['request'] =>
   rewriteExpression((expression) => editObjects(expression, edit));
 
 /** A fault that edits every object of a v4 query's expression (`edit` answers whether or how many changes it made). */

@@ -18,7 +18,7 @@ export function rewriteObjects(matches: (object: JsonObject) => boolean, rewrite
 }
 
 /** The one-key call `{name: operands}` of a set combination. */
-export const isCombination =
+const isCombination =
   (name: string) =>
   (object: JsonObject): boolean =>
     Object.keys(object).length === 1 && name in object;
