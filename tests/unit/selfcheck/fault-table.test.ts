@@ -163,13 +163,101 @@ describe('fault table interpreter', () => {
     const strip = editRowHooks({ then: { removeHeaders: ['x-compute-ops'] } }).response!;
     const request = query({ get: 1 });
     const response = (headers: Record<string, string>) => ({ status: 200, headers, body: Buffer.from('{"resource":1}') });
-    expect(strip(response({ 'x-compute-ops': '1', 'x-txn-time': '5' }), { original: request, request })?.headers).toEqual({ 'x-txn-time': '5' });
+    expect(strip(response({ 'x-compute-ops': '1', 'x-txn-time': '5' }), { original: request, request })?.headers).toEqual({
+      'x-txn-time': '5',
+    });
     expect(strip(response({ 'x-txn-time': '5' }), { original: request, request })).toBeUndefined();
     const empty = { when: { form: ['paginate'] }, then: { resource: { data: [] } } };
     expect(answered(empty, query({ paginate: 1 }), 200, { resource: { data: [1] } })).toEqual({ resource: { data: [] } });
     expect(answered(empty, query({ paginate: 1 }), 200, { resource: { data: [] } })).toBeUndefined();
     const recode = { when: { code: 'x' }, then: { errorCode: 'x' } };
     expect(answered(recode, query({ get: 1 }), 400, { errors: [{ code: 'x' }] })).toBeUndefined();
+  });
+
+  it.each([
+    ['endpoint v4', { endpoint: 'v4' }, query({ get: 1 }), { ...query({}), path: '/query/1' }],
+    ['method', { method: ['GET'] }, { ...query({}), method: 'GET' }, query({})],
+    ['form', { form: ['get'] }, query({ get: 1 }), query({ exists: 1 })],
+    ['call', { call: ['add'] }, query({ add: [1, 2] }), query({ do: [{ add: [1, 2] }] })],
+    ['argumentHas', { form: ['login'], argumentHas: 'match' }, query({ login: { match: 1 } }), query({ login: { ref: 1 } })],
+    ['uses', { uses: ['match', 'paginate'] }, query({ paginate: { match: 1 } }), query({ paginate: { ref: 1 } })],
+    [
+      'expression',
+      { expression: { get: { '@ref': 'credentials/self' } } },
+      query({ get: { '@ref': 'credentials/self' } }),
+      query({ get: 1 }),
+    ],
+    ['requestHeader', { requestHeader: 'origin' }, query({}, { origin: 'o' }), query({})],
+  ] as const)('applies only where the request shows %s', (_name, when, matching, other) => {
+    const hook = editRowHooks({ when: when as FaultRow['when'], then: { status: 299 } }).response!;
+    const response = { status: 200, headers: {}, body: Buffer.from('{"resource":1}') };
+    expect(hook(response, { original: matching, request: matching })?.status).toBe(299);
+    expect(hook(response, { original: other, request: other })).toBeUndefined();
+  });
+
+  const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    body: Buffer.from(JSON.stringify(body)),
+  });
+  it.each([
+    ['status', { status: [400] }, reply(400, {}), reply(404, {})],
+    ['notStatus', { notStatus: [403] }, reply(404, {}), reply(403, {})],
+    ['minStatus', { minStatus: 400 }, reply(404, {}), reply(201, {})],
+    ['header', { header: 'x-txn-time' }, reply(200, {}, { 'x-txn-time': '1' }), reply(200, {})],
+    ['resource', { resource: false }, reply(200, { resource: false }), reply(200, { resource: true })],
+    ['answerHas', { answerHas: ['resource'] }, reply(200, { resource: 1 }), reply(400, { errors: [] })],
+    ['code', { code: 'invalid ref' }, reply(400, { errors: [{ code: 'invalid ref' }] }), reply(400, { errors: [{ code: 'x' }] })],
+  ] as const)('applies only where the answer shows %s', (_name, when, matching, other) => {
+    const hook = editRowHooks({ when: when as FaultRow['when'], then: { status: 299 } }).response!;
+    const request = query({ get: 1 });
+    expect(hook(matching, { original: request, request })?.status).toBe(299);
+    expect(hook(other, { original: request, request })).toBeUndefined();
+  });
+
+  it('drops, renames and sets keys where `in` says: records of one collection, every object, the errors it picks', () => {
+    const token = (id: string) => ({ ref: { '@ref': { id, collection: { '@ref': { id: 'tokens' } } } }, ts: 1, data: { a: 1 } });
+    const doc = {
+      ref: { '@ref': { id: '1', collection: { '@ref': { id: 'c', collection: { '@ref': { id: 'collections' } } } } } },
+      ts: 1,
+      data: {},
+    };
+    const tokens = { then: { in: 'records' as const, collection: 'tokens', drop: ['data'] } };
+    const { data: _dropped, ...bare } = token('2');
+    expect(answered(tokens, query({ get: 1 }), 200, { resource: [token('2'), doc] })).toEqual({ resource: [bare, doc] });
+    expect(answered(tokens, query({ get: 1 }), 200, { resource: [doc] })).toBeUndefined();
+    const tree = { then: { in: 'tree' as const, rename: { '@set': '@setref' } } };
+    expect(answered(tree, query({}), 200, { resource: [{ '@set': 1 }, { a: { '@set': 2 } }] })).toEqual({
+      resource: [{ '@setref': 1 }, { a: { '@setref': 2 } }],
+    });
+    const errors = { when: { code: 'validation failed' }, then: { in: 'errors' as const, drop: ['position'] } };
+    const answer = {
+      errors: [
+        { code: 'validation failed', position: ['a'], cause: [{ position: ['b'] }] },
+        { code: 'other', position: ['c'] },
+      ],
+    };
+    expect(answered(errors, query({}), 400, answer)).toEqual({ errors: [{ code: 'validation failed', cause: [{}] }, answer.errors[1]] });
+  });
+
+  it('gives, replaces and drops keys of the objects of the v4 expression that have `at`', async () => {
+    const edit = async (request: FaultRow['request'], expression: unknown) => {
+      const edited = await editRowHooks({ request }).request!(query(expression));
+      return edited === undefined ? undefined : JSON.parse(edited.body.toString());
+    };
+    expect(await edit({ at: 'pow', default: { exp: 1 } }, { add: [{ pow: 2 }, { pow: 2, exp: 3 }] })).toEqual({
+      add: [
+        { pow: 2, exp: 1 },
+        { pow: 2, exp: 3 },
+      ],
+    });
+    expect(await edit({ at: 'pow', default: { exp: 1 } }, { pow: 2, exp: 3 })).toBeUndefined();
+    expect(await edit({ replace: { logout: [true, false] } }, { logout: true })).toEqual({ logout: false });
+    expect(await edit({ replace: { logout: [true, false] } }, { logout: false })).toBeUndefined();
+    expect(await edit({ at: 'concat', drop: ['separator'] }, { concat: ['a'], separator: '-', x: { separator: 1 } })).toEqual({
+      concat: ['a'],
+      x: { separator: 1 },
+    });
   });
 
   const v10 = (body: unknown, path = '/query/1', headers: Record<string, string> = {}): ProxiedRequest => ({
