@@ -50,6 +50,8 @@ describe('fault table schema', () => {
     ['a condition without an edit', { when: { status: [200] }, code: true }],
     ['a number kind that is not one', { then: { resourceAs: 'float' } }],
     ['a position edit with a status change', { then: { positionDrop: 1, status: 400 } }],
+    ['a request edit with a condition on the answer', { when: { status: [200] }, request: { removeHeaders: ['x'] } }],
+    ['a collection with keys edited in every object', { then: { in: 'tree', collection: 'tokens', drop: ['data'] } }],
   ])('rejects %s', (_name, row) => {
     expect(validTable(table(row))).toBe(false);
   });
