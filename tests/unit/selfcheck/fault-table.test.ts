@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonResponseContext, ProxiedRequest } from '../../selfcheck/fault.js';
 import { parseJson, stringifyJson } from '../../selfcheck/json-body.js';
-import { editRowHooks, validTable, type FaultRow } from '../../selfcheck/faults/lib/table.js';
+import { editRowHooks, loadArea, validTable, type FaultRow } from '../../selfcheck/faults/lib/table.js';
 
 const META = { id: 'SOME-FAULT', title: 'A fault', breaks: ['PROTO-STATUS-001'], area: 'core', description: 'What it does.' };
 const table = (row: object) => ({ spec: 'spec/requirements/protocol.md', faults: [{ ...META, ...row }] });
@@ -54,6 +54,13 @@ describe('fault table schema', () => {
     ['a collection with keys edited in every object', { then: { in: 'tree', collection: 'tokens', drop: ['data'] } }],
   ])('rejects %s', (_name, row) => {
     expect(validTable(table(row))).toBe(false);
+  });
+});
+
+describe('loading a table', () => {
+  it('refuses code for a fault whose row gives failpoints or an edit, which would never run', () => {
+    expect(loadArea('document-ttl').kinds.get('DOC-TTL-NEVER-EXPIRES')).toBe('failpoints');
+    expect(() => loadArea('document-ttl', { 'DOC-TTL-NEVER-EXPIRES': () => ({}) })).toThrow(/DOC-TTL-NEVER-EXPIRES/);
   });
 });
 

@@ -476,14 +476,13 @@ export function tableText(area: string): string {
   return [...head, `    ${faults.map(row).join(',\n    ')}`, '  ]', '}', ''].join('\n');
 }
 
-/** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code without a row. */
+/** The faults of `faults/<area>.json`, their code from `code`; throws on a row without hooks or code no `code: true` row uses. */
 export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
   const file = tableFile(area);
   const table = readTable(file);
   const unused = new Set(Object.keys(code));
   const kinds = new Map<string, HooksKind>();
   const faults = table.faults.map(({ failpoints, code: isCode, when, then, request, ...fault }): Fault => {
-    unused.delete(fault.id);
     if (failpoints !== undefined) {
       kinds.set(fault.id, 'failpoints');
       return { ...fault, apply: () => ({ failpoints }) };
@@ -494,9 +493,10 @@ export function loadArea(area: string, code: FaultCode = {}): AreaFaults {
     }
     const apply = code[fault.id];
     if (apply === undefined || isCode !== true) throw new Error(`${file.pathname}: ${fault.id} has no code`);
+    unused.delete(fault.id);
     kinds.set(fault.id, 'code');
     return { ...fault, apply };
   });
-  if (unused.size > 0) throw new Error(`${file.pathname}: code for faults it has no row for: ${[...unused].join(', ')}`);
+  if (unused.size > 0) throw new Error(`${file.pathname}: code for faults it has no code row for: ${[...unused].join(', ')}`);
   return { name: area, spec: table.spec, faults, kinds };
 }
