@@ -211,7 +211,6 @@ describe('fault table interpreter', () => {
   });
   it.each([
     ['status', { status: [400] }, reply(400, {}), reply(404, {})],
-    ['notStatus', { notStatus: [403] }, reply(404, {}), reply(403, {})],
     ['minStatus', { minStatus: 400 }, reply(404, {}), reply(201, {})],
     ['header', { header: 'x-txn-time' }, reply(200, {}, { 'x-txn-time': '1' }), reply(200, {})],
     ['resource', { resource: false }, reply(200, { resource: false }), reply(200, { resource: true })],

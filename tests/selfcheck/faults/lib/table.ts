@@ -47,7 +47,6 @@ interface When {
   path?: string;
   method?: string[];
   status?: number[];
-  notStatus?: number[];
   /** The answer's status is at least this. */
   minStatus?: number;
   /** The query's top-level form (its expression's first key) is one of these. */
@@ -232,7 +231,7 @@ function requestHolds(when: When, request: ProxiedRequest): boolean {
 function holds(when: When, request: ProxiedRequest, status: number, headers: Record<string, string>, body: () => unknown): boolean {
   if (!requestHolds(when, request)) return false;
   if (when.status !== undefined && !when.status.includes(status)) return false;
-  if (when.notStatus?.includes(status) === true || status < (when.minStatus ?? 0)) return false;
+  if (status < (when.minStatus ?? 0)) return false;
   if (when.header !== undefined && !(when.header in headers)) return false;
   if ((when.code !== undefined || when.description !== undefined || when.position !== undefined) && pickedErrors(when, body()).length === 0)
     return false;
