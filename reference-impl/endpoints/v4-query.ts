@@ -160,9 +160,12 @@ function asQueryError(error: unknown, writeRefusal: string | undefined): QueryEr
 
 // Implements: PROTO-STATUS-001, PROTO-STATUS-002
 export function sendV4Outcome(ctx: RequestContext, outcome: V4Outcome, apiVersion: ApiVersion): void {
-  if (outcome.ok)
-    ctx.exchange.respond(outcome.created ? 201 : 200, v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body), outcome.body);
-  else {
+  if (outcome.ok) {
+    const headers = v4Headers(ctx, outcome.ts, outcome.metrics, outcome.body);
+    // A server that sends its transaction time only with writes.
+    if (outcome.metrics.documentsWritten === 0 && failpoint('HEADER-TXN-TIME-MISSING-ON-READS')) delete headers['x-txn-time'];
+    ctx.exchange.respond(outcome.created ? 201 : 200, headers, outcome.body);
+  } else {
     const body = renderQueryErrors([outcome.error], apiVersion);
     ctx.exchange.respond(outcome.error.status, v4Headers(ctx, outcome.ts, outcome.metrics, body), body);
   }
