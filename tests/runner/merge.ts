@@ -1,23 +1,24 @@
 // `fauna-conformance merge DIR… --report-dir OUT`: one report from the conformance.json files of shard runs, plus
 // their JUnit and Allure results (merge-artifacts.ts). The tests keep the gate status their shard gave them; areas,
 // requirements, totals and the outcome are recomputed.
-import { join } from 'node:path';
 import { loadRequirementsIndex } from '../../spec/build-index.js';
 import { mergeArtifacts, shardDir } from './merge-artifacts.js';
 import { aggregateReport, type ConformanceReport, type JudgedTest } from './reporters/report-model.js';
 import { writeReportFiles } from './reporters/report-files.js';
-import { readSchemaFile } from './json-file.js';
+import { readReport, ReportFileError } from './diff.js';
 
 export class MergeError extends Error {
   override name = 'MergeError';
 }
 
-function readReport(path: string): ConformanceReport {
-  const file = shardDir(path) === path ? join(path, 'conformance.json') : path;
-  return readSchemaFile(file, 'conformance-report', {
-    unreadable: (message) => new MergeError(`cannot read ${file}: ${message}`),
-    invalid: (errors) => new MergeError(`${file} is not a conformance report: ${errors.slice(0, 3).join('; ')}`),
-  }) as ConformanceReport;
+/** A shard's report, read as `diff` reads one; a report that cannot be read is the merge's error. */
+function readShardReport(path: string): ConformanceReport {
+  try {
+    return readReport(path);
+  } catch (err) {
+    if (err instanceof ReportFileError) throw new MergeError(err.message);
+    throw err;
+  }
 }
 
 function same<K extends keyof ConformanceReport>(reports: readonly ConformanceReport[], key: K, what: string): void {
@@ -86,7 +87,7 @@ export function mergeReports(reports: readonly ConformanceReport[]): Conformance
 }
 
 export function mergeReportDirs(paths: readonly string[], outDir: string): ConformanceReport {
-  const report = mergeReports(paths.map(readReport));
+  const report = mergeReports(paths.map(readShardReport));
   writeReportFiles(report, outDir);
   mergeArtifacts(paths.map(shardDir), outDir);
   return report;
