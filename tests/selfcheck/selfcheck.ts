@@ -187,8 +187,8 @@ function judgeHostile(server: HostileServer, run: SuiteRun, boundMs: number): Ho
 }
 
 /**
- * The files holding a shared baseline's tests of `requirement`: a run narrowed to one requirement then loads only
- * those instead of collecting every file of its areas to find them. Undefined when the baseline ran no such test.
+ * The files holding the baseline's tests of `requirement`: a run narrowed to one requirement then loads only those
+ * instead of collecting every file of its areas to find them. Undefined when the baseline ran no such test.
  */
 export function filesOf(baseline: SuiteRun | undefined, requirement: string | undefined): string[] | undefined {
   if (requirement === undefined) return undefined;
@@ -215,7 +215,7 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   const faults = await inParallel(options.faults, options.jobs, async (fault) => {
     const plan = planFor(fault, options);
     const baseline = baselines.get(baselineOf.get(plan.key)!.key);
-    const files = baselineOf.get(plan.key) === plan ? undefined : filesOf(baseline, plan.scope?.requirement);
+    const files = filesOf(baseline, plan.scope?.requirement);
     const { run, applied } = await runThroughProxy(options.reference, fault, plan, faultBound, files);
     const result = judgeFault(fault, plan, run, applied, baseline);
     log(
