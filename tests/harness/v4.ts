@@ -76,6 +76,11 @@ export function createKey(db: string | undefined, role: unknown, extra: Record<s
   };
 }
 
+/** The secret of a new key whose role is the custom role named `role` (answered 201 by `admin`). */
+export async function roleKeySecret(admin: Client, role: string): Promise<string> {
+  return (await admin.query(createKey(undefined, { role }))).expectStatus(201).resource.secret as string;
+}
+
 /** Create in `target`, a collection's name or an expression of a collection or document ref; `data` and `extra` are literals. */
 export const createDoc = (target: unknown, data: unknown, extra: Record<string, unknown> = {}): unknown => ({
   create: typeof target === 'string' ? collection(target) : target,

@@ -3,7 +3,7 @@
 // revoking the secret that opened a stream, ends the stream with permission_loss (DEC-036).
 import { describe, expect } from 'vitest';
 import { check, StreamRejectedError, useTenant } from '../../harness/index.js';
-import { createCollections } from '../../harness/v4.js';
+import { createCollections, roleKeySecret } from '../../harness/v4.js';
 import {
   addDoc,
   addDocs,
@@ -150,8 +150,7 @@ describe('Event sources and roles', () => {
     await createCollections(t.server, items);
     const doc = await addDoc(t.server, items, { visible: true });
     (await t.admin.query({ create_role: { object: { name: role, privileges: [] } } })).expectStatus(200, 201);
-    const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201);
-    return { doc, client: t.as(key.resource.secret as string) };
+    return { doc, client: t.as(await roleKeySecret(t.admin, role)) };
   }
 
   check(

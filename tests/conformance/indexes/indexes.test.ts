@@ -12,6 +12,7 @@ import {
   NO_INDEX,
   paginate,
   refId,
+  roleKeySecret,
   waitActive,
 } from '../../harness/v4.js';
 import type { WireValue } from '../../harness/model/wire-order.js';
@@ -601,8 +602,7 @@ describe.concurrent('Rules', () => {
     // Entries of a Match are those of documents the role may read too (DEC-054).
     const documents = { object: { resource: collection(coll), actions: { object: { read: true } } } };
     (await t.admin.query({ create_role: { object: { name: role, privileges: [privilege, documents] } } })).expectStatus(201);
-    const key = (await t.admin.query({ create_key: { object: { role: { role } } } })).expectStatus(201).resource.secret as string;
-    const asRole = t.as(key);
+    const asRole = t.as(await roleKeySecret(t.admin, role));
     expect((await paginate(asRole, match(name, 'a'))).data).toEqual(refs);
     (await asRole.query({ paginate: match(other, 'a') })).expectStatus(403).expectErrorCode('permission denied');
     (await t.server.query({ update: index(name), params: { object: { name: renamed } } })).expectStatus(200);

@@ -2,7 +2,7 @@
 // set as a set of events, paged with event cursors; Paginate with events: true. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, docRef, literal, match, txnTime, timeOf } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, literal, match, roleKeySecret, timeOf, txnTime } from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -319,8 +319,7 @@ describe('Errors and permissions', () => {
       200,
       201,
     );
-    const secretFor = async (name: string) =>
-      (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
+    const secretFor = (name: string) => roleKeySecret(t.admin, name);
     const historyReader = t.as(await secretFor('ev_history_reader'));
     const plainReader = t.as(await secretFor('ev_plain_reader'));
     expect((await pageOf(paginate(events(a)), historyReader)).data).toStrictEqual(history());

@@ -2,7 +2,18 @@
 // into, and taking them out of, a document's past. Integers parse to bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, useTenant, type Response } from '../../../harness/index.js';
-import { collection, createIndex, docRef, expectQueryError, literal, match, txnTime, timeOf, createKey } from '../../../harness/v4.js';
+import {
+  collection,
+  createIndex,
+  createKey,
+  docRef,
+  expectQueryError,
+  literal,
+  match,
+  roleKeySecret,
+  timeOf,
+  txnTime,
+} from '../../../harness/v4.js';
 import { expectFailure, expectInvalidArgument, expectResult, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -384,8 +395,7 @@ describe('Insert and Remove check their arguments', () => {
           role('histw_plain', { read: true, create: true, write: true, delete: true }),
         ])
       ).expectStatus(200, 201);
-      const secretFor = async (name: string) =>
-        (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
+      const secretFor = (name: string) => roleKeySecret(t.admin, name);
       const writer = t.as(await secretFor('histw_writer'));
       const plain = t.as(await secretFor('histw_plain'));
       const doc = await aDocument({ v: 1n });

@@ -4,7 +4,7 @@
 // bigint.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal, useTenant, type Client } from '../../../harness/index.js';
-import { collection, createIndex, docRef, literal, match, lambda } from '../../../harness/v4.js';
+import { collection, createIndex, docRef, lambda, literal, match, roleKeySecret } from '../../../harness/v4.js';
 import { expectFailure, resultOf } from './function-cases.js';
 
 const t = useTenant();
@@ -523,8 +523,7 @@ describe('Read permissions', () => {
         role('fs_plain_reader', [privilege(collection(COLL), { read: true })]),
       ])
     ).expectStatus(200, 201);
-    const secretFor = async (name: string) =>
-      (await t.admin.query({ create_key: { object: { role: { role: name } } } })).expectStatus(201).resource.secret as string;
+    const secretFor = (name: string) => roleKeySecret(t.admin, name);
     [even, historyOnly, readOnly] = [
       t.as(await secretFor('fs_even_reader')),
       t.as(await secretFor('fs_history_reader')),
