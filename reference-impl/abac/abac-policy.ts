@@ -10,7 +10,7 @@
  * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
  */
 import { roleAllows } from '../auth/key-role-policy.js';
-import type { AccessPolicy, AccessRequest } from '../eval/access.js';
+import { namedInSomeRole, type AccessPolicy, type AccessRequest } from '../eval/access.js';
 import { activeFailpoints, failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
@@ -253,15 +253,6 @@ function grantsAnyCollection(privilege: { resource: Value | undefined }, request
 function decisionKey(ctx: EvalContext, request: AccessRequest): string | undefined {
   const token = ctx.identity.record;
   return token && `${token.database}/${token.ref.id}/${request.action}/${request.collection}/${request.ref?.id ?? ''}`;
-}
-
-/** Whether a role's membership names the collection of the calling token's identity document (true for any other caller). */
-export function namedInSomeRole(ctx: EvalContext): boolean {
-  const collection = ctx.identity.kind === 'token' ? ctx.identity.identityDocument?.collection : undefined;
-  if (collection === undefined) return true;
-  for (const [, version] of ctx.txn.scan(ctx.identity.database, 'roles'))
-    if (membershipEntries(version.fields).some((m) => m.resource instanceof Ref && m.resource.equals(collection))) return true;
-  return false;
 }
 
 const SCHEMA_COLLECTIONS = new Set(['collections', 'indexes', 'roles', 'keys', 'databases', 'functions']);

@@ -3,8 +3,9 @@
  * from the identity (key role, or a token's ABAC roles). Role predicates are lambdas, so the policy gets
  * the evaluation context to apply them with.
  */
+import { membershipEntries } from '../abac/role-record.js';
 import type { CollectionKey, DatabaseId, DocumentVersion } from '../store/store.js';
-import type { ObjectValue, Ref, Value } from '../values/value.js';
+import { Ref, type ObjectValue, type Value } from '../values/value.js';
 import type { EvalContext } from './context.js';
 
 /**
@@ -58,4 +59,13 @@ export interface AccessPolicy {
    * the real service does (fauna/faunadb `Auth.checkReadCollectionPermission`).
    */
   hasReadPrivilege(ctx: EvalContext, database: DatabaseId, collection: CollectionKey): boolean | Promise<boolean>;
+}
+
+/** Whether a role's membership names the collection of the calling token's identity document (true for any other caller). */
+export function namedInSomeRole(ctx: EvalContext): boolean {
+  const collection = ctx.identity.kind === 'token' ? ctx.identity.identityDocument?.collection : undefined;
+  if (collection === undefined) return true;
+  for (const [, version] of ctx.txn.scan(ctx.identity.database, 'roles'))
+    if (membershipEntries(version.fields).some((m) => m.resource instanceof Ref && m.resource.equals(collection))) return true;
+  return false;
 }
