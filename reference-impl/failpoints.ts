@@ -23,6 +23,11 @@ export class ActiveFailpoints {
 
   constructor(private readonly names: ReadonlySet<string>) {}
 
+  /** Whether the request turned `name` on, without counting it as fired. */
+  wants(name: string): boolean {
+    return this.names.has(name);
+  }
+
   /** Whether `name` is on for this request; a failpoint that is on counts as fired once asked. */
   on(name: string): boolean {
     if (!this.names.has(name)) return false;
@@ -36,6 +41,15 @@ const current = new AsyncLocalStorage<ActiveFailpoints>();
 /** Whether the request being handled turned on failpoint `name`. Always false on a server started without failpoints. */
 export function failpoint(name: string): boolean {
   return current.getStore()?.on(name) ?? false;
+}
+
+/**
+ * Failpoint `name` where `holds()`: the condition (a store lookup, a match: work only the failpoint needs) is
+ * evaluated only for a request that turned `name` on, and the failpoint counts as fired only where it holds.
+ */
+export function failpointWhere(name: string, holds: () => boolean): boolean {
+  const active = current.getStore();
+  return active?.wants(name) === true && holds() && active.on(name);
 }
 
 /** The failpoints of the request being handled, for work that outlives its handler (undefined: none). */
@@ -61,9 +75,11 @@ const memories = new Map<string, Map<string, unknown>>();
  * state of the layers that read and write it; a server without failpoints never fills it.
  */
 export function failpointMemory<V>(name: string): Map<string, V> {
-  const memory = memories.get(name) ?? new Map<string, unknown>();
-  memories.set(name, memory);
-  return memory as Map<string, V>;
+  const memory = memories.get(name);
+  if (memory !== undefined) return memory as Map<string, V>;
+  const created = new Map<string, V>();
+  memories.set(name, created as Map<string, unknown>);
+  return created;
 }
 
 /** Runs `handle` with `failpoints` active for it and everything it awaits. */

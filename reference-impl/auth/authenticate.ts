@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isRoleRef } from '../abac/role-record.js';
 import { userKey, type Identity, type KeyRole } from '../eval/identity.js';
-import { activeFailpoints, failpoint, failpointMemory } from '../failpoints.js';
+import { failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref, Time, type Value } from '../values/value.js';
@@ -99,12 +99,8 @@ export class Authenticator {
       const instance = record.fields.instance;
       const live = tokenIdentityLive(view, address.database, instance);
       if (!live && !(instance instanceof Ref && failpoint('AUTH-DELETED-USER-TOKENS-VALID'))) return undefined;
-      // Looked up only for a request that turned failpoints on: a server without them builds no key per request.
-      const loggedOut =
-        activeFailpoints() !== undefined &&
-        instance instanceof Ref &&
-        failpointMemory('AUTH-LOGOUT-BLOCKS-USER').has(userKey(address.database, instance));
-      if (loggedOut && failpoint('AUTH-LOGOUT-BLOCKS-USER')) return undefined;
+      const loggedOut = (user: Ref) => failpointMemory('AUTH-LOGOUT-BLOCKS-USER').has(userKey(address.database, user));
+      if (instance instanceof Ref && failpointWhere('AUTH-LOGOUT-BLOCKS-USER', () => loggedOut(instance))) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;

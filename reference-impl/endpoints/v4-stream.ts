@@ -26,7 +26,7 @@ import {
 import { V4StreamSession } from '../events/v4-stream-session.js';
 import type { IndexManager } from '../indexes/index-manager.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
-import { activeFailpoints, failpoint } from '../failpoints.js';
+import { failpoint, failpointWhere } from '../failpoints.js';
 import { Ref, SetRef, type Value } from '../values/value.js';
 import { typeName } from '../eval/arguments.js';
 import { readCheckFor, streamGuardsFor } from './event-request.js';
@@ -96,14 +96,9 @@ function targetOf(
     )
       return notStreamable(value);
     if (!collectionExists(parent.id)) return errors.invalidRef(`Ref refers to undefined collection '${parent.id}'`, []);
-    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it (only for a
-    // request that turned failpoints on: otherwise nothing is read).
-    if (
-      activeFailpoints() !== undefined &&
-      store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined &&
-      failpoint('V4STREAM-MISSING-DOCUMENT-REFUSED')
-    )
-      return errors.notFound([]);
+    // The self-check's fault V4STREAM-MISSING-DOCUMENT-REFUSED reads the document before streaming it.
+    const missing = () => store.getDocument(database, userCollectionKey(parent.id), value.id, store.lastCommitTs) === undefined;
+    if (failpointWhere('V4STREAM-MISSING-DOCUMENT-REFUSED', missing)) return errors.notFound([]);
     return documentTarget(database, value, fields);
   }
   if (value instanceof SetRef) {

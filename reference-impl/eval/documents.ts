@@ -3,7 +3,7 @@
  * (user documents and schema records alike).
  */
 import { errors, type Position } from '../errors/query-error.js';
-import { activeFailpoints, failpoint, failpointMemory } from '../failpoints.js';
+import { activeFailpoints, failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
 import {
   ttlPassed,
   userCollectionKey,
@@ -103,12 +103,7 @@ export function locateDocument(ctx: EvalContext, ref: Ref, position: Position): 
   const scope = ref.database === undefined ? parent : new Ref(parent.id, parent.collection, parent.database ?? ref.database);
   const { database, collection } = resolveCollection(ctx, scope, position);
   const named = NAMED_RECORDS[collection];
-  if (
-    named === 'function' &&
-    activeFailpoints() !== undefined &&
-    !ctx.txn.get(database, collection, ref.id) &&
-    failpoint('UDF-MISSING-FUNCTION-NOT-FOUND')
-  )
+  if (named === 'function' && failpointWhere('UDF-MISSING-FUNCTION-NOT-FOUND', () => !ctx.txn.get(database, collection, ref.id)))
     throw errors.notFound(position, 'Function not found.');
   if (named !== undefined && !ctx.txn.get(database, collection, ref.id))
     throw errors.invalidRef(`Ref refers to undefined ${named} '${ref.id}'`, position);
@@ -239,8 +234,7 @@ export function readDocument(
   const stale = version !== undefined && atTs === undefined && failpoint('TXN-STALE-READ');
   if (stale && userCollectionName(location.collection) !== undefined && !ctx.txn.hasWritesTo(location.database, location.collection))
     version = ctx.txn.getAt(location.database, location.collection, location.id, version!.ts - 1n);
-  if (!version || (activeFailpoints() !== undefined && ttlPassed(version, ctx.txn.ts * 1000n) && failpoint('DOC-TTL-GET-ONLY')))
-    return undefined;
+  if (!version || failpointWhere('DOC-TTL-GET-ONLY', () => ttlPassed(version, ctx.txn.ts * 1000n))) return undefined;
   const pending = requireAccess(ctx, 'read', location, position, version);
   return pending ? pending.then(() => version) : version;
 }

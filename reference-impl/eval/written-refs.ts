@@ -4,7 +4,7 @@
  * `RefValidator` does (fauna/faunadb `ast/functions/WriteFunctions.scala`).
  */
 import type { ValidationFailure } from '../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../failpoints.js';
+import { failpointWhere } from '../failpoints.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
 import type { Transaction } from '../txn/transaction.js';
 import { MAX_VERSION_BYTES, versionTooLarge } from '../txn/write-size.js';
@@ -60,10 +60,7 @@ function unresolved(txn: Transaction, database: DatabaseId, ref: Ref): string | 
   if (parent === undefined) return isNativeCollection(ref) ? undefined : 'Cannot read reference.';
   if (isNativeCollection(parent)) return NAMED_RECORDS.has(parent.id) && !exists(parent.id, ref.id) ? 'Cannot read reference.' : undefined;
   if (!isCollectionRef(parent) || parent.collection === undefined || !exists('collections', parent.id)) return 'Cannot read reference.';
-  // The lookup only the failpoint needs is done only for a request that turned failpoints on.
-  return activeFailpoints() !== undefined &&
-    !exists(userCollectionKey(parent.id), ref.id) &&
-    failpoint('WRITTEN-REF-MISSING-DOCUMENT-REFUSED')
+  return failpointWhere('WRITTEN-REF-MISSING-DOCUMENT-REFUSED', () => !exists(userCollectionKey(parent.id), ref.id))
     ? 'Reference was not found.'
     : undefined;
 }

@@ -11,7 +11,7 @@
  *   but a document lacking every term is not in any set); no terms → one entry in the single set;
  * - a value combination that is all null is not indexed; no values → the entry covers the ref only.
  */
-import { activeFailpoints, failpoint } from '../failpoints.js';
+import { failpoint, failpointWhere } from '../failpoints.js';
 import { compareValues, lackingFirstValue } from './value-order.js';
 import { sourceFor, type IndexDefinition, type IndexedDocument, type IndexSource, type TermColumn } from './index-definition.js';
 import { type Ref, isObjectValue, type Value } from '../values/value.js';
@@ -98,13 +98,7 @@ export function entriesFor(definition: IndexDefinition, document: IndexedDocumen
   const source = sourceFor(definition, collection);
   if (source === undefined) return [];
   const first = definition.values[0]?.extractor;
-  // The path is read only when a request turned failpoints on: this runs for every document an index covers.
-  if (
-    first?.kind === 'field' &&
-    activeFailpoints() !== undefined &&
-    readPath(document, first.path) === undefined &&
-    failpoint('ORD-MISSING-AFTER-NULL')
-  )
+  if (first?.kind === 'field' && failpointWhere('ORD-MISSING-AFTER-NULL', () => readPath(document, first.path) === undefined))
     lackingFirstValue.add(document.ref);
   // The faults IDX-NULL-TERMS-INDEXED and IDX-NULL-VALUES-INDEXED keep the all-null rows.
   const termRows = product(definition.terms.map((t) => candidates(document, source, t, false))).filter(

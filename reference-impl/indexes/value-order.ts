@@ -23,7 +23,7 @@
  * - times and dates chronologically; false before true; bytes byte by byte, then the shorter first.
  */
 import { formatIsoTime } from '../codec/iso-time.js';
-import { activeFailpoints, failpoint } from '../failpoints.js';
+import { activeFailpoints, failpoint, failpointWhere } from '../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, type ObjectValue, type Value } from '../values/value.js';
 
 // Implements: ORD-TYPE-001, ORD-TYPE-002, ORD-TYPE-003, ORD-TYPE-004, ORD-TYPE-005, ORD-TYPE-006, ORD-TYPE-007
@@ -311,9 +311,8 @@ function stableText(expr: unknown): string {
 /** One value column's order: ascending, or flipped when the column is `reverse`. */
 export function compareColumn(a: Value | undefined, b: Value | undefined, reverse: boolean): number {
   const c = compareValues(a, b);
-  // The fault ORD-REVERSE-KEEPS-TYPE-ORDER reverses values within a type only (types are compared only when it is asked).
-  if (reverse && activeFailpoints() !== undefined && orderedTypeOf(a) !== orderedTypeOf(b) && failpoint('ORD-REVERSE-KEEPS-TYPE-ORDER'))
-    return c;
+  // The fault ORD-REVERSE-KEEPS-TYPE-ORDER reverses values within a type only.
+  if (reverse && failpointWhere('ORD-REVERSE-KEEPS-TYPE-ORDER', () => orderedTypeOf(a) !== orderedTypeOf(b))) return c;
   return reverse && c !== 0 ? -c : c;
 }
 

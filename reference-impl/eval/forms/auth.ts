@@ -170,16 +170,16 @@ const login: FormDefinition = {
     }
     if (failpoint('AUTH-LOGIN-ENDS-OLDER-TOKENS')) endTokens(ctx, location.database, (token) => token.equals(identityRef(location)));
     // A server that hands each user its first token again.
+    const firstTokens = failpoint('AUTH-LOGIN-REUSES-TOKEN') ? failpointMemory<ObjectValue>('AUTH-LOGIN-REUSES-TOKEN') : undefined;
     const user = userKey(location.database, identityRef(location));
-    const firstTokens = failpointMemory<ObjectValue>('AUTH-LOGIN-REUSES-TOKEN');
-    const first = failpoint('AUTH-LOGIN-REUSES-TOKEN') ? firstTokens.get(user) : undefined;
+    const first = firstTokens?.get(user);
     if (first !== undefined) {
       ctx.created.add(first);
       return first;
     }
     // Login needs no privilege on the user document: knowing the password is the authorisation.
     const token = await issueToken(ctx, location.database, identityRef(location), fields, position, false);
-    if (failpoint('AUTH-LOGIN-REUSES-TOKEN')) firstTokens.set(user, token);
+    firstTokens?.set(user, token);
     // A server that asks for a server key only after it wrote the token.
     if (ctx.identity.role === 'client' && failpoint('AUTH-LOGIN-CLIENT-DENIED'))
       ctx.txn.failAfterCommit ??= errors.permissionDenied(position);

@@ -2,7 +2,7 @@
 import { isRoleRef } from '../../abac/role-record.js';
 import { isSecretOf } from '../../auth/secrets.js';
 import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../../failpoints.js';
+import { failpoint, failpointWhere } from '../../failpoints.js';
 import { userCollectionKey, type DatabaseId } from '../../store/store.js';
 import { Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
@@ -206,9 +206,7 @@ function failpointRole(ctx: EvalContext, role: Value | undefined): Value | undef
   if (role === undefined) return failpoint('KEY-CREATE-ROLE-DEFAULTS') ? 'server' : role;
   if (typeof role !== 'string') return role;
   if (!KEY_ROLES.has(role) && KEY_ROLES.has(role.toLowerCase()) && failpoint('KEY-ROLE-CASE-INSENSITIVE')) return role.toLowerCase();
-  return activeFailpoints() !== undefined && ctx.txn.get(ctx.database, 'roles', role) && failpoint('KEY-ROLE-NAME-AS-SERVER')
-    ? 'server'
-    : role;
+  return failpointWhere('KEY-ROLE-NAME-AS-SERVER', () => ctx.txn.get(ctx.database, 'roles', role) !== undefined) ? 'server' : role;
 }
 
 // Implements: KEY-CREATE-004, KEY-ROLE-001, KEY-ROLE-002, KEY-ROLE-010, KEY-ROLE-011, KEY-ROLE-013

@@ -7,7 +7,7 @@
  */
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import { errors, type Position } from '../../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../../failpoints.js';
+import { failpoint, failpointWhere } from '../../failpoints.js';
 import {
   CombinedSet,
   DistinctSet,
@@ -422,7 +422,7 @@ export class SetReader {
     const { index, record } = committedIndex(ctx, this.indexes, indexRef, position);
     const tuple = termTuple(index.definition.terms.length, terms);
     const access = await entryAccess(ctx, record, tuple ?? operandList(terms), position);
-    const unindexed = activeFailpoints() !== undefined && this.indexes.covers(index, 'tokens') && failpoint('AUTH-TOKEN-INDEX-EMPTY');
+    const unindexed = failpointWhere('AUTH-TOKEN-INDEX-EMPTY', () => this.indexes.covers(index, 'tokens'));
     if (tuple === undefined || unindexed) return new ArraySet([], index.entries.reverse);
     const set =
       atTs !== undefined && atTs < ctx.txn.ts

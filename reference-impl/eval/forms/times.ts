@@ -5,7 +5,7 @@
  * time is expected counts microseconds (ToTime's counts milliseconds). `Time` and `Now` are core forms.
  */
 import { type QueryError, errors, type Position } from '../../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../../failpoints.js';
+import { failpoint, failpointWhere } from '../../failpoints.js';
 import { DateValue, Time, type Value } from '../../values/value.js';
 import type { Transaction } from '../../txn/transaction.js';
 import type { EvalContext } from '../context.js';
@@ -117,8 +117,7 @@ export function nowOf(ctx: EvalContext): Time {
 /** `Time(text)` and `ToTime(text)`: `now`, or the text, trimmed, as the service's timestamp parser reads it. */
 export function timeFromText(ctx: EvalContext, text: string, position: Position): Time {
   if (text === 'now') return nowOf(ctx);
-  // The text is trimmed and matched, which only the failpoint needs, only for a request that turned failpoints on.
-  const strict = activeFailpoints() !== undefined && (text !== text.trim() || /[+-]\d{4}$/.test(text)) && failpoint('TIME-TEXT-STRICT');
+  const strict = failpointWhere('TIME-TEXT-STRICT', () => text !== text.trim() || /[+-]\d{4}$/.test(text));
   const nanos = strict ? undefined : parseTimestamp(failpoint('TIME-TEXT-NOT-TRIMMED') ? text : javaTrim(text));
   if (nanos === undefined) throw errors.invalidArgument(`Cannot cast '${text}' to a time.`, position);
   return timeWithin(nanos, position);

@@ -3,7 +3,7 @@
  * DEC-065; spec/requirements/functions-numbers.md). Each takes any value and answers a boolean; none fails.
  */
 import { errors } from '../../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../../failpoints.js';
+import { failpoint, failpointWhere } from '../../failpoints.js';
 import { Bytes, DateValue, QueryValue, Ref, SetRef, Time, isObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import type { FormDefinition } from '../form-registry.js';
@@ -74,13 +74,7 @@ const PREDICATES: ReadonlyArray<readonly [string, Predicate]> = [
   ['is_date', (v) => v instanceof DateValue],
   // Implements: FN-TYPE-004
   // Any ref, even one naming something that does not exist.
-  // The ref is resolved, which only the failpoint needs, only for a request that turned failpoints on.
-  [
-    'is_ref',
-    (v, ctx) =>
-      v instanceof Ref &&
-      (activeFailpoints() === undefined || resolvedRef(ctx, v) !== undefined || !failpoint('TYPE-IS-REF-RESOLVED-ONLY')),
-  ],
+  ['is_ref', (v, ctx) => v instanceof Ref && !failpointWhere('TYPE-IS-REF-RESOLVED-ONLY', () => resolvedRef(ctx, v) === undefined)],
   // Implements: FN-TYPE-005
   // A native collection ref stands for the set of its records.
   ['is_set', (v) => v instanceof SetRef || (v instanceof Ref && v.collection === undefined && !failpoint('TYPE-IS-SET-NO-NATIVE'))],

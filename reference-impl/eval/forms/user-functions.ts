@@ -7,7 +7,7 @@ import { isRoleRef } from '../../abac/role-record.js';
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
-import { activeFailpoints, failpoint } from '../../failpoints.js';
+import { failpoint, failpointWhere } from '../../failpoints.js';
 import type { DatabaseId } from '../../store/store.js';
 import type { Transaction } from '../../txn/transaction.js';
 import { QueryValue, Ref, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
@@ -115,7 +115,7 @@ export const functionHandler: NativeCollectionHandler = {
     const ref = new Ref(name, FUNCTIONS_REF);
     const location: DocumentLocation = { database: ctx.database, collection: 'functions', id: name, ref };
     // A server that does not look for the name: a taken one answers a record of it, and nothing is written.
-    if (activeFailpoints() !== undefined && ctx.txn.get(ctx.database, 'functions', name) && failpoint('UDF-DUPLICATE-NAME-ACCEPTED')) {
+    if (failpointWhere('UDF-DUPLICATE-NAME-ACCEPTED', () => ctx.txn.get(ctx.database, 'functions', name) !== undefined)) {
       const record: ObjectValue = { ref, ts: ctx.txn.ts, ...fields };
       ctx.created.add(record);
       return record;

@@ -15,7 +15,9 @@ function sources(dir: string): string[] {
 describe('failpoints in the fault catalogue', () => {
   it('name only failpoints the reference server marks, and every marked failpoint belongs to a fault', () => {
     const marked = new Set(
-      sources(join(ROOT, 'reference-impl')).flatMap((text) => [...text.matchAll(/\bfailpoint\('([A-Z0-9-]+)'\)/g)].map((m) => m[1]!)),
+      sources(join(ROOT, 'reference-impl')).flatMap((text) =>
+        [...text.matchAll(/\bfailpoint(?:Where)?\('([A-Z0-9-]+)'[,)]/g)].map((m) => m[1]!),
+      ),
     );
     const named = new Set(FAULTS.flatMap((fault) => fault.apply().failpoints ?? []));
     expect([...named].filter((name) => !marked.has(name))).toEqual([]);
