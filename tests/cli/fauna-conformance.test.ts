@@ -52,6 +52,12 @@ describe('fauna-conformance usage errors', () => {
       expect(r.stderr).toMatch(/^fauna-conformance: /);
     });
   });
+
+  it('exits 2 on --files without --requirement or --test (a run of some files would be judged as the whole suite)', async () => {
+    const r = await run(['--files', 'tests/conformance/core/keys.test.ts']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('fauna-conformance: --files narrows a --requirement or --test run; give one of them too');
+  });
 });
 
 describe('fauna-conformance against a server that accepts connections and never answers', () => {

@@ -265,6 +265,9 @@ function resolveRun(cmd: Command, opts: RunOptions, loaded: LoadedConfig | undef
   const reportDir =
     cmd.getOptionValueSource('reportDir') === 'cli' ? resolve(opts.reportDir) : (loaded?.reportDir ?? resolve(opts.reportDir));
   const expectationsPath = opts.expectations !== undefined ? resolve(opts.expectations) : loaded?.expectations;
+  // A run of some files is partial, which the report knows only from --requirement or --test: --files narrows those.
+  if (opts.files !== undefined && opts.requirement === undefined && opts.test === undefined)
+    throw new UsageError('--files narrows a --requirement or --test run; give one of them too');
   if (opts.updateExpectations && !expectationsPath)
     throw new UsageError('--update-expectations needs an expectations file (--expectations FILE or "expectations" in the config file)');
   let expectations: Expectation[] | undefined;
