@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { startServerProcess, type ServerProcess } from '../tests/durability/server-process.js';
+import { startServerProcess, type ServerProcess } from '../tests/harness/server-process.js';
 
 /** One measured figure. `ratio` compares `value` with `baseline` measured in the same run. */
 export interface BenchResult {

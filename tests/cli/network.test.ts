@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../schemas/index.js';
 import { startDelayProxy, type DelayProxy } from '../../bench/delay-proxy.js';
 import { startReferenceServer } from '../../reference-impl/server.js';
-import { startServerProcess, type ServerProcess } from '../durability/server-process.js';
+import { startServerProcess, type ServerProcess } from '../harness/server-process.js';
 import { findFault } from '../selfcheck/faults/catalogue.js';
 import { startFaultProxy, type FaultProxy } from '../selfcheck/proxy.js';
 import type { ConformanceReport } from '../runner/reporters/report-model.js';

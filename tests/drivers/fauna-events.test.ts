@@ -1,8 +1,8 @@
 // The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
 // a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
-import { Client, type Document, fql, type QueryValue, type StreamEventData, type StreamToken } from 'fauna';
+import { type Client, type Document, fql, type QueryValue, type StreamEventData, type StreamToken } from 'fauna';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readStream, type StreamEvent, useFaunaServer, v4Query } from './fauna-client.js';
+import { faunaClient, readStream, type StreamEvent, useFaunaServer, v4Query } from './fauna-client.js';
 
 const fauna = useFaunaServer();
 
@@ -75,7 +75,7 @@ describe('fauna 2.x driver: event feeds and streams', () => {
 
   it('surfaces an error event (permission_loss when the creating key is deleted) as the driver error', async () => {
     const key = (await v4({ create_key: { object: { role: 'server' } } })) as CreatedKey;
-    const keyClient = new Client({ secret: key.secret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
+    const keyClient = faunaClient(fauna.server.url, key.secret);
     try {
       const token = await source(fql`Widget.all().eventSource()`, keyClient);
       const stream = keyClient.stream(token, { status_events: true });

@@ -4,7 +4,7 @@
 // iterators, its decoding of typed event data, its error classes, and the query headers it sends.
 import {
   AuthenticationError,
-  Client,
+  type Client,
   DateStub,
   Document,
   DocumentReference,
@@ -27,8 +27,17 @@ import {
   type StreamEventStatus,
 } from 'fauna';
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../reference-impl/server.js';
-import { EVENT_DEADLINE_MS, failureOf, readStream, type StreamEvent, useFaunaServer, v4Query, withDeadline } from './fauna-client.js';
+import {
+  EVENT_DEADLINE_MS,
+  failureOf,
+  faunaClient,
+  readStream,
+  type StreamEvent,
+  useFaunaServer,
+  v4Query,
+  withDeadline,
+} from './fauna-client.js';
+import { startDriverServer } from './driver-server.js';
 
 const fauna = useFaunaServer();
 let collections = 0;
@@ -480,8 +489,8 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
   });
 
   it('close() gives the stream slot back to the server (DEC-043): with one slot, a second stream is refused only while the first is open', async () => {
-    const limited = await startReferenceServer({ port: 0, events: { maxStreamsPerSecret: 1 } });
-    const own = new Client({ secret: limited.rootSecret, endpoint: new URL(limited.url), max_attempts: 1 });
+    const limited = await startDriverServer(['--max-streams-per-secret', '1']);
+    const own = faunaClient(limited.url, limited.rootSecret);
     try {
       await v4({ create_collection: { object: { name: 'Slot' } } }, limited.rootSecret, limited.url);
       const token = (await own.query<StreamToken>(fql`Slot.all().eventSource()`)).data;
@@ -509,7 +518,7 @@ describe('fauna 2.x driver: stream options, status events and close()', () => {
       expect(reopened.map((e) => e.type)).toEqual(['status']);
     } finally {
       own.close();
-      await limited.close();
+      await limited.kill();
     }
   });
 });
@@ -547,12 +556,7 @@ describe('fauna 2.x driver: typed values in event data', () => {
     expect(data.nested.list[1].deep).toBeInstanceOf(TimeStub);
     expect(data.nested.list[2]).toEqual([2.5]);
 
-    const bigints = new Client({
-      secret: fauna.server.rootSecret,
-      endpoint: new URL(fauna.server.url),
-      max_attempts: 1,
-      long_type: 'bigint',
-    });
+    const bigints = faunaClient(fauna.server.url, fauna.server.rootSecret, { long_type: 'bigint' });
     try {
       const exact = (await feedEvents(token, {}, bigints))[1]!.data as DocumentT<{
         huge: bigint;
@@ -607,7 +611,7 @@ describe('fauna 2.x driver: errors', () => {
   it('a bad secret is an AuthenticationError on query, feed and stream', async () => {
     const coll = await freshCollection();
     const token = await source(fql`${named(coll)}.all().eventSource()`);
-    const bad = new Client({ secret: 'not-a-secret', endpoint: new URL(fauna.server.url), max_attempts: 1 });
+    const bad = faunaClient(fauna.server.url, 'not-a-secret');
     try {
       const onQuery = await serviceFailureOf(() => bad.query(fql`${named(coll)}.all().eventSource()`));
       const onFeed = await serviceFailureOf(() => bad.feed(token).nextPage());
@@ -639,7 +643,7 @@ describe('fauna 2.x driver: errors', () => {
     const db = `other_${coll.toLowerCase()}`;
     await v4({ create_database: { object: { name: db } } });
     const key = await v4({ create_key: { object: { database: { database: db }, role: 'server' } } });
-    const elsewhere = new Client({ secret: key.secret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
+    const elsewhere = faunaClient(fauna.server.url, key.secret);
     try {
       const error = await serviceFailureOf(() => elsewhere.feed(token).nextPage());
       expect(error).toBeInstanceOf(InvalidRequestError);
@@ -716,7 +720,7 @@ describe('fauna 2.x driver: query options sent as headers', () => {
 
   it('the x-last-txn-ts the driver sends after a query does not break the next query', async () => {
     const coll = await freshCollection();
-    const fresh = new Client({ secret: fauna.server.rootSecret, endpoint: new URL(fauna.server.url), max_attempts: 1 });
+    const fresh = faunaClient(fauna.server.url, fauna.server.rootSecret);
     try {
       await fresh.query(fql`${named(coll)}.all().eventSource()`);
       expect(typeof fresh.lastTxnTs).toBe('number');

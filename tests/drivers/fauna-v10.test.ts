@@ -22,7 +22,7 @@ import {
   type StreamEventData,
 } from 'fauna';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failureOf, readStream, useFaunaServer } from './fauna-client.js';
+import { failureOf, faunaClient, readStream, useFaunaServer } from './fauna-client.js';
 
 const CHILD = 'DriverV10DB';
 
@@ -32,7 +32,6 @@ let childSecret: string;
 let collections = 0;
 
 beforeAll(async () => {
-  const endpoint = new URL(fauna.server.url);
   // As the driver's tests set up: the child database only when it is missing, then a secret scoped to it.
   for (let i = 0; i < 2; i++) {
     await fauna.client.query(fql`
@@ -42,7 +41,7 @@ beforeAll(async () => {
     `);
   }
   childSecret = `${fauna.server.rootSecret}:${CHILD}:admin`;
-  child = new Client({ secret: childSecret, endpoint, max_attempts: 1, long_type: 'number' });
+  child = faunaClient(fauna.server.url, childSecret, { long_type: 'number' });
 });
 
 afterAll(async () => {
@@ -148,7 +147,7 @@ describe('fauna 2.x driver: FQL v10 queries', () => {
       Database.create({ name: ${name} })
       Key.create({ role: "admin", database: ${name} }).secret
     `);
-    const keyed = new Client({ secret: secret.data, endpoint: new URL(fauna.server.url), max_attempts: 1 });
+    const keyed = faunaClient(fauna.server.url, secret.data);
     try {
       expect((await keyed.query<number>(fql`Collection.all().count()`)).data).toBe(0);
       await keyed.query(fql`Collection.create({ name: "OnlyInChild" })`);

@@ -2,13 +2,14 @@
 // failed query reports (the driver's error, or the first error as the service sent it).
 import faunadb, { errors, type ClientConfig, type values } from 'faunadb';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-impl/server.js';
+import type { ServerProcess } from '../harness/server-process.js';
+import { startDriverServer } from './driver-server.js';
 
 const q = faunadb.query;
 
 /** What a driver test file works with: its reference server, a root-secret client, and clients for other secrets. */
 export interface DriverServer {
-  readonly server: RunningReferenceServer;
+  readonly server: ServerProcess;
   readonly client: faunadb.Client;
   /** A client for `secret`, closed with the file's others when its tests end. */
   clientFor(secret: string, extra?: Partial<ClientConfig>): faunadb.Client;
@@ -19,7 +20,7 @@ export interface DriverServer {
  * file's own `beforeAll` hooks, which run after this one), closed after them; read them inside tests and hooks.
  */
 export function useDriverServer(): DriverServer {
-  let server: RunningReferenceServer | undefined;
+  let server: ServerProcess | undefined;
   const clients: faunadb.Client[] = [];
   const clientFor = (secret: string, extra: Partial<ClientConfig> = {}): faunadb.Client => {
     const client = driverClient(server!, secret, extra);
@@ -27,13 +28,13 @@ export function useDriverServer(): DriverServer {
     return client;
   };
   beforeAll(async () => {
-    server = await startReferenceServer({ port: 0 });
+    server = await startDriverServer();
     clientFor(server.rootSecret);
   });
   afterAll(async () => {
     // Forced: a client whose session the server or an idle timeout already ended would wait for a close that never comes.
     for (const client of clients) await client.close({ force: true });
-    await server?.close();
+    await server?.kill();
   });
   return {
     get server() {
@@ -62,11 +63,7 @@ export type Doc<T> = { ref: values.Ref; ts: number; data: T };
 export type Page<T> = { data: T[]; after?: unknown[]; before?: unknown[] };
 
 /** A driver client of `server` over plain HTTP, with the root secret unless another is given. */
-export function driverClient(
-  server: RunningReferenceServer,
-  secret: string = server.rootSecret,
-  extra: Partial<ClientConfig> = {},
-): faunadb.Client {
+export function driverClient(server: ServerProcess, secret: string = server.rootSecret, extra: Partial<ClientConfig> = {}): faunadb.Client {
   const port = Number(new URL(server.url).port);
   return new faunadb.Client({ secret, domain: '127.0.0.1', port, scheme: 'http', timeout: 10, ...extra });
 }

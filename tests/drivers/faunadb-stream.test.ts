@@ -151,15 +151,19 @@ describe('faunadb 4.x driver: client.stream', () => {
 
   it('deleting the key behind a stream sends the permission denied error event', async () => {
     const key = await driver.client.query<{ ref: values.Ref; secret: string }>(q.CreateKey({ role: 'server' }));
+    const ref = new values.Ref('202', new values.Ref('parcels', values.Native.COLLECTIONS));
+    // The document exists, so the driver's snapshot read succeeds and the only error is the stream's.
+    await driver.client.query(q.Create(ref, { data: { state: 'held' } }));
     const recorder = new Recorder();
     const subscription = driver
       .clientFor(key.secret)
-      .stream.document(new values.Ref('202', new values.Ref('parcels', values.Native.COLLECTIONS)))
-      .on('start', recorder.listener('start'))
+      .stream.document(ref)
+      .on('snapshot', recorder.listener('snapshot'))
       .on('error', recorder.listener('error'));
     subscriptions.push(subscription);
     subscription.start();
-    await recorder.until('start');
+    // After the start event the driver reads the snapshot with the key's secret; the key goes only once it has.
+    await recorder.until('snapshot');
     await driver.client.query(q.Delete(key.ref));
     const [lost] = await recorder.until('error');
     // faunadb-js passes the server's error event on as it came (its StreamErrorEvent check compares the wrong field).

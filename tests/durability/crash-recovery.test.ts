@@ -8,7 +8,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postJson, useDataDirServer, type JsonAnswer } from './crashed-server.js';
-import type { ServerProcess } from './server-process.js';
+import type { ServerProcess } from '../harness/server-process.js';
 
 const ROOT = 'durability-root-secret-0123456789';
 const WRITERS = 24;

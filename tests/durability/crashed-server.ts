@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { startServerProcess, type ServerProcess } from '../harness/server-process.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { postJson, useDataDirServer, type JsonAnswer } from './crashed-server.js';
-import type { ServerProcess } from './server-process.js';
+import type { ServerProcess } from '../harness/server-process.js';
 
 const ROOT = 'durability-events-root-secret-0123456789';
 

@@ -4,7 +4,7 @@
  * crash, or a valid request failing afterwards.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../durability/server-process.js';
+import { startServerProcess, type ServerProcess } from '../harness/server-process.js';
 import { prepareTargets, runFuzz } from './fuzz-runner.js';
 
 const SECRET = 'fuzz-smoke-root-secret-0123456789';

@@ -3,7 +3,7 @@
  * against a reference server child process. Prints a summary and exits 1 on any failure.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { startServerProcess } from '../durability/server-process.js';
+import { startServerProcess } from '../harness/server-process.js';
 import { prepareTargets, runFuzz } from './fuzz-runner.js';
 
 function positive(text: string): number {

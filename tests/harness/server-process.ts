@@ -1,7 +1,8 @@
 /**
  * The reference server as a child process (`bin/fauna-reference-server.js`): started with a data directory or
  * in memory, ready once it prints its URL, and killable with any signal — the crash test SIGKILLs it, the
- * benchmarks measure its memory from outside.
+ * benchmarks measure its memory from outside, and driver tests keep their HTTP/2 clients out of its process (Node 20
+ * corrupts its heap now and then when one process holds both ends of h2c sessions).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ const READY = /listening on (http:\/\/\S+)/;
 
 export interface ServerProcess {
   readonly url: string;
+  readonly rootSecret: string;
   readonly child: ChildProcess;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
@@ -23,12 +25,15 @@ export interface ServerProcessOptions {
   dataDir?: string;
   /** Extra node flags, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
+  /** Extra server flags, e.g. `['--max-streams-per-secret', '1']`. */
+  serverArgs?: string[];
   startTimeoutMs?: number;
 }
 
 export function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const args = [...(options.nodeArgs ?? []), LAUNCHER, '--port', '0', '--root-secret', options.rootSecret];
   if (options.dataDir !== undefined) args.push('--data-dir', options.dataDir);
+  args.push(...(options.serverArgs ?? []));
   const env = { ...process.env };
   delete env.FAUNA_ROOT_SECRET;
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -50,7 +55,7 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
       const match = READY.exec(stdout);
       if (!match) return;
       clearTimeout(timer);
-      resolve({ url: match[1]!, child, stderr: () => stderr, kill });
+      resolve({ url: match[1]!, rootSecret: options.rootSecret, child, stderr: () => stderr, kill });
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
