@@ -3,9 +3,9 @@
  * endpoints and store subscriptions here — one line per registration.
  */
 import { Authenticator } from './auth/authenticate.js';
-import { keyRolePolicy } from './auth/key-role-policy.js';
+import { keyRolePolicy } from './access-policies/key-role-policy.js';
 import { hashPassword, issueSecret, verifyPassword } from './auth/secrets.js';
-import { abacPolicy } from './abac/abac-policy.js';
+import { abacPolicy } from './access-policies/abac-policy.js';
 import { createFeedEndpoint } from './endpoints/feed.js';
 import { legacyRestEndpoint } from './endpoints/legacy-rest.js';
 import { pingEndpoint } from './endpoints/ping.js';
@@ -42,7 +42,7 @@ import { indexNativeHandler, setForms } from './eval/forms/sets.js';
 import { IndexManager } from './indexes/index-manager.js';
 import { NativeCollectionHandlers } from './eval/native-collections.js';
 import { EventService, type EventServerOptions } from './events/event-service.js';
-import type { Identity } from './eval/identity.js';
+import type { Identity } from './auth/identity.js';
 import { eventRuntime } from './fql/runtime/event-runtime.js';
 import { Store } from './store/store.js';
 import { DEFAULT_QUERY_TIME_LIMIT_MS } from './eval/query-limits.js';

@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isRoleRef } from '../abac/role-record.js';
-import { userKey, type Identity, type KeyRole } from '../eval/identity.js';
+import { userKey, type Identity, type KeyRole } from './identity.js';
 import { failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';

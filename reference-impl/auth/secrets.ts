@@ -7,7 +7,6 @@
  */
 import { compare as bcryptCompare, hash as bcryptHash } from '@node-rs/bcrypt';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IssuedSecret } from '../eval/context.js';
 import type { DatabaseId } from '../store/store.js';
 
 /** BCrypt cost used when the server is started without one: low, so test runs stay fast. */
@@ -37,6 +36,15 @@ export function digestsEqual(a: string, b: string): boolean {
 }
 
 // Implements: KEY-SECRET-004, KEY-SECRET-006, AUTH-TOKEN-003
+/** A freshly issued key or token secret: the secret itself is shown once, the rest is stored. */
+export interface IssuedSecret {
+  secret: string;
+  /** SHA-256 (hex), kept hidden, compared at authentication. */
+  digest: string;
+  /** BCrypt hash, rendered as `hashed_secret`. */
+  hashedSecret: string;
+}
+
 export async function issueSecret(kind: 'key' | 'token', database: DatabaseId, id: string, bcryptCost: number): Promise<IssuedSecret> {
   const secret = `fn${kind === 'key' ? 'K' : 'T'}_${database}_${id}_${randomBytes(16).toString('hex')}`;
   return { secret, digest: sha256Hex(secret), hashedSecret: await bcryptHash(secret, bcryptCost) };

@@ -4,11 +4,11 @@
  * end a stream when the secret that opened it is revoked or its privileges change (DEC-036).
  */
 import { failpoint } from '../failpoints.js';
-import type { Identity } from '../eval/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, eventSecretOf, type EventSecret } from '../events/event-secret.js';
 import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
-import type { EventSourcePlan } from '../event-source/plan.js';
+import type { EventSourcePlan } from '../fql/runtime/event-source-plan.js';
 import { readContextAt } from '../fql/runtime/event-runtime.js';
 import type { StreamGuards } from '../events/stream-session.js';
 import {

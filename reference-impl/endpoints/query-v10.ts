@@ -14,7 +14,7 @@ import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';
 import { requestLimits } from '../eval/query-limits.js';
-import { EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
+import { EventSourcePlan, type EventSourceSpec } from '../fql/runtime/event-source-plan.js';
 import type { EventService } from '../events/event-service.js';
 import { eventSecretOf } from '../events/event-secret.js';
 import { FqlError, runtimeError } from '../fql/fql-error.js';

@@ -4,7 +4,7 @@
  */
 import type { AccessPolicy } from '../eval/access.js';
 import type { EvalServices } from '../eval/context.js';
-import type { Identity } from '../eval/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Store } from '../store/store.js';
 import type { Exchange } from '../transport/exchange.js';

@@ -5,7 +5,7 @@ import { renderQueryErrors } from '../codec/v4-error-body.js';
 import { parseExpression } from '../codec/v4-expression-parser.js';
 import { renderResource, resultTooLarge } from '../codec/v4-value-renderer.js';
 import { QueryError } from '../errors/query-error.js';
-import type { Identity } from '../eval/identity.js';
+import type { Identity } from '../auth/identity.js';
 import { failpoint } from '../failpoints.js';
 import { EvalContext, Scope } from '../eval/context.js';
 import { v4Evaluator } from '../eval/evaluator.js';

@@ -8,7 +8,8 @@ import type { OrderedSet } from '../indexes/ordered-set.js';
 import type { Value } from '../values/value.js';
 import type { AccessPolicy } from './access.js';
 import type { FormRegistry } from './form-registry.js';
-import type { Identity } from './identity.js';
+import type { Identity } from '../auth/identity.js';
+import type { IssuedSecret } from '../auth/secrets.js';
 import type { NativeCollectionHandlers } from './native-collections.js';
 import type { QueryLimits } from './query-limits.js';
 
@@ -31,15 +32,6 @@ export class Scope {
   extend(vars: ReadonlyMap<string, Value>): Scope {
     return new Scope(vars, this);
   }
-}
-
-/** A freshly issued key or token secret: the secret itself is shown once, the rest is stored. */
-export interface IssuedSecret {
-  secret: string;
-  /** SHA-256 (hex), kept hidden, compared at authentication. */
-  digest: string;
-  /** BCrypt hash, rendered as `hashed_secret`. */
-  hashedSecret: string;
 }
 
 /** Services lower layers cannot build themselves; the server wires them in. */

@@ -5,7 +5,7 @@
  * record, a token's identity document; never a secret). An open stream re-reads the record to see whether the
  * secret still authenticates and grants the same rights.
  */
-import type { Identity, KeyRole } from '../eval/identity.js';
+import type { Identity, KeyRole } from '../auth/identity.js';
 import type { SecretAddress } from '../auth/secrets.js';
 import type { DatabaseId, Store } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';

@@ -12,7 +12,7 @@ import {
   type CursorBinding,
   type EventPosition,
 } from '../event-source/cursor.js';
-import { decodeEventSourceSpec, encodeEventSourceSpec, EventSourcePlan, type EventSourceSpec } from '../event-source/plan.js';
+import { decodeEventSourceSpec, encodeEventSourceSpec, EventSourcePlan, type EventSourceSpec } from '../fql/runtime/event-source-plan.js';
 import {
   type DecodedEventSourceToken,
   INVALID_EVENT_SOURCE_MESSAGE,
@@ -20,7 +20,7 @@ import {
   issueEventSourceToken,
   readEventSourceToken,
 } from '../event-source/token.js';
-import type { Identity } from '../eval/identity.js';
+import type { Identity } from '../auth/identity.js';
 import { FqlError } from '../fql/fql-error.js';
 import type { Interpreter } from '../fql/runtime/interpreter.js';
 import { globalValue } from '../fql/runtime/stdlib.js';
@@ -33,7 +33,7 @@ import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retent
 import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
 import { failpoint } from '../failpoints.js';
-import { storeResolver } from './source-resolver.js';
+import { storeResolver } from '../event-source/source-resolver.js';
 import { AccountOperations } from './account-operations.js';
 import { SharedProcessing } from './shared-processing.js';
 import { StreamLimit } from './stream-limit.js';

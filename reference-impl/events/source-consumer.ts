@@ -6,7 +6,7 @@
  */
 import type { Json } from '../codec/tagged.js';
 import { encodeEventCursor, type CursorBinding, type EventPosition } from '../event-source/cursor.js';
-import type { EventSourcePlan } from '../event-source/plan.js';
+import type { EventSourcePlan } from '../fql/runtime/event-source-plan.js';
 import { FqlError } from '../fql/fql-error.js';
 import type { Interpreter } from '../fql/runtime/interpreter.js';
 import { convertV4Error } from '../fql/runtime/documents.js';

@@ -4,7 +4,7 @@
  * behind the request — the root secret, one key or one token — so its scoped forms (`secret:db:role`) share
  * its count. A stream's place is given back when it ends, whoever ends it.
  */
-import type { Identity } from '../eval/identity.js';
+import type { Identity } from '../auth/identity.js';
 
 /** Large enough for the write→event benchmark's 1,000 streams on one secret, with room for leftovers. */
 export const DEFAULT_MAX_STREAMS_PER_SECRET = 4096;

@@ -15,7 +15,7 @@ import { namedInSomeRole } from '../access.js';
 import { expectBoolean, expectObject, typeName } from '../arguments.js';
 import type { EvalContext } from '../context.js';
 import { locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
-import { userKey } from '../identity.js';
+import { userKey } from '../../auth/identity.js';
 import type { FormDefinition } from '../form-registry.js';
 import type { NativeCollectionHandler, NativeCollectionHandlers } from '../native-collections.js';
 import { throwIfFailures, typeFailure } from '../record-fields.js';

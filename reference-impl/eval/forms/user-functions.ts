@@ -15,7 +15,7 @@ import { typeName } from '../arguments.js';
 import { Scope, type EvalContext } from '../context.js';
 import { ensureNotFound, locateDocument, renderDocument, writeDocument, type DocumentLocation } from '../documents.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
-import type { Identity } from '../identity.js';
+import type { Identity } from '../../auth/identity.js';
 import { LambdaValue, applyLambda } from '../lambda.js';
 import { nativeCreateForm, type NativeCollectionHandler, type NativeCollectionHandlers } from '../native-collections.js';
 import { nameFailures, throwIfFailures, typeFailure } from '../record-fields.js';

@@ -5,7 +5,7 @@
 import { DEFAULT_API_VERSION } from '../../codec/api-version.js';
 import { EvalContext, Scope, type EvalServices } from '../../eval/context.js';
 import { v4Evaluator } from '../../eval/evaluator.js';
-import type { Identity } from '../../eval/identity.js';
+import type { Identity } from '../../auth/identity.js';
 import { QueryLimits } from '../../eval/query-limits.js';
 import type { Store } from '../../store/store.js';
 import { Transaction } from '../../txn/transaction.js';

@@ -13,7 +13,7 @@ import { FqlError, runtimeError } from '../fql-error.js';
 import type { SourceSpan } from '../source-position.js';
 import { compareFql, compareSync, equalFql } from './compare.js';
 import { convertV4Error, DocumentAccess } from './documents.js';
-import type { EventSourceSpec } from '../../event-source/plan.js';
+import type { EventSourceSpec } from './event-source-plan.js';
 import { FqlSet, readSet, type ReadLimit, type SetReader, type StoredSource } from './sets.js';
 import { globalValue, methodOf, moduleCall, type MethodCall } from './stdlib.js';
 import { displayString } from './strings.js';

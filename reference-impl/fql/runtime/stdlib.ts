@@ -6,8 +6,8 @@
  */
 import { parseDate, parseTime } from '../../codec/tagged.js';
 import { QueryError } from '../../errors/query-error.js';
-import { storeResolver } from '../../events/source-resolver.js';
-import { eventSourceOf, withStep } from '../../event-source/plan.js';
+import { storeResolver } from '../../event-source/source-resolver.js';
+import { eventSourceOf, withStep } from './event-source-plan.js';
 import { DateValue, isObjectValue, Ref, Time, type ObjectValue, type Value } from '../../values/value.js';
 import { runtimeError } from '../fql-error.js';
 import { NO_SPAN, type SourceSpan } from '../source-position.js';

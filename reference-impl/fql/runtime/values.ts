@@ -9,7 +9,7 @@ import type { DocumentVersion } from '../../store/store.js';
 import { Bytes, DateValue, isObjectValue, Time } from '../../values/value.js';
 import type { LambdaExpr } from '../ast.js';
 import type { SourceSpan } from '../source-position.js';
-import type { EventSourceSpec } from '../../event-source/plan.js';
+import type { EventSourceSpec } from './event-source-plan.js';
 import type { FqlSet } from './sets.js';
 
 /** The shared value model's plain data, which every value encoding writes as it is. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Vitest } from 'vitest/node';
-import { DeferredAllureReporter, DeferredAllureWriter } from '../../../tests/runner/reporters/deferred-allure-writer.js';
+import { DeferredAllureReporter, DeferredAllureWriter } from '../../runner/reporters/deferred-allure-writer.js';
 
 /** The least of a finished vitest test that allure-vitest reads. */
 function finishedTest(name: string) {

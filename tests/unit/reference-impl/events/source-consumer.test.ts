@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decodeEventCursor, positionAfterTransaction } from '../../../../reference-impl/event-source/cursor.js';
-import { EventSourcePlan } from '../../../../reference-impl/event-source/plan.js';
+import { EventSourcePlan } from '../../../../reference-impl/fql/runtime/event-source-plan.js';
 import { EventHistory, type HistoryTransaction } from '../../../../reference-impl/events/event-history.js';
 import { SourceConsumer, type ReadCheck } from '../../../../reference-impl/events/source-consumer.js';
 import { Interpreter } from '../../../../reference-impl/fql/runtime/interpreter.js';

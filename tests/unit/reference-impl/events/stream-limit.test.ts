@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StreamLimit } from '../../../../reference-impl/events/stream-limit.js';
-import type { Identity } from '../../../../reference-impl/eval/identity.js';
+import type { Identity } from '../../../../reference-impl/auth/identity.js';
 import { Ref } from '../../../../reference-impl/values/value.js';
 
 const key = (id: string, database = '1', role: Identity['role'] = 'admin'): Identity => ({

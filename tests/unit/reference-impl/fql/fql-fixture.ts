@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { composeReferenceServer } from '../../../../reference-impl/composition.js';
 import type { EvalServices } from '../../../../reference-impl/eval/context.js';
-import type { Identity } from '../../../../reference-impl/eval/identity.js';
-import type { EventSourceSpec } from '../../../../reference-impl/event-source/plan.js';
+import type { Identity } from '../../../../reference-impl/auth/identity.js';
+import type { EventSourceSpec } from '../../../../reference-impl/fql/runtime/event-source-plan.js';
 import { parseQuery } from '../../../../reference-impl/fql/parser.js';
 import { eventRuntime, readContextAt } from '../../../../reference-impl/fql/runtime/event-runtime.js';
 import { Interpreter } from '../../../../reference-impl/fql/runtime/interpreter.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EventSourcePlan, type EventChange } from '../../../../reference-impl/event-source/plan.js';
+import { EventSourcePlan, type EventChange } from '../../../../reference-impl/fql/runtime/event-source-plan.js';
 import { FqlError } from '../../../../reference-impl/fql/fql-error.js';
 import { encodeTaggedM, materialize } from '../../../../reference-impl/fql/runtime/render.js';
 import { DocRef } from '../../../../reference-impl/fql/runtime/values.js';
 import { ROOT_DATABASE, type DocumentVersion } from '../../../../reference-impl/store/store.js';
 import type { ObjectValue, Value } from '../../../../reference-impl/values/value.js';
-import { evaluate, sourceSpec, unitRuntime, ROOT_IDENTITY } from '../fql/fql-fixture.js';
+import { evaluate, sourceSpec, unitRuntime, ROOT_IDENTITY } from './fql-fixture.js';
 import { StoreFixture } from '../events/store-fixture.js';
 
 /** Product (with collection-defined indexes) and Order, as `Collection.create` stores them. */

@@ -5,15 +5,15 @@
  * source is described by an `EventSourceSpec` — the set with its functions and the variables they read — which its
  * token carries; an `EventSourcePlan` answers, for each write, whether and how it is an event.
  */
-import { failpoint } from '../failpoints.js';
-import type { Json } from '../codec/tagged.js';
-import { runtimeError } from '../fql/fql-error.js';
-import { NO_SPAN, type SourceSpan } from '../fql/source-position.js';
-import { readPath } from '../fql/runtime/documents.js';
-import { checkArity, type Interpreter } from '../fql/runtime/interpreter.js';
-import { decodeSet, encodeSet, encodeValue, type GlobalLookup } from '../fql/runtime/serialize.js';
-import { type FqlSet, streamRefusal, type IndexDefinition, type SetOp } from '../fql/runtime/sets.js';
-import { DocRef, isNullish, Lambda, type FqlValue } from '../fql/runtime/values.js';
+import { failpoint } from '../../failpoints.js';
+import type { Json } from '../../codec/tagged.js';
+import { runtimeError } from '../fql-error.js';
+import { NO_SPAN, type SourceSpan } from '../source-position.js';
+import { readPath } from './documents.js';
+import { checkArity, type Interpreter } from './interpreter.js';
+import { decodeSet, encodeSet, encodeValue, type GlobalLookup } from './serialize.js';
+import { type FqlSet, streamRefusal, type IndexDefinition, type SetOp } from './sets.js';
+import { DocRef, isNullish, Lambda, type FqlValue } from './values.js';
 
 export interface EventSourceSpec {
   readonly collection: string;

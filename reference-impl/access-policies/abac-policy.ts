@@ -9,13 +9,13 @@
  * Role predicates are v4 lambdas; the evaluator that runs them is passed in (`PredicateRunner`), so this
  * layer never imports the evaluator. A predicate that fails or answers anything but `true` denies.
  */
-import { roleAllows } from '../auth/key-role-policy.js';
+import { roleAllows } from './key-role-policy.js';
 import { namedInSomeRole, type AccessPolicy, type AccessRequest } from '../eval/access.js';
 import { activeFailpoints, failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
-import { membershipEntries, privilegeEntries, type RoleRecord } from './role-record.js';
+import { membershipEntries, privilegeEntries, type RoleRecord } from '../abac/role-record.js';
 
 /** Applies a stored predicate lambda to arguments with read rights of its own; errors propagate. */
 export type PredicateRunner = (ctx: EvalContext, predicate: QueryValue, args: readonly Value[]) => Promise<Value>;
