@@ -24,6 +24,25 @@ export function typeName(value: Value): string {
   return TYPE_NAMES[orderedTypeOf(value)];
 }
 
+const REF_TYPE_NAMES: Readonly<Record<string, string>> = {
+  collections: 'Collection Ref',
+  indexes: 'Index Ref',
+  databases: 'Database Ref',
+  keys: 'Key Ref',
+  functions: 'User Function Ref',
+};
+
+// Implements: FN-NUM-007
+/** The type name the real service gives a value in `invalid argument` descriptions; refs are named by what they designate. */
+export function argumentTypeName(value: Value): string {
+  if (!(value instanceof Ref)) return typeName(value);
+  const parent = value.collection;
+  // A native collection (`Collections()`, `Keys()`, …) is itself a collection.
+  if (parent === undefined) return 'Collection Ref';
+  if (parent.collection === undefined) return REF_TYPE_NAMES[parent.id] ?? 'Ref';
+  return 'Ref';
+}
+
 function wrongType(expected: string, value: Value, position: Position): QueryError {
   return new QueryError('invalid argument', `${expected} expected, ${typeName(value)} provided.`, position);
 }

@@ -7,7 +7,7 @@ import { errors, type Position } from '../../errors/query-error.js';
 import { Ref, SetRef, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
 import type { EvalContext } from '../context.js';
 import { isNativeCollection } from '../documents.js';
-import { argumentTypeName } from './numbers.js';
+import { argumentTypeName } from '../arguments.js';
 import { firstEntryRef } from './paging.js';
 
 /**

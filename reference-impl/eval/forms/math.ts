@@ -12,7 +12,8 @@ import type { FormDefinition } from '../form-registry.js';
 import { doubleToLong, javaDoubleToString } from '../java-text.js';
 import { javaPow, roundDecimal, roundInteger, truncDecimal, truncInteger } from '../java-math.js';
 import { whenReady } from '../when-ready.js';
-import { argumentTypeName, expectNumber } from './numbers.js';
+import { argumentTypeName } from '../arguments.js';
+import { expectNumber } from './numbers.js';
 
 type Numeric = bigint | number;
 

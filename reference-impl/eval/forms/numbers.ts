@@ -6,7 +6,7 @@
 import { errors, type Position } from '../../errors/query-error.js';
 import { failpoint } from '../../failpoints.js';
 import { Ref, SetRef, hasDatabaseScope, isObjectValue, type ObjectValue, type Value } from '../../values/value.js';
-import { typeName } from '../arguments.js';
+import { argumentTypeName } from '../arguments.js';
 import { compareForComparison } from '../comparison-order.js';
 import type { EvalContext } from '../context.js';
 import type { FormArgs, FormDefinition } from '../form-registry.js';
@@ -18,25 +18,6 @@ type Numeric = bigint | number;
 interface Element {
   readonly value: Value;
   readonly position: Position;
-}
-
-const REF_TYPE_NAMES: Readonly<Record<string, string>> = {
-  collections: 'Collection Ref',
-  indexes: 'Index Ref',
-  databases: 'Database Ref',
-  keys: 'Key Ref',
-  functions: 'User Function Ref',
-};
-
-// Implements: FN-NUM-007
-/** The type name the real service gives a value in `invalid argument` descriptions; refs are named by what they designate. */
-export function argumentTypeName(value: Value): string {
-  if (!(value instanceof Ref)) return typeName(value);
-  const parent = value.collection;
-  // A native collection (`Collections()`, `Keys()`, …) is itself a collection.
-  if (parent === undefined) return 'Collection Ref';
-  if (parent.collection === undefined) return REF_TYPE_NAMES[parent.id] ?? 'Ref';
-  return 'Ref';
 }
 
 /** What a missing schema record is called in `Ref refers to undefined <kind> '<name>'`. */

@@ -25,7 +25,7 @@ import {
 } from '../java-text.js';
 import { functionTimeLimit, withinTimeLimit, type TimeLimit } from '../time-limit.js';
 import { InvalidReplacement, compileJavaPattern, findMatches, quotePattern, replaceMatches, type JavaPattern } from '../java-regex.js';
-import { argumentTypeName } from './numbers.js';
+import { argumentTypeName } from '../arguments.js';
 
 /** Repeat and Space repeat at most this many times, as the real service. */
 const MAX_REPETITIONS = 1024n;
