@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { check, rootClient, useTenant } from '../../harness/index.js';
-import { createCollections, obj } from '../../harness/v4.js';
+import { createCollections, createKey, obj } from '../../harness/v4.js';
 import { createUser, login, newPassword, tokenCount, type User, emailIndex } from './auth-fixtures.js';
 import { checkNoLeaks, scanFileResponses } from './response-scan.js';
 
@@ -91,9 +91,7 @@ describe('Client keys and key scope', { shuffle: false }, () => {
   check(['KEY-SCOPE-001', 'KEY-SCOPE-002'], 'a key of database A cannot touch database B, its sibling, nor its parent', async () => {
     (await t.admin.query([{ create_database: obj({ name: 'a' }) }, { create_database: obj({ name: 'b' }) }])).expectStatus(200, 201);
     const keyOf = async (database: string) =>
-      rootClient().as(
-        (await t.admin.query({ create_key: obj({ database: { database }, role: 'server' }) })).expectStatus(201).resource.secret,
-      );
+      rootClient().as((await t.admin.query(createKey(database, 'server'))).expectStatus(201).resource.secret);
     const a = await keyOf('a');
     const b = await keyOf('b');
     await createCollections(b, 'notes');
@@ -108,9 +106,7 @@ describe('Client keys and key scope', { shuffle: false }, () => {
 
   check(['AUTH-LOGIN-012', 'KEY-SCOPE-001'], 'a token of database A cannot read documents of database B', async () => {
     (await t.admin.query({ create_database: obj({ name: 'c' }) })).expectStatus(201);
-    const inner = rootClient().as(
-      (await t.admin.query({ create_key: obj({ database: { database: 'c' }, role: 'server' }) })).expectStatus(201).resource.secret,
-    );
+    const inner = rootClient().as((await t.admin.query(createKey('c', 'server'))).expectStatus(201).resource.secret);
     await createCollections(inner, 'notes');
     const note = (await inner.query({ create: { collection: 'notes' }, params: obj({ data: obj({}) }) })).expectStatus(201).resource.ref;
     const token = await login(t.server, ada);

@@ -113,8 +113,7 @@ describe('Keys with role refs', { shuffle: false }, () => {
     'CreateKey with a role ref scoped to another database that has the role answers 400 validation failed and creates no key',
     async () => {
       (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
-      const secret = (await t.admin.query({ create_key: obj({ database: { database: 'elsewhere' }, role: 'admin' }) })).expectStatus(201)
-        .resource.secret;
+      const secret = (await t.admin.query(createKey('elsewhere', 'admin'))).expectStatus(201).resource.secret;
       await createCollections(t.as(secret), 'notes');
       (await t.as(secret).query({ create_role: readNotes })).expectStatus(201);
       await expectNoKeyCreated(createKey(undefined, { role: ROLE, scope: { database: 'elsewhere' } }));

@@ -255,8 +255,7 @@ describe('Logout, Identify, Identity and GET /tokens/self', { shuffle: false }, 
   check(['DB-LIFE-003'], 'after a database is deleted, a token issued in it answers 401, on /tokens/self too', async () => {
     const root = rootClient();
     (await t.admin.query({ create_database: obj({ name: 'gone' }) })).expectStatus(201);
-    const key = (await t.admin.query({ create_key: obj({ database: { database: 'gone' }, role: 'server' }) })).expectStatus(201).resource
-      .secret as string;
+    const key = (await t.admin.query(createKey('gone', 'server'))).expectStatus(201).resource.secret as string;
     const inner = root.as(key);
     await createCollections(inner, 'users');
     const user = await createUser(inner, 'users');

@@ -72,8 +72,7 @@ describe('Resources named by roles', { shuffle: false }, () => {
     'create_role with a resource scoped to a database that has it answers 400 validation failed and creates no role',
     async () => {
       (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
-      const secret = (await t.admin.query({ create_key: obj({ database: { database: 'elsewhere' }, role: 'server' }) })).expectStatus(201)
-        .resource.secret;
+      const secret = (await t.admin.query(createKey('elsewhere', 'server'))).expectStatus(201).resource.secret;
       await createCollections(t.as(secret), 'notes', 'users');
       const scoped = (collection: string) => ({ collection, scope: { database: 'elsewhere' } });
       await expectNoRoleCreated('privileges', { create_role: role('r', [readable(scoped('notes'))]) });

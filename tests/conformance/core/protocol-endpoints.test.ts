@@ -1,7 +1,17 @@
 import http2 from 'node:http2';
 import { beforeAll, describe, expect } from 'vitest';
 import { check, parseWireJson, target, useTenant, type Response } from '../../harness/index.js';
-import { createCollection, createDoc, docRef, expectProtocolError, literal, postRaw, txnTime, updateDoc } from '../../harness/v4.js';
+import {
+  createCollection,
+  createDoc,
+  createKey,
+  docRef,
+  expectProtocolError,
+  literal,
+  postRaw,
+  txnTime,
+  updateDoc,
+} from '../../harness/v4.js';
 
 const COLL = 'gadgets';
 
@@ -155,7 +165,7 @@ describe('Endpoints, content types, status codes and headers', () => {
       (await t.server.query({ do: [1, createDoc(docRef(COLL, '201'), { n: 1 })] })).expectStatus(201);
       (await t.server.query(createCollection('made_for_201'))).expectStatus(201);
       (await t.admin.query({ create_database: { object: { name: 'child_for_201' } } })).expectStatus(201);
-      (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(201);
+      (await t.admin.query(createKey(undefined, 'server'))).expectStatus(201);
     },
   );
 

@@ -34,9 +34,7 @@ describe('Refs in written data', () => {
       201,
     );
     (await t.admin.query({ create_database: obj({ name: 'elsewhere' }) })).expectStatus(201);
-    elsewhereSecret = (
-      await t.admin.query({ create_key: { object: { database: { database: 'elsewhere' }, role: 'server' } } })
-    ).expectStatus(201).resource.secret;
+    elsewhereSecret = (await t.admin.query(createKey('elsewhere', 'server'))).expectStatus(201).resource.secret;
     (await t.as(elsewhereSecret).query({ create_collection: obj({ name: 'notes' }) })).expectStatus(201);
     existing = (await t.server.query(create(collection('notes'), { n: 1n }))).expectStatus(201).resource;
   });

@@ -2,7 +2,7 @@
 // and the 128-event limit.
 import { describe, expect } from 'vitest';
 import { check, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollection, createCollections, createDoc, docRef, updateDoc } from '../../harness/v4.js';
+import { createCollection, createCollections, createDoc, createKey, docRef, updateDoc } from '../../harness/v4.js';
 import {
   addDoc,
   addDocs,
@@ -297,7 +297,7 @@ describe.concurrent('POST /feed/1', () => {
     const { token } = await fresh();
     const other = uniqueName('db');
     (await t.admin.query({ create_database: { object: { name: other } } })).expectStatus(200, 201);
-    const key = (await t.admin.query({ create_key: { object: { database: { database: other }, role: 'server' } } })).expectStatus(200, 201);
+    const key = (await t.admin.query(createKey(other, 'server'))).expectStatus(200, 201);
     const res = await t.as(key.resource.secret).feed({ token });
     if (res.status === 200) expect(res.body.events.at(-1)?.type).toBe('error');
     else res.expectStatus(400).expectErrorCode('invalid_request');

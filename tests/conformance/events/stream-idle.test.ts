@@ -3,7 +3,7 @@
 // their own, run next to stream.test.ts. Every read has a deadline.
 import { describe, expect } from 'vitest';
 import { check, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollections } from '../../harness/v4.js';
+import { createCollections, createKey } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
 import { addDoc, createSource, expectEnded, expectQuiet, showEvent } from './event-fixtures.js';
 
@@ -86,10 +86,7 @@ describe('POST /stream/1, idle', () => {
     async () => {
       const name = uniqueName('child');
       (await t.admin.query({ create_database: { object: { name } } })).expectStatus(200, 201);
-      const key = (await t.admin.query({ create_key: { object: { database: { database: name }, role: 'server' } } })).expectStatus(
-        200,
-        201,
-      );
+      const key = (await t.admin.query(createKey(name, 'server'))).expectStatus(200, 201);
       const child = t.as(key.resource.secret);
       await createCollections(child, 'Thing');
       const { token } = await createSource(child, 'Thing.all().eventSource()');

@@ -2,7 +2,7 @@
 // (event-settings.ts); each test uses keys of its own, so no other test's streams count against them.
 import { describe } from 'vitest';
 import { check, type Client, type Response, type StreamReader, StreamRejectedError, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollections } from '../../harness/v4.js';
+import { createCollections, createKey } from '../../harness/v4.js';
 import { requireEventSetting } from '../../harness/event-settings.js';
 import { createSource } from './event-fixtures.js';
 
@@ -39,7 +39,7 @@ describe('Open streams per secret', () => {
   const open: StreamReader[] = [];
 
   async function freshKey(): Promise<Client> {
-    const res = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(201);
+    const res = (await t.admin.query(createKey(undefined, 'server'))).expectStatus(201);
     return t.as(String(res.resource.secret));
   }
 

@@ -3,7 +3,7 @@
 // stream-idle.test.ts so that both files run at once). Every read has a deadline.
 import { describe, expect } from 'vitest';
 import { check, type Client, type Response, StreamRejectedError, type StreamReader, uniqueName, useTenant } from '../../harness/index.js';
-import { createCollections } from '../../harness/v4.js';
+import { createCollections, createKey } from '../../harness/v4.js';
 import {
   addDoc,
   addDocs,
@@ -278,7 +278,7 @@ describe('POST /stream/1', () => {
     async () => {
       const coll = uniqueName('C');
       await createCollections(t.server, coll);
-      const key = (await t.admin.query({ create_key: { object: { role: 'server' } } })).expectStatus(200, 201);
+      const key = (await t.admin.query(createKey(undefined, 'server'))).expectStatus(200, 201);
       const client = t.as(key.resource.secret);
       const { token } = await createSource(client, `${coll}.all().eventSource()`);
       const reader = await stream({ token }, client);

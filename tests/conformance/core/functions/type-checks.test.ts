@@ -3,7 +3,7 @@
 // must answer exactly the expected booleans.
 import { beforeAll, describe, expect } from 'vitest';
 import { check, decimal as d, useTenant } from '../../../harness/index.js';
-import { createCollection, createDoc, docRef, expectQueryError, literal } from '../../../harness/v4.js';
+import { createCollection, createDoc, createKey, docRef, expectQueryError, literal } from '../../../harness/v4.js';
 
 const COLL = 'tc_things';
 const IDX = 'tc_by_kind';
@@ -62,8 +62,7 @@ describe('Type predicates', () => {
         ],
       })
     ).expectStatus(200, 201);
-    keyRef = (await admin.query({ create_key: { object: { database: { database: CHILD }, role: 'server' } } })).expectStatus(201).resource
-      .ref;
+    keyRef = (await admin.query(createKey(CHILD, 'server'))).expectStatus(201).resource.ref;
     tokenRef = (await admin.query({ login: docRef(COLL, '2'), params: literal({ password: 'sekret-tc' }) })).expectStatus(200, 201).resource
       .ref;
   });
