@@ -7,18 +7,11 @@ import { failpoint } from '../failpoints.js';
 import type { Identity } from '../auth/identity.js';
 import type { HistoryTransaction } from '../events/event-history.js';
 import { currentIdentity, eventSecretOf, type EventSecret } from '../events/event-secret.js';
-import type { OpenedSource, ReadCheck } from '../events/source-consumer.js';
+import type { EventEndpoint, OpenedSource, ReadCheck } from '../events/source-consumer.js';
 import type { EventSourcePlan } from '../fql/runtime/event-source-plan.js';
 import { readContextAt } from '../fql/runtime/event-runtime.js';
 import type { StreamGuards } from '../events/stream-session.js';
-import {
-  DEFAULT_PAGE_SIZE,
-  evaluationError,
-  MAX_PAGE_SIZE,
-  type EventEndpoint,
-  type EventService,
-  type StartResolution,
-} from '../events/event-service.js';
+import { DEFAULT_PAGE_SIZE, evaluationError, MAX_PAGE_SIZE, type EventService, type StartResolution } from '../events/event-service.js';
 import { userCollectionKey, type DatabaseId } from '../store/store.js';
 import { Transaction } from '../txn/transaction.js';
 import { Ref } from '../values/value.js';

@@ -30,7 +30,7 @@ import { EventHistory, type WhenDurable } from './event-history.js';
 import { stringifyEvent } from './event-text.js';
 import { addCost, operationsOf, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import { DEFAULT_MIN_RETENTION_MICROS, longestRetentionMicros, nowMicros, retentionMessage, startBeyondRetention } from './retention.js';
-import { errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
+import { type EventEndpoint, errorEventJson, SourceConsumer, type OpenedSource, type ReadCheck } from './source-consumer.js';
 import { decodeEventSecret, encodeEventSecret, type EventSecret } from './event-secret.js';
 import { failpoint } from '../failpoints.js';
 import { storeResolver } from '../event-source/source-resolver.js';
@@ -87,9 +87,6 @@ export class EventRequestError extends Error {
     this.name = 'EventRequestError';
   }
 }
-
-/** The endpoint that consumes a source. */
-export type EventEndpoint = 'feed' | 'stream';
 
 /** A source that cannot be evaluated for its consumer, worded as the real service's endpoints word it. */
 export function evaluationError(endpoint: EventEndpoint, message: string): EventRequestError {

@@ -17,8 +17,10 @@ import type { DatabaseId, DocumentVersion } from '../store/store.js';
 import { writesAfter, type HistoryTransaction, type HistoryWrite } from './event-history.js';
 import { addCost, renderStats, zeroCost, type EventCost } from './event-stats.js';
 import type { EventSecret } from './event-secret.js';
-import type { EventEndpoint } from './event-service.js';
 import { failpoint } from '../failpoints.js';
+
+/** The endpoint that consumes a source. */
+export type EventEndpoint = 'feed' | 'stream';
 
 /** Whether the identity whose rights filter the source may read this version of a document (the AccessPolicy, passed down). */
 export type ReadCheck = (collection: string, id: string, version: DocumentVersion, ts: bigint) => Promise<boolean>;
