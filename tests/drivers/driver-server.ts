@@ -1,5 +1,6 @@
-// The reference server the driver tests talk to, in its own process as clients meet one: both drivers speak HTTP/2
-// (h2c) in Node, and Node 20 corrupts its heap now and then when one process holds both ends of h2c sessions.
+// The reference server the driver tests talk to, in its own process as clients meet one: the drivers' timing is then a
+// network client's (sharing one event loop with the server hid a race in the fauna driver's HTTP/2 stream reader), and
+// a crash of either side is seen as that side's.
 import { randomBytes } from 'node:crypto';
 import { type ServerProcess, startServerProcess } from '../harness/server-process.js';
 

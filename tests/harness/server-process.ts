@@ -1,8 +1,7 @@
 /**
  * The reference server as a child process (`bin/fauna-reference-server.js`): started with a data directory or
  * in memory, ready once it prints its URL, and killable with any signal — the crash test SIGKILLs it, the
- * benchmarks measure its memory from outside, and driver tests keep their HTTP/2 clients out of its process (Node 20
- * corrupts its heap now and then when one process holds both ends of h2c sessions).
+ * benchmarks measure its memory from outside, and the driver tests talk to it as network clients do.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
