@@ -15,7 +15,7 @@ import { activeFailpoints, failpoint } from '../failpoints.js';
 import type { EvalContext } from '../eval/context.js';
 import type { CollectionKey, DatabaseId } from '../store/store.js';
 import { QueryValue, Ref, Time, isObjectValue, type ObjectValue, type Value } from '../values/value.js';
-import { membershipEntries, privilegeEntries, type RoleRecord } from '../abac/role-record.js';
+import { membershipEntries, privilegeEntries, type RoleRecord } from '../auth/role-record.js';
 
 /** Applies a stored predicate lambda to arguments with read rights of its own; errors propagate. */
 export type PredicateRunner = (ctx: EvalContext, predicate: QueryValue, args: readonly Value[]) => Promise<Value>;

@@ -3,7 +3,7 @@
  * `<admin or root secret>:<database path>:<role>` that act inside a descendant database.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { isRoleRef } from '../abac/role-record.js';
+import { isRoleRef } from './role-record.js';
 import { userKey, type Identity, type KeyRole } from './identity.js';
 import { failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
 import { ROOT_DATABASE, userCollectionKey, type DatabaseId, type Store } from '../store/store.js';

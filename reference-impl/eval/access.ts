@@ -3,7 +3,7 @@
  * from the identity (key role, or a token's ABAC roles). Role predicates are lambdas, so the policy gets
  * the evaluation context to apply them with.
  */
-import { membershipEntries } from '../abac/role-record.js';
+import { membershipEntries } from '../auth/role-record.js';
 import type { CollectionKey, DatabaseId, DocumentVersion } from '../store/store.js';
 import { Ref, type ObjectValue, type Value } from '../values/value.js';
 import type { EvalContext } from './context.js';

@@ -1,5 +1,5 @@
 /** Document forms: Create, Get, Exists, Update, Replace, Delete — on user documents and schema records. */
-import { isRoleRef, retargetPrivileges } from '../../abac/role-record.js';
+import { isRoleRef, retargetPrivileges } from '../../auth/role-record.js';
 import { QueryError, errors, type Position } from '../../errors/query-error.js';
 import { activeFailpoints, failpoint } from '../../failpoints.js';
 import { definitionOf } from '../../indexes/index-manager.js';

@@ -1,5 +1,5 @@
 /** CreateRole and the `roles` native collection, and the runner that applies role predicates for the ABAC policy. */
-import { membershipEntries, normaliseRoleFields } from '../../abac/role-record.js';
+import { membershipEntries, normaliseRoleFields } from '../../auth/role-record.js';
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import { failpoint } from '../../failpoints.js';
 import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';

@@ -1,5 +1,5 @@
 /** Schema forms of the core: CreateDatabase, CreateKey, CreateCollection/CreateClass, and their native-collection handlers. */
-import { isRoleRef } from '../../abac/role-record.js';
+import { isRoleRef } from '../../auth/role-record.js';
 import { isSecretOf } from '../../auth/secrets.js';
 import { errors, type Position, type ValidationFailure } from '../../errors/query-error.js';
 import { failpoint, failpointWhere } from '../../failpoints.js';

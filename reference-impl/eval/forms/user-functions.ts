@@ -3,7 +3,7 @@
  * Call. Get, Update, Replace, Delete and Paginate(Functions()) are the generic record forms; this file gives them the
  * checks a function record needs.
  */
-import { isRoleRef } from '../../abac/role-record.js';
+import { isRoleRef } from '../../auth/role-record.js';
 import { toExpr } from '../../codec/v4-expression-parser.js';
 import type { Expr } from '../../codec/v4-ast.js';
 import { QueryError, errors, type Position, type ValidationFailure } from '../../errors/query-error.js';

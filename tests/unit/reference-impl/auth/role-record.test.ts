@@ -4,7 +4,7 @@ import {
   normaliseRoleFields,
   privilegeEntries,
   retargetPrivileges,
-} from '../../../../reference-impl/abac/role-record.js';
+} from '../../../../reference-impl/auth/role-record.js';
 import { QueryValue, Ref } from '../../../../reference-impl/values/value.js';
 
 const users = new Ref('users', new Ref('collections'));
