@@ -99,8 +99,9 @@ export class Authenticator {
       const instance = record.fields.instance;
       const live = tokenIdentityLive(view, address.database, instance);
       if (!live && !(instance instanceof Ref && failpoint('AUTH-DELETED-USER-TOKENS-VALID'))) return undefined;
-      const loggedOut = (user: Ref) => failpointMemory('AUTH-LOGOUT-BLOCKS-USER').has(userKey(address.database, user));
-      if (instance instanceof Ref && failpointWhere('AUTH-LOGOUT-BLOCKS-USER', () => loggedOut(instance))) return undefined;
+      const loggedOut = () =>
+        instance instanceof Ref && failpointMemory('AUTH-LOGOUT-BLOCKS-USER').has(userKey(address.database, instance));
+      if (failpointWhere('AUTH-LOGOUT-BLOCKS-USER', loggedOut)) return undefined;
       return { kind: 'token', database: address.database, role: 'token', record: recordInfo, identityDocument: instance };
     }
     let database: DatabaseId = address.database;

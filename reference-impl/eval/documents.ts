@@ -3,7 +3,7 @@
  * (user documents and schema records alike).
  */
 import { errors, type Position } from '../errors/query-error.js';
-import { activeFailpoints, failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
+import { failpoint, failpointMemory, failpointWhere } from '../failpoints.js';
 import {
   ttlPassed,
   userCollectionKey,
@@ -326,15 +326,14 @@ export function renderDocument(ref: Ref, version: DocumentVersion): ObjectValue 
   return { ref, ts: version.ts, ...version.fields };
 }
 
+/** The secrets of tokens issued while the failpoint AUTH-TOKEN-GET-SHOWS-SECRET was on (a server that keeps them), by id. */
+const shownTokenSecrets = () => failpointMemory<string>('AUTH-TOKEN-GET-SHOWS-SECRET');
+
 // Implements: AUTH-SELF-002, AUTH-TOKEN-008
 /** The same for a document read back (Get): the codec may then reuse the stored fields' rendered text. */
 export function renderReadDocument(ref: Ref, version: DocumentVersion): ObjectValue {
-  // The secrets of tokens issued while the failpoint was on (a server that keeps them), by id.
-  const secret =
-    ref.collection?.id === 'tokens' && activeFailpoints() !== undefined
-      ? failpointMemory<string>('AUTH-TOKEN-GET-SHOWS-SECRET').get(ref.id)
-      : undefined;
-  if (secret !== undefined && failpoint('AUTH-TOKEN-GET-SHOWS-SECRET')) return { ref, ts: version.ts, ...version.fields, secret };
+  if (ref.collection?.id === 'tokens' && failpointWhere('AUTH-TOKEN-GET-SHOWS-SECRET', () => shownTokenSecrets().has(ref.id)))
+    return { ref, ts: version.ts, ...version.fields, secret: shownTokenSecrets().get(ref.id)! };
   return readDocumentObject(ref, version.ts, version.fields);
 }
 

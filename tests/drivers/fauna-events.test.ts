@@ -1,4 +1,4 @@
-// The official v10 driver `fauna` 2.x (default HTTP/2 transport) consumes event sources of the reference server:
+// The official v10 driver `fauna` 2.x (its fetch transport, fauna-client.ts) consumes event sources of the reference server:
 // a feed, a stream, a stream resumed by cursor, and an error event surfacing as the driver's error.
 import { type Client, type Document, fql, type QueryValue, type StreamEventData, type StreamToken } from 'fauna';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -81,15 +81,12 @@ export function baselinePlans(plans: readonly RunPlan[]): Map<string, RunPlan> {
     const scope = plan.scope?.testPattern === undefined ? undefined : { testPattern: plan.scope.testPattern };
     return { areas: plan.areas, scope, key: JSON.stringify([plan.areas, null, scope?.testPattern ?? null]) };
   };
+  const scoped = plans.filter((plan) => plan.scope?.requirement !== undefined).map((plan) => [plan, unscoped(plan)] as const);
   const sharing = new Map<string, number>();
-  for (const plan of plans)
-    if (plan.scope?.requirement !== undefined) sharing.set(unscoped(plan).key, (sharing.get(unscoped(plan).key) ?? 0) + 1);
-  return new Map(
-    plans.map((plan) => [
-      plan.key,
-      plan.scope?.requirement !== undefined && sharing.get(unscoped(plan).key)! > SHARED_BASELINE_FROM ? unscoped(plan) : plan,
-    ]),
-  );
+  for (const [, shared] of scoped) sharing.set(shared.key, (sharing.get(shared.key) ?? 0) + 1);
+  const baselines = new Map(plans.map((plan) => [plan.key, plan]));
+  for (const [plan, shared] of scoped) if (sharing.get(shared.key)! > SHARED_BASELINE_FROM) baselines.set(plan.key, shared);
+  return baselines;
 }
 
 function describePlan(plan: RunPlan): string {

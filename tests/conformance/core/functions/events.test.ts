@@ -319,9 +319,8 @@ describe('Errors and permissions', () => {
       200,
       201,
     );
-    const secretFor = (name: string) => roleKeySecret(t.admin, name);
-    const historyReader = t.as(await secretFor('ev_history_reader'));
-    const plainReader = t.as(await secretFor('ev_plain_reader'));
+    const historyReader = t.as(await roleKeySecret(t.admin, 'ev_history_reader'));
+    const plainReader = t.as(await roleKeySecret(t.admin, 'ev_plain_reader'));
     expect((await pageOf(paginate(events(a)), historyReader)).data).toStrictEqual(history());
     await expectFailure(plainReader, paginate(events(a)), 403, 'permission denied', 'Insufficient privileges to perform the action.', [
       'paginate',

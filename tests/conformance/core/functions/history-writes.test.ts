@@ -395,9 +395,8 @@ describe('Insert and Remove check their arguments', () => {
           role('histw_plain', { read: true, create: true, write: true, delete: true }),
         ])
       ).expectStatus(200, 201);
-      const secretFor = (name: string) => roleKeySecret(t.admin, name);
-      const writer = t.as(await secretFor('histw_writer'));
-      const plain = t.as(await secretFor('histw_plain'));
+      const writer = t.as(await roleKeySecret(t.admin, 'histw_writer'));
+      const plain = t.as(await roleKeySecret(t.admin, 'histw_plain'));
       const doc = await aDocument({ v: 1n });
       const ts = doc.ts - SECONDS;
       await expectFailure(

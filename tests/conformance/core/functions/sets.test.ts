@@ -523,11 +523,10 @@ describe('Read permissions', () => {
         role('fs_plain_reader', [privilege(collection(COLL), { read: true })]),
       ])
     ).expectStatus(200, 201);
-    const secretFor = (name: string) => roleKeySecret(t.admin, name);
     [even, historyOnly, readOnly] = [
-      t.as(await secretFor('fs_even_reader')),
-      t.as(await secretFor('fs_history_reader')),
-      t.as(await secretFor('fs_plain_reader')),
+      t.as(await roleKeySecret(t.admin, 'fs_even_reader')),
+      t.as(await roleKeySecret(t.admin, 'fs_history_reader')),
+      t.as(await roleKeySecret(t.admin, 'fs_plain_reader')),
     ];
   });
 
